@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file common.h
+ * @brief Status codes, error details, versions and memory hooks shared by every part of
+ *        libtokenring.
+ *
+ * Every function that can fail returns an @c int holding a ::tokenring_status value:
+ * #TOKENRING_OK (zero) on success, a negative code otherwise. Functions that build
+ * something (topologies, rings, placements, parsers, analyses) also take an optional
+ * caller-owned ::tokenring_error that receives a human-readable detail (which node, which
+ * token, which datacenter, which line). A failing call never modifies the objects passed to
+ * it and never leaves anything allocated.
+ *
+ * Thread safety: everything in this file may be called from any thread, except
+ * tokenring_set_allocator(), which must be called before any other libtokenring function
+ * (or while no libtokenring object is alive).
+ */
+#ifndef TOKENRING_COMMON_H
+#define TOKENRING_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tokenring/version.h"
+
+#ifndef TOKENRING_API
+#  if defined(_WIN32)
+#    define TOKENRING_API
+#  elif defined(__GNUC__) && __GNUC__ >= 4
+/** Marks a declaration as part of the exported ABI. Defined empty when generating
+ *  bindings or documentation. @since 1.0 */
+#    define TOKENRING_API __attribute__((visibility("default")))
+#  else
+#    define TOKENRING_API
+#  endif
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The smallest token, -2^63: the partitioner's minimum-token sentinel (token of the
+ *  empty key). No non-empty key hashes to it. @since 1.0 */
+#define TOKENRING_MIN_TOKEN (-9223372036854775807LL - 1)
+/** The largest token, 2^63 - 1. A raw hash equal to #TOKENRING_MIN_TOKEN becomes this
+ *  token. @since 1.0 */
+#define TOKENRING_MAX_TOKEN 9223372036854775807LL
+/** Longest node, datacenter or rack name in bytes, excluding the terminating NUL.
+ *  @since 1.0 */
+#define TOKENRING_MAX_NAME 255
+/** Largest replication factor accepted for one datacenter (or for SimpleStrategy).
+ *  @since 1.0 */
+#define TOKENRING_MAX_RF 255
+/** Largest serialized partition key Cassandra accepts (and the largest composite
+ *  component), in bytes. @since 1.0 */
+#define TOKENRING_MAX_KEY 65535
+
+/**
+ * Status codes returned by every fallible call. Values are part of the ABI and never
+ * change; new codes may be added with new negative values.
+ * @since 1.0
+ */
+typedef enum tokenring_status {
+    TOKENRING_OK = 0,                 /**< Success. */
+    TOKENRING_E_INVAL = -1,           /**< An argument is invalid: a NULL pointer, an
+                                           empty or non-UTF-8 name, a bad flag. */
+    TOKENRING_E_NOMEM = -2,           /**< A memory allocation failed. */
+    TOKENRING_E_NOTFOUND = -3,        /**< A named node or datacenter does not exist. */
+    TOKENRING_E_EXISTS = -4,          /**< A node name or token is already present. */
+    TOKENRING_E_RANGE = -5,           /**< A value is outside its limits: a name longer
+                                           than #TOKENRING_MAX_NAME, a negative or too
+                                           large replication factor, an index past the
+                                           end, a number that does not fit its type. */
+    TOKENRING_E_PARSE = -6,           /**< Malformed text (a value string, a file). */
+    TOKENRING_E_EMPTY = -7,           /**< Nothing to work on: a node without tokens, a
+                                           ring without tokens. */
+    TOKENRING_E_BUFSIZE = -8,         /**< A caller-provided output buffer is too small;
+                                           the needed size is reported where the call
+                                           has a size out-parameter. */
+    TOKENRING_E_UNSUPPORTED = -9,     /**< A valid request that this call cannot satisfy
+                                           (e.g. an unsupported CQL type). */
+    TOKENRING_E_IMPOSSIBLE = -10      /**< The request cannot be met by any answer, e.g.
+                                           a replication factor larger than the nodes
+                                           available to an allocator or an analysis. */
+} tokenring_status;
+
+/**
+ * Returns a static, human-readable description of a status code. Never returns NULL;
+ * unknown codes give "unknown status".
+ * @param status a ::tokenring_status value (or any int)
+ * @return a NUL-terminated string with static storage duration
+ * @since 1.0
+ */
+TOKENRING_API const char *tokenring_strerror(tokenring_status status);
+
+/**
+ * Returns the enumerator name of a status code, e.g. "TOKENRING_E_INVAL". Never returns
+ * NULL; unknown codes give "TOKENRING_E_UNKNOWN".
+ * @param status a ::tokenring_status value
+ * @return a NUL-terminated string with static storage duration
+ * @since 1.0
+ */
+TOKENRING_API const char *tokenring_status_name(tokenring_status status);
+
+/**
+ * Caller-owned detail about a failure. Pass a pointer as the last argument of calls that
+ * accept one, or NULL to ignore details. On failure the library fills @c code and
+ * @c message (always NUL-terminated) and, for text parsers, @c line and @c column; on
+ * success the struct is left untouched. @c reserved is zeroed by the library and gives
+ * room to grow without changing the size.
+ * @since 1.0
+ */
+typedef struct tokenring_error {
+    int32_t code;        /**< The ::tokenring_status returned by the call. */
+    uint32_t line;       /**< 1-based line of the offending input for parsers, else 0. */
+    uint32_t column;     /**< 1-based column (in bytes) for parsers, else 0. */
+    uint32_t flags;      /**< Reserved, set to 0. */
+    char message[256];   /**< NUL-terminated description naming the node, token,
+                              datacenter or expectation that failed. */
+    uint8_t reserved[64]; /**< Reserved, set to 0. */
+} tokenring_error;
+
+/**
+ * Returns the library version as MAJOR*10000 + MINOR*100 + PATCH, to compare with
+ * #TOKENRING_VERSION_NUMBER at run time.
+ * @return the run-time version number
+ * @since 1.0
+ */
+TOKENRING_API uint32_t tokenring_version_number(void);
+
+/**
+ * Returns the library version string, e.g. "1.0.0".
+ * @return a static NUL-terminated string, equal to #TOKENRING_VERSION_STRING of the
+ *         headers the library was built with
+ * @since 1.0
+ */
+TOKENRING_API const char *tokenring_version_string(void);
+
+/**
+ * Memory functions the library uses for every allocation. All three are required. @c user
+ * is passed back to each call. realloc_fn(NULL, n, user) must behave like malloc_fn, and
+ * free_fn(NULL, user) must be a no-op. A function returning NULL makes the calling
+ * libtokenring function fail with #TOKENRING_E_NOMEM, leaving its inputs unchanged.
+ * @since 1.0
+ */
+typedef struct tokenring_allocator {
+    void *(*malloc_fn)(size_t size, void *user);               /**< Like malloc(). */
+    void *(*realloc_fn)(void *ptr, size_t size, void *user);   /**< Like realloc(). */
+    void (*free_fn)(void *ptr, void *user);                    /**< Like free(). */
+    void *user;                                                /**< Passed to each call. */
+} tokenring_allocator;
+
+/**
+ * Installs the allocator used for every later allocation, or restores the C library's
+ * malloc/realloc/free when @p allocator is NULL. The struct is copied.
+ *
+ * Not thread-safe: call it before any other libtokenring function, or while no object
+ * created by the library is alive (objects must be freed by the allocator that made them).
+ * @param allocator the functions to use, or NULL for the default
+ * @return #TOKENRING_OK, or #TOKENRING_E_INVAL if a function pointer is NULL
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_set_allocator(const tokenring_allocator *allocator);
+
+/**
+ * Copies the allocator in use into @p out.
+ * @param[out] out receives the current functions (the defaults if none was installed)
+ * @return #TOKENRING_OK, or #TOKENRING_E_INVAL if @p out is NULL
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_get_allocator(tokenring_allocator *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_COMMON_H */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file tokenring.h
+ * @brief The whole public API of libtokenring: include this one header.
+ *
+ * libtokenring reproduces Apache Cassandra's token ring exactly: Murmur3Partitioner
+ * tokens (hash.h), partition-key bytes (key.h), topologies, rings, replica placement and
+ * ownership (ring.h). Everything the library exports is declared in the headers this
+ * file includes, and nothing else is exported.
+ */
+#ifndef TOKENRING_TOKENRING_H
+#define TOKENRING_TOKENRING_H
+
+#include "tokenring/version.h"
+#include "tokenring/common.h"
+#include "tokenring/hash.h"
+#include "tokenring/key.h"
+#include "tokenring/ring.h"
+
+#endif /* TOKENRING_TOKENRING_H */

@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The allocator hooks: the only place the library touches the C allocator. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static void *default_malloc(size_t size, void *user)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void *default_realloc(void *ptr, size_t size, void *user)
+{
+    (void)user;
+    return realloc(ptr, size);
+}
+
+static void default_free(void *ptr, void *user)
+{
+    (void)user;
+    free(ptr);
+}
+
+static tokenring_allocator current = { default_malloc, default_realloc, default_free, NULL };
+
+TOKENRING_API int tokenring_set_allocator(const tokenring_allocator *allocator)
+{
+    if (allocator == NULL) {
+        current = (tokenring_allocator){ default_malloc, default_realloc, default_free, NULL };
+        return TOKENRING_OK;
+    }
+    if (!allocator->malloc_fn || !allocator->realloc_fn || !allocator->free_fn)
+        return TOKENRING_E_INVAL;
+    current = *allocator;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_get_allocator(tokenring_allocator *out)
+{
+    if (out == NULL)
+        return TOKENRING_E_INVAL;
+    *out = current;
+    return TOKENRING_OK;
+}
+
+void *tr_malloc(size_t size)
+{
+    return current.malloc_fn(size ? size : 1, current.user);
+}
+
+void *tr_calloc(size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    size_t total = n * size;
+    void *p = tr_malloc(total);
+    if (p)
+        memset(p, 0, total ? total : 1);
+    return p;
+}
+
+void *tr_realloc(void *ptr, size_t size)
+{
+    return current.realloc_fn(ptr, size ? size : 1, current.user);
+}
+
+void *tr_reallocarray(void *ptr, size_t n, size_t size)
+{
+    if (size != 0 && n > SIZE_MAX / size)
+        return NULL;
+    return tr_realloc(ptr, n * size);
+}
+
+void tr_free(void *ptr)
+{
+    if (ptr)
+        current.free_fn(ptr, current.user);
+}
+
+char *tr_strndup(const char *s, size_t n)
+{
+    char *d = tr_malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+    }
+    return d;
+}
+
+char *tr_strdup(const char *s)
+{
+    return tr_strndup(s, strlen(s));
+}

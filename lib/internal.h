@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private helpers shared by the library's source files. Never installed. */
+#ifndef TOKENRING_INTERNAL_H
+#define TOKENRING_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tokenring/tokenring.h"
+
+#define TR_HIDDEN __attribute__((visibility("hidden")))
+
+/* Memory: every allocation in the library goes through these (lib/alloc.c). */
+TR_HIDDEN void *tr_malloc(size_t size);
+TR_HIDDEN void *tr_calloc(size_t n, size_t size);      /* overflow-checked, zeroed */
+TR_HIDDEN void *tr_realloc(void *ptr, size_t size);
+TR_HIDDEN void *tr_reallocarray(void *ptr, size_t n, size_t size); /* overflow-checked */
+TR_HIDDEN void tr_free(void *ptr);
+TR_HIDDEN char *tr_strdup(const char *s);
+TR_HIDDEN char *tr_strndup(const char *s, size_t n);
+
+/* Errors (lib/error.c): fill err (if any) and return code. */
+TR_HIDDEN int tr_fail(tokenring_error *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+TR_HIDDEN int tr_fail_at(tokenring_error *err, int code, uint32_t line, uint32_t column,
+                         const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+/* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */
+TR_HIDDEN int tr_check_name(tokenring_error *err, const char *what, const char *name);
+TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
+
+#endif
