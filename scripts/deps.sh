@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs what building and testing libtokenring needs, skipping what is already there.
+#   scripts/deps.sh build     compiler, Meson, Ninja, pkg-config, cmocka
+#   scripts/deps.sh test      build + everything the full test suite uses
+# Debian/Ubuntu only (apt-get); runs apt-get through sudo when not root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+want=${1:-build}
+pkgs_build=(gcc meson ninja-build pkg-config libcmocka-dev python3 python3-venv)
+pkgs_test=(doxygen abigail-tools clang lld llvm valgrind gcovr g++ git file binutils
+           golang-go nodejs npm chromium wasi-libc libclang-rt-14-dev)
+
+missing=()
+pkgs=("${pkgs_build[@]}")
+[ "$want" = test ] && pkgs+=("${pkgs_test[@]}")
+for p in "${pkgs[@]}"; do
+  # Go and Node may come from outside Debian (e.g. /usr/local/go): accept either.
+  case $p in
+    golang-go) command -v go >/dev/null && continue ;;
+    nodejs) command -v node >/dev/null && continue ;;
+    npm) command -v npm >/dev/null && continue ;;
+  esac
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "deps: installing ${missing[*]}"
+  SUDO=; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$want" = test ]; then
+  # Python packages for the binding's tests, in a project-local virtual environment.
+  if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+  fi
+  req=bindings/python/requirements-test.txt
+  stamp=.venv/.requirements.sha
+  if [ -f "$req" ] && [ "$(sha256sum "$req" | cut -d' ' -f1)" != "$(cat "$stamp" 2>/dev/null)" ]; then
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -r "$req"
+    sha256sum "$req" | cut -d' ' -f1 > "$stamp"
+  fi
+  # npm packages for the browser lab's tests (no browser download: Debian's chromium).
+  if [ -f lab/package-lock.json ] && [ ! -d lab/node_modules ]; then
+    (cd lab && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)
+  fi
+fi
