@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+#include "index.h"
+
+int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
+{
+    /* bits = ceil(log2(count)), at least 1 and at most 24 (64 MiB table cap). */
+    unsigned bits = 1;
+    while (bits < 24 && (UINT64_C(1) << bits) < count)
+        bits++;
+    size_t buckets = (size_t)1 << bits;
+    uint32_t *first = tr_reallocarray(NULL, buckets + 1, sizeof *first);
+    if (!first)
+        return TOKENRING_E_NOMEM;
+    unsigned shift = 64 - bits;
+    size_t i = 0;
+    for (size_t b = 0; b <= buckets; b++) {
+        /* first token whose bucket is >= b */
+        while (i < count && (((uint64_t)tokens[i] ^ (UINT64_C(1) << 63)) >> shift) < b)
+            i++;
+        first[b] = (uint32_t)i;
+    }
+    first[buckets] = (uint32_t)count;
+    idx->tokens = tokens;
+    idx->first = first;
+    idx->count = (uint32_t)count;
+    idx->shift = shift;
+    return TOKENRING_OK;
+}
+
+void tr_index_free(tr_index *idx)
+{
+    if (idx) {
+        tr_free(idx->first);
+        idx->first = NULL;
+    }
+}
+
+size_t tr_index_bytes(const tr_index *idx)
+{
+    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The ring's search index: a pure function of the sorted tokens.
+ *
+ * A radix table on the top bits of the (order-preserving, unsigned) token: bucket b holds
+ * the index of the first ring token whose top bits are >= b, so the answer for a token
+ * lies between first[b] and first[b + 1]. With 2^bits about the number of tokens, a bucket
+ * holds one token on average and a lookup is one table read plus a comparison or two;
+ * crowded buckets (uneven layouts) fall back to a binary search inside the bucket, so the
+ * worst case stays O(log n). Memory: (2^bits + 1) * 4 bytes, at most 8 bytes per token. */
+#ifndef TOKENRING_INDEX_H
+#define TOKENRING_INDEX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+typedef struct tr_index {
+    const int64_t *tokens; /* borrowed: the ring's sorted tokens */
+    uint32_t *first;       /* 2^bits + 1 entries */
+    uint32_t count;        /* number of tokens (>= 1) */
+    unsigned shift;        /* 64 - bits */
+} tr_index;
+
+/* Builds the index over count >= 1 strictly ascending tokens (borrowed: they must outlive
+ * the index). Returns TOKENRING_OK or TOKENRING_E_NOMEM (idx untouched). */
+TR_HIDDEN int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count);
+TR_HIDDEN void tr_index_free(tr_index *idx);
+TR_HIDDEN size_t tr_index_bytes(const tr_index *idx);
+
+/* Index of the first token >= t, wrapping to 0 past the largest (Cassandra's
+ * firstTokenIndex). */
+static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
+{
+    uint64_t u = (uint64_t)t ^ (UINT64_C(1) << 63);
+    uint64_t b = idx->shift >= 64 ? 0 : u >> idx->shift;
+    uint32_t lo = idx->first[b], hi = idx->first[b + 1];
+    const int64_t *tok = idx->tokens;
+    /* Answer in [lo, hi]: every token before lo is < t's bucket, every token from hi on
+     * is in a later bucket (so > t). */
+    while (hi - lo > 4) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (tok[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    while (lo < hi && tok[lo] < t)
+        lo++;
+    return lo == idx->count ? 0 : lo;
+}
+
+#endif

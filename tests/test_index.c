@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The radix index must agree with a plain lower_bound (wrapping) on every token of every
+ * vector ring, each token +-1, the extremes, and random probes on random and deliberately
+ * crowded rings. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "index.h"
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15u;
+static uint64_t rnd(void)
+{
+    /* splitmix64 */
+    uint64_t z = (rng_state += 0x9E3779B97F4A7C15u);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+    return z ^ (z >> 31);
+}
+
+static uint32_t plain(const int64_t *tok, size_t n, int64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tok[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == n ? 0 : (uint32_t)lo;
+}
+
+static int cmp64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static size_t dedup(int64_t *tok, size_t n)
+{
+    qsort(tok, n, sizeof *tok, cmp64);
+    size_t m = 0;
+    for (size_t i = 0; i < n; i++)
+        if (m == 0 || tok[m - 1] != tok[i])
+            tok[m++] = tok[i];
+    return m;
+}
+
+static void check_ring(int64_t *tok, size_t n, size_t probes)
+{
+    n = dedup(tok, n);
+    tr_index idx;
+    assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
+    assert_true(tr_index_bytes(&idx) <= 8 * n + 12);
+    static const int64_t edges[] = { INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1,
+                                     INT64_MAX };
+    for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
+        assert_int_equal(tr_index_search(&idx, edges[i]), plain(tok, n, edges[i]));
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(tr_index_search(&idx, tok[i]), i);
+        if (tok[i] != INT64_MIN)
+            assert_int_equal(tr_index_search(&idx, tok[i] - 1), plain(tok, n, tok[i] - 1));
+        if (tok[i] != INT64_MAX)
+            assert_int_equal(tr_index_search(&idx, tok[i] + 1), plain(tok, n, tok[i] + 1));
+    }
+    for (size_t i = 0; i < probes; i++) {
+        int64_t t = (int64_t)rnd();
+        assert_int_equal(tr_index_search(&idx, t), plain(tok, n, t));
+    }
+    tr_index_free(&idx);
+}
+
+static void random_rings(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = { 1, 2, 3, 7, 48, 100, 1000, 24576, 256000 };
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        int64_t *tok = malloc(sizes[s] * sizeof *tok);
+        for (size_t i = 0; i < sizes[s]; i++)
+            tok[i] = (int64_t)rnd();
+        check_ring(tok, sizes[s], 20000);
+        free(tok);
+    }
+}
+
+static void crowded_rings(void **state)
+{
+    (void)state;
+    /* All tokens in a tiny interval (one bucket): the toy ring, small integers, a cluster
+     * near the maximum, and a mix of one far token with a dense cluster. */
+    int64_t toy[] = { 10, 30, 50, 65, 80, 95 };
+    check_ring(toy, 6, 1000);
+    int64_t *tok = malloc(5000 * sizeof *tok);
+    for (size_t i = 0; i < 5000; i++)
+        tok[i] = (int64_t)(rnd() % 100000) - 50000;
+    check_ring(tok, 5000, 20000);
+    for (size_t i = 0; i < 5000; i++)
+        tok[i] = INT64_MAX - (int64_t)(rnd() % 3000);
+    check_ring(tok, 5000, 20000);
+    for (size_t i = 0; i < 5000; i++)
+        tok[i] = i == 0 ? INT64_MIN : (int64_t)(rnd() % 7000);
+    check_ring(tok, 5000, 20000);
+    int64_t extremes[] = { INT64_MIN, -1, 0, INT64_MAX };
+    check_ring(extremes, 4, 1000);
+    free(tok);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(random_rings),
+        cmocka_unit_test(crowded_rings),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
