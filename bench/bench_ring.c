@@ -1,0 +1,438 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Routing benchmarks: hashing, owner lookup, hash + replica lookup, replica-map builds and
+ * memory, each next to a baseline compiled into this binary:
+ *   - hashing next to a straightforward reference MurmurHash3_x64_128 (the algorithm's own
+ *     cost: the floor our Cassandra variant is compared with);
+ *   - lookups next to a plain sorted-array lower_bound over the ring's tokens with a flat
+ *     per-token replica array (the "flat C" layout the drivers are measured against).
+ * Fixed key sets (seeded), every figure the median of repeated runs.
+ *
+ *   bench-ring [--quick]      prints one table; see doc/performance.md */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tokenring/tokenring.h"
+
+static int quick;
+
+/* ------------------------------------------------------------------ utilities */
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+static uint64_t next_rand(void)
+{
+    uint64_t z = (rng += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+#define REPEATS 7
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return v[n / 2];
+}
+
+static volatile uint64_t sink;
+
+/* --------------------------------------------- reference MurmurHash3_x64_128 */
+
+static inline uint64_t rotl64(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static inline uint64_t fmix64(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
+    return k;
+}
+
+/* The published algorithm (unsigned tail bytes), written from its description. */
+static uint64_t ref_murmur3_h1(const uint8_t *data, size_t len)
+{
+    const uint64_t c1 = 0x87c37b91114253d5ull, c2 = 0x4cf5ad432745937full;
+    uint64_t h1 = 0, h2 = 0;
+    size_t nblocks = len / 16;
+    for (size_t i = 0; i < nblocks; i++) {
+        uint64_t k1, k2;
+        memcpy(&k1, data + 16 * i, 8);
+        memcpy(&k2, data + 16 * i + 8, 8);
+        k1 *= c1; k1 = rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+        h1 = rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
+        k2 *= c2; k2 = rotl64(k2, 33); k2 *= c1; h2 ^= k2;
+        h2 = rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+    }
+    const uint8_t *tail = data + 16 * nblocks;
+    uint64_t k1 = 0, k2 = 0;
+    switch (len & 15) {
+    case 15: k2 ^= (uint64_t)tail[14] << 48; /* fall through */
+    case 14: k2 ^= (uint64_t)tail[13] << 40; /* fall through */
+    case 13: k2 ^= (uint64_t)tail[12] << 32; /* fall through */
+    case 12: k2 ^= (uint64_t)tail[11] << 24; /* fall through */
+    case 11: k2 ^= (uint64_t)tail[10] << 16; /* fall through */
+    case 10: k2 ^= (uint64_t)tail[9] << 8;   /* fall through */
+    case 9:  k2 ^= (uint64_t)tail[8];
+             k2 *= c2; k2 = rotl64(k2, 33); k2 *= c1; h2 ^= k2; /* fall through */
+    case 8:  k1 ^= (uint64_t)tail[7] << 56;  /* fall through */
+    case 7:  k1 ^= (uint64_t)tail[6] << 48;  /* fall through */
+    case 6:  k1 ^= (uint64_t)tail[5] << 40;  /* fall through */
+    case 5:  k1 ^= (uint64_t)tail[4] << 32;  /* fall through */
+    case 4:  k1 ^= (uint64_t)tail[3] << 24;  /* fall through */
+    case 3:  k1 ^= (uint64_t)tail[2] << 16;  /* fall through */
+    case 2:  k1 ^= (uint64_t)tail[1] << 8;   /* fall through */
+    case 1:  k1 ^= (uint64_t)tail[0];
+             k1 *= c1; k1 = rotl64(k1, 31); k1 *= c2; h1 ^= k1;
+    }
+    h1 ^= len; h2 ^= len;
+    h1 += h2; h2 += h1;
+    h1 = fmix64(h1); h2 = fmix64(h2);
+    h1 += h2;
+    return h1;
+}
+
+/* -------------------------------------------------------------------- hashing */
+
+static void bench_hash(void)
+{
+    static const size_t sizes[] = { 8, 16, 64, 256 };
+    size_t nkeys = quick ? 20000 : 200000;
+    printf("\n## Hashing (ns per key, median of %d runs over %zu fixed keys)\n\n", REPEATS,
+           nkeys);
+    printf("| key bytes | libtokenring (Cassandra variant) | reference Murmur3 | time ratio (ours/reference) |\n");
+    printf("|---:|---:|---:|---:|\n");
+    for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
+        size_t len = sizes[s];
+        uint8_t *keys = malloc(nkeys * len);
+        for (size_t i = 0; i < nkeys * len; i++)
+            keys[i] = (uint8_t)next_rand();
+        double ours[REPEATS], ref[REPEATS];
+        for (int r = 0; r < REPEATS; r++) {
+            uint64_t acc = 0;
+            double t0 = now_ns();
+            for (size_t i = 0; i < nkeys; i++)
+                acc += (uint64_t)tokenring_token(keys + i * len, len);
+            double t1 = now_ns();
+            for (size_t i = 0; i < nkeys; i++)
+                acc += ref_murmur3_h1(keys + i * len, len);
+            double t2 = now_ns();
+            sink += acc;
+            ours[r] = (t1 - t0) / (double)nkeys;
+            ref[r] = (t2 - t1) / (double)nkeys;
+        }
+        double o = median(ours, REPEATS), f = median(ref, REPEATS);
+        printf("| %zu | %.2f | %.2f | %.2f |\n", len, o, f, o / f);
+        free(keys);
+    }
+    /* Throughput on 1 MiB keys. */
+    size_t big = 1u << 20;
+    uint8_t *key = malloc(big);
+    for (size_t i = 0; i < big; i++)
+        key[i] = (uint8_t)next_rand();
+    int loops = quick ? 20 : 200;
+    double ours[REPEATS], ref[REPEATS];
+    for (int r = 0; r < REPEATS; r++) {
+        uint64_t acc = 0;
+        double t0 = now_ns();
+        for (int i = 0; i < loops; i++)
+            acc += (uint64_t)tokenring_token(key, big - (size_t)i % 3);
+        double t1 = now_ns();
+        for (int i = 0; i < loops; i++)
+            acc += ref_murmur3_h1(key, big - (size_t)i % 3);
+        double t2 = now_ns();
+        sink += acc;
+        ours[r] = (double)big * loops / (t1 - t0);
+        ref[r] = (double)big * loops / (t2 - t1);
+    }
+    double o = median(ours, REPEATS), f = median(ref, REPEATS);
+    printf("| 1 MiB (GB/s) | %.2f | %.2f | %.2f |\n", o, f, f / o);
+    free(key);
+}
+
+/* ---------------------------------------------------------------------- rings */
+
+typedef struct {
+    const char *name;
+    int nodes, tokens_per_node, dcs, racks_per_dc;
+    const char *replication;
+} ring_spec;
+
+static tokenring_topology *make_topology(const ring_spec *spec)
+{
+    tokenring_topology *t = NULL;
+    if (tokenring_topology_new(&t) != TOKENRING_OK)
+        abort();
+    int64_t *tok = malloc((size_t)spec->tokens_per_node * sizeof *tok);
+    char name[32], dc[16], rack[16];
+    for (int i = 0; i < spec->nodes; i++) {
+        snprintf(name, sizeof name, "10.%d.%d.%d", i % spec->dcs, i / 250, i % 250);
+        snprintf(dc, sizeof dc, "dc%d", i % spec->dcs + 1);
+        snprintf(rack, sizeof rack, "rack%d", i / spec->dcs % spec->racks_per_dc + 1);
+        for (;;) {
+            for (int k = 0; k < spec->tokens_per_node; k++)
+                tok[k] = (int64_t)next_rand();
+            tokenring_error err;
+            int rc = tokenring_topology_add_node(t, name, dc, rack, tok,
+                                                 (size_t)spec->tokens_per_node, &err);
+            if (rc == TOKENRING_OK)
+                break;
+            if (rc != TOKENRING_E_EXISTS) {
+                fprintf(stderr, "add_node: %s\n", err.message);
+                abort();
+            }
+        }
+    }
+    free(tok);
+    return t;
+}
+
+/* Live heap bytes, measured through the public allocator hooks. */
+static long long live_bytes;
+static void *count_malloc(size_t n, void *u)
+{
+    (void)u;
+    size_t *p = malloc(n + 16);
+    if (!p)
+        return NULL;
+    *p = n;
+    live_bytes += (long long)n;
+    return (char *)p + 16;
+}
+static void *count_realloc(void *ptr, size_t n, void *u)
+{
+    if (!ptr)
+        return count_malloc(n, u);
+    size_t *p = (size_t *)((char *)ptr - 16);
+    long long old = (long long)*p;
+    p = realloc(p, n + 16);
+    if (!p)
+        return NULL;
+    live_bytes += (long long)n - old;
+    *p = n;
+    return (char *)p + 16;
+}
+static void count_free(void *ptr, void *u)
+{
+    (void)u;
+    if (!ptr)
+        return;
+    size_t *p = (size_t *)((char *)ptr - 16);
+    live_bytes -= (long long)*p;
+    free(p);
+}
+
+/* Baseline: sorted tokens + lower_bound + a flat [tokens][rf_total] replica array. */
+static inline size_t lower_bound(const int64_t *tok, size_t n, int64_t t)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tok[mid] < t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == n ? 0 : lo;
+}
+
+static void bench_ring(const ring_spec *spec)
+{
+    tokenring_allocator counting = { count_malloc, count_realloc, count_free, NULL };
+    tokenring_set_allocator(&counting);
+    live_bytes = 0;
+    tokenring_topology *topo = make_topology(spec);
+    tokenring_replication *repl = NULL;
+    tokenring_error err;
+    if (tokenring_replication_parse(&repl, spec->replication, strlen(spec->replication),
+                                    &err) != TOKENRING_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        abort();
+    }
+
+    /* Builds: ring, placement; and rebuilding after one node joins. */
+    double ring_ms[REPEATS], map_ms[REPEATS], join_ms[REPEATS];
+    tokenring_ring *ring = NULL;
+    tokenring_placement *pl = NULL;
+    long long bytes = 0;
+    for (int r = 0; r < REPEATS; r++) {
+        tokenring_placement_free(pl);
+        tokenring_ring_free(ring);
+        ring = NULL;
+        pl = NULL;
+        long long before = live_bytes;
+        double t0 = now_ns();
+        if (tokenring_ring_build(&ring, topo, &err) != TOKENRING_OK)
+            abort();
+        double t1 = now_ns();
+        if (tokenring_placement_build(&pl, ring, repl, 0, &err) != TOKENRING_OK) {
+            fprintf(stderr, "%s\n", err.message);
+            abort();
+        }
+        double t2 = now_ns();
+        bytes = live_bytes - before;
+        ring_ms[r] = (t1 - t0) / 1e6;
+        map_ms[r] = (t2 - t1) / 1e6;
+    }
+    {
+        tokenring_topology *joined = NULL;
+        tokenring_topology_clone(&joined, topo);
+        int64_t *tok = malloc((size_t)spec->tokens_per_node * sizeof *tok);
+        for (int k = 0; k < spec->tokens_per_node; k++)
+            tok[k] = (int64_t)next_rand();
+        tokenring_topology_add_node(joined, "10.255.255.1", "dc1", "rack1", tok,
+                                    (size_t)spec->tokens_per_node, NULL);
+        free(tok);
+        for (int r = 0; r < REPEATS; r++) {
+            tokenring_ring *r2 = NULL;
+            tokenring_placement *p2 = NULL;
+            double t0 = now_ns();
+            tokenring_ring_build(&r2, joined, NULL);
+            tokenring_placement_build(&p2, r2, repl, 0, NULL);
+            double t1 = now_ns();
+            join_ms[r] = (t1 - t0) / 1e6;
+            tokenring_placement_free(p2);
+            tokenring_ring_free(r2);
+        }
+        tokenring_topology_free(joined);
+    }
+
+    size_t ntok = 0;
+    const int64_t *tokens = tokenring_ring_tokens(ring, &ntok);
+
+    /* Baseline flat replica array. */
+    uint32_t width = 0;
+    for (size_t i = 0; i < ntok; i++) {
+        tokenring_replicas rr;
+        tokenring_placement_range_replicas(&rr, pl, i);
+        if (rr.count > width)
+            width = rr.count;
+    }
+    uint32_t *flat = calloc(ntok * (width ? width : 1), sizeof *flat);
+    for (size_t i = 0; i < ntok; i++) {
+        tokenring_replicas rr;
+        tokenring_placement_range_replicas(&rr, pl, i);
+        memcpy(flat + i * width, rr.nodes, rr.count * sizeof *flat);
+    }
+    int64_t *sorted = malloc(ntok * sizeof *sorted);
+    memcpy(sorted, tokens, ntok * sizeof *sorted);
+
+    /* Fixed keys: 100,000 random 16-byte keys. */
+    size_t nkeys = quick ? 20000 : 100000, klen = 16;
+    uint8_t *keys = malloc(nkeys * klen);
+    uint64_t *offs = malloc((nkeys + 1) * sizeof *offs);
+    int64_t *ktok = malloc(nkeys * sizeof *ktok);
+    uint32_t *sets = malloc(nkeys * sizeof *sets);
+    for (size_t i = 0; i < nkeys * klen; i++)
+        keys[i] = (uint8_t)next_rand();
+    for (size_t i = 0; i <= nkeys; i++)
+        offs[i] = i * klen;
+    for (size_t i = 0; i < nkeys; i++)
+        ktok[i] = tokenring_token(keys + i * klen, klen);
+
+    double own_us[REPEATS], own_base[REPEATS], rep_us[REPEATS], rep_base[REPEATS],
+        rep_batch[REPEATS];
+    for (int r = 0; r < REPEATS; r++) {
+        uint64_t acc = 0;
+        double t0 = now_ns();
+        for (size_t i = 0; i < nkeys; i++)
+            acc += tokenring_ring_search(ring, ktok[i]);
+        double t1 = now_ns();
+        for (size_t i = 0; i < nkeys; i++)
+            acc += lower_bound(sorted, ntok, ktok[i]);
+        double t2 = now_ns();
+        for (size_t i = 0; i < nkeys; i++) {
+            tokenring_replicas rr;
+            tokenring_placement_replicas_for_key(&rr, pl, keys + i * klen, klen);
+            for (uint32_t k = 0; k < rr.count; k++)
+                acc += rr.nodes[k];
+        }
+        double t3 = now_ns();
+        for (size_t i = 0; i < nkeys; i++) {
+            int64_t t = tokenring_token(keys + i * klen, klen);
+            const uint32_t *rp = flat + lower_bound(sorted, ntok, t) * width;
+            for (uint32_t k = 0; k < width; k++)
+                acc += rp[k];
+        }
+        double t4 = now_ns();
+        tokenring_placement_route_keys(NULL, sets, pl, keys, offs, nkeys);
+        for (size_t i = 0; i < nkeys; i++) {
+            tokenring_replicas rr;
+            tokenring_placement_set(&rr, pl, sets[i]);
+            for (uint32_t k = 0; k < rr.count; k++)
+                acc += rr.nodes[k];
+        }
+        double t5 = now_ns();
+        sink += acc;
+        own_us[r] = (t1 - t0) / (double)nkeys;
+        own_base[r] = (t2 - t1) / (double)nkeys;
+        rep_us[r] = (t3 - t2) / (double)nkeys;
+        rep_base[r] = (t4 - t3) / (double)nkeys;
+        rep_batch[r] = (t5 - t4) / (double)nkeys;
+    }
+    double o = median(own_us, REPEATS), ob = median(own_base, REPEATS);
+    double h = median(rep_us, REPEATS), hb = median(rep_base, REPEATS);
+    double hbt = median(rep_batch, REPEATS);
+    printf("| %s | %zu | %u | %.1f | %.1f | %.1f | %.1f | %.1f | %.2fx | %.2f | %.2f | %.2f | %.1f |\n",
+           spec->name, ntok, width, o, ob, h, hbt, hb, hb / (hbt < h ? hbt : h),
+           median(ring_ms, REPEATS), median(map_ms, REPEATS), median(join_ms, REPEATS),
+           (double)bytes / (double)ntok);
+
+    free(keys);
+    free(offs);
+    free(ktok);
+    free(sets);
+    free(flat);
+    free(sorted);
+    tokenring_placement_free(pl);
+    tokenring_ring_free(ring);
+    tokenring_replication_free(repl);
+    tokenring_topology_free(topo);
+    tokenring_set_allocator(NULL);
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--quick") == 0)
+            quick = 1;
+    printf("# libtokenring %s routing benchmark%s\n", tokenring_version_string(),
+           quick ? " (quick)" : "");
+    bench_hash();
+    static const ring_spec rings[] = {
+        { "6x8, 1 DC, rf 3", 6, 8, 1, 1, "dc1=3" },
+        { "96x256, 3 DCs x 3 racks, rf 3 each", 96, 256, 3, 3, "dc1=3,dc2=3,dc3=3" },
+        { "1000x256, 3 DCs x 3 racks, rf 3 each", 1000, 256, 3, 3, "dc1=3,dc2=3,dc3=3" },
+    };
+    printf("\n## Rings (ns per key over 100,000 fixed 16-byte keys; builds in ms; median of %d)\n\n",
+           REPEATS);
+    printf("| ring | tokens | replicas | owner ns | owner ns (lower_bound) | hash+replicas ns | "
+           "batched ns | baseline ns | speed-up | ring build ms | replica map ms | "
+           "rebuild after join ms | bytes/token |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
+        if (quick && rings[i].nodes > 100)
+            continue;
+        bench_ring(&rings[i]);
+    }
+    return 0;
+}
