@@ -1,0 +1,395 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The ring: an immutable, reference-counted snapshot of a topology.
+ *
+ * Holds the sorted ring tokens (nodes in state NORMAL, LEAVING or MOVING) with a parallel
+ * array of node indices, a copy of every node (names in one arena), datacenters numbered
+ * in sorted name order and (datacenter, rack) pairs numbered in sorted order. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ring_internal.h"
+
+static void ring_destroy(tokenring_ring *r)
+{
+    tr_free(r->tokens);
+    tr_free(r->token_nodes);
+    tr_free(r->nodes);
+    tr_free(r->by_name);
+    tr_free(r->all_tokens);
+    tr_free(r->dc_names);
+    tr_free(r->dc_ring_nodes);
+    tr_free(r->dc_ring_racks);
+    tr_free(r->arena);
+    tr_free(r);
+}
+
+/* Sorts (token, node) pairs by token: LSD radix sort on 16-bit digits of the token with
+ * its sign bit flipped (so unsigned order is signed order). tmp arrays have n entries. */
+static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t *tmp_node,
+                       uint32_t *count, size_t n)
+{
+    int64_t *src_t = tok, *dst_t = tmp_tok;
+    uint32_t *src_n = node, *dst_n = tmp_node;
+    for (unsigned shift = 0; shift < 64; shift += 16) {
+        memset(count, 0, 65536 * sizeof *count);
+        for (size_t i = 0; i < n; i++)
+            count[(((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xffff]++;
+        uint32_t sum = 0;
+        for (size_t d = 0; d < 65536; d++) {
+            uint32_t c = count[d];
+            count[d] = sum;
+            sum += c;
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t d = (uint32_t)((((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xffff);
+            uint32_t at = count[d]++;
+            dst_t[at] = src_t[i];
+            dst_n[at] = src_n[i];
+        }
+        int64_t *st = src_t;
+        src_t = dst_t;
+        dst_t = st;
+        uint32_t *sn = src_n;
+        src_n = dst_n;
+        dst_n = sn;
+    }
+    /* Four passes: the result is back in tok/node. */
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    const char *key1;
+    const char *key2;
+    uint32_t node;
+} sort_item;
+
+static int cmp_item(const void *a, const void *b)
+{
+    const sort_item *x = a, *y = b;
+    int c = strcmp(x->key1, y->key1);
+    if (c == 0 && x->key2 && y->key2)
+        c = strcmp(x->key2, y->key2);
+    return c;
+}
+
+TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_topology *topology,
+                                       tokenring_error *err)
+{
+    if (out == NULL || topology == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", out ? "topology" : "out");
+    const tokenring_topology *t = topology;
+    size_t ring_tokens = 0, all_tokens = 0, strings = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const tr_tnode *n = &t->nodes[i];
+        all_tokens += n->token_count;
+        if (tr_state_in_ring(n->state))
+            ring_tokens += n->token_count;
+        strings += strlen(n->name) + strlen(n->dc) + strlen(n->rack) + 3;
+    }
+    if (ring_tokens == 0)
+        return tr_fail(err, TOKENRING_E_EMPTY,
+                       "no node in state NORMAL, LEAVING or MOVING: the ring has no tokens");
+
+    tokenring_ring *r = tr_calloc(1, sizeof *r);
+    sort_item *items = NULL;
+    int64_t *tmp_tok = NULL;
+    uint32_t *tmp_node = NULL, *count = NULL;
+    uint8_t *seen = NULL;
+    if (!r)
+        goto nomem;
+    size_t nn = t->count;
+    r->node_count = (uint32_t)nn;
+    r->token_count = ring_tokens;
+    r->tokens = tr_malloc(ring_tokens * sizeof *r->tokens);
+    r->token_nodes = tr_malloc(ring_tokens * sizeof *r->token_nodes);
+    r->nodes = tr_calloc(nn, sizeof *r->nodes);
+    r->by_name = tr_malloc(nn * sizeof *r->by_name);
+    r->all_tokens = tr_malloc(all_tokens * sizeof *r->all_tokens);
+    r->arena = tr_malloc(strings);
+    items = tr_malloc(nn * sizeof *items);
+    if (!r->tokens || !r->token_nodes || !r->nodes || !r->by_name || !r->all_tokens ||
+        !r->arena || !items)
+        goto nomem;
+
+    /* Nodes, names, tokens. */
+    char *a = r->arena;
+    size_t at = 0, rt = 0;
+    for (size_t i = 0; i < nn; i++) {
+        const tr_tnode *n = &t->nodes[i];
+        tr_rnode *m = &r->nodes[i];
+        size_t l;
+        l = strlen(n->name) + 1;
+        memcpy(a, n->name, l);
+        m->name = a;
+        a += l;
+        l = strlen(n->dc) + 1;
+        memcpy(a, n->dc, l);
+        m->dc = a;
+        a += l;
+        l = strlen(n->rack) + 1;
+        memcpy(a, n->rack, l);
+        m->rack = a;
+        a += l;
+        memcpy(r->all_tokens + at, n->tokens, n->token_count * sizeof *r->all_tokens);
+        m->tokens = r->all_tokens + at;
+        m->token_count = (uint32_t)n->token_count;
+        at += n->token_count;
+        m->state = n->state;
+        m->liveness = n->liveness;
+        if (tr_state_in_ring(n->state)) {
+            m->ring_token_count = (uint32_t)n->token_count;
+            for (size_t k = 0; k < n->token_count; k++) {
+                r->tokens[rt] = n->tokens[k];
+                r->token_nodes[rt] = (uint32_t)i;
+                rt++;
+            }
+        }
+    }
+    memcpy(r->by_name, t->by_name, nn * sizeof *r->by_name);
+
+    /* Sorted ring tokens. */
+    if (ring_tokens > 4096) {
+        tmp_tok = tr_malloc(ring_tokens * sizeof *tmp_tok);
+        tmp_node = tr_malloc(ring_tokens * sizeof *tmp_node);
+        count = tr_malloc(65536 * sizeof *count);
+        if (!tmp_tok || !tmp_node || !count)
+            goto nomem;
+        sort_pairs(r->tokens, r->token_nodes, tmp_tok, tmp_node, count, ring_tokens);
+    } else {
+        /* Small rings: sort (token, node) packed as 16-byte records by token. */
+        struct pair { int64_t tok; int64_t node; } *p = tr_malloc(ring_tokens * sizeof *p);
+        if (!p)
+            goto nomem;
+        for (size_t i = 0; i < ring_tokens; i++) {
+            p[i].tok = r->tokens[i];
+            p[i].node = r->token_nodes[i];
+        }
+        qsort(p, ring_tokens, sizeof *p, cmp_i64); /* compares the leading token */
+        for (size_t i = 0; i < ring_tokens; i++) {
+            r->tokens[i] = p[i].tok;
+            r->token_nodes[i] = (uint32_t)p[i].node;
+        }
+        tr_free(p);
+    }
+
+    /* Datacenters in sorted name order. */
+    for (size_t i = 0; i < nn; i++)
+        items[i] = (sort_item){ r->nodes[i].dc, NULL, (uint32_t)i };
+    qsort(items, nn, sizeof *items, cmp_item);
+    uint32_t dcs = 0;
+    for (size_t i = 0; i < nn; i++) {
+        if (i == 0 || strcmp(items[i].key1, items[i - 1].key1) != 0)
+            dcs++;
+        r->nodes[items[i].node].dc_index = dcs - 1;
+    }
+    r->dc_count = dcs;
+    r->dc_names = tr_malloc(dcs * sizeof *r->dc_names);
+    r->dc_ring_nodes = tr_calloc(dcs, sizeof *r->dc_ring_nodes);
+    r->dc_ring_racks = tr_calloc(dcs, sizeof *r->dc_ring_racks);
+    if (!r->dc_names || !r->dc_ring_nodes || !r->dc_ring_racks)
+        goto nomem;
+    for (size_t i = 0; i < nn; i++)
+        r->dc_names[r->nodes[items[i].node].dc_index] = r->nodes[items[i].node].dc;
+
+    /* (datacenter, rack) pairs in sorted order. */
+    for (size_t i = 0; i < nn; i++)
+        items[i] = (sort_item){ r->nodes[i].dc, r->nodes[i].rack, (uint32_t)i };
+    qsort(items, nn, sizeof *items, cmp_item);
+    uint32_t racks = 0;
+    for (size_t i = 0; i < nn; i++) {
+        if (i == 0 || cmp_item(&items[i], &items[i - 1]) != 0)
+            racks++;
+        r->nodes[items[i].node].rack_index = racks - 1;
+    }
+    r->rack_count = racks;
+
+    /* Ring members and their racks per datacenter. */
+    seen = tr_calloc(racks, 1);
+    if (!seen)
+        goto nomem;
+    for (size_t i = 0; i < nn; i++) {
+        const tr_rnode *m = &r->nodes[i];
+        if (m->ring_token_count == 0)
+            continue;
+        r->dc_ring_nodes[m->dc_index]++;
+        if (!seen[m->rack_index]) {
+            seen[m->rack_index] = 1;
+            r->dc_ring_racks[m->dc_index]++;
+        }
+    }
+
+    atomic_init(&r->refs, 1);
+    tr_free(items);
+    tr_free(tmp_tok);
+    tr_free(tmp_node);
+    tr_free(count);
+    tr_free(seen);
+    *out = r;
+    return TOKENRING_OK;
+nomem:
+    if (r)
+        ring_destroy(r);
+    tr_free(items);
+    tr_free(tmp_tok);
+    tr_free(tmp_node);
+    tr_free(count);
+    tr_free(seen);
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory building a ring of %zu tokens",
+                   ring_tokens);
+}
+
+TOKENRING_API tokenring_ring *tokenring_ring_ref(const tokenring_ring *ring)
+{
+    if (!ring)
+        return NULL;
+    tokenring_ring *r = (tokenring_ring *)ring;
+    atomic_fetch_add_explicit(&r->refs, 1, memory_order_relaxed);
+    return r;
+}
+
+TOKENRING_API void tokenring_ring_free(tokenring_ring *ring)
+{
+    if (!ring)
+        return;
+    if (atomic_fetch_sub_explicit(&ring->refs, 1, memory_order_acq_rel) == 1)
+        ring_destroy(ring);
+}
+
+TOKENRING_API const int64_t *tokenring_ring_tokens(const tokenring_ring *ring, size_t *count_out)
+{
+    if (count_out)
+        *count_out = ring ? ring->token_count : 0;
+    return ring ? ring->tokens : NULL;
+}
+
+TOKENRING_API const uint32_t *tokenring_ring_token_nodes(const tokenring_ring *ring,
+                                                         size_t *count_out)
+{
+    if (count_out)
+        *count_out = ring ? ring->token_count : 0;
+    return ring ? ring->token_nodes : NULL;
+}
+
+TOKENRING_API size_t tokenring_ring_node_count(const tokenring_ring *ring)
+{
+    return ring ? ring->node_count : 0;
+}
+
+TOKENRING_API size_t tokenring_ring_dc_count(const tokenring_ring *ring)
+{
+    return ring ? ring->dc_count : 0;
+}
+
+TOKENRING_API const char *tokenring_ring_dc_name(const tokenring_ring *ring, size_t index)
+{
+    if (!ring || index >= ring->dc_count)
+        return NULL;
+    return ring->dc_names[index];
+}
+
+TOKENRING_API size_t tokenring_ring_rack_count(const tokenring_ring *ring)
+{
+    return ring ? ring->rack_count : 0;
+}
+
+TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_ring *ring,
+                                      uint32_t node)
+{
+    if (out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    if (node >= ring->node_count)
+        return TOKENRING_E_RANGE;
+    const tr_rnode *m = &ring->nodes[node];
+    memset(out, 0, sizeof *out);
+    out->name = m->name;
+    out->datacenter = m->dc;
+    out->rack = m->rack;
+    out->tokens = m->tokens;
+    out->token_count = m->token_count;
+    out->state = m->state;
+    out->liveness = m->liveness;
+    out->dc_index = m->dc_index;
+    out->rack_index = m->rack_index;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_ring_find_node(uint32_t *node_out, const tokenring_ring *ring,
+                                           const char *name)
+{
+    if (node_out == NULL || ring == NULL || name == NULL)
+        return TOKENRING_E_INVAL;
+    size_t lo = 0, hi = ring->node_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ring->nodes[ring->by_name[mid]].name, name);
+        if (c == 0) {
+            *node_out = ring->by_name[mid];
+            return TOKENRING_OK;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return TOKENRING_E_NOTFOUND;
+}
+
+TOKENRING_API uint32_t tokenring_ring_search(const tokenring_ring *ring, int64_t token)
+{
+    return ring ? tr_ring_search(ring, token) : 0;
+}
+
+TOKENRING_API int tokenring_ring_owner(uint32_t *node_out, const tokenring_ring *ring,
+                                       int64_t token)
+{
+    if (node_out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    *node_out = ring->token_nodes[tr_ring_search(ring, token)];
+    return TOKENRING_OK;
+}
+
+static void fill_range(tokenring_range *out, const tokenring_ring *ring, size_t i)
+{
+    size_t n = ring->token_count;
+    memset(out, 0, sizeof *out);
+    out->end = ring->tokens[i];
+    out->start = ring->tokens[i == 0 ? n - 1 : i - 1];
+    out->width = tr_u128_out(tr_ring_width(ring, i));
+    out->index = (uint32_t)i;
+    out->owner = ring->token_nodes[i];
+}
+
+TOKENRING_API int tokenring_ring_range_of(tokenring_range *out, const tokenring_ring *ring,
+                                          int64_t token)
+{
+    if (out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    fill_range(out, ring, tr_ring_search(ring, token));
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_ring_range(tokenring_range *out, const tokenring_ring *ring,
+                                       size_t index)
+{
+    if (out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    if (index >= ring->token_count)
+        return TOKENRING_E_RANGE;
+    fill_range(out, ring, index);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenring_ring *ring,
+                                              const int64_t *tokens, size_t count)
+{
+    if (ring == NULL || (count > 0 && (ranges_out == NULL || tokens == NULL)))
+        return TOKENRING_E_INVAL;
+    for (size_t i = 0; i < count; i++)
+        ranges_out[i] = tr_ring_search(ring, tokens[i]);
+    return TOKENRING_OK;
+}

@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private layouts shared by topology.c, ring.c, replication.c, placement.c and
+ * ownership.c. Never installed. */
+#ifndef TOKENRING_RING_INTERNAL_H
+#define TOKENRING_RING_INTERNAL_H
+
+#include <stdatomic.h>
+
+#include "internal.h"
+
+/* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
+__extension__ typedef unsigned __int128 tr_u128;
+
+static inline tokenring_u128 tr_u128_out(tr_u128 v)
+{
+    tokenring_u128 r = { (uint64_t)(v >> 64), (uint64_t)v };
+    return r;
+}
+
+/* Ring states whose tokens form the ring. */
+static inline bool tr_state_in_ring(int32_t state)
+{
+    return state == TOKENRING_STATE_NORMAL || state == TOKENRING_STATE_LEAVING ||
+           state == TOKENRING_STATE_MOVING;
+}
+
+/* ------------------------------------------------------------------ topology */
+
+typedef struct tr_tnode {
+    char *name;
+    char *dc;
+    char *rack;
+    int64_t *tokens; /* ascending */
+    size_t token_count;
+    int32_t state;
+    int32_t liveness;
+} tr_tnode;
+
+struct tokenring_topology {
+    tr_tnode *nodes; /* insertion order */
+    size_t count;
+    size_t cap;
+    uint32_t *by_name; /* node indices sorted by name (strcmp) */
+    size_t by_name_cap;
+    /* token -> node index: open addressing, linear probing, power-of-two slots. An empty
+     * slot has node UINT32_MAX. */
+    int64_t *tok_keys;
+    uint32_t *tok_nodes;
+    size_t tok_slots;
+    size_t tok_used;
+};
+
+/* ---------------------------------------------------------------------- ring */
+
+typedef struct tr_rnode {
+    const char *name; /* into the arena */
+    const char *dc;
+    const char *rack;
+    const int64_t *tokens; /* into all_tokens, ascending */
+    uint32_t token_count;
+    uint32_t ring_token_count; /* tokens in the ring (0 unless a ring state) */
+    int32_t state;
+    int32_t liveness;
+    uint32_t dc_index;
+    uint32_t rack_index;
+} tr_rnode;
+
+struct tokenring_ring {
+    atomic_size_t refs;
+    size_t token_count; /* ring tokens */
+    int64_t *tokens;    /* ascending, distinct */
+    uint32_t *token_nodes;
+    uint32_t node_count;
+    tr_rnode *nodes;
+    uint32_t *by_name;     /* node indices sorted by name */
+    int64_t *all_tokens;   /* every node's tokens, node after node */
+    uint32_t dc_count;
+    const char **dc_names; /* sorted */
+    uint32_t *dc_ring_nodes; /* per dc: ring members */
+    uint32_t *dc_ring_racks; /* per dc: distinct racks among ring members */
+    uint32_t rack_count;     /* distinct (dc, rack) pairs, all nodes */
+    char *arena;
+};
+
+/* First ring token >= token, wrapping to 0. The one place that searches the ring. */
+static inline uint32_t tr_ring_search(const struct tokenring_ring *ring, int64_t token)
+{
+    const int64_t *t = ring->tokens;
+    size_t lo = 0, n = ring->token_count;
+    while (n > 0) {
+        size_t half = n / 2;
+        if (t[lo + half] < token) {
+            lo += half + 1;
+            n -= half + 1;
+        } else {
+            n = half;
+        }
+    }
+    return lo == ring->token_count ? 0u : (uint32_t)lo;
+}
+
+/* Exact width of range i: (t_i - t_{i-1}) mod 2^64, or 2^64 for a single token. */
+static inline tr_u128 tr_ring_width(const struct tokenring_ring *ring, size_t i)
+{
+    size_t n = ring->token_count;
+    if (n == 1)
+        return (tr_u128)1 << 64;
+    uint64_t end = (uint64_t)ring->tokens[i];
+    uint64_t start = (uint64_t)ring->tokens[i == 0 ? n - 1 : i - 1];
+    return (tr_u128)(uint64_t)(end - start);
+}
+
+/* --------------------------------------------------------------- replication */
+
+typedef struct tr_repl_dc {
+    char *name;
+    int32_t rf;
+    int32_t transient;
+} tr_repl_dc;
+
+struct tokenring_replication {
+    int32_t strategy;
+    int32_t rf;        /* SimpleStrategy */
+    int32_t transient; /* SimpleStrategy */
+    tr_repl_dc *dcs;   /* NetworkTopologyStrategy, sorted by name */
+    size_t dc_count;
+    size_t dc_cap;
+};
+
+/* ----------------------------------------------------------------- placement */
+
+struct tokenring_placement {
+    atomic_size_t refs;
+    tokenring_ring *ring;      /* owned reference */
+    uint32_t range_count;
+    uint32_t *range_set;       /* per range: set id */
+    uint32_t set_count;
+    uint32_t *set_off;         /* set_count + 1 offsets into set_nodes */
+    uint32_t *set_first_range; /* first range using each set */
+    uint32_t *set_nodes;
+    uint8_t *set_transient;    /* parallel to set_nodes, or NULL when nothing is transient */
+    uint8_t *set_has_transient; /* per set, or NULL when nothing is transient */
+};
+
+static inline void tr_placement_fill(tokenring_replicas *out, const struct tokenring_placement *p,
+                                     uint32_t set, uint32_t range)
+{
+    uint32_t off = p->set_off[set];
+    out->nodes = p->set_nodes + off;
+    out->transient =
+        (p->set_has_transient && p->set_has_transient[set]) ? p->set_transient + off : NULL;
+    out->count = p->set_off[set + 1] - off;
+    out->range_index = range;
+    out->set_id = set;
+    out->reserved = 0;
+}
+
+#endif

@@ -1,0 +1,498 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The topology: a mutable set of nodes (name, datacenter, rack, tokens, state).
+ *
+ * Nodes keep insertion order. A sorted index of node indices by name gives O(log n)
+ * lookups; an open-addressing hash table maps every token to its node so that a token
+ * held by another node is rejected in O(1) per token. Every mutation first prepares all
+ * it needs (validation and every allocation), then commits with operations that cannot
+ * fail, so a failing call leaves the topology exactly as it was. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ring_internal.h"
+
+#define TOK_EMPTY UINT32_MAX
+/* Node indices and ring positions are 32-bit. */
+#define MAX_TOTAL_TOKENS ((size_t)UINT32_MAX - 1)
+
+static size_t tok_hash(int64_t token)
+{
+    uint64_t x = (uint64_t)token;
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ULL;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebULL;
+    x ^= x >> 31;
+    return (size_t)x;
+}
+
+/* Slot of token, or SIZE_MAX. */
+static size_t tok_find(const tokenring_topology *t, int64_t token)
+{
+    if (t->tok_slots == 0)
+        return SIZE_MAX;
+    size_t mask = t->tok_slots - 1;
+    for (size_t i = tok_hash(token) & mask;; i = (i + 1) & mask) {
+        if (t->tok_nodes[i] == TOK_EMPTY)
+            return SIZE_MAX;
+        if (t->tok_keys[i] == token)
+            return i;
+    }
+}
+
+static void tok_put(int64_t *keys, uint32_t *nodes, size_t slots, int64_t token, uint32_t node)
+{
+    size_t mask = slots - 1;
+    size_t i = tok_hash(token) & mask;
+    while (nodes[i] != TOK_EMPTY)
+        i = (i + 1) & mask;
+    keys[i] = token;
+    nodes[i] = node;
+}
+
+/* Makes room for `used` tokens at a load of at most 1/2. Changes nothing on failure. */
+static int tok_reserve(tokenring_topology *t, size_t used)
+{
+    if (used <= t->tok_slots / 2)
+        return TOKENRING_OK;
+    size_t slots = t->tok_slots ? t->tok_slots : 16;
+    while (used > slots / 2) {
+        if (slots > SIZE_MAX / 4)
+            return TOKENRING_E_NOMEM;
+        slots *= 2;
+    }
+    int64_t *keys = tr_calloc(slots, sizeof *keys);
+    uint32_t *nodes = tr_malloc(slots * sizeof *nodes);
+    if (!keys || !nodes) {
+        tr_free(keys);
+        tr_free(nodes);
+        return TOKENRING_E_NOMEM;
+    }
+    memset(nodes, 0xff, slots * sizeof *nodes);
+    for (size_t i = 0; i < t->tok_slots; i++)
+        if (t->tok_nodes[i] != TOK_EMPTY)
+            tok_put(keys, nodes, slots, t->tok_keys[i], t->tok_nodes[i]);
+    tr_free(t->tok_keys);
+    tr_free(t->tok_nodes);
+    t->tok_keys = keys;
+    t->tok_nodes = nodes;
+    t->tok_slots = slots;
+    return TOKENRING_OK;
+}
+
+static void tok_insert(tokenring_topology *t, int64_t token, uint32_t node)
+{
+    tok_put(t->tok_keys, t->tok_nodes, t->tok_slots, token, node);
+    t->tok_used++;
+}
+
+/* Backward-shift deletion keeps probe chains intact without tombstones. */
+static void tok_erase(tokenring_topology *t, int64_t token)
+{
+    size_t i = tok_find(t, token);
+    if (i == SIZE_MAX)
+        return;
+    size_t mask = t->tok_slots - 1;
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & mask;
+        if (t->tok_nodes[j] == TOK_EMPTY)
+            break;
+        size_t home = tok_hash(t->tok_keys[j]) & mask;
+        /* Move j back to i if its home is not cyclically in (i, j]. */
+        bool in_between = (i <= j) ? (i < home && home <= j) : (i < home || home <= j);
+        if (!in_between) {
+            t->tok_keys[i] = t->tok_keys[j];
+            t->tok_nodes[i] = t->tok_nodes[j];
+            i = j;
+        }
+    }
+    t->tok_nodes[i] = TOK_EMPTY;
+    t->tok_used--;
+}
+
+/* Position of name in by_name (found or insertion point). */
+static size_t name_lower_bound(const tokenring_topology *t, const char *name, bool *found)
+{
+    size_t lo = 0, hi = t->count;
+    *found = false;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(t->nodes[t->by_name[mid]].name, name);
+        if (c < 0) {
+            lo = mid + 1;
+        } else {
+            if (c == 0)
+                *found = true;
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+static bool find_index(const tokenring_topology *t, const char *name, size_t *index)
+{
+    bool found;
+    size_t pos = name_lower_bound(t, name, &found);
+    if (found)
+        *index = t->by_name[pos];
+    return found;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Copies and sorts tokens; rejects repeats and tokens held by a node other than self
+ * (SIZE_MAX for none). On success *out owns the sorted copy. */
+static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
+                          const int64_t *tokens, size_t count, int64_t **out,
+                          tokenring_error *err)
+{
+    if (count == 0)
+        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
+    if (tokens == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
+    size_t others = t->tok_used;
+    if (self != SIZE_MAX)
+        others -= t->nodes[self].token_count;
+    if (count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count)
+        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
+                       MAX_TOTAL_TOKENS);
+    int64_t *sorted = tr_malloc(count * sizeof *sorted);
+    if (!sorted)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    memcpy(sorted, tokens, count * sizeof *sorted);
+    qsort(sorted, count, sizeof *sorted, cmp_i64);
+    for (size_t i = 1; i < count; i++) {
+        if (sorted[i] == sorted[i - 1]) {
+            int64_t tok = sorted[i];
+            tr_free(sorted);
+            return tr_fail(err, TOKENRING_E_EXISTS, "token %lld is repeated in the tokens of node '%s'",
+                           (long long)tok, name);
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t slot = tok_find(t, sorted[i]);
+        if (slot != SIZE_MAX && t->tok_nodes[slot] != self) {
+            int64_t tok = sorted[i];
+            const char *holder = t->nodes[t->tok_nodes[slot]].name;
+            tr_free(sorted);
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "token %lld of node '%s' is already held by node '%s'",
+                           (long long)tok, name, holder);
+        }
+    }
+    *out = sorted;
+    return TOKENRING_OK;
+}
+
+static void node_clear(tr_tnode *n)
+{
+    tr_free(n->name);
+    tr_free(n->dc);
+    tr_free(n->rack);
+    tr_free(n->tokens);
+}
+
+TOKENRING_API int tokenring_topology_new(tokenring_topology **out)
+{
+    if (out == NULL)
+        return TOKENRING_E_INVAL;
+    tokenring_topology *t = tr_calloc(1, sizeof *t);
+    if (!t)
+        return TOKENRING_E_NOMEM;
+    *out = t;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API void tokenring_topology_free(tokenring_topology *topology)
+{
+    if (!topology)
+        return;
+    for (size_t i = 0; i < topology->count; i++)
+        node_clear(&topology->nodes[i]);
+    tr_free(topology->nodes);
+    tr_free(topology->by_name);
+    tr_free(topology->tok_keys);
+    tr_free(topology->tok_nodes);
+    tr_free(topology);
+}
+
+TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
+                                           const tokenring_topology *topology)
+{
+    if (out == NULL || topology == NULL)
+        return TOKENRING_E_INVAL;
+    const tokenring_topology *s = topology;
+    tokenring_topology *t = tr_calloc(1, sizeof *t);
+    if (!t)
+        return TOKENRING_E_NOMEM;
+    if (s->count) {
+        t->nodes = tr_calloc(s->count, sizeof *t->nodes);
+        t->by_name = tr_malloc(s->count * sizeof *t->by_name);
+        if (!t->nodes || !t->by_name)
+            goto nomem;
+        t->cap = t->by_name_cap = s->count;
+        for (size_t i = 0; i < s->count; i++) {
+            const tr_tnode *a = &s->nodes[i];
+            tr_tnode *b = &t->nodes[i];
+            t->count = i + 1; /* so that free releases what was copied */
+            b->name = tr_strdup(a->name);
+            b->dc = tr_strdup(a->dc);
+            b->rack = tr_strdup(a->rack);
+            b->tokens = tr_malloc(a->token_count * sizeof *b->tokens);
+            if (!b->name || !b->dc || !b->rack || !b->tokens)
+                goto nomem;
+            memcpy(b->tokens, a->tokens, a->token_count * sizeof *b->tokens);
+            b->token_count = a->token_count;
+            b->state = a->state;
+            b->liveness = a->liveness;
+        }
+        memcpy(t->by_name, s->by_name, s->count * sizeof *t->by_name);
+    }
+    if (s->tok_slots) {
+        t->tok_keys = tr_malloc(s->tok_slots * sizeof *t->tok_keys);
+        t->tok_nodes = tr_malloc(s->tok_slots * sizeof *t->tok_nodes);
+        if (!t->tok_keys || !t->tok_nodes)
+            goto nomem;
+        memcpy(t->tok_keys, s->tok_keys, s->tok_slots * sizeof *t->tok_keys);
+        memcpy(t->tok_nodes, s->tok_nodes, s->tok_slots * sizeof *t->tok_nodes);
+        t->tok_slots = s->tok_slots;
+        t->tok_used = s->tok_used;
+    }
+    *out = t;
+    return TOKENRING_OK;
+nomem:
+    tokenring_topology_free(t);
+    return TOKENRING_E_NOMEM;
+}
+
+TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
+                                              const char *datacenter, const char *rack,
+                                              const int64_t *tokens, size_t token_count,
+                                              tokenring_error *err)
+{
+    tokenring_topology *t = topology;
+    int rc;
+    if (t == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
+        (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
+        (rc = tr_check_name(err, "rack", rack)) != TOKENRING_OK)
+        return rc;
+    bool found;
+    size_t pos = name_lower_bound(t, name, &found);
+    if (found)
+        return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' already exists", name);
+    if (t->count >= (size_t)UINT32_MAX - 1)
+        return tr_fail(err, TOKENRING_E_RANGE, "too many nodes");
+
+    int64_t *sorted = NULL;
+    if ((rc = prepare_tokens(t, name, SIZE_MAX, tokens, token_count, &sorted, err)) != 0)
+        return rc;
+    tr_tnode n = { 0 };
+    n.name = tr_strdup(name);
+    n.dc = tr_strdup(datacenter);
+    n.rack = tr_strdup(rack);
+    n.tokens = sorted;
+    n.token_count = token_count;
+    n.state = TOKENRING_STATE_NORMAL;
+    n.liveness = TOKENRING_UP;
+    if (!n.name || !n.dc || !n.rack)
+        goto nomem;
+    if (t->count == t->cap) {
+        size_t cap = t->cap ? t->cap * 2 : 8;
+        tr_tnode *nodes = tr_reallocarray(t->nodes, cap, sizeof *nodes);
+        if (!nodes)
+            goto nomem;
+        t->nodes = nodes;
+        t->cap = cap;
+    }
+    if (t->count == t->by_name_cap) {
+        size_t cap = t->by_name_cap ? t->by_name_cap * 2 : 8;
+        uint32_t *idx = tr_reallocarray(t->by_name, cap, sizeof *idx);
+        if (!idx)
+            goto nomem;
+        t->by_name = idx;
+        t->by_name_cap = cap;
+    }
+    if (tok_reserve(t, t->tok_used + token_count) != TOKENRING_OK)
+        goto nomem;
+
+    /* Commit: nothing below can fail. */
+    uint32_t index = (uint32_t)t->count;
+    t->nodes[index] = n;
+    memmove(t->by_name + pos + 1, t->by_name + pos, (t->count - pos) * sizeof *t->by_name);
+    t->by_name[pos] = index;
+    t->count++;
+    for (size_t i = 0; i < token_count; i++)
+        tok_insert(t, sorted[i], index);
+    return TOKENRING_OK;
+nomem:
+    node_clear(&n);
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory adding node '%s'", name);
+}
+
+TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
+                                                 const char *name, tokenring_error *err)
+{
+    tokenring_topology *t = topology;
+    if (t == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    if (name == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
+    bool found;
+    size_t pos = name_lower_bound(t, name, &found);
+    if (!found)
+        return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
+    size_t index = t->by_name[pos];
+    tr_tnode *n = &t->nodes[index];
+    for (size_t i = 0; i < n->token_count; i++)
+        tok_erase(t, n->tokens[i]);
+    for (size_t i = 0; i < t->tok_slots; i++)
+        if (t->tok_nodes[i] != TOK_EMPTY && t->tok_nodes[i] > index)
+            t->tok_nodes[i]--;
+    memmove(t->by_name + pos, t->by_name + pos + 1, (t->count - pos - 1) * sizeof *t->by_name);
+    node_clear(n);
+    memmove(t->nodes + index, t->nodes + index + 1, (t->count - index - 1) * sizeof *t->nodes);
+    t->count--;
+    for (size_t i = 0; i < t->count; i++)
+        if (t->by_name[i] > index)
+            t->by_name[i]--;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_replace_node(tokenring_topology *topology,
+                                                  const char *old_name, const char *new_name,
+                                                  tokenring_error *err)
+{
+    tokenring_topology *t = topology;
+    int rc;
+    if (t == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    if (old_name == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
+    if ((rc = tr_check_name(err, "new node", new_name)) != TOKENRING_OK)
+        return rc;
+    bool found;
+    size_t old_pos = name_lower_bound(t, old_name, &found);
+    if (!found)
+        return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", old_name);
+    size_t new_pos = name_lower_bound(t, new_name, &found);
+    if (found)
+        return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' already exists", new_name);
+    char *copy = tr_strdup(new_name);
+    if (!copy)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replacing node '%s'", old_name);
+    uint32_t index = t->by_name[old_pos];
+    /* Move the index entry from old_pos to its new place. */
+    if (new_pos > old_pos) {
+        new_pos--; /* position once old_pos is removed */
+        memmove(t->by_name + old_pos, t->by_name + old_pos + 1,
+                (new_pos - old_pos) * sizeof *t->by_name);
+    } else {
+        memmove(t->by_name + new_pos + 1, t->by_name + new_pos,
+                (old_pos - new_pos) * sizeof *t->by_name);
+    }
+    t->by_name[new_pos] = index;
+    tr_tnode *n = &t->nodes[index];
+    tr_free(n->name);
+    n->name = copy;
+    n->state = TOKENRING_STATE_NORMAL;
+    n->liveness = TOKENRING_UP;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, const char *name,
+                                                const int64_t *tokens, size_t token_count,
+                                                tokenring_error *err)
+{
+    tokenring_topology *t = topology;
+    if (t == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    if (name == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
+    size_t index;
+    if (!find_index(t, name, &index))
+        return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
+    int64_t *sorted = NULL;
+    int rc = prepare_tokens(t, name, index, tokens, token_count, &sorted, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (tok_reserve(t, t->tok_used + token_count) != TOKENRING_OK) {
+        tr_free(sorted);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory moving node '%s'", name);
+    }
+    tr_tnode *n = &t->nodes[index];
+    for (size_t i = 0; i < n->token_count; i++)
+        tok_erase(t, n->tokens[i]);
+    for (size_t i = 0; i < token_count; i++)
+        tok_insert(t, sorted[i], (uint32_t)index);
+    tr_free(n->tokens);
+    n->tokens = sorted;
+    n->token_count = token_count;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_set_state(tokenring_topology *topology, const char *name,
+                                               tokenring_node_state state,
+                                               tokenring_liveness liveness,
+                                               tokenring_error *err)
+{
+    tokenring_topology *t = topology;
+    if (t == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    if (name == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
+    int s = (int)state, l = (int)liveness;
+    if (s < TOKENRING_STATE_NORMAL || s > TOKENRING_STATE_MOVING)
+        return tr_fail(err, TOKENRING_E_INVAL, "node state %d is not a tokenring_node_state", s);
+    if (l < TOKENRING_UP || l > TOKENRING_UNKNOWN)
+        return tr_fail(err, TOKENRING_E_INVAL, "liveness %d is not a tokenring_liveness", l);
+    size_t index;
+    if (!find_index(t, name, &index))
+        return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
+    t->nodes[index].state = s;
+    t->nodes[index].liveness = l;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API size_t tokenring_topology_node_count(const tokenring_topology *topology)
+{
+    return topology ? topology->count : 0;
+}
+
+TOKENRING_API int tokenring_topology_node(tokenring_node_info *out,
+                                          const tokenring_topology *topology, size_t index)
+{
+    if (out == NULL || topology == NULL)
+        return TOKENRING_E_INVAL;
+    if (index >= topology->count)
+        return TOKENRING_E_RANGE;
+    const tr_tnode *n = &topology->nodes[index];
+    memset(out, 0, sizeof *out);
+    out->name = n->name;
+    out->datacenter = n->dc;
+    out->rack = n->rack;
+    out->tokens = n->tokens;
+    out->token_count = n->token_count;
+    out->state = n->state;
+    out->liveness = n->liveness;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
+                                               const tokenring_topology *topology,
+                                               const char *name)
+{
+    if (index_out == NULL || topology == NULL || name == NULL)
+        return TOKENRING_E_INVAL;
+    size_t index;
+    if (!find_index(topology, name, &index))
+        return TOKENRING_E_NOTFOUND;
+    *index_out = index;
+    return TOKENRING_OK;
+}
