@@ -16,5 +16,6 @@
 #include "tokenring/hash.h"
 #include "tokenring/key.h"
 #include "tokenring/ring.h"
+#include "tokenring/parse.h"
 
 #endif /* TOKENRING_TOKENRING_H */

@@ -1,0 +1,293 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Parser of cqlsh tables from system.peers_v2, system.peers and system.local:
+ *
+ *   peer      | data_center | rack  | tokens
+ *  -----------+-------------+-------+----------------------
+ *   127.0.0.2 | datacenter1 | rack1 | {'-100', '-2', '12'}
+ *
+ *  (1 rows)
+ *
+ * A text may hold several tables (peers, then local). Tokens arrive as a set<text> in
+ * string order; they are sorted numerically later. */
+#include <string.h>
+
+#include "parse_internal.h"
+
+#define MAX_CELLS 64
+
+typedef struct cell {
+    const char *s;
+    size_t n;
+    uint32_t col;
+} cell;
+
+/* Splits at '|' and trims each cell. Returns the number of cells (MAX_CELLS + 1 if
+ * more). */
+static size_t split_cells(const char *line, size_t n, cell *cells)
+{
+    size_t count = 0, start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        if (i == n || line[i] == '|') {
+            if (count == MAX_CELLS)
+                return MAX_CELLS + 1;
+            size_t a = start, b = i;
+            while (a < b && (line[a] == ' ' || line[a] == '\t'))
+                a++;
+            while (b > a && (line[b - 1] == ' ' || line[b - 1] == '\t'))
+                b--;
+            cells[count].s = line + a;
+            cells[count].n = b - a;
+            cells[count].col = (uint32_t)a + 1;
+            count++;
+            start = i + 1;
+        }
+    }
+    return count;
+}
+
+static bool cell_is(const cell *c, const char *lit)
+{
+    return c->n == strlen(lit) && memcmp(c->s, lit, c->n) == 0;
+}
+
+static bool is_rule(const char *s, size_t n)
+{
+    bool dash = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '-')
+            dash = true;
+        else if (s[i] != '+' && s[i] != ' ' && s[i] != '\t')
+            return false;
+    }
+    return dash;
+}
+
+static bool has_elision(const char *s, size_t n)
+{
+    for (size_t i = 0; i + 3 <= n; i++)
+        if (s[i] == '.' && s[i + 1] == '.' && s[i + 2] == '.')
+            return true;
+    return false;
+}
+
+/* "(N rows)" or "(1 row)": returns N, or -1 when the line is not one. */
+static long rows_footer(const char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n && s[i] == ' ')
+        i++;
+    if (i >= n || s[i] != '(')
+        return -1;
+    i++;
+    long v = 0;
+    size_t d = i;
+    while (i < n && s[i] >= '0' && s[i] <= '9' && v < 100000000)
+        v = v * 10 + (s[i++] - '0');
+    if (i == d)
+        return -1;
+    if (i + 5 <= n && memcmp(s + i, " rows", 5) == 0)
+        i += 5;
+    else if (i + 4 <= n && memcmp(s + i, " row", 4) == 0)
+        i += 4;
+    else
+        return -1;
+    if (i >= n || s[i] != ')')
+        return -1;
+    return v;
+}
+
+/* Parses a set<text> of tokens: {'-1', '12'} (quotes optional), "null" or {}. */
+static int parse_token_set(tokenring_cluster *cl, size_t idx, const cell *c, uint32_t line,
+                           uint32_t flags, tokenring_error *err)
+{
+    if (cell_is(c, "null") || c->n == 0 || cell_is(c, "{}"))
+        return TOKENRING_OK; /* tokens unknown */
+    if (has_elision(c->s, c->n)) {
+        if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
+            cl->flags |= TOKENRING_CLUSTER_PARTIAL;
+            return TOKENRING_OK;
+        }
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, c->col,
+                          "elided token set ('...'): the tokens are incomplete (allow "
+                          "partial input to accept it)");
+    }
+    if (c->s[0] != '{' || c->s[c->n - 1] != '}')
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, c->col,
+                          "expected the tokens as a set {'t1', 't2', ...}, found '%.*s'",
+                          (int)(c->n > 40 ? 40 : c->n), c->s);
+    size_t i = 1, end = c->n - 1;
+    while (i < end) {
+        while (i < end && c->s[i] == ' ')
+            i++;
+        size_t a = i, b;
+        uint32_t col = c->col + (uint32_t)i;
+        if (i < end && c->s[i] == '\'') {
+            a = ++i;
+            while (i < end && c->s[i] != '\'')
+                i++;
+            if (i >= end)
+                return tr_fail_at(err, TOKENRING_E_PARSE, line, col,
+                                  "unterminated quoted token: expected a closing \"'\"");
+            b = i++;
+        } else {
+            while (i < end && c->s[i] != ',' && c->s[i] != ' ')
+                i++;
+            b = i;
+        }
+        int64_t v;
+        int rc = tr_parse_i64(c->s + a, b - a, &v);
+        if (rc == TOKENRING_E_RANGE)
+            return tr_fail_at(err, rc, line, col,
+                              "token '%.*s' is outside the signed 64-bit range", (int)(b - a),
+                              c->s + a);
+        if (rc != TOKENRING_OK)
+            return tr_fail_at(err, TOKENRING_E_PARSE, line, col,
+                              "expected a token (a signed 64-bit integer), found '%.*s'",
+                              (int)((b - a) > 40 ? 40 : (b - a)), c->s + a);
+        if ((rc = tr_cl_add_token(cl, idx, v, line, col, err)) != TOKENRING_OK)
+            return rc;
+        while (i < end && c->s[i] == ' ')
+            i++;
+        if (i < end) {
+            if (c->s[i] != ',')
+                return tr_fail_at(err, TOKENRING_E_PARSE, line, c->col + (uint32_t)i,
+                                  "expected ',' or '}' after a token");
+            i++;
+            if (i >= end)
+                return tr_fail_at(err, TOKENRING_E_PARSE, line, c->col + (uint32_t)i,
+                                  "expected a token after ','");
+        }
+    }
+    return TOKENRING_OK;
+}
+
+int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
+                        tokenring_error *err)
+{
+    static const char *name_cols[] = { "peer", "broadcast_address", "listen_address",
+                                       "rpc_address", "native_address" };
+    tr_lines ls;
+    tr_lines_init(&ls, text, len);
+    const char *line;
+    size_t n;
+    enum { WANT_HEADER, WANT_RULE, ROWS } st = WANT_HEADER;
+    int c_name = -1, c_dc = -1, c_rack = -1, c_tokens = -1, c_host = -1;
+    size_t ncells = 0;
+    long rows = 0;
+    uint32_t header_line = 0;
+    bool any_table = false;
+    cell cells[MAX_CELLS];
+    int rc;
+    while (tr_lines_next(&ls, &line, &n)) {
+        uint32_t ln = ls.lineno;
+        if (tr_is_blank(line, n)) {
+            if (st == WANT_RULE)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  "expected the '----+----' line under the cqlsh header");
+            continue;
+        }
+        long footer = rows_footer(line, n);
+        if (footer >= 0) {
+            if (st == WANT_RULE || (st == WANT_HEADER && !any_table))
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  "unexpected row count: expected a cqlsh table header");
+            if (footer != rows)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 2,
+                                  "cqlsh says %ld rows but the table above has %ld: the "
+                                  "output is incomplete", footer, rows);
+            st = WANT_HEADER;
+            continue;
+        }
+        if (st == WANT_HEADER) {
+            size_t i = 0;
+            while (i < n && line[i] == ' ')
+                i++;
+            if (tr_starts_with(line + i, n - i, "Warnings :") ||
+                tr_starts_with(line + i, n - i, "Warning:"))
+                continue;
+            ncells = split_cells(line, n, cells);
+            if (ncells > MAX_CELLS || ncells < 2)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  ncells < 2 ? "expected a cqlsh table header such as "
+                                               "'peer | data_center | rack | tokens'"
+                                             : "too many columns in the cqlsh header");
+            c_name = c_dc = c_rack = c_tokens = c_host = -1;
+            int name_rank = 99;
+            for (size_t k = 0; k < ncells; k++) {
+                for (int r = 0; r < 5; r++)
+                    if (cell_is(&cells[k], name_cols[r]) && r < name_rank) {
+                        name_rank = r;
+                        c_name = (int)k;
+                    }
+                if (cell_is(&cells[k], "data_center"))
+                    c_dc = (int)k;
+                else if (cell_is(&cells[k], "rack"))
+                    c_rack = (int)k;
+                else if (cell_is(&cells[k], "tokens"))
+                    c_tokens = (int)k;
+                else if (cell_is(&cells[k], "host_id"))
+                    c_host = (int)k;
+            }
+            const char *missing = c_name < 0    ? "peer (or broadcast_address)"
+                                  : c_dc < 0     ? "data_center"
+                                  : c_rack < 0   ? "rack"
+                                  : c_tokens < 0 ? "tokens"
+                                                 : NULL;
+            if (missing)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  "the cqlsh header lacks the column %s (select peer, "
+                                  "data_center, rack, tokens)", missing);
+            header_line = ln;
+            st = WANT_RULE;
+            continue;
+        }
+        if (st == WANT_RULE) {
+            if (!is_rule(line, n))
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  "expected the '----+----' line under the cqlsh header of "
+                                  "line %u", (unsigned)header_line);
+            st = ROWS;
+            rows = 0;
+            any_table = true;
+            continue;
+        }
+        size_t nc = split_cells(line, n, cells);
+        if (nc != ncells)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                              "expected %zu '|'-separated cells as in the header, found %zu",
+                              ncells, nc > MAX_CELLS ? (size_t)MAX_CELLS : nc);
+        const cell *name = &cells[c_name], *dc = &cells[c_dc], *rack = &cells[c_rack];
+        if (name->n == 0 || cell_is(name, "null"))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, name->col,
+                              "expected a node address");
+        if (cell_is(dc, "null") || cell_is(rack, "null"))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln,
+                              cell_is(dc, "null") ? dc->col : rack->col,
+                              "node %.*s has no datacenter or rack", (int)name->n, name->s);
+        size_t idx;
+        bool created;
+        rc = tr_cl_node(cl, name->s, name->n, dc->s, dc->n, rack->s, rack->n, ln, name->col,
+                        rack->col, &idx, &created, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        if (!created)
+            return tr_fail_at(err, TOKENRING_E_EXISTS, ln, name->col,
+                              "node %s is listed twice (first on line %u)",
+                              cl->nodes[idx].name, (unsigned)cl->nodes[idx].line);
+        if (c_host >= 0 && cells[c_host].n > 0 && !cell_is(&cells[c_host], "null") &&
+            (rc = tr_cl_set_host_id(cl, idx, cells[c_host].s, cells[c_host].n, err)) !=
+                TOKENRING_OK)
+            return rc;
+        if ((rc = parse_token_set(cl, idx, &cells[c_tokens], ln, flags, err)) != TOKENRING_OK)
+            return rc;
+        rows++;
+    }
+    if (st == WANT_RULE)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno, 1,
+                          "expected the '----+----' line under the cqlsh header");
+    if (!any_table)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
+                          "expected a cqlsh table with the columns peer, data_center, rack "
+                          "and tokens");
+    return TOKENRING_OK;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private pieces shared by the parsers (parse_topology.c, parse_nodetool.c,
+ * parse_cqlsh.c): the cluster document, a line reader and small lexing helpers. */
+#ifndef TOKENRING_PARSE_INTERNAL_H
+#define TOKENRING_PARSE_INTERNAL_H
+
+#include "internal.h"
+#include "tokenring/parse.h"
+
+struct tr_cnode {
+    char *name, *dc, *rack, *host_id;   /* host_id may be NULL */
+    int64_t *tokens;                    /* sorted ascending once parsing ends */
+    uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
+    size_t ntok, tcap;
+    size_t declared;                    /* token count the input declared (0: none) */
+    bool known;                         /* tokens known */
+    int32_t state, liveness;
+    uint32_t line, column;
+};
+
+struct tr_keyspace {
+    char *name;
+    tokenring_replication *repl;
+    uint32_t line;
+};
+
+struct tokenring_cluster {
+    struct tr_cnode *nodes;
+    size_t n, cap;
+    struct tr_keyspace *ks;
+    size_t nks, kcap;
+    tokenring_topology *topo;           /* NULL when no node or tokens unknown */
+    uint32_t flags;
+};
+
+/* Line reader: strips "\n", "\r\n" (and a lone trailing "\r"), skips a UTF-8 BOM. */
+typedef struct tr_lines {
+    const char *text;
+    size_t len, pos;
+    uint32_t lineno;                    /* number of the line last returned */
+} tr_lines;
+
+TR_HIDDEN void tr_lines_init(tr_lines *ls, const char *text, size_t len);
+TR_HIDDEN bool tr_lines_next(tr_lines *ls, const char **line, size_t *n);
+
+/* Whitespace helpers. */
+TR_HIDDEN bool tr_is_blank(const char *s, size_t n);
+TR_HIDDEN bool tr_starts_with(const char *s, size_t n, const char *prefix);
+
+/* Splits a line at runs of spaces/tabs into at most max words (returns the count, or
+ * max + 1 when there were more). */
+typedef struct tr_word {
+    const char *s;
+    size_t n;
+    uint32_t col;                       /* 1-based */
+} tr_word;
+TR_HIDDEN size_t tr_split_words(const char *line, size_t n, tr_word *words, size_t max);
+
+/* Parses a signed decimal 64-bit integer occupying all of s[0..n): 0, TOKENRING_E_PARSE
+ * or TOKENRING_E_RANGE. */
+TR_HIDDEN int tr_parse_i64(const char *s, size_t n, int64_t *out);
+
+/* Staging-cluster builders used by the parsers. Positions feed error messages. */
+TR_HIDDEN int tr_cl_find(const tokenring_cluster *cl, const char *name, size_t n,
+                         size_t *idx);
+/* Adds a node (validating the names) or, when it exists, checks dc and rack agree. */
+TR_HIDDEN int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_len,
+                         const char *dc, size_t dc_len, const char *rack, size_t rack_len,
+                         uint32_t line, uint32_t col, uint32_t rack_col, size_t *idx,
+                         bool *created, tokenring_error *err);
+TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
+                              uint32_t line, uint32_t col, tokenring_error *err);
+TR_HIDDEN int tr_cl_set_host_id(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
+                                tokenring_error *err);
+TR_HIDDEN int tr_cl_add_keyspace_at(tokenring_cluster *cl, const char *name, size_t n,
+                                    tokenring_replication *repl_owned, uint32_t line,
+                                    uint32_t col, tokenring_error *err);
+
+/* The format parsers: fill an empty staging cluster. */
+TR_HIDDEN int tr_parse_topology_text(tokenring_cluster *cl, const char *text, size_t len,
+                                     uint32_t flags, tokenring_error *err);
+TR_HIDDEN int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len,
+                                uint32_t flags, tokenring_error *err);
+TR_HIDDEN int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len,
+                                 uint32_t flags, tokenring_error *err);
+TR_HIDDEN int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len,
+                                   uint32_t flags, tokenring_error *err);
+TR_HIDDEN int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len,
+                                  uint32_t flags, tokenring_error *err);
+
+#endif

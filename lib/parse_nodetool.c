@@ -1,0 +1,542 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Parsers of `nodetool ring` and `nodetool status` as Cassandra 2.0 .. 5.0 print them.
+ * Rows are split at whitespace rather than at fixed columns: real listings overflow
+ * their columns (long addresses, loads such as "1.04 TiB") and were often re-indented
+ * by whoever published them. */
+#include <string.h>
+
+#include "parse_internal.h"
+
+#define MAX_WORDS 24
+
+static bool is_note_line(const char *t, size_t n)
+{
+    return tr_starts_with(t, n, "Note:") || tr_starts_with(t, n, "Warning:") ||
+           tr_starts_with(t, n, "To view status related info");
+}
+
+static bool is_elision(const char *t, size_t n)
+{
+    size_t dots = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '.')
+            dots++;
+        else if (t[i] != ' ' && t[i] != '\t')
+            return false;
+    }
+    return dots >= 2;
+}
+
+static int elided(tokenring_cluster *cl, uint32_t flags, uint32_t line, uint32_t col,
+                  tokenring_error *err)
+{
+    if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
+        cl->flags |= TOKENRING_CLUSTER_PARTIAL;
+        return TOKENRING_OK;
+    }
+    return tr_fail_at(err, TOKENRING_E_PARSE, line, col,
+                      "elided listing ('...'): rows are missing, so placements and "
+                      "ownership cannot be computed exactly (allow partial input to "
+                      "accept it)");
+}
+
+static const char *skip_ws(const char *s, size_t n, size_t *i)
+{
+    while (*i < n && (s[*i] == ' ' || s[*i] == '\t'))
+        (*i)++;
+    return s + *i;
+}
+
+static bool word_is(const tr_word *w, const char *lit)
+{
+    return w->n == strlen(lit) && memcmp(w->s, lit, w->n) == 0;
+}
+
+static bool is_load_unit(const tr_word *w)
+{
+    static const char *units[] = { "bytes", "B", "KB", "KiB", "MB", "MiB", "GB", "GiB",
+                                   "TB", "TiB", "PB", "PiB", "EB", "EiB" };
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (word_is(w, units[i]))
+            return true;
+    return false;
+}
+
+static bool is_owns(const tr_word *w)
+{
+    if (word_is(w, "?"))
+        return true;
+    if (w->n < 2 || w->s[w->n - 1] != '%')
+        return false;
+    for (size_t i = 0; i + 1 < w->n; i++)
+        if (!((w->s[i] >= '0' && w->s[i] <= '9') || w->s[i] == '.' || w->s[i] == ','))
+            return false;
+    return true;
+}
+
+static int token_word(const tr_word *w, uint32_t line, int64_t *out, tokenring_error *err)
+{
+    int rc = tr_parse_i64(w->s, w->n, out);
+    if (rc == TOKENRING_E_RANGE)
+        return tr_fail_at(err, rc, line, w->col,
+                          "token '%.*s' is outside the signed 64-bit range", (int)w->n, w->s);
+    if (rc != TOKENRING_OK)
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, w->col,
+                          "expected a token (a signed 64-bit integer), found '%.*s'",
+                          (int)(w->n > 40 ? 40 : w->n), w->s);
+    return TOKENRING_OK;
+}
+
+/* Shared by both formats: "Datacenter: <name>". Returns the name span. */
+static int dc_header(const char *line, size_t n, uint32_t ln, const char **dc, size_t *dc_len,
+                     uint32_t *dc_col, tokenring_error *err)
+{
+    size_t i = strlen("Datacenter:");
+    skip_ws(line, n, &i);
+    size_t e = n;
+    while (e > i && (line[e - 1] == ' ' || line[e - 1] == '\t'))
+        e--;
+    if (e <= i)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                          "expected a datacenter name after 'Datacenter:'");
+    *dc = line + i;
+    *dc_len = e - i;
+    *dc_col = (uint32_t)i + 1;
+    return TOKENRING_OK;
+}
+
+static bool is_underline(const char *t, size_t n)
+{
+    size_t e = n;
+    while (e > 0 && (t[e - 1] == ' ' || t[e - 1] == '\t'))
+        e--;
+    if (e == 0)
+        return false;
+    for (size_t i = 0; i < e; i++)
+        if (t[i] != '=')
+            return false;
+    return true;
+}
+
+/* ------------------------------------------------------------- nodetool ring */
+
+struct ring_dc {
+    const char *name;
+    size_t len;
+    uint32_t col;
+    bool header, underline;
+    bool have_wrap;
+    int64_t wrap;
+    uint32_t wrap_line, wrap_col;
+    bool wrap_seen;     /* the wrap token appeared in a row */
+    size_t rows;
+};
+
+static int ring_dc_end(tokenring_cluster *cl, const struct ring_dc *dc, uint32_t flags,
+                       tokenring_error *err)
+{
+    if (dc->name && !dc->header)
+        return tr_fail_at(err, TOKENRING_E_PARSE, 0, 0,
+                          "datacenter %.*s has no 'Address ... Token' header", (int)dc->len,
+                          dc->name);
+    if (dc->have_wrap && dc->rows > 0 && !dc->wrap_seen) {
+        if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
+            cl->flags |= TOKENRING_CLUSTER_PARTIAL;
+            return TOKENRING_OK;
+        }
+        return tr_fail_at(err, TOKENRING_E_PARSE, dc->wrap_line, dc->wrap_col,
+                          "the wrap-around token %lld above the rows of datacenter %.*s is "
+                          "in none of its rows: the listing is incomplete (allow partial "
+                          "input to accept it)",
+                          (long long)dc->wrap, (int)dc->len, dc->name);
+    }
+    return TOKENRING_OK;
+}
+
+static int parse_state_word(const tr_word *w, int32_t *state)
+{
+    static const char *names[] = { "Normal", "Joining", "Leaving", "Moving" };
+    for (int k = 0; k < 4; k++)
+        if (word_is(w, names[k])) {
+            *state = k;
+            return 0;
+        }
+    return -1;
+}
+
+int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
+                       tokenring_error *err)
+{
+    tr_lines ls;
+    tr_lines_init(&ls, text, len);
+    const char *line;
+    size_t n;
+    struct ring_dc dc;
+    memset(&dc, 0, sizeof dc);
+    bool any_dc = false;
+    int rc;
+    tr_word w[MAX_WORDS];
+    while (tr_lines_next(&ls, &line, &n)) {
+        uint32_t ln = ls.lineno;
+        if (tr_is_blank(line, n))
+            continue;
+        size_t i = 0;
+        const char *t = skip_ws(line, n, &i);
+        size_t tn = n - i;
+        if (is_note_line(t, tn))
+            continue;
+        if (tr_starts_with(t, tn, "Error:"))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              "nodetool reported an error: %.*s", (int)(tn > 200 ? 200 : tn),
+                              t);
+        if (is_elision(t, tn)) {
+            if ((rc = elided(cl, flags, ln, (uint32_t)i + 1, err)) != TOKENRING_OK)
+                return rc;
+            continue;
+        }
+        if (i == 0 && tr_starts_with(t, tn, "Datacenter:")) {
+            if ((rc = ring_dc_end(cl, &dc, flags, err)) != TOKENRING_OK) {
+                if (err && err->line == 0)
+                    err->line = ln;
+                return rc;
+            }
+            memset(&dc, 0, sizeof dc);
+            if ((rc = dc_header(line, n, ln, &dc.name, &dc.len, &dc.col, err)) != TOKENRING_OK)
+                return rc;
+            any_dc = true;
+            continue;
+        }
+        if (is_underline(t, tn)) {
+            if (!dc.name || dc.header || dc.underline)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                                  "unexpected '=' line: expected it only under "
+                                  "'Datacenter: <name>'");
+            dc.underline = true;
+            continue;
+        }
+        if (i == 0 && tr_starts_with(t, tn, "Address") && tn > 7 &&
+            (t[7] == ' ' || t[7] == '\t')) {
+            if (!dc.name)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  "expected 'Datacenter: <name>' before the header");
+            if (dc.header)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  "a second header in datacenter %.*s", (int)dc.len, dc.name);
+            dc.header = true;
+            continue;
+        }
+        size_t nw = tr_split_words(line, n, w, MAX_WORDS);
+        if (!dc.header)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              any_dc ? "expected the 'Address Rack Status State Load Owns "
+                                       "Token' header before the rows"
+                                     : "expected 'Datacenter: <name>' (nodetool ring "
+                                       "output)");
+        if (nw == 1) {
+            if (dc.rows > 0 || dc.have_wrap)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, w[0].col,
+                                  "expected a ring row (Address Rack Status State Load Owns "
+                                  "Token), found a lone value");
+            if ((rc = token_word(&w[0], ln, &dc.wrap, err)) != TOKENRING_OK)
+                return rc;
+            dc.have_wrap = true;
+            dc.wrap_line = ln;
+            dc.wrap_col = w[0].col;
+            continue;
+        }
+        if (nw < 7 || nw > MAX_WORDS)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              "expected a ring row: Address Rack Status State Load Owns "
+                              "Token (7 or more fields), found %zu fields", nw);
+        const tr_word *addr = &w[0], *rack = &w[1], *st = &w[2], *state = &w[3];
+        const tr_word *owns = &w[nw - 2], *tok = &w[nw - 1];
+        int32_t live, stv;
+        if (word_is(st, "Up"))
+            live = TOKENRING_UP;
+        else if (word_is(st, "Down"))
+            live = TOKENRING_DOWN;
+        else if (word_is(st, "?"))
+            live = TOKENRING_UNKNOWN;
+        else
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
+                              "expected status Up, Down or ?, found '%.*s'",
+                              (int)(st->n > 40 ? 40 : st->n), st->s);
+        if (parse_state_word(state, &stv) != 0)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, state->col,
+                              "expected state Normal, Joining, Leaving or Moving, found "
+                              "'%.*s'", (int)(state->n > 40 ? 40 : state->n), state->s);
+        if (!is_owns(owns))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, owns->col,
+                              "expected Owns as a percentage or '?', found '%.*s'",
+                              (int)(owns->n > 40 ? 40 : owns->n), owns->s);
+        int64_t token;
+        if ((rc = token_word(tok, ln, &token, err)) != TOKENRING_OK)
+            return rc;
+        size_t idx;
+        bool created;
+        rc = tr_cl_node(cl, addr->s, addr->n, dc.name, dc.len, rack->s, rack->n, ln, addr->col,
+                        rack->col, &idx, &created, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        struct tr_cnode *nd = &cl->nodes[idx];
+        if (created) {
+            nd->state = stv;
+            nd->liveness = live;
+        } else if (nd->state != stv || nd->liveness != live) {
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
+                              "node %s is '%.*s %.*s' here but had another status or state "
+                              "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
+                              state->s, (unsigned)nd->line);
+        }
+        if ((rc = tr_cl_add_token(cl, idx, token, ln, tok->col, err)) != TOKENRING_OK)
+            return rc;
+        dc.rows++;
+        if (dc.have_wrap && token == dc.wrap)
+            dc.wrap_seen = true;
+    }
+    if (!any_dc)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
+                          "expected 'Datacenter: <name>' (nodetool ring output)");
+    rc = ring_dc_end(cl, &dc, flags, err);
+    if (rc != TOKENRING_OK && err && err->line == 0)
+        err->line = ls.lineno;
+    return rc;
+}
+
+/* ----------------------------------------------------------- nodetool status */
+
+enum scol { C_ADDRESS, C_LOAD, C_TOKENS, C_OWNS, C_HOSTID, C_TOKEN, C_RACK };
+
+#define MAX_COLS 10
+
+static int status_header(const char *line, size_t n, uint32_t ln, enum scol *cols,
+                         size_t *ncols, tokenring_error *err)
+{
+    /* Column names are separated by two or more spaces ("Owns (effective)" and "Host ID"
+     * contain one). The first is "--". */
+    size_t i = 2, k = 0;
+    bool have_addr = false, have_rack = false;
+    for (;;) {
+        while (i < n && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        if (i >= n)
+            break;
+        size_t s = i;
+        while (i < n && !(line[i] == '\t' || (line[i] == ' ' && (i + 1 >= n ||
+                                                                   line[i + 1] == ' '))))
+            i++;
+        const char *c = line + s;
+        size_t cn = i - s;
+        enum scol col;
+#define IS(lit) (cn == sizeof(lit) - 1 && memcmp(c, lit, cn) == 0)
+        if (IS("Address")) {
+            col = C_ADDRESS;
+            have_addr = true;
+        } else if (IS("Load")) {
+            col = C_LOAD;
+        } else if (IS("Tokens")) {
+            col = C_TOKENS;
+        } else if (IS("Owns") || IS("Owns (effective)")) {
+            col = C_OWNS;
+        } else if (IS("Host ID")) {
+            col = C_HOSTID;
+        } else if (IS("Token")) {
+            col = C_TOKEN;
+        } else if (IS("Rack")) {
+            col = C_RACK;
+            have_rack = true;
+        } else {
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)s + 1,
+                              "unknown status column '%.*s': expected Address, Load, Tokens, "
+                              "Owns, Host ID, Token or Rack", (int)(cn > 40 ? 40 : cn), c);
+        }
+#undef IS
+        if (k == MAX_COLS)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)s + 1, "too many columns");
+        cols[k++] = col;
+    }
+    if (!have_addr || !have_rack || cols[0] != C_ADDRESS || cols[k - 1] != C_RACK)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                          "expected a status header '--  Address ... Rack'");
+    *ncols = k;
+    return TOKENRING_OK;
+}
+
+int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
+                         tokenring_error *err)
+{
+    tr_lines ls;
+    tr_lines_init(&ls, text, len);
+    const char *line;
+    size_t n;
+    const char *dc = NULL;
+    size_t dc_len = 0;
+    uint32_t dc_col = 0;
+    bool header = false, underline = false;
+    enum scol cols[MAX_COLS];
+    size_t ncols = 0;
+    int rc;
+    tr_word w[MAX_WORDS];
+    while (tr_lines_next(&ls, &line, &n)) {
+        uint32_t ln = ls.lineno;
+        if (tr_is_blank(line, n))
+            continue;
+        size_t i = 0;
+        const char *t = skip_ws(line, n, &i);
+        size_t tn = n - i;
+        if (is_note_line(t, tn))
+            continue;
+        if (tr_starts_with(t, tn, "Error:"))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              "nodetool reported an error: %.*s", (int)(tn > 200 ? 200 : tn),
+                              t);
+        if (is_elision(t, tn)) {
+            if ((rc = elided(cl, flags, ln, (uint32_t)i + 1, err)) != TOKENRING_OK)
+                return rc;
+            continue;
+        }
+        if (i == 0 && tr_starts_with(t, tn, "Datacenter:")) {
+            if ((rc = dc_header(line, n, ln, &dc, &dc_len, &dc_col, err)) != TOKENRING_OK)
+                return rc;
+            header = underline = false;
+            continue;
+        }
+        if (!dc)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              "expected 'Datacenter: <name>' (nodetool status output)");
+        if (is_underline(t, tn)) {
+            if (header || underline)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                                  "unexpected '=' line: expected it only under "
+                                  "'Datacenter: <name>'");
+            underline = true;
+            continue;
+        }
+        if (tr_starts_with(t, tn, "Status=Up/Down") || tr_starts_with(t, tn, "|/ State="))
+            continue;
+        if (tr_starts_with(t, tn, "--") && !header) {
+            if ((rc = status_header(t, tn, ln, cols, &ncols, err)) != TOKENRING_OK) {
+                if (err && err->column)
+                    err->column += (uint32_t)i;
+                return rc;
+            }
+            header = true;
+            continue;
+        }
+        if (!header)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              "expected the '--  Address ... Rack' header of datacenter %.*s",
+                              (int)dc_len, dc);
+        size_t nw = tr_split_words(line, n, w, MAX_WORDS);
+        if (nw > MAX_WORDS)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              "too many fields for a status row");
+        const tr_word *code = &w[0];
+        int32_t live, state;
+        if (code->n != 2)
+            goto bad_code;
+        switch (code->s[0]) {
+        case 'U': live = TOKENRING_UP; break;
+        case 'D': live = TOKENRING_DOWN; break;
+        case '?': live = TOKENRING_UNKNOWN; break;
+        default: goto bad_code;
+        }
+        switch (code->s[1]) {
+        case 'N': state = TOKENRING_STATE_NORMAL; break;
+        case 'J': state = TOKENRING_STATE_JOINING; break;
+        case 'L': state = TOKENRING_STATE_LEAVING; break;
+        case 'M': state = TOKENRING_STATE_MOVING; break;
+        default: goto bad_code;
+        }
+        size_t k = 1;
+        const tr_word *addr = NULL, *rack = NULL, *host = NULL;
+        int64_t ntok = -1, token = 0;
+        uint32_t token_col = 0;
+        bool have_token = false;
+        for (size_t c = 0; c < ncols; c++) {
+            if (k >= nw)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)n + 1,
+                                  "status row ends early: expected %zu columns "
+                                  "(Address ... Rack)", ncols);
+            const tr_word *x = &w[k];
+            switch (cols[c]) {
+            case C_ADDRESS:
+                addr = x;
+                k++;
+                break;
+            case C_LOAD:
+                k++;
+                if (!word_is(x, "?") && k < nw && is_load_unit(&w[k]))
+                    k++;
+                break;
+            case C_TOKENS:
+                if (tr_parse_i64(x->s, x->n, &ntok) != TOKENRING_OK || ntok < 0 ||
+                    ntok > 65536)
+                    return tr_fail_at(err, TOKENRING_E_PARSE, ln, x->col,
+                                      "expected a token count (0..65536) in the Tokens "
+                                      "column, found '%.*s'", (int)(x->n > 40 ? 40 : x->n),
+                                      x->s);
+                k++;
+                break;
+            case C_OWNS:
+                if (!is_owns(x))
+                    return tr_fail_at(err, TOKENRING_E_PARSE, ln, x->col,
+                                      "expected Owns as a percentage or '?', found '%.*s'",
+                                      (int)(x->n > 40 ? 40 : x->n), x->s);
+                k++;
+                break;
+            case C_HOSTID:
+                host = x;
+                k++;
+                break;
+            case C_TOKEN:
+                if ((rc = token_word(x, ln, &token, err)) != TOKENRING_OK)
+                    return rc;
+                have_token = true;
+                token_col = x->col;
+                k++;
+                break;
+            case C_RACK:
+                rack = x;
+                k++;
+                break;
+            }
+        }
+        if (k != nw)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, w[k].col,
+                              "unexpected field '%.*s' after the Rack column",
+                              (int)(w[k].n > 40 ? 40 : w[k].n), w[k].s);
+        size_t idx;
+        bool created;
+        rc = tr_cl_node(cl, addr->s, addr->n, dc, dc_len, rack->s, rack->n, ln, addr->col,
+                        rack->col, &idx, &created, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        if (!created)
+            return tr_fail_at(err, TOKENRING_E_EXISTS, ln, addr->col,
+                              "node %s is listed twice (first on line %u)",
+                              cl->nodes[idx].name, (unsigned)cl->nodes[idx].line);
+        struct tr_cnode *nd = &cl->nodes[idx];
+        nd->state = state;
+        nd->liveness = live;
+        if (host && !word_is(host, "?") && !word_is(host, "null") &&
+            (rc = tr_cl_set_host_id(cl, idx, host->s, host->n, err)) != TOKENRING_OK)
+            return rc;
+        if (have_token) {
+            if ((rc = tr_cl_add_token(cl, idx, token, ln, token_col, err)) != TOKENRING_OK)
+                return rc;
+        } else if (ntok > 0) {
+            nd->declared = (size_t)ntok;
+        }
+        continue;
+    bad_code:
+        return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
+                          "expected a status row starting with U/D/? and N/L/J/M (e.g. "
+                          "'UN'), found '%.*s'", (int)(code->n > 40 ? 40 : code->n), code->s);
+    }
+    if (!dc)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
+                          "expected 'Datacenter: <name>' (nodetool status output)");
+    (void)dc_col;
+    return TOKENRING_OK;
+}
