@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Murmur3 tokens: the golden vectors, the worked example, batches, bad arguments, and an
+ * independent byte-by-byte implementation of the spec's pseudocode on random keys. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+#include "tsv.h"
+
+/* ------------------------------------------------------------ reference (spec §2.1) */
+
+static uint64_t ref_rotl(uint64_t x, int r)
+{
+    return (x << r) | (x >> (64 - r));
+}
+
+static uint64_t ref_fmix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdULL;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ULL;
+    k ^= k >> 33;
+    return k;
+}
+
+/* Sign-extends a byte the way Java widens a (signed) byte to long. */
+static uint64_t sext(uint8_t b)
+{
+    return b >= 0x80 ? (0xFFFFFFFFFFFFFF00ULL | b) : b;
+}
+
+/* Straight transcription of the pseudocode: byte at a time, no tricks. */
+static void ref_hash(const uint8_t *key, size_t n, uint64_t seed, uint64_t out[2])
+{
+    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
+    uint64_t h1 = seed, h2 = seed;
+    size_t nblocks = n / 16;
+    for (size_t i = 0; i < nblocks; i++) {
+        uint64_t k1 = 0, k2 = 0;
+        for (int b = 7; b >= 0; b--) {
+            k1 = (k1 << 8) | key[16 * i + (size_t)b];
+            k2 = (k2 << 8) | key[16 * i + 8 + (size_t)b];
+        }
+        k1 *= c1; k1 = ref_rotl(k1, 31); k1 *= c2; h1 ^= k1;
+        h1 = ref_rotl(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
+        k2 *= c2; k2 = ref_rotl(k2, 33); k2 *= c1; h2 ^= k2;
+        h2 = ref_rotl(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
+    }
+    const uint8_t *tail = key + 16 * nblocks;
+    size_t t = n % 16;
+    uint64_t k1 = 0, k2 = 0;
+    for (size_t i = t; i-- > 8;)
+        k2 ^= sext(tail[i]) << (8 * (i - 8));
+    if (t > 8) {
+        k2 *= c2; k2 = ref_rotl(k2, 33); k2 *= c1; h2 ^= k2;
+    }
+    for (size_t i = (t < 8 ? t : 8); i-- > 0;)
+        k1 ^= sext(tail[i]) << (8 * i);
+    if (t > 0) {
+        k1 *= c1; k1 = ref_rotl(k1, 31); k1 *= c2; h1 ^= k1;
+    }
+    h1 ^= (uint64_t)n; h2 ^= (uint64_t)n;
+    h1 += h2; h2 += h1;
+    h1 = ref_fmix(h1); h2 = ref_fmix(h2);
+    h1 += h2; h2 += h1;
+    out[0] = h1;
+    out[1] = h2;
+}
+
+static int64_t ref_token(const uint8_t *key, size_t n)
+{
+    if (n == 0)
+        return TOKENRING_MIN_TOKEN;
+    uint64_t h[2];
+    ref_hash(key, n, 0, h);
+    int64_t t = (int64_t)h[0];
+    return t == TOKENRING_MIN_TOKEN ? TOKENRING_MAX_TOKEN : t;
+}
+
+/* xorshift64*: deterministic random bytes. */
+static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
+static uint64_t rng(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+/* ------------------------------------------------------------ tests */
+
+static void worked_example(void **state)
+{
+    (void)state;
+    const uint8_t ff = 0xFF;
+    assert_int_equal(tokenring_token(&ff, 1), -4442228696663692417LL);
+    /* the unsigned-tail reading would give 5177511712917721324 */
+    assert_int_not_equal(tokenring_token(&ff, 1), 5177511712917721324LL);
+    int64_t h[2];
+    assert_int_equal(tokenring_murmur3_cassandra(h, &ff, 1, 0), TOKENRING_OK);
+    assert_int_equal((uint64_t)h[0], 0xc25a08894c506b7fULL);
+    /* other anchors from the spec */
+    assert_int_equal(tokenring_token("", 0), TOKENRING_MIN_TOKEN);
+    assert_int_equal(tokenring_token("a", 1), -8839064797231613815LL);
+    uint8_t seq[16];
+    for (int i = 0; i < 16; i++)
+        seq[i] = (uint8_t)i;
+    assert_int_equal(tokenring_token(seq, 16), 4920504430128807728LL);
+}
+
+static void raw_minimum_becomes_maximum(void **state)
+{
+    (void)state;
+    uint8_t key[16];
+    assert_int_equal(tsv_hex_decode("653cbefb85ec3111b4e38fa9bc7cbcae", 32, key, 16), 16);
+    int64_t h[2];
+    assert_int_equal(tokenring_murmur3_cassandra(h, key, 16, 0), TOKENRING_OK);
+    assert_int_equal(h[0], TOKENRING_MIN_TOKEN);
+    assert_int_equal(tokenring_token(key, 16), TOKENRING_MAX_TOKEN);
+}
+
+typedef struct vec {
+    uint8_t *key;
+    size_t len;
+    int64_t token;
+} vec;
+
+static vec *load_token_vectors(size_t *count)
+{
+    tsv_file *f = tsv_open("murmur3_tokens.tsv");
+    assert_non_null(f);
+    int ck = tsv_column(f, "key_hex"), ct = tsv_column(f, "token");
+    assert_true(ck >= 0 && ct >= 0);
+    size_t n = 0, cap = 0;
+    vec *v = NULL;
+    while (tsv_next(f)) {
+        if (n == cap) {
+            cap = cap ? 2 * cap : 1024;
+            v = realloc(v, cap * sizeof *v);
+            assert_non_null(v);
+        }
+        v[n].key = tsv_hex_dup(tsv_field(f, (size_t)ck), tsv_field_len(f, (size_t)ck), &v[n].len);
+        assert_non_null(v[n].key);
+        char *end;
+        v[n].token = strtoll(tsv_field(f, (size_t)ct), &end, 10);
+        assert_true(*end == '\0' && end != tsv_field(f, (size_t)ct));
+        n++;
+    }
+    tsv_close(f);
+    *count = n;
+    return v;
+}
+
+static void free_vectors(vec *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i].key);
+    free(v);
+}
+
+static void every_token_vector(void **state)
+{
+    (void)state;
+    size_t n;
+    vec *v = load_token_vectors(&n);
+    assert_true(n >= 2000); /* the file has 2083 rows */
+    size_t failures = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t t = tokenring_token(v[i].key, v[i].len);
+        if (t != v[i].token) {
+            char *hex = tsv_hex_encode(v[i].key, v[i].len);
+            fprintf(stderr, "row %zu key %s: got %" PRId64 ", want %" PRId64 "\n", i + 1, hex,
+                    t, v[i].token);
+            free(hex);
+            failures++;
+        }
+        assert_int_equal(ref_token(v[i].key, v[i].len), v[i].token);
+        /* both halves, without the partitioner's rules */
+        int64_t h[2];
+        assert_int_equal(tokenring_murmur3_cassandra(h, v[i].key, v[i].len, 0), TOKENRING_OK);
+        uint64_t r[2];
+        ref_hash(v[i].key, v[i].len, 0, r);
+        assert_int_equal((uint64_t)h[0], r[0]);
+        assert_int_equal((uint64_t)h[1], r[1]);
+        if (v[i].len > 0) {
+            if (v[i].token == TOKENRING_MAX_TOKEN)
+                assert_true(h[0] == TOKENRING_MIN_TOKEN || h[0] == TOKENRING_MAX_TOKEN);
+            else
+                assert_int_equal(h[0], v[i].token);
+        }
+    }
+    assert_int_equal(failures, 0);
+    free_vectors(v, n);
+}
+
+static void every_token_vector_in_one_batch(void **state)
+{
+    (void)state;
+    size_t n;
+    vec *v = load_token_vectors(&n);
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += v[i].len;
+    uint8_t *keys = malloc(total + 1);
+    uint64_t *off = malloc((n + 1) * sizeof *off);
+    int64_t *out = malloc(n * sizeof *out);
+    assert_non_null(keys);
+    assert_non_null(off);
+    assert_non_null(out);
+    off[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(keys + off[i], v[i].key, v[i].len);
+        off[i + 1] = off[i] + v[i].len;
+    }
+    for (size_t i = 0; i < n; i++)
+        out[i] = 12345;
+    assert_int_equal(tokenring_tokens(out, keys, off, n), TOKENRING_OK);
+    for (size_t i = 0; i < n; i++)
+        assert_int_equal(out[i], v[i].token);
+    free(keys);
+    free(off);
+    free(out);
+    free_vectors(v, n);
+}
+
+static void fast_path_matches_reference_on_random_keys(void **state)
+{
+    (void)state;
+    uint8_t buf[256 + 16];
+    for (size_t len = 0; len <= 200; len++) {
+        for (int rep = 0; rep < 24; rep++) {
+            size_t shift = (size_t)rep % 8; /* unaligned starts too */
+            uint8_t *key = buf + shift;
+            for (size_t i = 0; i < len; i++) {
+                uint64_t r = rng();
+                /* mix: random, all-high, all-low and alternating bytes */
+                key[i] = rep % 4 == 1 ? (uint8_t)(0x80 | r) : rep % 4 == 2 ? (uint8_t)(r & 0x7F)
+                                                           : (uint8_t)r;
+            }
+            int64_t t = tokenring_token(key, len);
+            if (t != ref_token(key, len)) {
+                char *hex = tsv_hex_encode(key, len);
+                fail_msg("len %zu key %s: fast %" PRId64 " reference %" PRId64, len, hex, t,
+                         ref_token(key, len));
+            }
+            uint64_t seed = rep % 3 == 0 ? 0 : rng();
+            int64_t h[2];
+            uint64_t r[2];
+            assert_int_equal(tokenring_murmur3_cassandra(h, key, len, seed), TOKENRING_OK);
+            ref_hash(key, len, seed, r);
+            assert_int_equal((uint64_t)h[0], r[0]);
+            assert_int_equal((uint64_t)h[1], r[1]);
+        }
+    }
+    /* every single byte value at every tail position (lengths 1..31) */
+    for (size_t len = 1; len < 32; len++) {
+        for (size_t pos = 0; pos < len; pos++) {
+            for (int b = 0; b < 256; b += 7) {
+                memset(buf, 0x11, len);
+                buf[pos] = (uint8_t)b;
+                assert_int_equal(tokenring_token(buf, len), ref_token(buf, len));
+            }
+        }
+    }
+}
+
+static void batch_bad_arguments_write_nothing(void **state)
+{
+    (void)state;
+    const uint8_t keys[] = { 'a', 'b', 'c', 'd' };
+    int64_t out[3] = { 7, 7, 7 };
+    uint64_t good[4] = { 0, 1, 3, 4 };
+    uint64_t bad[4] = { 0, 2, 1, 4 };
+    assert_int_equal(tokenring_tokens(out, keys, bad, 3), TOKENRING_E_INVAL);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(out[i], 7);
+    uint64_t bad_last[4] = { 0, 1, 3, 2 };
+    assert_int_equal(tokenring_tokens(out, keys, bad_last, 3), TOKENRING_E_INVAL);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(out[i], 7);
+    assert_int_equal(tokenring_tokens(NULL, keys, good, 3), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_tokens(out, keys, NULL, 3), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_tokens(out, NULL, good, 3), TOKENRING_E_INVAL);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(out[i], 7);
+    /* count 0 needs nothing */
+    assert_int_equal(tokenring_tokens(NULL, NULL, NULL, 0), TOKENRING_OK);
+    /* NULL keys are fine when every key is empty */
+    uint64_t empty[3] = { 5, 5, 5 };
+    assert_int_equal(tokenring_tokens(out, NULL, empty, 2), TOKENRING_OK);
+    assert_int_equal(out[0], TOKENRING_MIN_TOKEN);
+    assert_int_equal(out[1], TOKENRING_MIN_TOKEN);
+    assert_int_equal(out[2], 7);
+    /* offsets need not start at 0 */
+    uint64_t shifted[2] = { 1, 3 };
+    assert_int_equal(tokenring_tokens(out, keys, shifted, 1), TOKENRING_OK);
+    assert_int_equal(out[0], tokenring_token("bc", 2));
+    assert_int_equal(tokenring_tokens(out, keys, good, 3), TOKENRING_OK);
+    assert_int_equal(out[0], tokenring_token("a", 1));
+    assert_int_equal(out[1], tokenring_token("bc", 2));
+    assert_int_equal(out[2], tokenring_token("d", 1));
+}
+
+static void single_key_bad_arguments(void **state)
+{
+    (void)state;
+    assert_int_equal(tokenring_token(NULL, 0), TOKENRING_MIN_TOKEN);
+    assert_int_equal(tokenring_token(NULL, 5), TOKENRING_MIN_TOKEN);
+    int64_t h[2] = { 1, 2 };
+    assert_int_equal(tokenring_murmur3_cassandra(NULL, "a", 1, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_murmur3_cassandra(h, NULL, 1, 0), TOKENRING_E_INVAL);
+    assert_int_equal(h[0], 1);
+    assert_int_equal(h[1], 2);
+    assert_int_equal(tokenring_murmur3_cassandra(h, NULL, 0, 0), TOKENRING_OK);
+    uint64_t r[2];
+    ref_hash((const uint8_t *)"", 0, 0, r);
+    assert_int_equal((uint64_t)h[0], r[0]);
+    assert_int_equal((uint64_t)h[1], r[1]);
+    /* the plain hash of nothing is 0 (what drivers return), the token is MIN */
+    assert_int_equal(h[0], 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(worked_example),
+        cmocka_unit_test(raw_minimum_becomes_maximum),
+        cmocka_unit_test(every_token_vector),
+        cmocka_unit_test(every_token_vector_in_one_batch),
+        cmocka_unit_test(fast_path_matches_reference_on_random_keys),
+        cmocka_unit_test(batch_bad_arguments_write_nothing),
+        cmocka_unit_test(single_key_bad_arguments),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
