@@ -1,0 +1,517 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Placement: the replicas of every range of a ring under one replication, exactly as
+ * Cassandra's SimpleStrategy and NetworkTopologyStrategy choose them.
+ *
+ * Each range's replica list is computed once; identical lists (same nodes, same order,
+ * same transient flags) are interned in a hash table and stored once as a flat array of
+ * 32-bit node indices. A lookup is a ring search plus two array reads.
+ *
+ * NetworkTopologyStrategy walks the ring once, interleaving datacenters. A datacenter's
+ * decisions depend only on its own tokens (racks are keyed by (datacenter, rack); a node
+ * belongs to one datacenter), so the walk is done per datacenter over that datacenter's
+ * own tokens, and the per-datacenter picks are merged back by their distance along the
+ * ring. This gives exactly Cassandra's order while a small datacenter never makes the
+ * walk cross the tokens of a large one. */
+#include <string.h>
+
+#include "ring_internal.h"
+
+typedef struct {
+    uint32_t dc;          /* ring datacenter index */
+    int32_t rf_left;      /* min(rf, nodes in the datacenter) */
+    int32_t repeats;      /* rf - racks: configured rf, may be <= 0 */
+    int32_t transients;   /* max(transient - (rf - rf_left), 0) */
+    uint32_t *pos;        /* ring indices of this datacenter's tokens, ascending */
+    uint32_t len;
+    uint32_t ptr;         /* first pos >= current range (== len: wrap to 0) */
+} dc_plan;
+
+typedef struct {
+    uint32_t dist; /* ring positions after the range's own token */
+    uint32_t node;
+    uint8_t transient;
+} pick;
+
+typedef struct {
+    /* sets under construction */
+    uint32_t *nodes;
+    uint8_t *flags;
+    size_t len, cap;
+    uint32_t *off;   /* count + 1 */
+    uint32_t *first;
+    uint32_t *hash;
+    uint8_t *has_t;
+    size_t count, set_cap;
+    /* interning table: set id + 1, 0 = empty */
+    uint32_t *slots;
+    size_t slot_count;
+    bool any_transient;
+} interner;
+
+static uint32_t seq_hash(const uint32_t *nodes, const uint8_t *flags, size_t n)
+{
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+    for (size_t i = 0; i < n; i++) {
+        h ^= ((uint64_t)nodes[i] << 1) | flags[i];
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+static bool grow_slots(interner *in)
+{
+    size_t n = in->slot_count ? in->slot_count * 2 : 1024;
+    uint32_t *s = tr_calloc(n, sizeof *s);
+    if (!s)
+        return false;
+    for (size_t id = 0; id < in->count; id++) {
+        size_t i = in->hash[id] & (n - 1);
+        while (s[i])
+            i = (i + 1) & (n - 1);
+        s[i] = (uint32_t)id + 1;
+    }
+    tr_free(in->slots);
+    in->slots = s;
+    in->slot_count = n;
+    return true;
+}
+
+/* Interns a replica list; returns its set id, or UINT32_MAX when out of memory. */
+static uint32_t intern(interner *in, const uint32_t *nodes, const uint8_t *flags, size_t n,
+                       uint32_t range)
+{
+    if ((in->count + 1) * 2 > in->slot_count && !grow_slots(in))
+        return UINT32_MAX;
+    uint32_t h = seq_hash(nodes, flags, n);
+    size_t mask = in->slot_count - 1;
+    size_t i = h & mask;
+    for (; in->slots[i]; i = (i + 1) & mask) {
+        uint32_t id = in->slots[i] - 1;
+        if (in->hash[id] != h || in->off[id + 1] - in->off[id] != n)
+            continue;
+        if (memcmp(in->nodes + in->off[id], nodes, n * sizeof *nodes) == 0 &&
+            memcmp(in->flags + in->off[id], flags, n) == 0)
+            return id;
+    }
+    /* New set. */
+    if (in->count + 1 >= in->set_cap) {
+        size_t cap = in->set_cap ? in->set_cap * 2 : 256;
+        uint32_t *off = tr_reallocarray(in->off, cap + 1, sizeof *off);
+        if (!off)
+            return UINT32_MAX;
+        in->off = off;
+        uint32_t *first = tr_reallocarray(in->first, cap, sizeof *first);
+        if (!first)
+            return UINT32_MAX;
+        in->first = first;
+        uint32_t *hash = tr_reallocarray(in->hash, cap, sizeof *hash);
+        if (!hash)
+            return UINT32_MAX;
+        in->hash = hash;
+        uint8_t *has_t = tr_reallocarray(in->has_t, cap, 1);
+        if (!has_t)
+            return UINT32_MAX;
+        in->has_t = has_t;
+        in->set_cap = cap;
+    }
+    if (in->len + n > in->cap || in->nodes == NULL) {
+        size_t cap = in->cap ? in->cap * 2 : 4096;
+        while (cap < in->len + n)
+            cap *= 2;
+        uint32_t *nn = tr_reallocarray(in->nodes, cap, sizeof *nn);
+        if (!nn)
+            return UINT32_MAX;
+        in->nodes = nn;
+        uint8_t *nf = tr_reallocarray(in->flags, cap, 1);
+        if (!nf)
+            return UINT32_MAX;
+        in->flags = nf;
+        in->cap = cap;
+    }
+    uint32_t id = (uint32_t)in->count;
+    memcpy(in->nodes + in->len, nodes, n * sizeof *nodes);
+    memcpy(in->flags + in->len, flags, n);
+    bool t = false;
+    for (size_t k = 0; k < n; k++)
+        t |= flags[k] != 0;
+    in->has_t[id] = t;
+    in->any_transient |= t;
+    in->hash[id] = h;
+    in->first[id] = range;
+    in->off[id] = (uint32_t)in->len;
+    in->len += n;
+    in->off[id + 1] = (uint32_t)in->len;
+    in->count++;
+    in->slots[i] = id + 1;
+    return id;
+}
+
+static void interner_free(interner *in)
+{
+    tr_free(in->nodes);
+    tr_free(in->flags);
+    tr_free(in->off);
+    tr_free(in->first);
+    tr_free(in->hash);
+    tr_free(in->has_t);
+    tr_free(in->slots);
+}
+
+static void placement_destroy(tokenring_placement *p)
+{
+    tr_free(p->range_set);
+    tr_free(p->set_off);
+    tr_free(p->set_first_range);
+    tr_free(p->set_nodes);
+    tr_free(p->set_transient);
+    tr_free(p->set_has_transient);
+    tokenring_ring_free(p->ring);
+    tr_free(p);
+}
+
+/* Shrinks an array to its final size; keeps the larger block if that fails. */
+static void *shrink(void *ptr, size_t n, size_t size)
+{
+    void *s = tr_reallocarray(ptr, n ? n : 1, size);
+    return s ? s : ptr;
+}
+
+static int find_dc(const tokenring_ring *ring, const char *name, uint32_t *dc)
+{
+    size_t lo = 0, hi = ring->dc_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(ring->dc_names[mid], name);
+        if (c == 0) {
+            *dc = (uint32_t)mid;
+            return 1;
+        }
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
+TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
+                                            const tokenring_ring *ring,
+                                            const tokenring_replication *replication,
+                                            uint32_t flags, tokenring_error *err)
+{
+    if (out == NULL || ring == NULL || replication == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
+                       !out ? "out" : !ring ? "ring" : "replication");
+    if (flags & ~TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown placement flags 0x%x", (unsigned)flags);
+    if (replication->strategy != TOKENRING_SIMPLE &&
+        replication->strategy != TOKENRING_NETWORK_TOPOLOGY)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown replication strategy");
+
+    const size_t n = ring->token_count;
+    const uint32_t *tn = ring->token_nodes;
+    const bool simple = replication->strategy == TOKENRING_SIMPLE;
+    dc_plan *plan = NULL;
+    uint32_t *dc_plan_of = NULL, *pos_all = NULL, *node_stamp = NULL, *rack_stamp = NULL;
+    uint32_t *list_nodes = NULL;
+    uint8_t *list_flags = NULL;
+    pick *picks = NULL;
+    size_t *heads = NULL;
+    interner in = { 0 };
+    tokenring_placement *p = NULL;
+    size_t nplan = 0, total_rf = 0;
+    int rc = TOKENRING_OK;
+
+    if (!simple) {
+        plan = tr_calloc(replication->dc_count ? replication->dc_count : 1, sizeof *plan);
+        dc_plan_of = tr_malloc(ring->dc_count * sizeof *dc_plan_of);
+        if (!plan || !dc_plan_of)
+            goto nomem;
+        memset(dc_plan_of, 0xff, ring->dc_count * sizeof *dc_plan_of);
+        for (size_t k = 0; k < replication->dc_count; k++) {
+            const tr_repl_dc *d = &replication->dcs[k];
+            if (d->rf <= 0)
+                continue;
+            uint32_t dc;
+            if (!find_dc(ring, d->name, &dc) || ring->dc_ring_nodes[dc] == 0) {
+                if (flags & TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC)
+                    continue;
+                rc = tr_fail(err, TOKENRING_E_NOTFOUND,
+                             "datacenter '%s' of the replication has no node in the ring",
+                             d->name);
+                goto fail;
+            }
+            dc_plan *pl = &plan[nplan];
+            int32_t nodes = (int32_t)ring->dc_ring_nodes[dc];
+            pl->dc = dc;
+            pl->rf_left = d->rf < nodes ? d->rf : nodes;
+            pl->repeats = d->rf - (int32_t)ring->dc_ring_racks[dc];
+            int32_t tr = d->transient - (d->rf - pl->rf_left);
+            pl->transients = tr > 0 ? tr : 0;
+            dc_plan_of[dc] = (uint32_t)nplan;
+            total_rf += (size_t)pl->rf_left;
+            nplan++;
+        }
+        /* Each planned datacenter's ring positions, ascending. */
+        pos_all = tr_malloc((n ? n : 1) * sizeof *pos_all);
+        if (!pos_all)
+            goto nomem;
+        for (size_t j = 0; j < n; j++) {
+            uint32_t pi = dc_plan_of[ring->nodes[tn[j]].dc_index];
+            if (pi != UINT32_MAX)
+                plan[pi].len++;
+        }
+        size_t at = 0;
+        for (size_t k = 0; k < nplan; k++) {
+            plan[k].pos = pos_all + at;
+            at += plan[k].len;
+            plan[k].len = 0;
+        }
+        for (size_t j = 0; j < n; j++) {
+            uint32_t pi = dc_plan_of[ring->nodes[tn[j]].dc_index];
+            if (pi != UINT32_MAX)
+                plan[pi].pos[plan[pi].len++] = (uint32_t)j;
+        }
+    } else {
+        size_t members = 0;
+        for (size_t d = 0; d < ring->dc_count; d++)
+            members += ring->dc_ring_nodes[d];
+        total_rf = (size_t)replication->rf < members ? (size_t)replication->rf : members;
+    }
+
+    node_stamp = tr_calloc(ring->node_count, sizeof *node_stamp);
+    rack_stamp = tr_calloc(ring->rack_count ? ring->rack_count : 1, sizeof *rack_stamp);
+    list_nodes = tr_malloc((total_rf ? total_rf : 1) * sizeof *list_nodes);
+    list_flags = tr_malloc(total_rf ? total_rf : 1);
+    picks = tr_malloc((total_rf ? total_rf : 1) * sizeof *picks);
+    heads = tr_calloc(nplan ? nplan : 1, sizeof *heads);
+    p = tr_calloc(1, sizeof *p);
+    if (!node_stamp || !rack_stamp || !list_nodes || !list_flags || !picks || !heads || !p)
+        goto nomem;
+    p->range_set = tr_malloc(n * sizeof *p->range_set);
+    if (!p->range_set)
+        goto nomem;
+
+    /* Offsets of each plan's picks inside `picks`. */
+    size_t *pick_base = heads; /* reused: base of plan k's picks, then merge heads */
+    size_t *pick_end = NULL;
+    if (!simple) {
+        pick_end = tr_malloc((nplan ? nplan : 1) * sizeof *pick_end);
+        if (!pick_end)
+            goto nomem;
+    }
+
+    const int32_t rf = replication->rf;
+    const int32_t full_replicas = replication->rf - replication->transient;
+    for (size_t i = 0; i < n; i++) {
+        const uint32_t stamp = (uint32_t)i + 1;
+        size_t cnt = 0;
+        if (simple) {
+            for (size_t k = 0, j = i; k < n && cnt < total_rf; k++) {
+                uint32_t node = tn[j];
+                if (node_stamp[node] != stamp) {
+                    node_stamp[node] = stamp;
+                    list_flags[cnt] = !((int32_t)cnt < full_replicas);
+                    list_nodes[cnt++] = node;
+                }
+                if (++j == n)
+                    j = 0;
+            }
+            (void)rf;
+        } else {
+            size_t at = 0;
+            for (size_t k = 0; k < nplan; k++) {
+                dc_plan *pl = &plan[k];
+                pick_base[k] = at;
+                while (pl->ptr < pl->len && pl->pos[pl->ptr] < i)
+                    pl->ptr++;
+                int32_t rf_left = pl->rf_left, repeats = pl->repeats;
+                uint32_t q = pl->ptr == pl->len ? 0 : pl->ptr;
+                for (uint32_t w = 0; w < pl->len && rf_left > 0; w++) {
+                    uint32_t j = pl->pos[q];
+                    if (++q == pl->len)
+                        q = 0;
+                    uint32_t node = tn[j];
+                    if (node_stamp[node] == stamp)
+                        continue;
+                    bool full = rf_left > pl->transients;
+                    uint32_t rack = ring->nodes[node].rack_index;
+                    if (rack_stamp[rack] != stamp)
+                        rack_stamp[rack] = stamp;
+                    else if (repeats > 0)
+                        repeats--;
+                    else
+                        continue;
+                    node_stamp[node] = stamp;
+                    picks[at].dist = j >= i ? (uint32_t)(j - i) : (uint32_t)(j + n - i);
+                    picks[at].node = node;
+                    picks[at].transient = !full;
+                    at++;
+                    rf_left--;
+                }
+                pick_end[k] = at;
+            }
+            /* Merge the per-datacenter picks by ring distance. */
+            for (;;) {
+                size_t best = SIZE_MAX;
+                uint32_t best_dist = UINT32_MAX;
+                for (size_t k = 0; k < nplan; k++) {
+                    if (pick_base[k] < pick_end[k] && picks[pick_base[k]].dist < best_dist) {
+                        best_dist = picks[pick_base[k]].dist;
+                        best = k;
+                    }
+                }
+                if (best == SIZE_MAX)
+                    break;
+                const pick *pk = &picks[pick_base[best]++];
+                list_nodes[cnt] = pk->node;
+                list_flags[cnt] = pk->transient;
+                cnt++;
+            }
+        }
+        uint32_t id = intern(&in, list_nodes, list_flags, cnt, (uint32_t)i);
+        if (id == UINT32_MAX) {
+            tr_free(pick_end);
+            goto nomem;
+        }
+        p->range_set[i] = id;
+    }
+    tr_free(pick_end);
+
+    /* Hand the sets over to the placement, trimmed to size. */
+    p->range_count = (uint32_t)n;
+    p->set_count = (uint32_t)in.count;
+    p->set_off = shrink(in.off, in.count + 1, sizeof *in.off);
+    p->set_first_range = shrink(in.first, in.count, sizeof *in.first);
+    p->set_nodes = shrink(in.nodes, in.len, sizeof *in.nodes);
+    in.off = in.first = in.nodes = NULL;
+    if (in.any_transient) {
+        p->set_transient = shrink(in.flags, in.len, 1);
+        p->set_has_transient = shrink(in.has_t, in.count, 1);
+        in.flags = in.has_t = NULL;
+    }
+    p->ring = tokenring_ring_ref(ring);
+    atomic_init(&p->refs, 1);
+    *out = p;
+    p = NULL;
+    goto done;
+
+nomem:
+    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory building the replica map of %zu ranges",
+                 n);
+fail:
+done:
+    if (p)
+        placement_destroy(p);
+    interner_free(&in);
+    tr_free(plan);
+    tr_free(dc_plan_of);
+    tr_free(pos_all);
+    tr_free(node_stamp);
+    tr_free(rack_stamp);
+    tr_free(list_nodes);
+    tr_free(list_flags);
+    tr_free(picks);
+    tr_free(heads);
+    return rc;
+}
+
+TOKENRING_API tokenring_placement *tokenring_placement_ref(const tokenring_placement *placement)
+{
+    if (!placement)
+        return NULL;
+    tokenring_placement *p = (tokenring_placement *)placement;
+    atomic_fetch_add_explicit(&p->refs, 1, memory_order_relaxed);
+    return p;
+}
+
+TOKENRING_API void tokenring_placement_free(tokenring_placement *placement)
+{
+    if (!placement)
+        return;
+    if (atomic_fetch_sub_explicit(&placement->refs, 1, memory_order_acq_rel) == 1)
+        placement_destroy(placement);
+}
+
+TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_placement *placement)
+{
+    return placement ? placement->ring : NULL;
+}
+
+TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
+                                               const tokenring_placement *placement,
+                                               int64_t token)
+{
+    if (out == NULL || placement == NULL)
+        return TOKENRING_E_INVAL;
+    uint32_t range = tr_ring_search(placement->ring, token);
+    tr_placement_fill(out, placement, placement->range_set[range], range);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_placement_replicas_for_key(tokenring_replicas *out,
+                                                       const tokenring_placement *placement,
+                                                       const void *key, size_t len)
+{
+    if (out == NULL || placement == NULL || (key == NULL && len > 0))
+        return TOKENRING_E_INVAL;
+    return tokenring_placement_replicas(out, placement, tokenring_token(key, len));
+}
+
+TOKENRING_API int tokenring_placement_range_replicas(tokenring_replicas *out,
+                                                     const tokenring_placement *placement,
+                                                     size_t range_index)
+{
+    if (out == NULL || placement == NULL)
+        return TOKENRING_E_INVAL;
+    if (range_index >= placement->range_count)
+        return TOKENRING_E_RANGE;
+    tr_placement_fill(out, placement, placement->range_set[range_index], (uint32_t)range_index);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *set_ids_out,
+                                                 const tokenring_placement *placement,
+                                                 const uint8_t *keys, const uint64_t *offsets,
+                                                 size_t count)
+{
+    if (placement == NULL)
+        return TOKENRING_E_INVAL;
+    if (count == 0)
+        return TOKENRING_OK;
+    if (set_ids_out == NULL || offsets == NULL)
+        return TOKENRING_E_INVAL;
+    for (size_t i = 0; i < count; i++)
+        if (offsets[i + 1] < offsets[i])
+            return TOKENRING_E_INVAL;
+    if (keys == NULL && offsets[count] != offsets[0])
+        return TOKENRING_E_INVAL;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = (size_t)(offsets[i + 1] - offsets[i]);
+        int64_t t = tokenring_token(len ? keys + offsets[i] : NULL, len);
+        if (tokens_out)
+            tokens_out[i] = t;
+        set_ids_out[i] = placement->range_set[tr_ring_search(placement->ring, t)];
+    }
+    return TOKENRING_OK;
+}
+
+TOKENRING_API size_t tokenring_placement_set_count(const tokenring_placement *placement)
+{
+    return placement ? placement->set_count : 0;
+}
+
+TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
+                                          const tokenring_placement *placement, size_t set_id)
+{
+    if (out == NULL || placement == NULL)
+        return TOKENRING_E_INVAL;
+    if (set_id >= placement->set_count)
+        return TOKENRING_E_RANGE;
+    tr_placement_fill(out, placement, (uint32_t)set_id, placement->set_first_range[set_id]);
+    return TOKENRING_OK;
+}
