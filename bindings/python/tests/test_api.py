@@ -1,0 +1,188 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The Pythonic surface: keys, batches, encoders, topology edits, rings, placements."""
+import uuid
+
+import pytest
+
+import tokenring
+from tokenring import CqlType, NodeState, Replication, Ring, Topology
+
+np = pytest.importorskip("numpy") if tokenring.HAVE_NUMPY else None
+
+
+def test_token_str_is_utf8_bytes():
+    assert tokenring.token("héllo") == tokenring.token("héllo".encode("utf-8"))
+    assert tokenring.token(bytearray(b"abc")) == tokenring.token(b"abc")
+    assert tokenring.token(memoryview(b"abc")) == tokenring.token(b"abc")
+    assert tokenring.token(b"") == tokenring.MIN_TOKEN == -2 ** 63
+    with pytest.raises(TypeError):
+        tokenring.token(42)
+
+
+def test_tokens_batch_forms():
+    keys = [b"a", "b", b"", "ünï", bytearray(b"\x00\xff")]
+    want = [tokenring.token(k) for k in keys]
+    assert list(tokenring.tokens(keys)) == want
+    assert list(tokenring.tokens(iter(keys))) == want
+    assert list(tokenring.tokens([])) == []
+    data = b"".join(tokenring._hash.as_key_bytes(k) for k in keys)
+    offs = [0]
+    for k in keys:
+        offs.append(offs[-1] + len(tokenring._hash.as_key_bytes(k)))
+    assert list(tokenring.tokens_packed(data, offs)) == want
+
+
+@pytest.mark.skipif(not tokenring.HAVE_NUMPY, reason="numpy not installed")
+def test_tokens_numpy_arrays():
+    keys = np.array([b"alpha", b"be", b"gamma!"], dtype=object)
+    out = tokenring.tokens(keys)
+    assert out.dtype == np.int64
+    assert out.tolist() == [tokenring.token(k) for k in keys]
+    fixed = np.array([b"alpha", b"be"], dtype="S5")
+    assert tokenring.tokens(fixed).tolist() == [tokenring.token(b"alpha"), tokenring.token(b"be")]
+    offs = np.array([0, 5, 7], dtype=np.uint64)
+    assert tokenring.tokens_packed(b"alphabe", offs).tolist() == \
+        [tokenring.token(b"alpha"), tokenring.token(b"be")]
+
+
+def test_encoders():
+    assert tokenring.encode_int(42) == b"\x00\x00\x00\x2a"
+    assert tokenring.encode_int(-1) == b"\xff" * 4
+    assert tokenring.encode_bigint(1) == b"\x00" * 7 + b"\x01"
+    assert tokenring.encode_smallint(-2) == b"\xff\xfe"
+    assert tokenring.encode_tinyint(127) == b"\x7f"
+    assert tokenring.encode_boolean(True) == b"\x01"
+    assert tokenring.encode_boolean(False) == b"\x00"
+    u = uuid.UUID("123e4567-e89b-12d3-a456-426614174000")
+    assert tokenring.encode_uuid(u) == u.bytes == tokenring.encode_uuid(str(u))
+    import datetime as dt
+    t = dt.datetime(2020, 1, 2, 3, 4, 5, 678000, tzinfo=dt.timezone.utc)
+    assert tokenring.encode_timestamp(t) == tokenring.encode_bigint(int(t.timestamp() * 1000))
+    with pytest.raises(OverflowError):
+        tokenring.encode_int(2 ** 31)
+
+
+def test_parse_value_and_key():
+    assert tokenring.parse_value("int", "42") == tokenring.encode_int(42)
+    assert tokenring.parse_value(CqlType.BIGINT, "-1") == b"\xff" * 8
+    assert tokenring.parse_value("text", "") == b""
+    long_text = "x" * 5000
+    assert tokenring.parse_value("text", long_text) == long_text.encode()
+    assert tokenring.parse_value("blob", "ab" * 3000) == bytes.fromhex("ab" * 3000)
+    key = tokenring.parse_key(["text", "int"], "user:42")
+    assert key == tokenring.composite([b"user", tokenring.encode_int(42)])
+    assert key == tokenring.composite(["user", tokenring.encode_int(42)])
+
+
+def test_cql_types_cover_header():
+    lib = tokenring._lib
+    names = {n[len("TOKENRING_CQL_"):] for n in dir(lib) if n.startswith("TOKENRING_CQL_")}
+    assert names == {m.name for m in CqlType}
+    for m in CqlType:
+        assert tokenring.cql_type(m.cql_name) is m
+    assert tokenring.cql_type("varchar") is CqlType.TEXT
+    assert tokenring.cql_type("INT") is CqlType.INT
+    assert tokenring.cql_type("counter") is CqlType.BIGINT
+
+
+def test_replication_forms():
+    s = Replication.simple(3)
+    assert s.strategy == "SimpleStrategy" and s.factors == {None: (3, 0)}
+    assert str(s) == "{'class': 'SimpleStrategy', 'replication_factor': '3'}"
+    n = Replication.network({"dc2": "2/1", "dc1": 3})
+    assert n.strategy == "NetworkTopologyStrategy"
+    assert n.factors == {"dc1": (3, 0), "dc2": (2, 1)}
+    assert n == Replication.parse("dc1=3,dc2=2/1") == Replication.parse(str(n))
+    assert n == Replication.parse("NetworkTopologyStrategy:dc1=3,dc2=2/1")
+    assert hash(n) == hash(Replication.network({"dc1": (3, 0), "dc2": (2, 1)}))
+    assert Replication.simple(3, 1) == Replication.parse("3/1")
+    assert Replication.of(3) == s and Replication.of({"dc1": 3}) == Replication.parse("dc1=3")
+    assert eval(repr(n), {"Replication": Replication}) == n
+
+
+def test_topology_edits():
+    topo = Topology()
+    topo.add_node("A", "dc1", "r1", [50, 10])
+    topo.add_node("B", "dc1", "r2", [30])
+    assert len(topo) == 2 and "A" in topo and "Z" not in topo
+    assert topo.node(0).tokens == (10, 50)  # ascending
+    assert topo.index("B") == 1
+    topo.replace_node("B", "B2")
+    assert [n.name for n in topo.nodes] == ["A", "B2"]
+    assert topo.node(-1).rack == "r2" and topo.node(-1).tokens == (30,)
+    topo.set_tokens("B2", [31, 32])
+    assert topo.node(1).tokens == (31, 32)
+    copy = topo.clone()
+    topo.remove_node("A")
+    assert [n.name for n in topo] == ["B2"]
+    assert [n.name for n in copy] == ["A", "B2"]
+    copy.set_state("B2", NodeState.JOINING)
+    assert copy.node(1).state is NodeState.JOINING
+    ring = copy.build()
+    assert ring.owner(31) == "A"  # a joining node's tokens are not in the ring
+    assert list(ring.tokens) == [10, 50]
+    assert len(ring.nodes) == 2  # but it is numbered
+
+
+def test_ring_views(toy_ring):
+    assert len(toy_ring) == 6
+    assert list(toy_ring.tokens) == [10, 30, 50, 65, 80, 95]
+    assert toy_ring.token_owners == ["A", "B", "A", "C", "B", "C"]
+    assert toy_ring.node_names == ("A", "B", "C")
+    assert toy_ring.datacenters == ["dc1"]
+    assert toy_ring.rack_count == 1
+    assert toy_ring.node("C").tokens == (65, 95)
+    assert list(toy_ring.search([0, 10, 11, 96])) == [0, 0, 1, 0]
+    assert toy_ring.range_index(96) == 0
+    r0 = toy_ring.range(0)
+    assert (r0.start, r0.end, r0.width, r0.owner) == (95, 10, 2 ** 64 - 85, "A")
+    assert [r.end for r in toy_ring.ranges()] == [10, 30, 50, 65, 80, 95]
+    # a key routes like its token
+    key = b"some key"
+    assert toy_ring.owner(key) == toy_ring.owner(tokenring.token(key))
+    assert toy_ring.owner("some key") == toy_ring.owner(key)
+
+
+def test_placement_views(toy_ring):
+    pl = toy_ring.placement(2)
+    assert toy_ring.placement(Replication.simple(2)) is pl  # cached per replication
+    assert pl.replicas(42) == ["A", "C"]
+    assert pl.replicas(42, with_transient=True) == [("A", False), ("C", False)]
+    assert pl.range_replicas(0) == ["A", "B"]
+    sets = pl.replica_sets
+    assert len(sets) == pl.set_count and ("A", "C") in sets
+    keys = [b"k%d" % i for i in range(50)]
+    toks, ids = pl.route(keys)
+    assert list(toks) == list(tokenring.tokens(keys))
+    assert [list(sets[i]) for i in ids] == [pl.replicas(k) for k in keys]
+    assert [list(x) for x in pl.route_replicas(keys)] == [pl.replicas(k) for k in keys]
+
+
+def test_transient_replicas():
+    topo = Topology([(f"n{i}", "dc1", f"r{i % 3}", [i * 1000]) for i in range(6)])
+    ring = Ring(topo)
+    got = ring.placement(Replication.simple(3, 1)).replicas(1, with_transient=True)
+    assert [t for _, t in got] == [False, False, True]
+    d = ring.describe_ring("3/1")
+    assert len(d) == 6
+    assert all(len(r.endpoints) == 3 and len(r.transient) == 1 for r in d)
+    assert d[1].transient == (d[1].endpoints[2],)
+
+
+def test_ownership_and_describe_ring(toy_ring):
+    own = toy_ring.ownership()
+    assert set(own) == {"A", "B", "C"}
+    assert own["A"].token_count == 2
+    assert own["A"].effective_width == 0
+    eff = toy_ring.ownership(3)
+    assert all(o.effective_width == 2 ** 64 for o in eff.values())
+    assert all(o.effective == 1.0 for o in eff.values())
+    d = toy_ring.describe_ring(2)
+    assert [(r.start, r.end) for r in d] == [(95, 10), (10, 30), (30, 50), (50, 65),
+                                            (65, 80), (80, 95)]
+    assert d[2].endpoints == ("A", "C") and d[2].transient == ()
+
+
+def test_version_info():
+    assert tokenring.library_version == tokenring.header_version
+    assert tokenring.__version__.count(".") == 2

@@ -1,0 +1,130 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Bad input: the right exception class, the library's code and message, state untouched."""
+import pytest
+
+import tokenring
+from tokenring import (EmptyError, ExistsError, InvalidArgumentError, NotFoundError,
+                       ParseError, RangeError, Replication, Ring, TokenRingError, Topology)
+
+lib = tokenring._lib
+
+
+def _topo():
+    return Topology([("A", "dc1", "r1", [10, 50]), ("B", "dc1", "r2", [30, 80])])
+
+
+def _expect(exc_type, code, fn, *args, **kw):
+    with pytest.raises(exc_type) as ei:
+        fn(*args, **kw)
+    e = ei.value
+    assert isinstance(e, TokenRingError)
+    assert e.code == code
+    assert e.status_name == tokenring._ffi.string(lib.tokenring_status_name(code)).decode()
+    assert e.message and e.message in str(e) and e.status_name in str(e)
+    return e
+
+
+@pytest.mark.parametrize("args,exc,code,needle", [
+    (("A", "dc1", "r1", [1]), ExistsError, lib.TOKENRING_E_EXISTS, "A"),
+    (("C", "dc1", "r1", [30]), ExistsError, lib.TOKENRING_E_EXISTS, "30"),
+    (("C", "dc1", "r1", [1, 1]), ExistsError, lib.TOKENRING_E_EXISTS, "1"),
+    (("C", "dc1", "r1", []), EmptyError, lib.TOKENRING_E_EMPTY, ""),
+    (("", "dc1", "r1", [1]), InvalidArgumentError, lib.TOKENRING_E_INVAL, ""),
+    ((b"\xff\xfe", "dc1", "r1", [1]), InvalidArgumentError, lib.TOKENRING_E_INVAL, ""),
+    (("C", "", "r1", [1]), InvalidArgumentError, lib.TOKENRING_E_INVAL, ""),
+    (("x" * 256, "dc1", "r1", [1]), RangeError, lib.TOKENRING_E_RANGE, ""),
+])
+def test_add_node_rejected_and_unchanged(args, exc, code, needle):
+    topo = _topo()
+    before = topo.nodes
+    e = _expect(exc, code, topo.add_node, *args)
+    assert needle in e.message
+    assert topo.nodes == before
+
+
+def test_detail_message_comes_from_tokenring_error():
+    topo = _topo()
+    e = _expect(ExistsError, lib.TOKENRING_E_EXISTS, topo.add_node, "C", "dc1", "r1", [30])
+    static = tokenring._ffi.string(lib.tokenring_strerror(lib.TOKENRING_E_EXISTS)).decode()
+    assert e.message != static  # the detailed message, naming the token or node
+
+
+def test_nul_in_name_rejected_before_c():
+    with pytest.raises(InvalidArgumentError):
+        _topo().add_node("A\0B", "dc1", "r1", [1])
+
+
+def test_topology_edits_rejected_and_unchanged():
+    topo = _topo()
+    before = topo.nodes
+    _expect(NotFoundError, lib.TOKENRING_E_NOTFOUND, topo.remove_node, "Z")
+    _expect(NotFoundError, lib.TOKENRING_E_NOTFOUND, topo.replace_node, "Z", "Y")
+    _expect(ExistsError, lib.TOKENRING_E_EXISTS, topo.replace_node, "A", "B")
+    _expect(NotFoundError, lib.TOKENRING_E_NOTFOUND, topo.set_tokens, "Z", [1])
+    _expect(ExistsError, lib.TOKENRING_E_EXISTS, topo.set_tokens, "A", [30])
+    _expect(EmptyError, lib.TOKENRING_E_EMPTY, topo.set_tokens, "A", [])
+    _expect(InvalidArgumentError, lib.TOKENRING_E_INVAL, topo.set_state, "A", 99)
+    _expect(NotFoundError, lib.TOKENRING_E_NOTFOUND, topo.index, "Z")
+    with pytest.raises(TypeError):
+        topo.add_node("C", "dc1", "r1", ["x"])
+    with pytest.raises(OverflowError):
+        topo.add_node("C", "dc1", "r1", [2 ** 63])
+    assert topo.nodes == before
+
+
+def test_empty_ring():
+    _expect(EmptyError, lib.TOKENRING_E_EMPTY, Ring, Topology())
+    topo = Topology([("A", "dc1", "r1", [1])])
+    topo.set_state("A", tokenring.NodeState.JOINING)
+    _expect(EmptyError, lib.TOKENRING_E_EMPTY, Ring, topo)
+
+
+def test_replication_rejected():
+    _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.simple, -1)
+    _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.simple, lib.TOKENRING_MAX_RF + 1)
+    _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.simple, 3, 3)
+    _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.network, {"dc1": -2})
+    _expect(InvalidArgumentError, lib.TOKENRING_E_INVAL, Replication.network, {"": 3})
+    e = _expect(ParseError, lib.TOKENRING_E_PARSE, Replication.parse, "dc1=three")
+    assert e.column > 0
+    with pytest.raises(InvalidArgumentError):
+        Replication.network({"dc1": "x/y"})
+    with pytest.raises(TypeError):
+        Replication.of(True)
+
+
+def test_unknown_datacenter():
+    ring = Ring(_topo())
+    e = _expect(NotFoundError, lib.TOKENRING_E_NOTFOUND, ring.replicas, 1, {"dc9": 3})
+    assert "dc9" in e.message
+    assert ring.replicas(1, {"dc9": 3}, allow_unknown_dc=True) == []
+
+
+def test_value_parse_errors():
+    e = _expect(ParseError, lib.TOKENRING_E_PARSE, tokenring.parse_value, "int", "4x2")
+    assert e.column >= 1
+    _expect(RangeError, lib.TOKENRING_E_RANGE, tokenring.parse_value, "tinyint", "300")
+    _expect(ParseError, lib.TOKENRING_E_PARSE, tokenring.parse_value, "uuid", "not-a-uuid")
+    _expect(ParseError, lib.TOKENRING_E_PARSE, tokenring.parse_key, ["int", "int"], "1:2:3")
+    _expect(NotFoundError, lib.TOKENRING_E_NOTFOUND, tokenring.cql_type, "nosuchtype")
+    _expect(InvalidArgumentError, lib.TOKENRING_E_INVAL, tokenring.composite, [])
+    _expect(RangeError, lib.TOKENRING_E_RANGE, tokenring.composite, [b"x" * 65536])
+
+
+def test_range_index_errors(toy_ring):
+    _expect(RangeError, lib.TOKENRING_E_RANGE, toy_ring.range, 6)
+    pl = toy_ring.placement(1)
+    _expect(RangeError, lib.TOKENRING_E_RANGE, pl.range_replicas, 99)
+    _expect(RangeError, lib.TOKENRING_E_RANGE, pl.replica_set, 10 ** 6)
+    with pytest.raises(TypeError):
+        toy_ring.owner(True)
+    with pytest.raises(TypeError):
+        toy_ring.owner(1.5)
+
+
+def test_exception_hierarchy():
+    assert issubclass(InvalidArgumentError, ValueError)
+    assert issubclass(NotFoundError, LookupError)
+    assert issubclass(tokenring.OutOfMemoryError, MemoryError)
+    e = tokenring._errors.error_for(-12345)
+    assert type(e) is TokenRingError and e.status_name == "TOKENRING_E_UNKNOWN"

@@ -1,0 +1,59 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Python binding of libtokenring: Apache Cassandra's token ring, exactly.
+
+Tokens (Murmur3Partitioner), partition-key bytes, topologies, immutable rings, replica
+placement (SimpleStrategy, NetworkTopologyStrategy with racks and transient replicas) and
+ownership, computed by the C library through a cffi extension generated from its public
+header.
+
+>>> import tokenring
+>>> ring = tokenring.Ring(tokenring.Topology([("A", "dc1", "r1", [10, 50]),
+...                                           ("B", "dc1", "r1", [30, 80]),
+...                                           ("C", "dc1", "r1", [65, 95])]))
+>>> ring.replicas(42, tokenring.Replication.simple(2))
+['A', 'C']
+"""
+from typing import Dict
+
+from ._ffi import ffi as _ffi, lib as _lib
+from ._errors import (BufferSizeError, ClosedError, EmptyError, ExistsError, ImpossibleError,
+                      InvalidArgumentError, NotFoundError, OutOfMemoryError, ParseError,
+                      RangeError, TokenRingError, UnsupportedError)
+from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, tokens,
+                    tokens_packed)
+from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
+                   encode_smallint, encode_text, encode_timestamp, encode_tinyint,
+                   encode_uuid, parse_key, parse_value)
+from ._ring import (DescribedRange, KeyOrToken, Liveness, Node, NodeState, Ownership,
+                    Placement, Range, Replication, ReplicationLike, Ring, Topology)
+
+#: Version of the libtokenring library loaded at run time, e.g. "1.0.0".
+library_version: str = _ffi.string(_lib.tokenring_version_string()).decode()
+#: Version of the headers the extension was compiled against.
+header_version: str = _ffi.string(_lib.TOKENRING_VERSION_STRING).decode()
+__version__: str = header_version
+
+#: C functions of the public header that the package deliberately does not wrap, with
+#: the reason. The divergence test fails for any other header function not used here.
+UNWRAPPED: Dict[str, str] = {
+    "tokenring_set_allocator": "process-wide allocator hook for C embedders; it must be set "
+                               "before any object exists, which a Python import cannot "
+                               "guarantee, and Python callbacks as allocators would be unsafe",
+    "tokenring_get_allocator": "only meaningful together with tokenring_set_allocator",
+    "tokenring_ring_ref": "Python objects share one handle; lifetime is managed by ffi.gc "
+                          "and Python references, not manual reference counts",
+    "tokenring_placement_ref": "same as tokenring_ring_ref",
+    "tokenring_placement_ring": "a Placement keeps its Python Ring in Placement.ring",
+}
+
+__all__ = [
+    "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
+    "HAVE_NUMPY", "CqlType", "cql_type", "encode_int", "encode_bigint", "encode_smallint",
+    "encode_tinyint", "encode_boolean", "encode_timestamp", "encode_uuid", "encode_text",
+    "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement",
+    "Node", "NodeState", "Liveness", "Range", "Ownership", "DescribedRange", "KeyOrToken",
+    "ReplicationLike", "TokenRingError", "InvalidArgumentError", "OutOfMemoryError",
+    "NotFoundError", "ExistsError", "RangeError", "ParseError", "EmptyError",
+    "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError",
+    "library_version", "header_version", "UNWRAPPED",
+]

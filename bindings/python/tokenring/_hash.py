@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Murmur3Partitioner tokens of partition keys, single and batched."""
+from itertools import accumulate
+from typing import Any, Iterable, List, Sequence, Tuple, Union
+
+from ._errors import check
+from ._ffi import ffi, lib
+
+try:  # numpy is optional: batch results are numpy arrays when it is installed
+    import numpy as _np
+except ImportError:  # pragma: no cover - exercised without numpy
+    _np = None
+
+__all__ = ["Key", "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN",
+           "as_key_bytes", "pack_keys", "HAVE_NUMPY"]
+
+#: A partition key: its serialized bytes, or a str hashed as UTF-8.
+Key = Union[bytes, bytearray, memoryview, str]
+
+#: The smallest token, -2**63: the partitioner's minimum-token sentinel (empty key).
+MIN_TOKEN: int = lib.TOKENRING_MIN_TOKEN
+#: The largest token, 2**63 - 1.
+MAX_TOKEN: int = lib.TOKENRING_MAX_TOKEN
+#: Whether batch calls return numpy arrays.
+HAVE_NUMPY: bool = _np is not None
+
+
+def as_key_bytes(key: Key) -> bytes:
+    """The bytes of a key: ``str`` as UTF-8, bytes-like objects as they are."""
+    if type(key) is bytes:
+        return key
+    if isinstance(key, str):
+        return key.encode("utf-8")
+    if isinstance(key, (bytes, bytearray, memoryview)):
+        return bytes(key)
+    raise TypeError(f"a partition key must be bytes or str, not {type(key).__name__}")
+
+
+def token(key: Key) -> int:
+    """The Murmur3Partitioner token of one partition key, exactly as Cassandra computes it.
+
+    ``str`` keys are hashed as their UTF-8 bytes (a CQL ``text`` key). The empty key gives
+    :data:`MIN_TOKEN` (the partitioner's sentinel, not a real key).
+
+    >>> token(b"")
+    -9223372036854775808
+    """
+    b = as_key_bytes(key)
+    return lib.tokenring_token(b, len(b))
+
+
+def murmur3(key: Key, seed: int = 0) -> Tuple[int, int]:
+    """Both signed 64-bit halves of Cassandra's MurmurHash3_x64_128 variant (signed tail
+    bytes), without the partitioner's empty-key and minimum-token rules."""
+    b = as_key_bytes(key)
+    out = ffi.new("int64_t[2]")
+    check(lib.tokenring_murmur3_cassandra(out, b, len(b), seed))
+    return out[0], out[1]
+
+
+def pack_keys(keys: Iterable[Key]) -> Tuple[bytes, Any, int]:
+    """Packs keys back to back: (bytes, offsets as uint64 numpy array or cffi array, count).
+
+    numpy arrays of ``bytes`` (dtype ``S`` or ``object``) are accepted; note that numpy's
+    fixed-width ``S`` dtype itself drops trailing NUL bytes of each item.
+    """
+    if _np is not None and isinstance(keys, _np.ndarray):
+        keys = keys.tolist()
+    if not isinstance(keys, (list, tuple)):
+        keys = list(keys)
+    try:
+        data = b"".join(keys)  # bytes, bytearray, memoryview
+    except TypeError:
+        keys = [as_key_bytes(k) for k in keys]
+        data = b"".join(keys)
+    n = len(keys)
+    if _np is not None:
+        offsets = _np.zeros(n + 1, dtype=_np.uint64)
+        if n:
+            _np.cumsum(_np.fromiter(map(len, keys), dtype=_np.uint64, count=n),
+                       out=offsets[1:])
+    else:
+        offsets = ffi.new("uint64_t[]", [0, *accumulate(map(len, keys))])
+    return data, offsets, n
+
+
+def _u8(data: Any) -> Any:
+    return ffi.from_buffer("uint8_t[]", data) if len(data) else ffi.NULL
+
+
+def _offsets_ptr(offsets: Any) -> Any:
+    if _np is not None and isinstance(offsets, _np.ndarray):
+        return ffi.from_buffer("uint64_t[]", offsets)
+    return offsets
+
+
+def tokens(keys: Union[Sequence[Key], Any]) -> Union["_np.ndarray", List[int]]:
+    """Tokens of many keys, hashed in one C call.
+
+    Args:
+        keys: a list (or any iterable) of bytes/str keys, or a numpy array of bytes.
+    Returns:
+        a numpy ``int64`` array when numpy is installed, otherwise a list of ints.
+    """
+    data, offsets, n = pack_keys(keys)
+    return tokens_packed(data, offsets, n)
+
+
+def tokens_packed(data: Union[bytes, bytearray, memoryview, Any], offsets: Any,
+                  count: int = -1) -> Union["_np.ndarray", List[int]]:
+    """Tokens of keys already packed back to back, without copying them.
+
+    Key ``i`` is ``data[offsets[i]:offsets[i + 1]]`` (the layout of an Arrow binary
+    array). ``offsets`` has ``count + 1`` non-decreasing entries: a numpy ``uint64`` array
+    (or anything convertible to one), or a list of ints.
+    """
+    if _np is not None and not isinstance(offsets, _np.ndarray):
+        offsets = _np.asarray(offsets, dtype=_np.uint64)
+    elif _np is not None:
+        offsets = _np.ascontiguousarray(offsets, dtype=_np.uint64)
+    elif isinstance(offsets, (list, tuple)):
+        offsets = ffi.new("uint64_t[]", list(offsets))
+    if count < 0:
+        count = len(offsets) - 1
+    if count < 0 or len(offsets) < count + 1:
+        raise ValueError("offsets must have count + 1 entries")
+    if _np is not None:
+        out = _np.empty(count, dtype=_np.int64)
+        with ffi.from_buffer("int64_t[]", out, require_writable=True) as o:
+            check(lib.tokenring_tokens(o, _u8(data), _offsets_ptr(offsets), count))
+        return out
+    outc = ffi.new("int64_t[]", count)
+    check(lib.tokenring_tokens(outc, _u8(data), _offsets_ptr(offsets), count))
+    return list(outc)
