@@ -1,0 +1,391 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math/bits"
+	"sort"
+	"sync"
+	"testing"
+)
+
+// Benchmarks: ns per key for single and batched tokens and replica lookups on the rings
+// of the C benchmark (bench/bench_ring.c): 6x8 tokens in one datacenter (rf 3) and
+// 1000x256 tokens in 3 datacenters x 3 racks (rf 3 each), with 100,000 fixed random
+// 16-byte keys. Each figure is reported as ns/key. Next to them, the same work in pure Go:
+// a Cassandra Murmur3 written in Go plus a plain sort.Search over the sorted tokens and a
+// flat replica table, which is what a Go driver's own ring code does (gocql keeps its ring
+// and Murmur3 in unexported and internal packages, so it cannot be driven from outside).
+//
+//	go test -run '^$' -bench . -benchtime 3x
+
+type benchRing struct {
+	name    string
+	keys    *KeyBatch
+	tokens  []int64 // token of each key
+	ring    *Ring
+	p       *Placement
+	sorted  []int64    // ring tokens, ascending
+	flat    [][]uint32 // replicas per range (Go baseline)
+	nkeys   int
+	replica int
+}
+
+var benchRings struct {
+	once  sync.Once
+	rings []*benchRing
+}
+
+// splitmix64, as in bench/bench_ring.c.
+type splitmix struct{ s uint64 }
+
+func (r *splitmix) next() uint64 {
+	r.s += 0x9E3779B97F4A7C15
+	z := r.s
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EB
+	return z ^ (z >> 31)
+}
+
+func makeBenchRing(b testing.TB, name string, nodes, vnodes, dcs, racks int, repl string) *benchRing {
+	rng := &splitmix{s: 0x2545F4914F6CDD1D}
+	topo, err := NewTopology()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer topo.Close()
+	toks := make([]int64, vnodes)
+	for i := 0; i < nodes; i++ {
+		for {
+			for k := range toks {
+				toks[k] = int64(rng.next())
+			}
+			err := topo.AddNode(fmt.Sprintf("10.%d.%d.%d", i%dcs, i/250, i%250), fmt.Sprintf("dc%d", i%dcs+1),
+				fmt.Sprintf("rack%d", i/dcs%racks+1), toks)
+			if err == nil {
+				break
+			}
+			if !isExists(err) {
+				b.Fatal(err)
+			}
+		}
+	}
+	ring, err := topo.Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	r, err := ParseReplication(repl)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer r.Close()
+	p, err := BuildPlacement(ring, r, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	br := &benchRing{name: name, ring: ring, p: p, nkeys: 100000}
+	br.sorted, _ = ring.Tokens()
+	for i := range br.sorted {
+		rr, _ := p.RangeReplicas(i)
+		br.flat = append(br.flat, rr.Nodes)
+		br.replica = len(rr.Nodes)
+	}
+	br.keys = NewKeyBatch(br.nkeys, br.nkeys*16)
+	key := make([]byte, 16)
+	for i := 0; i < br.nkeys; i++ {
+		binary.LittleEndian.PutUint64(key, rng.next())
+		binary.LittleEndian.PutUint64(key[8:], rng.next())
+		br.keys.Add(key)
+	}
+	br.tokens = br.keys.Tokens()
+	return br
+}
+
+func isExists(err error) bool {
+	e, ok := err.(*Error)
+	return ok && e.Code == CodeExists
+}
+
+func getBenchRings(b *testing.B) []*benchRing {
+	benchRings.once.Do(func() {
+		benchRings.rings = []*benchRing{
+			makeBenchRing(b, "6x8", 6, 8, 1, 1, "dc1=3"),
+			makeBenchRing(b, "1000x256", 1000, 256, 3, 3, "dc1=3,dc2=3,dc3=3"),
+		}
+	})
+	return benchRings.rings
+}
+
+func perKey(b *testing.B, keys int) {
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(keys), "ns/key")
+}
+
+var sink uint64
+
+func BenchmarkToken(b *testing.B) {
+	br := getBenchRings(b)[0]
+	n := br.nkeys
+	b.Run("single", func(b *testing.B) {
+		var acc int64
+		for it := 0; it < b.N; it++ {
+			for i := 0; i < n; i++ {
+				acc += Token(br.keys.Key(i))
+			}
+		}
+		sink += uint64(acc)
+		perKey(b, n)
+	})
+	b.Run("batch", func(b *testing.B) {
+		out := make([]int64, n)
+		for it := 0; it < b.N; it++ {
+			if err := br.keys.TokensInto(out); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perKey(b, n)
+	})
+	b.Run("go-murmur3", func(b *testing.B) {
+		var acc int64
+		for it := 0; it < b.N; it++ {
+			for i := 0; i < n; i++ {
+				acc += goToken(br.keys.Key(i))
+			}
+		}
+		sink += uint64(acc)
+		perKey(b, n)
+	})
+}
+
+func BenchmarkReplicas(b *testing.B) {
+	for _, br := range getBenchRings(b) {
+		n := br.nkeys
+		b.Run(br.name+"/owner-single", func(b *testing.B) {
+			var acc int
+			for it := 0; it < b.N; it++ {
+				for i := 0; i < n; i++ {
+					o, _ := br.ring.Search(br.tokens[i])
+					acc += o
+				}
+			}
+			sink += uint64(acc)
+			perKey(b, n)
+		})
+		b.Run(br.name+"/owner-sort.Search", func(b *testing.B) {
+			var acc int
+			for it := 0; it < b.N; it++ {
+				for i := 0; i < n; i++ {
+					acc += goSearch(br.sorted, br.tokens[i])
+				}
+			}
+			sink += uint64(acc)
+			perKey(b, n)
+		})
+		b.Run(br.name+"/key-single", func(b *testing.B) {
+			dst := make([]uint32, 0, 16)
+			var acc uint64
+			for it := 0; it < b.N; it++ {
+				for i := 0; i < n; i++ {
+					dst, _ = br.p.AppendReplicasForKey(dst[:0], br.keys.Key(i))
+					for _, r := range dst {
+						acc += uint64(r)
+					}
+				}
+			}
+			sink += acc
+			perKey(b, n)
+		})
+		b.Run(br.name+"/key-batch", func(b *testing.B) {
+			ids := make([]uint32, n)
+			var acc uint64
+			for it := 0; it < b.N; it++ {
+				if err := br.p.RouteKeys(nil, ids, br.keys); err != nil {
+					b.Fatal(err)
+				}
+				sets, _ := br.p.Sets()
+				for _, id := range ids {
+					for _, r := range sets[id].Nodes {
+						acc += uint64(r)
+					}
+				}
+			}
+			sink += acc
+			perKey(b, n)
+		})
+		b.Run(br.name+"/key-go-murmur3+sort.Search", func(b *testing.B) {
+			var acc uint64
+			for it := 0; it < b.N; it++ {
+				for i := 0; i < n; i++ {
+					for _, r := range br.flat[goSearch(br.sorted, goToken(br.keys.Key(i)))] {
+						acc += uint64(r)
+					}
+				}
+			}
+			sink += acc
+			perKey(b, n)
+		})
+		b.Run(br.name+"/token-single", func(b *testing.B) {
+			dst := make([]uint32, 0, 16)
+			var acc uint64
+			for it := 0; it < b.N; it++ {
+				for i := 0; i < n; i++ {
+					dst, _ = br.p.AppendReplicas(dst[:0], br.tokens[i])
+					acc += uint64(dst[0])
+				}
+			}
+			sink += acc
+			perKey(b, n)
+		})
+		b.Run(br.name+"/token-batch", func(b *testing.B) {
+			ids := make([]uint32, n)
+			var acc uint64
+			for it := 0; it < b.N; it++ {
+				if err := br.p.RouteTokens(ids, br.tokens); err != nil {
+					b.Fatal(err)
+				}
+				sets, _ := br.p.Sets()
+				for _, id := range ids {
+					acc += uint64(sets[id].Nodes[0])
+				}
+			}
+			sink += acc
+			perKey(b, n)
+		})
+		b.Run(br.name+"/token-sort.Search", func(b *testing.B) {
+			var acc uint64
+			for it := 0; it < b.N; it++ {
+				for i := 0; i < n; i++ {
+					acc += uint64(br.flat[goSearch(br.sorted, br.tokens[i])][0])
+				}
+			}
+			sink += acc
+			perKey(b, n)
+		})
+	}
+}
+
+// goSearch is the plain baseline: sort.Search for the first token >= t, wrapping.
+func goSearch(sorted []int64, t int64) int {
+	i := sort.Search(len(sorted), func(i int) bool { return sorted[i] >= t })
+	if i == len(sorted) {
+		return 0
+	}
+	return i
+}
+
+// goToken is Cassandra's Murmur3Partitioner token written in Go (signed tail bytes), the
+// pure-Go baseline; TestGoMurmur3Baseline checks it against the golden vectors.
+func goToken(key []byte) int64 {
+	if len(key) == 0 {
+		return MinToken
+	}
+	const c1, c2 = 0x87c37b91114253d5, 0x4cf5ad432745937f
+	var h1, h2 uint64
+	n := len(key) / 16
+	for i := 0; i < n; i++ {
+		k1 := binary.LittleEndian.Uint64(key[16*i:])
+		k2 := binary.LittleEndian.Uint64(key[16*i+8:])
+		k1 *= c1
+		k1 = bits.RotateLeft64(k1, 31)
+		k1 *= c2
+		h1 ^= k1
+		h1 = bits.RotateLeft64(h1, 27)
+		h1 += h2
+		h1 = h1*5 + 0x52dce729
+		k2 *= c2
+		k2 = bits.RotateLeft64(k2, 33)
+		k2 *= c1
+		h2 ^= k2
+		h2 = bits.RotateLeft64(h2, 31)
+		h2 += h1
+		h2 = h2*5 + 0x38495ab5
+	}
+	tail := key[16*n:]
+	var k1, k2 uint64
+	// Cassandra reads tail bytes as signed Java bytes: sign-extend each one.
+	sx := func(b byte) uint64 { return uint64(int64(int8(b))) }
+	switch len(tail) {
+	case 15:
+		k2 ^= sx(tail[14]) << 48
+		fallthrough
+	case 14:
+		k2 ^= sx(tail[13]) << 40
+		fallthrough
+	case 13:
+		k2 ^= sx(tail[12]) << 32
+		fallthrough
+	case 12:
+		k2 ^= sx(tail[11]) << 24
+		fallthrough
+	case 11:
+		k2 ^= sx(tail[10]) << 16
+		fallthrough
+	case 10:
+		k2 ^= sx(tail[9]) << 8
+		fallthrough
+	case 9:
+		k2 ^= sx(tail[8])
+		k2 *= c2
+		k2 = bits.RotateLeft64(k2, 33)
+		k2 *= c1
+		h2 ^= k2
+		fallthrough
+	case 8:
+		k1 ^= sx(tail[7]) << 56
+		fallthrough
+	case 7:
+		k1 ^= sx(tail[6]) << 48
+		fallthrough
+	case 6:
+		k1 ^= sx(tail[5]) << 40
+		fallthrough
+	case 5:
+		k1 ^= sx(tail[4]) << 32
+		fallthrough
+	case 4:
+		k1 ^= sx(tail[3]) << 24
+		fallthrough
+	case 3:
+		k1 ^= sx(tail[2]) << 16
+		fallthrough
+	case 2:
+		k1 ^= sx(tail[1]) << 8
+		fallthrough
+	case 1:
+		k1 ^= sx(tail[0])
+		k1 *= c1
+		k1 = bits.RotateLeft64(k1, 31)
+		k1 *= c2
+		h1 ^= k1
+	}
+	h1 ^= uint64(len(key))
+	h2 ^= uint64(len(key))
+	h1 += h2
+	h2 += h1
+	h1 = fmix(h1)
+	h2 = fmix(h2)
+	h1 += h2
+	if int64(h1) == MinToken {
+		return MaxToken
+	}
+	return int64(h1)
+}
+
+func fmix(k uint64) uint64 {
+	k ^= k >> 33
+	k *= 0xff51afd7ed558ccd
+	k ^= k >> 33
+	k *= 0xc4ceb9fe1a85ec53
+	k ^= k >> 33
+	return k
+}
+
+// TestGoMurmur3Baseline keeps the benchmark's pure-Go baseline honest.
+func TestGoMurmur3Baseline(t *testing.T) {
+	for i, r := range readTSV(t, "murmur3_tokens.tsv", "key_hex\ttoken") {
+		if got, want := goToken(mustHex(t, r[0])), mustInt(t, r[1]); got != want {
+			t.Fatalf("row %d: Go baseline token %d, want %d", i+2, got, want)
+		}
+	}
+}

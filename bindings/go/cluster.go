@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+/*
+#include <tokenring/tokenring.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// InputFormat is a text format a Cluster can parse (tokenring_input_format).
+type InputFormat int
+
+// Input formats.
+const (
+	FormatAuto           InputFormat = C.TOKENRING_INPUT_AUTO            // detect from the first lines
+	FormatTopology       InputFormat = C.TOKENRING_INPUT_TOPOLOGY        // the topology file
+	FormatTSV            InputFormat = C.TOKENRING_INPUT_TSV             // node, dc, rack, tokens columns
+	FormatNodetoolRing   InputFormat = C.TOKENRING_INPUT_NODETOOL_RING   // `nodetool ring` output
+	FormatNodetoolStatus InputFormat = C.TOKENRING_INPUT_NODETOOL_STATUS // `nodetool status` output
+	FormatCQLSH          InputFormat = C.TOKENRING_INPUT_CQLSH           // cqlsh output of system.peers_v2/local
+)
+
+// String returns the format's short name ("topology", "tsv", "nodetool-ring",
+// "nodetool-status", "cqlsh", "auto"; "unknown" otherwise).
+func (f InputFormat) String() string { return C.GoString(C.tokenring_input_format_name(C.int(f))) }
+
+// DetectFormat guesses the format of a text from its first lines; FormatAuto when
+// nothing matches.
+func DetectFormat(text string) InputFormat {
+	return InputFormat(C.tokenring_input_detect(textPtr(text), C.size_t(len(text))))
+}
+
+// ParseFlags modify Cluster.Parse.
+type ParseFlags uint32
+
+// AllowPartial accepts a visibly incomplete listing (an elided nodetool ring, a cqlsh
+// token set cut short); the cluster then reports ClusterPartial.
+const AllowPartial ParseFlags = C.TOKENRING_PARSE_ALLOW_PARTIAL
+
+// ClusterFlags describe a cluster as a whole.
+type ClusterFlags uint32
+
+// Cluster flags.
+const (
+	// ClusterPartial: an input was accepted with AllowPartial and was incomplete.
+	ClusterPartial ClusterFlags = C.TOKENRING_CLUSTER_PARTIAL
+	// ClusterTokensUnknown: some node's tokens are unknown (only their count is), so
+	// the cluster has no topology.
+	ClusterTokensUnknown ClusterFlags = C.TOKENRING_CLUSTER_TOKENS_UNKNOWN
+)
+
+// ClusterNode is a copy of one node of a Cluster.
+type ClusterNode struct {
+	Name           string
+	Datacenter     string
+	Rack           string
+	HostID         string  // "" when the input had none
+	Tokens         []int64 // nil when unknown
+	DeclaredTokens int     // the node's token count (known or as the input declared it)
+	State          NodeState
+	Liveness       Liveness
+	Line           int // 1-based line where the input first named the node, 0 if none
+}
+
+// Keyspace is one keyspace of a Cluster with its replication formatted as a CQL map.
+type Keyspace struct {
+	Name        string
+	Replication string
+}
+
+// Cluster is a parsed cluster description: nodes (with datacenter, rack, state,
+// liveness, host ID and tokens when known) plus keyspaces with their replication. Parse
+// several inputs into one Cluster to merge them (for instance `nodetool status` for host
+// IDs and `nodetool ring` for tokens). Methods are serialized by a mutex; a failing Parse
+// leaves the cluster unchanged. Close when done (a finalizer is only a safety net).
+type Cluster struct {
+	mu  sync.Mutex
+	ptr *C.tokenring_cluster
+}
+
+// NewCluster returns an empty cluster.
+func NewCluster() (*Cluster, error) {
+	var p *C.tokenring_cluster
+	if err := check(C.tokenring_cluster_new(&p)); err != nil {
+		return nil, err
+	}
+	c := &Cluster{ptr: p}
+	runtime.SetFinalizer(c, (*Cluster).Close)
+	return c, nil
+}
+
+// Close frees the cluster. Calling it again does nothing.
+func (c *Cluster) Close() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr != nil {
+		C.tokenring_cluster_free(c.ptr)
+		c.ptr = nil
+		runtime.SetFinalizer(c, nil)
+	}
+	return nil
+}
+
+// Parse parses text in the given format (FormatAuto detects it) and merges it into the
+// cluster; it returns the format actually parsed. Errors carry the 1-based Line and
+// Column and what was expected (ErrParse), or the builder's code (ErrExists for a token
+// held twice or a merge conflict).
+func (c *Cluster) Parse(format InputFormat, text string, flags ParseFlags) (InputFormat, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return 0, ErrClosed
+	}
+	var got C.int
+	var detail C.tokenring_error
+	st := C.tokenring_cluster_parse(c.ptr, C.int(format), textPtr(text), C.size_t(len(text)), C.uint32_t(flags), &got, &detail)
+	if err := newError(st, &detail); err != nil {
+		return 0, err
+	}
+	return InputFormat(got), nil
+}
+
+// AddTopology merges every node of a topology into the cluster.
+func (c *Cluster) AddTopology(t *Topology) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return ErrClosed
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ptr == nil {
+		return ErrClosed
+	}
+	var detail C.tokenring_error
+	return newError(C.tokenring_cluster_add_topology(c.ptr, t.ptr, &detail), &detail)
+}
+
+// AddKeyspace adds a keyspace with a copy of its replication.
+func (c *Cluster) AddKeyspace(name string, repl *Replication) error {
+	cn, err := cname("keyspace name", name)
+	if err != nil {
+		return err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return ErrClosed
+	}
+	repl.mu.Lock()
+	defer repl.mu.Unlock()
+	if repl.ptr == nil {
+		return ErrClosed
+	}
+	var detail C.tokenring_error
+	return newError(C.tokenring_cluster_add_keyspace(c.ptr, charp(cn), repl.ptr, &detail), &detail)
+}
+
+// Nodes returns a copy of every node, in the order the inputs first named them.
+func (c *Cluster) Nodes() ([]ClusterNode, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return nil, ErrClosed
+	}
+	out := make([]ClusterNode, int(C.tokenring_cluster_node_count(c.ptr)))
+	var n C.tokenring_cluster_node_info
+	for i := range out {
+		if err := check(C.tokenring_cluster_node(&n, c.ptr, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		node := ClusterNode{
+			Name: goStringN(n.name), Datacenter: goStringN(n.datacenter), Rack: goStringN(n.rack),
+			HostID: goStringN(n.host_id), DeclaredTokens: int(n.declared_tokens),
+			State: NodeState(n.state), Liveness: Liveness(n.liveness), Line: int(n.line),
+		}
+		if n.tokens != nil && n.token_count > 0 {
+			node.Tokens = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(n.tokens)), int(n.token_count))...)
+		}
+		out[i] = node
+	}
+	return out, nil
+}
+
+// Flags returns the cluster's properties (0 after Close).
+func (c *Cluster) Flags() ClusterFlags {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return ClusterFlags(C.tokenring_cluster_flags(c.ptr))
+}
+
+// Topology returns an independent copy of the cluster's nodes as a Topology. A cluster
+// without nodes, or with a node whose tokens are unknown, gives ErrEmpty.
+func (c *Cluster) Topology() (*Topology, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return nil, ErrClosed
+	}
+	t := C.tokenring_cluster_topology(c.ptr)
+	if t == nil {
+		return nil, goError(CodeEmpty, "the cluster has no topology: no nodes, or some node's tokens are unknown")
+	}
+	var p *C.tokenring_topology
+	if err := check(C.tokenring_topology_clone(&p, t)); err != nil {
+		return nil, err
+	}
+	return wrapTopology(p), nil
+}
+
+// Keyspaces returns the keyspaces in the order they were added.
+func (c *Cluster) Keyspaces() ([]Keyspace, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return nil, ErrClosed
+	}
+	out := make([]Keyspace, int(C.tokenring_cluster_keyspace_count(c.ptr)))
+	for i := range out {
+		var name *C.char
+		var repl *C.tokenring_replication
+		if err := check(C.tokenring_cluster_keyspace(&name, &repl, c.ptr, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		s, err := formatReplication(repl)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = Keyspace{Name: goStringN(name), Replication: s}
+	}
+	return out, nil
+}
+
+// KeyspaceReplication returns an owned copy of a keyspace's replication (close it), or
+// ErrNotFound.
+func (c *Cluster) KeyspaceReplication(name string) (*Replication, error) {
+	cn, err := cname("keyspace name", name)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	var idx C.size_t
+	var repl *C.tokenring_replication
+	var text string
+	err = nil
+	if c.ptr == nil {
+		err = ErrClosed
+	} else if err = check(C.tokenring_cluster_find_keyspace(&idx, c.ptr, charp(cn))); err != nil {
+		err = &Error{Code: err.(*Error).Code, Message: "no keyspace named " + quote(name)}
+	} else if err = check(C.tokenring_cluster_keyspace(nil, &repl, c.ptr, idx)); err == nil {
+		text, err = formatReplication(repl)
+	}
+	c.mu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	return ParseReplication(text)
+}
+
+// Format writes the cluster in the topology file format (keyspaces first, then nodes
+// with ascending tokens); parsing it gives back the same cluster.
+func (c *Cluster) Format() (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return "", ErrClosed
+	}
+	var n C.size_t
+	st := C.tokenring_cluster_format(nil, 0, &n, c.ptr)
+	if st != C.TOKENRING_OK && st != C.TOKENRING_E_BUFSIZE {
+		return "", check(st)
+	}
+	buf := make([]byte, int(n)+1)
+	if err := check(C.tokenring_cluster_format((*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), &n, c.ptr)); err != nil {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}
+
+// formatReplication formats a borrowed C replication as a CQL map.
+func formatReplication(r *C.tokenring_replication) (string, error) {
+	var n C.size_t
+	st := C.tokenring_replication_format(nil, 0, &n, r)
+	if st != C.TOKENRING_OK && st != C.TOKENRING_E_BUFSIZE {
+		return "", check(st)
+	}
+	buf := make([]byte, int(n)+1)
+	if err := check(C.tokenring_replication_format((*C.char)(unsafe.Pointer(&buf[0])), C.size_t(len(buf)), &n, r)); err != nil {
+		return "", err
+	}
+	return string(buf[:n]), nil
+}

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: Apache-2.0
+
+// Package tokenring is the Go binding of libtokenring, a C library that reproduces
+// Apache Cassandra's token ring exactly: Murmur3Partitioner tokens, partition-key bytes,
+// topologies, rings, replica placement (SimpleStrategy and NetworkTopologyStrategy,
+// transient replicas included) and ownership.
+//
+// # Building
+//
+// The package uses cgo and finds the library with pkg-config ("tokenring"). Against a
+// Meson build directory, point pkg-config at its uninstalled description:
+//
+//	PKG_CONFIG_PATH=BUILD/meson-uninstalled LD_LIBRARY_PATH=BUILD/lib go test ./...
+//
+// Build with -tags static to link the static library. The binding refuses to compile
+// against headers of another major version.
+//
+// # Hashing
+//
+// Token hashes one key. For many keys, pack them into a KeyBatch (one buffer plus
+// offsets) and hash or route the whole batch in one call into C: a cgo call costs tens
+// of nanoseconds, more than hashing a short key. The Go memory is passed in place,
+// without copies, as the cgo pointer rules allow (it holds no Go pointers and C keeps
+// nothing after the call).
+//
+// # Handles and lifetimes
+//
+// Topology, Ring, Replication and Placement wrap C objects. Each has an idempotent Close;
+// a finalizer frees a forgotten handle at a later garbage collection as a safety net, but
+// the C memory is invisible to Go's GC, so close handles explicitly. Using a handle after
+// Close returns ErrClosed (methods without an error result return a zero value); it
+// never crashes. Close waits for methods running on the same handle to return.
+//
+// A Placement holds its own reference to its ring, and a Ring does not depend on the
+// Topology it came from, so each may be closed independently.
+//
+// # Concurrency and swapping in a new ring
+//
+// Ring and Placement are immutable snapshots: any number of goroutines may query one at
+// once. Topology and Replication are mutable builders whose methods are serialized by a
+// mutex. After a topology change, build a new ring and placement, publish it with an
+// atomic pointer, and close the old one once the readers that loaded it are done:
+//
+//	var current atomic.Pointer[tokenring.Placement]
+//	var readers sync.WaitGroup // or any other way to know old readers finished
+//
+//	// reader goroutines
+//	p := current.Load()
+//	dst, err := p.AppendReplicas(dst[:0], token)
+//
+//	// the writer, after a topology change
+//	ring, _ := topo.Build()
+//	next, err := tokenring.BuildPlacement(ring, repl, 0)
+//	ring.Close() // the placement keeps the ring alive
+//	old := current.Swap(next)
+//	// ... wait until no reader still uses old (e.g. a grace period or a WaitGroup) ...
+//	old.Close()
+//
+// Closing old while a reader still calls it is safe as well: Close waits for calls in
+// progress, and later calls on old return ErrClosed rather than crashing. A reader that
+// sees ErrClosed simply loads current again.
+//
+// # Errors
+//
+// Failing calls return an *Error with the library's status Code and message (naming the
+// node, token, datacenter or position that failed). errors.Is matches it against the
+// sentinels ErrInvalid, ErrNoMem, ErrNotFound, ErrExists, ErrRange, ErrParse, ErrEmpty,
+// ErrBufSize, ErrUnsupported, ErrImpossible and ErrClosed by code.
+//
+// # Allocation-free lookups
+//
+// AppendReplicas, AppendReplicasForKey and AppendReplicaNames append to a caller's
+// slice, so a reused dst[:0] avoids allocating; RouteKeys and RouteTokens fill
+// caller-provided slices for a whole batch, and Set returns shared replica sets.
+package tokenring

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+/*
+#include <tokenring/tokenring.h>
+*/
+import "C"
+
+import (
+	"fmt"
+	"unsafe"
+)
+
+// Code is a libtokenring status code (a tokenring_status value), or one of the binding's
+// own codes below the library's range (CodeClosed).
+type Code int32
+
+// The status codes of the C library (enum tokenring_status), plus CodeClosed for a Go
+// handle used after Close. The values of the C codes are part of the library's ABI.
+const (
+	CodeOK          Code = C.TOKENRING_OK
+	CodeInvalid     Code = C.TOKENRING_E_INVAL
+	CodeNoMem       Code = C.TOKENRING_E_NOMEM
+	CodeNotFound    Code = C.TOKENRING_E_NOTFOUND
+	CodeExists      Code = C.TOKENRING_E_EXISTS
+	CodeRange       Code = C.TOKENRING_E_RANGE
+	CodeParse       Code = C.TOKENRING_E_PARSE
+	CodeEmpty       Code = C.TOKENRING_E_EMPTY
+	CodeBufSize     Code = C.TOKENRING_E_BUFSIZE
+	CodeUnsupported Code = C.TOKENRING_E_UNSUPPORTED
+	CodeImpossible  Code = C.TOKENRING_E_IMPOSSIBLE
+	// CodeClosed is the binding's own code for a handle used after Close. The C library
+	// never returns it.
+	CodeClosed Code = -1000
+)
+
+// Name returns the enumerator name of the code, e.g. "TOKENRING_E_INVAL"
+// (tokenring_status_name), or "TOKENRING_GO_CLOSED" for CodeClosed.
+func (c Code) Name() string {
+	if c == CodeClosed {
+		return "TOKENRING_GO_CLOSED"
+	}
+	return C.GoString(C.tokenring_status_name(C.tokenring_status(c)))
+}
+
+// String returns the library's static description of the code (tokenring_strerror).
+func (c Code) String() string {
+	if c == CodeClosed {
+		return "use of a closed handle"
+	}
+	return C.GoString(C.tokenring_strerror(C.tokenring_status(c)))
+}
+
+// Error is the error type of every failing call: the library's status code and its
+// message (the detail the library wrote into its tokenring_error, naming the node,
+// token, datacenter or expectation that failed; the code's description otherwise).
+// Line and Column are 1-based positions for text parsers, else 0.
+//
+// Match it against the exported sentinels with errors.Is, which compares codes:
+//
+//	if errors.Is(err, tokenring.ErrExists) { ... }
+//
+// or read the detail with errors.As.
+type Error struct {
+	Code    Code
+	Message string
+	Line    int
+	Column  int
+}
+
+// Error formats the code name and the message, with the position for parse errors.
+func (e *Error) Error() string {
+	if e.Line > 0 || e.Column > 0 {
+		return fmt.Sprintf("tokenring: %s: %s (line %d, column %d)", e.Code.Name(), e.Message, e.Line, e.Column)
+	}
+	return fmt.Sprintf("tokenring: %s: %s", e.Code.Name(), e.Message)
+}
+
+// Is reports whether target is an *Error with the same Code, so that errors.Is(err,
+// ErrNotFound) matches every not-found error whatever its message.
+func (e *Error) Is(target error) bool {
+	t, ok := target.(*Error)
+	return ok && t.Code == e.Code
+}
+
+func sentinel(c Code) *Error { return &Error{Code: c, Message: c.String()} }
+
+// Sentinel errors, one per status code, for use with errors.Is. Never compare errors
+// with == : returned errors carry their own message.
+var (
+	ErrInvalid     = sentinel(CodeInvalid)     // an argument is invalid
+	ErrNoMem       = sentinel(CodeNoMem)       // a memory allocation failed
+	ErrNotFound    = sentinel(CodeNotFound)    // a named node or datacenter does not exist
+	ErrExists      = sentinel(CodeExists)      // a node name or token is already present
+	ErrRange       = sentinel(CodeRange)       // a value is outside its limits
+	ErrParse       = sentinel(CodeParse)       // malformed text
+	ErrEmpty       = sentinel(CodeEmpty)       // nothing to work on (no tokens)
+	ErrBufSize     = sentinel(CodeBufSize)     // an output buffer is too small
+	ErrUnsupported = sentinel(CodeUnsupported) // a valid request the call cannot satisfy
+	ErrImpossible  = sentinel(CodeImpossible)  // no answer can meet the request
+	ErrClosed      = sentinel(CodeClosed)      // the handle was closed
+)
+
+// newError builds an *Error from a status and an optional filled tokenring_error.
+func newError(status C.int, detail *C.tokenring_error) error {
+	if status == C.TOKENRING_OK {
+		return nil
+	}
+	e := &Error{Code: Code(status)}
+	if detail != nil && detail.message[0] != 0 {
+		e.Message = C.GoString((*C.char)(unsafe.Pointer(&detail.message[0])))
+		e.Line = int(detail.line)
+		e.Column = int(detail.column)
+	} else {
+		e.Message = e.Code.String()
+	}
+	return e
+}
+
+// check turns a status without detail into an error.
+func check(status C.int) error { return newError(status, nil) }
+
+// goError is an error raised by the binding itself before reaching C.
+func goError(c Code, format string, args ...any) error {
+	return &Error{Code: c, Message: fmt.Sprintf(format, args...)}
+}

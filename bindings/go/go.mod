@@ -1,0 +1,3 @@
+module github.com/libtokenring/tokenring/bindings/go
+
+go 1.20

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// notWrapped lists the public C functions the binding deliberately does not wrap, each
+// with the reason. Everything else declared TOKENRING_API in include/tokenring/*.h must be
+// called from the binding's Go source, so a header change fails this test until the
+// binding follows (or the function is added here with a reason).
+var notWrapped = map[string]string{
+	"tokenring_set_allocator": "process-global C allocator hooks for C embedders: Go has no C function pointers " +
+		"to offer without C shims, and swapping allocators while Go holds objects would free them with the wrong allocator",
+	"tokenring_get_allocator": "only meaningful together with tokenring_set_allocator (see there)",
+}
+
+// headerDir is the public header folder of the source tree this binding lives in.
+const headerDir = "../../include/tokenring"
+
+var apiDecl = regexp.MustCompile(`TOKENRING_API\b[^;{]*?\b(tokenring_[A-Za-z0-9_]+)\s*\(`)
+var cCall = regexp.MustCompile(`\bC\.(tokenring_[A-Za-z0-9_]+)\s*\(`)
+var typedefName = regexp.MustCompile(`\b(tokenring_[A-Za-z0-9_]+)\s*;`)
+var blockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
+var lineComment = regexp.MustCompile(`//[^\n]*`)
+
+// headerFunctions returns every function declared with TOKENRING_API, mapped to its
+// header, and the names of the header's types (C.tokenring_status(x) is a conversion,
+// not a call).
+func headerFunctions(t *testing.T) (map[string]string, map[string]bool) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(headerDir, "*.h"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no public headers found in %s (err %v): run the test from bindings/go in the source tree", headerDir, err)
+	}
+	decls := map[string]string{}
+	types := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := blockComment.ReplaceAllString(string(src), "")
+		text = lineComment.ReplaceAllString(text, "")
+		for _, m := range apiDecl.FindAllStringSubmatch(text, -1) {
+			decls[m[1]] = filepath.Base(f)
+		}
+		for _, m := range typedefName.FindAllStringSubmatch(text, -1) {
+			types[m[1]] = true // "} tokenring_x;" and "typedef struct tokenring_x tokenring_x;"
+		}
+	}
+	return decls, types
+}
+
+// wrappedFunctions returns every C.tokenring_xxx( called from the non-test Go files.
+func wrappedFunctions(t *testing.T) map[string]bool {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	calls := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Comments may mention functions that are not called: drop them. The cgo
+		// preamble is a comment too, which is fine (it declares nothing we call).
+		text := lineComment.ReplaceAllString(blockComment.ReplaceAllString(string(src), ""), "")
+		for _, m := range cCall.FindAllStringSubmatch(text, -1) {
+			calls[m[1]] = true
+		}
+	}
+	return calls
+}
+
+func TestHeaderInSync(t *testing.T) {
+	decls, types := headerFunctions(t)
+	calls := wrappedFunctions(t)
+	if len(decls) < 10 {
+		t.Fatalf("found only %d TOKENRING_API declarations: the extraction is broken", len(decls))
+	}
+	var missing, stale, needless, unknown []string
+	for name, header := range decls {
+		_, allowed := notWrapped[name]
+		switch {
+		case !calls[name] && !allowed:
+			missing = append(missing, name+" ("+header+")")
+		case calls[name] && allowed:
+			needless = append(needless, name)
+		}
+	}
+	for name := range notWrapped {
+		if _, ok := decls[name]; !ok {
+			stale = append(stale, name)
+		}
+	}
+	wrapped := 0
+	for name := range calls {
+		if _, ok := decls[name]; ok {
+			wrapped++
+		} else if !types[name] {
+			unknown = append(unknown, name)
+		}
+	}
+	sort.Strings(missing)
+	sort.Strings(stale)
+	sort.Strings(needless)
+	sort.Strings(unknown)
+	for _, m := range missing {
+		t.Errorf("public function %s is not wrapped: call it from the binding, or list it in notWrapped with a reason", m)
+	}
+	for _, s := range stale {
+		t.Errorf("notWrapped lists %s, which no public header declares any more", s)
+	}
+	for _, s := range needless {
+		t.Errorf("notWrapped lists %s, but the binding calls it: remove it from the list", s)
+	}
+	for _, s := range unknown {
+		t.Errorf("the binding calls C.%s, which no public header declares", s)
+	}
+	t.Logf("%d public functions, %d wrapped, %d deliberately not wrapped", len(decls), wrapped, len(notWrapped))
+}
+
+// TestHeaderExtraction guards the extraction itself on a known declaration shape.
+func TestHeaderExtraction(t *testing.T) {
+	src := "/** doc TOKENRING_API int tokenring_fake(void); */\n" +
+		"TOKENRING_API const int64_t *tokenring_ring_tokens(const tokenring_ring *ring,\n    size_t *count_out);\n" +
+		"TOKENRING_API int\ntokenring_multi_line(int a);\n"
+	text := blockComment.ReplaceAllString(src, "")
+	var got []string
+	for _, m := range apiDecl.FindAllStringSubmatch(text, -1) {
+		got = append(got, m[1])
+	}
+	want := "tokenring_ring_tokens,tokenring_multi_line"
+	if strings.Join(got, ",") != want {
+		t.Fatalf("extracted %v, want %s", got, want)
+	}
+}

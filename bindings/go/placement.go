@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+/*
+#include <tokenring/tokenring.h>
+*/
+import "C"
+
+import (
+	"errors"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// PlacementFlags modify BuildPlacement.
+type PlacementFlags uint32
+
+// AllowUnknownDC accepts datacenters of the replication that have no node in the ring
+// (they get no replicas, as in Cassandra) instead of failing with ErrNotFound.
+const AllowUnknownDC PlacementFlags = C.TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC
+
+// Replicas are the replicas of one range, as node indices of the placement's ring.
+type Replicas struct {
+	Nodes     []uint32 // node indices in Cassandra's replica order
+	Transient []bool   // nil when every replica is full; else true for a transient one
+	Range     int      // the range these replicas serve (for a replica set: its first range)
+	SetID     int      // id of this distinct replica set (equal sets share an id)
+}
+
+func replicasFromC(c *C.tokenring_replicas) Replicas {
+	n := int(c.count)
+	r := Replicas{Range: int(c.range_index), SetID: int(c.set_id), Nodes: make([]uint32, n)}
+	if n > 0 {
+		copy(r.Nodes, unsafe.Slice((*uint32)(unsafe.Pointer(c.nodes)), n))
+		if c.transient != nil {
+			r.Transient = make([]bool, n)
+			for i, f := range unsafe.Slice((*uint8)(unsafe.Pointer(c.transient)), n) {
+				r.Transient[i] = f != 0
+			}
+		}
+	}
+	return r
+}
+
+// Placement is the immutable replica map of one ring under one replication: replica
+// lookups are a search plus a pointer into shared memory, with no allocation and no lock
+// in C. Any number of goroutines may use one Placement at once. It keeps its ring alive
+// by itself, so the Ring handle may be closed first. Close frees it once no method is
+// running on it; afterwards every method returns ErrClosed (or a zero value).
+type Placement struct {
+	mu    sync.RWMutex // read-held by every method, write-held by Close
+	ptr   *C.tokenring_placement
+	names []string // node names of the ring
+
+	closed     atomic.Bool // set by Close, for the lock-free Set
+	tablesOnce sync.Once   // Go-side copy of the distinct sets, built on first use
+	loaded     atomic.Bool // tables ready
+	sets       []Replicas
+	rangeSets  []uint32 // set id per range
+}
+
+// BuildPlacement builds the replica map of every range of ring under repl, with exactly
+// Cassandra's replica sets and order. A datacenter of repl without nodes in the ring
+// gives ErrNotFound unless flags has AllowUnknownDC. The replication is copied.
+func BuildPlacement(ring *Ring, repl *Replication, flags PlacementFlags) (*Placement, error) {
+	rp, err := ring.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer ring.release()
+	repl.mu.Lock()
+	defer repl.mu.Unlock()
+	if repl.ptr == nil {
+		return nil, ErrClosed
+	}
+	var p *C.tokenring_placement
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_placement_build(&p, rp, repl.ptr, C.uint32_t(flags), &detail), &detail); err != nil {
+		return nil, err
+	}
+	return wrapPlacement(p, ring.names), nil
+}
+
+// Placement is BuildPlacement(r, repl, flags).
+func (r *Ring) Placement(repl *Replication, flags PlacementFlags) (*Placement, error) {
+	return BuildPlacement(r, repl, flags)
+}
+
+func wrapPlacement(p *C.tokenring_placement, names []string) *Placement {
+	pl := &Placement{ptr: p, names: names}
+	runtime.SetFinalizer(pl, (*Placement).Close)
+	return pl
+}
+
+func (p *Placement) acquire() (*C.tokenring_placement, error) {
+	p.mu.RLock()
+	if p.ptr == nil {
+		p.mu.RUnlock()
+		return nil, ErrClosed
+	}
+	return p.ptr, nil
+}
+
+func (p *Placement) release() {
+	p.mu.RUnlock()
+	runtime.KeepAlive(p)
+}
+
+// Close drops this handle's reference, waiting for methods running on it to return.
+// Calling it again does nothing.
+func (p *Placement) Close() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ptr != nil {
+		p.closed.Store(true)
+		C.tokenring_placement_free(p.ptr)
+		p.ptr = nil
+		runtime.SetFinalizer(p, nil)
+	}
+	return nil
+}
+
+// Ref returns a second, independent handle to the same immutable placement; each handle
+// must be closed.
+func (p *Placement) Ref() (*Placement, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer p.release()
+	return wrapPlacement(C.tokenring_placement_ref(pp), p.names), nil
+}
+
+// Ring returns a new handle to the ring the placement was built from (close it too).
+func (p *Placement) Ring() (*Ring, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer p.release()
+	return wrapRing(C.tokenring_ring_ref(C.tokenring_placement_ring(pp))), nil
+}
+
+// NodeName returns the name of node i of the placement's ring ("" out of range); no
+// call into C.
+func (p *Placement) NodeName(i int) string {
+	if i < 0 || i >= len(p.names) {
+		return ""
+	}
+	return p.names[i]
+}
+
+// Replicas returns the replicas of the range holding token (newly allocated slices; see
+// AppendReplicas to avoid allocating).
+func (p *Placement) Replicas(token int64) (Replicas, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return Replicas{}, err
+	}
+	defer p.release()
+	var c C.tokenring_replicas
+	if err := check(C.tokenring_placement_replicas(&c, pp, C.int64_t(token))); err != nil {
+		return Replicas{}, err
+	}
+	return replicasFromC(&c), nil
+}
+
+// ReplicasForKey returns the replicas of a serialized partition key.
+func (p *Placement) ReplicasForKey(key []byte) (Replicas, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return Replicas{}, err
+	}
+	defer p.release()
+	var c C.tokenring_replicas
+	if err := check(C.tokenring_placement_replicas_for_key(&c, pp, bytesPtr(key), C.size_t(len(key)))); err != nil {
+		return Replicas{}, err
+	}
+	return replicasFromC(&c), nil
+}
+
+// AppendReplicas appends the node indices of the replicas of token to dst, in replica
+// order, and returns the extended slice. With enough capacity in dst it allocates
+// nothing: reuse dst[:0] across calls.
+func (p *Placement) AppendReplicas(dst []uint32, token int64) ([]uint32, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return dst, err
+	}
+	var c C.tokenring_replicas
+	st := C.tokenring_placement_replicas(&c, pp, C.int64_t(token))
+	if st == C.TOKENRING_OK && c.count > 0 {
+		dst = append(dst, unsafe.Slice((*uint32)(unsafe.Pointer(c.nodes)), int(c.count))...)
+	}
+	p.release() // the C memory read above lives as long as the placement
+	return dst, check(st)
+}
+
+// AppendReplicasForKey is AppendReplicas for a serialized partition key (hashed in C).
+func (p *Placement) AppendReplicasForKey(dst []uint32, key []byte) ([]uint32, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return dst, err
+	}
+	var c C.tokenring_replicas
+	st := C.tokenring_placement_replicas_for_key(&c, pp, bytesPtr(key), C.size_t(len(key)))
+	if st == C.TOKENRING_OK && c.count > 0 {
+		dst = append(dst, unsafe.Slice((*uint32)(unsafe.Pointer(c.nodes)), int(c.count))...)
+	}
+	p.release()
+	return dst, check(st)
+}
+
+// AppendReplicaNames appends the names of the replicas of token to dst, in replica order.
+// The names are shared strings: with enough capacity in dst nothing is allocated.
+func (p *Placement) AppendReplicaNames(dst []string, token int64) ([]string, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return dst, err
+	}
+	var c C.tokenring_replicas
+	st := C.tokenring_placement_replicas(&c, pp, C.int64_t(token))
+	if st == C.TOKENRING_OK && c.count > 0 {
+		for _, n := range unsafe.Slice((*uint32)(unsafe.Pointer(c.nodes)), int(c.count)) {
+			dst = append(dst, p.NodeName(int(n)))
+		}
+	}
+	p.release()
+	return dst, check(st)
+}
+
+// RangeReplicas returns the replicas of range i (0 .. token count - 1); ErrRange past
+// the end.
+func (p *Placement) RangeReplicas(i int) (Replicas, error) {
+	if i < 0 {
+		return Replicas{}, goError(CodeRange, "range index %d is negative", i)
+	}
+	pp, err := p.acquire()
+	if err != nil {
+		return Replicas{}, err
+	}
+	defer p.release()
+	var c C.tokenring_replicas
+	if err := check(C.tokenring_placement_range_replicas(&c, pp, C.size_t(i))); err != nil {
+		return Replicas{}, err
+	}
+	return replicasFromC(&c), nil
+}
+
+// SetCount returns the number of distinct replica sets (0 after Close).
+func (p *Placement) SetCount() int {
+	pp, err := p.acquire()
+	if err != nil {
+		return 0
+	}
+	defer p.release()
+	return int(C.tokenring_placement_set_count(pp))
+}
+
+// loadTables copies the distinct replica sets and the set id of every range into Go
+// memory, once, so that batched routing can resolve set ids without calling into C.
+func (p *Placement) loadTables(pp *C.tokenring_placement) {
+	p.tablesOnce.Do(func() {
+		n := int(C.tokenring_placement_set_count(pp))
+		total := 0
+		sets := make([]Replicas, n)
+		var c C.tokenring_replicas
+		for i := range sets {
+			if C.tokenring_placement_set(&c, pp, C.size_t(i)) == C.TOKENRING_OK {
+				sets[i] = replicasFromC(&c)
+				total += len(sets[i].Nodes)
+			}
+		}
+		// Pack the node lists into one backing array (fewer objects for the GC).
+		flat := make([]uint32, 0, total)
+		for i := range sets {
+			start := len(flat)
+			flat = append(flat, sets[i].Nodes...)
+			sets[i].Nodes = flat[start:len(flat):len(flat)]
+		}
+		ring := C.tokenring_placement_ring(pp)
+		var nt C.size_t
+		C.tokenring_ring_tokens(ring, &nt)
+		rs := make([]uint32, int(nt))
+		for i := range rs {
+			if C.tokenring_placement_range_replicas(&c, pp, C.size_t(i)) == C.TOKENRING_OK {
+				rs[i] = uint32(c.set_id)
+			}
+		}
+		p.sets, p.rangeSets = sets, rs
+		p.loaded.Store(true)
+	})
+}
+
+// Set returns distinct replica set id (as returned by RouteKeys and RouteTokens). The
+// slices are shared with every caller and must not be modified; Range is the first range
+// using the set. The sets are copied into Go memory on first use, after which Set takes
+// no lock and makes no call into C.
+func (p *Placement) Set(id uint32) (Replicas, error) {
+	if !p.loaded.Load() {
+		pp, err := p.acquire()
+		if err != nil {
+			return Replicas{}, err
+		}
+		p.loadTables(pp)
+		p.release()
+	}
+	if p.closed.Load() {
+		return Replicas{}, ErrClosed
+	}
+	if int(id) >= len(p.sets) {
+		return Replicas{}, goError(CodeRange, "replica set %d out of range (%d sets)", id, len(p.sets))
+	}
+	return p.sets[id], nil
+}
+
+// Sets returns every distinct replica set, indexed by set id: the table Set reads, for
+// loops over a routed batch. The slice and everything in it are shared and must not be
+// modified; it stays valid (it is Go memory) after Close.
+func (p *Placement) Sets() ([]Replicas, error) {
+	if _, err := p.Set(0); err != nil && !errors.Is(err, ErrRange) {
+		return nil, err
+	}
+	return p.sets, nil
+}
+
+// RouteKeys routes a batch of keys in one call into C: for each key its token (into
+// tokens, which may be nil) and the id of its replica set (into setIDs), to be read with
+// Set. The output slices must hold at least keys.Len() entries.
+func (p *Placement) RouteKeys(tokens []int64, setIDs []uint32, keys *KeyBatch) error {
+	keys.init()
+	k, o, n, err := packed(keys.buf, keys.offsets)
+	if err != nil {
+		return err
+	}
+	if len(setIDs) < n || (tokens != nil && len(tokens) < n) {
+		return goError(CodeBufSize, "outputs hold %d set ids and %d tokens for %d keys", len(setIDs), len(tokens), n)
+	}
+	pp, err := p.acquire()
+	if err != nil {
+		return err
+	}
+	p.loadTables(pp)
+	if n == 0 {
+		p.release()
+		return nil
+	}
+	var tp *C.int64_t
+	if tokens != nil {
+		tp = (*C.int64_t)(unsafe.Pointer(&tokens[0]))
+	}
+	st := C.tokenring_placement_route_keys(tp, (*C.uint32_t)(unsafe.Pointer(&setIDs[0])), pp, k, o, C.size_t(n))
+	p.release()
+	runtime.KeepAlive(keys)
+	return check(st)
+}
+
+// RouteTokens writes into setIDs the replica-set id of each token, with one call into C
+// (a batched ring search) and a table lookup in Go. setIDs must hold len(tokens) entries.
+func (p *Placement) RouteTokens(setIDs []uint32, tokens []int64) error {
+	if len(setIDs) < len(tokens) {
+		return goError(CodeBufSize, "output holds %d set ids for %d tokens", len(setIDs), len(tokens))
+	}
+	pp, err := p.acquire()
+	if err != nil {
+		return err
+	}
+	p.loadTables(pp)
+	if len(tokens) == 0 {
+		p.release()
+		return nil
+	}
+	st := C.tokenring_ring_search_batch((*C.uint32_t)(unsafe.Pointer(&setIDs[0])), C.tokenring_placement_ring(pp),
+		(*C.int64_t)(unsafe.Pointer(&tokens[0])), C.size_t(len(tokens)))
+	p.release()
+	if err := check(st); err != nil {
+		return err
+	}
+	rs := p.rangeSets
+	for i, r := range setIDs[:len(tokens)] {
+		setIDs[i] = rs[r]
+	}
+	return nil
+}
+
+// RangeReplicaNames is one range of the ring with its replicas by name: a line of
+// `nodetool describering`.
+type RangeReplicaNames struct {
+	Range     Range
+	Endpoints []string // replica names in Cassandra's order
+	Transient []bool   // nil when every replica is full
+}
+
+// DescribeRing returns every range of the ring in token order with its replicas, what
+// `nodetool describering` lists (it prints the same lines in hash order).
+func (p *Placement) DescribeRing() ([]RangeReplicaNames, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer p.release()
+	ring := C.tokenring_placement_ring(pp)
+	var nt C.size_t
+	C.tokenring_ring_tokens(ring, &nt)
+	out := make([]RangeReplicaNames, int(nt))
+	var rg C.tokenring_range
+	var c C.tokenring_replicas
+	for i := range out {
+		if err := check(C.tokenring_ring_range(&rg, ring, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		if err := check(C.tokenring_placement_range_replicas(&c, pp, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		rep := replicasFromC(&c)
+		names := make([]string, len(rep.Nodes))
+		for j, n := range rep.Nodes {
+			names[j] = p.NodeName(int(n))
+		}
+		out[i] = RangeReplicaNames{Range: rangeFromC(&rg), Endpoints: names, Transient: rep.Transient}
+	}
+	return out, nil
+}
+
+// Ownership returns every node's primary and effective ownership under this placement.
+func (p *Placement) Ownership() ([]Ownership, error) {
+	r, err := p.Ring()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	return r.Ownership(p)
+}

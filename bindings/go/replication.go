@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+/*
+#include <tokenring/tokenring.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// Strategy is the kind of a replication description (tokenring_strategy).
+type Strategy int
+
+// Replication strategies.
+const (
+	SimpleStrategy          Strategy = C.TOKENRING_SIMPLE
+	NetworkTopologyStrategy Strategy = C.TOKENRING_NETWORK_TOPOLOGY
+)
+
+// String returns the Cassandra class name of the strategy.
+func (s Strategy) String() string {
+	switch s {
+	case SimpleStrategy:
+		return "SimpleStrategy"
+	case NetworkTopologyStrategy:
+		return "NetworkTopologyStrategy"
+	}
+	return "Strategy(" + itoa(int64(s)) + ")"
+}
+
+// Factor is one replication factor of a description: for NetworkTopologyStrategy one
+// datacenter's, for SimpleStrategy the single one (Datacenter empty). Transient replicas
+// are counted in RF (CQL writes RF/Transient).
+type Factor struct {
+	Datacenter string
+	RF         int
+	Transient  int
+}
+
+// Replication is a replication description (SimpleStrategy or NetworkTopologyStrategy).
+// Its methods may be called from several goroutines (a mutex serializes them). Call
+// Close when done; placements copy what they need and do not depend on it.
+type Replication struct {
+	mu  sync.Mutex
+	ptr *C.tokenring_replication
+}
+
+func wrapReplication(p *C.tokenring_replication) *Replication {
+	r := &Replication{ptr: p}
+	runtime.SetFinalizer(r, (*Replication).Close)
+	return r
+}
+
+// NewSimpleStrategy returns SimpleStrategy with replication factor rf (0 ..
+// MaxRF; 0 places no replicas), transient of which are transient (0 .. rf-1).
+// Out-of-range factors give ErrRange.
+func NewSimpleStrategy(rf, transient int) (*Replication, error) {
+	if rf < -1<<31 || rf >= 1<<31 || transient < -1<<31 || transient >= 1<<31 {
+		return nil, goError(CodeRange, "replication factor %d/%d does not fit 32 bits", rf, transient)
+	}
+	var p *C.tokenring_replication
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_replication_simple(&p, C.int32_t(rf), C.int32_t(transient), &detail), &detail); err != nil {
+		return nil, err
+	}
+	return wrapReplication(p), nil
+}
+
+// NewNetworkTopologyStrategy returns NetworkTopologyStrategy with the given full
+// replication factor per datacenter (add transient factors with SetDC). A nil or empty
+// map gives a description without datacenters.
+func NewNetworkTopologyStrategy(factors map[string]int) (*Replication, error) {
+	var p *C.tokenring_replication
+	if err := check(C.tokenring_replication_network(&p)); err != nil {
+		return nil, err
+	}
+	r := wrapReplication(p)
+	dcs := make([]string, 0, len(factors))
+	for dc := range factors {
+		dcs = append(dcs, dc)
+	}
+	sort.Strings(dcs) // deterministic error reporting
+	for _, dc := range dcs {
+		if err := r.SetDC(dc, factors[dc], 0); err != nil {
+			r.Close()
+			return nil, err
+		}
+	}
+	return r, nil
+}
+
+// ParseReplication parses a replication description: a CQL replication map such as
+// {'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2/1'}, the short forms
+// "SimpleStrategy:3" and "NetworkTopologyStrategy:dc1=3,dc2=2/1", a bare "3"
+// (SimpleStrategy) or "dc1=3,dc2=2/1". Malformed text gives ErrParse with a column.
+func ParseReplication(text string) (*Replication, error) {
+	var p *C.tokenring_replication
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_replication_parse(&p, textPtr(text), C.size_t(len(text)), &detail), &detail); err != nil {
+		return nil, err
+	}
+	return wrapReplication(p), nil
+}
+
+// Close frees the description. Calling it again does nothing.
+func (r *Replication) Close() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ptr != nil {
+		C.tokenring_replication_free(r.ptr)
+		r.ptr = nil
+		runtime.SetFinalizer(r, nil)
+	}
+	return nil
+}
+
+// SetDC sets (or replaces) one datacenter's factor of a NetworkTopologyStrategy
+// description; rf 0 records the datacenter with no replicas. On a SimpleStrategy it gives
+// ErrInvalid.
+func (r *Replication) SetDC(datacenter string, rf, transient int) error {
+	if rf < -1<<31 || rf >= 1<<31 || transient < -1<<31 || transient >= 1<<31 {
+		return goError(CodeRange, "replication factor %d/%d does not fit 32 bits", rf, transient)
+	}
+	cd, err := cname("datacenter name", datacenter)
+	if err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ptr == nil {
+		return ErrClosed
+	}
+	var detail C.tokenring_error
+	return newError(C.tokenring_replication_set_dc(r.ptr, charp(cd), C.int32_t(rf), C.int32_t(transient), &detail), &detail)
+}
+
+// Strategy returns the kind of description (0 after Close).
+func (r *Replication) Strategy() Strategy {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return Strategy(C.tokenring_replication_strategy(r.ptr))
+}
+
+// Factors returns the factors: one per datacenter sorted by name for
+// NetworkTopologyStrategy, the single factor for SimpleStrategy.
+func (r *Replication) Factors() ([]Factor, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ptr == nil {
+		return nil, ErrClosed
+	}
+	n := int(C.tokenring_replication_dc_count(r.ptr))
+	if C.tokenring_replication_strategy(r.ptr) == C.TOKENRING_SIMPLE {
+		n = 1
+	}
+	out := make([]Factor, n)
+	for i := range out {
+		var dc *C.char
+		var rf, tr C.int32_t
+		if err := check(C.tokenring_replication_get(&dc, &rf, &tr, r.ptr, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out[i] = Factor{Datacenter: goStringN(dc), RF: int(rf), Transient: int(tr)}
+	}
+	return out, nil
+}
+
+// String formats the description as a CQL replication map, datacenters sorted, e.g.
+// {'class': 'NetworkTopologyStrategy', 'dc1': '3'}; "<closed>" after Close.
+func (r *Replication) String() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ptr == nil {
+		return "<closed>"
+	}
+	s, err := formatReplication(r.ptr)
+	if err != nil {
+		return "<" + err.Error() + ">"
+	}
+	return s
+}
