@@ -275,6 +275,18 @@ def generate_cdef(config: LibConfig) -> str:
     return "\n".join(lines) + "\n"
 
 
+def included_headers(config: LibConfig) -> List[str]:
+    """Base names of the tokenring headers the umbrella header pulls in."""
+    pre = _preprocess(config.header(), config.include_dirs, config.extra_compile_args)
+    own = _header_dirs(config.include_dirs)
+    seen = set()
+    for line in pre.splitlines():
+        m = _LINEMARK.match(line)
+        if m and _own_file(m.group(1), own):
+            seen.add(os.path.basename(m.group(1)))
+    return sorted(seen)
+
+
 def declared_functions(cdef: str) -> List[str]:
     """Names of the functions a cdef declares (top-level, non-typedef statements)."""
     names = []

@@ -24,6 +24,7 @@ from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, token
 from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
                    encode_smallint, encode_text, encode_timestamp, encode_tinyint,
                    encode_uuid, parse_key, parse_value)
+from ._parse import Cluster, ClusterNode, InputFormat, detect_format
 from ._ring import (DescribedRange, KeyOrToken, Liveness, Node, NodeState, Ownership,
                     Placement, Range, Replication, ReplicationLike, Ring, Topology)
 
@@ -55,5 +56,6 @@ __all__ = [
     "ReplicationLike", "TokenRingError", "InvalidArgumentError", "OutOfMemoryError",
     "NotFoundError", "ExistsError", "RangeError", "ParseError", "EmptyError",
     "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError",
-    "library_version", "header_version", "UNWRAPPED",
+    "library_version", "header_version", "UNWRAPPED", "Cluster", "ClusterNode", "InputFormat",
+    "detect_format",
 ]

@@ -341,15 +341,7 @@ class Replication(_Handle):
         raise TypeError(f"cannot make a replication from {type(value).__name__}")
 
     def _format(self) -> str:
-        p = self._p()
-        n = ffi.new("size_t *")
-        buf = ffi.new("char[]", 256)
-        rc = lib.tokenring_replication_format(buf, 256, n, p)
-        if rc == lib.TOKENRING_E_BUFSIZE:
-            buf = ffi.new("char[]", n[0] + 1)
-            rc = lib.tokenring_replication_format(buf, n[0] + 1, n, p)
-        check(rc)
-        return ffi.string(buf, n[0]).decode("utf-8")
+        return replication_text(self._p())
 
     @property
     def strategy(self) -> str:
@@ -386,6 +378,18 @@ class Replication(_Handle):
 
     def __hash__(self) -> int:
         return hash(self._text)
+
+
+def replication_text(p: Any) -> str:
+    """The CQL map text of a (possibly borrowed) ``tokenring_replication *``."""
+    n = ffi.new("size_t *")
+    buf = ffi.new("char[]", 256)
+    rc = lib.tokenring_replication_format(buf, 256, n, p)
+    if rc == lib.TOKENRING_E_BUFSIZE:
+        buf = ffi.new("char[]", n[0] + 1)
+        rc = lib.tokenring_replication_format(buf, n[0] + 1, n, p)
+    check(rc)
+    return ffi.string(buf, n[0]).decode("utf-8")
 
 
 def _factor(f: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Cluster descriptions (parse.h): topology files, nodetool text, TSV, merging, errors."""
+import pytest
+
+import tokenring
+from tokenring import Cluster, InputFormat, NodeState, ParseError, Replication
+from conftest import DATA, load_topology
+
+RING_TEXT = """
+Datacenter: datacenter1
+==========
+Address    Rack        Status State   Load            Owns                Token
+                                                                          5534023222112865484
+127.0.0.1  rack1       Up     Normal  98.97 KiB       40.00%              -9223372036854775808
+127.0.0.2  rack1       Up     Normal  98.98 KiB       40.00%              -5534023222112865485
+127.0.0.3  rack1       Up     Normal  98.98 KiB       40.00%              -1844674407370955162
+127.0.0.4  rack1       Up     Normal  98.98 KiB       40.00%              1844674407370955161
+127.0.0.5  rack1       Up     Normal  98.98 KiB       40.00%              5534023222112865484
+"""
+
+TOPOLOGY_TEXT = """# two datacenters
+keyspace shop NetworkTopologyStrategy:dc1=2,dc2=1
+node a dc=dc1 rack=r1 tokens=-100,100
+node b dc=dc1 rack=r2 tokens=0
+node c dc=dc2 rack=r1 state=leaving tokens=50
+"""
+
+
+def test_nodetool_ring():
+    assert tokenring.detect_format(RING_TEXT) is InputFormat.NODETOOL_RING
+    assert InputFormat.NODETOOL_RING.short_name == "nodetool-ring"
+    c = Cluster.parse(RING_TEXT)
+    assert len(c) == 5 and not c.partial and not c.tokens_unknown
+    assert [n.name for n in c.nodes] == [f"127.0.0.{i}" for i in range(1, 6)]
+    assert c.nodes[0].tokens == (-9223372036854775808,)
+    ring = c.ring()
+    assert ring.owner(0) == "127.0.0.4"
+    assert ring.owner(tokenring.MAX_TOKEN) == "127.0.0.1"
+
+
+def test_topology_file_round_trip():
+    c = Cluster.parse(TOPOLOGY_TEXT)
+    assert list(c.keyspaces) == ["shop"]
+    assert c.keyspace("shop") == Replication.parse("dc1=2,dc2=1")
+    nodes = {n.name: n for n in c.nodes}
+    assert nodes["c"].state is NodeState.LEAVING and nodes["a"].tokens == (-100, 100)
+    assert nodes["a"].line == 3
+    text = c.format()
+    again = Cluster.parse(text, InputFormat.TOPOLOGY)
+    assert again.format() == text
+    assert again.nodes == [n._replace(line=m.line) for n, m in zip(c.nodes, again.nodes)]
+    ring = c.ring()
+    # token 1 -> range (0, 50] of c; then a at 100 (dc1 r1), b at 0 (dc1 r2)
+    assert ring.replicas(1, c.keyspace("shop")) == ["c", "a", "b"]
+
+
+def test_tsv_vector_topology_matches_builder():
+    with open(f"{DATA}/replicas_2dc_3r_2r_vn8.topology.tsv", encoding="utf-8") as f:
+        text = f.read()
+    assert tokenring.detect_format(text) is InputFormat.TSV
+    c = Cluster.parse(text)
+    with load_topology("2dc_3r_2r_vn8") as topo:
+        want = tokenring.Ring(topo)
+    got = c.ring()
+    assert list(got.tokens) == list(want.tokens)
+    assert got.token_owners == want.token_owners
+
+
+def test_parse_error_leaves_cluster_unchanged():
+    c = Cluster.parse(TOPOLOGY_TEXT)
+    before = (c.nodes, c.format())
+    with pytest.raises(ParseError) as ei:
+        c.add("node d dc=dc1 rack=r1 tokens=12x\n", InputFormat.TOPOLOGY)
+    assert ei.value.line == 1 and ei.value.column > 1
+    assert ei.value.code == tokenring._lib.TOKENRING_E_PARSE
+    with pytest.raises(tokenring.ExistsError):
+        c.add("node d dc=dc1 rack=r1 tokens=0\n", InputFormat.TOPOLOGY)  # b holds 0
+    assert (c.nodes, c.format()) == before
+    with pytest.raises(tokenring.NotFoundError):
+        c.keyspace("nope")
+
+
+def test_merge_and_unknown_tokens():
+    c = Cluster.parse("node x dc=dc1 rack=r1 num_tokens=16\n")
+    assert c.tokens_unknown
+    assert c.nodes[0].declared_tokens == 16 and c.nodes[0].tokens == ()
+    with pytest.raises(tokenring.EmptyError):
+        c.topology()
+    c2 = Cluster()
+    c2.add_topology(load_topology("toy"))
+    c2.add_keyspace("ks", 2)
+    assert c2.ring().replicas(42, c2.keyspace("ks")) == ["A", "C"]
+    with pytest.raises(tokenring.ExistsError):
+        c2.add_keyspace("ks", 3)
+    with pytest.raises(tokenring.EmptyError):
+        Cluster().topology()

@@ -1,0 +1,214 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Cluster descriptions: the topology file, ``nodetool ring``/``status`` text and cqlsh
+output of the system tables, parsed and merged by libtokenring (parse.h)."""
+import enum
+import os
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+
+from ._errors import EmptyError, check, new_error
+from ._ffi import ffi, lib
+from ._ring import (Liveness, NodeState, Replication, ReplicationLike, Ring, Topology, _Handle,
+                    _name, _str, replication_text)
+
+__all__ = ["InputFormat", "ClusterNode", "Cluster", "detect_format"]
+
+
+class InputFormat(enum.IntEnum):
+    """Text formats the parsers understand (tokenring_input_format)."""
+
+    AUTO = lib.TOKENRING_INPUT_AUTO
+    TOPOLOGY = lib.TOKENRING_INPUT_TOPOLOGY
+    TSV = lib.TOKENRING_INPUT_TSV
+    NODETOOL_RING = lib.TOKENRING_INPUT_NODETOOL_RING
+    NODETOOL_STATUS = lib.TOKENRING_INPUT_NODETOOL_STATUS
+    CQLSH = lib.TOKENRING_INPUT_CQLSH
+
+    @property
+    def short_name(self) -> str:
+        """"topology", "tsv", "nodetool-ring", "nodetool-status", "cqlsh" or "auto"."""
+        return ffi.string(lib.tokenring_input_format_name(int(self))).decode()
+
+
+def _text(text: Union[str, bytes]) -> bytes:
+    return text.encode("utf-8") if isinstance(text, str) else bytes(text)
+
+
+def detect_format(text: Union[str, bytes]) -> InputFormat:
+    """Guesses the format of a text from its first lines (AUTO when nothing matches)."""
+    raw = _text(text)
+    return InputFormat(lib.tokenring_input_detect(raw, len(raw)))
+
+
+class ClusterNode(NamedTuple):
+    """A node of a cluster description; ``tokens`` is empty when the input did not list
+    them (``declared_tokens`` then holds the count it gave)."""
+
+    name: str
+    datacenter: str
+    rack: str
+    host_id: Optional[str]
+    tokens: Tuple[int, ...]
+    declared_tokens: int
+    state: NodeState
+    liveness: Liveness
+    line: int
+
+
+class Cluster(_Handle):
+    """A cluster description: nodes (with tokens when known) and keyspaces. Several inputs
+    merge into one (e.g. cqlsh ``system.peers_v2`` plus ``system.local``, or ``nodetool
+    status`` for host IDs plus ``nodetool ring`` for tokens). A failing parse leaves the
+    cluster as it was and raises with the line and column.
+
+    >>> c = Cluster.parse("node A dc=dc1 rack=r1 tokens=10,50\\n")
+    >>> c.ring().owner(42)
+    'A'
+    """
+
+    _kind = "cluster"
+
+    def __init__(self) -> None:
+        """An empty cluster."""
+        pp = ffi.new("tokenring_cluster **")
+        check(lib.tokenring_cluster_new(pp))
+        self._ptr = ffi.gc(pp[0], lib.tokenring_cluster_free)
+
+    @classmethod
+    def parse(cls, text: Union[str, bytes], format: InputFormat = InputFormat.AUTO,
+              allow_partial: bool = False) -> "Cluster":
+        """A new cluster from one text (see :meth:`add`)."""
+        c = cls()
+        c.add(text, format, allow_partial)
+        return c
+
+    @classmethod
+    def from_file(cls, path: Union[str, "os.PathLike[str]"],
+                  format: InputFormat = InputFormat.AUTO,
+                  allow_partial: bool = False) -> "Cluster":
+        """A new cluster from a file."""
+        with open(path, "rb") as f:
+            return cls.parse(f.read(), format, allow_partial)
+
+    def add(self, text: Union[str, bytes], format: InputFormat = InputFormat.AUTO,
+            allow_partial: bool = False) -> InputFormat:
+        """Parses ``text`` and merges it in; returns the format actually parsed.
+
+        Args:
+            text: the text (str or bytes).
+            format: the format, or AUTO to detect it.
+            allow_partial: accept a visibly incomplete listing (an elided ``...`` line, a
+                cut token set); :attr:`partial` then becomes True.
+        Raises:
+            ParseError: malformed text (``line``, ``column`` and the message say where and
+                what was expected); ExistsError: a token held twice or a merge conflict.
+        """
+        raw = _text(text)
+        fmt = ffi.new("int *")
+        err = new_error()
+        flags = lib.TOKENRING_PARSE_ALLOW_PARTIAL if allow_partial else 0
+        check(lib.tokenring_cluster_parse(self._p(), int(format), raw, len(raw), flags, fmt,
+                                          err), err)
+        return InputFormat(fmt[0])
+
+    def add_topology(self, topology: Topology) -> None:
+        """Adds every node of a topology (merge rules of :meth:`add`)."""
+        err = new_error()
+        check(lib.tokenring_cluster_add_topology(self._p(), topology._p(), err), err)
+
+    def add_keyspace(self, name: str, replication: ReplicationLike) -> None:
+        """Adds a keyspace with its replication (copied)."""
+        repl = Replication.of(replication)
+        err = new_error()
+        check(lib.tokenring_cluster_add_keyspace(self._p(), _name(name, "keyspace"), repl._p(),
+                                                 err), err)
+
+    def __len__(self) -> int:
+        return lib.tokenring_cluster_node_count(self._p())
+
+    @property
+    def nodes(self) -> List[ClusterNode]:
+        """Every node, in the order the inputs first named them."""
+        p = self._p()
+        info = ffi.new("tokenring_cluster_node_info *")
+        out = []
+        for i in range(lib.tokenring_cluster_node_count(p)):
+            check(lib.tokenring_cluster_node(info, p, i))
+            toks = tuple(ffi.unpack(info.tokens, info.token_count)) \
+                if info.token_count and info.tokens != ffi.NULL else ()
+            out.append(ClusterNode(
+                _str(info.name), _str(info.datacenter), _str(info.rack),
+                _str(info.host_id) if info.host_id != ffi.NULL else None, toks,
+                info.declared_tokens, NodeState(info.state), Liveness(info.liveness),
+                info.line))
+        return out
+
+    @property
+    def flags(self) -> int:
+        """TOKENRING_CLUSTER_* bits."""
+        return lib.tokenring_cluster_flags(self._p())
+
+    @property
+    def partial(self) -> bool:
+        """An input was accepted incomplete: the tokens are a subset of the real ring's."""
+        return bool(self.flags & lib.TOKENRING_CLUSTER_PARTIAL)
+
+    @property
+    def tokens_unknown(self) -> bool:
+        """Some node's tokens are unknown (``nodetool status`` alone): no ring."""
+        return bool(self.flags & lib.TOKENRING_CLUSTER_TOKENS_UNKNOWN)
+
+    def topology(self) -> Topology:
+        """A copy of the cluster's nodes as a :class:`Topology` (independent of the
+        cluster). EmptyError when there is no node or some tokens are unknown."""
+        p = self._p()
+        borrowed = lib.tokenring_cluster_topology(p)
+        if borrowed == ffi.NULL:
+            why = "some node's tokens are unknown" if self.tokens_unknown else "it has no node"
+            raise EmptyError(lib.TOKENRING_E_EMPTY, f"the cluster has no topology: {why}")
+        pp = ffi.new("tokenring_topology **")
+        check(lib.tokenring_topology_clone(pp, borrowed))
+        return Topology._adopt(pp[0])
+
+    def ring(self) -> Ring:
+        """The :class:`Ring` of the cluster's nodes."""
+        with self.topology() as topo:
+            return Ring(topo)
+
+    @property
+    def keyspaces(self) -> Dict[str, Replication]:
+        """``{keyspace: Replication}`` in the order they were added (copies)."""
+        p = self._p()
+        name = ffi.new("const char **")
+        repl = ffi.new("const tokenring_replication **")
+        out = {}
+        for i in range(lib.tokenring_cluster_keyspace_count(p)):
+            check(lib.tokenring_cluster_keyspace(name, repl, p, i))
+            out[_str(name[0])] = Replication.parse(replication_text(repl[0]))
+        return out
+
+    def keyspace(self, name: str) -> Replication:
+        """The replication of keyspace ``name``. NotFoundError if unknown."""
+        p = self._p()
+        idx = ffi.new("size_t *")
+        check(lib.tokenring_cluster_find_keyspace(idx, p, _name(name, "keyspace")))
+        repl = ffi.new("const tokenring_replication **")
+        check(lib.tokenring_cluster_keyspace(ffi.NULL, repl, p, idx[0]))
+        return Replication.parse(replication_text(repl[0]))
+
+    def format(self) -> str:
+        """The cluster in the topology file format (parsing it gives the same cluster)."""
+        p = self._p()
+        n = ffi.new("size_t *")
+        rc = lib.tokenring_cluster_format(ffi.NULL, 0, n, p)
+        if rc not in (0, lib.TOKENRING_E_BUFSIZE):
+            check(rc)
+        buf = ffi.new("char[]", n[0] + 1)
+        check(lib.tokenring_cluster_format(buf, n[0] + 1, n, p))
+        return ffi.string(buf, n[0]).decode("utf-8")
+
+    def __str__(self) -> str:
+        return self.format()
+
+    def __repr__(self) -> str:
+        return "<tokenring.Cluster closed>" if self.closed else \
+            f"<tokenring.Cluster {len(self)} nodes, {len(self.keyspaces)} keyspaces>"
