@@ -8,6 +8,7 @@
  * into a float. getOwnership sums a node's fractions in float, in ascending token order;
  * effectiveOwnership sums, per node, the fraction of every range it replicates, in ring
  * order. Here the rounding is done exactly on 128-bit integers. */
+#include <float.h>
 #include <string.h>
 
 #include "ring_internal.h"
@@ -15,11 +16,17 @@
 #define R_MOD ((((tr_u128)1) << 64) - 2) /* 2^64 - 2 */
 #define MILLION 1000000u
 
-/* round_half_even(num * 10^6 / R) for 0 <= num < R. */
+/* round_half_even(num * 10^6 / R) for 0 <= num < R. Since R = 2^64 - 2 and
+ * x = num * 10^6 < 10^6 * 2^64, the quotient is x >> 64 or one more. */
 static uint32_t millionths(tr_u128 num)
 {
     tr_u128 x = num * MILLION;
-    tr_u128 q = x / R_MOD, r = x % R_MOD;
+    tr_u128 q = x >> 64;
+    tr_u128 r = x - q * R_MOD;
+    while (r >= R_MOD) {
+        q++;
+        r -= R_MOD;
+    }
     tr_u128 twice = r * 2;
     if (twice > R_MOD || (twice == R_MOD && (q & 1)))
         q++;
@@ -27,9 +34,15 @@ static uint32_t millionths(tr_u128 num)
 }
 
 /* m / 10^6 correctly rounded to float (round half to even), as Java's
- * BigDecimal.floatValue() gives for a value of scale 6. m <= 10^6. */
+ * BigDecimal.floatValue() gives for a value of scale 6 (it divides the float of the
+ * unscaled value by 1e6f, both exact, so the one IEEE division rounds correctly).
+ * m <= 10^6. */
 static float float_of_millionths(uint32_t m)
 {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+    return (float)m / 1e6f;
+#else
+    /* Without strict float evaluation: round exactly on integers. */
     if (m == 0)
         return 0.0f;
     const tr_u128 lo = (tr_u128)MILLION << 23; /* q >= 2^23 */
@@ -42,6 +55,7 @@ static float float_of_millionths(uint32_t m)
         q++;
     /* q <= 2^24 and k < 64: q / 2^k is exact in double and in float. */
     return (float)((double)q / (double)((uint64_t)1 << k));
+#endif
 }
 
 /* describeOwnership's float for ring token i (of n). */

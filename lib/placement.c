@@ -217,6 +217,7 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     const bool simple = replication->strategy == TOKENRING_SIMPLE;
     dc_plan *plan = NULL;
     uint32_t *dc_plan_of = NULL, *pos_all = NULL, *node_stamp = NULL, *rack_stamp = NULL;
+    uint32_t *node_rack = NULL;
     uint32_t *list_nodes = NULL;
     uint8_t *list_flags = NULL;
     pick *picks = NULL;
@@ -284,17 +285,20 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     }
 
     node_stamp = tr_calloc(ring->node_count, sizeof *node_stamp);
+    node_rack = tr_malloc(ring->node_count * sizeof *node_rack);
     rack_stamp = tr_calloc(ring->rack_count ? ring->rack_count : 1, sizeof *rack_stamp);
     list_nodes = tr_malloc((total_rf ? total_rf : 1) * sizeof *list_nodes);
     list_flags = tr_malloc(total_rf ? total_rf : 1);
     picks = tr_malloc((total_rf ? total_rf : 1) * sizeof *picks);
     heads = tr_calloc(nplan ? nplan : 1, sizeof *heads);
     p = tr_calloc(1, sizeof *p);
-    if (!node_stamp || !rack_stamp || !list_nodes || !list_flags || !picks || !heads || !p)
+    if (!node_stamp || !node_rack || !rack_stamp || !list_nodes || !list_flags || !picks || !heads || !p)
         goto nomem;
     p->range_set = tr_malloc(n * sizeof *p->range_set);
     if (!p->range_set)
         goto nomem;
+    for (size_t k = 0; k < ring->node_count; k++)
+        node_rack[k] = ring->nodes[k].rack_index;
 
     /* Offsets of each plan's picks inside `picks`. */
     size_t *pick_base = heads; /* reused: base of plan k's picks, then merge heads */
@@ -339,7 +343,7 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
                     if (node_stamp[node] == stamp)
                         continue;
                     bool full = rf_left > pl->transients;
-                    uint32_t rack = ring->nodes[node].rack_index;
+                    uint32_t rack = node_rack[node];
                     if (rack_stamp[rack] != stamp)
                         rack_stamp[rack] = stamp;
                     else if (repeats > 0)
@@ -412,6 +416,7 @@ done:
     tr_free(dc_plan_of);
     tr_free(pos_all);
     tr_free(node_stamp);
+    tr_free(node_rack);
     tr_free(rack_stamp);
     tr_free(list_nodes);
     tr_free(list_flags);

@@ -23,26 +23,30 @@ static void ring_destroy(tokenring_ring *r)
     tr_free(r);
 }
 
-/* Sorts (token, node) pairs by token: LSD radix sort on 16-bit digits of the token with
- * its sign bit flipped (so unsigned order is signed order). tmp arrays have n entries. */
+/* Sorts (token, node) pairs by token: LSD radix sort on the 8 bytes of the token with its
+ * sign bit flipped (so unsigned order is signed order); 256 buckets keep every pass in
+ * cache. A pass whose byte is the same for every token is skipped. tmp arrays have n
+ * entries. */
 static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t *tmp_node,
-                       uint32_t *count, size_t n)
+                       size_t n)
 {
     int64_t *src_t = tok, *dst_t = tmp_tok;
     uint32_t *src_n = node, *dst_n = tmp_node;
-    for (unsigned shift = 0; shift < 64; shift += 16) {
-        memset(count, 0, 65536 * sizeof *count);
+    for (unsigned shift = 0; shift < 64; shift += 8) {
+        size_t count[256] = { 0 };
         for (size_t i = 0; i < n; i++)
-            count[(((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xffff]++;
-        uint32_t sum = 0;
-        for (size_t d = 0; d < 65536; d++) {
-            uint32_t c = count[d];
+            count[(((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xff]++;
+        if (count[(((uint64_t)src_t[0] ^ 0x8000000000000000ULL) >> shift) & 0xff] == n)
+            continue;
+        size_t sum = 0;
+        for (size_t d = 0; d < 256; d++) {
+            size_t c = count[d];
             count[d] = sum;
             sum += c;
         }
         for (size_t i = 0; i < n; i++) {
-            uint32_t d = (uint32_t)((((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xffff);
-            uint32_t at = count[d]++;
+            size_t d = (size_t)((((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xff);
+            size_t at = count[d]++;
             dst_t[at] = src_t[i];
             dst_n[at] = src_n[i];
         }
@@ -53,7 +57,10 @@ static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t 
         src_n = dst_n;
         dst_n = sn;
     }
-    /* Four passes: the result is back in tok/node. */
+    if (src_t != tok) {
+        memcpy(tok, src_t, n * sizeof *tok);
+        memcpy(node, src_n, n * sizeof *node);
+    }
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -98,7 +105,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     tokenring_ring *r = tr_calloc(1, sizeof *r);
     sort_item *items = NULL;
     int64_t *tmp_tok = NULL;
-    uint32_t *tmp_node = NULL, *count = NULL;
+    uint32_t *tmp_node = NULL;
     uint8_t *seen = NULL;
     if (!r)
         goto nomem;
@@ -156,10 +163,9 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     if (ring_tokens > 4096) {
         tmp_tok = tr_malloc(ring_tokens * sizeof *tmp_tok);
         tmp_node = tr_malloc(ring_tokens * sizeof *tmp_node);
-        count = tr_malloc(65536 * sizeof *count);
-        if (!tmp_tok || !tmp_node || !count)
+        if (!tmp_tok || !tmp_node)
             goto nomem;
-        sort_pairs(r->tokens, r->token_nodes, tmp_tok, tmp_node, count, ring_tokens);
+        sort_pairs(r->tokens, r->token_nodes, tmp_tok, tmp_node, ring_tokens);
     } else {
         /* Small rings: sort (token, node) packed as 16-byte records by token. */
         struct pair { int64_t tok; int64_t node; } *p = tr_malloc(ring_tokens * sizeof *p);
@@ -227,7 +233,6 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     tr_free(items);
     tr_free(tmp_tok);
     tr_free(tmp_node);
-    tr_free(count);
     tr_free(seen);
     *out = r;
     return TOKENRING_OK;
@@ -237,7 +242,6 @@ nomem:
     tr_free(items);
     tr_free(tmp_tok);
     tr_free(tmp_node);
-    tr_free(count);
     tr_free(seen);
     return tr_fail(err, TOKENRING_E_NOMEM, "out of memory building a ring of %zu tokens",
                    ring_tokens);
