@@ -412,12 +412,16 @@ def _factor(f: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
 def _token_of(key_or_token: KeyOrToken) -> int:
     if type(key_or_token) is int:
         return key_or_token
+    if isinstance(key_or_token, (str, bytes, bytearray, memoryview)):
+        b = as_key_bytes(key_or_token)
+        return lib.tokenring_token(b, len(b))
     if isinstance(key_or_token, bool):
         raise TypeError("a token must be an int, not bool")
-    if isinstance(key_or_token, int):  # numpy integers, IntEnum...
-        return int(key_or_token)
-    b = as_key_bytes(key_or_token)
-    return lib.tokenring_token(b, len(b))
+    try:
+        return operator.index(key_or_token)  # numpy integers and other int-likes
+    except TypeError:
+        raise TypeError("expected a token (int) or a partition key (bytes or str), not "
+                        f"{type(key_or_token).__name__}") from None
 
 
 class Ring(_Handle):
