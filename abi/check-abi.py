@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 """Check a built libtokenring against every frozen ABI baseline in abi/.
 
-For each baseline abi/libtokenring-X.Y.abi (with its exported-symbol list
-abi/libtokenring-X.Y.symbols):
+For each baseline abi/libtokenring-X.Y.abi of the library's major version X (with its
+exported-symbol list abi/libtokenring-X.Y.symbols):
 
 1. abidiff --no-added-syms --suppressions abi/suppressions.abignore BASELINE LIB.
    abidiff's exit status is a bit field and ANY set bit fails the check:
@@ -171,6 +171,9 @@ def check_one(args, version, abi_path, exported, map_nodes, changelog, lib_ver, 
                        'abi/libtokenring.map (e.g. TOKENRING_%d.%d { global: ...; } TOKENRING_%d.%d;)'
                        % (', '.join(sorted(base_nodes)) or 'the baseline', newest_base[0],
                           newest_base[1] + 1, newest_base[0], newest_base[1]))
+            if lib_ver == version:
+                bad.append('(or, if %d.%d is not released yet and the baseline was frozen '
+                           'early, re-freeze it: abi/regenerate.sh)' % version)
         else:
             if lib_ver is not None and nv > lib_ver:
                 bad.append('node %s is newer than the library version %d.%d: bump the '
@@ -204,7 +207,11 @@ def main():
         if shutil.which(tool) is None:
             print('SKIP: %s not found (apt-get install abigail-tools binutils)' % tool)
             return 77
+    lib_ver = lib_version(args.lib, args.version)
     found = baselines(args.baseline_dir)
+    if lib_ver is not None:
+        # A new major (new SONAME) makes no promise to older majors' binaries.
+        found = [(v, p) for v, p in found if v[0] == lib_ver[0]]
     if not found:
         print('FAIL: no baseline libtokenring-X.Y.abi in %s: run abi/regenerate.sh' % args.baseline_dir)
         return 1
@@ -212,7 +219,6 @@ def main():
         changelog = f.read()
     _, map_nodes = check_symbols.parse_map(args.map)
     exported, _ = check_symbols.exported_symbols(args.lib)
-    lib_ver = lib_version(args.lib, args.version)
 
     problems = []
     for version, path in found:

@@ -40,11 +40,15 @@ if [ -z "$lib" ]; then
         tmp=$(mktemp -d)
         trap 'rm -rf "$tmp"' EXIT
         builddir=$tmp/build
+        log=$tmp/setup.log
         meson setup "$builddir" "$src" --buildtype=debugoptimized -Dtests=false \
             -Dtools=false -Dbench=false -Ddocs=disabled -Dabi_check=disabled \
-            -Dbindings=disabled >/dev/null
+            -Dbindings=disabled >"$log" 2>&1 || { cat "$log" >&2; echo "meson setup failed" >&2; exit 1; }
     fi
-    meson compile -C "$builddir" tokenring:shared_library >/dev/null
+    log=$(mktemp)
+    meson compile -C "$builddir" tokenring:shared_library >"$log" 2>&1 || {
+        tail -n 30 "$log" >&2; rm -f "$log"; echo "build failed" >&2; exit 1; }
+    rm -f "$log"
     lib=$(find "$builddir/lib" -maxdepth 1 -type f -name 'libtokenring.so.*.*.*' | head -n 1)
 fi
 
