@@ -156,8 +156,8 @@ TOKENRING_API const char *tokenring_input_format_name(int format);
  *
  * Merge rules: a node already in the cluster must have the same datacenter and rack;
  * tokens known on both sides must be equal; unknown tokens and a missing host ID are
- * filled from the new input; state and liveness come from the input that has tokens
- * (`nodetool ring` or cqlsh) only when the cluster had none.
+ * filled from the new input; state and liveness stay those of the input that first
+ * named the node.
  *
  * Complexity O(len + n log n) for n tokens.
  * @param cluster the cluster to add to
