@@ -17,5 +17,7 @@
 #include "tokenring/key.h"
 #include "tokenring/ring.h"
 #include "tokenring/parse.h"
+#include "tokenring/layout.h"
+#include "tokenring/analysis.h"
 
 #endif /* TOKENRING_TOKENRING_H */

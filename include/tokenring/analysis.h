@@ -1,0 +1,602 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file analysis.h
+ * @brief Questions operators ask of a ring, answered exactly: balance statistics, what a
+ *        join / decommission / replacement / move changes and streams, which failures
+ *        break a consistency level, and a plan for changing num_tokens.
+ *
+ * Analyses never modify their inputs: a topology change is simulated on a copy
+ * (tokenring_topology_clone()). Results that hold arrays are opaque, immutable handles
+ * read through accessor functions and released with their free function; a result may be
+ * read from any number of threads at once. Every width is exact (a count of token
+ * values, up to 2^64 or more, as ::tokenring_u128); the doubles next to them are the same
+ * widths divided by 2^64, for display.
+ */
+#ifndef TOKENRING_ANALYSIS_H
+#define TOKENRING_ANALYSIS_H
+
+#include "tokenring/common.h"
+#include "tokenring/ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------- balance */
+
+/**
+ * Statistics of one ownership measure over a group of nodes. Fractions are of the whole
+ * ring (2^64 token values).
+ * @since 1.0
+ */
+typedef struct tokenring_balance {
+    uint32_t node_count;      /**< Nodes in the group (nodes holding ring tokens). */
+    uint32_t min_node;        /**< Ring index of a node with the smallest share (the
+                                   lowest index among equals). */
+    uint32_t max_node;        /**< Ring index of a node with the largest share. */
+    uint32_t reserved0;       /**< Reserved, zero. */
+    tokenring_u128 min_width; /**< Exact smallest width. */
+    tokenring_u128 max_width; /**< Exact largest width. */
+    tokenring_u128 total_width; /**< Exact sum over the group. */
+    double min;               /**< min_width / 2^64. */
+    double max;               /**< max_width / 2^64. */
+    double mean;              /**< total_width / node_count / 2^64. */
+    double stdev;             /**< Sample standard deviation (n - 1 in the denominator,
+                                   0 for one node) of the shares, as fractions. */
+    uint64_t reserved[4];     /**< Reserved, zero. */
+} tokenring_balance;
+
+/**
+ * Balance of primary and effective ownership over the nodes of a whole ring, of one
+ * datacenter, or of one rack of a datacenter. A node counts when it holds at least one
+ * ring token (state normal, leaving or moving).
+ *
+ * Thread-safe (reads immutable objects). O(n + ranges * replicas).
+ * @param[out] primary_out receives primary-ownership statistics (may be NULL)
+ * @param[out] effective_out receives effective-ownership statistics (may be NULL; needs
+ *             @p placement)
+ * @param ring the ring
+ * @param placement a placement built from @p ring, or NULL when @p effective_out is NULL
+ * @param datacenter restrict to this datacenter, or NULL for every node
+ * @param rack restrict to this rack of @p datacenter, or NULL for the whole datacenter
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p ring, @p rack without
+ *         @p datacenter, @p effective_out without @p placement, a placement of another
+ *         ring); #TOKENRING_E_NOTFOUND (no node of the ring in that datacenter/rack);
+ *         #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
+                                            tokenring_balance *effective_out,
+                                            const tokenring_ring *ring,
+                                            const tokenring_placement *placement,
+                                            const char *datacenter, const char *rack,
+                                            tokenring_error *err);
+
+/* ------------------------------------------------------------------ movement */
+
+/** What a movement analysis compares; decides the streaming sources. Values are ABI.
+ *  @since 1.0 */
+typedef enum tokenring_change_kind {
+    TOKENRING_CHANGE_GENERIC = 0,      /**< Any two topologies: sources as for a join. */
+    TOKENRING_CHANGE_JOIN = 1,         /**< A node bootstraps. */
+    TOKENRING_CHANGE_DECOMMISSION = 2, /**< A node leaves and streams its data away. */
+    TOKENRING_CHANGE_REPLACE = 3,      /**< A dead node is replaced (replace_address). */
+    TOKENRING_CHANGE_MOVE = 4          /**< A node takes new tokens (nodetool move). */
+} tokenring_change_kind;
+
+/** Result of a movement analysis (immutable; free with tokenring_movement_free()).
+ *  @since 1.0 */
+typedef struct tokenring_movement tokenring_movement;
+
+/**
+ * Compares the replica placement of two topologies under one replication.
+ *
+ * Ranges. The boundaries of both rings together cut the token space into elementary
+ * ranges (previous boundary, boundary]; each lies inside one range of each ring, so it has
+ * one old and one new replica list. An elementary range is reported when the old and new
+ * replica SETS differ (a change of order alone moves no data).
+ *
+ * Nodes are identified by name across the two topologies and numbered in the result:
+ * first the nodes of @p before in its order, then the nodes only in @p after.
+ *
+ * Streaming, for every reported range and every node that gains it (in the new list but
+ * not the old), one source, following Cassandra's bootstrap with strict consistency
+ * (RangeStreamer.calculateRangesToFetchWithPreferredEndpoints: the replica that loses the
+ * range is the one to stream from, so that no consistency guarantee is broken):
+ *  - the gaining nodes are paired, in new-replica order, with the losing nodes (old list,
+ *    not new list), in old-replica order, preferring a loser of the gainer's datacenter;
+ *    such a stream is marked strict;
+ *  - when no loser is left (e.g. fewer nodes than the replication factor), the source is
+ *    the first old replica of the gainer's datacenter still present, else the first old
+ *    replica still present (Cassandra would ask the snitch for the closest one);
+ *  - for #TOKENRING_CHANGE_REPLACE the replaced node is dead and never a source: every
+ *    gained range comes from the first other old replica of the same datacenter (else any
+ *    datacenter), non-strict, as a replacement streams;
+ *  - for #TOKENRING_CHANGE_DECOMMISSION the leaving node is the loser and so the source of
+ *    its ranges, as unbootstrap streams them.
+ *
+ * Sample tokens (e.g. tokens of sample keys from tokenring_tokens()) are looked up in both
+ * placements.
+ *
+ * Thread-safe as a reader of its inputs. O((n1 + n2) * (log + rf)) plus the two placement
+ * builds.
+ * @param[out] out receives the result; free with tokenring_movement_free()
+ * @param before the topology before the change
+ * @param after the topology after the change
+ * @param replication the replication to compare under
+ * @param kind a ::tokenring_change_kind
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, unknown kind);
+ *         #TOKENRING_E_EMPTY (a topology has no ring token); #TOKENRING_E_NOTFOUND (a
+ *         datacenter of the replication has no node); #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
+                                             const tokenring_topology *before,
+                                             const tokenring_topology *after,
+                                             const tokenring_replication *replication,
+                                             int kind, const int64_t *sample_tokens,
+                                             size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node joining (state normal afterwards) and compares, as
+ * tokenring_movement_compare() with #TOKENRING_CHANGE_JOIN. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before the join
+ * @param replication the replication
+ * @param name the new node's name (must not exist)
+ * @param datacenter its datacenter
+ * @param rack its rack
+ * @param tokens its tokens
+ * @param token_count number of tokens (at least 1)
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(), plus the errors of
+ *         tokenring_topology_add_node() (#TOKENRING_E_EXISTS for a known name or a taken
+ *         token)
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_join(tokenring_movement **out,
+                                          const tokenring_topology *topology,
+                                          const tokenring_replication *replication,
+                                          const char *name, const char *datacenter,
+                                          const char *rack, const int64_t *tokens,
+                                          size_t token_count, const int64_t *sample_tokens,
+                                          size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a decommission (the node leaves) and compares, with
+ * #TOKENRING_CHANGE_DECOMMISSION. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param name the leaving node
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(); #TOKENRING_E_NOTFOUND for an unknown node;
+ *         #TOKENRING_E_EMPTY when it is the last node
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_decommission(tokenring_movement **out,
+                                                  const tokenring_topology *topology,
+                                                  const tokenring_replication *replication,
+                                                  const char *name,
+                                                  const int64_t *sample_tokens,
+                                                  size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates replacing a dead node by a new one with the same tokens, datacenter and rack,
+ * with #TOKENRING_CHANGE_REPLACE. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param old_name the replaced node
+ * @param new_name the replacement (must not exist)
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(); #TOKENRING_E_NOTFOUND, #TOKENRING_E_EXISTS
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_replace(tokenring_movement **out,
+                                             const tokenring_topology *topology,
+                                             const tokenring_replication *replication,
+                                             const char *old_name, const char *new_name,
+                                             const int64_t *sample_tokens,
+                                             size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node moving to new tokens, with #TOKENRING_CHANGE_MOVE. @p topology is not
+ * modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param name the moving node
+ * @param tokens its new tokens
+ * @param token_count number of new tokens (at least 1)
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(), plus the errors of
+ *         tokenring_topology_set_tokens()
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_move(tokenring_movement **out,
+                                          const tokenring_topology *topology,
+                                          const tokenring_replication *replication,
+                                          const char *name, const int64_t *tokens,
+                                          size_t token_count, const int64_t *sample_tokens,
+                                          size_t sample_count, tokenring_error *err);
+
+/**
+ * Frees a movement result.
+ * @param movement the result, or NULL (no-op)
+ * @since 1.0
+ */
+TOKENRING_API void tokenring_movement_free(tokenring_movement *movement);
+
+/**
+ * Totals of a movement analysis.
+ * @since 1.0
+ */
+typedef struct tokenring_movement_summary {
+    tokenring_u128 changed_width;  /**< Token values whose replica set changes. */
+    tokenring_u128 primary_changed_width; /**< Token values whose primary replica (first
+                                               replica) changes. */
+    tokenring_u128 streamed_width; /**< Sum of the widths of all streams (a range streamed
+                                        to two nodes counts twice). */
+    double changed_fraction;       /**< changed_width / 2^64. */
+    double primary_changed_fraction; /**< primary_changed_width / 2^64. */
+    double streamed_fraction;      /**< streamed_width / 2^64. */
+    uint32_t range_count;          /**< Elementary ranges whose replica set changes. */
+    uint32_t stream_count;         /**< Streams. */
+    uint32_t node_count;           /**< Nodes of the result. */
+    uint32_t cleanup_count;        /**< Nodes that afterwards hold data they no longer
+                                        replicate. */
+    uint32_t sample_count;         /**< Sample tokens traced. */
+    uint32_t samples_primary_changed;  /**< Samples whose primary replica changes. */
+    uint32_t samples_replicas_changed; /**< Samples whose replica set changes. */
+    uint32_t reserved0;            /**< Reserved, zero. */
+    uint64_t reserved[4];          /**< Reserved, zero. */
+} tokenring_movement_summary;
+
+/**
+ * Reads the totals.
+ * @param[out] out receives them
+ * @param movement the result
+ * @return #TOKENRING_OK or #TOKENRING_E_INVAL
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_get_summary(tokenring_movement_summary *out,
+                                                 const tokenring_movement *movement);
+
+/**
+ * What one node gains and loses. Effective widths count every range the node is a
+ * replica of; primary widths the ranges it is the first replica of.
+ * @since 1.0
+ */
+typedef struct tokenring_movement_node {
+    const char *name;              /**< Node name (valid while the result lives). */
+    tokenring_u128 before_width;   /**< Effective width before. */
+    tokenring_u128 after_width;    /**< Effective width after. */
+    tokenring_u128 gained_width;   /**< Width it replicates after but not before (what it
+                                        receives by streaming). */
+    tokenring_u128 lost_width;     /**< Width it replicated before but not after. */
+    tokenring_u128 primary_before_width; /**< Primary width before. */
+    tokenring_u128 primary_after_width;  /**< Primary width after. */
+    double gained_fraction;        /**< gained_width / after_width: the share of its data
+                                        afterwards that arrives by streaming (0 if none). */
+    double lost_fraction;          /**< lost_width / before_width: the share of its data
+                                        before that it no longer replicates (0 if none). */
+    uint8_t in_before;             /**< 1 if the node is in the topology before. */
+    uint8_t in_after;              /**< 1 if the node is in the topology after. */
+    uint8_t needs_cleanup;         /**< 1 if it is in both and lost_width > 0: what
+                                        `nodetool cleanup` would remove. */
+    uint8_t reserved0;             /**< Reserved, zero. */
+    uint32_t reserved1;            /**< Reserved, zero. */
+    uint64_t reserved[2];          /**< Reserved, zero. */
+} tokenring_movement_node;
+
+/**
+ * Reads node @p index (0 .. summary.node_count - 1).
+ * @param[out] out receives the node
+ * @param movement the result
+ * @param index the node
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_get_node(tokenring_movement_node *out,
+                                              const tokenring_movement *movement,
+                                              size_t index);
+
+/**
+ * One elementary range whose replica set changes. Node numbers are the result's.
+ * @since 1.0
+ */
+typedef struct tokenring_moved_range {
+    int64_t start;                 /**< Exclusive lower bound. */
+    int64_t end;                   /**< Inclusive upper bound. */
+    tokenring_u128 width;          /**< Exact width. */
+    const uint32_t *old_replicas;  /**< Old replicas in Cassandra's order. */
+    const uint32_t *new_replicas;  /**< New replicas in Cassandra's order. */
+    uint32_t old_count;            /**< Number of old replicas. */
+    uint32_t new_count;            /**< Number of new replicas. */
+    uint64_t reserved[2];          /**< Reserved, zero. */
+} tokenring_moved_range;
+
+/**
+ * Reads changed range @p index (0 .. summary.range_count - 1), in token order.
+ * @param[out] out receives it (pointers valid while the result lives)
+ * @param movement the result
+ * @param index the range
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_get_range(tokenring_moved_range *out,
+                                               const tokenring_movement *movement,
+                                               size_t index);
+
+/**
+ * One stream: @c source sends range (start, end] to @c destination.
+ * @since 1.0
+ */
+typedef struct tokenring_stream {
+    int64_t start;          /**< Exclusive lower bound. */
+    int64_t end;            /**< Inclusive upper bound. */
+    tokenring_u128 width;   /**< Exact width. */
+    uint32_t source;        /**< Sending node (result numbering). */
+    uint32_t destination;   /**< Receiving node. */
+    uint32_t range_index;   /**< The changed range it belongs to. */
+    uint32_t strict;        /**< 1 if the source is the replica losing the range. */
+    uint64_t reserved[2];   /**< Reserved, zero. */
+} tokenring_stream;
+
+/**
+ * Reads stream @p index (0 .. summary.stream_count - 1), in range order.
+ * @param[out] out receives it
+ * @param movement the result
+ * @param index the stream
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_get_stream(tokenring_stream *out,
+                                                const tokenring_movement *movement,
+                                                size_t index);
+
+/**
+ * What happens to one sample token.
+ * @since 1.0
+ */
+typedef struct tokenring_sample_change {
+    int64_t token;                /**< The sample token. */
+    const uint32_t *old_replicas; /**< Replicas before (result numbering, Cassandra's
+                                       order; the first is the primary). */
+    const uint32_t *new_replicas; /**< Replicas after. */
+    uint32_t old_count;           /**< Number of old replicas. */
+    uint32_t new_count;           /**< Number of new replicas. */
+    uint32_t old_owner;           /**< Primary owner (range owner) before. */
+    uint32_t new_owner;           /**< Primary owner after. */
+    uint8_t owner_changed;        /**< 1 if the range owner changes. */
+    uint8_t replicas_changed;     /**< 1 if the replica set changes. */
+    uint8_t reserved0[6];         /**< Reserved, zero. */
+    uint64_t reserved[2];         /**< Reserved, zero. */
+} tokenring_sample_change;
+
+/**
+ * Reads sample @p index (0 .. summary.sample_count - 1), in the order given.
+ * @param[out] out receives it (pointers valid while the result lives)
+ * @param movement the result
+ * @param index the sample
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_get_sample(tokenring_sample_change *out,
+                                                const tokenring_movement *movement,
+                                                size_t index);
+
+/* -------------------------------------------------------------- availability */
+
+/** Consistency levels for availability analyses. Values are ABI. @since 1.0 */
+typedef enum tokenring_consistency {
+    TOKENRING_CL_ONE = 1,          /**< One live replica. */
+    TOKENRING_CL_TWO = 2,          /**< Two live replicas. */
+    TOKENRING_CL_THREE = 3,        /**< Three live replicas. */
+    TOKENRING_CL_QUORUM = 4,       /**< (sum of all datacenters' rf) / 2 + 1 live
+                                        replicas, counted across datacenters. */
+    TOKENRING_CL_ALL = 5,          /**< Every configured replica (sum of rf) live. */
+    TOKENRING_CL_LOCAL_ONE = 6,    /**< One live replica in the local datacenter. */
+    TOKENRING_CL_LOCAL_QUORUM = 7, /**< rf(local) / 2 + 1 live replicas in the local
+                                        datacenter. */
+    TOKENRING_CL_EACH_QUORUM = 8   /**< rf(dc) / 2 + 1 live replicas in every
+                                        datacenter with rf > 0. */
+} tokenring_consistency;
+
+/** Largest number of failed nodes an availability analysis enumerates. @since 1.0 */
+#define TOKENRING_AVAILABILITY_MAX_K 3u
+
+/** Result of an availability analysis (immutable; free with
+ *  tokenring_availability_free()). @since 1.0 */
+typedef struct tokenring_availability tokenring_availability;
+
+/**
+ * Finds every set of exactly @p k failed nodes (k distinct ring nodes) that leaves at
+ * least one range unable to reach consistency level @p consistency, and for each such
+ * set the exact width of the token space it makes unavailable.
+ *
+ * Rules. The required counts come from the configured factors, as Cassandra's
+ * ConsistencyLevel.blockFor does: QUORUM = (sum of rf) / 2 + 1, ALL = sum of rf,
+ * LOCAL_QUORUM = rf(local) / 2 + 1, EACH_QUORUM needs rf(dc) / 2 + 1 in every datacenter
+ * of the replication with rf > 0. Transient replicas count as replicas. A range fails
+ * when its replicas that are not in the failed set are fewer than required (for the
+ * LOCAL levels: its local replicas; for EACH_QUORUM: in some datacenter). When some
+ * range cannot reach the level even with every node up (e.g. THREE with rf 2, or a
+ * datacenter with fewer nodes than its rf at ALL), the call fails with
+ * #TOKENRING_E_IMPOSSIBLE instead of listing every set.
+ *
+ * Method. The placement's distinct replica sets are the only inputs that matter: for each
+ * set and each subset of it of at most @p k nodes the widths are accumulated (a hash map
+ * keyed by the node combination); a candidate failure set is formed from each failing
+ * subset completed by any other nodes, and its unavailable width is the sum, over the
+ * replica sets it breaks, of their widths (computed by inclusion-exclusion over its 2^k
+ * subsets). Exact, and fast when breaking needs several failures in one set (QUORUM): about
+ * O(sets * 2^rf + results * 2^k).
+ *
+ * Thread-safe (reads immutable objects).
+ * @param[out] out receives the result; free with tokenring_availability_free()
+ * @param ring the ring
+ * @param replication the replication (a placement is built internally)
+ * @param consistency a ::tokenring_consistency
+ * @param local_dc the local datacenter for LOCAL_ONE and LOCAL_QUORUM (NULL otherwise)
+ * @param k number of failed nodes, 1 .. #TOKENRING_AVAILABILITY_MAX_K and at most the
+ *        ring's node count
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, unknown level, LOCAL level
+ *         without @p local_dc); #TOKENRING_E_RANGE (@p k out of range);
+ *         #TOKENRING_E_NOTFOUND (@p local_dc or a datacenter of the replication has no
+ *         node); #TOKENRING_E_IMPOSSIBLE (the level is unreachable with no failure);
+ *         #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
+                                               const tokenring_ring *ring,
+                                               const tokenring_replication *replication,
+                                               int consistency, const char *local_dc,
+                                               uint32_t k, tokenring_error *err);
+
+/**
+ * Frees an availability result.
+ * @param availability the result, or NULL (no-op)
+ * @since 1.0
+ */
+TOKENRING_API void tokenring_availability_free(tokenring_availability *availability);
+
+/**
+ * Number of failure sets found.
+ * @param availability the result (NULL gives 0)
+ * @return the count
+ * @since 1.0
+ */
+TOKENRING_API size_t tokenring_availability_count(const tokenring_availability *availability);
+
+/**
+ * Reads failure set @p index. Sets are sorted by their node indices (lexicographically,
+ * each set ascending).
+ * @param[out] nodes_out receives the k ring node indices, ascending (k entries)
+ * @param[out] width_out receives the exact unavailable width (may be NULL)
+ * @param[out] fraction_out receives the width / 2^64 (may be NULL)
+ * @param availability the result
+ * @param index the set, 0 .. count - 1
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128 *width_out,
+                                             double *fraction_out,
+                                             const tokenring_availability *availability,
+                                             size_t index);
+
+/* ----------------------------------------------------------------- migration */
+
+/** Result of a num_tokens migration plan (immutable; free with
+ *  tokenring_migration_free()). @since 1.0 */
+typedef struct tokenring_migration tokenring_migration;
+
+/**
+ * Plans changing num_tokens by building a new datacenter and moving to it (the only safe
+ * way: a node's tokens cannot change in place). The new datacenter's nodes get tokens
+ * for @p num_tokens each: the first node of each rack evenly spaced with rack offsets
+ * (tokenring_layout_even_tokens() with the rack number and rack count, when the racks
+ * are as many as @p rf; otherwise the first node evenly spaced), the rest from the
+ * allocator (tokenring_allocate_nodes()). The steps are text lines naming the real
+ * keyspaces, datacenters and nodes: configure and start the new nodes without bootstrap,
+ * add the datacenter to each keyspace's replication, rebuild, switch clients, remove the
+ * old datacenter from each keyspace, decommission the old nodes.
+ *
+ * Thread-safe as a reader of its inputs.
+ * @param[out] out receives the plan
+ * @param topology the current cluster (not modified)
+ * @param old_datacenter the datacenter being replaced (must exist)
+ * @param new_datacenter the new datacenter's name (must not exist)
+ * @param node_names @p node_count names for the new nodes (none may exist)
+ * @param racks @p node_count rack names, in join order
+ * @param node_count number of new nodes (at least @p rf)
+ * @param num_tokens the target num_tokens
+ * @param rf the replication factor to give the new datacenter
+ * @param keyspaces @p keyspace_count keyspace names
+ * @param replications @p keyspace_count current replications of those keyspaces
+ * @param keyspace_count number of keyspaces (may be 0)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_NOTFOUND (old datacenter);
+ *         #TOKENRING_E_EXISTS (new datacenter or a node name exists); #TOKENRING_E_RANGE;
+ *         #TOKENRING_E_IMPOSSIBLE (fewer nodes than @p rf); #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
+                                           const tokenring_topology *topology,
+                                           const char *old_datacenter,
+                                           const char *new_datacenter,
+                                           const char *const *node_names,
+                                           const char *const *racks, size_t node_count,
+                                           uint32_t num_tokens, int32_t rf,
+                                           const char *const *keyspaces,
+                                           const tokenring_replication *const *replications,
+                                           size_t keyspace_count, tokenring_error *err);
+
+/**
+ * Frees a plan.
+ * @param migration the plan, or NULL (no-op)
+ * @since 1.0
+ */
+TOKENRING_API void tokenring_migration_free(tokenring_migration *migration);
+
+/**
+ * Number of new nodes in the plan.
+ * @param migration the plan (NULL gives 0)
+ * @return the count
+ * @since 1.0
+ */
+TOKENRING_API size_t tokenring_migration_node_count(const tokenring_migration *migration);
+
+/**
+ * Reads new node @p index.
+ * @param[out] name_out receives its name (valid while the plan lives; may be NULL)
+ * @param[out] rack_out receives its rack (may be NULL)
+ * @param[out] tokens_out receives a pointer to its tokens, ascending (may be NULL)
+ * @param[out] token_count_out receives the number of tokens (may be NULL)
+ * @param migration the plan
+ * @param index the node, in join order
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_migration_node(const char **name_out, const char **rack_out,
+                                           const int64_t **tokens_out,
+                                           size_t *token_count_out,
+                                           const tokenring_migration *migration, size_t index);
+
+/**
+ * Number of steps.
+ * @param migration the plan (NULL gives 0)
+ * @return the count
+ * @since 1.0
+ */
+TOKENRING_API size_t tokenring_migration_step_count(const tokenring_migration *migration);
+
+/**
+ * Step @p index as one NUL-terminated line of text (a command or an instruction).
+ * @param migration the plan
+ * @param index the step
+ * @return the text, valid while the plan lives, or NULL for a bad argument
+ * @since 1.0
+ */
+TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *migration,
+                                                   size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_ANALYSIS_H */

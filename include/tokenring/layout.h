@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file layout.h
+ * @brief Choosing tokens: seeded (reproducible random) layouts, evenly spaced layouts and
+ *        a replication-aware allocator for joining nodes.
+ *
+ * @section layout_seeded Seeded layouts, bit for bit
+ * The token of vnode @c v of the node called @c identity in layout @c seed, at collision
+ * attempt @c a, is
+ *
+ *     h1 = MurmurHash3_x64_128(bytes, seed 0), first 64-bit half, Cassandra's variant
+ *          (tail bytes read as signed, exactly tokenring_murmur3_cassandra())
+ *     token = h1, except that h1 == TOKENRING_MIN_TOKEN gives TOKENRING_MAX_TOKEN
+ *
+ * over the byte string
+ *
+ *     "tokenring-layout-v1"         19 ASCII bytes, no terminator
+ *     seed                          8 bytes, unsigned, big-endian
+ *     len(identity)                 4 bytes, unsigned, big-endian
+ *     identity                      the identity's bytes (usually the node name), no NUL
+ *     v                             4 bytes, unsigned, big-endian (0-based vnode index)
+ *     a                             4 bytes, unsigned, big-endian -- ONLY when a > 0
+ *
+ * The function depends on nothing else: the same tokens on every platform and in every
+ * version of the library (a change would get a new tag, "tokenring-layout-v2"). Adding a
+ * node therefore never changes the tokens of the nodes already laid out, and another seed
+ * gives an unrelated layout.
+ *
+ * Collisions are resolved deterministically: the vnodes of a node are taken in index
+ * order 0, 1, 2, ...; vnode @c v uses the first attempt a = 0, 1, 2, ... whose token is
+ * neither a token of another node already in the topology passed as @c taken nor the
+ * token chosen for one of the node's vnodes 0 .. v-1. With 2^64 tokens a collision is
+ * rare (about n^2 / 2^65 for n tokens), but it is handled.
+ *
+ * @section layout_even Evenly spaced layouts
+ * tokenring_layout_even_tokens() gives token @c j (0 .. T-1) of slot @c s of @c S
+ * interleaved slots the value
+ *
+ *     TOKENRING_MIN_TOKEN + floor((j * S + s) * 2^64 / (T * S))
+ *
+ * computed exactly in 128-bit integer arithmetic. With S = 1 that is T tokens exactly
+ * 2^64/T apart starting at the minimum token; with S racks and s = rack number it is the
+ * usual "first node of rack i offset by i * step / racks" layout (step = 2^64 / T); with
+ * S = N nodes and s = node number it is a perfectly even layout of N nodes.
+ *
+ * @section layout_alloc The allocator
+ * tokenring_allocate_tokens() and tokenring_allocate_nodes() choose tokens for nodes
+ * joining one datacenter so that effective (replicated) ownership under the real
+ * NetworkTopologyStrategy rules is as even as possible. See their documentation for the
+ * model and the algorithm.
+ *
+ * Threads: every function here only reads its inputs (except
+ * tokenring_layout_add_seeded_nodes(), which adds to the topology it is given) and may run
+ * concurrently with other readers of the same objects.
+ */
+#ifndef TOKENRING_LAYOUT_H
+#define TOKENRING_LAYOUT_H
+
+#include "tokenring/common.h"
+#include "tokenring/ring.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Flag for the seeded-layout calls: fail with #TOKENRING_E_EXISTS on a collision
+ *  instead of rehashing with the next attempt number. @since 1.0 */
+#define TOKENRING_LAYOUT_STRICT 0x1u
+
+/** Most tokens per node the layout and allocation calls accept. @since 1.0 */
+#define TOKENRING_LAYOUT_MAX_TOKENS 65536u
+
+/**
+ * One seeded token: the pure function described in @ref layout_seeded, for one vnode and
+ * one attempt number, with no collision handling.
+ *
+ * Complexity O(length of @p identity). Thread-safe, allocates nothing.
+ * @param[out] token_out receives the token
+ * @param seed the layout seed
+ * @param identity the node identity (usually its name); any bytes
+ * @param identity_len length of @p identity in bytes (at most #TOKENRING_MAX_NAME)
+ * @param vnode the vnode index (0-based)
+ * @param attempt the collision attempt (0 for the first choice)
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL if @p token_out is NULL or @p identity is NULL
+ *         with a non-zero length; #TOKENRING_E_RANGE if @p identity_len exceeds
+ *         #TOKENRING_MAX_NAME
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t seed,
+                                                const char *identity, size_t identity_len,
+                                                uint32_t vnode, uint32_t attempt);
+
+/**
+ * The @p count seeded tokens of one node, collisions resolved as in @ref layout_seeded.
+ * @p tokens_out[v] is the token of vnode @c v (vnode order, not sorted).
+ *
+ * Tokens of a node called @p identity inside @p taken do not count as taken, so the call
+ * gives back the tokens of a node that is already laid out.
+ *
+ * Complexity O(n log n + count log count) for n tokens in @p taken. Thread-safe as a
+ * reader of @p taken. Allocates a temporary index; nothing is kept.
+ * @param[out] tokens_out receives @p count tokens; left unspecified on failure
+ * @param count number of tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param seed the layout seed
+ * @param identity the node's identity, a valid name (non-empty UTF-8, at most
+ *        #TOKENRING_MAX_NAME bytes)
+ * @param taken a topology whose tokens must be avoided, or NULL
+ * @param flags 0 or #TOKENRING_LAYOUT_STRICT
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad identity, unknown flag);
+ *         #TOKENRING_E_RANGE (@p count 0 or too large, identity too long);
+ *         #TOKENRING_E_EXISTS (with #TOKENRING_LAYOUT_STRICT: a token collides; @p err
+ *         names the token and the other node); #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t count,
+                                                 uint64_t seed, const char *identity,
+                                                 const tokenring_topology *taken,
+                                                 uint32_t flags, tokenring_error *err);
+
+/**
+ * Adds @p count nodes with seeded tokens to a topology, in array order: node @c i is laid
+ * out with identity @p names[i] against the topology as it stands after nodes 0 .. i-1
+ * were added (so collisions between the new nodes are resolved too). The same call on the
+ * same topology always gives the same result, and adding nodes to a seeded layout keeps
+ * every existing token.
+ *
+ * On failure nothing is added: the topology is exactly as it was.
+ *
+ * Not thread-safe for @p topology (it is modified). Complexity O((n + count * T) log(n +
+ * count * T)).
+ * @param topology the topology to add to
+ * @param seed the layout seed
+ * @param tokens_per_node tokens of each new node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param names @p count distinct node names, none already in the topology
+ * @param datacenters @p count datacenter names, or NULL to put every node in
+ *        "datacenter1" (the name Cassandra's SimpleSnitch uses)
+ * @param racks @p count rack names, or NULL to put every node in "rack1"
+ * @param count number of nodes to add
+ * @param flags 0 or #TOKENRING_LAYOUT_STRICT
+ * @param[out] err optional detail (names the offending node)
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag);
+ *         #TOKENRING_E_RANGE (bad @p tokens_per_node, name too long); #TOKENRING_E_EXISTS
+ *         (a name already present or repeated; with #TOKENRING_LAYOUT_STRICT a token
+ *         collision); #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology, uint64_t seed,
+                                                    uint32_t tokens_per_node,
+                                                    const char *const *names,
+                                                    const char *const *datacenters,
+                                                    const char *const *racks, size_t count,
+                                                    uint32_t flags, tokenring_error *err);
+
+/**
+ * Evenly spaced tokens: @p tokens_out[j] = #TOKENRING_MIN_TOKEN + floor((j * @p slots +
+ * @p slot) * 2^64 / (@p num_tokens * @p slots)) for j = 0 .. @p num_tokens - 1, exact
+ * (see @ref layout_even). The tokens come out ascending.
+ *
+ * Pure, thread-safe, allocates nothing. O(@p num_tokens).
+ * @param[out] tokens_out receives @p num_tokens tokens
+ * @param num_tokens tokens per node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param slot which of the interleaved slots (e.g. the rack number), 0 .. @p slots - 1
+ * @param slots how many interleaved slots (e.g. the number of racks), at least 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p tokens_out); #TOKENRING_E_RANGE
+ *         (@p num_tokens or @p slots out of range, @p slot >= @p slots)
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num_tokens,
+                                               uint32_t slot, uint32_t slots);
+
+/* ----------------------------------------------------------------- allocator */
+
+/** Flag for tokenring_allocate_nodes(): plan strictly node by node (each node's tokens
+ *  are final once chosen) instead of refining the whole batch jointly at the end.
+ *  @since 1.0 */
+#define TOKENRING_ALLOCATE_NODE_BY_NODE 0x1u
+
+/**
+ * Chooses @p num_tokens tokens for one node joining @p datacenter / @p rack so that the
+ * effective ownership of the datacenter's nodes, under NetworkTopologyStrategy with
+ * factor @p rf in that datacenter, is as even as possible.
+ *
+ * Model. Only the datacenter's own tokens matter for its replicas (NetworkTopologyStrategy
+ * fills each datacenter independently). Every node of @p topology in @p datacenter is
+ * counted whatever its state (joining nodes included, as Cassandra's allocator includes
+ * bootstrapping tokens). Replica sets are computed with the real walk: racks counted
+ * with the new node included, the rf - racks repeat budget, any number of racks (also
+ * 1 < racks < rf, which Cassandra's allocator refuses), in any fill order. The objective
+ * is the sum over the datacenter's nodes of (S_w - o_w)^2 / o_w, with S_w a node's
+ * effective ownership and o_w = min(rf, nodes) * T_w / (total tokens) its fair share.
+ *
+ * Algorithm. A candidate is a split of any range of the datacenter's ring (including
+ * ranges made by tokens chosen earlier in the same call, so a node may take several
+ * tokens in one range). Inserting a token changes the replica sets of a few neighbouring
+ * ranges by constant widths and of the split part linearly in the split position, so the
+ * objective along one range is a quadratic whose minimum gives the best split point
+ * exactly (no fixed midpoints). Tokens are chosen greedily, best candidate first, with a
+ * lazily re-evaluated priority queue; then each chosen token is moved within its
+ * neighbours to its best position for a few rounds. Scores use floating point only to
+ * rank candidates; tokens are exact integers. The first node of an empty datacenter gets
+ * evenly spaced tokens (tokenring_layout_even_tokens() with one slot); the first node of
+ * rack @c i when the datacenter has no node in that rack yet and rf equals the number of
+ * racks in use is spaced the same way. The result never contains a token already held by
+ * any node of @p topology (any datacenter).
+ *
+ * Thread-safe as a reader of @p topology. Complexity about O(M (w^2 + log M)) for M
+ * tokens in the datacenter and w tokens walked per replica set.
+ * @param[out] tokens_out receives @p num_tokens tokens, ascending
+ * @param num_tokens tokens for the new node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param topology the current cluster (not modified)
+ * @param datacenter the new node's datacenter (need not exist yet)
+ * @param rack the new node's rack (need not exist yet)
+ * @param rf the replication factor of @p datacenter (1 .. #TOKENRING_MAX_RF)
+ * @param flags 0 (reserved)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag);
+ *         #TOKENRING_E_RANGE (@p num_tokens or @p rf out of range); #TOKENRING_E_IMPOSSIBLE
+ *         (no room left for distinct tokens); #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_tokens,
+                                            const tokenring_topology *topology,
+                                            const char *datacenter, const char *rack,
+                                            int32_t rf, uint32_t flags, tokenring_error *err);
+
+/**
+ * Plans @p count nodes joining @p datacenter together: node @c i (in rack @p racks[i])
+ * gets @p tokens_out[i * num_tokens .. (i+1) * num_tokens - 1] (ascending). The nodes are
+ * planned in order, each against the cluster plus the nodes planned before it, so no two
+ * nodes collide and the nodes can bootstrap in that order (or all at once with these
+ * tokens as initial_token). Planning a whole datacenter from nothing is a call on a
+ * topology without that datacenter.
+ *
+ * Unless #TOKENRING_ALLOCATE_NODE_BY_NODE is given, the batch is refined jointly at the
+ * end: the tokens of the planned nodes (never the tokens already in @p topology) are
+ * moved within their neighbours, round after round, towards equal effective ownership of
+ * the final datacenter. That makes the final state much more even (a node-by-node
+ * allocator cannot do better than about +-1/(2T) with one replica per rack), at the cost
+ * of the intermediate states of a one-by-one rollout being less even than the final one.
+ *
+ * Thread-safe as a reader of @p topology. Complexity about O(count * M (w^2 + log M)).
+ * @param[out] tokens_out receives @p count * @p num_tokens tokens
+ * @param num_tokens tokens per new node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param topology the current cluster (not modified)
+ * @param datacenter the datacenter the nodes join
+ * @param racks @p count rack names, one per new node, in join order
+ * @param count number of nodes to plan (at least 1)
+ * @param rf the replication factor of @p datacenter (1 .. #TOKENRING_MAX_RF)
+ * @param flags 0 or #TOKENRING_ALLOCATE_NODE_BY_NODE
+ * @param[out] err optional detail
+ * @return as tokenring_allocate_tokens()
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
+                                           const tokenring_topology *topology,
+                                           const char *datacenter, const char *const *racks,
+                                           size_t count, int32_t rf, uint32_t flags,
+                                           tokenring_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_LAYOUT_H */

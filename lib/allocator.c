@@ -1,0 +1,985 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The replication-aware token allocator (include/tokenring/layout.h).
+ *
+ * Model: one datacenter's sub-ring as a doubly linked list of token slots (slots never
+ * move in memory, so inserting a token is O(1)). For each slot we keep the replica set of
+ * the range ending at it, computed with the real NetworkTopologyStrategy walk restricted to
+ * the datacenter (rack repeat budget rf - racks, rfLeft = min(rf, nodes)), and the number
+ * of tokens that walk visited. Node ownership is kept exactly (128-bit integers).
+ *
+ * Inserting a token c of the new node u into range (a, b] (b = slot j):
+ *  - the part (a, c] gets the replica set of a walk starting at c: its members change
+ *    linearly with x = c - a;
+ *  - every earlier range whose walk reached b now meets c first: its new set differs from
+ *    the old by a constant width;
+ *  - (c, b] keeps b's set.
+ * So the objective sum_w (S_w - o_w)^2 / o_w along one range is a quadratic in x, minimised
+ * exactly. Tokens are chosen greedily with a lazily re-evaluated max-heap (every popped
+ * candidate is re-evaluated from the current state, so the structure is never stale; only
+ * the order is heuristic). Moving an existing token p inside (prev, next) changes no
+ * replica set, only the widths of p's and next's ranges, so refinement is a cheap exact
+ * one-dimensional minimisation per token. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "layout_internal.h"
+#include "tokenring/layout.h"
+
+__extension__ typedef unsigned __int128 u128;
+__extension__ typedef __int128 i128;
+
+#define NIL UINT32_MAX
+#define TWO64 18446744073709551616.0
+
+/* ------------------------------------------------------------ token hash set */
+
+typedef struct tset {
+    int64_t *keys;
+    uint8_t *used;
+    size_t cap, count;
+} tset;
+
+static uint64_t thash(int64_t t)
+{
+    uint64_t h = (uint64_t)t * 0x9e3779b97f4a7c15ULL;
+    return h ^ (h >> 29);
+}
+
+static int tset_add(tset *s, int64_t t);
+
+static int tset_grow(tset *s)
+{
+    size_t nc = s->cap ? s->cap * 2 : 1024;
+    tset ns = { tr_calloc(nc, sizeof(int64_t)), tr_calloc(nc, 1), nc, 0 };
+    if (!ns.keys || !ns.used) {
+        tr_free(ns.keys);
+        tr_free(ns.used);
+        return -1;
+    }
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->used[i])
+            tset_add(&ns, s->keys[i]);
+    tr_free(s->keys);
+    tr_free(s->used);
+    *s = ns;
+    return 0;
+}
+
+static int tset_add(tset *s, int64_t t)
+{
+    if ((s->count + 1) * 2 > s->cap && tset_grow(s))
+        return -1;
+    size_t j = thash(t) & (s->cap - 1);
+    while (s->used[j]) {
+        if (s->keys[j] == t)
+            return 0;
+        j = (j + 1) & (s->cap - 1);
+    }
+    s->used[j] = 1;
+    s->keys[j] = t;
+    s->count++;
+    return 0;
+}
+
+static bool tset_has(const tset *s, int64_t t)
+{
+    if (!s->cap)
+        return false;
+    size_t j = thash(t) & (s->cap - 1);
+    while (s->used[j]) {
+        if (s->keys[j] == t)
+            return true;
+        j = (j + 1) & (s->cap - 1);
+    }
+    return false;
+}
+
+static void tset_remove(tset *s, int64_t t)
+{
+    /* Backward-shift deletion for linear probing. */
+    if (!s->cap)
+        return;
+    size_t mask = s->cap - 1, j = thash(t) & mask;
+    while (s->used[j] && s->keys[j] != t)
+        j = (j + 1) & mask;
+    if (!s->used[j])
+        return;
+    s->used[j] = 0;
+    s->count--;
+    size_t k = (j + 1) & mask;
+    while (s->used[k]) {
+        int64_t key = s->keys[k];
+        s->used[k] = 0;
+        s->count--;
+        tset_add(s, key); /* never grows: count went down */
+        k = (k + 1) & mask;
+    }
+}
+
+/* ------------------------------------------------------------------- model */
+
+typedef struct anode {
+    i128 own;          /* exact effective ownership (token values) */
+    uint32_t tokens;   /* tokens in the datacenter ring */
+    uint32_t rack;
+} anode;
+
+typedef struct model {
+    /* slots */
+    int64_t *tok;
+    uint32_t *node, *next, *prev;
+    uint32_t *rs;      /* slot * rfcap replica nodes */
+    uint8_t *rsn;      /* replica count per slot */
+    uint32_t *wl;      /* tokens visited by the slot's walk */
+    uint32_t *heappos; /* unused marker space */
+    size_t slots, slot_cap;
+    uint32_t head;     /* any slot of the ring (NIL when empty) */
+    size_t ring_count; /* tokens in the ring */
+    /* nodes */
+    anode *nodes;
+    size_t node_count, node_cap;
+    uint32_t rack_count;  /* racks known (ids 0..rack_count-1) */
+    uint32_t *rack_nodes; /* nodes per rack (ring members) */
+    size_t rack_cap;
+    /* replication */
+    int32_t rf;
+    uint32_t rfcap;       /* = rf (max replicas per set) */
+    uint32_t rf_left;     /* min(rf, nodes in ring) */
+    int32_t repeats;      /* rf - racks in ring */
+    uint32_t maxwl;
+    uint32_t racks_in_ring, nodes_in_ring;
+    /* scratch */
+    uint32_t *seen_rack;  /* stamp per rack */
+    uint32_t stamp;
+    double *inv_o;        /* per node 1 / o_w (fractions) */
+    double *o;            /* per node o_w (fractions) */
+    tset taken;           /* every token of the cluster + planned ones */
+} model;
+
+static void model_free(model *m)
+{
+    tr_free(m->tok);
+    tr_free(m->node);
+    tr_free(m->next);
+    tr_free(m->prev);
+    tr_free(m->rs);
+    tr_free(m->rsn);
+    tr_free(m->wl);
+    tr_free(m->heappos);
+    tr_free(m->nodes);
+    tr_free(m->rack_nodes);
+    tr_free(m->seen_rack);
+    tr_free(m->inv_o);
+    tr_free(m->o);
+    tr_free(m->taken.keys);
+    tr_free(m->taken.used);
+}
+
+static u128 slot_width(const model *m, uint32_t s)
+{
+    if (m->ring_count == 1)
+        return (u128)1 << 64;
+    return (u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
+}
+
+/* NTS walk restricted to the datacenter. Visits `start` first, except that when
+ * `inject` == start the injected token (node u) comes first; afterwards the injected token
+ * is visited right before slot `inject`. Writes the replica nodes to out (<= rf_left) and
+ * returns how many tokens were visited (the injected one included). */
+static uint32_t walk(model *m, uint32_t start, uint32_t inject, uint32_t u, uint32_t *out,
+                     uint32_t *count_out)
+{
+    uint32_t n = 0, visited = 0;
+    int32_t repeats = m->repeats;
+    uint32_t want = m->rf_left;
+    m->stamp++;
+    if (m->stamp == 0) {
+        memset(m->seen_rack, 0, m->rack_cap * sizeof *m->seen_rack);
+        m->stamp = 1;
+    }
+    size_t total = m->ring_count + (inject != NIL ? 1 : 0);
+    uint32_t s = start;
+    bool injected_pending = inject != NIL;
+    while (n < want && visited < total) {
+        uint32_t nd;
+        if (injected_pending && s == inject) {
+            nd = u;
+            injected_pending = false;
+        } else {
+            nd = m->node[s];
+            s = m->next[s];
+        }
+        visited++;
+        bool dup = false;
+        for (uint32_t i = 0; i < n; i++)
+            if (out[i] == nd) {
+                dup = true;
+                break;
+            }
+        if (dup)
+            continue;
+        uint32_t rk = m->nodes[nd].rack;
+        if (m->seen_rack[rk] != m->stamp) {
+            m->seen_rack[rk] = m->stamp;
+        } else if (repeats > 0) {
+            repeats--;
+        } else {
+            continue;
+        }
+        out[n++] = nd;
+    }
+    *count_out = n;
+    return visited;
+}
+
+/* Recomputes the ring parameters (racks/nodes in the ring, plus the joining node u when
+ * u != NIL) and every slot's replica set and ownership. */
+static void recompute_all(model *m, uint32_t u)
+{
+    uint32_t racks = 0, nodes = 0;
+    for (uint32_t r = 0; r < m->rack_count; r++)
+        m->rack_nodes[r] = 0;
+    for (size_t i = 0; i < m->node_count; i++) {
+        m->nodes[i].own = 0;
+        if (m->nodes[i].tokens > 0 || i == u) {
+            nodes++;
+            if (m->rack_nodes[m->nodes[i].rack]++ == 0)
+                racks++;
+        }
+    }
+    m->nodes_in_ring = nodes;
+    m->racks_in_ring = racks;
+    m->rf_left = (uint32_t)m->rf < nodes ? (uint32_t)m->rf : nodes;
+    m->repeats = m->rf - (int32_t)racks;
+    m->maxwl = 0;
+    if (m->ring_count == 0)
+        return;
+    uint32_t s = m->head;
+    for (size_t i = 0; i < m->ring_count; i++, s = m->next[s]) {
+        uint32_t cnt;
+        m->wl[s] = walk(m, s, NIL, NIL, m->rs + (size_t)s * m->rfcap, &cnt);
+        m->rsn[s] = (uint8_t)cnt;
+        if (m->wl[s] > m->maxwl)
+            m->maxwl = m->wl[s];
+        u128 w = slot_width(m, s);
+        for (uint32_t k = 0; k < cnt; k++)
+            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (i128)w;
+    }
+}
+
+static void set_targets(model *m)
+{
+    size_t total_tokens = 0;
+    for (size_t i = 0; i < m->node_count; i++)
+        total_tokens += m->nodes[i].tokens;
+    for (size_t i = 0; i < m->node_count; i++) {
+        double o = total_tokens ? (double)m->rf_left * m->nodes[i].tokens / (double)total_tokens
+                                : 0.0;
+        m->o[i] = o;
+        m->inv_o[i] = o > 0 ? 1.0 / o : 0.0;
+    }
+}
+
+/* ------------------------------------------------------------- candidates */
+
+typedef struct delta {
+    uint32_t node;
+    double k; /* constant change (fraction) */
+    int l;    /* change per unit of x */
+} delta;
+
+typedef struct cand {
+    double gain;  /* objective decrease */
+    uint64_t x;   /* split offset from the range start */
+} cand;
+
+static void add_delta(delta *d, uint32_t *nd, uint32_t node, double k, int l)
+{
+    for (uint32_t i = 0; i < *nd; i++)
+        if (d[i].node == node) {
+            d[i].k += k;
+            d[i].l += l;
+            return;
+        }
+    d[*nd].node = node;
+    d[*nd].k = k;
+    d[*nd].l = l;
+    (*nd)++;
+}
+
+static bool in_set(const uint32_t *s, uint32_t n, uint32_t x)
+{
+    for (uint32_t i = 0; i < n; i++)
+        if (s[i] == x)
+            return true;
+    return false;
+}
+
+/* Evaluates inserting a token of u into the range ending at slot j. Returns false when
+ * the range has no room. `d` needs room for (maxwl + 2) * 2 * rfcap entries. */
+static bool evaluate(model *m, uint32_t j, uint32_t u, delta *d, uint32_t *tmp, cand *out)
+{
+    u128 W = slot_width(m, j);
+    if (W < 2)
+        return false;
+    uint32_t nd = 0, cnt;
+    /* The split part (a, c]: walk from c. */
+    walk(m, j, j, u, tmp, &cnt);
+    const uint32_t *old = m->rs + (size_t)j * m->rfcap;
+    uint32_t on = m->rsn[j];
+    for (uint32_t i = 0; i < cnt; i++)
+        if (!in_set(old, on, tmp[i]))
+            add_delta(d, &nd, tmp[i], 0, +1);
+    for (uint32_t i = 0; i < on; i++)
+        if (!in_set(tmp, cnt, old[i]))
+            add_delta(d, &nd, old[i], 0, -1);
+    /* Earlier ranges whose walk reached j. */
+    if (m->ring_count > 1) {
+        uint32_t p = m->prev[j];
+        for (uint32_t dist = 1; dist < m->maxwl && p != j; dist++, p = m->prev[p]) {
+            if (m->wl[p] <= dist)
+                continue;
+            walk(m, p, j, u, tmp, &cnt);
+            const uint32_t *po = m->rs + (size_t)p * m->rfcap;
+            uint32_t pn = m->rsn[p];
+            double w = (double)slot_width(m, p) / TWO64;
+            for (uint32_t i = 0; i < cnt; i++)
+                if (!in_set(po, pn, tmp[i]))
+                    add_delta(d, &nd, tmp[i], w, 0);
+            for (uint32_t i = 0; i < pn; i++)
+                if (!in_set(tmp, cnt, po[i]))
+                    add_delta(d, &nd, po[i], -w, 0);
+        }
+    }
+    /* Quadratic in x (fraction): sum (D + l x)^2 / o, D = S + k - o. */
+    double a = 0, b = 0, base = 0, cst = 0;
+    for (uint32_t i = 0; i < nd; i++) {
+        uint32_t w = d[i].node;
+        double S = (double)m->nodes[w].own / TWO64, io = m->inv_o[w];
+        double D = S + d[i].k - m->o[w];
+        a += d[i].l * d[i].l * io;
+        b += d[i].l * D * io;
+        cst += D * D * io;
+        base += (S - m->o[w]) * (S - m->o[w]) * io;
+    }
+    double xmax = (double)(W - 1) / TWO64, xmin = 1.0 / TWO64;
+    double x = a > 0 ? -b / a : (double)W / 2 / TWO64;
+    if (x < xmin)
+        x = xmin;
+    if (x > xmax)
+        x = xmax;
+    double after = cst + 2 * b * x + a * x * x;
+    out->gain = base - after;
+    long double xi = (long double)x * 18446744073709551616.0L;
+    uint64_t xv = xi < 1 ? 1 : (xi >= (long double)(W - 1) ? (uint64_t)(W - 1) : (uint64_t)xi);
+    out->x = xv;
+    return true;
+}
+
+/* ------------------------------------------------------------------ updates */
+
+static int ensure_slot(model *m)
+{
+    if (m->slots < m->slot_cap)
+        return 0;
+    size_t nc = m->slot_cap ? m->slot_cap * 2 : 256;
+    int64_t *t = tr_reallocarray(m->tok, nc, sizeof *t);
+    if (!t)
+        return -1;
+    m->tok = t;
+    uint32_t *a = tr_reallocarray(m->node, nc, sizeof *a);
+    if (!a)
+        return -1;
+    m->node = a;
+    if (!(a = tr_reallocarray(m->next, nc, sizeof *a)))
+        return -1;
+    m->next = a;
+    if (!(a = tr_reallocarray(m->prev, nc, sizeof *a)))
+        return -1;
+    m->prev = a;
+    if (!(a = tr_reallocarray(m->wl, nc, sizeof *a)))
+        return -1;
+    m->wl = a;
+    if (!(a = tr_reallocarray(m->rs, nc, (size_t)m->rfcap * sizeof *a)))
+        return -1;
+    m->rs = a;
+    uint8_t *b = tr_reallocarray(m->rsn, nc, 1);
+    if (!b)
+        return -1;
+    m->rsn = b;
+    m->slot_cap = nc;
+    return 0;
+}
+
+/* Replaces slot s's replica set by a fresh walk, updating ownership. */
+static void refresh_slot(model *m, uint32_t s, u128 old_width)
+{
+    uint32_t *rs = m->rs + (size_t)s * m->rfcap;
+    for (uint32_t k = 0; k < m->rsn[s]; k++)
+        m->nodes[rs[k]].own -= (i128)old_width;
+    uint32_t cnt;
+    m->wl[s] = walk(m, s, NIL, NIL, rs, &cnt);
+    m->rsn[s] = (uint8_t)cnt;
+    if (m->wl[s] > m->maxwl)
+        m->maxwl = m->wl[s];
+    u128 w = slot_width(m, s);
+    for (uint32_t k = 0; k < cnt; k++)
+        m->nodes[rs[k]].own += (i128)w;
+}
+
+/* Inserts token `t` of node u before slot j (t inside (prev(j), j)); ring parameters must
+ * already include u. Returns the new slot or NIL on NOMEM. */
+static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
+{
+    if (ensure_slot(m))
+        return NIL;
+    uint32_t s = (uint32_t)m->slots++;
+    m->tok[s] = t;
+    m->node[s] = u;
+    m->rsn[s] = 0;
+    m->wl[s] = 0;
+    if (m->ring_count == 0) {
+        m->next[s] = m->prev[s] = s;
+        m->head = s;
+        m->ring_count = 1;
+        m->nodes[u].tokens++;
+        refresh_slot(m, s, 0);
+        return s;
+    }
+    /* Ranges whose walk reached j: remember them (walking back), then relink. */
+    u128 wj_old = slot_width(m, j);
+    uint32_t p = m->prev[j];
+    m->prev[s] = p;
+    m->next[s] = j;
+    m->next[p] = s;
+    m->prev[j] = s;
+    m->ring_count++;
+    m->nodes[u].tokens++;
+    /* j keeps its set but shrinks. */
+    u128 wj_new = slot_width(m, j);
+    for (uint32_t k = 0; k < m->rsn[j]; k++)
+        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (i128)(wj_old - wj_new);
+    refresh_slot(m, s, 0);
+    /* Earlier ranges within the longest walk: refresh those whose walk reached j. */
+    uint32_t q = p;
+    uint32_t lim = m->maxwl + 1;
+    for (uint32_t dist = 1; dist <= lim && q != s; dist++, q = m->prev[q]) {
+        if (m->wl[q] <= dist - 1)
+            continue;
+        refresh_slot(m, q, slot_width(m, q));
+    }
+    return s;
+}
+
+/* Exact best move of slot p inside (prev, next); replica sets do not change. */
+static bool refine_slot(model *m, uint32_t p)
+{
+    if (m->ring_count < 3)
+        return false;
+    uint32_t pv = m->prev[p], nx = m->next[p];
+    const uint32_t *A = m->rs + (size_t)p * m->rfcap, *B = m->rs + (size_t)nx * m->rfcap;
+    uint32_t an = m->rsn[p], bn = m->rsn[nx];
+    double num = 0, den = 0;
+    for (uint32_t i = 0; i < an; i++) {
+        uint32_t w = A[i];
+        if (in_set(B, bn, w))
+            continue;
+        double S = (double)m->nodes[w].own / TWO64;
+        num += (S - m->o[w]) * m->inv_o[w];
+        den += m->inv_o[w];
+    }
+    for (uint32_t i = 0; i < bn; i++) {
+        uint32_t w = B[i];
+        if (in_set(A, an, w))
+            continue;
+        double S = (double)m->nodes[w].own / TWO64;
+        num -= (S - m->o[w]) * m->inv_o[w];
+        den += m->inv_o[w];
+    }
+    if (den <= 0)
+        return false;
+    double dstar = -num / den; /* fraction; positive moves p forward */
+    uint64_t lo_room = (uint64_t)m->tok[p] - (uint64_t)m->tok[pv] - 1; /* max backward */
+    uint64_t hi_room = (uint64_t)m->tok[nx] - (uint64_t)m->tok[p] - 1; /* max forward */
+    long double dv = (long double)dstar * 18446744073709551616.0L;
+    int64_t step;
+    if (dv > 0) {
+        if (dv > (long double)hi_room)
+            dv = (long double)hi_room;
+        step = (int64_t)(uint64_t)dv;
+    } else {
+        if (-dv > (long double)lo_room)
+            dv = -(long double)lo_room;
+        step = -(int64_t)(uint64_t)(-dv);
+    }
+    if (step == 0)
+        return false;
+    int64_t nt = (int64_t)((uint64_t)m->tok[p] + (uint64_t)step);
+    /* Avoid other datacenters' tokens: back off towards the current position. */
+    while (nt != m->tok[p] && tset_has(&m->taken, nt)) {
+        step += step > 0 ? -1 : 1;
+        nt = (int64_t)((uint64_t)m->tok[p] + (uint64_t)step);
+    }
+    if (step == 0)
+        return false;
+    tset_remove(&m->taken, m->tok[p]);
+    tset_add(&m->taken, nt);
+    i128 d = (i128)step;
+    for (uint32_t i = 0; i < an; i++)
+        m->nodes[A[i]].own += d;
+    for (uint32_t i = 0; i < bn; i++)
+        m->nodes[B[i]].own -= d;
+    m->tok[p] = nt;
+    return true;
+}
+
+/* ------------------------------------------------------------------ heap */
+
+typedef struct hent {
+    double gain;
+    uint32_t slot;
+} hent;
+
+static void heap_up(hent *h, size_t i)
+{
+    while (i > 0) {
+        size_t p = (i - 1) / 2;
+        if (h[p].gain >= h[i].gain)
+            break;
+        hent t = h[p];
+        h[p] = h[i];
+        h[i] = t;
+        i = p;
+    }
+}
+
+static void heap_down(hent *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, b = i;
+        if (l < n && h[l].gain > h[b].gain)
+            b = l;
+        if (r < n && h[r].gain > h[b].gain)
+            b = r;
+        if (b == i)
+            return;
+        hent t = h[b];
+        h[b] = h[i];
+        h[i] = t;
+        i = b;
+    }
+}
+
+/* ------------------------------------------------------------ one new node */
+
+typedef struct scratch {
+    delta *d;
+    uint32_t *tmp;
+    size_t dcap;
+    hent *heap;
+    size_t heap_cap;
+    uint32_t *mine; /* slots of the node being placed */
+} scratch;
+
+static int ensure_scratch(model *m, scratch *sc)
+{
+    size_t need = ((size_t)m->maxwl + 4) * 2 * m->rfcap + 2 * m->rfcap + 8;
+    if (need > sc->dcap) {
+        delta *d = tr_reallocarray(sc->d, need, sizeof *d);
+        if (!d)
+            return -1;
+        sc->d = d;
+        sc->dcap = need;
+    }
+    return 0;
+}
+
+/* Even tokens for the first node(s): slot `slot` of `slots`, nudged off taken tokens. */
+static int place_even(model *m, uint32_t u, uint32_t T, uint32_t slot, uint32_t slots,
+                      uint32_t *mine)
+{
+    int64_t *ev = tr_reallocarray(NULL, T, sizeof *ev);
+    if (!ev)
+        return -1;
+    tr_layout_even(ev, T, slot, slots);
+    for (uint32_t i = 0; i < T; i++) {
+        int64_t t = ev[i];
+        while (tset_has(&m->taken, t))
+            t = (int64_t)((uint64_t)t + 1);
+        /* Find the slot before which t goes. */
+        uint32_t j = NIL;
+        if (m->ring_count > 0) {
+            uint32_t s = m->head;
+            uint32_t best = NIL;
+            for (size_t k = 0; k < m->ring_count; k++, s = m->next[s]) {
+                if (m->tok[s] > t && (best == NIL || m->tok[s] < m->tok[best]))
+                    best = s;
+            }
+            if (best == NIL) { /* wrap: the smallest token */
+                s = m->head;
+                best = s;
+                for (size_t k = 0; k < m->ring_count; k++, s = m->next[s])
+                    if (m->tok[s] < m->tok[best])
+                        best = s;
+            }
+            j = best;
+        }
+        uint32_t ns = insert_token(m, j, t, u);
+        if (ns == NIL || tset_add(&m->taken, t)) {
+            tr_free(ev);
+            return -1;
+        }
+        mine[i] = ns;
+    }
+    tr_free(ev);
+    return 0;
+}
+
+static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine)
+{
+    recompute_all(m, u);
+    /* New rack and still no more racks than rf: start it evenly, rack-offset. */
+    bool rack_empty = true;
+    for (size_t i = 0; i < m->node_count; i++)
+        if (i != u && m->nodes[i].tokens > 0 && m->nodes[i].rack == m->nodes[u].rack)
+            rack_empty = false;
+    if (m->ring_count == 0 || (rack_empty && m->racks_in_ring <= (uint32_t)m->rf)) {
+        uint32_t slot = m->racks_in_ring > 0 ? m->racks_in_ring - 1 : 0;
+        uint32_t slots = (uint32_t)m->rf;
+        if (slot >= slots)
+            slot = 0;
+        return place_even(m, u, T, slot, slots, sc->mine);
+    }
+    /* Targets count u with its T tokens. */
+    m->nodes[u].tokens = T;
+    set_targets(m);
+    m->nodes[u].tokens = 0;
+    if (ensure_scratch(m, sc))
+        return -1;
+    size_t need = m->ring_count + T + 1;
+    if (need > sc->heap_cap) {
+        hent *h = tr_reallocarray(sc->heap, need, sizeof *h);
+        if (!h)
+            return -1;
+        sc->heap = h;
+        sc->heap_cap = need;
+    }
+    size_t hn = 0;
+    uint32_t s = m->head;
+    for (size_t i = 0; i < m->ring_count; i++, s = m->next[s]) {
+        cand c;
+        if (!evaluate(m, s, u, sc->d, sc->tmp, &c))
+            continue;
+        sc->heap[hn].gain = c.gain;
+        sc->heap[hn].slot = s;
+        hn++;
+    }
+    for (size_t i = hn / 2; i-- > 0;)
+        heap_down(sc->heap, hn, i);
+    for (uint32_t t = 0; t < T; t++) {
+        for (;;) {
+            if (hn == 0)
+                return 1; /* no room */
+            hent top = sc->heap[0];
+            sc->heap[0] = sc->heap[--hn];
+            heap_down(sc->heap, hn, 0);
+            if (ensure_scratch(m, sc))
+                return -1;
+            cand c;
+            if (!evaluate(m, top.slot, u, sc->d, sc->tmp, &c))
+                continue;
+            if (hn > 0 && c.gain < sc->heap[0].gain) {
+                sc->heap[hn].gain = c.gain;
+                sc->heap[hn].slot = top.slot;
+                heap_up(sc->heap, hn++);
+                continue;
+            }
+            uint32_t j = top.slot;
+            uint64_t start = (uint64_t)m->tok[m->prev[j]];
+            u128 W = slot_width(m, j);
+            uint64_t x = c.x;
+            int64_t tk = (int64_t)(start + x);
+            /* Step off tokens of other datacenters (or planned ones). */
+            while (tset_has(&m->taken, tk) && x < (uint64_t)(W - 1)) {
+                x++;
+                tk = (int64_t)(start + x);
+            }
+            if (tset_has(&m->taken, tk))
+                continue;
+            uint32_t ns = insert_token(m, j, tk, u);
+            if (ns == NIL || tset_add(&m->taken, tk))
+                return -1;
+            sc->mine[t] = ns;
+            /* Both parts of the split range are candidates again. */
+            cand c2;
+            if (evaluate(m, ns, u, sc->d, sc->tmp, &c2)) {
+                sc->heap[hn].gain = c2.gain;
+                sc->heap[hn].slot = ns;
+                heap_up(sc->heap, hn++);
+            }
+            if (evaluate(m, j, u, sc->d, sc->tmp, &c2)) {
+                sc->heap[hn].gain = c2.gain;
+                sc->heap[hn].slot = j;
+                heap_up(sc->heap, hn++);
+            }
+            break;
+        }
+    }
+    if (refine) {
+        for (int round = 0; round < 8; round++) {
+            bool moved = false;
+            for (uint32_t t = 0; t < T; t++)
+                moved |= refine_slot(m, sc->mine[t]);
+            if (!moved)
+                break;
+        }
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------ entry points */
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+static uint32_t rack_id(char ***names, size_t *ncount, const char *rack)
+{
+    for (size_t i = 0; i < *ncount; i++)
+        if (strcmp((*names)[i], rack) == 0)
+            return (uint32_t)i;
+    char **nn = tr_reallocarray(*names, *ncount + 1, sizeof *nn);
+    if (!nn)
+        return NIL;
+    *names = nn;
+    if (!(nn[*ncount] = tr_strdup(rack)))
+        return NIL;
+    return (uint32_t)(*ncount)++;
+}
+
+static uint32_t add_model_node(model *m, uint32_t rack)
+{
+    if (m->node_count == m->node_cap) {
+        size_t nc = m->node_cap ? m->node_cap * 2 : 64;
+        anode *a = tr_reallocarray(m->nodes, nc, sizeof *a);
+        if (!a)
+            return NIL;
+        m->nodes = a;
+        double *o = tr_reallocarray(m->o, nc, sizeof *o);
+        if (!o)
+            return NIL;
+        m->o = o;
+        if (!(o = tr_reallocarray(m->inv_o, nc, sizeof *o)))
+            return NIL;
+        m->inv_o = o;
+        m->node_cap = nc;
+    }
+    memset(&m->nodes[m->node_count], 0, sizeof m->nodes[0]);
+    m->nodes[m->node_count].rack = rack;
+    return (uint32_t)m->node_count++;
+}
+
+static int ensure_racks(model *m, size_t racks)
+{
+    if (racks <= m->rack_cap)
+        return 0;
+    size_t nc = racks * 2 + 8;
+    uint32_t *a = tr_reallocarray(m->rack_nodes, nc, sizeof *a);
+    if (!a)
+        return -1;
+    m->rack_nodes = a;
+    uint32_t *b = tr_calloc(nc, sizeof *b);
+    if (!b)
+        return -1;
+    tr_free(m->seen_rack);
+    m->seen_rack = b;
+    m->stamp = 0;
+    m->rack_cap = nc;
+    return 0;
+}
+
+TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
+                                           const tokenring_topology *topology,
+                                           const char *datacenter, const char *const *racks,
+                                           size_t count, int32_t rf, uint32_t flags,
+                                           tokenring_error *err)
+{
+    if (!tokens_out || !topology || !datacenter || !racks)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    if (flags & ~TOKENRING_ALLOCATE_NODE_BY_NODE)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
+    int rc = tr_check_name(err, "datacenter name", datacenter);
+    if (rc != TOKENRING_OK)
+        return rc;
+    for (size_t i = 0; i < count; i++)
+        if ((rc = tr_check_name(err, "rack name", racks[i])) != TOKENRING_OK)
+            return rc;
+    if (count == 0)
+        return tr_fail(err, TOKENRING_E_RANGE, "no node to plan");
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
+                       TOKENRING_LAYOUT_MAX_TOKENS);
+    if (rf < 1 || rf > TOKENRING_MAX_RF)
+        return tr_fail(err, TOKENRING_E_RANGE, "replication factor %d is outside 1..%d", rf,
+                       TOKENRING_MAX_RF);
+
+    model m;
+    memset(&m, 0, sizeof m);
+    m.rf = rf;
+    m.rfcap = (uint32_t)rf;
+    m.head = NIL;
+    scratch sc;
+    memset(&sc, 0, sizeof sc);
+    char **rack_names = NULL;
+    size_t rack_n = 0;
+    uint32_t *planned = NULL; /* model node ids of the planned nodes */
+    uint32_t *pslots = NULL;  /* their slots, count * T */
+
+    rc = TOKENRING_E_NOMEM;
+    size_t tn = tokenring_topology_node_count(topology);
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        for (size_t k = 0; k < info.token_count; k++)
+            if (tset_add(&m.taken, info.tokens[k]))
+                goto nomem;
+    }
+    /* The datacenter's nodes and tokens, sorted into one ring. */
+    size_t dc_tokens = 0;
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (strcmp(info.datacenter, datacenter) == 0)
+            dc_tokens += info.token_count;
+    }
+    {
+        int64_t *pairs_t = tr_reallocarray(NULL, dc_tokens + 1, sizeof *pairs_t);
+        if (!pairs_t)
+            goto nomem;
+        size_t k = 0;
+        for (size_t i = 0; i < tn; i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            if (strcmp(info.datacenter, datacenter) != 0)
+                continue;
+            uint32_t r = rack_id(&rack_names, &rack_n, info.rack);
+            if (r == NIL || ensure_racks(&m, rack_n)) {
+                tr_free(pairs_t);
+                goto nomem;
+            }
+            uint32_t id = add_model_node(&m, r);
+            if (id == NIL) {
+                tr_free(pairs_t);
+                goto nomem;
+            }
+            for (size_t j = 0; j < info.token_count; j++) {
+                /* encode node in a side table: slot order = sorted order below */
+                pairs_t[k++] = info.tokens[j];
+            }
+            m.nodes[id].tokens = (uint32_t)info.token_count;
+        }
+        qsort(pairs_t, k, sizeof *pairs_t, cmp_i64);
+        while (m.slot_cap < k + count * (size_t)num_tokens + 1)
+            if (ensure_slot(&m)) {
+                tr_free(pairs_t);
+                goto nomem;
+            }
+        /* Owner of each sorted token: search each node's tokens. */
+        for (size_t i = 0, id = 0; i < tn; i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            if (strcmp(info.datacenter, datacenter) != 0)
+                continue;
+            for (size_t j = 0; j < info.token_count; j++) {
+                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
+                m.node[hit - pairs_t] = (uint32_t)id;
+            }
+            id++;
+        }
+        for (size_t i = 0; i < k; i++) {
+            m.tok[i] = pairs_t[i];
+            m.next[i] = (uint32_t)((i + 1) % k);
+            m.prev[i] = (uint32_t)((i + k - 1) % k);
+        }
+        m.slots = k;
+        m.ring_count = k;
+        m.head = k ? 0 : NIL;
+        tr_free(pairs_t);
+    }
+    planned = tr_calloc(count, sizeof *planned);
+    pslots = tr_calloc(count * (size_t)num_tokens, sizeof *pslots);
+    sc.tmp = tr_calloc((size_t)m.rfcap + 1, sizeof *sc.tmp);
+    if (!planned || !pslots || !sc.tmp)
+        goto nomem;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t r = rack_id(&rack_names, &rack_n, racks[i]);
+        if (r == NIL || ensure_racks(&m, rack_n))
+            goto nomem;
+        uint32_t id = add_model_node(&m, r);
+        if (id == NIL)
+            goto nomem;
+        planned[i] = id;
+    }
+    for (size_t i = 0; i < count; i++) {
+        sc.mine = pslots + i * num_tokens;
+        int prc = place_node(&m, &sc, planned[i], num_tokens, true);
+        if (prc < 0)
+            goto nomem;
+        if (prc > 0) {
+            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                         "no room left in datacenter '%s' for %u more tokens", datacenter,
+                         num_tokens);
+            goto done;
+        }
+    }
+    if (!(flags & TOKENRING_ALLOCATE_NODE_BY_NODE) && m.ring_count >= 3) {
+        /* Joint refinement of every planned token against the final datacenter. */
+        recompute_all(&m, NIL);
+        set_targets(&m);
+        size_t total = count * (size_t)num_tokens;
+        for (int round = 0; round < 200; round++) {
+            size_t moved = 0;
+            for (size_t t = 0; t < total; t++)
+                moved += refine_slot(&m, pslots[t]);
+            if (moved == 0)
+                break;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        int64_t *o = tokens_out + i * num_tokens;
+        for (uint32_t t = 0; t < num_tokens; t++)
+            o[t] = m.tok[pslots[i * num_tokens + t]];
+        qsort(o, num_tokens, sizeof *o, cmp_i64);
+    }
+    rc = TOKENRING_OK;
+    goto done;
+nomem:
+    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+done:
+    for (size_t i = 0; i < rack_n; i++)
+        tr_free(rack_names[i]);
+    tr_free(rack_names);
+    tr_free(planned);
+    tr_free(pslots);
+    tr_free(sc.d);
+    tr_free(sc.tmp);
+    tr_free(sc.heap);
+    model_free(&m);
+    return rc;
+}
+
+TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_tokens,
+                                            const tokenring_topology *topology,
+                                            const char *datacenter, const char *rack,
+                                            int32_t rf, uint32_t flags, tokenring_error *err)
+{
+    if (!rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    if (flags != 0)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
+    return tokenring_allocate_nodes(tokens_out, num_tokens, topology, datacenter, &rack, 1,
+                                    rf, TOKENRING_ALLOCATE_NODE_BY_NODE, err);
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private helpers shared by layout.c, allocator.c and analysis.c. Never installed. */
+#ifndef TOKENRING_LAYOUT_INTERNAL_H
+#define TOKENRING_LAYOUT_INTERNAL_H
+
+#include "internal.h"
+
+/* A sorted array of distinct tokens, with (optionally) the topology node index of each. */
+typedef struct tr_token_set {
+    int64_t *tokens;
+    uint32_t *nodes;
+    size_t count;
+} tr_token_set;
+
+/* Every token of `topo` except those of the node named `skip` (NULL: none). */
+TR_HIDDEN int tr_layout_collect_tokens(tr_token_set *set, const tokenring_topology *topo,
+                                       const char *skip);
+/* Binary search; *pos_out receives the insertion point. */
+TR_HIDDEN bool tr_token_set_find(const tr_token_set *set, int64_t token, size_t *pos_out);
+TR_HIDDEN void tr_token_set_free(tr_token_set *set);
+
+/* tokenring_layout_even_tokens() without the checks. */
+TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,
+                              uint32_t slots);
+
+#endif
