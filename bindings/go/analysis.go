@@ -1,0 +1,574 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+/*
+#include <stdlib.h>
+#include <tokenring/tokenring.h>
+#include <tokenring/analysis.h>
+*/
+import "C"
+
+import (
+	"sort"
+	"unsafe"
+)
+
+// lockAll locks the mutexes of distinct handles in address order (so that two calls
+// naming the same handles in another order cannot deadlock) and returns the unlock.
+type lockable interface {
+	lock()
+	unlock()
+	addr() uintptr
+}
+
+func (t *Topology) lock()         { t.mu.Lock() }
+func (t *Topology) unlock()       { t.mu.Unlock() }
+func (t *Topology) addr() uintptr { return uintptr(unsafe.Pointer(t)) }
+func (r *Replication) lock()      { r.mu.Lock() }
+func (r *Replication) unlock()    { r.mu.Unlock() }
+func (r *Replication) addr() uintptr {
+	return uintptr(unsafe.Pointer(r))
+}
+
+func lockAll(hs ...lockable) func() {
+	seen := map[uintptr]bool{}
+	var uniq []lockable
+	for _, h := range hs {
+		if !seen[h.addr()] {
+			seen[h.addr()] = true
+			uniq = append(uniq, h)
+		}
+	}
+	sort.Slice(uniq, func(i, j int) bool { return uniq[i].addr() < uniq[j].addr() })
+	for _, h := range uniq {
+		h.lock()
+	}
+	return func() {
+		for i := len(uniq) - 1; i >= 0; i-- {
+			uniq[i].unlock()
+		}
+	}
+}
+
+// ------------------------------------------------------------------- balance
+
+// Balance holds statistics of one ownership measure over a group of nodes; fractions
+// are of the whole ring.
+type Balance struct {
+	NodeCount  int     // nodes in the group holding ring tokens
+	MinNode    int     // ring index of a node with the smallest share
+	MaxNode    int     // ring index of a node with the largest share
+	MinWidth   U128    // exact smallest width
+	MaxWidth   U128    // exact largest width
+	TotalWidth U128    // exact sum over the group
+	Min        float64 // MinWidth / 2^64
+	Max        float64 // MaxWidth / 2^64
+	Mean       float64 // TotalWidth / NodeCount / 2^64
+	Stdev      float64 // sample standard deviation of the shares
+}
+
+func balanceFromC(b *C.tokenring_balance) Balance {
+	return Balance{
+		NodeCount: int(b.node_count), MinNode: int(b.min_node), MaxNode: int(b.max_node),
+		MinWidth: u128(b.min_width), MaxWidth: u128(b.max_width), TotalWidth: u128(b.total_width),
+		Min: float64(b.min), Max: float64(b.max), Mean: float64(b.mean), Stdev: float64(b.stdev),
+	}
+}
+
+// Balance returns the balance of primary ownership and, when p is not nil, of effective
+// ownership under p (built from this ring), over every node (datacenter ""), one
+// datacenter, or one rack of a datacenter. A group without nodes gives ErrNotFound.
+func (r *Ring) Balance(p *Placement, datacenter, rack string) (primary, effective Balance, err error) {
+	if rack != "" && datacenter == "" {
+		return primary, effective, goError(CodeInvalid, "a rack needs its datacenter")
+	}
+	var cd, cr []byte
+	if datacenter != "" {
+		if cd, err = cname("datacenter name", datacenter); err != nil {
+			return
+		}
+	}
+	if rack != "" {
+		if cr, err = cname("rack name", rack); err != nil {
+			return
+		}
+	}
+	rp, err := r.acquire()
+	if err != nil {
+		return
+	}
+	defer r.release()
+	var pp *C.tokenring_placement
+	var pb, eb C.tokenring_balance
+	var ebp *C.tokenring_balance
+	if p != nil {
+		if pp, err = p.acquire(); err != nil {
+			return
+		}
+		defer p.release()
+		ebp = &eb
+	}
+	var dcp, rkp *C.char
+	if cd != nil {
+		dcp = charp(cd)
+	}
+	if cr != nil {
+		rkp = charp(cr)
+	}
+	var detail C.tokenring_error
+	if err = newError(C.tokenring_balance_compute(&pb, ebp, rp, pp, dcp, rkp, &detail), &detail); err != nil {
+		return
+	}
+	primary = balanceFromC(&pb)
+	if ebp != nil {
+		effective = balanceFromC(&eb)
+	}
+	return
+}
+
+// ------------------------------------------------------------------ movement
+
+// ChangeKind says what a movement analysis compares; it decides the streaming sources.
+type ChangeKind int
+
+// Kinds of topology change.
+const (
+	ChangeGeneric      ChangeKind = C.TOKENRING_CHANGE_GENERIC
+	ChangeJoin         ChangeKind = C.TOKENRING_CHANGE_JOIN
+	ChangeDecommission ChangeKind = C.TOKENRING_CHANGE_DECOMMISSION
+	ChangeReplace      ChangeKind = C.TOKENRING_CHANGE_REPLACE
+	ChangeMove         ChangeKind = C.TOKENRING_CHANGE_MOVE
+)
+
+// MovementSummary holds the totals of a movement analysis.
+type MovementSummary struct {
+	ChangedWidth           U128    // token values whose replica set changes
+	PrimaryChangedWidth    U128    // token values whose first replica changes
+	StreamedWidth          U128    // sum of all stream widths
+	ChangedFraction        float64 // ChangedWidth / 2^64
+	PrimaryChangedFraction float64 // PrimaryChangedWidth / 2^64
+	StreamedFraction       float64 // StreamedWidth / 2^64
+	CleanupCount           int     // nodes that afterwards hold data they no longer replicate
+	SamplesPrimaryChanged  int     // sample tokens whose primary replica changes
+	SamplesReplicasChanged int     // sample tokens whose replica set changes
+}
+
+// MovementNode is what one node gains and loses (effective and primary widths).
+type MovementNode struct {
+	Name               string
+	BeforeWidth        U128
+	AfterWidth         U128
+	GainedWidth        U128 // replicated after but not before: what it receives
+	LostWidth          U128 // replicated before but not after
+	PrimaryBeforeWidth U128
+	PrimaryAfterWidth  U128
+	GainedFraction     float64 // GainedWidth / AfterWidth
+	LostFraction       float64 // LostWidth / BeforeWidth
+	InBefore, InAfter  bool
+	NeedsCleanup       bool // what `nodetool cleanup` would remove afterwards
+}
+
+// MovedRange is an elementary range whose replica set changes; node numbers index
+// Movement.Nodes.
+type MovedRange struct {
+	Start, End  int64
+	Width       U128
+	OldReplicas []uint32
+	NewReplicas []uint32
+}
+
+// Stream is one range (Start, End] that Source sends to Destination.
+type Stream struct {
+	Start, End          int64
+	Width               U128
+	Source, Destination int  // indices into Movement.Nodes
+	RangeIndex          int  // index into Movement.Ranges
+	Strict              bool // the source is the replica losing the range
+}
+
+// SampleChange is what happens to one sample token.
+type SampleChange struct {
+	Token           int64
+	OldReplicas     []uint32
+	NewReplicas     []uint32
+	OldOwner        int
+	NewOwner        int
+	OwnerChanged    bool
+	ReplicasChanged bool
+}
+
+// Movement is the full result of a movement analysis, copied into Go memory. Nodes are
+// numbered as the library numbers them: the nodes of the topology before, in order, then
+// the nodes only in the topology after.
+type Movement struct {
+	Summary MovementSummary
+	Nodes   []MovementNode
+	Ranges  []MovedRange
+	Streams []Stream
+	Samples []SampleChange
+}
+
+func u32s(p *C.uint32_t, n C.uint32_t) []uint32 {
+	if p == nil || n == 0 {
+		return []uint32{}
+	}
+	return append([]uint32(nil), unsafe.Slice((*uint32)(unsafe.Pointer(p)), int(n))...)
+}
+
+// movementFromC copies a C result into Go memory and frees it.
+func movementFromC(m *C.tokenring_movement) (*Movement, error) {
+	defer C.tokenring_movement_free(m)
+	var s C.tokenring_movement_summary
+	if err := check(C.tokenring_movement_get_summary(&s, m)); err != nil {
+		return nil, err
+	}
+	out := &Movement{Summary: MovementSummary{
+		ChangedWidth: u128(s.changed_width), PrimaryChangedWidth: u128(s.primary_changed_width),
+		StreamedWidth: u128(s.streamed_width), ChangedFraction: float64(s.changed_fraction),
+		PrimaryChangedFraction: float64(s.primary_changed_fraction), StreamedFraction: float64(s.streamed_fraction),
+		CleanupCount: int(s.cleanup_count), SamplesPrimaryChanged: int(s.samples_primary_changed),
+		SamplesReplicasChanged: int(s.samples_replicas_changed),
+	}}
+	out.Nodes = make([]MovementNode, int(s.node_count))
+	for i := range out.Nodes {
+		var n C.tokenring_movement_node
+		if err := check(C.tokenring_movement_get_node(&n, m, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out.Nodes[i] = MovementNode{
+			Name: goStringN(n.name), BeforeWidth: u128(n.before_width), AfterWidth: u128(n.after_width),
+			GainedWidth: u128(n.gained_width), LostWidth: u128(n.lost_width),
+			PrimaryBeforeWidth: u128(n.primary_before_width), PrimaryAfterWidth: u128(n.primary_after_width),
+			GainedFraction: float64(n.gained_fraction), LostFraction: float64(n.lost_fraction),
+			InBefore: n.in_before != 0, InAfter: n.in_after != 0, NeedsCleanup: n.needs_cleanup != 0,
+		}
+	}
+	out.Ranges = make([]MovedRange, int(s.range_count))
+	for i := range out.Ranges {
+		var r C.tokenring_moved_range
+		if err := check(C.tokenring_movement_get_range(&r, m, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out.Ranges[i] = MovedRange{Start: int64(r.start), End: int64(r.end), Width: u128(r.width),
+			OldReplicas: u32s(r.old_replicas, r.old_count), NewReplicas: u32s(r.new_replicas, r.new_count)}
+	}
+	out.Streams = make([]Stream, int(s.stream_count))
+	for i := range out.Streams {
+		var st C.tokenring_stream
+		if err := check(C.tokenring_movement_get_stream(&st, m, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out.Streams[i] = Stream{Start: int64(st.start), End: int64(st.end), Width: u128(st.width),
+			Source: int(st.source), Destination: int(st.destination), RangeIndex: int(st.range_index), Strict: st.strict != 0}
+	}
+	out.Samples = make([]SampleChange, int(s.sample_count))
+	for i := range out.Samples {
+		var sc C.tokenring_sample_change
+		if err := check(C.tokenring_movement_get_sample(&sc, m, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out.Samples[i] = SampleChange{Token: int64(sc.token),
+			OldReplicas: u32s(sc.old_replicas, sc.old_count), NewReplicas: u32s(sc.new_replicas, sc.new_count),
+			OldOwner: int(sc.old_owner), NewOwner: int(sc.new_owner),
+			OwnerChanged: sc.owner_changed != 0, ReplicasChanged: sc.replicas_changed != 0}
+	}
+	return out, nil
+}
+
+// CompareMovement compares the replica placement of two topologies under repl: every
+// elementary range whose replica set changes, who streams what to whom, what each node
+// gains and loses, and what happens to the sample tokens (may be nil).
+func CompareMovement(before, after *Topology, repl *Replication, kind ChangeKind, samples []int64) (*Movement, error) {
+	unlock := lockAll(before, after, repl)
+	defer unlock()
+	if before.ptr == nil || after.ptr == nil || repl.ptr == nil {
+		return nil, ErrClosed
+	}
+	var m *C.tokenring_movement
+	var detail C.tokenring_error
+	st := C.tokenring_movement_compare(&m, before.ptr, after.ptr, repl.ptr, C.int(kind), tokensPtr(samples), C.size_t(len(samples)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return movementFromC(m)
+}
+
+// SimulateJoin analyses the node name joining datacenter/rack with the given tokens
+// (the topology is not modified).
+func (t *Topology) SimulateJoin(repl *Replication, name, datacenter, rack string, tokens, samples []int64) (*Movement, error) {
+	cn, err := cname("node name", name)
+	if err != nil {
+		return nil, err
+	}
+	cd, err := cname("datacenter name", datacenter)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := cname("rack name", rack)
+	if err != nil {
+		return nil, err
+	}
+	unlock := lockAll(t, repl)
+	defer unlock()
+	if t.ptr == nil || repl.ptr == nil {
+		return nil, ErrClosed
+	}
+	var m *C.tokenring_movement
+	var detail C.tokenring_error
+	st := C.tokenring_movement_join(&m, t.ptr, repl.ptr, charp(cn), charp(cd), charp(cr), tokensPtr(tokens), C.size_t(len(tokens)),
+		tokensPtr(samples), C.size_t(len(samples)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return movementFromC(m)
+}
+
+// SimulateDecommission analyses the node name leaving.
+func (t *Topology) SimulateDecommission(repl *Replication, name string, samples []int64) (*Movement, error) {
+	cn, err := cname("node name", name)
+	if err != nil {
+		return nil, err
+	}
+	unlock := lockAll(t, repl)
+	defer unlock()
+	if t.ptr == nil || repl.ptr == nil {
+		return nil, ErrClosed
+	}
+	var m *C.tokenring_movement
+	var detail C.tokenring_error
+	st := C.tokenring_movement_decommission(&m, t.ptr, repl.ptr, charp(cn), tokensPtr(samples), C.size_t(len(samples)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return movementFromC(m)
+}
+
+// SimulateReplace analyses the dead node oldName being replaced by newName (same tokens,
+// datacenter and rack).
+func (t *Topology) SimulateReplace(repl *Replication, oldName, newName string, samples []int64) (*Movement, error) {
+	co, err := cname("node name", oldName)
+	if err != nil {
+		return nil, err
+	}
+	cn, err := cname("node name", newName)
+	if err != nil {
+		return nil, err
+	}
+	unlock := lockAll(t, repl)
+	defer unlock()
+	if t.ptr == nil || repl.ptr == nil {
+		return nil, ErrClosed
+	}
+	var m *C.tokenring_movement
+	var detail C.tokenring_error
+	st := C.tokenring_movement_replace(&m, t.ptr, repl.ptr, charp(co), charp(cn), tokensPtr(samples), C.size_t(len(samples)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return movementFromC(m)
+}
+
+// SimulateMove analyses the node name moving to new tokens.
+func (t *Topology) SimulateMove(repl *Replication, name string, tokens, samples []int64) (*Movement, error) {
+	cn, err := cname("node name", name)
+	if err != nil {
+		return nil, err
+	}
+	unlock := lockAll(t, repl)
+	defer unlock()
+	if t.ptr == nil || repl.ptr == nil {
+		return nil, ErrClosed
+	}
+	var m *C.tokenring_movement
+	var detail C.tokenring_error
+	st := C.tokenring_movement_move(&m, t.ptr, repl.ptr, charp(cn), tokensPtr(tokens), C.size_t(len(tokens)),
+		tokensPtr(samples), C.size_t(len(samples)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return movementFromC(m)
+}
+
+// -------------------------------------------------------------- availability
+
+// Consistency is a Cassandra consistency level for availability analyses.
+type Consistency int
+
+// Consistency levels.
+const (
+	One         Consistency = C.TOKENRING_CL_ONE
+	Two         Consistency = C.TOKENRING_CL_TWO
+	Three       Consistency = C.TOKENRING_CL_THREE
+	Quorum      Consistency = C.TOKENRING_CL_QUORUM
+	All         Consistency = C.TOKENRING_CL_ALL
+	LocalOne    Consistency = C.TOKENRING_CL_LOCAL_ONE
+	LocalQuorum Consistency = C.TOKENRING_CL_LOCAL_QUORUM
+	EachQuorum  Consistency = C.TOKENRING_CL_EACH_QUORUM
+)
+
+// AvailabilityMaxK is the largest number of failed nodes an analysis enumerates.
+const AvailabilityMaxK = C.TOKENRING_AVAILABILITY_MAX_K
+
+// FailureSet is a set of k failed nodes that leaves some range unable to reach the
+// consistency level, with the exact width of the token space it makes unavailable.
+type FailureSet struct {
+	Nodes    []uint32 // ring node indices, ascending
+	Width    U128
+	Fraction float64 // Width / 2^64
+}
+
+// Availability returns every set of exactly k failed nodes (1 .. AvailabilityMaxK) that
+// leaves some range of the ring unable to reach consistency cl under repl, sorted by
+// node indices. localDC names the local datacenter for LocalOne and LocalQuorum ("" for
+// the others). A level unreachable even with every node up gives ErrImpossible.
+func (r *Ring) Availability(repl *Replication, cl Consistency, localDC string, k int) ([]FailureSet, error) {
+	if k < 1 || k > AvailabilityMaxK {
+		return nil, goError(CodeRange, "k = %d outside 1..%d", k, AvailabilityMaxK)
+	}
+	var lp *C.char
+	if localDC != "" {
+		cdc, err := cname("datacenter name", localDC)
+		if err != nil {
+			return nil, err
+		}
+		lp = charp(cdc)
+	}
+	rp, err := r.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer r.release()
+	repl.mu.Lock()
+	defer repl.mu.Unlock()
+	if repl.ptr == nil {
+		return nil, ErrClosed
+	}
+	var a *C.tokenring_availability
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_availability_build(&a, rp, repl.ptr, C.int(cl), lp, C.uint32_t(k), &detail), &detail); err != nil {
+		return nil, err
+	}
+	defer C.tokenring_availability_free(a)
+	n := int(C.tokenring_availability_count(a))
+	out := make([]FailureSet, n)
+	flat := make([]uint32, n*k)
+	for i := range out {
+		var w C.tokenring_u128
+		var f C.double
+		nodes := flat[i*k : (i+1)*k : (i+1)*k]
+		if err := check(C.tokenring_availability_get((*C.uint32_t)(unsafe.Pointer(&nodes[0])), &w, &f, a, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out[i] = FailureSet{Nodes: nodes, Width: u128(w), Fraction: float64(f)}
+	}
+	return out, nil
+}
+
+// ----------------------------------------------------------------- migration
+
+// KeyspaceReplication names a keyspace and its current replication.
+type KeyspaceReplication struct {
+	Name        string
+	Replication *Replication
+}
+
+// MigrationNode is one new node of a migration plan with its tokens (ascending).
+type MigrationNode struct {
+	Name   string
+	Rack   string
+	Tokens []int64
+}
+
+// MigrationPlan is a plan for changing num_tokens through a new datacenter: the new
+// nodes with their tokens, and the ordered steps as text naming the real keyspaces,
+// datacenters and nodes.
+type MigrationPlan struct {
+	Nodes []MigrationNode
+	Steps []string
+}
+
+// PlanMigration plans moving from oldDC to a new datacenter newDC whose nodes (names,
+// racks in join order, at least rf of them) get numTokens tokens each; keyspaces are the
+// keyspaces to migrate with their current replication. The topology is not modified.
+func (t *Topology) PlanMigration(oldDC, newDC string, names, racks []string, numTokens, rf int, keyspaces []KeyspaceReplication) (*MigrationPlan, error) {
+	if len(names) != len(racks) {
+		return nil, goError(CodeInvalid, "%d node names for %d racks", len(names), len(racks))
+	}
+	if numTokens <= 0 || numTokens > LayoutMaxTokens || rf < 0 || rf >= 1<<31 {
+		return nil, goError(CodeRange, "num_tokens %d or rf %d out of range", numTokens, rf)
+	}
+	co, err := cname("datacenter name", oldDC)
+	if err != nil {
+		return nil, err
+	}
+	cn, err := cname("datacenter name", newDC)
+	if err != nil {
+		return nil, err
+	}
+	cNames, freeNames, err := cStrings("node name", names)
+	if err != nil {
+		return nil, err
+	}
+	defer freeNames()
+	cRacks, freeRacks, err := cStrings("rack name", racks)
+	if err != nil {
+		return nil, err
+	}
+	defer freeRacks()
+	ksNames := make([]string, len(keyspaces))
+	locks := []lockable{t}
+	for i, ks := range keyspaces {
+		if ks.Replication == nil {
+			return nil, goError(CodeInvalid, "keyspace %q has no replication", ks.Name)
+		}
+		ksNames[i] = ks.Name
+		locks = append(locks, ks.Replication)
+	}
+	cKs, freeKs, err := cStrings("keyspace name", ksNames)
+	if err != nil {
+		return nil, err
+	}
+	defer freeKs()
+	unlock := lockAll(locks...)
+	defer unlock()
+	if t.ptr == nil {
+		return nil, ErrClosed
+	}
+	// An array of C pointers in Go memory holds no Go pointers: it may be passed as is.
+	repls := make([]*C.tokenring_replication, len(keyspaces)+1)
+	for i, ks := range keyspaces {
+		if ks.Replication.ptr == nil {
+			return nil, ErrClosed
+		}
+		repls[i] = ks.Replication.ptr
+	}
+	var m *C.tokenring_migration
+	var detail C.tokenring_error
+	st := C.tokenring_migration_plan(&m, t.ptr, charp(co), charp(cn), cNames, cRacks, C.size_t(len(names)),
+		C.uint32_t(numTokens), C.int32_t(rf), cKs, &repls[0], C.size_t(len(keyspaces)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	defer C.tokenring_migration_free(m)
+	plan := &MigrationPlan{}
+	plan.Nodes = make([]MigrationNode, int(C.tokenring_migration_node_count(m)))
+	for i := range plan.Nodes {
+		var name, rack *C.char
+		var toks *C.int64_t
+		var nt C.size_t
+		if err := check(C.tokenring_migration_node(&name, &rack, &toks, &nt, m, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		node := MigrationNode{Name: goStringN(name), Rack: goStringN(rack)}
+		if toks != nil && nt > 0 {
+			node.Tokens = append([]int64(nil), unsafe.Slice((*int64)(unsafe.Pointer(toks)), int(nt))...)
+		}
+		plan.Nodes[i] = node
+	}
+	plan.Steps = make([]string, int(C.tokenring_migration_step_count(m)))
+	for i := range plan.Steps {
+		plan.Steps[i] = goStringN(C.tokenring_migration_step(m, C.size_t(i)))
+	}
+	return plan, nil
+}

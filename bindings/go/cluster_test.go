@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestClusterParseAndRoundTrip(t *testing.T) {
+	for _, name := range replicaTopologies {
+		t.Run(name, func(t *testing.T) {
+			text, err := os.ReadFile(filepath.Join(dataDir, "replicas_"+name+".topology.tsv"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := DetectFormat(string(text)); f != FormatTSV {
+				t.Fatalf("detected %v, want tsv", f)
+			}
+			c, err := NewCluster()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			got, err := c.Parse(FormatAuto, string(text), 0)
+			if err != nil || got != FormatTSV {
+				t.Fatalf("Parse: %v, %v", got, err)
+			}
+			repl, _ := NewSimpleStrategy(1, 0)
+			defer repl.Close()
+			if err := c.AddKeyspace("ks1", repl); err != nil {
+				t.Fatal(err)
+			}
+			// The cluster's topology is the same ring as the vector topology built by hand.
+			want := topologyFile(t, name)
+			defer want.Close()
+			topo, err := c.Topology()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer topo.Close()
+			if describeTopology(t, topo) != describeTopology(t, want) {
+				t.Fatalf("parsed topology differs:\n%s\n%s", describeTopology(t, topo), describeTopology(t, want))
+			}
+			// Format, parse back: same nodes and keyspaces.
+			doc, err := c.Format()
+			if err != nil {
+				t.Fatal(err)
+			}
+			c2, _ := NewCluster()
+			defer c2.Close()
+			if f, err := c2.Parse(FormatAuto, doc, 0); err != nil || f != FormatTopology {
+				t.Fatalf("re-parse of the formatted cluster: %v %v\n%s", f, err, doc)
+			}
+			n1, _ := c.Nodes()
+			n2, _ := c2.Nodes()
+			if len(n1) != len(n2) || len(n1) != want.NodeCount() {
+				t.Fatalf("%d nodes, %d after the round trip, want %d", len(n1), len(n2), want.NodeCount())
+			}
+			for i := range n1 {
+				if n1[i].Name != n2[i].Name || n1[i].Rack != n2[i].Rack || len(n1[i].Tokens) != len(n2[i].Tokens) ||
+					n1[i].DeclaredTokens != len(n1[i].Tokens) {
+					t.Errorf("node %d: %+v vs %+v", i, n1[i], n2[i])
+				}
+			}
+			ks, err := c2.Keyspaces()
+			if err != nil || len(ks) != 1 || ks[0].Name != "ks1" || ks[0].Replication != repl.String() {
+				t.Fatalf("keyspaces after the round trip: %+v %v", ks, err)
+			}
+			r, err := c2.KeyspaceReplication("ks1")
+			if err != nil || r.String() != repl.String() {
+				t.Fatalf("KeyspaceReplication: %v %v", r, err)
+			}
+			r.Close()
+			_, err = c2.KeyspaceReplication("nope")
+			expectErr(t, "unknown keyspace", err, ErrNotFound, "nope")
+			if c.Flags() != 0 {
+				t.Errorf("flags %v", c.Flags())
+			}
+		})
+	}
+}
+
+func TestClusterErrors(t *testing.T) {
+	c, _ := NewCluster()
+	defer c.Close()
+	_, err := c.Parse(FormatTopology, "node a dc=dc1 rack=r1 tokens=1\nnode b dc=dc1 rack=r1 tokens=zzz\n", 0)
+	expectErr(t, "malformed topology file", err, ErrParse, "")
+	var e *Error
+	if asError(err, &e) && e.Line != 2 {
+		t.Errorf("parse error on line %d, want 2: %v", e.Line, err)
+	}
+	if n, _ := c.Nodes(); len(n) != 0 {
+		t.Fatalf("a failed parse left %d nodes", len(n))
+	}
+	_, err = c.Parse(FormatTopology, "node a dc=dc1 rack=r1 tokens=1\nnode b dc=dc1 rack=r1 tokens=1\n", 0)
+	expectErr(t, "token held twice", err, ErrExists, "")
+	_, err = c.Parse(FormatAuto, "what is this", 0)
+	expectErr(t, "undetectable format", err, ErrParse, "")
+	_, err = c.Topology()
+	expectErr(t, "topology of an empty cluster", err, ErrEmpty, "")
+	if FormatNodetoolRing.String() != "nodetool-ring" || InputFormat(77).String() != "unknown" {
+		t.Errorf("format names %q %q", FormatNodetoolRing, InputFormat(77))
+	}
+	c.Close()
+	_, err = c.Parse(FormatAuto, "", 0)
+	expectErr(t, "parse after Close", err, ErrClosed, "")
+	_, err = c.Format()
+	expectErr(t, "format after Close", err, ErrClosed, "")
+	if c.Flags() != 0 {
+		t.Error("flags after close")
+	}
+}
+
+func asError(err error, target **Error) bool {
+	e, ok := err.(*Error)
+	if ok {
+		*target = e
+	}
+	return ok
+}
+
+func TestClusterStatusTokensUnknown(t *testing.T) {
+	c, _ := NewCluster()
+	defer c.Close()
+	if _, err := c.Parse(FormatTopology, "node a dc=dc1 rack=r1 num_tokens=16\n", 0); err != nil {
+		t.Fatal(err)
+	}
+	if c.Flags()&ClusterTokensUnknown == 0 {
+		t.Fatalf("flags %v: tokens should be unknown", c.Flags())
+	}
+	nodes, _ := c.Nodes()
+	if len(nodes) != 1 || nodes[0].Tokens != nil || nodes[0].DeclaredTokens != 16 {
+		t.Fatalf("%+v", nodes)
+	}
+	_, err := c.Topology()
+	expectErr(t, "topology with unknown tokens", err, ErrEmpty, "")
+	if !strings.Contains(err.Error(), "unknown") {
+		t.Errorf("message %q", err)
+	}
+}

@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+/*
+#include <stdlib.h>
+#include <tokenring/tokenring.h>
+#include <tokenring/layout.h>
+*/
+import "C"
+
+import (
+	"unsafe"
+)
+
+// LayoutFlags modify the seeded-layout and allocator calls.
+type LayoutFlags uint32
+
+const (
+	// LayoutStrict makes a seeded layout fail with ErrExists on a token collision
+	// instead of rehashing with the next attempt number.
+	LayoutStrict LayoutFlags = C.TOKENRING_LAYOUT_STRICT
+	// AllocateNodeByNode makes AllocateNodes plan strictly node by node instead of
+	// refining the whole batch jointly at the end.
+	AllocateNodeByNode LayoutFlags = C.TOKENRING_ALLOCATE_NODE_BY_NODE
+)
+
+// LayoutMaxTokens is the most tokens per node the layout and allocator calls accept.
+const LayoutMaxTokens = C.TOKENRING_LAYOUT_MAX_TOKENS
+
+// cStrings copies strings into a NULL-free C array of C strings (C memory: a Go array of
+// pointers to Go memory may not be passed to C). Call the returned function to free it.
+func cStrings(what string, strs []string) (**C.char, func(), error) {
+	for _, s := range strs {
+		if _, err := cname(what, s); err != nil {
+			return nil, nil, err
+		}
+	}
+	if len(strs) == 0 {
+		return nil, func() {}, nil
+	}
+	mem := C.malloc(C.size_t(len(strs)) * C.size_t(unsafe.Sizeof((*C.char)(nil))))
+	if mem == nil {
+		return nil, nil, goError(CodeNoMem, "out of memory for %d names", len(strs))
+	}
+	arr := unsafe.Slice((**C.char)(mem), len(strs))
+	for i, s := range strs {
+		arr[i] = C.CString(s)
+	}
+	free := func() {
+		for _, p := range arr {
+			C.free(unsafe.Pointer(p))
+		}
+		C.free(unsafe.Pointer(&arr[0]))
+	}
+	return &arr[0], free, nil
+}
+
+// SeededToken returns one seeded token: the pure, documented function of (seed, identity,
+// vnode, attempt) described in layout.h, without collision handling.
+func SeededToken(seed uint64, identity string, vnode, attempt uint32) (int64, error) {
+	var tok C.int64_t
+	st := C.tokenring_layout_seeded_token(&tok, C.uint64_t(seed), textPtr(identity), C.size_t(len(identity)), C.uint32_t(vnode), C.uint32_t(attempt))
+	return int64(tok), check(st)
+}
+
+// SeededTokens returns the count seeded tokens of the node identity (in vnode order),
+// avoiding the tokens of other nodes of taken (nil for none).
+func SeededTokens(count int, seed uint64, identity string, taken *Topology, flags LayoutFlags) ([]int64, error) {
+	if count <= 0 || count > LayoutMaxTokens {
+		return nil, goError(CodeRange, "token count %d outside 1..%d", count, LayoutMaxTokens)
+	}
+	ci, err := cname("identity", identity)
+	if err != nil {
+		return nil, err
+	}
+	var tp *C.tokenring_topology
+	if taken != nil {
+		taken.mu.Lock()
+		defer taken.mu.Unlock()
+		if taken.ptr == nil {
+			return nil, ErrClosed
+		}
+		tp = taken.ptr
+	}
+	out := make([]int64, count)
+	var detail C.tokenring_error
+	st := C.tokenring_layout_seeded_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.size_t(count), C.uint64_t(seed), charp(ci), tp, C.uint32_t(flags), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SeededNode describes a node for AddSeededNodes. Empty Datacenter or Rack fields take
+// Cassandra's SimpleSnitch defaults "datacenter1" and "rack1".
+type SeededNode struct {
+	Name       string
+	Datacenter string
+	Rack       string
+}
+
+// AddSeededNodes adds nodes with seeded tokens, in order, each laid out against the
+// topology as it stands after the previous ones (so collisions between new nodes are
+// resolved too). Adding nodes to a seeded layout keeps every existing token. On failure
+// nothing is added.
+func (t *Topology) AddSeededNodes(seed uint64, tokensPerNode int, nodes []SeededNode, flags LayoutFlags) error {
+	if tokensPerNode <= 0 || tokensPerNode > LayoutMaxTokens {
+		return goError(CodeRange, "tokens per node %d outside 1..%d", tokensPerNode, LayoutMaxTokens)
+	}
+	if len(nodes) == 0 {
+		return nil
+	}
+	names := make([]string, len(nodes))
+	dcs := make([]string, len(nodes))
+	racks := make([]string, len(nodes))
+	for i, n := range nodes {
+		names[i], dcs[i], racks[i] = n.Name, n.Datacenter, n.Rack
+		if dcs[i] == "" {
+			dcs[i] = "datacenter1"
+		}
+		if racks[i] == "" {
+			racks[i] = "rack1"
+		}
+	}
+	cn, freeN, err := cStrings("node name", names)
+	if err != nil {
+		return err
+	}
+	defer freeN()
+	cd, freeD, err := cStrings("datacenter name", dcs)
+	if err != nil {
+		return err
+	}
+	defer freeD()
+	cr, freeR, err := cStrings("rack name", racks)
+	if err != nil {
+		return err
+	}
+	defer freeR()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ptr == nil {
+		return ErrClosed
+	}
+	var detail C.tokenring_error
+	st := C.tokenring_layout_add_seeded_nodes(t.ptr, C.uint64_t(seed), C.uint32_t(tokensPerNode), cn, cd, cr, C.size_t(len(nodes)), C.uint32_t(flags), &detail)
+	return newError(st, &detail)
+}
+
+// EvenTokens returns numTokens evenly spaced tokens of slot slot out of slots interleaved
+// slots (e.g. rack i of n racks): MinToken + floor((j*slots + slot) * 2^64 /
+// (numTokens*slots)), exactly, ascending.
+func EvenTokens(numTokens, slot, slots int) ([]int64, error) {
+	if numTokens <= 0 || numTokens > LayoutMaxTokens || slots <= 0 || slots > 1<<31 || slot < 0 || slot >= slots {
+		return nil, goError(CodeRange, "even layout of %d tokens, slot %d of %d: out of range", numTokens, slot, slots)
+	}
+	out := make([]int64, numTokens)
+	st := C.tokenring_layout_even_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), C.uint32_t(slot), C.uint32_t(slots))
+	if err := check(st); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AllocateTokens chooses numTokens tokens (ascending) for one node joining datacenter /
+// rack of the topology, minimising the effective-ownership imbalance of the datacenter
+// under NetworkTopologyStrategy with factor rf there. The topology is not modified.
+func (t *Topology) AllocateTokens(numTokens int, datacenter, rack string, rf int) ([]int64, error) {
+	if numTokens <= 0 || numTokens > LayoutMaxTokens {
+		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
+	}
+	if rf < -1<<31 || rf >= 1<<31 {
+		return nil, goError(CodeRange, "replication factor %d does not fit 32 bits", rf)
+	}
+	cd, err := cname("datacenter name", datacenter)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := cname("rack name", rack)
+	if err != nil {
+		return nil, err
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ptr == nil {
+		return nil, ErrClosed
+	}
+	out := make([]int64, numTokens)
+	var detail C.tokenring_error
+	st := C.tokenring_allocate_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cd), charp(cr), C.int32_t(rf), 0, &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AllocateNodes plans len(racks) nodes joining datacenter together (node i in racks[i],
+// in join order) and returns each node's numTokens tokens, ascending. Unless flags has
+// AllocateNodeByNode the batch is refined jointly for the most even final state.
+func (t *Topology) AllocateNodes(numTokens int, datacenter string, racks []string, rf int, flags LayoutFlags) ([][]int64, error) {
+	if numTokens <= 0 || numTokens > LayoutMaxTokens {
+		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
+	}
+	if len(racks) == 0 {
+		return nil, goError(CodeInvalid, "no nodes to plan")
+	}
+	if rf < -1<<31 || rf >= 1<<31 {
+		return nil, goError(CodeRange, "replication factor %d does not fit 32 bits", rf)
+	}
+	cd, err := cname("datacenter name", datacenter)
+	if err != nil {
+		return nil, err
+	}
+	cr, freeR, err := cStrings("rack name", racks)
+	if err != nil {
+		return nil, err
+	}
+	defer freeR()
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ptr == nil {
+		return nil, ErrClosed
+	}
+	flat := make([]int64, numTokens*len(racks))
+	var detail C.tokenring_error
+	st := C.tokenring_allocate_nodes((*C.int64_t)(unsafe.Pointer(&flat[0])), C.uint32_t(numTokens), t.ptr, charp(cd), cr,
+		C.size_t(len(racks)), C.int32_t(rf), C.uint32_t(flags), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	out := make([][]int64, len(racks))
+	for i := range out {
+		out[i] = flat[i*numTokens : (i+1)*numTokens : (i+1)*numTokens]
+	}
+	return out, nil
+}
