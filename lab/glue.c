@@ -19,9 +19,21 @@
 
 #include "tokenring/tokenring.h"
 
-/* Seeded layouts and the allocator come from the library once it has them
- * (tokenring/layout.h); until then a seeded identity layout built on tokenring_token(). */
-#define LAB_HAVE_LAYOUT 0
+/* lab/build.sh defines LAB_HAVE_LAYOUT / LAB_HAVE_ANALYSIS when the library it compiles
+ * has tokenring/layout.h (seeded layouts, the allocator) and tokenring/analysis.h
+ * (movement). Without them the glue falls back to the older calls noted below. */
+#ifndef LAB_HAVE_LAYOUT
+#  define LAB_HAVE_LAYOUT 0
+#endif
+#ifndef LAB_HAVE_ANALYSIS
+#  define LAB_HAVE_ANALYSIS 0
+#endif
+#if LAB_HAVE_LAYOUT
+#  include "tokenring/layout.h"
+#endif
+#if LAB_HAVE_ANALYSIS
+#  include "tokenring/analysis.h"
+#endif
 
 #include "glue.h"
 
@@ -226,11 +238,22 @@ static void node_place(const lab_config *cfg, int node, int *dc, int *rack)
     *rack = (node / cfg->dcs) % cfg->racks;
 }
 
-#if !LAB_HAVE_LAYOUT
-/* Until the library has seeded layouts: the token of vnode v of node n under seed s is the
- * library's Murmur3 token of the identity text "tokenring-lab/<s>/n<n>/<v>" (with "#<k>"
- * appended on the k-th retry if that token is taken), so a node's tokens depend only on
- * (seed, node identity, vnode index) and adding a node keeps every existing token. */
+#if LAB_HAVE_LAYOUT
+static int lab_layout_has_allocator(void)
+{
+    return 1;
+}
+
+static const char *lab_layout_rule(void)
+{
+    return "the library's seeded layout (tokenring_layout_add_seeded_nodes): vnode v of node "
+           "n under seed s gets the Cassandra Murmur3 token of \"tokenring-layout-v1\" + s + "
+           "the node's name + v, so a node's tokens depend only on (seed, name, vnode)";
+}
+#else
+/* Without tokenring/layout.h: the token of vnode v of node n under seed s is the library's
+ * Murmur3 token of the identity text "tokenring-lab/<s>/n<n>/<v>" (with "#<k>" appended on
+ * the k-th retry if that token is taken). */
 static int64_t identity_token(uint32_t seed, int node, int vnode, int attempt)
 {
     char id[96];
@@ -255,76 +278,167 @@ static int lab_layout_has_allocator(void)
 
 static const char *lab_layout_rule(void)
 {
-    return "token of vnode v of node n under seed s = the library's Murmur3 token of the "
-           "text \"tokenring-lab/<s>/n<n>/<v>\" (\"#k\" appended on the k-th retry if "
-           "that token is already taken)";
+    return "vnode v of node n under seed s gets the library's Murmur3 token of the text "
+           "\"tokenring-lab/<s>/n<n>/<v>\" (\"#k\" appended on the k-th retry if that token "
+           "is taken)";
 }
 #endif
 
-/* Builds a topology for @p cfg into *out. */
-static int topology_build(tokenring_topology **out, const lab_config *cfg, tokenring_error *err)
+/* Replication factor the allocator plans for in datacenter @p dc (at least 1). */
+static int32_t alloc_rf(const tokenring_replication *repl, const char *dc)
 {
-    tokenring_topology *t = NULL;
-    int rc = tokenring_topology_new(&t);
-    if (rc != TOKENRING_OK)
-        return rc;
-    size_t total = (size_t)cfg->nodes * (size_t)cfg->vnodes;
-    int64_t *all = malloc(total * sizeof *all);
-    if (!all) {
-        tokenring_topology_free(t);
-        return TOKENRING_E_NOMEM;
+    int32_t rf = 0;
+    if (tokenring_replication_strategy(repl) == TOKENRING_SIMPLE) {
+        (void)tokenring_replication_get(NULL, &rf, NULL, repl, 0);
+    } else {
+        for (size_t i = 0; i < tokenring_replication_dc_count(repl); i++) {
+            const char *name = NULL;
+            int32_t f = 0;
+            if (tokenring_replication_get(&name, &f, NULL, repl, i) == TOKENRING_OK && name &&
+                strcmp(name, dc) == 0)
+                rf = f;
+        }
     }
-    size_t used = 0;
+    return rf < 1 ? 1 : rf;
+}
+
+static void node_names(const lab_config *cfg, int node, char name[32], char dc[16],
+                       char rack[16])
+{
+    int d, r;
+    lab_node_name(name, node);
+    node_place(cfg, node, &d, &r);
+    dc_name(dc, d);
+    rack_name(rack, r);
+}
+
+/* Adds nodes @p from .. @p to - 1 to @p t one after the other, as joins: seeded tokens, or
+ * tokens the library's allocator chooses against the ring as it stands. Node i is named
+ * n<i+1>, in datacenter dc<(i mod dcs)+1> and rack rack<((i div dcs) mod racks)+1>. */
+static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
+                              const tokenring_replication *repl, int from, int to,
+                              tokenring_error *err)
+{
+    int rc = TOKENRING_OK;
+    int64_t *mine = malloc((size_t)cfg->vnodes * sizeof *mine);
+    if (!mine)
+        return TOKENRING_E_NOMEM;
+    for (int n = from; n < to && rc == TOKENRING_OK; n++) {
+        char name[32], dc[16], rack[16];
+        node_names(cfg, n, name, dc, rack);
+#if LAB_HAVE_LAYOUT
+        if (cfg->layout == LAB_LAYOUT_ALLOCATOR) {
+            rc = tokenring_allocate_tokens(mine, (uint32_t)cfg->vnodes, t, dc, rack,
+                                           alloc_rf(repl, dc), 0, err);
+            if (rc == TOKENRING_OK)
+                rc = tokenring_topology_add_node(t, name, dc, rack, mine, (size_t)cfg->vnodes,
+                                                 err);
+        } else {
+            const char *names[1] = {name}, *dcs[1] = {dc}, *racks[1] = {rack};
+            rc = tokenring_layout_add_seeded_nodes(t, cfg->seed, (uint32_t)cfg->vnodes, names,
+                                                   dcs, racks, 1, 0, err);
+        }
+#else
+        (void)repl;
+        for (int v = 0; v < cfg->vnodes; v++) {
+            int attempt = 0, taken;
+            do {
+                mine[v] = identity_token(cfg->seed, n, v, attempt++);
+                taken = token_taken(mine, (size_t)v, mine[v]);
+                for (size_t i = 0; !taken && i < tokenring_topology_node_count(t); i++) {
+                    tokenring_node_info info;
+                    if (tokenring_topology_node(&info, t, i) == TOKENRING_OK)
+                        taken = token_taken(info.tokens, info.token_count, mine[v]);
+                }
+            } while (taken);
+        }
+        rc = tokenring_topology_add_node(t, name, dc, rack, mine, (size_t)cfg->vnodes, err);
+#endif
+    }
+    free(mine);
+    return rc;
+}
+
+#if LAB_HAVE_LAYOUT
+/* The allocator layout of a new cluster: each datacenter's nodes planned together by the
+ * library (tokenring_allocate_nodes), datacenter after datacenter, then added in name
+ * order. */
+static int topology_plan(tokenring_topology *t, const lab_config *cfg,
+                         const tokenring_replication *repl, tokenring_error *err)
+{
+    size_t per = (size_t)cfg->vnodes;
+    int64_t *tokens = malloc((size_t)cfg->nodes * per * sizeof *tokens);
+    int64_t *plan = malloc((size_t)cfg->nodes * per * sizeof *plan);
+    const char **racks = malloc((size_t)cfg->nodes * sizeof *racks);
+    char (*rack_buf)[16] = malloc((size_t)cfg->nodes * sizeof *rack_buf);
+    tokenring_topology *scratch = NULL;
+    int rc = tokens && plan && racks && rack_buf ? tokenring_topology_new(&scratch)
+                                                 : TOKENRING_E_NOMEM;
+    for (int d = 0; d < cfg->dcs && rc == TOKENRING_OK; d++) {
+        char dc[16];
+        dc_name(dc, d);
+        size_t count = 0;
+        for (int n = d; n < cfg->nodes; n += cfg->dcs) {
+            char name[32], ndc[16];
+            node_names(cfg, n, name, ndc, rack_buf[count]);
+            racks[count] = rack_buf[count];
+            count++;
+        }
+        if (count == 0)
+            continue;
+        rc = tokenring_allocate_nodes(plan, (uint32_t)cfg->vnodes, scratch, dc, racks, count,
+                                      alloc_rf(repl, dc), 0, err);
+        size_t k = 0;
+        for (int n = d; n < cfg->nodes && rc == TOKENRING_OK; n += cfg->dcs, k++) {
+            char name[32], ndc[16], rack[16];
+            node_names(cfg, n, name, ndc, rack);
+            memcpy(tokens + (size_t)n * per, plan + k * per, per * sizeof *plan);
+            rc = tokenring_topology_add_node(scratch, name, dc, rack, plan + k * per, per, err);
+        }
+    }
     for (int n = 0; n < cfg->nodes && rc == TOKENRING_OK; n++) {
         char name[32], dc[16], rack[16];
-        int d, r;
-        lab_node_name(name, n);
-        node_place(cfg, n, &d, &r);
-        dc_name(dc, d);
-        rack_name(rack, r);
-        int64_t *mine = all + used;
-#if LAB_HAVE_LAYOUT
-        rc = lab_layout_tokens(mine, cfg, n, t, err);
-#else
-        for (int v = 0; v < cfg->vnodes; v++) {
-            int attempt = 0;
-            int64_t tok;
-            do
-                tok = identity_token(cfg->seed, n, v, attempt++);
-            while (token_taken(all, used + (size_t)v, tok));
-            mine[v] = tok;
-        }
-#endif
-        if (rc == TOKENRING_OK)
-            rc = tokenring_topology_add_node(t, name, dc, rack, mine, (size_t)cfg->vnodes, err);
-        used += (size_t)cfg->vnodes;
+        node_names(cfg, n, name, dc, rack);
+        rc = tokenring_topology_add_node(t, name, dc, rack, tokens + (size_t)n * per, per, err);
     }
-    free(all);
-    if (rc != TOKENRING_OK) {
-        tokenring_topology_free(t);
-        return rc;
-    }
-    *out = t;
-    return TOKENRING_OK;
+    tokenring_topology_free(scratch);
+    free(rack_buf);
+    free(racks);
+    free(plan);
+    free(tokens);
+    return rc;
 }
+#endif
 
-/* Builds topology, ring, replication and placement for (cfg, repl_text) into *s. */
+/* Builds topology, ring, replication and placement for (cfg, repl_text) into *s. With
+ * @p base (a state of the same configuration with fewer nodes) the new nodes join the
+ * base's topology; otherwise the cluster is laid out from nothing. */
 static int state_build(lab_state *s, const lab_config *cfg, const char *repl_text,
-                       tokenring_error *err, const char **what)
+                       const lab_state *base, tokenring_error *err, const char **what)
 {
     lab_state n;
     memset(&n, 0, sizeof n);
     n.cfg = *cfg;
     snprintf(n.repl_text, sizeof n.repl_text, "%s", repl_text);
-    *what = "topology";
-    int rc = topology_build(&n.topo, cfg, err);
+    *what = "replication";
+    int rc = tokenring_replication_parse(&n.repl, repl_text, strlen(repl_text), err);
+    if (rc == TOKENRING_OK) {
+        *what = "topology";
+        rc = base ? tokenring_topology_clone(&n.topo, base->topo) : tokenring_topology_new(&n.topo);
+    }
+    if (rc == TOKENRING_OK) {
+        *what = "layout";
+#if LAB_HAVE_LAYOUT
+        if (!base && cfg->layout == LAB_LAYOUT_ALLOCATOR)
+            rc = topology_plan(n.topo, cfg, n.repl, err);
+        else
+#endif
+            rc = topology_add_nodes(n.topo, cfg, n.repl, base ? base->cfg.nodes : 0, cfg->nodes,
+                                    err);
+    }
     if (rc == TOKENRING_OK) {
         *what = "ring";
         rc = tokenring_ring_build(&n.ring, n.topo, err);
-    }
-    if (rc == TOKENRING_OK) {
-        *what = "replication";
-        rc = tokenring_replication_parse(&n.repl, repl_text, strlen(repl_text), err);
     }
     if (rc == TOKENRING_OK) {
         *what = "placement";
@@ -336,6 +450,17 @@ static int state_build(lab_state *s, const lab_config *cfg, const char *repl_tex
     }
     *s = n;
     return TOKENRING_OK;
+}
+
+/* Whether (cfg, repl_text) is the current state with nodes added: then they join it. */
+static const lab_state *join_base(const lab_config *cfg, const char *repl_text)
+{
+    if (!cur.topo || cfg->nodes < cur.cfg.nodes || strcmp(repl_text, cur.repl_text) != 0)
+        return NULL;
+    const lab_config *c = &cur.cfg;
+    int same = cfg->vnodes == c->vnodes && cfg->seed == c->seed && cfg->dcs == c->dcs &&
+               cfg->racks == c->racks && cfg->layout == c->layout;
+    return same ? &cur : NULL;
 }
 
 /* ------------------------------------------------------------------ exports */
@@ -406,7 +531,7 @@ const char *lab_configure(int nodes, int vnodes, uint32_t seed, int dcs, int rac
     text[repl_len] = '\0';
     lab_state next;
     const char *what = NULL;
-    int rc = state_build(&next, &cfg, text, &err, &what);
+    int rc = state_build(&next, &cfg, text, join_base(&cfg, text), &err, &what);
     if (rc != TOKENRING_OK)
         return out_error(rc, &err, what);
     state_clear(&cur);
@@ -655,8 +780,8 @@ const char *lab_route_typed(const char *types, size_t types_len, const char *tex
     return out_buf;
 }
 
-/* Primary owners of the fixed sample keys on ring @p ring (node names into @p names). */
-static int sample_owners(const tokenring_ring *ring, int64_t *tokens, const char **names)
+/* Tokens of the fixed sample keys, hashed by the library in one batch call. */
+static int sample_tokens(int64_t tokens[LAB_SAMPLE_KEYS])
 {
     char keys[LAB_SAMPLE_KEYS * 24];
     uint64_t offsets[LAB_SAMPLE_KEYS + 1];
@@ -666,17 +791,7 @@ static int sample_owners(const tokenring_ring *ring, int64_t *tokens, const char
         used += (size_t)snprintf(keys + used, sizeof keys - used, LAB_SAMPLE_KEY_FORMAT, i);
     }
     offsets[LAB_SAMPLE_KEYS] = used;
-    int rc = tokenring_tokens(tokens, (const uint8_t *)keys, offsets, LAB_SAMPLE_KEYS);
-    if (rc != TOKENRING_OK)
-        return rc;
-    for (int i = 0; i < LAB_SAMPLE_KEYS; i++) {
-        uint32_t node;
-        rc = tokenring_ring_owner(&node, ring, tokens[i]);
-        if (rc != TOKENRING_OK)
-            return rc;
-        names[i] = node_name_of(ring, node);
-    }
-    return TOKENRING_OK;
+    return tokenring_tokens(tokens, (const uint8_t *)keys, offsets, LAB_SAMPLE_KEYS);
 }
 
 /* Whether every node of @p before keeps exactly its tokens in @p after. */
@@ -697,6 +812,100 @@ static int tokens_kept(const tokenring_ring *before, const tokenring_ring *after
     return 1;
 }
 
+static void out_sample_move(int i, int64_t token, const char *from, const char *to, int is_new,
+                            int first)
+{
+    char k[24];
+    snprintf(k, sizeof k, LAB_SAMPLE_KEY_FORMAT, i);
+    if (!first)
+        out_s(",");
+    out_s("{\"key\":");
+    out_str(k);
+    out_s(",\"token\":");
+    out_i64(token);
+    out_s(",\"from\":");
+    out_str(from);
+    out_s(",\"to\":");
+    out_str(to);
+    out_f(",\"to_new_node\":%s}", is_new ? "true" : "false");
+}
+
+#if LAB_HAVE_ANALYSIS
+/* The sample keys' primaries and the token space that changes, from the library's
+ * movement analysis of the join. */
+static int out_movement(const lab_state *before, const lab_state *after,
+                        const int64_t *tokens, tokenring_error *err)
+{
+    tokenring_movement *mv = NULL;
+    int rc = tokenring_movement_compare(&mv, before->topo, after->topo, before->repl,
+                                        TOKENRING_CHANGE_JOIN, tokens, LAB_SAMPLE_KEYS, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tokenring_movement_summary sum;
+    rc = tokenring_movement_get_summary(&sum, mv);
+    int moved = 0, to_new = 0;
+    out_s(",\"sample_moves\":[");
+    for (uint32_t i = 0; rc == TOKENRING_OK && i < sum.sample_count; i++) {
+        tokenring_sample_change sc;
+        tokenring_movement_node from, to;
+        rc = tokenring_movement_get_sample(&sc, mv, i);
+        if (rc != TOKENRING_OK || !sc.owner_changed)
+            continue;
+        rc = tokenring_movement_get_node(&from, mv, sc.old_owner);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_movement_get_node(&to, mv, sc.new_owner);
+        if (rc != TOKENRING_OK)
+            break;
+        out_sample_move((int)i, sc.token, from.name, to.name, !to.in_before, moved == 0);
+        moved++;
+        to_new += !to.in_before;
+    }
+    out_f("],\"moved\":%d,\"moved_to_new\":%d,\"samples_primary_changed\":%u,"
+          "\"samples_replicas_changed\":%u",
+          moved, to_new, (unsigned)sum.samples_primary_changed,
+          (unsigned)sum.samples_replicas_changed);
+    out_s(",\"primary_changed_width\":");
+    out_u128(sum.primary_changed_width);
+    out_s(",\"primary_changed_pct\":");
+    out_pct(sum.primary_changed_width);
+    out_s(",\"replicas_changed_width\":");
+    out_u128(sum.changed_width);
+    out_s(",\"replicas_changed_pct\":");
+    out_pct(sum.changed_width);
+    out_f(",\"stream_count\":%u,\"movement_source\":\"tokenring_movement_compare\"",
+          (unsigned)sum.stream_count);
+    tokenring_movement_free(mv);
+    return rc;
+}
+#else
+/* Without the analysis API: each sample key's primary on both rings. */
+static int out_movement(const lab_state *before, const lab_state *after,
+                        const int64_t *tokens, tokenring_error *err)
+{
+    (void)err;
+    int moved = 0, to_new = 0;
+    out_s(",\"sample_moves\":[");
+    for (int i = 0; i < LAB_SAMPLE_KEYS; i++) {
+        uint32_t a, b, idx;
+        int rc = tokenring_ring_owner(&b, before->ring, tokens[i]);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_ring_owner(&a, after->ring, tokens[i]);
+        if (rc != TOKENRING_OK)
+            return rc;
+        const char *from = node_name_of(before->ring, b), *to = node_name_of(after->ring, a);
+        if (strcmp(from, to) == 0)
+            continue;
+        int is_new = tokenring_ring_find_node(&idx, before->ring, to) == TOKENRING_E_NOTFOUND;
+        out_sample_move(i, tokens[i], from, to, is_new, moved == 0);
+        moved++;
+        to_new += is_new;
+    }
+    out_f("],\"moved\":%d,\"moved_to_new\":%d,\"movement_source\":\"tokenring_ring_owner\"",
+          moved, to_new);
+    return TOKENRING_OK;
+}
+#endif
+
 /* What adding nodes does: the key's route on the current topology and on the same
  * topology with @p nodes_after nodes (same seed, vnodes, datacenters, racks and
  * replication), and the movement of the fixed sample keys' primaries. The current
@@ -716,61 +925,37 @@ const char *lab_compare(const uint8_t *key, size_t len, int nodes_after)
     }
     lab_state after;
     const char *what = NULL;
-    int rc = state_build(&after, &cfg, cur.repl_text, &err, &what);
+    int rc = state_build(&after, &cfg, cur.repl_text, nodes_after >= cur.cfg.nodes ? &cur : NULL,
+                         &err, &what);
     if (rc != TOKENRING_OK)
         return out_error(rc, &err, what);
-
-    int64_t tok_b[LAB_SAMPLE_KEYS], tok_a[LAB_SAMPLE_KEYS];
-    const char *own_b[LAB_SAMPLE_KEYS], *own_a[LAB_SAMPLE_KEYS];
-    rc = sample_owners(cur.ring, tok_b, own_b);
-    if (rc == TOKENRING_OK)
-        rc = sample_owners(after.ring, tok_a, own_a);
+    int64_t tokens[LAB_SAMPLE_KEYS];
+    rc = sample_tokens(tokens);
     if (rc != TOKENRING_OK) {
         state_clear(&after);
         return out_error(rc, NULL, "sample keys");
     }
     out_reset();
+    what = "route";
     out_s("{\"ok\":true,\"before\":");
     rc = out_route(&cur, key, len);
     if (rc == TOKENRING_OK) {
         out_s(",\"after\":");
         rc = out_route(&after, key, len);
     }
+    if (rc == TOKENRING_OK) {
+        size_t kept_count = 0;
+        int kept = tokens_kept(cur.ring, after.ring, &kept_count);
+        out_f(",\"existing_tokens_unchanged\":%s,\"existing_tokens_checked\":%zu",
+              kept ? "true" : "false", kept_count);
+        out_f(",\"sample_keys\":%d", LAB_SAMPLE_KEYS);
+        what = "movement";
+        rc = out_movement(&cur, &after, tokens, &err);
+    }
     if (rc != TOKENRING_OK) {
         state_clear(&after);
-        return out_error(rc, NULL, "route");
+        return out_error(rc, &err, what);
     }
-    size_t kept_count = 0;
-    int kept = tokens_kept(cur.ring, after.ring, &kept_count);
-    out_f(",\"existing_tokens_unchanged\":%s,\"existing_tokens_checked\":%zu",
-          kept ? "true" : "false", kept_count);
-    int moved = 0, to_new = 0, hash_same = 1;
-    out_s(",\"sample_moves\":[");
-    for (int i = 0; i < LAB_SAMPLE_KEYS; i++) {
-        if (tok_a[i] != tok_b[i])
-            hash_same = 0;
-        if (strcmp(own_a[i], own_b[i]) == 0)
-            continue;
-        uint32_t idx;
-        int is_new = tokenring_ring_find_node(&idx, cur.ring, own_a[i]) == TOKENRING_E_NOTFOUND;
-        char k[24];
-        snprintf(k, sizeof k, LAB_SAMPLE_KEY_FORMAT, i);
-        if (moved)
-            out_s(",");
-        out_s("{\"key\":");
-        out_str(k);
-        out_s(",\"token\":");
-        out_i64(tok_a[i]);
-        out_s(",\"from\":");
-        out_str(own_b[i]);
-        out_s(",\"to\":");
-        out_str(own_a[i]);
-        out_f(",\"to_new_node\":%s}", is_new ? "true" : "false");
-        moved++;
-        to_new += is_new;
-    }
-    out_f("],\"sample_keys\":%d,\"moved\":%d,\"moved_to_new\":%d,\"sample_tokens_unchanged\":%s",
-          LAB_SAMPLE_KEYS, moved, to_new, hash_same ? "true" : "false");
     out_s(",\"new_nodes\":[");
     int first = 1;
     for (size_t i = 0; i < tokenring_ring_node_count(after.ring); i++) {

@@ -229,6 +229,15 @@ function syncControls() {
   $('strategy').value = state.strategy;
   $('layout').value = state.layout;
   $('rf').disabled = state.strategy !== 'simple';
+  const allocator = state.layout === 1;
+  $('seed').disabled = allocator;
+  $('next-seed').disabled = allocator;
+  $('layout-rule').textContent = allocator
+    ? 'Allocator layout: each datacenter\'s first nodes are planned together by the library\'s '
+      + 'allocator (tokenring_allocate_nodes) for the replication factor; every node added '
+      + 'afterwards is a join whose tokens tokenring_allocate_tokens chooses against the ring as '
+      + 'it stands, keeping all existing tokens. The layout seed is not used.'
+    : `Seeded layout: ${info.layout_rule}.`;
   $('add-node').disabled = state.nodes >= info.limits.nodes;
   $('join-add').disabled = state.nodes >= info.limits.nodes;
   $('rf-note').textContent = state.strategy === 'simple'
@@ -476,8 +485,11 @@ function renderJoin(cmp, before) {
     ` of them went to the new node ${newNames}${movedAll ? ' (every one)' : ''}. `,
     `Existing tokens unchanged: `,
     el('strong', { id: 'tokens-kept', text: cmp.existing_tokens_unchanged ? 'yes' : 'no' }),
-    ` (${cmp.existing_tokens_checked} tokens compared). Sample key tokens unchanged: `
-      + `${cmp.sample_tokens_unchanged ? 'yes' : 'no'}.`);
+    ` (${cmp.existing_tokens_checked} tokens compared).`,
+    cmp.primary_changed_pct === undefined ? ''
+      : ` Over the whole ring, ${cmp.primary_changed_pct} % of the token values changed primary `
+        + `(exactly ${cmp.primary_changed_width} of 2⁶⁴) and ${cmp.replicas_changed_pct} % changed `
+        + `replica set, in ${cmp.stream_count} streams.`);
   const mt = $('moved').tBodies[0];
   mt.replaceChildren();
   for (const m of cmp.sample_moves) {
@@ -758,7 +770,6 @@ async function main() {
     lab = await Lab.load(new URL('tokenring.wasm', import.meta.url));
     info = lab.info();
     $('lib-version').textContent = info.version;
-    $('layout-rule').textContent = `Seeded layout rule: ${info.layout_rule}.`;
     const allocOpt = $('layout').querySelector('option[value="1"]');
     allocOpt.disabled = !info.allocator_layout;
     if (!info.allocator_layout) {

@@ -311,6 +311,33 @@ test('advanced: composite key and NetworkTopologyStrategy with datacenters and r
   await page.selectOption('#racks', '1');
 });
 
+test('advanced: the library\'s allocator layout, and a join the allocator places', async (t) => {
+  const info = nativeJson({}, 'info');
+  if (!info.allocator_layout) {
+    assert.equal(await page.isDisabled('#layout option[value="1"]'), true);
+    t.skip('this build of the library has no allocator');
+    return;
+  }
+  await page.click('#join-setup');
+  await page.selectOption('#layout', '1');
+  const opts = { nodes: 6, vnodes: 8, seed: 1, layout: 1, replication: 3 };
+  const ring = nativeJson(opts, 'ring');
+  const tokens = await tokenTable();
+  for (const n of ring.nodes) assert.deepEqual(tokens[n.name], n.tokens, n.name);
+  assert.equal(await page.isDisabled('#next-seed'), true);
+  assert.match(await text('#layout-rule'), /tokenring_allocate_nodes/);
+  await assertRouteMatches(nativeJson(opts, 'route', 'alice'));
+  await page.click('#add-node');
+  const cmp = nativeJson(opts, 'compare', 'alice', 7);
+  await assertRouteMatches(cmp.after);
+  assert.equal(await text('#moved-count'), String(cmp.moved));
+  assert.equal(await text('#tokens-kept'), 'yes');
+  const after = await tokenTable();
+  for (const n of ring.nodes) assert.deepEqual(after[n.name], n.tokens, `${n.name} kept its tokens`);
+  assert.deepEqual(after.n7, cmp.new_nodes[0].tokens);
+  await page.selectOption('#layout', '0');
+});
+
 test('screenshots at desktop and phone widths', async () => {
   await page.click('#join-setup');
   await page.click('#join-add');
