@@ -1392,14 +1392,16 @@ static void print_man(void)
 
 static void parse_args(int argc, char **argv)
 {
-    static char *positional[256];
+    char **positional = calloc((size_t)argc + 1, sizeof *positional);
     size_t np = 0;
+    if (!positional)
+        die(EXIT_INTERNAL, "out of memory");
     bool dashdash = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (dashdash || a[0] != '-' || strcmp(a, "-") == 0) {
-            if (np == 256)
-                die(EXIT_USAGE, "too many arguments");
+        /* "-" is stdin; "-42" is a negative number (a token or an int key), not an
+         * option */
+        if (dashdash || a[0] != '-' || strcmp(a, "-") == 0 || (a[1] >= '0' && a[1] <= '9')) {
             positional[np++] = argv[i];
             continue;
         }

@@ -1,0 +1,571 @@
+#!/usr/bin/env python3
+"""Tests of the `tokenring` command-line tool, run by `meson test --suite cli`.
+
+usage: run.py TOOL DATA_DIR [--update] [--only GROUP]
+
+Groups:
+  golden     every subcommand on the demo ring, the golden-vector topologies and real
+             samples, compared with tests/cli/golden/*.out (--update rewrites them)
+  vectors    getendpoints, describering and token against tests/data/replicas_*.tsv,
+             status and ring against tests/data/ownership_*.tsv (the vectors decide, not
+             the golden files)
+  samples    every real sample parses (or fails as expected), describering and
+             getendpoints samples reproduced from the ring they describe
+  roundtrip  every input format -> topology file -> the same nodes and the same ring
+  errors     malformed inputs (FILE:LINE:COLUMN and the expectation) and exit codes
+"""
+import bisect
+import json
+import os
+import re
+import struct
+import subprocess
+import sys
+import tempfile
+from collections import OrderedDict, defaultdict
+
+TOOL = os.path.abspath(sys.argv[1])
+DATA = sys.argv[2]
+UPDATE = "--update" in sys.argv
+ONLY = sys.argv[sys.argv.index("--only") + 1] if "--only" in sys.argv else None
+HERE = os.path.dirname(os.path.abspath(__file__))
+GOLDEN = os.path.join(HERE, "golden")
+SAMPLES = os.path.join(DATA, "samples")
+TMP = tempfile.mkdtemp(prefix="tokenring-cli-")
+
+failures = []
+checks = 0
+
+
+def check(cond, what):
+    global checks
+    checks += 1
+    if not cond:
+        failures.append(what)
+        print("FAIL:", what)
+    return cond
+
+
+def run(args, stdin=None):
+    p = subprocess.run([TOOL] + args, input=stdin.encode() if stdin is not None else None,
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=DATA)
+    return p.returncode, p.stdout.decode(), p.stderr.decode()
+
+
+def ok(args, stdin=None):
+    rc, out, err = run(args, stdin)
+    check(rc == 0, "%s: exit %d, stderr %r" % (args, rc, err[:300]))
+    return out
+
+
+def js(args, stdin=None):
+    return json.loads(ok(args + ["--json"], stdin))
+
+
+def tmpfile(name, text, newline="\n"):
+    path = os.path.join(TMP, name)
+    with open(path, "w", newline="") as f:
+        f.write(text.replace("\n", newline))
+    return path
+
+
+def read_tsv(path):
+    with open(path) as f:
+        head = f.readline().rstrip("\n").split("\t")
+        return [dict(zip(head, l.rstrip("\n").split("\t"))) for l in f if l.strip()]
+
+
+def repl_spec(strategy, options):
+    return ("SimpleStrategy:" if strategy == "SimpleStrategy"
+            else "NetworkTopologyStrategy:") + options
+
+
+def f32_bits(x):
+    return struct.pack(">f", x).hex()
+
+
+# ------------------------------------------------------------------ golden
+
+def golden_cases():
+    t = lambda n: "replicas_%s.topology.tsv" % n
+    s = lambda n: os.path.join("samples", n)
+    w = lambda n: os.path.join("samples", "written", n)
+    cases = [
+        ("help", ["--help"], None),
+        ("demo", ["demo"], None),
+        ("demo-json", ["demo", "--json", "user1", "user2"], None),
+        ("token-demo", ["token", "alice", "bob", ""], None),
+        ("token-stdin", ["token"], "alice\nbob\r\n\n"),
+        ("token-json", ["token", "--json", "alice", "bob"], None),
+        ("token-types", ["token", "--types", "int,text", "42:alice", "-1:b\\:c"], None),
+        ("token-hex", ["token", "--hex", "0x00ff", "616c696365"], None),
+        ("getendpoints-demo", ["getendpoints", "demo", "user42"], None),
+        ("getendpoints-demo-multi", ["getendpoints", "demo", "a", "b"], None),
+        ("getendpoints-demo-json", ["getendpoints", "--json", "--types", "bigint", "demo",
+                                    "1", "2"], None),
+        ("ring-demo", ["ring"], None),
+        ("ring-demo-ks", ["ring", "demo"], None),
+        ("ring-demo-json", ["ring", "--json", "demo"], None),
+        ("describering-demo", ["describering", "demo"], None),
+        ("describering-demo-json", ["describering", "--json", "demo"], None),
+        ("status-demo", ["status"], None),
+        ("status-demo-json", ["status", "--json", "demo"], None),
+        ("convert-demo", ["convert"], None),
+        ("convert-demo-json", ["convert", "--json"], None),
+        ("man", ["--man"], None),
+        ("ring-toy", ["--topology", t("toy"), "--keyspace", "ks=SimpleStrategy:2", "ring",
+                      "ks"], None),
+        ("status-toy", ["--topology", t("toy"), "--keyspace", "ks=SimpleStrategy:2",
+                        "status", "ks"], None),
+        ("describering-toy", ["--topology", t("toy"), "--keyspace", "ks=SimpleStrategy:2",
+                              "describering", "ks"], None),
+        ("status-2dc", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
+                        "status", "ks"], None),
+        ("ring-2dc", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
+                      "ring"], None),
+        ("describering-2dc-transient", ["--topology", t("transient_single_token"),
+                                        "--keyspace", "ks=dc1=3/1,dc2=2/1", "describering",
+                                        "ks"], None),
+        ("getendpoints-12n", ["--topology", t("12n_3racks_vn16"), "--keyspace",
+                              "ks=dc1=5", "getendpoints", "ks", "k1", "k2", "k3"], None),
+        ("status-12n-primary", ["--topology", t("12n_3racks_vn16"), "status"], None),
+        ("status-single-token-layout", ["--topology", t("edges"), "status"], None),
+        ("status-sample-5.0", ["--nodetool-status",
+                               s("status-5.0-2dc-named-dcs-vnodes16-crlf.txt"), "status"],
+         None),
+        ("status-sample-joining", ["--nodetool-status",
+                                   s("status-5.0-uj-joining-vnodes16.txt"), "status"], None),
+        ("ring-sample-joining", ["--nodetool-ring", s("ring-5.0-joining-node-vnodes16.txt"),
+                                 "ring"], None),
+        ("ring-written-states", ["--nodetool-ring", w("ring-4.x-states-toy.txt"),
+                                 "--keyspace", "ks=SimpleStrategy:2", "ring", "ks"], None),
+        ("status-written-states", ["--nodetool-ring", w("ring-4.x-states-toy.txt"),
+                                   "--keyspace", "ks=SimpleStrategy:2", "status", "ks"],
+         None),
+        ("convert-cqlsh", ["--cqlsh", w("cqlsh-peers_v2-2dc_3r_2r_vn8.txt"), "--cqlsh",
+                           w("cqlsh-local-2dc_3r_2r_vn8.txt"), "convert"], None),
+        ("convert-status-ring-merge", ["--nodetool-status",
+                                       s("status-5.0-uj-joining-vnodes16.txt"),
+                                       "--nodetool-ring",
+                                       s("ring-5.0-joining-node-vnodes16.txt"), "convert"],
+         None),
+        ("ring-keyspaces-differ", ["--topology", t("toy"), "--keyspace",
+                                   "a=SimpleStrategy:2", "--keyspace", "b=SimpleStrategy:3",
+                                   "ring"], None),
+    ]
+    return cases
+
+
+def test_golden():
+    os.makedirs(GOLDEN, exist_ok=True)
+    for name, args, stdin in golden_cases():
+        rc, out, err = run(args, stdin)
+        if not check(rc == 0, "golden %s: exit %d: %s" % (name, rc, err.strip())):
+            continue
+        path = os.path.join(GOLDEN, name + ".out")
+        if UPDATE:
+            with open(path, "w", newline="") as f:
+                f.write(out)
+            continue
+        if not os.path.exists(path):
+            check(False, "golden %s: missing %s (run with --update)" % (name, path))
+            continue
+        with open(path, newline="") as f:
+            want = f.read()
+        check(out == want, "golden %s: output differs from %s" % (name, path))
+
+
+# ----------------------------------------------------------------- vectors
+
+def vector_names():
+    return sorted(f[len("replicas_"):-len(".topology.tsv")] for f in os.listdir(DATA)
+                  if f.startswith("replicas_") and f.endswith(".topology.tsv"))
+
+
+def test_vectors():
+    for name in vector_names():
+        topo = "replicas_%s.topology.tsv" % name
+        groups = OrderedDict()
+        for r in read_tsv(os.path.join(DATA, "replicas_%s.tsv" % name)):
+            groups.setdefault((r["strategy"], r["options"]), []).append(r)
+        for (strategy, options), rows in groups.items():
+            base = ["--topology", topo, "--keyspace", "ks=" + repl_spec(strategy, options)]
+            what = "%s %s %s" % (name, strategy, options)
+            # describering: every range, its bounds and replicas
+            dr = js(base + ["describering", "ks"])
+            ends = [int(x["end_token"]) for x in dr["ranges"]]
+            check(ends == sorted(ends), what + ": describering not in ring order")
+            bad = 0
+            for r in rows:
+                tok = int(r["token"])
+                i = bisect.bisect_left(ends, tok) % len(ends)
+                rg = dr["ranges"][i]
+                want = [x.rstrip("~") for x in r["replicas"].split(",") if x]
+                if (rg["start_token"] != r["range_start"] or rg["end_token"] != r["range_end"]
+                        or rg["endpoints"] != want):
+                    bad += 1
+            check(bad == 0, "%s: describering disagrees with %d vector rows" % (what, bad))
+            # getendpoints and token, in batches of tokens
+            toks = [r["token"] for r in rows]
+            got_ep, got_tok = [], []
+            for k in range(0, len(toks), 400):
+                got_ep += js(base + ["getendpoints", "--token", "ks"] + toks[k:k + 400])
+                got_tok += js(base + ["token", "--token"] + toks[k:k + 400])
+            bad_ep = bad_tr = bad_owner = 0
+            for r, g, t in zip(rows, got_ep, got_tok):
+                reps = [x for x in r["replicas"].split(",") if x]
+                if g["endpoints"] != [x.rstrip("~") for x in reps]:
+                    bad_ep += 1
+                if g["transient"] != [x.endswith("~") for x in reps]:
+                    bad_tr += 1
+                if t["owner"] != r["owner"] or t["range"] != [r["range_start"], r["range_end"]]:
+                    bad_owner += 1
+            check(len(got_ep) == len(rows), what + ": getendpoints answered %d of %d"
+                  % (len(got_ep), len(rows)))
+            check(bad_ep == 0, "%s: getendpoints order/set wrong on %d rows" % (what, bad_ep))
+            check(bad_tr == 0, "%s: transient flags wrong on %d rows" % (what, bad_tr))
+            check(bad_owner == 0, "%s: token owner/range wrong on %d rows" % (what, bad_owner))
+    for name in vector_names():
+        path = os.path.join(DATA, "ownership_%s.tsv" % name)
+        if not os.path.exists(path):
+            continue
+        topo = "replicas_%s.topology.tsv" % name
+        groups = OrderedDict()
+        for r in read_tsv(path):
+            groups.setdefault((r["strategy"], r["options"]), []).append(r)
+        primary = {n["address"]: n for n in js(["--topology", topo, "status"])["nodes"]}
+        for (strategy, options), rows in groups.items():
+            what = "ownership %s %s %s" % (name, strategy, options)
+            base = ["--topology", topo, "--keyspace", "ks=" + repl_spec(strategy, options)]
+            st = js(base + ["status", "ks"])
+            nodes = {n["address"]: n for n in st["nodes"]}
+            human = ok(base + ["status", "ks"])
+            ring = js(base + ["ring", "ks"])
+            ring_owns = {}
+            for dc in ring["datacenters"]:
+                for row in dc["rows"]:
+                    ring_owns.setdefault(row["address"], row["owns"])
+            ring_human = ok(base + ["ring", "ks"])
+            for r in rows:
+                n = nodes.get(r["node"])
+                if not check(n is not None, what + ": node %s missing" % r["node"]):
+                    continue
+                check(f32_bits(n["owns"]["nodetool"]) == r["effective_f32_bits"],
+                      "%s: %s effective %r, vector %s" % (what, r["node"],
+                                                         n["owns"]["nodetool"],
+                                                         r["effective_float"]))
+                p = primary[r["node"]]["owns"]
+                check(f32_bits(p["nodetool"]) == r["primary_f32_bits"],
+                      "%s: %s primary %r, vector %s" % (what, r["node"], p["nodetool"],
+                                                       r["primary_float"]))
+                check(p["width"] == r["primary_exact_width"],
+                      "%s: %s primary width %s, vector %s" % (what, r["node"], p["width"],
+                                                             r["primary_exact_width"]))
+                # the printed figures: ##0.0% (status) and ##0.00% (ring) of the float
+                f = struct.unpack(">f", bytes.fromhex(r["effective_f32_bits"]))[0]
+                cell = "%.1f%%" % (f * 100)
+                check(re.search(r"^UN  %s +\? +\d+ +%s " % (re.escape(r["node"]),
+                                                            re.escape(cell)),
+                                human, re.M) is not None,
+                      "%s: status does not print %s for %s" % (what, cell, r["node"]))
+                check(f32_bits(ring_owns[r["node"]]["nodetool"]) == r["effective_f32_bits"],
+                      "%s: ring owns for %s" % (what, r["node"]))
+                check(re.search(r"^%s +\S+ +Up +Normal +\? +%s " % (
+                    re.escape(r["node"]), re.escape("%.2f%%" % (f * 100))), ring_human,
+                    re.M) is not None, "%s: ring does not print %.2f%% for %s"
+                      % (what, f * 100, r["node"]))
+
+
+# ----------------------------------------------------------------- samples
+
+ELIDED = {  # sample -> (line, column) of the reported elision
+    "ring-2.x-ec2-vnodes-partial.txt": (5, 79),
+    "ring-3.11-vnodes256-1node-elided.txt": (10, 1),
+    "ring-4.1-3racks-vnodes16-elided-warning.txt": (7, 1),
+    "peers-cqlsh-2.1-select-star-abridged.txt": (3, 115),
+}
+NOT_CLUSTER = ("describering-", "getendpoints-")
+
+
+def parse_describering(path):
+    ranges = []
+    with open(path, newline="") as f:
+        for line in f.read().splitlines():
+            m = re.match(r"\s*TokenRange\(start_token:(-?\d+), end_token:(-?\d+), "
+                         r"endpoints:\[([^\]]*)\], rpc_endpoints:\[[^\]]*\], "
+                         r"endpoint_details:\[(.*)\]\)$", line)
+            if m:
+                details = re.findall(r"EndpointDetails\(host:([^,]+), datacenter:([^,]+), "
+                                     r"rack:([^)]+)\)", m.group(4))
+                ranges.append((int(m.group(1)), int(m.group(2)),
+                               m.group(3).split(", "), details))
+    return ranges
+
+
+def describering_check(sample, repl):
+    """Rebuilds the ring a real describering shows (range ends are ring tokens, the first
+    endpoint owns them), runs our describering on it and compares the set of lines."""
+    ranges = parse_describering(os.path.join(SAMPLES, sample))
+    if not check(len(ranges) > 0, "sample %s: no ranges parsed" % sample):
+        return
+    nodes = OrderedDict()
+    for start, end, eps, details in ranges:
+        where = {h: (dc, rack) for h, dc, rack in details}
+        for h in eps:
+            nodes.setdefault(h, [where[h], []])
+        nodes[eps[0]][1].append(end)
+    topo = "".join("node %s dc=%s rack=%s tokens=%s\n" % (n, dr[0], dr[1],
+                                                         ",".join(map(str, toks)))
+                   for n, (dr, toks) in nodes.items())
+    path = tmpfile(sample + ".topo", "keyspace ks %s\n" % repl + topo)
+    out = ok(["--topology", path, "describering", "ks"])
+    ours = sorted(l.strip() for l in out.splitlines() if "TokenRange(" in l)
+    with open(os.path.join(SAMPLES, sample), newline="") as f:
+        theirs = sorted(l.strip() for l in f.read().splitlines() if "TokenRange(" in l)
+    check(ours == theirs, "sample %s: our describering differs from Cassandra's (%d vs %d "
+          "lines, %d in common)" % (sample, len(ours), len(theirs),
+                                    len(set(ours) & set(theirs))))
+
+
+def test_samples():
+    files = sorted(os.listdir(SAMPLES)) + ["written/" + f for f in
+                                             sorted(os.listdir(os.path.join(SAMPLES,
+                                                                            "written")))]
+    for f in files:
+        if not f.endswith(".txt") or os.path.basename(f).startswith(NOT_CLUSTER):
+            continue
+        path = os.path.join("samples", f)
+        rc, out, err = run(["--input", path, "convert"])
+        if f in ELIDED:
+            line, col = ELIDED[f]
+            check(rc == 3 and out == "" and err.startswith("tokenring: %s:%d:%d: "
+                                                          % (path, line, col)),
+                  "sample %s: expected an incompleteness error at %d:%d, got %d %r"
+                  % (f, line, col, rc, err))
+            rc, out, err = run(["--input", path, "--allow-partial", "convert"])
+            check(rc == 0 and "warning: the input is incomplete" in err,
+                  "sample %s: --allow-partial should accept it with a warning (%d %r)"
+                  % (f, rc, err))
+        else:
+            check(rc == 0 and out.startswith("# tokenring topology"),
+                  "sample %s: does not parse: %r" % (f, err))
+    # what the samples contain
+    st = js(["--nodetool-status", "samples/status-2.2-3dc-single-token-dn-anonymized.txt",
+             "convert"])
+    check(len(st["nodes"]) == 9 and [n["status"] for n in st["nodes"]].count("Down") == 1
+          and st["nodes"][-1]["name"] == "11.111.111.119"
+          and st["nodes"][-1]["host_id"] == "97123467-7dab-4a9e-bd44-5613ac419961",
+          "status 2.2 sample: nodes, DN node or last (misaligned, unterminated) row wrong")
+    st = js(["--input", "samples/status-3.11-1node-token-column-note.txt", "convert"])
+    check(st["nodes"][0]["tokens"] == ["-1080085985719557225"],
+          "status with a Token column: token not read")
+    r = js(["--input", "samples/ring-5.0-joining-node-vnodes16.txt", "convert"])
+    states = {n["name"]: (n["state"], len(n["tokens"])) for n in r["nodes"]}
+    check(states == {"172.16.0.12": ("Joining", 16), "172.16.0.11": ("Normal", 16)},
+          "ring with a joining node: %r" % states)
+    r = js(["--input", "samples/ring-2.0-vnodes3-ownership-note.txt", "convert"])
+    check(sum(len(n["tokens"]) for n in r["nodes"]) == 9, "ring 2.0 sample: 9 tokens")
+    crlf = js(["--input", "samples/status-5.0-2dc-named-dcs-vnodes16-crlf.txt", "convert"])
+    check([n["datacenter"] for n in crlf["nodes"]] == ["Nord", "Nord", "Terres-de-la-Couronne"]
+          and crlf["nodes"][2]["rack"] == "Port-Real", "CRLF status sample: names")
+    cq = js(["--cqlsh", "samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt", "--cqlsh",
+             "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt", "convert"])
+    want = {r["node"]: r["tokens"].split(",") for r in
+            read_tsv(os.path.join(DATA, "replicas_2dc_3r_2r_vn8.topology.tsv"))}
+    got = {n["name"]: n["tokens"] for n in cq["nodes"]}
+    check(got == {k: sorted(v, key=int) for k, v in want.items()},
+          "cqlsh peers_v2 + local: tokens not those of the topology, sorted numerically")
+    # real describering output reproduced from the ring it shows
+    describering_check("describering-2.0-3nodes-single-token-rf3.txt", "SimpleStrategy:3")
+    describering_check("describering-3.11-3nodes-single-token-rf3.txt", "SimpleStrategy:3")
+    describering_check("describering-5.0-1node-vnodes16-rf1.txt", "SimpleStrategy:1")
+    describering_check("describering-ccm-vnodes256-6nodes-3racks.txt",
+                       "NetworkTopologyStrategy:dc1=3")
+    # getendpoints samples against the rings they were taken from
+    def endpoints(sample):
+        with open(os.path.join(SAMPLES, sample), newline="") as f:
+            return [l.strip() for l in f.read().splitlines() if l.strip()]
+    out = ok(["--nodetool-ring", "samples/ring-3.10-1dc-5nodes-single-token.txt",
+              "--keyspace", "ass2=SimpleStrategy:3", "getendpoints", "ass2", "pavle"])
+    check(out.split() == endpoints("getendpoints-3.10-simple-rf3-pavle.txt"),
+          "getendpoints sample 3.10 SimpleStrategy: %r" % out)
+    out = ok(["--nodetool-ring", "samples/ring-3.10-2dc-9nodes-single-token.txt",
+              "--keyspace", "ass2=dc1=3,dc2=3", "getendpoints", "ass2", "pavle"])
+    # 3.10 printed dc1's replicas first; Cassandra 5.0 (the vectors) interleaves
+    # datacenters in ring order, so only the set is compared here.
+    check(sorted(out.split()) == sorted(endpoints("getendpoints-3.10-nts-2dc-pavle.txt")),
+          "getendpoints sample 3.10 NTS (as a set): %r" % out)
+
+
+# --------------------------------------------------------------- roundtrip
+
+def test_roundtrip():
+    inputs = [
+        ("demo", []),
+        ("tsv", ["--topology", "replicas_2dc_3r_2r_vn8.topology.tsv", "--keyspace",
+                 "ks=dc1=3,dc2=3"]),
+        ("tsv-transient", ["--topology", "replicas_transient_single_token.topology.tsv",
+                           "--keyspace", "ks=dc1=3/1,dc2=2/1"]),
+        ("ring", ["--nodetool-ring", "samples/ring-5.0-2nodes-vnodes16-effective.txt"]),
+        ("ring-states", ["--nodetool-ring", "samples/written/ring-4.x-states-toy.txt"]),
+        ("ring-2dc", ["--nodetool-ring", "samples/ring-3.10-2dc-9nodes-single-token.txt"]),
+        ("ring-partial", ["--allow-partial", "--nodetool-ring",
+                          "samples/ring-4.1-3racks-vnodes16-elided-warning.txt"]),
+        ("status", ["--nodetool-status", "samples/status-5.0-2dc-named-dcs-vnodes16-crlf.txt"]),
+        ("status-token", ["--nodetool-status",
+                          "samples/status-3.11-1node-token-column-note.txt"]),
+        ("cqlsh", ["--cqlsh", "samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt", "--cqlsh",
+                   "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt"]),
+        ("quoted", ["--topology", tmpfile("quoted.topo",
+                                          'node "a b" dc="d#1" rack="r\\"1" tokens=5\n'
+                                          'node "c\\\\d" dc=x rack=y status=down tokens=?\n')]),
+    ]
+    for name, args in inputs:
+        first = ok(args + ["convert"])
+        path = tmpfile("rt-%s.topo" % name, first)
+        second = ok(["--topology", path, "convert"])
+        check(first == second, "roundtrip %s: topology file not stable" % name)
+        a = js(args + ["convert"])
+        b = js(["--topology", path, "convert"])
+        a.pop("partial")
+        b.pop("partial")
+        check(a == b, "roundtrip %s: nodes or keyspaces differ after the round trip" % name)
+        if all(n["tokens"] is not None for n in a["nodes"]):
+            ra = js(args + ["ring"])
+            rb = js(["--topology", path, "ring"])
+            check(ra == rb, "roundtrip %s: ring differs after the round trip" % name)
+        # and through stdin
+        third = ok(["--topology", "-", "convert"], stdin=first)
+        check(third == first, "roundtrip %s: via stdin" % name)
+
+
+# ------------------------------------------------------------------ errors
+
+def test_errors():
+    topo_cases = [
+        # (text, marker whose position is the reported column, expected message part); CRLF
+    # variants must give the same positions
+        ("node a dc=dc1 rack=r1 tokens=1,2x\n", "2x", "expected a token"),
+        ("node a dc=dc1 rack=r1 tokens=1\nnode b dc=dc1 rack=r1 tokens=3,1\n", "3,|1",
+         "already held by node a"),
+        ("node a dc=dc1 rack=r1 tokens=1\nnode a dc=dc1 rack=r1 tokens=2\n", "a dc=dc1 rack=r1 tokens=2",
+         "already defined on line 1"),
+        ("node a dc=dc1 rack=r1 colour=red tokens=1\n", "colour", "unknown key"),
+        ("node a dc=dc1 tokens=1\n", None, "expected rack="),
+        ("node a dc=dc1 rack=r1 tokens=99999999999999999999\n", "9999", "outside"),
+        ("node a dc=dc1 rack=r1 state=gone tokens=1\n", "gone", "expected state"),
+        ("keyspace ks NetworkTopologyStrategy:dc1=x\n", None, "keyspace ks"),
+        ("  -5,6\n", "-5", "unexpected indented line"),
+        ("nodes a\n", "nodes", "expected 'node', 'keyspace'"),
+        ('node "a dc=dc1 rack=r1 tokens=1\n', '"a', "unterminated quoted string"),
+        ("node a dc=dc1 rack=r1 tokens=\n", "a dc", "lists no token"),
+    ]
+    for i, (text, marker, msg) in enumerate(topo_cases):
+        for nl in ("\n", "\r\n"):
+            path = tmpfile("bad%d.topo" % i, text, nl)
+            rc, out, err = run(["--topology", path, "ring"])
+            lines = text.split("\n")
+            if marker is None:
+                pos = None
+            else:
+                # "ab|c": the column of c in the first "abc"
+                off = text.index(marker.replace("|", "")) + max(marker.find("|"), 0)
+                line = text[:off].count("\n") + 1
+                col = off - (text.rfind("\n", 0, off) + 1) + 1
+                pos = (line, col)
+            prefix = "tokenring: %s:" % path + ("%d:%d: " % pos if pos else "")
+            check(rc == 3 and out == "" and err.startswith(prefix) and msg in err,
+                  "bad topology %d (%r): want exit 3, %r ... %r; got %d %r"
+                  % (i, text, prefix, msg, rc, err))
+    # nodetool / cqlsh / tsv
+    ring_hdr = ("Datacenter: dc1\n==========\nAddress    Rack        Status State   Load"
+                "            Owns                Token\n")
+    other = [
+        ("--nodetool-ring", ring_hdr + "127.0.0.1  r1          Sideways Normal  1 KiB  "
+         "50.00%  5\n", "Sideways", "expected status Up, Down or ?"),
+        ("--nodetool-ring", ring_hdr + "127.0.0.1  r1  Up  Normal  1 KiB  50.00%  5x\n",
+         "5x", "expected a token"),
+        ("--nodetool-ring", "127.0.0.1  r1  Up  Normal  1 KiB  50.00%  5\n", "127",
+         "expected 'Datacenter: <name>'"),
+        ("--nodetool-status", "Datacenter: dc1\n===============\nStatus=Up/Down\n"
+         "|/ State=Normal/Leaving/Joining/Moving\n--  Address  Load  Tokens  Owns  Host ID"
+         "  Rack\nXN  1.2.3.4  1 KiB  16  ?  abc  r1\n", "XN", "expected a status row"),
+        ("--nodetool-status", "Datacenter: dc1\n===============\nStatus=Up/Down\n"
+         "|/ State=Normal/Leaving/Joining/Moving\n--  Address  Load  Tokens  Owns  Host ID"
+         "  Rack\nUN  1.2.3.4  1 KiB  many  ?  abc  r1\n", "many", "token count"),
+        ("--cqlsh", " peer | data_center | rack | tokens\n------+----+----+----\n"
+         " a | dc1 | r1 | {'1', '2'}\n\n(2 rows)\n", "2 rows", "incomplete"),
+        ("--cqlsh", " peer | data_center | rack | tokens\n------+----+----+----\n"
+         " a | dc1 | r1 | {'1', 'x2'}\n", "'x2'", "expected a token"),
+        ("--cqlsh", " peer | data_center | tokens\n------+----+----\n", None,
+         "lacks the column rack"),
+        ("--topology", "node\tdc\track\ttokens\na\tdc1\tr1\n", None, "expected 4 tab-separated"),
+    ]
+    for i, (flag, text, marker, msg) in enumerate(other):
+        path = tmpfile("bad-other%d.txt" % i, text)
+        rc, out, err = run([flag, path, "convert"])
+        if marker is None:
+            ok_pos = True
+        else:
+            off = text.index(marker)
+            line = text[:off].count("\n") + 1
+            col = off - (text.rfind("\n", 0, off) + 1) + 1
+            ok_pos = err.startswith("tokenring: %s:%d:%d: " % (path, line, col))
+        check(rc == 3 and out == "" and ok_pos and msg in err,
+              "bad input %d (%s): want exit 3 at %r with %r; got %d %r"
+              % (i, flag, marker, msg, rc, err))
+    # exit codes and messages
+    st = "samples/status-4.1-3racks-vnodes16.txt"
+    codes = [
+        (["frobnicate"], 2, "unknown command"),
+        (["--frob", "ring"], 2, "unknown option"),
+        ([], 2, "no command"),
+        (["getendpoints", "nosuchks", "k"], 2, "unknown keyspace 'nosuchks'"),
+        (["getendpoints"], 2, "usage"),
+        (["describering"], 2, "usage"),
+        (["token", "--types", "int", "notanint"], 2, "key 'notanint'"),
+        (["token", "--types", "nosuchtype", "1"], 2, "unknown or unsupported CQL type"),
+        (["token", "--hex", "abc"], 2, "even number"),
+        (["token", "--hex", "--token", "1"], 2, "exclude each other"),
+        (["--keyspace", "broken", "ring"], 2, "expected NAME=REPLICATION"),
+        (["--keyspace", "ks=Bogus:3", "ring"], 2, "--keyspace ks=Bogus:3"),
+        (["--topology", "no/such/file", "ring"], 3, "no/such/file"),
+        (["--nodetool-status", st, "ring"], 3, "tokens of node"),
+        (["--nodetool-status", st, "getendpoints", "ks", "k"], 2, "unknown keyspace"),
+        (["--nodetool-status", st, "--keyspace", "ks=3", "getendpoints", "ks", "k"], 3,
+         "tokens of node"),
+        (["--nodetool-status", st, "--keyspace", "ks=3", "status", "ks"], 3, "tokens of node"),
+        (["--input", "samples/describering-2.0-3nodes-single-token-rf3.txt", "ring"], 3,
+         "cannot recognise the input"),
+        (["demo", "--topology", "replicas_toy.topology.tsv"], 2, "demo ring only"),
+    ]
+    for args, code, msg in codes:
+        rc, out, err = run(args)
+        check(rc == code and out == "" and msg in err,
+              "%s: want exit %d with %r, got %d %r (stdout %r)" % (args, code, msg, rc, err,
+                                                                   out[:80]))
+    rc, out, err = run(["token", "--types", "int"], stdin="1\n2\nthree\n")
+    check(rc == 3 and out == "" and "<stdin>:3:" in err,
+          "bad key on stdin line 3: got %d %r" % (rc, err))
+    rc, out, err = run(["status"])
+    check(rc == 0 and err == "", "demo status: no stderr")
+
+
+GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),
+                      ("samples", test_samples), ("roundtrip", test_roundtrip),
+                      ("errors", test_errors)])
+
+for name, fn in GROUPS.items():
+    if ONLY and name != ONLY:
+        continue
+    before = len(failures)
+    try:
+        fn()
+    except Exception as e:  # a crash of the driver (e.g. no JSON after a failure) fails too
+        import traceback
+        traceback.print_exc()
+        check(False, "%s: %s: %s" % (name, type(e).__name__, e))
+    print("%-10s %s" % (name, "ok" if len(failures) == before else
+                        "%d failures" % (len(failures) - before)))
+print("%d checks, %d failures" % (checks, len(failures)))
+sys.exit(1 if failures else 0)
