@@ -5,7 +5,6 @@ package tokenring
 /*
 #include <stdlib.h>
 #include <tokenring/tokenring.h>
-#include <tokenring/layout.h>
 */
 import "C"
 
