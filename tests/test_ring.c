@@ -1,0 +1,802 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Rings, replication descriptions, placements and ownership through the public API: the
+ * toy worked example of issue 2, the exact scaled shares, node numbering and states,
+ * the text forms of replication, and every documented error. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static double dabs(double x)
+{
+    return x < 0 ? -x : x;
+}
+
+static u128 u128_of(tokenring_u128 v)
+{
+    return ((u128)v.hi << 64) | v.lo;
+}
+
+static tokenring_topology *toy_topology(const int64_t pos[6])
+{
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    const int64_t a[] = { pos[0], pos[1] }, b[] = { pos[2], pos[3] }, c[] = { pos[4], pos[5] };
+    assert_int_equal(tokenring_topology_add_node(t, "A", "dc1", "r1", a, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "B", "dc1", "r1", b, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "C", "dc1", "r1", c, 2, NULL), TOKENRING_OK);
+    return t;
+}
+
+static const int64_t TOY[6] = { 10, 50, 30, 80, 65, 95 };
+
+static tokenring_ring *toy_ring(void)
+{
+    tokenring_topology *t = toy_topology(TOY);
+    tokenring_ring *r = NULL;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t); /* the ring keeps its own copy */
+    return r;
+}
+
+static const char *name_of(const tokenring_ring *r, uint32_t node)
+{
+    tokenring_node_info ni;
+    assert_int_equal(tokenring_ring_node(&ni, r, node), TOKENRING_OK);
+    return ni.name;
+}
+
+/* "A,C" from a replica list. */
+static void names(char *buf, size_t cap, const tokenring_ring *r, const tokenring_replicas *x)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (uint32_t k = 0; k < x->count; k++)
+        len += (size_t)snprintf(buf + len, cap - len, "%s%s%s", k ? "," : "",
+                                name_of(r, x->nodes[k]),
+                                x->transient && x->transient[k] ? "~" : "");
+}
+
+static tokenring_placement *simple_placement(const tokenring_ring *r, int rf)
+{
+    tokenring_replication *repl = NULL;
+    assert_int_equal(tokenring_replication_simple(&repl, rf, 0, NULL), TOKENRING_OK);
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, NULL), TOKENRING_OK);
+    tokenring_replication_free(repl); /* the placement does not keep it */
+    return p;
+}
+
+/* ------------------------------------------------------------ toy example */
+
+static void toy_owner_ranges_and_replicas(void **state)
+{
+    (void)state;
+    tokenring_ring *r = toy_ring();
+    size_t n;
+    const int64_t *tokens = tokenring_ring_tokens(r, &n);
+    const uint32_t *owners = tokenring_ring_token_nodes(r, NULL);
+    assert_int_equal(n, 6);
+    const int64_t sorted[] = { 10, 30, 50, 65, 80, 95 };
+    const char *owner_names[] = { "A", "B", "A", "C", "B", "C" };
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(tokens[i], sorted[i]);
+        assert_string_equal(name_of(r, owners[i]), owner_names[i]);
+    }
+    /* Key token 42 -> A, range (30, 50]. */
+    uint32_t node;
+    tokenring_range range;
+    assert_int_equal(tokenring_ring_owner(&node, r, 42), TOKENRING_OK);
+    assert_string_equal(name_of(r, node), "A");
+    assert_int_equal(tokenring_ring_range_of(&range, r, 42), TOKENRING_OK);
+    assert_int_equal(range.start, 30);
+    assert_int_equal(range.end, 50);
+    assert_int_equal(range.index, 2);
+    assert_true(u128_of(range.width) == 20);
+    assert_string_equal(name_of(r, range.owner), "A");
+    /* 97 wraps to 10 -> A, range (95, 10], width 2^64 - 85. */
+    assert_int_equal(tokenring_ring_range_of(&range, r, 97), TOKENRING_OK);
+    assert_int_equal(range.start, 95);
+    assert_int_equal(range.end, 10);
+    assert_int_equal(range.index, 0);
+    assert_true(u128_of(range.width) == ((u128)1 << 64) - 85);
+    assert_string_equal(name_of(r, range.owner), "A");
+    /* Exact hits belong to that token's node; one past goes on. */
+    assert_int_equal(tokenring_ring_owner(&node, r, 50), TOKENRING_OK);
+    assert_string_equal(name_of(r, node), "A");
+    assert_int_equal(tokenring_ring_owner(&node, r, 10), TOKENRING_OK);
+    assert_string_equal(name_of(r, node), "A");
+    assert_int_equal(tokenring_ring_owner(&node, r, 11), TOKENRING_OK);
+    assert_string_equal(name_of(r, node), "B");
+    assert_int_equal(tokenring_ring_owner(&node, r, TOKENRING_MIN_TOKEN), TOKENRING_OK);
+    assert_string_equal(name_of(r, node), "A");
+    assert_int_equal(tokenring_ring_owner(&node, r, TOKENRING_MAX_TOKEN), TOKENRING_OK);
+    assert_string_equal(name_of(r, node), "A");
+    assert_int_equal(tokenring_ring_search(r, 95), 5);
+    assert_int_equal(tokenring_ring_search(r, 96), 0);
+    assert_int_equal(tokenring_ring_search(r, 65), 3);
+    assert_int_equal(tokenring_ring_search(r, 64), 3);
+
+    /* SimpleStrategy rf 2: 42 -> {A, C}, 97 -> {A, B}. */
+    tokenring_placement *p = simple_placement(r, 2);
+    assert_ptr_equal(tokenring_placement_ring(p), r);
+    tokenring_replicas x;
+    char buf[256];
+    assert_int_equal(tokenring_placement_replicas(&x, p, 42), TOKENRING_OK);
+    names(buf, sizeof buf, r, &x);
+    assert_string_equal(buf, "A,C");
+    assert_int_equal(x.range_index, 2);
+    assert_null(x.transient);
+    assert_int_equal(tokenring_placement_replicas(&x, p, 97), TOKENRING_OK);
+    names(buf, sizeof buf, r, &x);
+    assert_string_equal(buf, "A,B");
+    assert_int_equal(x.range_index, 0);
+    /* Every range: (t_i-1, t_i] -> owner then the next distinct node. */
+    const char *expect[] = { "A,B", "B,A", "A,C", "C,B", "B,C", "C,A" };
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(tokenring_placement_range_replicas(&x, p, i), TOKENRING_OK);
+        names(buf, sizeof buf, r, &x);
+        assert_string_equal(buf, expect[i]);
+        assert_int_equal(x.range_index, i);
+        tokenring_replicas s;
+        assert_int_equal(tokenring_placement_set(&s, p, x.set_id), TOKENRING_OK);
+        assert_ptr_equal(s.nodes, x.nodes);
+        assert_int_equal(s.set_id, x.set_id);
+        assert_true(s.range_index <= i);
+    }
+    assert_int_equal(tokenring_placement_set_count(p), 6);
+    assert_int_equal(tokenring_placement_range_replicas(&x, p, 6), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_placement_set(&x, p, 6), TOKENRING_E_RANGE);
+
+    /* Keys whose tokens are exactly 10, 50 and 95 (from the vectors' README). */
+    static const uint8_t k10[] = { 0x63, 0x4f, 0xb9, 0x0c, 0x82, 0x26, 0x1a, 0x2d,
+                                   0x1e, 0x5e, 0x67, 0x4b, 0x21, 0x0e, 0x9b, 0xe3 };
+    static const uint8_t k50[] = { 0xc9, 0xae, 0x85, 0xcd, 0x5e, 0x14, 0xd7, 0x26,
+                                   0x64, 0x84, 0x30, 0x9e, 0x80, 0x1e, 0xd1, 0xe8 };
+    static const uint8_t k95[] = { 0x86, 0x04, 0x13, 0x33, 0xf9, 0x58, 0x5f, 0x9e,
+                                   0x6f, 0xe6, 0xf5, 0x26, 0xa0, 0x21, 0x23, 0x1c };
+    assert_int_equal(tokenring_placement_replicas_for_key(&x, p, k10, 16), TOKENRING_OK);
+    assert_int_equal(x.range_index, 0);
+    assert_int_equal(tokenring_placement_replicas_for_key(&x, p, k50, 16), TOKENRING_OK);
+    assert_int_equal(x.range_index, 2);
+    assert_int_equal(tokenring_placement_replicas_for_key(&x, p, k95, 16), TOKENRING_OK);
+    assert_int_equal(x.range_index, 5);
+    names(buf, sizeof buf, r, &x);
+    assert_string_equal(buf, "C,A");
+    /* The empty key hashes to the minimum token: range 0. */
+    assert_int_equal(tokenring_placement_replicas_for_key(&x, p, NULL, 0), TOKENRING_OK);
+    assert_int_equal(x.range_index, 0);
+    assert_int_equal(tokenring_placement_replicas_for_key(&x, p, NULL, 1), TOKENRING_E_INVAL);
+
+    /* Batch routing gives the same sets. */
+    uint8_t packed[48];
+    memcpy(packed, k10, 16);
+    memcpy(packed + 16, k50, 16);
+    memcpy(packed + 32, k95, 16);
+    const uint64_t offsets[] = { 0, 16, 32, 48, 48 };
+    int64_t toks[4];
+    uint32_t sets[4];
+    assert_int_equal(tokenring_placement_route_keys(toks, sets, p, packed, offsets, 4),
+                     TOKENRING_OK);
+    assert_int_equal(toks[0], 10);
+    assert_int_equal(toks[1], 50);
+    assert_int_equal(toks[2], 95);
+    assert_int_equal(toks[3], TOKENRING_MIN_TOKEN);
+    for (int i = 0; i < 4; i++) {
+        tokenring_replicas y;
+        assert_int_equal(tokenring_placement_replicas(&y, p, toks[i]), TOKENRING_OK);
+        assert_int_equal(sets[i], y.set_id);
+    }
+    assert_int_equal(tokenring_placement_route_keys(NULL, sets, p, packed, offsets, 3),
+                     TOKENRING_OK);
+    const uint64_t bad_offsets[] = { 0, 16, 8, 48 };
+    sets[0] = 12345;
+    assert_int_equal(tokenring_placement_route_keys(toks, sets, p, packed, bad_offsets, 3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(sets[0], 12345); /* nothing written */
+    assert_int_equal(tokenring_placement_route_keys(toks, NULL, p, packed, offsets, 3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_route_keys(toks, sets, p, NULL, offsets, 3),
+                     TOKENRING_E_INVAL);
+    const uint64_t empty_offsets[] = { 0, 0, 0 };
+    assert_int_equal(tokenring_placement_route_keys(toks, sets, p, NULL, empty_offsets, 2),
+                     TOKENRING_OK);
+    assert_int_equal(toks[1], TOKENRING_MIN_TOKEN);
+    assert_int_equal(tokenring_placement_route_keys(toks, sets, NULL, packed, offsets, 3),
+                     TOKENRING_E_INVAL);
+
+    /* Ownership on the literal toy ring (spec section 6.4). */
+    tokenring_ownership own[3];
+    assert_int_equal(tokenring_ring_ownership(own, 3, r, p), TOKENRING_OK);
+    assert_true(u128_of(own[0].primary_width) == ((u128)1 << 64) - 85 + 20);
+    assert_true(u128_of(own[1].primary_width) == 35);
+    assert_true(u128_of(own[2].primary_width) == 30);
+    assert_true(own[0].nodetool_primary == 1.0f && own[1].nodetool_primary == 0.0f);
+    assert_true(own[0].nodetool_effective == 1.0f && own[1].nodetool_effective == 1.0f &&
+                own[2].nodetool_effective == 0.0f);
+    assert_int_equal(own[0].token_count, 2);
+    tokenring_placement_free(p);
+    tokenring_ring_free(r);
+}
+
+/* Positions p -> -2^63 + p * 2^64 / 100 (floored): A 35 %, B 35 %, C 30 % exactly. */
+static int64_t scaled(int p)
+{
+    u128 off = ((u128)(unsigned)p << 64) / 100;
+    return (int64_t)((uint64_t)off + (uint64_t)TOKENRING_MIN_TOKEN);
+}
+
+static void toy_scaled_shares_are_exact(void **state)
+{
+    (void)state;
+    int64_t pos[6];
+    for (int i = 0; i < 6; i++)
+        pos[i] = scaled((int)TOY[i]);
+    tokenring_topology *t = toy_topology(pos);
+    tokenring_ring *r = NULL;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t);
+    tokenring_ownership own[3];
+    assert_int_equal(tokenring_ring_ownership(own, 3, r, NULL), TOKENRING_OK);
+    const u128 ring = (u128)1 << 64;
+    /* Exact widths from the floored positions f(p) = floor(p * 2^64 / 100). */
+#define F(p) ((((u128)(p)) << 64) / 100)
+    const u128 a = (ring - (F(95) - F(10))) + (F(50) - F(30));
+    const u128 b = (F(30) - F(10)) + (F(80) - F(65));
+    const u128 c = (F(65) - F(50)) + (F(95) - F(80));
+#undef F
+    assert_true(u128_of(own[0].primary_width) == a);
+    assert_true(u128_of(own[1].primary_width) == b);
+    assert_true(u128_of(own[2].primary_width) == c);
+    assert_true(a + b + c == ring);
+    /* 35 %, 35 %, 30 % of 2^64, to within the flooring of the positions (< 2 values). */
+    const u128 pa = ring / 100 * 35 + (ring % 100) * 35 / 100;
+    const u128 pc = ring / 100 * 30 + (ring % 100) * 30 / 100;
+    assert_true(a >= pa - 1 && a <= pa + 1);
+    assert_true(b >= pa - 1 && b <= pa + 1);
+    assert_true(c >= pc - 1 && c <= pc + 1);
+    assert_true(dabs(own[0].primary - 0.35) < 1e-15 && dabs(own[1].primary - 0.35) < 1e-15 &&
+                dabs(own[2].primary - 0.30) < 1e-15);
+    /* nodetool: each range rounded to 6 decimals as a float, then summed in float. */
+    const float f15 = 0.15f, f20 = 0.2f;
+    assert_true(own[0].nodetool_primary == f15 + f20); /* (95,10] and (30,50] */
+    assert_true(own[1].nodetool_primary == f20 + f15); /* (10,30] and (65,80] */
+    assert_true(own[2].nodetool_primary == f15 + f15); /* (50,65] and (80,95] */
+    assert_true(own[0].effective == 0.0 && own[0].nodetool_effective == 0.0f);
+    /* With rf 2 every node holds a replica of 65 % (A, B) or 70 % (C) of the ring. */
+    tokenring_placement *p = simple_placement(r, 2);
+    assert_int_equal(tokenring_ring_ownership(own, 3, r, p), TOKENRING_OK);
+    u128 sum = 0;
+    for (int i = 0; i < 3; i++)
+        sum += u128_of(own[i].effective_width);
+    assert_true(sum == 2 * ring);
+    /* A: (95,10] (10,30] (30,50] (80,95]; B and C: three 15 % ranges and one 20 %. */
+    assert_true(dabs(own[0].effective - 0.70) < 1e-15 && dabs(own[1].effective - 0.65) < 1e-15 &&
+                dabs(own[2].effective - 0.65) < 1e-15);
+    tokenring_placement_free(p);
+    tokenring_ring_free(r);
+}
+
+/* ----------------------------------------------------------------- rings */
+
+static void ring_numbers_nodes_dcs_and_racks(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    const int64_t t1[] = { 100 }, t2[] = { 200 }, t3[] = { 300 }, t4[] = { 400 }, t5[] = { 500 };
+    assert_int_equal(tokenring_topology_add_node(t, "n1", "west", "rb", t1, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "n2", "east", "rb", t2, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "n3", "west", "ra", t3, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "n4", "east", "rb", t4, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "n5", "north", "rz", t5, 1, NULL), 0);
+    /* Only NORMAL, LEAVING and MOVING tokens form the ring. */
+    assert_int_equal(tokenring_topology_set_state(t, "n2", TOKENRING_STATE_JOINING, TOKENRING_UP,
+                                                  NULL), 0);
+    assert_int_equal(tokenring_topology_set_state(t, "n3", TOKENRING_STATE_LEAVING,
+                                                  TOKENRING_DOWN, NULL), 0);
+    assert_int_equal(tokenring_topology_set_state(t, "n4", TOKENRING_STATE_MOVING,
+                                                  TOKENRING_UNKNOWN, NULL), 0);
+    tokenring_ring *r = NULL;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t);
+    assert_int_equal(tokenring_ring_node_count(r), 5);
+    size_t n;
+    const int64_t *tok = tokenring_ring_tokens(r, &n);
+    assert_int_equal(n, 4);
+    assert_int_equal(tok[0], 100);
+    assert_int_equal(tok[1], 300);
+    assert_int_equal(tok[2], 400);
+    assert_int_equal(tok[3], 500);
+    /* Datacenters sorted by name; (dc, rack) pairs sorted too. */
+    assert_int_equal(tokenring_ring_dc_count(r), 3);
+    assert_string_equal(tokenring_ring_dc_name(r, 0), "east");
+    assert_string_equal(tokenring_ring_dc_name(r, 1), "north");
+    assert_string_equal(tokenring_ring_dc_name(r, 2), "west");
+    assert_null(tokenring_ring_dc_name(r, 3));
+    assert_null(tokenring_ring_dc_name(NULL, 0));
+    assert_int_equal(tokenring_ring_rack_count(r), 4); /* east/rb north/rz west/ra west/rb */
+    tokenring_node_info ni;
+    assert_int_equal(tokenring_ring_node(&ni, r, 0), TOKENRING_OK);
+    assert_string_equal(ni.name, "n1");
+    assert_int_equal(ni.dc_index, 2);
+    assert_int_equal(ni.rack_index, 3);
+    assert_int_equal(tokenring_ring_node(&ni, r, 1), TOKENRING_OK);
+    assert_string_equal(ni.name, "n2");
+    assert_int_equal(ni.state, TOKENRING_STATE_JOINING);
+    assert_int_equal(ni.token_count, 1);
+    assert_int_equal(ni.tokens[0], 200);
+    assert_int_equal(ni.dc_index, 0);
+    assert_int_equal(ni.rack_index, 0);
+    assert_int_equal(tokenring_ring_node(&ni, r, 2), TOKENRING_OK);
+    assert_int_equal(ni.rack_index, 2);
+    assert_int_equal(ni.state, TOKENRING_STATE_LEAVING);
+    assert_int_equal(ni.liveness, TOKENRING_DOWN);
+    assert_int_equal(tokenring_ring_node(&ni, r, 4), TOKENRING_OK);
+    assert_int_equal(ni.dc_index, 1);
+    assert_int_equal(ni.rack_index, 1);
+    assert_int_equal(tokenring_ring_node(&ni, r, 5), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_ring_node(NULL, r, 0), TOKENRING_E_INVAL);
+    uint32_t idx;
+    assert_int_equal(tokenring_ring_find_node(&idx, r, "n4"), TOKENRING_OK);
+    assert_int_equal(idx, 3);
+    assert_int_equal(tokenring_ring_find_node(&idx, r, "n9"), TOKENRING_E_NOTFOUND);
+    assert_int_equal(tokenring_ring_find_node(&idx, r, NULL), TOKENRING_E_INVAL);
+    /* 200 is not a ring token: it belongs to the range ending at 300 (n3). */
+    assert_int_equal(tokenring_ring_owner(&idx, r, 200), TOKENRING_OK);
+    assert_int_equal(idx, 2);
+    /* Ranges and batch search. */
+    tokenring_range range;
+    assert_int_equal(tokenring_ring_range(&range, r, 0), TOKENRING_OK);
+    assert_int_equal(range.start, 500);
+    assert_int_equal(range.end, 100);
+    assert_true(u128_of(range.width) == ((u128)1 << 64) - 400);
+    assert_int_equal(tokenring_ring_range(&range, r, 4), TOKENRING_E_RANGE);
+    const int64_t q[] = { 0, 100, 101, 450, 501, TOKENRING_MIN_TOKEN, TOKENRING_MAX_TOKEN };
+    uint32_t out[7];
+    assert_int_equal(tokenring_ring_search_batch(out, r, q, 7), TOKENRING_OK);
+    const uint32_t expect[] = { 0, 0, 1, 3, 0, 0, 0 };
+    assert_memory_equal(out, expect, sizeof out);
+    assert_int_equal(tokenring_ring_search_batch(NULL, r, q, 7), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_ring_search_batch(out, NULL, q, 7), TOKENRING_E_INVAL);
+    /* Ownership: the joining node owns nothing; token counts are ring tokens. */
+    tokenring_ownership own[5];
+    assert_int_equal(tokenring_ring_ownership(own, 5, r, NULL), TOKENRING_OK);
+    assert_true(u128_of(own[1].primary_width) == 0);
+    assert_int_equal(own[1].token_count, 0);
+    assert_int_equal(own[0].token_count, 1);
+    assert_int_equal(tokenring_ring_ownership(own, 4, r, NULL), TOKENRING_E_BUFSIZE);
+    assert_int_equal(tokenring_ring_ownership(NULL, 5, r, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_ring_ownership(own, 5, NULL, NULL), TOKENRING_E_INVAL);
+    /* Reference counting: the ring lives until the last reference goes. */
+    tokenring_ring *r2 = tokenring_ring_ref(r);
+    assert_ptr_equal(r2, r);
+    tokenring_ring_free(r);
+    assert_int_equal(tokenring_ring_node_count(r2), 5);
+    tokenring_ring_free(r2);
+    assert_null(tokenring_ring_ref(NULL));
+    tokenring_ring_free(NULL);
+    assert_null(tokenring_ring_tokens(NULL, &n));
+    assert_int_equal(n, 0);
+    assert_null(tokenring_ring_token_nodes(NULL, NULL));
+    assert_int_equal(tokenring_ring_node_count(NULL), 0);
+    assert_int_equal(tokenring_ring_dc_count(NULL), 0);
+    assert_int_equal(tokenring_ring_rack_count(NULL), 0);
+}
+
+static void ring_build_errors_and_single_token(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_ring *r = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&r, t, &err), TOKENRING_E_EMPTY);
+    assert_true(err.message[0] != '\0');
+    assert_null(r);
+    const int64_t tok[] = { -7 };
+    assert_int_equal(tokenring_topology_add_node(t, "only", "dc1", "r1", tok, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_set_state(t, "only", TOKENRING_STATE_JOINING,
+                                                  TOKENRING_UP, NULL), 0);
+    assert_int_equal(tokenring_ring_build(&r, t, &err), TOKENRING_E_EMPTY);
+    assert_int_equal(err.code, TOKENRING_E_EMPTY);
+    assert_int_equal(tokenring_ring_build(NULL, t, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_ring_build(&r, NULL, &err), TOKENRING_E_INVAL);
+    assert_true(err.message[0] != '\0');
+    /* A single token owns the whole ring: width 2^64, nodetool 1.0. */
+    assert_int_equal(tokenring_topology_set_state(t, "only", TOKENRING_STATE_NORMAL,
+                                                  TOKENRING_UP, NULL), 0);
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_range range;
+    assert_int_equal(tokenring_ring_range_of(&range, r, 12345), TOKENRING_OK);
+    assert_int_equal(range.start, -7);
+    assert_int_equal(range.end, -7);
+    assert_true(u128_of(range.width) == (u128)1 << 64);
+    tokenring_placement *p = simple_placement(r, 3);
+    tokenring_ownership own;
+    assert_int_equal(tokenring_ring_ownership(&own, 1, r, p), TOKENRING_OK);
+    assert_true(u128_of(own.primary_width) == (u128)1 << 64);
+    assert_true(u128_of(own.effective_width) == (u128)1 << 64);
+    assert_true(own.primary == 1.0 && own.nodetool_primary == 1.0f &&
+                own.nodetool_effective == 1.0f);
+    tokenring_replicas x;
+    assert_int_equal(tokenring_placement_replicas(&x, p, 0), TOKENRING_OK);
+    assert_int_equal(x.count, 1); /* rf 3 on one node: that node */
+    /* A placement of another ring is refused by the ownership call. */
+    tokenring_ring *other = NULL;
+    assert_int_equal(tokenring_ring_build(&other, t, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_ownership(&own, 1, other, p), TOKENRING_E_INVAL);
+    tokenring_ring_free(other);
+    /* The placement keeps its ring alive. */
+    tokenring_ring_free(r);
+    assert_int_equal(tokenring_placement_replicas(&x, p, 0), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_node_count(tokenring_placement_ring(p)), 1);
+    tokenring_placement *p2 = tokenring_placement_ref(p);
+    tokenring_placement_free(p);
+    assert_int_equal(tokenring_placement_set_count(p2), 1);
+    tokenring_placement_free(p2);
+    tokenring_placement_free(NULL);
+    assert_null(tokenring_placement_ref(NULL));
+    assert_null(tokenring_placement_ring(NULL));
+    assert_int_equal(tokenring_placement_set_count(NULL), 0);
+    tokenring_topology_free(t);
+}
+
+/* ----------------------------------------------------------- replication */
+
+static void replication_values_and_errors(void **state)
+{
+    (void)state;
+    tokenring_replication *r = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_replication_simple(NULL, 3, 0, &err), TOKENRING_E_INVAL);
+    assert_true(err.message[0] != '\0');
+    const int32_t bad[][2] = { { -1, 0 }, { 256, 0 }, { 3, -1 }, { 3, 3 }, { 3, 4 }, { 0, 1 } };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&err, 0, sizeof err);
+        assert_int_equal(tokenring_replication_simple(&r, bad[i][0], bad[i][1], &err),
+                         TOKENRING_E_RANGE);
+        assert_null(r);
+        assert_int_equal(err.code, TOKENRING_E_RANGE);
+        assert_true(err.message[0] != '\0');
+    }
+    assert_int_equal(tokenring_replication_simple(&r, 255, 254, NULL), TOKENRING_OK);
+    int32_t rf = -1, tr = -1;
+    const char *dc = "x";
+    assert_int_equal(tokenring_replication_get(&dc, &rf, &tr, r, 0), TOKENRING_OK);
+    assert_null(dc);
+    assert_int_equal(rf, 255);
+    assert_int_equal(tr, 254);
+    assert_int_equal(tokenring_replication_get(NULL, NULL, NULL, r, 1), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_replication_strategy(r), TOKENRING_SIMPLE);
+    assert_int_equal(tokenring_replication_dc_count(r), 0);
+    /* set_dc needs a NetworkTopologyStrategy description. */
+    assert_int_equal(tokenring_replication_set_dc(r, "dc1", 3, 0, &err), TOKENRING_E_INVAL);
+    assert_true(err.message[0] != '\0');
+    tokenring_replication_free(r);
+    r = NULL;
+
+    assert_int_equal(tokenring_replication_network(NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_replication_network(&r), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_strategy(r), TOKENRING_NETWORK_TOPOLOGY);
+    assert_int_equal(tokenring_replication_set_dc(r, "dc2", 2, 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_set_dc(r, "dc1", 3, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_set_dc(r, "dc0", 0, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_set_dc(r, "dc1", 5, 2, NULL), TOKENRING_OK);
+    const char *bad_utf8 = "\xff";
+    const struct { const char *dc; int32_t rf, tr; int code; } bads[] = {
+        { NULL, 1, 0, TOKENRING_E_INVAL }, { "", 1, 0, TOKENRING_E_INVAL },
+        { "\xff", 1, 0, TOKENRING_E_INVAL }, { "dc9", -1, 0, TOKENRING_E_RANGE },
+        { "dc9", 256, 0, TOKENRING_E_RANGE }, { "dc9", 2, 2, TOKENRING_E_RANGE },
+        { "dc9", 2, -1, TOKENRING_E_RANGE }, { "dc9", 0, 1, TOKENRING_E_RANGE },
+        { "dc1", 300, 0, TOKENRING_E_RANGE },
+    };
+    (void)bad_utf8;
+    for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
+        memset(&err, 0, sizeof err);
+        assert_int_equal(tokenring_replication_set_dc(r, bads[i].dc, bads[i].rf, bads[i].tr,
+                                                      &err),
+                         bads[i].code);
+        assert_true(err.message[0] != '\0');
+    }
+    assert_int_equal(tokenring_replication_set_dc(NULL, "dc1", 1, 0, NULL), TOKENRING_E_INVAL);
+    /* Unchanged by the failures; sorted by name. */
+    assert_int_equal(tokenring_replication_dc_count(r), 3);
+    const char *names_[] = { "dc0", "dc1", "dc2" };
+    const int32_t rfs[] = { 0, 5, 2 }, trs[] = { 0, 2, 1 };
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(tokenring_replication_get(&dc, &rf, &tr, r, i), TOKENRING_OK);
+        assert_string_equal(dc, names_[i]);
+        assert_int_equal(rf, rfs[i]);
+        assert_int_equal(tr, trs[i]);
+    }
+    assert_int_equal(tokenring_replication_get(&dc, &rf, &tr, r, 3), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_replication_get(&dc, &rf, &tr, NULL, 0), TOKENRING_E_INVAL);
+    char buf[256];
+    size_t len = 0;
+    assert_int_equal(tokenring_replication_format(buf, sizeof buf, &len, r), TOKENRING_OK);
+    assert_string_equal(buf, "{'class': 'NetworkTopologyStrategy', 'dc0': '0', 'dc1': '5/2', "
+                             "'dc2': '2/1'}");
+    assert_int_equal(len, strlen(buf));
+    /* Too small: the needed length is reported. */
+    char small[10];
+    size_t need = 0;
+    assert_int_equal(tokenring_replication_format(small, sizeof small, &need, r),
+                     TOKENRING_E_BUFSIZE);
+    assert_int_equal(need, len);
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_int_equal(tokenring_replication_format(NULL, 0, &need, r), TOKENRING_E_BUFSIZE);
+    assert_int_equal(need, len);
+    assert_int_equal(tokenring_replication_format(buf, sizeof buf, NULL, NULL), TOKENRING_E_INVAL);
+    tokenring_replication_free(r);
+    tokenring_replication_free(NULL);
+    assert_int_equal(tokenring_replication_strategy(NULL), 0);
+    assert_int_equal(tokenring_replication_dc_count(NULL), 0);
+}
+
+static void expect_parse(const char *text, int strategy, const char *formatted)
+{
+    tokenring_replication *r = NULL;
+    tokenring_error err;
+    int rc = tokenring_replication_parse(&r, text, strlen(text), &err);
+    if (rc != TOKENRING_OK)
+        fail_msg("parse(%s): %s", text, err.message);
+    assert_int_equal(tokenring_replication_strategy(r), strategy);
+    char buf[512];
+    assert_int_equal(tokenring_replication_format(buf, sizeof buf, NULL, r), TOKENRING_OK);
+    assert_string_equal(buf, formatted);
+    /* The formatted text parses back to the same description. */
+    tokenring_replication *again = NULL;
+    assert_int_equal(tokenring_replication_parse(&again, buf, strlen(buf), NULL), TOKENRING_OK);
+    char buf2[512];
+    assert_int_equal(tokenring_replication_format(buf2, sizeof buf2, NULL, again), TOKENRING_OK);
+    assert_string_equal(buf, buf2);
+    tokenring_replication_free(again);
+    tokenring_replication_free(r);
+}
+
+static void expect_parse_error(const char *text, int code, uint32_t column)
+{
+    tokenring_replication *r = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_replication_parse(&r, text, strlen(text), &err);
+    if (rc != code || err.column != column)
+        fail_msg("parse(%s): %d at column %u (%s), expected %d at column %u", text, rc,
+                 (unsigned)err.column, err.message, code, (unsigned)column);
+    assert_null(r);
+    assert_int_equal(err.code, code);
+    assert_true(err.message[0] != '\0');
+}
+
+static void replication_text_forms(void **state)
+{
+    (void)state;
+    const char *simple3 = "{'class': 'SimpleStrategy', 'replication_factor': '3'}";
+    const char *nts = "{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2/1'}";
+    expect_parse("3", TOKENRING_SIMPLE, simple3);
+    expect_parse("  3 ", TOKENRING_SIMPLE, simple3);
+    expect_parse("SimpleStrategy:3", TOKENRING_SIMPLE, simple3);
+    expect_parse("org.apache.cassandra.locator.SimpleStrategy : 3", TOKENRING_SIMPLE, simple3);
+    expect_parse(simple3, TOKENRING_SIMPLE, simple3);
+    expect_parse("{\"class\":\"SimpleStrategy\",\"replication_factor\":3}", TOKENRING_SIMPLE,
+                 simple3);
+    expect_parse("{'replication_factor': '3/1', 'class': "
+                 "'org.apache.cassandra.locator.SimpleStrategy'}",
+                 TOKENRING_SIMPLE, "{'class': 'SimpleStrategy', 'replication_factor': '3/1'}");
+    expect_parse("dc2=2/1,dc1=3", TOKENRING_NETWORK_TOPOLOGY, nts);
+    expect_parse(" dc1 = 3 , dc2 = 2/1 ", TOKENRING_NETWORK_TOPOLOGY, nts);
+    expect_parse("NetworkTopologyStrategy:dc1=3,dc2=2/1", TOKENRING_NETWORK_TOPOLOGY, nts);
+    expect_parse(nts, TOKENRING_NETWORK_TOPOLOGY, nts);
+    expect_parse("{ 'class' : 'NetworkTopologyStrategy' , 'dc1' : 3 , 'dc2' : '2/1' }",
+                 TOKENRING_NETWORK_TOPOLOGY, nts);
+    expect_parse("NetworkTopologyStrategy:", TOKENRING_NETWORK_TOPOLOGY,
+                 "{'class': 'NetworkTopologyStrategy'}");
+    expect_parse("{'class': 'NetworkTopologyStrategy', 'it''s': '1', 'dc0': '0'}",
+                 TOKENRING_NETWORK_TOPOLOGY,
+                 "{'class': 'NetworkTopologyStrategy', 'dc0': '0', 'it''s': '1'}");
+
+    expect_parse_error("", TOKENRING_E_PARSE, 1);
+    expect_parse_error("   ", TOKENRING_E_PARSE, 4);
+    expect_parse_error("abc", TOKENRING_E_PARSE, 1);
+    expect_parse_error("3x", TOKENRING_E_PARSE, 2);
+    expect_parse_error("3 /1", TOKENRING_E_PARSE, 2);
+    expect_parse_error("3/", TOKENRING_E_PARSE, 3);
+    expect_parse_error("3/3", TOKENRING_E_RANGE, 1);
+    expect_parse_error("256", TOKENRING_E_RANGE, 1);
+    expect_parse_error("99999999999999999999", TOKENRING_E_RANGE, 1);
+    expect_parse_error("SimpleStrategy:", TOKENRING_E_PARSE, 16);
+    expect_parse_error("LocalStrategy:3", TOKENRING_E_PARSE, 1);
+    expect_parse_error("dc1=", TOKENRING_E_PARSE, 5);
+    expect_parse_error("dc1=3,", TOKENRING_E_PARSE, 7);
+    expect_parse_error("dc1=3,,dc2=1", TOKENRING_E_PARSE, 7);
+    expect_parse_error("=3", TOKENRING_E_PARSE, 1);
+    expect_parse_error("dc1=3,dc1=2", TOKENRING_E_PARSE, 7);
+    expect_parse_error("dc1=3,dc2=-1", TOKENRING_E_PARSE, 11);
+    expect_parse_error("dc1=3,dc2=300", TOKENRING_E_RANGE, 11);
+    expect_parse_error("dc1=3,dc2=2/2", TOKENRING_E_RANGE, 11);
+    expect_parse_error("{'class': 'SimpleStrategy'}", TOKENRING_E_PARSE, 1);
+    expect_parse_error("{'replication_factor': '3'}", TOKENRING_E_PARSE, 1);
+    expect_parse_error("{'class': 'LocalStrategy'}", TOKENRING_E_PARSE, 11);
+    expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '3', 'dc1': '2'}",
+                       TOKENRING_E_PARSE, 56);
+    expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '3x'}",
+                       TOKENRING_E_PARSE, 53);
+    expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '300'}",
+                       TOKENRING_E_RANGE, 52);
+    expect_parse_error("{'class': 'NetworkTopologyStrategy', 'replication_factor': '3'}",
+                       TOKENRING_E_PARSE, 38);
+    expect_parse_error("{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc1': '2'}",
+                       TOKENRING_E_PARSE, 50);
+    expect_parse_error("{'class': 'SimpleStrategy", TOKENRING_E_PARSE, 11);
+    expect_parse_error("{'class' 'SimpleStrategy'}", TOKENRING_E_PARSE, 10);
+    expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '3'} x",
+                       TOKENRING_E_PARSE, 56);
+    expect_parse_error("{'class': 'SimpleStrategy' 'replication_factor': '3'}",
+                       TOKENRING_E_PARSE, 28);
+    expect_parse_error("{'class': 'NetworkTopologyStrategy', '': '3'}", TOKENRING_E_INVAL, 38);
+
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(NULL, "3", 1, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_replication_parse(&r, NULL, 1, NULL), TOKENRING_E_INVAL);
+    /* text_len is honoured: the text need not be NUL-terminated. */
+    assert_int_equal(tokenring_replication_parse(&r, "37", 1, NULL), TOKENRING_OK);
+    int32_t rf;
+    assert_int_equal(tokenring_replication_get(NULL, &rf, NULL, r, 0), TOKENRING_OK);
+    assert_int_equal(rf, 3);
+    tokenring_replication_free(r);
+}
+
+/* ------------------------------------------------------------- placement */
+
+static tokenring_ring *two_dc_ring(void)
+{
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    /* Spec 5.2 example: A(dc1,r1,0) B(dc2,r1,10) C(dc1,r2,20) D(dc2,r1,30). */
+    const int64_t a[] = { 0 }, b[] = { 10 }, c[] = { 20 }, d[] = { 30 };
+    assert_int_equal(tokenring_topology_add_node(t, "A", "dc1", "r1", a, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "B", "dc2", "r1", b, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "C", "dc1", "r2", c, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "D", "dc2", "r1", d, 1, NULL), 0);
+    tokenring_ring *r = NULL;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t);
+    return r;
+}
+
+static void placement_rules_and_errors(void **state)
+{
+    (void)state;
+    tokenring_ring *r = two_dc_ring();
+    tokenring_replication *repl = NULL;
+    tokenring_placement *p = NULL;
+    tokenring_error err;
+    tokenring_replicas x;
+    char buf[256];
+
+    /* {dc1: 2, dc2: 1}, key token 5 -> [B, C, A]: datacenters interleave by ring order. */
+    assert_int_equal(tokenring_replication_parse(&repl, "dc1=2,dc2=1", 11, NULL), 0);
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_replicas(&x, p, 5), TOKENRING_OK);
+    names(buf, sizeof buf, r, &x);
+    assert_string_equal(buf, "B,C,A");
+    tokenring_placement_free(p);
+    tokenring_replication_free(repl);
+
+    /* dc2 with a transient replica: rf 2/1 on 2 nodes (one rack): B full, D transient. */
+    assert_int_equal(tokenring_replication_parse(&repl, "dc2=2/1", 7, NULL), 0);
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_replicas(&x, p, 5), TOKENRING_OK);
+    names(buf, sizeof buf, r, &x);
+    assert_string_equal(buf, "B,D~");
+    assert_non_null(x.transient);
+    tokenring_placement_free(p);
+    tokenring_replication_free(repl);
+
+    /* A datacenter without nodes: refused by name unless allowed; rf 0 is fine. */
+    assert_int_equal(tokenring_replication_parse(&repl, "dc1=1,dc7=2,dc8=0", 17, NULL), 0);
+    p = (tokenring_placement *)&err; /* must be left alone on failure */
+    memset(&err, 0, sizeof err);
+    tokenring_placement *keep = p;
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, &err), TOKENRING_E_NOTFOUND);
+    assert_ptr_equal(p, keep);
+    assert_int_equal(err.code, TOKENRING_E_NOTFOUND);
+    assert_non_null(strstr(err.message, "dc7"));
+    assert_int_equal(tokenring_placement_build(&p, r, repl,
+                                               TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_placement_replicas(&x, p, 5), TOKENRING_OK);
+    names(buf, sizeof buf, r, &x);
+    assert_string_equal(buf, "C");
+    tokenring_placement_free(p);
+    /* Bad arguments. */
+    assert_int_equal(tokenring_placement_build(NULL, r, repl, 0, &err), TOKENRING_E_INVAL);
+    assert_true(err.message[0] != '\0');
+    assert_int_equal(tokenring_placement_build(&p, NULL, repl, 0, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_build(&p, r, NULL, 0, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0x80, &err), TOKENRING_E_INVAL);
+    assert_true(err.message[0] != '\0');
+    tokenring_replication_free(repl);
+
+    /* No datacenters, or rf 0: every range has no replica. */
+    assert_int_equal(tokenring_replication_network(&repl), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_set_count(p), 1);
+    assert_int_equal(tokenring_placement_replicas(&x, p, 5), TOKENRING_OK);
+    assert_int_equal(x.count, 0);
+    assert_non_null(x.nodes);
+    tokenring_ownership own[4];
+    assert_int_equal(tokenring_ring_ownership(own, 4, r, p), TOKENRING_OK);
+    for (int i = 0; i < 4; i++)
+        assert_true(u128_of(own[i].effective_width) == 0 && own[i].nodetool_effective == 0.0f);
+    tokenring_placement_free(p);
+    tokenring_replication_free(repl);
+    p = simple_placement(r, 0);
+    assert_int_equal(tokenring_placement_range_replicas(&x, p, 2), TOKENRING_OK);
+    assert_int_equal(x.count, 0);
+    tokenring_placement_free(p);
+
+    /* Lookup argument checks. */
+    p = simple_placement(r, 1);
+    assert_int_equal(tokenring_placement_replicas(NULL, p, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_replicas(&x, NULL, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_range_replicas(NULL, p, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_set(NULL, p, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_replicas_for_key(&x, NULL, "k", 1), TOKENRING_E_INVAL);
+    tokenring_placement_free(p);
+    tokenring_ring_free(r);
+}
+
+/* Spec 5.2: racks < rf accept a used rack immediately while rf - racks allows. */
+static void rack_repeats_are_taken_in_walk_order(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    const int64_t a[] = { 0 }, b[] = { 10 }, c[] = { 20 }, d[] = { 30 };
+    assert_int_equal(tokenring_topology_add_node(t, "A", "dc1", "r1", a, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "B", "dc1", "r1", b, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "C", "dc1", "r1", c, 1, NULL), 0);
+    assert_int_equal(tokenring_topology_add_node(t, "D", "dc1", "r2", d, 1, NULL), 0);
+    tokenring_ring *r = NULL;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t);
+    tokenring_replication *repl = NULL;
+    assert_int_equal(tokenring_replication_parse(&repl, "dc1=3", 5, NULL), 0);
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, NULL), TOKENRING_OK);
+    tokenring_replicas x;
+    char buf[64];
+    assert_int_equal(tokenring_placement_replicas(&x, p, 5), TOKENRING_OK);
+    names(buf, sizeof buf, r, &x);
+    assert_string_equal(buf, "B,C,D"); /* not the pre-3.2 order B,D,C */
+    tokenring_placement_free(p);
+    tokenring_replication_free(repl);
+    tokenring_ring_free(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(toy_owner_ranges_and_replicas),
+        cmocka_unit_test(toy_scaled_shares_are_exact),
+        cmocka_unit_test(ring_numbers_nodes_dcs_and_racks),
+        cmocka_unit_test(ring_build_errors_and_single_token),
+        cmocka_unit_test(replication_values_and_errors),
+        cmocka_unit_test(replication_text_forms),
+        cmocka_unit_test(placement_rules_and_errors),
+        cmocka_unit_test(rack_repeats_are_taken_in_walk_order),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
