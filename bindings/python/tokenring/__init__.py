@@ -24,6 +24,12 @@ from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, token
 from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
                    encode_smallint, encode_text, encode_timestamp, encode_tinyint,
                    encode_uuid, parse_key, parse_value)
+from ._analysis import (AVAILABILITY_MAX_K, Balance, BalanceReport, ChangeKind, Consistency,
+                        FailureSet, MigrationNode, MigrationPlan, MovedRange, Movement,
+                        MovementNode, MovementSummary, SampleChange, Stream, availability,
+                        balance, migration_plan)
+from ._layout import (LAYOUT_MAX_TOKENS, add_seeded_nodes, allocate_nodes, allocate_tokens,
+                      even_tokens, seeded_token, seeded_tokens)
 from ._parse import Cluster, ClusterNode, InputFormat, detect_format
 from ._ring import (DescribedRange, KeyOrToken, Liveness, Node, NodeState, Ownership,
                     Placement, Range, Replication, ReplicationLike, Ring, Topology)
@@ -57,5 +63,9 @@ __all__ = [
     "NotFoundError", "ExistsError", "RangeError", "ParseError", "EmptyError",
     "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError",
     "library_version", "header_version", "UNWRAPPED", "Cluster", "ClusterNode", "InputFormat",
-    "detect_format",
+    "detect_format", "seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
+    "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS", "balance", "Balance",
+    "BalanceReport", "ChangeKind", "Movement", "MovementSummary", "MovementNode",
+    "MovedRange", "Stream", "SampleChange", "Consistency", "FailureSet", "availability",
+    "AVAILABILITY_MAX_K", "MigrationNode", "MigrationPlan", "migration_plan",
 ]

@@ -712,6 +712,19 @@ class Placement(_Handle):
         arrays (lists without numpy). Read names with :meth:`replica_set` /
         :attr:`replica_sets`."""
         data, offsets, n = pack_keys(keys)
+        return self.route_packed(data, offsets, n)
+
+    def route_packed(self, data: Union[bytes, bytearray, memoryview, Any], offsets: Any,
+                     count: int = -1) -> Tuple[Any, Any]:
+        """:meth:`route` for keys already packed back to back (key ``i`` is
+        ``data[offsets[i]:offsets[i + 1]]``), without copying them."""
+        if HAVE_NUMPY:
+            offsets = _np.ascontiguousarray(offsets, dtype=_np.uint64)
+        elif isinstance(offsets, (list, tuple)):
+            offsets = ffi.new("uint64_t[]", list(offsets))
+        n = len(offsets) - 1 if count < 0 else count
+        if n < 0 or len(offsets) < n + 1:
+            raise ValueError("offsets must have count + 1 entries")
         p = self._p()
         if HAVE_NUMPY:
             toks = _np.empty(n, dtype=_np.int64)

@@ -1,0 +1,417 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Cluster analysis (analysis.h): ownership balance, the data movement of a join,
+decommission, replacement or move, availability under failures, num_tokens migration."""
+import enum
+from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+
+from ._errors import check, new_error
+from ._ffi import ffi, lib
+from ._ring import (KeyOrToken, Replication, ReplicationLike, Ring, Topology, _Handle, _name,
+                    _str, _token_array, _token_of, _u128)
+
+__all__ = ["Balance", "BalanceReport", "balance", "ChangeKind", "Movement", "MovementSummary",
+           "MovementNode", "MovedRange", "Stream", "SampleChange", "Consistency",
+           "FailureSet", "availability", "MigrationNode", "MigrationPlan", "migration_plan",
+           "AVAILABILITY_MAX_K"]
+
+#: Largest number of failed nodes an availability analysis enumerates.
+AVAILABILITY_MAX_K: int = lib.TOKENRING_AVAILABILITY_MAX_K
+
+
+# ------------------------------------------------------------------- balance
+
+class Balance(NamedTuple):
+    """Statistics of one ownership measure over a group of nodes (fractions of 2**64)."""
+
+    node_count: int
+    min_node: str
+    max_node: str
+    min_width: int
+    max_width: int
+    total_width: int
+    min: float
+    max: float
+    mean: float
+    stdev: float
+
+
+class BalanceReport(NamedTuple):
+    """Primary and (with a replication) effective ownership statistics."""
+
+    primary: Balance
+    effective: Optional[Balance]
+
+
+def _balance(b: Any, names: Sequence[str]) -> Balance:
+    return Balance(b.node_count, names[b.min_node], names[b.max_node], _u128(b.min_width),
+                   _u128(b.max_width), _u128(b.total_width), b.min, b.max, b.mean, b.stdev)
+
+
+def balance(ring: Ring, replication: Optional[ReplicationLike] = None,
+            datacenter: Optional[str] = None, rack: Optional[str] = None,
+            allow_unknown_dc: bool = False) -> BalanceReport:
+    """Max, min, mean and sample standard deviation of primary ownership (and effective
+    ownership under ``replication``) over the whole ring, one datacenter or one rack."""
+    prim = ffi.new("tokenring_balance *")
+    eff = ffi.new("tokenring_balance *") if replication is not None else ffi.NULL
+    pl = ring.placement(replication, allow_unknown_dc) if replication is not None else None
+    err = new_error()
+    check(lib.tokenring_balance_compute(
+        prim, eff, ring._p(), pl._p() if pl is not None else ffi.NULL,
+        _name(datacenter, "datacenter") if datacenter is not None else ffi.NULL,
+        _name(rack, "rack") if rack is not None else ffi.NULL, err), err)
+    names = ring.node_names
+    return BalanceReport(_balance(prim, names),
+                         _balance(eff, names) if replication is not None else None)
+
+
+# ------------------------------------------------------------------ movement
+
+class ChangeKind(enum.IntEnum):
+    """What a movement analysis compares; decides the streaming sources."""
+
+    GENERIC = lib.TOKENRING_CHANGE_GENERIC
+    JOIN = lib.TOKENRING_CHANGE_JOIN
+    DECOMMISSION = lib.TOKENRING_CHANGE_DECOMMISSION
+    REPLACE = lib.TOKENRING_CHANGE_REPLACE
+    MOVE = lib.TOKENRING_CHANGE_MOVE
+
+
+class MovementSummary(NamedTuple):
+    """Totals of a movement analysis (exact widths and fractions of 2**64)."""
+
+    changed_width: int
+    primary_changed_width: int
+    streamed_width: int
+    changed_fraction: float
+    primary_changed_fraction: float
+    streamed_fraction: float
+    range_count: int
+    stream_count: int
+    node_count: int
+    cleanup_count: int
+    sample_count: int
+    samples_primary_changed: int
+    samples_replicas_changed: int
+
+
+class MovementNode(NamedTuple):
+    """What one node gains and loses."""
+
+    name: str
+    before_width: int
+    after_width: int
+    gained_width: int
+    lost_width: int
+    primary_before_width: int
+    primary_after_width: int
+    gained_fraction: float
+    lost_fraction: float
+    in_before: bool
+    in_after: bool
+    needs_cleanup: bool
+
+
+class MovedRange(NamedTuple):
+    """A range (start, end] whose replica set changes, with both replica lists."""
+
+    start: int
+    end: int
+    width: int
+    old_replicas: Tuple[str, ...]
+    new_replicas: Tuple[str, ...]
+
+
+class Stream(NamedTuple):
+    """``source`` streams range (start, end] to ``destination``."""
+
+    start: int
+    end: int
+    width: int
+    source: str
+    destination: str
+    range_index: int
+    strict: bool
+
+
+class SampleChange(NamedTuple):
+    """What happens to one sample token."""
+
+    token: int
+    old_replicas: Tuple[str, ...]
+    new_replicas: Tuple[str, ...]
+    old_owner: str
+    new_owner: str
+    owner_changed: bool
+    replicas_changed: bool
+
+
+def _samples(samples: Iterable[KeyOrToken]) -> Tuple[Any, int]:
+    return _token_array([_token_of(s) for s in samples])
+
+
+class Movement(_Handle):
+    """The result of comparing the replica placement before and after a topology change.
+    Build one with :meth:`compare`, :meth:`join`, :meth:`decommission`, :meth:`replace`
+    or :meth:`move` (the topology passed in is never modified)."""
+
+    _kind = "movement"
+
+    def __init__(self, ptr: Any) -> None:
+        """Internal: use the class methods."""
+        self._ptr = ffi.gc(ptr, lib.tokenring_movement_free)
+        s = self.summary
+        node = ffi.new("tokenring_movement_node *")
+        names = []
+        for i in range(s.node_count):
+            check(lib.tokenring_movement_get_node(node, self._ptr, i))
+            names.append(_str(node.name))
+        self._names: Tuple[str, ...] = tuple(names)
+
+    @classmethod
+    def compare(cls, before: Topology, after: Topology, replication: ReplicationLike,
+                kind: ChangeKind = ChangeKind.GENERIC,
+                samples: Iterable[KeyOrToken] = ()) -> "Movement":
+        """Compares two topologies under one replication; ``samples`` are keys or tokens
+        to trace."""
+        repl = Replication.of(replication)
+        arr, n = _samples(samples)
+        pp = ffi.new("tokenring_movement **")
+        err = new_error()
+        check(lib.tokenring_movement_compare(pp, before._p(), after._p(), repl._p(), int(kind),
+                                             arr, n, err), err)
+        return cls(pp[0])
+
+    @classmethod
+    def join(cls, topology: Topology, replication: ReplicationLike, name: str,
+             datacenter: str, rack: str, tokens: Iterable[int],
+             samples: Iterable[KeyOrToken] = ()) -> "Movement":
+        """Simulates a node joining with ``tokens``."""
+        repl = Replication.of(replication)
+        toks, nt = _token_array(tokens)
+        arr, n = _samples(samples)
+        pp = ffi.new("tokenring_movement **")
+        err = new_error()
+        check(lib.tokenring_movement_join(pp, topology._p(), repl._p(), _name(name),
+                                          _name(datacenter, "datacenter"), _name(rack, "rack"),
+                                          toks, nt, arr, n, err), err)
+        return cls(pp[0])
+
+    @classmethod
+    def decommission(cls, topology: Topology, replication: ReplicationLike, name: str,
+                     samples: Iterable[KeyOrToken] = ()) -> "Movement":
+        """Simulates node ``name`` leaving (it streams its data away)."""
+        repl = Replication.of(replication)
+        arr, n = _samples(samples)
+        pp = ffi.new("tokenring_movement **")
+        err = new_error()
+        check(lib.tokenring_movement_decommission(pp, topology._p(), repl._p(), _name(name),
+                                                  arr, n, err), err)
+        return cls(pp[0])
+
+    @classmethod
+    def replace(cls, topology: Topology, replication: ReplicationLike, old_name: str,
+                new_name: str, samples: Iterable[KeyOrToken] = ()) -> "Movement":
+        """Simulates replacing dead node ``old_name`` by ``new_name`` (same tokens)."""
+        repl = Replication.of(replication)
+        arr, n = _samples(samples)
+        pp = ffi.new("tokenring_movement **")
+        err = new_error()
+        check(lib.tokenring_movement_replace(pp, topology._p(), repl._p(), _name(old_name),
+                                             _name(new_name), arr, n, err), err)
+        return cls(pp[0])
+
+    @classmethod
+    def move(cls, topology: Topology, replication: ReplicationLike, name: str,
+             tokens: Iterable[int], samples: Iterable[KeyOrToken] = ()) -> "Movement":
+        """Simulates node ``name`` moving to new ``tokens``."""
+        repl = Replication.of(replication)
+        toks, nt = _token_array(tokens)
+        arr, n = _samples(samples)
+        pp = ffi.new("tokenring_movement **")
+        err = new_error()
+        check(lib.tokenring_movement_move(pp, topology._p(), repl._p(), _name(name), toks, nt,
+                                          arr, n, err), err)
+        return cls(pp[0])
+
+    @property
+    def summary(self) -> MovementSummary:
+        """The totals."""
+        s = ffi.new("tokenring_movement_summary *")
+        check(lib.tokenring_movement_get_summary(s, self._p()))
+        return MovementSummary(_u128(s.changed_width), _u128(s.primary_changed_width),
+                               _u128(s.streamed_width), s.changed_fraction,
+                               s.primary_changed_fraction, s.streamed_fraction, s.range_count,
+                               s.stream_count, s.node_count, s.cleanup_count, s.sample_count,
+                               s.samples_primary_changed, s.samples_replicas_changed)
+
+    def _list(self, ptr: Any, count: int) -> Tuple[str, ...]:
+        return tuple(self._names[i] for i in ffi.unpack(ptr, count)) if count else ()
+
+    @property
+    def nodes(self) -> List[MovementNode]:
+        """Every node of either topology: nodes before in order, then new ones."""
+        p = self._p()
+        o = ffi.new("tokenring_movement_node *")
+        out = []
+        for i in range(len(self._names)):
+            check(lib.tokenring_movement_get_node(o, p, i))
+            out.append(MovementNode(_str(o.name), _u128(o.before_width), _u128(o.after_width),
+                                    _u128(o.gained_width), _u128(o.lost_width),
+                                    _u128(o.primary_before_width),
+                                    _u128(o.primary_after_width), o.gained_fraction,
+                                    o.lost_fraction, bool(o.in_before), bool(o.in_after),
+                                    bool(o.needs_cleanup)))
+        return out
+
+    @property
+    def ranges(self) -> List[MovedRange]:
+        """Every range whose replica set changes, in token order."""
+        p = self._p()
+        r = ffi.new("tokenring_moved_range *")
+        out = []
+        for i in range(self.summary.range_count):
+            check(lib.tokenring_movement_get_range(r, p, i))
+            out.append(MovedRange(r.start, r.end, _u128(r.width),
+                                  self._list(r.old_replicas, r.old_count),
+                                  self._list(r.new_replicas, r.new_count)))
+        return out
+
+    @property
+    def streams(self) -> List[Stream]:
+        """Who streams which range to whom, in range order."""
+        p = self._p()
+        s = ffi.new("tokenring_stream *")
+        out = []
+        for i in range(self.summary.stream_count):
+            check(lib.tokenring_movement_get_stream(s, p, i))
+            out.append(Stream(s.start, s.end, _u128(s.width), self._names[s.source],
+                              self._names[s.destination], s.range_index, bool(s.strict)))
+        return out
+
+    @property
+    def samples(self) -> List[SampleChange]:
+        """What happens to each sample, in the order given."""
+        p = self._p()
+        s = ffi.new("tokenring_sample_change *")
+        out = []
+        for i in range(self.summary.sample_count):
+            check(lib.tokenring_movement_get_sample(s, p, i))
+            out.append(SampleChange(s.token, self._list(s.old_replicas, s.old_count),
+                                    self._list(s.new_replicas, s.new_count),
+                                    self._names[s.old_owner], self._names[s.new_owner],
+                                    bool(s.owner_changed), bool(s.replicas_changed)))
+        return out
+
+    @property
+    def cleanup(self) -> List[str]:
+        """Nodes that afterwards hold data they no longer replicate (``nodetool cleanup``)."""
+        return [n.name for n in self.nodes if n.needs_cleanup]
+
+
+# -------------------------------------------------------------- availability
+
+class Consistency(enum.IntEnum):
+    """Consistency levels for :func:`availability`."""
+
+    ONE = lib.TOKENRING_CL_ONE
+    TWO = lib.TOKENRING_CL_TWO
+    THREE = lib.TOKENRING_CL_THREE
+    QUORUM = lib.TOKENRING_CL_QUORUM
+    ALL = lib.TOKENRING_CL_ALL
+    LOCAL_ONE = lib.TOKENRING_CL_LOCAL_ONE
+    LOCAL_QUORUM = lib.TOKENRING_CL_LOCAL_QUORUM
+    EACH_QUORUM = lib.TOKENRING_CL_EACH_QUORUM
+
+
+class FailureSet(NamedTuple):
+    """k failed nodes that leave some range below the consistency level, and the exact
+    width (and fraction) of the token space they make unavailable."""
+
+    nodes: Tuple[str, ...]
+    width: int
+    fraction: float
+
+
+def availability(ring: Ring, replication: ReplicationLike,
+                 consistency: Consistency, k: int,
+                 local_dc: Optional[str] = None) -> List[FailureSet]:
+    """Every set of exactly ``k`` failed nodes (1 .. AVAILABILITY_MAX_K) that leaves some
+    range unable to reach ``consistency``, sorted by node index.
+
+    Raises:
+        ImpossibleError: the level cannot be reached even with every node up.
+    """
+    if isinstance(consistency, str):
+        consistency = Consistency[consistency.upper()]
+    repl = Replication.of(replication)
+    pp = ffi.new("tokenring_availability **")
+    err = new_error()
+    check(lib.tokenring_availability_build(
+        pp, ring._p(), repl._p(), int(consistency),
+        _name(local_dc, "datacenter") if local_dc is not None else ffi.NULL, k, err), err)
+    handle = ffi.gc(pp[0], lib.tokenring_availability_free)
+    names = ring.node_names
+    nodes = ffi.new("uint32_t[]", max(k, 1))
+    width = ffi.new("tokenring_u128 *")
+    frac = ffi.new("double *")
+    out = []
+    for i in range(lib.tokenring_availability_count(handle)):
+        check(lib.tokenring_availability_get(nodes, width, frac, handle, i))
+        out.append(FailureSet(tuple(names[j] for j in nodes[0:k]), _u128(width), frac[0]))
+    del handle
+    return out
+
+
+# ----------------------------------------------------------------- migration
+
+class MigrationNode(NamedTuple):
+    """A node of the new datacenter with its planned tokens (ascending)."""
+
+    name: str
+    rack: str
+    tokens: Tuple[int, ...]
+
+
+class MigrationPlan(NamedTuple):
+    """A num_tokens migration through a new datacenter: its nodes and the ordered steps."""
+
+    nodes: List[MigrationNode]
+    steps: List[str]
+
+
+def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
+                   node_names: Sequence[str], racks: Sequence[str], num_tokens: int, rf: int,
+                   keyspaces: Mapping[str, ReplicationLike] = {}) -> MigrationPlan:
+    """Plans changing num_tokens by building ``new_datacenter`` (nodes ``node_names`` in
+    ``racks``) and moving to it; the steps name the real keyspaces and nodes."""
+    if len(racks) != len(node_names):
+        raise ValueError("racks must have one entry per node name")
+    keep = [ffi.new("char[]", _name(n)) for n in node_names]
+    keep_r = [ffi.new("char[]", _name(r, "rack")) for r in racks]
+    ks_names = [ffi.new("char[]", _name(k, "keyspace")) for k in keyspaces]
+    repls = [Replication.of(v) for v in keyspaces.values()]
+    c_names = ffi.new("char *[]", keep or [ffi.NULL])
+    c_racks = ffi.new("char *[]", keep_r or [ffi.NULL])
+    c_ks = ffi.new("char *[]", ks_names or [ffi.NULL])
+    c_repl = ffi.new("tokenring_replication *[]", [r._p() for r in repls] or [ffi.NULL])
+    pp = ffi.new("tokenring_migration **")
+    err = new_error()
+    check(lib.tokenring_migration_plan(pp, topology._p(), _name(old_datacenter, "datacenter"),
+                                       _name(new_datacenter, "datacenter"), c_names, c_racks,
+                                       len(keep), num_tokens, rf, c_ks, c_repl, len(repls),
+                                       err), err)
+    plan = ffi.gc(pp[0], lib.tokenring_migration_free)
+    name = ffi.new("const char **")
+    rack = ffi.new("const char **")
+    toks = ffi.new("const int64_t **")
+    cnt = ffi.new("size_t *")
+    nodes = []
+    for i in range(lib.tokenring_migration_node_count(plan)):
+        check(lib.tokenring_migration_node(name, rack, toks, cnt, plan, i))
+        nodes.append(MigrationNode(_str(name[0]), _str(rack[0]),
+                                   tuple(ffi.unpack(toks[0], cnt[0])) if cnt[0] else ()))
+    steps = [_str(lib.tokenring_migration_step(plan, i))
+             for i in range(lib.tokenring_migration_step_count(plan))]
+    del plan
+    return MigrationPlan(nodes, steps)
