@@ -284,6 +284,7 @@ static const char *lab_layout_rule(void)
 }
 #endif
 
+#if LAB_HAVE_LAYOUT
 /* Replication factor the allocator plans for in datacenter @p dc (at least 1). */
 static int32_t alloc_rf(const tokenring_replication *repl, const char *dc)
 {
@@ -301,6 +302,7 @@ static int32_t alloc_rf(const tokenring_replication *repl, const char *dc)
     }
     return rf < 1 ? 1 : rf;
 }
+#endif
 
 static void node_names(const lab_config *cfg, int node, char name[32], char dc[16],
                        char rack[16])
