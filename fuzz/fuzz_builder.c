@@ -6,6 +6,8 @@
  * primary widths summing to 2^64). */
 #include "fuzz_common.h"
 
+__extension__ typedef unsigned __int128 u128;
+
 #define MAX_NODES 12
 
 static const char *dcs[] = { "dc1", "dc2", "dc3" };
@@ -126,10 +128,10 @@ static void check_ring(fuzz_reader *r, const tokenring_topology *t)
     }
     tokenring_ownership *o = calloc(nodes, sizeof *o);
     FUZZ_CHECK(tokenring_ring_ownership(o, nodes, ring, pl) == TOKENRING_OK);
-    unsigned __int128 sum = 0;
+    u128 sum = 0;
     for (size_t v = 0; v < nodes; v++)
-        sum += ((unsigned __int128)o[v].primary_width.hi << 64) | o[v].primary_width.lo;
-    FUZZ_CHECK(sum == (unsigned __int128)1 << 64);
+        sum += ((u128)o[v].primary_width.hi << 64) | o[v].primary_width.lo;
+    FUZZ_CHECK(sum == (u128)1 << 64);
     free(o);
     tokenring_placement_free(pl);
     tokenring_replication_free(repl);

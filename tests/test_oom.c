@@ -78,6 +78,8 @@ void oom_check(const char *what, void *ctx, oom_op op, oom_dump dump)
         if (rc == TOKENRING_OK) {
             if (n == 1 && alloc_calls == 0)
                 fprintf(stderr, "%s: no allocation at all\n", what);
+            else
+                fprintf(stderr, "%s: %ld allocation failures handled\n", what, n - 1);
             oom_release(made);
             break;
         }
