@@ -25,6 +25,11 @@ must all FAIL, while
   enum-append     a new status code after the last one
   add-right       new node TOKENRING_1.1 inheriting 1.0, minor bump, CHANGELOG entry
 must PASS. Exit 0 when every expectation holds, 1 otherwise, 77 without abidiff/abidw.
+
+With --objdir BUILDDIR (an existing build of the same sources) only the library sources
+the cases need are built in the copy: those defining the status, allocator and version
+functions, one function with a size_t parameter and one taking tokenring_error*, and
+whatever they call (found with nm on BUILDDIR's objects).
 """
 import argparse
 import glob
@@ -93,6 +98,20 @@ class Tree:
                 f.write(self.pristine[p])
         self.dirty = {p for p in self.dirty if os.path.relpath(p, self.src) in keep}
 
+    def restrict_sources(self, sources):
+        """Builds only `sources` of lib/ (rewrites lib_sources in the copy's lib/meson.build)."""
+        rel = 'lib/meson.build'
+        text = self.read(rel)
+        listing = ',\n'.join("  '%s'" % s for s in sources)
+        new, n = re.subn(r'lib_sources\s*=\s*files\((.*?)\)', 'lib_sources = files(\n%s,\n)' % listing,
+                         text, count=1, flags=re.S)
+        if n != 1 or re.search(r'lib_sources\s*\+=', text):
+            return False
+        self.write(rel, new)
+        self.pristine[self.path(rel)] = new
+        self.dirty.discard(self.path(rel))
+        return True
+
     def setup(self):
         res = run([self.meson, 'setup', self.build, self.src, '--buildtype=debug',
                    '-Dtests=false', '-Dtools=false', '-Dbench=false', '-Ddocs=disabled',
@@ -107,6 +126,80 @@ class Tree:
         libs = [p for p in glob.glob(os.path.join(self.build, 'lib', 'libtokenring.so.*'))
                 if re.search(r'\.so\.\d+\.\d+\.\d+$', p) and os.path.isfile(p)]
         return max(libs, key=os.path.getmtime)
+
+
+def object_symbols(objdir):
+    """{source basename: (defined, undefined)} from the objects of an existing build."""
+    table = {}
+    for o in sorted(glob.glob(os.path.join(objdir, '*.c.o'))):
+        src = os.path.basename(o)[:-2]
+        res = run(['nm', o])
+        if res.returncode != 0:
+            return {}
+        defined, undefined = set(), set()
+        for line in res.stdout.splitlines():
+            parts = line.split()
+            if len(parts) == 2 and parts[0] == 'U':
+                undefined.add(parts[1])
+            elif len(parts) == 3 and parts[1] in 'TDBRVWG':
+                defined.add(parts[2])
+        table[src] = (defined, undefined)
+    return table
+
+
+def closure(table, seeds):
+    where = {}
+    for src, (defined, _) in table.items():
+        for sym in defined:
+            where.setdefault(sym, src)
+    todo, done = list(seeds), set()
+    while todo:
+        src = todo.pop()
+        if src in done:
+            continue
+        done.add(src)
+        for sym in table[src][1]:
+            if sym in where and where[sym] not in done:
+                todo.append(where[sym])
+    return done
+
+
+def header_functions(t):
+    """{function: parameter list} of every TOKENRING_API function in the copy."""
+    funcs = {}
+    for h in sorted(glob.glob(t.path('include/tokenring/*.h'))):
+        text = open(h, encoding='utf-8').read()
+        for m in re.finditer(r'TOKENRING_API\s+[^;{}()]*?\b(tokenring_\w+)\s*\(([^)]*)\)\s*;', text):
+            funcs[m.group(1)] = m.group(2)
+    return funcs
+
+
+def choose_subset(t, table):
+    """The smallest set of library sources that still exercises every case: the files
+    defining the status, allocator and version functions, one function with a size_t
+    parameter and one taking tokenring_error*, plus whatever those files call."""
+    where = {}
+    for src, (defined, _) in table.items():
+        for sym in defined:
+            where.setdefault(sym, src)
+    seeds = {where[n] for n in ('tokenring_strerror', 'tokenring_status_name',
+                                 'tokenring_set_allocator', 'tokenring_version_number')
+             if n in where}
+    funcs = header_functions(t)
+
+    def smallest(pred):
+        best = None
+        for name in sorted(funcs, key=lambda n: (n != 'tokenring_token', n)):
+            if name in where and pred(funcs[name]):
+                size = len(closure(table, seeds | {where[name]}))
+                if best is None or size < best[0]:
+                    best = (size, name)
+        return best[1] if best else None
+
+    extra = [smallest(lambda p: re.search(r'\bsize_t\s+\w+', p)),
+             smallest(lambda p: 'tokenring_error' in p)]
+    seeds |= {where[n] for n in extra if n}
+    return sorted(closure(table, seeds)), [n for n in extra if n]
 
 
 def patch_param_type(t, exported):
@@ -208,6 +301,8 @@ def main():
     ap.add_argument('--src', default=os.path.dirname(HERE))
     ap.add_argument('--meson', default='meson')
     ap.add_argument('--keep', action='store_true', help='keep the temporary directory')
+    ap.add_argument('--objdir', help='a build directory of the same sources: its object '
+                    'files tell which sources the cases need (the rest is not built)')
     args = ap.parse_args()
     for tool in ('abidiff', 'abidw', 'nm'):
         if shutil.which(tool) is None:
@@ -219,6 +314,15 @@ def main():
     failures = []
     try:
         t = Tree(args.src, tmp, args.meson)
+        table = {}
+        if args.objdir:
+            for d in glob.glob(os.path.join(args.objdir, 'lib', 'libtokenring.so*.p')):
+                table = object_symbols(d)
+        if table and all(os.path.exists(t.path('lib/' + s)) for s in table):
+            subset, picked = choose_subset(t, table)
+            if t.restrict_sources(subset):
+                print('building %d of %d library sources (%s), enough for %s' % (
+                    len(subset), len(table), ' '.join(subset), ', '.join(picked)))
         t.setup()
         lib = t.compile()
         res = run([os.path.join(HERE, 'regenerate.sh'), '--lib', lib, '--src', t.src,
