@@ -6,8 +6,8 @@ Not a test: prints a table. Two figures, both on the same ring (1,000 nodes x 25
 tokens, 3 datacenters x 3 racks, NetworkTopologyStrategy rf 3 in each datacenter):
 
 * hashing + replica lookup of 1,000,000 random 16-byte keys, in ns per key:
-  - tokenring, batched: Placement.route() (one C call: tokens + replica-set ids) plus one
-    Python table lookup per key for the replica names;
+  - tokenring, batched: Placement.route_replicas() (packing the keys, one C call giving
+    tokens + replica-set ids, then a vectorised numpy take of the replica-name tuples);
   - tokenring, per key: Placement.replicas(key) in a Python loop;
   - driver: TokenMap.get_replicas(ks, Murmur3Token.from_key(key)) in a Python loop (the
     driver's C murmur3 extension);
@@ -141,11 +141,8 @@ def main() -> int:
     print(f"\n== hashing + replica lookup, {args.keys} random 16-byte keys (median of "
           f"{args.repeat})")
 
-    table = placement.replica_sets
-
     def ours_batch():
-        _, sets = placement.route(keys)
-        return [table[i] for i in (sets.tolist() if tokenring.HAVE_NUMPY else sets)]
+        return placement.route_replicas(keys)
 
     t_batch, res_batch = timed(ours_batch, args.repeat)
 

@@ -562,7 +562,7 @@ class Ring(_Handle):
         ring gets no replicas (Cassandra's behaviour) instead of raising NotFoundError."""
         self._p()
         repl = Replication.of(replication)
-        key = (str(repl), bool(allow_unknown_dc))
+        key = (repl._text, bool(allow_unknown_dc))
         pl = self._placements.get(key)
         if pl is None or pl.closed:
             with self._lock:
@@ -643,6 +643,7 @@ class Placement(_Handle):
         self.replication: Replication = repl
         self._names = ring._names
         self._sets: Dict[int, Tuple[str, ...]] = {}
+        self._set_table: Any = None
         self._local = threading.local()
 
     def _out(self) -> Any:
@@ -670,19 +671,30 @@ class Placement(_Handle):
                  with_transient: bool = False) -> Union[List[str], List[Tuple[str, bool]]]:
         """Replica names of a token (int) or key (bytes/str) in Cassandra's order; with
         ``with_transient``, ``(name, is_transient)`` pairs. O(log n), no C allocation."""
-        p = self._p()
-        out = self._out()
+        p = self._ptr
+        if p is None:
+            raise ClosedError("this placement is closed")
+        try:
+            out = self._local.out
+        except AttributeError:
+            out = self._local.out = ffi.new("tokenring_replicas *")
+        # the hot path: a few attribute reads around one C call
         if type(key_or_token) is bytes:
-            check(lib.tokenring_placement_replicas_for_key(out, p, key_or_token,
-                                                           len(key_or_token)))
+            rc = lib.tokenring_placement_replicas_for_key(out, p, key_or_token,
+                                                          len(key_or_token))
         elif isinstance(key_or_token, str):
             b = key_or_token.encode("utf-8")
-            check(lib.tokenring_placement_replicas_for_key(out, p, b, len(b)))
+            rc = lib.tokenring_placement_replicas_for_key(out, p, b, len(b))
         else:
-            check(lib.tokenring_placement_replicas(out, p, _token_of(key_or_token)))
+            rc = lib.tokenring_placement_replicas(out, p, _token_of(key_or_token))
+        if rc:
+            check(rc)
         if with_transient:
             return self._detail(out)
-        return list(self._names_of(out))
+        names = self._sets.get(out.set_id)
+        if names is None:
+            names = self._names_of(out)
+        return list(names)
 
     def range_replicas(self, index: int, with_transient: bool = False
                        ) -> Union[List[str], List[Tuple[str, bool]]]:
@@ -739,11 +751,21 @@ class Placement(_Handle):
         check(lib.tokenring_placement_route_keys(tc, sc, p, _u8(data), offsets, n))
         return list(tc), list(sc)
 
-    def route_replicas(self, keys: Union[Sequence[Key], Any]) -> List[Tuple[str, ...]]:
-        """Replica names of many keys (one C call, then one table lookup per key)."""
+    def route_replicas(self, keys: Union[Sequence[Key], Any]) -> Union[List[Tuple[str, ...]],
+                                                                         "_np.ndarray"]:
+        """Replica names of many keys: one C call, then one table lookup per key. With
+        numpy, a numpy object array of name tuples (one vectorised take); else a list."""
         _, sets = self.route(keys)
+        if HAVE_NUMPY:
+            table = self._set_table
+            if table is None:
+                table = _np.empty(self.set_count, dtype=object)
+                for i, names in enumerate(self.replica_sets):
+                    table[i] = names
+                self._set_table = table
+            return table[sets]
         table = self.replica_sets
-        return [table[i] for i in (sets.tolist() if HAVE_NUMPY else sets)]
+        return [table[i] for i in sets]
 
     def __repr__(self) -> str:
         return "<tokenring.Placement closed>" if self.closed else \
