@@ -2,8 +2,9 @@
 # Runs the Go binding's checks against a Meson build of libtokenring:
 #   bindings/go/test.sh BUILD_DIR
 # go vet, go test -race (golden vectors, errors, concurrency, examples) with cgocheck,
-# the whole suite again under GOEXPERIMENT=cgocheck2 when the toolchain supports it, and
-# one pass of every benchmark. Exits 77 (skipped) when no Go toolchain is found.
+# the whole suite again under GOEXPERIMENT=cgocheck2 when the toolchain supports it, a
+# static link, and one pass of every benchmark.
+# Exits 77 (skipped) when no Go toolchain is found.
 # Needs no downloads: the module uses the standard library only.
 set -euo pipefail
 
@@ -56,4 +57,7 @@ else
   echo "go: GOEXPERIMENT=cgocheck2 not supported by this toolchain; ran with GODEBUG=cgocheck=1 only"
 fi
 set -x
+# The static library (-tags static links libtokenring.a; nothing to find at run time).
+"$GO" test -tags static -count=1 -run 'TestTokenVectors|TestReplicaVectors|TestHeaderInSync' ./...
+# Every benchmark once, so that they keep compiling and running.
 "$GO" test -count=1 -run '^$' -bench . -benchtime 1x ./... >/dev/null
