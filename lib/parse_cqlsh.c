@@ -267,7 +267,7 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
         size_t idx;
         bool created;
         rc = tr_cl_node(cl, name->s, name->n, dc->s, dc->n, rack->s, rack->n, ln, name->col,
-                        rack->col, &idx, &created, err);
+                        dc->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
         if (!created)

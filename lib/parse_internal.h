@@ -66,7 +66,8 @@ TR_HIDDEN int tr_cl_find(const tokenring_cluster *cl, const char *name, size_t n
 /* Adds a node (validating the names) or, when it exists, checks dc and rack agree. */
 TR_HIDDEN int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_len,
                          const char *dc, size_t dc_len, const char *rack, size_t rack_len,
-                         uint32_t line, uint32_t col, uint32_t rack_col, size_t *idx,
+                         uint32_t line, uint32_t col, uint32_t dc_col, uint32_t rack_col,
+                         size_t *idx,
                          bool *created, tokenring_error *err);
 TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
                               uint32_t line, uint32_t col, tokenring_error *err);

@@ -275,7 +275,7 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
         size_t idx;
         bool created;
         rc = tr_cl_node(cl, addr->s, addr->n, dc.name, dc.len, rack->s, rack->n, ln, addr->col,
-                        rack->col, &idx, &created, err);
+                        rack->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
         struct tr_cnode *nd = &cl->nodes[idx];
@@ -509,7 +509,7 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         size_t idx;
         bool created;
         rc = tr_cl_node(cl, addr->s, addr->n, dc, dc_len, rack->s, rack->n, ln, addr->col,
-                        rack->col, &idx, &created, err);
+                        rack->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
         if (!created)

@@ -182,7 +182,8 @@ static bool same_str(const char *a, const char *s, size_t n)
 
 int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_len, const char *dc,
                size_t dc_len, const char *rack, size_t rack_len, uint32_t line, uint32_t col,
-               uint32_t rack_col, size_t *idx, bool *created, tokenring_error *err)
+               uint32_t dc_col, uint32_t rack_col, size_t *idx, bool *created,
+               tokenring_error *err)
 {
     size_t i;
     if (created)
@@ -212,7 +213,7 @@ int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_len, const c
         goto fail;
     }
     if ((rc = check_name_at(err, "node", nd.name, line, col)) != TOKENRING_OK ||
-        (rc = check_name_at(err, "datacenter", nd.dc, line, rack_col)) != TOKENRING_OK ||
+        (rc = check_name_at(err, "datacenter", nd.dc, line, dc_col)) != TOKENRING_OK ||
         (rc = check_name_at(err, "rack", nd.rack, line, rack_col)) != TOKENRING_OK)
         goto fail;
     if (cl->n == cl->cap) {
@@ -674,7 +675,7 @@ TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
         }
         size_t idx;
         rc = tr_cl_node(&staging, info.name, strlen(info.name), info.datacenter,
-                        strlen(info.datacenter), info.rack, strlen(info.rack), 0, 0, 0, &idx,
+                        strlen(info.datacenter), info.rack, strlen(info.rack), 0, 0, 0, 0, &idx,
                         NULL, err);
         for (size_t j = 0; j < info.token_count && rc == TOKENRING_OK; j++)
             rc = tr_cl_add_token(&staging, idx, info.tokens[j], 0, 0, err);
@@ -1128,9 +1129,8 @@ static int parse_node_stmt(tokenring_cluster *cl, const char *s, size_t n, size_
                           "num_tokens=<n>", name);
     size_t idx;
     bool created;
-    (void)dc_col;
-    rc = tr_cl_node(cl, name, name_len, dc, dc_len, rack, rack_len, line, name_col, rack_col,
-                    &idx, &created, err);
+    rc = tr_cl_node(cl, name, name_len, dc, dc_len, rack, rack_len, line, name_col, dc_col,
+                    rack_col, &idx, &created, err);
     if (rc != TOKENRING_OK)
         return rc;
     if (!created)
@@ -1325,8 +1325,8 @@ int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint3
                               "found %zu", nf);
         size_t idx;
         bool created;
-        int rc = tr_cl_node(cl, f[0], fl[0], f[1], fl[1], f[2], fl[2], ln, fc[0], fc[2], &idx,
-                            &created, err);
+        int rc = tr_cl_node(cl, f[0], fl[0], f[1], fl[1], f[2], fl[2], ln, fc[0], fc[1], fc[2],
+                            &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
         if (!created)

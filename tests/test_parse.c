@@ -1,0 +1,789 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Cluster documents and their parsers (parse.h): every input format, errors with line and
+ * column, merging, the topology-file writer's round trip, and failure atomicity (a failing
+ * parse, including every allocation failure, leaves the cluster as it was and leaks
+ * nothing). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+
+#ifndef TEST_DATA_DIR
+#define TEST_DATA_DIR "tests/data"
+#endif
+
+static char *slurp(const char *rel, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", TEST_DATA_DIR, rel);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static char *format(const tokenring_cluster *c)
+{
+    size_t len = 0;
+    int rc = tokenring_cluster_format(NULL, 0, &len, c);
+    assert_true(rc == TOKENRING_E_BUFSIZE || rc == TOKENRING_OK);
+    char *buf = malloc(len + 1);
+    assert_non_null(buf);
+    assert_int_equal(tokenring_cluster_format(buf, len + 1, &len, c), TOKENRING_OK);
+    assert_int_equal(strlen(buf), len);
+    return buf;
+}
+
+static tokenring_cluster *parse_ok(int fmt, const char *text, size_t len, uint32_t flags)
+{
+    tokenring_cluster *c = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    int rc = tokenring_cluster_parse(c, fmt, text, len, flags, NULL, &err);
+    if (rc != TOKENRING_OK)
+        fail_msg("parse failed at %u:%u: %s", err.line, err.column, err.message);
+    return c;
+}
+
+/* Parses text that must fail at line:column with message containing want. */
+static void parse_fails(int fmt, const char *text, int code, uint32_t line, uint32_t col,
+                        const char *want)
+{
+    tokenring_cluster *c = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    int rc = tokenring_cluster_parse(c, fmt, text, strlen(text), 0, NULL, &err);
+    if (rc != code || err.line != line || err.column != col || !strstr(err.message, want))
+        fail_msg("input %s\nwant %d at %u:%u '%s'\ngot  %d at %u:%u '%s'", text, code, line,
+                 col, want, rc, err.line, err.column, err.message);
+    assert_int_equal(err.code, code);
+    assert_int_equal(tokenring_cluster_node_count(c), 0);
+    assert_int_equal(tokenring_cluster_keyspace_count(c), 0);
+    tokenring_cluster_free(c);
+}
+
+static void node_is(const tokenring_cluster *c, size_t i, const char *name, const char *dc,
+                    const char *rack, size_t ntok, int state, int liveness)
+{
+    tokenring_cluster_node_info n;
+    assert_int_equal(tokenring_cluster_node(&n, c, i), TOKENRING_OK);
+    assert_string_equal(n.name, name);
+    assert_string_equal(n.datacenter, dc);
+    assert_string_equal(n.rack, rack);
+    assert_int_equal(n.token_count, ntok);
+    assert_int_equal(n.state, state);
+    assert_int_equal(n.liveness, liveness);
+}
+
+/* ------------------------------------------------------------ topology file */
+
+static const char TOPO[] =
+    "# a comment\n"
+    "keyspace shop NetworkTopologyStrategy:dc1=3,dc2=2   # trailing comment\n"
+    "keyspace logs {'class': 'SimpleStrategy', 'replication_factor': '2'}\n"
+    "\n"
+    "node 10.0.0.1 dc=dc1 rack=r1 tokens=50,-9223372036854775808\n"
+    "node 10.0.0.2 rack=r2 dc=dc1 state=joining status=down host_id=abc tokens=7,\n"
+    "    8,9\n"
+    "\t10 11\n"
+    "node \"x y\" dc=\"d\\\"c\" rack=r tokens=-5   # quoted names\n"
+    "node 10.0.0.4 dc=dc2 rack=r1 tokens=100,200 num_tokens=2\r\n"
+    "   \n"
+    "node 10.0.0.5 dc=dc2 rack=r1 status=unknown state=leaving tokens=300";
+
+static void topology_file(void **state)
+{
+    (void)state;
+    int fmt = -1;
+    tokenring_cluster *c = NULL;
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    assert_int_equal(tokenring_input_detect(TOPO, strlen(TOPO)), TOKENRING_INPUT_TOPOLOGY);
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_AUTO, TOPO, strlen(TOPO), 0,
+                                             &fmt, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(fmt, TOKENRING_INPUT_TOPOLOGY);
+    assert_int_equal(tokenring_cluster_node_count(c), 5);
+    node_is(c, 0, "10.0.0.1", "dc1", "r1", 2, TOKENRING_STATE_NORMAL, TOKENRING_UP);
+    node_is(c, 1, "10.0.0.2", "dc1", "r2", 5, TOKENRING_STATE_JOINING, TOKENRING_DOWN);
+    node_is(c, 2, "x y", "d\"c", "r", 1, TOKENRING_STATE_NORMAL, TOKENRING_UP);
+    node_is(c, 3, "10.0.0.4", "dc2", "r1", 2, TOKENRING_STATE_NORMAL, TOKENRING_UP);
+    node_is(c, 4, "10.0.0.5", "dc2", "r1", 1, TOKENRING_STATE_LEAVING, TOKENRING_UNKNOWN);
+    tokenring_cluster_node_info n;
+    assert_int_equal(tokenring_cluster_node(&n, c, 0), TOKENRING_OK);
+    assert_true(n.tokens[0] == TOKENRING_MIN_TOKEN && n.tokens[1] == 50); /* sorted */
+    assert_int_equal(n.line, 5);
+    assert_null(n.host_id);
+    assert_int_equal(tokenring_cluster_node(&n, c, 1), TOKENRING_OK);
+    assert_string_equal(n.host_id, "abc");
+    assert_true(n.tokens[0] == 7 && n.tokens[4] == 11);
+    assert_int_equal(tokenring_cluster_node(&n, c, 5), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_cluster_node(NULL, c, 0), TOKENRING_E_INVAL);
+
+    assert_int_equal(tokenring_cluster_keyspace_count(c), 2);
+    size_t idx = 9;
+    assert_int_equal(tokenring_cluster_find_keyspace(&idx, c, "logs"), TOKENRING_OK);
+    assert_int_equal(idx, 1);
+    assert_int_equal(tokenring_cluster_find_keyspace(&idx, c, "nope"), TOKENRING_E_NOTFOUND);
+    const char *name;
+    const tokenring_replication *r;
+    assert_int_equal(tokenring_cluster_keyspace(&name, &r, c, 0), TOKENRING_OK);
+    assert_string_equal(name, "shop");
+    assert_int_equal(tokenring_replication_strategy(r), TOKENRING_NETWORK_TOPOLOGY);
+    assert_int_equal(tokenring_replication_dc_count(r), 2);
+    assert_int_equal(tokenring_cluster_keyspace(&name, &r, c, 2), TOKENRING_E_RANGE);
+
+    /* the topology is built through the builder: joining tokens are not in the ring */
+    const tokenring_topology *t = tokenring_cluster_topology(c);
+    assert_non_null(t);
+    assert_int_equal(tokenring_topology_node_count(t), 5);
+    tokenring_ring *ring = NULL;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), TOKENRING_OK);
+    size_t nt = 0;
+    tokenring_ring_tokens(ring, &nt);
+    assert_int_equal(nt, 2 + 1 + 2 + 1);
+    tokenring_ring_free(ring);
+    assert_int_equal(tokenring_cluster_flags(c), 0);
+
+    /* writer round trip: same text again, same nodes */
+    char *a = format(c);
+    tokenring_cluster *c2 = parse_ok(TOKENRING_INPUT_TOPOLOGY, a, strlen(a), 0);
+    char *b = format(c2);
+    assert_string_equal(a, b);
+    assert_non_null(strstr(a, "node \"x y\" dc=\"d\\\"c\" rack=r tokens=-5\n"));
+    assert_non_null(strstr(a, "state=joining status=down host_id=abc tokens=7,8,9,10,11\n"));
+    free(a);
+    free(b);
+    tokenring_cluster_free(c2);
+
+    /* buffer too small: BUFSIZE with the length, buffer untouched beyond cap */
+    size_t len = 0;
+    char small[8] = "zzzzzzz";
+    assert_int_equal(tokenring_cluster_format(small, sizeof small, &len, c), TOKENRING_E_BUFSIZE);
+    assert_true(len > sizeof small);
+    assert_int_equal(tokenring_cluster_format(NULL, 4, &len, c), TOKENRING_E_INVAL);
+    tokenring_cluster_free(c);
+}
+
+static void topology_long_token_lists_round_trip(void **state)
+{
+    (void)state;
+    char text[8192];
+    size_t k = (size_t)snprintf(text, sizeof text, "node n dc=d rack=r tokens=");
+    for (int i = 0; i < 200; i++)
+        k += (size_t)snprintf(text + k, sizeof text - k, "%s%d", i ? "," : "", i * 1000 - 7);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_TOPOLOGY, text, k, 0);
+    char *a = format(c);
+    assert_non_null(strstr(a, "tokens=\n    -7,993,"));
+    tokenring_cluster *c2 = parse_ok(TOKENRING_INPUT_TOPOLOGY, a, strlen(a), 0);
+    tokenring_cluster_node_info n;
+    assert_int_equal(tokenring_cluster_node(&n, c2, 0), TOKENRING_OK);
+    assert_int_equal(n.token_count, 200);
+    assert_true(n.tokens[199] == 199 * 1000 - 7);
+    free(a);
+    tokenring_cluster_free(c);
+    tokenring_cluster_free(c2);
+}
+
+static void topology_errors(void **state)
+{
+    (void)state;
+    const int T = TOKENRING_INPUT_TOPOLOGY;
+    parse_fails(T, "node a dc=d rack=r tokens=1,2x\n", TOKENRING_E_PARSE, 1, 29,
+                "expected a token");
+    parse_fails(T, "node a dc=d rack=r tokens=1,,2\n", TOKENRING_E_PARSE, 1, 29,
+                "expected a token");
+    parse_fails(T, "node a dc=d rack=r tokens=9223372036854775808\n", TOKENRING_E_RANGE, 1, 27,
+                "outside");
+    parse_fails(T, "node a dc=d rack=r tokens=1\nnode b dc=d rack=r tokens=2,1\n",
+                TOKENRING_E_EXISTS, 2, 29, "already held by node a (line 1)");
+    parse_fails(T, "node a dc=d rack=r tokens=1,1\n", TOKENRING_E_EXISTS, 1, 29,
+                "already held by node a");
+    parse_fails(T, "\n\nnode a dc=d rack=r tokens=1\nnode a dc=d rack=r tokens=2\n",
+                TOKENRING_E_EXISTS, 4, 6, "already defined on line 3");
+    parse_fails(T, "node a dc=d tokens=1\n", TOKENRING_E_PARSE, 1, 21, "expected rack=");
+    parse_fails(T, "node a rack=r tokens=1\n", TOKENRING_E_PARSE, 1, 23, "expected dc=");
+    parse_fails(T, "node a dc=d rack=r\n", TOKENRING_E_PARSE, 1, 19, "tokens=");
+    parse_fails(T, "node a dc=d rack=r size=3 tokens=1\n", TOKENRING_E_PARSE, 1, 20,
+                "unknown key 'size'");
+    parse_fails(T, "node a dc=d dc=e rack=r tokens=1\n", TOKENRING_E_PARSE, 1, 13,
+                "given twice");
+    parse_fails(T, "node a dc=d rack=r state=up tokens=1\n", TOKENRING_E_PARSE, 1, 26,
+                "expected state");
+    parse_fails(T, "node a dc=d rack=r status=sleepy tokens=1\n", TOKENRING_E_PARSE, 1, 27,
+                "expected status");
+    parse_fails(T, "node a dc=d rack=r tokens=1,2 num_tokens=3\n", TOKENRING_E_PARSE, 1, 6,
+                "num_tokens=3 but 2");
+    parse_fails(T, "node a dc=d rack=r num_tokens=0\n", TOKENRING_E_RANGE, 1, 31,
+                "num_tokens");
+    parse_fails(T, "node a dc=d rack=r tokens=\n", TOKENRING_E_EMPTY, 1, 6, "lists no token");
+    parse_fails(T, "node a dc= rack=r tokens=1\n", TOKENRING_E_INVAL, 1, 11, "empty");
+    parse_fails(T, "node a dc=\xc3 rack=r tokens=1\n", TOKENRING_E_INVAL, 1, 11, "UTF-8");
+    parse_fails(T, "node \"a dc=d rack=r tokens=1\n", TOKENRING_E_PARSE, 1, 6,
+                "unterminated");
+    parse_fails(T, "node \"a\"b dc=d rack=r tokens=1\n", TOKENRING_E_PARSE, 1, 9,
+                "whitespace after");
+    parse_fails(T, "node \"a\\q\" dc=d rack=r tokens=1\n", TOKENRING_E_PARSE, 1, 8,
+                "unknown escape");
+    parse_fails(T, "node a dc=d rack=r tokens=1\n  2,x\n", TOKENRING_E_PARSE, 2, 5,
+                "expected a token");
+    parse_fails(T, "keyspace k 3\n  5\n", TOKENRING_E_PARSE, 2, 3, "unexpected indented");
+    parse_fails(T, "node a dc=d rack=r num_tokens=4\n  5\n", TOKENRING_E_PARSE, 2, 3,
+                "unexpected indented");
+    parse_fails(T, "nod a\n", TOKENRING_E_PARSE, 1, 1, "expected 'node', 'keyspace'");
+    parse_fails(T, "keyspace\n", TOKENRING_E_PARSE, 1, 9, "expected a keyspace name");
+    parse_fails(T, "keyspace ks\n", TOKENRING_E_PARSE, 1, 12, "expected a replication");
+    parse_fails(T, "keyspace ks SimpleStrategy:x\n", TOKENRING_E_PARSE, 1, 28, "keyspace ks");
+    parse_fails(T, "keyspace ks 3\nkeyspace ks 2\n", TOKENRING_E_EXISTS, 2, 10,
+                "already defined");
+    parse_fails(T, "keyspace k=s 3\n", TOKENRING_E_INVAL, 1, 11, "keyspace name");
+    parse_fails(T, "node a dc=d rack=r tokens=1\nnode a\x01 dc=d rack=r tokens=2\n",
+                TOKENRING_E_INVAL, 2, 6, "control character");
+    parse_fails(T, "node a dc=d rack=\xff tokens=1\n", TOKENRING_E_INVAL, 1, 18, "UTF-8");
+    /* a 256-byte name */
+    char longname[400];
+    memset(longname, 'n', sizeof longname);
+    memcpy(longname, "node ", 5);
+    memcpy(longname + 5 + 256, " dc=d rack=r tokens=1\n", 23);
+    parse_fails(T, longname, TOKENRING_E_RANGE, 1, 6, "longer than 255");
+    /* a NUL byte is reported where it is */
+    tokenring_cluster *c = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    static const char nul[] = "node a dc=d rack=r tokens=1\nnode b\0 dc=d";
+    assert_int_equal(tokenring_cluster_parse(c, T, nul, sizeof nul - 1, 0, NULL, &err),
+                     TOKENRING_E_PARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 7);
+    /* bad arguments */
+    assert_int_equal(tokenring_cluster_parse(NULL, T, "x", 1, 0, NULL, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_parse(c, T, NULL, 1, 0, NULL, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_parse(c, 99, "x", 1, 0, NULL, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_parse(c, T, "x", 1, 0x80, NULL, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_AUTO, "hello\n", 6, 0, NULL,
+                                             &err),
+                     TOKENRING_E_PARSE);
+    assert_non_null(strstr(err.message, "cannot recognise"));
+    /* an empty text is an empty cluster */
+    assert_int_equal(tokenring_cluster_parse(c, T, NULL, 0, 0, NULL, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_node_count(c), 0);
+    assert_null(tokenring_cluster_topology(c));
+    tokenring_cluster_free(c);
+}
+
+/* ------------------------------------------------------------------ TSV */
+
+static void tsv_vectors(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("replicas_2dc_3r_2r_vn8.topology.tsv", &len);
+    assert_int_equal(tokenring_input_detect(text, len), TOKENRING_INPUT_TSV);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0);
+    assert_int_equal(tokenring_cluster_node_count(c), 10);
+    node_is(c, 9, "b3", "dc2", "r2", 8, TOKENRING_STATE_NORMAL, TOKENRING_UP);
+    free(text);
+    tokenring_cluster_free(c);
+    parse_fails(TOKENRING_INPUT_TSV, "node\tdc\track\n", TOKENRING_E_PARSE, 1, 1, "header");
+    parse_fails(TOKENRING_INPUT_TSV, "node\tdc\track\ttokens\na\td\tr\t1,q\n", TOKENRING_E_PARSE,
+                2, 9, "expected a token");
+    parse_fails(TOKENRING_INPUT_TSV, "node\tdc\track\ttokens\na\td\tr\n", TOKENRING_E_PARSE, 2, 6,
+                "4 tab-separated");
+}
+
+/* -------------------------------------------------------------- nodetool */
+
+static void ring_samples(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("samples/ring-5.0-joining-node-vnodes16.txt", &len);
+    assert_int_equal(tokenring_input_detect(text, len), TOKENRING_INPUT_NODETOOL_RING);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0);
+    assert_int_equal(tokenring_cluster_node_count(c), 2);
+    node_is(c, 0, "172.16.0.12", "datacenter1", "RAC1", 16, TOKENRING_STATE_JOINING,
+            TOKENRING_UP);
+    node_is(c, 1, "172.16.0.11", "datacenter1", "RAC1", 16, TOKENRING_STATE_NORMAL,
+            TOKENRING_UP);
+    tokenring_cluster_node_info n;
+    assert_int_equal(tokenring_cluster_node(&n, c, 1), TOKENRING_OK);
+    assert_true(n.tokens[15] == 8920941708532877872LL); /* the wrap-around token */
+    free(text);
+    tokenring_cluster_free(c);
+
+    /* 2.0: rows grouped by node, not sorted; Note line first */
+    text = slurp("samples/ring-2.0-vnodes3-ownership-note.txt", &len);
+    c = parse_ok(TOKENRING_INPUT_NODETOOL_RING, text, len, 0);
+    assert_int_equal(tokenring_cluster_node_count(c), 3);
+    node_is(c, 1, "192.168.1.95", "datacenter1", "rack1", 3, 0, 0);
+    free(text);
+    tokenring_cluster_free(c);
+
+    /* 2 DCs, whitespace-only line, trailing spaces */
+    text = slurp("samples/ring-3.10-2dc-9nodes-single-token.txt", &len);
+    c = parse_ok(TOKENRING_INPUT_NODETOOL_RING, text, len, 0);
+    assert_int_equal(tokenring_cluster_node_count(c), 9);
+    node_is(c, 8, "127.0.0.9", "dc2", "r1", 1, 0, 0);
+    free(text);
+    tokenring_cluster_free(c);
+}
+
+static void ring_incomplete(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        uint32_t line, col;
+        const char *msg;
+    } cases[] = {
+        { "samples/ring-3.11-vnodes256-1node-elided.txt", 10, 1, "elided" },
+        { "samples/ring-4.1-3racks-vnodes16-elided-warning.txt", 7, 1, "elided" },
+        { "samples/ring-2.x-ec2-vnodes-partial.txt", 5, 79, "wrap-around token" },
+        { "samples/peers-cqlsh-2.1-select-star-abridged.txt", 3, 115, "elided token set" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t len;
+        char *text = slurp(cases[i].file, &len);
+        tokenring_cluster *c = NULL;
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+        assert_int_equal(tokenring_cluster_parse(c, 0, text, len, 0, NULL, &err),
+                         TOKENRING_E_PARSE);
+        assert_int_equal(err.line, cases[i].line);
+        assert_int_equal(err.column, cases[i].col);
+        assert_non_null(strstr(err.message, cases[i].msg));
+        assert_int_equal(tokenring_cluster_node_count(c), 0);
+        assert_int_equal(tokenring_cluster_parse(c, 0, text, len, TOKENRING_PARSE_ALLOW_PARTIAL,
+                                                 NULL, &err),
+                         TOKENRING_OK);
+        assert_true(tokenring_cluster_flags(c) & TOKENRING_CLUSTER_PARTIAL);
+        assert_true(tokenring_cluster_node_count(c) > 0);
+        free(text);
+        tokenring_cluster_free(c);
+    }
+}
+
+static const char RING_HDR[] =
+    "Datacenter: dc1\n==========\n"
+    "Address    Rack        Status State   Load            Owns                Token\n";
+
+static void ring_errors(void **state)
+{
+    (void)state;
+    const int R = TOKENRING_INPUT_NODETOOL_RING;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s", RING_HDR, "1.2.3.4  r1  Up  Gone  1 KiB  50%  5\n");
+    parse_fails(R, buf, TOKENRING_E_PARSE, 4, 18, "expected state");
+    snprintf(buf, sizeof buf, "%s%s", RING_HDR, "1.2.3.4  r1  Up  Normal  1 KiB  lots  5\n");
+    parse_fails(R, buf, TOKENRING_E_PARSE, 4, 33, "expected Owns");
+    snprintf(buf, sizeof buf, "%s%s", RING_HDR, "1.2.3.4  r1  Up  Normal  5\n");
+    parse_fails(R, buf, TOKENRING_E_PARSE, 4, 1, "7 or more fields");
+    snprintf(buf, sizeof buf, "%s%s%s", RING_HDR, "1.2.3.4  r1  Up  Normal  1 KiB  ?  5\n",
+             "1.2.3.4  r2  Up  Normal  1 KiB  ?  6\n");
+    parse_fails(R, buf, TOKENRING_E_EXISTS, 5, 10, "rack r1");
+    snprintf(buf, sizeof buf, "%s%s%s", RING_HDR, "1.2.3.4  r1  Up  Normal  1 KiB  ?  5\n",
+             "1.2.3.5  r1  Up  Normal  1 KiB  ?  5\n");
+    parse_fails(R, buf, TOKENRING_E_EXISTS, 5, 36, "already held by node 1.2.3.4");
+    snprintf(buf, sizeof buf, "%s%s", RING_HDR, "Error: Keyspace nope does not exist\n");
+    parse_fails(R, buf, TOKENRING_E_PARSE, 4, 1, "nodetool reported an error");
+    parse_fails(R, "Datacenter:\n", TOKENRING_E_PARSE, 1, 12, "datacenter name");
+    parse_fails(R, "Datacenter: a\n==========\n1.2.3.4  r1  Up  Normal  1 KiB  ?  5\n",
+                TOKENRING_E_PARSE, 3, 1, "header");
+    parse_fails(R, "\n\n", TOKENRING_E_PARSE, 2, 1, "Datacenter");
+}
+
+static void status_samples(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("samples/status-2.2-3dc-single-token-dn-anonymized.txt", &len);
+    assert_int_equal(tokenring_input_detect(text, len), TOKENRING_INPUT_NODETOOL_STATUS);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0);
+    assert_int_equal(tokenring_cluster_node_count(c), 9);
+    node_is(c, 4, "11.111.111.115", "dc2", "rac1", 0, TOKENRING_STATE_NORMAL, TOKENRING_DOWN);
+    tokenring_cluster_node_info n;
+    assert_int_equal(tokenring_cluster_node(&n, c, 8), TOKENRING_OK);
+    assert_string_equal(n.host_id, "97123467-7dab-4a9e-bd44-5613ac419961");
+    assert_int_equal(n.declared_tokens, 1);
+    assert_null(n.tokens);
+    assert_true(tokenring_cluster_flags(c) & TOKENRING_CLUSTER_TOKENS_UNKNOWN);
+    assert_null(tokenring_cluster_topology(c));
+    /* the writer keeps the token count */
+    char *a = format(c);
+    assert_non_null(strstr(a, "status=down host_id=f8452845-42ff-482c-87d9-a05f3074fd06 "
+                              "num_tokens=1\n"));
+    tokenring_cluster *c2 = parse_ok(TOKENRING_INPUT_TOPOLOGY, a, strlen(a), 0);
+    char *b = format(c2);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+    tokenring_cluster_free(c2);
+    free(text);
+
+    /* merging nodetool ring into it is refused: different nodes are fine, but these... */
+    tokenring_cluster_free(c);
+
+    /* single-token layout: the Token column gives the token */
+    text = slurp("samples/status-3.11-1node-token-column-note.txt", &len);
+    c = parse_ok(TOKENRING_INPUT_NODETOOL_STATUS, text, len, 0);
+    node_is(c, 0, "10.244.1.12", "dc1", "default", 1, 0, 0);
+    assert_non_null(tokenring_cluster_topology(c));
+    free(text);
+    tokenring_cluster_free(c);
+
+    /* CRLF, 2 named DCs */
+    text = slurp("samples/status-5.0-2dc-named-dcs-vnodes16-crlf.txt", &len);
+    c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0);
+    node_is(c, 2, "192.168.100.152", "Terres-de-la-Couronne", "Port-Real", 0, 0, 0);
+    free(text);
+    tokenring_cluster_free(c);
+
+    /* UJ */
+    text = slurp("samples/status-5.0-uj-joining-vnodes16.txt", &len);
+    c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0);
+    node_is(c, 0, "172.16.0.12", "datacenter1", "RAC1", 0, TOKENRING_STATE_JOINING, 0);
+    free(text);
+    tokenring_cluster_free(c);
+}
+
+static const char STATUS_HDR[] =
+    "Datacenter: dc1\n===============\nStatus=Up/Down\n"
+    "|/ State=Normal/Leaving/Joining/Moving\n"
+    "--  Address    Load       Tokens  Owns (effective)  Host ID  Rack\n";
+
+static void status_errors(void **state)
+{
+    (void)state;
+    const int S = TOKENRING_INPUT_NODETOOL_STATUS;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s%s", STATUS_HDR, "UX  1.2.3.4  1 KiB  16  ?  h  r1\n");
+    parse_fails(S, buf, TOKENRING_E_PARSE, 6, 1, "expected a status row");
+    snprintf(buf, sizeof buf, "%s%s", STATUS_HDR, "UN  1.2.3.4  1 KiB  -3  ?  h  r1\n");
+    parse_fails(S, buf, TOKENRING_E_PARSE, 6, 21, "token count");
+    snprintf(buf, sizeof buf, "%s%s", STATUS_HDR, "UN  1.2.3.4  1 KiB  16  ?  h\n");
+    parse_fails(S, buf, TOKENRING_E_PARSE, 6, 29, "ends early");
+    snprintf(buf, sizeof buf, "%s%s", STATUS_HDR, "UN  1.2.3.4  1 KiB  16  ?  h  r1 extra\n");
+    parse_fails(S, buf, TOKENRING_E_PARSE, 6, 34, "after the Rack column");
+    snprintf(buf, sizeof buf, "%s%s%s", STATUS_HDR, "UN  1.2.3.4  1 KiB  16  ?  h  r1\n",
+             "UN  1.2.3.4  1 KiB  16  ?  h  r1\n");
+    parse_fails(S, buf, TOKENRING_E_EXISTS, 7, 5, "listed twice");
+    parse_fails(S, "Datacenter: dc1\n=====\n--  Address  Load  Colour  Rack\n",
+                TOKENRING_E_PARSE, 3, 20, "unknown status column");
+    parse_fails(S, "Datacenter: dc1\n=====\nUN  1.2.3.4  1 KiB  16  ?  h  r1\n",
+                TOKENRING_E_PARSE, 3, 1, "header");
+}
+
+/* ------------------------------------------------------------------ cqlsh */
+
+static void cqlsh(void **state)
+{
+    (void)state;
+    size_t la, lb;
+    char *peers = slurp("samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt", &la);
+    char *local = slurp("samples/written/cqlsh-local-2dc_3r_2r_vn8.txt", &lb);
+    assert_int_equal(tokenring_input_detect(peers, la), TOKENRING_INPUT_CQLSH);
+    assert_int_equal(tokenring_input_detect(local, lb), TOKENRING_INPUT_CQLSH);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_CQLSH, peers, la, 0);
+    assert_int_equal(tokenring_cluster_node_count(c), 9);
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_AUTO, local, lb, 0, NULL, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_node_count(c), 10);
+    tokenring_cluster_node_info n;
+    assert_int_equal(tokenring_cluster_node(&n, c, 9), TOKENRING_OK);
+    assert_string_equal(n.name, "a0");
+    assert_string_equal(n.host_id, "0b0b6ad4-8b0b-4f0e-9d21-8c1c2b1d0a01");
+    /* string order '-1707..', '-3372..', ... came back sorted numerically */
+    for (size_t i = 1; i < n.token_count; i++)
+        assert_true(n.tokens[i - 1] < n.tokens[i]);
+    assert_true(n.tokens[0] == -9151770387480999426LL);
+
+    /* the same nodes as the vector topology */
+    size_t lt;
+    char *tsv = slurp("replicas_2dc_3r_2r_vn8.topology.tsv", &lt);
+    tokenring_cluster *v = parse_ok(TOKENRING_INPUT_TSV, tsv, lt, 0);
+    for (size_t i = 0; i < 10; i++) {
+        tokenring_cluster_node_info a, b;
+        size_t j = (i + 9) % 10; /* a0 came last */
+        assert_int_equal(tokenring_cluster_node(&a, v, i), TOKENRING_OK);
+        assert_int_equal(tokenring_cluster_node(&b, c, j), TOKENRING_OK);
+        assert_string_equal(a.name, b.name);
+        assert_int_equal(a.token_count, b.token_count);
+        assert_memory_equal(a.tokens, b.tokens, a.token_count * sizeof *a.tokens);
+    }
+    /* parsing peers again merges (same nodes, same tokens): nothing changes */
+    char *before = format(c);
+    assert_int_equal(tokenring_cluster_parse(c, 0, peers, la, 0, NULL, NULL), TOKENRING_OK);
+    char *after = format(c);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    free(tsv);
+    free(peers);
+    free(local);
+    tokenring_cluster_free(c);
+    tokenring_cluster_free(v);
+
+    const int Q = TOKENRING_INPUT_CQLSH;
+    static const char H[] = " peer | data_center | rack | tokens\n------+----+----+----\n";
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s a | d | r | {'1', '2'}\n\n(3 rows)\n", H);
+    parse_fails(Q, buf, TOKENRING_E_PARSE, 5, 2, "incomplete");
+    snprintf(buf, sizeof buf, "%s a | d | r | {'1' '2'}\n", H);
+    parse_fails(Q, buf, TOKENRING_E_PARSE, 3, 19, "expected ',' or '}'");
+    snprintf(buf, sizeof buf, "%s a | d | r | {'1', }\n", H);
+    parse_fails(Q, buf, TOKENRING_E_PARSE, 3, 20, "expected a token");
+    snprintf(buf, sizeof buf, "%s a | d | r | 1, 2\n", H);
+    parse_fails(Q, buf, TOKENRING_E_PARSE, 3, 14, "as a set");
+    snprintf(buf, sizeof buf, "%s a | d | r\n", H);
+    parse_fails(Q, buf, TOKENRING_E_PARSE, 3, 1, "expected 4");
+    snprintf(buf, sizeof buf, "%s a | null | r | {'1'}\n", H);
+    parse_fails(Q, buf, TOKENRING_E_PARSE, 3, 6, "no datacenter");
+    parse_fails(Q, " peer | rack | tokens\n---+---+---\n", TOKENRING_E_PARSE, 1, 1,
+                "data_center");
+    parse_fails(Q, " peer | data_center | rack | tokens\n a | b | c | d\n", TOKENRING_E_PARSE,
+                2, 1, "'----+----'");
+    /* null tokens: the node is kept with unknown tokens */
+    snprintf(buf, sizeof buf, "%s a | d | r | null\n b | d | r | {'5'}\n\n(2 rows)\n", H);
+    tokenring_cluster *c3 = parse_ok(Q, buf, strlen(buf), 0);
+    assert_true(tokenring_cluster_flags(c3) & TOKENRING_CLUSTER_TOKENS_UNKNOWN);
+    tokenring_cluster_free(c3);
+}
+
+/* ------------------------------------------------------------------ merging */
+
+static void merge_rules(void **state)
+{
+    (void)state;
+    size_t ls, lr;
+    char *st = slurp("samples/status-5.0-uj-joining-vnodes16.txt", &ls);
+    char *rg = slurp("samples/ring-5.0-joining-node-vnodes16.txt", &lr);
+    tokenring_cluster *c = parse_ok(0, st, ls, 0);
+    assert_null(tokenring_cluster_topology(c));
+    assert_int_equal(tokenring_cluster_parse(c, 0, rg, lr, 0, NULL, NULL), TOKENRING_OK);
+    assert_non_null(tokenring_cluster_topology(c));
+    assert_int_equal(tokenring_cluster_flags(c), 0);
+    tokenring_cluster_node_info n;
+    assert_int_equal(tokenring_cluster_node(&n, c, 0), TOKENRING_OK);
+    assert_string_equal(n.host_id, "2c7d204b-8375-4ee1-b2c2-bcda888f3cfb");
+    assert_int_equal(n.token_count, 16);
+    assert_int_equal(n.state, TOKENRING_STATE_JOINING);
+
+    /* a conflict leaves everything as it was */
+    char *before = format(c);
+    static const char moved[] = "node 172.16.0.11 dc=datacenter1 rack=RAC9 tokens=1\n";
+    tokenring_error err;
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_TOPOLOGY, moved,
+                                             sizeof moved - 1, 0, NULL, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(err.line, 1);
+    assert_non_null(strstr(err.message, "rack RAC1"));
+    static const char other_tokens[] = "node 172.16.0.11 dc=datacenter1 rack=RAC1 tokens=1\n";
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_TOPOLOGY, other_tokens,
+                                             sizeof other_tokens - 1, 0, NULL, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "different tokens"));
+    static const char stolen[] = "node new dc=datacenter1 rack=RAC1 tokens=8920941708532877872\n";
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_TOPOLOGY, stolen,
+                                             sizeof stolen - 1, 0, NULL, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(err.line, 1);
+    char *after = format(c);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+
+    /* add_topology and add_keyspace */
+    tokenring_topology *t = NULL;
+    int64_t toks[] = { 42, 43 };
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "z", "datacenter1", "RAC2", toks, 2, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_state(t, "z", TOKENRING_STATE_MOVING,
+                                                  TOKENRING_DOWN, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_add_topology(c, t, NULL), TOKENRING_OK);
+    node_is(c, 2, "z", "datacenter1", "RAC2", 2, TOKENRING_STATE_MOVING, TOKENRING_DOWN);
+    assert_int_equal(tokenring_cluster_add_topology(c, t, NULL), TOKENRING_OK); /* same */
+    assert_int_equal(tokenring_cluster_node_count(c), 3);
+    assert_int_equal(tokenring_cluster_add_topology(NULL, t, NULL), TOKENRING_E_INVAL);
+    tokenring_topology_free(t);
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=3/1", 7, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_add_keyspace(c, "ks", r, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_add_keyspace(c, "ks", r, &err), TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_cluster_add_keyspace(c, "a b", r, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_add_keyspace(c, "", r, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_add_keyspace(c, "x", NULL, &err), TOKENRING_E_INVAL);
+    tokenring_replication_free(r); /* the cluster holds its own copy */
+    const tokenring_replication *kr;
+    assert_int_equal(tokenring_cluster_keyspace(NULL, &kr, c, 0), TOKENRING_OK);
+    int32_t rf, tr;
+    assert_int_equal(tokenring_replication_get(NULL, &rf, &tr, kr, 0), TOKENRING_OK);
+    assert_int_equal(rf, 3);
+    assert_int_equal(tr, 1);
+    char *text = format(c);
+    assert_non_null(strstr(text, "keyspace ks {'class': 'NetworkTopologyStrategy', "
+                                 "'dc1': '3/1'}\n"));
+    free(text);
+    free(st);
+    free(rg);
+    tokenring_cluster_free(c);
+    tokenring_cluster_free(NULL);
+    assert_int_equal(tokenring_cluster_node_count(NULL), 0);
+    assert_int_equal(tokenring_cluster_flags(NULL), 0);
+    assert_null(tokenring_cluster_topology(NULL));
+    assert_int_equal(tokenring_cluster_new(NULL), TOKENRING_E_INVAL);
+}
+
+static void format_names(void **state)
+{
+    (void)state;
+    assert_string_equal(tokenring_input_format_name(TOKENRING_INPUT_CQLSH), "cqlsh");
+    assert_string_equal(tokenring_input_format_name(TOKENRING_INPUT_NODETOOL_RING),
+                        "nodetool-ring");
+    assert_string_equal(tokenring_input_format_name(42), "unknown");
+    assert_int_equal(tokenring_input_detect(NULL, 0), TOKENRING_INPUT_AUTO);
+    assert_int_equal(tokenring_input_detect("\n\n", 2), TOKENRING_INPUT_AUTO);
+}
+
+/* --------------------------------------------------- allocation failures */
+
+static long fail_at, calls, live;
+
+static void *t_malloc(size_t n, void *u)
+{
+    (void)u;
+    if (fail_at && ++calls == fail_at)
+        return NULL;
+    void *p = malloc(n);
+    if (p)
+        live++;
+    return p;
+}
+
+static void *t_realloc(void *p, size_t n, void *u)
+{
+    (void)u;
+    if (fail_at && ++calls == fail_at)
+        return NULL;
+    void *q = realloc(p, n);
+    if (q && !p)
+        live++;
+    return q;
+}
+
+static void t_free(void *p, void *u)
+{
+    (void)u;
+    if (p)
+        live--;
+    free(p);
+}
+
+/* Each format, merged into a non-empty cluster, failing the 1st, 2nd, ... allocation:
+ * NOMEM, the cluster unchanged, nothing leaked. */
+static void allocation_failures(void **state)
+{
+    (void)state;
+    static const char *files[] = {
+        "samples/ring-5.0-joining-node-vnodes16.txt",
+        "samples/status-2.2-3dc-single-token-dn-anonymized.txt",
+        "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt",
+        "replicas_toy.topology.tsv",
+    };
+    tokenring_allocator a = { t_malloc, t_realloc, t_free, NULL };
+    assert_int_equal(tokenring_set_allocator(&a), TOKENRING_OK);
+    for (size_t f = 0; f < sizeof files / sizeof *files + 1; f++) {
+        size_t len;
+        char *text = f < 4 ? slurp(files[f], &len) : NULL;
+        if (!text) {
+            text = strdup(TOPO);
+            len = strlen(TOPO);
+        }
+        for (long k = 1;; k++) {
+            live = 0;
+            tokenring_cluster *c = NULL;
+            static const char seed[] = "keyspace base 3\nnode s dc=x rack=y tokens=-1\n";
+            fail_at = 0;
+            assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+            assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_TOPOLOGY, seed,
+                                                     sizeof seed - 1, 0, NULL, NULL),
+                             TOKENRING_OK);
+            char *before = format(c);
+            calls = 0;
+            fail_at = k;
+            tokenring_error err;
+            int rc = tokenring_cluster_parse(c, 0, text, len, 0, NULL, &err);
+            long made = calls;
+            fail_at = 0;
+            if (rc == TOKENRING_OK) {
+                assert_true(made < k);
+                tokenring_cluster_free(c);
+                free(before);
+                assert_int_equal(live, 0);
+                break;
+            }
+            assert_int_equal(rc, TOKENRING_E_NOMEM);
+            char *after = format(c);
+            assert_string_equal(before, after);
+            free(before);
+            free(after);
+            tokenring_cluster_free(c);
+            assert_int_equal(live, 0);
+        }
+        free(text);
+    }
+    /* the writer too */
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_TOPOLOGY, TOPO, strlen(TOPO), 0);
+    for (long k = 1;; k++) {
+        size_t len = 0;
+        calls = 0;
+        fail_at = k;
+        int rc = tokenring_cluster_format(NULL, 0, &len, c);
+        fail_at = 0;
+        if (rc != TOKENRING_E_NOMEM) {
+            assert_int_equal(rc, TOKENRING_E_BUFSIZE);
+            break;
+        }
+    }
+    tokenring_cluster_free(c);
+    assert_int_equal(live, 0);
+    assert_int_equal(tokenring_set_allocator(NULL), TOKENRING_OK);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(topology_file),
+        cmocka_unit_test(topology_long_token_lists_round_trip),
+        cmocka_unit_test(topology_errors),
+        cmocka_unit_test(tsv_vectors),
+        cmocka_unit_test(ring_samples),
+        cmocka_unit_test(ring_incomplete),
+        cmocka_unit_test(ring_errors),
+        cmocka_unit_test(status_samples),
+        cmocka_unit_test(status_errors),
+        cmocka_unit_test(cqlsh),
+        cmocka_unit_test(merge_rules),
+        cmocka_unit_test(format_names),
+        cmocka_unit_test(allocation_failures),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
