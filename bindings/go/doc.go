@@ -37,28 +37,45 @@
 // # Concurrency and swapping in a new ring
 //
 // Ring and Placement are immutable snapshots: any number of goroutines may query one at
-// once. Topology and Replication are mutable builders whose methods are serialized by a
-// mutex. After a topology change, build a new ring and placement, publish it with an
-// atomic pointer, and close the old one once the readers that loaded it are done:
+// once. Topology, Replication and Cluster are mutable builders whose methods are
+// serialized by a mutex. After a topology change, build a new ring and placement, publish
+// it with an atomic pointer, and close the old one once the readers that loaded it are
+// done. One way to know that (the one the package's concurrency test uses) is a reader
+// count per generation:
 //
-//	var current atomic.Pointer[tokenring.Placement]
-//	var readers sync.WaitGroup // or any other way to know old readers finished
+//	type generation struct {
+//		p     *tokenring.Placement
+//		users atomic.Int64
+//	}
+//	var current atomic.Pointer[generation]
 //
-//	// reader goroutines
-//	p := current.Load()
-//	dst, err := p.AppendReplicas(dst[:0], token)
+//	// a reader
+//	for {
+//		g := current.Load()
+//		g.users.Add(1)
+//		if current.Load() != g { // swapped meanwhile: the writer may not wait for us
+//			g.users.Add(-1)
+//			continue
+//		}
+//		dst, err = g.p.AppendReplicas(dst[:0], token)
+//		g.users.Add(-1)
+//		break
+//	}
 //
 //	// the writer, after a topology change
 //	ring, _ := topo.Build()
-//	next, err := tokenring.BuildPlacement(ring, repl, 0)
-//	ring.Close() // the placement keeps the ring alive
-//	old := current.Swap(next)
-//	// ... wait until no reader still uses old (e.g. a grace period or a WaitGroup) ...
-//	old.Close()
+//	p, err := tokenring.BuildPlacement(ring, repl, 0)
+//	ring.Close() // the placement keeps its ring alive
+//	old := current.Swap(&generation{p: p})
+//	for old.users.Load() != 0 {
+//		runtime.Gosched()
+//	}
+//	old.p.Close()
 //
-// Closing old while a reader still calls it is safe as well: Close waits for calls in
-// progress, and later calls on old return ErrClosed rather than crashing. A reader that
-// sees ErrClosed simply loads current again.
+// Closing old while a reader still uses it is safe as well: Close waits for calls in
+// progress, and later calls on old return ErrClosed rather than crashing, so a reader that
+// sees ErrClosed can simply load current again. The reader count only makes sure no reader
+// ever sees it.
 //
 // # Errors
 //
