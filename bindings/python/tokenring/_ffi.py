@@ -8,6 +8,7 @@ The extension is found, in order:
   ``tokenring_cffi_build.py --build-dir``, linked against that build's fresh library);
 * inside the installed package (``pip install bindings/python``).
 """
+import importlib
 import os
 import sys
 from typing import Any
@@ -35,9 +36,9 @@ def _load() -> Any:
         if ext_dir not in pkg.__path__:
             pkg.__path__.insert(0, ext_dir)
     try:
-        from tokenring import _native  # type: ignore[attr-defined]
+        _native = importlib.import_module(pkg.__name__ + "._native")
     except ModuleNotFoundError as e:
-        if e.name != "tokenring._native":
+        if e.name != pkg.__name__ + "._native":
             raise
         raise ImportError(
             "tokenring: the compiled extension tokenring._native is missing (searched "
