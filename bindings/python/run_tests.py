@@ -19,7 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def main() -> int:
     want = os.environ.get("TOKENRING_PYTHON")
-    if want and os.path.realpath(want) != os.path.realpath(sys.executable) \
+    if want and os.path.abspath(want) != os.path.abspath(sys.executable) \
             and not os.environ.get("TOKENRING_PYTHON_REEXEC"):
         os.environ["TOKENRING_PYTHON_REEXEC"] = "1"
         os.execv(want, [want, os.path.abspath(__file__), *sys.argv[1:]])
