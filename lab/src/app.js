@@ -14,7 +14,8 @@ const STAGES = [
 ];
 const T_END = 60;
 const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#d55e00', '#56b4e9', '#8c564b',
-  '#7f7f7f', '#bcbd22', '#9467bd', '#17becf', '#b8860b'];
+  '#6a3d9a', '#9a9a1a', '#17becf', '#555555', '#e31a1c', '#1b9e77', '#a6761d', '#fb9a99',
+  '#7570b3'];
 
 // ------------------------------------------------------------------ the wasm module
 
@@ -366,9 +367,49 @@ function renderInspector() {
     tbody.append(el('tr', {}, el('td', { colspan: '5', text: 'No replicas: the replication '
       + 'places none for this range.' })));
   }
+  renderWalk(showPrimary);
   const st = stage === 3 ? 'Complete: every stage shown.'
     : `Stage ${stage + 1} of 3: ${STAGES[stage].name} (t = ${state.t.toFixed(1)} s).`;
   $('stage-line').textContent = st;
+}
+
+// The vnodes the replica walk visits, from the owning vnode to the last replica's, each
+// with what the walk did there (read off the library's replicas; at most 24 shown).
+function renderWalk(showPrimary) {
+  const ol = $('walk');
+  ol.replaceChildren();
+  if (!showPrimary) {
+    ol.append(el('li', { class: 'pending', text: 'Revealed in the primary selection stage.' }));
+    return;
+  }
+  const ntok = ring.ring.length;
+  const walked = state.t >= 40 ? walkedSteps() : 0;
+  const byIndex = new Map(route.replicas.map((r) => [r.via_index, r]));
+  const chosenBefore = (node, step) => route.replicas.some((r) => r.node === node && r.steps < step);
+  ol.append(el('li', { class: 'key-item' }, el('span', { class: 'walk-node', text: 'key' }), ' ',
+    el('code', { text: route.token }), ' ',
+    el('span', { class: 'walk-what', text: 'the key\'s token; the first vnode at or after it owns it' })));
+  const limit = 24;
+  for (let step = 0; step < route.walk_len; step++) {
+    if (step > walked + 1e-9) break;
+    if (route.walk_len > limit && step === limit - 4) {
+      const skip = route.walk_len - limit;
+      ol.append(el('li', { class: 'gap', text: `… ${skip} more vnodes …` }));
+      step += skip - 1;
+      continue;
+    }
+    const idx = (route.range.index + step) % ntok;
+    const [token, node] = ring.ring[idx];
+    const r = byIndex.get(idx);
+    let what;
+    if (r) what = r.order === 1 ? 'primary replica (owns the range)' : `replica ${r.order}`;
+    else if (chosenBefore(node, step)) what = 'skipped: node already chosen';
+    else what = 'not chosen (its datacenter or rack is already covered)';
+    const li = el('li', { class: r ? 'chosen' : 'skipped' }, swatch(node),
+      el('span', { class: 'walk-node', text: ring.nodes[node].name }), ' ',
+      el('code', { text: token }), ' ', el('span', { class: 'walk-what', text: what }));
+    ol.append(li);
+  }
 }
 
 // How far (in vnodes past the owner) the replica walk has gone at time t: it starts at 40 s
@@ -531,8 +572,9 @@ function draw() {
   ctx.stroke();
   ctx.fillStyle = ink;
   ctx.font = `${Math.max(10, size / 48)}px system-ui, sans-serif`;
+  ctx.textAlign = 'left';
+  ctx.fillText('−2⁶³ | 2⁶³−1 (wrap)', cx + 8, cy - R - size * 0.1);
   ctx.textAlign = 'center';
-  ctx.fillText('−2⁶³ | 2⁶³−1', cx, cy - R - size * 0.075);
   ctx.fillText('0', cx, cy + R + size * 0.085);
   ctx.strokeStyle = ink;
   ctx.beginPath();
@@ -557,6 +599,19 @@ function draw() {
     ctx.beginPath();
     ctx.arc(cx, cy, R, ang(s), ang(e));
     ctx.stroke();
+    // the range's bounds: start (exclusive) dashed, end (inclusive) solid
+    for (const [turn, dashed] of [[s, true], [e, false]]) {
+      const [x1, y1] = at(turn, R - size * 0.06);
+      const [x2, y2] = at(turn, R + size * 0.035);
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = colourOf(route.range.owner);
+      ctx.setLineDash(dashed ? [3, 3] : []);
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x2, y2);
+      ctx.stroke();
+    }
+    ctx.setLineDash([]);
   }
 
   // clockwise walk from the key to the owning vnode (primary stage) and on to the replicas
@@ -613,6 +668,8 @@ function draw() {
   // replicas reached, numbered at the vnode they were reached through
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
+  const badgeR = size * 0.026;
+  const placed = [];
   route.replicas.filter(replicaShown).forEach((r) => {
     const [x, y] = at(turnOf(r.via_token), R);
     ctx.lineWidth = 3;
@@ -620,10 +677,28 @@ function draw() {
     ctx.beginPath();
     ctx.arc(x, y, dot + 5, 0, 2 * Math.PI);
     ctx.stroke();
-    const [bx, by] = at(turnOf(r.via_token), R + size * 0.06);
+    // badges of neighbouring vnodes would overlap: push each one outwards until it is free
+    // badges of neighbouring vnodes would overlap: try two radii, then step clockwise
+    const base = turnOf(r.via_token);
+    const stepTurn = (2.2 * badgeR) / (2 * Math.PI * (R + size * 0.06));
+    let bx;
+    let by;
+    search: for (let k = 0; k < 60; k++) {
+      for (const rr of [R + size * 0.06, R + size * 0.06 + 2.1 * badgeR]) {
+        [bx, by] = at(base + k * stepTurn, rr);
+        if (!placed.some(([px, py]) => Math.hypot(px - bx, py - by) < 2 * badgeR + 2)) break search;
+      }
+    }
+    placed.push([bx, by]);
+    ctx.strokeStyle = colourOf(r.node);
+    ctx.lineWidth = 1.5;
+    ctx.beginPath();
+    ctx.moveTo(...at(turnOf(r.via_token), R + dot + 5));
+    ctx.lineTo(bx, by);
+    ctx.stroke();
     ctx.fillStyle = colourOf(r.node);
     ctx.beginPath();
-    ctx.arc(bx, by, size * 0.026, 0, 2 * Math.PI);
+    ctx.arc(bx, by, badgeR, 0, 2 * Math.PI);
     ctx.fill();
     ctx.fillStyle = '#fff';
     ctx.font = `bold ${Math.max(10, size / 42)}px system-ui, sans-serif`;
