@@ -9,6 +9,8 @@ import (
 	"sort"
 	"sync"
 	"testing"
+
+	"github.com/libtokenring/tokenring/bindings/go/internal/ctiming"
 )
 
 // Benchmarks: ns per key for single and batched tokens and replica lookups on the rings
@@ -19,9 +21,15 @@ import (
 // flat replica table, which is what a Go driver's own ring code does (gocql keeps its ring
 // and Murmur3 in unexported and internal packages, so it cannot be driven from outside).
 //
-//	go test -run '^$' -bench . -benchtime 3x
+// Every binding figure is measured next to the same operation done by plain C on an
+// identical ring and key set (internal/ctiming, checked by checksum), interleaved pass by
+// pass, and reported as C-ns/key and the ratio go/C: on a loaded machine the ratio is far
+// steadier than either figure.
+//
+//	go test -run '^$' -bench . -benchtime 5x
 
 type benchRing struct {
+	index   int // ring index in internal/ctiming
 	name    string
 	keys    *KeyBatch
 	tokens  []int64 // token of each key
@@ -49,7 +57,7 @@ func (r *splitmix) next() uint64 {
 	return z ^ (z >> 31)
 }
 
-func makeBenchRing(b testing.TB, name string, nodes, vnodes, dcs, racks int, repl string) *benchRing {
+func makeBenchRing(b testing.TB, index int, name string, nodes, vnodes, dcs, racks int, repl string) *benchRing {
 	rng := &splitmix{s: 0x2545F4914F6CDD1D}
 	topo, err := NewTopology()
 	if err != nil {
@@ -85,7 +93,7 @@ func makeBenchRing(b testing.TB, name string, nodes, vnodes, dcs, racks int, rep
 	if err != nil {
 		b.Fatal(err)
 	}
-	br := &benchRing{name: name, ring: ring, p: p, nkeys: 100000}
+	br := &benchRing{index: index, name: name, ring: ring, p: p, nkeys: 100000}
 	br.sorted, _ = ring.Tokens()
 	for i := range br.sorted {
 		rr, _ := p.RangeReplicas(i)
@@ -100,6 +108,21 @@ func makeBenchRing(b testing.TB, name string, nodes, vnodes, dcs, racks int, rep
 		br.keys.Add(key)
 	}
 	br.tokens = br.keys.Tokens()
+	// The C side builds the same ring and keys.
+	csum, err := ctiming.Setup(index, nodes, vnodes, dcs, racks, repl)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sum uint64
+	for _, t := range br.sorted {
+		sum = sum*31 + uint64(t)
+	}
+	for _, t := range br.tokens {
+		sum = sum*31 + uint64(t)
+	}
+	if sum != csum {
+		b.Fatalf("%s: the C timing ring differs from the Go one", name)
+	}
 	return br
 }
 
@@ -111,8 +134,8 @@ func isExists(err error) bool {
 func getBenchRings(b *testing.B) []*benchRing {
 	benchRings.once.Do(func() {
 		benchRings.rings = []*benchRing{
-			makeBenchRing(b, "6x8", 6, 8, 1, 1, "dc1=3"),
-			makeBenchRing(b, "1000x256", 1000, 256, 3, 3, "dc1=3,dc2=3,dc3=3"),
+			makeBenchRing(b, 0, "6x8", 6, 8, 1, 1, "dc1=3"),
+			makeBenchRing(b, 1, "1000x256", 1000, 256, 3, 3, "dc1=3,dc2=3,dc3=3"),
 		}
 	})
 	return benchRings.rings
@@ -122,145 +145,157 @@ func perKey(b *testing.B, keys int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(keys), "ns/key")
 }
 
+// measure runs pass b.N times, each followed (timer stopped) by the same operation in C
+// (cop < 0: none), and reports ns/key, C-ns/key and go/C.
+func measure(b *testing.B, br *benchRing, cop int, pass func()) {
+	var cTotal float64
+	b.ResetTimer()
+	for it := 0; it < b.N; it++ {
+		pass()
+		if cop >= 0 {
+			b.StopTimer()
+			cTotal += ctiming.Run(br.index, cop)
+			b.StartTimer()
+		}
+	}
+	goNs := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(br.nkeys)
+	b.ReportMetric(goNs, "ns/key")
+	if cop >= 0 {
+		c := cTotal / float64(b.N)
+		b.ReportMetric(c, "C-ns/key")
+		b.ReportMetric(goNs/c, "go/C")
+	}
+}
+
 var sink uint64
 
 func BenchmarkToken(b *testing.B) {
 	br := getBenchRings(b)[0]
 	n := br.nkeys
 	b.Run("single", func(b *testing.B) {
-		var acc int64
-		for it := 0; it < b.N; it++ {
+		measure(b, br, ctiming.TokenSingle, func() {
+			var acc int64
 			for i := 0; i < n; i++ {
 				acc += Token(br.keys.Key(i))
 			}
-		}
-		sink += uint64(acc)
-		perKey(b, n)
+			sink += uint64(acc)
+		})
 	})
 	b.Run("batch", func(b *testing.B) {
 		out := make([]int64, n)
-		for it := 0; it < b.N; it++ {
+		measure(b, br, ctiming.TokenBatch, func() {
 			if err := br.keys.TokensInto(out); err != nil {
 				b.Fatal(err)
 			}
-		}
-		perKey(b, n)
+		})
 	})
 	b.Run("go-murmur3", func(b *testing.B) {
-		var acc int64
-		for it := 0; it < b.N; it++ {
+		measure(b, br, ctiming.TokenSingle, func() {
+			var acc int64
 			for i := 0; i < n; i++ {
 				acc += goToken(br.keys.Key(i))
 			}
-		}
-		sink += uint64(acc)
-		perKey(b, n)
+			sink += uint64(acc)
+		})
 	})
 }
 
 func BenchmarkReplicas(b *testing.B) {
 	for _, br := range getBenchRings(b) {
+		br := br
 		n := br.nkeys
 		b.Run(br.name+"/owner-single", func(b *testing.B) {
-			var acc int
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.OwnerSingle, func() {
+				acc := 0
 				for i := 0; i < n; i++ {
 					o, _ := br.ring.Search(br.tokens[i])
 					acc += o
 				}
-			}
-			sink += uint64(acc)
-			perKey(b, n)
+				sink += uint64(acc)
+			})
 		})
 		b.Run(br.name+"/owner-sort.Search", func(b *testing.B) {
-			var acc int
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.OwnerSingle, func() {
+				acc := 0
 				for i := 0; i < n; i++ {
 					acc += goSearch(br.sorted, br.tokens[i])
 				}
-			}
-			sink += uint64(acc)
-			perKey(b, n)
+				sink += uint64(acc)
+			})
 		})
 		b.Run(br.name+"/key-single", func(b *testing.B) {
 			dst := make([]uint32, 0, 16)
-			var acc uint64
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.KeySingle, func() {
+				var acc uint64
 				for i := 0; i < n; i++ {
 					dst, _ = br.p.AppendReplicasForKey(dst[:0], br.keys.Key(i))
 					for _, r := range dst {
 						acc += uint64(r)
 					}
 				}
-			}
-			sink += acc
-			perKey(b, n)
+				sink += acc
+			})
 		})
 		b.Run(br.name+"/key-batch", func(b *testing.B) {
 			ids := make([]uint32, n)
-			var acc uint64
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.KeyBatch, func() {
 				if err := br.p.RouteKeys(nil, ids, br.keys); err != nil {
 					b.Fatal(err)
 				}
 				sets, _ := br.p.Sets()
+				var acc uint64
 				for _, id := range ids {
 					for _, r := range sets[id].Nodes {
 						acc += uint64(r)
 					}
 				}
-			}
-			sink += acc
-			perKey(b, n)
+				sink += acc
+			})
 		})
 		b.Run(br.name+"/key-go-murmur3+sort.Search", func(b *testing.B) {
-			var acc uint64
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.KeyBatch, func() {
+				var acc uint64
 				for i := 0; i < n; i++ {
 					for _, r := range br.flat[goSearch(br.sorted, goToken(br.keys.Key(i)))] {
 						acc += uint64(r)
 					}
 				}
-			}
-			sink += acc
-			perKey(b, n)
+				sink += acc
+			})
 		})
 		b.Run(br.name+"/token-single", func(b *testing.B) {
 			dst := make([]uint32, 0, 16)
-			var acc uint64
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.TokenReplicasSingle, func() {
+				var acc uint64
 				for i := 0; i < n; i++ {
 					dst, _ = br.p.AppendReplicas(dst[:0], br.tokens[i])
 					acc += uint64(dst[0])
 				}
-			}
-			sink += acc
-			perKey(b, n)
+				sink += acc
+			})
 		})
 		b.Run(br.name+"/token-batch", func(b *testing.B) {
 			ids := make([]uint32, n)
-			var acc uint64
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.TokenReplicasBatch, func() {
 				if err := br.p.RouteTokens(ids, br.tokens); err != nil {
 					b.Fatal(err)
 				}
 				sets, _ := br.p.Sets()
+				var acc uint64
 				for _, id := range ids {
 					acc += uint64(sets[id].Nodes[0])
 				}
-			}
-			sink += acc
-			perKey(b, n)
+				sink += acc
+			})
 		})
 		b.Run(br.name+"/token-sort.Search", func(b *testing.B) {
-			var acc uint64
-			for it := 0; it < b.N; it++ {
+			measure(b, br, ctiming.TokenReplicasBatch, func() {
+				var acc uint64
 				for i := 0; i < n; i++ {
 					acc += uint64(br.flat[goSearch(br.sorted, br.tokens[i])][0])
 				}
-			}
-			sink += acc
-			perKey(b, n)
+				sink += acc
+			})
 		})
 	}
 }
@@ -388,4 +423,17 @@ func TestGoMurmur3Baseline(t *testing.T) {
 			t.Fatalf("row %d: Go baseline token %d, want %d", i+2, got, want)
 		}
 	}
+}
+
+// BenchmarkCgoCall is the floor of any single-key call: one cgo crossing to the cheapest
+// library function (tokenring_version_number), per key.
+func BenchmarkCgoCall(b *testing.B) {
+	br := getBenchRings(b)[0]
+	measure(b, br, -1, func() {
+		acc := 0
+		for i := 0; i < br.nkeys; i++ {
+			acc += VersionNumber()
+		}
+		sink += uint64(acc)
+	})
 }
