@@ -13,9 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <tokenring/tokenring.h>
 #include <tokenring/layout.h>
+#include <tokenring/analysis.h>
+#include <unistd.h>
 
 enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
 
@@ -156,10 +159,13 @@ static struct {
     size_t ninputs;
     const char *ks_defs[64];
     size_t nks_defs;
+    const char *dc, *rack, *new_dc, *racks, *initial_token, *cl, *local_dc, *names;
+    long num_tokens, nodes, rf, failures;
+    bool node_by_node;
     const char *cmd;
-    char **args;
+    char **args, **positional;
     size_t nargs;
-} opt;
+} opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1 };
 
 /* ------------------------------------------------------------- the cluster */
 
@@ -478,6 +484,15 @@ static bool make_key(struct key *k, const char *s, size_t n, char *msg, size_t m
     return true;
 }
 
+static void free_keys(struct key *keys, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        free(keys[i].label);
+        free(keys[i].bytes);
+    }
+    free(keys);
+}
+
 /* Keys from the arguments, or from stdin (one per line) when there are none or the only
  * one is "-". */
 static struct key *collect_keys(char **args, size_t nargs, size_t *count)
@@ -638,6 +653,7 @@ static void cmd_token(void)
             sb_puts(&out, "}");
         }
         sb_puts(&out, "]\n");
+        free_keys(keys, n);
         return;
     }
     size_t wk = 3;
@@ -662,6 +678,7 @@ static void cmd_token(void)
             sb_printf(&out, "%s\n", t);
         }
     }
+    free_keys(keys, n);
 }
 
 /* getendpoints KS KEY... */
@@ -704,6 +721,7 @@ static void cmd_getendpoints(void)
     if (opt.json)
         sb_puts(&out, "]\n");
     tokenring_placement_free(p);
+    free_keys(keys, n);
 }
 
 /* describering KS */
@@ -1210,6 +1228,695 @@ static void cmd_demo(void)
     if (opt.json)
         sb_puts(&out, "]\n");
     tokenring_placement_free(p);
+    free_keys(keys, n);
+}
+
+/* --------------------------------------------------------------- analyses */
+
+/* A progress bar on stderr, only when stderr is a terminal. */
+static bool progress_on;
+
+static void progress(const char *what, size_t done, size_t total)
+{
+    if (!progress_on || total == 0)
+        return;
+    size_t w = 30, fill = done * w / total;
+    fprintf(stderr, "\r%-24s [", what);
+    for (size_t i = 0; i < w; i++)
+        fputc(i < fill ? '#' : ' ', stderr);
+    fprintf(stderr, "] %zu/%zu", done, total);
+    if (done == total)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+static double frac(tokenring_u128 w)
+{
+    return (double)w.hi + (double)w.lo / 18446744073709551616.0;
+}
+
+static void fail_lib(int rc, const tokenring_error *err, const char *what)
+{
+    int code = rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL
+               : (rc == TOKENRING_E_INVAL || rc == TOKENRING_E_RANGE ||
+                  rc == TOKENRING_E_NOTFOUND || rc == TOKENRING_E_EXISTS ||
+                  rc == TOKENRING_E_IMPOSSIBLE)
+                   ? EXIT_USAGE
+                   : EXIT_INPUT;
+    die(code, "%s: %s", what, err->message[0] ? err->message : tokenring_strerror(rc));
+}
+
+static const tokenring_topology *need_topology(void)
+{
+    need_ring();
+    return tokenring_cluster_topology(cluster);
+}
+
+/* Splits "a,b,c" into a NULL-terminated array of strings (owned by the caller). */
+static char **split_list(const char *s, size_t *count)
+{
+    size_t n = 1;
+    for (const char *p = s; *p; p++)
+        n += *p == ',';
+    char **v = calloc(n + 1, sizeof *v);
+    char *dup = strdup(s);
+    if (!v || !dup)
+        die(EXIT_INTERNAL, "out of memory");
+    size_t k = 0;
+    for (char *tok = dup, *next; tok; tok = next) {
+        next = strchr(tok, ',');
+        if (next)
+            *next++ = '\0';
+        v[k++] = tok;
+    }
+    *count = k;
+    return v;
+}
+
+static int64_t *parse_token_list_arg(const char *s, size_t *count)
+{
+    char **v = split_list(s, count);
+    int64_t *t = calloc(*count, sizeof *t);
+    if (!t)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < *count; i++) {
+        char *end;
+        errno = 0;
+        long long x = strtoll(v[i], &end, 10);
+        if (!*v[i] || *end || errno == ERANGE)
+            die(EXIT_USAGE, "--initial-token: expected comma-separated tokens, found '%s'", v[i]);
+        t[i] = x;
+    }
+    free(v[0]);
+    free(v);
+    return t;
+}
+
+/* The replication factor a keyspace gives a datacenter (SimpleStrategy: its factor). */
+static int32_t rf_for_dc(const tokenring_replication *r, const char *dc)
+{
+    int32_t rf = 0;
+    if (tokenring_replication_strategy(r) == TOKENRING_SIMPLE) {
+        tokenring_replication_get(NULL, &rf, NULL, r, 0);
+        return rf;
+    }
+    size_t n = tokenring_replication_dc_count(r);
+    for (size_t i = 0; i < n; i++) {
+        const char *d;
+        int32_t f;
+        tokenring_replication_get(&d, &f, NULL, r, i);
+        if (strcmp(d, dc) == 0)
+            rf = f;
+    }
+    return rf;
+}
+
+static const char *only_dc(void)
+{
+    size_t ndc;
+    const char **dcs = cluster_dcs(&ndc);
+    const char *dc = ndc == 1 ? dcs[0] : NULL;
+    free(dcs);
+    return dc;
+}
+
+static void print_movement(const tokenring_movement *m, const char *title)
+{
+    tokenring_movement_summary sum;
+    if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "cannot read the movement summary");
+    char cw[48], sw[48];
+    u128_str(cw, sum.changed_width);
+    u128_str(sw, sum.streamed_width);
+    if (opt.json) {
+        sb_puts(&out, "{\"change\": ");
+        sb_json_str(&out, title);
+        sb_printf(&out, ", \"changed_width\": \"%s\", \"changed_fraction\": %.17g, "
+                        "\"streamed_width\": \"%s\", \"streamed_fraction\": %.17g, "
+                        "\"nodes\": [",
+                  cw, sum.changed_fraction, sw, sum.streamed_fraction);
+    } else {
+        if (*title)
+            sb_printf(&out, "%s\n", title);
+        sb_printf(&out, "\nRanges whose replicas change: %u (%.4f%% of the ring)\n"
+                        "Streams: %u (%.4f%% of the ring streamed)\n"
+                        "Nodes needing cleanup: %u\n\n",
+                  (unsigned)sum.range_count, sum.changed_fraction * 100,
+                  (unsigned)sum.stream_count, sum.streamed_fraction * 100,
+                  (unsigned)sum.cleanup_count);
+    }
+    size_t wn = 4;
+    const char **names = calloc(sum.node_count + 1, sizeof *names);
+    if (!names)
+        die(EXIT_INTERNAL, "out of memory");
+    for (uint32_t i = 0; i < sum.node_count; i++) {
+        tokenring_movement_node nd;
+        tokenring_movement_get_node(&nd, m, i);
+        names[i] = nd.name;
+        if (strlen(nd.name) > wn)
+            wn = strlen(nd.name);
+    }
+    if (!opt.json)
+        sb_printf(&out, "%-*s  %-10s  %-10s  %-10s  %-10s  %s\n", (int)wn, "Node",
+                  "Before", "After", "Gains", "Loses", "Cleanup");
+    for (uint32_t i = 0; i < sum.node_count; i++) {
+        tokenring_movement_node nd;
+        tokenring_movement_get_node(&nd, m, i);
+        if (opt.json) {
+            char b[48], a[48], g[48], l[48];
+            u128_str(b, nd.before_width);
+            u128_str(a, nd.after_width);
+            u128_str(g, nd.gained_width);
+            u128_str(l, nd.lost_width);
+            sb_puts(&out, i ? ",\n  " : "\n  ");
+            sb_puts(&out, "{\"name\": ");
+            sb_json_str(&out, nd.name);
+            sb_printf(&out, ", \"before_width\": \"%s\", \"after_width\": \"%s\", "
+                            "\"gained_width\": \"%s\", \"lost_width\": \"%s\", "
+                            "\"in_before\": %s, \"in_after\": %s, \"needs_cleanup\": %s}",
+                      b, a, g, l, nd.in_before ? "true" : "false",
+                      nd.in_after ? "true" : "false", nd.needs_cleanup ? "true" : "false");
+            continue;
+        }
+        char c[5][32];
+        snprintf(c[0], 32, nd.in_before ? "%.2f%%" : "-", frac(nd.before_width) * 100);
+        snprintf(c[1], 32, nd.in_after ? "%.2f%%" : "-", frac(nd.after_width) * 100);
+        snprintf(c[2], 32, "%.2f%%", frac(nd.gained_width) * 100);
+        snprintf(c[3], 32, "%.2f%%", frac(nd.lost_width) * 100);
+        sb_printf(&out, "%-*s  %-10s  %-10s  %-10s  %-10s  %s\n", (int)wn, nd.name, c[0],
+                  c[1], c[2], c[3], nd.needs_cleanup ? "yes" : "no");
+    }
+    if (opt.json)
+        sb_puts(&out, "],\n \"streams\": [");
+    else
+        sb_printf(&out, "\nStreaming plan\n%-*s  %-*s  %-20s  %-20s  %-8s  %s\n", (int)wn,
+                  "Source", (int)(wn > 11 ? wn : 11), "Destination", "Start (exclusive)",
+                  "End", "Share", "Strict");
+    for (uint32_t i = 0; i < sum.stream_count; i++) {
+        tokenring_stream st;
+        tokenring_movement_get_stream(&st, m, i);
+        if (opt.json) {
+            char w[48];
+            u128_str(w, st.width);
+            sb_puts(&out, i ? ",\n  " : "\n  ");
+            sb_puts(&out, "{\"source\": ");
+            sb_json_str(&out, names[st.source]);
+            sb_puts(&out, ", \"destination\": ");
+            sb_json_str(&out, names[st.destination]);
+            sb_printf(&out, ", \"start\": \"%lld\", \"end\": \"%lld\", \"width\": \"%s\", "
+                            "\"strict\": %s}",
+                      (long long)st.start, (long long)st.end, w, st.strict ? "true" : "false");
+            continue;
+        }
+        char a[32], b[32], f[32];
+        snprintf(a, sizeof a, "%lld", (long long)st.start);
+        snprintf(b, sizeof b, "%lld", (long long)st.end);
+        snprintf(f, sizeof f, "%.4f%%", frac(st.width) * 100);
+        sb_printf(&out, "%-*s  %-*s  %-20s  %-20s  %-8s  %s\n", (int)wn, names[st.source],
+                  (int)(wn > 11 ? wn : 11), names[st.destination], a, b, f,
+                  st.strict ? "yes" : "no");
+    }
+    if (opt.json)
+        sb_puts(&out, "]}\n");
+    free(names);
+}
+
+static const char *repl_text(const tokenring_replication *r, char *buf, size_t cap)
+{
+    size_t len;
+    if (tokenring_replication_format(buf, cap, &len, r) != TOKENRING_OK)
+        snprintf(buf, cap, "?");
+    return buf;
+}
+
+/* join KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token LIST] */
+static void cmd_join(void)
+{
+    check_args(2, 2, "KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token "
+                     "T1,T2,...]");
+    const tokenring_replication *r = find_keyspace(opt.args[0]);
+    const tokenring_topology *t = need_topology();
+    const char *dc = opt.dc ? opt.dc : only_dc();
+    if (!dc)
+        die(EXIT_USAGE, "join: the cluster has several datacenters: give --dc");
+    const char *rack = opt.rack ? opt.rack : "rack1";
+    size_t nt = 0;
+    int64_t *tokens = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (opt.initial_token) {
+        tokens = parse_token_list_arg(opt.initial_token, &nt);
+    } else {
+        long T = opt.num_tokens > 0 ? opt.num_tokens : 16;
+        int32_t rf = rf_for_dc(r, dc);
+        if (rf < 1)
+            die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
+                opt.args[0], dc);
+        nt = (size_t)T;
+        tokens = calloc(nt, sizeof *tokens);
+        if (!tokens)
+            die(EXIT_INTERNAL, "out of memory");
+        int rc = tokenring_allocate_tokens(tokens, (uint32_t)T, t, dc, rack, rf, 0, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "join: allocating tokens");
+    }
+    tokenring_movement *m = NULL;
+    int rc = tokenring_movement_join(&m, t, r, opt.args[1], dc, rack, tokens, nt, NULL, 0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "join");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
+             opt.args[1], dc, rack, nt, opt.initial_token ? "" : " from the allocator",
+             opt.args[0], repl_text(r, rb, sizeof rb));
+    if (!opt.json) {
+        sb_printf(&out, "%s\nTokens: ", title);
+        for (size_t i = 0; i < nt; i++)
+            sb_printf(&out, "%s%lld", i ? "," : "", (long long)tokens[i]);
+        sb_puts(&out, "\n");
+        print_movement(m, "");
+    } else {
+        print_movement(m, title);
+    }
+    tokenring_movement_free(m);
+    free(tokens);
+}
+
+/* decommission KEYSPACE NODE */
+static void cmd_decommission(void)
+{
+    check_args(2, 2, "KEYSPACE NODE");
+    const tokenring_replication *r = find_keyspace(opt.args[0]);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_movement_decommission(&m, need_topology(), r, opt.args[1], NULL, 0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "decommission");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Decommission of %s under keyspace %s %s", opt.args[1],
+             opt.args[0], repl_text(r, rb, sizeof rb));
+    print_movement(m, title);
+    tokenring_movement_free(m);
+}
+
+/* replace KEYSPACE OLD NEW */
+static void cmd_replace(void)
+{
+    check_args(3, 3, "KEYSPACE DEAD_NODE NEW_NODE");
+    const tokenring_replication *r = find_keyspace(opt.args[0]);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_movement_replace(&m, need_topology(), r, opt.args[1], opt.args[2], NULL,
+                                        0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "replace");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Replacement of %s by %s under keyspace %s %s", opt.args[1],
+             opt.args[2], opt.args[0], repl_text(r, rb, sizeof rb));
+    print_movement(m, title);
+    tokenring_movement_free(m);
+}
+
+static int parse_cl(const char *s)
+{
+    static const char *names[] = { NULL, "ONE", "TWO", "THREE", "QUORUM", "ALL",
+                                   "LOCAL_ONE", "LOCAL_QUORUM", "EACH_QUORUM" };
+    for (int i = 1; i < 9; i++)
+        if (strcasecmp(s, names[i]) == 0)
+            return i;
+    die(EXIT_USAGE, "--cl: unknown consistency level '%s' (ONE, TWO, THREE, QUORUM, ALL, "
+                    "LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM)", s);
+}
+
+/* availability KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K] */
+static void cmd_availability(void)
+{
+    check_args(1, 1, "KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K]");
+    const tokenring_replication *r = find_keyspace(opt.args[0]);
+    const tokenring_ring *rg = need_ring();
+    const char *cl_name = opt.cl ? opt.cl : "QUORUM";
+    int cl = parse_cl(cl_name);
+    const char *local = opt.local_dc;
+    if (!local && (cl == TOKENRING_CL_LOCAL_ONE || cl == TOKENRING_CL_LOCAL_QUORUM))
+        local = only_dc();
+    size_t nodes = tokenring_ring_node_count(rg);
+    long kmax = opt.failures > 0 ? opt.failures : (long)TOKENRING_AVAILABILITY_MAX_K;
+    if (kmax > (long)TOKENRING_AVAILABILITY_MAX_K)
+        die(EXIT_USAGE, "--failures: at most %u", TOKENRING_AVAILABILITY_MAX_K);
+    if ((size_t)kmax > nodes)
+        kmax = (long)nodes;
+    char rb[512];
+    if (opt.json) {
+        sb_printf(&out, "{\"keyspace\": ");
+        sb_json_str(&out, opt.args[0]);
+        sb_printf(&out, ", \"consistency\": \"%s\", \"failures\": [", cl_name);
+    } else {
+        sb_printf(&out, "Availability of keyspace %s %s at %s%s%s\n", opt.args[0],
+                  repl_text(r, rb, sizeof rb), cl_name, local ? " in " : "",
+                  local ? local : "");
+    }
+    for (long k = 1; k <= kmax; k++) {
+        progress("availability", (size_t)k - 1, (size_t)kmax);
+        tokenring_availability *a = NULL;
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        int rc = tokenring_availability_build(&a, rg, r, cl, local, (uint32_t)k, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "availability");
+        size_t n = tokenring_availability_count(a);
+        /* C(nodes, k) failure sets in all */
+        double total = 1;
+        for (long i = 0; i < k; i++)
+            total = total * (double)(nodes - (size_t)i) / (double)(i + 1);
+        if (opt.json) {
+            sb_printf(&out, "%s{\"k\": %ld, \"sets\": %.0f, \"breaking\": [", k > 1 ? ",\n " : "",
+                      k, total);
+        } else {
+            sb_printf(&out, "\n%ld failed node%s: %zu of %.0f sets make ranges unavailable\n", k,
+                      k > 1 ? "s" : "", n, total);
+            if (n)
+                sb_printf(&out, "  %-40s  %s\n", "Failed nodes", "Unavailable");
+        }
+        for (size_t i = 0; i < n; i++) {
+            uint32_t ids[TOKENRING_AVAILABILITY_MAX_K];
+            tokenring_u128 w;
+            double f;
+            tokenring_availability_get(ids, &w, &f, a, i);
+            strbuf set = { 0 };
+            if (opt.json) {
+                char ws[48];
+                u128_str(ws, w);
+                sb_puts(&out, i ? ", " : "");
+                sb_puts(&out, "{\"nodes\": [");
+                for (long j = 0; j < k; j++) {
+                    sb_puts(&out, j ? ", " : "");
+                    sb_json_str(&out, node_name(ids[j]));
+                }
+                sb_printf(&out, "], \"width\": \"%s\", \"fraction\": %.17g}", ws, f);
+                continue;
+            }
+            for (long j = 0; j < k; j++)
+                sb_printf(&set, "%s%s", j ? ", " : "", node_name(ids[j]));
+            sb_printf(&out, "  %-40s  %.4f%%\n", set.p, f * 100);
+            free(set.p);
+        }
+        if (opt.json)
+            sb_puts(&out, "]}");
+        tokenring_availability_free(a);
+    }
+    progress("availability", (size_t)kmax, (size_t)kmax);
+    if (opt.json)
+        sb_puts(&out, "]}\n");
+}
+
+static void balance_line(const char *what, const tokenring_balance *b)
+{
+    if (opt.json) {
+        sb_printf(&out, "{\"nodes\": %u, \"min\": %.17g, \"max\": %.17g, \"mean\": %.17g, "
+                        "\"stdev\": %.17g, \"min_node\": ",
+                  (unsigned)b->node_count, b->min, b->max, b->mean, b->stdev);
+        sb_json_str(&out, node_name(b->min_node));
+        sb_puts(&out, ", \"max_node\": ");
+        sb_json_str(&out, node_name(b->max_node));
+        sb_puts(&out, "}");
+        return;
+    }
+    char c[4][32];
+    snprintf(c[0], 32, "%.4f%%", b->min * 100);
+    snprintf(c[1], 32, "%.4f%%", b->max * 100);
+    snprintf(c[2], 32, "%.4f%%", b->mean * 100);
+    snprintf(c[3], 32, "%.4f%%", b->stdev * 100);
+    sb_printf(&out, "%-10s %-10s %-10s %-10s %-10s %-8.4f  %s / %s\n", what, c[0], c[1], c[2],
+              c[3], b->mean > 0 ? b->max / b->mean : 0, node_name(b->min_node),
+              node_name(b->max_node));
+}
+
+/* balance [KEYSPACE] [--dc DC] [--rack RACK] */
+static void cmd_balance(void)
+{
+    check_args(0, 1, "[KEYSPACE] [--dc DC [--rack RACK]]");
+    const tokenring_replication *r = opt.nargs ? find_keyspace(opt.args[0]) : NULL;
+    const tokenring_ring *rg = need_ring();
+    tokenring_placement *p = r ? build_placement(r) : NULL;
+    tokenring_balance prim, eff;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_balance_compute(&prim, p ? &eff : NULL, rg, p, opt.dc, opt.rack, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "balance");
+    if (opt.json) {
+        sb_puts(&out, "{\"primary\": ");
+        balance_line("primary", &prim);
+        if (p) {
+            sb_puts(&out, ", \"effective\": ");
+            balance_line("effective", &eff);
+        }
+        sb_puts(&out, "}\n");
+    } else {
+        sb_printf(&out, "Ownership balance over %u nodes%s%s%s%s%s%s\n\n", (unsigned)prim.node_count,
+                  opt.dc ? " of datacenter " : "", opt.dc ? opt.dc : "",
+                  opt.rack ? ", rack " : "", opt.rack ? opt.rack : "",
+                  r ? ", keyspace " : "", r ? opt.args[0] : "");
+        sb_printf(&out, "%-10s %-10s %-10s %-10s %-10s %-8s  %s\n", "Ownership", "Min", "Max",
+                  "Mean", "Stdev", "Max/Mean", "Min node / Max node");
+        balance_line("primary", &prim);
+        if (p)
+            balance_line("effective", &eff);
+    }
+    tokenring_placement_free(p);
+}
+
+/* Rack names for n new nodes: --racks "2,2,2" (nodes per rack, Cassandra's
+ * generatetokens) gives rack1..rackN filled round-robin; default one rack "rack1". */
+static char **rack_plan(size_t n, size_t *nracks_out)
+{
+    size_t nr = 1;
+    long counts[256] = { (long)n };
+    if (opt.racks) {
+        char **v = split_list(opt.racks, &nr);
+        long sum = 0;
+        if (nr > 256)
+            die(EXIT_USAGE, "--racks: at most 256 racks");
+        for (size_t i = 0; i < nr; i++) {
+            char *end;
+            counts[i] = strtol(v[i], &end, 10);
+            if (!*v[i] || *end || counts[i] < 1)
+                die(EXIT_USAGE, "--racks: expected node counts per rack such as 2,2,2");
+            sum += counts[i];
+        }
+        free(v[0]);
+        free(v);
+        if ((size_t)sum != n)
+            die(EXIT_USAGE, "--racks: the counts add up to %ld, not to the %zu nodes", sum, n);
+    }
+    char **racks = calloc(n + 1, sizeof *racks);
+    if (!racks)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t k = 0, i = 0; k < n; i = (i + 1) % nr) {
+        if (counts[i] == 0)
+            continue;
+        counts[i]--;
+        char name[32];
+        snprintf(name, sizeof name, "rack%zu", i + 1);
+        racks[k++] = strdup(name);
+    }
+    *nracks_out = nr;
+    return racks;
+}
+
+/* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC] */
+static void cmd_generatetokens(void)
+{
+    check_args(0, 0, "--nodes N --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]");
+    if (opt.nodes < 1 || opt.num_tokens < 1 || opt.rf < 1)
+        die(EXIT_USAGE, "generatetokens needs --nodes N, --num-tokens T and --rf RF (each at "
+                        "least 1)");
+    size_t n = (size_t)opt.nodes, nr;
+    char **racks = rack_plan(n, &nr);
+    tokenring_topology *empty = NULL;
+    const tokenring_topology *t = NULL;
+    if (demo) {
+        if (tokenring_topology_new(&empty) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "out of memory");
+        t = empty;
+    } else {
+        t = need_topology();
+    }
+    const char *dc = opt.dc ? opt.dc : demo ? "datacenter1" : only_dc();
+    if (!dc)
+        die(EXIT_USAGE, "generatetokens: the cluster has several datacenters: give --dc");
+    int64_t *tokens = calloc(n * (size_t)opt.num_tokens, sizeof *tokens);
+    if (!tokens)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc;
+    if (opt.node_by_node) {
+        /* node by node, so that progress can be shown: each node against the cluster
+         * plus the nodes planned before it */
+        tokenring_topology *work = NULL;
+        rc = tokenring_topology_clone(&work, t);
+        for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
+            progress("generatetokens", i, n);
+            int64_t *mine = tokens + i * (size_t)opt.num_tokens;
+            rc = tokenring_allocate_tokens(mine, (uint32_t)opt.num_tokens, work, dc, racks[i],
+                                           (int32_t)opt.rf, 0, &err);
+            char name[64];
+            snprintf(name, sizeof name, "planned-node-%zu", i);
+            if (rc == TOKENRING_OK)
+                rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
+                                                 (size_t)opt.num_tokens, &err);
+        }
+        progress("generatetokens", n, n);
+        tokenring_topology_free(work);
+    } else {
+        if (progress_on)
+            fprintf(stderr, "planning %zu nodes...", n);
+        rc = tokenring_allocate_nodes(tokens, (uint32_t)opt.num_tokens, t, dc,
+                                      (const char *const *)racks, n, (int32_t)opt.rf, 0, &err);
+        if (progress_on)
+            fputs("\r\033[K", stderr);
+    }
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "generatetokens");
+    if (opt.json) {
+        sb_puts(&out, "{\"datacenter\": ");
+        sb_json_str(&out, dc);
+        sb_puts(&out, ", \"nodes\": [");
+    } else {
+        sb_printf(&out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
+                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s)\n",
+                  n, opt.num_tokens, opt.rf, dc, demo ? ", empty cluster" : "");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const int64_t *mine = tokens + i * (size_t)opt.num_tokens;
+        if (opt.json) {
+            sb_puts(&out, i ? ",\n " : "\n ");
+            sb_puts(&out, "{\"rack\": ");
+            sb_json_str(&out, racks[i]);
+            sb_puts(&out, ", \"tokens\": [");
+        } else {
+            sb_printf(&out, "Node %zu rack %s: [", i, racks[i]);
+        }
+        for (long j = 0; j < opt.num_tokens; j++)
+            sb_printf(&out, opt.json ? "%s\"%lld\"" : "%s%lld", j ? ", " : "",
+                      (long long)mine[j]);
+        sb_puts(&out, opt.json ? "]}" : "]\n");
+    }
+    if (opt.json)
+        sb_puts(&out, "]}\n");
+    for (size_t i = 0; i < n; i++)
+        free(racks[i]);
+    free(racks);
+    free(tokens);
+    tokenring_topology_free(empty);
+}
+
+/* migrate-num-tokens --dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF [--racks ...]
+ *                    [--names a,b,...] */
+static void cmd_migrate(void)
+{
+    check_args(0, 0, "--dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF");
+    if (!opt.new_dc || opt.nodes < 1 || opt.num_tokens < 1 || opt.rf < 1)
+        die(EXIT_USAGE, "migrate-num-tokens needs --new-dc NAME, --nodes N, --num-tokens T "
+                        "and --rf RF");
+    const tokenring_topology *t = need_topology();
+    const char *old = opt.dc ? opt.dc : only_dc();
+    if (!old)
+        die(EXIT_USAGE, "migrate-num-tokens: the cluster has several datacenters: give --dc");
+    size_t n = (size_t)opt.nodes, nr, nn = 0;
+    char **racks = rack_plan(n, &nr);
+    char **names = NULL;
+    if (opt.names) {
+        names = split_list(opt.names, &nn);
+        if (nn != n)
+            die(EXIT_USAGE, "--names: %zu names for %zu nodes", nn, n);
+    } else {
+        names = calloc(n + 1, sizeof *names);
+        if (!names)
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            char b[300];
+            snprintf(b, sizeof b, "%s-node%zu", opt.new_dc, i + 1);
+            names[i] = strdup(b);
+        }
+    }
+    size_t nk = tokenring_cluster_keyspace_count(cluster);
+    const char **ks = calloc(nk + 1, sizeof *ks);
+    const tokenring_replication **rs = calloc(nk + 1, sizeof *rs);
+    if (!ks || !rs)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < nk; i++)
+        tokenring_cluster_keyspace(&ks[i], &rs[i], cluster, i);
+    tokenring_migration *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (progress_on)
+        fprintf(stderr, "planning %zu nodes...", n);
+    int rc = tokenring_migration_plan(&m, t, old, opt.new_dc, (const char *const *)names,
+                                      (const char *const *)racks, n, (uint32_t)opt.num_tokens,
+                                      (int32_t)opt.rf, ks, rs, nk, &err);
+    if (progress_on)
+        fputs("\r\033[K", stderr);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "migrate-num-tokens");
+    size_t cnt = tokenring_migration_node_count(m);
+    if (opt.json) {
+        sb_puts(&out, "{\"nodes\": [");
+    } else {
+        sb_printf(&out, "Migration of datacenter %s to %s with num_tokens %ld (%zu nodes)\n\n"
+                        "New nodes (initial_token):\n",
+                  old, opt.new_dc, opt.num_tokens, cnt);
+    }
+    for (size_t i = 0; i < cnt; i++) {
+        const char *name, *rack;
+        const int64_t *toks;
+        size_t tc;
+        tokenring_migration_node(&name, &rack, &toks, &tc, m, i);
+        if (opt.json) {
+            sb_puts(&out, i ? ",\n " : "\n ");
+            sb_puts(&out, "{\"name\": ");
+            sb_json_str(&out, name);
+            sb_puts(&out, ", \"rack\": ");
+            sb_json_str(&out, rack);
+            sb_puts(&out, ", \"tokens\": [");
+        } else {
+            sb_printf(&out, "  %s (rack %s): ", name, rack);
+        }
+        for (size_t j = 0; j < tc; j++)
+            sb_printf(&out, opt.json ? "%s\"%lld\"" : "%s%lld", j ? (opt.json ? ", " : ",") : "",
+                      (long long)toks[j]);
+        sb_puts(&out, opt.json ? "]}" : "\n");
+    }
+    size_t steps = tokenring_migration_step_count(m);
+    if (opt.json)
+        sb_puts(&out, "],\n \"steps\": [");
+    else
+        sb_puts(&out, "\nSteps:\n");
+    for (size_t i = 0; i < steps; i++) {
+        if (opt.json) {
+            sb_puts(&out, i ? ",\n  " : "\n  ");
+            sb_json_str(&out, tokenring_migration_step(m, i));
+        } else {
+            sb_printf(&out, "%3zu. %s\n", i + 1, tokenring_migration_step(m, i));
+        }
+    }
+    if (opt.json)
+        sb_puts(&out, "]}\n");
+    tokenring_migration_free(m);
+    free(ks);
+    free(rs);
+    for (size_t i = 0; i < n; i++)
+        free(racks[i]);
+    free(racks);
+    if (opt.names) {
+        free(names[0]);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            free(names[i]);
+    }
+    free(names);
 }
 
 /* ------------------------------------------------------------------- help */
@@ -1257,6 +1964,50 @@ static const struct command commands[] = {
       "(doc/topology-format.md); with --json, a JSON document with the same content "
       "(tokens as strings).",
       "tokenring --nodetool-ring ring.txt convert > cluster.topo", cmd_convert },
+    { "generatetokens", "--nodes N --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]",
+      "choose tokens for new nodes with the replication-aware allocator",
+      "Plans N nodes of T tokens each joining datacenter DC (default: the input's only "
+      "datacenter; with no input, an empty cluster, like Cassandra's generatetokens tool) "
+      "so that effective ownership under replication factor RF is as even as possible. "
+      "--racks gives the number of nodes per rack (racks rack1, rack2, ... filled "
+      "round-robin). The batch is refined jointly unless --node-by-node is given (then a "
+      "progress bar shows on a terminal). Prints one line per node, in join order.",
+      "tokenring generatetokens --nodes 6 --num-tokens 16 --rf 3 --racks 2,2,2", cmd_generatetokens },
+    { "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST]",
+      "simulate a node joining: ownership changes and streaming plan",
+      "The node joins with the given tokens, or T (default 16) tokens from the allocator. "
+      "Prints which ranges change, each node's effective ownership before and after, what "
+      "it gains and loses (cleanup), and the streams Cassandra's bootstrap would run (the "
+      "replica losing a range streams it: strict).",
+      "tokenring join demo 10.0.0.7 --num-tokens 8", cmd_join },
+    { "decommission", "KEYSPACE NODE", "simulate a node leaving: ownership changes and streams",
+      "As join, for `nodetool decommission`: the leaving node streams its ranges to the "
+      "nodes that gain them.",
+      "tokenring decommission demo 10.0.0.3", cmd_decommission },
+    { "replace", "KEYSPACE DEAD NEW", "simulate replacing a dead node (replace_address)",
+      "NEW takes DEAD's tokens, datacenter and rack; every range it gains streams from "
+      "another replica of it (the dead node cannot send).",
+      "tokenring replace demo 10.0.0.3 10.0.0.9", cmd_replace },
+    { "availability", "KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K]",
+      "list the sets of failed nodes that make ranges unavailable at a consistency level",
+      "For k = 1 .. K (default 3, at most the node count) failed nodes, every set of k "
+      "nodes whose loss leaves some range without enough live replicas for LEVEL (default "
+      "QUORUM; ONE, TWO, THREE, QUORUM, ALL, LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM), with "
+      "the share of the token space it makes unavailable. A progress bar shows on a "
+      "terminal.",
+      "tokenring availability demo --cl QUORUM --failures 2", cmd_availability },
+    { "balance", "[KEYSPACE] [--dc DC [--rack RACK]]",
+      "ownership balance: min, max, mean, standard deviation",
+      "Primary ownership, and effective ownership for KEYSPACE, over the ring's nodes or "
+      "those of one datacenter or rack, from the library's exact widths.",
+      "tokenring balance demo", cmd_balance },
+    { "migrate-num-tokens", "--dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF",
+      "plan moving a datacenter to a new num_tokens through a new datacenter",
+      "Tokens for the N nodes of the new datacenter (racks from --racks, names from "
+      "--names or NEW-node1, ...) and the steps: start them without bootstrap, add NEW to "
+      "each keyspace, rebuild, switch clients, drop OLD, decommission its nodes.",
+      "tokenring migrate-num-tokens --new-dc dc2 --num-tokens 16 --nodes 6 --rf 3 "
+      "--racks 2,2,2", cmd_migrate },
     { "demo", "[KEY...]", "show a key's token, owner and replicas on the demo ring",
       "The built-in demo ring: six nodes with eight seeded tokens each (layout seed 1), "
       "one datacenter 'datacenter1', keyspace 'demo' with NetworkTopologyStrategy "
@@ -1285,6 +2036,20 @@ static const struct {
     { "--hex", NULL, "keys are hex bytes" },
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
     { "--token", NULL, "keys are tokens" },
+    { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
+                    "migrate-num-tokens)" },
+    { "--rack", "RACK", "rack (join, balance)" },
+    { "--new-dc", "DC", "the new datacenter (migrate-num-tokens)" },
+    { "--num-tokens", "T", "tokens per node (join, generatetokens, migrate-num-tokens)" },
+    { "--initial-token", "T1,T2", "the joining node's tokens (join)" },
+    { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
+    { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens)" },
+    { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ..." },
+    { "--names", "A,B", "names of the new nodes (migrate-num-tokens)" },
+    { "--node-by-node", NULL, "plan new nodes one at a time (generatetokens)" },
+    { "--cl", "LEVEL", "consistency level (availability; default QUORUM)" },
+    { "--local-dc", "DC", "local datacenter for LOCAL_ONE and LOCAL_QUORUM" },
+    { "--failures", "K", "largest number of failed nodes to try (availability; 1..3)" },
     { "--help", NULL, "print this help" },
     { "--man", NULL, "print the manual page (roff)" },
     { "--version", NULL, "print the version" },
@@ -1463,6 +2228,40 @@ static void parse_args(int argc, char **argv)
             opt.types = val;
         } else if (strcmp(f, "--token") == 0) {
             opt.token_mode = true;
+        } else if (strcmp(f, "--dc") == 0) {
+            opt.dc = val;
+        } else if (strcmp(f, "--rack") == 0) {
+            opt.rack = val;
+        } else if (strcmp(f, "--new-dc") == 0) {
+            opt.new_dc = val;
+        } else if (strcmp(f, "--initial-token") == 0) {
+            opt.initial_token = val;
+        } else if (strcmp(f, "--racks") == 0) {
+            opt.racks = val;
+        } else if (strcmp(f, "--names") == 0) {
+            opt.names = val;
+        } else if (strcmp(f, "--cl") == 0) {
+            opt.cl = val;
+        } else if (strcmp(f, "--local-dc") == 0) {
+            opt.local_dc = val;
+        } else if (strcmp(f, "--node-by-node") == 0) {
+            opt.node_by_node = true;
+        } else if (strcmp(f, "--num-tokens") == 0 || strcmp(f, "--nodes") == 0 ||
+                   strcmp(f, "--rf") == 0 || strcmp(f, "--failures") == 0) {
+            char *end;
+            errno = 0;
+            long v = strtol(val, &end, 10);
+            if (!*val || *end || errno || v < 1 || v > 65536)
+                die(EXIT_USAGE, "option %s: expected a number from 1 to 65536, found '%s'", f,
+                    val);
+            if (f[2] == 'n' && f[3] == 'u')
+                opt.num_tokens = v;
+            else if (f[2] == 'n')
+                opt.nodes = v;
+            else if (f[2] == 'r')
+                opt.rf = v;
+            else
+                opt.failures = v;
         } else if (strcmp(f, "--help") == 0) {
             print_help();
             exit(EXIT_OK);
@@ -1478,6 +2277,7 @@ static void parse_args(int argc, char **argv)
         die(EXIT_USAGE, "--hex, --types and --token exclude each other");
     if (np == 0)
         die(EXIT_USAGE, "no command given (see tokenring --help)");
+    opt.positional = positional;
     opt.cmd = positional[0];
     opt.args = positional + 1;
     opt.nargs = np - 1;
@@ -1492,9 +2292,11 @@ int main(int argc, char **argv)
             cmd = &commands[i];
     if (!cmd)
         die(EXIT_USAGE, "unknown command '%s' (see tokenring --help)", opt.cmd);
+    progress_on = isatty(STDERR_FILENO) == 1;
     load_cluster();
     cmd->fn();
     tokenring_ring_free(ring);
     tokenring_cluster_free(cluster);
+    free(opt.positional);
     flush_and_exit();
 }

@@ -13,6 +13,8 @@ Groups:
              getendpoints samples reproduced from the ring they describe
   roundtrip  every input format -> topology file -> the same nodes and the same ring
   errors     malformed inputs (FILE:LINE:COLUMN and the expectation) and exit codes
+  analyses   generatetokens, join, decommission, replace, availability, balance and
+             migrate-num-tokens: properties that hold whatever the allocator chooses
 """
 import bisect
 import json
@@ -149,6 +151,20 @@ def golden_cases():
                                        "--nodetool-ring",
                                        s("ring-5.0-joining-node-vnodes16.txt"), "convert"],
          None),
+        ("join-demo", ["join", "demo", "10.0.0.7", "--initial-token",
+                       "0,4611686018427387904"], None),
+        ("join-demo-json", ["join", "--json", "demo", "10.0.0.7", "--initial-token", "0"],
+         None),
+        ("decommission-demo", ["decommission", "demo", "10.0.0.3"], None),
+        ("replace-demo", ["replace", "demo", "10.0.0.3", "10.0.0.9"], None),
+        ("availability-demo", ["availability", "demo"], None),
+        ("availability-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
+                                   "ks=dc1=3,dc2=3", "availability", "--json", "ks", "--cl",
+                                   "LOCAL_QUORUM", "--local-dc", "dc2", "--failures", "2"],
+         None),
+        ("balance-demo", ["balance", "demo"], None),
+        ("balance-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
+                              "balance", "--json", "ks", "--dc", "dc1"], None),
         ("ring-keyspaces-differ", ["--topology", t("toy"), "--keyspace",
                                    "a=SimpleStrategy:2", "--keyspace", "b=SimpleStrategy:3",
                                    "ring"], None),
@@ -551,9 +567,114 @@ def test_errors():
     check(rc == 0 and err == "", "demo status: no stderr")
 
 
+# ---------------------------------------------------------------- analyses
+
+TWO64 = 1 << 64
+
+
+def test_analyses():
+    """Properties of the simulations that hold whatever tokens the allocator picks."""
+    demo_rf, demo_nodes = 3, 6
+    # generatetokens: N x T distinct tokens, racks as asked
+    g = js(["generatetokens", "--nodes", "6", "--num-tokens", "8", "--rf", "3", "--racks",
+            "2,2,2"])
+    toks = [int(t) for n in g["nodes"] for t in n["tokens"]]
+    check(len(g["nodes"]) == 6 and len(toks) == 48 and len(set(toks)) == 48,
+          "generatetokens: 6 nodes x 8 distinct tokens")
+    check([n["rack"] for n in g["nodes"]] == ["rack1", "rack2", "rack3"] * 2,
+          "generatetokens: racks filled round-robin")
+    g2 = js(["generatetokens", "--nodes", "3", "--num-tokens", "4", "--rf", "3",
+             "--node-by-node"])
+    check(len({t for n in g2["nodes"] for t in n["tokens"]}) == 12,
+          "generatetokens --node-by-node: 12 distinct tokens")
+    # the allocator's tokens, joined to the cluster they were planned for, give a ring
+    tsv = "replicas_2dc_3r_2r_vn8.topology.tsv"
+    g3 = js(["--topology", tsv, "generatetokens", "--dc", "dc2", "--nodes", "2",
+             "--num-tokens", "8", "--rf", "3"])
+    existing = {int(t) for r in read_tsv(os.path.join(DATA, tsv)) for t in r["tokens"].split(",")}
+    new = [int(t) for n in g3["nodes"] for t in n["tokens"]]
+    check(len(set(new)) == 16 and not (set(new) & existing),
+          "generatetokens into a cluster: new tokens distinct and not already taken")
+
+    # join: effective widths after sum to rf * 2^64; gains = streamed; the new node gains
+    # exactly its after-width
+    j = js(["join", "demo", "10.0.0.7", "--num-tokens", "8"])
+    after = sum(int(n["after_width"]) for n in j["nodes"])
+    before = sum(int(n["before_width"]) for n in j["nodes"])
+    gained = sum(int(n["gained_width"]) for n in j["nodes"])
+    lost = sum(int(n["lost_width"]) for n in j["nodes"])
+    new = [n for n in j["nodes"] if n["name"] == "10.0.0.7"]
+    check(after == demo_rf * TWO64 and before == demo_rf * TWO64,
+          "join: effective widths sum to rf x 2^64 before and after")
+    check(gained == lost == int(j["streamed_width"]), "join: gained = lost = streamed")
+    check(len(new) == 1 and not new[0]["in_before"] and new[0]["gained_width"] ==
+          new[0]["after_width"], "join: the new node streams all it owns")
+    check(all(s["destination"] == "10.0.0.7" for s in j["streams"]),
+          "join: every stream goes to the joining node")
+    # decommission: the leaving node's width is redistributed, it streams everything
+    d = js(["decommission", "demo", "10.0.0.3"])
+    leaving = [n for n in d["nodes"] if n["name"] == "10.0.0.3"][0]
+    check(not leaving["in_after"] and int(leaving["lost_width"]) == int(leaving["before_width"])
+          and sum(int(n["gained_width"]) for n in d["nodes"]) == int(leaving["before_width"]),
+          "decommission: others gain exactly what the leaving node held")
+    check(all(s["source"] == "10.0.0.3" for s in d["streams"]),
+          "decommission: the leaving node is the source of every stream")
+    # replace: only the new node gains, exactly the dead node's ranges, never from it
+    r = js(["replace", "demo", "10.0.0.3", "10.0.0.9"])
+    dead = [n for n in r["nodes"] if n["name"] == "10.0.0.3"][0]
+    newn = [n for n in r["nodes"] if n["name"] == "10.0.0.9"][0]
+    others = [n for n in r["nodes"] if n["name"] not in ("10.0.0.3", "10.0.0.9")]
+    check(newn["gained_width"] == dead["before_width"] and
+          all(n["gained_width"] == "0" and n["lost_width"] == "0" for n in others),
+          "replace: the replacement takes over exactly the dead node's ranges")
+    check(all(s["source"] != "10.0.0.3" and s["destination"] == "10.0.0.9"
+              for s in r["streams"]) and r["streams"],
+          "replace: streams go to the replacement and never come from the dead node")
+    # availability: rf 3 survives any 2 failures at ONE and any 1 at QUORUM
+    a = js(["availability", "demo", "--cl", "ONE"])
+    check([len(k["breaking"]) for k in a["failures"]][:2] == [0, 0] and
+          a["failures"][2]["breaking"], "availability ONE: k=1,2 harmless, some k=3 sets break")
+    q = js(["availability", "demo", "--cl", "QUORUM", "--failures", "2"])
+    check(len(q["failures"]) == 2 and q["failures"][0]["breaking"] == [] and
+          q["failures"][1]["sets"] == 15, "availability QUORUM: one failure never breaks")
+    for k in q["failures"]:
+        for b in k["breaking"]:
+            check(abs(int(b["width"]) / TWO64 - b["fraction"]) < 1e-12,
+                  "availability: width and fraction agree")
+    # balance: mean effective = rf / nodes
+    b = js(["balance", "demo"])
+    check(abs(b["effective"]["mean"] - demo_rf / demo_nodes) < 1e-12 and
+          abs(b["primary"]["mean"] - 1 / demo_nodes) < 1e-12,
+          "balance: means are rf/nodes and 1/nodes")
+    st = js(["status", "demo"])
+    effs = [n["owns"]["exact"] for n in st["nodes"]]
+    check(abs(b["effective"]["min"] - min(effs)) < 1e-12 and
+          abs(b["effective"]["max"] - max(effs)) < 1e-12,
+          "balance: min/max agree with status' exact ownership")
+    # migrate-num-tokens: nodes with T tokens each and the steps
+    m = js(["migrate-num-tokens", "--new-dc", "dc9", "--num-tokens", "4", "--nodes", "3",
+            "--rf", "3"])
+    check(len(m["nodes"]) == 3 and all(len(n["tokens"]) == 4 for n in m["nodes"]) and
+          any("decommission" in s for s in m["steps"]),
+          "migrate-num-tokens: 3 nodes x 4 tokens and a decommission step")
+    # usage errors
+    for args, msg in [(["join", "demo", "10.0.0.1", "--initial-token", "99"], "join"),
+                      (["join", "demo", "x", "--initial-token", "1,a"], "--initial-token"),
+                      (["decommission", "demo", "nosuch"], "decommission"),
+                      (["availability", "demo", "--cl", "SOMETIMES"], "consistency level"),
+                      (["availability", "demo", "--failures", "4"], "at most 3"),
+                      (["generatetokens", "--nodes", "3"], "needs --nodes"),
+                      (["generatetokens", "--nodes", "3", "--num-tokens", "2", "--rf", "1",
+                        "--racks", "1,1"], "add up to 2"),
+                      (["balance", "demo", "--dc", "nosuchdc"], "balance")]:
+        rc, out, err = run(args)
+        check(rc == 2 and out == "" and msg in err,
+              "%s: want exit 2 with %r, got %d %r" % (args, msg, rc, err))
+
+
 GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),
                       ("samples", test_samples), ("roundtrip", test_roundtrip),
-                      ("errors", test_errors)])
+                      ("errors", test_errors), ("analyses", test_analyses)])
 
 for name, fn in GROUPS.items():
     if ONLY and name != ONLY:
