@@ -59,6 +59,7 @@ package tokenring
 #cgo nocallback tokenring_key_parse
 #cgo noescape tokenring_composite_encode
 #cgo nocallback tokenring_composite_encode
+#cgo nocallback tokenring_version_number
 #include <tokenring/tokenring.h>
 #if TOKENRING_VERSION_MAJOR != 1
 #error "this Go binding targets libtokenring 1.x: install matching headers or update the binding"
