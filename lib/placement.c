@@ -24,10 +24,13 @@ typedef struct {
     uint32_t *pos;        /* ring indices of this datacenter's tokens, ascending */
     uint32_t len;
     uint32_t ptr;         /* first pos >= current range (== len: wrap to 0) */
+    uint32_t start;       /* where the cached picks' walk started (UINT32_MAX: none) */
+    uint32_t base;        /* this datacenter's picks: picks[base .. base + count) */
+    uint32_t count;
 } dc_plan;
 
 typedef struct {
-    uint32_t dist; /* ring positions after the range's own token */
+    uint32_t pos; /* ring index of the token the replica was reached through */
     uint32_t node;
     uint8_t transient;
 } pick;
@@ -221,7 +224,7 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     uint32_t *list_nodes = NULL;
     uint8_t *list_flags = NULL;
     pick *picks = NULL;
-    size_t *heads = NULL;
+    uint64_t *order = NULL;
     interner in = { 0 };
     tokenring_placement *p = NULL;
     size_t nplan = 0, total_rf = 0;
@@ -254,6 +257,8 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
             int32_t tr = d->transient - (d->rf - pl->rf_left);
             pl->transients = tr > 0 ? tr : 0;
             dc_plan_of[dc] = (uint32_t)nplan;
+            pl->start = UINT32_MAX;
+            pl->base = (uint32_t)total_rf;
             total_rf += (size_t)pl->rf_left;
             nplan++;
         }
@@ -290,31 +295,48 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     list_nodes = tr_malloc((total_rf ? total_rf : 1) * sizeof *list_nodes);
     list_flags = tr_malloc(total_rf ? total_rf : 1);
     picks = tr_malloc((total_rf ? total_rf : 1) * sizeof *picks);
-    heads = tr_calloc(nplan ? nplan : 1, sizeof *heads);
+    order = tr_malloc((total_rf ? total_rf : 1) * sizeof *order);
     p = tr_calloc(1, sizeof *p);
-    if (!node_stamp || !node_rack || !rack_stamp || !list_nodes || !list_flags || !picks || !heads || !p)
+    if (!node_stamp || !node_rack || !rack_stamp || !list_nodes || !list_flags || !picks || !order || !p)
         goto nomem;
     p->range_set = tr_malloc(n * sizeof *p->range_set);
     if (!p->range_set)
         goto nomem;
+    /* Size the interner for about one set per range up front (typical with vnodes): no
+     * rehash and no copying while it fills; it is trimmed at the end. */
+    {
+        size_t sets = n + 1, slots = 1024;
+        while (slots < 2 * sets)
+            slots *= 2;
+        size_t per = total_rf < 16 ? total_rf : 16;
+        size_t entries = n * per + 16;
+        in.off = tr_malloc((sets + 1) * sizeof *in.off);
+        in.first = tr_malloc(sets * sizeof *in.first);
+        in.hash = tr_malloc(sets * sizeof *in.hash);
+        in.has_t = tr_malloc(sets);
+        in.slots = tr_calloc(slots, sizeof *in.slots);
+        in.nodes = tr_malloc(entries * sizeof *in.nodes);
+        in.flags = tr_malloc(entries);
+        if (!in.off || !in.first || !in.hash || !in.has_t || !in.slots || !in.nodes || !in.flags)
+            goto nomem;
+        in.set_cap = sets;
+        in.slot_count = slots;
+        in.cap = entries;
+    }
     for (size_t k = 0; k < ring->node_count; k++)
         node_rack[k] = ring->nodes[k].rack_index;
 
-    /* Offsets of each plan's picks inside `picks`. */
-    size_t *pick_base = heads; /* reused: base of plan k's picks, then merge heads */
-    size_t *pick_end = NULL;
-    if (!simple) {
-        pick_end = tr_malloc((nplan ? nplan : 1) * sizeof *pick_end);
-        if (!pick_end)
-            goto nomem;
-    }
-
-    const int32_t rf = replication->rf;
     const int32_t full_replicas = replication->rf - replication->transient;
+    uint32_t walk = 0; /* stamp of the current walk in node_stamp / rack_stamp */
     for (size_t i = 0; i < n; i++) {
-        const uint32_t stamp = (uint32_t)i + 1;
         size_t cnt = 0;
+        if (walk >= UINT32_MAX - nplan - 1) {
+            memset(node_stamp, 0, ring->node_count * sizeof *node_stamp);
+            memset(rack_stamp, 0, (ring->rack_count ? ring->rack_count : 1) * sizeof *rack_stamp);
+            walk = 0;
+        }
         if (simple) {
+            const uint32_t stamp = ++walk;
             for (size_t k = 0, j = i; k < n && cnt < total_rf; k++) {
                 uint32_t node = tn[j];
                 if (node_stamp[node] != stamp) {
@@ -325,16 +347,22 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
                 if (++j == n)
                     j = 0;
             }
-            (void)rf;
         } else {
-            size_t at = 0;
+            /* A datacenter's picks depend only on where its walk starts: its first token
+             * at or after range i. That moves only for the datacenter of token i - 1, so
+             * at most one datacenter walks again per range. */
             for (size_t k = 0; k < nplan; k++) {
                 dc_plan *pl = &plan[k];
-                pick_base[k] = at;
                 while (pl->ptr < pl->len && pl->pos[pl->ptr] < i)
                     pl->ptr++;
-                int32_t rf_left = pl->rf_left, repeats = pl->repeats;
                 uint32_t q = pl->ptr == pl->len ? 0 : pl->ptr;
+                if (q == pl->start)
+                    continue;
+                pl->start = q;
+                const uint32_t stamp = ++walk;
+                int32_t rf_left = pl->rf_left, repeats = pl->repeats;
+                pick *out_picks = picks + pl->base;
+                uint32_t at = 0;
                 for (uint32_t w = 0; w < pl->len && rf_left > 0; w++) {
                     uint32_t j = pl->pos[q];
                     if (++q == pl->len)
@@ -351,40 +379,43 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
                     else
                         continue;
                     node_stamp[node] = stamp;
-                    picks[at].dist = j >= i ? (uint32_t)(j - i) : (uint32_t)(j + n - i);
-                    picks[at].node = node;
-                    picks[at].transient = !full;
+                    out_picks[at].pos = j;
+                    out_picks[at].node = node;
+                    out_picks[at].transient = !full;
                     at++;
                     rf_left--;
                 }
-                pick_end[k] = at;
+                pl->count = at;
             }
-            /* Merge the per-datacenter picks by ring distance. */
-            for (;;) {
-                size_t best = SIZE_MAX;
-                uint32_t best_dist = UINT32_MAX;
-                for (size_t k = 0; k < nplan; k++) {
-                    if (pick_base[k] < pick_end[k] && picks[pick_base[k]].dist < best_dist) {
-                        best_dist = picks[pick_base[k]].dist;
-                        best = k;
+            /* Order the datacenters' picks by distance along the ring from range i: the
+             * order of Cassandra's single interleaved walk. Each datacenter's picks are
+             * already in that order, so an insertion sort on (distance, pick) keys does
+             * little work. */
+            for (size_t k = 0; k < nplan; k++) {
+                const pick *pk = picks + plan[k].base;
+                for (uint32_t h = 0; h < plan[k].count; h++) {
+                    uint64_t j = pk[h].pos;
+                    uint64_t dist = j >= i ? j - i : j + n - i;
+                    uint64_t key = dist << 32 | (plan[k].base + h);
+                    size_t at = cnt++;
+                    while (at > 0 && order[at - 1] > key) {
+                        order[at] = order[at - 1];
+                        at--;
                     }
+                    order[at] = key;
                 }
-                if (best == SIZE_MAX)
-                    break;
-                const pick *pk = &picks[pick_base[best]++];
-                list_nodes[cnt] = pk->node;
-                list_flags[cnt] = pk->transient;
-                cnt++;
+            }
+            for (size_t h = 0; h < cnt; h++) {
+                const pick *pk = &picks[(uint32_t)order[h]];
+                list_nodes[h] = pk->node;
+                list_flags[h] = pk->transient;
             }
         }
         uint32_t id = intern(&in, list_nodes, list_flags, cnt, (uint32_t)i);
-        if (id == UINT32_MAX) {
-            tr_free(pick_end);
+        if (id == UINT32_MAX)
             goto nomem;
-        }
         p->range_set[i] = id;
     }
-    tr_free(pick_end);
 
     /* Hand the sets over to the placement, trimmed to size. */
     p->range_count = (uint32_t)n;
@@ -421,7 +452,7 @@ done:
     tr_free(list_nodes);
     tr_free(list_flags);
     tr_free(picks);
-    tr_free(heads);
+    tr_free(order);
     return rc;
 }
 

@@ -23,30 +23,39 @@ static void ring_destroy(tokenring_ring *r)
     tr_free(r);
 }
 
-/* Sorts (token, node) pairs by token: LSD radix sort on the 8 bytes of the token with its
- * sign bit flipped (so unsigned order is signed order); 256 buckets keep every pass in
- * cache. A pass whose byte is the same for every token is skipped. tmp arrays have n
- * entries. */
+/* Sorts (token, node) pairs by token: LSD radix sort on 11-bit digits of the token with
+ * its sign bit flipped (so unsigned order is signed order). One pass counts every digit;
+ * a digit that is the same for every token is skipped. tmp arrays have n entries; hist
+ * has RADIX_PASSES << RADIX_BITS zeroed entries. */
+#define RADIX_BITS 11
+#define RADIX_PASSES 6 /* ceil(64 / 11) */
 static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t *tmp_node,
-                       size_t n)
+                       uint32_t *hist, size_t n)
 {
+    const size_t nb = (size_t)1 << RADIX_BITS, mask = nb - 1;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t u = (uint64_t)tok[i] ^ 0x8000000000000000ULL;
+        for (unsigned p = 0; p < RADIX_PASSES; p++)
+            hist[p * nb + ((u >> (p * RADIX_BITS)) & mask)]++;
+    }
     int64_t *src_t = tok, *dst_t = tmp_tok;
     uint32_t *src_n = node, *dst_n = tmp_node;
-    for (unsigned shift = 0; shift < 64; shift += 8) {
-        size_t count[256] = { 0 };
-        for (size_t i = 0; i < n; i++)
-            count[(((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xff]++;
-        if (count[(((uint64_t)src_t[0] ^ 0x8000000000000000ULL) >> shift) & 0xff] == n)
-            continue;
-        size_t sum = 0;
-        for (size_t d = 0; d < 256; d++) {
-            size_t c = count[d];
+    for (unsigned p = 0; p < RADIX_PASSES; p++) {
+        uint32_t *count = hist + p * nb;
+        uint32_t sum = 0;
+        bool skip = false;
+        for (size_t d = 0; d < nb; d++) {
+            uint32_t c = count[d];
+            skip |= c == n;
             count[d] = sum;
             sum += c;
         }
+        if (skip)
+            continue;
+        const unsigned shift = p * RADIX_BITS;
         for (size_t i = 0; i < n; i++) {
-            size_t d = (size_t)((((uint64_t)src_t[i] ^ 0x8000000000000000ULL) >> shift) & 0xff);
-            size_t at = count[d]++;
+            uint64_t u = (uint64_t)src_t[i] ^ 0x8000000000000000ULL;
+            uint32_t at = count[(u >> shift) & mask]++;
             dst_t[at] = src_t[i];
             dst_n[at] = src_n[i];
         }
@@ -105,7 +114,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     tokenring_ring *r = tr_calloc(1, sizeof *r);
     sort_item *items = NULL;
     int64_t *tmp_tok = NULL;
-    uint32_t *tmp_node = NULL;
+    uint32_t *tmp_node = NULL, *hist = NULL;
     uint8_t *seen = NULL;
     if (!r)
         goto nomem;
@@ -163,9 +172,10 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     if (ring_tokens > 4096) {
         tmp_tok = tr_malloc(ring_tokens * sizeof *tmp_tok);
         tmp_node = tr_malloc(ring_tokens * sizeof *tmp_node);
-        if (!tmp_tok || !tmp_node)
+        hist = tr_calloc((size_t)RADIX_PASSES << RADIX_BITS, sizeof *hist);
+        if (!tmp_tok || !tmp_node || !hist)
             goto nomem;
-        sort_pairs(r->tokens, r->token_nodes, tmp_tok, tmp_node, ring_tokens);
+        sort_pairs(r->tokens, r->token_nodes, tmp_tok, tmp_node, hist, ring_tokens);
     } else {
         /* Small rings: sort (token, node) packed as 16-byte records by token. */
         struct pair { int64_t tok; int64_t node; } *p = tr_malloc(ring_tokens * sizeof *p);
@@ -233,6 +243,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     tr_free(items);
     tr_free(tmp_tok);
     tr_free(tmp_node);
+    tr_free(hist);
     tr_free(seen);
     *out = r;
     return TOKENRING_OK;
@@ -242,6 +253,7 @@ nomem:
     tr_free(items);
     tr_free(tmp_tok);
     tr_free(tmp_node);
+    tr_free(hist);
     tr_free(seen);
     return tr_fail(err, TOKENRING_E_NOMEM, "out of memory building a ring of %zu tokens",
                    ring_tokens);

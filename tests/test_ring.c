@@ -452,6 +452,73 @@ static void ring_build_errors_and_single_token(void **state)
     tokenring_topology_free(t);
 }
 
+/* Rings large enough for the radix sort: tokens strictly ascending, each token's node
+ * really holds it, including the extreme tokens and crowded layouts. */
+static void large_rings_are_sorted_and_owned(void **state)
+{
+    (void)state;
+    uint64_t x = 0x2545F4914F6CDD1DULL;
+    for (int layout = 0; layout < 3; layout++) {
+        tokenring_topology *t = NULL;
+        assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+        size_t total = 0;
+        for (int node = 0; node < 64; node++) {
+            int64_t toks[128];
+            size_t k = 0;
+            while (k < 128) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                int64_t v = layout == 0   ? (int64_t)x
+                            : layout == 1 ? (int64_t)(x % 100000) - 50000 /* shared high bits */
+                                          : (int64_t)(x % 3000000) + TOKENRING_MAX_TOKEN - 3000000;
+                if (node == 0 && k == 0)
+                    v = TOKENRING_MIN_TOKEN;
+                if (node == 1 && k == 0)
+                    v = TOKENRING_MAX_TOKEN;
+                char name[16];
+                snprintf(name, sizeof name, "n%d", node);
+                bool dup = false;
+                for (size_t j = 0; j < k; j++)
+                    dup |= toks[j] == v;
+                if (dup)
+                    continue;
+                toks[k++] = v;
+                /* Probe: a token held by another node is refused; retry with another. */
+                if (k == 128 && tokenring_topology_add_node(t, name, "dc1", "r1", toks, k, NULL) !=
+                                    TOKENRING_OK)
+                    k = 0;
+            }
+            total += 128;
+        }
+        tokenring_ring *r = NULL;
+        assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+        size_t n;
+        const int64_t *tok = tokenring_ring_tokens(r, &n);
+        const uint32_t *own = tokenring_ring_token_nodes(r, NULL);
+        assert_int_equal(n, total);
+        assert_int_equal(tok[0], TOKENRING_MIN_TOKEN);
+        assert_int_equal(tok[n - 1], TOKENRING_MAX_TOKEN);
+        size_t per_node[64] = { 0 };
+        for (size_t i = 0; i < n; i++) {
+            if (i)
+                assert_true(tok[i - 1] < tok[i]);
+            tokenring_node_info ni;
+            assert_int_equal(tokenring_ring_node(&ni, r, own[i]), TOKENRING_OK);
+            bool held = false;
+            for (size_t j = 0; j < ni.token_count; j++)
+                held |= ni.tokens[j] == tok[i];
+            assert_true(held);
+            per_node[own[i]]++;
+            assert_int_equal(tokenring_ring_search(r, tok[i]), i);
+        }
+        for (int node = 0; node < 64; node++)
+            assert_int_equal(per_node[node], 128);
+        tokenring_ring_free(r);
+        tokenring_topology_free(t);
+    }
+}
+
 /* ----------------------------------------------------------- replication */
 
 static void replication_values_and_errors(void **state)
@@ -793,6 +860,7 @@ int main(void)
         cmocka_unit_test(toy_scaled_shares_are_exact),
         cmocka_unit_test(ring_numbers_nodes_dcs_and_racks),
         cmocka_unit_test(ring_build_errors_and_single_token),
+        cmocka_unit_test(large_rings_are_sorted_and_owned),
         cmocka_unit_test(replication_values_and_errors),
         cmocka_unit_test(replication_text_forms),
         cmocka_unit_test(placement_rules_and_errors),
