@@ -66,5 +66,23 @@ if readelf -d example-static | grep -q 'NEEDED.*libtokenring'; then
 fi
 env -u LD_LIBRARY_PATH ./example-static > static.out || { cat static.out; echo "FAIL: static example"; exit 1; }
 cmp shared.out static.out || { echo "FAIL: shared and static outputs differ"; exit 1; }
+
+# A program that references every exported function pulls every object out of the
+# archive: a static link then fails if tokenring.pc's Libs.private misses a library
+# (libm, libpthread) that some part of the library needs.
+so=$(find "$libdir" -maxdepth 1 -type f -name 'libtokenring.so.*' | head -n 1)
+{
+    echo '#include <stdio.h>'
+    echo '#include <tokenring/tokenring.h>'
+    echo 'typedef void (*any_fn)(void);'
+    echo 'static const any_fn all[] = {'
+    nm -D --defined-only "$so" | awk '$2 == "T" { sub(/@.*/, "", $3); print "    (any_fn)" $3 "," }'
+    echo '};'
+    echo 'int main(void) { return printf("%u functions linked statically", (unsigned)(sizeof all / sizeof all[0])) > 0 ? 0 : 1; }'
+} > allsyms.c
+# shellcheck disable=SC2086
+"$cc" -std=c11 -Wall -Werror -static -o allsyms-static allsyms.c $cflags $static_libs || {
+    echo "FAIL: linking every function statically needs more than pkg-config --static gives"; exit 1; }
+env -u LD_LIBRARY_PATH ./allsyms-static && echo
 cat shared.out
 echo "OK: installed package builds and runs with pkg-config (shared and static)"
