@@ -447,12 +447,12 @@ class Ring(_Handle):
         self._ptr = ffi.gc(pp[0], lib.tokenring_ring_free)
         p = self._ptr
         info = ffi.new("tokenring_node_info *")
-        nodes = []
+        names = []
         for i in range(lib.tokenring_ring_node_count(p)):
             check(lib.tokenring_ring_node(info, p, i))
-            nodes.append(_node_from_info(info))
-        self._nodes: Tuple[Node, ...] = tuple(nodes)
-        self._names: Tuple[str, ...] = tuple(n.name for n in nodes)
+            names.append(_str(info.name))
+        self._names: Tuple[str, ...] = tuple(names)
+        self._nodes_cache: Optional[Tuple[Node, ...]] = None  # read on first use
         self._placements: Dict[Tuple[str, bool], "Placement"] = {}
         self._lock = threading.Lock()
 
@@ -461,6 +461,19 @@ class Ring(_Handle):
     def node_names(self) -> Tuple[str, ...]:
         """Node names by ring node index."""
         return self._names
+
+    @property
+    def _nodes(self) -> Tuple[Node, ...]:
+        nodes = self._nodes_cache
+        if nodes is None:
+            p = self._p()
+            info = ffi.new("tokenring_node_info *")
+            out = []
+            for i in range(len(self._names)):
+                check(lib.tokenring_ring_node(info, p, i))
+                out.append(_node_from_info(info))
+            nodes = self._nodes_cache = tuple(out)
+        return nodes
 
     @property
     def nodes(self) -> List[Node]:
