@@ -55,23 +55,17 @@ else
   rm -f "$version_h_dir/tokenring/version.h.tmp"
 fi
 
-# Optional parts of the API the glue uses once the library has them.
-features=()
-has_source() { local f; for f in "${lib_sources[@]}"; do [ "$f" = "$1" ] && return 0; done; return 1; }
-if has_source layout.c && [ -f include/tokenring/layout.h ]; then features+=(-DLAB_HAVE_LAYOUT=1); fi
-if has_source analysis.c && [ -f include/tokenring/analysis.h ]; then features+=(-DLAB_HAVE_ANALYSIS=1); fi
-
 # Native twin for the tests: the same sources with the host compiler, plus the checker.
 cc=${CC:-cc}
 "$cc" -std=c11 -O2 -Wall -Wextra -D_POSIX_C_SOURCE=200809L -pthread -Iinclude \
-  -I"$version_h_dir" -Ilib -I"$lab" "${features[@]}" "${lib_sources[@]/#/lib/}" "$lab/glue.c" \
+  -I"$version_h_dir" -Ilib -I"$lab" "${lib_sources[@]/#/lib/}" "$lab/glue.c" \
   "$lab/native_check.c" -lm -o "$BUILD_DIR/lab-native"
 
 # WebAssembly module: the same sources, one object each, then one reactor module.
 mkdir -p "$wasm_obj" "$dist"
 cflags=(--target=wasm32-wasi --sysroot="$WASI_SYSROOT" -std=c11 -O2 -Wall -Wextra
         -D_POSIX_C_SOURCE=200809L -fvisibility=hidden -Iinclude -I"$version_h_dir" -Ilib
-        -I"$lab" "${features[@]}")
+        -I"$lab")
 objs=()
 for src in "${lib_sources[@]}" ../lab/glue.c; do
   obj=$wasm_obj/$(basename "${src%.c}").o
@@ -94,4 +88,4 @@ cp "$lab/src/index.html" "$lab/src/app.js" "$lab/src/style.css" "$dist/"
   printf ', "lab/glue.c"],\n'
   printf '  "wasm_sha256": "%s"\n}\n' "$(sha256sum "$dist/tokenring.wasm" | cut -d' ' -f1)"
 } > "$dist/build-info.json"
-echo "lab: built $dist ($(wc -c < "$dist/tokenring.wasm") bytes of wasm from ${#lib_sources[@]} library sources + glue${features[*]:+; }${features[*]})"
+echo "lab: built $dist ($(wc -c < "$dist/tokenring.wasm") bytes of wasm from ${#lib_sources[@]} library sources + glue)"

@@ -19,21 +19,8 @@
 
 #include "tokenring/tokenring.h"
 
-/* lab/build.sh defines LAB_HAVE_LAYOUT / LAB_HAVE_ANALYSIS when the library it compiles
- * has tokenring/layout.h (seeded layouts, the allocator) and tokenring/analysis.h
- * (movement). Without them the glue falls back to the older calls noted below. */
-#ifndef LAB_HAVE_LAYOUT
-#  define LAB_HAVE_LAYOUT 0
-#endif
-#ifndef LAB_HAVE_ANALYSIS
-#  define LAB_HAVE_ANALYSIS 0
-#endif
-#if LAB_HAVE_LAYOUT
-#  include "tokenring/layout.h"
-#endif
-#if LAB_HAVE_ANALYSIS
-#  include "tokenring/analysis.h"
-#endif
+#include "tokenring/analysis.h"
+#include "tokenring/layout.h"
 
 #include "glue.h"
 
@@ -238,53 +225,13 @@ static void node_place(const lab_config *cfg, int node, int *dc, int *rack)
     *rack = (node / cfg->dcs) % cfg->racks;
 }
 
-#if LAB_HAVE_LAYOUT
-static int lab_layout_has_allocator(void)
-{
-    return 1;
-}
-
 static const char *lab_layout_rule(void)
 {
     return "the library's seeded layout (tokenring_layout_add_seeded_nodes): vnode v of node "
            "n under seed s gets the Cassandra Murmur3 token of \"tokenring-layout-v1\" + s + "
            "the node's name + v, so a node's tokens depend only on (seed, name, vnode)";
 }
-#else
-/* Without tokenring/layout.h: the token of vnode v of node n under seed s is the library's
- * Murmur3 token of the identity text "tokenring-lab/<s>/n<n>/<v>" (with "#<k>" appended on
- * the k-th retry if that token is taken). */
-static int64_t identity_token(uint32_t seed, int node, int vnode, int attempt)
-{
-    char id[96];
-    int n = attempt ? snprintf(id, sizeof id, "tokenring-lab/%u/n%d/%d#%d", seed, node + 1,
-                               vnode, attempt)
-                    : snprintf(id, sizeof id, "tokenring-lab/%u/n%d/%d", seed, node + 1, vnode);
-    return tokenring_token(id, (size_t)n);
-}
 
-static int token_taken(const int64_t *used, size_t n, int64_t t)
-{
-    for (size_t i = 0; i < n; i++)
-        if (used[i] == t)
-            return 1;
-    return 0;
-}
-
-static int lab_layout_has_allocator(void)
-{
-    return 0;
-}
-
-static const char *lab_layout_rule(void)
-{
-    return "vnode v of node n under seed s gets the library's Murmur3 token of the text "
-           "\"tokenring-lab/<s>/n<n>/<v>\" (\"#k\" appended on the k-th retry if that token "
-           "is taken)";
-}
-#endif
-
-#if LAB_HAVE_LAYOUT
 /* Replication factor the allocator plans for in datacenter @p dc (at least 1). */
 static int32_t alloc_rf(const tokenring_replication *repl, const char *dc)
 {
@@ -302,7 +249,6 @@ static int32_t alloc_rf(const tokenring_replication *repl, const char *dc)
     }
     return rf < 1 ? 1 : rf;
 }
-#endif
 
 static void node_names(const lab_config *cfg, int node, char name[32], char dc[16],
                        char rack[16])
@@ -328,7 +274,6 @@ static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
     for (int n = from; n < to && rc == TOKENRING_OK; n++) {
         char name[32], dc[16], rack[16];
         node_names(cfg, n, name, dc, rack);
-#if LAB_HAVE_LAYOUT
         if (cfg->layout == LAB_LAYOUT_ALLOCATOR) {
             rc = tokenring_allocate_tokens(mine, (uint32_t)cfg->vnodes, t, dc, rack,
                                            alloc_rf(repl, dc), 0, err);
@@ -340,28 +285,11 @@ static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
             rc = tokenring_layout_add_seeded_nodes(t, cfg->seed, (uint32_t)cfg->vnodes, names,
                                                    dcs, racks, 1, 0, err);
         }
-#else
-        (void)repl;
-        for (int v = 0; v < cfg->vnodes; v++) {
-            int attempt = 0, taken;
-            do {
-                mine[v] = identity_token(cfg->seed, n, v, attempt++);
-                taken = token_taken(mine, (size_t)v, mine[v]);
-                for (size_t i = 0; !taken && i < tokenring_topology_node_count(t); i++) {
-                    tokenring_node_info info;
-                    if (tokenring_topology_node(&info, t, i) == TOKENRING_OK)
-                        taken = token_taken(info.tokens, info.token_count, mine[v]);
-                }
-            } while (taken);
-        }
-        rc = tokenring_topology_add_node(t, name, dc, rack, mine, (size_t)cfg->vnodes, err);
-#endif
     }
     free(mine);
     return rc;
 }
 
-#if LAB_HAVE_LAYOUT
 /* The allocator layout of a new cluster: each datacenter's nodes planned together by the
  * library (tokenring_allocate_nodes), datacenter after datacenter, then added in name
  * order. */
@@ -410,7 +338,6 @@ static int topology_plan(tokenring_topology *t, const lab_config *cfg,
     free(tokens);
     return rc;
 }
-#endif
 
 /* Builds topology, ring, replication and placement for (cfg, repl_text) into *s. With
  * @p base (a state of the same configuration with fewer nodes) the new nodes join the
@@ -430,11 +357,9 @@ static int state_build(lab_state *s, const lab_config *cfg, const char *repl_tex
     }
     if (rc == TOKENRING_OK) {
         *what = "layout";
-#if LAB_HAVE_LAYOUT
         if (!base && cfg->layout == LAB_LAYOUT_ALLOCATOR)
             rc = topology_plan(n.topo, cfg, n.repl, err);
         else
-#endif
             rc = topology_add_nodes(n.topo, cfg, n.repl, base ? base->cfg.nodes : 0, cfg->nodes,
                                     err);
     }
@@ -482,8 +407,7 @@ LAB_EXPORT("lab_info") const char *lab_info(void)
     out_reset();
     out_s("{\"ok\":true,\"version\":");
     out_str(tokenring_version_string());
-    out_f(",\"seeded_layout\":%s", LAB_HAVE_LAYOUT ? "true" : "false");
-    out_f(",\"allocator_layout\":%s", lab_layout_has_allocator() ? "true" : "false");
+    out_s(",\"seeded_layout\":true,\"allocator_layout\":true");
     out_s(",\"layout_rule\":");
     out_str(lab_layout_rule());
     out_f(",\"sample_keys\":%d,\"sample_key_format\":", LAB_SAMPLE_KEYS);
@@ -518,11 +442,6 @@ const char *lab_configure(int nodes, int vnodes, uint32_t seed, int dcs, int rac
                  "nodes 1..%d, vnodes 1..%d, datacenters 1..%d, racks 1..%d, layout 0 or 1",
                  LAB_MAX_NODES, LAB_MAX_VNODES, LAB_MAX_DCS, LAB_MAX_RACKS);
         return out_error(TOKENRING_E_RANGE, &err, "lab");
-    }
-    if (layout == LAB_LAYOUT_ALLOCATOR && !lab_layout_has_allocator()) {
-        snprintf(err.message, sizeof err.message,
-                 "this build of the library has no token allocator");
-        return out_error(TOKENRING_E_UNSUPPORTED, &err, "layout");
     }
     char text[256];
     if (!repl || repl_len >= sizeof text) {
@@ -832,7 +751,6 @@ static void out_sample_move(int i, int64_t token, const char *from, const char *
     out_f(",\"to_new_node\":%s}", is_new ? "true" : "false");
 }
 
-#if LAB_HAVE_ANALYSIS
 /* The sample keys' primaries and the token space that changes, from the library's
  * movement analysis of the join. */
 static int out_movement(const lab_state *before, const lab_state *after,
@@ -879,34 +797,6 @@ static int out_movement(const lab_state *before, const lab_state *after,
     tokenring_movement_free(mv);
     return rc;
 }
-#else
-/* Without the analysis API: each sample key's primary on both rings. */
-static int out_movement(const lab_state *before, const lab_state *after,
-                        const int64_t *tokens, tokenring_error *err)
-{
-    (void)err;
-    int moved = 0, to_new = 0;
-    out_s(",\"sample_moves\":[");
-    for (int i = 0; i < LAB_SAMPLE_KEYS; i++) {
-        uint32_t a, b, idx;
-        int rc = tokenring_ring_owner(&b, before->ring, tokens[i]);
-        if (rc == TOKENRING_OK)
-            rc = tokenring_ring_owner(&a, after->ring, tokens[i]);
-        if (rc != TOKENRING_OK)
-            return rc;
-        const char *from = node_name_of(before->ring, b), *to = node_name_of(after->ring, a);
-        if (strcmp(from, to) == 0)
-            continue;
-        int is_new = tokenring_ring_find_node(&idx, before->ring, to) == TOKENRING_E_NOTFOUND;
-        out_sample_move(i, tokens[i], from, to, is_new, moved == 0);
-        moved++;
-        to_new += is_new;
-    }
-    out_f("],\"moved\":%d,\"moved_to_new\":%d,\"movement_source\":\"tokenring_ring_owner\"",
-          moved, to_new);
-    return TOKENRING_OK;
-}
-#endif
 
 /* What adding nodes does: the key's route on the current topology and on the same
  * topology with @p nodes_after nodes (same seed, vnodes, datacenters, racks and

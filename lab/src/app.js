@@ -31,8 +31,9 @@ class Lab {
     return lab;
   }
 
-  // The library needs no system calls; wasi-libc's stdio references a few. They fail
-  // politely (ENOSYS / EBADF) and writes are discarded.
+  // The library needs no operating system; wasi-libc references a few WASI calls (stdio,
+  // getenv). They get an empty environment, no files (writes are discarded), a clock, and
+  // ENOSYS for anything else.
   imports() {
     const ENOSYS = 52;
     const EBADF = 8;
@@ -47,6 +48,16 @@ class Lab {
       },
       fd_close() { return EBADF; },
       fd_seek() { return EBADF; },
+      // An empty environment and argument list (getenv() then finds nothing).
+      environ_sizes_get(countPtr, sizePtr) { return self.zeroPair(countPtr, sizePtr); },
+      environ_get() { return 0; },
+      args_sizes_get(countPtr, sizePtr) { return self.zeroPair(countPtr, sizePtr); },
+      args_get() { return 0; },
+      clock_time_get(id, precision, timePtr) {
+        const ns = BigInt(Math.round((id === 0 ? Date.now() : performance.now()) * 1e6));
+        new DataView(self.exports.memory.buffer).setBigUint64(timePtr, ns, true);
+        return 0;
+      },
       proc_exit(code) { throw new Error(`wasm exited with ${code}`); },
     };
     return {
@@ -54,6 +65,13 @@ class Lab {
         get: (target, name) => (name in target ? target[name] : () => ENOSYS),
       }),
     };
+  }
+
+  zeroPair(a, b) {
+    const view = new DataView(this.exports.memory.buffer);
+    view.setUint32(a, 0, true);
+    view.setUint32(b, 0, true);
+    return 0;
   }
 
   text(ptr) {
