@@ -370,6 +370,19 @@ def main():
             if not good:
                 failures.append(name)
                 print(res.stdout)
+            if name == 'removed':
+                # The symbols test must see it too: declared in a header, not in the map.
+                sres = run([sys.executable, os.path.join(HERE, 'check-symbols.py'), '--lib', lib,
+                            '--map', t.path('abi/libtokenring.map'),
+                            '--include-dir', t.path('include/tokenring')])
+                gone = what.split()[0]
+                seen = sres.returncode == 1 and re.search(
+                    r'missing from the version script \(\d+\):\n\s+%s ' % gone, sres.stdout)
+                print('%s %-15s check-symbols %s' % ('ok  ' if seen else 'BAD ', name,
+                      'reports %s declared but not in the map' % gone if seen else 'missed it'))
+                if not seen:
+                    failures.append(name + ' (check-symbols)')
+                    print(sres.stdout)
 
         exported = set(re.findall(r'^(\w+)@', open(glob.glob(os.path.join(
             t.baseline, '*.symbols'))[0]).read(), re.M))
