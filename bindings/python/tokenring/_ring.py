@@ -730,7 +730,20 @@ class Placement(_Handle):
     @property
     def replica_sets(self) -> List[Tuple[str, ...]]:
         """Every distinct replica set, indexed by set id (as :meth:`route` returns)."""
-        return [self.replica_set(i) for i in range(self.set_count)]
+        p = self._p()
+        out = ffi.new("tokenring_replicas *")
+        names, cache, get, unpack = self._names, self._sets, lib.tokenring_placement_set, ffi.unpack
+        result = []
+        for i in range(lib.tokenring_placement_set_count(p)):
+            t = cache.get(i)
+            if t is None:
+                rc = get(out, p, i)
+                if rc:
+                    check(rc)
+                c = out.count
+                t = cache[i] = tuple([names[j] for j in unpack(out.nodes, c)]) if c else ()
+            result.append(t)
+        return result
 
     def route(self, keys: Union[Sequence[Key], Any]) -> Tuple[Any, Any]:
         """Routes many keys in one C call: ``(tokens, set_ids)``, numpy int64/uint32
