@@ -220,7 +220,7 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     const bool simple = replication->strategy == TOKENRING_SIMPLE;
     dc_plan *plan = NULL;
     uint32_t *dc_plan_of = NULL, *pos_all = NULL, *node_stamp = NULL, *rack_stamp = NULL;
-    uint32_t *node_rack = NULL;
+    uint32_t *node_rack = NULL, *lnext = NULL, *lprev = NULL;
     uint32_t *list_nodes = NULL;
     uint8_t *list_flags = NULL;
     pick *picks = NULL;
@@ -291,6 +291,12 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
 
     node_stamp = tr_calloc(ring->node_count, sizeof *node_stamp);
     node_rack = tr_malloc(ring->node_count * sizeof *node_rack);
+    if (simple) {
+        lnext = tr_malloc(ring->node_count * sizeof *lnext);
+        lprev = tr_malloc(ring->node_count * sizeof *lprev);
+        if (!lnext || !lprev)
+            goto nomem;
+    }
     rack_stamp = tr_calloc(ring->rack_count ? ring->rack_count : 1, sizeof *rack_stamp);
     list_nodes = tr_malloc((total_rf ? total_rf : 1) * sizeof *list_nodes);
     list_flags = tr_malloc(total_rf ? total_rf : 1);
@@ -328,6 +334,24 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
 
     const int32_t full_replicas = replication->rf - replication->transient;
     uint32_t walk = 0; /* stamp of the current walk in node_stamp / rack_stamp */
+    uint32_t head = UINT32_MAX;
+    if (simple) {
+        /* Every ring node in order of first appearance from range 0. */
+        uint32_t tail = UINT32_MAX;
+        for (size_t j = 0; j < n; j++) {
+            uint32_t v = tn[j];
+            if (node_stamp[v])
+                continue;
+            node_stamp[v] = 1;
+            lprev[v] = tail;
+            lnext[v] = UINT32_MAX;
+            if (tail == UINT32_MAX)
+                head = v;
+            else
+                lnext[tail] = v;
+            tail = v;
+        }
+    }
     for (size_t i = 0; i < n; i++) {
         size_t cnt = 0;
         if (walk >= UINT32_MAX - nplan - 1) {
@@ -336,17 +360,33 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
             walk = 0;
         }
         if (simple) {
-            const uint32_t stamp = ++walk;
-            for (size_t k = 0, j = i; k < n && cnt < total_rf; k++) {
-                uint32_t node = tn[j];
-                if (node_stamp[node] != stamp) {
-                    node_stamp[node] = stamp;
-                    list_flags[cnt] = !((int32_t)cnt < full_replicas);
-                    list_nodes[cnt++] = node;
+            /* Ranges in the order 0, n-1, n-2, ..., 1: the distinct nodes in ring-walk
+             * order from range i are node(i) followed by those from range i+1 without
+             * node(i), so a linked list of every node gives each range in O(rf) instead
+             * of a walk over the ring. */
+            size_t at = i == 0 ? 0 : n - i;
+            if (i > 0) {
+                uint32_t v = tn[at];
+                if (head != v) {
+                    /* unlink v, then push it in front */
+                    lnext[lprev[v]] = lnext[v];
+                    if (lnext[v] != UINT32_MAX)
+                        lprev[lnext[v]] = lprev[v];
+                    lprev[head] = v;
+                    lnext[v] = head;
+                    lprev[v] = UINT32_MAX;
+                    head = v;
                 }
-                if (++j == n)
-                    j = 0;
             }
+            for (uint32_t v = head; v != UINT32_MAX && cnt < total_rf; v = lnext[v]) {
+                list_flags[cnt] = !((int32_t)cnt < full_replicas);
+                list_nodes[cnt++] = v;
+            }
+            uint32_t id = intern(&in, list_nodes, list_flags, cnt, (uint32_t)at);
+            if (id == UINT32_MAX)
+                goto nomem;
+            p->range_set[at] = id;
+            continue;
         } else {
             /* A datacenter's picks depend only on where its walk starts: its first token
              * at or after range i. That moves only for the datacenter of token i - 1, so
@@ -417,6 +457,15 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
         p->range_set[i] = id;
     }
 
+    if (simple) {
+        /* Ranges were visited out of order: record each set's first range. */
+        for (size_t k = 0; k < in.count; k++)
+            in.first[k] = UINT32_MAX;
+        for (size_t i = 0; i < n; i++)
+            if (in.first[p->range_set[i]] == UINT32_MAX)
+                in.first[p->range_set[i]] = (uint32_t)i;
+    }
+
     /* Hand the sets over to the placement, trimmed to size. */
     p->range_count = (uint32_t)n;
     p->set_count = (uint32_t)in.count;
@@ -448,6 +497,8 @@ done:
     tr_free(pos_all);
     tr_free(node_stamp);
     tr_free(node_rack);
+    tr_free(lnext);
+    tr_free(lprev);
     tr_free(rack_stamp);
     tr_free(list_nodes);
     tr_free(list_flags);
