@@ -457,6 +457,8 @@ static void varints_and_decimals(void **state)
     expect_hex(TOKENRING_CQL_DECIMAL, "1E+2147483647", "8000000101");
     expect_fail(TOKENRING_CQL_DECIMAL, "1E-2147483648", TOKENRING_E_RANGE);
     expect_fail(TOKENRING_CQL_DECIMAL, "1E+2147483649", TOKENRING_E_RANGE);
+    /* the exponent itself must be an int, even when the scale would fit */
+    expect_fail_col(TOKENRING_CQL_DECIMAL, "1E+2147483648", TOKENRING_E_RANGE, 4);
     expect_fail(TOKENRING_CQL_DECIMAL, ".", TOKENRING_E_PARSE);
     expect_fail_col(TOKENRING_CQL_DECIMAL, "1.2.3", TOKENRING_E_PARSE, 4);
     expect_fail(TOKENRING_CQL_DECIMAL, "1e", TOKENRING_E_PARSE);
@@ -603,7 +605,9 @@ static void inets(void **state)
     expect_fail(TOKENRING_CQL_INET, "4294967296", TOKENRING_E_PARSE);
     expect_fail(TOKENRING_CQL_INET, "localhost", TOKENRING_E_PARSE);
     expect_fail(TOKENRING_CQL_INET, "1:2:3", TOKENRING_E_PARSE);
-    expect_fail(TOKENRING_CQL_INET, "::1%eth0", TOKENRING_E_PARSE);
+    expect_hex(TOKENRING_CQL_INET, "fe80::1%3", "fe800000000000000000000000000001");
+    expect_fail_col(TOKENRING_CQL_INET, "::1%eth0", TOKENRING_E_PARSE, 5);
+    expect_fail(TOKENRING_CQL_INET, "::1%", TOKENRING_E_PARSE);
     expect_fail(TOKENRING_CQL_INET, "1::2::3", TOKENRING_E_PARSE);
 }
 
@@ -687,7 +691,21 @@ static void timestamps(void **state)
     assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01 01:00+0100"), jan1);
     assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2023-12-31 19:00-05"), jan1);
     assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01 00:00:00 UTC"), jan1);
-    assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01 02:00 GMT+2"), jan1);
+    assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01 02:00 GMT+2:00"), jan1);
+    assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01 utc"), jan1);
+    assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01+00"), jan1);
+    /* SimpleDateFormat's zone grammar: ISO forms only right after the time, general
+     * zones (names, GMT+h:mm, RFC 822 +hhmm) only after a space; checked against
+     * commons-lang3 DateUtils.parseDateStrictly with Cassandra's patterns */
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34 Z", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34 +01:00", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34 +01", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34UTC", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34 GMT+1", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34 GMT+0100", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34 UTC+01:00", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34 GMT+24:00", TOKENRING_E_PARSE);
+    expect_fail(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34+2400", TOKENRING_E_PARSE);
     assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01 +0000"), jan1);
     assert_int_equal(parse_i64(TOKENRING_CQL_TIMESTAMP, "2024-01-01 12:34:56.789"),
                      jan1 + ((12 * 60 + 34) * 60 + 56) * 1000LL + 789);
