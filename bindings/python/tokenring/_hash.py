@@ -9,7 +9,7 @@ from ._ffi import ffi, lib
 try:  # numpy is optional: batch results are numpy arrays when it is installed
     import numpy as _np
 except ImportError:  # pragma: no cover - exercised without numpy
-    _np = None
+    _np = None  # type: ignore[assignment]
 
 __all__ = ["Key", "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN",
            "as_key_bytes", "pack_keys", "HAVE_NUMPY"]
@@ -69,10 +69,10 @@ def pack_keys(keys: Iterable[Key]) -> Tuple[bytes, Any, int]:
     if not isinstance(keys, (list, tuple)):
         keys = list(keys)
     try:
-        data = b"".join(keys)  # bytes, bytearray, memoryview
-    except TypeError:
+        data = b"".join(keys)  # type: ignore[arg-type]  # bytes, bytearray, memoryview
+    except TypeError:  # str keys (or bad types: as_key_bytes says which)
         keys = [as_key_bytes(k) for k in keys]
-        data = b"".join(keys)
+        data = b"".join(keys)  # type: ignore[arg-type]
     n = len(keys)
     if _np is not None:
         offsets = _np.zeros(n + 1, dtype=_np.uint64)

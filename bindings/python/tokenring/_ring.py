@@ -12,7 +12,7 @@ import enum
 import operator
 import threading
 from typing import (Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Optional,
-                    Sequence, Tuple, Union)
+                    Sequence, Tuple, Union, cast)
 
 from ._errors import ClosedError, InvalidArgumentError, check, new_error
 from ._ffi import ffi, lib
@@ -68,7 +68,7 @@ class Range(NamedTuple):
     start: int
     end: int
     width: int
-    index: int
+    index: int  # type: ignore[assignment]  # the range index, as in tokenring_range
     owner: str
 
 
@@ -590,7 +590,8 @@ class Ring(_Handle):
         """Replica node names of a token or key in Cassandra's order (the first is the
         primary owner's for SimpleStrategy; an interleaved walk across datacenters for
         NetworkTopologyStrategy)."""
-        return self.placement(replication, allow_unknown_dc).replicas(key_or_token)
+        return cast(List[str],
+                    self.placement(replication, allow_unknown_dc).replicas(key_or_token))
 
     def ownership(self, replication: Optional[ReplicationLike] = None,
                   allow_unknown_dc: bool = False) -> Dict[str, Ownership]:
@@ -617,7 +618,7 @@ class Ring(_Handle):
         out = []
         for i in range(len(self)):
             r = self.range(i)
-            reps = pl.range_replicas(i, with_transient=True)
+            reps = cast(List[Tuple[str, bool]], pl.range_replicas(i, with_transient=True))
             out.append(DescribedRange(r.start, r.end, tuple(n for n, _ in reps),
                                       tuple(n for n, t in reps if t)))
         return out
