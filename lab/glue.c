@@ -227,9 +227,10 @@ static void node_place(const lab_config *cfg, int node, int *dc, int *rack)
 
 static const char *lab_layout_rule(void)
 {
-    return "the library's seeded layout (tokenring_layout_add_seeded_nodes): vnode v of node "
-           "n under seed s gets the Cassandra Murmur3 token of \"tokenring-layout-v1\" + s + "
-           "the node's name + v, so a node's tokens depend only on (seed, name, vnode)";
+    return "vnode v of node n under seed s gets the Cassandra Murmur3 token of the bytes "
+           "\"tokenring-layout-v1\" + s + the node's name + v "
+           "(tokenring_layout_add_seeded_nodes), so a node's tokens depend only on (seed, "
+           "name, vnode)";
 }
 
 /* Replication factor the allocator plans for in datacenter @p dc (at least 1). */

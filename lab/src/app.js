@@ -256,7 +256,7 @@ function syncControls() {
       + 'allocator (tokenring_allocate_nodes) for the replication factor; every node added '
       + 'afterwards is a join whose tokens tokenring_allocate_tokens chooses against the ring as '
       + 'it stands, keeping all existing tokens. The layout seed is not used.'
-    : `Seeded layout: ${info.layout_rule}.`;
+    : `Seeded layout, computed by the library: ${info.layout_rule}.`;
   $('add-node').disabled = state.nodes >= info.limits.nodes;
   $('join-add').disabled = state.nodes >= info.limits.nodes;
   $('rf-note').textContent = state.strategy === 'simple'
@@ -277,14 +277,15 @@ function renderDcRf() {
   for (let d = 1; d <= state.dcs; d++) {
     const dc = `dc${d}`;
     const inDc = ring.nodes.filter((n) => n.dc === dc).length;
-    const input = el('input', { id: `rf-${dc}`, type: 'number', min: '0', max: String(inDc),
+    const input = el('input', { id: `rf-${dc}`, type: 'number', min: '0', max: '255',
       value: String(state.dcRf[dc] ?? 0), inputmode: 'numeric' });
     input.addEventListener('change', () => {
-      let v = Math.max(0, Math.min(inDc, Number(input.value) | 0));
+      const v = Math.max(0, Math.min(255, Number(input.value) | 0));
       const dcRf = { ...state.dcRf, [dc]: v };
       if (configure({ dcRf })) routeKey();
     });
-    box.append(el('label', { for: `rf-${dc}` }, `Replicas in ${dc} (${inDc} nodes there)`, input));
+    const more = (state.dcRf[dc] ?? 0) > inDc ? `: more than its ${inDc} nodes gives all of them` : '';
+    box.append(el('label', { for: `rf-${dc}` }, `Replicas in ${dc} (${inDc} nodes there${more})`, input));
   }
 }
 
@@ -387,8 +388,8 @@ function renderInspector() {
   }
   renderWalk(showPrimary);
   const st = stage === 3 ? 'Complete: every stage shown.'
-    : `Stage ${stage + 1} of 3: ${STAGES[stage].name} (t = ${state.t.toFixed(1)} s).`;
-  $('stage-line').textContent = st;
+    : `Stage ${stage + 1} of 3: ${STAGES[stage].name}.`;
+  if ($('stage-line').textContent !== st) $('stage-line').textContent = st;
 }
 
 // The vnodes the replica walk visits, from the owning vnode to the last replica's, each
