@@ -8,7 +8,7 @@ Compares three sets of names and prints every difference:
   * the names listed in the version script (abi/libtokenring.map),
   * the declarations marked TOKENRING_API in include/tokenring/*.h.
 It also checks that each exported symbol carries the version node the map puts it in,
-and that every public header is included by tokenring.h and installed by
+that each node lists its names alphabetically, and that every public header is included by tokenring.h and installed by
 include/tokenring/meson.build, so that a new header cannot be forgotten.
 
 Usage: check-symbols.py --lib libtokenring.so [--map FILE] [--include-dir DIR]
@@ -28,6 +28,9 @@ SRCDIR = os.path.dirname(HERE)
 def strip_c_comments(text):
     text = re.sub(r'/\*.*?\*/', ' ', text, flags=re.S)
     return re.sub(r'//[^\n]*', ' ', text)
+
+
+ORDER = {}  # node -> names in the order the map lists them
 
 
 def parse_map(path):
@@ -51,6 +54,7 @@ def parse_map(path):
                 if not tok:
                     continue
             if scope == 'global':
+                ORDER.setdefault(node, []).append(tok)
                 if tok in symbols:
                     raise SystemExit('%s: %s listed twice (%s and %s)' % (path, tok, symbols[tok], node))
                 symbols[tok] = node
@@ -156,6 +160,11 @@ def main():
     unknown_nodes = so_nodes - {n for n, _ in map_nodes}
     report('version nodes in the library that the map does not define', unknown_nodes, problems)
     check_headers_wired(args.include_dir, problems)
+    for node, names in ORDER.items():
+        if names != sorted(names):
+            a, b = next((a, b) for a, b in zip(names, names[1:]) if a > b)
+            problems.append('node %s of the version script is not in alphabetical order '
+                            '(%s comes after %s)' % (node, b, a))
 
     print('%d exported, %d in %s (%s), %d declared in %d headers' % (
         len(e), len(m), os.path.basename(args.map), ', '.join(n for n, _ in map_nodes),
