@@ -27,7 +27,43 @@ typedef struct {
     uint32_t start;       /* where the cached picks' walk started (UINT32_MAX: none) */
     uint32_t base;        /* this datacenter's picks: picks[base .. base + count) */
     uint32_t count;
+    uint32_t rack_lo, rack_hi; /* the datacenter's racks: [rack_lo, rack_hi) */
 } dc_plan;
+
+/* After this many tokens rejected in a row with no rack repeat left, a datacenter's walk
+ * jumps straight to the nearest token of a rack it has not used (the only tokens it can
+ * still accept), so a rack with few tokens does not make the walk cross the ring. */
+#define JUMP_AFTER 16
+
+/* Nearest token at or after DC-local position q (cyclically) of a rack of pl not yet
+ * used in this walk; its distance from q, or UINT32_MAX when there is none. */
+static uint32_t nearest_unused_rack(const dc_plan *pl, uint32_t q, const uint32_t *rack_stamp,
+                                    uint32_t stamp, const uint32_t *rpos_off,
+                                    const uint32_t *rpos)
+{
+    uint32_t best = UINT32_MAX;
+    for (uint32_t r = pl->rack_lo; r < pl->rack_hi; r++) {
+        if (rack_stamp[r] == stamp)
+            continue;
+        const uint32_t *list = rpos + rpos_off[r];
+        uint32_t len = rpos_off[r + 1] - rpos_off[r];
+        if (len == 0)
+            continue;
+        uint32_t lo = 0, hi = len;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (list[mid] < q)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        uint32_t cand = lo < len ? list[lo] : list[0];
+        uint32_t d = cand >= q ? cand - q : cand + pl->len - q;
+        if (d < best)
+            best = d;
+    }
+    return best;
+}
 
 typedef struct {
     uint32_t pos; /* ring index of the token the replica was reached through */
@@ -220,7 +256,7 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     const bool simple = replication->strategy == TOKENRING_SIMPLE;
     dc_plan *plan = NULL;
     uint32_t *dc_plan_of = NULL, *pos_all = NULL, *node_stamp = NULL, *rack_stamp = NULL;
-    uint32_t *node_rack = NULL, *lnext = NULL, *lprev = NULL;
+    uint32_t *node_rack = NULL, *lnext = NULL, *lprev = NULL, *rpos_off = NULL, *rpos = NULL;
     uint32_t *list_nodes = NULL;
     uint8_t *list_flags = NULL;
     pick *picks = NULL;
@@ -331,6 +367,32 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     }
     for (size_t k = 0; k < ring->node_count; k++)
         node_rack[k] = ring->nodes[k].rack_index;
+    if (!simple) {
+        /* Per rack, the DC-local positions of its tokens, ascending. */
+        rpos_off = tr_calloc((size_t)ring->rack_count + 2, sizeof *rpos_off);
+        rpos = tr_malloc((n ? n : 1) * sizeof *rpos);
+        if (!rpos_off || !rpos)
+            goto nomem;
+        for (size_t k = 0; k < nplan; k++) {
+            dc_plan *pl = &plan[k];
+            pl->rack_lo = UINT32_MAX;
+            pl->rack_hi = 0;
+            for (uint32_t q = 0; q < pl->len; q++) {
+                uint32_t r = node_rack[tn[pl->pos[q]]];
+                rpos_off[r + 2]++;
+                if (r < pl->rack_lo)
+                    pl->rack_lo = r;
+                if (r + 1 > pl->rack_hi)
+                    pl->rack_hi = r + 1;
+            }
+        }
+        for (size_t r = 0; r < ring->rack_count; r++)
+            rpos_off[r + 2] += rpos_off[r + 1];
+        for (size_t k = 0; k < nplan; k++)
+            for (uint32_t q = 0; q < plan[k].len; q++)
+                rpos[rpos_off[node_rack[tn[plan[k].pos[q]]] + 1]++] = q;
+        /* rpos_off[r] .. rpos_off[r + 1] is now rack r's list. */
+    }
 
     const int32_t full_replicas = replication->rf - replication->transient;
     uint32_t walk = 0; /* stamp of the current walk in node_stamp / rack_stamp */
@@ -403,21 +465,38 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
                 int32_t rf_left = pl->rf_left, repeats = pl->repeats;
                 pick *out_picks = picks + pl->base;
                 uint32_t at = 0;
+                uint32_t rejected = 0;
                 for (uint32_t w = 0; w < pl->len && rf_left > 0; w++) {
+                    if (repeats <= 0 && rejected >= JUMP_AFTER) {
+                        uint32_t d = nearest_unused_rack(pl, q, rack_stamp, stamp, rpos_off,
+                                                         rpos);
+                        if (d == UINT32_MAX || d >= pl->len - w)
+                            break;
+                        w += d;
+                        q += d;
+                        if (q >= pl->len)
+                            q -= pl->len;
+                        rejected = 0;
+                    }
                     uint32_t j = pl->pos[q];
                     if (++q == pl->len)
                         q = 0;
                     uint32_t node = tn[j];
-                    if (node_stamp[node] == stamp)
+                    if (node_stamp[node] == stamp) {
+                        rejected++;
                         continue;
+                    }
                     bool full = rf_left > pl->transients;
                     uint32_t rack = node_rack[node];
-                    if (rack_stamp[rack] != stamp)
+                    if (rack_stamp[rack] != stamp) {
                         rack_stamp[rack] = stamp;
-                    else if (repeats > 0)
+                    } else if (repeats > 0) {
                         repeats--;
-                    else
+                    } else {
+                        rejected++;
                         continue;
+                    }
+                    rejected = 0;
                     node_stamp[node] = stamp;
                     out_picks[at].pos = j;
                     out_picks[at].node = node;
@@ -499,6 +578,8 @@ done:
     tr_free(node_rack);
     tr_free(lnext);
     tr_free(lprev);
+    tr_free(rpos_off);
+    tr_free(rpos);
     tr_free(rack_stamp);
     tr_free(list_nodes);
     tr_free(list_flags);

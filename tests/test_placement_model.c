@@ -110,13 +110,16 @@ static void random_model(model *m)
     for (int d = 0; d < ndc; d++) {
         int racks = rnd_in(1, 5);
         int nodes = rnd_in(1, 10);
+        /* Lopsided: racks other than r1 get a single token per node, so walks cross long
+         * runs of r1 tokens they cannot take. */
+        bool lopsided = rnd() % 3 == 0;
         for (int k = 0; k < nodes && m->nn < MAX_NODES; k++) {
             mnode *n = &m->nodes[m->nn];
             snprintf(n->name, sizeof n->name, "n%02d", m->nn);
             snprintf(n->dc, sizeof n->dc, "dc%d", d + 1);
             /* rack names repeat across datacenters on purpose */
             snprintf(n->rack, sizeof n->rack, "r%d", rnd_in(1, racks));
-            int want = rnd_in(1, vn_max);
+            int want = lopsided && strcmp(n->rack, "r1") != 0 ? 1 : rnd_in(1, vn_max);
             for (int t = 0; t < want; t++) {
                 int64_t tok = random_token(style);
                 bool dup = token_used(m, tok);
