@@ -133,11 +133,11 @@ type ChangeKind int
 
 // Kinds of topology change.
 const (
-	ChangeGeneric      ChangeKind = C.TOKENRING_CHANGE_GENERIC
-	ChangeJoin         ChangeKind = C.TOKENRING_CHANGE_JOIN
-	ChangeDecommission ChangeKind = C.TOKENRING_CHANGE_DECOMMISSION
-	ChangeReplace      ChangeKind = C.TOKENRING_CHANGE_REPLACE
-	ChangeMove         ChangeKind = C.TOKENRING_CHANGE_MOVE
+	ChangeGeneric      ChangeKind = 0
+	ChangeJoin         ChangeKind = 1
+	ChangeDecommission ChangeKind = 2
+	ChangeReplace      ChangeKind = 3
+	ChangeMove         ChangeKind = 4
 )
 
 // MovementSummary holds the totals of a movement analysis.
@@ -396,18 +396,18 @@ type Consistency int
 
 // Consistency levels.
 const (
-	One         Consistency = C.TOKENRING_CL_ONE
-	Two         Consistency = C.TOKENRING_CL_TWO
-	Three       Consistency = C.TOKENRING_CL_THREE
-	Quorum      Consistency = C.TOKENRING_CL_QUORUM
-	All         Consistency = C.TOKENRING_CL_ALL
-	LocalOne    Consistency = C.TOKENRING_CL_LOCAL_ONE
-	LocalQuorum Consistency = C.TOKENRING_CL_LOCAL_QUORUM
-	EachQuorum  Consistency = C.TOKENRING_CL_EACH_QUORUM
+	One         Consistency = 1
+	Two         Consistency = 2
+	Three       Consistency = 3
+	Quorum      Consistency = 4
+	All         Consistency = 5
+	LocalOne    Consistency = 6
+	LocalQuorum Consistency = 7
+	EachQuorum  Consistency = 8
 )
 
 // AvailabilityMaxK is the largest number of failed nodes an analysis enumerates.
-const AvailabilityMaxK = C.TOKENRING_AVAILABILITY_MAX_K
+const AvailabilityMaxK = 3
 
 // FailureSet is a set of k failed nodes that leaves some range unable to reach the
 // consistency level, with the exact width of the token space it makes unavailable.

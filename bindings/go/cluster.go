@@ -18,12 +18,12 @@ type InputFormat int
 
 // Input formats.
 const (
-	FormatAuto           InputFormat = C.TOKENRING_INPUT_AUTO            // detect from the first lines
-	FormatTopology       InputFormat = C.TOKENRING_INPUT_TOPOLOGY        // the topology file
-	FormatTSV            InputFormat = C.TOKENRING_INPUT_TSV             // node, dc, rack, tokens columns
-	FormatNodetoolRing   InputFormat = C.TOKENRING_INPUT_NODETOOL_RING   // `nodetool ring` output
-	FormatNodetoolStatus InputFormat = C.TOKENRING_INPUT_NODETOOL_STATUS // `nodetool status` output
-	FormatCQLSH          InputFormat = C.TOKENRING_INPUT_CQLSH           // cqlsh output of system.peers_v2/local
+	FormatAuto           InputFormat = 0 // detect from the first lines
+	FormatTopology       InputFormat = 1 // the topology file
+	FormatTSV            InputFormat = 2 // node, dc, rack, tokens columns
+	FormatNodetoolRing   InputFormat = 3 // `nodetool ring` output
+	FormatNodetoolStatus InputFormat = 4 // `nodetool status` output
+	FormatCQLSH          InputFormat = 5 // cqlsh output of system.peers_v2/local
 )
 
 // String returns the format's short name ("topology", "tsv", "nodetool-ring",
@@ -41,7 +41,7 @@ type ParseFlags uint32
 
 // AllowPartial accepts a visibly incomplete listing (an elided nodetool ring, a cqlsh
 // token set cut short); the cluster then reports ClusterPartial.
-const AllowPartial ParseFlags = C.TOKENRING_PARSE_ALLOW_PARTIAL
+const AllowPartial ParseFlags = 1
 
 // ClusterFlags describe a cluster as a whole.
 type ClusterFlags uint32
@@ -49,10 +49,10 @@ type ClusterFlags uint32
 // Cluster flags.
 const (
 	// ClusterPartial: an input was accepted with AllowPartial and was incomplete.
-	ClusterPartial ClusterFlags = C.TOKENRING_CLUSTER_PARTIAL
+	ClusterPartial ClusterFlags = 1
 	// ClusterTokensUnknown: some node's tokens are unknown (only their count is), so
 	// the cluster has no topology.
-	ClusterTokensUnknown ClusterFlags = C.TOKENRING_CLUSTER_TOKENS_UNKNOWN
+	ClusterTokensUnknown ClusterFlags = 2
 )
 
 // ClusterNode is a copy of one node of a Cluster.

@@ -19,17 +19,17 @@ type Code int32
 // The status codes of the C library (enum tokenring_status), plus CodeClosed for a Go
 // handle used after Close. The values of the C codes are part of the library's ABI.
 const (
-	CodeOK          Code = C.TOKENRING_OK
-	CodeInvalid     Code = C.TOKENRING_E_INVAL
-	CodeNoMem       Code = C.TOKENRING_E_NOMEM
-	CodeNotFound    Code = C.TOKENRING_E_NOTFOUND
-	CodeExists      Code = C.TOKENRING_E_EXISTS
-	CodeRange       Code = C.TOKENRING_E_RANGE
-	CodeParse       Code = C.TOKENRING_E_PARSE
-	CodeEmpty       Code = C.TOKENRING_E_EMPTY
-	CodeBufSize     Code = C.TOKENRING_E_BUFSIZE
-	CodeUnsupported Code = C.TOKENRING_E_UNSUPPORTED
-	CodeImpossible  Code = C.TOKENRING_E_IMPOSSIBLE
+	CodeOK          Code = 0
+	CodeInvalid     Code = -1
+	CodeNoMem       Code = -2
+	CodeNotFound    Code = -3
+	CodeExists      Code = -4
+	CodeRange       Code = -5
+	CodeParse       Code = -6
+	CodeEmpty       Code = -7
+	CodeBufSize     Code = -8
+	CodeUnsupported Code = -9
+	CodeImpossible  Code = -10
 	// CodeClosed is the binding's own code for a handle used after Close. The C library
 	// never returns it.
 	CodeClosed Code = -1000

@@ -21,11 +21,22 @@ var notWrapped = map[string]string{
 	"tokenring_get_allocator": "only meaningful together with tokenring_set_allocator (see there)",
 }
 
+// notMirrored lists the public macros and enumerators the binding deliberately has no Go
+// constant for, with the reason. Every other one must be referenced as C.NAME from the
+// binding's Go source (constcheck.go pins each Go constant to its C value), so that a new
+// status code, CQL type, flag or limit fails this test until the binding follows.
+var notMirrored = map[string]string{
+	"TOKENRING_API": "the export attribute, not a value",
+}
+
 // headerDir is the public header folder of the source tree this binding lives in.
 const headerDir = "../../include/tokenring"
 
 var apiDecl = regexp.MustCompile(`TOKENRING_API\b[^;{]*?\b(tokenring_[A-Za-z0-9_]+)\s*\(`)
 var cCall = regexp.MustCompile(`\bC\.(tokenring_[A-Za-z0-9_]+)\s*\(`)
+var macroDef = regexp.MustCompile(`(?m)^\s*#\s*define\s+(TOKENRING_[A-Z0-9_]+)(\(?)`)
+var enumerator = regexp.MustCompile(`\b(TOKENRING_[A-Z0-9_]+)\s*=\s*-?[0-9]`)
+var cName = regexp.MustCompile(`\bC\.(TOKENRING_[A-Z0-9_]+)\b`)
 var typedefName = regexp.MustCompile(`\b(tokenring_[A-Za-z0-9_]+)\s*;`)
 var blockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
 var lineComment = regexp.MustCompile(`//[^\n]*`)
@@ -145,5 +156,68 @@ func TestHeaderExtraction(t *testing.T) {
 	want := "tokenring_ring_tokens,tokenring_multi_line"
 	if strings.Join(got, ",") != want {
 		t.Fatalf("extracted %v, want %s", got, want)
+	}
+}
+
+// headerValues returns the object-like macros and the enumerators of the public headers
+// (include guards and function-like macros left out).
+func headerValues(t *testing.T) map[string]string {
+	t.Helper()
+	files, _ := filepath.Glob(filepath.Join(headerDir, "*.h"))
+	files = append(files, filepath.Join(headerDir, "version.h.in"))
+	names := map[string]string{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := lineComment.ReplaceAllString(blockComment.ReplaceAllString(string(src), ""), "")
+		for _, m := range macroDef.FindAllStringSubmatch(text, -1) {
+			if m[2] == "(" || strings.HasSuffix(m[1], "_H") {
+				continue
+			}
+			names[m[1]] = filepath.Base(f)
+		}
+		for _, m := range enumerator.FindAllStringSubmatch(text, -1) {
+			names[m[1]] = filepath.Base(f)
+		}
+	}
+	return names
+}
+
+func TestHeaderValuesMirrored(t *testing.T) {
+	names := headerValues(t)
+	if len(names) < 50 {
+		t.Fatalf("found only %d macros and enumerators: the extraction is broken", len(names))
+	}
+	used := map[string]bool{}
+	files, _ := filepath.Glob("*.go")
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range cName.FindAllStringSubmatch(string(src), -1) {
+			used[m[1]] = true
+		}
+	}
+	var missing []string
+	for name, header := range names {
+		if _, ok := notMirrored[name]; !ok && !used[name] {
+			missing = append(missing, name+" ("+header+")")
+		}
+	}
+	sort.Strings(missing)
+	t.Logf("%d public macros and enumerators, %d without a Go counterpart", len(names), len(missing))
+	for _, m := range missing {
+		t.Errorf("public constant %s has no Go counterpart: add one (and its check in constcheck.go), or list it in notMirrored with a reason", m)
+	}
+	for name := range notMirrored {
+		if _, ok := names[name]; !ok && name != "TOKENRING_API" {
+			t.Errorf("notMirrored lists %s, which no public header defines any more", name)
+		}
 	}
 }

@@ -17,24 +17,24 @@ type CQLType int32
 
 // The CQL types the library knows; the values are the library's ABI.
 const (
-	CQLAscii     CQLType = C.TOKENRING_CQL_ASCII
-	CQLBigint    CQLType = C.TOKENRING_CQL_BIGINT
-	CQLBlob      CQLType = C.TOKENRING_CQL_BLOB
-	CQLBoolean   CQLType = C.TOKENRING_CQL_BOOLEAN
-	CQLDate      CQLType = C.TOKENRING_CQL_DATE
-	CQLDecimal   CQLType = C.TOKENRING_CQL_DECIMAL
-	CQLDouble    CQLType = C.TOKENRING_CQL_DOUBLE
-	CQLFloat     CQLType = C.TOKENRING_CQL_FLOAT
-	CQLInet      CQLType = C.TOKENRING_CQL_INET
-	CQLInt       CQLType = C.TOKENRING_CQL_INT
-	CQLSmallint  CQLType = C.TOKENRING_CQL_SMALLINT
-	CQLText      CQLType = C.TOKENRING_CQL_TEXT
-	CQLTime      CQLType = C.TOKENRING_CQL_TIME
-	CQLTimestamp CQLType = C.TOKENRING_CQL_TIMESTAMP
-	CQLTimeuuid  CQLType = C.TOKENRING_CQL_TIMEUUID
-	CQLTinyint   CQLType = C.TOKENRING_CQL_TINYINT
-	CQLUUID      CQLType = C.TOKENRING_CQL_UUID
-	CQLVarint    CQLType = C.TOKENRING_CQL_VARINT
+	CQLAscii     CQLType = 1
+	CQLBigint    CQLType = 2
+	CQLBlob      CQLType = 3
+	CQLBoolean   CQLType = 4
+	CQLDate      CQLType = 5
+	CQLDecimal   CQLType = 6
+	CQLDouble    CQLType = 7
+	CQLFloat     CQLType = 8
+	CQLInet      CQLType = 9
+	CQLInt       CQLType = 10
+	CQLSmallint  CQLType = 11
+	CQLText      CQLType = 12
+	CQLTime      CQLType = 13
+	CQLTimestamp CQLType = 14
+	CQLTimeuuid  CQLType = 15
+	CQLTinyint   CQLType = 16
+	CQLUUID      CQLType = 17
+	CQLVarint    CQLType = 18
 )
 
 // ParseCQLType looks a type up by its CQL name, case-insensitively ("int", "bigint",

@@ -18,14 +18,14 @@ type LayoutFlags uint32
 const (
 	// LayoutStrict makes a seeded layout fail with ErrExists on a token collision
 	// instead of rehashing with the next attempt number.
-	LayoutStrict LayoutFlags = C.TOKENRING_LAYOUT_STRICT
+	LayoutStrict LayoutFlags = 1
 	// AllocateNodeByNode makes AllocateNodes plan strictly node by node instead of
 	// refining the whole batch jointly at the end.
-	AllocateNodeByNode LayoutFlags = C.TOKENRING_ALLOCATE_NODE_BY_NODE
+	AllocateNodeByNode LayoutFlags = 1
 )
 
 // LayoutMaxTokens is the most tokens per node the layout and allocator calls accept.
-const LayoutMaxTokens = C.TOKENRING_LAYOUT_MAX_TOKENS
+const LayoutMaxTokens = 65536
 
 // cStrings copies strings into a NULL-free C array of C strings (C memory: a Go array of
 // pointers to Go memory may not be passed to C). Call the returned function to free it.

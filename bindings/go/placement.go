@@ -20,7 +20,7 @@ type PlacementFlags uint32
 
 // AllowUnknownDC accepts datacenters of the replication that have no node in the ring
 // (they get no replicas, as in Cassandra) instead of failing with ErrNotFound.
-const AllowUnknownDC PlacementFlags = C.TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC
+const AllowUnknownDC PlacementFlags = 1
 
 // Replicas are the replicas of one range, as node indices of the placement's ring.
 type Replicas struct {

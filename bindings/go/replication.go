@@ -18,8 +18,8 @@ type Strategy int
 
 // Replication strategies.
 const (
-	SimpleStrategy          Strategy = C.TOKENRING_SIMPLE
-	NetworkTopologyStrategy Strategy = C.TOKENRING_NETWORK_TOPOLOGY
+	SimpleStrategy          Strategy = 1
+	NetworkTopologyStrategy Strategy = 2
 )
 
 // String returns the Cassandra class name of the strategy.

@@ -18,10 +18,10 @@ type NodeState int32
 
 // Node states. Only Normal, Leaving and Moving nodes' tokens form the ring.
 const (
-	StateNormal  NodeState = C.TOKENRING_STATE_NORMAL
-	StateJoining NodeState = C.TOKENRING_STATE_JOINING
-	StateLeaving NodeState = C.TOKENRING_STATE_LEAVING
-	StateMoving  NodeState = C.TOKENRING_STATE_MOVING
+	StateNormal  NodeState = 0
+	StateJoining NodeState = 1
+	StateLeaving NodeState = 2
+	StateMoving  NodeState = 3
 )
 
 // Liveness tells whether a node is reachable (tokenring_liveness). Placement ignores it.
@@ -29,9 +29,9 @@ type Liveness int32
 
 // Liveness values.
 const (
-	Up      Liveness = C.TOKENRING_UP
-	Down    Liveness = C.TOKENRING_DOWN
-	Unknown Liveness = C.TOKENRING_UNKNOWN
+	Up      Liveness = 0
+	Down    Liveness = 1
+	Unknown Liveness = 2
 )
 
 // NodeInfo describes one node of a Topology or a Ring. It is a copy: it stays valid

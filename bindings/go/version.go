@@ -18,11 +18,11 @@ const (
 
 // Limits of the library (see common.h).
 const (
-	MinToken = int64(C.TOKENRING_MIN_TOKEN) // -2^63, the token of the empty key
-	MaxToken = int64(C.TOKENRING_MAX_TOKEN) // 2^63-1
-	MaxName  = C.TOKENRING_MAX_NAME         // longest node, datacenter or rack name in bytes
-	MaxRF    = C.TOKENRING_MAX_RF           // largest replication factor per datacenter
-	MaxKey   = C.TOKENRING_MAX_KEY          // largest serialized partition key in bytes
+	MinToken = int64(-1 << 63)  // -2^63, the token of the empty key
+	MaxToken = int64(1<<63 - 1) // 2^63-1
+	MaxName  = 255              // longest node, datacenter or rack name in bytes
+	MaxRF    = 255              // largest replication factor per datacenter
+	MaxKey   = 65535            // largest serialized partition key in bytes
 )
 
 // Version returns the version string of the library loaded at run time, e.g. "1.0.0".
