@@ -853,6 +853,163 @@ static void rack_repeats_are_taken_in_walk_order(void **state)
     tokenring_ring_free(r);
 }
 
+/* ----------------------------------------------------- allocation failures */
+
+static long fail_at; /* fail the fail_at-th allocation from now (1-based); 0: never */
+static long alloc_calls, live_blocks;
+
+static void *t_malloc(size_t n, void *u)
+{
+    (void)u;
+    if (fail_at && ++alloc_calls == fail_at)
+        return NULL;
+    void *p = malloc(n);
+    if (p)
+        live_blocks++;
+    return p;
+}
+
+static void *t_realloc(void *p, size_t n, void *u)
+{
+    (void)u;
+    if (fail_at && ++alloc_calls == fail_at)
+        return NULL;
+    void *q = realloc(p, n);
+    if (q && !p)
+        live_blocks++;
+    return q;
+}
+
+static void t_free(void *p, void *u)
+{
+    (void)u;
+    if (p)
+        live_blocks--;
+    free(p);
+}
+
+typedef struct {
+    tokenring_topology *topology;
+    tokenring_ring *ring;
+    tokenring_replication *simple, *network;
+} oom_inputs;
+
+/* Builds something from the inputs; on success frees it again. */
+typedef int (*oom_op)(oom_inputs *in, tokenring_error *err);
+
+static int op_ring(oom_inputs *in, tokenring_error *err)
+{
+    tokenring_ring *r = NULL;
+    int rc = tokenring_ring_build(&r, in->topology, err);
+    if (rc != TOKENRING_OK)
+        assert_null(r);
+    tokenring_ring_free(r);
+    return rc;
+}
+
+static int op_placement(oom_inputs *in, tokenring_replication *repl, tokenring_error *err)
+{
+    tokenring_placement *p = NULL;
+    int rc = tokenring_placement_build(&p, in->ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                       err);
+    if (rc != TOKENRING_OK)
+        assert_null(p);
+    tokenring_placement_free(p);
+    return rc;
+}
+
+static int op_placement_simple(oom_inputs *in, tokenring_error *err)
+{
+    return op_placement(in, in->simple, err);
+}
+
+static int op_placement_network(oom_inputs *in, tokenring_error *err)
+{
+    return op_placement(in, in->network, err);
+}
+
+static int op_parse(oom_inputs *in, tokenring_error *err)
+{
+    (void)in;
+    static const char text[] = "{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2/1', "
+                               "'dc3': '1', 'dc4': '1', 'dc5': '2'}";
+    tokenring_replication *r = NULL;
+    int rc = tokenring_replication_parse(&r, text, sizeof text - 1, err);
+    if (rc != TOKENRING_OK)
+        assert_null(r);
+    tokenring_replication_free(r);
+    return rc;
+}
+
+static int op_set_dc(oom_inputs *in, tokenring_error *err)
+{
+    return tokenring_replication_set_dc(in->network, "dc9", 1, 0, err);
+}
+
+static void oom_loop(const char *what, oom_inputs *in, oom_op op)
+{
+    char before[512], after[512];
+    for (long k = 1;; k++) {
+        assert_int_equal(tokenring_replication_format(before, sizeof before, NULL, in->network),
+                         TOKENRING_OK);
+        long live = live_blocks;
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        alloc_calls = 0;
+        fail_at = k;
+        int rc = op(in, &err);
+        fail_at = 0;
+        if (rc == TOKENRING_OK)
+            break;
+        if (rc != TOKENRING_E_NOMEM)
+            fail_msg("%s: allocation %ld failed with %d", what, k, rc);
+        assert_int_equal(live_blocks, live); /* nothing leaked */
+        assert_int_equal(tokenring_replication_format(after, sizeof after, NULL, in->network),
+                         TOKENRING_OK);
+        assert_string_equal(before, after);
+        assert_true(k < 10000);
+    }
+}
+
+static void builders_fail_cleanly_on_allocation_failure(void **state)
+{
+    (void)state;
+    tokenring_allocator a = { t_malloc, t_realloc, t_free, NULL };
+    assert_int_equal(tokenring_set_allocator(&a), TOKENRING_OK);
+    oom_inputs in = { 0 };
+    assert_int_equal(tokenring_topology_new(&in.topology), TOKENRING_OK);
+    uint64_t x = 42;
+    for (int node = 0; node < 60; node++) {
+        int64_t toks[100];
+        for (int k = 0; k < 100; k++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            toks[k] = (int64_t)x;
+        }
+        char name[16], dc[8], rack[8];
+        snprintf(name, sizeof name, "n%d", node);
+        snprintf(dc, sizeof dc, "dc%d", node % 3 + 1);
+        snprintf(rack, sizeof rack, "r%d", node % 4);
+        assert_int_equal(tokenring_topology_add_node(in.topology, name, dc, rack, toks, 100, NULL),
+                         TOKENRING_OK);
+    }
+    assert_int_equal(tokenring_ring_build(&in.ring, in.topology, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_simple(&in.simple, 3, 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_parse(&in.network, "dc1=3,dc2=2/1,dc3=5,dc4=1", 25,
+                                                 NULL),
+                     TOKENRING_OK);
+    oom_loop("ring", &in, op_ring);
+    oom_loop("placement simple", &in, op_placement_simple);
+    oom_loop("placement network", &in, op_placement_network);
+    oom_loop("parse", &in, op_parse);
+    oom_loop("set_dc", &in, op_set_dc);
+    tokenring_replication_free(in.simple);
+    tokenring_replication_free(in.network);
+    tokenring_ring_free(in.ring);
+    tokenring_topology_free(in.topology);
+    assert_int_equal(live_blocks, 0);
+    assert_int_equal(tokenring_set_allocator(NULL), TOKENRING_OK);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -865,6 +1022,7 @@ int main(void)
         cmocka_unit_test(replication_text_forms),
         cmocka_unit_test(placement_rules_and_errors),
         cmocka_unit_test(rack_repeats_are_taken_in_walk_order),
+        cmocka_unit_test(builders_fail_cleanly_on_allocation_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
