@@ -31,6 +31,9 @@ struct tokenring_cluster {
     size_t nks, kcap;
     tokenring_topology *topo;           /* NULL when no node or tokens unknown */
     uint32_t flags;
+    uint32_t *hash;                     /* name index (node index + 1, 0 = empty), open
+                                           addressing; valid when hashed == n */
+    size_t hcap, hashed;
 };
 
 /* Line reader: strips "\n", "\r\n" (and a lone trailing "\r"), skips a UTF-8 BOM. */

@@ -129,6 +129,7 @@ static void cluster_clear(tokenring_cluster *cl)
     }
     tr_free(cl->ks);
     tokenring_topology_free(cl->topo);
+    tr_free(cl->hash);
     memset(cl, 0, sizeof *cl);
 }
 
@@ -148,8 +149,60 @@ TOKENRING_API void tokenring_cluster_free(tokenring_cluster *cluster)
     tr_free(cluster);
 }
 
+static uint64_t name_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Adds node idx to the name index, growing it as needed. */
+static int hash_add(tokenring_cluster *cl, size_t idx)
+{
+    if (cl->hashed != idx)
+        return TOKENRING_OK; /* not a cluster built row by row: lookups scan */
+    if ((cl->hashed + 1) * 2 > cl->hcap) {
+        size_t ncap = cl->hcap ? cl->hcap * 2 : 64;
+        uint32_t *h = ncap <= UINT32_MAX ? tr_calloc(ncap, sizeof *h) : NULL;
+        if (!h)
+            return TOKENRING_E_NOMEM;
+        for (size_t i = 0; i < cl->hashed; i++) {
+            const char *nm = cl->nodes[i].name;
+            size_t k = (size_t)name_hash(nm, strlen(nm)) & (ncap - 1);
+            while (h[k])
+                k = (k + 1) & (ncap - 1);
+            h[k] = (uint32_t)i + 1;
+        }
+        tr_free(cl->hash);
+        cl->hash = h;
+        cl->hcap = ncap;
+    }
+    const char *nm = cl->nodes[idx].name;
+    size_t k = (size_t)name_hash(nm, strlen(nm)) & (cl->hcap - 1);
+    while (cl->hash[k])
+        k = (k + 1) & (cl->hcap - 1);
+    cl->hash[k] = (uint32_t)idx + 1;
+    cl->hashed = idx + 1;
+    return TOKENRING_OK;
+}
+
 int tr_cl_find(const tokenring_cluster *cl, const char *name, size_t n, size_t *idx)
 {
+    if (cl->hash && cl->hashed == cl->n) {
+        size_t k = (size_t)name_hash(name, n) & (cl->hcap - 1);
+        while (cl->hash[k]) {
+            const struct tr_cnode *nd = &cl->nodes[cl->hash[k] - 1];
+            if (strncmp(nd->name, name, n) == 0 && nd->name[n] == '\0') {
+                *idx = cl->hash[k] - 1;
+                return TOKENRING_OK;
+            }
+            k = (k + 1) & (cl->hcap - 1);
+        }
+        return TOKENRING_E_NOTFOUND;
+    }
     /* Rows of one node usually come together: try the last node first. */
     for (size_t k = cl->n; k > 0; k--) {
         const struct tr_cnode *nd = &cl->nodes[k - 1];
@@ -231,6 +284,10 @@ int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_len, const c
     nd.line = line;
     nd.column = col;
     cl->nodes[cl->n] = nd;
+    if (hash_add(cl, cl->n) != TOKENRING_OK) {
+        rc = fail_nomem(err);
+        goto fail; /* the node was not counted: cl->n is unchanged */
+    }
     *idx = cl->n++;
     if (created)
         *created = true;

@@ -856,6 +856,17 @@ static void ring_row(size_t w, const char *addr, const char *rack, const char *s
     sb_puts(&out, "\n");
 }
 
+struct row {
+    int64_t token;
+    size_t node;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+    int64_t x = ((const struct row *)a)->token, y = ((const struct row *)b)->token;
+    return x < y ? -1 : x > y;
+}
+
 /* ring [KS] */
 static void cmd_ring(void)
 {
@@ -888,10 +899,7 @@ static void cmd_ring(void)
             if (strcmp(info.datacenter, dcs[d]) == 0)
                 nrows += info.token_count;
         }
-        struct row {
-            int64_t token;
-            size_t node;
-        } *rows = calloc(nrows ? nrows : 1, sizeof *rows);
+        struct row *rows = calloc(nrows ? nrows : 1, sizeof *rows);
         if (!rows)
             die(EXIT_INTERNAL, "out of memory");
         size_t k = 0;
@@ -902,16 +910,7 @@ static void cmd_ring(void)
                 for (size_t j = 0; j < info.token_count; j++)
                     rows[k++] = (struct row){ info.tokens[j], i };
         }
-        /* insertion into ascending order (tokens are distinct) */
-        for (size_t a = 1; a < nrows; a++) {
-            struct row x = rows[a];
-            size_t b = a;
-            while (b > 0 && rows[b - 1].token > x.token) {
-                rows[b] = rows[b - 1];
-                b--;
-            }
-            rows[b] = x;
-        }
+        qsort(rows, nrows, sizeof *rows, cmp_row); /* tokens are distinct */
         if (opt.json) {
             sb_puts(&out, d ? ",\n " : "");
             sb_puts(&out, "{\"datacenter\": ");
