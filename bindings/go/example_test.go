@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"runtime"
+	"sync/atomic"
 
 	tokenring "github.com/libtokenring/tokenring/bindings/go"
 )
@@ -194,4 +196,54 @@ func ExampleRing_Close() {
 	_, err := ring.Owner(42)
 	fmt.Println(errors.Is(err, tokenring.ErrClosed), ring.Close())
 	// Output: true <nil>
+}
+
+// Example_swap publishes a new placement after a topology change while readers keep
+// routing: an atomic pointer to the current generation, a reader count per generation,
+// and Close on the old one once its readers are gone (see the package documentation).
+func Example_swap() {
+	type generation struct {
+		p     *tokenring.Placement
+		users atomic.Int64
+	}
+	topo, ring := toyRing()
+	defer topo.Close()
+	repl, _ := tokenring.NewSimpleStrategy(1, 0)
+	defer repl.Close()
+	p, _ := tokenring.BuildPlacement(ring, repl, 0)
+	ring.Close() // the placement keeps its ring alive
+	var current atomic.Pointer[generation]
+	current.Store(&generation{p: p})
+
+	owner := func(token int64) string { // a reader
+		for {
+			g := current.Load()
+			g.users.Add(1)
+			if current.Load() != g {
+				g.users.Add(-1)
+				continue
+			}
+			names, _ := g.p.AppendReplicaNames(nil, token)
+			g.users.Add(-1)
+			return names[0]
+		}
+	}
+	fmt.Println(owner(42))
+
+	// The writer: node D joins with token 40; 42 stays with A, 35 moves to D.
+	_ = topo.AddNode("D", "dc1", "r1", []int64{40})
+	next, _ := topo.Build()
+	np, _ := tokenring.BuildPlacement(next, repl, 0)
+	next.Close()
+	old := current.Swap(&generation{p: np})
+	for old.users.Load() != 0 {
+		runtime.Gosched()
+	}
+	old.p.Close()
+
+	fmt.Println(owner(42), owner(35))
+	current.Load().p.Close()
+	// Output:
+	// A
+	// A D
 }
