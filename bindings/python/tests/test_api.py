@@ -146,16 +146,17 @@ def test_ring_views(toy_ring):
 def test_placement_views(toy_ring):
     pl = toy_ring.placement(2)
     assert toy_ring.placement(Replication.simple(2)) is pl  # cached per replication
-    assert pl.replicas(42) == ["A", "C"]
-    assert pl.replicas(42, with_transient=True) == [("A", False), ("C", False)]
-    assert pl.range_replicas(0) == ["A", "B"]
+    assert pl.replicas(42) == ("A", "C")
+    assert pl.replicas(42, with_transient=True) == (("A", False), ("C", False))
+    assert pl.range_replicas(0) == ("A", "B")
+    assert pl.replicas(42) is pl.replicas(43)  # one shared tuple per replica set
     sets = pl.replica_sets
     assert len(sets) == pl.set_count and ("A", "C") in sets
     keys = [b"k%d" % i for i in range(50)]
     toks, ids = pl.route(keys)
     assert list(toks) == list(tokenring.tokens(keys))
-    assert [list(sets[i]) for i in ids] == [pl.replicas(k) for k in keys]
-    assert [list(x) for x in pl.route_replicas(keys)] == [pl.replicas(k) for k in keys]
+    assert [sets[i] for i in ids] == [pl.replicas(k) for k in keys]
+    assert list(pl.route_replicas(keys)) == [pl.replicas(k) for k in keys]
 
 
 def test_transient_replicas():

@@ -51,7 +51,7 @@ def test_topology_file_round_trip():
     assert again.nodes == [n._replace(line=m.line) for n, m in zip(c.nodes, again.nodes)]
     ring = c.ring()
     # token 1 -> range (0, 50] of c; then a at 100 (dc1 r1), b at 0 (dc1 r2)
-    assert ring.replicas(1, c.keyspace("shop")) == ["c", "a", "b"]
+    assert ring.replicas(1, c.keyspace("shop")) == ("c", "a", "b")
 
 
 def test_tsv_vector_topology_matches_builder():
@@ -89,7 +89,7 @@ def test_merge_and_unknown_tokens():
     c2 = Cluster()
     c2.add_topology(load_topology("toy"))
     c2.add_keyspace("ks", 2)
-    assert c2.ring().replicas(42, c2.keyspace("ks")) == ["A", "C"]
+    assert c2.ring().replicas(42, c2.keyspace("ks")) == ("A", "C")
     with pytest.raises(tokenring.ExistsError):
         c2.add_keyspace("ks", 3)
     with pytest.raises(tokenring.EmptyError):

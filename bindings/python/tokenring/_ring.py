@@ -586,11 +586,11 @@ class Ring(_Handle):
         return pl
 
     def replicas(self, key_or_token: KeyOrToken, replication: ReplicationLike,
-                 allow_unknown_dc: bool = False) -> List[str]:
+                 allow_unknown_dc: bool = False) -> Tuple[str, ...]:
         """Replica node names of a token or key in Cassandra's order (the first is the
         primary owner's for SimpleStrategy; an interleaved walk across datacenters for
-        NetworkTopologyStrategy)."""
-        return cast(List[str],
+        NetworkTopologyStrategy), as a tuple."""
+        return cast(Tuple[str, ...],
                     self.placement(replication, allow_unknown_dc).replicas(key_or_token))
 
     def ownership(self, replication: Optional[ReplicationLike] = None,
@@ -618,7 +618,7 @@ class Ring(_Handle):
         out = []
         for i in range(len(self)):
             r = self.range(i)
-            reps = cast(List[Tuple[str, bool]], pl.range_replicas(i, with_transient=True))
+            reps = cast(Tuple[Tuple[str, bool], ...], pl.range_replicas(i, with_transient=True))
             out.append(DescribedRange(r.start, r.end, tuple(n for n, _ in reps),
                                       tuple(n for n, t in reps if t)))
         return out
@@ -656,40 +656,37 @@ class Placement(_Handle):
         self.ring: Ring = ring
         self.replication: Replication = repl
         self._names = ring._names
-        self._sets: Dict[int, Tuple[str, ...]] = {}
+        # names of each distinct replica set, filled on first use (indexed by set id)
+        self._sets: List[Optional[Tuple[str, ...]]] = \
+            [None] * lib.tokenring_placement_set_count(self._ptr)
         self._set_table: Any = None
         self._local = threading.local()
 
-    def _out(self) -> Any:
-        try:
-            return self._local.out
-        except AttributeError:
-            self._local.out = ffi.new("tokenring_replicas *")
-            return self._local.out
-
     def _names_of(self, r: Any) -> Tuple[str, ...]:
-        t = self._sets.get(r.set_id)
+        sid = r.set_id
+        t = self._sets[sid]
         if t is None:
             names = self._names
-            t = tuple(names[i] for i in ffi.unpack(r.nodes, r.count)) if r.count else ()
-            self._sets[r.set_id] = t
+            t = tuple([names[i] for i in ffi.unpack(r.nodes, r.count)]) if r.count else ()
+            self._sets[sid] = t
         return t
 
-    def _detail(self, r: Any) -> List[Tuple[str, bool]]:
+    def _detail(self, r: Any) -> Tuple[Tuple[str, bool], ...]:
         names = self._names_of(r)
         if r.transient == ffi.NULL:
-            return [(n, False) for n in names]
-        return [(n, bool(r.transient[i])) for i, n in enumerate(names)]
+            return tuple((n, False) for n in names)
+        return tuple((n, bool(r.transient[i])) for i, n in enumerate(names))
 
-    def replicas(self, key_or_token: KeyOrToken,
-                 with_transient: bool = False) -> Union[List[str], List[Tuple[str, bool]]]:
-        """Replica names of a token (int) or key (bytes/str) in Cassandra's order; with
-        ``with_transient``, ``(name, is_transient)`` pairs. O(log n), no C allocation."""
+    def replicas(self, key_or_token: KeyOrToken, with_transient: bool = False
+                 ) -> Union[Tuple[str, ...], Tuple[Tuple[str, bool], ...]]:
+        """Replica names of a token (int) or key (bytes/str) in Cassandra's order, as a
+        tuple (shared and immutable); with ``with_transient``, ``(name, is_transient)``
+        pairs. O(log n); no allocation in C, none in Python once a replica set was seen."""
         p = self._ptr
         if p is None:
             raise ClosedError("this placement is closed")
         try:
-            out = self._local.out
+            out = self._local.out  # one output struct per thread: the call drops the GIL
         except AttributeError:
             out = self._local.out = ffi.new("tokenring_replicas *")
         # the hot path: a few attribute reads around one C call
@@ -705,17 +702,17 @@ class Placement(_Handle):
             check(rc)
         if with_transient:
             return self._detail(out)
-        names = self._sets.get(out.set_id)
+        names = self._sets[out.set_id]
         if names is None:
             names = self._names_of(out)
-        return list(names)
+        return names
 
     def range_replicas(self, index: int, with_transient: bool = False
-                       ) -> Union[List[str], List[Tuple[str, bool]]]:
+                       ) -> Union[Tuple[str, ...], Tuple[Tuple[str, bool], ...]]:
         """Replicas of range ``index`` (see :meth:`Ring.range`)."""
         out = ffi.new("tokenring_replicas *")
         check(lib.tokenring_placement_range_replicas(out, self._p(), index))
-        return self._detail(out) if with_transient else list(self._names_of(out))
+        return self._detail(out) if with_transient else self._names_of(out)
 
     @property
     def set_count(self) -> int:
@@ -735,8 +732,8 @@ class Placement(_Handle):
         out = ffi.new("tokenring_replicas *")
         names, cache, get, unpack = self._names, self._sets, lib.tokenring_placement_set, ffi.unpack
         result = []
-        for i in range(lib.tokenring_placement_set_count(p)):
-            t = cache.get(i)
+        for i in range(len(cache)):
+            t = cache[i]
             if t is None:
                 rc = get(out, p, i)
                 if rc:
