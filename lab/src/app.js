@@ -562,9 +562,12 @@ function renderJoin(cmp, before) {
 
 // ---------------------------------------------------------------- canvas
 
+let canvasCssSize = 0;   // kept by a ResizeObserver, so drawing never forces a layout
+
 function draw() {
   const canvas = $('ring');
-  const cssSize = Math.max(200, Math.round(canvas.getBoundingClientRect().width) || 560);
+  if (!canvasCssSize) canvasCssSize = Math.round(canvas.getBoundingClientRect().width);
+  const cssSize = Math.max(200, canvasCssSize || 560);
   const dpr = window.devicePixelRatio || 1;
   if (canvas.width !== Math.round(cssSize * dpr)) {
     canvas.width = Math.round(cssSize * dpr);
@@ -852,11 +855,13 @@ function wire() {
   $('layout').addEventListener('change', () => {
     if (configure({ layout: Number($('layout').value) })) routeKey();
   });
-  let resizeTimer = null;
-  window.addEventListener('resize', () => {
-    clearTimeout(resizeTimer);
-    resizeTimer = setTimeout(() => route && draw(), 100);
-  });
+  new ResizeObserver((entries) => {
+    const width = Math.round(entries[entries.length - 1].contentRect.width);
+    if (width && width !== canvasCssSize) {
+      canvasCssSize = width;
+      if (route) draw();
+    }
+  }).observe($('ring'));
 }
 
 async function main() {

@@ -338,6 +338,51 @@ test('advanced: the library\'s allocator layout, and a join the allocator places
   await page.selectOption('#layout', '0');
 });
 
+function vectorRows(file) {
+  const lines = fs.readFileSync(path.resolve(labDir, '..', 'tests', 'data', file), 'utf8')
+    .split('\n').filter((l) => l !== '');
+  const head = lines[0].split('\t');
+  return lines.slice(1).map((l) => Object.fromEntries(l.split('\t').map((v, i) => [head[i], v])));
+}
+
+test('the page gives Cassandra\'s tokens: golden vectors entered as typed and composite keys', async () => {
+  await page.click('#join-setup');
+  if (!(await page.isVisible('#types'))) await page.click('#advanced summary');
+  await page.check('#typed-on');
+  const rows = [
+    ...vectorRows('murmur3_composite.tsv').map((r) => [r.cql_types, r.value_string, r.key_hex, r.token]),
+    ...vectorRows('murmur3_cql_values.tsv').map((r) => [r.cql_type, r.value_string, r.key_hex, r.token]),
+    ...vectorRows('murmur3_tokens.tsv').filter((_, i) => i % 40 === 0)
+      .map((r) => ['blob', r.key_hex, r.key_hex, r.token]),
+  ];
+  assert.ok(rows.length > 200, `only ${rows.length} vector rows`);
+  // Each row goes through the page's own input handlers (input events on the two fields);
+  // all rows in one round trip.
+  const shown = await page.evaluate((all) => all.map(([t, v]) => {
+    for (const [id, x] of [['types', t], ['typed-value', v]]) {
+      const input = document.getElementById(id);
+      input.value = x;
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    const err = document.getElementById('typed-error');
+    return { error: err.hidden ? '' : err.textContent,
+      bytes: document.getElementById('i-bytes').textContent.trim(),
+      token: document.getElementById('i-token').textContent.trim() };
+  }), rows.map(([t, v]) => [t, v]));
+  let checked = 0;
+  rows.forEach(([types, value, keyHex, token], i) => {
+    const where = `${types} ${JSON.stringify(value)}`;
+    assert.equal(shown[i].error, '', where);
+    assert.equal(shown[i].bytes, keyHex === '' ? '(no bytes)' : keyHex, `${where} bytes`);
+    assert.equal(shown[i].token, token, `${where} token`);
+    checked++;
+  });
+  assert.equal(checked, rows.length);
+  await page.uncheck('#typed-on');
+  await page.fill('#types', 'text,int');
+  await page.fill('#typed-value', 'alice:42');
+});
+
 test('screenshots at desktop and phone widths', async () => {
   await page.click('#join-setup');
   await page.click('#join-add');
