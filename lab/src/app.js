@@ -472,20 +472,21 @@ function renderOwnership() {
     sumPrimary += BigInt(o.primary_width);
     tbody.append(el('tr', { 'data-node': o.name },
       el('th', { scope: 'row' }, swatch(o.node), o.name),
-      el('td', { text: `${n.dc} / ${n.rack}` }),
-      el('td', { text: String(o.vnodes) }),
+      el('td', { class: 'num-cell', text: `${o.primary_pct} %` }),
+      el('td', { class: 'num-cell', text: `${o.effective_pct} %` }),
       el('td', {}, el('code', { text: exact(o.primary_width) })),
-      el('td', { text: `${o.primary_pct} %` }),
       el('td', {}, el('code', { text: exact(o.effective_width) })),
-      el('td', { text: `${o.effective_pct} %` }),
+      el('td', { text: String(o.vnodes) }),
+      el('td', { text: `${n.dc} / ${n.rack}` }),
     ));
   }
   const foot = $('own-table').tFoot;
   foot.replaceChildren(el('tr', {},
-    el('th', { scope: 'row', text: 'Total' }), el('td'), el('td', { text: String(ring.ring.length) }),
-    el('td', {}, el('code', { text: sumPrimary.toString() })),
-    el('td', { text: sumPrimary === TWO64 ? '= 2⁶⁴, the whole ring' : 'does not sum to 2⁶⁴!' }),
-    el('td'), el('td')));
+    el('th', { scope: 'row', text: 'Total' }),
+    el('td', { text: sumPrimary === TWO64 ? '100 %' : '≠ 100 %' }), el('td'),
+    el('td', {}, el('code', { text: sumPrimary.toString() }),
+      sumPrimary === TWO64 ? ' = 2⁶⁴, the whole ring' : ' does not sum to 2⁶⁴!'),
+    el('td'), el('td', { text: String(ring.ring.length) }), el('td')));
 
   const tt = $('token-table').tBodies[0];
   tt.replaceChildren();

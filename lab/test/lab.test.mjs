@@ -235,9 +235,11 @@ test('exact ownership: the library widths per node, summing to 2^64', async () =
   assert.equal(rows.length, 6);
   ring.ownership.forEach((o, i) => {
     assert.equal(rows[i][0], o.name);
+    assert.equal(rows[i][1], `${o.primary_pct} %`);
+    assert.equal(rows[i][2], `${o.effective_pct} %`);
     assert.equal(rows[i][3], o.primary_width);
-    assert.equal(rows[i][4], `${o.primary_pct} %`);
-    assert.equal(rows[i][5], o.effective_width);
+    assert.equal(rows[i][4], o.effective_width);
+    assert.equal(rows[i][5], String(o.vnodes));
   });
   const total = ring.ownership.reduce((s, o) => s + BigInt(o.primary_width), 0n);
   assert.equal(total, 2n ** 64n);
