@@ -233,10 +233,10 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
         goto nomem;
     for (size_t i = 0; i < node_count; i++) {
         mg_node *n = &m->nodes[i];
+        m->node_count++; /* counted first: a half-made node (zeroed) is freed too */
         if (!(n->name = tr_strdup(node_names[i])) || !(n->rack = tr_strdup(racks[i])) ||
             !(n->tokens = tr_calloc(num_tokens, sizeof *n->tokens)))
             goto nomem;
-        m->node_count++;
     }
     /* Racks in order of first appearance. */
     size_t K = 0;

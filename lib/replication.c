@@ -82,6 +82,15 @@ static int set_dc_at(tokenring_replication *r, const char *dc, int32_t rf, int32
             err->column = column;
         return rc;
     }
+    /* A CQL replication map keys datacenters next to 'class' (and SimpleStrategy's
+     * 'replication_factor'): a datacenter so named could not be written back as a map. */
+    if (strcmp(dc, "class") == 0 || strcmp(dc, "replication_factor") == 0) {
+        rc = tr_fail(err, TOKENRING_E_INVAL,
+                     "'%s' cannot name a datacenter: it is a replication option", dc);
+        if (err)
+            err->column = column;
+        return rc;
+    }
     char what[300];
     snprintf(what, sizeof what, "datacenter '%s'", dc);
     if ((rc = check_factors(err, column, what, rf, transient)) != TOKENRING_OK)

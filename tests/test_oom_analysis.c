@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Allocation failures in the layouts, the token allocator and every analysis (balance,
+ * movement of each kind, availability, num_tokens migration). Each failure must give
+ * TOKENRING_E_NOMEM, leak nothing, produce nothing, and leave the topology and the
+ * replication passed in exactly as they were. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+#include "oom.h"
+
+/* The topology and the replication, printed. */
+static char *dump_all(void *vctx)
+{
+    oom_ctx *ctx = vctx;
+    char *t = oom_dump_topology(ctx);
+    size_t len = 0;
+    char *r = NULL;
+    if (ctx->replication) {
+        tokenring_replication_format(NULL, 0, &len, ctx->replication);
+        r = malloc(len + 1);
+        assert_int_equal(tokenring_replication_format(r, len + 1, &len, ctx->replication),
+                         TOKENRING_OK);
+    }
+    size_t tl = strlen(t);
+    t = realloc(t, tl + len + 2);
+    t[tl] = '|';
+    memcpy(t + tl + 1, r ? r : "", len + 1);
+    free(r);
+    return t;
+}
+
+static const int64_t SAMPLES[] = { INT64_MIN, -1, 0, 1, 4242, 9000, INT64_MAX };
+#define NSAMPLES (sizeof SAMPLES / sizeof *SAMPLES)
+
+/* ------------------------------------------------------------------- movement */
+
+static int finish_movement(int rc, tokenring_movement *m, void **made, tokenring_error *err)
+{
+    *made = m;
+    if (rc != TOKENRING_OK) {
+        assert_int_equal(err->code, rc);
+        return rc;
+    }
+    tokenring_movement_summary s;
+    assert_int_equal(tokenring_movement_get_summary(&s, m), TOKENRING_OK);
+    tokenring_movement_free(m);
+    return rc;
+}
+
+static int op_join(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    static const int64_t tok[] = { -4000000000000000000LL, 17, 3000000000000000001LL };
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_join(&m, ctx->topology, ctx->replication, "10.0.5.5", "dc1",
+                                     "r2", tok, 3, SAMPLES, NSAMPLES, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_decommission(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_decommission(&m, ctx->topology, ctx->replication, "10.0.1.2",
+                                             SAMPLES, NSAMPLES, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_replace(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_replace(&m, ctx->topology, ctx->replication, "10.0.2.1",
+                                        "10.0.8.8", SAMPLES, NSAMPLES, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_move(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    static const int64_t tok[] = { -77, 77, 777 };
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_move(&m, ctx->topology, ctx->replication, "10.0.1.3", tok, 3,
+                                     SAMPLES, NSAMPLES, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_compare(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    const tokenring_topology *after = ctx->extra;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_compare(&m, ctx->topology, after, ctx->replication,
+                                        TOKENRING_CHANGE_GENERIC, SAMPLES, NSAMPLES, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+/* ---------------------------------------------------------- balance, availability */
+
+static int op_balance(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    tokenring_balance p, e;
+    int rc = tokenring_balance_compute(&p, &e, ctx->ring, ctx->placement, NULL, NULL, NULL);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_balance_compute(&p, &e, ctx->ring, ctx->placement, "dc1", NULL, NULL);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_balance_compute(&p, &e, ctx->ring, ctx->placement, "dc2", "r1", NULL);
+    return rc;
+}
+
+typedef struct {
+    int cl;
+    const char *local;
+    uint32_t k;
+} avail_args;
+
+static int op_availability(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    const avail_args *a = ctx->extra;
+    tokenring_availability *av = NULL;
+    tokenring_error err;
+    int rc = tokenring_availability_build(&av, ctx->ring, ctx->replication, a->cl, a->local,
+                                          a->k, &err);
+    *made = av;
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    tokenring_availability_free(av);
+    return rc;
+}
+
+/* ------------------------------------------------------------------- migration */
+
+static int op_migration(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    static const char *names[] = { "10.1.0.1", "10.1.0.2", "10.1.0.3", "10.1.0.4" };
+    static const char *racks[] = { "n1", "n2", "n3", "n1" };
+    static const char *ks[] = { "shop", "logs" };
+    const tokenring_replication *repls[] = { ctx->replication, ctx->replication };
+    tokenring_migration *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_migration_plan(&m, ctx->topology, "dc1", "dc1new", names, racks, 4, 4,
+                                      3, ks, repls, 2, &err);
+    *made = m;
+    if (rc != TOKENRING_OK) {
+        assert_int_equal(err.code, rc);
+        return rc;
+    }
+    assert_true(tokenring_migration_step_count(m) > 0);
+    tokenring_migration_free(m);
+    return rc;
+}
+
+/* ---------------------------------------------------------- layouts, allocator */
+
+static int op_seeded_tokens(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    int64_t tok[16];
+    return tokenring_layout_seeded_tokens(tok, 16, 99, "10.0.1.1", ctx->topology, 0, NULL);
+}
+
+static int op_add_seeded(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    static const char *names[] = { "10.3.0.1", "10.3.0.2", "10.3.0.3" };
+    static const char *dcs[] = { "dc1", "dc3", "dc3" };
+    static const char *racks[] = { "r1", "x", "y" };
+    tokenring_error err;
+    int rc = tokenring_layout_add_seeded_nodes(ctx->topology, 7, 8, names, dcs, racks, 3, 0,
+                                               &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_allocate_one(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    int64_t tok[8];
+    tokenring_error err;
+    int rc = tokenring_allocate_tokens(tok, 8, ctx->topology, "dc1", "r2", 3, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_allocate_new_dc(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    static const char *racks[] = { "a", "b", "c", "a", "b" };
+    int64_t tok[5 * 4];
+    tokenring_error err;
+    int rc = tokenring_allocate_nodes(tok, 4, ctx->topology, "dc9", racks, 5, 3, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_allocate_nodes(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    static const char *racks[] = { "r1", "r2", "r3" };
+    int64_t tok[3 * 8];
+    uint32_t flags = ctx->extra ? TOKENRING_ALLOCATE_NODE_BY_NODE : 0;
+    tokenring_error err;
+    int rc = tokenring_allocate_nodes(tok, 8, ctx->topology, "dc2", racks, 3, 2, flags, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+/* ------------------------------------------------------------------------ tests */
+
+static tokenring_replication *repl(const char *text)
+{
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, text, strlen(text), NULL), TOKENRING_OK);
+    return r;
+}
+
+static void movements(void **state)
+{
+    (void)state;
+    static const char *repls[] = { "2", "dc1=3,dc2=2/1" };
+    struct {
+        const char *name;
+        oom_op op;
+    } cases[] = {
+        { "movement_join", op_join },
+        { "movement_decommission", op_decommission },
+        { "movement_replace", op_replace },
+        { "movement_move", op_move },
+        { "movement_compare", op_compare },
+    };
+    for (size_t r = 0; r < 2; r++) {
+        for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+            oom_ctx ctx = { .topology = oom_sample_topology(), .replication = repl(repls[r]) };
+            tokenring_topology *after = oom_sample_topology();
+            assert_int_equal(tokenring_topology_remove_node(after, "10.0.1.5", NULL),
+                             TOKENRING_OK);
+            int64_t tok[] = { -3, 3 };
+            assert_int_equal(tokenring_topology_add_node(after, "10.0.6.6", "dc2", "r2", tok,
+                                                         2, NULL),
+                             TOKENRING_OK);
+            ctx.extra = after;
+            char what[100];
+            snprintf(what, sizeof what, "%s %s", cases[i].name, repls[r]);
+            oom_check(what, &ctx, cases[i].op, dump_all);
+            tokenring_topology_free(after);
+            tokenring_topology_free(ctx.topology);
+            tokenring_replication_free(ctx.replication);
+        }
+    }
+}
+
+static void balance_and_availability(void **state)
+{
+    (void)state;
+    static const char *repls[] = { "3", "dc1=3,dc2=2/1" };
+    static const avail_args avs[] = {
+        { TOKENRING_CL_QUORUM, NULL, 1 },
+        { TOKENRING_CL_ONE, NULL, 2 },
+        { TOKENRING_CL_LOCAL_QUORUM, "dc1", 3 },
+        { TOKENRING_CL_EACH_QUORUM, NULL, 2 },
+        { TOKENRING_CL_ALL, NULL, 1 },
+    };
+    for (size_t r = 0; r < 2; r++) {
+        oom_ctx ctx = { .topology = oom_sample_topology(), .replication = repl(repls[r]) };
+        assert_int_equal(tokenring_ring_build(&ctx.ring, ctx.topology, NULL), TOKENRING_OK);
+        assert_int_equal(tokenring_placement_build(&ctx.placement, ctx.ring, ctx.replication,
+                                                   0, NULL),
+                         TOKENRING_OK);
+        oom_check("balance_compute", &ctx, op_balance, dump_all);
+        for (size_t a = 0; a < sizeof avs / sizeof *avs; a++) {
+            if (r == 0 && avs[a].local)
+                continue;
+            ctx.extra = (void *)&avs[a];
+            char what[100];
+            snprintf(what, sizeof what, "availability_build %s cl=%d k=%u", repls[r],
+                     avs[a].cl, avs[a].k);
+            oom_check(what, &ctx, op_availability, dump_all);
+        }
+        tokenring_placement_free(ctx.placement);
+        tokenring_ring_free(ctx.ring);
+        tokenring_replication_free(ctx.replication);
+        tokenring_topology_free(ctx.topology);
+    }
+}
+
+static void migration(void **state)
+{
+    (void)state;
+    oom_ctx ctx = { .topology = oom_sample_topology(), .replication = repl("dc1=3,dc2=2") };
+    oom_check("migration_plan", &ctx, op_migration, dump_all);
+    tokenring_replication_free(ctx.replication);
+    tokenring_topology_free(ctx.topology);
+}
+
+static void layouts_and_allocator(void **state)
+{
+    (void)state;
+    struct {
+        const char *name;
+        oom_op op;
+        void *extra;
+    } cases[] = {
+        { "layout_seeded_tokens", op_seeded_tokens, NULL },
+        { "layout_add_seeded_nodes", op_add_seeded, NULL },
+        { "allocate_tokens (one node)", op_allocate_one, NULL },
+        { "allocate_nodes (new datacenter)", op_allocate_new_dc, NULL },
+        { "allocate_nodes (several, joint)", op_allocate_nodes, NULL },
+        { "allocate_nodes (several, node by node)", op_allocate_nodes, (void *)1 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        oom_ctx ctx = { .topology = oom_sample_topology(), .extra = cases[i].extra };
+        oom_check(cases[i].name, &ctx, cases[i].op, dump_all);
+        tokenring_topology_free(ctx.topology);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(movements, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(balance_and_availability, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(migration, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(layouts_and_allocator, oom_setup, oom_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,348 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Allocation failures in every entry point of parse.h (each input format parsed on its
+ * own and merged into a non-empty cluster, with and without TOKENRING_PARSE_ALLOW_PARTIAL;
+ * add_topology, add_keyspace, the writer) and in the key functions that allocate. Each
+ * failure must give TOKENRING_E_NOMEM, leak nothing and leave the cluster as it was. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+#include "oom.h"
+
+#ifndef TEST_DATA_DIR
+#define TEST_DATA_DIR "tests/data"
+#endif
+
+static char *slurp(const char *rel, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", TEST_DATA_DIR, rel);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+typedef struct {
+    tokenring_cluster *cluster;
+    const char *text;
+    size_t len;
+    int format;
+    uint32_t flags;
+    const tokenring_topology *topology;
+    const tokenring_replication *replication;
+} parse_ctx;
+
+/* The cluster as the writer prints it, plus its flags and per-node details the writer
+ * might not carry (declared token counts, input lines, host IDs). */
+static char *dump_cluster(void *vctx)
+{
+    const tokenring_cluster *c = ((parse_ctx *)vctx)->cluster;
+    size_t len = 0;
+    int rc = tokenring_cluster_format(NULL, 0, &len, c);
+    assert_true(rc == TOKENRING_OK || rc == TOKENRING_E_BUFSIZE);
+    size_t extra = 64 + tokenring_cluster_node_count(c) * 400 +
+                   tokenring_cluster_keyspace_count(c) * 300;
+    char *s = malloc(len + 1 + extra);
+    assert_non_null(s);
+    assert_int_equal(tokenring_cluster_format(s, len + 1, &len, c), TOKENRING_OK);
+    size_t at = len;
+    at += (size_t)snprintf(s + at, extra, "\nflags %u nodes %zu keyspaces %zu\n",
+                           tokenring_cluster_flags(c), tokenring_cluster_node_count(c),
+                           tokenring_cluster_keyspace_count(c));
+    for (size_t i = 0; i < tokenring_cluster_node_count(c); i++) {
+        tokenring_cluster_node_info ni;
+        assert_int_equal(tokenring_cluster_node(&ni, c, i), TOKENRING_OK);
+        at += (size_t)snprintf(s + at, len + 1 + extra - at, "%s %s %s %s %zu %zu %d %d %u\n",
+                               ni.name, ni.datacenter, ni.rack, ni.host_id ? ni.host_id : "-",
+                               ni.token_count, ni.declared_tokens, ni.state, ni.liveness,
+                               ni.line);
+    }
+    return s;
+}
+
+static int op_parse(void *vctx, void **made)
+{
+    parse_ctx *ctx = vctx;
+    (void)made;
+    tokenring_error err;
+    int fmt = -1;
+    int rc = tokenring_cluster_parse(ctx->cluster, ctx->format, ctx->text, ctx->len,
+                                     ctx->flags, &fmt, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_add_topology(void *vctx, void **made)
+{
+    parse_ctx *ctx = vctx;
+    (void)made;
+    return tokenring_cluster_add_topology(ctx->cluster, ctx->topology, NULL);
+}
+
+static int op_add_keyspace(void *vctx, void **made)
+{
+    parse_ctx *ctx = vctx;
+    (void)made;
+    return tokenring_cluster_add_keyspace(ctx->cluster, "ks_new", ctx->replication, NULL);
+}
+
+static int op_format(void *vctx, void **made)
+{
+    parse_ctx *ctx = vctx;
+    (void)made;
+    size_t len = 0;
+    int rc = tokenring_cluster_format(NULL, 0, &len, ctx->cluster);
+    if (rc == TOKENRING_E_NOMEM)
+        return rc;
+    assert_true(rc == TOKENRING_E_BUFSIZE || rc == TOKENRING_OK);
+    char *buf = malloc(len + 1);
+    rc = tokenring_cluster_format(buf, len + 1, &len, ctx->cluster);
+    free(buf);
+    return rc;
+}
+
+static int op_cluster_new(void *vctx, void **made)
+{
+    (void)vctx;
+    tokenring_cluster *c = NULL;
+    int rc = tokenring_cluster_new(&c);
+    *made = c;
+    tokenring_cluster_free(c);
+    return rc;
+}
+
+static const char BASE[] = "keyspace base NetworkTopologyStrategy:dc1=3\n"
+                           "node 10.9.9.9 dc=dc1 rack=r1 tokens=-17,4242\n";
+
+static tokenring_cluster *base_cluster(int empty)
+{
+    tokenring_cluster *c = NULL;
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    if (!empty)
+        assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_TOPOLOGY, BASE,
+                                                 sizeof BASE - 1, 0, NULL, NULL),
+                         TOKENRING_OK);
+    return c;
+}
+
+static const struct {
+    const char *file;
+    int format;
+} INPUTS[] = {
+    { "replicas_2dc_3r_2r_vn8.topology.tsv", TOKENRING_INPUT_TSV },
+    { "replicas_edges.topology.tsv", TOKENRING_INPUT_AUTO },
+    { "samples/ring-3.10-2dc-9nodes-single-token.txt", TOKENRING_INPUT_NODETOOL_RING },
+    { "samples/ring-4.1-3racks-vnodes16-elided-warning.txt", TOKENRING_INPUT_NODETOOL_RING },
+    { "samples/ring-5.0-joining-node-vnodes16.txt", TOKENRING_INPUT_AUTO },
+    { "samples/written/ring-4.x-states-toy.txt", TOKENRING_INPUT_NODETOOL_RING },
+    { "samples/status-4.1-3racks-vnodes16.txt", TOKENRING_INPUT_NODETOOL_STATUS },
+    { "samples/status-5.0-uj-joining-vnodes16.txt", TOKENRING_INPUT_AUTO },
+    { "samples/status-2.2-3dc-single-token-dn-anonymized.txt", TOKENRING_INPUT_NODETOOL_STATUS },
+    { "samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt", TOKENRING_INPUT_CQLSH },
+    { "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt", TOKENRING_INPUT_AUTO },
+    { "samples/peers-cqlsh-2.1-select-star-abridged.txt", TOKENRING_INPUT_CQLSH },
+};
+
+static const char TOPO_TEXT[] =
+    "# every statement form\n"
+    "keyspace shop NetworkTopologyStrategy:dc1=3,dc2=2/1\n"
+    "keyspace logs {'class': 'SimpleStrategy', 'replication_factor': '2'}\n"
+    "node 10.0.0.1 dc=dc1 rack=r1 tokens=50,-9223372036854775808\n"
+    "node 10.0.0.2 rack=r2 dc=dc1 state=joining status=down host_id=abc tokens=7,\n"
+    "    8,9\n"
+    "node \"x y\" dc=\"d\\\"c\" rack=r tokens=-5\n"
+    "node 10.0.0.4 dc=dc2 rack=r1 tokens=100,200 num_tokens=2\n"
+    "node 10.0.0.5 dc=dc2 rack=r1 status=unknown state=leaving tokens=300\n";
+
+static void parse_every_format(void **state)
+{
+    (void)state;
+    char what[300];
+    for (size_t i = 0; i < sizeof INPUTS / sizeof *INPUTS + 1; i++) {
+        size_t len;
+        char *text;
+        int format;
+        if (i < sizeof INPUTS / sizeof *INPUTS) {
+            text = slurp(INPUTS[i].file, &len);
+            format = INPUTS[i].format;
+        } else {
+            len = sizeof TOPO_TEXT - 1;
+            text = malloc(len + 1);
+            memcpy(text, TOPO_TEXT, len + 1);
+            format = TOKENRING_INPUT_TOPOLOGY;
+        }
+        /* a partial input (elided listing) needs ALLOW_PARTIAL; try both, keep what parses */
+        for (int empty = 0; empty < 2; empty++) {
+            for (uint32_t flags = 0; flags <= TOKENRING_PARSE_ALLOW_PARTIAL; flags++) {
+                parse_ctx ctx = { base_cluster(empty), text, len, format, flags, NULL, NULL };
+                tokenring_cluster *probe = base_cluster(empty);
+                int rc = tokenring_cluster_parse(probe, format, text, len, flags, NULL, NULL);
+                tokenring_cluster_free(probe);
+                if (rc == TOKENRING_OK) {
+                    snprintf(what, sizeof what, "parse %s (%s, flags %u)",
+                             i < sizeof INPUTS / sizeof *INPUTS ? INPUTS[i].file : "topology",
+                             empty ? "empty cluster" : "merged", flags);
+                    oom_check(what, &ctx, op_parse, dump_cluster);
+                }
+                tokenring_cluster_free(ctx.cluster);
+            }
+        }
+        free(text);
+    }
+}
+
+static void cluster_calls(void **state)
+{
+    (void)state;
+    oom_check("cluster_new", NULL, op_cluster_new, NULL);
+
+    parse_ctx ctx = { base_cluster(0), TOPO_TEXT, sizeof TOPO_TEXT - 1, 0, 0, NULL, NULL };
+    tokenring_topology *t = oom_sample_topology();
+    /* states and liveness travel too */
+    assert_int_equal(tokenring_topology_set_state(t, "10.0.1.2", TOKENRING_STATE_LEAVING,
+                                                  TOKENRING_DOWN, NULL),
+                     TOKENRING_OK);
+    ctx.topology = t;
+    oom_check("cluster_add_topology", &ctx, op_add_topology, dump_cluster);
+    tokenring_cluster_free(ctx.cluster);
+
+    ctx.cluster = base_cluster(1);
+    oom_check("cluster_add_topology (empty cluster)", &ctx, op_add_topology, dump_cluster);
+    tokenring_cluster_free(ctx.cluster);
+    tokenring_topology_free(t);
+
+    static const char *repls[] = { "3/1", "dc1=3,dc2=2/1,dc3=0" };
+    for (size_t i = 0; i < 2; i++) {
+        tokenring_replication *r = NULL;
+        assert_int_equal(tokenring_replication_parse(&r, repls[i], strlen(repls[i]), NULL),
+                         TOKENRING_OK);
+        ctx.cluster = base_cluster(0);
+        ctx.replication = r;
+        oom_check("cluster_add_keyspace", &ctx, op_add_keyspace, dump_cluster);
+        tokenring_cluster_free(ctx.cluster);
+        tokenring_replication_free(r);
+    }
+
+    ctx.cluster = base_cluster(1);
+    assert_int_equal(tokenring_cluster_parse(ctx.cluster, TOKENRING_INPUT_TOPOLOGY, TOPO_TEXT,
+                                             sizeof TOPO_TEXT - 1, 0, NULL, NULL),
+                     TOKENRING_OK);
+    oom_check("cluster_format", &ctx, op_format, dump_cluster);
+    tokenring_cluster_free(ctx.cluster);
+}
+
+/* ------------------------------------------------------------------ key functions */
+
+typedef struct {
+    const tokenring_cql_type *types;
+    size_t ntypes;
+    const char *text;
+    int value;
+} key_ctx;
+
+static int op_key(void *vctx, void **made)
+{
+    key_ctx *k = vctx;
+    (void)made;
+    uint8_t out[4096];
+    size_t len = 0;
+    tokenring_error err;
+    int rc = k->value
+                 ? tokenring_value_parse(out, sizeof out, &len, k->types[0], k->text,
+                                         strlen(k->text), &err)
+                 : tokenring_key_parse(out, sizeof out, &len, k->types, k->ntypes, k->text,
+                                       strlen(k->text), &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static void key_functions(void **state)
+{
+    (void)state;
+    static const char *big =
+        "123456789012345678901234567890123456789012345678901234567890123456789012345678901"
+        "234567890123456789012345678901234567890";
+    static const struct {
+        const char *type_names;
+        const char *text;
+        int value;
+    } cases[] = {
+        { "varint", NULL, 1 },
+        { "decimal", "-1234567890123456789012345678901234567890.0987654321e-7", 1 },
+        { "decimal", "1E+300", 1 },
+        { "varint", "-98765432109876543210987654321098765432109876543210", 1 },
+        { "timestamp", "2011-02-03T04:05:00.123+0100", 1 },
+        { "inet", "fe80::1%3", 1 },
+        { "text", "h\xc3\xa9llo", 1 },
+        { "varint,decimal,text", "(1234567890123456789012345, 3.14159e40, 'it''s')", 0 },
+        { "int,text", "42:abc", 0 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tokenring_cql_type types[4];
+        size_t n = 0;
+        char names[64];
+        snprintf(names, sizeof names, "%s", cases[i].type_names);
+        for (char *tok = strtok(names, ","); tok; tok = strtok(NULL, ","))
+            assert_int_equal(tokenring_cql_type_from_name(&types[n++], tok), TOKENRING_OK);
+        key_ctx k = { types, n, cases[i].text ? cases[i].text : big, cases[i].value };
+        /* only the forms the library accepts are interesting here */
+        uint8_t out[4096];
+        size_t len;
+        int rc = k.value ? tokenring_value_parse(out, sizeof out, &len, types[0], k.text,
+                                                 strlen(k.text), NULL)
+                         : tokenring_key_parse(out, sizeof out, &len, types, n, k.text,
+                                               strlen(k.text), NULL);
+        if (rc != TOKENRING_OK)
+            continue;
+        char what[200];
+        snprintf(what, sizeof what, "%s %s", k.value ? "value_parse" : "key_parse",
+                 cases[i].type_names);
+        oom_check(what, &k, op_key, NULL);
+    }
+}
+
+/* ------------------------------------------------------------ topology set_state */
+
+static int op_set_state(void *vctx, void **made)
+{
+    (void)made;
+    return tokenring_topology_set_state(((oom_ctx *)vctx)->topology, "10.0.1.4",
+                                        TOKENRING_STATE_JOINING, TOKENRING_DOWN, NULL);
+}
+
+static void topology_set_state(void **state)
+{
+    (void)state;
+    oom_ctx ctx = { .topology = oom_sample_topology() };
+    oom_check("topology_set_state", &ctx, op_set_state, oom_dump_topology);
+    tokenring_topology_free(ctx.topology);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(parse_every_format, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(cluster_calls, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(key_functions, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(topology_set_state, oom_setup, oom_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
