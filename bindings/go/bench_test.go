@@ -437,3 +437,60 @@ func BenchmarkCgoCall(b *testing.B) {
 		sink += uint64(acc)
 	})
 }
+
+// BenchmarkParallelLookup: every core looks up replicas on one shared placement, as a
+// driver's request goroutines do. ns/op is wall time per lookup over all goroutines
+// (so with 2 cores, half the per-goroutine latency when nothing is contended).
+func BenchmarkParallelLookup(b *testing.B) {
+	for _, br := range getBenchRings(b) {
+		br := br
+		b.Run(br.name+"/token-single", func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				dst := make([]uint32, 0, 16)
+				i := 0
+				var acc uint64
+				for pb.Next() {
+					dst, _ = br.p.AppendReplicas(dst[:0], br.tokens[i])
+					acc += uint64(dst[0])
+					if i++; i == br.nkeys {
+						i = 0
+					}
+				}
+				sinkAdd(acc)
+			})
+		})
+		b.Run(br.name+"/key-batch-1024", func(b *testing.B) {
+			b.RunParallel(func(pb *testing.PB) {
+				batch := NewKeyBatch(1024, 1024*16)
+				ids := make([]uint32, 1024)
+				start := 0
+				var acc uint64
+				for pb.Next() {
+					batch.Reset()
+					for k := 0; k < 1024; k++ {
+						batch.Add(br.keys.Key((start + k) % br.nkeys))
+					}
+					start = (start + 1024) % br.nkeys
+					if err := br.p.RouteKeys(nil, ids, batch); err != nil {
+						b.Error(err)
+						return
+					}
+					sets, _ := br.p.Sets()
+					for _, id := range ids {
+						acc += uint64(sets[id].Nodes[0])
+					}
+				}
+				sinkAdd(acc)
+			})
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/1024, "ns/key")
+		})
+	}
+}
+
+var sinkMu sync.Mutex
+
+func sinkAdd(v uint64) {
+	sinkMu.Lock()
+	sink += v
+	sinkMu.Unlock()
+}
