@@ -346,6 +346,9 @@ func TestMigrationPlan(t *testing.T) {
 	if !mentions {
 		t.Errorf("no step names keyspace shop: %q", plan.Steps)
 	}
+	if bare, err := topo.PlanMigration("dc1", "dc1new", names, racks, 16, 3, nil); err != nil || len(bare.Nodes) != 4 {
+		t.Errorf("plan without keyspaces: %v", err)
+	}
 	_, err = topo.PlanMigration("nowhere", "x", names, racks, 16, 3, nil)
 	expectErr(t, "unknown old datacenter", err, ErrNotFound, "")
 	_, err = topo.PlanMigration("dc1", "dc1new", names[:2], racks[:2], 16, 3, nil)
