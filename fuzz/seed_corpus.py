@@ -27,6 +27,69 @@ def put(target, blob):
         f.write(blob)
 
 
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def seed_parsers(rnd):
+    """Parser targets: the first byte is the mode (bit 0 ALLOW_PARTIAL, bit 1 merge into a
+    non-empty cluster, bits 2-3 the format where the target has a choice)."""
+    samples = os.path.join(DATA, "samples")
+    files = [os.path.join(samples, f) for f in sorted(os.listdir(samples))]
+    files += [os.path.join(samples, "written", f)
+              for f in sorted(os.listdir(os.path.join(samples, "written")))]
+    for path in files:
+        name = os.path.basename(path)
+        text = read(path) if os.path.isfile(path) else b""
+        if len(text) > 64 * 1024 or not text:
+            continue
+        if name.startswith("ring-"):
+            put("parse_nodetool", bytes([1]) + text)
+            put("parse_nodetool", bytes([8 | 2]) + text)  # AUTO, merged
+        elif name.startswith("status-"):
+            put("parse_nodetool", bytes([4 | 1]) + text)
+            put("parse_nodetool", bytes([8 | 1]) + text)
+        elif "cqlsh" in name:
+            put("parse_cqlsh", bytes([1]) + text)
+            put("parse_cqlsh", bytes([2]) + text)
+    for f in sorted(os.listdir(DATA)):
+        if not f.endswith(".topology.tsv"):
+            continue
+        text = read(os.path.join(DATA, f))
+        put("parse_topology", bytes([4]) + text)  # TSV
+        put("parse_nodetool", bytes([12 | 2]) + text)  # TSV via the ring target's choice
+        # the same nodes as a topology file, with a keyspace
+        lines = text.decode().splitlines()[1:]
+        topo = "keyspace ks NetworkTopologyStrategy:dc1=3,dc2=2/1\n"
+        for ln in lines:
+            node, dc, rack, toks = ln.split("\t")
+            topo += "node %s dc=%s rack=%s tokens=%s\n" % (node, dc, rack, toks)
+        put("parse_topology", bytes([rnd.randrange(4) & ~0]) + topo.encode())
+    doc = read(os.path.join(ROOT, "doc", "topology-format.md")).decode()
+    for block in doc.split("```")[1::2]:
+        body = block.split("\n", 1)[1] if "\n" in block else block
+        put("parse_topology", bytes([0]) + body.encode())
+        put("parse_topology", bytes([3]) + body.encode())
+    for text in [
+        "keyspace shop NetworkTopologyStrategy:dc1=3,dc2=2   # comment\n"
+        "keyspace logs {'class': 'SimpleStrategy', 'replication_factor': '2'}\n"
+        "node 10.0.0.1 dc=dc1 rack=r1 tokens=50,-9223372036854775808\n"
+        "node 10.0.0.2 rack=r2 dc=dc1 state=joining status=down host_id=abc tokens=7,\n"
+        "    8,9\n\t10 11\n"
+        "node \"x y\" dc=\"d\\\"c\" rack=r tokens=-5\n"
+        "node 10.0.0.4 dc=dc2 rack=r1 tokens=100,200 num_tokens=2\r\n"
+        "node 10.0.0.5 dc=dc2 rack=r1 status=unknown state=leaving tokens=300",
+        "node a dc=d rack=r num_tokens=16\n",
+        "node a dc=d rack=r tokens=1\nnode a dc=d rack=r tokens=2\n",
+        "node a dc=d rack=r tokens=9223372036854775808\n",
+        "keyspace k 3\nkeyspace k 2\n",
+        "node \"unterminated dc=d rack=r tokens=1\n",
+    ]:
+        put("parse_topology", bytes([0]) + text.encode())
+        put("parse_topology", bytes([3]) + text.encode())
+
+
 def main():
     rnd = random.Random(1)
     toks = rows("murmur3_tokens.tsv")
@@ -48,6 +111,7 @@ def main():
         put("replication", text.encode())
     for i in range(40):
         put("builder", bytes(rnd.randrange(256) for _ in range(rnd.randrange(8, 400))))
+    seed_parsers(rnd)
     print("corpus written to", CORPUS)
 
 
