@@ -101,8 +101,8 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
         o->token_count++;
         if (placement) {
             uint32_t set = placement->range_set[i];
-            const uint32_t *nodes = placement->set_nodes + placement->set_off[set];
-            uint32_t count = placement->set_off[set + 1] - placement->set_off[set];
+            const uint32_t *nodes = placement->set_nodes + tr_set_off(placement, set);
+            uint32_t count = tr_set_count(placement, set);
             for (uint32_t k = 0; k < count; k++) {
                 tokenring_ownership *e = &out[nodes[k]];
                 e->effective_width = tr_u128_out(u128_in(e->effective_width) + w);

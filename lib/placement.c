@@ -548,7 +548,17 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     /* Hand the sets over to the placement, trimmed to size. */
     p->range_count = (uint32_t)n;
     p->set_count = (uint32_t)in.count;
-    p->set_off = shrink(in.off, in.count + 1, sizeof *in.off);
+    /* Every list has min(rf, nodes) replicas per replicated datacenter (a walk always
+     * fills its datacenter), so sets normally share one length: then no offsets. */
+    bool uniform = true;
+    for (size_t k = 0; k + 1 < in.count && uniform; k++)
+        uniform = in.off[k + 1] - in.off[k] == in.off[k + 2] - in.off[k + 1];
+    if (uniform) {
+        p->set_stride = in.count ? in.off[1] : 0;
+        tr_free(in.off);
+    } else {
+        p->set_off = shrink(in.off, in.count + 1, sizeof *in.off);
+    }
     p->set_first_range = shrink(in.first, in.count, sizeof *in.first);
     p->set_nodes = shrink(in.nodes, in.len, sizeof *in.nodes);
     in.off = in.first = in.nodes = NULL;

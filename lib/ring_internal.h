@@ -135,21 +135,33 @@ struct tokenring_placement {
     uint32_t range_count;
     uint32_t *range_set;       /* per range: set id */
     uint32_t set_count;
-    uint32_t *set_off;         /* set_count + 1 offsets into set_nodes */
+    uint32_t set_stride;       /* replicas per set when every set has the same count */
+    uint32_t *set_off;         /* otherwise set_count + 1 offsets into set_nodes (else NULL) */
     uint32_t *set_first_range; /* first range using each set */
     uint32_t *set_nodes;
     uint8_t *set_transient;    /* parallel to set_nodes, or NULL when nothing is transient */
     uint8_t *set_has_transient; /* per set, or NULL when nothing is transient */
 };
 
+/* Where set `set` starts in set_nodes, and its length. */
+static inline size_t tr_set_off(const struct tokenring_placement *p, uint32_t set)
+{
+    return p->set_off ? p->set_off[set] : (size_t)set * p->set_stride;
+}
+
+static inline uint32_t tr_set_count(const struct tokenring_placement *p, uint32_t set)
+{
+    return p->set_off ? p->set_off[set + 1] - p->set_off[set] : p->set_stride;
+}
+
 static inline void tr_placement_fill(tokenring_replicas *out, const struct tokenring_placement *p,
                                      uint32_t set, uint32_t range)
 {
-    uint32_t off = p->set_off[set];
+    size_t off = tr_set_off(p, set);
     out->nodes = p->set_nodes + off;
     out->transient =
         (p->set_has_transient && p->set_has_transient[set]) ? p->set_transient + off : NULL;
-    out->count = p->set_off[set + 1] - off;
+    out->count = tr_set_count(p, set);
     out->range_index = range;
     out->set_id = set;
     out->reserved = 0;
