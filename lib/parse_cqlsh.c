@@ -275,8 +275,8 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                               "node %s is listed twice (first on line %u)",
                               cl->nodes[idx].name, (unsigned)cl->nodes[idx].line);
         if (c_host >= 0 && cells[c_host].n > 0 && !cell_is(&cells[c_host], "null") &&
-            (rc = tr_cl_set_host_id(cl, idx, cells[c_host].s, cells[c_host].n, err)) !=
-                TOKENRING_OK)
+            (rc = tr_cl_set_host_id(cl, idx, cells[c_host].s, cells[c_host].n, ln,
+                                    cells[c_host].col, err)) != TOKENRING_OK)
             return rc;
         if ((rc = parse_token_set(cl, idx, &cells[c_tokens], ln, flags, err)) != TOKENRING_OK)
             return rc;

@@ -74,8 +74,9 @@ TR_HIDDEN int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_le
                          bool *created, tokenring_error *err);
 TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
                               uint32_t line, uint32_t col, tokenring_error *err);
+/* Sets a node's host ID unless it has one; the ID follows the rules of names. */
 TR_HIDDEN int tr_cl_set_host_id(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
-                                tokenring_error *err);
+                                uint32_t line, uint32_t col, tokenring_error *err);
 TR_HIDDEN int tr_cl_add_keyspace_at(tokenring_cluster *cl, const char *name, size_t n,
                                     tokenring_replication *repl_owned, uint32_t line,
                                     uint32_t col, tokenring_error *err);

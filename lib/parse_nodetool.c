@@ -520,7 +520,8 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         nd->state = state;
         nd->liveness = live;
         if (host && !word_is(host, "?") && !word_is(host, "null") &&
-            (rc = tr_cl_set_host_id(cl, idx, host->s, host->n, err)) != TOKENRING_OK)
+            (rc = tr_cl_set_host_id(cl, idx, host->s, host->n, ln, host->col, err)) !=
+                TOKENRING_OK)
             return rc;
         if (have_token) {
             if ((rc = tr_cl_add_token(cl, idx, token, ln, token_col, err)) != TOKENRING_OK)

@@ -321,13 +321,23 @@ int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t l
 }
 
 int tr_cl_set_host_id(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
-                      tokenring_error *err)
+                      uint32_t line, uint32_t col, tokenring_error *err)
 {
     struct tr_cnode *nd = &cl->nodes[idx];
     if (nd->host_id)
         return TOKENRING_OK;
-    nd->host_id = tr_strndup(s, n);
-    return nd->host_id ? TOKENRING_OK : fail_nomem(err);
+    if (memchr(s, '\0', n))
+        return tr_fail_at(err, TOKENRING_E_INVAL, line, col, "unexpected NUL byte in a host ID");
+    char *id = tr_strndup(s, n);
+    if (!id)
+        return fail_nomem(err);
+    int rc = check_name_at(err, "host ID", id, line, col);
+    if (rc != TOKENRING_OK) {
+        tr_free(id);
+        return rc;
+    }
+    nd->host_id = id;
+    return TOKENRING_OK;
 }
 
 static int check_keyspace_name(const char *s, size_t n, uint32_t line, uint32_t col,
@@ -1075,7 +1085,8 @@ static int parse_node_stmt(tokenring_cluster *cl, const char *s, size_t n, size_
     int32_t state = TOKENRING_STATE_NORMAL, live = TOKENRING_UP;
     int64_t num_tokens = 0;
     uint32_t num_col = 0;
-    const char *tok_s = NULL, *host_s = NULL;
+    const char *tok_s = NULL;
+    char host[VALUE_CAP];
     size_t tok_n = 0, host_n = 0;
     uint32_t tok_col = 0, host_col = 0;
     int rc;
@@ -1118,14 +1129,10 @@ static int parse_node_stmt(tokenring_cluster *cl, const char *s, size_t n, size_
         } else if (KEY_IS("host_id")) {
             dupkey = have_host;
             have_host = true;
-            host_s = s + i;
-            while (i < n && s[i] != ' ' && s[i] != '\t')
-                i++;
-            host_n = (size_t)(s + i - host_s);
+            if ((rc = scan_value(s, n, &i, host, sizeof host, &host_n, line, err)) !=
+                TOKENRING_OK)
+                return rc;
             host_col = vcol;
-            if (host_n == 0)
-                return tr_fail_at(err, TOKENRING_E_PARSE, line, vcol,
-                                  "expected a host ID after 'host_id='");
         } else {
             if ((rc = scan_value(s, n, &i, val, sizeof val, &vlen, line, err)) != TOKENRING_OK)
                 return rc;
@@ -1197,12 +1204,9 @@ static int parse_node_stmt(tokenring_cluster *cl, const char *s, size_t n, size_
     struct tr_cnode *nd = &cl->nodes[idx];
     nd->state = state;
     nd->liveness = live;
-    if (host_s) {
-        if ((rc = tr_cl_set_host_id(cl, idx, host_s, host_n, err)) != TOKENRING_OK)
-            return rc;
-        if ((rc = check_name_at(err, "host ID", nd->host_id, line, host_col)) != TOKENRING_OK)
-            return rc;
-    }
+    if (have_host &&
+        (rc = tr_cl_set_host_id(cl, idx, host, host_n, line, host_col, err)) != TOKENRING_OK)
+        return rc;
     if (have_tokens && tok_n == 1 && tok_s[0] == '?') {
         if (have_num)
             return tr_fail_at(err, TOKENRING_E_PARSE, line, tok_col,
@@ -1519,7 +1523,7 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
         }
         if (nd->host_id) {
             sb_str(&b, " host_id=");
-            sb_str(&b, nd->host_id);
+            sb_value(&b, nd->host_id);
         }
         if (!nd->known) {
             if (nd->declared) {

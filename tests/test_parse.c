@@ -161,6 +161,13 @@ static void topology_file(void **state)
     tokenring_ring_free(ring);
     assert_int_equal(tokenring_cluster_flags(c), 0);
 
+    /* a host ID that needs quotes survives the round trip */
+    static const char odd[] = "node q dc=d rack=r host_id=\"a #b\" tokens=77\n";
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_TOPOLOGY, odd, sizeof odd - 1,
+                                             0, NULL, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_node(&n, c, 5), TOKENRING_OK);
+    assert_string_equal(n.host_id, "a #b");
     /* writer round trip: same text again, same nodes */
     char *a = format(c);
     tokenring_cluster *c2 = parse_ok(TOKENRING_INPUT_TOPOLOGY, a, strlen(a), 0);
@@ -168,6 +175,7 @@ static void topology_file(void **state)
     assert_string_equal(a, b);
     assert_non_null(strstr(a, "node \"x y\" dc=\"d\\\"c\" rack=r tokens=-5\n"));
     assert_non_null(strstr(a, "state=joining status=down host_id=abc tokens=7,8,9,10,11\n"));
+    assert_non_null(strstr(a, "node q dc=d rack=r host_id=\"a #b\" tokens=77\n"));
     free(a);
     free(b);
     tokenring_cluster_free(c2);
@@ -256,6 +264,8 @@ static void topology_errors(void **state)
     parse_fails(T, "node a dc=d rack=r tokens=1\nnode a\x01 dc=d rack=r tokens=2\n",
                 TOKENRING_E_INVAL, 2, 6, "control character");
     parse_fails(T, "node a dc=d rack=\xff tokens=1\n", TOKENRING_E_INVAL, 1, 18, "UTF-8");
+    parse_fails(T, "node a dc=d rack=r host_id=\"\" tokens=1\n", TOKENRING_E_INVAL, 1, 28,
+                "host ID name is empty");
     /* a 256-byte name */
     char longname[400];
     memset(longname, 'n', sizeof longname);
@@ -484,6 +494,10 @@ static void status_errors(void **state)
     snprintf(buf, sizeof buf, "%s%s%s", STATUS_HDR, "UN  1.2.3.4  1 KiB  16  ?  h  r1\n",
              "UN  1.2.3.4  1 KiB  16  ?  h  r1\n");
     parse_fails(S, buf, TOKENRING_E_EXISTS, 7, 5, "listed twice");
+    /* a host ID follows the rules of names (found by fuzzing: it used to be kept raw,
+     * and the written topology file then failed to parse) */
+    snprintf(buf, sizeof buf, "%s%s", STATUS_HDR, "UN  1.2.3.4  1 KiB  16  ?  h\xff  r1\n");
+    parse_fails(S, buf, TOKENRING_E_INVAL, 6, 28, "host ID name is not valid UTF-8");
     parse_fails(S, "Datacenter: dc1\n=====\n--  Address  Load  Colour  Rack\n",
                 TOKENRING_E_PARSE, 3, 20, "unknown status column");
     parse_fails(S, "Datacenter: dc1\n=====\nUN  1.2.3.4  1 KiB  16  ?  h  r1\n",
