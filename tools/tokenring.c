@@ -1954,7 +1954,8 @@ static const struct command commands[] = {
       "tokenring --cqlsh peers.txt --cqlsh local.txt --keyspace "
       "ks=NetworkTopologyStrategy:dc1=3 describering ks", cmd_describering },
     { "status", "[KEYSPACE]", "print nodes with token counts and ownership, as nodetool status",
-      "The 4.0+ layout: columns padded to the widest cell across all datacenters. Owns "
+      "The 4.0+ layout: columns padded to the widest cell across all datacenters; nodes "
+      "in input order (nodetool prints them in hash-map order). Owns "
       "(effective) for KEYSPACE, chosen as for ring. Works on nodetool status input too "
       "(then ownership is '?'). Load is '?'; Host ID is '?' unless the input had one.",
       "tokenring --nodetool-status status.txt status", cmd_status },
