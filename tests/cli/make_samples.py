@@ -79,3 +79,21 @@ for t, a, r, st, state, o in rows:
 s += "\n  Warning: \"nodetool ring\" is used to output all the tokens of a node.\n"
 s += "  To view status related info of a node use \"nodetool status\" instead.\n\n"
 write("ring-4.x-states-toy.txt", s)
+
+# nodetool status, 4.x layout, every status/state code (public samples lack UL, UM, ?N)
+rows = [("UN", "10.0.1.1", "101.2 KiB", "16", "33.5%", "5e0d4fd6-6d4a-4a0e-9a38-9c1a4f4a0001", "r1"),
+        ("DN", "10.0.1.2", "99.87 KiB", "16", "31.0%", "5e0d4fd6-6d4a-4a0e-9a38-9c1a4f4a0002", "r2"),
+        ("UL", "10.0.1.3", "1.02 MiB", "16", "35.5%", "5e0d4fd6-6d4a-4a0e-9a38-9c1a4f4a0003", "r3"),
+        ("UM", "10.0.2.1", "12 bytes", "16", "50.0%", "5e0d4fd6-6d4a-4a0e-9a38-9c1a4f4a0004", "r1"),
+        ("?N", "10.0.2.2", "?", "16", "50.0%", "5e0d4fd6-6d4a-4a0e-9a38-9c1a4f4a0005", "rack-two"),
+        ("UJ", "10.0.2.3", "30.9 KiB", "16", "?", "5e0d4fd6-6d4a-4a0e-9a38-9c1a4f4a0006", "r1")]
+head = ("--", "Address", "Load", "Tokens", "Owns (effective)", "Host ID", "Rack")
+widths = [max(len(x) for x in col) for col in zip(head, *rows)]
+def srow(cells):
+    return "  ".join(c.ljust(w) for c, w in zip(cells, widths)) + "\n"
+s = ""
+for dc, members in (("dc1", rows[:3]), ("dc2", rows[3:])):
+    title = "Datacenter: " + dc
+    s += title + "\n" + "=" * len(title) + "\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n"
+    s += srow(head) + "".join(srow(r) for r in members) + "\n"
+write("status-4.x-all-states.txt", s)

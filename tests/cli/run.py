@@ -135,6 +135,8 @@ def golden_cases():
         ("status-sample-5.0", ["--nodetool-status",
                                s("status-5.0-2dc-named-dcs-vnodes16-crlf.txt"), "status"],
          None),
+        ("status-written-all-states", ["--input", w("status-4.x-all-states.txt"), "status"],
+         None),
         ("status-sample-joining", ["--nodetool-status",
                                    s("status-5.0-uj-joining-vnodes16.txt"), "status"], None),
         ("ring-sample-joining", ["--nodetool-ring", s("ring-5.0-joining-node-vnodes16.txt"),
@@ -375,6 +377,11 @@ def test_samples():
     st = js(["--input", "samples/status-3.11-1node-token-column-note.txt", "convert"])
     check(st["nodes"][0]["tokens"] == ["-1080085985719557225"],
           "status with a Token column: token not read")
+    st = js(["--input", "samples/written/status-4.x-all-states.txt", "convert"])
+    check([(n["status"], n["state"]) for n in st["nodes"]] ==
+          [("Up", "Normal"), ("Down", "Normal"), ("Up", "Leaving"), ("Up", "Moving"),
+           ("?", "Normal"), ("Up", "Joining")] and st["nodes"][4]["rack"] == "rack-two",
+          "status with every state code: %r" % [(n["status"], n["state"]) for n in st["nodes"]])
     r = js(["--input", "samples/ring-5.0-joining-node-vnodes16.txt", "convert"])
     states = {n["name"]: (n["state"], len(n["tokens"])) for n in r["nodes"]}
     check(states == {"172.16.0.12": ("Joining", 16), "172.16.0.11": ("Normal", 16)},
@@ -428,6 +435,7 @@ def test_roundtrip():
         ("ring-partial", ["--allow-partial", "--nodetool-ring",
                           "samples/ring-4.1-3racks-vnodes16-elided-warning.txt"]),
         ("status", ["--nodetool-status", "samples/status-5.0-2dc-named-dcs-vnodes16-crlf.txt"]),
+        ("status-all-states", ["--nodetool-status", "samples/written/status-4.x-all-states.txt"]),
         ("status-token", ["--nodetool-status",
                           "samples/status-3.11-1node-token-column-note.txt"]),
         ("cqlsh", ["--cqlsh", "samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt", "--cqlsh",
