@@ -470,7 +470,7 @@ static void large_rings_are_sorted_and_owned(void **state)
                 x ^= x >> 7;
                 x ^= x << 17;
                 int64_t v = layout == 0   ? (int64_t)x
-                            : layout == 1 ? (int64_t)(x % 100000) - 50000 /* shared high bits */
+                            : layout == 1 ? (int64_t)(x % 1000000) - 500000 /* shared high bits */
                                           : (int64_t)(x % 3000000) + TOKENRING_MAX_TOKEN - 3000000;
                 if (node == 0 && k == 0)
                     v = TOKENRING_MIN_TOKEN;
