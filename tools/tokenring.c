@@ -2264,12 +2264,15 @@ static void parse_args(int argc, char **argv)
                 opt.failures = v;
         } else if (strcmp(f, "--help") == 0) {
             print_help();
+            free(positional);
             exit(EXIT_OK);
         } else if (strcmp(f, "--man") == 0) {
             print_man();
+            free(positional);
             exit(EXIT_OK);
         } else if (strcmp(f, "--version") == 0) {
             printf("tokenring (libtokenring) %s\n", tokenring_version_string());
+            free(positional);
             exit(EXIT_OK);
         }
     }
