@@ -2063,7 +2063,8 @@ static const char *DESCRIPTION =
     "NetworkTopologyStrategy replica order, nodetool's ownership figures). The cluster "
     "comes from a topology file, `nodetool ring` or `nodetool status` output, or cqlsh "
     "output of the system tables; several inputs are merged. With no input it uses a "
-    "built-in demo ring. Options may appear before or after the command.";
+    "built-in demo ring. Options may appear before or after the command; negative "
+    "numbers are arguments, and '--' ends the options (for keys that start with '-').";
 
 static const char *EXIT_TEXT =
     "0 success; 1 internal error (e.g. out of memory); 2 bad usage (unknown command or "

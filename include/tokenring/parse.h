@@ -172,6 +172,7 @@ TOKENRING_API const char *tokenring_input_format_name(int format);
  *         text; a format that cannot be detected); #TOKENRING_E_RANGE (a token or count
  *         out of range, a name too long); #TOKENRING_E_EXISTS (a token held by two
  *         nodes, a node or keyspace defined twice, a merge conflict);
+ *         #TOKENRING_E_EMPTY (a topology-file node with an empty `tokens=`);
  *         #TOKENRING_E_NOMEM
  * @since 1.0
  */
