@@ -11,6 +11,7 @@
 
 static void ring_destroy(tokenring_ring *r)
 {
+    tr_index_free(&r->index);
     tr_free(r->tokens);
     tr_free(r->token_nodes);
     tr_free(r->nodes);
@@ -239,6 +240,8 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
         }
     }
 
+    if (tr_index_build(&r->index, r->tokens, r->token_count) != TOKENRING_OK)
+        goto nomem;
     atomic_init(&r->refs, 1);
     tr_free(items);
     tr_free(tmp_tok);

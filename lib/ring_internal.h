@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 
 #include "internal.h"
+#include "index.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
 __extension__ typedef unsigned __int128 tr_u128;
@@ -80,23 +81,15 @@ struct tokenring_ring {
     uint32_t *dc_ring_racks; /* per dc: distinct racks among ring members */
     uint32_t rack_count;     /* distinct (dc, rack) pairs, all nodes */
     char *arena;
+    tr_index index;          /* search index over tokens (lib/index.h) */
 };
 
-/* First ring token >= token, wrapping to 0. The one place that searches the ring. */
+/* First ring token >= token, wrapping to 0. The one place that searches the ring: a radix
+ * table on the top token bits (lib/index.h), checked against a plain lower_bound by
+ * tests/test_index.c and by every vector test. */
 static inline uint32_t tr_ring_search(const struct tokenring_ring *ring, int64_t token)
 {
-    const int64_t *t = ring->tokens;
-    size_t lo = 0, n = ring->token_count;
-    while (n > 0) {
-        size_t half = n / 2;
-        if (t[lo + half] < token) {
-            lo += half + 1;
-            n -= half + 1;
-        } else {
-            n = half;
-        }
-    }
-    return lo == ring->token_count ? 0u : (uint32_t)lo;
+    return tr_index_search(&ring->index, token);
 }
 
 /* Exact width of range i: (t_i - t_{i-1}) mod 2^64, or 2^64 for a single token. */
