@@ -464,31 +464,23 @@ static void large_rings_are_sorted_and_owned(void **state)
         size_t total = 0;
         for (int node = 0; node < 64; node++) {
             int64_t toks[128];
-            size_t k = 0;
-            while (k < 128) {
+            for (int k = 0; k < 128; k++) {
                 x ^= x << 13;
                 x ^= x >> 7;
                 x ^= x << 17;
-                int64_t v = layout == 0   ? (int64_t)x
-                            : layout == 1 ? (int64_t)(x % 1000000) - 500000 /* shared high bits */
-                                          : (int64_t)(x % 3000000) + TOKENRING_MAX_TOKEN - 3000000;
-                if (node == 0 && k == 0)
-                    v = TOKENRING_MIN_TOKEN;
-                if (node == 1 && k == 0)
-                    v = TOKENRING_MAX_TOKEN;
-                char name[16];
-                snprintf(name, sizeof name, "n%d", node);
-                bool dup = false;
-                for (size_t j = 0; j < k; j++)
-                    dup |= toks[j] == v;
-                if (dup)
-                    continue;
-                toks[k++] = v;
-                /* Probe: a token held by another node is refused; retry with another. */
-                if (k == 128 && tokenring_topology_add_node(t, name, "dc1", "r1", toks, k, NULL) !=
-                                    TOKENRING_OK)
-                    k = 0;
+                int64_t m = (int64_t)k * 64 + node; /* distinct per (node, k) */
+                toks[k] = layout == 0   ? (int64_t)((x & ~(uint64_t)0x3fff) | (uint64_t)m)
+                          : layout == 1 ? m * 3 - 50000 /* every token shares its high bits */
+                                        : TOKENRING_MAX_TOKEN - m * 7;
             }
+            if (node == 0)
+                toks[0] = TOKENRING_MIN_TOKEN;
+            if (node == 1)
+                toks[0] = TOKENRING_MAX_TOKEN;
+            char name[16];
+            snprintf(name, sizeof name, "n%d", node);
+            assert_int_equal(tokenring_topology_add_node(t, name, "dc1", "r1", toks, 128, NULL),
+                             TOKENRING_OK);
             total += 128;
         }
         tokenring_ring *r = NULL;
