@@ -1408,8 +1408,8 @@ static void print_movement(const tokenring_movement *m, const char *title)
     if (opt.json)
         sb_puts(&out, "],\n \"streams\": [");
     else
-        sb_printf(&out, "\nStreaming plan\n%-*s  %-*s  %-20s  %-20s  %-8s  %s\n", (int)wn,
-                  "Source", (int)(wn > 11 ? wn : 11), "Destination", "Start (exclusive)",
+        sb_printf(&out, "\nStreaming plan\n%-*s  %-*s  %-20s  %-20s  %-8s  %s\n",
+                  (int)(wn > 6 ? wn : 6), "Source", (int)(wn > 11 ? wn : 11), "Destination", "Start (exclusive)",
                   "End", "Share", "Strict");
     for (uint32_t i = 0; i < sum.stream_count; i++) {
         tokenring_stream st;
@@ -1431,7 +1431,8 @@ static void print_movement(const tokenring_movement *m, const char *title)
         snprintf(a, sizeof a, "%lld", (long long)st.start);
         snprintf(b, sizeof b, "%lld", (long long)st.end);
         snprintf(f, sizeof f, "%.4f%%", frac(st.width) * 100);
-        sb_printf(&out, "%-*s  %-*s  %-20s  %-20s  %-8s  %s\n", (int)wn, names[st.source],
+        sb_printf(&out, "%-*s  %-*s  %-20s  %-20s  %-8s  %s\n", (int)(wn > 6 ? wn : 6),
+                  names[st.source],
                   (int)(wn > 11 ? wn : 11), names[st.destination], a, b, f,
                   st.strict ? "yes" : "no");
     }
@@ -1535,6 +1536,30 @@ static void cmd_replace(void)
              opt.args[2], opt.args[0], repl_text(r, rb, sizeof rb));
     print_movement(m, title);
     tokenring_movement_free(m);
+}
+
+/* move KEYSPACE NODE --initial-token LIST */
+static void cmd_move(void)
+{
+    check_args(2, 2, "KEYSPACE NODE --initial-token T1,T2,...");
+    if (!opt.initial_token)
+        die(EXIT_USAGE, "move needs the node's new tokens: --initial-token T1,T2,...");
+    const tokenring_replication *r = find_keyspace(opt.args[0]);
+    size_t nt;
+    int64_t *tokens = parse_token_list_arg(opt.initial_token, &nt);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_movement_move(&m, need_topology(), r, opt.args[1], tokens, nt, NULL, 0,
+                                     &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "move");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
+             opt.args[1], nt, nt == 1 ? "" : "s", opt.args[0], repl_text(r, rb, sizeof rb));
+    print_movement(m, title);
+    tokenring_movement_free(m);
+    free(tokens);
 }
 
 static int parse_cl(const char *s)
@@ -1988,6 +2013,10 @@ static const struct command commands[] = {
       "NEW takes DEAD's tokens, datacenter and rack; every range it gains streams from "
       "another replica of it (the dead node cannot send).",
       "tokenring replace demo 10.0.0.3 10.0.0.9", cmd_replace },
+    { "move", "KEYSPACE NODE --initial-token LIST",
+      "simulate nodetool move: a node takes new tokens",
+      "As join, for a node that moves to the tokens of --initial-token.",
+      "tokenring move demo 10.0.0.2 --initial-token 0", cmd_move },
     { "availability", "KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K]",
       "list the sets of failed nodes that make ranges unavailable at a consistency level",
       "For k = 1 .. K (default 3, at most the node count) failed nodes, every set of k "
@@ -2041,7 +2070,7 @@ static const struct {
     { "--rack", "RACK", "rack (join, balance)" },
     { "--new-dc", "DC", "the new datacenter (migrate-num-tokens)" },
     { "--num-tokens", "T", "tokens per node (join, generatetokens, migrate-num-tokens)" },
-    { "--initial-token", "T1,T2", "the joining node's tokens (join)" },
+    { "--initial-token", "T1,T2", "the joining or moving node's tokens (join, move)" },
     { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
     { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens)" },
     { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ..." },

@@ -158,6 +158,8 @@ def golden_cases():
         ("join-demo-json", ["join", "--json", "demo", "10.0.0.7", "--initial-token", "0"],
          None),
         ("decommission-demo", ["decommission", "demo", "10.0.0.3"], None),
+        ("move-toy", ["--topology", t("toy"), "--keyspace", "ks=SimpleStrategy:2", "move", "ks",
+                      "B", "--initial-token", "40,80"], None),
         ("replace-demo", ["replace", "demo", "10.0.0.3", "10.0.0.9"], None),
         ("availability-demo", ["availability", "demo"], None),
         ("availability-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
@@ -653,6 +655,15 @@ def test_analyses():
     check(all(s["source"] != "10.0.0.3" and s["destination"] == "10.0.0.9"
               for s in r["streams"]) and r["streams"],
           "replace: streams go to the replacement and never come from the dead node")
+    # move on the toy ring: B (10,30] + (65,80] moves to 40, 80 -> B's primary (30,40] +
+    # (65,80]; with SimpleStrategy 2 effective widths still sum to 2 x 2^64
+    mv = js(["--topology", "replicas_toy.topology.tsv", "--keyspace", "ks=SimpleStrategy:2",
+             "move", "ks", "B", "--initial-token", "40,80"])
+    check(sum(int(n["after_width"]) for n in mv["nodes"]) == 2 * TWO64 and
+          sum(int(n["gained_width"]) for n in mv["nodes"]) == int(mv["streamed_width"]),
+          "move: effective widths sum to 2 x 2^64, gains = streamed")
+    rc, out, err = run(["move", "demo", "10.0.0.1"])
+    check(rc == 2 and "--initial-token" in err, "move without tokens is a usage error")
     # availability: rf 3 survives any 2 failures at ONE and any 1 at QUORUM
     a = js(["availability", "demo", "--cl", "ONE"])
     check([len(k["breaking"]) for k in a["failures"]][:2] == [0, 0] and
