@@ -186,6 +186,16 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                                   "expected the '----+----' line under the cqlsh header");
             continue;
         }
+        {
+            /* cqlsh's pager separates pages with "---MORE---" (rows continue after it) */
+            size_t a = 0, b = n;
+            while (a < b && line[a] == ' ')
+                a++;
+            while (b > a && line[b - 1] == ' ')
+                b--;
+            if (b - a == 10 && memcmp(line + a, "---MORE---", 10) == 0 && st == ROWS)
+                continue;
+        }
         long footer = rows_footer(line, n);
         if (footer >= 0) {
             if (st == WANT_RULE || (st == WANT_HEADER && !any_table))

@@ -573,6 +573,12 @@ static void cqlsh(void **state)
                 "data_center");
     parse_fails(Q, " peer | data_center | rack | tokens\n a | b | c | d\n", TOKENRING_E_PARSE,
                 2, 1, "'----+----'");
+    /* cqlsh's pager line between rows */
+    snprintf(buf, sizeof buf, "%s a | d | r | {'1'}\n---MORE---\n b | d | r | {'2'}\n\n(2 rows)\n",
+             H);
+    tokenring_cluster *cm = parse_ok(Q, buf, strlen(buf), 0);
+    assert_int_equal(tokenring_cluster_node_count(cm), 2);
+    tokenring_cluster_free(cm);
     /* null tokens: the node is kept with unknown tokens */
     snprintf(buf, sizeof buf, "%s a | d | r | null\n b | d | r | {'5'}\n\n(2 rows)\n", H);
     tokenring_cluster *c3 = parse_ok(Q, buf, strlen(buf), 0);
