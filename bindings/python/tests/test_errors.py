@@ -128,3 +128,25 @@ def test_exception_hierarchy():
     assert issubclass(tokenring.OutOfMemoryError, MemoryError)
     e = tokenring._errors.error_for(-12345)
     assert type(e) is TokenRingError and e.status_name == "TOKENRING_E_UNKNOWN"
+
+
+def test_packed_offsets_past_the_buffer_refused(toy_ring):
+    with pytest.raises(ValueError):
+        tokenring.tokens_packed(b"abc", [0, 2, 10])
+    with pytest.raises(ValueError):
+        toy_ring.placement(1).route_packed(b"abc", [0, 4])
+    with pytest.raises(InvalidArgumentError):  # decreasing: the library refuses
+        tokenring.tokens_packed(b"abc", [0, 2, 1])
+    assert len(tokenring.tokens_packed(b"abc", [0, 1, 3])) == 2
+
+
+@pytest.mark.skipif(not tokenring.HAVE_NUMPY, reason="numpy not installed")
+def test_numpy_tokens_must_be_integers():
+    import numpy as np
+    topo = _topo()
+    with pytest.raises(TypeError):
+        topo.add_node("C", "dc1", "r1", np.array([1.5]))
+    with pytest.raises(TypeError):
+        topo.add_node("C", "dc1", "r1", np.array([2 ** 63], dtype=np.uint64))
+    topo.add_node("C", "dc1", "r1", np.array([7, 3], dtype=np.int32))
+    assert topo.node(-1).tokens == (3, 7)

@@ -12,7 +12,7 @@ except ImportError:  # pragma: no cover - exercised without numpy
     _np = None  # type: ignore[assignment]
 
 __all__ = ["Key", "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN",
-           "as_key_bytes", "pack_keys", "HAVE_NUMPY"]
+           "as_key_bytes", "pack_keys", "check_packed", "HAVE_NUMPY"]
 
 #: A partition key: its serialized bytes, or a str hashed as UTF-8.
 Key = Union[bytes, bytearray, memoryview, str]
@@ -106,6 +106,20 @@ def tokens(keys: Union[Sequence[Key], Any]) -> Union["_np.ndarray", List[int]]:
     return tokens_packed(data, offsets, n)
 
 
+def check_packed(data: Any, offsets: Any, count: int) -> None:
+    """Refuses offsets that point past the end of ``data`` (the C call cannot know the
+    buffer's length; decreasing offsets are refused by the library itself)."""
+    if count <= 0:
+        return
+    nbytes = memoryview(data).nbytes
+    if _np is not None and isinstance(offsets, _np.ndarray):
+        last = int(offsets[: count + 1].max())
+    else:
+        last = max(int(offsets[i]) for i in range(count + 1))
+    if last > nbytes:
+        raise ValueError(f"offsets reach byte {last} but the key buffer holds {nbytes}")
+
+
 def tokens_packed(data: Union[bytes, bytearray, memoryview, Any], offsets: Any,
                   count: int = -1) -> Union["_np.ndarray", List[int]]:
     """Tokens of keys already packed back to back, without copying them.
@@ -124,6 +138,7 @@ def tokens_packed(data: Union[bytes, bytearray, memoryview, Any], offsets: Any,
         count = len(offsets) - 1
     if count < 0 or len(offsets) < count + 1:
         raise ValueError("offsets must have count + 1 entries")
+    check_packed(data, offsets, count)
     if _np is not None:
         out = _np.empty(count, dtype=_np.int64)
         with ffi.from_buffer("int64_t[]", out, require_writable=True) as o:

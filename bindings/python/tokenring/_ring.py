@@ -16,7 +16,7 @@ from typing import (Any, Dict, Iterable, Iterator, List, Mapping, NamedTuple, Op
 
 from ._errors import ClosedError, InvalidArgumentError, check, new_error
 from ._ffi import ffi, lib
-from ._hash import HAVE_NUMPY, Key, as_key_bytes, pack_keys, _offsets_ptr, _u8
+from ._hash import HAVE_NUMPY, Key, as_key_bytes, check_packed, pack_keys, _offsets_ptr, _u8
 
 if HAVE_NUMPY:
     import numpy as _np
@@ -111,6 +111,9 @@ def _u128(v: Any) -> int:
 
 def _token_array(tokens: Iterable[int]) -> Tuple[Any, int]:
     if HAVE_NUMPY and isinstance(tokens, _np.ndarray):
+        if tokens.dtype.kind not in "iu" or (
+                tokens.dtype.kind == "u" and tokens.size and int(tokens.max()) >= 2 ** 63):
+            raise TypeError(f"tokens must be signed 64-bit integers, not {tokens.dtype}")
         arr = _np.ascontiguousarray(tokens, dtype=_np.int64)
         return ffi.from_buffer("int64_t[]", arr), len(arr)
     lst = [operator.index(t) for t in tokens]
@@ -761,6 +764,7 @@ class Placement(_Handle):
         n = len(offsets) - 1 if count < 0 else count
         if n < 0 or len(offsets) < n + 1:
             raise ValueError("offsets must have count + 1 entries")
+        check_packed(data, offsets, n)
         p = self._p()
         if HAVE_NUMPY:
             toks = _np.empty(n, dtype=_np.int64)
