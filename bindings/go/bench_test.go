@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
+	"runtime"
 	"sort"
 	"sync"
 	"testing"
@@ -23,10 +24,11 @@ import (
 //
 // Every binding figure is measured next to the same operation done by plain C on an
 // identical ring and key set (internal/ctiming, checked by checksum), interleaved pass by
-// pass, and reported as C-ns/key and the ratio go/C: on a loaded machine the ratio is far
-// steadier than either figure.
+// pass on one locked OS thread, with both sides timed in thread CPU time (so that time
+// spent preempted by other processes does not count), and reported as C-cpu-ns/key and
+// go/C, the median of the per-pass ratios.
 //
-//	go test -run '^$' -bench . -benchtime 5x
+//	go test -run '^$' -bench . -benchtime 15x -count 3
 
 type benchRing struct {
 	index   int // ring index in internal/ctiming
@@ -146,24 +148,35 @@ func perKey(b *testing.B, keys int) {
 }
 
 // measure runs pass b.N times, each followed (timer stopped) by the same operation in C
-// (cop < 0: none), and reports ns/key, C-ns/key and go/C.
+// (cop < 0: none), on one locked OS thread. It reports ns/key (wall time, as testing
+// does), cpu-ns/key (the thread's CPU time per key, which leaves out the time spent
+// preempted on a shared machine), C-cpu-ns/key (the same for the C passes) and go/C: the
+// median over the passes of each Go pass's CPU time divided by the C pass right after it.
 func measure(b *testing.B, br *benchRing, cop int, pass func()) {
-	var cTotal float64
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var goCPU, cCPU float64
+	ratios := make([]float64, 0, b.N)
 	b.ResetTimer()
 	for it := 0; it < b.N; it++ {
+		t0 := threadCPUNanos()
 		pass()
+		g := float64(threadCPUNanos()-t0) / float64(br.nkeys)
+		goCPU += g
 		if cop >= 0 {
 			b.StopTimer()
-			cTotal += ctiming.Run(br.index, cop)
+			c := ctiming.Run(br.index, cop)
+			cCPU += c
+			ratios = append(ratios, g/c)
 			b.StartTimer()
 		}
 	}
-	goNs := float64(b.Elapsed().Nanoseconds()) / float64(b.N) / float64(br.nkeys)
-	b.ReportMetric(goNs, "ns/key")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(br.nkeys), "ns/key")
+	b.ReportMetric(goCPU/float64(b.N), "cpu-ns/key")
 	if cop >= 0 {
-		c := cTotal / float64(b.N)
-		b.ReportMetric(c, "C-ns/key")
-		b.ReportMetric(goNs/c, "go/C")
+		b.ReportMetric(cCPU/float64(b.N), "C-cpu-ns/key")
+		sort.Float64s(ratios)
+		b.ReportMetric(ratios[len(ratios)/2], "go/C")
 	}
 }
 
