@@ -2,7 +2,9 @@
 # Runs every test of libtokenring from a clean clone: installs what is missing, builds,
 # then runs the C unit tests, the ABI and documentation checks, the command-line tool's
 # golden tests, the Python and Go bindings' suites (all through `meson test`), the whole
-# unit suite again under AddressSanitizer + UndefinedBehaviorSanitizer, and the browser lab.
+# unit suite again under AddressSanitizer + UndefinedBehaviorSanitizer and under valgrind, the
+# concurrency test under ThreadSanitizer, the coverage of lib/ (fails below 95 % of lines or
+# 90 % of branches), and the browser lab. doc/testing.md describes each stage.
 #
 #   scripts/test.sh            everything
 #   scripts/test.sh quick      the main build's meson test only
@@ -32,6 +34,37 @@ step "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
 meson compile -C build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --suite unit --print-errorlogs --num-processes "$jobs"
+
+step "unit tests and fuzz corpus replays under valgrind memcheck (no errors, no leaks)"
+[ -f build-vg/build.ninja ] || meson setup build-vg -Dbuildtype=debugoptimized -Ddocs=disabled \
+  -Dbindings=disabled -Dabi_check=disabled -Dbench=false -Dtools=false >/dev/null
+meson compile -C build-vg -j "$jobs"
+memcheck='valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect'
+memcheck+=' --show-leak-kinds=definite,indirect --track-origins=no'
+meson test -C build-vg --suite unit --suite fuzz --print-errorlogs --num-processes "$jobs" \
+  --timeout-multiplier 4 --wrapper "$memcheck"
+
+step "concurrency test under ThreadSanitizer"
+[ -f build-tsan/build.ninja ] || meson setup build-tsan -Db_sanitize=thread -Db_lundef=false \
+  -Dbuildtype=debugoptimized -Ddocs=disabled -Dbindings=disabled -Dabi_check=disabled \
+  -Dbench=false -Dtools=false >/dev/null
+meson compile -C build-tsan -j "$jobs"
+TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+  meson test -C build-tsan concurrency --print-errorlogs --num-processes "$jobs"
+
+step "coverage of lib/ (unit, fuzz replays, cli): at least 95 % of lines and 90 % of branches"
+[ -f build-cov/build.ninja ] || meson setup build-cov -Db_coverage=true -Dbuildtype=debug \
+  -Ddocs=disabled -Dbindings=disabled -Dabi_check=disabled -Dbench=false >/dev/null
+meson compile -C build-cov -j "$jobs"
+find build-cov -name '*.gcda' -delete       # counts from this run only
+meson test -C build-cov --suite unit --suite fuzz --suite cli --print-errorlogs \
+  --num-processes "$jobs"
+mkdir -p build-cov/coverage
+# Branches the compiler adds that no input can take are left out (see doc/testing.md).
+gcovr -r . build-cov --filter 'lib/' --exclude-unreachable-branches --exclude-throw-branches \
+  --txt build-cov/coverage/files.txt --html-details build-cov/coverage/index.html \
+  --print-summary --fail-under-line 95 --fail-under-branch 90 | tee build-cov/coverage/summary.txt
+echo "per-file figures: build-cov/coverage/files.txt, annotated sources: build-cov/coverage/index.html"
 
 if [ -x lab/test.sh ]; then
   step "browser lab (WebAssembly build + headless Chromium)"
