@@ -136,7 +136,9 @@ static uint32_t intern(interner *in, const uint32_t *nodes, const uint8_t *flags
             memcmp(in->flags + in->off[id], flags, n) == 0)
             return id;
     }
-    /* New set. */
+    /* New set. Offsets are 32-bit: refuse a map that would not fit them. */
+    if (in->len + n > UINT32_MAX || in->count + 1 >= UINT32_MAX)
+        return UINT32_MAX;
     if (in->count + 1 >= in->set_cap) {
         size_t cap = in->set_cap ? in->set_cap * 2 : 256;
         uint32_t *off = tr_reallocarray(in->off, cap + 1, sizeof *off);
