@@ -132,13 +132,18 @@ typedef struct model {
     uint32_t *rs;      /* slot * rfcap replica nodes */
     uint8_t *rsn;      /* replica count per slot */
     uint32_t *wl;      /* tokens visited by the slot's walk */
-    uint32_t *heappos; /* unused marker space */
+    uint32_t *nnext;   /* next slot of the same node (NIL ends) */
+    uint32_t *mark;    /* per slot: candidate stamp */
+    uint32_t mark_stamp;
     size_t slots, slot_cap;
     uint32_t head;     /* any slot of the ring (NIL when empty) */
     size_t ring_count; /* tokens in the ring */
     /* nodes */
     anode *nodes;
+    uint32_t *nfirst;  /* per node: first of its slots */
     size_t node_count, node_cap;
+    bool params_valid;
+    uint32_t even_slot, even_slots; /* first node of an empty ring: slot of slots */
     uint32_t rack_count;  /* racks known (ids 0..rack_count-1) */
     uint32_t *rack_nodes; /* nodes per rack (ring members) */
     size_t rack_cap;
@@ -148,6 +153,8 @@ typedef struct model {
     uint32_t rf_left;     /* min(rf, nodes in ring) */
     int32_t repeats;      /* rf - racks in ring */
     uint32_t maxwl;
+    uint32_t *wl_hist;    /* number of slots per walk length (index < wl_hist_cap) */
+    size_t wl_hist_cap;
     uint32_t racks_in_ring, nodes_in_ring;
     /* scratch */
     uint32_t *seen_rack;  /* stamp per rack */
@@ -166,7 +173,10 @@ static void model_free(model *m)
     tr_free(m->rs);
     tr_free(m->rsn);
     tr_free(m->wl);
-    tr_free(m->heappos);
+    tr_free(m->wl_hist);
+    tr_free(m->nnext);
+    tr_free(m->mark);
+    tr_free(m->nfirst);
     tr_free(m->nodes);
     tr_free(m->rack_nodes);
     tr_free(m->seen_rack);
@@ -181,6 +191,17 @@ static u128 slot_width(const model *m, uint32_t s)
     if (m->ring_count == 1)
         return (u128)1 << 64;
     return (u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
+}
+
+static void hist_add(model *m, uint32_t len, int delta)
+{
+    if (len == 0 || len >= m->wl_hist_cap)
+        return;
+    m->wl_hist[len] = (uint32_t)((int)m->wl_hist[len] + delta);
+    if (delta > 0 && len > m->maxwl)
+        m->maxwl = len;
+    while (m->maxwl > 0 && m->wl_hist[m->maxwl] == 0)
+        m->maxwl--;
 }
 
 /* NTS walk restricted to the datacenter. Visits `start` first, except that when
@@ -250,9 +271,12 @@ static void recompute_all(model *m, uint32_t u)
     }
     m->nodes_in_ring = nodes;
     m->racks_in_ring = racks;
+    m->params_valid = true;
     m->rf_left = (uint32_t)m->rf < nodes ? (uint32_t)m->rf : nodes;
     m->repeats = m->rf - (int32_t)racks;
     m->maxwl = 0;
+    if (m->wl_hist)
+        memset(m->wl_hist, 0, m->wl_hist_cap * sizeof *m->wl_hist);
     if (m->ring_count == 0)
         return;
     uint32_t s = m->head;
@@ -260,25 +284,79 @@ static void recompute_all(model *m, uint32_t u)
         uint32_t cnt;
         m->wl[s] = walk(m, s, NIL, NIL, m->rs + (size_t)s * m->rfcap, &cnt);
         m->rsn[s] = (uint8_t)cnt;
-        if (m->wl[s] > m->maxwl)
-            m->maxwl = m->wl[s];
+        hist_add(m, m->wl[s], +1);
         u128 w = slot_width(m, s);
         for (uint32_t k = 0; k < cnt; k++)
             m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (i128)w;
     }
 }
 
-static void set_targets(model *m)
+/* Water-filling: shares proportional to weights, none above `cap`, summing to `total`. */
+static void water_fill(const double *w, double *out, size_t n, double cap, double total)
 {
-    size_t total_tokens = 0;
-    for (size_t i = 0; i < m->node_count; i++)
-        total_tokens += m->nodes[i].tokens;
-    for (size_t i = 0; i < m->node_count; i++) {
-        double o = total_tokens ? (double)m->rf_left * m->nodes[i].tokens / (double)total_tokens
-                                : 0.0;
-        m->o[i] = o;
-        m->inv_o[i] = o > 0 ? 1.0 / o : 0.0;
+    for (size_t i = 0; i < n; i++)
+        out[i] = -1;
+    for (;;) {
+        double left = total, wsum = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (out[i] >= 0)
+                left -= out[i];
+            else
+                wsum += w[i];
+        }
+        if (wsum <= 0) {
+            for (size_t i = 0; i < n; i++)
+                if (out[i] < 0)
+                    out[i] = 0;
+            return;
+        }
+        bool capped = false;
+        for (size_t i = 0; i < n; i++)
+            if (out[i] < 0 && left * w[i] / wsum > cap) {
+                out[i] = cap;
+                capped = true;
+            }
+        if (!capped) {
+            for (size_t i = 0; i < n; i++)
+                if (out[i] < 0)
+                    out[i] = left * w[i] / wsum;
+            return;
+        }
     }
+}
+
+/* Fair shares under NetworkTopologyStrategy: with racks >= rf every rack holds at most one
+ * copy of each range (rack totals water-filled by token count, capped at 1, then split
+ * among the rack's nodes by tokens); with fewer racks than rf a node holds at most one
+ * copy (node totals water-filled, capped at 1). Weights are token counts. */
+static int set_targets(model *m)
+{
+    size_t n = m->node_count;
+    double *w = tr_calloc(n + m->rack_count + 1, sizeof *w);
+    double *share = tr_calloc(n + m->rack_count + 1, sizeof *share);
+    if (!w || !share) {
+        tr_free(w);
+        tr_free(share);
+        return -1;
+    }
+    if (m->racks_in_ring >= (uint32_t)m->rf) {
+        for (size_t i = 0; i < n; i++)
+            w[m->nodes[i].rack] += m->nodes[i].tokens;
+        water_fill(w, share, m->rack_count, 1.0, (double)m->rf_left);
+        for (size_t i = 0; i < n; i++) {
+            uint32_t r = m->nodes[i].rack;
+            m->o[i] = w[r] > 0 ? share[r] * m->nodes[i].tokens / w[r] : 0.0;
+        }
+    } else {
+        for (size_t i = 0; i < n; i++)
+            w[i] = m->nodes[i].tokens;
+        water_fill(w, m->o, n, 1.0, (double)m->rf_left);
+    }
+    for (size_t i = 0; i < n; i++)
+        m->inv_o[i] = m->o[i] > 0 ? 1.0 / m->o[i] : 0.0;
+    tr_free(w);
+    tr_free(share);
+    return 0;
 }
 
 /* ------------------------------------------------------------- candidates */
@@ -318,10 +396,15 @@ static bool in_set(const uint32_t *s, uint32_t n, uint32_t x)
 
 /* Evaluates inserting a token of u into the range ending at slot j. Returns false when
  * the range has no room. `d` needs room for (maxwl + 2) * 2 * rfcap entries. */
-static bool evaluate(model *m, uint32_t j, uint32_t u, delta *d, uint32_t *tmp, cand *out)
+static bool evaluate(model *m, uint32_t j, uint32_t u, double uw, delta *d, uint32_t *tmp,
+                     cand *out)
 {
     u128 W = slot_width(m, j);
     if (W < 2)
+        return false;
+    /* Next to one of u's own tokens a new token of u changes no replica set: useless, and
+     * runs of one node's tokens lengthen every walk. */
+    if (m->node[j] == u || m->node[m->prev[j]] == u)
         return false;
     uint32_t nd = 0, cnt;
     /* The split part (a, c]: walk from c. */
@@ -357,6 +440,8 @@ static bool evaluate(model *m, uint32_t j, uint32_t u, delta *d, uint32_t *tmp, 
     for (uint32_t i = 0; i < nd; i++) {
         uint32_t w = d[i].node;
         double S = (double)m->nodes[w].own / TWO64, io = m->inv_o[w];
+        if (w == u)
+            io *= uw; /* the new node's own deviation weighs in gradually */
         double D = S + d[i].k - m->o[w];
         a += d[i].l * d[i].l * io;
         b += d[i].l * D * io;
@@ -370,7 +455,9 @@ static bool evaluate(model *m, uint32_t j, uint32_t u, delta *d, uint32_t *tmp, 
     if (x > xmax)
         x = xmax;
     double after = cst + 2 * b * x + a * x * x;
-    out->gain = base - after;
+    /* Tie-break (flat objective): prefer splitting wide ranges, which keeps ranges even
+     * for the nodes that join later. Far below any real improvement. */
+    out->gain = base - after + 1e-9 * ((double)W / TWO64) * (double)m->ring_count;
     long double xi = (long double)x * 18446744073709551616.0L;
     uint64_t xv = xi < 1 ? 1 : (xi >= (long double)(W - 1) ? (uint64_t)(W - 1) : (uint64_t)xi);
     out->x = xv;
@@ -379,11 +466,13 @@ static bool evaluate(model *m, uint32_t j, uint32_t u, delta *d, uint32_t *tmp, 
 
 /* ------------------------------------------------------------------ updates */
 
-static int ensure_slot(model *m)
+static int reserve_slots(model *m, size_t want)
 {
-    if (m->slots < m->slot_cap)
+    if (want <= m->slot_cap)
         return 0;
     size_t nc = m->slot_cap ? m->slot_cap * 2 : 256;
+    while (nc < want)
+        nc *= 2;
     int64_t *t = tr_reallocarray(m->tok, nc, sizeof *t);
     if (!t)
         return -1;
@@ -408,8 +497,27 @@ static int ensure_slot(model *m)
     if (!b)
         return -1;
     m->rsn = b;
+    if (!(a = tr_reallocarray(m->nnext, nc, sizeof *a)))
+        return -1;
+    m->nnext = a;
+    if (!(a = tr_reallocarray(m->mark, nc, sizeof *a)))
+        return -1;
+    m->mark = a;
+    for (size_t i = m->slot_cap; i < nc; i++)
+        m->mark[i] = 0;
+    if (!(a = tr_reallocarray(m->wl_hist, nc + 2, sizeof *a)))
+        return -1;
+    for (size_t i = m->wl_hist_cap; i < nc + 2; i++)
+        a[i] = 0;
+    m->wl_hist = a;
+    m->wl_hist_cap = nc + 2;
     m->slot_cap = nc;
     return 0;
+}
+
+static int ensure_slot(model *m)
+{
+    return reserve_slots(m, m->slots + 1);
 }
 
 /* Replaces slot s's replica set by a fresh walk, updating ownership. */
@@ -419,10 +527,10 @@ static void refresh_slot(model *m, uint32_t s, u128 old_width)
     for (uint32_t k = 0; k < m->rsn[s]; k++)
         m->nodes[rs[k]].own -= (i128)old_width;
     uint32_t cnt;
+    hist_add(m, m->wl[s], -1);
     m->wl[s] = walk(m, s, NIL, NIL, rs, &cnt);
     m->rsn[s] = (uint8_t)cnt;
-    if (m->wl[s] > m->maxwl)
-        m->maxwl = m->wl[s];
+    hist_add(m, m->wl[s], +1);
     u128 w = slot_width(m, s);
     for (uint32_t k = 0; k < cnt; k++)
         m->nodes[rs[k]].own += (i128)w;
@@ -439,6 +547,8 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
     m->node[s] = u;
     m->rsn[s] = 0;
     m->wl[s] = 0;
+    m->nnext[s] = m->nfirst[u];
+    m->nfirst[u] = s;
     if (m->ring_count == 0) {
         m->next[s] = m->prev[s] = s;
         m->head = s;
@@ -513,7 +623,8 @@ static bool refine_slot(model *m, uint32_t p)
             dv = -(long double)lo_room;
         step = -(int64_t)(uint64_t)(-dv);
     }
-    if (step == 0)
+    /* Moves below 2^-40 of the ring change nothing measurable: call it converged. */
+    if (step > -(1LL << 24) && step < (1LL << 24))
         return false;
     int64_t nt = (int64_t)((uint64_t)m->tok[p] + (uint64_t)step);
     /* Avoid other datacenters' tokens: back off towards the current position. */
@@ -636,25 +747,48 @@ static int place_even(model *m, uint32_t u, uint32_t T, uint32_t slot, uint32_t 
     return 0;
 }
 
+static int cmp_excess(const void *a, const void *b)
+{
+    double x = ((const double *)a)[0], y = ((const double *)b)[0];
+    return (x < y) - (x > y); /* descending */
+}
+
 static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine)
 {
-    recompute_all(m, u);
-    /* New rack and still no more racks than rf: start it evenly, rack-offset. */
-    bool rack_empty = true;
-    for (size_t i = 0; i < m->node_count; i++)
-        if (i != u && m->nodes[i].tokens > 0 && m->nodes[i].rack == m->nodes[u].rack)
-            rack_empty = false;
-    if (m->ring_count == 0 || (rack_empty && m->racks_in_ring <= (uint32_t)m->rf)) {
-        uint32_t slot = m->racks_in_ring > 0 ? m->racks_in_ring - 1 : 0;
+    /* Ring parameters with u counted: recompute everything only when they change. */
+    uint32_t ur = m->nodes[u].rack;
+    bool rack_empty = m->rack_nodes[ur] == 0;
+    uint32_t want_nodes = m->nodes_in_ring + 1, want_racks = m->racks_in_ring + rack_empty;
+    uint32_t want_left = (uint32_t)m->rf < want_nodes ? (uint32_t)m->rf : want_nodes;
+    if (!m->params_valid || want_left != m->rf_left ||
+        m->rf - (int32_t)want_racks != m->repeats) {
+        recompute_all(m, u);
+    } else {
+        m->nodes_in_ring = want_nodes;
+        m->racks_in_ring = want_racks;
+        m->rack_nodes[ur]++;
+    }
+    if (m->ring_count == 0 || m->nodes_in_ring <= (uint32_t)m->rf ||
+        (rack_empty && m->racks_in_ring <= (uint32_t)m->rf)) {
+        /* Every node replicates everything (nodes <= rf), or the first node of a rack
+         * while racks <= rf: nothing to balance yet, so interleave evenly. */
+        uint32_t slot = m->nodes_in_ring <= (uint32_t)m->rf ? m->nodes_in_ring - 1
+                                                            : m->racks_in_ring - 1;
         uint32_t slots = (uint32_t)m->rf;
         if (slot >= slots)
             slot = 0;
+        if (m->ring_count == 0 && m->even_slots > 0) {
+            slot = m->even_slot;
+            slots = m->even_slots;
+        }
         return place_even(m, u, T, slot, slots, sc->mine);
     }
     /* Targets count u with its T tokens. */
     m->nodes[u].tokens = T;
-    set_targets(m);
+    int trc = set_targets(m);
     m->nodes[u].tokens = 0;
+    if (trc)
+        return -1;
     if (ensure_scratch(m, sc))
         return -1;
     size_t need = m->ring_count + T + 1;
@@ -666,14 +800,57 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
         sc->heap_cap = need;
     }
     size_t hn = 0;
-    uint32_t s = m->head;
-    for (size_t i = 0; i < m->ring_count; i++, s = m->next[s]) {
-        cand c;
-        if (!evaluate(m, s, u, sc->d, sc->tmp, &c))
-            continue;
-        sc->heap[hn].gain = c.gain;
-        sc->heap[hn].slot = s;
-        hn++;
+    if (m->ring_count <= (size_t)64 * T) {
+        uint32_t s = m->head;
+        for (size_t i = 0; i < m->ring_count; i++, s = m->next[s]) {
+            cand c;
+            if (!evaluate(m, s, u, 1.0 / T, sc->d, sc->tmp, &c))
+                continue;
+            sc->heap[hn].gain = c.gain;
+            sc->heap[hn].slot = s;
+            hn++;
+        }
+    } else {
+        /* Large rings: only ranges near the tokens of the most over-served nodes (the
+         * donors) can take ownership from them; evaluate those. */
+        size_t n = m->node_count, nd = 0;
+        double *ex = tr_reallocarray(NULL, n, 2 * sizeof *ex);
+        if (!ex)
+            return -1;
+        for (size_t i = 0; i < n; i++) {
+            if (m->nodes[i].tokens == 0 || i == u)
+                continue;
+            ex[2 * nd] = ((double)m->nodes[i].own / TWO64 - m->o[i]) * m->inv_o[i];
+            ex[2 * nd + 1] = (double)i;
+            nd++;
+        }
+        qsort(ex, nd, 2 * sizeof *ex, cmp_excess);
+        size_t donors = nd < (size_t)2 * T ? nd : (size_t)2 * T;
+        uint32_t window = (uint32_t)(2 * m->rf + 2) < m->maxwl ? (uint32_t)(2 * m->rf + 2) : m->maxwl;
+        if (++m->mark_stamp == 0) {
+            for (size_t i = 0; i < m->slot_cap; i++)
+                m->mark[i] = 0;
+            m->mark_stamp = 1;
+        }
+        for (size_t dn = 0; dn < donors; dn++) {
+            uint32_t w = (uint32_t)ex[2 * dn + 1];
+            for (uint32_t t0 = m->nfirst[w]; t0 != NIL; t0 = m->nnext[t0]) {
+                uint32_t s = t0;
+                for (uint32_t back = 0; back <= window && back < m->ring_count;
+                     back++, s = m->prev[s]) {
+                    if (m->mark[s] == m->mark_stamp)
+                        continue;
+                    m->mark[s] = m->mark_stamp;
+                    cand c;
+                    if (!evaluate(m, s, u, 1.0 / T, sc->d, sc->tmp, &c))
+                        continue;
+                    sc->heap[hn].gain = c.gain;
+                    sc->heap[hn].slot = s;
+                    hn++;
+                }
+            }
+        }
+        tr_free(ex);
     }
     for (size_t i = hn / 2; i-- > 0;)
         heap_down(sc->heap, hn, i);
@@ -687,7 +864,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             if (ensure_scratch(m, sc))
                 return -1;
             cand c;
-            if (!evaluate(m, top.slot, u, sc->d, sc->tmp, &c))
+            if (!evaluate(m, top.slot, u, (double)(t + 1) / T, sc->d, sc->tmp, &c))
                 continue;
             if (hn > 0 && c.gain < sc->heap[0].gain) {
                 sc->heap[hn].gain = c.gain;
@@ -713,12 +890,12 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             sc->mine[t] = ns;
             /* Both parts of the split range are candidates again. */
             cand c2;
-            if (evaluate(m, ns, u, sc->d, sc->tmp, &c2)) {
+            if (evaluate(m, ns, u, (double)(t + 1) / T, sc->d, sc->tmp, &c2)) {
                 sc->heap[hn].gain = c2.gain;
                 sc->heap[hn].slot = ns;
                 heap_up(sc->heap, hn++);
             }
-            if (evaluate(m, j, u, sc->d, sc->tmp, &c2)) {
+            if (evaluate(m, j, u, (double)(t + 1) / T, sc->d, sc->tmp, &c2)) {
                 sc->heap[hn].gain = c2.gain;
                 sc->heap[hn].slot = j;
                 heap_up(sc->heap, hn++);
@@ -775,10 +952,15 @@ static uint32_t add_model_node(model *m, uint32_t rack)
         if (!(o = tr_reallocarray(m->inv_o, nc, sizeof *o)))
             return NIL;
         m->inv_o = o;
+        uint32_t *f = tr_reallocarray(m->nfirst, nc, sizeof *f);
+        if (!f)
+            return NIL;
+        m->nfirst = f;
         m->node_cap = nc;
     }
     memset(&m->nodes[m->node_count], 0, sizeof m->nodes[0]);
     m->nodes[m->node_count].rack = rack;
+    m->nfirst[m->node_count] = NIL;
     return (uint32_t)m->node_count++;
 }
 
@@ -799,6 +981,179 @@ static int ensure_racks(model *m, size_t racks)
     m->stamp = 0;
     m->rack_cap = nc;
     return 0;
+}
+
+static bool in_group(const tokenring_node_info *info, const char *dc, const char *rack)
+{
+    return strcmp(info->datacenter, dc) == 0 && (!rack || strcmp(info->rack, rack) == 0);
+}
+
+/* Plans `count` nodes of one group: the whole datacenter (only_rack NULL) or one rack's
+ * own ring (only_rack set, rf 1). `shared` holds tokens planned by earlier groups and
+ * receives this group's. */
+static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
+                      const tokenring_topology *topology, const char *datacenter,
+                      const char *only_rack, const char *const *racks, size_t count,
+                      int32_t rf, uint32_t flags, uint32_t even_slot, uint32_t even_slots,
+                      tset *shared, tokenring_error *err)
+{
+    model m;
+    memset(&m, 0, sizeof m);
+    m.rf = rf;
+    m.rfcap = (uint32_t)rf;
+    m.head = NIL;
+    scratch sc;
+    memset(&sc, 0, sizeof sc);
+    char **rack_names = NULL;
+    size_t rack_n = 0;
+    uint32_t *planned = NULL; /* model node ids of the planned nodes */
+    uint32_t *pslots = NULL;  /* their slots, count * T */
+
+    int rc = TOKENRING_E_NOMEM;
+    m.even_slot = even_slot;
+    m.even_slots = even_slots;
+    size_t tn = tokenring_topology_node_count(topology);
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        for (size_t k = 0; k < info.token_count; k++)
+            if (tset_add(&m.taken, info.tokens[k]))
+                goto nomem;
+    }
+    for (size_t i = 0; i < shared->cap; i++)
+        if (shared->used[i] && tset_add(&m.taken, shared->keys[i]))
+            goto nomem;
+    /* The datacenter's nodes and tokens, sorted into one ring. */
+    size_t dc_tokens = 0;
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (in_group(&info, datacenter, only_rack))
+            dc_tokens += info.token_count;
+    }
+    {
+        int64_t *pairs_t = tr_reallocarray(NULL, dc_tokens + 1, sizeof *pairs_t);
+        if (!pairs_t)
+            goto nomem;
+        size_t k = 0;
+        for (size_t i = 0; i < tn; i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            if (!in_group(&info, datacenter, only_rack))
+                continue;
+            uint32_t r = rack_id(&rack_names, &rack_n, info.rack);
+            if (r == NIL || ensure_racks(&m, rack_n)) {
+                tr_free(pairs_t);
+                goto nomem;
+            }
+            m.rack_count = (uint32_t)rack_n;
+            uint32_t id = add_model_node(&m, r);
+            if (id == NIL) {
+                tr_free(pairs_t);
+                goto nomem;
+            }
+            for (size_t j = 0; j < info.token_count; j++) {
+                /* encode node in a side table: slot order = sorted order below */
+                pairs_t[k++] = info.tokens[j];
+            }
+            m.nodes[id].tokens = (uint32_t)info.token_count;
+        }
+        qsort(pairs_t, k, sizeof *pairs_t, cmp_i64);
+        if (reserve_slots(&m, k + count * (size_t)num_tokens + 1)) {
+            tr_free(pairs_t);
+            goto nomem;
+        }
+        /* Owner of each sorted token: search each node's tokens. */
+        for (size_t i = 0, id = 0; i < tn; i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            if (!in_group(&info, datacenter, only_rack))
+                continue;
+            for (size_t j = 0; j < info.token_count; j++) {
+                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
+                m.node[hit - pairs_t] = (uint32_t)id;
+            }
+            id++;
+        }
+        for (size_t i = 0; i < k; i++) {
+            m.tok[i] = pairs_t[i];
+            m.next[i] = (uint32_t)((i + 1) % k);
+            m.prev[i] = (uint32_t)((i + k - 1) % k);
+        }
+        for (size_t i = 0; i < k; i++) {
+            m.nnext[i] = m.nfirst[m.node[i]];
+            m.nfirst[m.node[i]] = (uint32_t)i;
+        }
+        m.slots = k;
+        m.ring_count = k;
+        m.head = k ? 0 : NIL;
+        tr_free(pairs_t);
+    }
+    planned = tr_calloc(count, sizeof *planned);
+    pslots = tr_calloc(count * (size_t)num_tokens, sizeof *pslots);
+    sc.tmp = tr_calloc((size_t)m.rfcap + 1, sizeof *sc.tmp);
+    if (!planned || !pslots || !sc.tmp)
+        goto nomem;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t r = rack_id(&rack_names, &rack_n, racks[i]);
+        if (r == NIL || ensure_racks(&m, rack_n))
+            goto nomem;
+        m.rack_count = (uint32_t)rack_n;
+        uint32_t id = add_model_node(&m, r);
+        if (id == NIL)
+            goto nomem;
+        planned[i] = id;
+    }
+    for (size_t i = 0; i < count; i++) {
+        sc.mine = pslots + i * num_tokens;
+        int prc = place_node(&m, &sc, planned[i], num_tokens, true);
+        if (prc < 0)
+            goto nomem;
+        if (prc > 0) {
+            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                         "no room left in datacenter '%s' for %u more tokens", datacenter,
+                         num_tokens);
+            goto done;
+        }
+    }
+    if (!(flags & TOKENRING_ALLOCATE_NODE_BY_NODE) && m.ring_count >= 3) {
+        /* Joint refinement of every planned token against the final datacenter. */
+        recompute_all(&m, NIL);
+        if (set_targets(&m))
+            goto nomem;
+        size_t total = count * (size_t)num_tokens;
+        for (int round = 0; round < 2000; round++) {
+            size_t moved = 0;
+            for (size_t t = 0; t < total; t++)
+                moved += refine_slot(&m, pslots[t]);
+            if (moved == 0)
+                break;
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        int64_t *o = tokens_out + i * num_tokens;
+        for (uint32_t t = 0; t < num_tokens; t++)
+            o[t] = m.tok[pslots[i * num_tokens + t]];
+        qsort(o, num_tokens, sizeof *o, cmp_i64);
+        for (uint32_t t = 0; t < num_tokens; t++)
+            if (tset_add(shared, o[t]))
+                goto nomem;
+    }
+    rc = TOKENRING_OK;
+    goto done;
+nomem:
+    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+done:
+    for (size_t i = 0; i < rack_n; i++)
+        tr_free(rack_names[i]);
+    tr_free(rack_names);
+    tr_free(planned);
+    tr_free(pslots);
+    tr_free(sc.d);
+    tr_free(sc.tmp);
+    tr_free(sc.heap);
+    model_free(&m);
+    return rc;
 }
 
 TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
@@ -826,148 +1181,66 @@ TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tok
         return tr_fail(err, TOKENRING_E_RANGE, "replication factor %d is outside 1..%d", rf,
                        TOKENRING_MAX_RF);
 
-    model m;
-    memset(&m, 0, sizeof m);
-    m.rf = rf;
-    m.rfcap = (uint32_t)rf;
-    m.head = NIL;
-    scratch sc;
-    memset(&sc, 0, sizeof sc);
-    char **rack_names = NULL;
-    size_t rack_n = 0;
-    uint32_t *planned = NULL; /* model node ids of the planned nodes */
-    uint32_t *pslots = NULL;  /* their slots, count * T */
-
-    rc = TOKENRING_E_NOMEM;
-    size_t tn = tokenring_topology_node_count(topology);
-    for (size_t i = 0; i < tn; i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, topology, i);
-        for (size_t k = 0; k < info.token_count; k++)
-            if (tset_add(&m.taken, info.tokens[k]))
-                goto nomem;
+    /* Racks of the datacenter once the plan is done. */
+    size_t tn = tokenring_topology_node_count(topology), nr = 0;
+    const char **rl = tr_calloc(tn + count + 1, sizeof *rl);
+    size_t *idx = tr_calloc(count + 1, sizeof *idx);
+    const char **gr = tr_calloc(count + 1, sizeof *gr);
+    int64_t *buf = tr_calloc(count * (size_t)num_tokens + 1, sizeof *buf);
+    tset shared;
+    memset(&shared, 0, sizeof shared);
+    if (!rl || !idx || !gr || !buf) {
+        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+        goto out;
     }
-    /* The datacenter's nodes and tokens, sorted into one ring. */
-    size_t dc_tokens = 0;
-    for (size_t i = 0; i < tn; i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, topology, i);
-        if (strcmp(info.datacenter, datacenter) == 0)
-            dc_tokens += info.token_count;
-    }
-    {
-        int64_t *pairs_t = tr_reallocarray(NULL, dc_tokens + 1, sizeof *pairs_t);
-        if (!pairs_t)
-            goto nomem;
-        size_t k = 0;
-        for (size_t i = 0; i < tn; i++) {
+    for (size_t i = 0; i < tn + count; i++) {
+        const char *r;
+        if (i < tn) {
             tokenring_node_info info;
             tokenring_topology_node(&info, topology, i);
             if (strcmp(info.datacenter, datacenter) != 0)
                 continue;
-            uint32_t r = rack_id(&rack_names, &rack_n, info.rack);
-            if (r == NIL || ensure_racks(&m, rack_n)) {
-                tr_free(pairs_t);
-                goto nomem;
-            }
-            uint32_t id = add_model_node(&m, r);
-            if (id == NIL) {
-                tr_free(pairs_t);
-                goto nomem;
-            }
-            for (size_t j = 0; j < info.token_count; j++) {
-                /* encode node in a side table: slot order = sorted order below */
-                pairs_t[k++] = info.tokens[j];
-            }
-            m.nodes[id].tokens = (uint32_t)info.token_count;
+            r = info.rack;
+        } else {
+            r = racks[i - tn];
         }
-        qsort(pairs_t, k, sizeof *pairs_t, cmp_i64);
-        while (m.slot_cap < k + count * (size_t)num_tokens + 1)
-            if (ensure_slot(&m)) {
-                tr_free(pairs_t);
-                goto nomem;
-            }
-        /* Owner of each sorted token: search each node's tokens. */
-        for (size_t i = 0, id = 0; i < tn; i++) {
-            tokenring_node_info info;
-            tokenring_topology_node(&info, topology, i);
-            if (strcmp(info.datacenter, datacenter) != 0)
-                continue;
-            for (size_t j = 0; j < info.token_count; j++) {
-                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
-                m.node[hit - pairs_t] = (uint32_t)id;
-            }
-            id++;
-        }
-        for (size_t i = 0; i < k; i++) {
-            m.tok[i] = pairs_t[i];
-            m.next[i] = (uint32_t)((i + 1) % k);
-            m.prev[i] = (uint32_t)((i + k - 1) % k);
-        }
-        m.slots = k;
-        m.ring_count = k;
-        m.head = k ? 0 : NIL;
-        tr_free(pairs_t);
-    }
-    planned = tr_calloc(count, sizeof *planned);
-    pslots = tr_calloc(count * (size_t)num_tokens, sizeof *pslots);
-    sc.tmp = tr_calloc((size_t)m.rfcap + 1, sizeof *sc.tmp);
-    if (!planned || !pslots || !sc.tmp)
-        goto nomem;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t r = rack_id(&rack_names, &rack_n, racks[i]);
-        if (r == NIL || ensure_racks(&m, rack_n))
-            goto nomem;
-        uint32_t id = add_model_node(&m, r);
-        if (id == NIL)
-            goto nomem;
-        planned[i] = id;
-    }
-    for (size_t i = 0; i < count; i++) {
-        sc.mine = pslots + i * num_tokens;
-        int prc = place_node(&m, &sc, planned[i], num_tokens, true);
-        if (prc < 0)
-            goto nomem;
-        if (prc > 0) {
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "no room left in datacenter '%s' for %u more tokens", datacenter,
-                         num_tokens);
-            goto done;
-        }
-    }
-    if (!(flags & TOKENRING_ALLOCATE_NODE_BY_NODE) && m.ring_count >= 3) {
-        /* Joint refinement of every planned token against the final datacenter. */
-        recompute_all(&m, NIL);
-        set_targets(&m);
-        size_t total = count * (size_t)num_tokens;
-        for (int round = 0; round < 200; round++) {
-            size_t moved = 0;
-            for (size_t t = 0; t < total; t++)
-                moved += refine_slot(&m, pslots[t]);
-            if (moved == 0)
+        size_t k;
+        for (k = 0; k < nr; k++)
+            if (strcmp(rl[k], r) == 0)
                 break;
+        if (k == nr)
+            rl[nr++] = r;
+    }
+    if (rf > 1 && nr == (size_t)rf) {
+        /* Exactly rf racks: each rack holds one full copy, so a node's effective ownership
+         * is its primary ownership in its rack's own ring. Balance each rack's ring on its
+         * own (one replica), the first node of rack i evenly spaced at offset i / rf. */
+        for (size_t k = 0; k < nr && rc == TOKENRING_OK; k++) {
+            size_t n = 0;
+            for (size_t i = 0; i < count; i++)
+                if (strcmp(racks[i], rl[k]) == 0) {
+                    idx[n] = i;
+                    gr[n++] = racks[i];
+                }
+            if (n == 0)
+                continue;
+            rc = plan_group(buf, num_tokens, topology, datacenter, rl[k], gr, n, 1, flags,
+                            (uint32_t)k, (uint32_t)nr, &shared, err);
+            for (size_t i = 0; i < n && rc == TOKENRING_OK; i++)
+                memcpy(tokens_out + idx[i] * num_tokens, buf + i * num_tokens,
+                       num_tokens * sizeof *buf);
         }
+    } else {
+        rc = plan_group(tokens_out, num_tokens, topology, datacenter, NULL, racks, count, rf,
+                        flags, 0, 0, &shared, err);
     }
-    for (size_t i = 0; i < count; i++) {
-        int64_t *o = tokens_out + i * num_tokens;
-        for (uint32_t t = 0; t < num_tokens; t++)
-            o[t] = m.tok[pslots[i * num_tokens + t]];
-        qsort(o, num_tokens, sizeof *o, cmp_i64);
-    }
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-done:
-    for (size_t i = 0; i < rack_n; i++)
-        tr_free(rack_names[i]);
-    tr_free(rack_names);
-    tr_free(planned);
-    tr_free(pslots);
-    tr_free(sc.d);
-    tr_free(sc.tmp);
-    tr_free(sc.heap);
-    model_free(&m);
+out:
+    tr_free(rl);
+    tr_free(idx);
+    tr_free(gr);
+    tr_free(buf);
+    tr_free(shared.keys);
+    tr_free(shared.used);
     return rc;
 }
 

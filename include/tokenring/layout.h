@@ -188,21 +188,38 @@ TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num
  * with the new node included, the rf - racks repeat budget, any number of racks (also
  * 1 < racks < rf, which Cassandra's allocator refuses), in any fill order. The objective
  * is the sum over the datacenter's nodes of (S_w - o_w)^2 / o_w, with S_w a node's
- * effective ownership and o_w = min(rf, nodes) * T_w / (total tokens) its fair share.
+ * effective ownership and o_w its fair share: with at least rf racks, rack totals
+ * proportional to the racks' token counts but at most 1 (a rack holds one copy at most),
+ * split among the rack's nodes by token count; with fewer racks than rf, node totals
+ * proportional to token counts but at most 1; the totals sum to min(rf, nodes).
  *
- * Algorithm. A candidate is a split of any range of the datacenter's ring (including
+ * Algorithm. A candidate is a split of a range of the datacenter's ring (including
  * ranges made by tokens chosen earlier in the same call, so a node may take several
- * tokens in one range). Inserting a token changes the replica sets of a few neighbouring
+ * tokens in one range; never a range next to one of the node's own tokens, where a token
+ * changes nothing). Inserting a token changes the replica sets of a few neighbouring
  * ranges by constant widths and of the split part linearly in the split position, so the
  * objective along one range is a quadratic whose minimum gives the best split point
  * exactly (no fixed midpoints). Tokens are chosen greedily, best candidate first, with a
- * lazily re-evaluated priority queue; then each chosen token is moved within its
- * neighbours to its best position for a few rounds. Scores use floating point only to
- * rank candidates; tokens are exact integers. The first node of an empty datacenter gets
- * evenly spaced tokens (tokenring_layout_even_tokens() with one slot); the first node of
- * rack @c i when the datacenter has no node in that rack yet and rf equals the number of
- * racks in use is spaced the same way. The result never contains a token already held by
- * any node of @p topology (any datacenter).
+ * lazily re-evaluated priority queue; the new node's own deviation is weighted (k+1)/T
+ * while choosing its (k+1)-th token, as Cassandra does, so that early tokens relieve the
+ * most loaded nodes. On rings of more than 64 * @p num_tokens tokens only the ranges near
+ * the tokens of the 2 * @p num_tokens most over-served nodes are candidates. Then each
+ * chosen token is moved within its neighbours to its best position (moving a token
+ * between its neighbours changes no replica set, only two range widths, so this is an
+ * exact one-dimensional minimisation). Scores use floating point only to rank
+ * candidates; tokens are exact integers.
+ *
+ * Special cases. While the datacenter has at most rf nodes (every node replicates
+ * everything), and for the first node of a new rack while there are at most rf racks,
+ * the node gets evenly spaced tokens: tokenring_layout_even_tokens() with slot = its
+ * position (node or rack number, 0-based) and rf slots. When the datacenter has (or
+ * will have, counting the planned nodes) exactly rf racks and rf > 1, every rack holds
+ * one full copy, so a node's effective ownership is its primary ownership inside its
+ * rack's own ring; each rack's ring is then balanced on its own with one replica (as
+ * Cassandra does since 4.0), the first node of the i-th rack (in order of appearance)
+ * evenly spaced at slot i of rf. The result never contains a token already held by any
+ * node of @p topology (any datacenter); a split point on such a token steps to the next
+ * value.
  *
  * Thread-safe as a reader of @p topology. Complexity about O(M (w^2 + log M)) for M
  * tokens in the datacenter and w tokens walked per replica set.
@@ -234,8 +251,9 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  *
  * Unless #TOKENRING_ALLOCATE_NODE_BY_NODE is given, the batch is refined jointly at the
  * end: the tokens of the planned nodes (never the tokens already in @p topology) are
- * moved within their neighbours, round after round, towards equal effective ownership of
- * the final datacenter. That makes the final state much more even (a node-by-node
+ * moved within their neighbours, round after round (at most 2000 rounds, until no token
+ * moves by 2^-40 of the ring or more), towards equal effective ownership of the final
+ * datacenter. That makes the final state much more even (a node-by-node
  * allocator cannot do better than about +-1/(2T) with one replica per rack), at the cost
  * of the intermediate states of a one-by-one rollout being less even than the final one.
  *

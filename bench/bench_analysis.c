@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Analysis benchmark (issue 6 items 5 and 6). Not a test: prints figures only.
+ *
+ * 1. Balance: six nodes, one rack, seeded random tokens (layout seeds 1..100) with 1, 16
+ *    and 256 tokens per node: the largest primary share (fair is 1/6 = 0.1667) as mean,
+ *    median and worst over the seeds; next to it the same six nodes planned by the
+ *    allocator for rf 1 (primary = effective ownership), which is deterministic.
+ * 2. Availability: CPU time of the exact analysis for k = 2 on 1000 nodes x 256 tokens and
+ *    k = 3 on 100 nodes x 256 tokens (3 racks, NetworkTopologyStrategy rf 3, QUORUM), plus
+ *    k = 2 on 1000 nodes in one rack.
+ *
+ * Usage: bench_analysis [--quick]   (--quick skips the 1000-node availability runs) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tokenring/tokenring.h"
+
+static double cpu_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void check(int rc, const char *what, const tokenring_error *err)
+{
+    if (rc != TOKENRING_OK) {
+        fprintf(stderr, "bench_analysis: %s: %s (%s)\n", what, tokenring_strerror(rc),
+                err ? err->message : "");
+        exit(1);
+    }
+}
+
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static tokenring_topology *cluster(size_t nodes, uint32_t tokens, int racks, uint64_t seed)
+{
+    char (*names)[16] = calloc(nodes, sizeof *names);
+    const char **np = calloc(nodes, sizeof *np), **rp = calloc(nodes, sizeof *rp);
+    static const char *rk[] = { "rack1", "rack2", "rack3", "rack4", "rack5" };
+    for (size_t i = 0; i < nodes; i++) {
+        snprintf(names[i], sizeof names[i], "10.0.%zu.%zu", i / 250, i % 250 + 1);
+        np[i] = names[i];
+        rp[i] = rk[i % (size_t)racks];
+    }
+    tokenring_topology *t;
+    tokenring_error err;
+    check(tokenring_topology_new(&t), "topology", NULL);
+    check(tokenring_layout_add_seeded_nodes(t, seed, tokens, np, NULL, rp, nodes, 0, &err),
+          "layout", &err);
+    free(names);
+    free(np);
+    free(rp);
+    return t;
+}
+
+static double max_primary(const tokenring_topology *t)
+{
+    tokenring_ring *ring;
+    tokenring_error err;
+    check(tokenring_ring_build(&ring, t, &err), "ring", &err);
+    tokenring_balance b;
+    check(tokenring_balance_compute(&b, NULL, ring, NULL, NULL, NULL, &err), "balance", &err);
+    tokenring_ring_free(ring);
+    return b.max;
+}
+
+static void balance_table(void)
+{
+    printf("Largest primary share of six nodes, one rack (fair share 1/6 = 0.1667)\n");
+    printf("%8s | %-34s | %s\n", "tokens", "seeded random, seeds 1..100", "allocator");
+    printf("%8s | %10s %10s %10s | %s\n", "", "mean", "median", "worst", "(planned for rf 1)");
+    static const uint32_t tok[] = { 1, 16, 256 };
+    for (size_t k = 0; k < 3; k++) {
+        double v[100], sum = 0;
+        for (int s = 0; s < 100; s++) {
+            tokenring_topology *t = cluster(6, tok[k], 1, (uint64_t)s + 1);
+            v[s] = max_primary(t);
+            sum += v[s];
+            tokenring_topology_free(t);
+        }
+        qsort(v, 100, sizeof v[0], cmp_d);
+        /* The allocator's six nodes. */
+        const char *racks[6] = { "rack1", "rack1", "rack1", "rack1", "rack1", "rack1" };
+        int64_t *tokens = calloc(6 * (size_t)tok[k], sizeof *tokens);
+        tokenring_topology *t;
+        tokenring_error err;
+        tokenring_topology_new(&t);
+        check(tokenring_allocate_nodes(tokens, tok[k], t, "datacenter1", racks, 6, 1, 0, &err),
+              "allocate", &err);
+        for (int i = 0; i < 6; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "node%d", i);
+            check(tokenring_topology_add_node(t, name, "datacenter1", "rack1",
+                                              tokens + (size_t)i * tok[k], tok[k], &err),
+                  "add", &err);
+        }
+        double alloc = max_primary(t);
+        tokenring_topology_free(t);
+        free(tokens);
+        printf("%8u | %10.4f %10.4f %10.4f | %.4f\n", tok[k], sum / 100, (v[49] + v[50]) / 2,
+               v[99], alloc);
+    }
+    printf("(Primary ownership is effective ownership at rf 1, so the allocator plans the six "
+           "nodes for rf 1 here.)\n\n");
+}
+
+static void availability_run(size_t nodes, int racks, uint32_t k)
+{
+    tokenring_topology *t = cluster(nodes, 256, racks, 1);
+    tokenring_ring *ring;
+    tokenring_error err;
+    check(tokenring_ring_build(&ring, t, &err), "ring", &err);
+    tokenring_replication *r;
+    tokenring_replication_network(&r);
+    tokenring_replication_set_dc(r, "datacenter1", 3, 0, NULL);
+    tokenring_availability *a;
+    double t0 = cpu_now();
+    check(tokenring_availability_build(&a, ring, r, TOKENRING_CL_QUORUM, NULL, k, &err),
+          "availability", &err);
+    double dt = cpu_now() - t0;
+    double worst = 0;
+    size_t n = tokenring_availability_count(a);
+    uint32_t set[3];
+    for (size_t i = 0; i < n; i++) {
+        double f;
+        tokenring_availability_get(set, NULL, &f, a, i);
+        if (f > worst)
+            worst = f;
+    }
+    printf("%6zu nodes x 256 tokens, %d rack(s), rf 3, QUORUM, k = %u: %9zu failing sets, "
+           "worst unavailable %.6f of the ring, %.3f s CPU\n",
+           nodes, racks, k, n, worst, dt);
+    fflush(stdout);
+    tokenring_availability_free(a);
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(t);
+}
+
+int main(int argc, char **argv)
+{
+    int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
+    balance_table();
+    printf("Availability (exact; CPU time of tokenring_availability_build, placement "
+           "included)\n");
+    availability_run(12, 1, 2);
+    availability_run(12, 3, 2);
+    availability_run(100, 3, 3);
+    availability_run(100, 1, 3);
+    if (!quick) {
+        availability_run(1000, 3, 2);
+        availability_run(1000, 1, 2);
+    }
+    return 0;
+}

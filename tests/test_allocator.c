@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The replication-aware allocator (layout.h): balance of effective ownership under the
+ * real NetworkTopologyStrategy placement (evaluated by the library's own placement), rack
+ * layouts Cassandra refuses, batches without collisions, determinism, bad input. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+
+/* Adds the planned nodes ("dc-<i>") to t (fails the test on a collision) and returns the
+ * effective-ownership balance of the datacenter. */
+static tokenring_balance add_and_measure(tokenring_topology *t, const char *dc,
+                                         const char *const *racks, size_t n, uint32_t T,
+                                         const int64_t *tokens, int rf)
+{
+    for (size_t i = 0; i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s-%zu", dc, i);
+        for (uint32_t k = 1; k < T; k++)
+            assert_true(tokens[i * T + k - 1] < tokens[i * T + k]); /* ascending */
+        assert_int_equal(tokenring_topology_add_node(t, name, dc, racks[i], tokens + i * T, T,
+                                                     NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_ring *ring;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), 0);
+    tokenring_replication *r;
+    tokenring_replication_network(&r);
+    tokenring_replication_set_dc(r, dc, rf, 0, NULL);
+    tokenring_placement *p;
+    assert_int_equal(tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                               NULL),
+                     0);
+    tokenring_balance b;
+    assert_int_equal(tokenring_balance_compute(NULL, &b, ring, p, dc, NULL, NULL), 0);
+    tokenring_placement_free(p);
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    return b;
+}
+
+static const char *rack_of(size_t i, int racks)
+{
+    static const char *names[] = { "r1", "r2", "r3", "r4", "r5" };
+    return names[i % (size_t)racks];
+}
+
+static void plan_datacenter(size_t n, int racks, uint32_t T, uint32_t flags, double max_ratio,
+                            double min_ratio)
+{
+    const char **rk = calloc(n, sizeof *rk);
+    for (size_t i = 0; i < n; i++)
+        rk[i] = rack_of(i, racks);
+    int64_t *tok = calloc(n * T, sizeof *tok);
+    tokenring_topology *t;
+    tokenring_topology_new(&t);
+    tokenring_error err;
+    assert_int_equal(tokenring_allocate_nodes(tok, T, t, "dc1", rk, n, 3, flags, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node_count(t), 0); /* input untouched */
+    tokenring_balance b = add_and_measure(t, "dc1", rk, n, T, tok, 3);
+    double mx = b.max / b.mean, mn = b.min / b.mean;
+    if (mx > max_ratio || mn < min_ratio)
+        fprintf(stderr, "%zu nodes, %d racks, %u tokens, flags %u: max/mean %.4f min/mean %.4f\n",
+                n, racks, T, flags, mx, mn);
+    assert_true(mx <= max_ratio);
+    assert_true(mn >= min_ratio);
+    tokenring_topology_free(t);
+    free(tok);
+    free(rk);
+}
+
+static void balanced_datacenters(void **state)
+{
+    (void)state;
+    /* Batch plans (joint refinement): within 1 % at 16 tokens. */
+    plan_datacenter(6, 1, 16, 0, 1.01, 0.99);
+    plan_datacenter(12, 3, 16, 0, 1.01, 0.99);
+    plan_datacenter(48, 3, 16, 0, 1.01, 0.99);
+    plan_datacenter(50, 5, 16, 0, 1.01, 0.99);
+    plan_datacenter(48, 1, 16, 0, 1.01, 0.99);
+    plan_datacenter(48, 3, 4, 0, 1.01, 0.99);
+    /* Node by node: each node final once chosen; still close to even. */
+    plan_datacenter(12, 3, 16, TOKENRING_ALLOCATE_NODE_BY_NODE, 1.01, 0.99);
+    plan_datacenter(48, 3, 16, TOKENRING_ALLOCATE_NODE_BY_NODE, 1.06, 0.94);
+    plan_datacenter(6, 1, 16, TOKENRING_ALLOCATE_NODE_BY_NODE, 1.03, 0.94);
+}
+
+static void racks_fewer_than_rf_and_any_order(void **state)
+{
+    (void)state;
+    /* Two racks, rf 3 (Cassandra refuses), filled one rack after the other. */
+    const char *rk[8] = { "r1", "r1", "r1", "r1", "r2", "r2", "r2", "r2" };
+    int64_t tok[8 * 16];
+    tokenring_topology *t;
+    tokenring_topology_new(&t);
+    assert_int_equal(tokenring_allocate_nodes(tok, 16, t, "dc1", rk, 8, 3, 0, NULL),
+                     TOKENRING_OK);
+    tokenring_balance b = add_and_measure(t, "dc1", rk, 8, 16, tok, 3);
+    assert_true(b.max / b.mean <= 1.05);
+    assert_true(b.min / b.mean >= 0.95);
+    tokenring_topology_free(t);
+    /* Three racks filled in blocks: rack 1, then 2, then 3. */
+    const char *blocks[9] = { "a", "a", "a", "b", "b", "b", "c", "c", "c" };
+    int64_t tk[9 * 16];
+    tokenring_topology_new(&t);
+    assert_int_equal(tokenring_allocate_nodes(tk, 16, t, "dc1", blocks, 9, 3, 0, NULL),
+                     TOKENRING_OK);
+    b = add_and_measure(t, "dc1", blocks, 9, 16, tk, 3);
+    assert_true(b.max / b.mean <= 1.01);
+    assert_true(b.min / b.mean >= 0.99);
+    tokenring_topology_free(t);
+}
+
+static void joins_existing_cluster_without_collisions(void **state)
+{
+    (void)state;
+    static const char *names[] = { "10.0.0.1", "10.0.0.2", "10.0.0.3",
+                                   "10.0.0.4", "10.0.0.5", "10.0.0.6" };
+    tokenring_topology *t;
+    tokenring_topology_new(&t);
+    assert_int_equal(
+        tokenring_layout_add_seeded_nodes(t, 1, 8, names, NULL, NULL, 6, 0, NULL), 0);
+    /* Three nodes planned at once in the same rack: all distinct (parallel bootstraps of
+     * Cassandra's allocator would pick identical tokens). */
+    const char *rk[3] = { "rack1", "rack1", "rack1" };
+    int64_t tok[3 * 8], again[3 * 8];
+    assert_int_equal(tokenring_allocate_nodes(tok, 8, t, "datacenter1", rk, 3, 3, 0, NULL), 0);
+    assert_int_equal(tokenring_allocate_nodes(again, 8, t, "datacenter1", rk, 3, 3, 0, NULL), 0);
+    assert_memory_equal(tok, again, sizeof tok); /* deterministic */
+    tokenring_topology *before;
+    tokenring_topology_clone(&before, t);
+    tokenring_ring *ring;
+    tokenring_ring_build(&ring, before, NULL);
+    tokenring_replication *r;
+    tokenring_replication_network(&r);
+    tokenring_replication_set_dc(r, "datacenter1", 3, 0, NULL);
+    tokenring_placement *p;
+    tokenring_placement_build(&p, ring, r, 0, NULL);
+    tokenring_balance b0;
+    tokenring_balance_compute(NULL, &b0, ring, p, NULL, NULL, NULL);
+    tokenring_balance b1 = add_and_measure(t, "datacenter1", rk, 3, 8, tok, 3);
+    assert_int_equal(b1.node_count, 9);
+    assert_true(b1.max / b1.mean < b0.max / b0.mean); /* joining improves the balance */
+    /* A second datacenter avoids every token of the first. */
+    const char *rk2[4] = { "x", "y", "z", "x" };
+    int64_t t2[4 * 8];
+    assert_int_equal(tokenring_allocate_nodes(t2, 8, t, "dc2", rk2, 4, 3, 0, NULL), 0);
+    add_and_measure(t, "dc2", rk2, 4, 8, t2, 3);
+    /* One node: the same as a one-node plan, node by node. */
+    int64_t one[8], plan[8];
+    assert_int_equal(tokenring_allocate_tokens(one, 8, t, "dc2", "y", 3, 0, NULL), 0);
+    const char *y = "y";
+    assert_int_equal(tokenring_allocate_nodes(plan, 8, t, "dc2", &y, 1, 3,
+                                              TOKENRING_ALLOCATE_NODE_BY_NODE, NULL),
+                     0);
+    assert_memory_equal(one, plan, sizeof one);
+    tokenring_placement_free(p);
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(before);
+    tokenring_topology_free(t);
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    tokenring_topology *t;
+    tokenring_topology_new(&t);
+    int64_t tok[16];
+    const char *rk[1] = { "r1" };
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "dc1", "r1", 0, 0, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "replication factor"));
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "dc1", "r1", 256, 0, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_allocate_tokens(tok, 0, t, "dc1", "r1", 3, 0, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_allocate_tokens(NULL, 16, t, "dc1", "r1", 3, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, NULL, "dc1", "r1", 3, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "", "r1", 3, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "dc1", NULL, 3, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "dc1", "r1", 3, 0x10, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_allocate_nodes(tok, 16, t, "dc1", rk, 0, 3, 0, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_allocate_nodes(tok, 16, t, "dc1", rk, 1, 3, 0x10, &err),
+                     TOKENRING_E_INVAL);
+    const char *bad[1] = { "\xff" };
+    assert_int_equal(tokenring_allocate_nodes(tok, 16, t, "dc1", bad, 1, 3, 0, &err),
+                     TOKENRING_E_INVAL);
+    /* A single node with rf 3 is fine: it replicates everything. */
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "dc1", "r1", 3, 0, &err), 0);
+    int64_t even[16];
+    tokenring_layout_even_tokens(even, 16, 0, 3);
+    assert_memory_equal(tok, even, sizeof even);
+    tokenring_topology_free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(balanced_datacenters),
+        cmocka_unit_test(racks_fewer_than_rf_and_any_order),
+        cmocka_unit_test(joins_existing_cluster_without_collisions),
+        cmocka_unit_test(bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
