@@ -33,6 +33,9 @@ def test_seeded_layout_is_stable():
     with pytest.raises(tokenring.ExistsError):
         tokenring.add_seeded_nodes(topo, 1, 8, ["node7"])
     assert len(topo) == 7
+    other = Topology()
+    other.add_seeded_nodes(1, 8, [f"node{i}" for i in range(1, 8)])
+    assert other.nodes == topo.nodes
 
 
 def test_join_moves_primaries_only_to_the_new_node():
@@ -119,6 +122,7 @@ def test_balance_matches_ownership(toy_ring):
     assert widths[rep.primary.max_node] == rep.primary.max_width
     assert rep.effective.total_width == sum(o.effective_width for o in own.values())
     assert tokenring.balance(toy_ring).effective is None
+    assert toy_ring.balance(2) == rep
     with pytest.raises(tokenring.NotFoundError):
         tokenring.balance(toy_ring, datacenter="nope")
 

@@ -271,6 +271,13 @@ class Topology(_Handle):
         """An immutable :class:`Ring` snapshot of the current nodes."""
         return Ring(self)
 
+    def add_seeded_nodes(self, seed: int, tokens_per_node: int, names: Sequence[str],
+                         datacenters: Optional[Sequence[str]] = None,
+                         racks: Optional[Sequence[str]] = None, strict: bool = False) -> None:
+        """Adds nodes with seeded tokens: see :func:`tokenring.add_seeded_nodes`."""
+        from ._layout import add_seeded_nodes
+        add_seeded_nodes(self, seed, tokens_per_node, names, datacenters, racks, strict)
+
     def __repr__(self) -> str:
         return f"<tokenring.Topology closed>" if self.closed else \
             f"<tokenring.Topology {len(self)} nodes>"
@@ -613,6 +620,14 @@ class Ring(_Handle):
                                           o.primary, o.effective, o.nodetool_primary,
                                           o.nodetool_effective, o.token_count)
                 for i, o in enumerate(out[0:n])}
+
+    def balance(self, replication: Optional[ReplicationLike] = None,
+                datacenter: Optional[str] = None, rack: Optional[str] = None,
+                allow_unknown_dc: bool = False) -> Any:
+        """Ownership statistics (a :class:`tokenring.BalanceReport`): see
+        :func:`tokenring.balance`."""
+        from ._analysis import balance
+        return balance(self, replication, datacenter, rack, allow_unknown_dc)
 
     def describe_ring(self, replication: ReplicationLike,
                       allow_unknown_dc: bool = False) -> List[DescribedRange]:
