@@ -7,7 +7,9 @@
  *     per-token replica array (the "flat C" layout the drivers are measured against).
  * Fixed key sets (seeded), every figure the median of repeated runs.
  *
- *   bench-ring [--quick]      prints one table; see doc/performance.md */
+ *   bench-ring [--quick]      prints the tables; see doc/performance.md
+ *   bench-ring --callgrind hash8|hash16|...|6x8|96x256|1000x256
+ *                             one untimed pass of each workload, for bench/callgrind.sh */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,10 +31,12 @@ static uint64_t next_rand(void)
     return z ^ (z >> 31);
 }
 
+/* Thread CPU time: time the scheduler gives to other processes on a shared machine is not
+ * counted (cache and memory-bus sharing still is, hence medians and same-pass ratios). */
 static double now_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
@@ -43,6 +47,7 @@ static int cmp_double(const void *a, const void *b)
 }
 
 #define REPEATS 7
+#define CG_KEYS 10000
 static double median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, cmp_double);
@@ -68,8 +73,10 @@ static inline uint64_t fmix64(uint64_t k)
     return k;
 }
 
-/* The published algorithm (unsigned tail bytes), written from its description. */
-static uint64_t ref_murmur3_h1(const uint8_t *data, size_t len)
+/* The published algorithm (unsigned tail bytes), written from its description. Not inlined
+ * and called with a run-time length, like the library's function, so the compiler cannot
+ * specialise it for one key size (which would make the comparison unfair to the library). */
+static __attribute__((noinline)) uint64_t ref_murmur3_h1(const uint8_t *data, size_t len)
 {
     const uint64_t c1 = 0x87c37b91114253d5ull, c2 = 0x4cf5ad432745937full;
     uint64_t h1 = 0, h2 = 0;
@@ -117,8 +124,8 @@ static void bench_hash(void)
 {
     static const size_t sizes[] = { 8, 16, 64, 256 };
     size_t nkeys = quick ? 20000 : 200000;
-    printf("\n## Hashing (ns per key, median of %d runs over %zu fixed keys)\n\n", REPEATS,
-           nkeys);
+    printf("\n## Hashing (ns per key, median of %d passes over %zu fixed keys; ratio = median of "
+           "the per-pass ratios)\n\n", REPEATS, nkeys);
     printf("| key bytes | libtokenring (Cassandra variant) | reference Murmur3 | time ratio (ours/reference) |\n");
     printf("|---:|---:|---:|---:|\n");
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
@@ -126,22 +133,35 @@ static void bench_hash(void)
         uint8_t *keys = malloc(nkeys * len);
         for (size_t i = 0; i < nkeys * len; i++)
             keys[i] = (uint8_t)next_rand();
-        double ours[REPEATS], ref[REPEATS];
+        double ours[REPEATS], ref[REPEATS], ratio[REPEATS];
         for (int r = 0; r < REPEATS; r++) {
             uint64_t acc = 0;
-            double t0 = now_ns();
-            for (size_t i = 0; i < nkeys; i++)
-                acc += (uint64_t)tokenring_token(keys + i * len, len);
-            double t1 = now_ns();
-            for (size_t i = 0; i < nkeys; i++)
-                acc += ref_murmur3_h1(keys + i * len, len);
-            double t2 = now_ns();
+            /* Alternate which side runs first so neither always gets the warm caches. */
+            double t0 = now_ns(), t1, t2;
+            if (r & 1) {
+                for (size_t i = 0; i < nkeys; i++)
+                    acc += ref_murmur3_h1(keys + i * len, len);
+                t1 = now_ns();
+                for (size_t i = 0; i < nkeys; i++)
+                    acc += (uint64_t)tokenring_token(keys + i * len, len);
+                t2 = now_ns();
+                ref[r] = (t1 - t0) / (double)nkeys;
+                ours[r] = (t2 - t1) / (double)nkeys;
+            } else {
+                for (size_t i = 0; i < nkeys; i++)
+                    acc += (uint64_t)tokenring_token(keys + i * len, len);
+                t1 = now_ns();
+                for (size_t i = 0; i < nkeys; i++)
+                    acc += ref_murmur3_h1(keys + i * len, len);
+                t2 = now_ns();
+                ours[r] = (t1 - t0) / (double)nkeys;
+                ref[r] = (t2 - t1) / (double)nkeys;
+            }
             sink += acc;
-            ours[r] = (t1 - t0) / (double)nkeys;
-            ref[r] = (t2 - t1) / (double)nkeys;
+            ratio[r] = ours[r] / ref[r];
         }
         double o = median(ours, REPEATS), f = median(ref, REPEATS);
-        printf("| %zu | %.2f | %.2f | %.2f |\n", len, o, f, o / f);
+        printf("| %zu | %.2f | %.2f | %.2f |\n", len, o, f, median(ratio, REPEATS));
         free(keys);
     }
     /* Throughput on 1 MiB keys. */
@@ -150,7 +170,7 @@ static void bench_hash(void)
     for (size_t i = 0; i < big; i++)
         key[i] = (uint8_t)next_rand();
     int loops = quick ? 20 : 200;
-    double ours[REPEATS], ref[REPEATS];
+    double ours[REPEATS], ref[REPEATS], ratio[REPEATS];
     for (int r = 0; r < REPEATS; r++) {
         uint64_t acc = 0;
         double t0 = now_ns();
@@ -163,9 +183,10 @@ static void bench_hash(void)
         sink += acc;
         ours[r] = (double)big * loops / (t1 - t0);
         ref[r] = (double)big * loops / (t2 - t1);
+        ratio[r] = ref[r] / ours[r];
     }
     double o = median(ours, REPEATS), f = median(ref, REPEATS);
-    printf("| 1 MiB (GB/s) | %.2f | %.2f | %.2f |\n", o, f, f / o);
+    printf("| 1 MiB (GB/s) | %.2f | %.2f | %.2f |\n", o, f, median(ratio, REPEATS));
     free(key);
 }
 
@@ -255,6 +276,102 @@ static inline size_t lower_bound(const int64_t *tok, size_t n, int64_t t)
     return lo == n ? 0 : lo;
 }
 
+/* The lookup workloads, each over the same fixed keys. Separate non-inlined functions so
+ * that callgrind (--callgrind mode below) can count each one's instructions on its own. */
+typedef struct {
+    const tokenring_ring *ring;
+    const tokenring_placement *pl;
+    const int64_t *sorted; /* baseline: sorted tokens */
+    const uint32_t *flat;  /* baseline: [ntok][width] replicas */
+    size_t ntok;
+    uint32_t width;
+    const uint8_t *keys; /* nkeys * klen bytes */
+    const uint64_t *offs;
+    const int64_t *ktok; /* each key's token */
+    uint32_t *sets;      /* scratch for the batched route */
+    size_t nkeys, klen;
+} work;
+
+#define NOINLINE __attribute__((noinline))
+
+static NOINLINE uint64_t w_owner(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < w->nkeys; i++)
+        acc += tokenring_ring_search(w->ring, w->ktok[i]);
+    return acc;
+}
+
+static NOINLINE uint64_t w_owner_base(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < w->nkeys; i++)
+        acc += lower_bound(w->sorted, w->ntok, w->ktok[i]);
+    return acc;
+}
+
+static NOINLINE uint64_t w_route(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < w->nkeys; i++) {
+        tokenring_replicas rr;
+        tokenring_placement_replicas_for_key(&rr, w->pl, w->keys + i * w->klen, w->klen);
+        for (uint32_t k = 0; k < rr.count; k++)
+            acc += rr.nodes[k];
+    }
+    return acc;
+}
+
+static NOINLINE uint64_t w_route_batch(const work *w)
+{
+    uint64_t acc = 0;
+    tokenring_placement_route_keys(NULL, w->sets, w->pl, w->keys, w->offs, w->nkeys);
+    for (size_t i = 0; i < w->nkeys; i++) {
+        tokenring_replicas rr;
+        tokenring_placement_set(&rr, w->pl, w->sets[i]);
+        for (uint32_t k = 0; k < rr.count; k++)
+            acc += rr.nodes[k];
+    }
+    return acc;
+}
+
+static NOINLINE uint64_t w_route_base(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < w->nkeys; i++) {
+        int64_t t = tokenring_token(w->keys + i * w->klen, w->klen);
+        const uint32_t *rp = w->flat + lower_bound(w->sorted, w->ntok, t) * w->width;
+        for (uint32_t k = 0; k < w->width; k++)
+            acc += rp[k];
+    }
+    return acc;
+}
+
+static NOINLINE tokenring_ring *w_ring_build(const tokenring_topology *topo)
+{
+    tokenring_ring *ring = NULL;
+    tokenring_error err;
+    if (tokenring_ring_build(&ring, topo, &err) != TOKENRING_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        abort();
+    }
+    return ring;
+}
+
+static NOINLINE tokenring_placement *w_map_build(const tokenring_ring *ring,
+                                                 const tokenring_replication *repl)
+{
+    tokenring_placement *pl = NULL;
+    tokenring_error err;
+    if (tokenring_placement_build(&pl, ring, repl, 0, &err) != TOKENRING_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        abort();
+    }
+    return pl;
+}
+
+static int callgrind; /* --callgrind: run each workload once, no timing */
+
 static void bench_ring(const ring_spec *spec)
 {
     tokenring_allocator counting = { count_malloc, count_realloc, count_free, NULL };
@@ -268,56 +385,54 @@ static void bench_ring(const ring_spec *spec)
         fprintf(stderr, "%s\n", err.message);
         abort();
     }
-
-    /* Builds: ring, placement; and rebuilding after one node joins. */
-    double ring_ms[REPEATS], map_ms[REPEATS], join_ms[REPEATS];
-    tokenring_ring *ring = NULL;
-    tokenring_placement *pl = NULL;
-    long long bytes = 0;
-    for (int r = 0; r < REPEATS; r++) {
-        tokenring_placement_free(pl);
-        tokenring_ring_free(ring);
-        ring = NULL;
-        pl = NULL;
-        long long before = live_bytes;
-        double t0 = now_ns();
-        if (tokenring_ring_build(&ring, topo, &err) != TOKENRING_OK)
-            abort();
-        double t1 = now_ns();
-        if (tokenring_placement_build(&pl, ring, repl, 0, &err) != TOKENRING_OK) {
-            fprintf(stderr, "%s\n", err.message);
-            abort();
-        }
-        double t2 = now_ns();
-        bytes = live_bytes - before;
-        ring_ms[r] = (t1 - t0) / 1e6;
-        map_ms[r] = (t2 - t1) / 1e6;
-    }
+    /* The same topology with one more node (dc1, rack1): the rebuild after a join. */
+    tokenring_topology *joined = NULL;
+    tokenring_topology_clone(&joined, topo);
     {
-        tokenring_topology *joined = NULL;
-        tokenring_topology_clone(&joined, topo);
         int64_t *tok = malloc((size_t)spec->tokens_per_node * sizeof *tok);
         for (int k = 0; k < spec->tokens_per_node; k++)
             tok[k] = (int64_t)next_rand();
-        tokenring_topology_add_node(joined, "10.255.255.1", "dc1", "rack1", tok,
-                                    (size_t)spec->tokens_per_node, NULL);
+        if (tokenring_topology_add_node(joined, "10.255.255.1", "dc1", "rack1", tok,
+                                        (size_t)spec->tokens_per_node, &err) != TOKENRING_OK)
+            abort();
         free(tok);
-        for (int r = 0; r < REPEATS; r++) {
-            tokenring_ring *r2 = NULL;
-            tokenring_placement *p2 = NULL;
-            double t0 = now_ns();
-            tokenring_ring_build(&r2, joined, NULL);
-            tokenring_placement_build(&p2, r2, repl, 0, NULL);
-            double t1 = now_ns();
-            join_ms[r] = (t1 - t0) / 1e6;
-            tokenring_placement_free(p2);
-            tokenring_ring_free(r2);
-        }
-        tokenring_topology_free(joined);
+    }
+
+    /* Builds: ring, placement (memory measured on the last one); then rebuilding both
+     * after one node joins. */
+    int reps = callgrind ? 1 : REPEATS;
+    double ring_ms[REPEATS], map_ms[REPEATS], join_ms[REPEATS];
+    tokenring_ring *ring = NULL;
+    tokenring_placement *pl = NULL;
+    long long ring_bytes = 0, map_bytes = 0;
+    for (int r = 0; r < reps; r++) {
+        tokenring_placement_free(pl);
+        tokenring_ring_free(ring);
+        long long before = live_bytes;
+        double t0 = now_ns();
+        ring = w_ring_build(topo);
+        double t1 = now_ns();
+        long long mid = live_bytes;
+        pl = w_map_build(ring, repl);
+        double t2 = now_ns();
+        ring_bytes = mid - before;
+        map_bytes = live_bytes - mid;
+        ring_ms[r] = (t1 - t0) / 1e6;
+        map_ms[r] = (t2 - t1) / 1e6;
+    }
+    for (int r = 0; r < reps; r++) {
+        double t0 = now_ns();
+        tokenring_ring *r2 = w_ring_build(joined);
+        tokenring_placement *p2 = w_map_build(r2, repl);
+        double t1 = now_ns();
+        join_ms[r] = (t1 - t0) / 1e6;
+        tokenring_placement_free(p2);
+        tokenring_ring_free(r2);
     }
 
     size_t ntok = 0;
     const int64_t *tokens = tokenring_ring_tokens(ring, &ntok);
+    size_t nsets = tokenring_placement_set_count(pl);
 
     /* Baseline flat replica array. */
     uint32_t width = 0;
@@ -336,8 +451,8 @@ static void bench_ring(const ring_spec *spec)
     int64_t *sorted = malloc(ntok * sizeof *sorted);
     memcpy(sorted, tokens, ntok * sizeof *sorted);
 
-    /* Fixed keys: 100,000 random 16-byte keys. */
-    size_t nkeys = quick ? 20000 : 100000, klen = 16;
+    /* Fixed keys: 100,000 random 16-byte keys (10,000 under callgrind). */
+    size_t nkeys = callgrind ? CG_KEYS : quick ? 20000 : 100000, klen = 16;
     uint8_t *keys = malloc(nkeys * klen);
     uint64_t *offs = malloc((nkeys + 1) * sizeof *offs);
     int64_t *ktok = malloc(nkeys * sizeof *ktok);
@@ -348,54 +463,47 @@ static void bench_ring(const ring_spec *spec)
         offs[i] = i * klen;
     for (size_t i = 0; i < nkeys; i++)
         ktok[i] = tokenring_token(keys + i * klen, klen);
+    work w = { ring, pl, sorted, flat, ntok, width, keys, offs, ktok, sets, nkeys, klen };
 
-    double own_us[REPEATS], own_base[REPEATS], rep_us[REPEATS], rep_base[REPEATS],
-        rep_batch[REPEATS];
-    for (int r = 0; r < REPEATS; r++) {
+    double own[REPEATS], own_base[REPEATS], rep[REPEATS], rep_base[REPEATS],
+        rep_batch[REPEATS], own_x[REPEATS], rep_x[REPEATS], batch_x[REPEATS];
+    for (int r = 0; r < reps; r++) {
         uint64_t acc = 0;
         double t0 = now_ns();
-        for (size_t i = 0; i < nkeys; i++)
-            acc += tokenring_ring_search(ring, ktok[i]);
+        acc += w_owner(&w);
         double t1 = now_ns();
-        for (size_t i = 0; i < nkeys; i++)
-            acc += lower_bound(sorted, ntok, ktok[i]);
+        acc += w_owner_base(&w);
         double t2 = now_ns();
-        for (size_t i = 0; i < nkeys; i++) {
-            tokenring_replicas rr;
-            tokenring_placement_replicas_for_key(&rr, pl, keys + i * klen, klen);
-            for (uint32_t k = 0; k < rr.count; k++)
-                acc += rr.nodes[k];
-        }
+        acc += w_route(&w);
         double t3 = now_ns();
-        for (size_t i = 0; i < nkeys; i++) {
-            int64_t t = tokenring_token(keys + i * klen, klen);
-            const uint32_t *rp = flat + lower_bound(sorted, ntok, t) * width;
-            for (uint32_t k = 0; k < width; k++)
-                acc += rp[k];
-        }
+        acc += w_route_base(&w);
         double t4 = now_ns();
-        tokenring_placement_route_keys(NULL, sets, pl, keys, offs, nkeys);
-        for (size_t i = 0; i < nkeys; i++) {
-            tokenring_replicas rr;
-            tokenring_placement_set(&rr, pl, sets[i]);
-            for (uint32_t k = 0; k < rr.count; k++)
-                acc += rr.nodes[k];
-        }
+        acc += w_route_batch(&w);
         double t5 = now_ns();
         sink += acc;
-        own_us[r] = (t1 - t0) / (double)nkeys;
+        own[r] = (t1 - t0) / (double)nkeys;
         own_base[r] = (t2 - t1) / (double)nkeys;
-        rep_us[r] = (t3 - t2) / (double)nkeys;
+        rep[r] = (t3 - t2) / (double)nkeys;
         rep_base[r] = (t4 - t3) / (double)nkeys;
         rep_batch[r] = (t5 - t4) / (double)nkeys;
+        own_x[r] = own_base[r] / own[r];
+        rep_x[r] = rep_base[r] / rep[r];
+        batch_x[r] = rep_base[r] / rep_batch[r];
     }
-    double o = median(own_us, REPEATS), ob = median(own_base, REPEATS);
-    double h = median(rep_us, REPEATS), hb = median(rep_base, REPEATS);
-    double hbt = median(rep_batch, REPEATS);
-    printf("| %s | %zu | %u | %.1f | %.1f | %.1f | %.1f | %.1f | %.2fx | %.2f | %.2f | %.2f | %.1f |\n",
-           spec->name, ntok, width, o, ob, h, hbt, hb, hb / (hbt < h ? hbt : h),
-           median(ring_ms, REPEATS), median(map_ms, REPEATS), median(join_ms, REPEATS),
-           (double)bytes / (double)ntok);
+    if (!callgrind) {
+        /* Speed-ups: medians of the per-pass ratios (both sides of a ratio ran
+         * back to back on the same keys). */
+        printf("| %s | %zu | %u | %.1f | %.1f | %.2fx | %.1f | %.1f | %.1f | %.2fx | %.2fx | "
+               "%.2f | %.2f | %.2f | %zu | %.1f | %.1f | %.1f |\n",
+               spec->name, ntok, width, median(own, reps), median(own_base, reps),
+               median(own_x, reps), median(rep, reps), median(rep_batch, reps),
+               median(rep_base, reps), median(rep_x, reps), median(batch_x, reps),
+               median(ring_ms, reps), median(map_ms, reps), median(join_ms, reps), nsets,
+               (double)ring_bytes / (double)ntok, (double)map_bytes / (double)ntok,
+               (double)(ring_bytes + map_bytes) / (double)ntok);
+    } else {
+        printf("%s: %zu tokens, %zu keys per lookup workload\n", spec->name, ntok, nkeys);
+    }
 
     free(keys);
     free(offs);
@@ -406,29 +514,86 @@ static void bench_ring(const ring_spec *spec)
     tokenring_placement_free(pl);
     tokenring_ring_free(ring);
     tokenring_replication_free(repl);
+    tokenring_topology_free(joined);
     tokenring_topology_free(topo);
     tokenring_set_allocator(NULL);
 }
 
+/* Hashing workloads for callgrind: one function per key size and side. */
+/* Hashing workloads for callgrind (one key size per process: see main). */
+static NOINLINE uint64_t w_hash(const uint8_t *k, size_t len, size_t count)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < count; i++)
+        acc += (uint64_t)tokenring_token(k + i * len, len);
+    return acc;
+}
+
+static NOINLINE uint64_t w_ref(const uint8_t *k, size_t len, size_t count)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < count; i++)
+        acc += ref_murmur3_h1(k + i * len, len);
+    return acc;
+}
+
+static void callgrind_hash(size_t len)
+{
+    uint8_t *keys = malloc(CG_KEYS * len);
+    for (size_t i = 0; i < CG_KEYS * len; i++)
+        keys[i] = (uint8_t)next_rand();
+    sink += w_hash(keys, len, CG_KEYS) + w_ref(keys, len, CG_KEYS);
+    printf("hash%zu: %d keys per workload\n", len, CG_KEYS);
+    free(keys);
+}
+
 int main(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++)
-        if (strcmp(argv[i], "--quick") == 0)
+    const char *only = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
-    printf("# libtokenring %s routing benchmark%s\n", tokenring_version_string(),
-           quick ? " (quick)" : "");
-    bench_hash();
+        } else if (strcmp(argv[i], "--callgrind") == 0 && i + 1 < argc) {
+            callgrind = 1;
+            only = argv[++i];
+        } else {
+            fprintf(stderr, "usage: bench-ring [--quick] [--callgrind hashN|6x8|96x256|1000x256]\n");
+            return 2;
+        }
+    }
     static const ring_spec rings[] = {
         { "6x8, 1 DC, rf 3", 6, 8, 1, 1, "dc1=3" },
         { "96x256, 3 DCs x 3 racks, rf 3 each", 96, 256, 3, 3, "dc1=3,dc2=3,dc3=3" },
         { "1000x256, 3 DCs x 3 racks, rf 3 each", 1000, 256, 3, 3, "dc1=3,dc2=3,dc3=3" },
     };
-    printf("\n## Rings (ns per key over 100,000 fixed 16-byte keys; builds in ms; median of %d)\n\n",
-           REPEATS);
-    printf("| ring | tokens | replicas | owner ns | owner ns (lower_bound) | hash+replicas ns | "
-           "batched ns | baseline ns | speed-up | ring build ms | replica map ms | "
-           "rebuild after join ms | bytes/token |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    if (callgrind) {
+        /* One pass of each workload, no timing: for valgrind --tool=callgrind (see
+         * bench/callgrind.sh, which divides each w_* function's inclusive Ir by the keys). */
+        if (strncmp(only, "hash", 4) == 0 && atoi(only + 4) > 0) {
+            callgrind_hash((size_t)atoi(only + 4));
+            return 0;
+        }
+        for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
+            size_t len = strlen(only);
+            if (strncmp(rings[i].name, only, len) == 0 && rings[i].name[len] == ',') {
+                bench_ring(&rings[i]);
+                return 0;
+            }
+        }
+        fprintf(stderr, "bench-ring: unknown workload set '%s'\n", only);
+        return 2;
+    }
+    printf("# libtokenring %s routing benchmark%s\n", tokenring_version_string(),
+           quick ? " (quick)" : "");
+    bench_hash();
+    printf("\n## Rings (ns per key over %s fixed 16-byte keys; builds in ms; medians of %d "
+           "passes; speed-ups are medians of per-pass ratios)\n\n",
+           quick ? "20,000" : "100,000", REPEATS);
+    printf("| ring | tokens | replicas | owner ns | owner ns (lower_bound) | owner speed-up | "
+           "hash+replicas ns | batched ns | baseline ns | speed-up | batched speed-up | "
+           "ring build ms | replica map ms | rebuild after join ms | distinct sets | "
+           "ring B/token | map B/token | total B/token |\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
         if (quick && rings[i].nodes > 100)
             continue;
