@@ -555,6 +555,76 @@ static void out_ring(const lab_state *s)
     out_s(",\"ring_size\":\"18446744073709551616\"}");
 }
 
+/* Configures a topology given as text, one node per line: "name datacenter rack token
+ * token ...". For the tests, which feed the page's own layout back to the native build. */
+LAB_EXPORT("lab_configure_explicit")
+const char *lab_configure_explicit(const char *spec, size_t spec_len, const char *repl,
+                                   size_t repl_len)
+{
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    char *text = malloc(spec_len + 1), *rtext = malloc(repl_len + 1);
+    int64_t *tokens = malloc((spec_len / 2 + 1) * sizeof *tokens);
+    lab_state n;
+    memset(&n, 0, sizeof n);
+    n.cfg.layout = LAB_LAYOUT_EXPLICIT;
+    n.cfg.seed = 0;
+    int rc = text && rtext && tokens && repl_len < sizeof n.repl_text ? TOKENRING_OK
+                                                                      : TOKENRING_E_INVAL;
+    const char *what = "lab";
+    if (rc == TOKENRING_OK) {
+        memcpy(text, spec, spec_len);
+        text[spec_len] = '\0';
+        memcpy(rtext, repl, repl_len);
+        rtext[repl_len] = '\0';
+        snprintf(n.repl_text, sizeof n.repl_text, "%s", rtext);
+        what = "replication";
+        rc = tokenring_replication_parse(&n.repl, rtext, repl_len, &err);
+    }
+    if (rc == TOKENRING_OK) {
+        what = "topology";
+        rc = tokenring_topology_new(&n.topo);
+    }
+    for (char *line = text, *next; rc == TOKENRING_OK && line && *line; line = next) {
+        next = strchr(line, '\n');
+        if (next)
+            *next++ = '\0';
+        char *save = NULL;
+        char *name = strtok_r(line, " \t", &save), *dc = strtok_r(NULL, " \t", &save);
+        char *rack = strtok_r(NULL, " \t", &save), *tok;
+        if (!name)
+            continue;
+        size_t count = 0;
+        while ((tok = strtok_r(NULL, " \t", &save)) != NULL)
+            tokens[count++] = strtoll(tok, NULL, 10);
+        rc = tokenring_topology_add_node(n.topo, name, dc ? dc : "", rack ? rack : "", tokens,
+                                         count, &err);
+        if ((int)count > n.cfg.vnodes)
+            n.cfg.vnodes = (int)count;
+        n.cfg.nodes++;
+    }
+    if (rc == TOKENRING_OK) {
+        what = "ring";
+        rc = tokenring_ring_build(&n.ring, n.topo, &err);
+    }
+    if (rc == TOKENRING_OK) {
+        what = "placement";
+        rc = tokenring_placement_build(&n.place, n.ring, n.repl, 0, &err);
+    }
+    free(text);
+    free(rtext);
+    free(tokens);
+    if (rc != TOKENRING_OK) {
+        state_clear(&n);
+        return out_error(rc, &err, what);
+    }
+    n.cfg.dcs = (int)tokenring_ring_dc_count(n.ring);
+    n.cfg.racks = 1;
+    state_clear(&cur);
+    cur = n;
+    return lab_ring_json();
+}
+
 LAB_EXPORT("lab_ring_json") const char *lab_ring_json(void)
 {
     out_reset();

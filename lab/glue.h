@@ -19,12 +19,15 @@
 
 #define LAB_LAYOUT_SEEDED 0     /* tokens from (seed, node identity, vnode index) */
 #define LAB_LAYOUT_ALLOCATOR 1  /* the library's replication-aware allocator */
+#define LAB_LAYOUT_EXPLICIT 2   /* nodes and tokens given as text (lab_configure_explicit) */
 
 void *lab_alloc(size_t n);
 void lab_free(void *p);
 const char *lab_info(void);
 const char *lab_configure(int nodes, int vnodes, uint32_t seed, int dcs, int racks, int layout,
                           const char *repl, size_t repl_len);
+const char *lab_configure_explicit(const char *spec, size_t spec_len, const char *repl,
+                                   size_t repl_len);
 const char *lab_ring_json(void);
 const char *lab_route_bytes(const uint8_t *key, size_t len);
 const char *lab_route_typed(const char *types, size_t types_len, const char *text,

@@ -5,8 +5,11 @@
  * with the C library's own answer.
  *
  *   lab-native [--nodes N] [--vnodes V] [--seed S] [--dcs D] [--racks R]
- *              [--layout 0|1] [--replication TEXT] COMMAND [ARG...]
+ *              [--layout 0|1] [--replication TEXT] [--explicit FILE] COMMAND [ARG...]
  *   COMMAND: info | ring | route KEY | typed TYPES TEXT | compare KEY NODES_AFTER
+ *
+ * --explicit FILE takes the nodes and tokens from FILE, one node per line: "name
+ * datacenter rack token token ..." (the options that lay out a topology are then ignored).
  *
  * Prints the glue's JSON answer on stdout; exits 1 if the answer is an error.
  */
@@ -19,7 +22,7 @@
 static int usage(void)
 {
     fputs("usage: lab-native [--nodes N] [--vnodes V] [--seed S] [--dcs D] [--racks R]\n"
-          "                  [--layout 0|1] [--replication TEXT]\n"
+          "                  [--layout 0|1] [--replication TEXT] [--explicit FILE]\n"
           "                  info | ring | route KEY | typed TYPES TEXT | compare KEY NODES\n",
           stderr);
     return 2;
@@ -36,6 +39,7 @@ int main(int argc, char **argv)
     int nodes = 6, vnodes = 8, dcs = 1, racks = 1, layout = 0;
     unsigned long seed = 1;
     const char *repl = "3";
+    const char *explicit_file = NULL;
     int i = 1;
     for (; i + 1 < argc && strncmp(argv[i], "--", 2) == 0; i += 2) {
         const char *o = argv[i], *v = argv[i + 1];
@@ -53,6 +57,8 @@ int main(int argc, char **argv)
             layout = atoi(v);
         else if (!strcmp(o, "--replication"))
             repl = v;
+        else if (!strcmp(o, "--explicit"))
+            explicit_file = v;
         else
             return usage();
     }
@@ -61,8 +67,21 @@ int main(int argc, char **argv)
     const char *cmd = argv[i];
     if (!strcmp(cmd, "info"))
         return answer(lab_info());
-    const char *cfg = lab_configure(nodes, vnodes, (uint32_t)seed, dcs, racks, layout, repl,
-                                    strlen(repl));
+    const char *cfg;
+    if (explicit_file) {
+        static char spec[1 << 20];
+        FILE *f = fopen(explicit_file, "rb");
+        if (!f) {
+            perror(explicit_file);
+            return 2;
+        }
+        size_t n = fread(spec, 1, sizeof spec - 1, f);
+        fclose(f);
+        cfg = lab_configure_explicit(spec, n, repl, strlen(repl));
+    } else {
+        cfg = lab_configure(nodes, vnodes, (uint32_t)seed, dcs, racks, layout, repl,
+                            strlen(repl));
+    }
     if (strncmp(cfg, "{\"ok\":true", 10) != 0)
         return answer(cfg);
     if (!strcmp(cmd, "ring"))

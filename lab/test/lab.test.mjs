@@ -313,31 +313,66 @@ test('advanced: composite key and NetworkTopologyStrategy with datacenters and r
   await page.selectOption('#racks', '1');
 });
 
-test('advanced: the library\'s allocator layout, and a join the allocator places', async (t) => {
-  const info = nativeJson({}, 'info');
-  if (!info.allocator_layout) {
-    assert.equal(await page.isDisabled('#layout option[value="1"]'), true);
-    t.skip('this build of the library has no allocator');
-    return;
-  }
-  await page.click('#join-setup');
-  await page.selectOption('#layout', '1');
-  const opts = { nodes: 6, vnodes: 8, seed: 1, layout: 1, replication: 3 };
-  const ring = nativeJson(opts, 'ring');
+// The page's current topology as the native checker's --explicit file: names, datacenter,
+// rack and tokens exactly as the page shows them.
+async function pageTopologyFile(name) {
   const tokens = await tokenTable();
-  for (const n of ring.nodes) assert.deepEqual(tokens[n.name], n.tokens, n.name);
+  const places = await page.$$eval('#own-table tbody tr', (trs) => Object.fromEntries(trs.map((tr) => [
+    tr.cells[0].textContent.trim(), tr.cells[6].textContent.trim().split(' / ')])));
+  const lines = Object.entries(tokens).map(([node, toks]) => `${node} ${places[node].join(' ')} ${toks.join(' ')}`);
+  const file = path.join(results, name);
+  fs.writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+test('advanced: the library\'s allocator layout, and a join the allocator places', async () => {
+  await page.click('#join-setup');
+  if (!(await page.isVisible('#layout'))) await page.click('#advanced summary');
+  const seeded = await tokenTable();
+  await page.selectOption('#layout', '1');
   assert.equal(await page.isDisabled('#next-seed'), true);
   assert.match(await text('#layout-rule'), /tokenring_allocate_nodes/);
-  await assertRouteMatches(nativeJson(opts, 'route', 'alice'));
+  const planned = await tokenTable();
+  assert.notDeepEqual(planned.n1, seeded.n1, 'the allocator chose other tokens');
+  // what the page shows on the allocator's ring is the C library's answer for that ring
+  const before = await pageTopologyFile('allocator-6.txt');
+  await assertRouteMatches(nativeJson({ explicit: before, replication: 3 }, 'route', 'alice'));
   await page.click('#add-node');
-  const cmp = nativeJson(opts, 'compare', 'alice', 7);
-  await assertRouteMatches(cmp.after);
-  assert.equal(await text('#moved-count'), String(cmp.moved));
   assert.equal(await text('#tokens-kept'), 'yes');
-  const after = await tokenTable();
-  for (const n of ring.nodes) assert.deepEqual(after[n.name], n.tokens, `${n.name} kept its tokens`);
-  assert.deepEqual(after.n7, cmp.new_nodes[0].tokens);
+  assert.equal(await text('#moved-count'), await text('#moved-to-new'));
+  const joined = await tokenTable();
+  for (const [node, toks] of Object.entries(planned)) assert.deepEqual(joined[node], toks, `${node} kept its tokens`);
+  assert.equal(joined.n7.length, 8);
+  const after = await pageTopologyFile('allocator-7.txt');
+  await assertRouteMatches(nativeJson({ explicit: after, replication: 3 }, 'route', 'alice'));
+  const ring = nativeJson({ explicit: after, replication: 3 }, 'ring');
+  const shares = await page.$$eval('#own-table tbody tr', (trs) => trs.map((tr) => tr.cells[1].textContent.trim()));
+  assert.deepEqual(shares, ring.ownership.map((o) => `${o.primary_pct} %`));
   await page.selectOption('#layout', '0');
+});
+
+test('the largest topology: 32 nodes × 64 vnodes in 3 datacenters × 3 racks', async () => {
+  await page.click('#join-setup');
+  if (!(await page.isVisible('#dcs'))) await page.click('#advanced summary');
+  await page.selectOption('#dcs', '3');
+  await page.selectOption('#racks', '3');
+  await page.selectOption('#strategy', 'nts');
+  for (const dc of ['dc1', 'dc2', 'dc3']) {
+    await page.fill(`#rf-${dc}`, '3');
+    await page.press(`#rf-${dc}`, 'Enter');
+  }
+  await setNumber('nodes', 32);
+  await setNumber('vnodes', 64);
+  await setKey('user:42');
+  const opts = { nodes: 32, vnodes: 64, seed: 1, dcs: 3, racks: 3, replication: 'dc1=3,dc2=3,dc3=3' };
+  await assertRouteMatches(nativeJson(opts, 'route', 'user:42'));
+  assert.equal((await replicaRows()).length, 9);
+  assert.equal(await page.isDisabled('#add-node'), true, 'no more than 32 nodes');
+  await page.selectOption('#strategy', 'simple');
+  await page.selectOption('#dcs', '1');
+  await page.selectOption('#racks', '1');
+  await page.click('#join-setup');
+  await setKey('alice');
 });
 
 function vectorRows(file) {
