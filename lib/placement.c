@@ -78,11 +78,11 @@ typedef struct {
     size_t len, cap;
     uint32_t *off;   /* count + 1 */
     uint32_t *first;
-    uint32_t *hash;
     uint8_t *has_t;
     size_t count, set_cap;
-    /* interning table: set id + 1, 0 = empty */
-    uint32_t *slots;
+    /* interning table: (hash << 32) | (set id + 1), 0 = empty; the hash in the slot spares
+     * a second random memory access per probe */
+    uint64_t *slots;
     size_t slot_count;
     bool any_transient;
 } interner;
@@ -104,14 +104,16 @@ static uint32_t seq_hash(const uint32_t *nodes, const uint8_t *flags, size_t n)
 static bool grow_slots(interner *in)
 {
     size_t n = in->slot_count ? in->slot_count * 2 : 1024;
-    uint32_t *s = tr_calloc(n, sizeof *s);
+    uint64_t *s = tr_calloc(n, sizeof *s);
     if (!s)
         return false;
-    for (size_t id = 0; id < in->count; id++) {
-        size_t i = in->hash[id] & (n - 1);
+    for (size_t k = 0; k < in->slot_count; k++) {
+        if (!in->slots[k])
+            continue;
+        size_t i = (size_t)(in->slots[k] >> 32) & (n - 1);
         while (s[i])
             i = (i + 1) & (n - 1);
-        s[i] = (uint32_t)id + 1;
+        s[i] = in->slots[k];
     }
     tr_free(in->slots);
     in->slots = s;
@@ -129,8 +131,10 @@ static uint32_t intern(interner *in, const uint32_t *nodes, const uint8_t *flags
     size_t mask = in->slot_count - 1;
     size_t i = h & mask;
     for (; in->slots[i]; i = (i + 1) & mask) {
-        uint32_t id = in->slots[i] - 1;
-        if (in->hash[id] != h || in->off[id + 1] - in->off[id] != n)
+        if ((uint32_t)(in->slots[i] >> 32) != h)
+            continue;
+        uint32_t id = (uint32_t)in->slots[i] - 1;
+        if (in->off[id + 1] - in->off[id] != n)
             continue;
         if (memcmp(in->nodes + in->off[id], nodes, n * sizeof *nodes) == 0 &&
             memcmp(in->flags + in->off[id], flags, n) == 0)
@@ -149,10 +153,6 @@ static uint32_t intern(interner *in, const uint32_t *nodes, const uint8_t *flags
         if (!first)
             return UINT32_MAX;
         in->first = first;
-        uint32_t *hash = tr_reallocarray(in->hash, cap, sizeof *hash);
-        if (!hash)
-            return UINT32_MAX;
-        in->hash = hash;
         uint8_t *has_t = tr_reallocarray(in->has_t, cap, 1);
         if (!has_t)
             return UINT32_MAX;
@@ -181,13 +181,12 @@ static uint32_t intern(interner *in, const uint32_t *nodes, const uint8_t *flags
         t |= flags[k] != 0;
     in->has_t[id] = t;
     in->any_transient |= t;
-    in->hash[id] = h;
     in->first[id] = range;
     in->off[id] = (uint32_t)in->len;
     in->len += n;
     in->off[id + 1] = (uint32_t)in->len;
     in->count++;
-    in->slots[i] = id + 1;
+    in->slots[i] = (uint64_t)h << 32 | (id + 1);
     return id;
 }
 
@@ -197,7 +196,6 @@ static void interner_free(interner *in)
     tr_free(in->flags);
     tr_free(in->off);
     tr_free(in->first);
-    tr_free(in->hash);
     tr_free(in->has_t);
     tr_free(in->slots);
 }
@@ -356,12 +354,11 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
         size_t entries = n * per + 16;
         in.off = tr_malloc((sets + 1) * sizeof *in.off);
         in.first = tr_malloc(sets * sizeof *in.first);
-        in.hash = tr_malloc(sets * sizeof *in.hash);
         in.has_t = tr_malloc(sets);
         in.slots = tr_calloc(slots, sizeof *in.slots);
         in.nodes = tr_malloc(entries * sizeof *in.nodes);
         in.flags = tr_malloc(entries);
-        if (!in.off || !in.first || !in.hash || !in.has_t || !in.slots || !in.nodes || !in.flags)
+        if (!in.off || !in.first || !in.has_t || !in.slots || !in.nodes || !in.flags)
             goto nomem;
         in.set_cap = sets;
         in.slot_count = slots;
