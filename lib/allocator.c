@@ -972,6 +972,8 @@ static int ensure_racks(model *m, size_t racks)
     uint32_t *a = tr_reallocarray(m->rack_nodes, nc, sizeof *a);
     if (!a)
         return -1;
+    /* place_node() reads a new rack's count before recompute_all() sets it. */
+    memset(a + m->rack_cap, 0, (nc - m->rack_cap) * sizeof *a);
     m->rack_nodes = a;
     uint32_t *b = tr_calloc(nc, sizeof *b);
     if (!b)
