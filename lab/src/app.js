@@ -596,7 +596,8 @@ function draw() {
   ctx.fillStyle = ink;
   ctx.font = `${Math.max(10, size / 48)}px system-ui, sans-serif`;
   ctx.textAlign = 'left';
-  ctx.fillText('−2⁶³ | 2⁶³−1 (wrap)', cx + 8, cy - R - size * 0.1);
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText('−2⁶³ | 2⁶³−1 (wrap)', cx + 8, cy - R - size * 0.065);
   ctx.textAlign = 'center';
   ctx.fillText('0', cx, cy + R + size * 0.085);
   ctx.strokeStyle = ink;

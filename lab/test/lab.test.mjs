@@ -425,11 +425,15 @@ test('screenshots at desktop and phone widths', async () => {
   await page.click('#join-add');
   await page.setViewportSize({ width: 1280, height: 900 });
   await page.screenshot({ path: path.join(results, 'lab-desktop.png'), fullPage: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(results, 'lab-desktop-top.png') });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.waitForTimeout(200);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `no horizontal scrolling at phone width (overflow ${overflow}px)`);
   await page.screenshot({ path: path.join(results, 'lab-phone.png'), fullPage: true });
+  await page.locator('#ring-section').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(results, 'lab-phone-ring.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
   assert.ok(fs.statSync(path.join(results, 'lab-desktop.png')).size > 10000);
 });
