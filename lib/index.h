@@ -4,9 +4,10 @@
  * A radix table on the top bits of the (order-preserving, unsigned) token: bucket b holds
  * the index of the first ring token whose top bits are >= b, so the answer for a token
  * lies between first[b] and first[b + 1]. With 2^bits about the number of tokens, a bucket
- * holds one token on average and a lookup is one table read plus a comparison or two;
- * crowded buckets (uneven layouts) fall back to a binary search inside the bucket, so the
- * worst case stays O(log n). Memory: (2^bits + 1) * 4 bytes, at most 8 bytes per token. */
+ * holds one or two tokens on average and a lookup is one table read plus a comparison or
+ * two; crowded buckets (uneven layouts) fall back to a binary search inside the bucket, so
+ * the worst case stays O(log n). With bits = floor(log2 n), memory is (2^bits + 1) * 4
+ * bytes: at most 4 bytes per token (plus 4). */
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
@@ -27,6 +28,20 @@ typedef struct tr_index {
 TR_HIDDEN int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count);
 TR_HIDDEN void tr_index_free(tr_index *idx);
 TR_HIDDEN size_t tr_index_bytes(const tr_index *idx);
+
+/* The bucket entry that a search for t reads first: batched callers prefetch it (and then
+ * idx->tokens + *entry) for many tokens before searching any of them. */
+static inline const uint32_t *tr_index_bucket(const tr_index *idx, int64_t t)
+{
+    uint64_t u = (uint64_t)t ^ (UINT64_C(1) << 63);
+    return idx->first + (idx->shift >= 64 ? 0 : u >> idx->shift);
+}
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TR_PREFETCH(p) __builtin_prefetch(p)
+#else
+#define TR_PREFETCH(p) ((void)(p))
+#endif
 
 /* Index of the first token >= t, wrapping to 0 past the largest (Cassandra's
  * firstTokenIndex). */

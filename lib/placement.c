@@ -667,12 +667,32 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
             return TOKENRING_E_INVAL;
     if (keys == NULL && offsets[count] != offsets[0])
         return TOKENRING_E_INVAL;
-    for (size_t i = 0; i < count; i++) {
-        size_t len = (size_t)(offsets[i + 1] - offsets[i]);
-        int64_t t = tokenring_token(len ? keys + offsets[i] : NULL, len);
-        if (tokens_out)
-            tokens_out[i] = t;
-        set_ids_out[i] = placement->range_set[tr_ring_search(placement->ring, t)];
+    /* Keys in groups, stage by stage, so that the cache misses of different keys overlap
+     * (a single lookup is a chain of dependent reads: bucket, tokens, set id): hash each
+     * key and prefetch its index bucket; prefetch the bucket's first token; search and
+     * prefetch the range's set id; read the set ids. */
+    enum { GROUP = 16 };
+    const tr_index *idx = &placement->ring->index;
+    for (size_t g = 0; g < count; g += GROUP) {
+        size_t m = count - g < GROUP ? count - g : GROUP;
+        int64_t tok[GROUP];
+        uint32_t range[GROUP];
+        for (size_t j = 0; j < m; j++) {
+            size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
+            tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
+            TR_PREFETCH(tr_index_bucket(idx, tok[j]));
+        }
+        for (size_t j = 0; j < m; j++)
+            TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
+        for (size_t j = 0; j < m; j++) {
+            range[j] = tr_ring_search(placement->ring, tok[j]);
+            TR_PREFETCH(placement->range_set + range[j]);
+        }
+        for (size_t j = 0; j < m; j++) {
+            if (tokens_out)
+                tokens_out[g + j] = tok[j];
+            set_ids_out[g + j] = placement->range_set[range[j]];
+        }
     }
     return TOKENRING_OK;
 }

@@ -56,7 +56,7 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
     n = dedup(tok, n);
     tr_index idx;
     assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
-    assert_true(tr_index_bytes(&idx) <= 8 * n + 12);
+    assert_true(tr_index_bytes(&idx) <= 4 * n + 12);
     static const int64_t edges[] = { INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1,
                                      INT64_MAX };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
