@@ -62,17 +62,20 @@ static size_t check_file(const char *name)
     assert_int_equal(tokenring_ring_build(&b.ring, topo, NULL), TOKENRING_OK);
     tokenring_topology_free(topo);
 
-    rt_tsv t;
-    assert_int_equal(rt_tsv_load(&t, name), 0);
-    int c_strategy = rt_tsv_col(&t, "strategy"), c_options = rt_tsv_col(&t, "options"),
-        c_token = rt_tsv_col(&t, "token"), c_start = rt_tsv_col(&t, "range_start"),
-        c_end = rt_tsv_col(&t, "range_end"), c_owner = rt_tsv_col(&t, "owner"),
-        c_replicas = rt_tsv_col(&t, "replicas");
+    tsv_file *t = tsv_open(name);
+    assert_non_null(t);
+    int c_strategy = tsv_column(t, "strategy"), c_options = tsv_column(t, "options"),
+        c_token = tsv_column(t, "token"), c_start = tsv_column(t, "range_start"),
+        c_end = tsv_column(t, "range_end"), c_owner = tsv_column(t, "owner"),
+        c_replicas = tsv_column(t, "replicas");
     assert_true(c_strategy >= 0 && c_options >= 0 && c_token >= 0 && c_start >= 0 &&
                 c_end >= 0 && c_owner >= 0 && c_replicas >= 0);
     size_t checked = 0;
-    for (size_t r = 1; r < t.nrows; r++) {
-        char **f = t.rows[r];
+    while (tsv_next(t)) {
+        const char *f[16];
+        for (size_t k = 0; k < 16; k++)
+            f[k] = tsv_field(t, k);
+        size_t line = tsv_line(t);
         char key[512];
         snprintf(key, sizeof key, "%s|%s", f[c_strategy], f[c_options]);
         if (strcmp(key, b.key) != 0) {
@@ -89,7 +92,7 @@ static size_t check_file(const char *name)
         if (range.start != rt_i64(f[c_start]) || range.end != rt_i64(f[c_end]) ||
             strcmp(owner.name, f[c_owner]) != 0)
             fail_msg("%s line %zu (%s %s token %s): range (%lld, %lld] owner %s, expected "
-                     "(%s, %s] owner %s", name, r + 1, f[c_strategy], f[c_options],
+                     "(%s, %s] owner %s", name, line, f[c_strategy], f[c_options],
                      f[c_token], (long long)range.start, (long long)range.end, owner.name,
                      f[c_start], f[c_end], f[c_owner]);
 
@@ -105,7 +108,7 @@ static size_t check_file(const char *name)
                                     ni.name, reps.transient && reps.transient[k] ? "~" : "");
         }
         if (strcmp(got, f[c_replicas]) != 0)
-            fail_msg("%s line %zu (%s %s token %s): replicas %s, expected %s", name, r + 1,
+            fail_msg("%s line %zu (%s %s token %s): replicas %s, expected %s", name, line,
                      f[c_strategy], f[c_options], f[c_token], got, f[c_replicas]);
         /* A transient array is given only when some replica is transient. */
         if (reps.transient) {
@@ -128,7 +131,8 @@ static size_t check_file(const char *name)
     }
     tokenring_placement_free(b.placement);
     tokenring_ring_free(b.ring);
-    rt_tsv_free(&t);
+    assert_int_equal(tsv_rows(t), checked);
+    tsv_close(t);
     return checked;
 }
 
@@ -147,7 +151,7 @@ static int cmp_str(const void *a, const void *b)
 static void every_replicas_vector(void **state)
 {
     (void)state;
-    DIR *d = opendir(rt_data_dir());
+    DIR *d = opendir(tsv_data_dir());
     assert_non_null(d);
     char *names[256];
     size_t n = 0;
@@ -160,10 +164,7 @@ static void every_replicas_vector(void **state)
     assert_true(n >= 10); /* the ten topologies of the vector set */
     size_t rows = 0;
     for (size_t i = 0; i < n; i++) {
-        rt_tsv t;
-        assert_int_equal(rt_tsv_load(&t, names[i]), 0);
-        size_t expected = t.nrows - 1;
-        rt_tsv_free(&t);
+        size_t expected = rt_data_lines(names[i]);
         size_t got = check_file(names[i]);
         assert_int_equal(got, expected);
         assert_true(got > 0);
