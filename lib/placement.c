@@ -625,6 +625,13 @@ TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
 {
     if (out == NULL || placement == NULL)
         return TOKENRING_E_INVAL;
+    /* The lookup is a chain of dependent reads (bucket, tokens, set id, set): guess that
+     * the answer is the bucket's first token (it usually is) and start fetching that range's
+     * set id and set while the search reads the tokens. Only a prefetch: the answer comes
+     * from the search. */
+    uint32_t guess = *tr_index_bucket(&placement->ring->index, token);
+    if (guess < placement->range_count)
+        TR_PREFETCH(placement->set_nodes + tr_set_off(placement, placement->range_set[guess]));
     uint32_t range = tr_ring_search(placement->ring, token);
     tr_placement_fill(out, placement, placement->range_set[range], range);
     return TOKENRING_OK;
