@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 want=${1:-build}
 pkgs_build=(gcc meson ninja-build pkg-config libcmocka-dev python3 python3-venv)
 pkgs_test=(doxygen abigail-tools clang lld llvm valgrind gcovr g++ git file binutils
-           golang-go nodejs npm chromium wasi-libc libclang-rt-14-dev)
+           golang-go nodejs npm chromium wasi-libc libclang-rt-14-dev libclang-rt-14-dev-wasm32)
 
 missing=()
 pkgs=("${pkgs_build[@]}")
