@@ -50,6 +50,40 @@ static void fuzz_same_ring(const tokenring_cluster *a, const tokenring_cluster *
     tokenring_ring_free(rb);
 }
 
+__extension__ typedef unsigned __int128 fuzz_u128;
+
+/* Every keyspace of a parsed cluster places on its ring, and the primary widths of the
+ * ownership sum to 2^64 (whatever the parser let through is usable). */
+static void fuzz_place_keyspaces(const tokenring_cluster *c)
+{
+    tokenring_ring *ring = NULL;
+    if (tokenring_ring_build(&ring, tokenring_cluster_topology(c), NULL) != TOKENRING_OK)
+        return;
+    size_t nodes = tokenring_ring_node_count(ring);
+    tokenring_ownership *own = calloc(nodes ? nodes : 1, sizeof *own);
+    FUZZ_CHECK(own != NULL);
+    for (size_t k = 0; k < tokenring_cluster_keyspace_count(c) && k < 4; k++) {
+        const char *name = NULL;
+        const tokenring_replication *r = NULL;
+        FUZZ_CHECK(tokenring_cluster_keyspace(&name, &r, c, k) == TOKENRING_OK);
+        tokenring_placement *p = NULL;
+        tokenring_error err;
+        int rc = tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                           &err);
+        FUZZ_CHECK(rc == TOKENRING_OK || (err.code == rc && p == NULL));
+        if (rc != TOKENRING_OK)
+            continue;
+        FUZZ_CHECK(tokenring_ring_ownership(own, nodes, ring, p) == TOKENRING_OK);
+        fuzz_u128 sum = 0;
+        for (size_t i = 0; i < nodes; i++)
+            sum += ((fuzz_u128)own[i].primary_width.hi << 64) | own[i].primary_width.lo;
+        FUZZ_CHECK(sum == (fuzz_u128)1 << 64);
+        tokenring_placement_free(p);
+    }
+    free(own);
+    tokenring_ring_free(ring);
+}
+
 static const char fuzz_parse_base[] =
     "keyspace base NetworkTopologyStrategy:dc1=3\n"
     "node 10.9.9.9 dc=dc1 rack=r1 tokens=-17,4242\n";
@@ -110,6 +144,7 @@ static int fuzz_parse(const uint8_t *data, size_t size, int format)
         FUZZ_CHECK(tokenring_cluster_keyspace_count(back) ==
                    tokenring_cluster_keyspace_count(c));
         fuzz_same_ring(c, back);
+        fuzz_place_keyspaces(c);
         free(again);
         free(written);
         tokenring_cluster_free(back);
