@@ -42,3 +42,18 @@ size_t tr_index_bytes(const tr_index *idx)
 {
     return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
 }
+
+void tr_index_search_batch(const tr_index *idx, const int64_t *tokens, size_t count,
+                           uint32_t *out)
+{
+    enum { GROUP = 16 };
+    for (size_t g = 0; g < count; g += GROUP) {
+        size_t m = count - g < GROUP ? count - g : GROUP;
+        for (size_t j = 0; j < m; j++)
+            TR_PREFETCH(tr_index_bucket(idx, tokens[g + j]));
+        for (size_t j = 0; j < m; j++)
+            TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tokens[g + j]));
+        for (size_t j = 0; j < m; j++)
+            out[g + j] = tr_index_search(idx, tokens[g + j]);
+    }
+}

@@ -408,7 +408,6 @@ TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenr
 {
     if (ring == NULL || (count > 0 && (ranges_out == NULL || tokens == NULL)))
         return TOKENRING_E_INVAL;
-    for (size_t i = 0; i < count; i++)
-        ranges_out[i] = tr_ring_search(ring, tokens[i]);
+    tr_index_search_batch(&ring->index, tokens, count, ranges_out);
     return TOKENRING_OK;
 }

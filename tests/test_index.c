@@ -72,6 +72,26 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
         int64_t t = (int64_t)rnd();
         assert_int_equal(tr_index_search(&idx, t), plain(tok, n, t));
     }
+    /* The batched search, over counts that end inside and on a group boundary: the ring's
+     * own tokens, their neighbours and random probes, interleaved. */
+    size_t bn = probes < 4000 ? probes : 4000;
+    int64_t *q = malloc((bn + 1) * sizeof *q);
+    uint32_t *got = malloc((bn + 1) * sizeof *got);
+    for (size_t i = 0; i < bn; i++)
+        q[i] = i % 3 == 0 ? tok[rnd() % n] : i % 3 == 1 ? (int64_t)((uint64_t)tok[rnd() % n] + 1) : (int64_t)rnd();
+    static const size_t counts[] = { 0, 1, 15, 16, 17, 33 };
+    for (size_t c = 0; c <= sizeof counts / sizeof counts[0]; c++) {
+        size_t k = c < sizeof counts / sizeof counts[0] ? counts[c] : bn;
+        if (k > bn)
+            continue;
+        got[k] = 0xDEADBEEF; /* one past the batch: must stay untouched */
+        tr_index_search_batch(&idx, q, k, got);
+        for (size_t i = 0; i < k; i++)
+            assert_int_equal(got[i], plain(tok, n, q[i]));
+        assert_int_equal(got[k], 0xDEADBEEF);
+    }
+    free(q);
+    free(got);
     tr_index_free(&idx);
 }
 
