@@ -26,5 +26,7 @@ void oom_release(void *made);
 int oom_setup(void **state);
 int oom_teardown(void **state);
 long oom_live_blocks(void);
+/* Runs op once with no failure (it must succeed) and returns how many allocations it made. */
+long oom_count_allocations(void *ctx, oom_op op);
 
 #endif

@@ -3,6 +3,7 @@
  * allocates is run with its 1st, 2nd, ... nth allocation failing, until it succeeds. Each
  * failure must return TOKENRING_E_NOMEM, leak nothing, and leave the handles passed in
  * exactly as they were (compared through a printable dump). */
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -177,4 +178,15 @@ int oom_teardown(void **state)
 long oom_live_blocks(void)
 {
     return live_blocks;
+}
+
+long oom_count_allocations(void *ctx, oom_op op)
+{
+    alloc_calls = 0;
+    fail_at = LONG_MAX; /* counts every allocation, fails none */
+    void *made = NULL;
+    int rc = op(ctx, &made);
+    fail_at = 0;
+    assert_int_equal(rc, TOKENRING_OK);
+    return alloc_calls;
 }
