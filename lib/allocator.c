@@ -825,8 +825,8 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             nd++;
         }
         qsort(ex, nd, 2 * sizeof *ex, cmp_excess);
-        size_t donors = nd < (size_t)2 * T ? nd : (size_t)2 * T;
-        uint32_t window = (uint32_t)(2 * m->rf + 2) < m->maxwl ? (uint32_t)(2 * m->rf + 2) : m->maxwl;
+        size_t donors = nd < (size_t)T ? nd : (size_t)T;
+        uint32_t window = (uint32_t)(m->rf + 1) < m->maxwl ? (uint32_t)(m->rf + 1) : m->maxwl;
         if (++m->mark_stamp == 0) {
             for (size_t i = 0; i < m->slot_cap; i++)
                 m->mark[i] = 0;
