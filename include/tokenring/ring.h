@@ -462,12 +462,13 @@ TOKENRING_API int tokenring_replication_network(tokenring_replication **out);
  * Sets (or replaces) one datacenter's factor of a NetworkTopologyStrategy description.
  * An rf of 0 records the datacenter with no replicas (as Cassandra ignores "0").
  * @param replication a NetworkTopologyStrategy description
- * @param datacenter the datacenter name (same rules as node names)
+ * @param datacenter the datacenter name (same rules as node names; not "class" or
+ *        "replication_factor", the option keys of a CQL replication map)
  * @param rf replication factor, 0 .. #TOKENRING_MAX_RF
  * @param transient transient replicas among them (0 .. rf - 1; 0 when rf is 0)
  * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL, bad name, or a SimpleStrategy
- *         description), #TOKENRING_E_RANGE, #TOKENRING_E_NOMEM
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL, bad or reserved name, or a
+ *         SimpleStrategy description), #TOKENRING_E_RANGE, #TOKENRING_E_NOMEM
  * @since 1.0
  */
 TOKENRING_API int tokenring_replication_set_dc(tokenring_replication *replication,
