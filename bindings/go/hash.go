@@ -27,7 +27,7 @@ func TokenString(s string) int64 {
 	if len(s) == 0 {
 		return int64(C.tokenring_token(nil, 0))
 	}
-	return int64(C.tokenring_token(unsafe.Pointer(unsafe.StringData(s)), C.size_t(len(s))))
+	return int64(C.tokenring_token(stringData(s), C.size_t(len(s))))
 }
 
 // Murmur3Cassandra returns both 64-bit halves of Cassandra's variant of

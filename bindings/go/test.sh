@@ -25,11 +25,11 @@ if [ -z "$GO" ] || [ ! -x "$GO" ]; then
   exit 77
 fi
 
-# go.mod asks for Go 1.22 (#cgo noescape/nocallback); older toolchains skip.
+# go.mod asks for Go 1.19 (Debian 12's golang-go); older toolchains skip.
 gover=$("$GO" env GOVERSION 2>/dev/null || true)
 minor=$(echo "$gover" | sed -n 's/^go1\.\([0-9]*\).*/\1/p')
-if [ -z "$minor" ] || [ "$minor" -lt 22 ]; then
-  echo "go: $GO is ${gover:-of unknown version}; the binding needs Go 1.22 or newer: skipping"
+if [ -z "$minor" ] || [ "$minor" -lt 19 ]; then
+  echo "go: $GO is ${gover:-of unknown version}; the binding needs Go 1.19 or newer: skipping"
   exit 77
 fi
 

@@ -36,8 +36,13 @@ func textPtr(s string) *C.char {
 	if len(s) == 0 {
 		return (*C.char)(unsafe.Pointer(&zeroByte[0]))
 	}
-	return (*C.char)(unsafe.Pointer(unsafe.StringData(s)))
+	return (*C.char)(stringData(s))
 }
+
+// stringData returns the address of the bytes of a non-empty string without copying
+// (what unsafe.StringData does from Go 1.20 on; the data pointer is the first word of a
+// string header).
+func stringData(s string) unsafe.Pointer { return *(*unsafe.Pointer)(unsafe.Pointer(&s)) }
 
 // bytesPtr returns &b[0], or a pointer to a static byte for an empty slice.
 func bytesPtr(b []byte) unsafe.Pointer {

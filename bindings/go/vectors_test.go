@@ -503,7 +503,7 @@ func TestOwnershipVectors(t *testing.T) {
 				if bits := fmt.Sprintf("%08x", math.Float32bits(o.NodetoolEffective)); bits != r[6] {
 					t.Errorf("row %d (%s, %s): nodetool effective bits %s, want %s", i+2, key, r[2], bits, r[6])
 				}
-				exact, _ := o.PrimaryWidth.Big().Float64()
+				exact, _ := new(big.Float).SetInt(o.PrimaryWidth.Big()).Float64()
 				if o.Primary != exact/math.Exp2(64) {
 					t.Errorf("row %d: primary %v, want width/2^64 = %v", i+2, o.Primary, exact/math.Exp2(64))
 				}
