@@ -508,10 +508,11 @@ typedef struct tokenring_migration tokenring_migration;
 /**
  * Plans changing num_tokens by building a new datacenter and moving to it (the only safe
  * way: a node's tokens cannot change in place). The new datacenter's nodes get tokens
- * for @p num_tokens each: the first node of each rack evenly spaced with rack offsets
- * (tokenring_layout_even_tokens() with the rack number and rack count, when the racks
- * are as many as @p rf; otherwise the first node evenly spaced), the rest from the
- * allocator (tokenring_allocate_nodes()). The steps are text lines naming the real
+ * for @p num_tokens each: the first node of rack @c i (racks numbered 0, 1, ... in order
+ * of first appearance in @p racks) gets tokenring_layout_even_tokens(num_tokens, i,
+ * number of racks), stepped up by one value where another datacenter already holds the
+ * token; the other nodes come from the allocator (tokenring_allocate_nodes(), batch mode,
+ * with the first nodes fixed). The steps are text lines naming the real
  * keyspaces, datacenters and nodes: configure and start the new nodes without bootstrap,
  * add the datacenter to each keyspace's replication, rebuild, switch clients, remove the
  * old datacenter from each keyspace, decommission the old nodes.
