@@ -3,7 +3,9 @@
  * own and merged into a non-empty cluster, with and without TOKENRING_PARSE_ALLOW_PARTIAL;
  * add_topology, add_keyspace, the writer) and in the key functions that allocate. Each
  * failure must give TOKENRING_E_NOMEM, leak nothing and leave the cluster as it was. */
+#include <dirent.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <setjmp.h>
@@ -159,6 +161,49 @@ static const struct {
     { "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt", TOKENRING_INPUT_AUTO },
     { "samples/peers-cqlsh-2.1-select-star-abridged.txt", TOKENRING_INPUT_CQLSH },
 };
+
+/* Every cluster sample (nodetool ring/status, cqlsh) and every golden topology, detected
+ * automatically: their error and growth paths differ from the chosen inputs above. */
+static void parse_every_sample(void **state)
+{
+    (void)state;
+    static const char *dirs[] = { "samples", "samples/written", "." };
+    char what[400], rel[300];
+    int files = 0;
+    for (size_t d = 0; d < sizeof dirs / sizeof *dirs; d++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/%s", TEST_DATA_DIR, dirs[d]);
+        DIR *dir = opendir(path);
+        assert_non_null(dir);
+        struct dirent *e;
+        while ((e = readdir(dir)) != NULL) {
+            const char *n = e->d_name;
+            size_t l = strlen(n);
+            bool sample = d < 2 && l > 4 && strcmp(n + l - 4, ".txt") == 0 &&
+                          (strncmp(n, "ring-", 5) == 0 || strncmp(n, "status-", 7) == 0 ||
+                           strstr(n, "cqlsh") != NULL);
+            bool topo = d == 2 && l > 13 && strcmp(n + l - 13, ".topology.tsv") == 0;
+            if (!sample && !topo)
+                continue;
+            snprintf(rel, sizeof rel, "%s/%s", dirs[d], n);
+            size_t len;
+            char *text = slurp(rel, &len);
+            if (len > 64 * 1024) {
+                free(text);
+                continue;
+            }
+            parse_ctx ctx = { base_cluster(0), text, len, TOKENRING_INPUT_AUTO,
+                              TOKENRING_PARSE_ALLOW_PARTIAL, NULL, NULL };
+            snprintf(what, sizeof what, "parse %s", rel);
+            oom_check(what, &ctx, op_parse, dump_cluster);
+            tokenring_cluster_free(ctx.cluster);
+            free(text);
+            files++;
+        }
+        closedir(dir);
+    }
+    assert_true(files >= 20);
+}
 
 static const char TOPO_TEXT[] =
     "# every statement form\n"
@@ -348,6 +393,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(parse_every_format, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(parse_every_sample, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(cluster_calls, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(key_functions, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(topology_set_state, oom_setup, oom_teardown),
