@@ -33,8 +33,9 @@ TR_HIDDEN size_t tr_index_bytes(const tr_index *idx);
  * idx->tokens + *entry) for many tokens before searching any of them. */
 static inline const uint32_t *tr_index_bucket(const tr_index *idx, int64_t t)
 {
+    /* shift = 64 - bits with 1 <= bits <= 24: always a valid shift count */
     uint64_t u = (uint64_t)t ^ (UINT64_C(1) << 63);
-    return idx->first + (idx->shift >= 64 ? 0 : u >> idx->shift);
+    return idx->first + (u >> idx->shift);
 }
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -47,9 +48,8 @@ static inline const uint32_t *tr_index_bucket(const tr_index *idx, int64_t t)
  * firstTokenIndex). */
 static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
 {
-    uint64_t u = (uint64_t)t ^ (UINT64_C(1) << 63);
-    uint64_t b = idx->shift >= 64 ? 0 : u >> idx->shift;
-    uint32_t lo = idx->first[b], hi = idx->first[b + 1];
+    const uint32_t *b = tr_index_bucket(idx, t);
+    uint32_t lo = b[0], hi = b[1];
     const int64_t *tok = idx->tokens;
     /* Answer in [lo, hi]: every token before lo is < t's bucket, every token from hi on
      * is in a later bucket (so > t). */
