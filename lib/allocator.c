@@ -757,6 +757,12 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
 {
     /* Ring parameters with u counted: recompute everything only when they change. */
     uint32_t ur = m->nodes[u].rack;
+    /* rack_nodes is only valid once recompute_all() has run: before the first placement
+     * it reads zero for every rack, and a node joining an existing rack was taken for
+     * the first of its rack (even tokens, stepped off the taken ones next to its rack
+     * mate's, so it owned nothing). */
+    if (!m->params_valid)
+        recompute_all(m, NIL);
     bool rack_empty = m->rack_nodes[ur] == 0;
     uint32_t want_nodes = m->nodes_in_ring + 1, want_racks = m->racks_in_ring + rack_empty;
     uint32_t want_left = (uint32_t)m->rf < want_nodes ? (uint32_t)m->rf : want_nodes;

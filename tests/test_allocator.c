@@ -8,6 +8,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +170,167 @@ static void joins_existing_cluster_without_collisions(void **state)
     tokenring_topology_free(t);
 }
 
+/* ---- every node of the datacenter gets a fair share (regression: a joining node's tokens
+ * were placed next to a same-rack node's, so it owned nothing) */
+
+#define BAND_MAX 1.25
+#define BAND_MIN 0.75
+
+/* Effective ownership of every node of dc, checked against its fair share: inside each
+ * rack (racks >= rf: each node's share of its rack's copy; racks < rf: the same for all
+ * nodes), and across the datacenter when every rack has as many nodes. */
+static void assert_fair(tokenring_topology *t, const char *dc, int rf, const char *what)
+{
+    tokenring_ring *ring;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), 0);
+    tokenring_replication *r;
+    tokenring_replication_network(&r);
+    tokenring_replication_set_dc(r, dc, rf, 0, NULL);
+    tokenring_placement *p;
+    assert_int_equal(tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                               NULL),
+                     0);
+    const char *racks[8];
+    size_t per[8], nr = 0;
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        if (strcmp(info.datacenter, dc) != 0)
+            continue;
+        size_t k;
+        for (k = 0; k < nr; k++)
+            if (strcmp(racks[k], info.rack) == 0)
+                break;
+        if (k == nr) {
+            assert_true(nr < 8);
+            racks[nr] = info.rack;
+            per[nr++] = 0;
+        }
+        per[k]++;
+    }
+    bool same = true;
+    for (size_t k = 0; k < nr; k++) {
+        same &= per[k] == per[0];
+        if (nr < (size_t)rf)
+            continue; /* racks < rf: checked across the datacenter below */
+        tokenring_balance b;
+        assert_int_equal(tokenring_balance_compute(NULL, &b, ring, p, dc, racks[k], NULL), 0);
+        double mx = b.max / b.mean, mn = b.min / b.mean;
+        if (mx > BAND_MAX || mn < BAND_MIN)
+            fprintf(stderr, "%s: rack %s max/mean %.3f min/mean %.3f\n", what, racks[k], mx, mn);
+        assert_true(mx <= BAND_MAX);
+        assert_true(mn >= BAND_MIN);
+    }
+    if (same || nr < (size_t)rf) {
+        tokenring_balance b;
+        assert_int_equal(tokenring_balance_compute(NULL, &b, ring, p, dc, NULL, NULL), 0);
+        double mx = b.max / b.mean, mn = b.min / b.mean;
+        if (mx > BAND_MAX || mn < BAND_MIN)
+            fprintf(stderr, "%s: datacenter max/mean %.3f min/mean %.3f\n", what, mx, mn);
+        assert_true(mx <= BAND_MAX);
+        assert_true(mn >= BAND_MIN);
+    }
+    tokenring_placement_free(p);
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+}
+
+static void add_node(tokenring_topology *t, const char *dc, const char *rack, const int64_t *tok,
+                     uint32_t T)
+{
+    char name[32];
+    snprintf(name, sizeof name, "n%zu", tokenring_topology_node_count(t));
+    for (uint32_t k = 1; k < T; k++)
+        assert_true(tok[k - 1] < tok[k]);
+    assert_int_equal(tokenring_topology_add_node(t, name, dc, rack, tok, T, NULL), TOKENRING_OK);
+}
+
+/* `existing` nodes laid out evenly (slot i of existing) or seeded, rack i % racks; then
+ * `joins` nodes join one at a time with tokenring_allocate_tokens(), the datacenter
+ * checked after each join once it has more than rf nodes. */
+static void join_one_by_one(int racks, size_t existing, bool seeded, size_t joins)
+{
+    enum { T = 16, RF = 3 };
+    static const char *rk[] = { "r1", "r2", "r3", "r4", "r5" };
+    tokenring_topology *t;
+    tokenring_topology_new(&t);
+    if (seeded) {
+        const char *names[16], *dcs[16], *rks[16];
+        char buf[16][16];
+        for (size_t i = 0; i < existing; i++) {
+            snprintf(buf[i], sizeof buf[i], "s%zu", i);
+            names[i] = buf[i];
+            dcs[i] = "dc1";
+            rks[i] = rk[i % (size_t)racks];
+        }
+        assert_int_equal(tokenring_layout_add_seeded_nodes(t, 7, T, names, dcs, rks, existing,
+                                                           0, NULL),
+                         TOKENRING_OK);
+    } else {
+        for (size_t i = 0; i < existing; i++) {
+            int64_t tok[T];
+            tokenring_layout_even_tokens(tok, T, (uint32_t)i, (uint32_t)existing);
+            add_node(t, "dc1", rk[i % (size_t)racks], tok, T);
+        }
+    }
+    for (size_t j = 0; j < joins; j++) {
+        size_t i = existing + j;
+        int64_t tok[T];
+        tokenring_error err;
+        assert_int_equal(tokenring_allocate_tokens(tok, T, t, "dc1", rk[i % (size_t)racks], RF,
+                                                   0, &err),
+                         TOKENRING_OK);
+        add_node(t, "dc1", rk[i % (size_t)racks], tok, T);
+        if (i + 1 > (size_t)RF) {
+            char what[96];
+            snprintf(what, sizeof what, "%d racks, %zu %s + %zu joined", racks, existing,
+                     seeded ? "seeded" : "even", j + 1);
+            if (!seeded)
+                assert_fair(t, "dc1", RF, what);
+        }
+    }
+    if (seeded) /* the seeded nodes start uneven: check the final state only */
+        assert_fair(t, "dc1", RF, "seeded");
+    tokenring_topology_free(t);
+}
+
+/* A batch of n nodes planned node by node (and jointly) from an empty datacenter. */
+static void plan_fair(int racks, size_t n, uint32_t flags)
+{
+    enum { T = 16, RF = 3 };
+    const char *rk[32];
+    for (size_t i = 0; i < n; i++)
+        rk[i] = rack_of(i, racks);
+    int64_t tok[32 * T];
+    tokenring_topology *t;
+    tokenring_topology_new(&t);
+    assert_int_equal(tokenring_allocate_nodes(tok, T, t, "dc1", rk, n, RF, flags, NULL),
+                     TOKENRING_OK);
+    for (size_t i = 0; i < n; i++)
+        add_node(t, "dc1", rk[i], tok + i * T, T);
+    char what[64];
+    snprintf(what, sizeof what, "%d racks, %zu planned, flags %u", racks, n, flags);
+    assert_fair(t, "dc1", RF, what);
+    tokenring_topology_free(t);
+}
+
+static void every_node_gets_a_fair_share(void **state)
+{
+    (void)state;
+    /* The reported case: three even nodes in r1..r3, a fourth joins r1. */
+    join_one_by_one(3, 3, false, 1);
+    static const int rack_counts[] = { 1, 3, 2, 5 };
+    for (size_t c = 0; c < 4; c++) {
+        int racks = rack_counts[c];
+        size_t base = racks > 3 ? (size_t)racks : 3;
+        join_one_by_one(racks, base, false, 1);
+        join_one_by_one(racks, 2 * base, true, 1);
+        join_one_by_one(racks, 0, false, 2 * base + 1); /* node by node from empty */
+        plan_fair(racks, 2 * base + 1, TOKENRING_ALLOCATE_NODE_BY_NODE);
+        plan_fair(racks, 2 * base + 1, 0);
+    }
+}
+
 static void bad_input(void **state)
 {
     (void)state;
@@ -216,6 +378,7 @@ int main(void)
         cmocka_unit_test(balanced_datacenters),
         cmocka_unit_test(racks_fewer_than_rf_and_any_order),
         cmocka_unit_test(joins_existing_cluster_without_collisions),
+        cmocka_unit_test(every_node_gets_a_fair_share),
         cmocka_unit_test(bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
