@@ -359,6 +359,19 @@ static int set_targets(model *m)
     return 0;
 }
 
+/* A ring fraction (double) as an integer offset clamped to [0, hi], without long double
+ * (whose width differs between x86-64, ARM64 and WebAssembly): scaling by 2^64 is exact
+ * in double, and the clamp is done on integers so that rounding cannot step past hi. The
+ * same inputs give the same offset on every IEEE-754 platform. */
+static uint64_t frac_to_offset(double f, uint64_t hi)
+{
+    if (!(f > 0))
+        return 0;
+    double v = f * TWO64;
+    uint64_t u = v >= TWO64 ? UINT64_MAX : (uint64_t)v;
+    return u > hi ? hi : u;
+}
+
 /* ------------------------------------------------------------- candidates */
 
 typedef struct delta {
@@ -458,9 +471,7 @@ static bool evaluate(model *m, uint32_t j, uint32_t u, double uw, delta *d, uint
     /* Tie-break (flat objective): prefer splitting wide ranges, which keeps ranges even
      * for the nodes that join later. Far below any real improvement. */
     out->gain = base - after + 1e-9 * ((double)W / TWO64) * (double)m->ring_count;
-    long double xi = (long double)x * 18446744073709551616.0L;
-    uint64_t xv = xi < 1 ? 1 : (xi >= (long double)(W - 1) ? (uint64_t)(W - 1) : (uint64_t)xi);
-    out->x = xv;
+    out->x = frac_to_offset(x, (uint64_t)(W - 1));
     return true;
 }
 
@@ -612,16 +623,13 @@ static bool refine_slot(model *m, uint32_t p)
     double dstar = -num / den; /* fraction; positive moves p forward */
     uint64_t lo_room = (uint64_t)m->tok[p] - (uint64_t)m->tok[pv] - 1; /* max backward */
     uint64_t hi_room = (uint64_t)m->tok[nx] - (uint64_t)m->tok[p] - 1; /* max forward */
-    long double dv = (long double)dstar * 18446744073709551616.0L;
     int64_t step;
-    if (dv > 0) {
-        if (dv > (long double)hi_room)
-            dv = (long double)hi_room;
-        step = (int64_t)(uint64_t)dv;
+    if (dstar > 0) {
+        uint64_t f = frac_to_offset(dstar, hi_room);
+        step = f > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)f;
     } else {
-        if (-dv > (long double)lo_room)
-            dv = -(long double)lo_room;
-        step = -(int64_t)(uint64_t)(-dv);
+        uint64_t b = frac_to_offset(-dstar, lo_room);
+        step = b > (uint64_t)INT64_MAX ? -INT64_MAX : -(int64_t)b;
     }
     /* Moves below 2^-40 of the ring change nothing measurable: call it converged. */
     if (step > -(1LL << 24) && step < (1LL << 24))
@@ -652,11 +660,18 @@ typedef struct hent {
     uint32_t slot;
 } hent;
 
+/* Heap order: larger gain first. Equal gains keep the order the (deterministic) sequence
+ * of heap operations gives them: no library or platform dependence. */
+static bool hent_before(const hent *a, const hent *b)
+{
+    return a->gain > b->gain;
+}
+
 static void heap_up(hent *h, size_t i)
 {
     while (i > 0) {
         size_t p = (i - 1) / 2;
-        if (h[p].gain >= h[i].gain)
+        if (!hent_before(&h[i], &h[p]))
             break;
         hent t = h[p];
         h[p] = h[i];
@@ -669,9 +684,9 @@ static void heap_down(hent *h, size_t n, size_t i)
 {
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, b = i;
-        if (l < n && h[l].gain > h[b].gain)
+        if (l < n && hent_before(&h[l], &h[b]))
             b = l;
-        if (r < n && h[r].gain > h[b].gain)
+        if (r < n && hent_before(&h[r], &h[b]))
             b = r;
         if (b == i)
             return;
@@ -750,7 +765,12 @@ static int place_even(model *m, uint32_t u, uint32_t T, uint32_t slot, uint32_t 
 static int cmp_excess(const void *a, const void *b)
 {
     double x = ((const double *)a)[0], y = ((const double *)b)[0];
-    return (x < y) - (x > y); /* descending */
+    if (x != y)
+        return (x < y) - (x > y); /* descending */
+    /* Equal excess: lower node id first, so that qsort (not stable, and different in
+     * every C library) cannot change the result. */
+    double i = ((const double *)a)[1], j = ((const double *)b)[1];
+    return (i > j) - (i < j);
 }
 
 static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine)
