@@ -371,7 +371,9 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
          "consistency levels) and wait until no request reaches '%s'",
          new_datacenter, old_datacenter);
     for (size_t i = 0; i < keyspace_count; i++) {
-        char *r = format_variant(replications[i], old_datacenter, NULL, 0, old_datacenter);
+        /* Drop the old datacenter, keep the new one (it now holds the data). */
+        char *r = format_variant(replications[i], old_datacenter, new_datacenter, rf,
+                                 old_datacenter);
         if (!r)
             goto nomem;
         int s = step(m, "cqlsh: ALTER KEYSPACE %s WITH replication = %s;", keyspaces[i], r);
