@@ -442,6 +442,61 @@ static int op_readers(void *vctx, void **made)
     return TOKENRING_OK;
 }
 
+/* A larger datacenter (24 nodes x 16 tokens, 3 racks): the allocator's queues and the
+ * movement's arrays grow past their first sizes. */
+static tokenring_topology *large_topology(void)
+{
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    uint64_t x = 0x243F6A8885A308D3ULL;
+    for (int i = 0; i < 24; i++) {
+        int64_t tok[16];
+        for (int k = 0; k < 16; k++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            tok[k] = (int64_t)x;
+        }
+        char name[16], rack[8];
+        snprintf(name, sizeof name, "10.7.0.%d", i + 1);
+        snprintf(rack, sizeof rack, "r%d", i % 3 + 1);
+        assert_int_equal(tokenring_topology_add_node(t, name, "dc1", rack, tok, 16, NULL),
+                         TOKENRING_OK);
+    }
+    return t;
+}
+
+static int op_allocate_large(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    static const char *racks[] = { "r1", "r2", "r3" };
+    int64_t tok[3 * 16];
+    tokenring_error err;
+    int rc = tokenring_allocate_nodes(tok, 16, ctx->topology, "dc1", racks, 3, 3, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_decommission_large(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_decommission(&m, ctx->topology, ctx->replication, "10.7.0.5",
+                                             SAMPLES, NSAMPLES, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static void larger_inputs(void **state)
+{
+    (void)state;
+    oom_ctx ctx = { .topology = large_topology(), .replication = repl("dc1=3") };
+    oom_check("allocate_nodes (24 x 16 datacenter)", &ctx, op_allocate_large, dump_all);
+    oom_check("movement_decommission (24 x 16)", &ctx, op_decommission_large, dump_all);
+    tokenring_replication_free(ctx.replication);
+    tokenring_topology_free(ctx.topology);
+}
+
 static void readers_do_not_allocate(void **state)
 {
     (void)state;
@@ -474,6 +529,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(balance_and_availability, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(migration, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(layouts_and_allocator, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(larger_inputs, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(readers_do_not_allocate, oom_setup, oom_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
