@@ -41,13 +41,9 @@ step "unit tests and fuzz corpus replays under valgrind memcheck (no errors, no 
 meson compile -C build-vg -j "$jobs"
 memcheck='valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect'
 memcheck+=' --show-leak-kinds=definite,indirect --track-origins=no'
-# Every unit and fuzz-replay test but `allocator`: valgrind computes long double in 64-bit
-# precision, and that test's expectations rest on x87 80-bit results (see doc/testing.md).
 # The heavy randomized tests check fewer cases here (TOKENRING_TEST_QUICK, ..._WORLDS).
-mapfile -t vg_tests < <(meson test -C build-vg --list --suite unit --suite fuzz 2>/dev/null |
-  sed -n 's|^[^ ]* / ||p' | grep -vx allocator)
 TOKENRING_TEST_QUICK=1 TOKENRING_DIFFERENTIAL_WORLDS=40 \
-  meson test -C build-vg "${vg_tests[@]}" --print-errorlogs --num-processes "$jobs" \
+  meson test -C build-vg --suite unit --suite fuzz --print-errorlogs --num-processes "$jobs" \
   --timeout-multiplier 4 --wrapper "$memcheck"
 
 step "concurrency test under ThreadSanitizer"
