@@ -112,6 +112,8 @@ def main():
     for i in range(40):
         put("builder", bytes(rnd.randrange(256) for _ in range(rnd.randrange(8, 400))))
     seed_parsers(rnd)
+    for i in range(40):
+        put("analysis", bytes(rnd.randrange(256) for _ in range(rnd.randrange(16, 300))))
     print("corpus written to", CORPUS)
 
 

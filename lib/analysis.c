@@ -210,7 +210,9 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
 static int pool_add(tokenring_movement *m, const tokenring_replicas *r, const uint32_t *map,
                     uint32_t *off_out)
 {
-    if (grow((void **)&m->pool, &m->pool_cap, m->pool_count + r->count, sizeof(uint32_t)))
+    /* + 1: the pool exists even when every list is empty (rf 0), so m->pool + off is
+     * never arithmetic on a null pointer */
+    if (grow((void **)&m->pool, &m->pool_cap, m->pool_count + r->count + 1, sizeof(uint32_t)))
         return -1;
     *off_out = (uint32_t)m->pool_count;
     for (uint32_t i = 0; i < r->count; i++)

@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The analyses on a topology and replication read from a byte stream: join, decommission,
+ * replace and move movements, availability, balance and the token allocator. Every call
+ * either fails with its code in err or gives a self-consistent result (moved range widths
+ * sum to the changed width, stream widths to the streamed width, allocated tokens
+ * ascending, distinct and free); the topology and replication are never changed. */
+#include "fuzz_common.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static const char *dcs[] = { "dc1", "dc2" };
+static const char *racks[] = { "r1", "r2", "r3" };
+
+static u128 w128(tokenring_u128 v)
+{
+    return ((u128)v.hi << 64) | v.lo;
+}
+
+static char *dump(const tokenring_topology *t, const tokenring_replication *r)
+{
+    size_t cap = 4096, len = 0;
+    char *s = malloc(cap);
+    FUZZ_CHECK(s != NULL);
+    size_t rl = 0;
+    tokenring_replication_format(NULL, 0, &rl, r);
+    while (rl + 2 > cap)
+        s = realloc(s, cap *= 2);
+    FUZZ_CHECK(tokenring_replication_format(s, rl + 1, &rl, r) == TOKENRING_OK);
+    len = rl;
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info ni;
+        FUZZ_CHECK(tokenring_topology_node(&ni, t, i) == TOKENRING_OK);
+        for (size_t k = 0; k <= ni.token_count; k++) {
+            char line[600];
+            int w = k == 0 ? snprintf(line, sizeof line, "\n%s %s %s %d %d:", ni.name,
+                                      ni.datacenter, ni.rack, ni.state, ni.liveness)
+                           : snprintf(line, sizeof line, " %lld", (long long)ni.tokens[k - 1]);
+            while (len + (size_t)w + 2 > cap)
+                s = realloc(s, cap *= 2);
+            memcpy(s + len, line, (size_t)w + 1);
+            len += (size_t)w;
+        }
+    }
+    return s;
+}
+
+static int64_t token_of(fuzz_reader *r)
+{
+    uint8_t k = fuzz_u8(r);
+    if (k < 64)
+        return (int64_t)(k - 32) * 1000; /* crowded */
+    if (k < 72)
+        return k == 64 ? INT64_MIN : k == 65 ? INT64_MAX : (int64_t)(k - 68);
+    return (int64_t)fuzz_u64(r);
+}
+
+static void check_movement(int rc, tokenring_movement **mp, const tokenring_error *err)
+{
+    tokenring_movement *m = *mp;
+    if (rc != TOKENRING_OK) {
+        FUZZ_CHECK(m == NULL && err->code == rc && err->message[0] != '\0');
+        return;
+    }
+    tokenring_movement_summary s;
+    FUZZ_CHECK(tokenring_movement_get_summary(&s, m) == TOKENRING_OK);
+    u128 changed = 0, streamed = 0;
+    for (uint32_t i = 0; i < s.range_count; i++) {
+        tokenring_moved_range mr;
+        FUZZ_CHECK(tokenring_movement_get_range(&mr, m, i) == TOKENRING_OK);
+        FUZZ_CHECK(w128(mr.width) > 0);
+        changed += w128(mr.width);
+    }
+    FUZZ_CHECK(tokenring_movement_get_range(&(tokenring_moved_range){ 0 }, m, s.range_count) ==
+               TOKENRING_E_RANGE);
+    for (uint32_t i = 0; i < s.stream_count; i++) {
+        tokenring_stream st;
+        FUZZ_CHECK(tokenring_movement_get_stream(&st, m, i) == TOKENRING_OK);
+        FUZZ_CHECK(st.range_index < s.range_count && st.source < s.node_count &&
+                   st.destination < s.node_count && st.source != st.destination);
+        streamed += w128(st.width);
+    }
+    FUZZ_CHECK(changed == w128(s.changed_width));
+    FUZZ_CHECK(streamed == w128(s.streamed_width));
+    FUZZ_CHECK(changed <= (u128)1 << 64);
+    for (uint32_t i = 0; i < s.node_count; i++) {
+        tokenring_movement_node mn;
+        FUZZ_CHECK(tokenring_movement_get_node(&mn, m, i) == TOKENRING_OK);
+        FUZZ_CHECK(mn.in_before || mn.in_after);
+    }
+    for (uint32_t i = 0; i < s.sample_count; i++) {
+        tokenring_sample_change sc;
+        FUZZ_CHECK(tokenring_movement_get_sample(&sc, m, i) == TOKENRING_OK);
+    }
+    tokenring_movement_free(m);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_reader r = { data, size };
+    tokenring_topology *t = NULL;
+    FUZZ_CHECK(tokenring_topology_new(&t) == TOKENRING_OK);
+    int nodes = 1 + fuzz_u8(&r) % 10;
+    for (int i = 0; i < nodes; i++) {
+        uint8_t b = fuzz_u8(&r);
+        int64_t tok[8];
+        size_t n = 1 + (b >> 5);
+        for (size_t k = 0; k < n; k++)
+            tok[k] = token_of(&r);
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        if (tokenring_topology_add_node(t, name, dcs[b & 1], racks[(b >> 1) % 3], tok, n,
+                                        NULL) == TOKENRING_OK &&
+            (b & 0x18) == 0x18)
+            tokenring_topology_set_state(t, name, (int)(fuzz_u8(&r) % 4), TOKENRING_DOWN, NULL);
+    }
+    tokenring_replication *repl = NULL;
+    uint8_t rb = fuzz_u8(&r);
+    if (rb & 1) {
+        int rf = (rb >> 1) % 5;
+        tokenring_replication_simple(&repl, rf, rf > 1 ? (rb >> 4) % rf : 0, NULL);
+    } else {
+        FUZZ_CHECK(tokenring_replication_network(&repl) == TOKENRING_OK);
+        for (int d = 0; d < 2; d++) {
+            uint8_t f = fuzz_u8(&r);
+            int rf = f % 5;
+            tokenring_replication_set_dc(repl, dcs[d], rf, rf > 1 ? (f >> 4) % rf : 0, NULL);
+        }
+    }
+    if (repl == NULL) {
+        tokenring_topology_free(t);
+        return 0;
+    }
+    char *before = dump(t, repl);
+    int64_t samples[4];
+    for (int k = 0; k < 4; k++)
+        samples[k] = token_of(&r);
+    tokenring_error err;
+    tokenring_movement *m = NULL;
+    char victim[16], other[16];
+    snprintf(victim, sizeof victim, "n%d", fuzz_u8(&r) % (nodes + 1));
+    snprintf(other, sizeof other, "n%d", fuzz_u8(&r) % (nodes + 2));
+
+    int64_t jt[4];
+    size_t jn = 1 + fuzz_u8(&r) % 4;
+    for (size_t k = 0; k < jn; k++)
+        jt[k] = token_of(&r);
+    uint8_t jb = fuzz_u8(&r);
+    int mrc = tokenring_movement_join(&m, t, repl, other, dcs[jb & 1], racks[jb % 3], jt, jn,
+                                      samples, 4, &err);
+    check_movement(mrc, &m, &err);
+    m = NULL;
+    mrc = tokenring_movement_decommission(&m, t, repl, victim, samples, 4, &err);
+    check_movement(mrc, &m, &err);
+    m = NULL;
+    mrc = tokenring_movement_replace(&m, t, repl, victim, other, samples, 4, &err);
+    check_movement(mrc, &m, &err);
+    m = NULL;
+    mrc = tokenring_movement_move(&m, t, repl, victim, jt, jn, samples, 4, &err);
+    check_movement(mrc, &m, &err);
+
+    tokenring_ring *ring = NULL;
+    if (tokenring_ring_build(&ring, t, NULL) == TOKENRING_OK) {
+        uint8_t ab = fuzz_u8(&r);
+        tokenring_availability *av = NULL;
+        int rc = tokenring_availability_build(&av, ring, repl, 1 + ab % 8,
+                                              ab & 0x80 ? dcs[(ab >> 4) & 1] : NULL,
+                                              (ab >> 5) & 3, &err);
+        if (rc != TOKENRING_OK) {
+            FUZZ_CHECK(av == NULL && err.code == rc);
+        } else {
+            for (size_t i = 0; i < tokenring_availability_count(av); i++) {
+                uint32_t nodes_out[TOKENRING_AVAILABILITY_MAX_K];
+                tokenring_u128 w;
+                double f;
+                FUZZ_CHECK(tokenring_availability_get(nodes_out, &w, &f, av, i) ==
+                           TOKENRING_OK);
+                FUZZ_CHECK(w128(w) <= (u128)1 << 64);
+            }
+        }
+        tokenring_availability_free(av);
+        tokenring_placement *p = NULL;
+        if (tokenring_placement_build(&p, ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                      NULL) == TOKENRING_OK) {
+            tokenring_balance pb, eb;
+            rc = tokenring_balance_compute(&pb, &eb, ring, p, ab & 1 ? dcs[ab & 1] : NULL,
+                                           ab & 2 ? racks[ab % 3] : NULL, &err);
+            if (rc == TOKENRING_OK)
+                FUZZ_CHECK(w128(pb.min_width) <= w128(pb.max_width) &&
+                           w128(pb.max_width) <= w128(pb.total_width));
+            else
+                FUZZ_CHECK(err.code == rc);
+            tokenring_placement_free(p);
+        }
+        tokenring_ring_free(ring);
+    }
+
+    uint8_t lb = fuzz_u8(&r);
+    uint32_t num = 1 + lb % 8;
+    int64_t out[3 * 8];
+    const char *rk[3] = { racks[lb % 3], racks[(lb >> 2) % 3], racks[(lb >> 4) % 3] };
+    size_t count = 1 + (lb >> 6) % 3;
+    int rc = tokenring_allocate_nodes(out, num, t, dcs[lb & 1], rk, count, 1 + (lb >> 3) % 3,
+                                      (lb & 0x80) ? TOKENRING_ALLOCATE_NODE_BY_NODE : 0, &err);
+    if (rc == TOKENRING_OK) {
+        for (size_t i = 0; i < count; i++) {
+            for (uint32_t k = 0; k < num; k++) {
+                int64_t v = out[i * num + k];
+                if (k > 0)
+                    FUZZ_CHECK(out[i * num + k - 1] < v);
+                for (size_t j = 0; j < tokenring_topology_node_count(t); j++) {
+                    tokenring_node_info ni;
+                    FUZZ_CHECK(tokenring_topology_node(&ni, t, j) == TOKENRING_OK);
+                    for (size_t q = 0; q < ni.token_count; q++)
+                        FUZZ_CHECK(ni.tokens[q] != v);
+                }
+                for (size_t j = 0; j < i * num + k; j++)
+                    FUZZ_CHECK(out[j] != v);
+            }
+        }
+    } else {
+        FUZZ_CHECK(err.code == rc);
+    }
+
+    char *after = dump(t, repl);
+    FUZZ_CHECK(strcmp(before, after) == 0);
+    free(before);
+    free(after);
+    tokenring_replication_free(repl);
+    tokenring_topology_free(t);
+    return 0;
+}
