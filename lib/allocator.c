@@ -144,6 +144,7 @@ typedef struct model {
     size_t node_count, node_cap;
     bool params_valid;
     uint32_t even_slot, even_slots; /* first node of an empty ring: slot of slots */
+    uint32_t u_rem;       /* tokens of the joining node still to place (0: no cap) */
     uint32_t rack_count;  /* racks known (ids 0..rack_count-1) */
     uint32_t *rack_nodes; /* nodes per rack (ring members) */
     size_t rack_cap;
@@ -463,6 +464,29 @@ static bool evaluate(model *m, uint32_t j, uint32_t u, double uw, delta *d, uint
     }
     double xmax = (double)(W - 1) / TWO64, xmin = 1.0 / TWO64;
     double x = a > 0 ? -b / a : (double)W / 2 / TWO64;
+    /* One token takes no more than its part of the new node's remaining deficit: the
+     * quadratic alone, with a range narrower than the deficit, puts the split at the
+     * range's end, so that the first tokens swallow whole ranges and the last ones are
+     * left next to other nodes' tokens (adjacent, degenerate tokens). */
+    if (m->u_rem > 0 && m->rf_left == 1) {
+        for (uint32_t i = 0; i < nd; i++) {
+            if (d[i].node != u || d[i].l <= 0)
+                continue;
+            double S = (double)m->nodes[u].own / TWO64;
+            double cap = (2.0 * (m->o[u] - S) / m->u_rem - d[i].k) / d[i].l;
+            if (x > cap)
+                x = cap;
+        }
+    }
+    /* A split leaves both sides a real part of the range: no token one apart from another
+     * (refinement still moves the token wherever the exact optimum is). */
+    if (m->u_rem > 0) {
+        double wf = (double)W / TWO64, edge = m->rf_left == 1 ? 0.125 : 0.0625;
+        if (x > wf * (1 - edge))
+            x = wf * (1 - edge);
+        if (x < wf * edge)
+            x = wf * edge;
+    }
     if (x < xmin)
         x = xmin;
     if (x > xmax)
@@ -594,7 +618,7 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
 }
 
 /* Exact best move of slot p inside (prev, next); replica sets do not change. */
-static bool refine_slot(model *m, uint32_t p)
+static bool refine_slot(model *m, uint32_t p, bool keep_apart)
 {
     if (m->ring_count < 3)
         return false;
@@ -623,6 +647,14 @@ static bool refine_slot(model *m, uint32_t p)
     double dstar = -num / den; /* fraction; positive moves p forward */
     uint64_t lo_room = (uint64_t)m->tok[p] - (uint64_t)m->tok[pv] - 1; /* max backward */
     uint64_t hi_room = (uint64_t)m->tok[nx] - (uint64_t)m->tok[p] - 1; /* max forward */
+    if (keep_apart) {
+        /* Stop short of the neighbours (an eighth of the span between them): a node's
+         * tokens planned one at a time stay real tokens, not one apart from another. */
+        uint64_t span = (uint64_t)m->tok[nx] - (uint64_t)m->tok[pv];
+        uint64_t margin = span / 8;
+        lo_room = lo_room + 1 > margin ? lo_room + 1 - margin : 0;
+        hi_room = hi_room + 1 > margin ? hi_room + 1 - margin : 0;
+    }
     int64_t step;
     if (dstar > 0) {
         uint64_t f = frac_to_offset(dstar, hi_room);
@@ -826,6 +858,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
         sc->heap_cap = need;
     }
     size_t hn = 0;
+    m->u_rem = T;
     if (m->ring_count <= (size_t)64 * T) {
         uint32_t s = m->head;
         for (size_t i = 0; i < m->ring_count; i++, s = m->next[s]) {
@@ -881,6 +914,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
     for (size_t i = hn / 2; i-- > 0;)
         heap_down(sc->heap, hn, i);
     for (uint32_t t = 0; t < T; t++) {
+        m->u_rem = T - t;
         for (;;) {
             if (hn == 0)
                 return 1; /* no room */
@@ -914,6 +948,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             if (ns == NIL || tset_add(&m->taken, tk))
                 return -1;
             sc->mine[t] = ns;
+            m->u_rem = T - t - 1;
             /* Both parts of the split range are candidates again. */
             cand c2;
             if (evaluate(m, ns, u, (double)(t + 1) / T, sc->d, sc->tmp, &c2)) {
@@ -929,11 +964,12 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             break;
         }
     }
+    m->u_rem = 0;
     if (refine) {
         for (int round = 0; round < 8; round++) {
             bool moved = false;
             for (uint32_t t = 0; t < T; t++)
-                moved |= refine_slot(m, sc->mine[t]);
+                moved |= refine_slot(m, sc->mine[t], true);
             if (!moved)
                 break;
         }
@@ -1153,7 +1189,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         for (int round = 0; round < 2000; round++) {
             size_t moved = 0;
             for (size_t t = 0; t < total; t++)
-                moved += refine_slot(&m, pslots[t]);
+                moved += refine_slot(&m, pslots[t], true);
             if (moved == 0)
                 break;
         }

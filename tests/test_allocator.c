@@ -170,6 +170,12 @@ static void joins_existing_cluster_without_collisions(void **state)
     tokenring_topology_free(t);
 }
 
+static int cmp_tok(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* ---- every node of the datacenter gets a fair share (regression: a joining node's tokens
  * were placed next to a same-rack node's, so it owned nothing) */
 
@@ -235,6 +241,34 @@ static void assert_fair(tokenring_topology *t, const char *dc, int rf, const cha
     tokenring_ring_free(ring);
 }
 
+/* No degenerate tokens: every gap between consecutive tokens of the datacenter is at
+ * least 1/4096 of the mean gap (adjacent tokens, one apart, are what the bug produced). */
+static void assert_no_adjacent(tokenring_topology *t, const char *dc, const char *what)
+{
+    size_t n = 0;
+    int64_t *all = NULL;
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        if (strcmp(info.datacenter, dc) != 0)
+            continue;
+        all = realloc(all, (n + info.token_count) * sizeof *all);
+        memcpy(all + n, info.tokens, info.token_count * sizeof *all);
+        n += info.token_count;
+    }
+    qsort(all, n, sizeof *all, cmp_tok);
+    double mean_gap = 18446744073709551616.0 / (double)n, min_gap = mean_gap;
+    for (size_t i = 1; i < n; i++) {
+        double g = (double)((uint64_t)all[i] - (uint64_t)all[i - 1]);
+        if (g < min_gap)
+            min_gap = g;
+    }
+    if (min_gap < mean_gap / 4096)
+        fprintf(stderr, "%s: smallest gap %.0f, mean %.0f\n", what, min_gap, mean_gap);
+    assert_true(min_gap >= mean_gap / 4096);
+    free(all);
+}
+
 static void add_node(tokenring_topology *t, const char *dc, const char *rack, const int64_t *tok,
                      uint32_t T)
 {
@@ -285,8 +319,10 @@ static void join_one_by_one(int racks, size_t existing, bool seeded, size_t join
             char what[96];
             snprintf(what, sizeof what, "%d racks, %zu %s + %zu joined", racks, existing,
                      seeded ? "seeded" : "even", j + 1);
-            if (!seeded)
+            if (!seeded) {
                 assert_fair(t, "dc1", RF, what);
+                assert_no_adjacent(t, "dc1", what);
+            }
         }
     }
     if (seeded) /* the seeded nodes start uneven: check the final state only */
@@ -311,6 +347,7 @@ static void plan_fair(int racks, size_t n, uint32_t flags)
     char what[64];
     snprintf(what, sizeof what, "%d racks, %zu planned, flags %u", racks, n, flags);
     assert_fair(t, "dc1", RF, what);
+    assert_no_adjacent(t, "dc1", what);
     tokenring_topology_free(t);
 }
 
