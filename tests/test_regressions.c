@@ -68,10 +68,46 @@ static void replication_option_names_are_not_datacenters(void **state)
     tokenring_replication_free(r);
 }
 
+/* fuzz/corpus/analysis/crash-da39a3ee... (the empty input): a movement under a
+ * replication whose every factor is 0 did arithmetic on a null replica pool (UBSan). Every
+ * replica list is empty: nothing changes, nothing streams, the samples have no replicas. */
+static void movement_with_no_replicas(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    int64_t a[] = { -100, 100 }, b[] = { 0 };
+    assert_int_equal(tokenring_topology_add_node(t, "n0", "dc1", "r1", a, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "n1", "dc1", "r2", b, 1, NULL), TOKENRING_OK);
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=0,dc2=0", 11, NULL), TOKENRING_OK);
+    int64_t samples[] = { INT64_MIN, 0, 50 };
+    tokenring_movement *m = NULL;
+    assert_int_equal(tokenring_movement_decommission(&m, t, r, "n1", samples, 3, NULL),
+                     TOKENRING_OK);
+    tokenring_movement_summary s;
+    assert_int_equal(tokenring_movement_get_summary(&s, m), TOKENRING_OK);
+    assert_int_equal(s.range_count, 0);
+    assert_int_equal(s.stream_count, 0);
+    assert_true(s.changed_width.hi == 0 && s.changed_width.lo == 0);
+    assert_int_equal(s.sample_count, 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        tokenring_sample_change c;
+        assert_int_equal(tokenring_movement_get_sample(&c, m, i), TOKENRING_OK);
+        assert_int_equal(c.old_count, 0);
+        assert_int_equal(c.new_count, 0);
+        assert_int_equal(c.replicas_changed, 0);
+    }
+    tokenring_movement_free(m);
+    tokenring_replication_free(r);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(replication_option_names_are_not_datacenters),
+        cmocka_unit_test(movement_with_no_replicas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
