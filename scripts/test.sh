@@ -4,7 +4,8 @@
 # golden tests, the Python and Go bindings' suites (all through `meson test`), the whole
 # unit suite again under AddressSanitizer + UndefinedBehaviorSanitizer and under valgrind, the
 # concurrency test under ThreadSanitizer, the coverage of lib/ (fails below 95 % of lines or
-# 90 % of branches), and the browser lab. doc/testing.md describes each stage.
+# 90 % of branches), each fuzz target for a bounded time, and the browser lab.
+# doc/testing.md describes each stage.
 #
 #   scripts/test.sh            everything
 #   scripts/test.sh quick      the main build's meson test only
@@ -17,7 +18,14 @@ scripts/deps.sh test
 export PATH="$PWD/.venv/bin:$PATH"     # pytest, cffi, numpy ... for the Python suite
 command -v go >/dev/null || export PATH="$PATH:/usr/local/go/bin"
 
-step() { printf '\n==== %s\n' "$*"; }
+# Every stage must leave the machine as it found it; /dev/null has been seen replaced by a
+# regular file on a shared machine, so each stage checks it is still the null device.
+last_stage="start"
+step() {
+  [ -c /dev/null ] || { echo "error: /dev/null is no longer a device after: $last_stage" >&2; exit 1; }
+  last_stage=$*
+  printf '\n==== %s\n' "$*"
+}
 
 step "build (debugoptimized, with debug info for the ABI check)"
 [ -f build/build.ninja ] || meson setup build -Dwerror=true >/dev/null
@@ -68,10 +76,14 @@ gcovr -r . build-cov --filter 'lib/' --exclude-unreachable-branches --exclude-th
   --print-summary --fail-under-line 95 --fail-under-branch 90 | tee build-cov/coverage/summary.txt
 echo "per-file figures: build-cov/coverage/files.txt, annotated sources: build-cov/coverage/index.html"
 
+step "fuzzing: every libFuzzer target for a bounded time (clang, ASan + UBSan)"
+scripts/fuzz.sh "${TOKENRING_FUZZ_SECONDS:-15}"
+
 if [ -x lab/test.sh ]; then
   step "browser lab (WebAssembly build + headless Chromium)"
   lab/build.sh
   lab/test.sh
 fi
 
+step "done"
 printf '\nall test stages passed\n'
