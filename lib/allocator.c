@@ -14,7 +14,7 @@
  *    the old by a constant width;
  *  - (c, b] keeps b's set.
  * So the objective sum_w (S_w - o_w)^2 / o_w along one range is a quadratic in x, minimised
- * exactly. Tokens are chosen greedily with a lazily re-evaluated max-heap (every popped
+ * exactly, then kept off the range's ends (no adjacent tokens). Tokens are chosen greedily with a lazily re-evaluated max-heap (every popped
  * candidate is re-evaluated from the current state, so the structure is never stale; only
  * the order is heuristic). Moving an existing token p inside (prev, next) changes no
  * replica set, only the widths of p's and next's ranges, so refinement is a cheap exact

@@ -198,15 +198,20 @@ TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num
  * tokens in one range; never a range next to one of the node's own tokens, where a token
  * changes nothing). Inserting a token changes the replica sets of a few neighbouring
  * ranges by constant widths and of the split part linearly in the split position, so the
- * objective along one range is a quadratic whose minimum gives the best split point
- * exactly (no fixed midpoints). Tokens are chosen greedily, best candidate first, with a
+ * objective along one range is a quadratic whose minimum gives the split point (no
+ * fixed midpoints), kept at least 1/16 of the range from either end (1/8 with one
+ * replica, where a token also takes at most its share, 1/remaining tokens, of what the
+ * node still lacks), so that no token lands next to another. Tokens are chosen greedily, best candidate first, with a
  * lazily re-evaluated priority queue; the new node's own deviation is weighted (k+1)/T
  * while choosing its (k+1)-th token, as Cassandra does, so that early tokens relieve the
  * most loaded nodes. On rings of more than 64 * @p num_tokens tokens only the ranges near
  * the tokens of the 2 * @p num_tokens most over-served nodes are candidates. Then each
- * chosen token is moved within its neighbours to its best position (moving a token
+ * chosen token is moved within its neighbours towards its best position (moving a token
  * between its neighbours changes no replica set, only two range widths, so this is an
- * exact one-dimensional minimisation). Scores use floating point only to rank
+ * exact one-dimensional minimisation), stopping 1/8 of the span short of either
+ * neighbour. Ring fractions become integer offsets through double (exact scaling by
+ * 2^64, integer clamping), never long double, so the tokens are the same on every
+ * IEEE-754 platform. Scores use floating point only to rank
  * candidates; tokens are exact integers.
  *
  * Special cases. While the datacenter has at most rf nodes (every node replicates
