@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The analyses on a topology and replication read from a byte stream: join, decommission,
- * replace and move movements, availability, balance and the token allocator. Every call
+ * replace and move movements, availability, balance, the token allocator, num_tokens
+ * migration plans and seeded layouts. Every call
  * either fails with its code in err or gives a self-consistent result (moved range widths
  * sum to the changed width, stream widths to the streamed width, allocated tokens
  * ascending, distinct and free); the topology and replication are never changed. */
@@ -220,6 +221,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else {
         FUZZ_CHECK(err.code == rc);
     }
+
+    /* num_tokens migration of dc1 to a new datacenter, and seeded layouts */
+    uint8_t gb = fuzz_u8(&r);
+    static const char *new_names[] = { "m0", "m1", "m2", "n0" };
+    const char *new_racks[4] = { racks[gb % 3], racks[(gb >> 2) % 3], "x", racks[0] };
+    size_t new_count = 1 + gb % 4;
+    const char *ks[] = { "ks" };
+    const tokenring_replication *ksr[] = { repl };
+    tokenring_migration *mig = NULL;
+    rc = tokenring_migration_plan(&mig, t, dcs[gb & 1], (gb & 0x40) ? "dc1" : "dcnew",
+                                  new_names, new_racks, new_count, 1 + (gb >> 4) % 8,
+                                  1 + (gb >> 3) % 3, ks, ksr, 1, &err);
+    if (rc == TOKENRING_OK) {
+        FUZZ_CHECK(tokenring_migration_node_count(mig) == new_count);
+        FUZZ_CHECK(tokenring_migration_step_count(mig) > 0);
+        for (size_t i = 0; i < tokenring_migration_step_count(mig); i++)
+            FUZZ_CHECK(tokenring_migration_step(mig, i) != NULL);
+    } else {
+        FUZZ_CHECK(mig == NULL && err.code == rc);
+    }
+    tokenring_migration_free(mig);
+    int64_t seeded[16];
+    size_t scount = 1 + fuzz_u8(&r) % 16;
+    rc = tokenring_layout_seeded_tokens(seeded, scount, fuzz_u64(&r), victim, t,
+                                        (gb & 0x80) ? TOKENRING_LAYOUT_STRICT : 0, &err);
+    if (rc != TOKENRING_OK)
+        FUZZ_CHECK(err.code == rc);
 
     char *after = dump(t, repl);
     FUZZ_CHECK(strcmp(before, after) == 0);
