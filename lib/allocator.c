@@ -26,6 +26,15 @@
 #include "layout_internal.h"
 #include "tokenring/layout.h"
 
+/* Split points come from double arithmetic: no fused multiply-adds (Clang contracts
+ * a * b + c by default on ARM64 and WebAssembly, GCC in GNU modes), so that every
+ * platform rounds the same way and picks the same tokens. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
+
 __extension__ typedef unsigned __int128 u128;
 __extension__ typedef __int128 i128;
 
