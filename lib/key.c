@@ -16,8 +16,8 @@
  *    (optionally in brackets, with an optional numeric scope; ::ffff:a.b.c.d becomes 4
  *    bytes as in Java); host names and interface-name scopes are never resolved.
  *  - numbers use ASCII digits only (Java also accepts other Unicode decimal digits).
- *  - the empty string gives the empty value for every type (Cassandra itself maps "" to
- *    false for boolean and rejects it for date and time).
+ *  (The empty string follows Cassandra: false for boolean, an error for date and time, the
+ *  empty value for every other type.)
  *
  * Cross-checked against the JDK 17 calls Cassandra makes (Integer/Long/Short/Byte.parseX,
  * BigInteger, BigDecimal, Float/Double.parseX, the IPv4/IPv6 literal parser, java.time's
@@ -1059,6 +1059,18 @@ static int parse_value(uint8_t *out, size_t cap, size_t *len_out, tokenring_cql_
     int rc;
 
     if (n == 0) {
+        /* As Cassandra's fromString: "" is false for boolean, an error for date and time,
+         * and the empty value for every other type. */
+        if (type == TOKENRING_CQL_DATE || type == TOKENRING_CQL_TIME)
+            return tr_fail_at(err, TOKENRING_E_PARSE, 0, 1, "%s: empty string",
+                              type == TOKENRING_CQL_DATE ? "date" : "time");
+        if (type == TOKENRING_CQL_BOOLEAN) {
+            *len_out = 1;
+            if (cap < 1)
+                return TOKENRING_E_BUFSIZE;
+            out[0] = 0;
+            return TOKENRING_OK;
+        }
         *len_out = 0;
         return TOKENRING_OK;
     }

@@ -49,9 +49,9 @@ export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export CGO_ENABLED=1
 # Offline and reproducible: no module or toolchain downloads.
 export GOPROXY=off GOTOOLCHAIN=local
-if [ -z "${GOCACHE:-}" ] && ! "$GO" env GOCACHE >/dev/null 2>&1; then
-  export GOCACHE="$build/go-cache"
-fi
+# A build cache of this build directory's own: cgo's link flags come from pkg-config, and a
+# shared cache can hold a link step made against another build directory's library.
+export GOCACHE="${TOKENRING_GOCACHE:-$build/go-cache}"
 if [ -z "${HOME:-}" ]; then
   export HOME="$build"
 fi

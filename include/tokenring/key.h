@@ -96,7 +96,9 @@ TOKENRING_API int tokenring_encode_uuid(uint8_t out[16], uint64_t msb, uint64_t 
 /**
  * Parses the string form `nodetool getendpoints` accepts for one value of @p type
  * (Cassandra's AbstractType.fromString) into its serialized bytes. An empty string gives
- * an empty value for every type (so the key's token is #TOKENRING_MIN_TOKEN).
+ * an empty value (so a one-column key's token is #TOKENRING_MIN_TOKEN), except that, as in
+ * Cassandra, it is @c false for boolean and an error (#TOKENRING_E_PARSE) for date and
+ * time.
  *
  * @param[out] out buffer for the bytes (may be NULL when @p cap is 0)
  * @param cap size of @p out
