@@ -73,7 +73,9 @@ int tr_fail_at(tokenring_error *err, int code, uint32_t line, uint32_t column,
     return code;
 }
 
-bool tr_utf8_valid(const uint8_t *s, size_t n)
+/* Offset of the first byte that is not part of valid UTF-8 (overlong forms, surrogates
+ * and code points above U+10FFFF are invalid), or n. */
+size_t tr_utf8_bad_offset(const uint8_t *s, size_t n)
 {
     size_t i = 0;
     while (i < n) {
@@ -94,21 +96,26 @@ bool tr_utf8_valid(const uint8_t *s, size_t n)
             len = 4;
             cp = c & 0x07;
         } else {
-            return false;
+            return i;
         }
         if (i + len > n)
-            return false;
+            return i;
         for (size_t k = 1; k < len; k++) {
             if ((s[i + k] & 0xC0) != 0x80)
-                return false;
+                return i;
             cp = (cp << 6) | (s[i + k] & 0x3F);
         }
         if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
             (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return false;
+            return i;
         i += len;
     }
-    return true;
+    return n;
+}
+
+bool tr_utf8_valid(const uint8_t *s, size_t n)
+{
+    return tr_utf8_bad_offset(s, n) == n;
 }
 
 int tr_check_name(tokenring_error *err, const char *what, const char *name)

@@ -30,5 +30,6 @@ TR_HIDDEN int tr_fail_at(tokenring_error *err, int code, uint32_t line, uint32_t
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */
 TR_HIDDEN int tr_check_name(tokenring_error *err, const char *what, const char *name);
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
+TR_HIDDEN size_t tr_utf8_bad_offset(const uint8_t *s, size_t n);
 
 #endif

@@ -575,45 +575,6 @@ static int parse_java_float(uint8_t tmp[8], size_t *len, bool dbl, const char *s
 
 /* ---------------------------------------------------------------- text, blob, uuid */
 
-/* Offset of the first byte that is not part of valid UTF-8, or n. */
-static size_t utf8_bad_offset(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            i++;
-            continue;
-        }
-        size_t len;
-        uint32_t cp;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-            cp = c & 0x1F;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            cp = c & 0x0F;
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            cp = c & 0x07;
-        } else {
-            return i;
-        }
-        if (i + len > n)
-            return i;
-        for (size_t k = 1; k < len; k++) {
-            if ((s[i + k] & 0xC0) != 0x80)
-                return i;
-            cp = (cp << 6) | (s[i + k] & 0x3F);
-        }
-        if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
-            (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
-            return i;
-        i += len;
-    }
-    return n;
-}
-
 static int parse_uuid(uint8_t tmp[16], const char *s, size_t n, bool time_based,
                       tokenring_error *err)
 {
@@ -1139,7 +1100,7 @@ static int parse_value(uint8_t *out, size_t cap, size_t *len_out, tokenring_cql_
         len = 8;
         break;
     case TOKENRING_CQL_TEXT: {
-        size_t bad = utf8_bad_offset((const uint8_t *)s, n);
+        size_t bad = tr_utf8_bad_offset((const uint8_t *)s, n);
         if (bad != n)
             return PFAIL(TOKENRING_E_PARSE, bad + 1, "text: invalid UTF-8 at byte %zu", bad + 1);
         return need(out, cap, len_out, s, n, err);

@@ -12,80 +12,14 @@
 
 /* ---------------------------------------------------------------- murmur3 */
 
-/* MurmurHash3_x64_128, Cassandra's variant (tail bytes sign-extended), first half only.
- * A private copy so that the layout function stays a fixed, self-contained definition. */
-static inline uint64_t rotl64(uint64_t x, int r)
-{
-    return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t fmix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = (v << 8) | p[i];
-    return v;
-}
-
+/* The first half of Cassandra's MurmurHash3_x64_128 (signed tail bytes, seed 0): the same
+ * function the partitioner uses (lib/murmur3.c, pinned by the token vectors), without the
+ * partitioner's empty-key and minimum-token rules. */
 static int64_t murmur3_h1(const uint8_t *data, size_t len)
 {
-    const uint64_t c1 = 0x87c37b91114253d5ULL, c2 = 0x4cf5ad432745937fULL;
-    uint64_t h1 = 0, h2 = 0;
-    size_t nblocks = len / 16;
-    for (size_t i = 0; i < nblocks; i++) {
-        uint64_t k1 = le64(data + i * 16), k2 = le64(data + i * 16 + 8);
-        k1 *= c1; k1 = rotl64(k1, 31); k1 *= c2; h1 ^= k1;
-        h1 = rotl64(h1, 27); h1 += h2; h1 = h1 * 5 + 0x52dce729;
-        k2 *= c2; k2 = rotl64(k2, 33); k2 *= c1; h2 ^= k2;
-        h2 = rotl64(h2, 31); h2 += h1; h2 = h2 * 5 + 0x38495ab5;
-    }
-    const uint8_t *tail = data + nblocks * 16;
-    uint64_t k1 = 0, k2 = 0;
-    /* Cassandra reads tail bytes as signed Java bytes: sign-extend before shifting. */
-#define TB(i) ((uint64_t)(int64_t)(int8_t)tail[i])
-    switch (len & 15) {
-    case 15: k2 ^= TB(14) << 48; /* fall through */
-    case 14: k2 ^= TB(13) << 40; /* fall through */
-    case 13: k2 ^= TB(12) << 32; /* fall through */
-    case 12: k2 ^= TB(11) << 24; /* fall through */
-    case 11: k2 ^= TB(10) << 16; /* fall through */
-    case 10: k2 ^= TB(9) << 8;   /* fall through */
-    case 9:
-        k2 ^= TB(8);
-        k2 *= c2; k2 = rotl64(k2, 33); k2 *= c1; h2 ^= k2;
-        /* fall through */
-    case 8: k1 ^= TB(7) << 56; /* fall through */
-    case 7: k1 ^= TB(6) << 48; /* fall through */
-    case 6: k1 ^= TB(5) << 40; /* fall through */
-    case 5: k1 ^= TB(4) << 32; /* fall through */
-    case 4: k1 ^= TB(3) << 24; /* fall through */
-    case 3: k1 ^= TB(2) << 16; /* fall through */
-    case 2: k1 ^= TB(1) << 8;  /* fall through */
-    case 1:
-        k1 ^= TB(0);
-        k1 *= c1; k1 = rotl64(k1, 31); k1 *= c2; h1 ^= k1;
-        break;
-    default: break;
-    }
-#undef TB
-    h1 ^= (uint64_t)len;
-    h2 ^= (uint64_t)len;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 += h2;
-    return (int64_t)h1;
+    int64_t h[2];
+    tokenring_murmur3_cassandra(h, data, len, 0);
+    return h[0];
 }
 
 static void put_be32(uint8_t *p, uint32_t v)
