@@ -5,9 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh build
-[ -f build/build.ninja ] || meson setup build >/dev/null
-meson compile -C build tokenring >/dev/null
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+# Quiet when all goes well; the whole log when a step fails.
+{ [ -f build/build.ninja ] || meson setup build; } >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+meson compile -C build tools/tokenring:executable >"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 if [ $# -eq 0 ]; then
   set -- demo
 fi
-exec build/tools/tokenring "$@"
+build/tools/tokenring "$@"
