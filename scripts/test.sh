@@ -14,9 +14,11 @@ cd "$(dirname "$0")/.."
 mode=${1:-all}
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# A Go toolchain installed from go.dev's archive lives in /usr/local/go (prefer it to
+# Debian's older golang-go, which deps.sh installs only when no go is found).
+command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="$PATH:/usr/local/go/bin"; }
 scripts/deps.sh test
 export PATH="$PWD/.venv/bin:$PATH"     # pytest, cffi, numpy ... for the Python suite
-command -v go >/dev/null || export PATH="$PATH:/usr/local/go/bin"
 
 # Every stage must leave the machine as it found it; /dev/null has been seen replaced by a
 # regular file on a shared machine, so each stage checks it is still the null device.
