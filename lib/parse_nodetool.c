@@ -47,6 +47,34 @@ static const char *skip_ws(const char *s, size_t n, size_t *i)
     return s + *i;
 }
 
+/* What every nodetool listing shares: blank lines, Note:/Warning: lines and elisions
+ * ("...", accepted only with TOKENRING_PARSE_ALLOW_PARTIAL) are skipped, an "Error:" line
+ * fails. Returns LINE_SKIP, LINE_CONTENT (with *i, *t, *tn set to the indentation, the
+ * text after it and its length) or a negative status code. */
+#define LINE_CONTENT 1
+#define LINE_SKIP 2
+static int common_line(tokenring_cluster *cl, uint32_t flags, const char *line, size_t n,
+                       uint32_t ln, size_t *i, const char **t, size_t *tn,
+                       tokenring_error *err)
+{
+    if (tr_is_blank(line, n))
+        return LINE_SKIP;
+    *t = skip_ws(line, n, i);
+    *tn = n - *i;
+    if (is_note_line(*t, *tn))
+        return LINE_SKIP;
+    if (tr_starts_with(*t, *tn, "Error:"))
+        return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)*i + 1,
+                          "nodetool reported an error: %.*s", (int)(*tn > 200 ? 200 : *tn),
+                          *t);
+    if (is_elision(*t, *tn)) {
+        int rc = elided(cl, flags, ln, (uint32_t)*i + 1, err);
+        return rc != TOKENRING_OK ? rc : LINE_SKIP;
+    }
+    return LINE_CONTENT;
+}
+
+
 static bool word_is(const tr_word *w, const char *lit)
 {
     return w->n == strlen(lit) && memcmp(w->s, lit, w->n) == 0;
@@ -178,21 +206,13 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
     tr_word w[MAX_WORDS];
     while (tr_lines_next(&ls, &line, &n)) {
         uint32_t ln = ls.lineno;
-        if (tr_is_blank(line, n))
-            continue;
         size_t i = 0;
-        const char *t = skip_ws(line, n, &i);
-        size_t tn = n - i;
-        if (is_note_line(t, tn))
-            continue;
-        if (tr_starts_with(t, tn, "Error:"))
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
-                              "nodetool reported an error: %.*s", (int)(tn > 200 ? 200 : tn),
-                              t);
-        if (is_elision(t, tn)) {
-            if ((rc = elided(cl, flags, ln, (uint32_t)i + 1, err)) != TOKENRING_OK)
-                return rc;
-            continue;
+        const char *t = NULL;
+        size_t tn = 0;
+        if ((rc = common_line(cl, flags, line, n, ln, &i, &t, &tn, err)) != LINE_CONTENT) {
+            if (rc == LINE_SKIP)
+                continue;
+            return rc;
         }
         if (i == 0 && tr_starts_with(t, tn, "Datacenter:")) {
             if ((rc = ring_dc_end(cl, &dc, flags, err)) != TOKENRING_OK) {
@@ -379,21 +399,13 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
     tr_word w[MAX_WORDS];
     while (tr_lines_next(&ls, &line, &n)) {
         uint32_t ln = ls.lineno;
-        if (tr_is_blank(line, n))
-            continue;
         size_t i = 0;
-        const char *t = skip_ws(line, n, &i);
-        size_t tn = n - i;
-        if (is_note_line(t, tn))
-            continue;
-        if (tr_starts_with(t, tn, "Error:"))
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
-                              "nodetool reported an error: %.*s", (int)(tn > 200 ? 200 : tn),
-                              t);
-        if (is_elision(t, tn)) {
-            if ((rc = elided(cl, flags, ln, (uint32_t)i + 1, err)) != TOKENRING_OK)
-                return rc;
-            continue;
+        const char *t = NULL;
+        size_t tn = 0;
+        if ((rc = common_line(cl, flags, line, n, ln, &i, &t, &tn, err)) != LINE_CONTENT) {
+            if (rc == LINE_SKIP)
+                continue;
+            return rc;
         }
         if (i == 0 && tr_starts_with(t, tn, "Datacenter:")) {
             if ((rc = dc_header(line, n, ln, &dc, &dc_len, &dc_col, err)) != TOKENRING_OK)
