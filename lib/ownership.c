@@ -95,7 +95,7 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
     for (size_t i = 0; i < ring->token_count; i++) {
         tr_u128 w = tr_ring_width(ring, i);
         float f = nodetool_fraction(ring, i);
-        tokenring_ownership *o = &out[ring->token_nodes[i]];
+        tokenring_ownership *o = &out[tr_ring_owner(ring, i)];
         o->primary_width = tr_u128_out(u128_in(o->primary_width) + w);
         o->nodetool_primary = o->nodetool_primary + f;
         o->token_count++;

@@ -252,7 +252,8 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
         return tr_fail(err, TOKENRING_E_INVAL, "unknown replication strategy");
 
     const size_t n = ring->token_count;
-    const uint32_t *tn = ring->token_nodes;
+    uint32_t *tn_scratch = NULL; /* owners widened to 32 bits, when the ring stores them narrower */
+    const uint32_t *tn = NULL;
     const bool simple = replication->strategy == TOKENRING_SIMPLE;
     dc_plan *plan = NULL;
     uint32_t *dc_plan_of = NULL, *pos_all = NULL, *node_stamp = NULL, *rack_stamp = NULL;
@@ -266,6 +267,9 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     size_t nplan = 0, total_rf = 0;
     int rc = TOKENRING_OK;
 
+    tn = tr_ring_owners_wide(ring, &tn_scratch);
+    if (!tn)
+        goto nomem;
     if (!simple) {
         plan = tr_calloc(replication->dc_count ? replication->dc_count : 1, sizeof *plan);
         dc_plan_of = tr_malloc(ring->dc_count * sizeof *dc_plan_of);
@@ -594,6 +598,7 @@ done:
     tr_free(list_flags);
     tr_free(picks);
     tr_free(order);
+    tr_free(tn_scratch);
     return rc;
 }
 

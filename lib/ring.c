@@ -2,8 +2,17 @@
 /* The ring: an immutable, reference-counted snapshot of a topology.
  *
  * Holds the sorted ring tokens (nodes in state NORMAL, LEAVING or MOVING) with a parallel
- * array of node indices, a copy of every node (names in one arena), datacenters numbered
- * in sorted name order and (datacenter, rack) pairs numbered in sorted order. */
+ * array of owner node indices (1, 2 or 4 bytes each, the narrowest that holds every node
+ * index), a copy of every node (names in one arena), datacenters numbered in sorted name
+ * order and (datacenter, rack) pairs numbered in sorted order.
+ *
+ * Two views are derived on first use rather than stored up front, since most rings never
+ * need them: each ring node's own token list (tokenring_ring_node; a counting pass over
+ * the sorted tokens and their owners) and the owners as 32-bit indices
+ * (tokenring_ring_token_nodes, when they are stored narrower). A ring is shared by reader
+ * threads without locks, so each view is computed privately and published with one
+ * compare-exchange: the first thread to finish wins, the others free their copy and use
+ * the winner's. The tokens of nodes outside the ring (e.g. JOINING) are copied eagerly. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,10 +22,12 @@ static void ring_destroy(tokenring_ring *r)
 {
     tr_index_free(&r->index);
     tr_free(r->tokens);
-    tr_free(r->token_nodes);
+    tr_free(r->owners.any);
+    tr_free(atomic_load_explicit(&r->owners32, memory_order_acquire));
     tr_free(r->nodes);
     tr_free(r->by_name);
-    tr_free(r->all_tokens);
+    tr_free(r->other_tokens);
+    tr_free(atomic_load_explicit(&r->node_tokens, memory_order_acquire));
     tr_free(r->dc_names);
     tr_free(r->dc_ring_nodes);
     tr_free(r->dc_ring_racks);
@@ -100,12 +111,13 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     if (out == NULL || topology == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", out ? "topology" : "out");
     const tokenring_topology *t = topology;
-    size_t ring_tokens = 0, all_tokens = 0, strings = 0;
+    size_t ring_tokens = 0, other_tokens = 0, strings = 0;
     for (size_t i = 0; i < t->count; i++) {
         const tr_tnode *n = &t->nodes[i];
-        all_tokens += n->token_count;
         if (tr_state_in_ring(n->state))
             ring_tokens += n->token_count;
+        else
+            other_tokens += n->token_count;
         strings += strlen(n->name) + strlen(n->dc) + strlen(n->rack) + 3;
     }
     if (ring_tokens == 0)
@@ -115,27 +127,30 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     tokenring_ring *r = tr_calloc(1, sizeof *r);
     sort_item *items = NULL;
     int64_t *tmp_tok = NULL;
-    uint32_t *tmp_node = NULL, *hist = NULL;
+    uint32_t *tmp_node = NULL, *hist = NULL, *owner = NULL;
     uint8_t *seen = NULL;
     if (!r)
         goto nomem;
     size_t nn = t->count;
     r->node_count = (uint32_t)nn;
     r->token_count = ring_tokens;
+    r->owner_bytes = nn <= 256 ? 1 : nn <= 65536 ? 2 : 4;
+    atomic_init(&r->node_tokens, NULL);
+    atomic_init(&r->owners32, NULL);
     r->tokens = tr_malloc(ring_tokens * sizeof *r->tokens);
-    r->token_nodes = tr_malloc(ring_tokens * sizeof *r->token_nodes);
+    owner = tr_malloc(ring_tokens * sizeof *owner); /* 32-bit while sorting */
     r->nodes = tr_calloc(nn, sizeof *r->nodes);
     r->by_name = tr_malloc(nn * sizeof *r->by_name);
-    r->all_tokens = tr_malloc(all_tokens * sizeof *r->all_tokens);
+    if (other_tokens > 0 && !(r->other_tokens = tr_malloc(other_tokens * sizeof(int64_t))))
+        goto nomem;
     r->arena = tr_malloc(strings);
     items = tr_malloc(nn * sizeof *items);
-    if (!r->tokens || !r->token_nodes || !r->nodes || !r->by_name || !r->all_tokens ||
-        !r->arena || !items)
+    if (!r->tokens || !owner || !r->nodes || !r->by_name || !r->arena || !items)
         goto nomem;
 
     /* Nodes, names, tokens. */
     char *a = r->arena;
-    size_t at = 0, rt = 0;
+    size_t other_at = 0, rt = 0;
     for (size_t i = 0; i < nn; i++) {
         const tr_tnode *n = &t->nodes[i];
         tr_rnode *m = &r->nodes[i];
@@ -152,19 +167,22 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
         memcpy(a, n->rack, l);
         m->rack = a;
         a += l;
-        memcpy(r->all_tokens + at, n->tokens, n->token_count * sizeof *r->all_tokens);
-        m->tokens = r->all_tokens + at;
         m->token_count = (uint32_t)n->token_count;
-        at += n->token_count;
         m->state = n->state;
         m->liveness = n->liveness;
         if (tr_state_in_ring(n->state)) {
+            /* node after node, as tr_ring_node_tokens lays them out */
+            m->token_off = rt;
             m->ring_token_count = (uint32_t)n->token_count;
             for (size_t k = 0; k < n->token_count; k++) {
                 r->tokens[rt] = n->tokens[k];
-                r->token_nodes[rt] = (uint32_t)i;
+                owner[rt] = (uint32_t)i;
                 rt++;
             }
+        } else {
+            m->token_off = other_at;
+            memcpy(r->other_tokens + other_at, n->tokens, n->token_count * sizeof(int64_t));
+            other_at += n->token_count;
         }
     }
     memcpy(r->by_name, t->by_name, nn * sizeof *r->by_name);
@@ -176,7 +194,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
         hist = tr_calloc((size_t)RADIX_PASSES << RADIX_BITS, sizeof *hist);
         if (!tmp_tok || !tmp_node || !hist)
             goto nomem;
-        sort_pairs(r->tokens, r->token_nodes, tmp_tok, tmp_node, hist, ring_tokens);
+        sort_pairs(r->tokens, owner, tmp_tok, tmp_node, hist, ring_tokens);
     } else {
         /* Small rings: sort (token, node) packed as 16-byte records by token. */
         struct pair { int64_t tok; int64_t node; } *p = tr_malloc(ring_tokens * sizeof *p);
@@ -184,14 +202,32 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             goto nomem;
         for (size_t i = 0; i < ring_tokens; i++) {
             p[i].tok = r->tokens[i];
-            p[i].node = r->token_nodes[i];
+            p[i].node = owner[i];
         }
         qsort(p, ring_tokens, sizeof *p, cmp_i64); /* compares the leading token */
         for (size_t i = 0; i < ring_tokens; i++) {
             r->tokens[i] = p[i].tok;
-            r->token_nodes[i] = (uint32_t)p[i].node;
+            owner[i] = (uint32_t)p[i].node;
         }
         tr_free(p);
+    }
+
+    /* Owners in their narrow width. */
+    if (r->owner_bytes == 4) {
+        r->owners.u32 = owner;
+        owner = NULL;
+    } else {
+        r->owners.any = tr_malloc(ring_tokens * r->owner_bytes);
+        if (!r->owners.any)
+            goto nomem;
+        for (size_t i = 0; i < ring_tokens; i++) {
+            if (r->owner_bytes == 1)
+                r->owners.u8[i] = (uint8_t)owner[i];
+            else
+                r->owners.u16[i] = (uint16_t)owner[i];
+        }
+        tr_free(owner);
+        owner = NULL;
     }
 
     /* Datacenters in sorted name order. */
@@ -248,6 +284,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     tr_free(tmp_node);
     tr_free(hist);
     tr_free(seen);
+    tr_free(owner);
     *out = r;
     return TOKENRING_OK;
 nomem:
@@ -258,6 +295,7 @@ nomem:
     tr_free(tmp_node);
     tr_free(hist);
     tr_free(seen);
+    tr_free(owner);
     return tr_fail(err, TOKENRING_E_NOMEM, "out of memory building a ring of %zu tokens",
                    ring_tokens);
 }
@@ -286,12 +324,54 @@ TOKENRING_API const int64_t *tokenring_ring_tokens(const tokenring_ring *ring, s
     return ring ? ring->tokens : NULL;
 }
 
+/* A 32-bit copy of narrow owners, or NULL when out of memory. */
+static uint32_t *widen_owners(const tokenring_ring *ring)
+{
+    uint32_t *w = tr_reallocarray(NULL, ring->token_count, sizeof *w);
+    if (!w)
+        return NULL;
+    if (ring->owner_bytes == 1)
+        for (size_t i = 0; i < ring->token_count; i++)
+            w[i] = ring->owners.u8[i];
+    else
+        for (size_t i = 0; i < ring->token_count; i++)
+            w[i] = ring->owners.u16[i];
+    return w;
+}
+
 TOKENRING_API const uint32_t *tokenring_ring_token_nodes(const tokenring_ring *ring,
                                                          size_t *count_out)
 {
     if (count_out)
         *count_out = ring ? ring->token_count : 0;
-    return ring ? ring->token_nodes : NULL;
+    if (!ring)
+        return NULL;
+    if (ring->owner_bytes == 4)
+        return ring->owners.u32;
+    tokenring_ring *r = (tokenring_ring *)ring; /* only the lazily published view changes */
+    uint32_t *have = atomic_load_explicit(&r->owners32, memory_order_acquire);
+    if (have)
+        return have;
+    uint32_t *mine = widen_owners(ring);
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(&r->owners32, &have, mine, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return mine;
+    tr_free(mine); /* another thread published first: use its copy */
+    return have;
+}
+
+const uint32_t *tr_ring_owners_wide(const tokenring_ring *ring, uint32_t **scratch)
+{
+    *scratch = NULL;
+    if (ring->owner_bytes == 4)
+        return ring->owners.u32;
+    uint32_t *have = atomic_load_explicit(&((tokenring_ring *)ring)->owners32,
+                                          memory_order_acquire);
+    if (have)
+        return have;
+    return *scratch = widen_owners(ring);
 }
 
 TOKENRING_API size_t tokenring_ring_node_count(const tokenring_ring *ring)
@@ -316,6 +396,55 @@ TOKENRING_API size_t tokenring_ring_rack_count(const tokenring_ring *ring)
     return ring ? ring->rack_count : 0;
 }
 
+/* The ring nodes' token lists, node after node: a counting pass over the sorted tokens
+ * (so each list comes out ascending). NULL when out of memory. */
+static int64_t *build_node_tokens(const tokenring_ring *ring)
+{
+    int64_t *lists = tr_reallocarray(NULL, ring->token_count, sizeof *lists);
+    size_t *at = tr_reallocarray(NULL, ring->node_count, sizeof *at);
+    if (!lists || !at) {
+        tr_free(lists);
+        tr_free(at);
+        return NULL;
+    }
+    for (size_t k = 0; k < ring->node_count; k++)
+        at[k] = ring->nodes[k].token_off; /* only ring nodes' entries are used */
+    for (size_t i = 0; i < ring->token_count; i++)
+        lists[at[tr_ring_owner(ring, i)]++] = ring->tokens[i];
+    tr_free(at);
+    return lists;
+}
+
+const int64_t *tr_ring_node_tokens(const tokenring_ring *ring)
+{
+    tokenring_ring *r = (tokenring_ring *)ring; /* only the lazily published view changes */
+    int64_t *have = atomic_load_explicit(&r->node_tokens, memory_order_acquire);
+    if (have)
+        return have;
+    int64_t *mine = build_node_tokens(ring);
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(&r->node_tokens, &have, mine, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return mine;
+    tr_free(mine); /* another thread published first: use its copy */
+    return have;
+}
+
+void tr_ring_node_meta(tokenring_node_info *out, const tokenring_ring *ring, uint32_t node)
+{
+    const tr_rnode *m = &ring->nodes[node];
+    memset(out, 0, sizeof *out);
+    out->name = m->name;
+    out->datacenter = m->dc;
+    out->rack = m->rack;
+    out->token_count = m->token_count;
+    out->state = m->state;
+    out->liveness = m->liveness;
+    out->dc_index = m->dc_index;
+    out->rack_index = m->rack_index;
+}
+
 TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_ring *ring,
                                       uint32_t node)
 {
@@ -323,17 +452,16 @@ TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_
         return TOKENRING_E_INVAL;
     if (node >= ring->node_count)
         return TOKENRING_E_RANGE;
+    tr_ring_node_meta(out, ring, node);
     const tr_rnode *m = &ring->nodes[node];
-    memset(out, 0, sizeof *out);
-    out->name = m->name;
-    out->datacenter = m->dc;
-    out->rack = m->rack;
-    out->tokens = m->tokens;
-    out->token_count = m->token_count;
-    out->state = m->state;
-    out->liveness = m->liveness;
-    out->dc_index = m->dc_index;
-    out->rack_index = m->rack_index;
+    if (!tr_state_in_ring(m->state)) {
+        out->tokens = ring->other_tokens + m->token_off;
+        return TOKENRING_OK;
+    }
+    const int64_t *lists = tr_ring_node_tokens(ring);
+    if (!lists)
+        return TOKENRING_E_NOMEM; /* every field but tokens is filled */
+    out->tokens = lists + m->token_off;
     return TOKENRING_OK;
 }
 
@@ -368,7 +496,7 @@ TOKENRING_API int tokenring_ring_owner(uint32_t *node_out, const tokenring_ring 
 {
     if (node_out == NULL || ring == NULL)
         return TOKENRING_E_INVAL;
-    *node_out = ring->token_nodes[tr_ring_search(ring, token)];
+    *node_out = tr_ring_owner(ring, tr_ring_search(ring, token));
     return TOKENRING_OK;
 }
 
@@ -380,7 +508,7 @@ static void fill_range(tokenring_range *out, const tokenring_ring *ring, size_t 
     out->start = ring->tokens[i == 0 ? n - 1 : i - 1];
     out->width = tr_u128_out(tr_ring_width(ring, i));
     out->index = (uint32_t)i;
-    out->owner = ring->token_nodes[i];
+    out->owner = tr_ring_owner(ring, i);
 }
 
 TOKENRING_API int tokenring_ring_range_of(tokenring_range *out, const tokenring_ring *ring,

@@ -57,7 +57,9 @@ typedef struct tr_rnode {
     const char *name; /* into the arena */
     const char *dc;
     const char *rack;
-    const int64_t *tokens; /* into all_tokens, ascending */
+    size_t token_off;      /* where its tokens start: in the ring nodes' lists
+                            * (tr_ring_node_tokens) for a node in the ring, else in
+                            * other_tokens */
     uint32_t token_count;
     uint32_t ring_token_count; /* tokens in the ring (0 unless a ring state) */
     int32_t state;
@@ -70,11 +72,23 @@ struct tokenring_ring {
     atomic_size_t refs;
     size_t token_count; /* ring tokens */
     int64_t *tokens;    /* ascending, distinct */
-    uint32_t *token_nodes;
+    /* Owner node of each ring token, in the narrowest width that holds every node index
+     * (read through tr_ring_owner). */
+    union {
+        void *any;
+        uint8_t *u8;
+        uint16_t *u16;
+        uint32_t *u32;
+    } owners;
+    uint32_t owner_bytes; /* 1 (<= 256 nodes), 2 (<= 65536) or 4 */
     uint32_t node_count;
     tr_rnode *nodes;
     uint32_t *by_name;     /* node indices sorted by name */
-    int64_t *all_tokens;   /* every node's tokens, node after node */
+    int64_t *other_tokens; /* tokens of the nodes outside the ring, node after node (or NULL) */
+    /* Built on first use and published once (compare-exchange, release; readers load with
+     * acquire); the ring is otherwise immutable. */
+    _Atomic(int64_t *) node_tokens; /* ring nodes' tokens, node after node (token_count) */
+    _Atomic(uint32_t *) owners32;   /* 32-bit copy of owners when owner_bytes < 4 */
     uint32_t dc_count;
     const char **dc_names; /* sorted */
     uint32_t *dc_ring_nodes; /* per dc: ring members */
@@ -91,6 +105,33 @@ static inline uint32_t tr_ring_search(const struct tokenring_ring *ring, int64_t
 {
     return tr_index_search(&ring->index, token);
 }
+
+/* Owner node of ring token i. */
+static inline uint32_t tr_ring_owner(const struct tokenring_ring *ring, size_t i)
+{
+    if (ring->owner_bytes == 1)
+        return ring->owners.u8[i];
+    if (ring->owner_bytes == 2)
+        return ring->owners.u16[i];
+    return ring->owners.u32[i];
+}
+
+/* Every ring token's owner as 32-bit node indices, for bulk readers: the ring's own array
+ * when it stores 32-bit owners (*scratch = NULL), else a widened copy in *scratch that the
+ * caller frees with tr_free(*scratch). NULL when out of memory. */
+TR_HIDDEN const uint32_t *tr_ring_owners_wide(const struct tokenring_ring *ring,
+                                              uint32_t **scratch);
+
+/* The tokens of every node in the ring, node after node (node i's start at
+ * ring->nodes[i].token_off), built on the first call (8 bytes per ring token, once per
+ * ring; thread-safe). NULL when out of memory (a later call tries again). */
+TR_HIDDEN const int64_t *tr_ring_node_tokens(const struct tokenring_ring *ring);
+
+/* Node `node` of the ring as tokenring_ring_node reports it, without its tokens
+ * (out->tokens is NULL; token_count is set): for callers that need only names, states or
+ * indices and should not make the ring build its per-node token lists. */
+TR_HIDDEN void tr_ring_node_meta(tokenring_node_info *out, const struct tokenring_ring *ring,
+                                 uint32_t node);
 
 /* Exact width of range i: (t_i - t_{i-1}) mod 2^64, or 2^64 for a single token. */
 static inline tr_u128 tr_ring_width(const struct tokenring_ring *ring, size_t i)
