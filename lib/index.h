@@ -3,11 +3,12 @@
  *
  * A radix table on the top bits of the (order-preserving, unsigned) token: bucket b holds
  * the index of the first ring token whose top bits are >= b, so the answer for a token
- * lies between first[b] and first[b + 1]. With 2^bits about the number of tokens, a bucket
- * holds one or two tokens on average and a lookup is one table read plus a comparison or
- * two; crowded buckets (uneven layouts) fall back to a binary search inside the bucket, so
- * the worst case stays O(log n). With bits = floor(log2 n), memory is (2^bits + 1) * 4
- * bytes: at most 4 bytes per token (plus 4). */
+ * lies between first[b] and first[b + 1]. With 2^bits about a quarter to half the number
+ * of tokens, a bucket holds two to four tokens on average and a lookup is one table read
+ * plus a few comparisons on neighbouring tokens; crowded buckets (uneven layouts) fall
+ * back to a binary search inside the bucket, so the worst case stays O(log n). With
+ * bits = floor(log2 n) - 1 (at least 1), memory is (2^bits + 1) * 4 bytes: at most 2 bytes
+ * per token (plus 12 on tiny rings). */
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
@@ -60,9 +61,14 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
         else
             hi = mid;
     }
-    while (lo < hi && tok[lo] < t)
-        lo++;
-    return lo == idx->count ? 0 : lo;
+    /* lo + the number of tokens of [lo, hi) below t, without branches (reads clamped to
+     * the last token) */
+    uint32_t last = idx->count - 1, r = lo;
+    for (uint32_t j = 0; j < 4; j++) {
+        uint32_t at = lo + j < last ? lo + j : last;
+        r += (uint32_t)(lo + j < hi) & (uint32_t)(tok[at] < t);
+    }
+    return r == idx->count ? 0 : r;
 }
 
 /* tr_index_search for each of count tokens into out[], in groups whose memory reads
