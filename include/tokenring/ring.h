@@ -296,9 +296,15 @@ TOKENRING_API const int64_t *tokenring_ring_tokens(const tokenring_ring *ring, s
 
 /**
  * For each ring token (same order as tokenring_ring_tokens()), the index of its node.
+ *
+ * A ring of at most 65,536 nodes stores its owners in 1 or 2 bytes each; for such a ring
+ * the first call builds this 32-bit array (4 bytes per token, once per ring, kept until the
+ * ring is freed) and later calls return the same array. Thread-safe: concurrent first calls
+ * agree on one array. O(tokens) on the first call, O(1) after.
  * @param ring the ring
  * @param[out] count_out receives the number of tokens (may be NULL)
- * @return the array, valid while the ring lives; NULL if @p ring is NULL
+ * @return the array, valid while the ring lives; NULL if @p ring is NULL or if building
+ *         the array ran out of memory (a later call tries again)
  * @since 1.0
  */
 TOKENRING_API const uint32_t *tokenring_ring_token_nodes(const tokenring_ring *ring,
@@ -339,10 +345,17 @@ TOKENRING_API size_t tokenring_ring_rack_count(const tokenring_ring *ring);
 
 /**
  * Reads node @p node of a ring.
- * @param[out] out receives the view (pointers valid while the ring lives)
+ *
+ * The ring does not keep the token lists of the nodes in the ring (their tokens are in the
+ * ring's sorted array): the first call for such a node builds the lists of every node in the
+ * ring at once (8 bytes per ring token, once per ring, kept until the ring is freed; O(ring
+ * tokens)); later calls are O(1). Thread-safe: concurrent first calls agree on one copy.
+ * @param[out] out receives the view (pointers valid while the ring lives); on
+ *             #TOKENRING_E_NOMEM every field but @c tokens is filled and @c tokens is NULL
  * @param ring the ring
  * @param node the node index
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE, #TOKENRING_E_NOMEM (building
+ *         the token lists failed; a later call tries again)
  * @since 1.0
  */
 TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_ring *ring,
