@@ -16,14 +16,14 @@ library incrementally and runs abi/check-abi.py against the temporary baseline:
   struct-size     a public struct passed to an exported function grows
   struct-member   two members of tokenring_error swap places (same size, new offsets;
                   a sign change of a member is NOT flagged: libabigail calls it harmless)
-  add-old-node    a new function is added to the existing TOKENRING_1.0 node
-  add-no-bump     a new node TOKENRING_1.1 + CHANGELOG, but the version stays 1.0.x
+  add-old-node    a new function is added to the newest existing node (e.g. TOKENRING_1.1)
+  add-no-bump     a new node for the next minor + CHANGELOG, but the version is not bumped
   add-no-log      a new node and a minor bump, but CHANGELOG.md does not mention it
   reserved-carve  a member carved out of tokenring_error's reserved tail (same size):
                   compatible, but it must be reviewed and the baseline re-frozen
 must all FAIL, while
   enum-append     a new status code after the last one
-  add-right       new node TOKENRING_1.1 inheriting 1.0, minor bump, CHANGELOG entry
+  add-right       new node for the next minor inheriting the newest, minor bump, CHANGELOG entry
 must PASS. Exit 0 when every expectation holds, 1 otherwise, 77 without abidiff/abidw.
 
 With --objdir BUILDDIR (an existing build of the same sources) only the library sources
@@ -275,16 +275,25 @@ def patch_reserved_carve(t):
     return 'tokenring_error: new member carved from reserved[64] (size unchanged)'
 
 
+def current_nodes(t):
+    """The version nodes of the map, oldest first, and the next minor's node name."""
+    nodes = re.findall(r'^(TOKENRING_\d+\.\d+)\s*\{', t.read('abi/libtokenring.map'), re.M)
+    major, minor = map(int, re.search(r"version:\s*'(\d+)\.(\d+)\.\d+'",
+                                      t.read('meson.build')).groups())
+    return nodes, 'TOKENRING_%d.%d' % (major, minor + 1), '%d.%d.0' % (major, minor + 1)
+
+
 def add_function(t, node):
     t.sub('include/tokenring/common.h', r'(\n#ifdef __cplusplus\n\}\n#endif)',
-          r'\n/** Test addition. @return 42 @since 1.1 */\nTOKENRING_API int %s(void);\n\1' % ADDED)
+          r'\n/** Test addition. @return 42 @since 9.9 */\nTOKENRING_API int %s(void);\n\1' % ADDED)
     text = t.read('lib/version.c')
     t.write('lib/version.c', text + '\nTOKENRING_API int %s(void)\n{\n    return 42;\n}\n' % ADDED)
-    if node == 'TOKENRING_1.0':
-        t.sub('abi/libtokenring.map', r'(TOKENRING_1\.0\s*\{\s*global:)', r'\1\n    %s;' % ADDED)
+    nodes, _, _ = current_nodes(t)
+    if node in nodes:
+        t.sub('abi/libtokenring.map', r'(%s\s*\{\s*global:)' % re.escape(node), r'\1\n    %s;' % ADDED)
     else:
         t.write('abi/libtokenring.map', t.read('abi/libtokenring.map')
-                + '\n%s {\n  global:\n    %s;\n} TOKENRING_1.0;\n' % (node, ADDED))
+                + '\n%s {\n  global:\n    %s;\n} %s;\n' % (node, ADDED, nodes[-1]))
 
 
 def add_changelog(t, node):
@@ -293,7 +302,8 @@ def add_changelog(t, node):
 
 
 def bump_minor(t):
-    t.sub('meson.build', r"version:\s*'1\.0\.\d+'", "version: '1.1.0'")
+    _, _, version = current_nodes(t)
+    t.sub('meson.build', r"version:\s*'\d+\.\d+\.\d+'", "version: '%s'" % version)
 
 
 def main():
@@ -400,28 +410,32 @@ def main():
             case(name, expect_ok, patch, *needs)
             t.restore()
 
+        nodes, new_node, new_version = current_nodes(t)
+        last_node = nodes[-1]
+
         def add_old():
-            add_function(t, 'TOKENRING_1.0')
-            add_changelog(t, 'TOKENRING_1.0')
-            return '%s added to TOKENRING_1.0 (CHANGELOG updated)' % ADDED
+            add_function(t, last_node)
+            add_changelog(t, last_node)
+            return '%s added to the released node %s (CHANGELOG updated)' % (ADDED, last_node)
         case('add-old-node', False, add_old)
         t.restore()
 
         def add_no_bump():
-            add_function(t, 'TOKENRING_1.1')
-            add_changelog(t, 'TOKENRING_1.1')
-            return '%s in a new node TOKENRING_1.1, version still 1.0.x' % ADDED
+            add_function(t, new_node)
+            add_changelog(t, new_node)
+            return '%s in a new node %s, version unchanged' % (ADDED, new_node)
         case('add-no-bump', False, add_no_bump)
 
         def add_no_log():
             t.restore(keep=('include/tokenring/common.h', 'lib/version.c', 'abi/libtokenring.map'))
             bump_minor(t)
-            return 'new node TOKENRING_1.1, version 1.1.0, CHANGELOG not updated'
+            return 'new node %s, version %s, CHANGELOG not updated' % (new_node, new_version)
         case('add-no-log', False, add_no_log)
 
         def add_right():
-            add_changelog(t, 'TOKENRING_1.1')
-            return 'new node TOKENRING_1.1, version 1.1.0, CHANGELOG names the symbol and node'
+            add_changelog(t, new_node)
+            return 'new node %s, version %s, CHANGELOG names the symbol and node' % (
+                new_node, new_version)
         case('add-right', True, add_right)
     finally:
         if args.keep:

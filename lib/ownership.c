@@ -100,9 +100,8 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
         o->nodetool_primary = o->nodetool_primary + f;
         o->token_count++;
         if (placement) {
-            uint32_t set = placement->range_set[i];
-            const uint32_t *nodes = placement->set_nodes + tr_set_off(placement, set);
-            uint32_t count = tr_set_count(placement, set);
+            const uint32_t *nodes = placement->rows + tr_row_off(placement, (uint32_t)i);
+            uint32_t count = tr_row_len(placement, (uint32_t)i);
             for (uint32_t k = 0; k < count; k++) {
                 tokenring_ownership *e = &out[nodes[k]];
                 e->effective_width = tr_u128_out(u128_in(e->effective_width) + w);

@@ -2,21 +2,31 @@
 /* Placement: the replicas of every range of a ring under one replication, exactly as
  * Cassandra's SimpleStrategy and NetworkTopologyStrategy choose them.
  *
- * Each range's replica list is computed once; identical lists (same nodes, same order,
- * same transient flags) are interned in a hash table and stored once as a flat array of
- * 32-bit node indices. A lookup is a ring search plus two array reads.
+ * Each range's replica list is one row of 32-bit node indices, stored range after range
+ * (lib/ring_internal.h): a lookup is a ring search plus one read at a computed position.
+ * Equal rows share a set id (numbered in order of first appearance, found with a hash
+ * table when the map is built); the rare repeated rows are listed apart so that the set id
+ * of a range is a rank over a bitmap.
  *
  * NetworkTopologyStrategy walks the ring once, interleaving datacenters. A datacenter's
  * decisions depend only on its own tokens (racks are keyed by (datacenter, rack); a node
  * belongs to one datacenter), so the walk is done per datacenter over that datacenter's
  * own tokens, and the per-datacenter picks are merged back by their distance along the
  * ring. This gives exactly Cassandra's order while a small datacenter never makes the
- * walk cross the tokens of a large one. */
+ * walk cross the tokens of a large one.
+ *
+ * tokenring_placement_update builds the placement of a changed ring from a previous one:
+ * a range's replicas depend only on the tokens its walk visits, from the range's own token
+ * to the first token of its last replica (every replica is picked at its first token after
+ * the range: a node passed over once is passed over for the rest of the walk). A range
+ * whose token survives and whose walk window holds no removed, inserted or re-owned token
+ * keeps its row; only the others walk again. */
 #include <string.h>
 
 #include "ring_internal.h"
 
 typedef struct {
+    uint32_t repl;        /* index of the datacenter in the replication */
     uint32_t dc;          /* ring datacenter index */
     int32_t rf_left;      /* min(rf, nodes in the datacenter) */
     int32_t repeats;      /* rf - racks: configured rf, may be <= 0 */
@@ -71,153 +81,26 @@ typedef struct {
     uint8_t transient;
 } pick;
 
-typedef struct {
-    /* sets under construction */
-    uint32_t *nodes;
-    uint8_t *flags;
-    size_t len, cap;
-    uint32_t *off;   /* count + 1 */
-    uint32_t *first;
-    uint8_t *has_t;
-    size_t count, set_cap;
-    /* interning table: (hash << 32) | (set id + 1), 0 = empty; the hash in the slot spares
-     * a second random memory access per probe */
-    uint64_t *slots;
-    size_t slot_count;
-    bool any_transient;
-} interner;
+/* ------------------------------------------------------------------ walks */
 
-static uint32_t seq_hash(const uint32_t *nodes, const uint8_t *flags, size_t n)
-{
-    uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
-    for (size_t i = 0; i < n; i++) {
-        h ^= ((uint64_t)nodes[i] << 1) | flags[i];
-        h *= 0xff51afd7ed558ccdULL;
-        h ^= h >> 32;
-    }
-    h ^= h >> 29;
-    h *= 0xc4ceb9fe1a85ec53ULL;
-    h ^= h >> 32;
-    return (uint32_t)h;
-}
-
-static bool grow_slots(interner *in)
-{
-    size_t n = in->slot_count ? in->slot_count * 2 : 1024;
-    uint64_t *s = tr_calloc(n, sizeof *s);
-    if (!s)
-        return false;
-    for (size_t k = 0; k < in->slot_count; k++) {
-        if (!in->slots[k])
-            continue;
-        size_t i = (size_t)(in->slots[k] >> 32) & (n - 1);
-        while (s[i])
-            i = (i + 1) & (n - 1);
-        s[i] = in->slots[k];
-    }
-    tr_free(in->slots);
-    in->slots = s;
-    in->slot_count = n;
-    return true;
-}
-
-/* Interns a replica list; returns its set id, or UINT32_MAX when out of memory. */
-static uint32_t intern(interner *in, const uint32_t *nodes, const uint8_t *flags, size_t n,
-                       uint32_t range)
-{
-    if ((in->count + 1) * 2 > in->slot_count && !grow_slots(in))
-        return UINT32_MAX;
-    uint32_t h = seq_hash(nodes, flags, n);
-    size_t mask = in->slot_count - 1;
-    size_t i = h & mask;
-    for (; in->slots[i]; i = (i + 1) & mask) {
-        if ((uint32_t)(in->slots[i] >> 32) != h)
-            continue;
-        uint32_t id = (uint32_t)in->slots[i] - 1;
-        if (in->off[id + 1] - in->off[id] != n)
-            continue;
-        if (memcmp(in->nodes + in->off[id], nodes, n * sizeof *nodes) == 0 &&
-            memcmp(in->flags + in->off[id], flags, n) == 0)
-            return id;
-    }
-    /* New set. Offsets are 32-bit: refuse a map that would not fit them. */
-    if (in->len + n > UINT32_MAX || in->count + 1 >= UINT32_MAX)
-        return UINT32_MAX;
-    if (in->count + 1 >= in->set_cap) {
-        size_t cap = in->set_cap ? in->set_cap * 2 : 256;
-        uint32_t *off = tr_reallocarray(in->off, cap + 1, sizeof *off);
-        if (!off)
-            return UINT32_MAX;
-        in->off = off;
-        uint32_t *first = tr_reallocarray(in->first, cap, sizeof *first);
-        if (!first)
-            return UINT32_MAX;
-        in->first = first;
-        uint8_t *has_t = tr_reallocarray(in->has_t, cap, 1);
-        if (!has_t)
-            return UINT32_MAX;
-        in->has_t = has_t;
-        in->set_cap = cap;
-    }
-    if (in->len + n > in->cap || in->nodes == NULL) {
-        size_t cap = in->cap ? in->cap * 2 : 4096;
-        while (cap < in->len + n)
-            cap *= 2;
-        uint32_t *nn = tr_reallocarray(in->nodes, cap, sizeof *nn);
-        if (!nn)
-            return UINT32_MAX;
-        in->nodes = nn;
-        uint8_t *nf = tr_reallocarray(in->flags, cap, 1);
-        if (!nf)
-            return UINT32_MAX;
-        in->flags = nf;
-        in->cap = cap;
-    }
-    uint32_t id = (uint32_t)in->count;
-    memcpy(in->nodes + in->len, nodes, n * sizeof *nodes);
-    memcpy(in->flags + in->len, flags, n);
-    bool t = false;
-    for (size_t k = 0; k < n; k++)
-        t |= flags[k] != 0;
-    in->has_t[id] = t;
-    in->any_transient |= t;
-    in->first[id] = range;
-    in->off[id] = (uint32_t)in->len;
-    in->len += n;
-    in->off[id + 1] = (uint32_t)in->len;
-    in->count++;
-    in->slots[i] = (uint64_t)h << 32 | (id + 1);
-    return id;
-}
-
-static void interner_free(interner *in)
-{
-    tr_free(in->nodes);
-    tr_free(in->flags);
-    tr_free(in->off);
-    tr_free(in->first);
-    tr_free(in->has_t);
-    tr_free(in->slots);
-}
-
-static void placement_destroy(tokenring_placement *p)
-{
-    tr_free(p->range_set);
-    tr_free(p->set_off);
-    tr_free(p->set_first_range);
-    tr_free(p->set_nodes);
-    tr_free(p->set_transient);
-    tr_free(p->set_has_transient);
-    tokenring_ring_free(p->ring);
-    tr_free(p);
-}
-
-/* Shrinks an array to its final size; keeps the larger block if that fails. */
-static void *shrink(void *ptr, size_t n, size_t size)
-{
-    void *s = tr_reallocarray(ptr, n ? n : 1, size);
-    return s ? s : ptr;
-}
+typedef struct builder {
+    const tokenring_ring *ring;
+    const uint32_t *tn;   /* owner of each ring token */
+    uint32_t *tn_scratch; /* tn when the ring stores narrower owners */
+    bool simple;
+    size_t n;
+    size_t total_rf;       /* replicas per range */
+    int32_t full_replicas; /* SimpleStrategy: rf - transient */
+    dc_plan *plan;
+    size_t nplan;
+    uint32_t *dc_plan_of, *pos_all, *node_stamp, *rack_stamp, *node_rack, *rpos_off, *rpos;
+    uint32_t *list_nodes;
+    uint8_t *list_flags;
+    pick *picks;
+    uint64_t *order;
+    uint32_t walk; /* stamp of the current walk in node_stamp / rack_stamp */
+    uint32_t next; /* NTS: the range the per-datacenter pointers stand at */
+} builder;
 
 static int find_dc(const tokenring_ring *ring, const char *name, uint32_t *dc)
 {
@@ -237,10 +120,587 @@ static int find_dc(const tokenring_ring *ring, const char *name, uint32_t *dc)
     return 0;
 }
 
-TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
-                                            const tokenring_ring *ring,
-                                            const tokenring_replication *replication,
-                                            uint32_t flags, tokenring_error *err)
+/* The per-datacenter constants of a NetworkTopologyStrategy walk over ring (plan,
+ * dc_plan_of), or for SimpleStrategy only total_rf. */
+static int plan_make(const tokenring_ring *ring, const tokenring_replication *replication,
+                     uint32_t flags, dc_plan **plan_out, uint32_t **dc_plan_of_out,
+                     size_t *nplan_out, size_t *total_rf_out, tokenring_error *err)
+{
+    size_t nplan = 0, total_rf = 0;
+    if (replication->strategy == TOKENRING_SIMPLE) {
+        size_t members = 0;
+        for (size_t d = 0; d < ring->dc_count; d++)
+            members += ring->dc_ring_nodes[d];
+        *total_rf_out = (size_t)replication->rf < members ? (size_t)replication->rf : members;
+        *nplan_out = 0;
+        return TOKENRING_OK;
+    }
+    dc_plan *plan = tr_calloc(replication->dc_count ? replication->dc_count : 1, sizeof *plan);
+    uint32_t *dc_plan_of = tr_malloc(ring->dc_count * sizeof *dc_plan_of);
+    if (!plan || !dc_plan_of) {
+        tr_free(plan);
+        tr_free(dc_plan_of);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory planning the replica map");
+    }
+    memset(dc_plan_of, 0xff, ring->dc_count * sizeof *dc_plan_of);
+    for (size_t k = 0; k < replication->dc_count; k++) {
+        const tr_repl_dc *d = &replication->dcs[k];
+        if (d->rf <= 0)
+            continue;
+        uint32_t dc;
+        if (!find_dc(ring, d->name, &dc) || ring->dc_ring_nodes[dc] == 0) {
+            if (flags & TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC)
+                continue;
+            tr_free(plan);
+            tr_free(dc_plan_of);
+            return tr_fail(err, TOKENRING_E_NOTFOUND,
+                           "datacenter '%s' of the replication has no node in the ring",
+                           d->name);
+        }
+        dc_plan *pl = &plan[nplan];
+        int32_t nodes = (int32_t)ring->dc_ring_nodes[dc];
+        pl->repl = (uint32_t)k;
+        pl->dc = dc;
+        pl->rf_left = d->rf < nodes ? d->rf : nodes;
+        pl->repeats = d->rf - (int32_t)ring->dc_ring_racks[dc];
+        int32_t tr = d->transient - (d->rf - pl->rf_left);
+        pl->transients = tr > 0 ? tr : 0;
+        dc_plan_of[dc] = (uint32_t)nplan;
+        pl->start = UINT32_MAX;
+        pl->base = (uint32_t)total_rf;
+        total_rf += (size_t)pl->rf_left;
+        nplan++;
+    }
+    *plan_out = plan;
+    *dc_plan_of_out = dc_plan_of;
+    *nplan_out = nplan;
+    *total_rf_out = total_rf;
+    return TOKENRING_OK;
+}
+
+static void builder_free(builder *b)
+{
+    tr_free(b->tn_scratch);
+    tr_free(b->plan);
+    tr_free(b->dc_plan_of);
+    tr_free(b->pos_all);
+    tr_free(b->node_stamp);
+    tr_free(b->rack_stamp);
+    tr_free(b->node_rack);
+    tr_free(b->rpos_off);
+    tr_free(b->rpos);
+    tr_free(b->list_nodes);
+    tr_free(b->list_flags);
+    tr_free(b->picks);
+    tr_free(b->order);
+}
+
+/* Everything the walks of replication over ring need. On failure b is freed. */
+static int builder_init(builder *b, const tokenring_ring *ring,
+                        const tokenring_replication *replication, uint32_t flags,
+                        tokenring_error *err)
+{
+    memset(b, 0, sizeof *b);
+    b->ring = ring;
+    b->n = ring->token_count;
+    b->simple = replication->strategy == TOKENRING_SIMPLE;
+    b->full_replicas = replication->rf - replication->transient;
+    int rc = plan_make(ring, replication, flags, &b->plan, &b->dc_plan_of, &b->nplan,
+                       &b->total_rf, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    const size_t n = b->n, rf = b->total_rf ? b->total_rf : 1;
+    const uint32_t *tn = b->tn = tr_ring_owners_wide(ring, &b->tn_scratch);
+    if (!tn)
+        goto nomem;
+    b->node_stamp = tr_calloc(ring->node_count, sizeof *b->node_stamp);
+    b->node_rack = tr_malloc(ring->node_count * sizeof *b->node_rack);
+    b->rack_stamp = tr_calloc(ring->rack_count ? ring->rack_count : 1, sizeof *b->rack_stamp);
+    b->list_nodes = tr_malloc(rf * sizeof *b->list_nodes);
+    b->list_flags = tr_malloc(rf);
+    b->picks = tr_malloc(rf * sizeof *b->picks);
+    b->order = tr_malloc(rf * sizeof *b->order);
+    if (!b->node_stamp || !b->node_rack || !b->rack_stamp || !b->list_nodes ||
+        !b->list_flags || !b->picks || !b->order)
+        goto nomem;
+    for (size_t k = 0; k < ring->node_count; k++)
+        b->node_rack[k] = ring->nodes[k].rack_index;
+    if (b->simple)
+        return TOKENRING_OK;
+
+    /* Each planned datacenter's ring positions, ascending. */
+    dc_plan *plan = b->plan;
+    b->pos_all = tr_malloc((n ? n : 1) * sizeof *b->pos_all);
+    if (!b->pos_all)
+        goto nomem;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t pi = b->dc_plan_of[ring->nodes[tn[j]].dc_index];
+        if (pi != UINT32_MAX)
+            plan[pi].len++;
+    }
+    size_t at = 0;
+    for (size_t k = 0; k < b->nplan; k++) {
+        plan[k].pos = b->pos_all + at;
+        at += plan[k].len;
+        plan[k].len = 0;
+    }
+    for (size_t j = 0; j < n; j++) {
+        uint32_t pi = b->dc_plan_of[ring->nodes[tn[j]].dc_index];
+        if (pi != UINT32_MAX)
+            plan[pi].pos[plan[pi].len++] = (uint32_t)j;
+    }
+    /* Per rack, the DC-local positions of its tokens, ascending. */
+    b->rpos_off = tr_calloc((size_t)ring->rack_count + 2, sizeof *b->rpos_off);
+    b->rpos = tr_malloc((n ? n : 1) * sizeof *b->rpos);
+    if (!b->rpos_off || !b->rpos)
+        goto nomem;
+    for (size_t k = 0; k < b->nplan; k++) {
+        dc_plan *pl = &plan[k];
+        pl->rack_lo = UINT32_MAX;
+        pl->rack_hi = 0;
+        for (uint32_t q = 0; q < pl->len; q++) {
+            uint32_t r = b->node_rack[tn[pl->pos[q]]];
+            b->rpos_off[r + 2]++;
+            if (r < pl->rack_lo)
+                pl->rack_lo = r;
+            if (r + 1 > pl->rack_hi)
+                pl->rack_hi = r + 1;
+        }
+    }
+    for (size_t r = 0; r < ring->rack_count; r++)
+        b->rpos_off[r + 2] += b->rpos_off[r + 1];
+    for (size_t k = 0; k < b->nplan; k++)
+        for (uint32_t q = 0; q < plan[k].len; q++)
+            b->rpos[b->rpos_off[b->node_rack[tn[plan[k].pos[q]]] + 1]++] = q;
+    /* rpos_off[r] .. rpos_off[r + 1] is now rack r's list. */
+    return TOKENRING_OK;
+
+nomem:
+    builder_free(b);
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory building the replica map of %zu ranges",
+                   n);
+}
+
+/* A fresh stamp for one walk (stamps wrap by clearing the tables). */
+static uint32_t next_stamp(builder *b)
+{
+    if (b->walk >= UINT32_MAX - 1) {
+        memset(b->node_stamp, 0, b->ring->node_count * sizeof *b->node_stamp);
+        memset(b->rack_stamp, 0,
+               (b->ring->rack_count ? b->ring->rack_count : 1) * sizeof *b->rack_stamp);
+        b->walk = 0;
+    }
+    return ++b->walk;
+}
+
+/* SimpleStrategy replicas of range i: the first total_rf distinct nodes clockwise. */
+static size_t simple_row(builder *b, size_t i)
+{
+    const uint32_t stamp = next_stamp(b);
+    size_t cnt = 0;
+    for (size_t w = 0, j = i; w < b->n && cnt < b->total_rf; w++) {
+        uint32_t v = b->tn[j];
+        if (++j == b->n)
+            j = 0;
+        if (b->node_stamp[v] == stamp)
+            continue;
+        b->node_stamp[v] = stamp;
+        b->list_flags[cnt] = !((int32_t)cnt < b->full_replicas);
+        b->list_nodes[cnt++] = v;
+    }
+    return cnt;
+}
+
+/* NetworkTopologyStrategy replicas of range i into list_nodes / list_flags (cheapest when
+ * called for ascending i: a datacenter's picks depend only on where its walk starts, its
+ * first token at or after range i, which moves only for the datacenter of token i - 1). */
+static size_t nts_row(builder *b, size_t i)
+{
+    dc_plan *plan = b->plan;
+    const uint32_t *tn = b->tn;
+    if (i < b->next) {
+        for (size_t k = 0; k < b->nplan; k++) {
+            uint32_t lo = 0, hi = plan[k].len;
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (plan[k].pos[mid] < i)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            plan[k].ptr = lo;
+            plan[k].start = UINT32_MAX;
+        }
+    }
+    b->next = (uint32_t)i;
+    for (size_t k = 0; k < b->nplan; k++) {
+        dc_plan *pl = &plan[k];
+        while (pl->ptr < pl->len && pl->pos[pl->ptr] < i)
+            pl->ptr++;
+        uint32_t q = pl->ptr == pl->len ? 0 : pl->ptr;
+        if (q == pl->start)
+            continue;
+        pl->start = q;
+        const uint32_t stamp = next_stamp(b);
+        int32_t rf_left = pl->rf_left, repeats = pl->repeats;
+        pick *out_picks = b->picks + pl->base;
+        uint32_t at = 0;
+        uint32_t rejected = 0;
+        for (uint32_t w = 0; w < pl->len && rf_left > 0; w++) {
+            if (repeats <= 0 && rejected >= JUMP_AFTER) {
+                uint32_t d = nearest_unused_rack(pl, q, b->rack_stamp, stamp, b->rpos_off,
+                                                 b->rpos);
+                if (d == UINT32_MAX || d >= pl->len - w)
+                    break;
+                w += d;
+                q += d;
+                if (q >= pl->len)
+                    q -= pl->len;
+                rejected = 0;
+            }
+            uint32_t j = pl->pos[q];
+            if (++q == pl->len)
+                q = 0;
+            uint32_t node = tn[j];
+            if (b->node_stamp[node] == stamp) {
+                rejected++;
+                continue;
+            }
+            bool full = rf_left > pl->transients;
+            uint32_t rack = b->node_rack[node];
+            if (b->rack_stamp[rack] != stamp) {
+                b->rack_stamp[rack] = stamp;
+            } else if (repeats > 0) {
+                repeats--;
+            } else {
+                rejected++;
+                continue;
+            }
+            rejected = 0;
+            b->node_stamp[node] = stamp;
+            out_picks[at].pos = j;
+            out_picks[at].node = node;
+            out_picks[at].transient = !full;
+            at++;
+            rf_left--;
+        }
+        pl->count = at;
+    }
+    /* Order the datacenters' picks by distance along the ring from range i: the order of
+     * Cassandra's single interleaved walk. Each datacenter's picks are already in that
+     * order, so an insertion sort on (distance, pick) keys does little work. */
+    size_t cnt = 0, n = b->n;
+    for (size_t k = 0; k < b->nplan; k++) {
+        const pick *pk = b->picks + plan[k].base;
+        for (uint32_t h = 0; h < plan[k].count; h++) {
+            uint64_t j = pk[h].pos;
+            uint64_t dist = j >= i ? j - i : j + n - i;
+            uint64_t key = dist << 32 | (plan[k].base + h);
+            size_t at = cnt++;
+            while (at > 0 && b->order[at - 1] > key) {
+                b->order[at] = b->order[at - 1];
+                at--;
+            }
+            b->order[at] = key;
+        }
+    }
+    for (size_t h = 0; h < cnt; h++) {
+        const pick *pk = &b->picks[(uint32_t)b->order[h]];
+        b->list_nodes[h] = pk->node;
+        b->list_flags[h] = pk->transient;
+    }
+    return cnt;
+}
+
+/* ------------------------------------------------------------------- rows */
+
+/* Rows under construction, appended range after range. Every row has at most `stride`
+ * entries; while all have exactly that many, no offsets are kept. */
+typedef struct {
+    uint32_t *rows;
+    uint8_t *flags; /* allocated at the first transient replica */
+    uint32_t *off;  /* allocated at the first short row */
+    size_t n, stride, cap, len, count;
+} rowbuf;
+
+static bool rowbuf_init(rowbuf *rb, size_t n, size_t stride)
+{
+    memset(rb, 0, sizeof *rb);
+    rb->n = n;
+    rb->stride = stride;
+    rb->cap = n * stride;
+    rb->rows = tr_malloc((rb->cap ? rb->cap : 1) * sizeof *rb->rows);
+    return rb->rows != NULL;
+}
+
+static void rowbuf_free(rowbuf *rb)
+{
+    tr_free(rb->rows);
+    tr_free(rb->flags);
+    tr_free(rb->off);
+}
+
+/* Appends the row of range rb->count (flags NULL: no transient replica). The flags of rows
+ * appended before the first transient one are zero (calloc). */
+static bool rowbuf_put(rowbuf *rb, const uint32_t *nodes, const uint8_t *flags, size_t cnt)
+{
+    if (!rb->off && cnt != rb->stride) {
+        if (rb->cap > UINT32_MAX)
+            return false; /* 32-bit offsets */
+        rb->off = tr_malloc((rb->n + 1) * sizeof *rb->off);
+        if (!rb->off)
+            return false;
+        for (size_t k = 0; k <= rb->count; k++)
+            rb->off[k] = (uint32_t)(k * rb->stride);
+    }
+    bool t = false;
+    for (size_t k = 0; flags && k < cnt; k++)
+        t |= flags[k] != 0;
+    if (t && !rb->flags && !(rb->flags = tr_calloc(rb->cap, 1)))
+        return false;
+    memcpy(rb->rows + rb->len, nodes, cnt * sizeof *nodes);
+    if (rb->flags && flags)
+        memcpy(rb->flags + rb->len, flags, cnt);
+    rb->len += cnt;
+    rb->count++;
+    if (rb->off)
+        rb->off[rb->count] = (uint32_t)rb->len;
+    return true;
+}
+
+static uint32_t row_hash(const tokenring_placement *p, uint32_t r)
+{
+    const uint32_t *v = p->rows + tr_row_off(p, r);
+    uint32_t len = tr_row_len(p, r);
+    uint64_t h = 0x9e3779b97f4a7c15ULL ^ len;
+    uint32_t k = 0;
+    for (; k + 2 <= len; k += 2) {
+        h ^= (uint64_t)v[k] | (uint64_t)v[k + 1] << 32;
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    if (k < len) {
+        h ^= v[k];
+        h *= 0xff51afd7ed558ccdULL;
+        h ^= h >> 32;
+    }
+    if (p->row_flags) {
+        const uint8_t *f = p->row_flags + tr_row_off(p, r);
+        for (k = 0; k < len; k++)
+            h ^= (uint64_t)(f[k] != 0) << (k & 63);
+    }
+    h ^= h >> 29;
+    h *= 0xc4ceb9fe1a85ec53ULL;
+    h ^= h >> 32;
+    return (uint32_t)h;
+}
+
+static bool rows_equal(const tokenring_placement *p, uint32_t a, uint32_t b)
+{
+    uint32_t len = tr_row_len(p, a);
+    if (tr_row_len(p, b) != len)
+        return false;
+    size_t oa = tr_row_off(p, a), ob = tr_row_off(p, b);
+    if (memcmp(p->rows + oa, p->rows + ob, len * sizeof *p->rows) != 0)
+        return false;
+    return !p->row_flags || memcmp(p->row_flags + oa, p->row_flags + ob, len) == 0;
+}
+
+/* Shrinks an array to its final size; keeps the larger block if that fails. */
+static void *shrink(void *ptr, size_t n, size_t size)
+{
+    void *s = tr_reallocarray(ptr, n ? n : 1, size);
+    return s ? s : ptr;
+}
+
+/* Moves the rows into p and numbers the distinct ones. */
+static bool finish(tokenring_placement *p, rowbuf *rb)
+{
+    const size_t n = rb->count;
+    p->range_count = (uint32_t)n;
+    p->stride = rb->off ? 0 : (uint32_t)rb->stride;
+    p->row_off = rb->off;
+    p->rows = shrink(rb->rows, rb->len, sizeof *rb->rows);
+    p->row_flags = rb->flags ? shrink(rb->flags, rb->len, 1) : NULL;
+    memset(rb, 0, sizeof *rb);
+
+    size_t slots = 16;
+    while (slots < 2 * n)
+        slots *= 2;
+    const size_t mask = slots - 1, words = (n + 63) / 64;
+    uint64_t *slot = tr_calloc(slots, sizeof *slot);
+    uint32_t *set = tr_malloc((n ? n : 1) * sizeof *set);
+    uint64_t *bits = tr_calloc(words ? words : 1, sizeof *bits);
+    bool ok = false;
+    if (!slot || !set || !bits)
+        goto out;
+    /* In groups, so that the table misses of 16 rows overlap; rows are numbered in range
+     * order, which the first-appearance numbering needs. */
+    enum { GROUP = 16 };
+    uint32_t next = 0, repeats = 0;
+    for (size_t g = 0; g < n; g += GROUP) {
+        size_t m = n - g < GROUP ? n - g : GROUP;
+        uint32_t h[GROUP];
+        for (size_t j = 0; j < m; j++) {
+            h[j] = row_hash(p, (uint32_t)(g + j));
+            TR_PREFETCH(slot + (h[j] & mask));
+        }
+        for (size_t j = 0; j < m; j++) {
+            uint32_t i = (uint32_t)(g + j);
+            for (size_t at = h[j] & mask;; at = (at + 1) & mask) {
+                uint64_t s = slot[at];
+                if (!s) {
+                    slot[at] = (uint64_t)h[j] << 32 | (i + 1);
+                    set[i] = next++;
+                    break;
+                }
+                uint32_t r = (uint32_t)s - 1;
+                if ((uint32_t)(s >> 32) == h[j] && rows_equal(p, r, i)) {
+                    set[i] = set[r];
+                    bits[i >> 6] |= UINT64_C(1) << (i & 63);
+                    repeats++;
+                    break;
+                }
+            }
+        }
+    }
+    p->set_count = next;
+    p->repeat_count = repeats;
+    if (repeats) {
+        p->repeat_range = tr_malloc(repeats * sizeof *p->repeat_range);
+        p->repeat_set = tr_malloc(repeats * sizeof *p->repeat_set);
+        p->repeat_rank = tr_malloc(words * sizeof *p->repeat_rank);
+        if (!p->repeat_range || !p->repeat_set || !p->repeat_rank)
+            goto out;
+        uint32_t k = 0;
+        for (size_t w = 0; w < words; w++) {
+            p->repeat_rank[w] = k;
+            for (uint64_t x = bits[w]; x; x &= x - 1) {
+                uint32_t i = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
+                p->repeat_range[k] = i;
+                p->repeat_set[k] = set[i];
+                k++;
+            }
+        }
+        p->repeat_bits = bits;
+        bits = NULL;
+    }
+    ok = true;
+out:
+    tr_free(slot);
+    tr_free(set);
+    tr_free(bits);
+    return ok;
+}
+
+static void placement_destroy(tokenring_placement *p)
+{
+    tr_free(p->rows);
+    tr_free(p->row_off);
+    tr_free(p->row_flags);
+    tr_free(p->repeat_range);
+    tr_free(p->repeat_set);
+    tr_free(p->repeat_bits);
+    tr_free(p->repeat_rank);
+    tokenring_replication_free(p->replication);
+    tokenring_ring_free(p->ring);
+    tr_free(p);
+}
+
+static tokenring_placement *placement_new(const tokenring_ring *ring,
+                                          const tokenring_replication *replication,
+                                          uint32_t flags)
+{
+    tokenring_placement *p = tr_calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->replication = tr_replication_clone(replication);
+    if (!p->replication) {
+        tr_free(p);
+        return NULL;
+    }
+    p->flags = flags;
+    p->ring = tokenring_ring_ref(ring);
+    atomic_init(&p->refs, 1);
+    return p;
+}
+
+/* Every range's row, walked from scratch. */
+static bool build_rows(builder *b, rowbuf *rb)
+{
+    const size_t n = b->n;
+    if (!b->simple) {
+        for (size_t i = 0; i < n; i++) {
+            size_t cnt = nts_row(b, i);
+            if (!rowbuf_put(rb, b->list_nodes, b->list_flags, cnt))
+                return false;
+        }
+        return true;
+    }
+    /* SimpleStrategy, ranges in the order 0, n-1, n-2, ..., 1: the distinct nodes in
+     * ring-walk order from range i are node(i) followed by those from range i+1 without
+     * node(i), so a linked list of every node gives each range in O(rf) instead of a walk
+     * over the ring. Every row has total_rf entries (total_rf <= ring members). */
+    const tokenring_ring *ring = b->ring;
+    const uint32_t *tn = b->tn;
+    uint32_t *lnext = tr_malloc(ring->node_count * sizeof *lnext);
+    uint32_t *lprev = tr_malloc(ring->node_count * sizeof *lprev);
+    uint8_t *seen = tr_calloc(ring->node_count, 1);
+    bool ok = lnext && lprev && seen;
+    if (ok && b->full_replicas < (int32_t)b->total_rf)
+        ok = (rb->flags = tr_calloc(rb->cap, 1)) != NULL;
+    if (!ok)
+        goto out;
+    uint32_t head = UINT32_MAX, tail = UINT32_MAX;
+    for (size_t j = 0; j < n; j++) {
+        uint32_t v = tn[j];
+        if (seen[v])
+            continue;
+        seen[v] = 1;
+        lprev[v] = tail;
+        lnext[v] = UINT32_MAX;
+        if (tail == UINT32_MAX)
+            head = v;
+        else
+            lnext[tail] = v;
+        tail = v;
+    }
+    const size_t stride = rb->stride;
+    for (size_t i = 0; i < n; i++) {
+        size_t at = i == 0 ? 0 : n - i;
+        if (i > 0) {
+            uint32_t v = tn[at];
+            if (head != v) {
+                /* unlink v, then push it in front */
+                lnext[lprev[v]] = lnext[v];
+                if (lnext[v] != UINT32_MAX)
+                    lprev[lnext[v]] = lprev[v];
+                lprev[head] = v;
+                lnext[v] = head;
+                lprev[v] = UINT32_MAX;
+                head = v;
+            }
+        }
+        uint32_t *row = rb->rows + at * stride;
+        size_t cnt = 0;
+        for (uint32_t v = head; v != UINT32_MAX && cnt < stride; v = lnext[v])
+            row[cnt++] = v;
+        if (rb->flags)
+            for (size_t k = (size_t)b->full_replicas; k < stride; k++)
+                rb->flags[at * stride + k] = 1;
+    }
+    rb->len = n * stride;
+    rb->count = n;
+out:
+    tr_free(lnext);
+    tr_free(lprev);
+    tr_free(seen);
+    return ok;
+}
+
+static int check_args(tokenring_placement **out, const tokenring_ring *ring,
+                      const tokenring_replication *replication, uint32_t flags,
+                      tokenring_error *err)
 {
     if (out == NULL || ring == NULL || replication == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
@@ -250,357 +710,215 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     if (replication->strategy != TOKENRING_SIMPLE &&
         replication->strategy != TOKENRING_NETWORK_TOPOLOGY)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown replication strategy");
-
-    const size_t n = ring->token_count;
-    uint32_t *tn_scratch = NULL; /* owners widened to 32 bits, when the ring stores them narrower */
-    const uint32_t *tn = NULL;
-    const bool simple = replication->strategy == TOKENRING_SIMPLE;
-    dc_plan *plan = NULL;
-    uint32_t *dc_plan_of = NULL, *pos_all = NULL, *node_stamp = NULL, *rack_stamp = NULL;
-    uint32_t *node_rack = NULL, *lnext = NULL, *lprev = NULL, *rpos_off = NULL, *rpos = NULL;
-    uint32_t *list_nodes = NULL;
-    uint8_t *list_flags = NULL;
-    pick *picks = NULL;
-    uint64_t *order = NULL;
-    interner in = { 0 };
-    tokenring_placement *p = NULL;
-    size_t nplan = 0, total_rf = 0;
-    int rc = TOKENRING_OK;
-
-    tn = tr_ring_owners_wide(ring, &tn_scratch);
-    if (!tn)
-        goto nomem;
-    if (!simple) {
-        plan = tr_calloc(replication->dc_count ? replication->dc_count : 1, sizeof *plan);
-        dc_plan_of = tr_malloc(ring->dc_count * sizeof *dc_plan_of);
-        if (!plan || !dc_plan_of)
-            goto nomem;
-        memset(dc_plan_of, 0xff, ring->dc_count * sizeof *dc_plan_of);
-        for (size_t k = 0; k < replication->dc_count; k++) {
-            const tr_repl_dc *d = &replication->dcs[k];
-            if (d->rf <= 0)
-                continue;
-            uint32_t dc;
-            if (!find_dc(ring, d->name, &dc) || ring->dc_ring_nodes[dc] == 0) {
-                if (flags & TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC)
-                    continue;
-                rc = tr_fail(err, TOKENRING_E_NOTFOUND,
-                             "datacenter '%s' of the replication has no node in the ring",
-                             d->name);
-                goto fail;
-            }
-            dc_plan *pl = &plan[nplan];
-            int32_t nodes = (int32_t)ring->dc_ring_nodes[dc];
-            pl->dc = dc;
-            pl->rf_left = d->rf < nodes ? d->rf : nodes;
-            pl->repeats = d->rf - (int32_t)ring->dc_ring_racks[dc];
-            int32_t tr = d->transient - (d->rf - pl->rf_left);
-            pl->transients = tr > 0 ? tr : 0;
-            dc_plan_of[dc] = (uint32_t)nplan;
-            pl->start = UINT32_MAX;
-            pl->base = (uint32_t)total_rf;
-            total_rf += (size_t)pl->rf_left;
-            nplan++;
-        }
-        /* Each planned datacenter's ring positions, ascending. */
-        pos_all = tr_malloc((n ? n : 1) * sizeof *pos_all);
-        if (!pos_all)
-            goto nomem;
-        for (size_t j = 0; j < n; j++) {
-            uint32_t pi = dc_plan_of[ring->nodes[tn[j]].dc_index];
-            if (pi != UINT32_MAX)
-                plan[pi].len++;
-        }
-        size_t at = 0;
-        for (size_t k = 0; k < nplan; k++) {
-            plan[k].pos = pos_all + at;
-            at += plan[k].len;
-            plan[k].len = 0;
-        }
-        for (size_t j = 0; j < n; j++) {
-            uint32_t pi = dc_plan_of[ring->nodes[tn[j]].dc_index];
-            if (pi != UINT32_MAX)
-                plan[pi].pos[plan[pi].len++] = (uint32_t)j;
-        }
-    } else {
-        size_t members = 0;
-        for (size_t d = 0; d < ring->dc_count; d++)
-            members += ring->dc_ring_nodes[d];
-        total_rf = (size_t)replication->rf < members ? (size_t)replication->rf : members;
-    }
-
-    node_stamp = tr_calloc(ring->node_count, sizeof *node_stamp);
-    node_rack = tr_malloc(ring->node_count * sizeof *node_rack);
-    if (simple) {
-        lnext = tr_malloc(ring->node_count * sizeof *lnext);
-        lprev = tr_malloc(ring->node_count * sizeof *lprev);
-        if (!lnext || !lprev)
-            goto nomem;
-    }
-    rack_stamp = tr_calloc(ring->rack_count ? ring->rack_count : 1, sizeof *rack_stamp);
-    list_nodes = tr_malloc((total_rf ? total_rf : 1) * sizeof *list_nodes);
-    list_flags = tr_malloc(total_rf ? total_rf : 1);
-    picks = tr_malloc((total_rf ? total_rf : 1) * sizeof *picks);
-    order = tr_malloc((total_rf ? total_rf : 1) * sizeof *order);
-    p = tr_calloc(1, sizeof *p);
-    if (!node_stamp || !node_rack || !rack_stamp || !list_nodes || !list_flags || !picks || !order || !p)
-        goto nomem;
-    p->range_set = tr_malloc(n * sizeof *p->range_set);
-    if (!p->range_set)
-        goto nomem;
-    /* Size the interner for about one set per range up front (typical with vnodes): no
-     * rehash and no copying while it fills; it is trimmed at the end. */
-    {
-        size_t sets = n + 1, slots = 1024;
-        while (slots < 2 * sets)
-            slots *= 2;
-        size_t per = total_rf < 16 ? total_rf : 16;
-        size_t entries = n * per + 16;
-        in.off = tr_malloc((sets + 1) * sizeof *in.off);
-        in.first = tr_malloc(sets * sizeof *in.first);
-        in.has_t = tr_malloc(sets);
-        in.slots = tr_calloc(slots, sizeof *in.slots);
-        in.nodes = tr_malloc(entries * sizeof *in.nodes);
-        in.flags = tr_malloc(entries);
-        if (!in.off || !in.first || !in.has_t || !in.slots || !in.nodes || !in.flags)
-            goto nomem;
-        in.set_cap = sets;
-        in.slot_count = slots;
-        in.cap = entries;
-    }
-    for (size_t k = 0; k < ring->node_count; k++)
-        node_rack[k] = ring->nodes[k].rack_index;
-    if (!simple) {
-        /* Per rack, the DC-local positions of its tokens, ascending. */
-        rpos_off = tr_calloc((size_t)ring->rack_count + 2, sizeof *rpos_off);
-        rpos = tr_malloc((n ? n : 1) * sizeof *rpos);
-        if (!rpos_off || !rpos)
-            goto nomem;
-        for (size_t k = 0; k < nplan; k++) {
-            dc_plan *pl = &plan[k];
-            pl->rack_lo = UINT32_MAX;
-            pl->rack_hi = 0;
-            for (uint32_t q = 0; q < pl->len; q++) {
-                uint32_t r = node_rack[tn[pl->pos[q]]];
-                rpos_off[r + 2]++;
-                if (r < pl->rack_lo)
-                    pl->rack_lo = r;
-                if (r + 1 > pl->rack_hi)
-                    pl->rack_hi = r + 1;
-            }
-        }
-        for (size_t r = 0; r < ring->rack_count; r++)
-            rpos_off[r + 2] += rpos_off[r + 1];
-        for (size_t k = 0; k < nplan; k++)
-            for (uint32_t q = 0; q < plan[k].len; q++)
-                rpos[rpos_off[node_rack[tn[plan[k].pos[q]]] + 1]++] = q;
-        /* rpos_off[r] .. rpos_off[r + 1] is now rack r's list. */
-    }
-
-    const int32_t full_replicas = replication->rf - replication->transient;
-    uint32_t walk = 0; /* stamp of the current walk in node_stamp / rack_stamp */
-    uint32_t head = UINT32_MAX;
-    if (simple) {
-        /* Every ring node in order of first appearance from range 0. */
-        uint32_t tail = UINT32_MAX;
-        for (size_t j = 0; j < n; j++) {
-            uint32_t v = tn[j];
-            if (node_stamp[v])
-                continue;
-            node_stamp[v] = 1;
-            lprev[v] = tail;
-            lnext[v] = UINT32_MAX;
-            if (tail == UINT32_MAX)
-                head = v;
-            else
-                lnext[tail] = v;
-            tail = v;
-        }
-    }
-    for (size_t i = 0; i < n; i++) {
-        size_t cnt = 0;
-        if (walk >= UINT32_MAX - nplan - 1) {
-            memset(node_stamp, 0, ring->node_count * sizeof *node_stamp);
-            memset(rack_stamp, 0, (ring->rack_count ? ring->rack_count : 1) * sizeof *rack_stamp);
-            walk = 0;
-        }
-        if (simple) {
-            /* Ranges in the order 0, n-1, n-2, ..., 1: the distinct nodes in ring-walk
-             * order from range i are node(i) followed by those from range i+1 without
-             * node(i), so a linked list of every node gives each range in O(rf) instead
-             * of a walk over the ring. */
-            size_t at = i == 0 ? 0 : n - i;
-            if (i > 0) {
-                uint32_t v = tn[at];
-                if (head != v) {
-                    /* unlink v, then push it in front */
-                    lnext[lprev[v]] = lnext[v];
-                    if (lnext[v] != UINT32_MAX)
-                        lprev[lnext[v]] = lprev[v];
-                    lprev[head] = v;
-                    lnext[v] = head;
-                    lprev[v] = UINT32_MAX;
-                    head = v;
-                }
-            }
-            for (uint32_t v = head; v != UINT32_MAX && cnt < total_rf; v = lnext[v]) {
-                list_flags[cnt] = !((int32_t)cnt < full_replicas);
-                list_nodes[cnt++] = v;
-            }
-            uint32_t id = intern(&in, list_nodes, list_flags, cnt, (uint32_t)at);
-            if (id == UINT32_MAX)
-                goto nomem;
-            p->range_set[at] = id;
-            continue;
-        } else {
-            /* A datacenter's picks depend only on where its walk starts: its first token
-             * at or after range i. That moves only for the datacenter of token i - 1, so
-             * at most one datacenter walks again per range. */
-            for (size_t k = 0; k < nplan; k++) {
-                dc_plan *pl = &plan[k];
-                while (pl->ptr < pl->len && pl->pos[pl->ptr] < i)
-                    pl->ptr++;
-                uint32_t q = pl->ptr == pl->len ? 0 : pl->ptr;
-                if (q == pl->start)
-                    continue;
-                pl->start = q;
-                const uint32_t stamp = ++walk;
-                int32_t rf_left = pl->rf_left, repeats = pl->repeats;
-                pick *out_picks = picks + pl->base;
-                uint32_t at = 0;
-                uint32_t rejected = 0;
-                for (uint32_t w = 0; w < pl->len && rf_left > 0; w++) {
-                    if (repeats <= 0 && rejected >= JUMP_AFTER) {
-                        uint32_t d = nearest_unused_rack(pl, q, rack_stamp, stamp, rpos_off,
-                                                         rpos);
-                        if (d == UINT32_MAX || d >= pl->len - w)
-                            break;
-                        w += d;
-                        q += d;
-                        if (q >= pl->len)
-                            q -= pl->len;
-                        rejected = 0;
-                    }
-                    uint32_t j = pl->pos[q];
-                    if (++q == pl->len)
-                        q = 0;
-                    uint32_t node = tn[j];
-                    if (node_stamp[node] == stamp) {
-                        rejected++;
-                        continue;
-                    }
-                    bool full = rf_left > pl->transients;
-                    uint32_t rack = node_rack[node];
-                    if (rack_stamp[rack] != stamp) {
-                        rack_stamp[rack] = stamp;
-                    } else if (repeats > 0) {
-                        repeats--;
-                    } else {
-                        rejected++;
-                        continue;
-                    }
-                    rejected = 0;
-                    node_stamp[node] = stamp;
-                    out_picks[at].pos = j;
-                    out_picks[at].node = node;
-                    out_picks[at].transient = !full;
-                    at++;
-                    rf_left--;
-                }
-                pl->count = at;
-            }
-            /* Order the datacenters' picks by distance along the ring from range i: the
-             * order of Cassandra's single interleaved walk. Each datacenter's picks are
-             * already in that order, so an insertion sort on (distance, pick) keys does
-             * little work. */
-            for (size_t k = 0; k < nplan; k++) {
-                const pick *pk = picks + plan[k].base;
-                for (uint32_t h = 0; h < plan[k].count; h++) {
-                    uint64_t j = pk[h].pos;
-                    uint64_t dist = j >= i ? j - i : j + n - i;
-                    uint64_t key = dist << 32 | (plan[k].base + h);
-                    size_t at = cnt++;
-                    while (at > 0 && order[at - 1] > key) {
-                        order[at] = order[at - 1];
-                        at--;
-                    }
-                    order[at] = key;
-                }
-            }
-            for (size_t h = 0; h < cnt; h++) {
-                const pick *pk = &picks[(uint32_t)order[h]];
-                list_nodes[h] = pk->node;
-                list_flags[h] = pk->transient;
-            }
-        }
-        uint32_t id = intern(&in, list_nodes, list_flags, cnt, (uint32_t)i);
-        if (id == UINT32_MAX)
-            goto nomem;
-        p->range_set[i] = id;
-    }
-
-    if (simple) {
-        /* Ranges were visited out of order: record each set's first range. */
-        for (size_t k = 0; k < in.count; k++)
-            in.first[k] = UINT32_MAX;
-        for (size_t i = 0; i < n; i++)
-            if (in.first[p->range_set[i]] == UINT32_MAX)
-                in.first[p->range_set[i]] = (uint32_t)i;
-    }
-
-    /* Hand the sets over to the placement, trimmed to size. */
-    p->range_count = (uint32_t)n;
-    p->set_count = (uint32_t)in.count;
-    /* Every list has min(rf, nodes) replicas per replicated datacenter (a walk always
-     * fills its datacenter), so sets normally share one length: then no offsets. */
-    bool uniform = true;
-    for (size_t k = 0; k + 1 < in.count && uniform; k++)
-        uniform = in.off[k + 1] - in.off[k] == in.off[k + 2] - in.off[k + 1];
-    if (uniform) {
-        p->set_stride = in.count ? in.off[1] : 0;
-        tr_free(in.off);
-    } else {
-        p->set_off = shrink(in.off, in.count + 1, sizeof *in.off);
-    }
-    p->set_first_range = shrink(in.first, in.count, sizeof *in.first);
-    p->set_nodes = shrink(in.nodes, in.len, sizeof *in.nodes);
-    in.off = in.first = in.nodes = NULL;
-    if (in.any_transient) {
-        p->set_transient = shrink(in.flags, in.len, 1);
-        p->set_has_transient = shrink(in.has_t, in.count, 1);
-        in.flags = in.has_t = NULL;
-    }
-    p->ring = tokenring_ring_ref(ring);
-    atomic_init(&p->refs, 1);
-    *out = p;
-    p = NULL;
-    goto done;
-
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory building the replica map of %zu ranges",
-                 n);
-fail:
-done:
-    if (p)
-        placement_destroy(p);
-    interner_free(&in);
-    tr_free(plan);
-    tr_free(dc_plan_of);
-    tr_free(pos_all);
-    tr_free(node_stamp);
-    tr_free(node_rack);
-    tr_free(lnext);
-    tr_free(lprev);
-    tr_free(rpos_off);
-    tr_free(rpos);
-    tr_free(rack_stamp);
-    tr_free(list_nodes);
-    tr_free(list_flags);
-    tr_free(picks);
-    tr_free(order);
-    tr_free(tn_scratch);
-    return rc;
+    return TOKENRING_OK;
 }
+
+static int nomem(tokenring_error *err, size_t n)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory building the replica map of %zu ranges",
+                   n);
+}
+
+TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
+                                            const tokenring_ring *ring,
+                                            const tokenring_replication *replication,
+                                            uint32_t flags, tokenring_error *err)
+{
+    int rc = check_args(out, ring, replication, flags, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    builder b;
+    if ((rc = builder_init(&b, ring, replication, flags, err)) != TOKENRING_OK)
+        return rc;
+    rowbuf rb = { 0 };
+    tokenring_placement *p = placement_new(ring, replication, flags);
+    bool ok = p && rowbuf_init(&rb, b.n, b.total_rf) && build_rows(&b, &rb) && finish(p, &rb);
+    builder_free(&b);
+    rowbuf_free(&rb);
+    if (!ok) {
+        if (p)
+            placement_destroy(p);
+        return nomem(err, ring->token_count);
+    }
+    *out = p;
+    return TOKENRING_OK;
+}
+
+/* ------------------------------------------------------------------ update */
+
+/* Whether two plans (same replication, two rings) give every walk the same constants. */
+static bool plans_equal(const dc_plan *a, size_t na, size_t rfa, const dc_plan *b, size_t nb,
+                        size_t rfb)
+{
+    if (na != nb || rfa != rfb)
+        return false;
+    for (size_t k = 0; k < na; k++)
+        if (a[k].repl != b[k].repl || a[k].rf_left != b[k].rf_left ||
+            a[k].repeats != b[k].repeats || a[k].transients != b[k].transients)
+            return false;
+    return true;
+}
+
+/* Events (prefix counts pre[0..n]) at cyclic positions from .. to (to may be >= n, < 2n). */
+static uint32_t events_in(const uint32_t *pre, size_t n, size_t from, size_t to)
+{
+    if (from > to)
+        return 0;
+    if (to < n)
+        return pre[to + 1] - pre[from];
+    return pre[n] - pre[from] + pre[to - n + 1];
+}
+
+/* The rows of `ring` under previous's replication, reusing previous's rows where they
+ * cannot have changed. Returns false when out of memory. *reused counts reused rows. */
+static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
+                        size_t *reused)
+{
+    const tokenring_ring *old = prev->ring, *ring = b->ring;
+    const size_t n0 = old->token_count, n1 = ring->token_count;
+    uint32_t *otn_scratch = NULL;
+    const uint32_t *otn = tr_ring_owners_wide(old, &otn_scratch), *ntn = b->tn;
+    uint32_t *map = tr_malloc((old->node_count ? old->node_count : 1) * sizeof *map);
+    uint32_t *next = tr_malloc((old->node_count ? old->node_count : 1) * sizeof *next);
+    uint32_t *win = tr_malloc(n0 * sizeof *win);
+    uint32_t *dirty = tr_calloc(n0 + 1, sizeof *dirty);
+    uint32_t *ins = tr_calloc(n0 + 1, sizeof *ins);
+    uint32_t *old_of = tr_malloc((n1 ? n1 : 1) * sizeof *old_of);
+    uint32_t *mapped = tr_malloc((b->total_rf ? b->total_rf : 1) * sizeof *mapped);
+    bool ok = otn && map && next && win && dirty && ins && old_of && mapped;
+    if (!ok)
+        goto out;
+    /* Old node -> new node, for nodes with the same name, datacenter and rack. */
+    for (uint32_t v = 0; v < old->node_count; v++) {
+        const tr_rnode *o = &old->nodes[v];
+        uint32_t w;
+        map[v] = UINT32_MAX;
+        if (tokenring_ring_find_node(&w, ring, o->name) == TOKENRING_OK &&
+            strcmp(ring->nodes[w].dc, o->dc) == 0 && strcmp(ring->nodes[w].rack, o->rack) == 0)
+            map[v] = w;
+    }
+    /* Merge the token lists: an old token is dirty when it is gone or changed owner; a new
+     * token is counted as an insertion into the old range that holds it. dirty[] and ins[]
+     * are counts at old positions, then prefix sums. */
+    size_t i = 0, j = 0;
+    while (i < n0 || j < n1) {
+        if (j == n1 || (i < n0 && old->tokens[i] < ring->tokens[j])) {
+            dirty[i++]++;
+        } else if (i == n0 || ring->tokens[j] < old->tokens[i]) {
+            ins[i == n0 ? 0 : i]++;
+            old_of[j++] = UINT32_MAX;
+        } else {
+            if (map[otn[i]] != ntn[j])
+                dirty[i]++;
+            old_of[j++] = (uint32_t)i++;
+        }
+    }
+    for (size_t k = n0; k > 0; k--) {
+        dirty[k] = dirty[k - 1];
+        ins[k] = ins[k - 1];
+    }
+    dirty[0] = ins[0] = 0;
+    for (size_t k = 0; k < n0; k++) {
+        dirty[k + 1] += dirty[k];
+        ins[k + 1] += ins[k];
+    }
+    /* Each old range's walk window: from its token to the first token, at or after it, of
+     * its farthest replica (next[v]: v's first position at or after the current one,
+     * positions past the end counted from n0). */
+    for (size_t k = n0; k-- > 0;)
+        next[otn[k]] = (uint32_t)(k + n0);
+    for (size_t k = n0; k-- > 0;) {
+        next[otn[k]] = (uint32_t)k;
+        size_t off = tr_row_off(prev, (uint32_t)k);
+        uint32_t len = tr_row_len(prev, (uint32_t)k), far = 0;
+        for (uint32_t h = 0; h < len; h++) {
+            uint32_t d = next[prev->rows[off + h]] - (uint32_t)k;
+            if (d > far)
+                far = d;
+        }
+        win[k] = far;
+    }
+    size_t kept = 0;
+    for (j = 0; j < n1; j++) {
+        uint32_t o = old_of[j];
+        if (o != UINT32_MAX && events_in(dirty, n0, o, o + win[o]) == 0 &&
+            events_in(ins, n0, o + 1, o + win[o]) == 0) {
+            size_t off = tr_row_off(prev, o);
+            uint32_t len = tr_row_len(prev, o);
+            for (uint32_t h = 0; h < len; h++)
+                mapped[h] = map[prev->rows[off + h]];
+            ok = rowbuf_put(rb, mapped, prev->row_flags ? prev->row_flags + off : NULL, len);
+            kept++;
+        } else {
+            size_t cnt = b->simple ? simple_row(b, j) : nts_row(b, j);
+            ok = rowbuf_put(rb, b->list_nodes, b->list_flags, cnt);
+        }
+        if (!ok)
+            goto out;
+    }
+    *reused = kept;
+out:
+    tr_free(otn_scratch);
+    tr_free(map);
+    tr_free(next);
+    tr_free(win);
+    tr_free(dirty);
+    tr_free(ins);
+    tr_free(old_of);
+    tr_free(mapped);
+    return ok;
+}
+
+TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
+                                             const tokenring_placement *previous,
+                                             const tokenring_ring *ring, tokenring_error *err)
+{
+    if (out == NULL || previous == NULL || ring == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
+                       !out ? "out" : !previous ? "previous" : "ring");
+    if (ring == previous->ring) {
+        *out = tokenring_placement_ref(previous);
+        return TOKENRING_OK;
+    }
+    builder b;
+    int rc = builder_init(&b, ring, previous->replication, previous->flags, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    dc_plan *oplan = NULL;
+    uint32_t *odc = NULL;
+    size_t onplan = 0, orf = 0;
+    rowbuf rb = { 0 };
+    tokenring_placement *p = placement_new(ring, previous->replication, previous->flags);
+    bool ok = p && rowbuf_init(&rb, b.n, b.total_rf);
+    if (ok) {
+        /* The previous ring planned with the same replication: it built, so this cannot
+         * fail for a missing datacenter; only for memory. */
+        rc = plan_make(previous->ring, previous->replication, previous->flags, &oplan, &odc,
+                       &onplan, &orf, NULL);
+        ok = rc == TOKENRING_OK;
+    }
+    if (ok) {
+        size_t reused = 0;
+        if (plans_equal(oplan, onplan, orf, b.plan, b.nplan, b.total_rf))
+            ok = update_rows(&b, &rb, previous, &reused);
+        else
+            ok = build_rows(&b, &rb);
+        ok = ok && finish(p, &rb);
+    }
+    tr_free(oplan);
+    tr_free(odc);
+    builder_free(&b);
+    rowbuf_free(&rb);
+    if (!ok) {
+        if (p)
+            placement_destroy(p);
+        return nomem(err, ring->token_count);
+    }
+    *out = p;
+    return TOKENRING_OK;
+}
+
+/* ------------------------------------------------------------------ reading */
 
 TOKENRING_API tokenring_placement *tokenring_placement_ref(const tokenring_placement *placement)
 {
@@ -630,15 +948,13 @@ TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
 {
     if (out == NULL || placement == NULL)
         return TOKENRING_E_INVAL;
-    /* The lookup is a chain of dependent reads (bucket, tokens, set id, set): guess that
-     * the answer is the bucket's first token (it usually is) and start fetching that range's
-     * set id and set while the search reads the tokens. Only a prefetch: the answer comes
-     * from the search. */
+    /* The lookup reads the bucket, then the tokens, then the range's row: guess that the
+     * answer is the bucket's first range (it usually is) and start fetching its row while
+     * the search reads the tokens. Only a prefetch: the answer comes from the search. */
     uint32_t guess = *tr_index_bucket(&placement->ring->index, token);
     if (guess < placement->range_count)
-        TR_PREFETCH(placement->set_nodes + tr_set_off(placement, placement->range_set[guess]));
-    uint32_t range = tr_ring_search(placement->ring, token);
-    tr_placement_fill(out, placement, placement->range_set[range], range);
+        TR_PREFETCH(placement->rows + tr_row_off(placement, guess));
+    tr_placement_fill(out, placement, tr_ring_search(placement->ring, token));
     return TOKENRING_OK;
 }
 
@@ -659,7 +975,7 @@ TOKENRING_API int tokenring_placement_range_replicas(tokenring_replicas *out,
         return TOKENRING_E_INVAL;
     if (range_index >= placement->range_count)
         return TOKENRING_E_RANGE;
-    tr_placement_fill(out, placement, placement->range_set[range_index], (uint32_t)range_index);
+    tr_placement_fill(out, placement, (uint32_t)range_index);
     return TOKENRING_OK;
 }
 
@@ -680,15 +996,14 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
     if (keys == NULL && offsets[count] != offsets[0])
         return TOKENRING_E_INVAL;
     /* Keys in groups, stage by stage, so that the cache misses of different keys overlap
-     * (a single lookup is a chain of dependent reads: bucket, tokens, set id): hash each
-     * key and prefetch its index bucket; prefetch the bucket's first token; search and
-     * prefetch the range's set id; read the set ids. */
+     * (a single lookup is a chain of dependent reads: bucket, tokens): hash each key and
+     * prefetch its index bucket; prefetch the bucket's first token; search. The set id is
+     * a rank over a small bitmap (cached), and the caller reads the row next. */
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
-        uint32_t range[GROUP];
         for (size_t j = 0; j < m; j++) {
             size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
             tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
@@ -697,13 +1012,10 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         for (size_t j = 0; j < m; j++)
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
         for (size_t j = 0; j < m; j++) {
-            range[j] = tr_ring_search(placement->ring, tok[j]);
-            TR_PREFETCH(placement->range_set + range[j]);
-        }
-        for (size_t j = 0; j < m; j++) {
+            uint32_t range = tr_ring_search(placement->ring, tok[j]);
             if (tokens_out)
                 tokens_out[g + j] = tok[j];
-            set_ids_out[g + j] = placement->range_set[range[j]];
+            set_ids_out[g + j] = tr_range_set(placement, range);
         }
     }
     return TOKENRING_OK;
@@ -721,6 +1033,6 @@ TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
         return TOKENRING_E_INVAL;
     if (set_id >= placement->set_count)
         return TOKENRING_E_RANGE;
-    tr_placement_fill(out, placement, (uint32_t)set_id, placement->set_first_range[set_id]);
+    tr_placement_fill(out, placement, tr_set_range(placement, (uint32_t)set_id));
     return TOKENRING_OK;
 }

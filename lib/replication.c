@@ -662,3 +662,32 @@ TOKENRING_API int tokenring_replication_parse(tokenring_replication **out, const
     *out = r;
     return TOKENRING_OK;
 }
+
+tokenring_replication *tr_replication_clone(const tokenring_replication *r)
+{
+    tokenring_replication *c = tr_calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->strategy = r->strategy;
+    c->rf = r->rf;
+    c->transient = r->transient;
+    if (r->dc_count) {
+        c->dcs = tr_calloc(r->dc_count, sizeof *c->dcs);
+        if (!c->dcs) {
+            tr_free(c);
+            return NULL;
+        }
+        c->dc_cap = r->dc_count;
+        for (size_t i = 0; i < r->dc_count; i++) {
+            c->dcs[i] = r->dcs[i];
+            c->dcs[i].name = tr_strdup(r->dcs[i].name);
+            if (!c->dcs[i].name) {
+                c->dc_count = i;
+                tokenring_replication_free(c);
+                return NULL;
+            }
+        }
+        c->dc_count = r->dc_count;
+    }
+    return c;
+}

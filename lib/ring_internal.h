@@ -163,39 +163,98 @@ struct tokenring_replication {
 
 /* ----------------------------------------------------------------- placement */
 
+/* A copy of a replication description (NULL when out of memory). */
+TR_HIDDEN tokenring_replication *tr_replication_clone(const tokenring_replication *r);
+
+/* The replica map: one row of node indices per range, range after range, so a lookup
+ * reads the row at a position computed from the range (no set-id indirection). Set ids
+ * number distinct rows in order of first appearance: a range whose row already appeared
+ * at an earlier range is a "repeat" (rare with vnodes); every other range opens a new set,
+ * so the set of a non-repeat range r is r minus the repeats before it (a rank over a
+ * bitmap), and a repeat's set is looked up in a short sorted list. */
 struct tokenring_placement {
     atomic_size_t refs;
-    tokenring_ring *ring;      /* owned reference */
+    tokenring_ring *ring;               /* owned reference */
+    tokenring_replication *replication; /* owned copy: what tokenring_placement_update reuses */
+    uint32_t flags;                     /* the build flags */
     uint32_t range_count;
-    uint32_t *range_set;       /* per range: set id */
-    uint32_t set_count;
-    uint32_t set_stride;       /* replicas per set when every set has the same count */
-    uint32_t *set_off;         /* otherwise set_count + 1 offsets into set_nodes (else NULL) */
-    uint32_t *set_first_range; /* first range using each set */
-    uint32_t *set_nodes;
-    uint8_t *set_transient;    /* parallel to set_nodes, or NULL when nothing is transient */
-    uint8_t *set_has_transient; /* per set, or NULL when nothing is transient */
+    uint32_t stride;       /* replicas per range when every row has the same length */
+    uint32_t *row_off;     /* otherwise range_count + 1 offsets into rows (else NULL) */
+    uint32_t *rows;        /* node indices, range after range */
+    uint8_t *row_flags;    /* transient flags parallel to rows, or NULL when none is */
+    uint32_t set_count;    /* range_count - repeat_count */
+    uint32_t repeat_count;
+    uint32_t *repeat_range; /* the repeat ranges, ascending */
+    uint32_t *repeat_set;   /* the set id of each */
+    uint64_t *repeat_bits;  /* bit r set: range r is a repeat (NULL when none is) */
+    uint32_t *repeat_rank;  /* per 64-range word: repeats in the words before it */
 };
 
-/* Where set `set` starts in set_nodes, and its length. */
-static inline size_t tr_set_off(const struct tokenring_placement *p, uint32_t set)
+static inline size_t tr_row_off(const struct tokenring_placement *p, uint32_t range)
 {
-    return p->set_off ? p->set_off[set] : (size_t)set * p->set_stride;
+    return p->row_off ? p->row_off[range] : (size_t)range * p->stride;
 }
 
-static inline uint32_t tr_set_count(const struct tokenring_placement *p, uint32_t set)
+static inline uint32_t tr_row_len(const struct tokenring_placement *p, uint32_t range)
 {
-    return p->set_off ? p->set_off[set + 1] - p->set_off[set] : p->set_stride;
+    return p->row_off ? p->row_off[range + 1] - p->row_off[range] : p->stride;
+}
+
+/* Set id of range r. */
+static inline uint32_t tr_range_set(const struct tokenring_placement *p, uint32_t r)
+{
+    if (!p->repeat_bits)
+        return r;
+    uint64_t w = p->repeat_bits[r >> 6], below = w & ((UINT64_C(1) << (r & 63)) - 1);
+    if (__builtin_expect((w >> (r & 63)) & 1, 0)) {
+        uint32_t lo = 0, hi = p->repeat_count;
+        while (hi - lo > 1) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (p->repeat_range[mid] <= r)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        return p->repeat_set[lo];
+    }
+    return r - p->repeat_rank[r >> 6] - (uint32_t)__builtin_popcountll(below);
+}
+
+/* First range of set s (s < set_count): the s-th non-repeat range. With k the number of
+ * repeats before it, it is s + k, and k counts the repeats j with
+ * repeat_range[j] - j <= s (a non-decreasing quantity: the non-repeats before repeat j). */
+static inline uint32_t tr_set_range(const struct tokenring_placement *p, uint32_t s)
+{
+    uint32_t lo = 0, hi = p->repeat_count;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (p->repeat_range[mid] - mid <= s)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return s + lo;
 }
 
 static inline void tr_placement_fill(tokenring_replicas *out, const struct tokenring_placement *p,
-                                     uint32_t set, uint32_t range)
+                                     uint32_t range)
 {
-    size_t off = tr_set_off(p, set);
-    out->nodes = p->set_nodes + off;
-    out->transient =
-        (p->set_has_transient && p->set_has_transient[set]) ? p->set_transient + off : NULL;
-    out->count = tr_set_count(p, set);
+    uint32_t set = tr_range_set(p, range), row = range;
+    /* A repeat reads the row of its set's first range: equal sets give equal pointers. */
+    if (__builtin_expect(p->repeat_bits && (p->repeat_bits[range >> 6] >> (range & 63)) & 1, 0))
+        row = tr_set_range(p, set);
+    size_t off = tr_row_off(p, row);
+    uint32_t count = tr_row_len(p, row);
+    out->nodes = p->rows + off;
+    out->transient = NULL;
+    if (p->row_flags) {
+        for (uint32_t k = 0; k < count; k++)
+            if (p->row_flags[off + k]) {
+                out->transient = p->row_flags + off;
+                break;
+            }
+    }
+    out->count = count;
     out->range_index = range;
     out->set_id = set;
     out->reserved = 0;

@@ -114,6 +114,20 @@ static int op_placement_build(void *vctx, void **made)
     return rc;
 }
 
+/* ctx->extra: a ring with one more node than ctx->ring */
+static int op_placement_update(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_placement *p = NULL;
+    tokenring_error err;
+    int rc = tokenring_placement_update(&p, ctx->placement, ctx->extra, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    *made = p;
+    tokenring_placement_free(p);
+    return rc;
+}
+
 static int op_ownership(void *vctx, void **made)
 {
     oom_ctx *ctx = vctx;
@@ -171,6 +185,25 @@ static void placement_ops(void **state)
                                                    0, NULL),
                          TOKENRING_OK);
         oom_check("ring_ownership", &ctx, op_ownership, NULL);
+        /* an update after a join, and after a join into a new rack (every range again) */
+        for (int rack = 0; rack < 2; rack++) {
+            tokenring_topology *joined = NULL;
+            tokenring_ring *next = NULL;
+            int64_t tok[8];
+            for (int k = 0; k < 8; k++)
+                tok[k] = (int64_t)(0x1234567890abcdefULL * (uint64_t)(k + 1));
+            assert_int_equal(tokenring_topology_clone(&joined, ctx.topology), TOKENRING_OK);
+            assert_int_equal(tokenring_topology_add_node(joined, "10.0.9.9", "dc1",
+                                                         rack ? "rack-new" : "r1", tok, 8,
+                                                         NULL),
+                             TOKENRING_OK);
+            assert_int_equal(tokenring_ring_build(&next, joined, NULL), TOKENRING_OK);
+            ctx.extra = next;
+            oom_check("placement_update", &ctx, op_placement_update, NULL);
+            ctx.extra = NULL;
+            tokenring_ring_free(next);
+            tokenring_topology_free(joined);
+        }
         tokenring_placement_free(ctx.placement);
         tokenring_replication_free(ctx.replication);
         tokenring_ring_free(ctx.ring);

@@ -84,6 +84,32 @@ func BuildPlacement(ring *Ring, repl *Replication, flags PlacementFlags) (*Place
 	return wrapPlacement(p, ring.names), nil
 }
 
+// Update returns the placement of ring (typically this placement's ring after a join, a
+// decommission, a move or a replacement) under the same replication and flags. It equals
+// BuildPlacement(ring, repl, flags) but walks again only the ranges the change can
+// affect; p itself is unchanged and stays usable. A nil ring gives ErrInvalid.
+func (p *Placement) Update(ring *Ring) (*Placement, error) {
+	if ring == nil {
+		return nil, ErrInvalid
+	}
+	pp, err := p.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer p.release()
+	rp, err := ring.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer ring.release()
+	var out *C.tokenring_placement
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_placement_update(&out, pp, rp, &detail), &detail); err != nil {
+		return nil, err
+	}
+	return wrapPlacement(out, ring.names), nil
+}
+
 // Placement is BuildPlacement(r, repl, flags).
 func (r *Ring) Placement(repl *Replication, flags PlacementFlags) (*Placement, error) {
 	return BuildPlacement(r, repl, flags)

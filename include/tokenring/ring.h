@@ -589,6 +589,35 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
                                             uint32_t flags, tokenring_error *err);
 
 /**
+ * Builds the placement of @p ring under the replication of @p previous (and its build
+ * flags), reusing the previous placement's replicas wherever they cannot have changed: the
+ * result is exactly what tokenring_placement_build() gives for @p ring, in less time when
+ * @p ring differs from the previous ring by a few nodes (a join, a decommission, a move, a
+ * replacement). A range keeps its previous replicas when its token is still in the ring
+ * with the same node and no token was added, removed or given to another node between
+ * that token and the first token of its farthest replica (the part of the ring its
+ * replica walk visits); every other range is walked again. Nodes are matched by name (same
+ * datacenter and rack); their indices may differ between the rings. When a datacenter's
+ * node or rack count changes what a walk may pick (its rf is capped by its node count, or
+ * its rack count changes the rack repeats it allows), every range is walked again.
+ * Complexity O(n + w * c) for n tokens, c ranges to walk again and w tokens per walk; the
+ * previous placement is not modified (both may be read concurrently meanwhile).
+ * @param[out] out receives the placement (reference count 1); free with
+ *             tokenring_placement_free(). When @p ring is the previous placement's ring,
+ *             a new reference to @p previous.
+ * @param previous a placement built from an earlier ring
+ * @param ring the new ring
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND (a datacenter of the
+ *         replication has no node in @p ring and the previous placement was built without
+ *         #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC), #TOKENRING_E_NOMEM
+ * @since 1.1
+ */
+TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
+                                             const tokenring_placement *previous,
+                                             const tokenring_ring *ring, tokenring_error *err);
+
+/**
  * Takes another reference to a placement (atomic; thread-safe).
  * @param placement the placement (NULL gives NULL)
  * @return @p placement

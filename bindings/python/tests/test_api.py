@@ -159,6 +159,33 @@ def test_placement_views(toy_ring):
     assert list(pl.route_replicas(keys)) == [pl.replicas(k) for k in keys]
 
 
+def test_placement_update_equals_a_full_build():
+    import random
+    rnd = random.Random(7)
+    nodes = [(f"n{i}", f"dc{i % 2 + 1}", f"r{i % 3}", [rnd.randrange(-2**63, 2**63)
+                                                        for _ in range(16)])
+             for i in range(12)]
+    topo = Topology(nodes)
+    ring = Ring(topo)
+    before = ring.placement("dc1=2,dc2=2")
+    topo.add_node("joined", "dc2", "r1", [rnd.randrange(-2**63, 2**63) for _ in range(16)])
+    ring2 = Ring(topo)
+    after = before.update(ring2)
+    assert after.ring is ring2 and after.replication == before.replication
+    full = ring2.placement("dc1=2,dc2=2")
+    assert after is not full
+    assert [after.range_replicas(i) for i in range(len(ring2))] == \
+        [full.range_replicas(i) for i in range(len(ring2))]
+    assert after.set_count == full.set_count
+    assert before.replicas(0) == ring.placement("dc1=2,dc2=2").replicas(0)  # unchanged
+    assert any("joined" in r for r in after.replica_sets)
+    # the same ring gives an equal placement
+    same = before.update(ring)
+    assert same.replica_sets == before.replica_sets
+    with pytest.raises(TypeError):
+        before.update(None)  # type: ignore[arg-type]
+
+
 def test_transient_replicas():
     topo = Topology([(f"n{i}", "dc1", f"r{i % 3}", [i * 1000]) for i in range(6)])
     ring = Ring(topo)

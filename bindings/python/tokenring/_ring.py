@@ -670,15 +670,33 @@ class Placement(_Handle):
         err = new_error()
         flags = lib.TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC if allow_unknown_dc else 0
         check(lib.tokenring_placement_build(pp, ring._p(), repl._p(), flags, err), err)
-        self._ptr = ffi.gc(pp[0], lib.tokenring_placement_free)
+        self._adopt(pp[0], ring, repl, allow_unknown_dc)
+
+    def _adopt(self, ptr: Any, ring: Ring, repl: Replication, allow_unknown_dc: bool) -> None:
+        self._ptr = ffi.gc(ptr, lib.tokenring_placement_free)
         self.ring: Ring = ring
         self.replication: Replication = repl
+        self.allow_unknown_dc = allow_unknown_dc
         self._names = ring._names
         # names of each distinct replica set, filled on first use (indexed by set id)
         self._sets: List[Optional[Tuple[str, ...]]] = \
             [None] * lib.tokenring_placement_set_count(self._ptr)
         self._set_table: Any = None
         self._local = threading.local()
+
+    def update(self, ring: Ring) -> "Placement":
+        """The placement of ``ring`` (typically this placement's ring after a join, a
+        decommission, a move or a replacement) under the same replication, equal to
+        ``Placement(ring, self.replication, self.allow_unknown_dc)`` but built by walking
+        again only the ranges the change can affect. This placement is unchanged."""
+        if not isinstance(ring, Ring):
+            raise TypeError(f"update() needs a Ring, not {type(ring).__name__}")
+        pp = ffi.new("tokenring_placement **")
+        err = new_error()
+        check(lib.tokenring_placement_update(pp, self._p(), ring._p(), err), err)
+        p = Placement.__new__(Placement)
+        p._adopt(pp[0], ring, self.replication, self.allow_unknown_dc)
+        return p
 
     def _names_of(self, r: Any) -> Tuple[str, ...]:
         sid = r.set_id
