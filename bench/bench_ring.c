@@ -392,6 +392,18 @@ static NOINLINE tokenring_placement *w_map_build(const tokenring_ring *ring,
     return pl;
 }
 
+static NOINLINE tokenring_placement *w_map_update_build(const tokenring_placement *prev,
+                                                        const tokenring_ring *ring)
+{
+    tokenring_placement *pl = NULL;
+    tokenring_error err;
+    if (tokenring_placement_update(&pl, prev, ring, &err) != TOKENRING_OK) {
+        fprintf(stderr, "%s\n", err.message);
+        abort();
+    }
+    return pl;
+}
+
 static int callgrind; /* --callgrind: run each workload once, no timing */
 
 static void bench_ring(const ring_spec *spec)
@@ -442,12 +454,26 @@ static void bench_ring(const ring_spec *spec)
         ring_ms[r] = (t1 - t0) / 1e6;
         map_ms[r] = (t2 - t1) / 1e6;
     }
+    /* After the join: the new ring, then its replica map updated from the previous one
+     * (tokenring_placement_update) and, for comparison, built from scratch. The update is
+     * checked to equal the full build (set count) so a wrong fast path cannot look fast. */
+    double join_ring_ms[REPEATS], upd_ms[REPEATS], join_map_ms[REPEATS], upd_x[REPEATS];
     for (int r = 0; r < reps; r++) {
         double t0 = now_ns();
         tokenring_ring *r2 = w_ring_build(joined);
-        tokenring_placement *p2 = w_map_build(r2, repl);
         double t1 = now_ns();
-        join_ms[r] = (t1 - t0) / 1e6;
+        tokenring_placement *p2 = w_map_update_build(pl, r2);
+        double t2 = now_ns();
+        tokenring_placement *p3 = w_map_build(r2, repl);
+        double t3 = now_ns();
+        if (tokenring_placement_set_count(p2) != tokenring_placement_set_count(p3))
+            abort();
+        join_ring_ms[r] = (t1 - t0) / 1e6;
+        upd_ms[r] = (t2 - t1) / 1e6;
+        join_map_ms[r] = (t3 - t2) / 1e6;
+        upd_x[r] = (t3 - t2) / (t2 - t1);
+        join_ms[r] = join_ring_ms[r] + upd_ms[r];
+        tokenring_placement_free(p3);
         tokenring_placement_free(p2);
         tokenring_ring_free(r2);
     }
@@ -519,12 +545,13 @@ static void bench_ring(const ring_spec *spec)
         /* Speed-ups: medians of the per-pass ratios (both sides of a ratio ran
          * back to back on the same keys). */
         printf("| %s | %zu | %u | %.1f | %.1f | %.1f | %.2fx | %.1f | %.1f | %.1f | %.2fx | %.2fx | "
-               "%.2f | %.2f | %.2f | %zu | %.1f | %.1f | %.1f |\n",
+               "%.2f | %.2f | %.2f | %.2f | %.1fx | %.2f | %zu | %.1f | %.1f | %.1f |\n",
                spec->name, ntok, width, median(own, reps), median(own_batch, reps),
                median(own_base, reps),
                median(own_x, reps), median(rep, reps), median(rep_batch, reps),
                median(rep_base, reps), median(rep_x, reps), median(batch_x, reps),
-               median(ring_ms, reps), median(map_ms, reps), median(join_ms, reps), nsets,
+               median(ring_ms, reps), median(map_ms, reps), median(join_map_ms, reps),
+               median(upd_ms, reps), median(upd_x, reps), median(join_ms, reps), nsets,
                (double)ring_bytes / (double)ntok, (double)map_bytes / (double)ntok,
                (double)(ring_bytes + map_bytes) / (double)ntok);
     } else {
@@ -632,9 +659,11 @@ int main(int argc, char **argv)
     printf("| ring | tokens | replicas | owner ns | owner batched ns | owner ns (lower_bound) | "
            "owner speed-up | "
            "hash+replicas ns | batched ns | baseline ns | speed-up | batched speed-up | "
-           "ring build ms | replica map ms | rebuild after join ms | distinct sets | "
+           "ring build ms | replica map ms | map after join: full build ms | map after join: "
+           "update ms | update speed-up | rebuild after join ms (ring + update) | distinct sets | "
            "ring B/token | map B/token | total B/token |\n");
-    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+           "---:|---:|---:|\n");
     for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
         if (quick && rings[i].nodes > 100)
             continue;

@@ -3,7 +3,8 @@
 # conditional branches (Bcm) per key, counted by callgrind. Runs one untimed pass of each
 # workload (bench-ring --callgrind SET) under valgrind --tool=callgrind --branch-sim=yes
 # and divides each w_* function's inclusive counts by the keys (10,000 per lookup/hash
-# workload); builds (w_ring_build, w_map_build: the ring, then the ring plus one node) are
+# workload); builds (w_ring_build, w_map_build: the ring, then the ring plus one node;
+# w_map_update_build: the map after the join updated from the first) are
 # reported as totals.
 #
 #   bench/callgrind.sh path/to/bench-ring [hash8 hash16 hash64 hash256 6x8 96x256 1000x256]

@@ -98,6 +98,7 @@ typedef struct builder {
     uint8_t *list_flags;
     pick *picks;
     uint64_t *order;
+    bool transient;  /* some replica can be transient */
     uint32_t walk; /* stamp of the current walk in node_stamp / rack_stamp */
     uint32_t next; /* NTS: the range the per-datacenter pointers stand at */
 } builder;
@@ -210,6 +211,9 @@ static int builder_init(builder *b, const tokenring_ring *ring,
     if (rc != TOKENRING_OK)
         return rc;
     const size_t n = b->n, rf = b->total_rf ? b->total_rf : 1;
+    b->transient = b->simple && b->full_replicas < (int32_t)b->total_rf;
+    for (size_t k = 0; k < b->nplan; k++)
+        b->transient |= b->plan[k].transients > 0;
     const uint32_t *tn = b->tn = tr_ring_owners_wide(ring, &b->tn_scratch);
     if (!tn)
         goto nomem;
@@ -441,7 +445,8 @@ static void rowbuf_free(rowbuf *rb)
 }
 
 /* Appends the row of range rb->count (flags NULL: no transient replica). The flags of rows
- * appended before the first transient one are zero (calloc). */
+ * appended before the first transient one are zero (calloc). Rows are short: plain loops
+ * instead of library calls. */
 static bool rowbuf_put(rowbuf *rb, const uint32_t *nodes, const uint8_t *flags, size_t cnt)
 {
     if (!rb->off && cnt != rb->stride) {
@@ -453,14 +458,19 @@ static bool rowbuf_put(rowbuf *rb, const uint32_t *nodes, const uint8_t *flags, 
         for (size_t k = 0; k <= rb->count; k++)
             rb->off[k] = (uint32_t)(k * rb->stride);
     }
-    bool t = false;
-    for (size_t k = 0; flags && k < cnt; k++)
-        t |= flags[k] != 0;
-    if (t && !rb->flags && !(rb->flags = tr_calloc(rb->cap, 1)))
-        return false;
-    memcpy(rb->rows + rb->len, nodes, cnt * sizeof *nodes);
-    if (rb->flags && flags)
-        memcpy(rb->flags + rb->len, flags, cnt);
+    uint32_t *dst = rb->rows + rb->len;
+    for (size_t k = 0; k < cnt; k++)
+        dst[k] = nodes[k];
+    if (flags) {
+        bool t = false;
+        for (size_t k = 0; k < cnt; k++)
+            t |= flags[k] != 0;
+        if (t && !rb->flags && !(rb->flags = tr_calloc(rb->cap, 1)))
+            return false;
+        if (rb->flags)
+            for (size_t k = 0; k < cnt; k++)
+                rb->flags[rb->len + k] = flags[k];
+    }
     rb->len += cnt;
     rb->count++;
     if (rb->off)
@@ -567,17 +577,19 @@ static bool finish(tokenring_placement *p, rowbuf *rb)
     p->set_count = next;
     p->repeat_count = repeats;
     if (repeats) {
-        p->repeat_range = tr_malloc(repeats * sizeof *p->repeat_range);
         p->repeat_set = tr_malloc(repeats * sizeof *p->repeat_set);
         p->repeat_rank = tr_malloc(words * sizeof *p->repeat_rank);
-        if (!p->repeat_range || !p->repeat_set || !p->repeat_rank)
+        p->set_sample = tr_malloc(((next + 15) / 16) * sizeof *p->set_sample);
+        if (!p->repeat_set || !p->repeat_rank || !p->set_sample)
             goto out;
+        for (size_t i = 0; i < n; i++)
+            if (!(bits[i >> 6] >> (i & 63) & 1) && set[i] % 16 == 0)
+                p->set_sample[set[i] / 16] = (uint32_t)i;
         uint32_t k = 0;
         for (size_t w = 0; w < words; w++) {
             p->repeat_rank[w] = k;
             for (uint64_t x = bits[w]; x; x &= x - 1) {
                 uint32_t i = (uint32_t)(w * 64 + (size_t)__builtin_ctzll(x));
-                p->repeat_range[k] = i;
                 p->repeat_set[k] = set[i];
                 k++;
             }
@@ -598,10 +610,10 @@ static void placement_destroy(tokenring_placement *p)
     tr_free(p->rows);
     tr_free(p->row_off);
     tr_free(p->row_flags);
-    tr_free(p->repeat_range);
     tr_free(p->repeat_set);
     tr_free(p->repeat_bits);
     tr_free(p->repeat_rank);
+    tr_free(p->set_sample);
     tokenring_replication_free(p->replication);
     tokenring_ring_free(p->ring);
     tr_free(p);
@@ -632,7 +644,7 @@ static bool build_rows(builder *b, rowbuf *rb)
     if (!b->simple) {
         for (size_t i = 0; i < n; i++) {
             size_t cnt = nts_row(b, i);
-            if (!rowbuf_put(rb, b->list_nodes, b->list_flags, cnt))
+            if (!rowbuf_put(rb, b->list_nodes, b->transient ? b->list_flags : NULL, cnt))
                 return false;
         }
         return true;
@@ -851,7 +863,7 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
             kept++;
         } else {
             size_t cnt = b->simple ? simple_row(b, j) : nts_row(b, j);
-            ok = rowbuf_put(rb, b->list_nodes, b->list_flags, cnt);
+            ok = rowbuf_put(rb, b->list_nodes, b->transient ? b->list_flags : NULL, cnt);
         }
         if (!ok)
             goto out;
@@ -997,8 +1009,9 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         return TOKENRING_E_INVAL;
     /* Keys in groups, stage by stage, so that the cache misses of different keys overlap
      * (a single lookup is a chain of dependent reads: bucket, tokens): hash each key and
-     * prefetch its index bucket; prefetch the bucket's first token; search. The set id is
-     * a rank over a small bitmap (cached), and the caller reads the row next. */
+     * prefetch its index bucket; prefetch the bucket's first token; search and prefetch
+     * the range's row, which the caller reads next. The set id is a rank over a small
+     * bitmap (cached). */
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
     for (size_t g = 0; g < count; g += GROUP) {
@@ -1013,6 +1026,8 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
         for (size_t j = 0; j < m; j++) {
             uint32_t range = tr_ring_search(placement->ring, tok[j]);
+            /* the caller reads the row next (tokenring_placement_set) */
+            TR_PREFETCH(placement->rows + tr_row_off(placement, range));
             if (tokens_out)
                 tokens_out[g + j] = tok[j];
             set_ids_out[g + j] = tr_range_set(placement, range);
@@ -1033,6 +1048,7 @@ TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
         return TOKENRING_E_INVAL;
     if (set_id >= placement->set_count)
         return TOKENRING_E_RANGE;
-    tr_placement_fill(out, placement, tr_set_range(placement, (uint32_t)set_id));
+    uint32_t range = tr_set_range(placement, (uint32_t)set_id);
+    tr_placement_fill_row(out, placement, range, range, (uint32_t)set_id);
     return TOKENRING_OK;
 }

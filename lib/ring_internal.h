@@ -171,7 +171,7 @@ TR_HIDDEN tokenring_replication *tr_replication_clone(const tokenring_replicatio
  * number distinct rows in order of first appearance: a range whose row already appeared
  * at an earlier range is a "repeat" (rare with vnodes); every other range opens a new set,
  * so the set of a non-repeat range r is r minus the repeats before it (a rank over a
- * bitmap), and a repeat's set is looked up in a short sorted list. */
+ * bitmap), and a repeat's set is listed at that rank. */
 struct tokenring_placement {
     atomic_size_t refs;
     tokenring_ring *ring;               /* owned reference */
@@ -184,11 +184,22 @@ struct tokenring_placement {
     uint8_t *row_flags;    /* transient flags parallel to rows, or NULL when none is */
     uint32_t set_count;    /* range_count - repeat_count */
     uint32_t repeat_count;
-    uint32_t *repeat_range; /* the repeat ranges, ascending */
-    uint32_t *repeat_set;   /* the set id of each */
+    uint32_t *repeat_set;   /* the set id of each repeat range, in range order */
     uint64_t *repeat_bits;  /* bit r set: range r is a repeat (NULL when none is) */
     uint32_t *repeat_rank;  /* per 64-range word: repeats in the words before it */
+    uint32_t *set_sample;   /* first range of sets 0, 16, 32, ... (NULL when no repeat) */
 };
+
+/* Set bits of x. __builtin_popcountll is a library call unless the build targets a CPU
+ * with a popcount instruction (the library is built for the baseline ISA): the SWAR form
+ * is a dozen instructions inline. */
+static inline uint32_t tr_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+    x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+    x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+    return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
 
 static inline size_t tr_row_off(const struct tokenring_placement *p, uint32_t range)
 {
@@ -200,49 +211,51 @@ static inline uint32_t tr_row_len(const struct tokenring_placement *p, uint32_t 
     return p->row_off ? p->row_off[range + 1] - p->row_off[range] : p->stride;
 }
 
-/* Set id of range r. */
+/* Repeats among ranges 0 .. r - 1 (p has repeats). */
+static inline uint32_t tr_repeats_before(const struct tokenring_placement *p, uint32_t r)
+{
+    return p->repeat_rank[r >> 6] +
+           tr_popcount64(p->repeat_bits[r >> 6] & ((UINT64_C(1) << (r & 63)) - 1));
+}
+
+/* Set id of range r: a repeat's is listed (in range order, so at its rank); any other
+ * range's is r minus the repeats before it. */
 static inline uint32_t tr_range_set(const struct tokenring_placement *p, uint32_t r)
 {
     if (!p->repeat_bits)
         return r;
-    uint64_t w = p->repeat_bits[r >> 6], below = w & ((UINT64_C(1) << (r & 63)) - 1);
-    if (__builtin_expect((w >> (r & 63)) & 1, 0)) {
-        uint32_t lo = 0, hi = p->repeat_count;
-        while (hi - lo > 1) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (p->repeat_range[mid] <= r)
-                lo = mid;
-            else
-                hi = mid;
-        }
-        return p->repeat_set[lo];
-    }
-    return r - p->repeat_rank[r >> 6] - (uint32_t)__builtin_popcountll(below);
+    uint32_t before = tr_repeats_before(p, r);
+    if (__builtin_expect((p->repeat_bits[r >> 6] >> (r & 63)) & 1, 0))
+        return p->repeat_set[before];
+    return r - before;
 }
 
-/* First range of set s (s < set_count): the s-th non-repeat range. With k the number of
- * repeats before it, it is s + k, and k counts the repeats j with
- * repeat_range[j] - j <= s (a non-decreasing quantity: the non-repeats before repeat j). */
+/* First range of set s (s < set_count): the s-th non-repeat range, i.e. the smallest
+ * non-repeat a with a = s + (repeats before a). Iterating a = s + repeats_before(a) from
+ * below reaches it; starting from the sampled first range of set s - s % 16 (whose
+ * repeats before are known), with repeats rare, the first step usually lands on it. */
 static inline uint32_t tr_set_range(const struct tokenring_placement *p, uint32_t s)
 {
-    uint32_t lo = 0, hi = p->repeat_count;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (p->repeat_range[mid] - mid <= s)
-            lo = mid + 1;
-        else
-            hi = mid;
+    if (!p->repeat_bits)
+        return s;
+    uint32_t a = s + (p->set_sample[s >> 4] - (s & ~UINT32_C(15)));
+    for (;;) {
+        uint32_t b = s + tr_repeats_before(p, a);
+        if (b == a)
+            break;
+        a = b;
     }
-    return s + lo;
+    /* a = s + repeats before a; if a itself repeats, so does the equation for a + 1 */
+    while ((p->repeat_bits[a >> 6] >> (a & 63)) & 1)
+        a++;
+    return a;
 }
 
-static inline void tr_placement_fill(tokenring_replicas *out, const struct tokenring_placement *p,
-                                     uint32_t range)
+/* Fills out with the row of range (whose set id is set). */
+static inline void tr_placement_fill_row(tokenring_replicas *out,
+                                         const struct tokenring_placement *p, uint32_t range,
+                                         uint32_t row, uint32_t set)
 {
-    uint32_t set = tr_range_set(p, range), row = range;
-    /* A repeat reads the row of its set's first range: equal sets give equal pointers. */
-    if (__builtin_expect(p->repeat_bits && (p->repeat_bits[range >> 6] >> (range & 63)) & 1, 0))
-        row = tr_set_range(p, set);
     size_t off = tr_row_off(p, row);
     uint32_t count = tr_row_len(p, row);
     out->nodes = p->rows + off;
@@ -258,6 +271,22 @@ static inline void tr_placement_fill(tokenring_replicas *out, const struct token
     out->range_index = range;
     out->set_id = set;
     out->reserved = 0;
+}
+
+static inline void tr_placement_fill(tokenring_replicas *out, const struct tokenring_placement *p,
+                                     uint32_t range)
+{
+    uint32_t set = range, row = range;
+    if (p->repeat_bits) {
+        uint32_t before = tr_repeats_before(p, range);
+        set = range - before;
+        /* A repeat reads the row of its set's first range: equal sets, equal pointers. */
+        if (__builtin_expect((p->repeat_bits[range >> 6] >> (range & 63)) & 1, 0)) {
+            set = p->repeat_set[before];
+            row = tr_set_range(p, set);
+        }
+    }
+    tr_placement_fill_row(out, p, range, row, set);
 }
 
 #endif
