@@ -229,6 +229,23 @@ static void ring_of(uint32_t nodes, uint32_t vnodes, uint32_t joining, uint64_t 
     tokenring_topology *t = make_topology(nodes, vnodes, joining, seed);
     tokenring_ring *r = build(t);
     check_ring(r, t);
+    /* A placement reads the owners in bulk (borrowed when 32-bit, else widened): each
+     * range's first replica is its owner. */
+    tokenring_replication *repl = NULL;
+    assert_int_equal(tokenring_replication_parse(&repl, "2", 1, NULL), TOKENRING_OK);
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, NULL), TOKENRING_OK);
+    size_t n = 0;
+    const int64_t *tokens = tokenring_ring_tokens(r, &n);
+    const uint32_t *owners = tokenring_ring_token_nodes(r, NULL);
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas x;
+        assert_int_equal(tokenring_placement_replicas(&x, p, tokens[i]), TOKENRING_OK);
+        assert_true(x.count >= 1);
+        assert_int_equal(x.nodes[0], owners[i]);
+    }
+    tokenring_placement_free(p);
+    tokenring_replication_free(repl);
     tokenring_ring_free(r);
     tokenring_topology_free(t);
 }
