@@ -93,3 +93,23 @@ char *tr_strdup(const char *s)
 {
     return tr_strndup(s, strlen(s));
 }
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+void tr_advise_huge(void *ptr, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* Only the 2 MiB pages that lie wholly inside the block: the advice never touches
+     * memory the block does not own. Advisory: a refusal changes nothing. */
+    const uintptr_t huge = (uintptr_t)2 << 20;
+    uintptr_t lo = ((uintptr_t)ptr + huge - 1) & ~(huge - 1);
+    uintptr_t hi = ((uintptr_t)ptr + bytes) & ~(huge - 1);
+    if (ptr && hi > lo)
+        (void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)ptr;
+    (void)bytes;
+#endif
+}

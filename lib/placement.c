@@ -434,6 +434,7 @@ static bool rowbuf_init(rowbuf *rb, size_t n, size_t stride)
     rb->stride = stride;
     rb->cap = n * stride;
     rb->rows = tr_malloc((rb->cap ? rb->cap : 1) * sizeof *rb->rows);
+    tr_advise_huge(rb->rows, rb->cap * sizeof *rb->rows);
     return rb->rows != NULL;
 }
 
@@ -960,12 +961,17 @@ TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
 {
     if (out == NULL || placement == NULL)
         return TOKENRING_E_INVAL;
-    /* The lookup reads the bucket, then the tokens, then the range's row: guess that the
-     * answer is the bucket's first range (it usually is) and start fetching its row while
+    /* The lookup reads the bucket, then the tokens, then the range's row: the answer is one
+     * of the bucket's few ranges, whose rows are adjacent, so start fetching them while
      * the search reads the tokens. Only a prefetch: the answer comes from the search. */
     uint32_t guess = *tr_index_bucket(&placement->ring->index, token);
-    if (guess < placement->range_count)
-        TR_PREFETCH(placement->rows + tr_row_off(placement, guess));
+    if (guess < placement->range_count) {
+        /* the bucket's ranges have adjacent rows: fetch the first three cache lines */
+        const char *row = (const char *)(placement->rows + tr_row_off(placement, guess));
+        TR_PREFETCH(row);
+        TR_PREFETCH(row + 64);
+        TR_PREFETCH(row + 128);
+    }
     tr_placement_fill(out, placement, tr_ring_search(placement->ring, token));
     return TOKENRING_OK;
 }
