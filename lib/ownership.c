@@ -100,8 +100,9 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
         o->nodetool_primary = o->nodetool_primary + f;
         o->token_count++;
         if (placement) {
-            const uint32_t *nodes = placement->rows + tr_row_off(placement, (uint32_t)i);
-            uint32_t count = tr_row_len(placement, (uint32_t)i);
+            uint32_t set = tr_range_set(placement, (uint32_t)i);
+            const uint32_t *nodes = placement->rows + tr_row_off(placement, set);
+            uint32_t count = tr_row_len(placement, set);
             for (uint32_t k = 0; k < count; k++) {
                 tokenring_ownership *e = &out[nodes[k]];
                 e->effective_width = tr_u128_out(u128_in(e->effective_width) + w);

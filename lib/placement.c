@@ -2,11 +2,11 @@
 /* Placement: the replicas of every range of a ring under one replication, exactly as
  * Cassandra's SimpleStrategy and NetworkTopologyStrategy choose them.
  *
- * Each range's replica list is one row of 32-bit node indices, stored range after range
- * (lib/ring_internal.h): a lookup is a ring search plus one read at a computed position.
- * Equal rows share a set id (numbered in order of first appearance, found with a hash
- * table when the map is built); the rare repeated rows are listed apart so that the set id
- * of a range is a rank over a bitmap.
+ * Each distinct replica list is one row of 32-bit node indices, stored once, in order of
+ * first appearance along the ring (lib/ring_internal.h): equal lists are found with a hash
+ * table when the map is built, and the rare ranges that repeat an earlier list are marked
+ * in a bitmap, so the set of a range is a rank (no per-range array) and a lookup is a ring
+ * search, a rank over cache-resident bits, and one row read.
  *
  * NetworkTopologyStrategy walks the ring once, interleaving datacenters. A datacenter's
  * decisions depend only on its own tokens (racks are keyed by (datacenter, rack); a node
@@ -578,14 +578,46 @@ static bool finish(tokenring_placement *p, rowbuf *rb)
     p->set_count = next;
     p->repeat_count = repeats;
     if (repeats) {
+        /* Keep each set's row once: row i of a non-repeat range moves down to set[i]
+         * (never above i, so in place, in order). */
+        uint32_t *off = p->row_off;
+        size_t len = 0;
+        for (size_t i = 0; i < n; i++) {
+            if (bits[i >> 6] >> (i & 63) & 1)
+                continue;
+            size_t from = off ? off[i] : i * p->stride;
+            size_t cnt = off ? off[i + 1] - off[i] : p->stride;
+            if (from != len) {
+                memmove(p->rows + len, p->rows + from, cnt * sizeof *p->rows);
+                if (p->row_flags)
+                    memmove(p->row_flags + len, p->row_flags + from, cnt);
+            }
+            if (off)
+                off[set[i]] = (uint32_t)len; /* set[i] <= i: entries still to read are above */
+            len += cnt;
+        }
+        if (off) {
+            off[next] = (uint32_t)len;
+            p->row_off = shrink(off, (size_t)next + 1, sizeof *off);
+        }
+        p->rows = shrink(p->rows, len, sizeof *p->rows);
+        if (p->row_flags)
+            p->row_flags = shrink(p->row_flags, len, 1);
         p->repeat_set = tr_malloc(repeats * sizeof *p->repeat_set);
         p->repeat_rank = tr_malloc(words * sizeof *p->repeat_rank);
         p->set_sample = tr_malloc(((next + 15) / 16) * sizeof *p->set_sample);
-        if (!p->repeat_set || !p->repeat_rank || !p->set_sample)
+        p->set_mask = tr_calloc((next + 15) / 16, sizeof *p->set_mask);
+        if (!p->repeat_set || !p->repeat_rank || !p->set_sample || !p->set_mask)
             goto out;
-        for (size_t i = 0; i < n; i++)
-            if (!(bits[i >> 6] >> (i & 63) & 1) && set[i] % 16 == 0)
-                p->set_sample[set[i] / 16] = (uint32_t)i;
+        for (size_t i = 0; i < n; i++) {
+            if (bits[i >> 6] >> (i & 63) & 1)
+                continue;
+            uint32_t s = set[i]; /* first range i: i - s repeats before it */
+            if (s % 16 == 0)
+                p->set_sample[s / 16] = (uint32_t)i;
+            else if (i - s != p->set_sample[s / 16] - (s & ~UINT32_C(15)))
+                p->set_mask[s / 16] |= (uint16_t)(1u << (s % 16));
+        }
         uint32_t k = 0;
         for (size_t w = 0; w < words; w++) {
             p->repeat_rank[w] = k;
@@ -615,6 +647,7 @@ static void placement_destroy(tokenring_placement *p)
     tr_free(p->repeat_bits);
     tr_free(p->repeat_rank);
     tr_free(p->set_sample);
+    tr_free(p->set_mask);
     tokenring_replication_free(p->replication);
     tokenring_ring_free(p->ring);
     tr_free(p);
@@ -842,8 +875,9 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
         next[otn[k]] = (uint32_t)(k + n0);
     for (size_t k = n0; k-- > 0;) {
         next[otn[k]] = (uint32_t)k;
-        size_t off = tr_row_off(prev, (uint32_t)k);
-        uint32_t len = tr_row_len(prev, (uint32_t)k), far = 0;
+        uint32_t set = tr_range_set(prev, (uint32_t)k);
+        size_t off = tr_row_off(prev, set);
+        uint32_t len = tr_row_len(prev, set), far = 0;
         for (uint32_t h = 0; h < len; h++) {
             uint32_t d = next[prev->rows[off + h]] - (uint32_t)k;
             if (d > far)
@@ -856,8 +890,9 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
         uint32_t o = old_of[j];
         if (o != UINT32_MAX && events_in(dirty, n0, o, o + win[o]) == 0 &&
             events_in(ins, n0, o + 1, o + win[o]) == 0) {
-            size_t off = tr_row_off(prev, o);
-            uint32_t len = tr_row_len(prev, o);
+            uint32_t set = tr_range_set(prev, o);
+            size_t off = tr_row_off(prev, set);
+            uint32_t len = tr_row_len(prev, set);
             for (uint32_t h = 0; h < len; h++)
                 mapped[h] = map[prev->rows[off + h]];
             ok = rowbuf_put(rb, mapped, prev->row_flags ? prev->row_flags + off : NULL, len);
@@ -966,8 +1001,11 @@ TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
      * the search reads the tokens. Only a prefetch: the answer comes from the search. */
     uint32_t guess = *tr_index_bucket(&placement->ring->index, token);
     if (guess < placement->range_count) {
-        /* the bucket's ranges have adjacent rows: fetch the first three cache lines */
-        const char *row = (const char *)(placement->rows + tr_row_off(placement, guess));
+        /* the bucket's ranges have adjacent rows (unless one repeats an earlier set):
+         * fetch the first three cache lines from about the first range's set (exact but
+         * for the repeats inside its bitmap word) */
+        uint32_t set = placement->repeat_bits ? guess - placement->repeat_rank[guess >> 6] : guess;
+        const char *row = (const char *)(placement->rows + tr_row_off(placement, set));
         TR_PREFETCH(row);
         TR_PREFETCH(row + 64);
         TR_PREFETCH(row + 128);
@@ -1031,12 +1069,12 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         for (size_t j = 0; j < m; j++)
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
         for (size_t j = 0; j < m; j++) {
-            uint32_t range = tr_ring_search(placement->ring, tok[j]);
+            uint32_t set = tr_range_set(placement, tr_ring_search(placement->ring, tok[j]));
             /* the caller reads the row next (tokenring_placement_set) */
-            TR_PREFETCH(placement->rows + tr_row_off(placement, range));
+            TR_PREFETCH(placement->rows + tr_row_off(placement, set));
             if (tokens_out)
                 tokens_out[g + j] = tok[j];
-            set_ids_out[g + j] = tr_range_set(placement, range);
+            set_ids_out[g + j] = set;
         }
     }
     return TOKENRING_OK;
@@ -1054,7 +1092,7 @@ TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
         return TOKENRING_E_INVAL;
     if (set_id >= placement->set_count)
         return TOKENRING_E_RANGE;
-    uint32_t range = tr_set_range(placement, (uint32_t)set_id);
-    tr_placement_fill_row(out, placement, range, range, (uint32_t)set_id);
+    tr_placement_fill_row(out, placement, tr_set_range(placement, (uint32_t)set_id),
+                          (uint32_t)set_id);
     return TOKENRING_OK;
 }

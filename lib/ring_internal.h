@@ -166,21 +166,21 @@ struct tokenring_replication {
 /* A copy of a replication description (NULL when out of memory). */
 TR_HIDDEN tokenring_replication *tr_replication_clone(const tokenring_replication *r);
 
-/* The replica map: one row of node indices per range, range after range, so a lookup
- * reads the row at a position computed from the range (no set-id indirection). Set ids
- * number distinct rows in order of first appearance: a range whose row already appeared
- * at an earlier range is a "repeat" (rare with vnodes); every other range opens a new set,
- * so the set of a non-repeat range r is r minus the repeats before it (a rank over a
- * bitmap), and a repeat's set is listed at that rank. */
+/* The replica map: one row of node indices per distinct replica set, stored once, in
+ * order of first appearance along the ring (the set id). A range whose row already
+ * appeared at an earlier range is a "repeat" (rare with vnodes); every other range opens
+ * a new set, so the set of a non-repeat range r is r minus the repeats before it (a rank
+ * over a bitmap and a small per-word table, both a few bits per range and cache-resident
+ * on the lookup path), and a repeat's set is listed at that rank. No per-range array. */
 struct tokenring_placement {
     atomic_size_t refs;
     tokenring_ring *ring;               /* owned reference */
     tokenring_replication *replication; /* owned copy: what tokenring_placement_update reuses */
     uint32_t flags;                     /* the build flags */
     uint32_t range_count;
-    uint32_t stride;       /* replicas per range when every row has the same length */
-    uint32_t *row_off;     /* otherwise range_count + 1 offsets into rows (else NULL) */
-    uint32_t *rows;        /* node indices, range after range */
+    uint32_t stride;       /* replicas per set when every row has the same length */
+    uint32_t *row_off;     /* otherwise set_count + 1 offsets into rows (else NULL) */
+    uint32_t *rows;        /* node indices, set after set */
     uint8_t *row_flags;    /* transient flags parallel to rows, or NULL when none is */
     uint32_t set_count;    /* range_count - repeat_count */
     uint32_t repeat_count;
@@ -188,6 +188,8 @@ struct tokenring_placement {
     uint64_t *repeat_bits;  /* bit r set: range r is a repeat (NULL when none is) */
     uint32_t *repeat_rank;  /* per 64-range word: repeats in the words before it */
     uint32_t *set_sample;   /* first range of sets 0, 16, 32, ... (NULL when no repeat) */
+    uint16_t *set_mask;     /* per 16 sets: bit j set when set 16k + j has more repeats
+                               before its first range than set 16k */
 };
 
 /* Set bits of x. __builtin_popcountll is a library call unless the build targets a CPU
@@ -201,14 +203,15 @@ static inline uint32_t tr_popcount64(uint64_t x)
     return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-static inline size_t tr_row_off(const struct tokenring_placement *p, uint32_t range)
+/* Where the row of set `set` starts in rows, and its length. */
+static inline size_t tr_row_off(const struct tokenring_placement *p, uint32_t set)
 {
-    return p->row_off ? p->row_off[range] : (size_t)range * p->stride;
+    return p->row_off ? p->row_off[set] : (size_t)set * p->stride;
 }
 
-static inline uint32_t tr_row_len(const struct tokenring_placement *p, uint32_t range)
+static inline uint32_t tr_row_len(const struct tokenring_placement *p, uint32_t set)
 {
-    return p->row_off ? p->row_off[range + 1] - p->row_off[range] : p->stride;
+    return p->row_off ? p->row_off[set + 1] - p->row_off[set] : p->stride;
 }
 
 /* Repeats among ranges 0 .. r - 1 (p has repeats). */
@@ -231,14 +234,16 @@ static inline uint32_t tr_range_set(const struct tokenring_placement *p, uint32_
 }
 
 /* First range of set s (s < set_count): the s-th non-repeat range, i.e. the smallest
- * non-repeat a with a = s + (repeats before a). Iterating a = s + repeats_before(a) from
- * below reaches it; starting from the sampled first range of set s - s % 16 (whose
- * repeats before are known), with repeats rare, the first step usually lands on it. */
+ * non-repeat a with a = s + (repeats before a). Usually (mask bit clear) no repeat lies
+ * between the first range of set s - s % 16 (sampled) and it: a is that range plus s % 16.
+ * Otherwise iterate a = s + repeats_before(a) from there, which reaches it from below. */
 static inline uint32_t tr_set_range(const struct tokenring_placement *p, uint32_t s)
 {
     if (!p->repeat_bits)
         return s;
-    uint32_t a = s + (p->set_sample[s >> 4] - (s & ~UINT32_C(15)));
+    uint32_t a = p->set_sample[s >> 4] + (s & 15);
+    if (__builtin_expect(!((p->set_mask[s >> 4] >> (s & 15)) & 1), 1))
+        return a;
     for (;;) {
         uint32_t b = s + tr_repeats_before(p, a);
         if (b == a)
@@ -251,13 +256,13 @@ static inline uint32_t tr_set_range(const struct tokenring_placement *p, uint32_
     return a;
 }
 
-/* Fills out with the row of range (whose set id is set). */
+/* Fills out with set `set`, reported for range `range`. */
 static inline void tr_placement_fill_row(tokenring_replicas *out,
                                          const struct tokenring_placement *p, uint32_t range,
-                                         uint32_t row, uint32_t set)
+                                         uint32_t set)
 {
-    size_t off = tr_row_off(p, row);
-    uint32_t count = tr_row_len(p, row);
+    size_t off = tr_row_off(p, set);
+    uint32_t count = tr_row_len(p, set);
     out->nodes = p->rows + off;
     out->transient = NULL;
     if (p->row_flags) {
@@ -276,17 +281,7 @@ static inline void tr_placement_fill_row(tokenring_replicas *out,
 static inline void tr_placement_fill(tokenring_replicas *out, const struct tokenring_placement *p,
                                      uint32_t range)
 {
-    uint32_t set = range, row = range;
-    if (p->repeat_bits) {
-        uint32_t before = tr_repeats_before(p, range);
-        set = range - before;
-        /* A repeat reads the row of its set's first range: equal sets, equal pointers. */
-        if (__builtin_expect((p->repeat_bits[range >> 6] >> (range & 63)) & 1, 0)) {
-            set = p->repeat_set[before];
-            row = tr_set_range(p, set);
-        }
-    }
-    tr_placement_fill_row(out, p, range, row, set);
+    tr_placement_fill_row(out, p, range, tr_range_set(p, range));
 }
 
 #endif
