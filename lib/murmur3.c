@@ -3,30 +3,62 @@
  * Murmur3Partitioner tokens: Cassandra's MurmurHash3_x64_128, which reads the tail bytes
  * (the last len % 16) as SIGNED bytes, sign-extended to 64 bits before shifting.
  *
- * The body is the textbook loop over 16-byte blocks read as two little-endian 64-bit
- * words (memcpy loads, byte-swapped on big-endian hosts). The tail is one computed jump
- * into a fall-through switch, no per-byte branch: bytes 8..14 are each a sign-extending
- * load, shift and XOR; when the tail has 8 bytes or more, bytes 0..7 are one word load
- * whose sign extension is applied to all bytes at once (sign_fix: a prefix-XOR of the
- * per-byte sign bits); shorter tails take the per-byte path.
+ * Layout of the work (memcpy loads, byte-swapped on big-endian hosts; no read outside
+ * [key, key + len), which the tests check under AddressSanitizer with exact-size buffers):
+ *   - 0..31 bytes: one jump table on the length, each case straight-line code for exactly
+ *     that length (16..31: one block, then the tail). 25..31 bytes (a block and a tail of
+ *     two words) are out-of-line functions: inline, their register pressure made every
+ *     call save and restore a register.
+ *   - 32 bytes and more: the first block, one and two more as needed to leave a multiple
+ *     of four, four per loop iteration, then the tail (one jump table, skipped when
+ *     len % 16 == 0).
+ *   - tails: up to three bytes are sign-extending byte loads; four or more are one word
+ *     load (the 8 bytes ending at the key's end when at least 8 bytes precede it, else two
+ *     overlapping 4-byte loads) corrected by signed_word(): a multiply computes the parity
+ *     of the sign bits below each byte, a second spreads it to 0x00/0xFF.
+ *   - the token: NULL first (one predictable branch), the empty key is the jump table's
+ *     default, and the MIN -> MAX rule is one compare with a never-taken branch.
+ *   - tokenring_tokens() validates the offsets four at a time before writing anything,
+ *     then hashes with the same inlined code, carrying each end offset to the next key.
  *
- * Measured against the published algorithm (unsigned tail, same switch, compiled alone):
- * a fully branch-free tail (overlapping word loads + sign_fix for both words) was up to
- * 1.8x slower on 1-3 byte tails, so only the 8-byte word uses it. The core is forced
- * inline so tokenring_token() and the batch loop are single functions; the remaining
- * difference to the reference is the partitioner's empty-key test and MIN->MAX
- * normalisation (a few instructions per key).
+ * Measured (gcc 12 -O3, bench/bench_ring.c's reference MurmurHash3_x64_128 compiled into
+ * the bench, callgrind instructions per key including the bench's call loop): 8, 16, 64,
+ * 256 bytes: tokenring_token 70.1, 67.1, 127.1, 331.1 and tokenring_tokens 67.8, 64.8,
+ * 123.8, 326.8 against the reference's 81.0, 78.0, 135.0, 363.0 (before this layout:
+ * 85.1, 83.1, 140.1, 368.1). Library code alone, every length 1..256 checked, is 2-25%
+ * under the reference's instructions. Time follows at short keys (10-20% faster); from
+ * 64 bytes the hash is bound by the latency of the h1/h2 chain (6 cycles a block here),
+ * which is the algorithm's and the reference's too, so the time gain there is smaller
+ * (0-5%) and within the noise of a shared machine; on 1 MiB keys both run at the chain's
+ * speed.
  */
+#include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "internal.h"
 
 #define C1 0x87c37b91114253d5ULL
 #define C2 0x4cf5ad432745937fULL
+#define BYTES_01 0x0101010101010101ULL
+
+#define ALWAYS_INLINE __attribute__((always_inline)) static inline
+
+/* clang's own rotate: from the shift-or form, clang folds the shifts into the multiplies
+ * before it (two multiplies per rotated product). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_rotateleft64)
+#define HAVE_ROTATELEFT64 1
+#endif
+#endif
 
 static inline uint64_t rotl64(uint64_t x, unsigned r)
 {
+#ifdef HAVE_ROTATELEFT64
+    return __builtin_rotateleft64(x, r);
+#else
     return (x << r) | (x >> (64 - r));
+#endif
 }
 
 static inline uint64_t fmix64(uint64_t k)
@@ -49,76 +81,92 @@ static inline uint64_t load64(const uint8_t *p)
     return v;
 }
 
-/* The XOR correction that turns an unsigned little-endian reading of 8 bytes into the
- * XOR of the sign-extended bytes: byte j of it is 0xFF when an odd number of the bytes
- * below j have their top bit set (an exclusive prefix-XOR of the sign bits). */
-static inline uint64_t sign_fix(uint64_t x)
+static inline uint64_t load32(const uint8_t *p)
 {
-    uint64_t s = (x >> 7) & 0x0101010101010101ULL;
-    s ^= s << 8;
-    s ^= s << 16;
-    s ^= s << 32;
-    return (s << 8) * 0xFFu;
+    uint32_t v;
+    memcpy(&v, p, sizeof v);
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap32(v);
+#endif
+    return v;
+}
+
+/* Java widens a (signed) byte to long by sign extension. */
+#define SB(p, i) ((uint64_t)(int64_t)(int8_t)(p)[i])
+
+/* Java reads tail bytes as signed and sign-extends each to 64 bits before shifting it
+ * into place and XORing it in. For a word x holding the tail bytes unsigned (zero above
+ * them), that is x ^ sign_fix(x), where byte j of sign_fix(x) is 0xFF when an odd number
+ * of the bytes below j have their top bit set. (x + x) & 0x0101..01 moves each byte's
+ * sign bit to the bottom of the byte above it; multiplying by 0x0101..01 gives each byte
+ * the count of sign bits below it (at most 7: no carries between bytes); the low bit of
+ * each count is its parity, and multiplying those bits by 0xFF fills their bytes. */
+static inline uint64_t signed_word(uint64_t x)
+{
+    uint64_t s = (x >> 7) & BYTES_01;
+    return x ^ ((s * BYTES_01) & BYTES_01) * 0xFF00u;
+}
+
+/* The value Java XORs together from the m tail bytes at p (1 <= m <= 7, a constant
+ * wherever this is inlined): byte by byte for up to three bytes; else one word load,
+ * either the 8 bytes ending at p + m (when the caller allows reading up to 7 bytes
+ * before p: they are still key bytes) or two overlapping 4-byte loads. */
+ALWAYS_INLINE uint64_t tail_lane(const uint8_t *p, size_t m, bool may_read_before)
+{
+    switch (m) {
+    case 1: return SB(p, 0);
+    case 2: return SB(p, 0) ^ SB(p, 1) << 8;
+    case 3: return SB(p, 0) ^ SB(p, 1) << 8 ^ SB(p, 2) << 16;
+    default:
+        if (may_read_before)
+            return signed_word(load64(p + m - 8) >> (8 * (8 - m)));
+        return signed_word(load32(p) | load32(p + m - 4) << (8 * (m - 4)));
+    }
+}
+
+static inline uint64_t mix_k1(uint64_t k1)
+{
+    k1 *= C1;
+    k1 = rotl64(k1, 31);
+    return k1 * C2;
+}
+
+static inline uint64_t mix_k2(uint64_t k2)
+{
+    k2 *= C2;
+    k2 = rotl64(k2, 33);
+    return k2 * C1;
+}
+
+/* One 16-byte block into (h1, h2). */
+#define BLOCK(p)                                                                            \
+    do {                                                                                    \
+        h1 ^= mix_k1(load64(p));                                                            \
+        h1 = rotl64(h1, 27);                                                                \
+        h1 += h2;                                                                           \
+        h1 = h1 * 5 + 0x52dce729;                                                           \
+        h2 ^= mix_k2(load64((p) + 8));                                                      \
+        h2 = rotl64(h2, 31);                                                                \
+        h2 += h1;                                                                           \
+        h2 = h2 * 5 + 0x38495ab5;                                                           \
+    } while (0)
+
+/* The tail: the last t bytes (1 <= t <= 15, a constant wherever this is inlined),
+ * starting at p. */
+ALWAYS_INLINE void tail(const uint8_t *p, size_t t, bool may_read_before, uint64_t *h1,
+                        uint64_t *h2)
+{
+    if (t > 8)
+        *h2 ^= mix_k2(tail_lane(p + 8, t - 8, true));
+    *h1 ^= mix_k1(t >= 8 ? signed_word(load64(p)) : tail_lane(p, t, may_read_before));
 }
 
 typedef struct hash128 {
     uint64_t h1, h2;
 } hash128;
 
-/* Java widens a (signed) byte to long by sign extension. */
-#define SB(i) ((uint64_t)(int64_t)(int8_t)tail[i])
-
-__attribute__((always_inline)) static inline hash128 murmur3(const uint8_t *key, size_t n,
-                                                             uint64_t seed)
+static inline hash128 finish(uint64_t h1, uint64_t h2, size_t n)
 {
-    uint64_t h1 = seed, h2 = seed;
-    size_t nblocks = n / 16;
-    const uint8_t *p = key;
-
-    for (size_t i = 0; i < nblocks; i++, p += 16) {
-        uint64_t k1 = load64(p), k2 = load64(p + 8);
-        k1 *= C1;
-        k1 = rotl64(k1, 31);
-        k1 *= C2;
-        h1 ^= k1;
-        h1 = rotl64(h1, 27);
-        h1 += h2;
-        h1 = h1 * 5 + 0x52dce729;
-        k2 *= C2;
-        k2 = rotl64(k2, 33);
-        k2 *= C1;
-        h2 ^= k2;
-        h2 = rotl64(h2, 31);
-        h2 += h1;
-        h2 = h2 * 5 + 0x38495ab5;
-    }
-
-    const uint8_t *tail = p;
-    uint64_t k1 = 0, k2 = 0;
-    switch (n & 15) {
-    case 15: k2 ^= SB(14) << 48; /* fall through */
-    case 14: k2 ^= SB(13) << 40; /* fall through */
-    case 13: k2 ^= SB(12) << 32; /* fall through */
-    case 12: k2 ^= SB(11) << 24; /* fall through */
-    case 11: k2 ^= SB(10) << 16; /* fall through */
-    case 10: k2 ^= SB(9) << 8;   /* fall through */
-    case 9:  k2 ^= SB(8);
-             k2 *= C2; k2 = rotl64(k2, 33); k2 *= C1; h2 ^= k2; /* fall through */
-    case 8:  k1 = load64(tail);
-             k1 ^= sign_fix(k1);
-             goto mix1;
-    case 7:  k1 ^= SB(6) << 48;  /* fall through */
-    case 6:  k1 ^= SB(5) << 40;  /* fall through */
-    case 5:  k1 ^= SB(4) << 32;  /* fall through */
-    case 4:  k1 ^= SB(3) << 24;  /* fall through */
-    case 3:  k1 ^= SB(2) << 16;  /* fall through */
-    case 2:  k1 ^= SB(1) << 8;   /* fall through */
-    case 1:  k1 ^= SB(0);
-    mix1:    k1 *= C1; k1 = rotl64(k1, 31); k1 *= C2; h1 ^= k1;
-             break;
-    default: break;
-    }
-
     h1 ^= (uint64_t)n;
     h2 ^= (uint64_t)n;
     h1 += h2;
@@ -130,19 +178,168 @@ __attribute__((always_inline)) static inline hash128 murmur3(const uint8_t *key,
     return (hash128){ h1, h2 };
 }
 
-/* The token of a non-empty key. The unsigned-to-signed conversion is two's complement
- * reinterpretation (implementation-defined in C11, exact on every supported compiler);
- * a raw minimum is normalised to the maximum. */
-__attribute__((always_inline)) static inline int64_t token_of(const uint8_t *key, size_t len)
+/* Keys of 25..31 bytes: one block and a two-word tail, out of line (inline, these
+ * register-hungry cases made every call save and restore a register). */
+ALWAYS_INLINE hash128 murmur3_25_31_inline(const uint8_t *p, size_t n, uint64_t seed)
 {
-    int64_t t = (int64_t)murmur3(key, len, 0).h1;
-    return t == TOKENRING_MIN_TOKEN ? TOKENRING_MAX_TOKEN : t;
+    uint64_t h1 = seed, h2 = seed;
+    BLOCK(p);
+    switch (n) {
+    case 25: tail(p + 16, 9, true, &h1, &h2); break;
+    case 26: tail(p + 16, 10, true, &h1, &h2); break;
+    case 27: tail(p + 16, 11, true, &h1, &h2); break;
+    case 28: tail(p + 16, 12, true, &h1, &h2); break;
+    case 29: tail(p + 16, 13, true, &h1, &h2); break;
+    case 30: tail(p + 16, 14, true, &h1, &h2); break;
+    default: tail(p + 16, 15, true, &h1, &h2); break;
+    }
+    return finish(h1, h2, n);
+}
+
+__attribute__((noinline)) static hash128 murmur3_25_31(const uint8_t *p, size_t n,
+                                                       uint64_t seed)
+{
+    return murmur3_25_31_inline(p, n, seed);
+}
+
+/* Jump-table cases: one specialised straight-line copy per length. Keys of 1..15 bytes
+ * are all tail; 16..31 bytes are one block and a tail. */
+#define TAIL_CASE(T)                                                                        \
+    case T:                                                                                 \
+        tail(p, T, false, &h1, &h2);                                                        \
+        break;                                                                              \
+    case 16 + T:                                                                            \
+        if (T > 8)                                                                          \
+            return HASH_25_31;                                                              \
+        BLOCK(p);                                                                           \
+        tail(p + 16, T, true, &h1, &h2);                                                    \
+        break
+#define SHORT_CASES                                                                         \
+    TAIL_CASE(1);                                                                           \
+    TAIL_CASE(2);                                                                           \
+    TAIL_CASE(3);                                                                           \
+    TAIL_CASE(4);                                                                           \
+    TAIL_CASE(5);                                                                           \
+    TAIL_CASE(6);                                                                           \
+    TAIL_CASE(7);                                                                           \
+    TAIL_CASE(8);                                                                           \
+    TAIL_CASE(9);                                                                           \
+    TAIL_CASE(10);                                                                          \
+    TAIL_CASE(11);                                                                          \
+    TAIL_CASE(12);                                                                          \
+    TAIL_CASE(13);                                                                          \
+    TAIL_CASE(14);                                                                          \
+    TAIL_CASE(15);                                                                          \
+    case 16:                                                                                \
+        BLOCK(p);                                                                           \
+        break
+
+/* The tail of a long key, after its blocks: the last t bytes at p (1..15). */
+#define LONG_TAIL_CASE(T)                                                                   \
+    case T:                                                                                 \
+        tail(p, T, true, &h1, &h2);                                                         \
+        break
+#define LONG_TAIL_CASES                                                                     \
+    LONG_TAIL_CASE(1);                                                                      \
+    LONG_TAIL_CASE(2);                                                                      \
+    LONG_TAIL_CASE(3);                                                                      \
+    LONG_TAIL_CASE(4);                                                                      \
+    LONG_TAIL_CASE(5);                                                                      \
+    LONG_TAIL_CASE(6);                                                                      \
+    LONG_TAIL_CASE(7);                                                                      \
+    LONG_TAIL_CASE(8);                                                                      \
+    LONG_TAIL_CASE(9);                                                                      \
+    LONG_TAIL_CASE(10);                                                                     \
+    LONG_TAIL_CASE(11);                                                                     \
+    LONG_TAIL_CASE(12);                                                                     \
+    LONG_TAIL_CASE(13);                                                                     \
+    LONG_TAIL_CASE(14);                                                                     \
+    LONG_TAIL_CASE(15)
+
+enum hash_result { HASH_EMPTY, HASH_DONE, HASH_25_31 };
+
+/* Cassandra's MurmurHash3_x64_128 of the n bytes at p into *out: HASH_DONE; HASH_EMPTY for
+ * n == 0 (reads nothing); HASH_25_31 for 25..31 bytes, which the caller hashes with
+ * murmur3_25_31(). *out is set only for HASH_DONE. */
+ALWAYS_INLINE enum hash_result murmur3(const uint8_t *p, size_t n, uint64_t seed, hash128 *out)
+{
+    uint64_t h1 = seed, h2 = seed;
+    if (n >= 32) {
+        /* The blocks: the first one, then one and two more as needed to leave a multiple
+         * of four, then four per iteration. */
+        const uint8_t *end = p + (n & ~(size_t)15);
+        BLOCK(p);
+        p += 16;
+        if (!(n & 16)) {
+            BLOCK(p);
+            p += 16;
+        }
+        if ((n - 16) & 32) {
+            BLOCK(p);
+            BLOCK(p + 16);
+            p += 32;
+        }
+        for (; p < end; p += 64) {
+            BLOCK(p);
+            BLOCK(p + 16);
+            BLOCK(p + 32);
+            BLOCK(p + 48);
+        }
+        if (n & 15) {
+            p = end;
+            switch (n & 15) {
+                LONG_TAIL_CASES;
+            default: break;
+            }
+        }
+    } else {
+        switch (n) {
+            SHORT_CASES;
+        default: return HASH_EMPTY; /* n == 0 */
+        }
+    }
+    *out = finish(h1, h2, n);
+    return HASH_DONE;
+}
+
+/* The partitioner's rule: Cassandra never returns Long.MIN_VALUE; a raw minimum becomes
+ * the maximum. The conversion is two's complement reinterpretation (implementation-
+ * defined in C11, exact on every supported compiler). */
+static inline int64_t min_to_max(uint64_t h1)
+{
+    int64_t t = (int64_t)h1, unused;
+    /* t - 1 overflows exactly when t is the minimum: a compare and a never-taken branch */
+    if (__builtin_expect(__builtin_sub_overflow(t, 1, &unused), 0))
+        return TOKENRING_MAX_TOKEN;
+    return t;
+}
+
+/* Out of line so that the hot path does not keep the constant in a register. */
+__attribute__((cold, noinline)) static int64_t min_token(void)
+{
+    return TOKENRING_MIN_TOKEN;
+}
+
+__attribute__((noinline)) static int64_t token_25_31(const uint8_t *p, size_t n)
+{
+    return min_to_max(murmur3_25_31_inline(p, n, 0).h1);
+}
+
+/* The token of a key (NULL or empty: the minimum). */
+ALWAYS_INLINE int64_t token_of(const uint8_t *p, size_t n)
+{
+    hash128 h;
+    if (__builtin_expect(p == NULL, 0))
+        return min_token();
+    switch (murmur3(p, n, 0, &h)) {
+    case HASH_DONE: return min_to_max(h.h1);
+    case HASH_25_31: return token_25_31(p, n);
+    default: return min_token();
+    }
 }
 
 TOKENRING_API int64_t tokenring_token(const void *key, size_t len)
 {
-    if (__builtin_expect(len == 0 || key == NULL, 0))
-        return TOKENRING_MIN_TOKEN;
     return token_of(key, len);
 }
 
@@ -153,17 +350,36 @@ TOKENRING_API int tokenring_tokens(int64_t *tokens_out, const uint8_t *keys,
         return TOKENRING_OK;
     if (tokens_out == NULL || offsets == NULL)
         return TOKENRING_E_INVAL;
-    /* Validate everything before writing anything. */
-    for (size_t i = 0; i < count; i++)
+    /* Validate everything before writing anything: the offsets must not decrease (checked
+     * four at a time), and keys may be NULL only when every key is empty. */
+    size_t i = 0;
+    for (; i + 4 <= count; i += 4)
+        if (offsets[i + 1] < offsets[i] || offsets[i + 2] < offsets[i + 1] ||
+            offsets[i + 3] < offsets[i + 2] || offsets[i + 4] < offsets[i + 3])
+            return TOKENRING_E_INVAL;
+    for (; i < count; i++)
         if (offsets[i + 1] < offsets[i])
             return TOKENRING_E_INVAL;
     if (offsets[count] > (uint64_t)SIZE_MAX)
         return TOKENRING_E_INVAL;
-    if (keys == NULL && offsets[count] != offsets[0])
-        return TOKENRING_E_INVAL;
-    for (size_t i = 0; i < count; i++) {
-        size_t a = (size_t)offsets[i], len = (size_t)(offsets[i + 1] - offsets[i]);
-        tokens_out[i] = len ? token_of(keys + a, len) : TOKENRING_MIN_TOKEN;
+    if (keys == NULL) {
+        if (offsets[count] != offsets[0])
+            return TOKENRING_E_INVAL;
+        for (i = 0; i < count; i++)
+            tokens_out[i] = TOKENRING_MIN_TOKEN;
+        return TOKENRING_OK;
+    }
+    size_t start = (size_t)offsets[0];
+    for (i = 0; i < count; i++) {
+        size_t stop = (size_t)offsets[i + 1], len = stop - start;
+        const uint8_t *key = keys + start;
+        start = stop;
+        hash128 h;
+        switch (murmur3(key, len, 0, &h)) {
+        case HASH_DONE: tokens_out[i] = min_to_max(h.h1); break;
+        case HASH_25_31: tokens_out[i] = min_to_max(murmur3_25_31(key, len, 0).h1); break;
+        default: tokens_out[i] = TOKENRING_MIN_TOKEN; break;
+        }
     }
     return TOKENRING_OK;
 }
@@ -173,8 +389,9 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
 {
     if (out == NULL || (key == NULL && len != 0))
         return TOKENRING_E_INVAL;
-    static const uint8_t empty[1] = { 0 };
-    hash128 h = murmur3(key ? key : empty, len, seed);
+    hash128 h = finish(seed, seed, 0);
+    if (murmur3(key, len, seed, &h) == HASH_25_31)
+        h = murmur3_25_31(key, len, seed);
     out[0] = (int64_t)h.h1;
     out[1] = (int64_t)h.h2;
     return TOKENRING_OK;

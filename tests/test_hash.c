@@ -273,6 +273,142 @@ static void fast_path_matches_reference_on_random_keys(void **state)
     }
 }
 
+/* Every combination of tail-byte signs for keys of 1..31 bytes (the straight-line
+ * paths: all of a key up to 16 bytes, the tail after one block up to 31), each key in a
+ * heap buffer of exactly its size so that AddressSanitizer sees any read outside it. */
+static void every_sign_pattern_of_short_tails(void **state)
+{
+    (void)state;
+    for (size_t len = 1; len < 32; len++) {
+        size_t first = len > 16 ? 16 : 0, bits = len - first;
+        uint8_t *key = malloc(len);
+        assert_non_null(key);
+        for (uint32_t pattern = 0; pattern < (1u << bits); pattern++) {
+            for (size_t i = 0; i < len; i++)
+                key[i] = (uint8_t)(rng() & 0x7F);
+            for (size_t b = 0; b < bits; b++)
+                if (pattern >> b & 1)
+                    key[first + b] |= 0x80;
+            int64_t t = tokenring_token(key, len);
+            if (t != ref_token(key, len)) {
+                char *hex = tsv_hex_encode(key, len);
+                fail_msg("len %zu key %s: got %" PRId64 " want %" PRId64, len, hex, t,
+                         ref_token(key, len));
+            }
+            if (pattern % 61 == 0) {
+                uint64_t seed = rng();
+                int64_t h[2];
+                uint64_t r[2];
+                assert_int_equal(tokenring_murmur3_cassandra(h, key, len, seed), TOKENRING_OK);
+                ref_hash(key, len, seed, r);
+                assert_int_equal((uint64_t)h[0], r[0]);
+                assert_int_equal((uint64_t)h[1], r[1]);
+            }
+        }
+        free(key);
+    }
+}
+
+/* Every length 0..300 (and a few long ones) with all-high, all-low, alternating and random
+ * bytes, in heap buffers of exactly the key's size: single keys, seeded hashes and one
+ * batch of all of them packed back to back (offsets starting past 0). */
+static void exact_size_keys_of_every_length(void **state)
+{
+    (void)state;
+    static const size_t extra[] = { 511, 512, 513, 1000, 1023, 1024, 1025, 4099 };
+    size_t nlens = 301 + sizeof extra / sizeof extra[0], count = 4 * nlens, total = 0;
+    size_t *lens = malloc(count * sizeof *lens);
+    assert_non_null(lens);
+    for (size_t i = 0; i < count; i++) {
+        size_t l = i / 4 < 301 ? i / 4 : extra[i / 4 - 301];
+        lens[i] = l;
+        total += l;
+    }
+    uint8_t *packed = malloc(total + 3);
+    uint64_t *off = malloc((count + 1) * sizeof *off);
+    int64_t *out = malloc(count * sizeof *out), *want = malloc(count * sizeof *want);
+    assert_non_null(packed);
+    assert_non_null(off);
+    assert_non_null(out);
+    assert_non_null(want);
+    off[0] = 3;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = lens[i];
+        uint8_t *key = len ? malloc(len) : NULL;
+        assert_true(len == 0 || key != NULL);
+        for (size_t j = 0; j < len; j++) {
+            uint8_t r = (uint8_t)rng();
+            key[j] = i % 4 == 0 ? (uint8_t)(r | 0x80) : i % 4 == 1 ? (uint8_t)(r & 0x7F)
+                     : i % 4 == 2 ? (uint8_t)(j % 2 ? r | 0x80 : r & 0x7F) : r;
+        }
+        want[i] = ref_token(key, len);
+        int64_t t = tokenring_token(key, len);
+        if (t != want[i]) {
+            char *hex = tsv_hex_encode(key, len);
+            fail_msg("len %zu key %s: got %" PRId64 " want %" PRId64, len, hex, t, want[i]);
+        }
+        uint64_t seed = i % 3 ? rng() : 0;
+        int64_t h[2];
+        uint64_t r[2];
+        assert_int_equal(tokenring_murmur3_cassandra(h, key, len, seed), TOKENRING_OK);
+        ref_hash(key ? key : (const uint8_t *)"", len, seed, r);
+        assert_int_equal((uint64_t)h[0], r[0]);
+        assert_int_equal((uint64_t)h[1], r[1]);
+        if (len)
+            memcpy(packed + off[i], key, len);
+        off[i + 1] = off[i] + len;
+        free(key);
+    }
+    assert_int_equal(tokenring_tokens(out, packed, off, count), TOKENRING_OK);
+    for (size_t i = 0; i < count; i++)
+        if (out[i] != want[i])
+            fail_msg("batch key %zu (len %zu): got %" PRId64 " want %" PRId64, i, lens[i],
+                     out[i], want[i]);
+    free(lens);
+    free(packed);
+    free(off);
+    free(out);
+    free(want);
+}
+
+/* The batch validates its offsets several at a time: a decrease at any position of
+ * batches of 1..13 keys is refused with nothing written, and all-empty batches of every
+ * size accept NULL keys. */
+static void batch_decrease_anywhere_writes_nothing(void **state)
+{
+    (void)state;
+    uint8_t keys[64];
+    for (size_t i = 0; i < sizeof keys; i++)
+        keys[i] = (uint8_t)(0x41 + i);
+    for (size_t count = 1; count <= 13; count++) {
+        uint64_t off[14];
+        int64_t out[13];
+        for (size_t i = 0; i <= count; i++)
+            off[i] = 2 * i + 1;
+        for (size_t i = 0; i < count; i++)
+            out[i] = 7;
+        assert_int_equal(tokenring_tokens(out, keys, off, count), TOKENRING_OK);
+        for (size_t i = 0; i < count; i++)
+            assert_int_equal(out[i], tokenring_token(keys + 2 * i + 1, 2));
+        for (size_t bad = 1; bad <= count; bad++) {
+            for (size_t i = 0; i < count; i++)
+                out[i] = 7;
+            uint64_t saved = off[bad];
+            off[bad] = off[bad - 1] - 1; /* the only decrease: between keys bad-1 and bad */
+            assert_int_equal(tokenring_tokens(out, keys, off, count), TOKENRING_E_INVAL);
+            for (size_t i = 0; i < count; i++)
+                assert_int_equal(out[i], 7);
+            off[bad] = saved;
+        }
+        uint64_t same[14];
+        for (size_t i = 0; i <= count; i++)
+            same[i] = 9;
+        assert_int_equal(tokenring_tokens(out, NULL, same, count), TOKENRING_OK);
+        for (size_t i = 0; i < count; i++)
+            assert_int_equal(out[i], TOKENRING_MIN_TOKEN);
+    }
+}
+
 static void batch_bad_arguments_write_nothing(void **state)
 {
     (void)state;
@@ -337,6 +473,9 @@ int main(void)
         cmocka_unit_test(every_token_vector),
         cmocka_unit_test(every_token_vector_in_one_batch),
         cmocka_unit_test(fast_path_matches_reference_on_random_keys),
+        cmocka_unit_test(every_sign_pattern_of_short_tails),
+        cmocka_unit_test(exact_size_keys_of_every_length),
+        cmocka_unit_test(batch_decrease_anywhere_writes_nothing),
         cmocka_unit_test(batch_bad_arguments_write_nothing),
         cmocka_unit_test(single_key_bad_arguments),
     };
