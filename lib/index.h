@@ -61,14 +61,17 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
         else
             hi = mid;
     }
-    /* lo + the number of tokens of [lo, hi) below t, without branches (reads clamped to
-     * the last token) */
-    uint32_t last = idx->count - 1, r = lo;
-    for (uint32_t j = 0; j < 4; j++) {
-        uint32_t at = lo + j < last ? lo + j : last;
-        r += (uint32_t)(lo + j < hi) & (uint32_t)(tok[at] < t);
+    /* The answer is lo plus the number of tokens of [lo, hi) below t. Tokens from hi on
+     * are above t, so counting those below t among the four from lo gives it without a
+     * branch, whenever four tokens follow lo (all but the ring's last bucket). */
+    if (lo + 4 <= idx->count) {
+        lo += (uint32_t)(tok[lo] < t) + (uint32_t)(tok[lo + 1] < t) +
+              (uint32_t)(tok[lo + 2] < t) + (uint32_t)(tok[lo + 3] < t);
+    } else {
+        while (lo < hi && tok[lo] < t)
+            lo++;
     }
-    return r == idx->count ? 0 : r;
+    return lo == idx->count ? 0 : lo;
 }
 
 /* tr_index_search for each of count tokens into out[], in groups whose memory reads
