@@ -12,10 +12,10 @@
  *   - 32 bytes and more: the first block, one and two more as needed to leave a multiple
  *     of four, four per loop iteration, then the tail (one jump table, skipped when
  *     len % 16 == 0).
- *   - tails: up to three bytes are sign-extending byte loads; four or more are one word
+ *   - tails: up to four bytes are sign-extending byte loads; five or more are one word
  *     load (the 8 bytes ending at the key's end when at least 8 bytes precede it, else two
  *     overlapping 4-byte loads) corrected by signed_word(): a multiply computes the parity
- *     of the sign bits below each byte, a second spreads it to 0x00/0xFF.
+ *     of the sign bits below each byte, a shift and a subtraction spread it to 0x00/0xFF.
  *   - the token: NULL first (one predictable branch), the empty key is the jump table's
  *     default, and the MIN -> MAX rule is one compare with a never-taken branch.
  *   - tokenring_tokens() validates the offsets four at a time before writing anything,
@@ -96,19 +96,19 @@ static inline uint64_t load32(const uint8_t *p)
 
 /* Java reads tail bytes as signed and sign-extends each to 64 bits before shifting it
  * into place and XORing it in. For a word x holding the tail bytes unsigned (zero above
- * them), that is x ^ sign_fix(x), where byte j of sign_fix(x) is 0xFF when an odd number
- * of the bytes below j have their top bit set. (x + x) & 0x0101..01 moves each byte's
- * sign bit to the bottom of the byte above it; multiplying by 0x0101..01 gives each byte
- * the count of sign bits below it (at most 7: no carries between bytes); the low bit of
- * each count is its parity, and multiplying those bits by 0xFF fills their bytes. */
+ * them), that is x ^ fix, where byte j of fix is 0xFF when an odd number of the bytes
+ * below j have their top bit set. (x << 1) & 0x0101..01 moves each byte's sign bit to the
+ * bottom of the byte above it; multiplying by 0x0101..01 gives each byte the count of sign
+ * bits below it (at most 7: no carries between bytes); the low bit of each count is its
+ * parity, and (q << 8) - q turns each such bit into 0xFF. */
 static inline uint64_t signed_word(uint64_t x)
 {
-    uint64_t s = (x >> 7) & BYTES_01;
-    return x ^ ((s * BYTES_01) & BYTES_01) * 0xFF00u;
+    uint64_t s = (x << 1) & BYTES_01, q = (s * BYTES_01) & BYTES_01;
+    return x ^ ((q << 8) - q);
 }
 
 /* The value Java XORs together from the m tail bytes at p (1 <= m <= 7, a constant
- * wherever this is inlined): byte by byte for up to three bytes; else one word load,
+ * wherever this is inlined): byte by byte for up to four bytes; else one word load,
  * either the 8 bytes ending at p + m (when the caller allows reading up to 7 bytes
  * before p: they are still key bytes) or two overlapping 4-byte loads. */
 ALWAYS_INLINE uint64_t tail_lane(const uint8_t *p, size_t m, bool may_read_before)
@@ -117,6 +117,7 @@ ALWAYS_INLINE uint64_t tail_lane(const uint8_t *p, size_t m, bool may_read_befor
     case 1: return SB(p, 0);
     case 2: return SB(p, 0) ^ SB(p, 1) << 8;
     case 3: return SB(p, 0) ^ SB(p, 1) << 8 ^ SB(p, 2) << 16;
+    case 4: return SB(p, 0) ^ SB(p, 1) << 8 ^ SB(p, 2) << 16 ^ SB(p, 3) << 24;
     default:
         if (may_read_before)
             return signed_word(load64(p + m - 8) >> (8 * (8 - m)));
