@@ -3,7 +3,8 @@
  * their state; every failed call must leave the topology exactly as it was; every built
  * ring and placement must satisfy the ring's invariants (sorted tokens, owner = first
  * token at or after, replicas distinct with the per-datacenter counts Cassandra gives,
- * primary widths summing to 2^64). */
+ * primary widths summing to 2^64); and the placement updated from the previous ring's
+ * (tokenring_placement_update) must equal a full build, range by range. */
 #include "fuzz_common.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -51,7 +52,39 @@ static void check_unchanged(const tokenring_topology *t, const char *before, int
     free(after);
 }
 
-static void check_ring(fuzz_reader *r, const tokenring_topology *t)
+/* The first placement built in a run, updated ring after ring. */
+typedef struct {
+    tokenring_placement *pl;
+    tokenring_replication *repl;
+} chain;
+
+static void check_update(chain *c, const tokenring_ring *ring)
+{
+    tokenring_placement *upd = NULL, *full = NULL;
+    tokenring_error err;
+    int rc = tokenring_placement_update(&upd, c->pl, ring, &err);
+    int want = tokenring_placement_build(&full, ring, c->repl,
+                                         TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, NULL);
+    FUZZ_CHECK(rc == want);
+    if (rc != TOKENRING_OK)
+        return;
+    size_t n = 0;
+    tokenring_ring_tokens(ring, &n);
+    FUZZ_CHECK(tokenring_placement_set_count(upd) == tokenring_placement_set_count(full));
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas a, b;
+        FUZZ_CHECK(tokenring_placement_range_replicas(&a, upd, i) == TOKENRING_OK);
+        FUZZ_CHECK(tokenring_placement_range_replicas(&b, full, i) == TOKENRING_OK);
+        FUZZ_CHECK(a.count == b.count && a.set_id == b.set_id);
+        FUZZ_CHECK(a.count == 0 || memcmp(a.nodes, b.nodes, a.count * sizeof *a.nodes) == 0);
+        FUZZ_CHECK((a.transient == NULL) == (b.transient == NULL));
+    }
+    tokenring_placement_free(full);
+    tokenring_placement_free(c->pl);
+    c->pl = upd;
+}
+
+static void check_ring(fuzz_reader *r, const tokenring_topology *t, chain *c)
 {
     tokenring_ring *ring = NULL;
     tokenring_error err;
@@ -96,6 +129,8 @@ static void check_ring(fuzz_reader *r, const tokenring_topology *t)
     tokenring_placement *pl = NULL;
     rc = tokenring_placement_build(&pl, ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, &err);
     FUZZ_CHECK(rc == TOKENRING_OK);
+    if (c->pl)
+        check_update(c, ring);
     size_t nodes = tokenring_ring_node_count(ring);
     /* Nodes with ring tokens, per datacenter. */
     size_t in_dc[3] = { 0, 0, 0 }, in_ring = 0;
@@ -133,14 +168,20 @@ static void check_ring(fuzz_reader *r, const tokenring_topology *t)
         sum += ((u128)o[v].primary_width.hi << 64) | o[v].primary_width.lo;
     FUZZ_CHECK(sum == (u128)1 << 64);
     free(o);
-    tokenring_placement_free(pl);
-    tokenring_replication_free(repl);
+    if (!c->pl) {
+        c->pl = pl; /* the chain keeps the first placement and its replication */
+        c->repl = repl;
+    } else {
+        tokenring_placement_free(pl);
+        tokenring_replication_free(repl);
+    }
     tokenring_ring_free(ring);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_reader r = { data, size };
+    chain c = { NULL, NULL };
     tokenring_topology *t = NULL;
     FUZZ_CHECK(tokenring_topology_new(&t) == TOKENRING_OK);
     char name[16], other[16];
@@ -182,9 +223,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         check_unchanged(t, before, rc, &err);
         free(before);
         if ((op & 0x0f) == 0x0f)
-            check_ring(&r, t);
+            check_ring(&r, t, &c);
     }
-    check_ring(&r, t);
+    check_ring(&r, t, &c);
+    tokenring_placement_free(c.pl);
+    tokenring_replication_free(c.repl);
     tokenring_topology_free(t);
     return 0;
 }
