@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The allocator hooks: the only place the library touches the C allocator. */
+#if defined(__linux__) && !defined(_DEFAULT_SOURCE)
+#define _DEFAULT_SOURCE 1 /* madvise's MADV_HUGEPAGE (a BSD/Linux extension) */
+#endif
 #include <stdlib.h>
 #include <string.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 #include "internal.h"
 
@@ -93,10 +99,6 @@ char *tr_strdup(const char *s)
 {
     return tr_strndup(s, strlen(s));
 }
-
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 void tr_advise_huge(void *ptr, size_t bytes)
 {
