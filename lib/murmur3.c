@@ -21,16 +21,23 @@
  *   - tokenring_tokens() validates the offsets four at a time before writing anything,
  *     then hashes with the same inlined code, carrying each end offset to the next key.
  *
- * Measured (gcc 12 -O3, bench/bench_ring.c's reference MurmurHash3_x64_128 compiled into
- * the bench, callgrind instructions per key including the bench's call loop): 8, 16, 64,
- * 256 bytes: tokenring_token 70.1, 67.1, 127.1, 331.1 and tokenring_tokens 67.8, 64.8,
- * 123.8, 326.8 against the reference's 81.0, 78.0, 135.0, 363.0 (before this layout:
- * 85.1, 83.1, 140.1, 368.1). Library code alone, every length 1..256 checked, is 2-25%
- * under the reference's instructions. Time follows at short keys (10-20% faster); from
- * 64 bytes the hash is bound by the latency of the h1/h2 chain (6 cycles a block here),
- * which is the algorithm's and the reference's too, so the time gain there is smaller
- * (0-5%) and within the noise of a shared machine; on 1 MiB keys both run at the chain's
- * speed.
+ * Measured (gcc 12 -O3, x86-64; bench/bench_ring.c's reference MurmurHash3_x64_128 is
+ * compiled into the bench, non-inlined): callgrind instructions per key, with the bench's
+ * call loop, at 8, 16, 64, 256 bytes: tokenring_token 68.1, 67.1, 127.1, 331.1 and
+ * tokenring_tokens 65.8, 64.8, 123.8, 326.8 against the reference's 81.0, 78.0, 135.0,
+ * 363.0 (the previous layout: 85.1, 83.1, 140.1, 368.1 and 82.1, 82.1, 139.1, 367.1).
+ * The library's own instructions are under the reference's at every length 1..64, every
+ * multiple of 8 to 256, 255, 1000 and 4096: by 3% (33..36 bytes: two blocks and a short
+ * tail) to 28% (15 bytes). Time (bench-ring --quick, ratios within one run) follows on
+ * short keys: 8 and 16 bytes 0.85-0.94 single, 0.77-0.92 batched. From 64 bytes on, a key
+ * costs the latency of the h1/h2 dependency chain (about 6 cycles a block here: add and a
+ * scaled LEA on each half), which the reference pays too: 64 bytes 0.90-0.96, 256 bytes
+ * 0.98-1.01, 1 MiB parity (GB/s ratio 0.95-1.02). Rewriting the chain to 5 cycles a block
+ * (expanding h2 into h1's recurrence) measured 10-17% slower on 1 MiB keys (more imuls on
+ * the one multiply port), so it is not used. Lengths varying at random from key to key
+ * (up to 300 or 1000 bytes) cost an extra mispredicted branch or two on the long path
+ * (its one/two-block stages): about 5-10% slower than the reference there, 7-17% faster
+ * when all keys are under 64 bytes.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -354,7 +361,7 @@ TOKENRING_API int tokenring_tokens(int64_t *tokens_out, const uint8_t *keys,
     /* Validate everything before writing anything: the offsets must not decrease (checked
      * four at a time), and keys may be NULL only when every key is empty. */
     size_t i = 0;
-    for (; i + 4 <= count; i += 4)
+    for (; count - i >= 4; i += 4)
         if (offsets[i + 1] < offsets[i] || offsets[i + 2] < offsets[i + 1] ||
             offsets[i + 3] < offsets[i + 2] || offsets[i + 4] < offsets[i + 3])
             return TOKENRING_E_INVAL;
