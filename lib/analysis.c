@@ -105,7 +105,7 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
     size_t m = 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
-        tokenring_ring_node(&info, ring, (uint32_t)i);
+        tokenring_ring_node_brief(&info, ring, (uint32_t)i);
         if (own[i].token_count == 0)
             continue;
         if (datacenter && strcmp(info.datacenter, datacenter) != 0)
@@ -339,7 +339,7 @@ TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
         goto nomem;
     for (size_t i = 0; i < n1; i++) {
         tokenring_node_info info;
-        tokenring_ring_node(&info, r1, (uint32_t)i);
+        tokenring_ring_node_brief(&info, r1, (uint32_t)i);
         mv_node *nd = &m->nodes[m->node_count];
         if (!(nd->name = tr_strdup(info.name)))
             goto nomem;
@@ -350,7 +350,7 @@ TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
     }
     for (size_t i = 0; i < n2; i++) {
         tokenring_node_info info;
-        tokenring_ring_node(&info, r2, (uint32_t)i);
+        tokenring_ring_node_brief(&info, r2, (uint32_t)i);
         uint32_t j;
         if (tokenring_ring_find_node(&j, r1, info.name) == TOKENRING_OK) {
             map2[i] = map1[j];

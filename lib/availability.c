@@ -418,7 +418,7 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
     }
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
-        tokenring_ring_node(&info, ring, (uint32_t)i);
+        tokenring_ring_node_brief(&info, ring, (uint32_t)i);
         node_dc[i] = info.dc_index;
     }
 

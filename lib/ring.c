@@ -465,6 +465,17 @@ TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_
     return TOKENRING_OK;
 }
 
+TOKENRING_API int tokenring_ring_node_brief(tokenring_node_info *out, const tokenring_ring *ring,
+                                            uint32_t node)
+{
+    if (out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    if (node >= ring->node_count)
+        return TOKENRING_E_RANGE;
+    tr_ring_node_meta(out, ring, node);
+    return TOKENRING_OK;
+}
+
 TOKENRING_API int tokenring_ring_find_node(uint32_t *node_out, const tokenring_ring *ring,
                                            const char *name)
 {

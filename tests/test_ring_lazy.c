@@ -290,6 +290,47 @@ static void nodes_outside_the_ring_need_no_allocation(void **state)
     tokenring_topology_free(t);
 }
 
+/* tokenring_ring_node_brief: every field of tokenring_ring_node but the tokens, never an
+ * allocation (so it also works while every allocation fails), and bad arguments. */
+static void brief_view_never_allocates(void **state)
+{
+    (void)state;
+    tokenring_topology *t = make_topology(300, 8, 0, 99);
+    tokenring_ring *r = build(t);
+    fail_nth(1); /* any allocation would fail */
+    for (uint32_t i = 0; i < 300; i++) {
+        tokenring_node_info b;
+        assert_int_equal(tokenring_ring_node_brief(&b, r, i), TOKENRING_OK);
+        assert_null(b.tokens);
+        tokenring_node_info tn;
+        assert_int_equal(tokenring_topology_node(&tn, t, i), TOKENRING_OK);
+        assert_string_equal(b.name, tn.name);
+        assert_string_equal(b.datacenter, tn.datacenter);
+        assert_string_equal(b.rack, tn.rack);
+        assert_int_equal(b.token_count, tn.token_count);
+        assert_int_equal(b.state, tn.state);
+    }
+    assert_int_equal(atomic_load(&alloc_calls), 0);
+    fail_nth(0);
+    /* the full view agrees field by field */
+    for (uint32_t i = 0; i < 300; i += 37) {
+        tokenring_node_info a, b;
+        assert_int_equal(tokenring_ring_node(&a, r, i), TOKENRING_OK);
+        assert_int_equal(tokenring_ring_node_brief(&b, r, i), TOKENRING_OK);
+        assert_ptr_equal(a.name, b.name);
+        assert_int_equal(a.dc_index, b.dc_index);
+        assert_int_equal(a.rack_index, b.rack_index);
+        assert_int_equal(a.liveness, b.liveness);
+        assert_non_null(a.tokens);
+    }
+    tokenring_node_info b;
+    assert_int_equal(tokenring_ring_node_brief(NULL, r, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_ring_node_brief(&b, NULL, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_ring_node_brief(&b, r, 300), TOKENRING_E_RANGE);
+    tokenring_ring_free(r);
+    tokenring_topology_free(t);
+}
+
 /* Each allocation of building a view fails in turn: E_NOMEM (tokens NULL, every other
  * field filled), nothing leaked, then success with the right lists. */
 static void out_of_memory_then_success(void **state)
@@ -537,6 +578,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(views_match_the_topology, setup, teardown),
         cmocka_unit_test_setup_teardown(nodes_outside_the_ring_need_no_allocation, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(brief_view_never_allocates, setup, teardown),
         cmocka_unit_test_setup_teardown(out_of_memory_then_success, setup, teardown),
         cmocka_unit_test_setup_teardown(ring_build_out_of_memory, setup, teardown),
         cmocka_unit_test_setup_teardown(loser_frees_its_copy, setup, teardown),

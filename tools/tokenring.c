@@ -367,7 +367,7 @@ static tokenring_placement *build_placement(const tokenring_replication *r)
 static const char *node_name(uint32_t idx)
 {
     tokenring_node_info info;
-    if (tokenring_ring_node(&info, ring, idx) != TOKENRING_OK)
+    if (tokenring_ring_node_brief(&info, ring, idx) != TOKENRING_OK)
         die(EXIT_INTERNAL, "bad node index %u", (unsigned)idx);
     return info.name;
 }
@@ -770,7 +770,7 @@ static void cmd_describering(void)
         sb_puts(&out, "], endpoint_details:[");
         for (uint32_t j = 0; j < rep.count; j++) {
             tokenring_node_info info;
-            tokenring_ring_node(&info, ring, rep.nodes[j]);
+            tokenring_ring_node_brief(&info, ring, rep.nodes[j]);
             sb_printf(&out, "%sEndpointDetails(host:%s, datacenter:%s, rack:%s)",
                       j ? ", " : "", info.name, info.datacenter, info.rack);
         }

@@ -66,7 +66,7 @@ func wrapRing(p *C.tokenring_ring) *Ring {
 	r.names = make([]string, n)
 	var info C.tokenring_node_info
 	for i := 0; i < n; i++ {
-		if C.tokenring_ring_node(&info, p, C.uint32_t(i)) == C.TOKENRING_OK {
+		if C.tokenring_ring_node_brief(&info, p, C.uint32_t(i)) == C.TOKENRING_OK {
 			r.names[i] = C.GoString(info.name)
 		}
 	}

@@ -362,6 +362,21 @@ TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_
                                       uint32_t node);
 
 /**
+ * Reads node @p node of a ring without its tokens: like tokenring_ring_node() with
+ * @c tokens set to NULL (@c token_count is still the node's token count). Never
+ * allocates, O(1): what a driver needs to turn replica indices into names, datacenters
+ * and racks, without the per-node token lists tokenring_ring_node() builds on first use.
+ * Thread-safe.
+ * @param[out] out receives the view (pointers valid while the ring lives)
+ * @param ring the ring
+ * @param node the node index
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.1
+ */
+TOKENRING_API int tokenring_ring_node_brief(tokenring_node_info *out, const tokenring_ring *ring,
+                                            uint32_t node);
+
+/**
  * Finds a node of a ring by name. O(log n).
  * @param[out] node_out receives its index
  * @param ring the ring

@@ -459,7 +459,7 @@ class Ring(_Handle):
         info = ffi.new("tokenring_node_info *")
         names = []
         for i in range(lib.tokenring_ring_node_count(p)):
-            check(lib.tokenring_ring_node(info, p, i))
+            check(lib.tokenring_ring_node_brief(info, p, i))  # no token lists built
             names.append(_str(info.name))
         self._names: Tuple[str, ...] = tuple(names)
         self._nodes_cache: Optional[Tuple[Node, ...]] = None  # read on first use
