@@ -23,21 +23,24 @@
  *
  * Measured (gcc 12 -O3, x86-64; bench/bench_ring.c's reference MurmurHash3_x64_128 is
  * compiled into the bench, non-inlined): callgrind instructions per key, with the bench's
- * call loop, at 8, 16, 64, 256 bytes: tokenring_token 68.1, 67.1, 127.1, 331.1 and
- * tokenring_tokens 65.8, 64.8, 123.8, 326.8 against the reference's 81.0, 78.0, 135.0,
+ * call loop, at 8, 16, 64, 256 bytes: tokenring_token 66.1, 64.1, 126.1, 330.1 and
+ * tokenring_tokens 65.6, 64.6, 123.6, 326.6 against the reference's 81.0, 78.0, 135.0,
  * 363.0 (the previous layout: 85.1, 83.1, 140.1, 368.1 and 82.1, 82.1, 139.1, 367.1).
  * The library's own instructions are under the reference's at every length 1..64, every
- * multiple of 8 to 256, 255, 1000 and 4096: by 3% (33..36 bytes: two blocks and a short
- * tail) to 28% (15 bytes). Time (bench-ring --quick, ratios within one run) follows on
- * short keys: 8 and 16 bytes 0.85-0.94 single, 0.77-0.92 batched. From 64 bytes on, a key
- * costs the latency of the h1/h2 dependency chain (about 6 cycles a block here: add and a
- * scaled LEA on each half), which the reference pays too: 64 bytes 0.90-0.96, 256 bytes
- * 0.98-1.01, 1 MiB parity (GB/s ratio 0.95-1.02). Rewriting the chain to 5 cycles a block
- * (expanding h2 into h1's recurrence) measured 10-17% slower on 1 MiB keys (more imuls on
- * the one multiply port), so it is not used. Lengths varying at random from key to key
- * (up to 300 or 1000 bytes) cost an extra mispredicted branch or two on the long path
- * (its one/two-block stages): about 5-10% slower than the reference there, 7-17% faster
- * when all keys are under 64 bytes.
+ * multiple of 8 to 256, 255, 1000 and 4096: by 3.7% (33..36 bytes: two blocks and a
+ * short tail) to 30% (15 bytes). Time (bench-ring --quick, five runs, ratios within a
+ * run, single / batched): 8 bytes 0.84-0.94 / 0.75-0.86, 16 bytes 0.89-0.97 / 0.81-0.91,
+ * 64 bytes 0.91-0.99 / 0.92-1.05, 256 bytes 0.95-0.98 / 0.96-0.99, 1 MiB parity (0.98-1.02
+ * over runs and harnesses). From 64 bytes on a key costs the latency of the h1/h2
+ * dependency chain (about 6 cycles a block here: an add and a scaled LEA on each half),
+ * which the reference pays too, so fewer instructions buy less time there. Rewriting the
+ * chain to 5 cycles a block (expanding h2 into h1's recurrence) measured 10-17% slower on
+ * 1 MiB keys (more multiplies on the one multiply port), so it is not used. Lengths that
+ * vary at random from key to key cost the long path's one/two-block stage branches a
+ * misprediction or so: 1..32 bytes 0.81, 1..64 0.95, but 1..300 about 1.09 and 1..1000
+ * about 1.05 of the reference (the previous layout: 1.00-1.03). Ending long keys with one
+ * jump table on (blocks left, tail) fixed that (0.96 / 1.05) but cost 4-6 instructions at
+ * 64 bytes and a saved register on every call, so it was not kept.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -266,40 +269,62 @@ __attribute__((noinline)) static hash128 murmur3_25_31(const uint8_t *p, size_t 
 
 enum hash_result { HASH_EMPTY, HASH_DONE, HASH_25_31 };
 
-/* Cassandra's MurmurHash3_x64_128 of the n bytes at p into *out: HASH_DONE; HASH_EMPTY for
- * n == 0 (reads nothing); HASH_25_31 for 25..31 bytes, which the caller hashes with
- * murmur3_25_31(). *out is set only for HASH_DONE. */
-ALWAYS_INLINE enum hash_result murmur3(const uint8_t *p, size_t n, uint64_t seed, hash128 *out)
+/* Keys of 32 bytes or more into (*h1_io, *h2_io). */
+ALWAYS_INLINE void murmur3_long(const uint8_t *p, size_t n, uint64_t *h1_io, uint64_t *h2_io)
 {
-    uint64_t h1 = seed, h2 = seed;
-    if (n >= 32) {
-        /* The blocks: the first one, then one and two more as needed to leave a multiple
-         * of four, then four per iteration. */
-        const uint8_t *end = p + (n & ~(size_t)15);
+    uint64_t h1 = *h1_io, h2 = *h2_io;
+    /* The blocks: the first one, then one and two more as needed to leave a multiple of
+     * four, then four per iteration. */
+    const uint8_t *end = p + (n & ~(size_t)15);
+    BLOCK(p);
+    p += 16;
+    if (!(n & 16)) {
         BLOCK(p);
         p += 16;
-        if (!(n & 16)) {
-            BLOCK(p);
-            p += 16;
+    }
+    if ((n - 16) & 32) {
+        BLOCK(p);
+        BLOCK(p + 16);
+        p += 32;
+    }
+    for (; p < end; p += 64) {
+        BLOCK(p);
+        BLOCK(p + 16);
+        BLOCK(p + 32);
+        BLOCK(p + 48);
+    }
+    if (n & 15) {
+        p = end;
+        switch (n & 15) {
+            LONG_TAIL_CASES;
+        default: break;
         }
-        if ((n - 16) & 32) {
-            BLOCK(p);
-            BLOCK(p + 16);
-            p += 32;
-        }
-        for (; p < end; p += 64) {
-            BLOCK(p);
-            BLOCK(p + 16);
-            BLOCK(p + 32);
-            BLOCK(p + 48);
-        }
-        if (n & 15) {
-            p = end;
-            switch (n & 15) {
-                LONG_TAIL_CASES;
-            default: break;
+    }
+    *h1_io = h1;
+    *h2_io = h2;
+}
+
+/* Cassandra's MurmurHash3_x64_128 of the n bytes at p into *out: HASH_DONE; HASH_EMPTY for
+ * n == 0 (reads nothing); HASH_25_31 for 25..31 bytes, which the caller hashes with
+ * murmur3_25_31(). *out is set only for HASH_DONE. short_likely lays the code out for
+ * keys under 32 bytes (the single-key call: it also spares two register moves there; the
+ * batch loop is faster without it). */
+ALWAYS_INLINE enum hash_result murmur3(const uint8_t *p, size_t n, uint64_t seed, hash128 *out,
+                                       bool short_likely)
+{
+    uint64_t h1 = seed, h2 = seed;
+    /* (the same test twice: the hint in a conditional expression is lost) */
+    if (short_likely) {
+        if (__builtin_expect(n >= 32, 0)) {
+            murmur3_long(p, n, &h1, &h2);
+        } else {
+            switch (n) {
+                SHORT_CASES;
+            default: return HASH_EMPTY; /* n == 0 */
             }
         }
+    } else if (n >= 32) {
+        murmur3_long(p, n, &h1, &h2);
     } else {
         switch (n) {
             SHORT_CASES;
@@ -339,7 +364,7 @@ ALWAYS_INLINE int64_t token_of(const uint8_t *p, size_t n)
     hash128 h;
     if (__builtin_expect(p == NULL, 0))
         return min_token();
-    switch (murmur3(p, n, 0, &h)) {
+    switch (murmur3(p, n, 0, &h, true)) {
     case HASH_DONE: return min_to_max(h.h1);
     case HASH_25_31: return token_25_31(p, n);
     default: return min_token();
@@ -383,7 +408,7 @@ TOKENRING_API int tokenring_tokens(int64_t *tokens_out, const uint8_t *keys,
         const uint8_t *key = keys + start;
         start = stop;
         hash128 h;
-        switch (murmur3(key, len, 0, &h)) {
+        switch (murmur3(key, len, 0, &h, false)) {
         case HASH_DONE: tokens_out[i] = min_to_max(h.h1); break;
         case HASH_25_31: tokens_out[i] = min_to_max(murmur3_25_31(key, len, 0).h1); break;
         default: tokens_out[i] = TOKENRING_MIN_TOKEN; break;
@@ -398,7 +423,7 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
     if (out == NULL || (key == NULL && len != 0))
         return TOKENRING_E_INVAL;
     hash128 h = finish(seed, seed, 0);
-    if (murmur3(key, len, seed, &h) == HASH_25_31)
+    if (murmur3(key, len, seed, &h, false) == HASH_25_31)
         h = murmur3_25_31(key, len, seed);
     out[0] = (int64_t)h.h1;
     out[1] = (int64_t)h.h2;
