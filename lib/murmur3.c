@@ -9,9 +9,8 @@
  *     that length (16..31: one block, then the tail). 25..31 bytes (a block and a tail of
  *     two words) are out-of-line functions: inline, their register pressure made every
  *     call save and restore a register.
- *   - 32 bytes and more: the first block, one and two more as needed to leave a multiple
- *     of four, four per loop iteration, then the tail (one jump table, skipped when
- *     len % 16 == 0).
+ *   - 32 bytes and more: the first block, one more if that leaves an odd count, two per
+ *     loop iteration, then the tail (one jump table, skipped when len % 16 == 0).
  *   - tails: up to four bytes are sign-extending byte loads; five or more are one word
  *     load (the 8 bytes ending at the key's end when at least 8 bytes precede it, else two
  *     overlapping 4-byte loads) corrected by signed_word(): a multiply computes the parity
@@ -23,24 +22,21 @@
  *
  * Measured (gcc 12 -O3, x86-64; bench/bench_ring.c's reference MurmurHash3_x64_128 is
  * compiled into the bench, non-inlined): callgrind instructions per key, with the bench's
- * call loop, at 8, 16, 64, 256 bytes: tokenring_token 66.1, 64.1, 126.1, 330.1 and
- * tokenring_tokens 65.6, 64.6, 123.6, 326.6 against the reference's 81.0, 78.0, 135.0,
+ * call loop, at 8, 16, 64, 256 bytes: tokenring_token 66.1, 64.1, 127.1, 337.1 and
+ * tokenring_tokens 65.6, 64.6, 125.6, 335.6 against the reference's 81.0, 78.0, 135.0,
  * 363.0 (the previous layout: 85.1, 83.1, 140.1, 368.1 and 82.1, 82.1, 139.1, 367.1).
  * The library's own instructions are under the reference's at every length 1..64, every
- * multiple of 8 to 256, 255, 1000 and 4096: by 3.7% (33..36 bytes: two blocks and a
- * short tail) to 30% (15 bytes). Time (bench-ring --quick, five runs, ratios within a
- * run, single / batched): 8 bytes 0.84-0.94 / 0.75-0.86, 16 bytes 0.89-0.97 / 0.81-0.91,
- * 64 bytes 0.91-0.99 / 0.92-1.05, 256 bytes 0.95-0.98 / 0.96-0.99, 1 MiB parity (0.98-1.02
- * over runs and harnesses). From 64 bytes on a key costs the latency of the h1/h2
- * dependency chain (about 6 cycles a block here: an add and a scaled LEA on each half),
- * which the reference pays too, so fewer instructions buy less time there. Rewriting the
- * chain to 5 cycles a block (expanding h2 into h1's recurrence) measured 10-17% slower on
- * 1 MiB keys (more multiplies on the one multiply port), so it is not used. Lengths that
- * vary at random from key to key cost the long path's one/two-block stage branches a
- * misprediction or so: 1..32 bytes 0.81, 1..64 0.95, but 1..300 about 1.09 and 1..1000
- * about 1.05 of the reference (the previous layout: 1.00-1.03). Ending long keys with one
- * jump table on (blocks left, tail) fixed that (0.96 / 1.05) but cost 4-6 instructions at
- * 64 bytes and a saved register on every call, so it was not kept.
+ * multiple of 8 to 256, 100, 255, 1000 and 4096: by 3.9% (49..52 bytes: three blocks and
+ * a short tail) to 30% (15 bytes). Time (bench-ring --quick, eight runs on a shared
+ * 2-core machine, ratios within a run, single / batched): 8 bytes 0.78-0.88 / 0.72-0.86,
+ * 16 bytes 0.85-0.96 / 0.80-0.93 (one run each at 1.09 / 1.11), 64 bytes 0.93-1.00 /
+ * 0.91-0.98, 256 bytes 0.96-1.00 / 0.97-1.01, 1 MiB parity (GB/s ratio 0.96-1.01). From
+ * 64 bytes on a key costs the latency of the h1/h2 dependency chain (about 6 cycles a
+ * block here: an add and a scaled LEA on each half), which the reference pays too, so
+ * fewer instructions buy less time there. Rewriting the chain to 5 cycles a block
+ * (expanding h2 into h1's recurrence) measured 10-17% slower on 1 MiB keys (more
+ * multiplies on the one multiply port), so it is not used. Keys of random lengths: 1..32
+ * bytes 0.84, 1..64 0.95, 1..300 and 1..1000 1.02 of the reference's time.
  */
 #include <stdbool.h>
 #include <stddef.h>
@@ -273,8 +269,10 @@ enum hash_result { HASH_EMPTY, HASH_DONE, HASH_25_31 };
 ALWAYS_INLINE void murmur3_long(const uint8_t *p, size_t n, uint64_t *h1_io, uint64_t *h2_io)
 {
     uint64_t h1 = *h1_io, h2 = *h2_io;
-    /* The blocks: the first one, then one and two more as needed to leave a multiple of
-     * four, then four per iteration. */
+    /* The blocks: the first one, one more if that leaves an odd count, then two per
+     * iteration. (Four per iteration, after one and two more as needed, took 2% fewer
+     * instructions at 256 bytes but two data-dependent branches: 8-9% slower than the
+     * reference on keys of random lengths up to 300 or 1000 bytes, against 2% now.) */
     const uint8_t *end = p + (n & ~(size_t)15);
     BLOCK(p);
     p += 16;
@@ -282,16 +280,9 @@ ALWAYS_INLINE void murmur3_long(const uint8_t *p, size_t n, uint64_t *h1_io, uin
         BLOCK(p);
         p += 16;
     }
-    if ((n - 16) & 32) {
+    for (; p < end; p += 32) {
         BLOCK(p);
         BLOCK(p + 16);
-        p += 32;
-    }
-    for (; p < end; p += 64) {
-        BLOCK(p);
-        BLOCK(p + 16);
-        BLOCK(p + 32);
-        BLOCK(p + 48);
     }
     if (n & 15) {
         p = end;
