@@ -663,7 +663,7 @@ int main(int argc, char **argv)
            "update ms | update speed-up | rebuild after join ms (ring + update) | distinct sets | "
            "ring B/token | map B/token | total B/token |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-           "---:|---:|---:|\n");
+           "---:|---:|---:|---:|\n");
     for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
         if (quick && rings[i].nodes > 100)
             continue;
