@@ -324,8 +324,27 @@ TOKENRING_API const int64_t *tokenring_ring_tokens(const tokenring_ring *ring, s
     return ring ? ring->tokens : NULL;
 }
 
+/* The view in *slot, built by build() on first use and published for every reader:
+ * concurrent first callers may each build one; the first to publish wins, the others
+ * free theirs. NULL when out of memory (a later call tries again). */
+static void *publish_once(_Atomic(void *) *slot, void *(*build)(const tokenring_ring *),
+                          const tokenring_ring *ring)
+{
+    void *have = atomic_load_explicit(slot, memory_order_acquire);
+    if (have)
+        return have;
+    void *mine = build(ring);
+    if (!mine)
+        return NULL;
+    if (atomic_compare_exchange_strong_explicit(slot, &have, mine, memory_order_acq_rel,
+                                                memory_order_acquire))
+        return mine;
+    tr_free(mine); /* another thread published first: use its copy */
+    return have;
+}
+
 /* A 32-bit copy of narrow owners, or NULL when out of memory. */
-static uint32_t *widen_owners(const tokenring_ring *ring)
+static void *widen_owners(const tokenring_ring *ring)
 {
     uint32_t *w = tr_reallocarray(NULL, ring->token_count, sizeof *w);
     if (!w)
@@ -348,18 +367,8 @@ TOKENRING_API const uint32_t *tokenring_ring_token_nodes(const tokenring_ring *r
         return NULL;
     if (ring->owner_bytes == 4)
         return ring->owners.u32;
-    tokenring_ring *r = (tokenring_ring *)ring; /* only the lazily published view changes */
-    uint32_t *have = atomic_load_explicit(&r->owners32, memory_order_acquire);
-    if (have)
-        return have;
-    uint32_t *mine = widen_owners(ring);
-    if (!mine)
-        return NULL;
-    if (atomic_compare_exchange_strong_explicit(&r->owners32, &have, mine, memory_order_acq_rel,
-                                                memory_order_acquire))
-        return mine;
-    tr_free(mine); /* another thread published first: use its copy */
-    return have;
+    /* only the lazily published view changes */
+    return publish_once(&((tokenring_ring *)ring)->owners32, widen_owners, ring);
 }
 
 const uint32_t *tr_ring_owners_wide(const tokenring_ring *ring, uint32_t **scratch)
@@ -398,7 +407,7 @@ TOKENRING_API size_t tokenring_ring_rack_count(const tokenring_ring *ring)
 
 /* The ring nodes' token lists, node after node: a counting pass over the sorted tokens
  * (so each list comes out ascending). NULL when out of memory. */
-static int64_t *build_node_tokens(const tokenring_ring *ring)
+static void *build_node_tokens(const tokenring_ring *ring)
 {
     int64_t *lists = tr_reallocarray(NULL, ring->token_count, sizeof *lists);
     size_t *at = tr_reallocarray(NULL, ring->node_count, sizeof *at);
@@ -417,18 +426,8 @@ static int64_t *build_node_tokens(const tokenring_ring *ring)
 
 const int64_t *tr_ring_node_tokens(const tokenring_ring *ring)
 {
-    tokenring_ring *r = (tokenring_ring *)ring; /* only the lazily published view changes */
-    int64_t *have = atomic_load_explicit(&r->node_tokens, memory_order_acquire);
-    if (have)
-        return have;
-    int64_t *mine = build_node_tokens(ring);
-    if (!mine)
-        return NULL;
-    if (atomic_compare_exchange_strong_explicit(&r->node_tokens, &have, mine, memory_order_acq_rel,
-                                                memory_order_acquire))
-        return mine;
-    tr_free(mine); /* another thread published first: use its copy */
-    return have;
+    /* only the lazily published view changes */
+    return publish_once(&((tokenring_ring *)ring)->node_tokens, build_node_tokens, ring);
 }
 
 void tr_ring_node_meta(tokenring_node_info *out, const tokenring_ring *ring, uint32_t node)

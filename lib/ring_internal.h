@@ -87,8 +87,8 @@ struct tokenring_ring {
     int64_t *other_tokens; /* tokens of the nodes outside the ring, node after node (or NULL) */
     /* Built on first use and published once (compare-exchange, release; readers load with
      * acquire); the ring is otherwise immutable. */
-    _Atomic(int64_t *) node_tokens; /* ring nodes' tokens, node after node (token_count) */
-    _Atomic(uint32_t *) owners32;   /* 32-bit copy of owners when owner_bytes < 4 */
+    _Atomic(void *) node_tokens; /* int64_t: ring nodes' tokens, node after node */
+    _Atomic(void *) owners32;    /* uint32_t: 32-bit copy of owners when owner_bytes < 4 */
     uint32_t dc_count;
     const char **dc_names; /* sorted */
     uint32_t *dc_ring_nodes; /* per dc: ring members */
