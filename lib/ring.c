@@ -430,7 +430,10 @@ const int64_t *tr_ring_node_tokens(const tokenring_ring *ring)
     return publish_once(&((tokenring_ring *)ring)->node_tokens, build_node_tokens, ring);
 }
 
-void tr_ring_node_meta(tokenring_node_info *out, const tokenring_ring *ring, uint32_t node)
+/* Node `node` as tokenring_ring_node reports it, without its tokens (NULL; token_count
+ * is set): what tokenring_ring_node_brief returns, and the first half of
+ * tokenring_ring_node. */
+static void node_meta(tokenring_node_info *out, const tokenring_ring *ring, uint32_t node)
 {
     const tr_rnode *m = &ring->nodes[node];
     memset(out, 0, sizeof *out);
@@ -444,14 +447,23 @@ void tr_ring_node_meta(tokenring_node_info *out, const tokenring_ring *ring, uin
     out->rack_index = m->rack_index;
 }
 
-TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_ring *ring,
-                                      uint32_t node)
+TOKENRING_API int tokenring_ring_node_brief(tokenring_node_info *out, const tokenring_ring *ring,
+                                            uint32_t node)
 {
     if (out == NULL || ring == NULL)
         return TOKENRING_E_INVAL;
     if (node >= ring->node_count)
         return TOKENRING_E_RANGE;
-    tr_ring_node_meta(out, ring, node);
+    node_meta(out, ring, node);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_ring *ring,
+                                      uint32_t node)
+{
+    int rc = tokenring_ring_node_brief(out, ring, node);
+    if (rc != TOKENRING_OK)
+        return rc;
     const tr_rnode *m = &ring->nodes[node];
     if (!tr_state_in_ring(m->state)) {
         out->tokens = ring->other_tokens + m->token_off;
@@ -461,17 +473,6 @@ TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_
     if (!lists)
         return TOKENRING_E_NOMEM; /* every field but tokens is filled */
     out->tokens = lists + m->token_off;
-    return TOKENRING_OK;
-}
-
-TOKENRING_API int tokenring_ring_node_brief(tokenring_node_info *out, const tokenring_ring *ring,
-                                            uint32_t node)
-{
-    if (out == NULL || ring == NULL)
-        return TOKENRING_E_INVAL;
-    if (node >= ring->node_count)
-        return TOKENRING_E_RANGE;
-    tr_ring_node_meta(out, ring, node);
     return TOKENRING_OK;
 }
 

@@ -127,11 +127,6 @@ TR_HIDDEN const uint32_t *tr_ring_owners_wide(const struct tokenring_ring *ring,
  * ring; thread-safe). NULL when out of memory (a later call tries again). */
 TR_HIDDEN const int64_t *tr_ring_node_tokens(const struct tokenring_ring *ring);
 
-/* Node `node` of the ring as tokenring_ring_node reports it, without its tokens
- * (out->tokens is NULL; token_count is set): for callers that need only names, states or
- * indices and should not make the ring build its per-node token lists. */
-TR_HIDDEN void tr_ring_node_meta(tokenring_node_info *out, const struct tokenring_ring *ring,
-                                 uint32_t node);
 
 /* Exact width of range i: (t_i - t_{i-1}) mod 2^64, or 2^64 for a single token. */
 static inline tr_u128 tr_ring_width(const struct tokenring_ring *ring, size_t i)
