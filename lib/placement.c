@@ -100,7 +100,6 @@ typedef struct builder {
     uint64_t *order;
     bool transient;  /* some replica can be transient */
     uint32_t walk; /* stamp of the current walk in node_stamp / rack_stamp */
-    uint32_t next; /* NTS: the range the per-datacenter pointers stand at */
 } builder;
 
 static int find_dc(const tokenring_ring *ring, const char *name, uint32_t *dc)
@@ -315,28 +314,15 @@ static size_t simple_row(builder *b, size_t i)
     return cnt;
 }
 
-/* NetworkTopologyStrategy replicas of range i into list_nodes / list_flags (cheapest when
- * called for ascending i: a datacenter's picks depend only on where its walk starts, its
- * first token at or after range i, which moves only for the datacenter of token i - 1). */
+/* NetworkTopologyStrategy replicas of range i into list_nodes / list_flags. Calls on one
+ * builder take ascending i (the full build walks every range, the update the ranges it
+ * must redo, both in ring order): each datacenter's pointer into its tokens only moves
+ * forward, and a datacenter's picks depend only on where its walk starts (its first token
+ * at or after range i), which moves only for the datacenter of token i - 1. */
 static size_t nts_row(builder *b, size_t i)
 {
     dc_plan *plan = b->plan;
     const uint32_t *tn = b->tn;
-    if (i < b->next) {
-        for (size_t k = 0; k < b->nplan; k++) {
-            uint32_t lo = 0, hi = plan[k].len;
-            while (lo < hi) {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (plan[k].pos[mid] < i)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            plan[k].ptr = lo;
-            plan[k].start = UINT32_MAX;
-        }
-    }
-    b->next = (uint32_t)i;
     for (size_t k = 0; k < b->nplan; k++) {
         dc_plan *pl = &plan[k];
         while (pl->ptr < pl->len && pl->pos[pl->ptr] < i)
@@ -816,9 +802,8 @@ static uint32_t events_in(const uint32_t *pre, size_t n, size_t from, size_t to)
 }
 
 /* The rows of `ring` under previous's replication, reusing previous's rows where they
- * cannot have changed. Returns false when out of memory. *reused counts reused rows. */
-static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
-                        size_t *reused)
+ * cannot have changed. Returns false when out of memory. */
+static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev)
 {
     const tokenring_ring *old = prev->ring, *ring = b->ring;
     const size_t n0 = old->token_count, n1 = ring->token_count;
@@ -826,12 +811,12 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
     const uint32_t *otn = tr_ring_owners_wide(old, &otn_scratch), *ntn = b->tn;
     uint32_t *map = tr_malloc((old->node_count ? old->node_count : 1) * sizeof *map);
     uint32_t *next = tr_malloc((old->node_count ? old->node_count : 1) * sizeof *next);
-    uint32_t *win = tr_malloc(n0 * sizeof *win);
+    uint32_t *keep = tr_malloc(n0 * sizeof *keep);
     uint32_t *dirty = tr_calloc(n0 + 1, sizeof *dirty);
     uint32_t *ins = tr_calloc(n0 + 1, sizeof *ins);
     uint32_t *old_of = tr_malloc((n1 ? n1 : 1) * sizeof *old_of);
     uint32_t *mapped = tr_malloc((b->total_rf ? b->total_rf : 1) * sizeof *mapped);
-    bool ok = otn && map && next && win && dirty && ins && old_of && mapped;
+    bool ok = otn && map && next && keep && dirty && ins && old_of && mapped;
     if (!ok)
         goto out;
     /* Old node -> new node, for nodes with the same name, datacenter and rack. */
@@ -870,7 +855,8 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
     }
     /* Each old range's walk window: from its token to the first token, at or after it, of
      * its farthest replica (next[v]: v's first position at or after the current one,
-     * positions past the end counted from n0). */
+     * positions past the end counted from n0). keep[k] is the range's set when the window
+     * holds no dirty token and no insertion after the range's own token, else UINT32_MAX. */
     for (size_t k = n0; k-- > 0;)
         next[otn[k]] = (uint32_t)(k + n0);
     for (size_t k = n0; k-- > 0;) {
@@ -883,20 +869,18 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
             if (d > far)
                 far = d;
         }
-        win[k] = far;
+        bool clean = events_in(dirty, n0, k, k + far) == 0 &&
+                     events_in(ins, n0, k + 1, k + far) == 0;
+        keep[k] = clean ? set : UINT32_MAX;
     }
-    size_t kept = 0;
     for (j = 0; j < n1; j++) {
-        uint32_t o = old_of[j];
-        if (o != UINT32_MAX && events_in(dirty, n0, o, o + win[o]) == 0 &&
-            events_in(ins, n0, o + 1, o + win[o]) == 0) {
-            uint32_t set = tr_range_set(prev, o);
+        uint32_t o = old_of[j], set = o == UINT32_MAX ? UINT32_MAX : keep[o];
+        if (set != UINT32_MAX) {
             size_t off = tr_row_off(prev, set);
             uint32_t len = tr_row_len(prev, set);
             for (uint32_t h = 0; h < len; h++)
                 mapped[h] = map[prev->rows[off + h]];
             ok = rowbuf_put(rb, mapped, prev->row_flags ? prev->row_flags + off : NULL, len);
-            kept++;
         } else {
             size_t cnt = b->simple ? simple_row(b, j) : nts_row(b, j);
             ok = rowbuf_put(rb, b->list_nodes, b->transient ? b->list_flags : NULL, cnt);
@@ -904,12 +888,11 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev,
         if (!ok)
             goto out;
     }
-    *reused = kept;
 out:
     tr_free(otn_scratch);
     tr_free(map);
     tr_free(next);
-    tr_free(win);
+    tr_free(keep);
     tr_free(dirty);
     tr_free(ins);
     tr_free(old_of);
@@ -946,9 +929,8 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
         ok = rc == TOKENRING_OK;
     }
     if (ok) {
-        size_t reused = 0;
         if (plans_equal(oplan, onplan, orf, b.plan, b.nplan, b.total_rf))
-            ok = update_rows(&b, &rb, previous, &reused);
+            ok = update_rows(&b, &rb, previous);
         else
             ok = build_rows(&b, &rb);
         ok = ok && finish(p, &rb);
