@@ -517,43 +517,30 @@ static int reserve_slots(model *m, size_t want)
     size_t nc = m->slot_cap ? m->slot_cap * 2 : 256;
     while (nc < want)
         nc *= 2;
-    int64_t *t = tr_reallocarray(m->tok, nc, sizeof *t);
-    if (!t)
-        return -1;
-    m->tok = t;
-    uint32_t *a = tr_reallocarray(m->node, nc, sizeof *a);
-    if (!a)
-        return -1;
-    m->node = a;
-    if (!(a = tr_reallocarray(m->next, nc, sizeof *a)))
-        return -1;
-    m->next = a;
-    if (!(a = tr_reallocarray(m->prev, nc, sizeof *a)))
-        return -1;
-    m->prev = a;
-    if (!(a = tr_reallocarray(m->wl, nc, sizeof *a)))
-        return -1;
-    m->wl = a;
-    if (!(a = tr_reallocarray(m->rs, nc, (size_t)m->rfcap * sizeof *a)))
-        return -1;
-    m->rs = a;
-    uint8_t *b = tr_reallocarray(m->rsn, nc, 1);
-    if (!b)
-        return -1;
-    m->rsn = b;
-    if (!(a = tr_reallocarray(m->nnext, nc, sizeof *a)))
-        return -1;
-    m->nnext = a;
-    if (!(a = tr_reallocarray(m->mark, nc, sizeof *a)))
-        return -1;
-    m->mark = a;
+    /* Each per-slot array to nc entries; on failure the arrays already grown keep their
+     * new size (slot_cap is not raised, so nothing reads past the old one). */
+#define GROW(arr, n, size)                                                                  \
+    do {                                                                                    \
+        void *grown_ = tr_reallocarray((arr), (n), (size));                                 \
+        if (!grown_)                                                                        \
+            return -1;                                                                      \
+        (arr) = grown_;                                                                     \
+    } while (0)
+    GROW(m->tok, nc, sizeof *m->tok);
+    GROW(m->node, nc, sizeof *m->node);
+    GROW(m->next, nc, sizeof *m->next);
+    GROW(m->prev, nc, sizeof *m->prev);
+    GROW(m->wl, nc, sizeof *m->wl);
+    GROW(m->rs, nc, (size_t)m->rfcap * sizeof *m->rs);
+    GROW(m->rsn, nc, sizeof *m->rsn);
+    GROW(m->nnext, nc, sizeof *m->nnext);
+    GROW(m->mark, nc, sizeof *m->mark);
     for (size_t i = m->slot_cap; i < nc; i++)
         m->mark[i] = 0;
-    if (!(a = tr_reallocarray(m->wl_hist, nc + 2, sizeof *a)))
-        return -1;
+    GROW(m->wl_hist, nc + 2, sizeof *m->wl_hist);
+#undef GROW
     for (size_t i = m->wl_hist_cap; i < nc + 2; i++)
-        a[i] = 0;
-    m->wl_hist = a;
+        m->wl_hist[i] = 0;
     m->wl_hist_cap = nc + 2;
     m->slot_cap = nc;
     return 0;
