@@ -222,6 +222,7 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     const char **rest_racks = NULL;
     size_t *rest_idx = NULL;
     const char **rack_list = NULL;
+    size_t *first_rack = NULL;
     if (!m)
         goto nomem;
     m->num_tokens = num_tokens;
@@ -229,7 +230,8 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     rack_list = tr_calloc(node_count, sizeof *rack_list);
     rest_racks = tr_calloc(node_count, sizeof *rest_racks);
     rest_idx = tr_calloc(node_count, sizeof *rest_idx);
-    if (!m->nodes || !rack_list || !rest_racks || !rest_idx)
+    first_rack = tr_calloc(node_count, sizeof *first_rack);
+    if (!m->nodes || !rack_list || !rest_racks || !rest_idx || !first_rack)
         goto nomem;
     for (size_t i = 0; i < node_count; i++) {
         mg_node *n = &m->nodes[i];
@@ -238,13 +240,15 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
             !(n->tokens = tr_calloc(num_tokens, sizeof *n->tokens)))
             goto nomem;
     }
-    /* Racks in order of first appearance. */
+    /* Racks in order of first appearance; first_rack[i]: the rack index when node i is
+     * the first node of its rack, else SIZE_MAX. */
     size_t K = 0;
     for (size_t i = 0; i < node_count; i++) {
         size_t r;
         for (r = 0; r < K; r++)
             if (strcmp(rack_list[r], racks[i]) == 0)
                 break;
+        first_rack[i] = r == K ? r : SIZE_MAX;
         if (r == K)
             rack_list[K++] = racks[i];
     }
@@ -253,15 +257,8 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     /* First node of each rack: evenly spaced, rack i offset by i * step / racks. */
     size_t nrest = 0;
     for (size_t i = 0; i < node_count; i++) {
-        size_t r;
-        for (r = 0; r < K; r++)
-            if (strcmp(rack_list[r], racks[i]) == 0)
-                break;
-        bool first = true;
-        for (size_t j = 0; j < i; j++)
-            if (strcmp(racks[j], racks[i]) == 0)
-                first = false;
-        if (!first) {
+        size_t r = first_rack[i];
+        if (r == SIZE_MAX) {
             rest_racks[nrest] = racks[i];
             rest_idx[nrest++] = i;
             continue;
@@ -393,6 +390,7 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     tr_free(rest_racks);
     tr_free(rest_idx);
     tr_free(rack_list);
+    tr_free(first_rack);
     *out = m;
     return TOKENRING_OK;
 nomem:
@@ -403,6 +401,7 @@ fail:
     tr_free(rest_racks);
     tr_free(rest_idx);
     tr_free(rack_list);
+    tr_free(first_rack);
     tokenring_migration_free(m);
     return rc;
 }
