@@ -616,15 +616,18 @@ static void callgrind_hash(size_t len)
 
 int main(int argc, char **argv)
 {
-    const char *only = NULL;
+    const char *only = NULL, *ring_only = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--ring") == 0 && i + 1 < argc) {
+            ring_only = argv[++i];
         } else if (strcmp(argv[i], "--callgrind") == 0 && i + 1 < argc) {
             callgrind = 1;
             only = argv[++i];
         } else {
-            fprintf(stderr, "usage: bench-ring [--quick] [--callgrind hashN|6x8|96x256|1000x256]\n");
+            fprintf(stderr, "usage: bench-ring [--quick] [--ring 6x8|96x256|1000x256] "
+                            "[--callgrind hashN|6x8|96x256|1000x256]\n");
             return 2;
         }
     }
@@ -652,7 +655,8 @@ int main(int argc, char **argv)
     }
     printf("# libtokenring %s routing benchmark%s\n", tokenring_version_string(),
            quick ? " (quick)" : "");
-    bench_hash();
+    if (!ring_only)
+        bench_hash();
     printf("\n## Rings (ns per key over %s fixed 16-byte keys; builds in ms; medians of %d "
            "passes; speed-ups are medians of per-pass ratios)\n\n",
            quick ? "20,000" : "100,000", REPEATS);
@@ -666,6 +670,9 @@ int main(int argc, char **argv)
            "---:|---:|---:|---:|\n");
     for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
         if (quick && rings[i].nodes > 100)
+            continue;
+        if (ring_only && !(strncmp(rings[i].name, ring_only, strlen(ring_only)) == 0 &&
+                           rings[i].name[strlen(ring_only)] == ','))
             continue;
         bench_ring(&rings[i]);
     }

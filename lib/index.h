@@ -67,10 +67,10 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
      * rather than four: a bucket of 2 to 4 tokens on average still holds more than four
      * often enough (about one lookup in six) for the narrowing loop above to mispredict. */
     if (lo + 8 <= idx->count) {
-        lo += (uint32_t)(tok[lo] < t) + (uint32_t)(tok[lo + 1] < t) +
-              (uint32_t)(tok[lo + 2] < t) + (uint32_t)(tok[lo + 3] < t) +
-              (uint32_t)(tok[lo + 4] < t) + (uint32_t)(tok[lo + 5] < t) +
-              (uint32_t)(tok[lo + 6] < t) + (uint32_t)(tok[lo + 7] < t);
+        const int64_t *q = tok + lo; /* one base: each compare is one load at a constant offset */
+        lo += (uint32_t)(q[0] < t) + (uint32_t)(q[1] < t) + (uint32_t)(q[2] < t) +
+              (uint32_t)(q[3] < t) + (uint32_t)(q[4] < t) + (uint32_t)(q[5] < t) +
+              (uint32_t)(q[6] < t) + (uint32_t)(q[7] < t);
     } else {
         while (lo < hi && tok[lo] < t)
             lo++;

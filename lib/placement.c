@@ -24,6 +24,9 @@
 #include <string.h>
 
 #include "ring_internal.h"
+#if defined(TR_POPCNT_RUNTIME)
+#include <cpuid.h>
+#endif
 
 typedef struct {
     uint32_t repl;        /* index of the datacenter in the replication */
@@ -639,6 +642,25 @@ static void placement_destroy(tokenring_placement *p)
     tr_free(p);
 }
 
+bool tr_cpu_has_popcnt(void)
+{
+#if defined(TR_POPCNT_BUILTIN)
+    return true;
+#elif defined(TR_POPCNT_RUNTIME)
+    /* Asked once (cpuid may trap to a hypervisor): 0 not yet, 1 no, 2 yes. */
+    static atomic_int known;
+    int k = atomic_load_explicit(&known, memory_order_relaxed);
+    if (k == 0) {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        k = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
+        atomic_store_explicit(&known, k, memory_order_relaxed);
+    }
+    return k == 2;
+#else
+    return false;
+#endif
+}
+
 static tokenring_placement *placement_new(const tokenring_ring *ring,
                                           const tokenring_replication *replication,
                                           uint32_t flags)
@@ -652,6 +674,7 @@ static tokenring_placement *placement_new(const tokenring_ring *ring,
         return NULL;
     }
     p->flags = flags;
+    p->hw_popcnt = tr_cpu_has_popcnt();
     p->ring = tokenring_ring_ref(ring);
     atomic_init(&p->refs, 1);
     return p;
@@ -972,27 +995,36 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
     return placement ? placement->ring : NULL;
 }
 
+/* The single-key lookup behind tokenring_placement_replicas and _for_key: the bucket, then
+ * the tokens, then the range's row. The answer is one of the bucket's few ranges, whose rows
+ * are adjacent (unless one repeats an earlier set), so the first four cache lines from the
+ * first range's row start coming from memory while the search reads the tokens; on a large
+ * ring that row read is the lookup's one miss to memory. Only a prefetch: the answer comes
+ * from the search. Inlined into both entry points, so that a routed key costs one call into
+ * the library (instructions per key bound how many lookups the processor overlaps). */
+static inline void lookup(tokenring_replicas *out, const tokenring_placement *p, int64_t token)
+{
+    const tr_index *idx = &p->ring->index;
+    uint32_t first = *tr_index_bucket(idx, token);
+    if (first < p->range_count) {
+        /* about the first range's set: exact but for the repeats inside its bitmap word */
+        uint32_t set = p->repeat_bits ? first - p->repeat_rank[first >> 6] : first;
+        const char *row = (const char *)(p->rows + tr_row_off(p, set));
+        TR_PREFETCH(row);
+        TR_PREFETCH(row + 64);
+        TR_PREFETCH(row + 128);
+        TR_PREFETCH(row + 192);
+    }
+    tr_placement_fill(out, p, tr_index_search(idx, token));
+}
+
 TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
                                                const tokenring_placement *placement,
                                                int64_t token)
 {
     if (out == NULL || placement == NULL)
         return TOKENRING_E_INVAL;
-    /* The lookup reads the bucket, then the tokens, then the range's row: the answer is one
-     * of the bucket's few ranges, whose rows are adjacent, so start fetching them while
-     * the search reads the tokens. Only a prefetch: the answer comes from the search. */
-    uint32_t guess = *tr_index_bucket(&placement->ring->index, token);
-    if (guess < placement->range_count) {
-        /* the bucket's ranges have adjacent rows (unless one repeats an earlier set):
-         * fetch the first three cache lines from about the first range's set (exact but
-         * for the repeats inside its bitmap word) */
-        uint32_t set = placement->repeat_bits ? guess - placement->repeat_rank[guess >> 6] : guess;
-        const char *row = (const char *)(placement->rows + tr_row_off(placement, set));
-        TR_PREFETCH(row);
-        TR_PREFETCH(row + 64);
-        TR_PREFETCH(row + 128);
-    }
-    tr_placement_fill(out, placement, tr_ring_search(placement->ring, token));
+    lookup(out, placement, token);
     return TOKENRING_OK;
 }
 
@@ -1002,7 +1034,8 @@ TOKENRING_API int tokenring_placement_replicas_for_key(tokenring_replicas *out,
 {
     if (out == NULL || placement == NULL || (key == NULL && len > 0))
         return TOKENRING_E_INVAL;
-    return tokenring_placement_replicas(out, placement, tokenring_token(key, len));
+    lookup(out, placement, tokenring_token(key, len));
+    return TOKENRING_OK;
 }
 
 TOKENRING_API int tokenring_placement_range_replicas(tokenring_replicas *out,

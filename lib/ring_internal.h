@@ -172,6 +172,7 @@ struct tokenring_placement {
     tokenring_ring *ring;               /* owned reference */
     tokenring_replication *replication; /* owned copy: what tokenring_placement_update reuses */
     uint32_t flags;                     /* the build flags */
+    bool hw_popcnt;                     /* tr_cpu_has_popcnt() when built (tr_popcount64) */
     uint32_t range_count;
     uint32_t stride;       /* replicas per set when every row has the same length */
     uint32_t *row_off;     /* otherwise set_count + 1 offsets into rows (else NULL) */
@@ -187,15 +188,44 @@ struct tokenring_placement {
                                before its first range than set 16k */
 };
 
-/* Set bits of x. __builtin_popcountll is a library call unless the build targets a CPU
- * with a popcount instruction (the library is built for the baseline ISA): the SWAR form
- * is a dozen instructions inline. */
-static inline uint32_t tr_popcount64(uint64_t x)
+/* Set bits of x, without a popcount instruction: a dozen instructions inline.
+ * (__builtin_popcountll is a library call unless the build targets a CPU that has one.) */
+static inline uint32_t tr_popcount64_swar(uint64_t x)
 {
     x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
     x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
     x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
     return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
+}
+
+/* The library is built for the baseline instruction set, which has no popcount on x86-64;
+ * nearly every x86-64 processor since 2008 has one (POPCNT). tr_cpu_has_popcnt() asks the
+ * processor once; a placement records the answer (hw_popcnt) and its lookups branch on
+ * it, a branch that never changes direction. */
+#if defined(__POPCNT__)
+#define TR_POPCNT_BUILTIN 1
+#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
+#define TR_POPCNT_RUNTIME 1
+#endif
+
+TR_HIDDEN bool tr_cpu_has_popcnt(void);
+
+static inline uint32_t tr_popcount64(const struct tokenring_placement *p, uint64_t x)
+{
+#if defined(TR_POPCNT_BUILTIN)
+    (void)p;
+    return (uint32_t)__builtin_popcountll(x);
+#elif defined(TR_POPCNT_RUNTIME)
+    if (__builtin_expect(p->hw_popcnt, 1)) {
+        uint64_t r;
+        __asm__("popcnt %1, %0" : "=r"(r) : "r"(x) : "cc");
+        return (uint32_t)r;
+    }
+    return tr_popcount64_swar(x);
+#else
+    (void)p;
+    return tr_popcount64_swar(x);
+#endif
 }
 
 /* Where the row of set `set` starts in rows, and its length. */
@@ -213,7 +243,7 @@ static inline uint32_t tr_row_len(const struct tokenring_placement *p, uint32_t 
 static inline uint32_t tr_repeats_before(const struct tokenring_placement *p, uint32_t r)
 {
     return p->repeat_rank[r >> 6] +
-           tr_popcount64(p->repeat_bits[r >> 6] & ((UINT64_C(1) << (r & 63)) - 1));
+           tr_popcount64(p, p->repeat_bits[r >> 6] & ((UINT64_C(1) << (r & 63)) - 1));
 }
 
 /* Set id of range r: a repeat's is listed (in range order, so at its rank); any other
