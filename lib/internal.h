@@ -30,6 +30,14 @@ TR_HIDDEN int tr_fail(tokenring_error *err, int code, const char *fmt, ...)
 TR_HIDDEN int tr_fail_at(tokenring_error *err, int code, uint32_t line, uint32_t column,
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Processor features beyond the baseline instruction set (lib/cpu.c): TR_CPU_* bits,
+ * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
+#if defined(__GNUC__) && defined(__x86_64__)
+#define TR_CPU_X86 1
+#endif
+#define TR_CPU_POPCNT 1u
+TR_HIDDEN unsigned tr_cpu_features(void);
+
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */
 TR_HIDDEN int tr_check_name(tokenring_error *err, const char *what, const char *name);
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);

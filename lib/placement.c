@@ -24,9 +24,6 @@
 #include <string.h>
 
 #include "ring_internal.h"
-#if defined(TR_POPCNT_RUNTIME)
-#include <cpuid.h>
-#endif
 
 typedef struct {
     uint32_t repl;        /* index of the datacenter in the replication */
@@ -642,25 +639,6 @@ static void placement_destroy(tokenring_placement *p)
     tr_free(p);
 }
 
-bool tr_cpu_has_popcnt(void)
-{
-#if defined(TR_POPCNT_BUILTIN)
-    return true;
-#elif defined(TR_POPCNT_RUNTIME)
-    /* Asked once (cpuid may trap to a hypervisor): 0 not yet, 1 no, 2 yes. */
-    static atomic_int known;
-    int k = atomic_load_explicit(&known, memory_order_relaxed);
-    if (k == 0) {
-        unsigned a = 0, b = 0, c = 0, d = 0;
-        k = __get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT) ? 2 : 1;
-        atomic_store_explicit(&known, k, memory_order_relaxed);
-    }
-    return k == 2;
-#else
-    return false;
-#endif
-}
-
 static tokenring_placement *placement_new(const tokenring_ring *ring,
                                           const tokenring_replication *replication,
                                           uint32_t flags)
@@ -674,7 +652,7 @@ static tokenring_placement *placement_new(const tokenring_ring *ring,
         return NULL;
     }
     p->flags = flags;
-    p->hw_popcnt = tr_cpu_has_popcnt();
+    p->hw_popcnt = (tr_cpu_features() & TR_CPU_POPCNT) != 0;
     p->ring = tokenring_ring_ref(ring);
     atomic_init(&p->refs, 1);
     return p;
@@ -1001,7 +979,8 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
  * first range's row start coming from memory while the search reads the tokens; on a large
  * ring that row read is the lookup's one miss to memory. Only a prefetch: the answer comes
  * from the search. Inlined into both entry points, so that a routed key costs one call into
- * the library (instructions per key bound how many lookups the processor overlaps). */
+ * the library: on a large ring a lookup waits on memory, and the fewer instructions each
+ * takes, the more lookups the processor keeps in flight at once. */
 static inline void lookup(tokenring_replicas *out, const tokenring_placement *p, int64_t token)
 {
     const tr_index *idx = &p->ring->index;

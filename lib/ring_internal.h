@@ -172,7 +172,7 @@ struct tokenring_placement {
     tokenring_ring *ring;               /* owned reference */
     tokenring_replication *replication; /* owned copy: what tokenring_placement_update reuses */
     uint32_t flags;                     /* the build flags */
-    bool hw_popcnt;                     /* tr_cpu_has_popcnt() when built (tr_popcount64) */
+    bool hw_popcnt;                     /* the processor has POPCNT (tr_popcount64) */
     uint32_t range_count;
     uint32_t stride;       /* replicas per set when every row has the same length */
     uint32_t *row_off;     /* otherwise set_count + 1 offsets into rows (else NULL) */
@@ -198,24 +198,14 @@ static inline uint32_t tr_popcount64_swar(uint64_t x)
     return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
 
-/* The library is built for the baseline instruction set, which has no popcount on x86-64;
- * nearly every x86-64 processor since 2008 has one (POPCNT). tr_cpu_has_popcnt() asks the
- * processor once; a placement records the answer (hw_popcnt) and its lookups branch on
- * it, a branch that never changes direction. */
-#if defined(__POPCNT__)
-#define TR_POPCNT_BUILTIN 1
-#elif defined(__GNUC__) && (defined(__x86_64__) || defined(__i386__))
-#define TR_POPCNT_RUNTIME 1
-#endif
-
-TR_HIDDEN bool tr_cpu_has_popcnt(void);
-
+/* Set bits of x: the POPCNT instruction when the placement was built on a processor that
+ * has it (hw_popcnt, from tr_cpu_features()), else the SWAR form. */
 static inline uint32_t tr_popcount64(const struct tokenring_placement *p, uint64_t x)
 {
-#if defined(TR_POPCNT_BUILTIN)
+#if defined(__POPCNT__)
     (void)p;
     return (uint32_t)__builtin_popcountll(x);
-#elif defined(TR_POPCNT_RUNTIME)
+#elif defined(TR_CPU_X86)
     if (__builtin_expect(p->hw_popcnt, 1)) {
         uint64_t r;
         __asm__("popcnt %1, %0" : "=r"(r) : "r"(x) : "cc");

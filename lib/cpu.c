@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What the processor offers beyond the baseline instruction set the library is built for.
+ * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
+ * 2008 has one (POPCNT). A placement asks once when it is built and its lookups branch on
+ * the answer (a branch that never changes direction). Elsewhere the answer is "none". */
+#include "internal.h"
+
+#if defined(TR_CPU_X86)
+#include <cpuid.h>
+#include <stdatomic.h>
+
+unsigned tr_cpu_features(void)
+{
+    /* Asked once (cpuid may trap to a hypervisor); the top bit says "known". */
+    static atomic_uint known;
+    unsigned k = atomic_load_explicit(&known, memory_order_relaxed);
+    if (!k) {
+        unsigned a = 0, b = 0, c = 0, d = 0;
+        k = 0x80000000u;
+        if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT))
+            k |= TR_CPU_POPCNT;
+        atomic_store_explicit(&known, k, memory_order_relaxed);
+    }
+    return k & ~0x80000000u;
+}
+#else
+unsigned tr_cpu_features(void)
+{
+    return 0;
+}
+#endif
