@@ -4,10 +4,13 @@
  *   - hashing next to a straightforward reference MurmurHash3_x64_128 (the algorithm's own
  *     cost: the floor our Cassandra variant is compared with);
  *   - lookups next to a plain sorted-array lower_bound over the ring's tokens with a flat
- *     per-token replica array (the "flat C" layout the drivers are measured against).
+ *     per-token replica array (the "flat C" layout the drivers are measured against), and
+ *     next to the memory floor: hash + one read of a row at a position taken from the token,
+ *     no search (what any layout whose rows outgrow the caches pays per key).
  * Fixed key sets (seeded), every figure the median of repeated runs.
  *
  *   bench-ring [--quick]      prints the tables; see doc/performance.md
+ *   bench-ring --ring 1000x256  the ring table for one ring only
  *   bench-ring --callgrind hash8|hash16|...|6x8|96x256|1000x256
  *                             one untimed pass of each workload, for bench/callgrind.sh */
 #include <stdint.h>
@@ -369,6 +372,23 @@ static NOINLINE uint64_t w_route_base(const work *w)
     return acc;
 }
 
+/* The memory floor of a single-key lookup: hash the key, then read one row of the flat
+ * replica array at a position taken from the token (no search at all). Every design that
+ * keeps a ring's rows in an array larger than the caches pays at least this per key. */
+static NOINLINE uint64_t w_route_floor(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < w->nkeys; i++) {
+        uint64_t t = (uint64_t)tokenring_token(w->keys + i * w->klen, w->klen);
+        __extension__ unsigned __int128 wide = (unsigned __int128)t * w->ntok;
+        size_t r = (size_t)(wide >> 64); /* uniform over the rows, without a division */
+        const uint32_t *rp = w->flat + r * w->width;
+        for (uint32_t k = 0; k < w->width; k++)
+            acc += rp[k];
+    }
+    return acc;
+}
+
 static NOINLINE tokenring_ring *w_ring_build(const tokenring_topology *topo)
 {
     tokenring_ring *ring = NULL;
@@ -514,7 +534,8 @@ static void bench_ring(const ring_spec *spec)
     work w = { ring, pl, sorted, flat, ntok, width, keys, offs, ktok, sets, nkeys, klen };
 
     double own[REPEATS], own_batch[REPEATS], own_base[REPEATS], rep[REPEATS], rep_base[REPEATS],
-        rep_batch[REPEATS], own_x[REPEATS], rep_x[REPEATS], batch_x[REPEATS];
+        rep_batch[REPEATS], own_x[REPEATS], rep_x[REPEATS], batch_x[REPEATS], floor_ns[REPEATS],
+        floor_x[REPEATS];
     for (int r = 0; r < reps; r++) {
         uint64_t acc = 0;
         double t0 = now_ns();
@@ -530,6 +551,10 @@ static void bench_ring(const ring_spec *spec)
         double t5 = now_ns();
         acc += w_owner_batch(&w);
         double t6 = now_ns();
+        acc += w_route_floor(&w);
+        double t7 = now_ns();
+        floor_ns[r] = (t7 - t6) / (double)nkeys;
+        floor_x[r] = ((t4 - t3) / (double)nkeys) / floor_ns[r];
         own_batch[r] = (t6 - t5) / (double)nkeys;
         sink += acc;
         own[r] = (t1 - t0) / (double)nkeys;
@@ -545,7 +570,8 @@ static void bench_ring(const ring_spec *spec)
         /* Speed-ups: medians of the per-pass ratios (both sides of a ratio ran
          * back to back on the same keys). */
         printf("| %s | %zu | %u | %.1f | %.1f | %.1f | %.2fx | %.1f | %.1f | %.1f | %.2fx | %.2fx | "
-               "%.2f | %.2f | %.2f | %.2f | %.1fx | %.2f | %zu | %.1f | %.1f | %.1f |\n",
+               "%.2f | %.2f | %.2f | %.2f | %.1fx | %.2f | %zu | %.1f | %.1f | %.1f | %.1f | "
+               "%.2fx |\n",
                spec->name, ntok, width, median(own, reps), median(own_batch, reps),
                median(own_base, reps),
                median(own_x, reps), median(rep, reps), median(rep_batch, reps),
@@ -553,7 +579,8 @@ static void bench_ring(const ring_spec *spec)
                median(ring_ms, reps), median(map_ms, reps), median(join_map_ms, reps),
                median(upd_ms, reps), median(upd_x, reps), median(join_ms, reps), nsets,
                (double)ring_bytes / (double)ntok, (double)map_bytes / (double)ntok,
-               (double)(ring_bytes + map_bytes) / (double)ntok);
+               (double)(ring_bytes + map_bytes) / (double)ntok, median(floor_ns, reps),
+               median(floor_x, reps));
     } else {
         printf("%s: %zu tokens, %zu keys per lookup workload\n", spec->name, ntok, nkeys);
     }
@@ -665,9 +692,9 @@ int main(int argc, char **argv)
            "hash+replicas ns | batched ns | baseline ns | speed-up | batched speed-up | "
            "ring build ms | replica map ms | map after join: full build ms | map after join: "
            "update ms | update speed-up | rebuild after join ms (ring + update) | distinct sets | "
-           "ring B/token | map B/token | total B/token |\n");
+           "ring B/token | map B/token | total B/token | floor ns | floor speed-up |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-           "---:|---:|---:|---:|\n");
+           "---:|---:|---:|---:|---:|---:|\n");
     for (size_t i = 0; i < sizeof rings / sizeof rings[0]; i++) {
         if (quick && rings[i].nodes > 100)
             continue;
