@@ -44,9 +44,12 @@ def main(argv):
         ("baseline ns", "baseline: hash + lower_bound + flat replicas", "C3", "o--"),
         ("owner ns", "libtokenring: owner lookup", "C0", "^:"),
         ("owner ns (lower_bound)", "baseline: lower_bound owner lookup", "C3", "^:"),
+        ("floor ns", "memory floor: hash + one row read, no search", "C7", "x--"),
     ]
     fig, ax = plt.subplots(figsize=(7, 4.2), dpi=100)
     for col, label, color, style in series:
+        if col not in rows[0]:  # runs from before the column existed
+            continue
         ax.plot(tokens, [float(r[col]) for r in rows], style, color=color, label=label)
     ax.set_xscale("log")
     ax.set_xticks(tokens)
