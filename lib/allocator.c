@@ -801,6 +801,19 @@ static int cmp_excess(const void *a, const void *b)
     return (i > j) - (i < j);
 }
 
+/* Evaluates a token for node u in slot s and, when it is a candidate, writes it to heap
+ * entry hn (the heap is ordered later). Returns the number of entries written, 0 or 1. */
+static size_t queue_candidate(model *m, scratch *sc, size_t hn, uint32_t s, uint32_t u,
+                              uint32_t T)
+{
+    cand c;
+    if (!evaluate(m, s, u, 1.0 / T, sc->d, sc->tmp, &c))
+        return 0;
+    sc->heap[hn].gain = c.gain;
+    sc->heap[hn].slot = s;
+    return 1;
+}
+
 static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine)
 {
     /* Ring parameters with u counted: recompute everything only when they change. */
@@ -857,14 +870,8 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
     m->u_rem = T;
     if (m->ring_count <= (size_t)64 * T) {
         uint32_t s = m->head;
-        for (size_t i = 0; i < m->ring_count; i++, s = m->next[s]) {
-            cand c;
-            if (!evaluate(m, s, u, 1.0 / T, sc->d, sc->tmp, &c))
-                continue;
-            sc->heap[hn].gain = c.gain;
-            sc->heap[hn].slot = s;
-            hn++;
-        }
+        for (size_t i = 0; i < m->ring_count; i++, s = m->next[s])
+            hn += queue_candidate(m, sc, hn, s, u, T);
     } else {
         /* Large rings: only ranges near the tokens of the most over-served nodes (the
          * donors) can take ownership from them; evaluate those. */
@@ -896,12 +903,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
                     if (m->mark[s] == m->mark_stamp)
                         continue;
                     m->mark[s] = m->mark_stamp;
-                    cand c;
-                    if (!evaluate(m, s, u, 1.0 / T, sc->d, sc->tmp, &c))
-                        continue;
-                    sc->heap[hn].gain = c.gain;
-                    sc->heap[hn].slot = s;
-                    hn++;
+                    hn += queue_candidate(m, sc, hn, s, u, T);
                 }
             }
         }
