@@ -1218,6 +1218,17 @@ done:
     return rc;
 }
 
+int tr_check_plan_shape(tokenring_error *err, uint32_t num_tokens, int32_t rf)
+{
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
+                       TOKENRING_LAYOUT_MAX_TOKENS);
+    if (rf < 1 || rf > TOKENRING_MAX_RF)
+        return tr_fail(err, TOKENRING_E_RANGE, "replication factor %d is outside 1..%d", rf,
+                       TOKENRING_MAX_RF);
+    return TOKENRING_OK;
+}
+
 TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
                                            const tokenring_topology *topology,
                                            const char *datacenter, const char *const *racks,
@@ -1236,12 +1247,8 @@ TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tok
             return rc;
     if (count == 0)
         return tr_fail(err, TOKENRING_E_RANGE, "no node to plan");
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    if (rf < 1 || rf > TOKENRING_MAX_RF)
-        return tr_fail(err, TOKENRING_E_RANGE, "replication factor %d is outside 1..%d", rf,
-                       TOKENRING_MAX_RF);
+    if ((rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
+        return rc;
 
     /* Racks of the datacenter once the plan is done. */
     size_t tn = tokenring_topology_node_count(topology), nr = 0;

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Private helpers shared by layout.c, allocator.c and analysis.c. Never installed. */
+/* Private helpers shared by layout.c, allocator.c, migration.c and analysis.c. Never
+ * installed. */
 #ifndef TOKENRING_LAYOUT_INTERNAL_H
 #define TOKENRING_LAYOUT_INTERNAL_H
 
@@ -18,6 +19,10 @@ TR_HIDDEN int tr_layout_collect_tokens(tr_token_set *set, const tokenring_topolo
 /* Binary search; *pos_out receives the insertion point. */
 TR_HIDDEN bool tr_token_set_find(const tr_token_set *set, int64_t token, size_t *pos_out);
 TR_HIDDEN void tr_token_set_free(tr_token_set *set);
+
+/* The token count per node and replication factor of an allocation or migration plan:
+ * TOKENRING_OK, or TOKENRING_E_RANGE with a message when either is out of range. */
+TR_HIDDEN int tr_check_plan_shape(tokenring_error *err, uint32_t num_tokens, int32_t rf);
 
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,

@@ -170,12 +170,8 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     if ((rc = tr_check_name(err, "datacenter name", old_datacenter)) ||
         (rc = tr_check_name(err, "datacenter name", new_datacenter)))
         return rc;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    if (rf < 1 || rf > TOKENRING_MAX_RF)
-        return tr_fail(err, TOKENRING_E_RANGE, "replication factor %d is outside 1..%d", rf,
-                       TOKENRING_MAX_RF);
+    if ((rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
+        return rc;
     if (node_count < (size_t)rf)
         return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                        "%zu new nodes cannot hold replication factor %d in datacenter '%s'",
