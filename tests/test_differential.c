@@ -25,21 +25,19 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "testrng.h"
 
 __extension__ typedef unsigned __int128 u128;
 
 static uint64_t rng;
 static uint64_t next(void)
 {
-    uint64_t z = (rng += 0x9e3779b97f4a7c15ULL); /* splitmix64 */
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return tt_splitmix64(&rng);
 }
 
 static int between(int lo, int hi) /* inclusive */
 {
-    return lo + (int)(next() % (uint64_t)(hi - lo + 1));
+    return tt_between(&rng, lo, hi);
 }
 
 enum { NODES = 24, TOKS = 256, DCS = 4, REPL_MAX = 5 * DCS, MAX_RING = 4096 };

@@ -19,18 +19,16 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "testrng.h"
 
 static uint64_t rng_state;
 static uint64_t rnd(void)
 {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return tt_splitmix64(&rng_state);
 }
 static int rnd_in(int lo, int hi) /* inclusive */
 {
-    return lo + (int)(rnd() % (uint64_t)(hi - lo + 1));
+    return tt_between(&rng_state, lo, hi);
 }
 
 static int next_node_id;

@@ -15,16 +15,13 @@
 #include <string.h>
 
 #include "ring_internal.h"
+#include "testrng.h"
 
 static uint64_t rng_state = 7;
 
 static uint64_t rnd(void)
 {
-    /* splitmix64 */
-    uint64_t z = (rng_state += 0x9E3779B97F4A7C15u);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
-    return z ^ (z >> 31);
+    return tt_splitmix64(&rng_state);
 }
 
 static uint32_t bits_of(uint64_t x)

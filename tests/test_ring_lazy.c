@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "testrng.h"
 
 /* ------------------------------------------------- counting, failing allocator */
 
@@ -105,12 +106,10 @@ static void fail_nth(long n)
 
 /* ------------------------------------------------------------------ topologies */
 
+/* A hash of z: one splitmix64 step from state z. */
 static uint64_t mix(uint64_t z)
 {
-    z += 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
+    return tt_splitmix64(&z);
 }
 
 /* `nodes` nodes of `vnodes` random tokens in 3 datacenters x 2 racks, added in name order;
