@@ -214,6 +214,15 @@ typedef struct {
     const char *replication;
 } ring_spec;
 
+/* A setup or build call that must succeed: otherwise print its error and stop. */
+static void must(int rc, const tokenring_error *err)
+{
+    if (rc != TOKENRING_OK) {
+        fprintf(stderr, "bench-ring: %s\n", err->message);
+        abort();
+    }
+}
+
 static tokenring_topology *make_topology(const ring_spec *spec)
 {
     tokenring_topology *t = NULL;
@@ -233,10 +242,8 @@ static tokenring_topology *make_topology(const ring_spec *spec)
                                                  (size_t)spec->tokens_per_node, &err);
             if (rc == TOKENRING_OK)
                 break;
-            if (rc != TOKENRING_E_EXISTS) {
-                fprintf(stderr, "add_node: %s\n", err.message);
-                abort();
-            }
+            if (rc != TOKENRING_E_EXISTS) /* a drawn token already taken: draw again */
+                must(rc, &err);
         }
     }
     free(tok);
@@ -393,10 +400,7 @@ static NOINLINE tokenring_ring *w_ring_build(const tokenring_topology *topo)
 {
     tokenring_ring *ring = NULL;
     tokenring_error err;
-    if (tokenring_ring_build(&ring, topo, &err) != TOKENRING_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        abort();
-    }
+    must(tokenring_ring_build(&ring, topo, &err), &err);
     return ring;
 }
 
@@ -405,10 +409,7 @@ static NOINLINE tokenring_placement *w_map_build(const tokenring_ring *ring,
 {
     tokenring_placement *pl = NULL;
     tokenring_error err;
-    if (tokenring_placement_build(&pl, ring, repl, 0, &err) != TOKENRING_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        abort();
-    }
+    must(tokenring_placement_build(&pl, ring, repl, 0, &err), &err);
     return pl;
 }
 
@@ -417,10 +418,7 @@ static NOINLINE tokenring_placement *w_map_update_build(const tokenring_placemen
 {
     tokenring_placement *pl = NULL;
     tokenring_error err;
-    if (tokenring_placement_update(&pl, prev, ring, &err) != TOKENRING_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        abort();
-    }
+    must(tokenring_placement_update(&pl, prev, ring, &err), &err);
     return pl;
 }
 
@@ -434,11 +432,8 @@ static void bench_ring(const ring_spec *spec)
     tokenring_topology *topo = make_topology(spec);
     tokenring_replication *repl = NULL;
     tokenring_error err;
-    if (tokenring_replication_parse(&repl, spec->replication, strlen(spec->replication),
-                                    &err) != TOKENRING_OK) {
-        fprintf(stderr, "%s\n", err.message);
-        abort();
-    }
+    must(tokenring_replication_parse(&repl, spec->replication, strlen(spec->replication), &err),
+         &err);
     /* The same topology with one more node (dc1, rack1): the rebuild after a join. */
     tokenring_topology *joined = NULL;
     tokenring_topology_clone(&joined, topo);
@@ -446,9 +441,9 @@ static void bench_ring(const ring_spec *spec)
         int64_t *tok = malloc((size_t)spec->tokens_per_node * sizeof *tok);
         for (int k = 0; k < spec->tokens_per_node; k++)
             tok[k] = (int64_t)next_rand();
-        if (tokenring_topology_add_node(joined, "10.255.255.1", "dc1", "rack1", tok,
-                                        (size_t)spec->tokens_per_node, &err) != TOKENRING_OK)
-            abort();
+        must(tokenring_topology_add_node(joined, "10.255.255.1", "dc1", "rack1", tok,
+                                         (size_t)spec->tokens_per_node, &err),
+             &err);
         free(tok);
     }
 
