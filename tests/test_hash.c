@@ -232,6 +232,29 @@ static void every_token_vector_in_one_batch(void **state)
     free_vectors(v, n);
 }
 
+/* tokenring_token(key) equals the reference token (the key in hex on failure); returns
+ * the token. */
+static int64_t check_token(const uint8_t *key, size_t len)
+{
+    int64_t t = tokenring_token(key, len), want = ref_token(key, len);
+    if (t != want) {
+        char *hex = tsv_hex_encode(key, len);
+        fail_msg("len %zu key %s: got %" PRId64 " want %" PRId64, len, hex, t, want);
+    }
+    return want;
+}
+
+/* tokenring_murmur3_cassandra(key, seed) equals the reference hash. */
+static void check_hash(const uint8_t *key, size_t len, uint64_t seed)
+{
+    int64_t h[2];
+    uint64_t r[2];
+    assert_int_equal(tokenring_murmur3_cassandra(h, key, len, seed), TOKENRING_OK);
+    ref_hash(key ? key : (const uint8_t *)"", len, seed, r);
+    assert_int_equal((uint64_t)h[0], r[0]);
+    assert_int_equal((uint64_t)h[1], r[1]);
+}
+
 static void fast_path_matches_reference_on_random_keys(void **state)
 {
     (void)state;
@@ -246,19 +269,8 @@ static void fast_path_matches_reference_on_random_keys(void **state)
                 key[i] = rep % 4 == 1 ? (uint8_t)(0x80 | r) : rep % 4 == 2 ? (uint8_t)(r & 0x7F)
                                                            : (uint8_t)r;
             }
-            int64_t t = tokenring_token(key, len);
-            if (t != ref_token(key, len)) {
-                char *hex = tsv_hex_encode(key, len);
-                fail_msg("len %zu key %s: fast %" PRId64 " reference %" PRId64, len, hex, t,
-                         ref_token(key, len));
-            }
-            uint64_t seed = rep % 3 == 0 ? 0 : rng();
-            int64_t h[2];
-            uint64_t r[2];
-            assert_int_equal(tokenring_murmur3_cassandra(h, key, len, seed), TOKENRING_OK);
-            ref_hash(key, len, seed, r);
-            assert_int_equal((uint64_t)h[0], r[0]);
-            assert_int_equal((uint64_t)h[1], r[1]);
+            check_token(key, len);
+            check_hash(key, len, rep % 3 == 0 ? 0 : rng());
         }
     }
     /* every single byte value at every tail position (lengths 1..31) */
@@ -289,21 +301,9 @@ static void every_sign_pattern_of_short_tails(void **state)
             for (size_t b = 0; b < bits; b++)
                 if (pattern >> b & 1)
                     key[first + b] |= 0x80;
-            int64_t t = tokenring_token(key, len);
-            if (t != ref_token(key, len)) {
-                char *hex = tsv_hex_encode(key, len);
-                fail_msg("len %zu key %s: got %" PRId64 " want %" PRId64, len, hex, t,
-                         ref_token(key, len));
-            }
-            if (pattern % 61 == 0) {
-                uint64_t seed = rng();
-                int64_t h[2];
-                uint64_t r[2];
-                assert_int_equal(tokenring_murmur3_cassandra(h, key, len, seed), TOKENRING_OK);
-                ref_hash(key, len, seed, r);
-                assert_int_equal((uint64_t)h[0], r[0]);
-                assert_int_equal((uint64_t)h[1], r[1]);
-            }
+            check_token(key, len);
+            if (pattern % 61 == 0)
+                check_hash(key, len, rng());
         }
         free(key);
     }
@@ -341,19 +341,8 @@ static void exact_size_keys_of_every_length(void **state)
             key[j] = i % 4 == 0 ? (uint8_t)(r | 0x80) : i % 4 == 1 ? (uint8_t)(r & 0x7F)
                      : i % 4 == 2 ? (uint8_t)(j % 2 ? r | 0x80 : r & 0x7F) : r;
         }
-        want[i] = ref_token(key, len);
-        int64_t t = tokenring_token(key, len);
-        if (t != want[i]) {
-            char *hex = tsv_hex_encode(key, len);
-            fail_msg("len %zu key %s: got %" PRId64 " want %" PRId64, len, hex, t, want[i]);
-        }
-        uint64_t seed = i % 3 ? rng() : 0;
-        int64_t h[2];
-        uint64_t r[2];
-        assert_int_equal(tokenring_murmur3_cassandra(h, key, len, seed), TOKENRING_OK);
-        ref_hash(key ? key : (const uint8_t *)"", len, seed, r);
-        assert_int_equal((uint64_t)h[0], r[0]);
-        assert_int_equal((uint64_t)h[1], r[1]);
+        want[i] = check_token(key, len);
+        check_hash(key, len, i % 3 ? rng() : 0);
         if (len)
             memcpy(packed + off[i], key, len);
         off[i + 1] = off[i] + len;
