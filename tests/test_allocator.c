@@ -15,6 +15,24 @@
 
 #include "tokenring/tokenring.h"
 
+/* The placement of t's ring under NetworkTopologyStrategy {dc: rf} (the other
+ * datacenters hold no replica); its ring is tokenring_placement_ring(). */
+static tokenring_placement *dc_placement(const tokenring_topology *t, const char *dc, int rf)
+{
+    tokenring_ring *ring;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), 0);
+    tokenring_replication *r;
+    assert_int_equal(tokenring_replication_network(&r), 0);
+    assert_int_equal(tokenring_replication_set_dc(r, dc, rf, 0, NULL), 0);
+    tokenring_placement *p;
+    assert_int_equal(tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                               NULL),
+                     0);
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring); /* the placement keeps its own reference */
+    return p;
+}
+
 /* Adds the planned nodes ("dc-<i>") to t (fails the test on a collision) and returns the
  * effective-ownership balance of the datacenter. */
 static tokenring_balance add_and_measure(tokenring_topology *t, const char *dc,
@@ -30,20 +48,11 @@ static tokenring_balance add_and_measure(tokenring_topology *t, const char *dc,
                                                      NULL),
                          TOKENRING_OK);
     }
-    tokenring_ring *ring;
-    assert_int_equal(tokenring_ring_build(&ring, t, NULL), 0);
-    tokenring_replication *r;
-    tokenring_replication_network(&r);
-    tokenring_replication_set_dc(r, dc, rf, 0, NULL);
-    tokenring_placement *p;
-    assert_int_equal(tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
-                                               NULL),
-                     0);
+    tokenring_placement *p = dc_placement(t, dc, rf);
     tokenring_balance b;
-    assert_int_equal(tokenring_balance_compute(NULL, &b, ring, p, dc, NULL, NULL), 0);
+    assert_int_equal(
+        tokenring_balance_compute(NULL, &b, tokenring_placement_ring(p), p, dc, NULL, NULL), 0);
     tokenring_placement_free(p);
-    tokenring_replication_free(r);
-    tokenring_ring_free(ring);
     return b;
 }
 
@@ -138,15 +147,10 @@ static void joins_existing_cluster_without_collisions(void **state)
     assert_memory_equal(tok, again, sizeof tok); /* deterministic */
     tokenring_topology *before;
     tokenring_topology_clone(&before, t);
-    tokenring_ring *ring;
-    tokenring_ring_build(&ring, before, NULL);
-    tokenring_replication *r;
-    tokenring_replication_network(&r);
-    tokenring_replication_set_dc(r, "datacenter1", 3, 0, NULL);
-    tokenring_placement *p;
-    tokenring_placement_build(&p, ring, r, 0, NULL);
+    tokenring_placement *p = dc_placement(before, "datacenter1", 3);
     tokenring_balance b0;
-    tokenring_balance_compute(NULL, &b0, ring, p, NULL, NULL, NULL);
+    assert_int_equal(
+        tokenring_balance_compute(NULL, &b0, tokenring_placement_ring(p), p, NULL, NULL, NULL), 0);
     tokenring_balance b1 = add_and_measure(t, "datacenter1", rk, 3, 8, tok, 3);
     assert_int_equal(b1.node_count, 9);
     assert_true(b1.max / b1.mean < b0.max / b0.mean); /* joining improves the balance */
@@ -164,8 +168,6 @@ static void joins_existing_cluster_without_collisions(void **state)
                      0);
     assert_memory_equal(one, plan, sizeof one);
     tokenring_placement_free(p);
-    tokenring_replication_free(r);
-    tokenring_ring_free(ring);
     tokenring_topology_free(before);
     tokenring_topology_free(t);
 }
@@ -182,20 +184,28 @@ static int cmp_tok(const void *a, const void *b)
 #define BAND_MAX 1.25
 #define BAND_MIN 0.75
 
+/* Effective ownership of dc's nodes (of one rack when rack is not NULL) stays within
+ * BAND_MIN..BAND_MAX of the mean; what names the case in the message on failure. */
+static void assert_in_band(const tokenring_placement *p, const char *dc, const char *rack,
+                           const char *what)
+{
+    tokenring_balance b;
+    assert_int_equal(
+        tokenring_balance_compute(NULL, &b, tokenring_placement_ring(p), p, dc, rack, NULL), 0);
+    double mx = b.max / b.mean, mn = b.min / b.mean;
+    if (mx > BAND_MAX || mn < BAND_MIN)
+        fprintf(stderr, "%s: %s %s max/mean %.3f min/mean %.3f\n", what,
+                rack ? "rack" : "datacenter", rack ? rack : dc, mx, mn);
+    assert_true(mx <= BAND_MAX);
+    assert_true(mn >= BAND_MIN);
+}
+
 /* Effective ownership of every node of dc, checked against its fair share: inside each
  * rack (racks >= rf: each node's share of its rack's copy; racks < rf: the same for all
  * nodes), and across the datacenter when every rack has as many nodes. */
 static void assert_fair(tokenring_topology *t, const char *dc, int rf, const char *what)
 {
-    tokenring_ring *ring;
-    assert_int_equal(tokenring_ring_build(&ring, t, NULL), 0);
-    tokenring_replication *r;
-    tokenring_replication_network(&r);
-    tokenring_replication_set_dc(r, dc, rf, 0, NULL);
-    tokenring_placement *p;
-    assert_int_equal(tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
-                                               NULL),
-                     0);
+    tokenring_placement *p = dc_placement(t, dc, rf);
     const char *racks[8];
     size_t per[8], nr = 0;
     for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
@@ -219,26 +229,11 @@ static void assert_fair(tokenring_topology *t, const char *dc, int rf, const cha
         same &= per[k] == per[0];
         if (nr < (size_t)rf)
             continue; /* racks < rf: checked across the datacenter below */
-        tokenring_balance b;
-        assert_int_equal(tokenring_balance_compute(NULL, &b, ring, p, dc, racks[k], NULL), 0);
-        double mx = b.max / b.mean, mn = b.min / b.mean;
-        if (mx > BAND_MAX || mn < BAND_MIN)
-            fprintf(stderr, "%s: rack %s max/mean %.3f min/mean %.3f\n", what, racks[k], mx, mn);
-        assert_true(mx <= BAND_MAX);
-        assert_true(mn >= BAND_MIN);
+        assert_in_band(p, dc, racks[k], what);
     }
-    if (same || nr < (size_t)rf) {
-        tokenring_balance b;
-        assert_int_equal(tokenring_balance_compute(NULL, &b, ring, p, dc, NULL, NULL), 0);
-        double mx = b.max / b.mean, mn = b.min / b.mean;
-        if (mx > BAND_MAX || mn < BAND_MIN)
-            fprintf(stderr, "%s: datacenter max/mean %.3f min/mean %.3f\n", what, mx, mn);
-        assert_true(mx <= BAND_MAX);
-        assert_true(mn >= BAND_MIN);
-    }
+    if (same || nr < (size_t)rf)
+        assert_in_band(p, dc, NULL, what);
     tokenring_placement_free(p);
-    tokenring_replication_free(r);
-    tokenring_ring_free(ring);
 }
 
 /* No degenerate tokens: every gap between consecutive tokens of the datacenter is at
