@@ -137,8 +137,11 @@ TOKENRING_API int tokenring_cluster_new(tokenring_cluster **out)
 {
     if (out == NULL)
         return TOKENRING_E_INVAL;
-    *out = tr_calloc(1, sizeof **out);
-    return *out ? TOKENRING_OK : TOKENRING_E_NOMEM;
+    tokenring_cluster *c = tr_calloc(1, sizeof *c);
+    if (c == NULL)
+        return TOKENRING_E_NOMEM; /* *out untouched, as every builder (common.h) */
+    *out = c;
+    return TOKENRING_OK;
 }
 
 TOKENRING_API void tokenring_cluster_free(tokenring_cluster *cluster)
