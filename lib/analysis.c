@@ -299,7 +299,6 @@ TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a movement analysis");
     if (kind < TOKENRING_CHANGE_GENERIC || kind > TOKENRING_CHANGE_MOVE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown change kind %d", kind);
-    *out = NULL;
     tokenring_ring *r1 = NULL, *r2 = NULL;
     tokenring_placement *p1 = NULL, *p2 = NULL;
     tokenring_movement *m = NULL;
@@ -508,7 +507,6 @@ static int movement_on_clone(tokenring_movement **out, const tokenring_topology 
 {
     if (!out || !topology || !replication || !name)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a movement analysis");
-    *out = NULL;
     tokenring_topology *copy = NULL;
     int rc = tokenring_topology_clone(&copy, topology);
     if (rc != TOKENRING_OK)

@@ -336,7 +336,6 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability analysis");
-    *out = NULL;
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown consistency level %d", consistency);
     bool local = consistency == TOKENRING_CL_LOCAL_ONE ||

@@ -165,7 +165,6 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     if (!out || !topology || !old_datacenter || !new_datacenter || !node_names || !racks ||
         (keyspace_count && (!keyspaces || !replications)))
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a migration plan");
-    *out = NULL;
     int rc;
     if ((rc = tr_check_name(err, "datacenter name", old_datacenter)) ||
         (rc = tr_check_name(err, "datacenter name", new_datacenter)))

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* common.h: every status code's message and name, the allocator hooks' argument checks
- * and round trip, and the name rules every builder applies (UTF-8 validity, length,
- * emptiness), exercised through tokenring_topology_add_node(). */
+ * and round trip, the name rules every builder applies (UTF-8 validity, length,
+ * emptiness), exercised through tokenring_topology_add_node(), and that every builder
+ * leaves *out alone when it fails. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -166,12 +167,154 @@ static void name_rules(void **state)
     tokenring_topology_free(t);
 }
 
+/* ------------------------------------------------------------ *out after a failure */
+
+/* common.h: a builder that fails leaves *out as it was, whatever the reason (a NULL
+ * argument, a bad value, no memory). Each call below starts with *out holding a pointer
+ * that is not NULL, fails, and must give its documented code and leave that pointer. */
+static char not_an_object;
+#define SENTINEL ((void *)&not_an_object)
+#define FAILS_LEAVING_OUT(type, var, code, call)                                         \
+    do {                                                                                 \
+        type *var = SENTINEL;                                                            \
+        assert_int_equal((call), (code));                                                \
+        assert_ptr_equal(var, SENTINEL);                                                 \
+    } while (0)
+
+static void *fail_malloc(size_t size, void *user)
+{
+    (void)size;
+    (void)user;
+    return NULL;
+}
+
+static void *fail_realloc(void *ptr, size_t size, void *user)
+{
+    (void)ptr;
+    (void)size;
+    (void)user;
+    return NULL;
+}
+
+static void plain_free(void *ptr, void *user)
+{
+    (void)user;
+    free(ptr);
+}
+
+static void failed_builders_leave_out_alone(void **state)
+{
+    (void)state;
+    tokenring_topology *topo = NULL;
+    tokenring_ring *ring = NULL;
+    tokenring_replication *repl = NULL, *nts = NULL;
+    tokenring_placement *plc = NULL;
+    int64_t tok[] = { -100, 0, 100 };
+    assert_int_equal(tokenring_topology_new(&topo), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(topo, "n1", "dc1", "r1", tok, 3, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&ring, topo, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_simple(&repl, 1, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_parse(&nts, "dc9=1", 5, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_build(&plc, ring, repl, 0, NULL), TOKENRING_OK);
+    tokenring_topology *empty = NULL;
+    assert_int_equal(tokenring_topology_new(&empty), TOKENRING_OK);
+    static const char *const names[] = { "m1" }, *const racks[] = { "r1" };
+
+    /* a NULL argument */
+    FAILS_LEAVING_OUT(tokenring_topology, t, TOKENRING_E_INVAL,
+                        tokenring_topology_clone(&t, NULL));
+    FAILS_LEAVING_OUT(tokenring_ring, r, TOKENRING_E_INVAL,
+                        tokenring_ring_build(&r, NULL, NULL));
+    FAILS_LEAVING_OUT(tokenring_replication, r, TOKENRING_E_INVAL,
+                        tokenring_replication_parse(&r, NULL, 3, NULL));
+    FAILS_LEAVING_OUT(tokenring_placement, p, TOKENRING_E_INVAL,
+                        tokenring_placement_build(&p, ring, NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_placement, p, TOKENRING_E_INVAL,
+                        tokenring_placement_update(&p, plc, NULL, NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_INVAL,
+                        tokenring_movement_compare(&m, topo, NULL, repl, 0, NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_INVAL,
+                        tokenring_movement_join(&m, topo, repl, NULL, "dc1", "r1", tok, 1,
+                                                NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_INVAL,
+                        tokenring_movement_decommission(&m, NULL, repl, "n1", NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_INVAL,
+                        tokenring_movement_replace(&m, topo, repl, "n1", NULL, NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_INVAL,
+                        tokenring_movement_move(&m, topo, NULL, "n1", tok, 1, NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_availability, a, TOKENRING_E_INVAL,
+                        tokenring_availability_build(&a, NULL, repl, TOKENRING_CL_ONE, NULL,
+                                                     1, NULL));
+    FAILS_LEAVING_OUT(tokenring_migration, m, TOKENRING_E_INVAL,
+                        tokenring_migration_plan(&m, NULL, "dc1", "dc2", names, racks, 1, 8,
+                                                 1, NULL, NULL, 0, NULL));
+
+    /* a bad value after valid pointers */
+    FAILS_LEAVING_OUT(tokenring_ring, r, TOKENRING_E_EMPTY,
+                        tokenring_ring_build(&r, empty, NULL));
+    FAILS_LEAVING_OUT(tokenring_replication, r, TOKENRING_E_RANGE,
+                        tokenring_replication_simple(&r, -1, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_replication, r, TOKENRING_E_PARSE,
+                        tokenring_replication_parse(&r, "{", 1, NULL));
+    FAILS_LEAVING_OUT(tokenring_placement, p, TOKENRING_E_NOTFOUND,
+                        tokenring_placement_build(&p, ring, nts, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_INVAL,
+                        tokenring_movement_compare(&m, topo, topo, repl, 99, NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_NOTFOUND,
+                        tokenring_movement_decommission(&m, topo, repl, "nobody", NULL, 0,
+                                                        NULL));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_EXISTS,
+                        tokenring_movement_join(&m, topo, repl, "n1", "dc1", "r1", tok, 1,
+                                                NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_availability, a, TOKENRING_E_INVAL,
+                        tokenring_availability_build(&a, ring, repl, 12345, NULL, 1, NULL));
+    FAILS_LEAVING_OUT(tokenring_migration, m, TOKENRING_E_NOTFOUND,
+                        tokenring_migration_plan(&m, topo, "dc-none", "dc2", names, racks, 1,
+                                                 8, 1, NULL, NULL, 0, NULL));
+
+    /* no memory at all */
+    tokenring_allocator none = { fail_malloc, fail_realloc, plain_free, NULL };
+    assert_int_equal(tokenring_set_allocator(&none), TOKENRING_OK);
+    FAILS_LEAVING_OUT(tokenring_topology, t, TOKENRING_E_NOMEM, tokenring_topology_new(&t));
+    FAILS_LEAVING_OUT(tokenring_topology, t, TOKENRING_E_NOMEM,
+                        tokenring_topology_clone(&t, topo));
+    FAILS_LEAVING_OUT(tokenring_ring, r, TOKENRING_E_NOMEM,
+                        tokenring_ring_build(&r, topo, NULL));
+    FAILS_LEAVING_OUT(tokenring_replication, r, TOKENRING_E_NOMEM,
+                        tokenring_replication_network(&r));
+    FAILS_LEAVING_OUT(tokenring_replication, r, TOKENRING_E_NOMEM,
+                        tokenring_replication_simple(&r, 3, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_placement, p, TOKENRING_E_NOMEM,
+                        tokenring_placement_build(&p, ring, repl, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_cluster, c, TOKENRING_E_NOMEM, tokenring_cluster_new(&c));
+    FAILS_LEAVING_OUT(tokenring_movement, m, TOKENRING_E_NOMEM,
+                        tokenring_movement_decommission(&m, topo, repl, "n1", NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_availability, a, TOKENRING_E_NOMEM,
+                        tokenring_availability_build(&a, ring, repl, TOKENRING_CL_ONE, NULL,
+                                                     1, NULL));
+    assert_int_equal(tokenring_set_allocator(NULL), TOKENRING_OK);
+
+    /* with out NULL the call fails and there is nothing to write */
+    assert_int_equal(tokenring_topology_new(NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_new(NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_build(NULL, ring, repl, 0, NULL), TOKENRING_E_INVAL);
+
+    tokenring_topology_free(empty);
+    tokenring_placement_free(plc);
+    tokenring_replication_free(nts);
+    tokenring_replication_free(repl);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(topo);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(status_messages_and_names),
         cmocka_unit_test(allocator_hooks),
         cmocka_unit_test(name_rules),
+        cmocka_unit_test(failed_builders_leave_out_alone),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

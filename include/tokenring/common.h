@@ -9,11 +9,30 @@
  * something (topologies, rings, placements, parsers, analyses) also take an optional
  * caller-owned ::tokenring_error that receives a human-readable detail (which node, which
  * token, which datacenter, which line). A failing call never modifies the objects passed to
- * it and never leaves anything allocated.
+ * it and never leaves anything allocated; what a failed builder leaves in its @c *out is
+ * stated once, in @ref common_out.
  *
  * Thread safety: everything in this file may be called from any thread, except
  * tokenring_set_allocator(), which must be called before any other libtokenring function
  * (or while no libtokenring object is alive).
+ *
+ * @section common_out What *out holds after a failed call
+ * A builder is a function that creates an object and returns it through its first
+ * parameter, <tt>T **out</tt>: tokenring_topology_new(), tokenring_topology_clone(),
+ * tokenring_ring_build(), tokenring_replication_simple(), tokenring_replication_network(),
+ * tokenring_replication_parse(), tokenring_placement_build(), tokenring_placement_update(),
+ * tokenring_cluster_new(), tokenring_movement_compare(), tokenring_movement_join(),
+ * tokenring_movement_decommission(), tokenring_movement_replace(),
+ * tokenring_movement_move(), tokenring_availability_build() and
+ * tokenring_migration_plan(). A builder writes @c *out only when it succeeds, and then
+ * with the new object, which the caller owns. When it fails, whatever the reason (a NULL
+ * argument, a bad value, no memory), @c *out keeps the value it had before the call: a
+ * caller that wants NULL after a failure sets it to NULL first (as the examples do), and
+ * a failed rebuild into the variable that holds the previous object leaves that object
+ * in place. With @c out NULL a builder fails with #TOKENRING_E_INVAL. The other output
+ * parameters (structures, buffers, counts, borrowed pointers) hold unspecified contents
+ * after a failed call, except where a function documents what it writes (e.g. the length
+ * a formatter reports with #TOKENRING_E_BUFSIZE).
  */
 #ifndef TOKENRING_COMMON_H
 #define TOKENRING_COMMON_H

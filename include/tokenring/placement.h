@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file placement.h
+ * @brief Placements: the replica map of one ring under one replication, in Cassandra's
+ *        replica order, and key and token routing through it (lib/placement.c).
+ *
+ * A ::tokenring_placement never changes after it is built; any number of threads may
+ * query it at once (see @ref ring_threads in ring.h for the publication pattern).
+ */
+#ifndef TOKENRING_PLACEMENT_H
+#define TOKENRING_PLACEMENT_H
+
+#include "tokenring/common.h"
+
+/* Declared before ring.h is included: ring.h includes ownership.h, which names it. */
+/** Immutable, reference-counted replica map of one ring under one replication.
+ *  @since 1.0 */
+typedef struct tokenring_placement tokenring_placement;
+
+#include "tokenring/ring.h"
+#include "tokenring/replication.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Flag for tokenring_placement_build(): accept datacenters that have no node in the
+ *  ring (they get no replicas, as in Cassandra) instead of failing with
+ *  #TOKENRING_E_NOTFOUND. @since 1.0 */
+#define TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC 0x1u
+
+/**
+ * Builds the replica map of every range of @p ring under @p replication, with exactly
+ * Cassandra's replica set and order (SimpleStrategy: distinct nodes clockwise;
+ * NetworkTopologyStrategy: one interleaved walk over all datacenters, rack-aware, with
+ * the rf - racks repeat budget). Identical replica sets are stored once. The placement
+ * holds a reference to the ring. Complexity about O(n * w) for n tokens and w tokens
+ * walked per range.
+ * @param[out] out receives the placement; free with tokenring_placement_free()
+ * @param ring the ring
+ * @param replication the description (copied; may be freed afterwards)
+ * @param flags 0 or #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND (a datacenter of the
+ *         description has no node in the ring; @p err names it), #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
+                                            const tokenring_ring *ring,
+                                            const tokenring_replication *replication,
+                                            uint32_t flags, tokenring_error *err);
+
+/**
+ * Builds the placement of @p ring under the replication of @p previous (and its build
+ * flags), reusing the previous placement's replicas wherever they cannot have changed: the
+ * result is exactly what tokenring_placement_build() gives for @p ring, in less time when
+ * @p ring differs from the previous ring by a few nodes (a join, a decommission, a move, a
+ * replacement). A range keeps its previous replicas when its token is still in the ring
+ * with the same node and no token was added, removed or given to another node between
+ * that token and the first token of its farthest replica (the part of the ring its
+ * replica walk visits); every other range is walked again. Nodes are matched by name (same
+ * datacenter and rack); their indices may differ between the rings. When a datacenter's
+ * node or rack count changes what a walk may pick (its rf is capped by its node count, or
+ * its rack count changes the rack repeats it allows), every range is walked again.
+ * Complexity O(n + w * c) for n tokens, c ranges to walk again and w tokens per walk; the
+ * previous placement is not modified (both may be read concurrently meanwhile).
+ * @param[out] out receives the placement (reference count 1); free with
+ *             tokenring_placement_free(). When @p ring is the previous placement's ring,
+ *             a new reference to @p previous.
+ * @param previous a placement built from an earlier ring
+ * @param ring the new ring
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND (a datacenter of the
+ *         replication has no node in @p ring and the previous placement was built without
+ *         #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC), #TOKENRING_E_NOMEM
+ * @since 1.1
+ */
+TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
+                                             const tokenring_placement *previous,
+                                             const tokenring_ring *ring, tokenring_error *err);
+
+/**
+ * Takes another reference to a placement (atomic; thread-safe).
+ * @param placement the placement (NULL gives NULL)
+ * @return @p placement
+ * @since 1.0
+ */
+TOKENRING_API tokenring_placement *tokenring_placement_ref(const tokenring_placement *placement);
+
+/**
+ * Drops a reference; the last one frees the placement (and its reference to the ring).
+ * @param placement the placement, or NULL (no-op)
+ * @since 1.0
+ */
+TOKENRING_API void tokenring_placement_free(tokenring_placement *placement);
+
+/**
+ * The ring a placement was built from (borrowed; valid while the placement lives).
+ * @param placement the placement
+ * @return the ring, or NULL for NULL
+ * @since 1.0
+ */
+TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_placement *placement);
+
+/**
+ * The replicas of one range. @c nodes points into the placement's shared memory: no
+ * allocation, valid while the placement lives.
+ * @since 1.0
+ */
+typedef struct tokenring_replicas {
+    const uint32_t *nodes;     /**< Node indices in Cassandra's replica order. */
+    const uint8_t *transient;  /**< NULL when every replica is full; otherwise one flag
+                                    per replica, 1 for a transient replica. */
+    uint32_t count;            /**< Number of replicas. */
+    uint32_t range_index;      /**< The range these replicas serve. */
+    uint32_t set_id;           /**< Identifier of this distinct replica set (equal sets
+                                    share one id), 0 .. set count - 1. */
+    uint32_t reserved;         /**< Reserved, zero. */
+} tokenring_replicas;
+
+/**
+ * Replicas of the range holding @p token. O(log n), no allocation, thread-safe.
+ * @param[out] out receives the replicas
+ * @param placement the placement
+ * @param token the token
+ * @return #TOKENRING_OK or #TOKENRING_E_INVAL
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
+                                               const tokenring_placement *placement,
+                                               int64_t token);
+
+/**
+ * Replicas of a key: its token (tokenring_token()) then tokenring_placement_replicas().
+ * @param[out] out receives the replicas
+ * @param placement the placement
+ * @param key the serialized partition key (NULL only with @p len 0)
+ * @param len its length
+ * @return #TOKENRING_OK or #TOKENRING_E_INVAL
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_placement_replicas_for_key(tokenring_replicas *out,
+                                                       const tokenring_placement *placement,
+                                                       const void *key, size_t len);
+
+/**
+ * Replicas of range @p range_index.
+ * @param[out] out receives the replicas
+ * @param placement the placement
+ * @param range_index the range (0 .. token count - 1)
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_placement_range_replicas(tokenring_replicas *out,
+                                                     const tokenring_placement *placement,
+                                                     size_t range_index);
+
+/**
+ * Routes many keys in one call: for each key (packed as in tokenring_tokens()) its token
+ * and the id of its replica set, to be read with tokenring_placement_set().
+ * @param[out] tokens_out receives @p count tokens (may be NULL)
+ * @param[out] set_ids_out receives @p count replica-set ids
+ * @param placement the placement
+ * @param keys packed key bytes
+ * @param offsets @p count + 1 offsets
+ * @param count number of keys
+ * @return #TOKENRING_OK or #TOKENRING_E_INVAL
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *set_ids_out,
+                                                 const tokenring_placement *placement,
+                                                 const uint8_t *keys, const uint64_t *offsets,
+                                                 size_t count);
+
+/**
+ * Number of distinct replica sets.
+ * @param placement the placement (NULL gives 0)
+ * @return the count
+ * @since 1.0
+ */
+TOKENRING_API size_t tokenring_placement_set_count(const tokenring_placement *placement);
+
+/**
+ * Reads distinct replica set @p set_id (its @c range_index is the first range using it).
+ * @param[out] out receives the replicas
+ * @param placement the placement
+ * @param set_id the set id
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
+                                          const tokenring_placement *placement, size_t set_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_PLACEMENT_H */

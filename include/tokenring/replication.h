@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file replication.h
+ * @brief Replication descriptions: SimpleStrategy and NetworkTopologyStrategy with their
+ *        per-datacenter factors, parsed from and written as CQL (lib/replication.c).
+ *
+ * A description is a small mutable value: build it, then hand it to
+ * tokenring_placement_build() (placement.h), which copies it.
+ */
+#ifndef TOKENRING_REPLICATION_H
+#define TOKENRING_REPLICATION_H
+
+#include "tokenring/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A replication description (SimpleStrategy or NetworkTopologyStrategy). @since 1.0 */
+typedef struct tokenring_replication tokenring_replication;
+
+/** Kind of a replication description. Values are ABI. @since 1.0 */
+typedef enum tokenring_strategy {
+    TOKENRING_SIMPLE = 1,           /**< SimpleStrategy: rack- and datacenter-unaware. */
+    TOKENRING_NETWORK_TOPOLOGY = 2  /**< NetworkTopologyStrategy: per-datacenter factors. */
+} tokenring_strategy;
+
+/**
+ * Creates a SimpleStrategy description.
+ * @param[out] out receives it; free with tokenring_replication_free()
+ * @param rf replication factor, 0 .. #TOKENRING_MAX_RF (0 places no replicas)
+ * @param transient how many of the @p rf replicas are transient (0 .. rf - 1, and 0 when
+ *        rf is 0), written "rf/transient" in CQL
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL @p out), #TOKENRING_E_RANGE (negative
+ *         or too large factors), #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_replication_simple(tokenring_replication **out, int32_t rf,
+                                               int32_t transient, tokenring_error *err);
+
+/**
+ * Creates an empty NetworkTopologyStrategy description; add datacenters with
+ * tokenring_replication_set_dc().
+ * @param[out] out receives it
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_replication_network(tokenring_replication **out);
+
+/**
+ * Sets (or replaces) one datacenter's factor of a NetworkTopologyStrategy description.
+ * An rf of 0 records the datacenter with no replicas (as Cassandra ignores "0").
+ * @param replication a NetworkTopologyStrategy description
+ * @param datacenter the datacenter name (same rules as node names; not "class" or
+ *        "replication_factor", the option keys of a CQL replication map)
+ * @param rf replication factor, 0 .. #TOKENRING_MAX_RF
+ * @param transient transient replicas among them (0 .. rf - 1; 0 when rf is 0)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL, bad or reserved name, or a
+ *         SimpleStrategy description), #TOKENRING_E_RANGE, #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_replication_set_dc(tokenring_replication *replication,
+                                               const char *datacenter, int32_t rf,
+                                               int32_t transient, tokenring_error *err);
+
+/**
+ * Parses a replication description. Accepted forms:
+ * - a CQL replication map: <tt>{'class': 'SimpleStrategy', 'replication_factor': '3'}</tt>
+ *   or <tt>{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2/1'}</tt> (class
+ *   names may be fully qualified);
+ * - <tt>SimpleStrategy:3</tt>, <tt>NetworkTopologyStrategy:dc1=3,dc2=2/1</tt>;
+ * - a bare <tt>3</tt> (SimpleStrategy) or <tt>dc1=3,dc2=2/1</tt> (NetworkTopologyStrategy).
+ * @param[out] out receives the description
+ * @param text the text
+ * @param text_len its length in bytes
+ * @param[out] err optional detail (column of the error)
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_PARSE, #TOKENRING_E_RANGE,
+ *         #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_replication_parse(tokenring_replication **out, const char *text,
+                                              size_t text_len, tokenring_error *err);
+
+/**
+ * Writes a description as a CQL replication map, datacenters in sorted order, e.g.
+ * <tt>{'class': 'NetworkTopologyStrategy', 'dc1': '3'}</tt>, NUL-terminated.
+ * @param[out] out buffer (may be NULL when @p cap is 0)
+ * @param cap its size, including room for the NUL
+ * @param[out] len_out receives the length without the NUL (also on #TOKENRING_E_BUFSIZE)
+ * @param replication the description
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_BUFSIZE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_replication_format(char *out, size_t cap, size_t *len_out,
+                                               const tokenring_replication *replication);
+
+/**
+ * Frees a description.
+ * @param replication the description, or NULL (no-op)
+ * @since 1.0
+ */
+TOKENRING_API void tokenring_replication_free(tokenring_replication *replication);
+
+/**
+ * The strategy of a description.
+ * @param replication the description
+ * @return a ::tokenring_strategy, or 0 for NULL
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_replication_strategy(const tokenring_replication *replication);
+
+/**
+ * Number of datacenter entries (NetworkTopologyStrategy; 0 for SimpleStrategy).
+ * @param replication the description (NULL gives 0)
+ * @return the count
+ * @since 1.0
+ */
+TOKENRING_API size_t tokenring_replication_dc_count(const tokenring_replication *replication);
+
+/**
+ * Reads a factor: entry @p index of a NetworkTopologyStrategy (sorted by datacenter
+ * name), or with @p index 0 the single factor of a SimpleStrategy (then @p dc_out
+ * receives NULL).
+ * @param[out] dc_out receives the datacenter name (valid while the description lives and
+ *             is not modified); may be NULL
+ * @param[out] rf_out receives the replication factor; may be NULL
+ * @param[out] transient_out receives the transient count; may be NULL
+ * @param replication the description
+ * @param index the entry
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_replication_get(const char **dc_out, int32_t *rf_out,
+                                            int32_t *transient_out,
+                                            const tokenring_replication *replication,
+                                            size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_REPLICATION_H */

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file topology.h
+ * @brief Topologies: the mutable set of nodes (names, datacenters, racks, tokens, states)
+ *        that rings are built from (lib/topology.c).
+ *
+ * A ::tokenring_topology is an ordinary mutable object: use it from one thread at a time.
+ * Every mutation checks its arguments first and leaves the topology unchanged when it
+ * fails. tokenring_ring_build() (ring.h) takes an immutable snapshot of it.
+ */
+#ifndef TOKENRING_TOPOLOGY_H
+#define TOKENRING_TOPOLOGY_H
+
+#include "tokenring/common.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Mutable set of nodes with their datacenter, rack, tokens and state. @since 1.0 */
+typedef struct tokenring_topology tokenring_topology;
+
+/** A node's ring state, as `nodetool status` shows it. Values are ABI. @since 1.0 */
+typedef enum tokenring_node_state {
+    TOKENRING_STATE_NORMAL = 0,  /**< Joined; its tokens are in the ring. */
+    TOKENRING_STATE_JOINING = 1, /**< Bootstrapping; its tokens are not in the ring yet. */
+    TOKENRING_STATE_LEAVING = 2, /**< Decommissioning; still owns its tokens. */
+    TOKENRING_STATE_MOVING = 3   /**< Moving; still owns its current tokens. */
+} tokenring_node_state;
+
+/** Whether a node is reachable. Placement ignores it; availability analyses use it.
+ *  Values are ABI. @since 1.0 */
+typedef enum tokenring_liveness {
+    TOKENRING_UP = 0,      /**< Up (the default). */
+    TOKENRING_DOWN = 1,    /**< Down. */
+    TOKENRING_UNKNOWN = 2  /**< Unknown ('?' in nodetool). */
+} tokenring_liveness;
+
+/**
+ * Read-only view of one node. Pointers stay valid while the object it was read from
+ * lives and, for a topology, until that topology is next modified.
+ * @since 1.0
+ */
+typedef struct tokenring_node_info {
+    const char *name;          /**< Node name (e.g. its address). */
+    const char *datacenter;    /**< Datacenter name. */
+    const char *rack;          /**< Rack name (racks are per datacenter). */
+    const int64_t *tokens;     /**< The node's tokens, ascending. */
+    size_t token_count;        /**< Number of tokens. */
+    int32_t state;             /**< A ::tokenring_node_state. */
+    int32_t liveness;          /**< A ::tokenring_liveness. */
+    uint32_t dc_index;         /**< Datacenter index (rings only; 0 in a topology). */
+    uint32_t rack_index;       /**< Index of the (datacenter, rack) pair (rings only). */
+    uint64_t reserved[2];      /**< Reserved, zero. */
+} tokenring_node_info;
+
+/* ------------------------------------------------------------------ topology */
+
+/**
+ * Creates an empty topology.
+ * @param[out] out receives the new topology; free it with tokenring_topology_free()
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL @p out), #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_new(tokenring_topology **out);
+
+/**
+ * Frees a topology. Rings built from it stay valid (they hold their own copy).
+ * @param topology the topology, or NULL (no-op)
+ * @since 1.0
+ */
+TOKENRING_API void tokenring_topology_free(tokenring_topology *topology);
+
+/**
+ * Deep-copies a topology.
+ * @param[out] out receives the copy
+ * @param topology the source
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
+                                           const tokenring_topology *topology);
+
+/**
+ * Adds a node in state #TOKENRING_STATE_NORMAL, #TOKENRING_UP. The tokens are copied and
+ * may come in any order. Names must be non-empty valid UTF-8 of at most
+ * #TOKENRING_MAX_NAME bytes. On failure the topology is unchanged.
+ *
+ * Complexity: O(k log n) for k new tokens and n tokens already present.
+ * @param topology the topology
+ * @param name the node's unique name
+ * @param datacenter its datacenter
+ * @param rack its rack within the datacenter
+ * @param tokens its tokens (at least one)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, empty or non-UTF-8 name);
+ *         #TOKENRING_E_RANGE (name too long); #TOKENRING_E_EMPTY (no tokens);
+ *         #TOKENRING_E_EXISTS (name already present, token repeated, or token held by
+ *         another node; @p err names it); #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
+                                              const char *datacenter, const char *rack,
+                                              const int64_t *tokens, size_t token_count,
+                                              tokenring_error *err);
+
+/**
+ * Removes a node (a completed decommission or removenode).
+ * @param topology the topology
+ * @param name the node to remove
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND (unknown node)
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
+                                                 const char *name, tokenring_error *err);
+
+/**
+ * Replaces a node by a new one that takes over its datacenter, rack, tokens and index
+ * (Cassandra's replace_address). The new node starts #TOKENRING_STATE_NORMAL and
+ * #TOKENRING_UP.
+ * @param topology the topology
+ * @param old_name the node being replaced
+ * @param new_name the replacement's name (must not exist yet)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE, #TOKENRING_E_NOTFOUND,
+ *         #TOKENRING_E_EXISTS, #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_replace_node(tokenring_topology *topology,
+                                                  const char *old_name, const char *new_name,
+                                                  tokenring_error *err);
+
+/**
+ * Gives a node a new set of tokens (a completed move). Same rules as
+ * tokenring_topology_add_node(); the node's own old tokens do not count as taken.
+ * @param topology the topology
+ * @param name the node
+ * @param tokens the new tokens (at least one)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND, #TOKENRING_E_EMPTY,
+ *         #TOKENRING_E_EXISTS, #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, const char *name,
+                                                const int64_t *tokens, size_t token_count,
+                                                tokenring_error *err);
+
+/**
+ * Sets a node's state and liveness.
+ * @param topology the topology
+ * @param name the node
+ * @param state a ::tokenring_node_state
+ * @param liveness a ::tokenring_liveness
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL or a value outside the enums),
+ *         #TOKENRING_E_NOTFOUND
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_set_state(tokenring_topology *topology, const char *name,
+                                               tokenring_node_state state,
+                                               tokenring_liveness liveness,
+                                               tokenring_error *err);
+
+/**
+ * Number of nodes.
+ * @param topology the topology (NULL gives 0)
+ * @return the node count
+ * @since 1.0
+ */
+TOKENRING_API size_t tokenring_topology_node_count(const tokenring_topology *topology);
+
+/**
+ * Reads node @p index (0-based, in insertion order; removing a node shifts later ones
+ * down by one).
+ * @param[out] out receives the view
+ * @param topology the topology
+ * @param index the node index
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE (index past the end)
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_node(tokenring_node_info *out,
+                                          const tokenring_topology *topology, size_t index);
+
+/**
+ * Finds a node by name. O(log n).
+ * @param[out] index_out receives its index
+ * @param topology the topology
+ * @param name the name
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
+                                               const tokenring_topology *topology,
+                                               const char *name);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_TOPOLOGY_H */
