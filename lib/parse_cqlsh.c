@@ -11,7 +11,7 @@
  * string order; they are sorted numerically later. */
 #include <string.h>
 
-#include "parse_internal.h"
+#include "parse_formats.h"
 
 #define MAX_CELLS 64
 

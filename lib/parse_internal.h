@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Private pieces shared by the parsers (parse_topology.c, parse_nodetool.c,
- * parse_cqlsh.c): the cluster document, a line reader and small lexing helpers. */
+/* The bottom layers of the parsers, shared by every format reader: the line reader and
+ * lexing helpers (parse_lex.c) and the cluster document with its staging builders
+ * (parse_cluster.c). Nothing here knows any format; the format readers are declared in
+ * parse_formats.h. */
 #ifndef TOKENRING_PARSE_INTERNAL_H
 #define TOKENRING_PARSE_INTERNAL_H
 
@@ -81,16 +83,21 @@ TR_HIDDEN int tr_cl_add_keyspace_at(tokenring_cluster *cl, const char *name, siz
                                     tokenring_replication *repl_owned, uint32_t line,
                                     uint32_t col, tokenring_error *err);
 
-/* The format parsers: fill an empty staging cluster. */
-TR_HIDDEN int tr_parse_topology_text(tokenring_cluster *cl, const char *text, size_t len,
-                                     uint32_t flags, tokenring_error *err);
-TR_HIDDEN int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len,
-                                uint32_t flags, tokenring_error *err);
-TR_HIDDEN int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len,
-                                 uint32_t flags, tokenring_error *err);
-TR_HIDDEN int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len,
-                                   uint32_t flags, tokenring_error *err);
-TR_HIDDEN int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len,
-                                  uint32_t flags, tokenring_error *err);
+/* Parses a comma-separated token list s[0..n) at column col0 into node idx (a trailing
+ * comma is allowed: more tokens follow on a continuation line). */
+TR_HIDDEN int tr_cl_add_token_list(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
+                                   uint32_t line, uint32_t col0, tokenring_error *err);
+/* Checks a keyspace name (non-empty, no whitespace or '#', not too long). */
+TR_HIDDEN int tr_cl_check_keyspace_name(const char *s, size_t n, uint32_t line, uint32_t col,
+                                        tokenring_error *err);
+TR_HIDDEN int tr_cl_fail_nomem(tokenring_error *err);
+
+/* Staging life cycle: a format reader fills an empty staging cluster; tr_cl_finish sorts
+ * each node's tokens and rejects a token given twice; tr_cl_merge merges the staging
+ * cluster into the caller's (all or nothing); tr_cl_clear frees what a cluster owns. */
+TR_HIDDEN int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err);
+TR_HIDDEN int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
+                          tokenring_error *err);
+TR_HIDDEN void tr_cl_clear(tokenring_cluster *cl);
 
 #endif

@@ -5,7 +5,7 @@
  * by whoever published them. */
 #include <string.h>
 
-#include "parse_internal.h"
+#include "parse_formats.h"
 
 #define MAX_WORDS 24
 

@@ -1,0 +1,737 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The cluster document (nodes and keyspaces) that every format reader fills: adding
+ * nodes, tokens, host IDs and keyspaces to a staging cluster, sorting and checking
+ * it, merging it into the caller's cluster, and the public accessors. Nodes become a
+ * topology only through the public builder calls. Uses only parse_lex.c below it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse_internal.h"
+
+int tr_cl_fail_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+}
+
+/* -------------------------------------------------------------- the cluster */
+
+static void cnode_clear(struct tr_cnode *nd)
+{
+    tr_free(nd->name);
+    tr_free(nd->dc);
+    tr_free(nd->rack);
+    tr_free(nd->host_id);
+    tr_free(nd->tokens);
+    tr_free(nd->tok_pos);
+    memset(nd, 0, sizeof *nd);
+}
+
+void tr_cl_clear(tokenring_cluster *cl)
+{
+    for (size_t i = 0; i < cl->n; i++)
+        cnode_clear(&cl->nodes[i]);
+    tr_free(cl->nodes);
+    for (size_t i = 0; i < cl->nks; i++) {
+        tr_free(cl->ks[i].name);
+        tokenring_replication_free(cl->ks[i].repl);
+    }
+    tr_free(cl->ks);
+    tokenring_topology_free(cl->topo);
+    tr_free(cl->hash);
+    memset(cl, 0, sizeof *cl);
+}
+
+TOKENRING_API int tokenring_cluster_new(tokenring_cluster **out)
+{
+    if (out == NULL)
+        return TOKENRING_E_INVAL;
+    tokenring_cluster *c = tr_calloc(1, sizeof *c);
+    if (c == NULL)
+        return TOKENRING_E_NOMEM; /* *out untouched, as every builder (common.h) */
+    *out = c;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API void tokenring_cluster_free(tokenring_cluster *cluster)
+{
+    if (cluster == NULL)
+        return;
+    tr_cl_clear(cluster);
+    tr_free(cluster);
+}
+
+static uint64_t name_hash(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* Adds node idx to the name index, growing it as needed. */
+static int hash_add(tokenring_cluster *cl, size_t idx)
+{
+    if (cl->hashed != idx)
+        return TOKENRING_OK; /* not a cluster built row by row: lookups scan */
+    if ((cl->hashed + 1) * 2 > cl->hcap) {
+        size_t ncap = cl->hcap ? cl->hcap * 2 : 64;
+        uint32_t *h = ncap <= UINT32_MAX ? tr_calloc(ncap, sizeof *h) : NULL;
+        if (!h)
+            return TOKENRING_E_NOMEM;
+        for (size_t i = 0; i < cl->hashed; i++) {
+            const char *nm = cl->nodes[i].name;
+            size_t k = (size_t)name_hash(nm, strlen(nm)) & (ncap - 1);
+            while (h[k])
+                k = (k + 1) & (ncap - 1);
+            h[k] = (uint32_t)i + 1;
+        }
+        tr_free(cl->hash);
+        cl->hash = h;
+        cl->hcap = ncap;
+    }
+    const char *nm = cl->nodes[idx].name;
+    size_t k = (size_t)name_hash(nm, strlen(nm)) & (cl->hcap - 1);
+    while (cl->hash[k])
+        k = (k + 1) & (cl->hcap - 1);
+    cl->hash[k] = (uint32_t)idx + 1;
+    cl->hashed = idx + 1;
+    return TOKENRING_OK;
+}
+
+int tr_cl_find(const tokenring_cluster *cl, const char *name, size_t n, size_t *idx)
+{
+    if (cl->hash && cl->hashed == cl->n) {
+        size_t k = (size_t)name_hash(name, n) & (cl->hcap - 1);
+        while (cl->hash[k]) {
+            const struct tr_cnode *nd = &cl->nodes[cl->hash[k] - 1];
+            if (strncmp(nd->name, name, n) == 0 && nd->name[n] == '\0') {
+                *idx = cl->hash[k] - 1;
+                return TOKENRING_OK;
+            }
+            k = (k + 1) & (cl->hcap - 1);
+        }
+        return TOKENRING_E_NOTFOUND;
+    }
+    /* Rows of one node usually come together: try the last node first. */
+    for (size_t k = cl->n; k > 0; k--) {
+        const struct tr_cnode *nd = &cl->nodes[k - 1];
+        if (strncmp(nd->name, name, n) == 0 && nd->name[n] == '\0') {
+            *idx = k - 1;
+            return TOKENRING_OK;
+        }
+    }
+    return TOKENRING_E_NOTFOUND;
+}
+
+static int check_name_at(tokenring_error *err, const char *what, const char *name,
+                         uint32_t line, uint32_t col)
+{
+    tokenring_error tmp;
+    int rc = tr_check_name(&tmp, what, name);
+    if (rc != TOKENRING_OK)
+        return tr_fail_at(err, rc, line, col, "%s", tmp.message);
+    for (const char *p = name; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return tr_fail_at(err, TOKENRING_E_INVAL, line, col,
+                              "%s name contains a control character", what);
+    return TOKENRING_OK;
+}
+
+static bool same_str(const char *a, const char *s, size_t n)
+{
+    return strncmp(a, s, n) == 0 && a[n] == '\0';
+}
+
+int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_len, const char *dc,
+               size_t dc_len, const char *rack, size_t rack_len, uint32_t line, uint32_t col,
+               uint32_t dc_col, uint32_t rack_col, size_t *idx, bool *created,
+               tokenring_error *err)
+{
+    size_t i;
+    if (created)
+        *created = false;
+    if (memchr(name, '\0', name_len) || memchr(dc, '\0', dc_len) ||
+        memchr(rack, '\0', rack_len))
+        return tr_fail_at(err, TOKENRING_E_INVAL, line, col, "unexpected NUL byte in a name");
+    if (tr_cl_find(cl, name, name_len, &i) == TOKENRING_OK) {
+        const struct tr_cnode *nd = &cl->nodes[i];
+        if (!same_str(nd->dc, dc, dc_len) || !same_str(nd->rack, rack, rack_len))
+            return tr_fail_at(err, TOKENRING_E_EXISTS, line, rack_col,
+                              "node %s is in datacenter %s, rack %s (line %u), not in "
+                              "datacenter %.*s, rack %.*s",
+                              nd->name, nd->dc, nd->rack, (unsigned)nd->line, (int)dc_len, dc,
+                              (int)rack_len, rack);
+        *idx = i;
+        return TOKENRING_OK;
+    }
+    struct tr_cnode nd;
+    memset(&nd, 0, sizeof nd);
+    nd.name = tr_strndup(name, name_len);
+    nd.dc = tr_strndup(dc, dc_len);
+    nd.rack = tr_strndup(rack, rack_len);
+    int rc = TOKENRING_OK;
+    if (!nd.name || !nd.dc || !nd.rack) {
+        rc = tr_cl_fail_nomem(err);
+        goto fail;
+    }
+    if ((rc = check_name_at(err, "node", nd.name, line, col)) != TOKENRING_OK ||
+        (rc = check_name_at(err, "datacenter", nd.dc, line, dc_col)) != TOKENRING_OK ||
+        (rc = check_name_at(err, "rack", nd.rack, line, rack_col)) != TOKENRING_OK)
+        goto fail;
+    if (cl->n == cl->cap) {
+        size_t ncap = cl->cap ? cl->cap * 2 : 8;
+        struct tr_cnode *nn = tr_reallocarray(cl->nodes, ncap, sizeof *nn);
+        if (!nn) {
+            rc = tr_cl_fail_nomem(err);
+            goto fail;
+        }
+        cl->nodes = nn;
+        cl->cap = ncap;
+    }
+    nd.state = TOKENRING_STATE_NORMAL;
+    nd.liveness = TOKENRING_UP;
+    nd.line = line;
+    nd.column = col;
+    cl->nodes[cl->n] = nd;
+    if (hash_add(cl, cl->n) != TOKENRING_OK) {
+        rc = tr_cl_fail_nomem(err);
+        goto fail; /* the node was not counted: cl->n is unchanged */
+    }
+    *idx = cl->n++;
+    if (created)
+        *created = true;
+    return TOKENRING_OK;
+fail:
+    cnode_clear(&nd);
+    return rc;
+}
+
+int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t line,
+                    uint32_t col, tokenring_error *err)
+{
+    struct tr_cnode *nd = &cl->nodes[idx];
+    if (nd->ntok == nd->tcap) {
+        size_t ncap = nd->tcap ? nd->tcap * 2 : 8;
+        int64_t *t = tr_reallocarray(nd->tokens, ncap, sizeof *t);
+        if (!t)
+            return tr_cl_fail_nomem(err);
+        nd->tokens = t;
+        uint64_t *p = tr_reallocarray(nd->tok_pos, ncap, sizeof *p);
+        if (!p)
+            return tr_cl_fail_nomem(err);
+        nd->tok_pos = p;
+        nd->tcap = ncap;
+    }
+    nd->tokens[nd->ntok] = token;
+    nd->tok_pos[nd->ntok] = ((uint64_t)line << 32) | col;
+    nd->ntok++;
+    nd->known = true;
+    return TOKENRING_OK;
+}
+
+int tr_cl_set_host_id(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
+                      uint32_t line, uint32_t col, tokenring_error *err)
+{
+    struct tr_cnode *nd = &cl->nodes[idx];
+    if (nd->host_id)
+        return TOKENRING_OK;
+    if (memchr(s, '\0', n))
+        return tr_fail_at(err, TOKENRING_E_INVAL, line, col, "unexpected NUL byte in a host ID");
+    char *id = tr_strndup(s, n);
+    if (!id)
+        return tr_cl_fail_nomem(err);
+    int rc = check_name_at(err, "host ID", id, line, col);
+    if (rc != TOKENRING_OK) {
+        tr_free(id);
+        return rc;
+    }
+    nd->host_id = id;
+    return TOKENRING_OK;
+}
+
+int tr_cl_check_keyspace_name(const char *s, size_t n, uint32_t line, uint32_t col,
+                               tokenring_error *err)
+{
+    if (n == 0)
+        return tr_fail_at(err, TOKENRING_E_INVAL, line, col, "keyspace name is empty");
+    if (n > TOKENRING_MAX_NAME)
+        return tr_fail_at(err, TOKENRING_E_RANGE, line, col,
+                          "keyspace name is longer than %d bytes", TOKENRING_MAX_NAME);
+    if (!tr_utf8_valid((const uint8_t *)s, n))
+        return tr_fail_at(err, TOKENRING_E_INVAL, line, col,
+                          "keyspace name is not valid UTF-8");
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c <= 0x20 || c == 0x7f || c == '#' || c == '"' || c == '=')
+            return tr_fail_at(err, TOKENRING_E_INVAL, line, col + (uint32_t)i,
+                              "keyspace name may not contain whitespace, control "
+                              "characters, '#', '\"' or '='");
+    }
+    return TOKENRING_OK;
+}
+
+int tr_cl_add_keyspace_at(tokenring_cluster *cl, const char *name, size_t n,
+                          tokenring_replication *repl_owned, uint32_t line, uint32_t col,
+                          tokenring_error *err)
+{
+    int rc = tr_cl_check_keyspace_name(name, n, line, col, err);
+    if (rc != TOKENRING_OK)
+        goto fail;
+    for (size_t i = 0; i < cl->nks; i++) {
+        if (same_str(cl->ks[i].name, name, n)) {
+            rc = tr_fail_at(err, TOKENRING_E_EXISTS, line, col,
+                            "keyspace %.*s is already defined", (int)n, name);
+            goto fail;
+        }
+    }
+    if (cl->nks == cl->kcap) {
+        size_t ncap = cl->kcap ? cl->kcap * 2 : 4;
+        struct tr_keyspace *k = tr_reallocarray(cl->ks, ncap, sizeof *k);
+        if (!k) {
+            rc = tr_cl_fail_nomem(err);
+            goto fail;
+        }
+        cl->ks = k;
+        cl->kcap = ncap;
+    }
+    char *dup = tr_strndup(name, n);
+    if (!dup) {
+        rc = tr_cl_fail_nomem(err);
+        goto fail;
+    }
+    cl->ks[cl->nks].name = dup;
+    cl->ks[cl->nks].repl = repl_owned;
+    cl->ks[cl->nks].line = line;
+    cl->nks++;
+    return TOKENRING_OK;
+fail:
+    tokenring_replication_free(repl_owned);
+    return rc;
+}
+
+static int repl_clone(tokenring_replication **out, const tokenring_replication *r)
+{
+    size_t len = 0;
+    int rc = tokenring_replication_format(NULL, 0, &len, r);
+    if (rc != TOKENRING_OK && rc != TOKENRING_E_BUFSIZE)
+        return rc;
+    char *buf = tr_malloc(len + 1);
+    if (!buf)
+        return TOKENRING_E_NOMEM;
+    rc = tokenring_replication_format(buf, len + 1, &len, r);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_replication_parse(out, buf, len, NULL);
+    tr_free(buf);
+    return rc;
+}
+
+/* --------------------------------------------------------- finish and merge */
+
+struct tokpos {
+    int64_t token;
+    uint64_t pos;
+    size_t node;
+};
+
+static int cmp_tokpos(const void *a, const void *b)
+{
+    const struct tokpos *x = a, *y = b;
+    if (x->token != y->token)
+        return x->token < y->token ? -1 : 1;
+    return x->pos < y->pos ? -1 : x->pos > y->pos;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Sorts each node's tokens and rejects a token given twice, naming the later place. */
+int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
+{
+    size_t total = 0;
+    for (size_t i = 0; i < cl->n; i++)
+        total += cl->nodes[i].ntok;
+    if (total > 0) {
+        struct tokpos *all = tr_calloc(total, sizeof *all);
+        if (!all)
+            return tr_cl_fail_nomem(err);
+        size_t k = 0;
+        for (size_t i = 0; i < cl->n; i++)
+            for (size_t j = 0; j < cl->nodes[i].ntok; j++)
+                all[k++] = (struct tokpos){ cl->nodes[i].tokens[j], cl->nodes[i].tok_pos[j], i };
+        qsort(all, total, sizeof *all, cmp_tokpos);
+        for (size_t i = 1; i < total; i++) {
+            if (all[i].token == all[i - 1].token) {
+                const struct tokpos *a = &all[i - 1], *b = &all[i];
+                int rc = tr_fail_at(err, TOKENRING_E_EXISTS, (uint32_t)(b->pos >> 32),
+                                    (uint32_t)b->pos,
+                                    "token %lld of node %s is already held by node %s "
+                                    "(line %u)",
+                                    (long long)b->token, cl->nodes[b->node].name,
+                                    cl->nodes[a->node].name, (unsigned)(a->pos >> 32));
+                tr_free(all);
+                return rc;
+            }
+        }
+        tr_free(all);
+    }
+    for (size_t i = 0; i < cl->n; i++) {
+        struct tr_cnode *nd = &cl->nodes[i];
+        if (nd->ntok > 1)
+            qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, cmp_i64);
+        tr_free(nd->tok_pos);
+        nd->tok_pos = NULL;
+        if (nd->known)
+            nd->declared = nd->ntok;
+    }
+    return TOKENRING_OK;
+}
+
+static int rebuild_topology(tokenring_cluster *cl, tokenring_error *err)
+{
+    tokenring_topology_free(cl->topo);
+    cl->topo = NULL;
+    cl->flags &= ~TOKENRING_CLUSTER_TOKENS_UNKNOWN;
+    for (size_t i = 0; i < cl->n; i++)
+        if (!cl->nodes[i].known)
+            cl->flags |= TOKENRING_CLUSTER_TOKENS_UNKNOWN;
+    if (cl->n == 0 || (cl->flags & TOKENRING_CLUSTER_TOKENS_UNKNOWN))
+        return TOKENRING_OK;
+    tokenring_topology *t = NULL;
+    int rc = tokenring_topology_new(&t);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "cannot create a topology: %s", tokenring_strerror(rc));
+    for (size_t i = 0; i < cl->n; i++) {
+        const struct tr_cnode *nd = &cl->nodes[i];
+        tokenring_error tmp;
+        memset(&tmp, 0, sizeof tmp);
+        rc = tokenring_topology_add_node(t, nd->name, nd->dc, nd->rack, nd->tokens, nd->ntok,
+                                         &tmp);
+        if (rc == TOKENRING_OK && (nd->state != TOKENRING_STATE_NORMAL ||
+                                   nd->liveness != TOKENRING_UP))
+            rc = tokenring_topology_set_state(t, nd->name, (tokenring_node_state)nd->state,
+                                              (tokenring_liveness)nd->liveness, &tmp);
+        if (rc != TOKENRING_OK) {
+            tokenring_topology_free(t);
+            return tr_fail_at(err, rc, nd->line, nd->column, "node %s: %s", nd->name,
+                              tmp.message[0] ? tmp.message : tokenring_strerror(rc));
+        }
+    }
+    cl->topo = t;
+    return TOKENRING_OK;
+}
+
+/* Moves the contents of staging node src into dst of the merged cluster. */
+static int merge_node(struct tr_cnode *dst, struct tr_cnode *src, tokenring_error *err)
+{
+    if (strcmp(dst->dc, src->dc) != 0 || strcmp(dst->rack, src->rack) != 0)
+        return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
+                          "node %s is in datacenter %s, rack %s in an earlier input, not in "
+                          "datacenter %s, rack %s",
+                          dst->name, dst->dc, dst->rack, src->dc, src->rack);
+    if (dst->known && src->known) {
+        if (dst->ntok != src->ntok ||
+            memcmp(dst->tokens, src->tokens, dst->ntok * sizeof *dst->tokens) != 0)
+            return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
+                              "node %s has different tokens in an earlier input", dst->name);
+    } else if (src->known) {
+        if (dst->declared && dst->declared != src->ntok)
+            return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
+                              "node %s has %zu tokens here but %zu in an earlier input",
+                              dst->name, src->ntok, dst->declared);
+        tr_free(dst->tokens);
+        dst->tokens = src->tokens;
+        dst->ntok = dst->tcap = src->ntok;
+        dst->known = true;
+        dst->declared = src->ntok;
+        src->tokens = NULL;
+        src->ntok = 0;
+    } else if (dst->known) {
+        if (src->declared && src->declared != dst->ntok)
+            return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
+                              "node %s has %zu tokens here but %zu in an earlier input",
+                              dst->name, src->declared, dst->ntok);
+    } else if (dst->declared == 0) {
+        dst->declared = src->declared;
+    }
+    if (dst->host_id == NULL) {
+        dst->host_id = src->host_id;
+        src->host_id = NULL;
+    }
+    return TOKENRING_OK;
+}
+
+/* Deep copy of a cluster (without its topology). */
+static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
+{
+    memset(dst, 0, sizeof *dst);
+    dst->flags = src->flags;
+    if (src->n) {
+        dst->nodes = tr_calloc(src->n, sizeof *dst->nodes);
+        if (!dst->nodes)
+            return TOKENRING_E_NOMEM;
+        dst->cap = src->n;
+    }
+    for (size_t i = 0; i < src->n; i++) {
+        const struct tr_cnode *s = &src->nodes[i];
+        struct tr_cnode *d = &dst->nodes[i];
+        *d = *s;
+        d->name = d->dc = d->rack = d->host_id = NULL;
+        d->tokens = NULL;
+        d->tok_pos = NULL;
+        dst->n = i + 1;
+        d->name = tr_strdup(s->name);
+        d->dc = tr_strdup(s->dc);
+        d->rack = tr_strdup(s->rack);
+        if (!d->name || !d->dc || !d->rack)
+            return TOKENRING_E_NOMEM;
+        if (s->host_id && !(d->host_id = tr_strdup(s->host_id)))
+            return TOKENRING_E_NOMEM;
+        if (s->ntok) {
+            d->tokens = tr_calloc(s->ntok, sizeof *d->tokens);
+            if (!d->tokens)
+                return TOKENRING_E_NOMEM;
+            memcpy(d->tokens, s->tokens, s->ntok * sizeof *d->tokens);
+        }
+        d->tcap = s->ntok;
+    }
+    if (src->nks) {
+        dst->ks = tr_calloc(src->nks, sizeof *dst->ks);
+        if (!dst->ks)
+            return TOKENRING_E_NOMEM;
+        dst->kcap = src->nks;
+    }
+    for (size_t i = 0; i < src->nks; i++) {
+        dst->ks[i].line = src->ks[i].line;
+        dst->ks[i].name = tr_strdup(src->ks[i].name);
+        dst->nks = i + 1;
+        if (!dst->ks[i].name)
+            return TOKENRING_E_NOMEM;
+        int rc = repl_clone(&dst->ks[i].repl, src->ks[i].repl);
+        if (rc != TOKENRING_OK)
+            return rc;
+    }
+    return TOKENRING_OK;
+}
+
+/* Merges staging into a copy of target; on success the copy replaces target. */
+int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
+                      tokenring_error *err)
+{
+    tokenring_cluster merged;
+    int rc = cluster_copy(&merged, target);
+    if (rc != TOKENRING_OK) {
+        tr_cl_clear(&merged);
+        return tr_cl_fail_nomem(err);
+    }
+    for (size_t i = 0; i < staging->n; i++) {
+        struct tr_cnode *s = &staging->nodes[i];
+        size_t idx;
+        if (tr_cl_find(&merged, s->name, strlen(s->name), &idx) == TOKENRING_OK) {
+            rc = merge_node(&merged.nodes[idx], s, err);
+            if (rc != TOKENRING_OK)
+                goto fail;
+            continue;
+        }
+        if (merged.n == merged.cap) {
+            size_t ncap = merged.cap ? merged.cap * 2 : 8;
+            struct tr_cnode *nn = tr_reallocarray(merged.nodes, ncap, sizeof *nn);
+            if (!nn) {
+                rc = tr_cl_fail_nomem(err);
+                goto fail;
+            }
+            merged.nodes = nn;
+            merged.cap = ncap;
+        }
+        merged.nodes[merged.n++] = *s;
+        memset(s, 0, sizeof *s);
+        s->name = NULL;
+    }
+    for (size_t i = 0; i < staging->nks; i++) {
+        struct tr_keyspace *k = &staging->ks[i];
+        rc = tr_cl_add_keyspace_at(&merged, k->name, strlen(k->name), k->repl, k->line, 1,
+                                   err);
+        k->repl = NULL; /* owned (and freed on failure) by tr_cl_add_keyspace_at */
+        if (rc != TOKENRING_OK)
+            goto fail;
+    }
+    merged.flags |= staging->flags;
+    rc = rebuild_topology(&merged, err);
+    if (rc != TOKENRING_OK)
+        goto fail;
+    tr_cl_clear(target);
+    *target = merged;
+    return TOKENRING_OK;
+fail:
+    tr_cl_clear(&merged);
+    return rc;
+}
+
+
+
+/* Parses a comma-separated token list s[0..n) at column col0 into node idx. An empty
+ * list is allowed only when allow_empty. */
+int tr_cl_add_token_list(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
+                          uint32_t line, uint32_t col0, tokenring_error *err)
+{
+    size_t i = 0;
+    while (i < n) {
+        size_t start = i;
+        while (i < n && s[i] != ',')
+            i++;
+        if (i == start)
+            return tr_fail_at(err, TOKENRING_E_PARSE, line, col0 + (uint32_t)start,
+                              "expected a token (a signed 64-bit integer) before ','");
+        int64_t v;
+        int rc = tr_parse_i64(s + start, i - start, &v);
+        if (rc == TOKENRING_E_RANGE)
+            return tr_fail_at(err, rc, line, col0 + (uint32_t)start,
+                              "token '%.*s' is outside -9223372036854775808.."
+                              "9223372036854775807", (int)(i - start), s + start);
+        if (rc != TOKENRING_OK)
+            return tr_fail_at(err, TOKENRING_E_PARSE, line, col0 + (uint32_t)start,
+                              "expected a token (a signed 64-bit integer), found '%.*s'",
+                              (int)(i - start), s + start);
+        rc = tr_cl_add_token(cl, idx, v, line, col0 + (uint32_t)start, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        if (i < n) {
+            i++; /* ',' */
+            if (i == n)
+                break; /* a trailing comma before a continuation line */
+        }
+    }
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
+                                                 const tokenring_topology *topology,
+                                                 tokenring_error *err)
+{
+    if (cluster == NULL || topology == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster or topology");
+    tokenring_cluster staging;
+    memset(&staging, 0, sizeof staging);
+    int rc = TOKENRING_OK;
+    size_t n = tokenring_topology_node_count(topology);
+    for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
+        tokenring_node_info info;
+        rc = tokenring_topology_node(&info, topology, i);
+        if (rc != TOKENRING_OK) {
+            rc = tr_fail(err, rc, "cannot read node %zu of the topology", i);
+            break;
+        }
+        size_t idx;
+        rc = tr_cl_node(&staging, info.name, strlen(info.name), info.datacenter,
+                        strlen(info.datacenter), info.rack, strlen(info.rack), 0, 0, 0, 0, &idx,
+                        NULL, err);
+        for (size_t j = 0; j < info.token_count && rc == TOKENRING_OK; j++)
+            rc = tr_cl_add_token(&staging, idx, info.tokens[j], 0, 0, err);
+        if (rc == TOKENRING_OK) {
+            staging.nodes[idx].state = info.state;
+            staging.nodes[idx].liveness = info.liveness;
+        }
+    }
+    if (rc == TOKENRING_OK)
+        rc = tr_cl_finish(&staging, err);
+    if (rc == TOKENRING_OK)
+        rc = tr_cl_merge(cluster, &staging, err);
+    tr_cl_clear(&staging);
+    return rc;
+}
+
+TOKENRING_API int tokenring_cluster_add_keyspace(tokenring_cluster *cluster, const char *name,
+                                                 const tokenring_replication *replication,
+                                                 tokenring_error *err)
+{
+    if (cluster == NULL || name == NULL || replication == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster, name or replication");
+    tokenring_replication *copy = NULL;
+    int rc = repl_clone(&copy, replication);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "cannot copy the replication: %s", tokenring_strerror(rc));
+    /* tr_cl_add_keyspace_at frees the copy on failure; positions are 0 (no text). */
+    rc = tr_cl_add_keyspace_at(cluster, name, strlen(name), copy, 0, 0, err);
+    if (rc != TOKENRING_OK && err) {
+        err->line = 0;
+        err->column = 0;
+    }
+    return rc;
+}
+
+TOKENRING_API size_t tokenring_cluster_node_count(const tokenring_cluster *cluster)
+{
+    return cluster ? cluster->n : 0;
+}
+
+TOKENRING_API int tokenring_cluster_node(tokenring_cluster_node_info *out,
+                                         const tokenring_cluster *cluster, size_t index)
+{
+    if (out == NULL || cluster == NULL)
+        return TOKENRING_E_INVAL;
+    if (index >= cluster->n)
+        return TOKENRING_E_RANGE;
+    const struct tr_cnode *nd = &cluster->nodes[index];
+    memset(out, 0, sizeof *out);
+    out->name = nd->name;
+    out->datacenter = nd->dc;
+    out->rack = nd->rack;
+    out->host_id = nd->host_id;
+    out->tokens = nd->known ? nd->tokens : NULL;
+    out->token_count = nd->known ? nd->ntok : 0;
+    out->declared_tokens = nd->known ? nd->ntok : nd->declared;
+    out->state = nd->state;
+    out->liveness = nd->liveness;
+    out->line = nd->line;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API const tokenring_topology *tokenring_cluster_topology(const tokenring_cluster *cluster)
+{
+    return cluster ? cluster->topo : NULL;
+}
+
+TOKENRING_API uint32_t tokenring_cluster_flags(const tokenring_cluster *cluster)
+{
+    return cluster ? cluster->flags : 0;
+}
+
+TOKENRING_API size_t tokenring_cluster_keyspace_count(const tokenring_cluster *cluster)
+{
+    return cluster ? cluster->nks : 0;
+}
+
+TOKENRING_API int tokenring_cluster_keyspace(const char **name_out,
+                                             const tokenring_replication **replication_out,
+                                             const tokenring_cluster *cluster, size_t index)
+{
+    if (cluster == NULL)
+        return TOKENRING_E_INVAL;
+    if (index >= cluster->nks)
+        return TOKENRING_E_RANGE;
+    if (name_out)
+        *name_out = cluster->ks[index].name;
+    if (replication_out)
+        *replication_out = cluster->ks[index].repl;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_cluster_find_keyspace(size_t *index_out,
+                                                  const tokenring_cluster *cluster,
+                                                  const char *name)
+{
+    if (index_out == NULL || cluster == NULL || name == NULL)
+        return TOKENRING_E_INVAL;
+    for (size_t i = 0; i < cluster->nks; i++) {
+        if (strcmp(cluster->ks[i].name, name) == 0) {
+            *index_out = i;
+            return TOKENRING_OK;
+        }
+    }
+    return TOKENRING_E_NOTFOUND;
+}

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Top layer of the parsers: format names, format detection and
+ * tokenring_cluster_parse(), which detects, hands the text to one format reader
+ * (parse_formats.h) and merges the staging cluster it fills. Nothing below calls
+ * back up here. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse_formats.h"
+
+/* ------------------------------------------------------------ format detect */
+
+TOKENRING_API const char *tokenring_input_format_name(int format)
+{
+    switch (format) {
+    case TOKENRING_INPUT_AUTO: return "auto";
+    case TOKENRING_INPUT_TOPOLOGY: return "topology";
+    case TOKENRING_INPUT_TSV: return "tsv";
+    case TOKENRING_INPUT_NODETOOL_RING: return "nodetool-ring";
+    case TOKENRING_INPUT_NODETOOL_STATUS: return "nodetool-status";
+    case TOKENRING_INPUT_CQLSH: return "cqlsh";
+    }
+    return "unknown";
+}
+
+static bool is_cqlsh_rule(const char *s, size_t n)
+{
+    bool dash = false, plus = false;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '-')
+            dash = true;
+        else if (s[i] == '+')
+            plus = true;
+        else if (s[i] != ' ' && s[i] != '\t')
+            return false;
+    }
+    return dash && (plus || n > 0);
+}
+
+TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
+{
+    if (text == NULL)
+        return TOKENRING_INPUT_AUTO;
+    tr_lines ls;
+    tr_lines_init(&ls, text, len);
+    const char *line, *prev = NULL;
+    size_t n, prev_n = 0;
+    int seen = 0;
+    bool saw_dc = false;
+    while (seen < 40 && tr_lines_next(&ls, &line, &n)) {
+        if (tr_is_blank(line, n))
+            continue;
+        seen++;
+        size_t i = 0;
+        while (i < n && (line[i] == ' ' || line[i] == '\t'))
+            i++;
+        const char *t = line + i;
+        size_t tn = n - i;
+        if (seen == 1 && tr_starts_with(line, n, "node\tdc\track\ttokens"))
+            return TOKENRING_INPUT_TSV;
+        if (tr_starts_with(t, tn, "Status=Up/Down") || tr_starts_with(t, tn, "--  Address") ||
+            tr_starts_with(t, tn, "|/ State="))
+            return TOKENRING_INPUT_NODETOOL_STATUS;
+        if (tr_starts_with(t, tn, "Datacenter:"))
+            saw_dc = true;
+        if (i == 0 && tr_starts_with(t, tn, "Address") && tn > 7 &&
+            (t[7] == ' ' || t[7] == '\t')) {
+            for (size_t k = 0; k + 5 <= tn; k++)
+                if (memcmp(t + k, "Token", 5) == 0)
+                    return TOKENRING_INPUT_NODETOOL_RING;
+        }
+        if (prev && memchr(prev, '|', prev_n) && is_cqlsh_rule(line, n) &&
+            memchr(line, '+', n))
+            return TOKENRING_INPUT_CQLSH;
+        if (!saw_dc && i == 0 &&
+            ((tn > 5 && memcmp(t, "node", 4) == 0 && (t[4] == ' ' || t[4] == '\t')) ||
+             (tn > 9 && memcmp(t, "keyspace", 8) == 0 && (t[8] == ' ' || t[8] == '\t'))))
+            return TOKENRING_INPUT_TOPOLOGY;
+        if (t[0] == '#' && !saw_dc) {
+            /* a comment line: only the topology format has them */
+            return TOKENRING_INPUT_TOPOLOGY;
+        }
+        prev = line;
+        prev_n = n;
+    }
+    return TOKENRING_INPUT_AUTO;
+}
+
+/* ----------------------------------------------------------------- dispatch */
+
+TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format,
+                                          const char *text, size_t len, uint32_t flags,
+                                          int *format_out, tokenring_error *err)
+{
+    if (cluster == NULL || (text == NULL && len > 0))
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster or text");
+    if (flags & ~TOKENRING_PARSE_ALLOW_PARTIAL)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown flag 0x%x", (unsigned)flags);
+    if (format == TOKENRING_INPUT_AUTO) {
+        format = tokenring_input_detect(text, len);
+        if (format == TOKENRING_INPUT_AUTO)
+            return tr_fail_at(err, TOKENRING_E_PARSE, 1, 1,
+                              "cannot recognise the input: expected a topology file, "
+                              "nodetool ring or status output, or a cqlsh table");
+    }
+    /* A NUL byte would silently cut names short: reject it up front. */
+    const char *nul = len ? memchr(text, '\0', len) : NULL;
+    if (nul) {
+        uint32_t line = 1, col = 1;
+        for (const char *p = text; p < nul; p++) {
+            if (*p == '\n') {
+                line++;
+                col = 1;
+            } else {
+                col++;
+            }
+        }
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "unexpected NUL byte");
+    }
+    tokenring_cluster staging;
+    memset(&staging, 0, sizeof staging);
+    int rc;
+    switch (format) {
+    case TOKENRING_INPUT_TOPOLOGY:
+        rc = tr_parse_topology_text(&staging, text, len, flags, err);
+        break;
+    case TOKENRING_INPUT_TSV:
+        rc = tr_parse_tsv_text(&staging, text, len, flags, err);
+        break;
+    case TOKENRING_INPUT_NODETOOL_RING:
+        rc = tr_parse_ring_text(&staging, text, len, flags, err);
+        break;
+    case TOKENRING_INPUT_NODETOOL_STATUS:
+        rc = tr_parse_status_text(&staging, text, len, flags, err);
+        break;
+    case TOKENRING_INPUT_CQLSH:
+        rc = tr_parse_cqlsh_text(&staging, text, len, flags, err);
+        break;
+    default:
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown input format %d", format);
+    }
+    if (rc == TOKENRING_OK)
+        rc = tr_cl_finish(&staging, err);
+    if (rc == TOKENRING_OK)
+        rc = tr_cl_merge(cluster, &staging, err);
+    tr_cl_clear(&staging);
+    if (rc == TOKENRING_OK && format_out)
+        *format_out = format;
+    return rc;
+}
