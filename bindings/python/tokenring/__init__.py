@@ -24,21 +24,29 @@ from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, token
 from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
                    encode_smallint, encode_text, encode_timestamp, encode_tinyint,
                    encode_uuid, parse_key, parse_value)
-from ._analysis import (AVAILABILITY_MAX_K, Balance, BalanceReport, ChangeKind, Consistency,
-                        FailureSet, MigrationNode, MigrationPlan, MovedRange, Movement,
-                        MovementNode, MovementSummary, SampleChange, Stream, availability,
-                        balance, migration_plan)
+from ._node import DEFAULT_RACK, Liveness, Node, NodeState
+from ._convert import KeyOrToken
+from ._replication import Replication, ReplicationLike
+from ._placement import Placement
+from ._ownership import Balance, BalanceReport, Ownership
+from ._ring import DescribedRange, Range, RangeList, Ring
+from ._topology import Topology
 from ._layout import (LAYOUT_MAX_TOKENS, add_seeded_nodes, allocate_nodes, allocate_tokens,
                       even_tokens, seeded_token, seeded_tokens)
+from ._analysis import (AVAILABILITY_MAX_K, ChangeKind, Consistency, FailureSet,
+                        MigrationNode, MigrationPlan, MovedRange, Movement, MovementNode,
+                        MovementSummary, SampleChange, Stream, availability, balance,
+                        migration_plan)
 from ._parse import Cluster, ClusterNode, InputFormat, detect_format
-from ._ring import (DescribedRange, KeyOrToken, Liveness, Node, NodeState, Ownership,
-                    Placement, Range, Replication, ReplicationLike, Ring, Topology)
+from ._cluster_ring import ClusterRing
 
-#: Version of the libtokenring library loaded at run time, e.g. "1.0.0".
+#: Version of the libtokenring library loaded at run time, e.g. "1.2.0".
 library_version: str = _ffi.string(_lib.tokenring_version_string()).decode()
 #: Version of the headers the extension was compiled against.
 header_version: str = _ffi.string(_lib.TOKENRING_VERSION_STRING).decode()
-__version__: str = header_version
+#: The package's version: the version of the library it runs on (the package is built
+#: with the version of the headers it compiles against, see setup.py).
+__version__: str = library_version
 
 #: C functions of the public header that the package deliberately does not wrap, with
 #: the reason. The divergence test fails for any other header function not used here.
@@ -67,5 +75,14 @@ __all__ = [
     "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS", "balance", "Balance",
     "BalanceReport", "ChangeKind", "Movement", "MovementSummary", "MovementNode",
     "MovedRange", "Stream", "SampleChange", "Consistency", "FailureSet", "availability",
-    "AVAILABILITY_MAX_K", "MigrationNode", "MigrationPlan", "migration_plan",
+    "AVAILABILITY_MAX_K", "MigrationNode", "MigrationPlan", "migration_plan", "ClusterRing",
+    "DEFAULT_RACK", "RangeList",
 ]
+
+# Public classes read as tokenring.X (in help(), pickles and default reprs), not as the
+# private module that defines them.
+for _name in __all__:
+    _obj = globals()[_name]
+    if isinstance(_obj, type) and _obj.__module__.startswith(__name__ + "._"):
+        _obj.__module__ = __name__
+del _name, _obj

@@ -6,8 +6,12 @@ from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence,
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
-from ._ring import (KeyOrToken, Replication, ReplicationLike, Ring, Topology, _Handle, _name,
-                    _str, _token_array, _token_of, _u128)
+from ._convert import KeyOrToken, c_int32, c_name, c_str, token_array, token_of, u128
+from ._handle import Handle
+from ._ownership import Balance, BalanceReport
+from ._replication import Replication, ReplicationLike
+from ._ring import Ring
+from ._topology import Topology
 
 __all__ = ["Balance", "BalanceReport", "balance", "ChangeKind", "Movement", "MovementSummary",
            "MovementNode", "MovedRange", "Stream", "SampleChange", "Consistency",
@@ -20,49 +24,12 @@ AVAILABILITY_MAX_K: int = lib.TOKENRING_AVAILABILITY_MAX_K
 
 # ------------------------------------------------------------------- balance
 
-class Balance(NamedTuple):
-    """Statistics of one ownership measure over a group of nodes (fractions of 2**64)."""
-
-    node_count: int
-    min_node: str
-    max_node: str
-    min_width: int
-    max_width: int
-    total_width: int
-    min: float
-    max: float
-    mean: float
-    stdev: float
-
-
-class BalanceReport(NamedTuple):
-    """Primary and (with a replication) effective ownership statistics."""
-
-    primary: Balance
-    effective: Optional[Balance]
-
-
-def _balance(b: Any, names: Sequence[str]) -> Balance:
-    return Balance(b.node_count, names[b.min_node], names[b.max_node], _u128(b.min_width),
-                   _u128(b.max_width), _u128(b.total_width), b.min, b.max, b.mean, b.stdev)
-
-
 def balance(ring: Ring, replication: Optional[ReplicationLike] = None,
             datacenter: Optional[str] = None, rack: Optional[str] = None,
             allow_unknown_dc: bool = False) -> BalanceReport:
-    """Max, min, mean and sample standard deviation of primary ownership (and effective
-    ownership under ``replication``) over the whole ring, one datacenter or one rack."""
-    prim = ffi.new("tokenring_balance *")
-    eff = ffi.new("tokenring_balance *") if replication is not None else ffi.NULL
-    pl = ring.placement(replication, allow_unknown_dc) if replication is not None else None
-    err = new_error()
-    check(lib.tokenring_balance_compute(
-        prim, eff, ring._p(), pl._p() if pl is not None else ffi.NULL,
-        _name(datacenter, "datacenter") if datacenter is not None else ffi.NULL,
-        _name(rack, "rack") if rack is not None else ffi.NULL, err), err)
-    names = ring.node_names
-    return BalanceReport(_balance(prim, names),
-                         _balance(eff, names) if replication is not None else None)
+    """Ownership statistics of a ring: the same as :meth:`Ring.balance` (kept as a
+    function for existing callers)."""
+    return ring.balance(replication, datacenter, rack, allow_unknown_dc)
 
 
 # ------------------------------------------------------------------ movement
@@ -147,25 +114,26 @@ class SampleChange(NamedTuple):
 
 
 def _samples(samples: Iterable[KeyOrToken]) -> Tuple[Any, int]:
-    return _token_array([_token_of(s) for s in samples])
+    return token_array([token_of(s) for s in samples])
 
 
-class Movement(_Handle):
+class Movement(Handle):
     """The result of comparing the replica placement before and after a topology change.
     Build one with :meth:`compare`, :meth:`join`, :meth:`decommission`, :meth:`replace`
     or :meth:`move` (the topology passed in is never modified)."""
 
     _kind = "movement"
 
-    def __init__(self, ptr: Any) -> None:
+    def __init__(self, ptr: Any, kind: Optional[int] = None) -> None:
         """Internal: use the class methods."""
         self._ptr = ffi.gc(ptr, lib.tokenring_movement_free)
+        self.kind: ChangeKind = ChangeKind.GENERIC if kind is None else ChangeKind(kind)
         s = self.summary
         node = ffi.new("tokenring_movement_node *")
         names = []
         for i in range(s.node_count):
             check(lib.tokenring_movement_get_node(node, self._ptr, i))
-            names.append(_str(node.name))
+            names.append(c_str(node.name))
         self._names: Tuple[str, ...] = tuple(names)
 
     @classmethod
@@ -180,7 +148,7 @@ class Movement(_Handle):
         err = new_error()
         check(lib.tokenring_movement_compare(pp, before._p(), after._p(), repl._p(), int(kind),
                                              arr, n, err), err)
-        return cls(pp[0])
+        return cls(pp[0], int(kind))
 
     @classmethod
     def join(cls, topology: Topology, replication: ReplicationLike, name: str,
@@ -188,14 +156,14 @@ class Movement(_Handle):
              samples: Iterable[KeyOrToken] = ()) -> "Movement":
         """Simulates a node joining with ``tokens``."""
         repl = Replication.of(replication)
-        toks, nt = _token_array(tokens)
+        toks, nt = token_array(tokens)
         arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        check(lib.tokenring_movement_join(pp, topology._p(), repl._p(), _name(name),
-                                          _name(datacenter, "datacenter"), _name(rack, "rack"),
+        check(lib.tokenring_movement_join(pp, topology._p(), repl._p(), c_name(name),
+                                          c_name(datacenter, "datacenter"), c_name(rack, "rack"),
                                           toks, nt, arr, n, err), err)
-        return cls(pp[0])
+        return cls(pp[0], ChangeKind.JOIN)
 
     @classmethod
     def decommission(cls, topology: Topology, replication: ReplicationLike, name: str,
@@ -205,9 +173,9 @@ class Movement(_Handle):
         arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        check(lib.tokenring_movement_decommission(pp, topology._p(), repl._p(), _name(name),
+        check(lib.tokenring_movement_decommission(pp, topology._p(), repl._p(), c_name(name),
                                                   arr, n, err), err)
-        return cls(pp[0])
+        return cls(pp[0], ChangeKind.DECOMMISSION)
 
     @classmethod
     def replace(cls, topology: Topology, replication: ReplicationLike, old_name: str,
@@ -217,30 +185,30 @@ class Movement(_Handle):
         arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        check(lib.tokenring_movement_replace(pp, topology._p(), repl._p(), _name(old_name),
-                                             _name(new_name), arr, n, err), err)
-        return cls(pp[0])
+        check(lib.tokenring_movement_replace(pp, topology._p(), repl._p(), c_name(old_name),
+                                             c_name(new_name), arr, n, err), err)
+        return cls(pp[0], ChangeKind.REPLACE)
 
     @classmethod
     def move(cls, topology: Topology, replication: ReplicationLike, name: str,
              tokens: Iterable[int], samples: Iterable[KeyOrToken] = ()) -> "Movement":
         """Simulates node ``name`` moving to new ``tokens``."""
         repl = Replication.of(replication)
-        toks, nt = _token_array(tokens)
+        toks, nt = token_array(tokens)
         arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        check(lib.tokenring_movement_move(pp, topology._p(), repl._p(), _name(name), toks, nt,
+        check(lib.tokenring_movement_move(pp, topology._p(), repl._p(), c_name(name), toks, nt,
                                           arr, n, err), err)
-        return cls(pp[0])
+        return cls(pp[0], ChangeKind.MOVE)
 
     @property
     def summary(self) -> MovementSummary:
         """The totals."""
         s = ffi.new("tokenring_movement_summary *")
         check(lib.tokenring_movement_get_summary(s, self._p()))
-        return MovementSummary(_u128(s.changed_width), _u128(s.primary_changed_width),
-                               _u128(s.streamed_width), s.changed_fraction,
+        return MovementSummary(u128(s.changed_width), u128(s.primary_changed_width),
+                               u128(s.streamed_width), s.changed_fraction,
                                s.primary_changed_fraction, s.streamed_fraction, s.range_count,
                                s.stream_count, s.node_count, s.cleanup_count, s.sample_count,
                                s.samples_primary_changed, s.samples_replicas_changed)
@@ -256,10 +224,10 @@ class Movement(_Handle):
         out = []
         for i in range(len(self._names)):
             check(lib.tokenring_movement_get_node(o, p, i))
-            out.append(MovementNode(_str(o.name), _u128(o.before_width), _u128(o.after_width),
-                                    _u128(o.gained_width), _u128(o.lost_width),
-                                    _u128(o.primary_before_width),
-                                    _u128(o.primary_after_width), o.gained_fraction,
+            out.append(MovementNode(c_str(o.name), u128(o.before_width), u128(o.after_width),
+                                    u128(o.gained_width), u128(o.lost_width),
+                                    u128(o.primary_before_width),
+                                    u128(o.primary_after_width), o.gained_fraction,
                                     o.lost_fraction, bool(o.in_before), bool(o.in_after),
                                     bool(o.needs_cleanup)))
         return out
@@ -272,7 +240,7 @@ class Movement(_Handle):
         out = []
         for i in range(self.summary.range_count):
             check(lib.tokenring_movement_get_range(r, p, i))
-            out.append(MovedRange(r.start, r.end, _u128(r.width),
+            out.append(MovedRange(r.start, r.end, u128(r.width),
                                   self._list(r.old_replicas, r.old_count),
                                   self._list(r.new_replicas, r.new_count)))
         return out
@@ -285,7 +253,7 @@ class Movement(_Handle):
         out = []
         for i in range(self.summary.stream_count):
             check(lib.tokenring_movement_get_stream(s, p, i))
-            out.append(Stream(s.start, s.end, _u128(s.width), self._names[s.source],
+            out.append(Stream(s.start, s.end, u128(s.width), self._names[s.source],
                               self._names[s.destination], s.range_index, bool(s.strict)))
         return out
 
@@ -307,6 +275,17 @@ class Movement(_Handle):
     def cleanup(self) -> List[str]:
         """Nodes that afterwards hold data they no longer replicate (``nodetool cleanup``)."""
         return [n.name for n in self.nodes if n.needs_cleanup]
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<tokenring.Movement closed>"
+        s = self.summary
+        cleanup = self.cleanup
+        return (f"<tokenring.Movement {self.kind.name.lower()}: {s.node_count} nodes, "
+                f"{s.range_count} ranges change replicas ({100 * s.changed_fraction:.2f} % "
+                f"of the token space, {100 * s.primary_changed_fraction:.2f} % change "
+                f"owner), {s.stream_count} streams ({100 * s.streamed_fraction:.2f} % "
+                f"streamed), cleanup on {', '.join(cleanup) if cleanup else 'no node'}>")
 
 
 # -------------------------------------------------------------- availability
@@ -349,7 +328,7 @@ def availability(ring: Ring, replication: ReplicationLike,
     err = new_error()
     check(lib.tokenring_availability_build(
         pp, ring._p(), repl._p(), int(consistency),
-        _name(local_dc, "datacenter") if local_dc is not None else ffi.NULL, k, err), err)
+        c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL, k, err), err)
     handle = ffi.gc(pp[0], lib.tokenring_availability_free)
     names = ring.node_names
     nodes = ffi.new("uint32_t[]", max(k, 1))
@@ -358,7 +337,7 @@ def availability(ring: Ring, replication: ReplicationLike,
     out = []
     for i in range(lib.tokenring_availability_count(handle)):
         check(lib.tokenring_availability_get(nodes, width, frac, handle, i))
-        out.append(FailureSet(tuple(names[j] for j in nodes[0:k]), _u128(width), frac[0]))
+        out.append(FailureSet(tuple(names[j] for j in nodes[0:k]), u128(width), frac[0]))
     del handle
     return out
 
@@ -387,9 +366,9 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
     ``racks``) and moving to it; the steps name the real keyspaces and nodes."""
     if len(racks) != len(node_names):
         raise ValueError("racks must have one entry per node name")
-    keep = [ffi.new("char[]", _name(n)) for n in node_names]
-    keep_r = [ffi.new("char[]", _name(r, "rack")) for r in racks]
-    ks_names = [ffi.new("char[]", _name(k, "keyspace")) for k in keyspaces]
+    keep = [ffi.new("char[]", c_name(n)) for n in node_names]
+    keep_r = [ffi.new("char[]", c_name(r, "rack")) for r in racks]
+    ks_names = [ffi.new("char[]", c_name(k, "keyspace")) for k in keyspaces]
     repls = [Replication.of(v) for v in keyspaces.values()]
     c_names = ffi.new("char *[]", keep or [ffi.NULL])
     c_racks = ffi.new("char *[]", keep_r or [ffi.NULL])
@@ -397,9 +376,10 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
     c_repl = ffi.new("tokenring_replication *[]", [r._p() for r in repls] or [ffi.NULL])
     pp = ffi.new("tokenring_migration **")
     err = new_error()
-    check(lib.tokenring_migration_plan(pp, topology._p(), _name(old_datacenter, "datacenter"),
-                                       _name(new_datacenter, "datacenter"), c_names, c_racks,
-                                       len(keep), num_tokens, rf, c_ks, c_repl, len(repls),
+    check(lib.tokenring_migration_plan(pp, topology._p(), c_name(old_datacenter, "datacenter"),
+                                       c_name(new_datacenter, "datacenter"), c_names, c_racks,
+                                       len(keep), num_tokens,
+                                       c_int32(rf, "replication factor"), c_ks, c_repl, len(repls),
                                        err), err)
     plan = ffi.gc(pp[0], lib.tokenring_migration_free)
     name = ffi.new("const char **")
@@ -409,9 +389,9 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
     nodes = []
     for i in range(lib.tokenring_migration_node_count(plan)):
         check(lib.tokenring_migration_node(name, rack, toks, cnt, plan, i))
-        nodes.append(MigrationNode(_str(name[0]), _str(rack[0]),
+        nodes.append(MigrationNode(c_str(name[0]), c_str(rack[0]),
                                    tuple(ffi.unpack(toks[0], cnt[0])) if cnt[0] else ()))
-    steps = [_str(lib.tokenring_migration_step(plan, i))
+    steps = [c_str(lib.tokenring_migration_step(plan, i))
              for i in range(lib.tokenring_migration_step_count(plan))]
     del plan
     return MigrationPlan(nodes, steps)

@@ -1,21 +1,20 @@
 # SPDX-License-Identifier: Apache-2.0
 """Choosing tokens (layout.h): seeded reproducible layouts, evenly spaced tokens and the
 replication-aware allocator for joining nodes."""
-from typing import Any, List, Optional, Sequence, Union
+from typing import List, Optional, Sequence, Union
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
-from ._ring import Topology, _name
+from ._convert import c_int32, c_name
+from ._handle import require
+from ._node import rack_name
+from ._topology import Topology
 
 __all__ = ["seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
            "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS"]
 
 #: Most tokens per node the layout and allocation calls accept.
 LAYOUT_MAX_TOKENS: int = lib.TOKENRING_LAYOUT_MAX_TOKENS
-
-
-def _names(values: Sequence[Union[str, bytes]], what: str) -> List[Any]:
-    return [ffi.new("char[]", _name(v, what)) for v in values]
 
 
 def seeded_token(seed: int, identity: Union[str, bytes], vnode: int, attempt: int = 0) -> int:
@@ -34,35 +33,19 @@ def seeded_tokens(count: int, seed: int, identity: Union[str, bytes],
     out = ffi.new("int64_t[]", max(count, 1))
     err = new_error()
     flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
-    check(lib.tokenring_layout_seeded_tokens(out, count, seed, _name(identity, "identity"),
-                                             taken._p() if taken is not None else ffi.NULL,
-                                             flags, err), err)
+    taken_p = require(taken, "topology", "seeded_tokens()") if taken is not None else ffi.NULL
+    check(lib.tokenring_layout_seeded_tokens(out, count, seed, c_name(identity, "identity"),
+                                             taken_p, flags, err), err)
     return list(out[0:count])
 
 
 def add_seeded_nodes(topology: Topology, seed: int, tokens_per_node: int,
                      names: Sequence[str], datacenters: Optional[Sequence[str]] = None,
-                     racks: Optional[Sequence[str]] = None, strict: bool = False) -> None:
-    """Adds nodes with seeded tokens, in order (each against the topology as it stands
-    after the previous ones). Existing tokens never change; on failure nothing is added.
-    ``datacenters``/``racks`` default to "datacenter1"/"rack1"."""
-    n = len(names)
-    for seq, what in ((datacenters, "datacenters"), (racks, "racks")):
-        if seq is not None and len(seq) != n:
-            raise ValueError(f"{what} must have one entry per name")
-    keep = [_names(names, "name")]
-    c_names = ffi.new("char *[]", keep[0] or [ffi.NULL])
-    c_dcs = c_racks = ffi.NULL
-    if datacenters is not None:
-        keep.append(_names(datacenters, "datacenter"))
-        c_dcs = ffi.new("char *[]", keep[-1] or [ffi.NULL])
-    if racks is not None:
-        keep.append(_names(racks, "rack"))
-        c_racks = ffi.new("char *[]", keep[-1] or [ffi.NULL])
-    err = new_error()
-    flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
-    check(lib.tokenring_layout_add_seeded_nodes(topology._p(), seed, tokens_per_node, c_names,
-                                                c_dcs, c_racks, n, flags, err), err)
+                     racks: Optional[Sequence[Optional[str]]] = None,
+                     strict: bool = False) -> None:
+    """Adds nodes with seeded tokens, in order: the same as
+    :meth:`Topology.add_seeded_nodes` (kept as a function for existing callers)."""
+    topology.add_seeded_nodes(seed, tokens_per_node, names, datacenters, racks, strict)
 
 
 def even_tokens(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
@@ -79,9 +62,10 @@ def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: 
     datacenter's effective ownership under NetworkTopologyStrategy rf as even as possible."""
     out = ffi.new("int64_t[]", max(num_tokens, 1))
     err = new_error()
-    check(lib.tokenring_allocate_tokens(out, num_tokens, topology._p(),
-                                        _name(datacenter, "datacenter"), _name(rack, "rack"),
-                                        rf, 0, err), err)
+    check(lib.tokenring_allocate_tokens(out, num_tokens,
+                                        require(topology, "topology", "allocate_tokens()"),
+                                        c_name(datacenter, "datacenter"), rack_name(rack),
+                                        c_int32(rf, "replication factor"), 0, err), err)
     return list(out[0:num_tokens])
 
 
@@ -91,12 +75,14 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
     without collisions; returns each node's tokens, ascending. The batch is refined
     jointly unless ``node_by_node``."""
     count = len(racks)
-    keep = _names(racks, "rack")
+    keep = [ffi.new("char[]", rack_name(r)) for r in racks]
     c_racks = ffi.new("char *[]", keep or [ffi.NULL])
     out = ffi.new("int64_t[]", max(count * num_tokens, 1))
     err = new_error()
     flags = lib.TOKENRING_ALLOCATE_NODE_BY_NODE if node_by_node else 0
-    check(lib.tokenring_allocate_nodes(out, num_tokens, topology._p(),
-                                       _name(datacenter, "datacenter"), c_racks, count, rf,
+    check(lib.tokenring_allocate_nodes(out, num_tokens,
+                                       require(topology, "topology", "allocate_nodes()"),
+                                       c_name(datacenter, "datacenter"), c_racks, count,
+                                       c_int32(rf, "replication factor"),
                                        flags, err), err)
     return [list(out[i * num_tokens:(i + 1) * num_tokens]) for i in range(count)]

@@ -3,12 +3,16 @@
 output of the system tables, parsed and merged by libtokenring (parse.h)."""
 import enum
 import os
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ._errors import EmptyError, check, new_error
 from ._ffi import ffi, lib
-from ._ring import (Liveness, NodeState, Replication, ReplicationLike, Ring, Topology, _Handle,
-                    _name, _str, replication_text)
+from ._convert import c_name, c_str
+from ._handle import Handle
+from ._node import Liveness, NodeState
+from ._replication import Replication, ReplicationLike, replication_text
+from ._ring import Ring
+from ._topology import Topology
 
 __all__ = ["InputFormat", "ClusterNode", "Cluster", "detect_format"]
 
@@ -54,7 +58,7 @@ class ClusterNode(NamedTuple):
     line: int
 
 
-class Cluster(_Handle):
+class Cluster(Handle):
     """A cluster description: nodes (with tokens when known) and keyspaces. Several inputs
     merge into one (e.g. cqlsh ``system.peers_v2`` plus ``system.local``, or ``nodetool
     status`` for host IDs plus ``nodetool ring`` for tokens). A failing parse leaves the
@@ -119,7 +123,7 @@ class Cluster(_Handle):
         """Adds a keyspace with its replication (copied)."""
         repl = Replication.of(replication)
         err = new_error()
-        check(lib.tokenring_cluster_add_keyspace(self._p(), _name(name, "keyspace"), repl._p(),
+        check(lib.tokenring_cluster_add_keyspace(self._p(), c_name(name, "keyspace"), repl._p(),
                                                  err), err)
 
     def __len__(self) -> int:
@@ -136,8 +140,8 @@ class Cluster(_Handle):
             toks = tuple(ffi.unpack(info.tokens, info.token_count)) \
                 if info.token_count and info.tokens != ffi.NULL else ()
             out.append(ClusterNode(
-                _str(info.name), _str(info.datacenter), _str(info.rack),
-                _str(info.host_id) if info.host_id != ffi.NULL else None, toks,
+                c_str(info.name), c_str(info.datacenter), c_str(info.rack),
+                c_str(info.host_id) if info.host_id != ffi.NULL else None, toks,
                 info.declared_tokens, NodeState(info.state), Liveness(info.liveness),
                 info.line))
         return out
@@ -183,14 +187,14 @@ class Cluster(_Handle):
         out = {}
         for i in range(lib.tokenring_cluster_keyspace_count(p)):
             check(lib.tokenring_cluster_keyspace(name, repl, p, i))
-            out[_str(name[0])] = Replication.parse(replication_text(repl[0]))
+            out[c_str(name[0])] = Replication.parse(replication_text(repl[0]))
         return out
 
     def keyspace(self, name: str) -> Replication:
         """The replication of keyspace ``name``. NotFoundError if unknown."""
         p = self._p()
         idx = ffi.new("size_t *")
-        check(lib.tokenring_cluster_find_keyspace(idx, p, _name(name, "keyspace")))
+        check(lib.tokenring_cluster_find_keyspace(idx, p, c_name(name, "keyspace")))
         repl = ffi.new("const tokenring_replication **")
         check(lib.tokenring_cluster_keyspace(ffi.NULL, repl, p, idx[0]))
         return Replication.parse(replication_text(repl[0]))

@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Placements: the replica map of one ring under one replication, with single and batch
+lookups by key, token and range (tokenring_placement_*). A placement takes its ring as
+an argument and never builds one: :class:`tokenring.Ring` builds and caches placements."""
+import threading
+from typing import Any, List, Optional, Sequence, Tuple, Union
+
+from ._convert import KeyOrToken, c_index, token_array, token_of
+from ._errors import ClosedError, check, new_error
+from ._ffi import ffi, lib
+from ._handle import Handle, require
+from ._hash import HAVE_NUMPY, Key, _offsets_ptr, _u8, check_packed, pack_keys
+from ._replication import Replication, ReplicationLike
+
+if HAVE_NUMPY:
+    import numpy as _np
+
+__all__ = ["Placement"]
+
+
+class Placement(Handle):
+    """The replica map of one ring under one replication: lookups are a search plus a
+    pointer into shared memory. Thread-safe to query. Usually obtained from
+    :meth:`Ring.placement` (which caches it)."""
+
+    _kind = "placement"
+
+    def __init__(self, ring: Any, replication: ReplicationLike,
+                 allow_unknown_dc: bool = False) -> None:
+        """Builds the replica map of ``ring`` (a :class:`tokenring.Ring`). NotFoundError
+        names a datacenter with no node unless ``allow_unknown_dc``."""
+        ring_p = require(ring, "ring", "Placement()")
+        repl = Replication.of(replication)
+        pp = ffi.new("tokenring_placement **")
+        err = new_error()
+        flags = lib.TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC if allow_unknown_dc else 0
+        check(lib.tokenring_placement_build(pp, ring_p, repl._p(), flags, err), err)
+        self._adopt(pp[0], ring, repl, allow_unknown_dc)
+
+    def _adopt(self, ptr: Any, ring: Any, repl: Replication, allow_unknown_dc: bool) -> None:
+        self._ptr = ffi.gc(ptr, lib.tokenring_placement_free)
+        self.ring: Any = ring  # the tokenring.Ring it was built from
+        self.replication: Replication = repl
+        self.allow_unknown_dc = allow_unknown_dc
+        self._names: Tuple[str, ...] = ring.node_names
+        # names of each distinct replica set, filled on first use (indexed by set id)
+        self._sets: List[Optional[Tuple[str, ...]]] = \
+            [None] * lib.tokenring_placement_set_count(self._ptr)
+        self._set_table: Any = None
+        self._range_sets: Any = None  # set id of each range, filled on first token batch
+        self._local = threading.local()
+
+    def update(self, ring: Any) -> "Placement":
+        """The placement of ``ring`` (typically this placement's ring after a join, a
+        decommission, a move or a replacement) under the same replication, equal to
+        ``Placement(ring, self.replication, self.allow_unknown_dc)`` but built by walking
+        again only the ranges the change can affect. This placement is unchanged."""
+        ring_p = require(ring, "ring", "update()")
+        pp = ffi.new("tokenring_placement **")
+        err = new_error()
+        check(lib.tokenring_placement_update(pp, self._p(), ring_p, err), err)
+        p = Placement.__new__(Placement)
+        p._adopt(pp[0], ring, self.replication, self.allow_unknown_dc)
+        return p
+
+    def _names_of(self, r: Any) -> Tuple[str, ...]:
+        sid = r.set_id
+        t = self._sets[sid]
+        if t is None:
+            names = self._names
+            t = tuple([names[i] for i in ffi.unpack(r.nodes, r.count)]) if r.count else ()
+            self._sets[sid] = t
+        return t
+
+    def _detail(self, r: Any) -> Tuple[Tuple[str, bool], ...]:
+        names = self._names_of(r)
+        if r.transient == ffi.NULL:
+            return tuple((n, False) for n in names)
+        return tuple((n, bool(r.transient[i])) for i, n in enumerate(names))
+
+    def replicas(self, key_or_token: KeyOrToken, with_transient: bool = False
+                 ) -> Union[Tuple[str, ...], Tuple[Tuple[str, bool], ...]]:
+        """Replica names of a token (int) or key (bytes/str) in Cassandra's order, as a
+        tuple (shared and immutable); with ``with_transient``, ``(name, is_transient)``
+        pairs. O(log n); no allocation in C, none in Python once a replica set was seen."""
+        p = self._ptr
+        if p is None:
+            raise ClosedError("this placement is closed")
+        try:
+            out = self._local.out  # one output struct per thread: the call drops the GIL
+        except AttributeError:
+            out = self._local.out = ffi.new("tokenring_replicas *")
+        # the hot path: a few attribute reads around one C call
+        if type(key_or_token) is bytes:
+            rc = lib.tokenring_placement_replicas_for_key(out, p, key_or_token,
+                                                          len(key_or_token))
+        elif isinstance(key_or_token, str):
+            b = key_or_token.encode("utf-8")
+            rc = lib.tokenring_placement_replicas_for_key(out, p, b, len(b))
+        else:
+            rc = lib.tokenring_placement_replicas(out, p, token_of(key_or_token))
+        if rc:
+            check(rc)
+        if with_transient:
+            return self._detail(out)
+        names = self._sets[out.set_id]
+        if names is None:
+            names = self._names_of(out)
+        return names
+
+    def range_replicas(self, index: int, with_transient: bool = False
+                       ) -> Union[Tuple[str, ...], Tuple[Tuple[str, bool], ...]]:
+        """Replicas of range ``index`` (see :meth:`Ring.range`)."""
+        out = ffi.new("tokenring_replicas *")
+        check(lib.tokenring_placement_range_replicas(out, self._p(), c_index(index, "range index")))
+        return self._detail(out) if with_transient else self._names_of(out)
+
+    @property
+    def set_count(self) -> int:
+        """Number of distinct replica sets."""
+        return lib.tokenring_placement_set_count(self._p())
+
+    def replica_set(self, set_id: int) -> Tuple[str, ...]:
+        """The names of distinct replica set ``set_id``, in order."""
+        out = ffi.new("tokenring_replicas *")
+        check(lib.tokenring_placement_set(out, self._p(), c_index(set_id, "set id")))
+        return self._names_of(out)
+
+    @property
+    def replica_sets(self) -> List[Tuple[str, ...]]:
+        """Every distinct replica set, indexed by set id (as :meth:`route` returns)."""
+        p = self._p()
+        out = ffi.new("tokenring_replicas *")
+        names, cache, get, unpack = self._names, self._sets, lib.tokenring_placement_set, ffi.unpack
+        result = []
+        for i in range(len(cache)):
+            t = cache[i]
+            if t is None:
+                rc = get(out, p, i)
+                if rc:
+                    check(rc)
+                c = out.count
+                t = cache[i] = tuple([names[j] for j in unpack(out.nodes, c)]) if c else ()
+            result.append(t)
+        return result
+
+    def route(self, keys: Union[Sequence[Key], Any]) -> Tuple[Any, Any]:
+        """Routes many keys in one C call: ``(tokens, set_ids)``, numpy int64/uint32
+        arrays (lists without numpy). Read names with :meth:`replica_set` /
+        :attr:`replica_sets`."""
+        data, offsets, n = pack_keys(keys)
+        return self.route_packed(data, offsets, n)
+
+    def route_packed(self, data: Union[bytes, bytearray, memoryview, Any], offsets: Any,
+                     count: int = -1) -> Tuple[Any, Any]:
+        """:meth:`route` for keys already packed back to back (key ``i`` is
+        ``data[offsets[i]:offsets[i + 1]]``), without copying them."""
+        if HAVE_NUMPY:
+            offsets = _np.ascontiguousarray(offsets, dtype=_np.uint64)
+        elif isinstance(offsets, (list, tuple)):
+            offsets = ffi.new("uint64_t[]", list(offsets))
+        n = len(offsets) - 1 if count < 0 else count
+        if n < 0 or len(offsets) < n + 1:
+            raise ValueError("offsets must have count + 1 entries")
+        check_packed(data, offsets, n)
+        p = self._p()
+        if HAVE_NUMPY:
+            toks = _np.empty(n, dtype=_np.int64)
+            sets = _np.empty(n, dtype=_np.uint32)
+            with ffi.from_buffer("int64_t[]", toks, require_writable=True) as t, \
+                    ffi.from_buffer("uint32_t[]", sets, require_writable=True) as s:
+                check(lib.tokenring_placement_route_keys(t, s, p, _u8(data),
+                                                         _offsets_ptr(offsets), n))
+            return toks, sets
+        tc = ffi.new("int64_t[]", n)
+        sc = ffi.new("uint32_t[]", n)
+        check(lib.tokenring_placement_route_keys(tc, sc, p, _u8(data), offsets, n))
+        return list(tc), list(sc)
+
+    def route_replicas(self, keys: Union[Sequence[Key], Any]) -> Union[List[Tuple[str, ...]],
+                                                                         "_np.ndarray"]:
+        """Replica names of many keys: one C call, then one table lookup per key. With
+        numpy, a numpy object array of name tuples (one vectorised take); else a list."""
+        _, sets = self.route(keys)
+        return self._names_table(sets)
+
+    def _names_table(self, sets: Any) -> Any:
+        if HAVE_NUMPY:
+            table = self._set_table
+            if table is None:
+                table = _np.empty(self.set_count, dtype=object)
+                for i, names in enumerate(self.replica_sets):
+                    table[i] = names
+                self._set_table = table
+            return table[sets]
+        table = self.replica_sets
+        return [table[i] for i in sets]
+
+    def _sets_of_ranges(self) -> Any:
+        """The replica-set id of every range (numpy uint32 array, or a list), read once."""
+        table = self._range_sets
+        if table is None:
+            p = self._p()
+            out = ffi.new("tokenring_replicas *")
+            get = lib.tokenring_placement_range_replicas
+            n = ffi.new("size_t *")
+            lib.tokenring_ring_tokens(self.ring._p(), n)
+            ids = []
+            for i in range(n[0]):
+                rc = get(out, p, i)
+                if rc:
+                    check(rc)
+                ids.append(out.set_id)
+            table = _np.asarray(ids, dtype=_np.uint32) if HAVE_NUMPY else ids
+            self._range_sets = table
+        return table
+
+    def route_tokens(self, tokens: Any) -> Any:
+        """Replica-set ids of many precomputed tokens (e.g. a numpy int64 column): one C
+        search over the ring for all of them, then one table lookup per token. Returns a
+        numpy uint32 array (a list without numpy); read names with :meth:`replica_set` /
+        :attr:`replica_sets`, or use :meth:`route_token_replicas`. A token outside the
+        Murmur3 range raises RangeError."""
+        arr, n = token_array(tokens)
+        ring_p = self.ring._p()
+        table = self._sets_of_ranges()
+        if HAVE_NUMPY:
+            ranges = _np.empty(n, dtype=_np.uint32)
+            with ffi.from_buffer("uint32_t[]", ranges, require_writable=True) as o:
+                check(lib.tokenring_ring_search_batch(o, ring_p, arr, n))
+            return table[ranges]
+        outc = ffi.new("uint32_t[]", n)
+        check(lib.tokenring_ring_search_batch(outc, ring_p, arr, n))
+        return [table[i] for i in outc]
+
+    def route_token_replicas(self, tokens: Any) -> Union[List[Tuple[str, ...]], "_np.ndarray"]:
+        """Replica names of many precomputed tokens, as :meth:`route_replicas` gives them
+        for keys: a numpy object array of name tuples (a list without numpy)."""
+        return self._names_table(self.route_tokens(tokens))
+
+    def __repr__(self) -> str:
+        return "<tokenring.Placement closed>" if self.closed else \
+            f"<tokenring.Placement {self.replication} on {self.ring!r}>"

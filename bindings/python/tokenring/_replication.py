@@ -1,0 +1,152 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Replication descriptions: SimpleStrategy and NetworkTopologyStrategy with transient
+replicas, their CQL text forms (tokenring_replication_*)."""
+from typing import Any, Dict, Mapping, Optional, Tuple, Union
+
+from ._convert import c_int32, c_name, c_str
+from ._errors import InvalidArgumentError, check, new_error
+from ._ffi import ffi, lib
+from ._handle import Handle
+
+__all__ = ["Replication", "ReplicationLike", "replication_text"]
+
+#: What methods accept as a replication: a :class:`Replication`, an int (SimpleStrategy
+#: factor), a ``{dc: rf or "rf/transient"}`` mapping (NetworkTopologyStrategy), or text
+#: for :meth:`Replication.parse`.
+ReplicationLike = Union["Replication", int, Mapping[str, Union[int, str]], str]
+
+
+class Replication(Handle):
+    """A replication description: SimpleStrategy or NetworkTopologyStrategy, with
+    transient replicas. Immutable; equal descriptions compare and hash equal.
+
+    >>> str(Replication.network({"dc1": 3, "dc2": "2/1"}))
+    "{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2/1'}"
+    """
+
+    _kind = "replication"
+
+    def __init__(self, ptr: Any) -> None:
+        """Internal: use :meth:`simple`, :meth:`network` or :meth:`parse`."""
+        self._ptr = ffi.gc(ptr, lib.tokenring_replication_free)
+        self._text = self._format()
+
+    @classmethod
+    def simple(cls, rf: int, transient: int = 0) -> "Replication":
+        """SimpleStrategy with ``rf`` replicas, ``transient`` of them transient."""
+        pp = ffi.new("tokenring_replication **")
+        err = new_error()
+        check(lib.tokenring_replication_simple(pp, c_int32(rf, "replication factor"),
+                                               c_int32(transient, "transient replica count"),
+                                               err), err)
+        return cls(pp[0])
+
+    @classmethod
+    def network(cls, factors: Mapping[str, Union[int, str, Tuple[int, int]]]) -> "Replication":
+        """NetworkTopologyStrategy from ``{datacenter: rf}``; a factor may be an int, a
+        ``"rf/transient"`` string as in CQL, or an ``(rf, transient)`` pair."""
+        pp = ffi.new("tokenring_replication **")
+        check(lib.tokenring_replication_network(pp))
+        self = cls.__new__(cls)
+        self._ptr = ffi.gc(pp[0], lib.tokenring_replication_free)
+        err = new_error()
+        for dc, f in factors.items():
+            rf, tr = _factor(f)
+            check(lib.tokenring_replication_set_dc(self._ptr, c_name(dc, "datacenter"),
+                                                   c_int32(rf, "replication factor"),
+                                                   c_int32(tr, "transient replica count"),
+                                                   err), err)
+        self._text = self._format()
+        return self
+
+    @classmethod
+    def parse(cls, text: str) -> "Replication":
+        """Parses a CQL replication map (``{'class': 'SimpleStrategy',
+        'replication_factor': '3'}``), ``SimpleStrategy:3``,
+        ``NetworkTopologyStrategy:dc1=3,dc2=2/1``, a bare ``3`` or ``dc1=3,dc2=2/1``."""
+        raw = text.encode("utf-8")
+        pp = ffi.new("tokenring_replication **")
+        err = new_error()
+        check(lib.tokenring_replication_parse(pp, raw, len(raw), err), err)
+        return cls(pp[0])
+
+    @classmethod
+    def of(cls, value: ReplicationLike) -> "Replication":
+        """Coerces a :data:`ReplicationLike` into a :class:`Replication`."""
+        if isinstance(value, Replication):
+            return value
+        if isinstance(value, bool):
+            raise TypeError("a replication factor must be an int, not bool")
+        if isinstance(value, int):
+            return cls.simple(value)
+        if isinstance(value, str):
+            return cls.parse(value)
+        if isinstance(value, Mapping):
+            return cls.network(value)
+        raise TypeError(f"cannot make a replication from {type(value).__name__}")
+
+    def _format(self) -> str:
+        return replication_text(self._p())
+
+    @property
+    def strategy(self) -> str:
+        """``"SimpleStrategy"`` or ``"NetworkTopologyStrategy"``."""
+        s = lib.tokenring_replication_strategy(self._p())
+        return "SimpleStrategy" if s == lib.TOKENRING_SIMPLE else "NetworkTopologyStrategy"
+
+    @property
+    def factors(self) -> Dict[Optional[str], Tuple[int, int]]:
+        """``{datacenter: (rf, transient)}`` (sorted by name); SimpleStrategy gives
+        ``{None: (rf, transient)}``."""
+        p = self._p()
+        dc = ffi.new("const char **")
+        rf = ffi.new("int32_t *")
+        tr = ffi.new("int32_t *")
+        if lib.tokenring_replication_strategy(p) == lib.TOKENRING_SIMPLE:
+            check(lib.tokenring_replication_get(dc, rf, tr, p, 0))
+            return {None: (rf[0], tr[0])}
+        out: Dict[Optional[str], Tuple[int, int]] = {}
+        for i in range(lib.tokenring_replication_dc_count(p)):
+            check(lib.tokenring_replication_get(dc, rf, tr, p, i))
+            out[c_str(dc[0])] = (rf[0], tr[0])
+        return out
+
+    def __str__(self) -> str:
+        self._p()
+        return self._text
+
+    def __repr__(self) -> str:
+        return f"Replication.parse({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Replication) and self._text == other._text
+
+    def __hash__(self) -> int:
+        return hash(self._text)
+
+
+def replication_text(p: Any) -> str:
+    """The CQL map text of a (possibly borrowed) ``tokenring_replication *``."""
+    n = ffi.new("size_t *")
+    buf = ffi.new("char[]", 256)
+    rc = lib.tokenring_replication_format(buf, 256, n, p)
+    if rc == lib.TOKENRING_E_BUFSIZE:
+        buf = ffi.new("char[]", n[0] + 1)
+        rc = lib.tokenring_replication_format(buf, n[0] + 1, n, p)
+    check(rc)
+    return ffi.string(buf, n[0]).decode("utf-8")
+
+
+def _factor(f: Union[int, str, Tuple[int, int]]) -> Tuple[int, int]:
+    if isinstance(f, bool):
+        raise TypeError("a replication factor must be an int, not bool")
+    if isinstance(f, int):
+        return f, 0
+    if isinstance(f, tuple):
+        return int(f[0]), int(f[1])
+    full, _, tr = str(f).strip().partition("/")
+    try:
+        return int(full), int(tr) if tr else 0
+    except ValueError:
+        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                   f"bad replication factor {f!r}: expected N or N/T") from None

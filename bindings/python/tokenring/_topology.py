@@ -1,0 +1,164 @@
+# SPDX-License-Identifier: Apache-2.0
+"""Topologies: the mutable set of nodes (name, datacenter, rack, tokens, state) that
+rings are built from (the tokenring_topology_* calls)."""
+from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
+
+from ._convert import c_index, c_name, token_array
+from ._errors import check, new_error
+from ._ffi import ffi, lib
+from ._handle import Handle
+from ._node import Liveness, Node, NodeState, node_from_info, rack_name
+from ._ring import Ring
+
+__all__ = ["Topology"]
+
+
+class Topology(Handle):
+    """A mutable set of nodes (name, datacenter, rack, tokens, state). Use it from one
+    thread at a time; build immutable :class:`Ring` snapshots from it.
+
+    >>> topo = Topology()
+    >>> topo.add_node("A", "dc1", "r1", [10, 50])
+    """
+
+    _kind = "topology"
+
+    def __init__(self, nodes: Iterable[Tuple[str, str, Optional[str], Iterable[int]]] = ()
+                 ) -> None:
+        """Creates a topology, optionally with ``(name, datacenter, rack, tokens)`` nodes."""
+        pp = ffi.new("tokenring_topology **")
+        check(lib.tokenring_topology_new(pp))
+        self._ptr = ffi.gc(pp[0], lib.tokenring_topology_free)
+        for name, dc, rack, toks in nodes:
+            self.add_node(name, dc, rack, toks)
+
+    @classmethod
+    def _adopt(cls, ptr: Any) -> "Topology":
+        self = cls.__new__(cls)
+        self._ptr = ffi.gc(ptr, lib.tokenring_topology_free)
+        return self
+
+    def add_node(self, name: Union[str, bytes], datacenter: Union[str, bytes],
+                 rack: Optional[Union[str, bytes]], tokens: Iterable[int]) -> None:
+        """Adds a node in state NORMAL, UP. Tokens may come in any order. A missing rack
+        (None, as a null ``rack`` of ``system.peers`` reads) is :data:`DEFAULT_RACK`,
+        the rack Cassandra gives such a node.
+
+        Raises:
+            ExistsError: the name exists, a token repeats or is held by another node.
+            EmptyError: no tokens. InvalidArgumentError / RangeError: a bad name or a
+            token outside the Murmur3 range.
+        On failure the topology is unchanged.
+        """
+        arr, n = token_array(tokens)
+        err = new_error()
+        check(lib.tokenring_topology_add_node(self._p(), c_name(name),
+                                              c_name(datacenter, "datacenter"),
+                                              rack_name(rack), arr, n, err), err)
+
+    def add_seeded_nodes(self, seed: int, tokens_per_node: int, names: Sequence[str],
+                         datacenters: Optional[Sequence[str]] = None,
+                         racks: Optional[Sequence[Optional[str]]] = None,
+                         strict: bool = False) -> None:
+        """Adds nodes with seeded tokens (layout.h), in order, each against the topology
+        as it stands after the previous ones. Existing tokens never change; on failure
+        nothing is added. ``datacenters``/``racks`` default to "datacenter1"/"rack1"; a
+        None rack is :data:`DEFAULT_RACK`. Collisions rehash, or raise ExistsError when
+        ``strict``."""
+        n = len(names)
+        for seq, what in ((datacenters, "datacenters"), (racks, "racks")):
+            if seq is not None and len(seq) != n:
+                raise ValueError(f"{what} must have one entry per name")
+        keep = [[ffi.new("char[]", c_name(v)) for v in names]]
+        c_names = ffi.new("char *[]", keep[0] or [ffi.NULL])
+        c_dcs = c_racks = ffi.NULL
+        if datacenters is not None:
+            keep.append([ffi.new("char[]", c_name(v, "datacenter")) for v in datacenters])
+            c_dcs = ffi.new("char *[]", keep[-1] or [ffi.NULL])
+        if racks is not None:
+            keep.append([ffi.new("char[]", rack_name(v)) for v in racks])
+            c_racks = ffi.new("char *[]", keep[-1] or [ffi.NULL])
+        err = new_error()
+        flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
+        check(lib.tokenring_layout_add_seeded_nodes(self._p(), seed, tokens_per_node,
+                                                    c_names, c_dcs, c_racks, n, flags, err),
+              err)
+
+    def remove_node(self, name: Union[str, bytes]) -> None:
+        """Removes a node (a completed decommission). NotFoundError if unknown."""
+        err = new_error()
+        check(lib.tokenring_topology_remove_node(self._p(), c_name(name), err), err)
+
+    def replace_node(self, old_name: Union[str, bytes], new_name: Union[str, bytes]) -> None:
+        """Replaces a node by a new one that takes its datacenter, rack, tokens and index."""
+        err = new_error()
+        check(lib.tokenring_topology_replace_node(self._p(), c_name(old_name),
+                                                  c_name(new_name), err), err)
+
+    def set_tokens(self, name: Union[str, bytes], tokens: Iterable[int]) -> None:
+        """Gives a node a new set of tokens (a completed move)."""
+        arr, n = token_array(tokens)
+        err = new_error()
+        check(lib.tokenring_topology_set_tokens(self._p(), c_name(name), arr, n, err), err)
+
+    def set_state(self, name: Union[str, bytes], state: Union[NodeState, int] = NodeState.NORMAL,
+                  liveness: Union[Liveness, int] = Liveness.UP) -> None:
+        """Sets a node's ring state and liveness. Only NORMAL, LEAVING and MOVING nodes'
+        tokens form a ring (a JOINING node's tokens are pending ranges)."""
+        err = new_error()
+        check(lib.tokenring_topology_set_state(self._p(), c_name(name), int(state),
+                                               int(liveness), err), err)
+
+    def __len__(self) -> int:
+        return lib.tokenring_topology_node_count(self._p())
+
+    def index(self, name: Union[str, bytes]) -> int:
+        """Index of a node (insertion order). NotFoundError if unknown."""
+        out = ffi.new("size_t *")
+        check(lib.tokenring_topology_find_node(out, self._p(), c_name(name)))
+        return out[0]
+
+    def __contains__(self, name: object) -> bool:
+        if not isinstance(name, (str, bytes)):
+            return False
+        out = ffi.new("size_t *")
+        return lib.tokenring_topology_find_node(out, self._p(), c_name(name)) == 0
+
+    def node(self, index: int) -> Node:
+        """Node ``index`` (0-based insertion order; negative indices count from the end)."""
+        p = self._p()
+        if index < 0:
+            index += lib.tokenring_topology_node_count(p)
+        if index < 0:
+            raise IndexError("node index out of range")
+        info = ffi.new("tokenring_node_info *")
+        check(lib.tokenring_topology_node(info, p, c_index(index, "node index")))
+        return node_from_info(info)
+
+    @property
+    def nodes(self) -> List[Node]:
+        """Every node, in insertion order."""
+        p = self._p()
+        info = ffi.new("tokenring_node_info *")
+        out = []
+        for i in range(lib.tokenring_topology_node_count(p)):
+            check(lib.tokenring_topology_node(info, p, i))
+            out.append(node_from_info(info))
+        return out
+
+    def __iter__(self) -> Iterator[Node]:
+        return iter(self.nodes)
+
+    def clone(self) -> "Topology":
+        """A deep copy."""
+        pp = ffi.new("tokenring_topology **")
+        check(lib.tokenring_topology_clone(pp, self._p()))
+        return Topology._adopt(pp[0])
+
+    def build(self) -> Ring:
+        """An immutable :class:`Ring` snapshot of the current nodes."""
+        return Ring(self)
+
+    def __repr__(self) -> str:
+        return "<tokenring.Topology closed>" if self.closed else \
+            f"<tokenring.Topology {len(self)} nodes>"
