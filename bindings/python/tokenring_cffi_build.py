@@ -153,6 +153,22 @@ def locate(build_dir: Optional[str] = None, prefix: Optional[str] = None) -> Lib
     return config_from_pkgconfig()
 
 
+def header_version(config: LibConfig) -> str:
+    """The version of the libtokenring headers the extension is built against
+    (``TOKENRING_VERSION_STRING`` of ``tokenring/version.h``): the package's version, so
+    that pip metadata, ``tokenring.__version__`` and the library agree."""
+    for d in config.include_dirs:
+        path = os.path.join(d, "tokenring", "version.h")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                m = re.search(r'#define\s+TOKENRING_VERSION_STRING\s+"([^"]+)"', f.read())
+            if not m:
+                raise BuildConfigError(f"{path} defines no TOKENRING_VERSION_STRING")
+            return m.group(1)
+    raise BuildConfigError(f"tokenring/version.h is not in any include directory "
+                           f"{config.include_dirs} (from {config.source})")
+
+
 # ---------------------------------------------------------------------- generate cdef
 
 def _compiler() -> List[str]:
@@ -353,12 +369,17 @@ def _main(argv: Optional[Sequence[str]] = None) -> int:
     ap.add_argument("--prefix", help="libtokenring installation prefix")
     ap.add_argument("--out", help="output directory for the extension")
     ap.add_argument("--print-cdef", action="store_true", help="print the generated cdef")
+    ap.add_argument("--print-version", action="store_true",
+                    help="print the library version the package would be built as")
     ap.add_argument("-v", "--verbose", action="store_true")
     args = ap.parse_args(argv)
     try:
         config = locate(args.build_dir, args.prefix)
         if args.print_cdef:
             sys.stdout.write(generate_cdef(config))
+            return 0
+        if args.print_version:
+            print(header_version(config))
             return 0
         path = build(config, args.out, args.verbose)
     except BuildConfigError as e:

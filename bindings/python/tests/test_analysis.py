@@ -164,3 +164,26 @@ def test_migration_plan():
     assert "shop" in text and "dc2" in text and "x1" in text
     with pytest.raises(tokenring.NotFoundError):
         tokenring.migration_plan(topo, "nope", "dc2", ["x1"], ["r1"], 16, 1)
+
+
+def test_movement_repr_reads_as_its_summary():
+    topo = Topology([("A", "dc1", "r1", [10, 50]), ("B", "dc1", "r1", [30, 80]),
+                     ("C", "dc1", "r1", [65, 95])])
+    mv = Movement.join(topo, 2, "D", "dc1", "r1", [40])
+    s = mv.summary
+    assert mv.kind is ChangeKind.JOIN
+    text = repr(mv)
+    assert "object at 0x" not in text
+    assert text.startswith("<tokenring.Movement join: 4 nodes, ")
+    assert f"{s.range_count} ranges change replicas" in text
+    assert f"{s.stream_count} streams" in text
+    assert f"{100 * s.changed_fraction:.2f} % of the token space" in text
+    assert ("cleanup on " + ", ".join(mv.cleanup)) in text and mv.cleanup
+    gone = Movement.decommission(topo, 2, "A")
+    assert gone.kind is ChangeKind.DECOMMISSION and "decommission: 3 nodes" in repr(gone)
+    assert "cleanup on no node" in repr(gone)
+    assert Movement.compare(topo, topo, 2).kind is ChangeKind.GENERIC
+    gone.close()
+    assert repr(gone) == "<tokenring.Movement closed>"
+    # public classes read as tokenring.X, not as the private module defining them
+    assert Movement.__module__ == "tokenring" and tokenring.Ring.__module__ == "tokenring"

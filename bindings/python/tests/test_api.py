@@ -214,3 +214,61 @@ def test_ownership_and_describe_ring(toy_ring):
 def test_version_info():
     assert tokenring.library_version == tokenring.header_version
     assert tokenring.__version__.count(".") == 2
+
+
+def test_route_precomputed_tokens():
+    np = pytest.importorskip("numpy")
+    topo = Topology([("A", "dc1", "r1", [10, 50]), ("B", "dc1", "r2", [30, 80]),
+                     ("C", "dc2", "r1", [65, 95]), ("D", "dc2", "r2", [-7, 2 ** 62])])
+    ring = Ring(topo)
+    pl = ring.placement({"dc1": 2, "dc2": 1})
+    rng = np.random.default_rng(7)
+    edge = [tokenring.MIN_TOKEN, tokenring.MAX_TOKEN, -8, -7, -6, 9, 10, 11, 95, 96]
+    toks = np.concatenate([np.array(edge, dtype=np.int64),
+                           rng.integers(tokenring.MIN_TOKEN, tokenring.MAX_TOKEN, 2000,
+                                        dtype=np.int64, endpoint=True)])
+    sets = pl.route_tokens(toks)
+    assert sets.dtype == np.uint32 and len(sets) == len(toks)
+    names = pl.route_token_replicas(toks)
+    for t, s, n in zip(toks.tolist(), sets.tolist(), names):
+        assert pl.replica_set(s) == n == pl.replicas(t)
+    # tokens of keys route as the keys do
+    keys = [f"k{i}".encode() for i in range(300)]
+    ktoks, ksets = pl.route(keys)
+    assert pl.route_tokens(ktoks).tolist() == ksets.tolist()
+    assert list(pl.route_token_replicas(ktoks)) == list(pl.route_replicas(keys))
+    # plain lists, other integer dtypes, and the empty batch
+    assert list(pl.route_tokens([10, 11])) == [pl.route_tokens(np.array([10]))[0],
+                                               pl.route_tokens(np.array([11]))[0]]
+    assert pl.route_tokens(np.array([10, 11], dtype=np.int32)).tolist() == \
+        pl.route_tokens([10, 11]).tolist()
+    assert len(pl.route_tokens(np.array([], dtype=np.int64))) == 0
+    with pytest.raises(TypeError):
+        pl.route_tokens(np.array([1.5]))
+
+
+def test_missing_rack_is_cassandras_default_rack():
+    # a null rack (system.peers) reads as GossipingPropertyFileSnitch's DEFAULT_RACK
+    topo = Topology([("A", "dc1", None, [10]), ("B", "dc1", "r1", [20])])
+    topo.add_node("C", "dc1", None, [30])
+    tokenring.add_seeded_nodes(topo, 1, 2, ["D"], ["dc1"], [None])
+    assert [n.rack for n in topo] == ["UNKNOWN_RACK", "r1", "UNKNOWN_RACK", "UNKNOWN_RACK"]
+    assert tokenring.DEFAULT_RACK == "UNKNOWN_RACK"
+    ring = Ring(topo)
+    assert ring.rack_count == 2
+    # the nodes without a rack share one rack: NTS with rf 2 takes one of each rack first
+    assert ring.replicas(15, {"dc1": 2}) == ("B", "C")
+    assert len(tokenring.allocate_tokens(topo, 4, "dc1", None, 2)) == 4
+
+
+def test_ring_views_are_properties():
+    topo = Topology([("A", "dc1", "r1", [10, 50]), ("B", "dc1", "r1", [30])])
+    ring = Ring(topo)
+    assert isinstance(ring.ranges, list)
+    assert [r.end for r in ring.ranges] == list(ring.tokens) == [10, 30, 50]
+    assert [r.owner for r in ring.ranges] == ring.token_owners
+    assert ring.ranges == [ring.range(i) for i in range(len(ring))]
+    with pytest.warns(DeprecationWarning, match="property"):
+        assert ring.ranges() == ring.ranges
+    mv = tokenring.Movement.join(topo, 1, "C", "dc1", "r1", [40])
+    assert isinstance(mv.ranges, list) and isinstance(mv.streams, list)

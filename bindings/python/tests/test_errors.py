@@ -150,3 +150,42 @@ def test_numpy_tokens_must_be_integers():
         topo.add_node("C", "dc1", "r1", np.array([2 ** 63], dtype=np.uint64))
     topo.add_node("C", "dc1", "r1", np.array([7, 3], dtype=np.int32))
     assert topo.node(-1).tokens == (3, 7)
+
+
+@pytest.mark.parametrize("bad", [2 ** 63, -2 ** 63 - 1, 2 ** 64, -2 ** 80])
+def test_out_of_range_tokens_raise_the_library_error(bad):
+    # every entry point that takes a token says RangeError (TOKENRING_E_RANGE), as the
+    # library does for a value outside its limits, never cffi's OverflowError
+    topo = _topo()
+    ring = Ring(topo)
+    pl = ring.placement(1)
+    calls = [lambda: ring.owner(bad), lambda: ring.range_of(bad),
+             lambda: ring.range_index(bad), lambda: ring.replicas(bad, 1),
+             lambda: pl.replicas(bad), lambda: ring.search([0, bad]),
+             lambda: pl.route_tokens([bad]), lambda: topo.add_node("C", "dc1", "r1", [bad]),
+             lambda: topo.set_tokens("A", [bad]),
+             lambda: tokenring.Movement.compare(topo, topo, 1, samples=[bad]),
+             lambda: tokenring.Movement.join(topo, 1, "C", "dc1", "r1", [bad])]
+    for call in calls:
+        with pytest.raises(RangeError) as e:
+            call()
+        assert e.value.code == lib.TOKENRING_E_RANGE and str(bad) in e.value.message
+    assert [n.name for n in topo] == ["A", "B"]
+
+
+def test_out_of_range_indices_and_factors_raise_the_library_error():
+    ring = Ring(_topo())
+    for bad in (-1, 2 ** 64):
+        with pytest.raises(RangeError):
+            ring.range(bad)
+        with pytest.raises(RangeError):
+            ring.placement(1).range_replicas(bad)
+        with pytest.raises(RangeError):
+            ring.placement(1).replica_set(bad)
+    for bad in (2 ** 31, 2 ** 40, -2 ** 31 - 1):
+        with pytest.raises(RangeError):
+            Replication.simple(bad)
+        with pytest.raises(RangeError):
+            Replication.network({"dc1": bad})
+        with pytest.raises(RangeError):
+            tokenring.allocate_tokens(_topo(), 4, "dc1", "r1", bad)
