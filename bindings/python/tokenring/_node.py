@@ -9,9 +9,10 @@ from ._ffi import ffi, lib
 
 __all__ = ["NodeState", "Liveness", "Node", "DEFAULT_RACK", "node_from_info", "rack_name"]
 
-#: The rack Cassandra gives a node whose rack is missing: GossipingPropertyFileSnitch's
-#: DEFAULT_RACK, used when neither gossip nor system.peers has the node's rack (a peers
-#: row with a null rack is skipped by SystemKeyspace.loadDcRackInfo).
+#: The rack Cassandra gives a node whose rack is missing: DEFAULT_RACK of Cassandra's
+#: locator/GossipingPropertyFileSnitch.java, which getRack() returns when neither gossip
+#: nor system.peers has the node's rack (db/SystemKeyspace.java loadDcRackInfo skips a
+#: peers row whose rack is null).
 DEFAULT_RACK = "UNKNOWN_RACK"
 
 

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Ownership: each node's exact share of the token space (tokenring_ring_ownership) and
+"""Ownership: each node's exact share of the token space (ownership.h) and
 the statistics of those shares over a ring, a datacenter or a rack (balance, analysis.h).
 Functions over a ring handle and an optional placement handle; :class:`tokenring.Ring`
 calls them for :meth:`~tokenring.Ring.ownership` and :meth:`~tokenring.Ring.balance`."""

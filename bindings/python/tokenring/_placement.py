@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Placements: the replica map of one ring under one replication, with single and batch
-lookups by key, token and range (tokenring_placement_*). A placement takes its ring as
+lookups by key, token and range (placement.h). A placement takes its ring as
 an argument and never builds one: :class:`tokenring.Ring` builds and caches placements."""
 import threading
 from typing import Any, List, Optional, Sequence, Tuple, Union

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Replication descriptions: SimpleStrategy and NetworkTopologyStrategy with transient
-replicas, their CQL text forms (tokenring_replication_*)."""
+replicas, their CQL text forms (replication.h)."""
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from ._convert import c_int32, c_name, c_str

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Rings: the immutable token ring of a topology, its ranges and lookups, and the
 replication questions asked of it (replicas, ownership, balance, describering), answered
-through placements it builds and caches (tokenring_ring_*).
+through placements it builds and caches (ring.h).
 
 Lifetimes: every object owns its C handle through ``ffi.gc``; ``close()`` (or leaving a
 ``with`` block) drops it, and any later use raises :class:`ClosedError`. A call already

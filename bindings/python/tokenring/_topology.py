@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Topologies: the mutable set of nodes (name, datacenter, rack, tokens, state) that
-rings are built from (the tokenring_topology_* calls)."""
+rings are built from (topology.h)."""
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
 from ._convert import c_index, c_name, token_array
