@@ -272,3 +272,11 @@ def test_ring_views_are_properties():
         assert ring.ranges() == ring.ranges
     mv = tokenring.Movement.join(topo, 1, "C", "dc1", "r1", [40])
     assert isinstance(mv.ranges, list) and isinstance(mv.streams, list)
+
+
+def test_docstring_examples_run():
+    # the examples in the docstrings are what a notebook user copies: they must hold
+    import doctest
+    result = doctest.testmod(tokenring, optionflags=doctest.ELLIPSIS)
+    assert result.attempted >= 10
+    assert result.failed == 0

@@ -11,7 +11,7 @@ header.
 ...                                           ("B", "dc1", "r1", [30, 80]),
 ...                                           ("C", "dc1", "r1", [65, 95])]))
 >>> ring.replicas(42, tokenring.Replication.simple(2))
-['A', 'C']
+('A', 'C')
 """
 from typing import Dict
 
