@@ -59,10 +59,12 @@ TOOL_COMMAND(cmd_availability)
         for (long i = 0; i < k; i++)
             total = total * (double)(nodes - (size_t)i) / (double)(i + 1);
         if (ctx->opt.json) {
-            sb_printf(&ctx->out, "%s{\"k\": %ld, \"sets\": %.0f, \"breaking\": [", k > 1 ? ",\n " : "",
+            sb_printf(&ctx->out, "%s{\"k\": %ld, \"sets\": %.0f, \"breaking\": [",
+                      k > 1 ? ",\n " : "",
                       k, total);
         } else {
-            sb_printf(&ctx->out, "\n%ld failed node%s: %zu of %.0f sets make ranges unavailable\n", k,
+            sb_printf(&ctx->out,
+                      "\n%ld failed node%s: %zu of %.0f sets make ranges unavailable\n", k,
                       k > 1 ? "s" : "", n, total);
             if (n)
                 sb_printf(&ctx->out, "  %-40s  %s\n", "Failed nodes", "Unavailable");
@@ -131,7 +133,8 @@ TOOL_COMMAND(cmd_balance)
     tokenring_balance prim, eff;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_balance_compute(&prim, p ? &eff : NULL, rg, p, ctx->opt.dc, ctx->opt.rack, &err);
+    int rc = tokenring_balance_compute(&prim, p ? &eff : NULL, rg, p, ctx->opt.dc,
+                                       ctx->opt.rack, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "balance");
     if (ctx->opt.json) {
@@ -143,7 +146,8 @@ TOOL_COMMAND(cmd_balance)
         }
         sb_puts(&ctx->out, "}\n");
     } else {
-        sb_printf(&ctx->out, "Ownership balance over %u nodes%s%s%s%s%s%s\n\n", (unsigned)prim.node_count,
+        sb_printf(&ctx->out, "Ownership balance over %u nodes%s%s%s%s%s%s\n\n",
+                  (unsigned)prim.node_count,
                   ctx->opt.dc ? " of datacenter " : "", ctx->opt.dc ? ctx->opt.dc : "",
                   ctx->opt.rack ? ", rack " : "", ctx->opt.rack ? ctx->opt.rack : "",
                   r ? ", keyspace " : "", r ? ctx->opt.args[0] : "");

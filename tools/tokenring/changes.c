@@ -77,7 +77,8 @@ static void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char 
         sb_puts(&ctx->out, "],\n \"streams\": [");
     else
         sb_printf(&ctx->out, "\nStreaming plan\n%-*s  %-*s  %-20s  %-20s  %-8s  %s\n",
-                  (int)(wn > 6 ? wn : 6), "Source", (int)(wn > 11 ? wn : 11), "Destination", "Start (exclusive)",
+                  (int)(wn > 6 ? wn : 6), "Source", (int)(wn > 11 ? wn : 11), "Destination",
+                  "Start (exclusive)",
                   "End", "Share", "Strict");
     for (uint32_t i = 0; i < sum.stream_count; i++) {
         tokenring_stream st;
@@ -141,7 +142,8 @@ TOOL_COMMAND(cmd_join)
             fail_lib(rc, &err, "join: allocating tokens");
     }
     tokenring_movement *m = NULL;
-    int rc = tokenring_movement_join(&m, t, r, ctx->opt.args[1], dc, rack, tokens, nt, NULL, 0, &err);
+    int rc = tokenring_movement_join(&m, t, r, ctx->opt.args[1], dc, rack, tokens, nt, NULL, 0,
+                                     &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "join");
     char title[1024], rb[512];
@@ -169,7 +171,8 @@ TOOL_COMMAND(cmd_decommission)
     tokenring_movement *m = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_movement_decommission(&m, need_topology(ctx), r, ctx->opt.args[1], NULL, 0, &err);
+    int rc = tokenring_movement_decommission(&m, need_topology(ctx), r, ctx->opt.args[1], NULL,
+                                             0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "decommission");
     char title[1024], rb[512];
@@ -187,7 +190,8 @@ TOOL_COMMAND(cmd_replace)
     tokenring_movement *m = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_movement_replace(&m, need_topology(ctx), r, ctx->opt.args[1], ctx->opt.args[2], NULL,
+    int rc = tokenring_movement_replace(&m, need_topology(ctx), r, ctx->opt.args[1],
+                                        ctx->opt.args[2], NULL,
                                         0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "replace");
@@ -210,13 +214,15 @@ TOOL_COMMAND(cmd_move)
     tokenring_movement *m = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_movement_move(&m, need_topology(ctx), r, ctx->opt.args[1], tokens, nt, NULL, 0,
+    int rc = tokenring_movement_move(&m, need_topology(ctx), r, ctx->opt.args[1], tokens, nt,
+                                     NULL, 0,
                                      &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "move");
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
-             ctx->opt.args[1], nt, nt == 1 ? "" : "s", ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+             ctx->opt.args[1], nt, nt == 1 ? "" : "s", ctx->opt.args[0],
+             repl_text(r, rb, sizeof rb));
     print_movement(ctx, m, title);
     tokenring_movement_free(m);
     free(tokens);

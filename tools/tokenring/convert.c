@@ -64,7 +64,8 @@ TOOL_COMMAND(cmd_convert)
     if (rc != TOKENRING_E_BUFSIZE && rc != TOKENRING_OK)
         die(EXIT_INTERNAL, "cannot write the topology: %s", tokenring_strerror(rc));
     sb_reserve(&ctx->out, len + 1);
-    rc = tokenring_cluster_format(ctx->out.p + ctx->out.n, ctx->out.cap - ctx->out.n, &len, ctx->cluster);
+    rc = tokenring_cluster_format(ctx->out.p + ctx->out.n, ctx->out.cap - ctx->out.n, &len,
+                                  ctx->cluster);
     if (rc != TOKENRING_OK)
         die(EXIT_INTERNAL, "cannot write the topology: %s", tokenring_strerror(rc));
     ctx->out.n += len;

@@ -8,7 +8,8 @@
 void print_help(void)
 {
     strbuf b = { 0 };
-    sb_printf(&b, "Usage: tokenring [OPTIONS] COMMAND [ARGS]\n\n%s\n\nCommands:\n", tool_description);
+    sb_printf(&b, "Usage: tokenring [OPTIONS] COMMAND [ARGS]\n\n%s\n\nCommands:\n",
+              tool_description);
     for (size_t i = 0; i < tool_command_count; i++) {
         char head[80];
         snprintf(head, sizeof head, "%s %s", tool_commands[i].name, tool_commands[i].args);

@@ -2,23 +2,11 @@
 /* Keys and tokens from the command line or stdin. The bytes and tokens come from the
  * library's parsers (tokenring_key_parse, tokenring_hex_decode, tokenring_token_parse);
  * this file only says where each key comes from and words the error. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
 
 /* Turns one key string into bytes and token; on error writes a message and returns
  * false. */
@@ -31,37 +19,32 @@ static bool make_key(tr_ctx *ctx, struct key *k, const char *s, size_t n, char *
     k->label[n] = '\0';
     k->bytes = NULL;
     k->len = 0;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
     if (ctx->opt.token_mode) {
-        char *end;
-        errno = 0;
-        long long v = strtoll(k->label, &end, 10);
-        if (n == 0 || *end || errno == ERANGE) {
+        if (tokenring_token_parse(&k->token, s, n, &err) != TOKENRING_OK) {
             snprintf(msg, msgcap, "expected a token (a signed 64-bit integer), found '%s'",
                      k->label);
             return false;
         }
-        k->token = v;
         return true;
     }
     if (ctx->opt.hex) {
-        size_t i = 0;
-        if (n >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-            i = 2;
-        if ((n - i) % 2) {
-            snprintf(msg, msgcap, "expected an even number of hex digits in '%s'", k->label);
-            return false;
+        size_t need = 0;
+        int rc = tokenring_hex_decode(NULL, 0, &need, s, n, &err);
+        if (rc == TOKENRING_E_BUFSIZE || rc == TOKENRING_OK) {
+            k->bytes = malloc(need + 1);
+            if (!k->bytes)
+                die(EXIT_INTERNAL, "out of memory");
+            rc = tokenring_hex_decode(k->bytes, need + 1, &k->len, s, n, &err);
         }
-        k->bytes = malloc((n - i) / 2 + 1);
-        if (!k->bytes)
-            die(EXIT_INTERNAL, "out of memory");
-        for (size_t j = i; j < n; j += 2) {
-            int a = hexval(s[j]), b = hexval(s[j + 1]);
-            if (a < 0 || b < 0) {
-                snprintf(msg, msgcap, "column %zu: expected a hex digit in '%s'",
-                         (a < 0 ? j : j + 1) + 1, k->label);
-                return false;
-            }
-            k->bytes[k->len++] = (uint8_t)(a * 16 + b);
+        if (rc != TOKENRING_OK) {
+            if (err.column)
+                snprintf(msg, msgcap, "column %u: %s in '%s'", (unsigned)err.column,
+                         err.message, k->label);
+            else
+                snprintf(msg, msgcap, "%s in '%s'", err.message, k->label);
+            return false;
         }
     } else if (ctx->opt.types) {
         tokenring_cql_type types[32];
@@ -84,8 +67,6 @@ static bool make_key(tr_ctx *ctx, struct key *k, const char *s, size_t n, char *
         if (nt == 0)
             die(EXIT_USAGE, "--types: no type given");
         size_t need = 0;
-        tokenring_error err;
-        memset(&err, 0, sizeof err);
         int rc = tokenring_key_parse(NULL, 0, &need, types, nt, s, n, &err);
         if (rc == TOKENRING_E_BUFSIZE || rc == TOKENRING_OK) {
             k->bytes = malloc(need + 1);
@@ -198,14 +179,10 @@ int64_t *parse_token_list_arg(const char *s, size_t *count)
     int64_t *t = calloc(*count, sizeof *t);
     if (!t)
         die(EXIT_INTERNAL, "out of memory");
-    for (size_t i = 0; i < *count; i++) {
-        char *end;
-        errno = 0;
-        long long x = strtoll(v[i], &end, 10);
-        if (!*v[i] || *end || errno == ERANGE)
-            die(EXIT_USAGE, "--initial-token: expected comma-separated tokens, found '%s'", v[i]);
-        t[i] = x;
-    }
+    for (size_t i = 0; i < *count; i++)
+        if (tokenring_token_parse(&t[i], v[i], strlen(v[i]), NULL) != TOKENRING_OK)
+            die(EXIT_USAGE, "--initial-token: expected comma-separated tokens, found '%s'",
+                v[i]);
     free(v[0]);
     free(v);
     return t;

@@ -1,46 +1,54 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Planning: generatetokens and migrate-num-tokens: tokens for new nodes from the
  * replication-aware allocator. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
 
-/* Rack names for n new nodes: --racks "2,2,2" (nodes per rack, Cassandra's
- * generatetokens) gives rack1..rackN filled round-robin; default one rack "rack1". */
+/* Rack names for n new nodes: --racks "2,2,2" (nodes per rack, as Cassandra's
+ * generatetokens takes them) fills rack1..rackN round-robin; by default one rack, "rack1".
+ * Which rack each node gets and what it is called are the library's
+ * (tokenring_layout_assign_racks, tokenring_layout_rack_name); this reads the option. */
 static char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
 {
     size_t nr = 1;
-    long counts[256] = { (long)n };
+    uint32_t counts[256];
     if (ctx->opt.racks) {
         char **v = split_list(ctx->opt.racks, &nr);
-        long sum = 0;
         if (nr > 256)
             die(EXIT_USAGE, "--racks: at most 256 racks");
         for (size_t i = 0; i < nr; i++) {
             char *end;
-            counts[i] = strtol(v[i], &end, 10);
-            if (!*v[i] || *end || counts[i] < 1)
+            errno = 0;
+            long c = strtol(v[i], &end, 10);
+            if (!*v[i] || *end || c < 1 || errno || (unsigned long)c > UINT32_MAX)
                 die(EXIT_USAGE, "--racks: expected node counts per rack such as 2,2,2");
-            sum += counts[i];
+            counts[i] = (uint32_t)c;
         }
         free(v[0]);
         free(v);
-        if ((size_t)sum != n)
-            die(EXIT_USAGE, "--racks: the counts add up to %ld, not to the %zu nodes", sum, n);
     }
+    uint32_t *rack_of = calloc(n + 1, sizeof *rack_of);
     char **racks = calloc(n + 1, sizeof *racks);
-    if (!racks)
+    if (!rack_of || !racks)
         die(EXIT_INTERNAL, "out of memory");
-    for (size_t k = 0, i = 0; k < n; i = (i + 1) % nr) {
-        if (counts[i] == 0)
-            continue;
-        counts[i]--;
-        char name[32];
-        snprintf(name, sizeof name, "rack%zu", i + 1);
-        racks[k++] = strdup(name);
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_layout_assign_racks(NULL, rack_of, n, 1, (uint32_t)nr,
+                                           ctx->opt.racks ? counts : NULL, &err);
+    if (rc != TOKENRING_OK)
+        die(EXIT_USAGE, "--racks: %s", err.message);
+    for (size_t k = 0; k < n; k++) {
+        char name[16];
+        size_t len;
+        if (tokenring_layout_rack_name(name, sizeof name, &len, rack_of[k]) != TOKENRING_OK ||
+            !(racks[k] = strdup(name)))
+            die(EXIT_INTERNAL, "out of memory");
     }
+    free(rack_of);
     *nracks_out = nr;
     return racks;
 }
@@ -205,7 +213,8 @@ TOOL_COMMAND(cmd_migrate)
             sb_printf(&ctx->out, "  %s (rack %s): ", name, rack);
         }
         for (size_t j = 0; j < tc; j++)
-            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%lld\"" : "%s%lld", j ? (ctx->opt.json ? ", " : ",") : "",
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%lld\"" : "%s%lld",
+                      j ? (ctx->opt.json ? ", " : ",") : "",
                       (long long)toks[j]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "\n");
     }

@@ -9,7 +9,7 @@
 
 enum own_mode { OWN_PRIMARY, OWN_EFFECTIVE, OWN_UNKNOWN };
 
-static const char *NOTE_DIFFERENT =
+static const char *const NOTE_DIFFERENT =
     "Non-system keyspaces don't have the same replication settings, effective ownership "
     "information is meaningless";
 
@@ -176,7 +176,8 @@ TOOL_COMMAND(cmd_getendpoints)
             sb_puts(&ctx->out, i ? ",\n " : "");
             sb_puts(&ctx->out, "{\"key\": ");
             sb_json_str(&ctx->out, keys[i].label);
-            sb_printf(&ctx->out, ", \"token\": \"%lld\", \"endpoints\": [", (long long)keys[i].token);
+            sb_printf(&ctx->out, ", \"token\": \"%lld\", \"endpoints\": [",
+                      (long long)keys[i].token);
             for (uint32_t j = 0; j < rep.count; j++) {
                 sb_puts(&ctx->out, j ? ", " : "");
                 sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
