@@ -687,3 +687,51 @@ TOKENRING_API int tokenring_movement_get_sample(tokenring_sample_change *out,
         !same_set(out->old_replicas, s->old_count, out->new_replicas, s->new_count);
     return TOKENRING_OK;
 }
+
+/* ---------------------------------------------------------------- kept tokens */
+
+TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
+                                             size_t *gained_out, const tokenring_ring *before,
+                                             const tokenring_ring *after)
+{
+    if (before == NULL || after == NULL)
+        return TOKENRING_E_INVAL;
+    size_t kept = 0, lost = 0, gained = 0;
+    size_t n = tokenring_ring_node_count(before);
+    for (size_t i = 0; i < n; i++) {
+        tokenring_node_info a, b;
+        int rc = tokenring_ring_node(&a, before, (uint32_t)i);
+        if (rc != TOKENRING_OK)
+            return rc;
+        uint32_t j;
+        if (tokenring_ring_find_node(&j, after, a.name) != TOKENRING_OK) {
+            lost += a.token_count;
+            continue;
+        }
+        if ((rc = tokenring_ring_node(&b, after, j)) != TOKENRING_OK)
+            return rc;
+        /* both lists ascending: one merge counts the common tokens */
+        size_t x = 0, y = 0, common = 0;
+        while (x < a.token_count && y < b.token_count) {
+            if (a.tokens[x] < b.tokens[y]) {
+                x++;
+            } else if (a.tokens[x] > b.tokens[y]) {
+                y++;
+            } else {
+                common++;
+                x++;
+                y++;
+            }
+        }
+        kept += common;
+        lost += a.token_count - common;
+        gained += b.token_count - common;
+    }
+    if (kept_out)
+        *kept_out = kept;
+    if (lost_out)
+        *lost_out = lost;
+    if (gained_out)
+        *gained_out = gained;
+    return TOKENRING_OK;
+}

@@ -1305,3 +1305,48 @@ TOKENRING_API int tokenring_key_parse(uint8_t *out, size_t cap, size_t *len_out,
         out[pos - 1] = eoc;
     return TOKENRING_OK;
 }
+
+/* ---------------------------------------------------------------- tokens and hex */
+
+TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
+                                        tokenring_error *err)
+{
+    if (token_out == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "token_out is NULL");
+    if (text == NULL && text_len != 0)
+        return tr_fail(err, TOKENRING_E_INVAL, "text is NULL");
+    int64_t v;
+    int rc = parse_java_integer(&v, text, text_len, INT64_MIN, INT64_MAX, "token", 0, err);
+    if (rc == TOKENRING_OK)
+        *token_out = v;
+    return rc;
+}
+
+TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out,
+                                       const char *text, size_t text_len,
+                                       tokenring_error *err)
+{
+    if (len_out == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "len_out is NULL");
+    if (out == NULL && cap != 0)
+        return tr_fail(err, TOKENRING_E_INVAL, "out is NULL but cap is %zu", cap);
+    if (text == NULL && text_len != 0)
+        return tr_fail(err, TOKENRING_E_INVAL, "text is NULL");
+    size_t i = 0;
+    if (text_len >= 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X'))
+        i = 2;
+    if ((text_len - i) % 2)
+        return tr_fail(err, TOKENRING_E_PARSE, "expected an even number of hex digits");
+    for (size_t j = i; j < text_len; j++)
+        if (hex_value((unsigned char)text[j]) < 0)
+            return PFAIL(TOKENRING_E_PARSE, j + 1, "expected a hex digit");
+    size_t n = (text_len - i) / 2;
+    *len_out = n;
+    if (n > cap)
+        return tr_fail(err, TOKENRING_E_BUFSIZE,
+                       "output buffer of %zu bytes is too small: %zu bytes needed", cap, n);
+    for (size_t k = 0; k < n; k++)
+        out[k] = (uint8_t)(hex_value((unsigned char)text[i + 2 * k]) << 4 |
+                           hex_value((unsigned char)text[i + 2 * k + 1]));
+    return TOKENRING_OK;
+}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Seeded and evenly spaced token layouts (include/tokenring/layout.h). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -375,4 +376,87 @@ void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t s
         u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
         out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
     }
+}
+
+/* ------------------------------------------------------------ racks of new nodes */
+
+TOKENRING_API int tokenring_layout_assign_racks(uint32_t *dc_out, uint32_t *rack_out,
+                                                size_t node_count, uint32_t dc_count,
+                                                uint32_t rack_count,
+                                                const uint32_t *nodes_per_rack,
+                                                tokenring_error *err)
+{
+    if (rack_out == NULL && node_count)
+        return tr_fail(err, TOKENRING_E_INVAL, "rack_out is NULL");
+    if (dc_count == 0)
+        return tr_fail(err, TOKENRING_E_INVAL, "no datacenter (dc_count is 0)");
+    if (rack_count == 0)
+        return tr_fail(err, TOKENRING_E_INVAL, "no rack (rack_count is 0)");
+    if (nodes_per_rack) {
+        uint64_t sum = 0;
+        for (uint32_t r = 0; r < rack_count; r++) {
+            if (nodes_per_rack[r] == 0)
+                return tr_fail(err, TOKENRING_E_INVAL, "rack %u is given no node",
+                               (unsigned)r + 1);
+            sum += nodes_per_rack[r];
+        }
+        if (sum * dc_count != node_count) {
+            if (dc_count == 1)
+                return tr_fail(err, TOKENRING_E_INVAL,
+                               "the counts add up to %llu, not to the %zu nodes",
+                               (unsigned long long)sum, node_count);
+            return tr_fail(err, TOKENRING_E_INVAL,
+                           "the counts add up to %llu per datacenter, not to the %zu nodes "
+                           "of %u datacenters", (unsigned long long)sum, node_count,
+                           (unsigned)dc_count);
+        }
+    }
+    /* Each datacenter's p-th node gets the same rack, so the sequence is computed once
+     * (as the datacenter's nodes come) and read by every datacenter. With counts, rack r
+     * holds its k-th node at round-robin pass k exactly when k < nodes_per_rack[r]: the
+     * racks still open at pass k, in order. Walking the passes with a cursor (rack and
+     * pass) needs no scratch memory. */
+    uint32_t rack = 0;
+    uint64_t pass = 0;
+    for (size_t i = 0; i < node_count; i++) {
+        size_t p = i / dc_count;
+        uint32_t d = (uint32_t)(i % dc_count);
+        uint32_t r;
+        if (!nodes_per_rack) {
+            r = (uint32_t)(p % rack_count);
+        } else if (d == 0) {
+            /* the next open rack from the cursor */
+            while (nodes_per_rack[rack] <= pass) {
+                if (++rack == rack_count) {
+                    rack = 0;
+                    pass++;
+                }
+            }
+            r = rack;
+            if (++rack == rack_count) {
+                rack = 0;
+                pass++;
+            }
+        } else {
+            r = rack_out[i - d]; /* the rack datacenter 0's p-th node got */
+        }
+        if (dc_out)
+            dc_out[i] = d;
+        rack_out[i] = r;
+    }
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_out,
+                                             uint32_t rack)
+{
+    if (len_out == NULL || (out == NULL && cap != 0))
+        return TOKENRING_E_INVAL;
+    char buf[16];
+    int n = snprintf(buf, sizeof buf, "rack%llu", (unsigned long long)rack + 1);
+    *len_out = (size_t)n;
+    if ((size_t)n + 1 > cap)
+        return TOKENRING_E_BUFSIZE;
+    memcpy(out, buf, (size_t)n + 1);
+    return TOKENRING_OK;
 }

@@ -953,6 +953,79 @@ static void migration_arguments_and_accessors(void **state)
     tokenring_migration_free(m);
     tokenring_migration_free(NULL);
     unmake(&f);
+/* ---------------------------------------------------------------- kept tokens */
+
+static tokenring_ring *ring_of(const tokenring_topology *t)
+{
+    tokenring_ring *r;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    return r;
+}
+
+static void tokens_kept_by_change(void **state)
+{
+    (void)state;
+    tokenring_topology *t = demo(6, 8);
+    tokenring_ring *before = ring_of(t);
+    size_t kept = 99, lost = 99, gained = 99;
+    /* a ring compared with itself keeps everything */
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, before, before),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 48);
+    assert_int_equal(lost, 0);
+    assert_int_equal(gained, 0);
+    /* a join: the new node's tokens are not counted, every old token is kept */
+    tokenring_topology *joined;
+    assert_int_equal(tokenring_topology_clone(&joined, t), TOKENRING_OK);
+    assert_int_equal(tokenring_layout_add_seeded_nodes(joined, 1, 8, demo_names + 6, NULL, NULL,
+                                                       1, 0, NULL),
+                     TOKENRING_OK);
+    tokenring_ring *after = ring_of(joined);
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, before, after),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 48);
+    assert_int_equal(lost, 0);
+    assert_int_equal(gained, 0);
+    /* the other way round it is a decommission: the leaving node's 8 tokens are lost */
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, after, before),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 48);
+    assert_int_equal(lost, 8);
+    assert_int_equal(gained, 0);
+    tokenring_ring_free(after);
+    tokenring_topology_free(joined);
+    /* a move of one token of node 10.0.0.2 to a free token: one lost, one gained */
+    tokenring_node_info info;
+    size_t idx;
+    assert_int_equal(tokenring_topology_find_node(&idx, t, "10.0.0.2"), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node(&info, t, idx), TOKENRING_OK);
+    int64_t moved[8];
+    memcpy(moved, info.tokens, sizeof moved);
+    int64_t fresh = moved[0] + 1;
+    moved[0] = fresh; /* the seeded tokens are far apart: fresh is free */
+    tokenring_topology *mv;
+    assert_int_equal(tokenring_topology_clone(&mv, t), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_tokens(mv, "10.0.0.2", moved, 8, NULL),
+                     TOKENRING_OK);
+    after = ring_of(mv);
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, NULL, NULL, before, after),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 47);
+    assert_int_equal(tokenring_ring_tokens_kept(NULL, &lost, &gained, before, after),
+                     TOKENRING_OK);
+    assert_int_equal(lost, 1);
+    assert_int_equal(gained, 1);
+    /* bad input leaves the outputs alone */
+    kept = 5;
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, NULL, NULL, NULL, after),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, NULL, NULL, before, NULL),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(kept, 5);
+    tokenring_ring_free(after);
+    tokenring_topology_free(mv);
+    tokenring_ring_free(before);
+    tokenring_topology_free(t);
 }
 
 int main(void)
@@ -969,6 +1042,7 @@ int main(void)
         cmocka_unit_test(movement_arguments_and_accessors),
         cmocka_unit_test(availability_arguments),
         cmocka_unit_test(migration_arguments_and_accessors),
+        cmocka_unit_test(tokens_kept_by_change),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

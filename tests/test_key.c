@@ -1219,6 +1219,94 @@ static void keys(void **state)
         assert_int_equal(t, k);
     }
     assert_null(tokenring_cql_type_name((tokenring_cql_type)0));
+/* ---------------------------------------------------------- tokens and hex */
+
+static void token_parse_forms(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int rc;
+        int64_t token;
+        uint32_t column;
+    } cases[] = {
+        { "0", TOKENRING_OK, 0, 0 },
+        { "-42", TOKENRING_OK, -42, 0 },
+        { "+42", TOKENRING_OK, 42, 0 },
+        { "9223372036854775807", TOKENRING_OK, INT64_MAX, 0 },
+        { "-9223372036854775808", TOKENRING_OK, INT64_MIN, 0 },
+        { "9223372036854775808", TOKENRING_E_RANGE, 0, 1 },
+        { "-9223372036854775809", TOKENRING_E_RANGE, 0, 1 },
+        { "", TOKENRING_E_PARSE, 0, 1 },
+        { "-", TOKENRING_E_PARSE, 0, 2 },
+        { " 5", TOKENRING_E_PARSE, 0, 1 },
+        { "5 ", TOKENRING_E_PARSE, 0, 2 },
+        { "12a", TOKENRING_E_PARSE, 0, 3 },
+        { "0x10", TOKENRING_E_PARSE, 0, 2 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int64_t t = 77;
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        int rc = tokenring_token_parse(&t, cases[i].text, strlen(cases[i].text), &err);
+        assert_int_equal(rc, cases[i].rc);
+        assert_true(rc == TOKENRING_OK ? t == cases[i].token : t == 77); /* untouched */
+        assert_int_equal(err.column, cases[i].column);
+        if (rc != TOKENRING_OK)
+            assert_non_null(strstr(err.message, "token"));
+    }
+    /* the length bounds the text: "123" of "1234" */
+    int64_t t;
+    assert_int_equal(tokenring_token_parse(&t, "1234", 3, NULL), TOKENRING_OK);
+    assert_true(t == 123);
+    assert_int_equal(tokenring_token_parse(&t, "1\0002", 3, NULL), TOKENRING_E_PARSE);
+    assert_int_equal(tokenring_token_parse(NULL, "1", 1, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_token_parse(&t, NULL, 1, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_token_parse(&t, NULL, 0, NULL), TOKENRING_E_PARSE);
+}
+
+static void hex_decode_forms(void **state)
+{
+    (void)state;
+    uint8_t b[8];
+    size_t n = 99;
+    assert_int_equal(tokenring_hex_decode(b, sizeof b, &n, "00ffA5", 6, NULL), TOKENRING_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(b[0], 0x00);
+    assert_int_equal(b[1], 0xff);
+    assert_int_equal(b[2], 0xa5);
+    assert_int_equal(tokenring_hex_decode(b, sizeof b, &n, "0X7f", 4, NULL), TOKENRING_OK);
+    assert_int_equal(n, 1);
+    assert_int_equal(b[0], 0x7f);
+    assert_int_equal(tokenring_hex_decode(NULL, 0, &n, "0x", 2, NULL), TOKENRING_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(tokenring_hex_decode(NULL, 0, &n, "", 0, NULL), TOKENRING_OK);
+    assert_int_equal(n, 0);
+    /* the bytes hash like the raw key: "alice" */
+    assert_int_equal(tokenring_hex_decode(b, sizeof b, &n, "616c696365", 10, NULL),
+                     TOKENRING_OK);
+    assert_true(tokenring_token(b, n) == tokenring_token("alice", 5));
+
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_hex_decode(b, sizeof b, &n, "abc", 3, &err), TOKENRING_E_PARSE);
+    assert_int_equal(err.column, 0);
+    assert_string_equal(err.message, "expected an even number of hex digits");
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_hex_decode(b, sizeof b, &n, "0x0g", 4, &err), TOKENRING_E_PARSE);
+    assert_int_equal(err.column, 4);
+    assert_string_equal(err.message, "expected a hex digit");
+    /* the count is checked before the digits */
+    assert_int_equal(tokenring_hex_decode(b, sizeof b, &n, "zzz", 3, &err), TOKENRING_E_PARSE);
+    assert_int_equal(err.column, 0);
+    /* a buffer too small reports the length and writes nothing */
+    memset(b, 0xee, sizeof b);
+    assert_int_equal(tokenring_hex_decode(b, 1, &n, "0102", 4, NULL), TOKENRING_E_BUFSIZE);
+    assert_int_equal(n, 2);
+    assert_int_equal(b[0], 0xee);
+    assert_int_equal(tokenring_hex_decode(b, 1, NULL, "01", 2, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_hex_decode(NULL, 1, &n, "01", 2, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_hex_decode(b, 1, &n, NULL, 2, NULL), TOKENRING_E_INVAL);
 }
 
 int main(void)
@@ -1245,6 +1333,8 @@ int main(void)
         cmocka_unit_test(malformed_and_out_of_range),
         cmocka_unit_test(values_match_encoders),
         cmocka_unit_test(keys),
+        cmocka_unit_test(token_parse_forms),
+        cmocka_unit_test(hex_decode_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

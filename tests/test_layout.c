@@ -269,6 +269,97 @@ static void even_tokens_exact(void **state)
     assert_int_equal(tokenring_layout_even_tokens(t, 4, 0, 0), TOKENRING_E_RANGE);
 }
 
+/* ------------------------------------------------------------ racks of new nodes */
+
+static void assign_racks_round_robin(void **state)
+{
+    (void)state;
+    uint32_t dc[12], rack[12];
+    /* one datacenter, counts 2,1,3: round-robin skipping full racks */
+    const uint32_t counts[] = { 2, 1, 3 };
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 6, 1, 3, counts, NULL),
+                     TOKENRING_OK);
+    const uint32_t want[] = { 0, 1, 2, 0, 2, 2 };
+    for (size_t i = 0; i < 6; i++) {
+        assert_int_equal(rack[i], want[i]);
+        assert_int_equal(dc[i], 0);
+    }
+    /* generatetokens --racks 2,2,2: rack1 rack2 rack3 rack1 rack2 rack3 */
+    const uint32_t even[] = { 2, 2, 2 };
+    assert_int_equal(tokenring_layout_assign_racks(NULL, rack, 6, 1, 3, even, NULL),
+                     TOKENRING_OK);
+    for (size_t i = 0; i < 6; i++)
+        assert_int_equal(rack[i], i % 3);
+    /* no counts, two datacenters, two racks: the lab's layout (dc i mod 2, rack
+     * (i div 2) mod 2) */
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 7, 2, 2, NULL, NULL),
+                     TOKENRING_OK);
+    for (size_t i = 0; i < 7; i++) {
+        assert_int_equal(dc[i], i % 2);
+        assert_int_equal(rack[i], (i / 2) % 2);
+    }
+    /* counts per datacenter: each datacenter gets the same racks in the same order */
+    const uint32_t c31[] = { 3, 1 };
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 8, 2, 2, c31, NULL),
+                     TOKENRING_OK);
+    const uint32_t want2[] = { 0, 0, 1, 1, 0, 0, 0, 0 };
+    for (size_t i = 0; i < 8; i++) {
+        assert_int_equal(dc[i], i % 2);
+        assert_int_equal(rack[i], want2[i]);
+    }
+    /* nothing to place */
+    assert_int_equal(tokenring_layout_assign_racks(NULL, NULL, 0, 1, 1, NULL, NULL),
+                     TOKENRING_OK);
+}
+
+static void assign_racks_bad_input(void **state)
+{
+    (void)state;
+    uint32_t rack[4] = { 9, 9, 9, 9 }, dc[4] = { 9, 9, 9, 9 };
+    tokenring_error err;
+    const uint32_t c11[] = { 1, 1 }, c10[] = { 1, 0 };
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 3, 1, 2, c11, &err),
+                     TOKENRING_E_INVAL);
+    assert_string_equal(err.message, "the counts add up to 2, not to the 3 nodes");
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 3, 2, 2, c11, &err),
+                     TOKENRING_E_INVAL);
+    assert_non_null(strstr(err.message, "per datacenter"));
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 1, 1, 2, c10, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_layout_assign_racks(dc, NULL, 1, 1, 1, NULL, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 1, 0, 1, NULL, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_layout_assign_racks(dc, rack, 1, 1, 0, NULL, &err),
+                     TOKENRING_E_INVAL);
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(rack[i], 9); /* outputs unchanged on error */
+        assert_int_equal(dc[i], 9);
+    }
+}
+
+static void rack_names(void **state)
+{
+    (void)state;
+    char b[16];
+    size_t n = 0;
+    assert_int_equal(tokenring_layout_rack_name(b, sizeof b, &n, 0), TOKENRING_OK);
+    assert_string_equal(b, "rack1");
+    assert_int_equal(n, 5);
+    assert_int_equal(tokenring_layout_rack_name(b, sizeof b, &n, UINT32_MAX), TOKENRING_OK);
+    assert_string_equal(b, "rack4294967296");
+    assert_int_equal(n, 14);
+    /* the NUL must fit */
+    assert_int_equal(tokenring_layout_rack_name(b, 5, &n, 0), TOKENRING_E_BUFSIZE);
+    assert_int_equal(n, 5);
+    assert_int_equal(tokenring_layout_rack_name(NULL, 0, &n, 11), TOKENRING_E_BUFSIZE);
+    assert_int_equal(n, 6);
+    assert_int_equal(tokenring_layout_rack_name(b, 6, &n, 0), TOKENRING_OK);
+    assert_int_equal(tokenring_layout_rack_name(b, 6, NULL, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_layout_rack_name(NULL, 6, &n, 0), TOKENRING_E_INVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +371,9 @@ int main(void)
         cmocka_unit_test(add_seeded_nodes_keeps_existing_tokens),
         cmocka_unit_test(add_seeded_nodes_failure_leaves_topology),
         cmocka_unit_test(even_tokens_exact),
+        cmocka_unit_test(assign_racks_round_robin),
+        cmocka_unit_test(assign_racks_bad_input),
+        cmocka_unit_test(rack_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

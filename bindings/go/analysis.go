@@ -571,3 +571,27 @@ func (t *Topology) PlanMigration(oldDC, newDC string, names, racks []string, num
 	}
 	return plan, nil
 }
+
+// TokensKept says how the tokens of the nodes of before fare in after (nodes matched by
+// name): kept are still held by the same node, lost are not (also when the node is gone),
+// gained are held by a node of before only in after. Tokens of nodes only in after (joining
+// nodes) are not counted. A join keeps every existing token: lost and gained are 0.
+func TokensKept(before, after *Ring) (kept, lost, gained int, err error) {
+	bp, err := before.acquire()
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	defer before.release()
+	ap := bp
+	if after != before { // one read lock per ring: RWMutex read locks must not nest
+		if ap, err = after.acquire(); err != nil {
+			return 0, 0, 0, err
+		}
+		defer after.release()
+	}
+	var k, l, g C.size_t
+	if err := check(C.tokenring_ring_tokens_kept(&k, &l, &g, bp, ap)); err != nil {
+		return 0, 0, 0, err
+	}
+	return int(k), int(l), int(g), nil
+}

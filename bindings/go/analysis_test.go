@@ -370,3 +370,84 @@ func containsAll(s string, parts ...string) bool {
 	}
 	return true
 }
+
+// The library says which tokens a change kept: all of them for a join, not for a move.
+func TestTokensKept(t *testing.T) {
+	topo, _ := NewTopology()
+	defer topo.Close()
+	for i := 0; i < 4; i++ {
+		if err := topo.AddNode(fmt.Sprintf("n%d", i), "dc1", "r1", []int64{int64(i) * 1000, int64(i)*1000 + 500}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, err := topo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer before.Close()
+	joined, _ := topo.Clone()
+	defer joined.Close()
+	if err := joined.AddNode("n9", "dc1", "r1", []int64{250, 1250}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := joined.Build()
+	defer after.Close()
+	if k, l, g, err := TokensKept(before, after); err != nil || k != 8 || l != 0 || g != 0 {
+		t.Errorf("join: kept %d lost %d gained %d (%v), want 8 0 0", k, l, g, err)
+	}
+	if k, l, g, err := TokensKept(after, before); err != nil || k != 8 || l != 2 || g != 0 {
+		t.Errorf("decommission: kept %d lost %d gained %d (%v), want 8 2 0", k, l, g, err)
+	}
+	if k, l, g, err := TokensKept(before, before); err != nil || k != 8 || l != 0 || g != 0 {
+		t.Errorf("same ring: kept %d lost %d gained %d (%v)", k, l, g, err)
+	}
+	after.Close()
+	if _, _, _, err := TokensKept(before, after); err == nil {
+		t.Error("a closed ring must give an error")
+	}
+}
+
+func TestParseTokenHexDecodeAssignRacks(t *testing.T) {
+	if v, err := ParseToken("-9223372036854775808"); err != nil || v != MinToken {
+		t.Errorf("ParseToken(min) = %d, %v", v, err)
+	}
+	for _, bad := range []string{"", " 5", "0x10", "1.5"} {
+		if _, err := ParseToken(bad); err == nil || err.(*Error).Code != CodeParse {
+			t.Errorf("ParseToken(%q): %v, want a parse error", bad, err)
+		}
+	}
+	if _, err := ParseToken("9223372036854775808"); err == nil || err.(*Error).Code != CodeRange {
+		t.Errorf("ParseToken(2^63): %v, want a range error", err)
+	}
+	if b, err := HexDecode("0x00ff"); err != nil || string(b) != "\x00\xff" {
+		t.Errorf("HexDecode(0x00ff) = %x, %v", b, err)
+	}
+	if b, err := HexDecode(""); err != nil || len(b) != 0 {
+		t.Errorf("HexDecode(\"\") = %x, %v", b, err)
+	}
+	if _, err := HexDecode("abc"); err == nil || err.(*Error).Code != CodeParse {
+		t.Errorf("HexDecode(abc): %v, want a parse error", err)
+	}
+	dcs, racks, err := AssignRacks(6, 0, 1, []uint32{2, 1, 3})
+	want := []uint32{0, 1, 2, 0, 2, 2}
+	if err != nil || len(racks) != 6 {
+		t.Fatalf("AssignRacks: %v %v", racks, err)
+	}
+	for i := range want {
+		if racks[i] != want[i] || dcs[i] != 0 {
+			t.Errorf("node %d: dc %d rack %d, want 0 %d", i, dcs[i], racks[i], want[i])
+		}
+	}
+	dcs, racks, err = AssignRacks(7, 3, 2, nil)
+	for i := 0; i < 7 && err == nil; i++ {
+		if dcs[i] != uint32(i%2) || racks[i] != uint32((i/2)%3) {
+			t.Errorf("node %d: dc %d rack %d", i, dcs[i], racks[i])
+		}
+	}
+	if _, _, err := AssignRacks(3, 0, 1, []uint32{1, 1}); err == nil || err.(*Error).Code != CodeInvalid {
+		t.Errorf("counts that do not add up: %v", err)
+	}
+	if RackName(0) != "rack1" || RackName(41) != "rack42" {
+		t.Errorf("RackName: %q %q", RackName(0), RackName(41))
+	}
+}

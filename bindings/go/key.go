@@ -263,3 +263,32 @@ func AppendComposite(dst []byte, components *KeyBatch) ([]byte, error) {
 		return C.tokenring_composite_encode(out, c, ln, k, o, C.size_t(n))
 	})
 }
+
+// ParseToken parses a token in the form Cassandra's Murmur3Partitioner reads
+// (Long.parseLong: an optional sign and decimal digits, nothing else). Malformed text
+// gives ErrParse (Column tells where), a number outside int64 ErrRange.
+func ParseToken(text string) (int64, error) {
+	var detail C.tokenring_error
+	var out C.int64_t
+	st := C.tokenring_token_parse(&out, textPtr(text), C.size_t(len(text)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return 0, err
+	}
+	return int64(out), nil
+}
+
+// HexDecode decodes hex text with an optional "0x" prefix into bytes, as the command-line
+// tool reads --hex keys. An odd number of digits or a non-digit gives ErrParse.
+func HexDecode(text string) ([]byte, error) {
+	var detail C.tokenring_error
+	out, err := measureAndFill(nil, func(o *C.uint8_t, c C.size_t, n *C.size_t) C.int {
+		return C.tokenring_hex_decode(o, c, n, textPtr(text), C.size_t(len(text)), &detail)
+	})
+	if err != nil {
+		return nil, newError(C.int(err.(*Error).Code), &detail)
+	}
+	if out == nil {
+		out = []byte{}
+	}
+	return out, nil
+}

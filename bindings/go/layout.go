@@ -234,3 +234,38 @@ func (t *Topology) AllocateNodes(numTokens int, datacenter string, racks []strin
 	}
 	return out, nil
 }
+
+// AssignRacks gives each of nodes new nodes, in join order, a datacenter and a rack
+// (0-based): node i goes to datacenter i mod datacenters; within a datacenter nodes go
+// round-robin over the racks, a rack skipped once it holds nodesPerRack[r] nodes (as
+// generatetokens --racks takes them; with nodesPerRack, racks is len(nodesPerRack); nil
+// means no limit). Name a rack with RackName.
+func AssignRacks(nodes, racks, datacenters int, nodesPerRack []uint32) (dcs, rackOf []uint32, err error) {
+	if nodes < 0 || racks < 0 || racks > 1<<31 || datacenters < 0 || datacenters > 1<<31 {
+		return nil, nil, goError(CodeRange, "%d nodes, %d racks, %d datacenters: out of range", nodes, racks, datacenters)
+	}
+	var counts *C.uint32_t
+	if nodesPerRack != nil {
+		racks = len(nodesPerRack)
+		if racks > 0 {
+			counts = (*C.uint32_t)(unsafe.Pointer(&nodesPerRack[0]))
+		}
+	}
+	dcs = make([]uint32, nodes+1)
+	rackOf = make([]uint32, nodes+1)
+	var detail C.tokenring_error
+	st := C.tokenring_layout_assign_racks((*C.uint32_t)(unsafe.Pointer(&dcs[0])), (*C.uint32_t)(unsafe.Pointer(&rackOf[0])),
+		C.size_t(nodes), C.uint32_t(datacenters), C.uint32_t(racks), counts, &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, nil, err
+	}
+	return dcs[:nodes], rackOf[:nodes], nil
+}
+
+// RackName is the name of rack i (0-based) of AssignRacks: "rack1", "rack2", ...
+func RackName(i uint32) string {
+	var buf [16]C.char
+	var n C.size_t
+	mustOK(C.tokenring_layout_rack_name(&buf[0], C.size_t(len(buf)), &n, C.uint32_t(i)))
+	return C.GoStringN(&buf[0], C.int(n))
+}

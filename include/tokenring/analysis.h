@@ -142,6 +142,31 @@ TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
                                              size_t sample_count, tokenring_error *err);
 
 /**
+ * Which tokens of @p before are still held by the same node in @p after: the property a
+ * join must have (the new nodes take new tokens; every existing node keeps its own) and
+ * a move or a decommission does not. Nodes are matched by name. For every node of
+ * @p before, each of its tokens counts as kept when the node of that name in @p after
+ * holds it, and as lost otherwise (also when the node is gone); each token such a node
+ * holds in @p after but did not hold in @p before counts as gained. Tokens of nodes only
+ * in @p after (the joining nodes) are not counted. A change kept every existing token
+ * exactly when lost and gained are both 0; kept is then the token count of @p before.
+ *
+ * Reads the node token lists of both rings (see tokenring_ring_node(): built on first
+ * use). O(tokens of both rings) plus a name lookup per node.
+ * @param[out] kept_out tokens of @p before their node still holds (may be NULL)
+ * @param[out] lost_out tokens of @p before their node no longer holds (may be NULL)
+ * @param[out] gained_out tokens the nodes of @p before hold only in @p after (may be NULL)
+ * @param before the ring before the change
+ * @param after the ring after it
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL ring); #TOKENRING_E_NOMEM (building a
+ *         node token list failed); outputs unchanged on error
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
+                                             size_t *gained_out, const tokenring_ring *before,
+                                             const tokenring_ring *after);
+
+/**
  * Simulates a node joining (state normal afterwards) and compares, as
  * tokenring_movement_compare() with #TOKENRING_CHANGE_JOIN. @p topology is not modified.
  * @param[out] out receives the result

@@ -160,6 +160,44 @@ TOKENRING_API int tokenring_key_parse(uint8_t *out, size_t cap, size_t *len_out,
                                       const char *text, size_t text_len,
                                       tokenring_error *err);
 
+/**
+ * Parses a token in the string form Cassandra's Murmur3Partitioner reads
+ * (`Long.parseLong`): an optional '+' or '-' and one or more ASCII decimal digits,
+ * nothing else (no spaces), within [#TOKENRING_MIN_TOKEN, #TOKENRING_MAX_TOKEN]. This is
+ * the form `nodetool getendpoints`, `initial_token` and the tokens of the input formats use.
+ * @param[out] token_out receives the token; unchanged on error
+ * @param text the string (need not be NUL-terminated)
+ * @param text_len its length in bytes
+ * @param[out] err optional detail (column of the offending character)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an empty or malformed string;
+ *         #TOKENRING_E_RANGE for a number outside the signed 64-bit range;
+ *         #TOKENRING_E_INVAL for NULL arguments
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
+                                        tokenring_error *err);
+
+/**
+ * Decodes hexadecimal text into bytes: an optional "0x" or "0X" prefix, then an even
+ * number of hex digits of either case (two per byte; "" and "0x" give no bytes). This is
+ * how raw key bytes are written on a command line; the blob form of
+ * tokenring_value_parse() is Cassandra's and has no prefix.
+ * @param[out] out buffer for the bytes (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the decoded length (also on #TOKENRING_E_BUFSIZE)
+ * @param text the text (need not be NUL-terminated)
+ * @param text_len its length in bytes
+ * @param[out] err optional detail: for a character that is not a hex digit, its column
+ *        (1-based, counting the prefix); an odd number of digits has no column
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an odd number of digits or a non-digit
+ *         (the count is checked first); #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL for NULL
+ *         arguments
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out,
+                                       const char *text, size_t text_len,
+                                       tokenring_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -169,6 +169,54 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
 TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                                uint32_t slot, uint32_t slots);
 
+/* ----------------------------------------------------------- racks of new nodes */
+
+/**
+ * Which datacenter and rack each of @p node_count new nodes gets, in join order: the
+ * placement `generatetokens --racks` and the lab's cluster builder use.
+ *
+ * Node @c i goes to datacenter <tt>i mod dc_count</tt> as that datacenter's node number
+ * <tt>p = i div dc_count</tt>. Within a datacenter, nodes go round-robin over the
+ * @p rack_count racks: with @p nodes_per_rack NULL, node @c p to rack <tt>p mod
+ * rack_count</tt>; with @p nodes_per_rack, rack @c r takes @p nodes_per_rack[r] nodes and
+ * the round-robin skips a rack once it is full (counts 2,1,3 give racks 0,1,2,0,2,2), so
+ * every datacenter needs exactly the sum of the counts. Indices are 0-based; name a rack
+ * with tokenring_layout_rack_name().
+ *
+ * Pure, thread-safe, allocates nothing. O(@p node_count + @p rack_count).
+ * @param[out] dc_out receives @p node_count datacenter indices (may be NULL)
+ * @param[out] rack_out receives @p node_count rack indices
+ * @param node_count number of new nodes (0 writes nothing)
+ * @param dc_count number of datacenters (at least 1)
+ * @param rack_count number of racks per datacenter (at least 1)
+ * @param nodes_per_rack @p rack_count node counts, each at least 1, or NULL (no limit)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p rack_out for nodes, a zero count,
+ *         @p nodes_per_rack whose counts do not add up to the nodes of each datacenter);
+ *         outputs unchanged on error
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_assign_racks(uint32_t *dc_out, uint32_t *rack_out,
+                                                size_t node_count, uint32_t dc_count,
+                                                uint32_t rack_count,
+                                                const uint32_t *nodes_per_rack,
+                                                tokenring_error *err);
+
+/**
+ * The name of rack @p rack (0-based) of tokenring_layout_assign_racks(): "rack1" for 0,
+ * "rack2" for 1, ... (Cassandra's default rack is "rack1").
+ * @param[out] out buffer for the NUL-terminated name (may be NULL when @p cap is 0)
+ * @param cap size of @p out; 16 bytes hold any name
+ * @param[out] len_out receives the name's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param rack the rack index
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE (@p cap < length + 1); #TOKENRING_E_INVAL
+ *         (NULL @p len_out, NULL @p out with a non-zero @p cap)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_out,
+                                             uint32_t rack);
+
 /* ----------------------------------------------------------------- allocator */
 
 /** Flag for tokenring_allocate_nodes(): plan strictly node by node (each node's tokens

@@ -280,3 +280,46 @@ def test_docstring_examples_run():
     result = doctest.testmod(tokenring, optionflags=doctest.ELLIPSIS)
     assert result.attempted >= 10
     assert result.failed == 0
+
+
+def test_parse_token_and_hex_decode():
+    assert tokenring.parse_token("-9223372036854775808") == tokenring.MIN_TOKEN
+    assert tokenring.parse_token("+42") == 42
+    for bad in ["", " 5", "1.0", "0x10"]:
+        with pytest.raises(tokenring.ParseError):
+            tokenring.parse_token(bad)
+    with pytest.raises(tokenring.RangeError):
+        tokenring.parse_token("9223372036854775808")
+    assert tokenring.hex_decode("0x00ff") == b"\x00\xff"
+    assert tokenring.hex_decode("616C696365") == b"alice"
+    assert tokenring.hex_decode("") == b""
+    with pytest.raises(tokenring.ParseError, match="even number"):
+        tokenring.hex_decode("abc")
+    with pytest.raises(tokenring.ParseError, match="hex digit"):
+        tokenring.hex_decode("0g")
+
+
+def test_assign_racks_and_names():
+    assert tokenring.assign_racks(6, nodes_per_rack=[2, 2, 2]) == [(0, r % 3) for r in range(6)]
+    assert tokenring.assign_racks(6, nodes_per_rack=[2, 1, 3]) == [
+        (0, 0), (0, 1), (0, 2), (0, 0), (0, 2), (0, 2)]
+    # the lab's layout: datacenter i mod 2, rack (i div 2) mod 3
+    assert tokenring.assign_racks(7, racks=3, datacenters=2) == [
+        (i % 2, (i // 2) % 3) for i in range(7)]
+    assert tokenring.assign_racks(0) == []
+    with pytest.raises(tokenring.InvalidArgumentError, match="add up to 2"):
+        tokenring.assign_racks(3, nodes_per_rack=[1, 1])
+    assert [tokenring.rack_name(i) for i in range(3)] == ["rack1", "rack2", "rack3"]
+    assert tokenring.rack_name(2 ** 32 - 1) == "rack4294967296"
+
+
+def test_tokens_kept_by_a_join_and_a_move():
+    nodes = [(f"n{i}", "dc1", "r1", [i * 1000, i * 1000 + 500]) for i in range(4)]
+    before = Ring(Topology(nodes))
+    joined = Ring(Topology(nodes + [("n9", "dc1", "r1", [250, 1250])]))
+    k = tokenring.tokens_kept(before, joined)
+    assert k == (8, 0, 0) and k.unchanged
+    moved = Ring(Topology(nodes[:3] + [("n3", "dc1", "r1", [3000, 3600])]))
+    k = tokenring.tokens_kept(before, moved)
+    assert (k.kept, k.lost, k.gained) == (7, 1, 1) and not k.unchanged
+    assert tokenring.tokens_kept(joined, before) == (8, 2, 0)

@@ -23,7 +23,7 @@ from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, token
                     tokens_packed)
 from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
                    encode_smallint, encode_text, encode_timestamp, encode_tinyint,
-                   encode_uuid, parse_key, parse_value)
+                   encode_uuid, hex_decode, parse_key, parse_token, parse_value)
 from ._node import DEFAULT_RACK, Liveness, Node, NodeState
 from ._convert import KeyOrToken
 from ._replication import Replication, ReplicationLike
@@ -32,11 +32,11 @@ from ._ownership import Balance, BalanceReport, Ownership
 from ._ring import DescribedRange, Range, RangeList, Ring
 from ._topology import Topology
 from ._layout import (LAYOUT_MAX_TOKENS, add_seeded_nodes, allocate_nodes, allocate_tokens,
-                      even_tokens, seeded_token, seeded_tokens)
+                      assign_racks, even_tokens, rack_name, seeded_token, seeded_tokens)
 from ._analysis import (AVAILABILITY_MAX_K, ChangeKind, Consistency, FailureSet,
                         MigrationNode, MigrationPlan, MovedRange, Movement, MovementNode,
-                        MovementSummary, SampleChange, Stream, availability, balance,
-                        migration_plan)
+                        MovementSummary, SampleChange, Stream, TokensKept, availability,
+                        balance, migration_plan, tokens_kept)
 from ._parse import Cluster, ClusterNode, InputFormat, detect_format
 from ._cluster_ring import ClusterRing
 
@@ -77,6 +77,7 @@ __all__ = [
     "MovedRange", "Stream", "SampleChange", "Consistency", "FailureSet", "availability",
     "AVAILABILITY_MAX_K", "MigrationNode", "MigrationPlan", "migration_plan", "ClusterRing",
     "DEFAULT_RACK", "RangeList",
+    "parse_token", "hex_decode", "assign_racks", "rack_name", "TokensKept", "tokens_kept",
 ]
 
 # Public classes read as tokenring.X (in help(), pickles and default reprs), not as the

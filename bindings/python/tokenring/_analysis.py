@@ -7,7 +7,7 @@ from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence,
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._convert import KeyOrToken, c_int32, c_name, c_str, token_array, token_of, u128
-from ._handle import Handle
+from ._handle import Handle, require
 from ._ownership import Balance, BalanceReport
 from ._replication import Replication, ReplicationLike
 from ._ring import Ring
@@ -16,7 +16,7 @@ from ._topology import Topology
 __all__ = ["Balance", "BalanceReport", "balance", "ChangeKind", "Movement", "MovementSummary",
            "MovementNode", "MovedRange", "Stream", "SampleChange", "Consistency",
            "FailureSet", "availability", "MigrationNode", "MigrationPlan", "migration_plan",
-           "AVAILABILITY_MAX_K"]
+           "AVAILABILITY_MAX_K", "TokensKept", "tokens_kept"]
 
 #: Largest number of failed nodes an availability analysis enumerates.
 AVAILABILITY_MAX_K: int = lib.TOKENRING_AVAILABILITY_MAX_K
@@ -395,3 +395,25 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
              for i in range(lib.tokenring_migration_step_count(plan))]
     del plan
     return MigrationPlan(nodes, steps)
+
+
+class TokensKept(NamedTuple):
+    """How the tokens of the nodes of one ring fare in another (tokenring_ring_tokens_kept)."""
+
+    kept: int    #: tokens still held by the same node
+    lost: int    #: tokens their node no longer holds (also a node that is gone)
+    gained: int  #: tokens nodes of the first ring hold only in the second
+
+    @property
+    def unchanged(self) -> bool:
+        """Every existing node kept exactly its tokens (what a join guarantees)."""
+        return self.lost == 0 and self.gained == 0
+
+
+def tokens_kept(before: Ring, after: Ring) -> TokensKept:
+    """Which tokens of ``before`` the same nodes (by name) still hold in ``after``; tokens
+    of nodes only in ``after`` (joining nodes) are not counted."""
+    k, lo, g = ffi.new("size_t *"), ffi.new("size_t *"), ffi.new("size_t *")
+    check(lib.tokenring_ring_tokens_kept(k, lo, g, require(before, "ring", "tokens_kept()"),
+                                         require(after, "ring", "tokens_kept()")))
+    return TokensKept(int(k[0]), int(lo[0]), int(g[0]))

@@ -12,7 +12,7 @@ from ._hash import Key, as_key_bytes
 __all__ = [
     "CqlType", "cql_type", "encode_int", "encode_bigint", "encode_smallint",
     "encode_tinyint", "encode_boolean", "encode_timestamp", "encode_uuid", "encode_text",
-    "parse_value", "parse_key", "composite",
+    "parse_value", "parse_key", "composite", "parse_token", "hex_decode",
 ]
 
 
@@ -179,3 +179,34 @@ def composite(parts: Iterable[Key]) -> bytes:
     def call(out: Any, cap: int, n: Any) -> int:
         return lib.tokenring_composite_encode(out, cap, n, buf, offsets, len(bs))
     return _measured(call, len(data) + 3 * len(bs))
+
+
+def parse_token(text: str) -> int:
+    """A token in the form Cassandra's Murmur3Partitioner reads (``Long.parseLong``: an
+    optional sign and decimal digits, nothing else), e.g. ``parse_token("-42")``.
+
+    Raises:
+        ParseError: empty or malformed text (the message says where).
+        RangeError: outside the signed 64-bit range.
+    """
+    raw = text.encode("utf-8")
+    out = ffi.new("int64_t *")
+    err = new_error()
+    check(lib.tokenring_token_parse(out, raw, len(raw), err), err)
+    return int(out[0])
+
+
+def hex_decode(text: str) -> bytes:
+    """Bytes from hex text with an optional ``0x`` prefix (``hex_decode("0x00ff")`` is
+    ``b"\\x00\\xff"``), as the command-line tool reads ``--hex`` keys.
+
+    Raises:
+        ParseError: an odd number of digits, or a character that is not a hex digit.
+    """
+    raw = text.encode("utf-8")
+    err = new_error()
+
+    def call(out: Any, cap: int, n: Any) -> int:
+        return lib.tokenring_hex_decode(out, cap, n, raw, len(raw), err)
+    call.err = err  # type: ignore[attr-defined]
+    return _measured(call, max(1, len(raw) // 2))

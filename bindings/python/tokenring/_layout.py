@@ -1,17 +1,18 @@
 # SPDX-License-Identifier: Apache-2.0
 """Choosing tokens (layout.h): seeded reproducible layouts, evenly spaced tokens and the
 replication-aware allocator for joining nodes."""
-from typing import List, Optional, Sequence, Union
+from typing import List, Optional, Sequence, Tuple, Union
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._convert import c_int32, c_name
 from ._handle import require
-from ._node import rack_name
+from ._node import rack_name as _rack_arg
 from ._topology import Topology
 
 __all__ = ["seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
-           "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS"]
+           "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS", "assign_racks",
+           "rack_name"]
 
 #: Most tokens per node the layout and allocation calls accept.
 LAYOUT_MAX_TOKENS: int = lib.TOKENRING_LAYOUT_MAX_TOKENS
@@ -64,7 +65,7 @@ def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: 
     err = new_error()
     check(lib.tokenring_allocate_tokens(out, num_tokens,
                                         require(topology, "topology", "allocate_tokens()"),
-                                        c_name(datacenter, "datacenter"), rack_name(rack),
+                                        c_name(datacenter, "datacenter"), _rack_arg(rack),
                                         c_int32(rf, "replication factor"), 0, err), err)
     return list(out[0:num_tokens])
 
@@ -75,7 +76,7 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
     without collisions; returns each node's tokens, ascending. The batch is refined
     jointly unless ``node_by_node``."""
     count = len(racks)
-    keep = [ffi.new("char[]", rack_name(r)) for r in racks]
+    keep = [ffi.new("char[]", _rack_arg(r)) for r in racks]
     c_racks = ffi.new("char *[]", keep or [ffi.NULL])
     out = ffi.new("int64_t[]", max(count * num_tokens, 1))
     err = new_error()
@@ -86,3 +87,33 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
                                        c_int32(rf, "replication factor"),
                                        flags, err), err)
     return [list(out[i * num_tokens:(i + 1) * num_tokens]) for i in range(count)]
+
+
+def assign_racks(node_count: int, racks: int = 1, datacenters: int = 1,
+                 nodes_per_rack: Optional[Sequence[int]] = None) -> List[Tuple[int, int]]:
+    """The (datacenter, rack) indices, 0-based, of ``node_count`` new nodes in join order:
+    round-robin over the datacenters, then within each over its racks, a rack skipped once
+    it holds ``nodes_per_rack[r]`` nodes (as ``generatetokens --racks`` takes them; then
+    ``racks`` is ``len(nodes_per_rack)``). Name a rack with :func:`rack_name`.
+
+    >>> assign_racks(6, nodes_per_rack=[2, 1, 3])
+    [(0, 0), (0, 1), (0, 2), (0, 0), (0, 2), (0, 2)]
+    """
+    dc_out = ffi.new("uint32_t[]", max(node_count, 1))
+    rack_out = ffi.new("uint32_t[]", max(node_count, 1))
+    counts = ffi.NULL
+    if nodes_per_rack is not None:
+        racks = len(nodes_per_rack)
+        counts = ffi.new("uint32_t[]", list(nodes_per_rack) or [0])
+    err = new_error()
+    check(lib.tokenring_layout_assign_racks(dc_out, rack_out, node_count, datacenters, racks,
+                                            counts, err), err)
+    return [(int(dc_out[i]), int(rack_out[i])) for i in range(node_count)]
+
+
+def rack_name(rack: int) -> str:
+    """The name of rack ``rack`` (0-based) of :func:`assign_racks`: "rack1", "rack2", ..."""
+    buf = ffi.new("char[]", 16)
+    n = ffi.new("size_t *")
+    check(lib.tokenring_layout_rack_name(buf, 16, n, rack))
+    return ffi.string(buf, n[0]).decode()

@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Changes: join, decommission, replace, move: the library's movement analysis of one
+ * change, as tables or JSON. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+static void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title)
+{
+    tokenring_movement_summary sum;
+    if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "cannot read the movement summary");
+    char cw[48], sw[48];
+    u128_str(cw, sum.changed_width);
+    u128_str(sw, sum.streamed_width);
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"change\": ");
+        sb_json_str(&ctx->out, title);
+        sb_printf(&ctx->out, ", \"changed_width\": \"%s\", \"changed_fraction\": %.17g, "
+                        "\"streamed_width\": \"%s\", \"streamed_fraction\": %.17g, "
+                        "\"nodes\": [",
+                  cw, sum.changed_fraction, sw, sum.streamed_fraction);
+    } else {
+        if (*title)
+            sb_printf(&ctx->out, "%s\n", title);
+        sb_printf(&ctx->out, "\nRanges whose replicas change: %u (%.4f%% of the ring)\n"
+                        "Streams: %u (%.4f%% of the ring streamed)\n"
+                        "Nodes needing cleanup: %u\n\n",
+                  (unsigned)sum.range_count, sum.changed_fraction * 100,
+                  (unsigned)sum.stream_count, sum.streamed_fraction * 100,
+                  (unsigned)sum.cleanup_count);
+    }
+    size_t wn = 4;
+    const char **names = calloc(sum.node_count + 1, sizeof *names);
+    if (!names)
+        die(EXIT_INTERNAL, "out of memory");
+    for (uint32_t i = 0; i < sum.node_count; i++) {
+        tokenring_movement_node nd;
+        tokenring_movement_get_node(&nd, m, i);
+        names[i] = nd.name;
+        if (strlen(nd.name) > wn)
+            wn = strlen(nd.name);
+    }
+    if (!ctx->opt.json)
+        sb_printf(&ctx->out, "%-*s  %-10s  %-10s  %-10s  %-10s  %s\n", (int)wn, "Node",
+                  "Before", "After", "Gains", "Loses", "Cleanup");
+    for (uint32_t i = 0; i < sum.node_count; i++) {
+        tokenring_movement_node nd;
+        tokenring_movement_get_node(&nd, m, i);
+        if (ctx->opt.json) {
+            char b[48], a[48], g[48], l[48];
+            u128_str(b, nd.before_width);
+            u128_str(a, nd.after_width);
+            u128_str(g, nd.gained_width);
+            u128_str(l, nd.lost_width);
+            sb_puts(&ctx->out, i ? ",\n  " : "\n  ");
+            sb_puts(&ctx->out, "{\"name\": ");
+            sb_json_str(&ctx->out, nd.name);
+            sb_printf(&ctx->out, ", \"before_width\": \"%s\", \"after_width\": \"%s\", "
+                            "\"gained_width\": \"%s\", \"lost_width\": \"%s\", "
+                            "\"in_before\": %s, \"in_after\": %s, \"needs_cleanup\": %s}",
+                      b, a, g, l, nd.in_before ? "true" : "false",
+                      nd.in_after ? "true" : "false", nd.needs_cleanup ? "true" : "false");
+            continue;
+        }
+        char c[5][32];
+        snprintf(c[0], 32, nd.in_before ? "%.2f%%" : "-", frac(nd.before_width) * 100);
+        snprintf(c[1], 32, nd.in_after ? "%.2f%%" : "-", frac(nd.after_width) * 100);
+        snprintf(c[2], 32, "%.2f%%", frac(nd.gained_width) * 100);
+        snprintf(c[3], 32, "%.2f%%", frac(nd.lost_width) * 100);
+        sb_printf(&ctx->out, "%-*s  %-10s  %-10s  %-10s  %-10s  %s\n", (int)wn, nd.name, c[0],
+                  c[1], c[2], c[3], nd.needs_cleanup ? "yes" : "no");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "],\n \"streams\": [");
+    else
+        sb_printf(&ctx->out, "\nStreaming plan\n%-*s  %-*s  %-20s  %-20s  %-8s  %s\n",
+                  (int)(wn > 6 ? wn : 6), "Source", (int)(wn > 11 ? wn : 11), "Destination",
+                  "Start (exclusive)",
+                  "End", "Share", "Strict");
+    for (uint32_t i = 0; i < sum.stream_count; i++) {
+        tokenring_stream st;
+        tokenring_movement_get_stream(&st, m, i);
+        if (ctx->opt.json) {
+            char w[48];
+            u128_str(w, st.width);
+            sb_puts(&ctx->out, i ? ",\n  " : "\n  ");
+            sb_puts(&ctx->out, "{\"source\": ");
+            sb_json_str(&ctx->out, names[st.source]);
+            sb_puts(&ctx->out, ", \"destination\": ");
+            sb_json_str(&ctx->out, names[st.destination]);
+            sb_printf(&ctx->out, ", \"start\": \"%lld\", \"end\": \"%lld\", \"width\": \"%s\", "
+                            "\"strict\": %s}",
+                      (long long)st.start, (long long)st.end, w, st.strict ? "true" : "false");
+            continue;
+        }
+        char a[32], b[32], f[32];
+        snprintf(a, sizeof a, "%lld", (long long)st.start);
+        snprintf(b, sizeof b, "%lld", (long long)st.end);
+        snprintf(f, sizeof f, "%.4f%%", frac(st.width) * 100);
+        sb_printf(&ctx->out, "%-*s  %-*s  %-20s  %-20s  %-8s  %s\n", (int)(wn > 6 ? wn : 6),
+                  names[st.source],
+                  (int)(wn > 11 ? wn : 11), names[st.destination], a, b, f,
+                  st.strict ? "yes" : "no");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    free(names);
+}
+
+/* join KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token LIST] */
+TOOL_COMMAND(cmd_join)
+{
+    check_args(ctx, 2, 2, "KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token "
+                     "T1,T2,...]");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    const tokenring_topology *t = need_topology(ctx);
+    const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
+    if (!dc)
+        die(EXIT_USAGE, "join: the cluster has several datacenters: give --dc");
+    const char *rack = ctx->opt.rack ? ctx->opt.rack : "rack1";
+    size_t nt = 0;
+    int64_t *tokens = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (ctx->opt.initial_token) {
+        tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);
+    } else {
+        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
+        int32_t rf = rf_for_dc(r, dc);
+        if (rf < 1)
+            die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
+                ctx->opt.args[0], dc);
+        nt = (size_t)T;
+        tokens = calloc(nt, sizeof *tokens);
+        if (!tokens)
+            die(EXIT_INTERNAL, "out of memory");
+        int rc = tokenring_allocate_tokens(tokens, (uint32_t)T, t, dc, rack, rf, 0, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "join: allocating tokens");
+    }
+    tokenring_movement *m = NULL;
+    int rc = tokenring_movement_join(&m, t, r, ctx->opt.args[1], dc, rack, tokens, nt, NULL, 0,
+                                     &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "join");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
+             ctx->opt.args[1], dc, rack, nt, ctx->opt.initial_token ? "" : " from the allocator",
+             ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+    if (!ctx->opt.json) {
+        sb_printf(&ctx->out, "%s\nTokens: ", title);
+        for (size_t i = 0; i < nt; i++)
+            sb_printf(&ctx->out, "%s%lld", i ? "," : "", (long long)tokens[i]);
+        sb_puts(&ctx->out, "\n");
+        print_movement(ctx, m, "");
+    } else {
+        print_movement(ctx, m, title);
+    }
+    tokenring_movement_free(m);
+    free(tokens);
+}
+
+/* decommission KEYSPACE NODE */
+TOOL_COMMAND(cmd_decommission)
+{
+    check_args(ctx, 2, 2, "KEYSPACE NODE");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_movement_decommission(&m, need_topology(ctx), r, ctx->opt.args[1], NULL,
+                                             0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "decommission");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Decommission of %s under keyspace %s %s", ctx->opt.args[1],
+             ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+    print_movement(ctx, m, title);
+    tokenring_movement_free(m);
+}
+
+/* replace KEYSPACE OLD NEW */
+TOOL_COMMAND(cmd_replace)
+{
+    check_args(ctx, 3, 3, "KEYSPACE DEAD_NODE NEW_NODE");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_movement_replace(&m, need_topology(ctx), r, ctx->opt.args[1],
+                                        ctx->opt.args[2], NULL,
+                                        0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "replace");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Replacement of %s by %s under keyspace %s %s", ctx->opt.args[1],
+             ctx->opt.args[2], ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+    print_movement(ctx, m, title);
+    tokenring_movement_free(m);
+}
+
+/* move KEYSPACE NODE --initial-token LIST */
+TOOL_COMMAND(cmd_move)
+{
+    check_args(ctx, 2, 2, "KEYSPACE NODE --initial-token T1,T2,...");
+    if (!ctx->opt.initial_token)
+        die(EXIT_USAGE, "move needs the node's new tokens: --initial-token T1,T2,...");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    size_t nt;
+    int64_t *tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_movement_move(&m, need_topology(ctx), r, ctx->opt.args[1], tokens, nt,
+                                     NULL, 0,
+                                     &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "move");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
+             ctx->opt.args[1], nt, nt == 1 ? "" : "s", ctx->opt.args[0],
+             repl_text(r, rb, sizeof rb));
+    print_movement(ctx, m, title);
+    tokenring_movement_free(m);
+    free(tokens);
+}

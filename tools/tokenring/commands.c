@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The command table: one row per command, X(function, name, arguments, summary, details,
+ * example). main.c dispatches on it, and --help and the man page (help.c, built into
+ * tokenring.1 by tools/meson.build) are generated from it and from the options below, so
+ * a command is documented where it is registered. A new command is one file defining
+ * TOOL_COMMAND(cmd_x) and one row here. */
+#include "tool.h"
+
+#define TOOL_COMMANDS(X) \
+    X(cmd_token, \
+      "token", "[KEY...]", "print the Murmur3 token of each key (and its owner)", \
+      "Keys come from the arguments, or from standard input one per line when none is " \
+      "given. A key is text (its UTF-8 bytes) unless --hex (hex bytes) or --types (the " \
+      "string form nodetool getendpoints accepts, components of a composite key separated " \
+      "by ':') is given. With a ring, the owner is the node of the first token at or after " \
+      "the key's token.", \
+      "tokenring token --types int,text '42:alice'") \
+    X(cmd_getendpoints, \
+      "getendpoints", "KEYSPACE KEY...", "print the replicas of a key, as nodetool getendpoints", \
+      "One address per line in Cassandra's replica order (pending nodes excluded). Key " \
+      "types: text by default, --types for the partition key's CQL types, --hex for raw " \
+      "bytes, --token when the arguments are tokens. With several keys each list is " \
+      "preceded by a '# KEY (token T)' line.", \
+      "tokenring --topology cluster.topo getendpoints shop --types uuid " \
+      "f47ac10b-58cc-4372-a567-0e02b2c3d479") \
+    X(cmd_ring, \
+      "ring", "[KEYSPACE]", "print the ring, as nodetool ring", \
+      "One row per token (joining nodes included), grouped by datacenter, in nodetool's " \
+      "column layout. Owns is the node's effective ownership for KEYSPACE; without one, " \
+      "that of the input's keyspaces if they all share one replication ('?' and a Note " \
+      "when they differ), or primary ownership when the input defines no keyspace. The " \
+      "tool knows no load, so Load is '?'.", \
+      "tokenring --nodetool-ring ring.txt ring shop") \
+    X(cmd_describering, \
+      "describering", "KEYSPACE", "print every range with its replicas, as nodetool describering", \
+      "Ranges are printed in ring order (range (t_last, t_0] first). Cassandra prints them " \
+      "in the iteration order of a Java hash map, so compare sets of lines, not the order. " \
+      "Schema Version is 'unknown' and rpc_endpoints repeat the endpoints.", \
+      "tokenring --cqlsh peers.txt --cqlsh local.txt --keyspace " \
+      "ks=NetworkTopologyStrategy:dc1=3 describering ks") \
+    X(cmd_status, \
+      "status", "[KEYSPACE]", "print nodes with token counts and ownership, as nodetool status", \
+      "The 4.0+ layout: columns padded to the widest cell across all datacenters; nodes " \
+      "in input order (nodetool prints them in hash-map order). Owns " \
+      "(effective) for KEYSPACE, chosen as for ring. Works on nodetool status input too " \
+      "(then ownership is '?'). Load is '?'; Host ID is '?' unless the input had one.", \
+      "tokenring --nodetool-status status.txt status") \
+    X(cmd_convert, \
+      "convert", "", "write the input as a topology file", \
+      "Reads any input (or several, merged) and writes the topology file format " \
+      "(doc/topology-format.md); with --json, a JSON document with the same content " \
+      "(tokens as strings).", \
+      "tokenring --nodetool-ring ring.txt convert > cluster.topo") \
+    X(cmd_generatetokens, \
+      "generatetokens", "--nodes N --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]", \
+      "choose tokens for new nodes with the replication-aware allocator", \
+      "Plans N nodes of T tokens each joining datacenter DC (default: the input's only " \
+      "datacenter; with no input, an empty cluster, like Cassandra's generatetokens tool) " \
+      "so that effective ownership under replication factor RF is as even as possible. " \
+      "--racks gives the number of nodes per rack (racks rack1, rack2, ... filled " \
+      "round-robin). The batch is refined jointly unless --node-by-node is given (then a " \
+      "progress bar shows on a terminal). Prints one line per node, in join order.", \
+      "tokenring generatetokens --nodes 6 --num-tokens 16 --rf 3 --racks 2,2,2") \
+    X(cmd_join, \
+      "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST]", \
+      "simulate a node joining: ownership changes and streaming plan", \
+      "The node joins with the given tokens, or T (default 16) tokens from the allocator. " \
+      "Prints which ranges change, each node's effective ownership before and after, what " \
+      "it gains and loses (cleanup), and the streams Cassandra's bootstrap would run (the " \
+      "replica losing a range streams it: strict).", \
+      "tokenring join demo 10.0.0.7 --num-tokens 8") \
+    X(cmd_decommission, \
+      "decommission", "KEYSPACE NODE", "simulate a node leaving: ownership changes and streams", \
+      "As join, for `nodetool decommission`: the leaving node streams its ranges to the " \
+      "nodes that gain them.", \
+      "tokenring decommission demo 10.0.0.3") \
+    X(cmd_replace, \
+      "replace", "KEYSPACE DEAD NEW", "simulate replacing a dead node (replace_address)", \
+      "NEW takes DEAD's tokens, datacenter and rack; every range it gains streams from " \
+      "another replica of it (the dead node cannot send).", \
+      "tokenring replace demo 10.0.0.3 10.0.0.9") \
+    X(cmd_move, \
+      "move", "KEYSPACE NODE --initial-token LIST", \
+      "simulate nodetool move: a node takes new tokens", \
+      "As join, for a node that moves to the tokens of --initial-token.", \
+      "tokenring move demo 10.0.0.2 --initial-token 0") \
+    X(cmd_availability, \
+      "availability", "KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K]", \
+      "list the sets of failed nodes that make ranges unavailable at a consistency level", \
+      "For k = 1 .. K (default 3, at most the node count) failed nodes, every set of k " \
+      "nodes whose loss leaves some range without enough live replicas for LEVEL (default " \
+      "QUORUM; ONE, TWO, THREE, QUORUM, ALL, LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM), with " \
+      "the share of the token space it makes unavailable. A progress bar shows on a " \
+      "terminal.", \
+      "tokenring availability demo --cl QUORUM --failures 2") \
+    X(cmd_balance, \
+      "balance", "[KEYSPACE] [--dc DC [--rack RACK]]", \
+      "ownership balance: min, max, mean, standard deviation", \
+      "Primary ownership, and effective ownership for KEYSPACE, over the ring's nodes or " \
+      "those of one datacenter or rack, from the library's exact widths.", \
+      "tokenring balance demo") \
+    X(cmd_migrate, \
+      "migrate-num-tokens", "--dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF", \
+      "plan moving a datacenter to a new num_tokens through a new datacenter", \
+      "Tokens for the N nodes of the new datacenter (racks from --racks, names from " \
+      "--names or NEW-node1, ...) and the steps: start them without bootstrap, add NEW to " \
+      "each keyspace, rebuild, switch clients, drop OLD, decommission its nodes.", \
+      "tokenring migrate-num-tokens --new-dc dc2 --num-tokens 16 --nodes 6 --rf 3 " \
+      "--racks 2,2,2") \
+    X(cmd_demo, \
+      "demo", "[KEY...]", "show a key's token, owner and replicas on the demo ring", \
+      "The built-in demo ring: six nodes with eight seeded tokens each (layout seed 1), " \
+      "one datacenter 'datacenter1', keyspace 'demo' with NetworkTopologyStrategy " \
+      "datacenter1=3. The default key is 'user42'.", \
+      "tokenring demo user42")
+
+#define DECLARE(fn, ...) tool_command_fn fn;
+TOOL_COMMANDS(DECLARE)
+#undef DECLARE
+
+#define ROW(fn, name, args, summary, details, example) \
+    { name, args, summary, details, example, fn },
+const tool_command tool_commands[] = { TOOL_COMMANDS(ROW) };
+#undef ROW
+
+const size_t tool_command_count = sizeof tool_commands / sizeof *tool_commands;
+
+const tool_option tool_options[] = {
+    { "--topology", "FILE", "read a topology file (or golden-vector TSV); '-' is stdin" },
+    { "--nodetool-ring", "FILE", "read `nodetool ring` output" },
+    { "--nodetool-status", "FILE",
+      "read `nodetool status` output (no tokens: only status and convert work)" },
+    { "--cqlsh", "FILE", "read cqlsh output of SELECT peer, data_center, rack, tokens FROM "
+                         "system.peers_v2 (or system.local); repeat for several files" },
+    { "--input", "FILE", "read a file of any of these formats (detected)" },
+    { "--keyspace", "NAME=REPL",
+      "define a keyspace, REPL as in the topology file (e.g. NetworkTopologyStrategy:dc1=3, "
+      "SimpleStrategy:2, or a CQL replication map)" },
+    { "--allow-partial", NULL,
+      "accept elided or cut-short listings (results then cover only the tokens shown)" },
+    { "--json", NULL, "print JSON instead of tables (tokens as strings)" },
+    { "--hex", NULL, "keys are hex bytes" },
+    { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
+    { "--token", NULL, "keys are tokens" },
+    { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
+                    "migrate-num-tokens)" },
+    { "--rack", "RACK", "rack (join, balance)" },
+    { "--new-dc", "DC", "the new datacenter (migrate-num-tokens)" },
+    { "--num-tokens", "T", "tokens per node (join, generatetokens, migrate-num-tokens)" },
+    { "--initial-token", "T1,T2", "the joining or moving node's tokens (join, move)" },
+    { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
+    { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens)" },
+    { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ..." },
+    { "--names", "A,B", "names of the new nodes (migrate-num-tokens)" },
+    { "--node-by-node", NULL, "plan new nodes one at a time (generatetokens)" },
+    { "--cl", "LEVEL", "consistency level (availability; default QUORUM)" },
+    { "--local-dc", "DC", "local datacenter for LOCAL_ONE and LOCAL_QUORUM" },
+    { "--failures", "K", "largest number of failed nodes to try (availability; 1..3)" },
+    { "--help", NULL, "print this help" },
+    { "--man", NULL, "print the manual page (roff)" },
+    { "--version", NULL, "print the version" },
+};
+
+const size_t tool_option_count = sizeof tool_options / sizeof *tool_options;
+
+const char *const tool_description =
+    "tokenring answers nodetool's questions about a Cassandra token ring offline, with "
+    "Cassandra's exact arithmetic (Murmur3Partitioner tokens, SimpleStrategy and "
+    "NetworkTopologyStrategy replica order, nodetool's ownership figures). The cluster "
+    "comes from a topology file, `nodetool ring` or `nodetool status` output, or cqlsh "
+    "output of the system tables; several inputs are merged. With no input it uses a "
+    "built-in demo ring. Options may appear before or after the command; negative "
+    "numbers are arguments, and '--' ends the options (for keys that start with '-').";
+
+const char *const tool_exit_text =
+    "0 success; 1 internal error (e.g. out of memory); 2 bad usage (unknown command or "
+    "option, malformed key argument, unknown keyspace); 3 bad input (a file that cannot be "
+    "read or parsed, with FILE:LINE:COLUMN, or an input lacking what the command needs). "
+    "Nothing is printed on standard output unless the command succeeds.";

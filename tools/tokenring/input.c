@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Input loading: the cluster from files (any format the library parses), the demo ring
+ * or --keyspace definitions; the ring and placements built from it on demand; lookups the
+ * commands share. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+char *read_all(const char *path, size_t *len)
+{
+    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
+    if (!f)
+        die(EXIT_INPUT, "%s: %s", path, strerror(errno));
+    size_t cap = 65536, n = 0;
+    char *buf = malloc(cap);
+    if (!buf)
+        die(EXIT_INTERNAL, "out of memory");
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            char *q = realloc(buf, cap);
+            if (!q)
+                die(EXIT_INTERNAL, "out of memory");
+            buf = q;
+        }
+        size_t k = fread(buf + n, 1, cap - n, f);
+        n += k;
+        if (k == 0) {
+            if (ferror(f))
+                die(EXIT_INPUT, "%s: read error", path);
+            break;
+        }
+    }
+    if (f != stdin)
+        fclose(f);
+    *len = n;
+    return buf;
+}
+
+static void load_input(tr_ctx *ctx, const struct input *in)
+{
+    static const int formats[] = { TOKENRING_INPUT_AUTO, TOKENRING_INPUT_TOPOLOGY,
+                                   TOKENRING_INPUT_NODETOOL_RING,
+                                   TOKENRING_INPUT_NODETOOL_STATUS, TOKENRING_INPUT_CQLSH };
+    size_t len;
+    char *text = read_all(in->path, &len);
+    const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
+    int format = formats[in->kind];
+    if (format == TOKENRING_INPUT_TOPOLOGY &&
+        tokenring_input_detect(text, len) == TOKENRING_INPUT_TSV)
+        format = TOKENRING_INPUT_TSV;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_cluster_parse(ctx->cluster, format, text, len,
+                                     ctx->opt.allow_partial ? TOKENRING_PARSE_ALLOW_PARTIAL : 0,
+                                     NULL, &err);
+    free(text);
+    if (rc != TOKENRING_OK) {
+        if (err.line)
+            die(lib_exit(rc), "%s:%u:%u: %s", name, (unsigned)err.line, (unsigned)err.column,
+                err.message);
+        die(lib_exit(rc), "%s: %s", name, err.message[0] ? err.message : tokenring_strerror(rc));
+    }
+}
+
+static void load_demo(tr_ctx *ctx)
+{
+    static const char *names[] = { "10.0.0.1", "10.0.0.2", "10.0.0.3",
+                                   "10.0.0.4", "10.0.0.5", "10.0.0.6" };
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_topology_new(&t);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_layout_add_seeded_nodes(t, 1, 8, names, NULL, NULL, 6, 0, &err);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_cluster_add_topology(ctx->cluster, t, &err);
+    tokenring_topology_free(t);
+    tokenring_replication *r = NULL;
+    {
+        static const char demo_repl[] = "NetworkTopologyStrategy:datacenter1=3";
+        if (rc == TOKENRING_OK)
+            rc = tokenring_replication_parse(&r, demo_repl, strlen(demo_repl), &err);
+    }
+    if (rc == TOKENRING_OK)
+        rc = tokenring_cluster_add_keyspace(ctx->cluster, "demo", r, &err);
+    tokenring_replication_free(r);
+    if (rc != TOKENRING_OK)
+        die(EXIT_INTERNAL, "cannot build the demo ring: %s", err.message);
+    ctx->demo = true;
+}
+
+static void add_keyspace_defs(tr_ctx *ctx)
+{
+    for (size_t i = 0; i < ctx->opt.nks_defs; i++) {
+        const char *d = ctx->opt.ks_defs[i];
+        const char *eq = strchr(d, '=');
+        if (!eq || eq == d || !eq[1])
+            die(EXIT_USAGE, "--keyspace %s: expected NAME=REPLICATION, e.g. "
+                            "shop=NetworkTopologyStrategy:dc1=3", d);
+        char name[300];
+        size_t nl = (size_t)(eq - d);
+        if (nl >= sizeof name)
+            die(EXIT_USAGE, "--keyspace: name too long");
+        memcpy(name, d, nl);
+        name[nl] = '\0';
+        tokenring_replication *r = NULL;
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        int rc = tokenring_replication_parse(&r, eq + 1, strlen(eq + 1), &err);
+        if (rc != TOKENRING_OK)
+            die(EXIT_USAGE, "--keyspace %s: column %u: %s", d,
+                (unsigned)(err.column + nl + 1), err.message);
+        /* a definition on the command line replaces one of the same name from a file:
+         * the cluster refuses duplicates, so it must be new */
+        rc = tokenring_cluster_add_keyspace(ctx->cluster, name, r, &err);
+        tokenring_replication_free(r);
+        if (rc != TOKENRING_OK)
+            die(rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL : EXIT_USAGE, "--keyspace %s: %s", d,
+                err.message);
+    }
+}
+
+void load_cluster(tr_ctx *ctx)
+{
+    if (tokenring_cluster_new(&ctx->cluster) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "out of memory");
+    if (ctx->opt.ninputs == 0)
+        load_demo(ctx);
+    for (size_t i = 0; i < ctx->opt.ninputs; i++)
+        load_input(ctx, &ctx->opt.inputs[i]);
+    add_keyspace_defs(ctx);
+    if (tokenring_cluster_flags(ctx->cluster) & TOKENRING_CLUSTER_PARTIAL)
+        fprintf(stderr, "tokenring: warning: the input is incomplete (elided or cut-short "
+                        "listing); results describe only the tokens it shows\n");
+}
+
+const tokenring_ring *need_ring(tr_ctx *ctx)
+{
+    if (ctx->ring)
+        return ctx->ring;
+    const tokenring_topology *t = tokenring_cluster_topology(ctx->cluster);
+    if (!t) {
+        size_t n = tokenring_cluster_node_count(ctx->cluster);
+        for (size_t i = 0; i < n; i++) {
+            tokenring_cluster_node_info info;
+            tokenring_cluster_node(&info, ctx->cluster, i);
+            if (!info.tokens)
+                die(EXIT_INPUT, "the tokens of node %s are unknown (nodetool status shows "
+                                "only token counts): give nodetool ring or cqlsh output, or "
+                                "a topology file with tokens", info.name);
+        }
+        die(EXIT_INPUT, "the input describes no node");
+    }
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_ring_build(&ctx->ring, t, &err);
+    if (rc != TOKENRING_OK)
+        die(lib_exit(rc), "cannot build the ring: %s", err.message);
+    return ctx->ring;
+}
+
+const tokenring_topology *need_topology(tr_ctx *ctx)
+{
+    need_ring(ctx);
+    return tokenring_cluster_topology(ctx->cluster);
+}
+
+const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name)
+{
+    size_t idx;
+    const tokenring_replication *r = NULL;
+    if (tokenring_cluster_find_keyspace(&idx, ctx->cluster, name) != TOKENRING_OK) {
+        strbuf known = { 0 };
+        size_t k = tokenring_cluster_keyspace_count(ctx->cluster);
+        for (size_t i = 0; i < k; i++) {
+            const char *kn;
+            tokenring_cluster_keyspace(&kn, NULL, ctx->cluster, i);
+            sb_printf(&known, "%s%s", i ? ", " : "", kn);
+        }
+        die(EXIT_USAGE, "unknown keyspace '%s' (%s%s); define one with --keyspace "
+                        "NAME=REPLICATION or a 'keyspace' line in the topology file",
+            name, k ? "known: " : "the input defines none", k ? known.p : "");
+    }
+    tokenring_cluster_keyspace(NULL, &r, ctx->cluster, idx);
+    return r;
+}
+
+tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r)
+{
+    tokenring_placement *p = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_placement_build(&p, need_ring(ctx), r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                       &err);
+    if (rc != TOKENRING_OK)
+        die(lib_exit(rc), "cannot place replicas: %s", err.message);
+    return p;
+}
+
+const char *node_name(tr_ctx *ctx, uint32_t idx)
+{
+    tokenring_node_info info;
+    if (tokenring_ring_node_brief(&info, ctx->ring, idx) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "bad node index %u", (unsigned)idx);
+    return info.name;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorted distinct datacenter names of the cluster (all nodes, any state). */
+const char **cluster_dcs(tr_ctx *ctx, size_t *count)
+{
+    size_t n = tokenring_cluster_node_count(ctx->cluster), k = 0;
+    const char **dcs = calloc(n + 1, sizeof *dcs);
+    if (!dcs)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        tokenring_cluster_node_info info;
+        tokenring_cluster_node(&info, ctx->cluster, i);
+        bool seen = false;
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(dcs[j], info.datacenter) == 0)
+                seen = true;
+        if (!seen)
+            dcs[k++] = info.datacenter;
+    }
+    qsort(dcs, k, sizeof *dcs, cmp_str);
+    *count = k;
+    return dcs;
+}
+
+const char *only_dc(tr_ctx *ctx)
+{
+    size_t ndc;
+    const char **dcs = cluster_dcs(ctx, &ndc);
+    const char *dc = ndc == 1 ? dcs[0] : NULL;
+    free(dcs);
+    return dc;
+}
+
+/* The replication factor a keyspace gives a datacenter (SimpleStrategy: its factor). */
+int32_t rf_for_dc(const tokenring_replication *r, const char *dc)
+{
+    int32_t rf = 0;
+    if (tokenring_replication_strategy(r) == TOKENRING_SIMPLE) {
+        tokenring_replication_get(NULL, &rf, NULL, r, 0);
+        return rf;
+    }
+    size_t n = tokenring_replication_dc_count(r);
+    for (size_t i = 0; i < n; i++) {
+        const char *d;
+        int32_t f;
+        tokenring_replication_get(&d, &f, NULL, r, i);
+        if (strcmp(d, dc) == 0)
+            rf = f;
+    }
+    return rf;
+}
+
+void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage)
+{
+    if (ctx->opt.nargs < min || ctx->opt.nargs > max)
+        die(EXIT_USAGE, "usage: tokenring %s %s (see tokenring --help)", ctx->opt.cmd, usage);
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tokenring: nodetool-style answers (token, getendpoints, ring, describering, status)
+ * from a topology file, `nodetool ring`/`status` output, cqlsh system tables, or a
+ * built-in demo ring. Built only on the public API: every number shown was computed by
+ * the library; the tool only presents it.
+ *
+ * Output is buffered and written only once the whole command has succeeded, so a
+ * failing command never prints a half-valid result. Exit codes: 0 ok, 1 internal error,
+ * 2 bad usage, 3 bad input.
+ *
+ * This file: the options and the dispatch. The rooms are listed in tool.h. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tool.h"
+
+static void parse_args(tr_ctx *ctx, int argc, char **argv)
+{
+    char **positional = calloc((size_t)argc + 1, sizeof *positional);
+    size_t np = 0;
+    if (!positional)
+        die(EXIT_INTERNAL, "out of memory");
+    bool dashdash = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        /* "-" is stdin; "-42" is a negative number (a token or an int key), not an
+         * option */
+        if (dashdash || a[0] != '-' || strcmp(a, "-") == 0 || (a[1] >= '0' && a[1] <= '9')) {
+            positional[np++] = argv[i];
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            dashdash = true;
+            continue;
+        }
+        const char *val = NULL;
+        char flag[64];
+        const char *eq = strchr(a, '=');
+        if (eq && (size_t)(eq - a) < sizeof flag && a[1] == '-') {
+            memcpy(flag, a, (size_t)(eq - a));
+            flag[eq - a] = '\0';
+            val = eq + 1;
+        } else {
+            snprintf(flag, sizeof flag, "%s", a);
+        }
+        size_t k;
+        for (k = 0; k < tool_option_count; k++)
+            if (strcmp(flag, tool_options[k].flag) == 0)
+                break;
+        if (strcmp(flag, "-h") == 0)
+            for (k = 0; k < tool_option_count; k++)
+                if (strcmp(tool_options[k].flag, "--help") == 0)
+                    break;
+        if (k == tool_option_count)
+            die(EXIT_USAGE, "unknown option '%s' (see tokenring --help)", a);
+        if (tool_options[k].arg && !val) {
+            if (i + 1 >= argc)
+                die(EXIT_USAGE, "option %s needs an argument %s", flag, tool_options[k].arg);
+            val = argv[++i];
+        } else if (!tool_options[k].arg && val) {
+            die(EXIT_USAGE, "option %s takes no argument", flag);
+        }
+        const char *f = tool_options[k].flag;
+        enum in_kind kind = IN_AUTO;
+        if (strcmp(f, "--topology") == 0 || strcmp(f, "--nodetool-ring") == 0 ||
+            strcmp(f, "--nodetool-status") == 0 || strcmp(f, "--cqlsh") == 0 ||
+            strcmp(f, "--input") == 0) {
+            kind = f[2] == 't' ? IN_TOPOLOGY
+                   : strcmp(f, "--nodetool-ring") == 0 ? IN_RING
+                   : strcmp(f, "--nodetool-status") == 0 ? IN_STATUS
+                   : f[2] == 'c' ? IN_CQLSH
+                                 : IN_AUTO;
+            if (ctx->opt.ninputs == 64)
+                die(EXIT_USAGE, "too many inputs");
+            ctx->opt.inputs[ctx->opt.ninputs++] = (struct input){ kind, val };
+        } else if (strcmp(f, "--keyspace") == 0) {
+            if (ctx->opt.nks_defs == 64)
+                die(EXIT_USAGE, "too many --keyspace options");
+            ctx->opt.ks_defs[ctx->opt.nks_defs++] = val;
+        } else if (strcmp(f, "--allow-partial") == 0) {
+            ctx->opt.allow_partial = true;
+        } else if (strcmp(f, "--json") == 0) {
+            ctx->opt.json = true;
+        } else if (strcmp(f, "--hex") == 0) {
+            ctx->opt.hex = true;
+        } else if (strcmp(f, "--types") == 0) {
+            ctx->opt.types = val;
+        } else if (strcmp(f, "--token") == 0) {
+            ctx->opt.token_mode = true;
+        } else if (strcmp(f, "--dc") == 0) {
+            ctx->opt.dc = val;
+        } else if (strcmp(f, "--rack") == 0) {
+            ctx->opt.rack = val;
+        } else if (strcmp(f, "--new-dc") == 0) {
+            ctx->opt.new_dc = val;
+        } else if (strcmp(f, "--initial-token") == 0) {
+            ctx->opt.initial_token = val;
+        } else if (strcmp(f, "--racks") == 0) {
+            ctx->opt.racks = val;
+        } else if (strcmp(f, "--names") == 0) {
+            ctx->opt.names = val;
+        } else if (strcmp(f, "--cl") == 0) {
+            ctx->opt.cl = val;
+        } else if (strcmp(f, "--local-dc") == 0) {
+            ctx->opt.local_dc = val;
+        } else if (strcmp(f, "--node-by-node") == 0) {
+            ctx->opt.node_by_node = true;
+        } else if (strcmp(f, "--num-tokens") == 0 || strcmp(f, "--nodes") == 0 ||
+                   strcmp(f, "--rf") == 0 || strcmp(f, "--failures") == 0) {
+            char *end;
+            errno = 0;
+            long v = strtol(val, &end, 10);
+            if (!*val || *end || errno || v < 1 || v > 65536)
+                die(EXIT_USAGE, "option %s: expected a number from 1 to 65536, found '%s'", f,
+                    val);
+            if (f[2] == 'n' && f[3] == 'u')
+                ctx->opt.num_tokens = v;
+            else if (f[2] == 'n')
+                ctx->opt.nodes = v;
+            else if (f[2] == 'r')
+                ctx->opt.rf = v;
+            else
+                ctx->opt.failures = v;
+        } else if (strcmp(f, "--help") == 0) {
+            print_help();
+            free(positional);
+            exit(EXIT_OK);
+        } else if (strcmp(f, "--man") == 0) {
+            print_man();
+            free(positional);
+            exit(EXIT_OK);
+        } else if (strcmp(f, "--version") == 0) {
+            printf("tokenring (libtokenring) %s\n", tokenring_version_string());
+            free(positional);
+            exit(EXIT_OK);
+        }
+    }
+    if ((ctx->opt.hex ? 1 : 0) + (ctx->opt.types ? 1 : 0) + (ctx->opt.token_mode ? 1 : 0) > 1)
+        die(EXIT_USAGE, "--hex, --types and --token exclude each other");
+    if (np == 0)
+        die(EXIT_USAGE, "no command given (see tokenring --help)");
+    ctx->opt.positional = positional;
+    ctx->opt.cmd = positional[0];
+    ctx->opt.args = positional + 1;
+    ctx->opt.nargs = np - 1;
+}
+
+int main(int argc, char **argv)
+{
+    tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1 } };
+    tr_ctx *ctx = &state;
+    parse_args(ctx, argc, argv);
+    const tool_command *cmd = NULL;
+    for (size_t i = 0; i < tool_command_count; i++)
+        if (strcmp(tool_commands[i].name, ctx->opt.cmd) == 0)
+            cmd = &tool_commands[i];
+    if (!cmd)
+        die(EXIT_USAGE, "unknown command '%s' (see tokenring --help)", ctx->opt.cmd);
+    ctx->progress_on = isatty(STDERR_FILENO) == 1;
+    load_cluster(ctx);
+    cmd->fn(ctx);
+    tokenring_ring_free(ctx->ring);
+    tokenring_cluster_free(ctx->cluster);
+    free(ctx->opt.positional);
+    flush_and_exit(ctx);
+}

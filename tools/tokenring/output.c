@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The output: the buffer stdout is written from once the command succeeded, table cells,
+ * JSON strings, the one decimal form of 128-bit widths, progress on a terminal, and the
+ * exits (messages and codes). */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+
+
+void die(int code, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tokenring: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(code);
+}
+
+void sb_reserve(strbuf *b, size_t extra)
+{
+    if (b->n + extra + 1 <= b->cap)
+        return;
+    size_t ncap = b->cap ? b->cap : 4096;
+    while (b->n + extra + 1 > ncap)
+        ncap *= 2;
+    char *q = realloc(b->p, ncap);
+    if (!q)
+        die(EXIT_INTERNAL, "out of memory");
+    b->p = q;
+    b->cap = ncap;
+}
+
+void sb_put(strbuf *b, const char *s, size_t n)
+{
+    sb_reserve(b, n);
+    memcpy(b->p + b->n, s, n);
+    b->n += n;
+    b->p[b->n] = '\0';
+}
+
+void sb_puts(strbuf *b, const char *s)
+{
+    sb_put(b, s, strlen(s));
+}
+
+
+
+void sb_printf(strbuf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (k < 0)
+        die(EXIT_INTERNAL, "formatting failed");
+    sb_reserve(b, (size_t)k);
+    va_start(ap, fmt);
+    vsnprintf(b->p + b->n, (size_t)k + 1, fmt, ap);
+    va_end(ap);
+    b->n += (size_t)k;
+}
+
+/* Left-aligned cell padded to width w (never truncated). */
+void sb_pad(strbuf *b, const char *s, size_t w)
+{
+    size_t n = strlen(s);
+    sb_put(b, s, n);
+    for (; n < w; n++)
+        sb_put(b, " ", 1);
+}
+
+void sb_json_str(strbuf *b, const char *s)
+{
+    sb_put(b, "\"", 1);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        switch (*p) {
+        case '"': sb_puts(b, "\\\""); break;
+        case '\\': sb_puts(b, "\\\\"); break;
+        case '\n': sb_puts(b, "\\n"); break;
+        case '\r': sb_puts(b, "\\r"); break;
+        case '\t': sb_puts(b, "\\t"); break;
+        default:
+            if (*p < 0x20)
+                sb_printf(b, "\\u%04x", *p);
+            else
+                sb_put(b, (const char *)p, 1);
+        }
+    }
+    sb_put(b, "\"", 1);
+}
+
+void flush_and_exit(tr_ctx *ctx)
+{
+    if (ctx->out.n && fwrite(ctx->out.p, 1, ctx->out.n, stdout) != ctx->out.n)
+        die(EXIT_INTERNAL, "cannot write the output: %s", strerror(errno));
+    if (fflush(stdout) != 0)
+        die(EXIT_INTERNAL, "cannot write the output: %s", strerror(errno));
+    free(ctx->out.p);
+    exit(EXIT_OK);
+}
+
+/* u128 to decimal. */
+void u128_str(char buf[48], tokenring_u128 v)
+{
+    __extension__ typedef unsigned __int128 u128;
+    u128 x = ((u128)v.hi << 64) | v.lo;
+    char tmp[48];
+    int k = 0;
+    do {
+        tmp[k++] = (char)('0' + (int)(x % 10));
+        x /= 10;
+    } while (x);
+    for (int i = 0; i < k; i++)
+        buf[i] = tmp[k - 1 - i];
+    buf[k] = '\0';
+}
+
+const char *liveness_word(int32_t l)
+{
+    return l == TOKENRING_UP ? "Up" : l == TOKENRING_DOWN ? "Down" : "?";
+}
+
+const char *state_word(int32_t s)
+{
+    static const char *w[] = { "Normal", "Joining", "Leaving", "Moving" };
+    return s >= 0 && s < 4 ? w[s] : "?";
+}
+
+void progress(tr_ctx *ctx, const char *what, size_t done, size_t total)
+{
+    if (!ctx->progress_on || total == 0)
+        return;
+    size_t w = 30, fill = done * w / total;
+    fprintf(stderr, "\r%-24s [", what);
+    for (size_t i = 0; i < w; i++)
+        fputc(i < fill ? '#' : ' ', stderr);
+    fprintf(stderr, "] %zu/%zu", done, total);
+    if (done == total)
+        fputs("\r\033[K", stderr);
+    fflush(stderr);
+}
+
+double frac(tokenring_u128 w)
+{
+    return (double)w.hi + (double)w.lo / 18446744073709551616.0;
+}
+
+int lib_exit(int rc)
+{
+    return rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL : EXIT_INPUT;
+}
+
+void fail_lib(int rc, const tokenring_error *err, const char *what)
+{
+    int code = rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL
+               : (rc == TOKENRING_E_INVAL || rc == TOKENRING_E_RANGE ||
+                  rc == TOKENRING_E_NOTFOUND || rc == TOKENRING_E_EXISTS ||
+                  rc == TOKENRING_E_IMPOSSIBLE)
+                   ? EXIT_USAGE
+                   : EXIT_INPUT;
+    die(code, "%s: %s", what, err->message[0] ? err->message : tokenring_strerror(rc));
+}
+
+const char *repl_text(const tokenring_replication *r, char *buf, size_t cap)
+{
+    size_t len;
+    if (tokenring_replication_format(buf, cap, &len, r) != TOKENRING_OK)
+        snprintf(buf, cap, "?");
+    return buf;
+}

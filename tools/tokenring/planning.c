@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Planning: generatetokens and migrate-num-tokens: tokens for new nodes from the
+ * replication-aware allocator. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+/* Rack names for n new nodes: --racks "2,2,2" (nodes per rack, as Cassandra's
+ * generatetokens takes them) fills rack1..rackN round-robin; by default one rack, "rack1".
+ * Which rack each node gets and what it is called are the library's
+ * (tokenring_layout_assign_racks, tokenring_layout_rack_name); this reads the option. */
+static char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
+{
+    size_t nr = 1;
+    uint32_t counts[256];
+    if (ctx->opt.racks) {
+        char **v = split_list(ctx->opt.racks, &nr);
+        if (nr > 256)
+            die(EXIT_USAGE, "--racks: at most 256 racks");
+        for (size_t i = 0; i < nr; i++) {
+            char *end;
+            errno = 0;
+            long c = strtol(v[i], &end, 10);
+            if (!*v[i] || *end || c < 1 || errno || (unsigned long)c > UINT32_MAX)
+                die(EXIT_USAGE, "--racks: expected node counts per rack such as 2,2,2");
+            counts[i] = (uint32_t)c;
+        }
+        free(v[0]);
+        free(v);
+    }
+    uint32_t *rack_of = calloc(n + 1, sizeof *rack_of);
+    char **racks = calloc(n + 1, sizeof *racks);
+    if (!rack_of || !racks)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_layout_assign_racks(NULL, rack_of, n, 1, (uint32_t)nr,
+                                           ctx->opt.racks ? counts : NULL, &err);
+    if (rc != TOKENRING_OK)
+        die(EXIT_USAGE, "--racks: %s", err.message);
+    for (size_t k = 0; k < n; k++) {
+        char name[16];
+        size_t len;
+        if (tokenring_layout_rack_name(name, sizeof name, &len, rack_of[k]) != TOKENRING_OK ||
+            !(racks[k] = strdup(name)))
+            die(EXIT_INTERNAL, "out of memory");
+    }
+    free(rack_of);
+    *nracks_out = nr;
+    return racks;
+}
+
+/* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC] */
+TOOL_COMMAND(cmd_generatetokens)
+{
+    check_args(ctx, 0, 0, "--nodes N --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]");
+    if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
+        die(EXIT_USAGE, "generatetokens needs --nodes N, --num-tokens T and --rf RF (each at "
+                        "least 1)");
+    size_t n = (size_t)ctx->opt.nodes, nr;
+    char **racks = rack_plan(ctx, n, &nr);
+    tokenring_topology *empty = NULL;
+    const tokenring_topology *t = NULL;
+    if (ctx->demo) {
+        if (tokenring_topology_new(&empty) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "out of memory");
+        t = empty;
+    } else {
+        t = need_topology(ctx);
+    }
+    const char *dc = ctx->opt.dc ? ctx->opt.dc : ctx->demo ? "datacenter1" : only_dc(ctx);
+    if (!dc)
+        die(EXIT_USAGE, "generatetokens: the cluster has several datacenters: give --dc");
+    int64_t *tokens = calloc(n * (size_t)ctx->opt.num_tokens, sizeof *tokens);
+    if (!tokens)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc;
+    if (ctx->opt.node_by_node) {
+        /* node by node, so that progress can be shown: each node against the cluster
+         * plus the nodes planned before it */
+        tokenring_topology *work = NULL;
+        rc = tokenring_topology_clone(&work, t);
+        for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
+            progress(ctx, "generatetokens", i, n);
+            int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
+            rc = tokenring_allocate_tokens(mine, (uint32_t)ctx->opt.num_tokens, work, dc, racks[i],
+                                           (int32_t)ctx->opt.rf, 0, &err);
+            char name[64];
+            snprintf(name, sizeof name, "planned-node-%zu", i);
+            if (rc == TOKENRING_OK)
+                rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
+                                                 (size_t)ctx->opt.num_tokens, &err);
+        }
+        progress(ctx, "generatetokens", n, n);
+        tokenring_topology_free(work);
+    } else {
+        if (ctx->progress_on)
+            fprintf(stderr, "planning %zu nodes...", n);
+        rc = tokenring_allocate_nodes(tokens, (uint32_t)ctx->opt.num_tokens, t, dc,
+                                      (const char *const *)racks, n, (int32_t)ctx->opt.rf, 0, &err);
+        if (ctx->progress_on)
+            fputs("\r\033[K", stderr);
+    }
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "generatetokens");
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"datacenter\": ");
+        sb_json_str(&ctx->out, dc);
+        sb_puts(&ctx->out, ", \"nodes\": [");
+    } else {
+        sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
+                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s)\n",
+                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, ctx->demo ? ", empty cluster" : "");
+    }
+    for (size_t i = 0; i < n; i++) {
+        const int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n " : "\n ");
+            sb_puts(&ctx->out, "{\"rack\": ");
+            sb_json_str(&ctx->out, racks[i]);
+            sb_puts(&ctx->out, ", \"tokens\": [");
+        } else {
+            sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
+        }
+        for (long j = 0; j < ctx->opt.num_tokens; j++)
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%lld\"" : "%s%lld", j ? ", " : "",
+                      (long long)mine[j]);
+        sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    for (size_t i = 0; i < n; i++)
+        free(racks[i]);
+    free(racks);
+    free(tokens);
+    tokenring_topology_free(empty);
+}
+
+/* migrate-num-tokens --dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF [--racks ...]
+ *                    [--names a,b,...] */
+TOOL_COMMAND(cmd_migrate)
+{
+    check_args(ctx, 0, 0, "--dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF");
+    if (!ctx->opt.new_dc || ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
+        die(EXIT_USAGE, "migrate-num-tokens needs --new-dc NAME, --nodes N, --num-tokens T "
+                        "and --rf RF");
+    const tokenring_topology *t = need_topology(ctx);
+    const char *old = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
+    if (!old)
+        die(EXIT_USAGE, "migrate-num-tokens: the cluster has several datacenters: give --dc");
+    size_t n = (size_t)ctx->opt.nodes, nr, nn = 0;
+    char **racks = rack_plan(ctx, n, &nr);
+    char **names = NULL;
+    if (ctx->opt.names) {
+        names = split_list(ctx->opt.names, &nn);
+        if (nn != n)
+            die(EXIT_USAGE, "--names: %zu names for %zu nodes", nn, n);
+    } else {
+        names = calloc(n + 1, sizeof *names);
+        if (!names)
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            char b[300];
+            snprintf(b, sizeof b, "%s-node%zu", ctx->opt.new_dc, i + 1);
+            names[i] = strdup(b);
+        }
+    }
+    size_t nk = tokenring_cluster_keyspace_count(ctx->cluster);
+    const char **ks = calloc(nk + 1, sizeof *ks);
+    const tokenring_replication **rs = calloc(nk + 1, sizeof *rs);
+    if (!ks || !rs)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < nk; i++)
+        tokenring_cluster_keyspace(&ks[i], &rs[i], ctx->cluster, i);
+    tokenring_migration *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (ctx->progress_on)
+        fprintf(stderr, "planning %zu nodes...", n);
+    int rc = tokenring_migration_plan(&m, t, old, ctx->opt.new_dc, (const char *const *)names,
+                                      (const char *const *)racks, n, (uint32_t)ctx->opt.num_tokens,
+                                      (int32_t)ctx->opt.rf, ks, rs, nk, &err);
+    if (ctx->progress_on)
+        fputs("\r\033[K", stderr);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "migrate-num-tokens");
+    size_t cnt = tokenring_migration_node_count(m);
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"nodes\": [");
+    } else {
+        sb_printf(&ctx->out, "Migration of datacenter %s to %s with num_tokens %ld (%zu nodes)\n\n"
+                        "New nodes (initial_token):\n",
+                  old, ctx->opt.new_dc, ctx->opt.num_tokens, cnt);
+    }
+    for (size_t i = 0; i < cnt; i++) {
+        const char *name, *rack;
+        const int64_t *toks;
+        size_t tc;
+        tokenring_migration_node(&name, &rack, &toks, &tc, m, i);
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n " : "\n ");
+            sb_puts(&ctx->out, "{\"name\": ");
+            sb_json_str(&ctx->out, name);
+            sb_puts(&ctx->out, ", \"rack\": ");
+            sb_json_str(&ctx->out, rack);
+            sb_puts(&ctx->out, ", \"tokens\": [");
+        } else {
+            sb_printf(&ctx->out, "  %s (rack %s): ", name, rack);
+        }
+        for (size_t j = 0; j < tc; j++)
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%lld\"" : "%s%lld",
+                      j ? (ctx->opt.json ? ", " : ",") : "",
+                      (long long)toks[j]);
+        sb_puts(&ctx->out, ctx->opt.json ? "]}" : "\n");
+    }
+    size_t steps = tokenring_migration_step_count(m);
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "],\n \"steps\": [");
+    else
+        sb_puts(&ctx->out, "\nSteps:\n");
+    for (size_t i = 0; i < steps; i++) {
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n  " : "\n  ");
+            sb_json_str(&ctx->out, tokenring_migration_step(m, i));
+        } else {
+            sb_printf(&ctx->out, "%3zu. %s\n", i + 1, tokenring_migration_step(m, i));
+        }
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    tokenring_migration_free(m);
+    free(ks);
+    free(rs);
+    for (size_t i = 0; i < n; i++)
+        free(racks[i]);
+    free(racks);
+    if (ctx->opt.names) {
+        free(names[0]);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            free(names[i]);
+    }
+    free(names);
+}

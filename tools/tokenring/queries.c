@@ -1,0 +1,582 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Queries: token, getendpoints, ring, describering, status, demo: what the ring says, in
+ * nodetool's layouts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+enum own_mode { OWN_PRIMARY, OWN_EFFECTIVE, OWN_UNKNOWN };
+
+static const char *const NOTE_DIFFERENT =
+    "Non-system keyspaces don't have the same replication settings, effective ownership "
+    "information is meaningless";
+
+/* Which ownership `ring`/`status` show: the named keyspace's effective ownership; without
+ * one, the effective ownership shared by every keyspace of the input (as nodetool does),
+ * "?" when they differ, or primary ownership when the input defines no keyspace. */
+static enum own_mode own_mode_for(tr_ctx *ctx, const char *ks, const tokenring_replication **repl)
+{
+    *repl = NULL;
+    if (ks) {
+        *repl = find_keyspace(ctx, ks);
+        return OWN_EFFECTIVE;
+    }
+    size_t k = tokenring_cluster_keyspace_count(ctx->cluster);
+    if (k == 0)
+        return OWN_PRIMARY;
+    char first[4096], cur[4096];
+    size_t len;
+    const tokenring_replication *r0;
+    tokenring_cluster_keyspace(NULL, &r0, ctx->cluster, 0);
+    if (tokenring_replication_format(first, sizeof first, &len, r0) != TOKENRING_OK)
+        return OWN_UNKNOWN;
+    for (size_t i = 1; i < k; i++) {
+        const tokenring_replication *r;
+        tokenring_cluster_keyspace(NULL, &r, ctx->cluster, i);
+        if (tokenring_replication_format(cur, sizeof cur, &len, r) != TOKENRING_OK ||
+            strcmp(cur, first) != 0)
+            return OWN_UNKNOWN;
+    }
+    *repl = r0;
+    return OWN_EFFECTIVE;
+}
+
+/* Per-cluster-node ownership for ring/status; node index = cluster index = ring index. */
+struct own {
+    enum own_mode mode;
+    tokenring_ownership *o; /* NULL when tokens are unknown */
+    size_t n;
+};
+
+static struct own compute_ownership(tr_ctx *ctx, const char *ks, bool tokens_needed)
+{
+    struct own res = { OWN_PRIMARY, NULL, 0 };
+    const tokenring_replication *r;
+    res.mode = own_mode_for(ctx, ks, &r);
+    if (!tokenring_cluster_topology(ctx->cluster)) {
+        if (ks || tokens_needed)
+            need_ring(ctx); /* dies with the reason */
+        res.mode = OWN_UNKNOWN;
+        return res;
+    }
+    need_ring(ctx);
+    res.n = tokenring_ring_node_count(ctx->ring);
+    res.o = calloc(res.n ? res.n : 1, sizeof *res.o);
+    if (!res.o)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_placement *p = res.mode == OWN_EFFECTIVE ? build_placement(ctx, r) : NULL;
+    int rc = tokenring_ring_ownership(res.o, res.n, ctx->ring, p);
+    if (rc != TOKENRING_OK)
+        die(lib_exit(rc), "ownership failed: %s", tokenring_strerror(rc));
+    tokenring_placement_free(p);
+    return res;
+}
+
+/* The float nodetool prints, or -1 for "?". */
+static double own_value(const struct own *o, size_t i)
+{
+    if (o->mode == OWN_UNKNOWN || !o->o)
+        return -1;
+    if (o->o[i].token_count == 0)
+        return -1; /* joining: not in the ownership map */
+    return o->mode == OWN_EFFECTIVE ? (double)o->o[i].nodetool_effective
+                                    : (double)o->o[i].nodetool_primary;
+}
+
+static void json_own(tr_ctx *ctx, const struct own *o, size_t i)
+{
+    double v = own_value(o, i);
+    if (v < 0) {
+        sb_puts(&ctx->out, "null");
+        return;
+    }
+    char w[48];
+    u128_str(w, o->mode == OWN_EFFECTIVE ? o->o[i].effective_width : o->o[i].primary_width);
+    sb_printf(&ctx->out, "{\"nodetool\": %.9g, \"exact\": %.17g, \"width\": \"%s\"}", v,
+              o->mode == OWN_EFFECTIVE ? o->o[i].effective : o->o[i].primary, w);
+}
+
+static const char *mode_name(enum own_mode m)
+{
+    return m == OWN_EFFECTIVE ? "effective" : m == OWN_PRIMARY ? "primary" : "unknown";
+}
+
+/* token KEY... */
+TOOL_COMMAND(cmd_token)
+{
+    size_t n;
+    struct key *keys = collect_keys(ctx, ctx->opt.args, ctx->opt.nargs, &n);
+    bool with_owner = tokenring_cluster_topology(ctx->cluster) != NULL;
+    if (with_owner)
+        need_ring(ctx);
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "[");
+        for (size_t i = 0; i < n; i++) {
+            sb_puts(&ctx->out, i ? ",\n " : "");
+            sb_puts(&ctx->out, "{\"key\": ");
+            sb_json_str(&ctx->out, keys[i].label);
+            sb_printf(&ctx->out, ", \"token\": \"%lld\"", (long long)keys[i].token);
+            if (with_owner) {
+                tokenring_range r;
+                tokenring_ring_range_of(&r, ctx->ring, keys[i].token);
+                sb_puts(&ctx->out, ", \"owner\": ");
+                sb_json_str(&ctx->out, node_name(ctx, r.owner));
+                sb_printf(&ctx->out, ", \"range\": [\"%lld\", \"%lld\"]", (long long)r.start,
+                          (long long)r.end);
+            }
+            sb_puts(&ctx->out, "}");
+        }
+        sb_puts(&ctx->out, "]\n");
+        free_keys(keys, n);
+        return;
+    }
+    size_t wk = 3;
+    for (size_t i = 0; i < n; i++)
+        if (strlen(keys[i].label) > wk)
+            wk = strlen(keys[i].label);
+    sb_pad(&ctx->out, "Key", wk);
+    sb_puts(&ctx->out, "  ");
+    sb_pad(&ctx->out, "Token", 20);
+    sb_puts(&ctx->out, with_owner ? "  Owner\n" : "\n");
+    for (size_t i = 0; i < n; i++) {
+        char t[32];
+        snprintf(t, sizeof t, "%lld", (long long)keys[i].token);
+        sb_pad(&ctx->out, keys[i].label, wk);
+        sb_puts(&ctx->out, "  ");
+        if (with_owner) {
+            uint32_t owner;
+            tokenring_ring_owner(&owner, ctx->ring, keys[i].token);
+            sb_pad(&ctx->out, t, 20);
+            sb_printf(&ctx->out, "  %s\n", node_name(ctx, owner));
+        } else {
+            sb_printf(&ctx->out, "%s\n", t);
+        }
+    }
+    free_keys(keys, n);
+}
+
+/* getendpoints KS KEY... */
+TOOL_COMMAND(cmd_getendpoints)
+{
+    if (ctx->opt.nargs < 1)
+        die(EXIT_USAGE, "usage: tokenring getendpoints KEYSPACE KEY... (see tokenring --help)");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    size_t n;
+    struct key *keys = collect_keys(ctx, ctx->opt.args + 1, ctx->opt.nargs - 1, &n);
+    tokenring_placement *p = build_placement(ctx, r);
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "[");
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas rep;
+        if (tokenring_placement_replicas(&rep, p, keys[i].token) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "replica lookup failed");
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n " : "");
+            sb_puts(&ctx->out, "{\"key\": ");
+            sb_json_str(&ctx->out, keys[i].label);
+            sb_printf(&ctx->out, ", \"token\": \"%lld\", \"endpoints\": [",
+                      (long long)keys[i].token);
+            for (uint32_t j = 0; j < rep.count; j++) {
+                sb_puts(&ctx->out, j ? ", " : "");
+                sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
+            }
+            sb_puts(&ctx->out, "], \"transient\": [");
+            for (uint32_t j = 0; j < rep.count; j++)
+                sb_printf(&ctx->out, "%s%s", j ? ", " : "",
+                          rep.transient && rep.transient[j] ? "true" : "false");
+            sb_puts(&ctx->out, "]}");
+            continue;
+        }
+        if (n > 1)
+            sb_printf(&ctx->out, "%s# %s (token %lld)\n", i ? "\n" : "", keys[i].label,
+                      (long long)keys[i].token);
+        for (uint32_t j = 0; j < rep.count; j++)
+            sb_printf(&ctx->out, "%s\n", node_name(ctx, rep.nodes[j]));
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]\n");
+    tokenring_placement_free(p);
+    free_keys(keys, n);
+}
+
+/* describering KS */
+TOOL_COMMAND(cmd_describering)
+{
+    check_args(ctx, 1, 1, "KEYSPACE");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    tokenring_placement *p = build_placement(ctx, r);
+    size_t nt;
+    tokenring_ring_tokens(ctx->ring, &nt);
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "{\"keyspace\": ");
+    if (ctx->opt.json) {
+        sb_json_str(&ctx->out, ctx->opt.args[0]);
+        sb_puts(&ctx->out, ", \"ranges\": [");
+    } else {
+        sb_puts(&ctx->out, "Schema Version:unknown\nTokenRange: \n");
+    }
+    for (size_t i = 0; i < nt; i++) {
+        tokenring_range rg;
+        tokenring_replicas rep;
+        if (tokenring_ring_range(&rg, ctx->ring, i) != TOKENRING_OK ||
+            tokenring_placement_range_replicas(&rep, p, i) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "range lookup failed");
+        if (ctx->opt.json) {
+            char w[48];
+            u128_str(w, rg.width);
+            sb_printf(&ctx->out, "%s{\"start_token\": \"%lld\", \"end_token\": \"%lld\", "
+                            "\"width\": \"%s\", \"endpoints\": [",
+                      i ? ",\n " : "", (long long)rg.start, (long long)rg.end, w);
+            for (uint32_t j = 0; j < rep.count; j++) {
+                sb_puts(&ctx->out, j ? ", " : "");
+                sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
+            }
+            sb_puts(&ctx->out, "]}");
+            continue;
+        }
+        sb_printf(&ctx->out, "\tTokenRange(start_token:%lld, end_token:%lld, endpoints:[",
+                  (long long)rg.start, (long long)rg.end);
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass)
+                sb_puts(&ctx->out, "], rpc_endpoints:[");
+            for (uint32_t j = 0; j < rep.count; j++)
+                sb_printf(&ctx->out, "%s%s", j ? ", " : "", node_name(ctx, rep.nodes[j]));
+        }
+        sb_puts(&ctx->out, "], endpoint_details:[");
+        for (uint32_t j = 0; j < rep.count; j++) {
+            tokenring_node_info info;
+            tokenring_ring_node_brief(&info, ctx->ring, rep.nodes[j]);
+            sb_printf(&ctx->out, "%sEndpointDetails(host:%s, datacenter:%s, rack:%s)",
+                      j ? ", " : "", info.name, info.datacenter, info.rack);
+        }
+        sb_puts(&ctx->out, "])\n");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    tokenring_placement_free(p);
+}
+
+/* nodetool's "%-{W}s  %-12s%-7s%-8s%-16s%-20s%-44s%n" */
+static void ring_row(tr_ctx *ctx, size_t w, const char *addr, const char *rack, const char *status,
+                     const char *state, const char *load, const char *owns, const char *token)
+{
+    sb_pad(&ctx->out, addr, w);
+    sb_puts(&ctx->out, "  ");
+    sb_pad(&ctx->out, rack, 12);
+    sb_pad(&ctx->out, status, 7);
+    sb_pad(&ctx->out, state, 8);
+    sb_pad(&ctx->out, load, 16);
+    sb_pad(&ctx->out, owns, 20);
+    sb_pad(&ctx->out, token, 44);
+    sb_puts(&ctx->out, "\n");
+}
+
+struct row {
+    int64_t token;
+    size_t node;
+};
+
+static int cmp_row(const void *a, const void *b)
+{
+    int64_t x = ((const struct row *)a)->token, y = ((const struct row *)b)->token;
+    return x < y ? -1 : x > y;
+}
+
+/* ring [KS] */
+TOOL_COMMAND(cmd_ring)
+{
+    check_args(ctx, 0, 1, "[KEYSPACE]");
+    struct own o = compute_ownership(ctx, ctx->opt.nargs ? ctx->opt.args[0] : NULL, true);
+    size_t n = tokenring_cluster_node_count(ctx->cluster);
+    size_t ndc;
+    const char **dcs = cluster_dcs(ctx, &ndc);
+    size_t w = 0;
+    bool vnodes = false;
+    for (size_t i = 0; i < n; i++) {
+        tokenring_cluster_node_info info;
+        tokenring_cluster_node(&info, ctx->cluster, i);
+        const char *c = strchr(info.name, ':');
+        size_t l = strlen(info.name) + ((c && !strchr(c + 1, ':')) ? 0 : 5); /* ":7000" */
+        if (l > w)
+            w = l;
+        if (info.token_count > 1)
+            vnodes = true;
+    }
+    if (ctx->opt.json) {
+        sb_printf(&ctx->out, "{\"ownership\": \"%s\", \"datacenters\": [", mode_name(o.mode));
+    }
+    for (size_t d = 0; d < ndc; d++) {
+        /* rows: every token of the DC's nodes (normal and joining), ascending */
+        size_t nrows = 0;
+        for (size_t i = 0; i < n; i++) {
+            tokenring_cluster_node_info info;
+            tokenring_cluster_node(&info, ctx->cluster, i);
+            if (strcmp(info.datacenter, dcs[d]) == 0)
+                nrows += info.token_count;
+        }
+        struct row *rows = calloc(nrows ? nrows : 1, sizeof *rows);
+        if (!rows)
+            die(EXIT_INTERNAL, "out of memory");
+        size_t k = 0;
+        for (size_t i = 0; i < n; i++) {
+            tokenring_cluster_node_info info;
+            tokenring_cluster_node(&info, ctx->cluster, i);
+            if (strcmp(info.datacenter, dcs[d]) == 0)
+                for (size_t j = 0; j < info.token_count; j++)
+                    rows[k++] = (struct row){ info.tokens[j], i };
+        }
+        qsort(rows, nrows, sizeof *rows, cmp_row); /* tokens are distinct */
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, d ? ",\n " : "");
+            sb_puts(&ctx->out, "{\"datacenter\": ");
+            sb_json_str(&ctx->out, dcs[d]);
+            sb_puts(&ctx->out, ", \"rows\": [");
+            for (size_t a = 0; a < nrows; a++) {
+                tokenring_cluster_node_info info;
+                tokenring_cluster_node(&info, ctx->cluster, rows[a].node);
+                sb_puts(&ctx->out, a ? ",\n  " : "\n  ");
+                sb_puts(&ctx->out, "{\"address\": ");
+                sb_json_str(&ctx->out, info.name);
+                sb_puts(&ctx->out, ", \"rack\": ");
+                sb_json_str(&ctx->out, info.rack);
+                sb_printf(&ctx->out, ", \"status\": \"%s\", \"state\": \"%s\", \"owns\": ",
+                          liveness_word(info.liveness), state_word(info.state));
+                json_own(ctx, &o, rows[a].node);
+                sb_printf(&ctx->out, ", \"token\": \"%lld\"}", (long long)rows[a].token);
+            }
+            sb_puts(&ctx->out, "]}");
+            free(rows);
+            continue;
+        }
+        sb_printf(&ctx->out, "\nDatacenter: %s\n==========\n", dcs[d]);
+        ring_row(ctx, w, "Address", "Rack", "Status", "State", "Load", "Owns", "Token");
+        if (nrows > 1) {
+            char t[32];
+            snprintf(t, sizeof t, "%lld", (long long)rows[nrows - 1].token);
+            ring_row(ctx, w, "", "", "", "", "", "", t);
+        } else {
+            sb_puts(&ctx->out, "\n");
+        }
+        for (size_t a = 0; a < nrows; a++) {
+            tokenring_cluster_node_info info;
+            tokenring_cluster_node(&info, ctx->cluster, rows[a].node);
+            char t[32], ow[32];
+            snprintf(t, sizeof t, "%lld", (long long)rows[a].token);
+            double v = own_value(&o, rows[a].node);
+            if (v < 0)
+                snprintf(ow, sizeof ow, "?");
+            else
+                snprintf(ow, sizeof ow, "%.2f%%", v * 100.0);
+            ring_row(ctx, w, info.name, info.rack, liveness_word(info.liveness),
+                     state_word(info.state), "?", ow, t);
+        }
+        sb_puts(&ctx->out, "\n");
+        free(rows);
+    }
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "]}\n");
+    } else {
+        if (vnodes)
+            sb_puts(&ctx->out, "  Warning: \"nodetool ring\" is used to output all the tokens of a "
+                          "node.\n  To view status related info of a node use \"nodetool "
+                          "status\" instead.\n\n");
+        if (o.mode == OWN_UNKNOWN)
+            sb_printf(&ctx->out, "Note: %s\n", NOTE_DIFFERENT);
+        else if (o.mode == OWN_PRIMARY)
+            sb_puts(&ctx->out, "Note: Ownership information does not include topology; for "
+                          "complete information, specify a keyspace\n");
+    }
+    free(dcs);
+    free(o.o);
+}
+
+/* status [KS] */
+TOOL_COMMAND(cmd_status)
+{
+    check_args(ctx, 0, 1, "[KEYSPACE]");
+    struct own o = compute_ownership(ctx, ctx->opt.nargs ? ctx->opt.args[0] : NULL, false);
+    size_t n = tokenring_cluster_node_count(ctx->cluster);
+    size_t ndc;
+    const char **dcs = cluster_dcs(ctx, &ndc);
+    size_t total_tokens = 0;
+    for (size_t i = 0; i < n; i++) {
+        tokenring_cluster_node_info info;
+        tokenring_cluster_node(&info, ctx->cluster, i);
+        total_tokens += info.declared_tokens;
+    }
+    /* nodetool compares the token count with the number of datacenters */
+    bool token_layout = total_tokens <= ndc && o.o != NULL;
+    const char *owns_head = o.mode == OWN_EFFECTIVE ? "Owns (effective)" : "Owns";
+    if (ctx->opt.json) {
+        sb_printf(&ctx->out, "{\"ownership\": \"%s\", \"nodes\": [", mode_name(o.mode));
+        for (size_t d = 0, first = 1; d < ndc; d++) {
+            for (size_t i = 0; i < n; i++) {
+                tokenring_cluster_node_info info;
+                tokenring_cluster_node(&info, ctx->cluster, i);
+                if (strcmp(info.datacenter, dcs[d]) != 0)
+                    continue;
+                sb_puts(&ctx->out, first ? "\n " : ",\n ");
+                first = 0;
+                sb_puts(&ctx->out, "{\"address\": ");
+                sb_json_str(&ctx->out, info.name);
+                sb_puts(&ctx->out, ", \"datacenter\": ");
+                sb_json_str(&ctx->out, info.datacenter);
+                sb_puts(&ctx->out, ", \"rack\": ");
+                sb_json_str(&ctx->out, info.rack);
+                sb_printf(&ctx->out, ", \"status\": \"%s\", \"state\": \"%s\", \"tokens\": %zu, "
+                                "\"host_id\": ",
+                          liveness_word(info.liveness), state_word(info.state),
+                          info.declared_tokens);
+                if (info.host_id)
+                    sb_json_str(&ctx->out, info.host_id);
+                else
+                    sb_puts(&ctx->out, "null");
+                sb_puts(&ctx->out, ", \"owns\": ");
+                json_own(ctx, &o, i);
+                sb_puts(&ctx->out, "}");
+            }
+        }
+        sb_puts(&ctx->out, "]}\n");
+        free(dcs);
+        free(o.o);
+        return;
+    }
+    /* cells first, for shared column widths */
+    enum { NCOL = 7 };
+    const char *head[NCOL];
+    size_t nc = 0;
+    head[nc++] = "--";
+    head[nc++] = "Address";
+    head[nc++] = "Load";
+    if (!token_layout)
+        head[nc++] = "Tokens";
+    head[nc++] = owns_head;
+    head[nc++] = "Host ID";
+    if (token_layout)
+        head[nc++] = "Token";
+    head[nc++] = "Rack";
+    char **cells = calloc(n * NCOL + 1, sizeof *cells);
+    size_t width[NCOL];
+    if (!cells)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t c = 0; c < nc; c++)
+        width[c] = strlen(head[c]);
+    for (size_t i = 0; i < n; i++) {
+        tokenring_cluster_node_info info;
+        tokenring_cluster_node(&info, ctx->cluster, i);
+        char buf[NCOL][320];
+        size_t c = 0;
+        snprintf(buf[c++], 320, "%c%c",
+                 info.liveness == TOKENRING_UP ? 'U' : info.liveness == TOKENRING_DOWN ? 'D'
+                                                                                       : '?',
+                 "NJLM"[info.state & 3]);
+        snprintf(buf[c++], 320, "%s", info.name);
+        snprintf(buf[c++], 320, "?");
+        if (!token_layout)
+            snprintf(buf[c++], 320, "%zu", info.declared_tokens);
+        double v = own_value(&o, i);
+        if (v < 0)
+            snprintf(buf[c++], 320, "?");
+        else
+            snprintf(buf[c++], 320, "%.1f%%", v * 100.0);
+        snprintf(buf[c++], 320, "%s", info.host_id ? info.host_id : "?");
+        if (token_layout)
+            snprintf(buf[c++], 320, "%lld", info.token_count ? (long long)info.tokens[0] : 0LL);
+        snprintf(buf[c++], 320, "%s", info.rack);
+        for (size_t j = 0; j < nc; j++) {
+            cells[i * NCOL + j] = strdup(buf[j]);
+            if (!cells[i * NCOL + j])
+                die(EXIT_INTERNAL, "out of memory");
+            if (strlen(buf[j]) > width[j])
+                width[j] = strlen(buf[j]);
+        }
+    }
+    for (size_t d = 0; d < ndc; d++) {
+        char title[400];
+        snprintf(title, sizeof title, "Datacenter: %s", dcs[d]);
+        sb_printf(&ctx->out, "%s\n", title);
+        for (size_t k = strlen(title); k > 0; k--)
+            sb_puts(&ctx->out, "=");
+        sb_puts(&ctx->out, "\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n");
+        for (size_t c = 0; c < nc; c++) {
+            sb_pad(&ctx->out, head[c], width[c]);
+            sb_puts(&ctx->out, c + 1 < nc ? "  " : "\n");
+        }
+        for (size_t i = 0; i < n; i++) {
+            tokenring_cluster_node_info info;
+            tokenring_cluster_node(&info, ctx->cluster, i);
+            if (strcmp(info.datacenter, dcs[d]) != 0)
+                continue;
+            for (size_t c = 0; c < nc; c++) {
+                sb_pad(&ctx->out, cells[i * NCOL + c], width[c]);
+                sb_puts(&ctx->out, c + 1 < nc ? "  " : "\n");
+            }
+        }
+        sb_puts(&ctx->out, "\n");
+    }
+    if (o.mode == OWN_UNKNOWN && o.o)
+        sb_printf(&ctx->out, "Note: %s\n", NOTE_DIFFERENT);
+    else if (o.mode == OWN_UNKNOWN)
+        sb_puts(&ctx->out, "Note: the input has no tokens (nodetool status), so ownership is "
+                      "unknown\n");
+    for (size_t i = 0; i < n * NCOL; i++)
+        free(cells[i]);
+    free(cells);
+    free(dcs);
+    free(o.o);
+}
+
+/* demo [KEY...] */
+TOOL_COMMAND(cmd_demo)
+{
+    if (!ctx->demo)
+        die(EXIT_USAGE, "demo works on the built-in demo ring only (give no input)");
+    static char *defaults[] = { "user42" };
+    char **args = ctx->opt.nargs ? ctx->opt.args : defaults;
+    size_t nargs = ctx->opt.nargs ? ctx->opt.nargs : 1;
+    size_t n;
+    struct key *keys = collect_keys(ctx, args, nargs, &n);
+    const tokenring_replication *r = find_keyspace(ctx, "demo");
+    tokenring_placement *p = build_placement(ctx, r);
+    size_t nt;
+    tokenring_ring_tokens(ctx->ring, &nt);
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "[");
+    else
+        sb_printf(&ctx->out, "Demo ring: %zu nodes x 8 tokens (layout seed 1), datacenter1; "
+                        "keyspace demo = NetworkTopologyStrategy datacenter1=3\n\n",
+                  tokenring_ring_node_count(ctx->ring));
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas rep;
+        tokenring_range rg;
+        tokenring_placement_replicas(&rep, p, keys[i].token);
+        tokenring_ring_range_of(&rg, ctx->ring, keys[i].token);
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n " : "");
+            sb_puts(&ctx->out, "{\"key\": ");
+            sb_json_str(&ctx->out, keys[i].label);
+            sb_printf(&ctx->out, ", \"token\": \"%lld\", \"owner\": ", (long long)keys[i].token);
+            sb_json_str(&ctx->out, node_name(ctx, rg.owner));
+            sb_puts(&ctx->out, ", \"replicas\": [");
+            for (uint32_t j = 0; j < rep.count; j++) {
+                sb_puts(&ctx->out, j ? ", " : "");
+                sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
+            }
+            sb_puts(&ctx->out, "]}");
+            continue;
+        }
+        sb_printf(&ctx->out, "key       %s\ntoken     %lld\nrange     (%lld, %lld]\nowner     %s\n"
+                        "replicas ",
+                  keys[i].label, (long long)keys[i].token, (long long)rg.start,
+                  (long long)rg.end, node_name(ctx, rg.owner));
+        for (uint32_t j = 0; j < rep.count; j++)
+            sb_printf(&ctx->out, " %s", node_name(ctx, rep.nodes[j]));
+        sb_puts(&ctx->out, i + 1 < n ? "\n\n" : "\n");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]\n");
+    tokenring_placement_free(p);
+    free_keys(keys, n);
+}

@@ -1,0 +1,157 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The tokenring tool's rooms and what they share. Built only on the public API: every
+ * number the tool shows was computed by the library; the tool reads its input, asks, and
+ * presents the answer.
+ *
+ *   main.c      options, dispatch
+ *   commands.c  the command table (--help and the man page are generated from it)
+ *   help.c      --help and --man from that table
+ *   input.c     loading the cluster (files, demo ring, --keyspace), its lookups
+ *   keys.c      keys and token lists from the command line or stdin
+ *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
+ *   queries.c   token, getendpoints, ring, describering, status, demo
+ *   convert.c   convert
+ *   changes.c   join, decommission, replace, move
+ *   planning.c  generatetokens, migrate-num-tokens
+ *   analyses.c  availability, balance
+ *
+ * All state is in one tr_ctx, passed to whatever needs it: there are no mutable globals.
+ * A new command is one new file defining `TOOL_COMMAND(cmd_x) { ... }` plus one row in
+ * commands.c. */
+#ifndef TOKENRING_TOOL_H
+#define TOKENRING_TOOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <tokenring/tokenring.h>
+#include <tokenring/layout.h>
+#include <tokenring/analysis.h>
+
+/* Exit codes: 0 ok, 1 internal error, 2 bad usage, 3 bad input. */
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+
+/* ------------------------------------------------------------------ state */
+
+typedef struct strbuf {
+    char *p;
+    size_t n, cap;
+} strbuf;
+
+enum in_kind { IN_AUTO, IN_TOPOLOGY, IN_RING, IN_STATUS, IN_CQLSH };
+
+struct input {
+    enum in_kind kind;
+    const char *path;
+};
+
+/* What the command line says. */
+typedef struct tr_options {
+    bool json, hex, token_mode, allow_partial;
+    const char *types;
+    struct input inputs[64];
+    size_t ninputs;
+    const char *ks_defs[64];
+    size_t nks_defs;
+    const char *dc, *rack, *new_dc, *racks, *initial_token, *cl, *local_dc, *names;
+    long num_tokens, nodes, rf, failures; /* -1: not given */
+    bool node_by_node;
+    const char *cmd;         /* the command's name */
+    char **args, **positional;
+    size_t nargs;            /* arguments after the command's name */
+} tr_options;
+
+/* Everything a command works with. */
+typedef struct tr_ctx {
+    tr_options opt;
+    tokenring_cluster *cluster; /* the merged inputs (or the demo ring) */
+    tokenring_ring *ring;       /* built on first need_ring() */
+    bool demo;                  /* the cluster is the built-in demo ring */
+    bool progress_on;           /* stderr is a terminal */
+    strbuf out;                 /* stdout, written only once the command succeeded */
+} tr_ctx;
+
+/* --------------------------------------------------------------- commands */
+
+typedef void tool_command_fn(tr_ctx *ctx);
+
+/* Defines a command's entry point, with the prototype -Wmissing-prototypes asks for. */
+#define TOOL_COMMAND(fn) \
+    tool_command_fn fn;  \
+    void fn(tr_ctx *ctx)
+
+typedef struct tool_command {
+    const char *name, *args, *summary, *details, *example;
+    tool_command_fn *fn;
+} tool_command;
+
+typedef struct tool_option {
+    const char *flag, *arg, *help;
+} tool_option;
+
+/* commands.c */
+extern const tool_command tool_commands[];
+extern const size_t tool_command_count;
+extern const tool_option tool_options[];
+extern const size_t tool_option_count;
+extern const char *const tool_description;
+extern const char *const tool_exit_text;
+
+/* help.c */
+void print_help(void);
+void print_man(void);
+
+/* ----------------------------------------------------------------- output */
+
+void die(int code, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+int lib_exit(int rc);
+void fail_lib(int rc, const tokenring_error *err, const char *what)
+    __attribute__((noreturn));
+void flush_and_exit(tr_ctx *ctx) __attribute__((noreturn));
+
+void sb_reserve(strbuf *b, size_t extra);
+void sb_put(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_printf(strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_pad(strbuf *b, const char *s, size_t w);
+void sb_json_str(strbuf *b, const char *s);
+
+/* The one decimal form of a 128-bit width (widths of the 2^64-value ring). */
+void u128_str(char buf[48], tokenring_u128 v);
+/* A width as a fraction of the ring, for display only. */
+double frac(tokenring_u128 w);
+const char *liveness_word(int32_t l);
+const char *state_word(int32_t s);
+const char *repl_text(const tokenring_replication *r, char *buf, size_t cap);
+void progress(tr_ctx *ctx, const char *what, size_t done, size_t total);
+
+/* ------------------------------------------------------------------ input */
+
+char *read_all(const char *path, size_t *len);
+void load_cluster(tr_ctx *ctx);
+const tokenring_ring *need_ring(tr_ctx *ctx);
+const tokenring_topology *need_topology(tr_ctx *ctx);
+const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name);
+tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r);
+const char *node_name(tr_ctx *ctx, uint32_t idx);
+const char **cluster_dcs(tr_ctx *ctx, size_t *count);
+const char *only_dc(tr_ctx *ctx);
+int32_t rf_for_dc(const tokenring_replication *r, const char *dc);
+void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
+
+/* ------------------------------------------------------------------- keys */
+
+struct key {
+    char *label; /* as given */
+    uint8_t *bytes;
+    size_t len;
+    int64_t token;
+};
+
+struct key *collect_keys(tr_ctx *ctx, char **args, size_t nargs, size_t *count);
+void free_keys(struct key *keys, size_t n);
+char **split_list(const char *s, size_t *count);
+int64_t *parse_token_list_arg(const char *s, size_t *count);
+
+#endif
