@@ -7,11 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-20}
-if [ ! -f build-fuzz/build.ninja ]; then
-  CC=clang meson setup build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined \
-    -Db_lundef=false -Dbuildtype=debugoptimized -Ddocs=disabled -Dbindings=disabled \
-    -Dabi_check=disabled -Dtests=false -Dbench=false -Dtools=false >/dev/null
-fi
+. scripts/configure.sh
+CC=clang configure build-fuzz -Dfuzzing=true -Db_sanitize=address,undefined -Db_lundef=false \
+  -Dbuildtype=debugoptimized -Ddocs=disabled -Dbindings=disabled -Dabi_check=disabled \
+  -Dtests=false -Dbench=false -Dtools=false
 meson compile -C build-fuzz >/dev/null
 mkdir -p build-fuzz/crashes
 status=0

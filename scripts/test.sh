@@ -19,6 +19,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="$PATH:/usr/local/go/bin"; }
 scripts/deps.sh test
 export PATH="$PWD/.venv/bin:$PATH"     # pytest, cffi, numpy ... for the Python suite
+. scripts/configure.sh                  # configure DIR -D...: every stage's exact options
 
 # Every stage must leave the machine as it found it; /dev/null has been seen replaced by a
 # regular file on a shared machine, so each stage checks it is still the null device.
@@ -30,7 +31,7 @@ step() {
 }
 
 step "build (debugoptimized, with debug info for the ABI check)"
-[ -f build/build.ninja ] || meson setup build -Dwerror=true >/dev/null
+configure build -Dwerror=true
 meson compile -C build -j "$jobs"
 
 step "meson test: unit, abi, docs, cli, python, go"
@@ -39,34 +40,31 @@ meson test -C build --print-errorlogs --num-processes "$jobs"
 [ "$mode" = quick ] && exit 0
 
 step "unit tests under AddressSanitizer + UndefinedBehaviorSanitizer"
-[ -f build-asan/build.ninja ] || meson setup build-asan -Db_sanitize=address,undefined \
-  -Db_lundef=false -Dbuildtype=debug -Ddocs=disabled -Dbindings=disabled >/dev/null
+configure build-asan -Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug \
+  -Ddocs=disabled -Dbindings=disabled
 meson compile -C build-asan -j "$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C build-asan --suite unit --print-errorlogs --num-processes "$jobs"
 
 step "unit tests and fuzz corpus replays under valgrind memcheck (no errors, no leaks)"
-[ -f build-vg/build.ninja ] || meson setup build-vg -Dbuildtype=debugoptimized -Ddocs=disabled \
-  -Dbindings=disabled -Dabi_check=disabled -Dbench=false -Dtools=false >/dev/null
+configure build-vg -Dbuildtype=debugoptimized -Ddocs=disabled -Dbindings=disabled \
+  -Dabi_check=disabled -Dbench=false -Dtools=false
 meson compile -C build-vg -j "$jobs"
-memcheck='valgrind -q --error-exitcode=1 --leak-check=full --errors-for-leak-kinds=definite,indirect'
-memcheck+=' --show-leak-kinds=definite,indirect --track-origins=no'
-# The heavy randomized tests check fewer cases here (TOKENRING_TEST_QUICK, ..._WORLDS).
-TOKENRING_TEST_QUICK=1 TOKENRING_DIFFERENTIAL_WORLDS=40 \
-  meson test -C build-vg --suite unit --suite fuzz --print-errorlogs --num-processes "$jobs" \
-  --timeout-multiplier 4 --wrapper "$memcheck"
+# The valgrind test setup (top-level meson.build): memcheck with errors and definite or
+# indirect leaks failing, fewer random cases (TOKENRING_TEST_QUICK, ..._WORLDS), 4x timeouts.
+meson test -C build-vg --setup=valgrind --suite unit --suite fuzz --print-errorlogs \
+  --num-processes "$jobs"
 
 step "concurrency test under ThreadSanitizer"
-[ -f build-tsan/build.ninja ] || meson setup build-tsan -Db_sanitize=thread -Db_lundef=false \
-  -Dbuildtype=debugoptimized -Ddocs=disabled -Dbindings=disabled -Dabi_check=disabled \
-  -Dbench=false -Dtools=false >/dev/null
+configure build-tsan -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptimized \
+  -Ddocs=disabled -Dbindings=disabled -Dabi_check=disabled -Dbench=false -Dtools=false
 meson compile -C build-tsan -j "$jobs"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
   meson test -C build-tsan concurrency ring_lazy --print-errorlogs --num-processes "$jobs"
 
 step "coverage of lib/ (unit, fuzz replays, cli): at least 95 % of lines and 90 % of branches"
-[ -f build-cov/build.ninja ] || meson setup build-cov -Db_coverage=true -Dbuildtype=debug \
-  -Ddocs=disabled -Dbindings=disabled -Dabi_check=disabled -Dbench=false >/dev/null
+configure build-cov -Db_coverage=true -Dbuildtype=debug -Ddocs=disabled -Dbindings=disabled \
+  -Dabi_check=disabled -Dbench=false
 meson compile -C build-cov -j "$jobs"
 find build-cov -name '*.gcda' -delete       # counts from this run only
 meson test -C build-cov --suite unit --suite fuzz --suite cli --print-errorlogs \
