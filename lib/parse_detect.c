@@ -20,6 +20,7 @@ TOKENRING_API const char *tokenring_input_format_name(int format)
     case TOKENRING_INPUT_NODETOOL_RING: return "nodetool-ring";
     case TOKENRING_INPUT_NODETOOL_STATUS: return "nodetool-status";
     case TOKENRING_INPUT_CQLSH: return "cqlsh";
+    case TOKENRING_INPUT_NODETOOL_DESCRIBERING: return "nodetool-describering";
     }
     return "unknown";
 }
@@ -59,6 +60,10 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
         size_t tn = n - i;
         if (seen == 1 && tr_starts_with(line, n, "node\tdc\track\ttokens"))
             return TOKENRING_INPUT_TSV;
+        if (tr_starts_with(t, tn, "TokenRange(start_token:") ||
+            (tr_starts_with(t, tn, "TokenRange:") && tr_is_blank(t + 11, tn - 11)) ||
+            (seen == 1 && tr_starts_with(t, tn, "Schema Version:")))
+            return TOKENRING_INPUT_NODETOOL_DESCRIBERING;
         if (tr_starts_with(t, tn, "Status=Up/Down") || tr_starts_with(t, tn, "--  Address") ||
             tr_starts_with(t, tn, "|/ State="))
             return TOKENRING_INPUT_NODETOOL_STATUS;
@@ -89,6 +94,59 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
 
 /* ----------------------------------------------------------------- dispatch */
 
+/* One address as nodetool getendpoints prints it (IPv4, IPv6, optionally with a port). */
+static bool is_address(const char *s, size_t n)
+{
+    bool digit = false, sep = false;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (c >= '0' && c <= '9')
+            digit = true;
+        else if (c == '.' || c == ':')
+            sep = true;
+        else if (!((c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '[' ||
+                   c == ']' || c == '%'))
+            return false;
+    }
+    return digit && sep;
+}
+
+/* Fails for a text no reader recognised, saying what it is when that is known. */
+static int undetected(const char *text, size_t len, tokenring_error *err)
+{
+    tr_lines ls;
+    tr_lines_init(&ls, text, len);
+    const char *line;
+    size_t n, addresses = 0;
+    bool other = false;
+    uint32_t first = 0;
+    while (tr_lines_next(&ls, &line, &n)) {
+        if (tr_is_blank(line, n))
+            continue;
+        if (!first)
+            first = ls.lineno;
+        tr_word w[2];
+        if (tr_split_words(line, n, w, 1) == 1 && is_address(w[0].s, w[0].n))
+            addresses++;
+        else
+            other = true;
+    }
+    if (!first)
+        return tr_fail_at(err, TOKENRING_E_PARSE, 1, 1,
+                          "empty input: expected a topology file, nodetool ring, status or "
+                          "describering output, or a cqlsh table");
+    if (!other)
+        return tr_fail_at(err, TOKENRING_E_PARSE, first, 1,
+                          "nodetool getendpoints output (%zu address%s): the replicas of one "
+                          "key, without tokens, datacenters or racks, so not a ring; give "
+                          "nodetool ring, nodetool describering KEYSPACE or cqlsh "
+                          "system.peers_v2 + system.local",
+                          addresses, addresses == 1 ? "" : "es");
+    return tr_fail_at(err, TOKENRING_E_PARSE, first, 1,
+                      "cannot recognise the input: expected a topology file, nodetool ring, "
+                      "status or describering output, or a cqlsh table");
+}
+
 TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format,
                                           const char *text, size_t len, uint32_t flags,
                                           int *format_out, tokenring_error *err)
@@ -100,9 +158,7 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     if (format == TOKENRING_INPUT_AUTO) {
         format = tokenring_input_detect(text, len);
         if (format == TOKENRING_INPUT_AUTO)
-            return tr_fail_at(err, TOKENRING_E_PARSE, 1, 1,
-                              "cannot recognise the input: expected a topology file, "
-                              "nodetool ring or status output, or a cqlsh table");
+            return undetected(text, len, err);
     }
     /* A NUL byte would silently cut names short: reject it up front. */
     const char *nul = len ? memchr(text, '\0', len) : NULL;
@@ -136,6 +192,9 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         break;
     case TOKENRING_INPUT_CQLSH:
         rc = tr_parse_cqlsh_text(&staging, text, len, flags, err);
+        break;
+    case TOKENRING_INPUT_NODETOOL_DESCRIBERING:
+        rc = tr_parse_describering_text(&staging, text, len, flags, err);
         break;
     default:
         return tr_fail(err, TOKENRING_E_INVAL, "unknown input format %d", format);

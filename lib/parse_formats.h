@@ -21,5 +21,8 @@ TR_HIDDEN int tr_parse_status_text(tokenring_cluster *cl, const char *text, size
 /* parse_cqlsh.c */
 TR_HIDDEN int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len,
                                   uint32_t flags, tokenring_error *err);
+/* parse_describering.c */
+TR_HIDDEN int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t len,
+                                         uint32_t flags, tokenring_error *err);
 
 #endif

@@ -192,6 +192,27 @@ static int parse_state_word(const tr_word *w, int32_t *state)
     return -1;
 }
 
+static bool is_status(const tr_word *w)
+{
+    return word_is(w, "Up") || word_is(w, "Down") || word_is(w, "?");
+}
+
+/* A rack of 12 or more characters followed directly by Up, Down or ?. */
+#define RING_RACK_WIDTH 12
+static bool split_glued(const tr_word *w, tr_word out[2])
+{
+    static const char *st[] = { "Up", "Down", "?" };
+    for (size_t k = 0; k < 3; k++) {
+        size_t sl = strlen(st[k]);
+        if (w->n >= RING_RACK_WIDTH + sl && memcmp(w->s + w->n - sl, st[k], sl) == 0) {
+            out[0] = (tr_word){ w->s, w->n - sl, w->col };
+            out[1] = (tr_word){ w->s + w->n - sl, sl, w->col + (uint32_t)(w->n - sl) };
+            return true;
+        }
+    }
+    return false;
+}
+
 int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                        tokenring_error *err)
 {
@@ -263,6 +284,15 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
             dc.wrap_line = ln;
             dc.wrap_col = w[0].col;
             continue;
+        }
+        /* nodetool pads Rack to 12 characters (Ring.java "%-12s"): a longer rack name
+         * runs into Status ("us-east-1a-ec2Up"). Split such a word back into the two. */
+        tr_word glued[2];
+        if (nw >= 6 && nw < MAX_WORDS && !is_status(&w[2]) && split_glued(&w[1], glued)) {
+            memmove(&w[3], &w[2], (nw - 2) * sizeof w[0]);
+            w[1] = glued[0];
+            w[2] = glued[1];
+            nw++;
         }
         if (nw < 7 || nw > MAX_WORDS)
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,

@@ -160,9 +160,11 @@ static const struct {
     { "samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt", TOKENRING_INPUT_CQLSH },
     { "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt", TOKENRING_INPUT_AUTO },
     { "samples/peers-cqlsh-2.1-select-star-abridged.txt", TOKENRING_INPUT_CQLSH },
+    { "samples/describering-3.11-3nodes-single-token-rf3.txt",
+      TOKENRING_INPUT_NODETOOL_DESCRIBERING },
 };
 
-/* Every cluster sample (nodetool ring/status, cqlsh) and every golden topology, detected
+/* Every cluster sample (nodetool ring/status/describering, cqlsh) and every golden topology, detected
  * automatically: their error and growth paths differ from the chosen inputs above. */
 static void parse_every_sample(void **state)
 {
@@ -181,6 +183,7 @@ static void parse_every_sample(void **state)
             size_t l = strlen(n);
             bool sample = d < 2 && l > 4 && strcmp(n + l - 4, ".txt") == 0 &&
                           (strncmp(n, "ring-", 5) == 0 || strncmp(n, "status-", 7) == 0 ||
+                           strncmp(n, "describering-", 13) == 0 ||
                            strstr(n, "cqlsh") != NULL);
             bool topo = d == 2 && l > 13 && strcmp(n + l - 13, ".topology.tsv") == 0;
             if (!sample && !topo)

@@ -2,8 +2,8 @@
 /**
  * @file parse.h
  * @brief Reading and writing cluster descriptions: the topology file format, the text
- *        of `nodetool ring` and `nodetool status`, and cqlsh output of the system
- *        tables.
+ *        of `nodetool ring`, `nodetool status` and `nodetool describering`, and cqlsh
+ *        output of the system tables.
  *
  * A ::tokenring_cluster is a document: a list of nodes (name, datacenter, rack, state,
  * liveness, optional host ID, and tokens when the input had them) plus a list of
@@ -66,11 +66,17 @@ typedef enum tokenring_input_format {
     TOKENRING_INPUT_NODETOOL_STATUS = 4, /**< Output of `nodetool status`: nodes, racks,
                                               states, liveness, host IDs and token counts,
                                               but tokens only in the single-token layout. */
-    TOKENRING_INPUT_CQLSH = 5            /**< cqlsh tables of `system.peers_v2`,
+    TOKENRING_INPUT_CQLSH = 5,           /**< cqlsh tables of `system.peers_v2`,
                                               `system.peers` or `system.local` with the
                                               columns peer (or broadcast_address,
                                               listen_address, rpc_address), data_center,
                                               rack and tokens (host_id optional). */
+    TOKENRING_INPUT_NODETOOL_DESCRIBERING = 6 /**< Output of `nodetool describering
+                                              KEYSPACE` (2.0 .. 5.0): each range's end
+                                              token belongs to its first endpoint; nodes,
+                                              datacenters and racks from endpoint_details.
+                                              Refused when the listing contradicts that
+                                              (doc/topology-format.md). @since 1.2 */
 } tokenring_input_format;
 
 /** Flag for tokenring_cluster_parse(): accept a listing that is visibly incomplete (an
@@ -131,7 +137,9 @@ TOKENRING_API void tokenring_cluster_free(tokenring_cluster *cluster);
  * `Status=Up/Down` are `nodetool status`, an `Address ... Token` header is
  * `nodetool ring`, a `|`-separated header underlined with `-+-` is cqlsh, a
  * `node<TAB>dc<TAB>rack<TAB>tokens` header is TSV, `node`/`keyspace` statements are the
- * topology file. Pure and thread-safe; O(length of the first lines).
+ * topology file, a `TokenRange:` header or `TokenRange(start_token:` line is
+ * `nodetool describering` (since 1.2). Pure and thread-safe; O(length of the first
+ * lines).
  * @param text the text (need not be NUL-terminated; NULL only with @p len 0)
  * @param len its length in bytes
  * @return a ::tokenring_input_format, or #TOKENRING_INPUT_AUTO (0) when nothing matches
@@ -141,7 +149,7 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len);
 
 /**
  * A short name for a format: "topology", "tsv", "nodetool-ring", "nodetool-status",
- * "cqlsh", "auto".
+ * "cqlsh", "nodetool-describering" (since 1.2), "auto".
  * @param format a ::tokenring_input_format
  * @return a static string; "unknown" for other values
  * @since 1.0
@@ -153,6 +161,11 @@ TOKENRING_API const char *tokenring_input_format_name(int format);
  * endings, a missing final newline, a UTF-8 byte-order mark, blank and whitespace-only
  * lines, and (nodetool) the `Note:` and `Warning:` lines nodetool prints. Everything is
  * validated before the cluster changes: on failure @p cluster is exactly as before.
+ *
+ * With #TOKENRING_INPUT_AUTO, a text that cannot be detected fails with a message saying
+ * what it is when that is known: "empty input" for an empty or blank text, and for
+ * `nodetool getendpoints` output (one address per line) why it cannot describe a ring and
+ * what to give instead (since 1.2).
  *
  * Merge rules: a node already in the cluster must have the same datacenter and rack;
  * tokens known on both sides must be equal; unknown tokens and a missing host ID are

@@ -169,6 +169,13 @@ def golden_cases():
         ("balance-demo", ["balance", "demo"], None),
         ("balance-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
                               "balance", "--json", "ks", "--dc", "dc1"], None),
+        ("ring-describering-2.0", ["--input", s("describering-2.0-3nodes-single-token-rf3.txt"),
+                                   "--keyspace", "ks=SimpleStrategy:3", "ring", "ks"], None),
+        ("convert-describering-ipv6", ["--input",
+                                       s("describering-3.x-ipv6-3nodes-substituted.txt"),
+                                       "convert"], None),
+        ("ring-written-long-racks", ["--input", w("ring-5.0-long-racks-ec2.txt"), "ring"],
+         None),
         ("ring-keyspaces-differ", ["--topology", t("toy"), "--keyspace",
                                    "a=SimpleStrategy:2", "--keyspace", "b=SimpleStrategy:3",
                                    "ring"], None),
@@ -304,7 +311,7 @@ ELIDED = {  # sample -> (line, column) of the reported elision
     "ring-4.1-3racks-vnodes16-elided-warning.txt": (7, 1),
     "peers-cqlsh-2.1-select-star-abridged.txt": (3, 115),
 }
-NOT_CLUSTER = ("describering-", "getendpoints-")
+NOT_CLUSTER = ("getendpoints-",)
 
 
 def parse_describering(path):
@@ -345,6 +352,17 @@ def describering_check(sample, repl):
     check(ours == theirs, "sample %s: our describering differs from Cassandra's (%d vs %d "
           "lines, %d in common)" % (sample, len(ours), len(theirs),
                                     len(set(ours) & set(theirs))))
+    # the sample itself as the input: the tool reads the same ring from it
+    read = js(["--input", os.path.join("samples", sample), "convert"])
+    got = {n["name"]: (n["datacenter"], n["rack"], sorted(map(int, n["tokens"])))
+           for n in read["nodes"]}
+    check(got == {n: (dr[0], dr[1], sorted(toks)) for n, (dr, toks) in nodes.items()},
+          "sample %s: --input reads another ring than the ranges show" % sample)
+    out = ok(["--input", os.path.join("samples", sample), "--keyspace", "ks=" + repl,
+              "describering", "ks"])
+    again = sorted(l.strip() for l in out.splitlines() if "TokenRange(" in l)
+    check(again == theirs, "sample %s: describering of the pasted describering differs"
+          % sample)
 
 
 def test_samples():
@@ -557,6 +575,14 @@ def test_errors():
               % (i, flag, marker, msg, rc, err))
     # exit codes and messages
     st = "samples/status-4.1-3racks-vnodes16.txt"
+    # a describering whose endpoint lists were sorted: 10.0.0.2 is never named first
+    ep = lambda hs: ("endpoints:[%s], rpc_endpoints:[%s], endpoint_details:[%s])"
+                     % (", ".join(hs), ", ".join(hs), ", ".join(
+                         "EndpointDetails(host:%s, datacenter:dc1, rack:r1)" % h for h in hs)))
+    reordered = tmpfile("describering-reordered.txt", "Schema Version:x\nTokenRange: \n"
+                        "\tTokenRange(start_token:20, end_token:10, %s\n"
+                        "\tTokenRange(start_token:10, end_token:20, %s\n"
+                        % (ep(["10.0.0.1", "10.0.0.2"]), ep(["10.0.0.1", "10.0.0.2"])))
     codes = [
         (["frobnicate"], 2, "unknown command"),
         (["--frob", "ring"], 2, "unknown option"),
@@ -576,8 +602,14 @@ def test_errors():
         (["--nodetool-status", st, "--keyspace", "ks=3", "getendpoints", "ks", "k"], 3,
          "tokens of node"),
         (["--nodetool-status", st, "--keyspace", "ks=3", "status", "ks"], 3, "tokens of node"),
-        (["--input", "samples/describering-2.0-3nodes-single-token-rf3.txt", "ring"], 3,
-         "cannot recognise the input"),
+        (["--input", "samples/getendpoints-3.10-nts-2dc-pavle.txt", "ring"], 3,
+         "samples/getendpoints-3.10-nts-2dc-pavle.txt:2:1: nodetool getendpoints output "
+         "(6 addresses)"),
+        (["--input", "samples/getendpoints-5.0-nts-2dc-crlf.txt", "ring"], 3,
+         "nodetool describering KEYSPACE"),
+        (["--input", reordered, "ring"], 3,
+         "describering-reordered.txt:3:2: node 10.0.0.2 is a replica of range (20, 10] but "
+         "the first endpoint of no range"),
         (["demo", "--topology", "replicas_toy.topology.tsv"], 2, "demo ring only"),
     ]
     for args, code, msg in codes:
@@ -585,6 +617,11 @@ def test_errors():
         check(rc == code and out == "" and msg in err,
               "%s: want exit %d with %r, got %d %r (stdout %r)" % (args, code, msg, rc, err,
                                                                    out[:80]))
+    for stdin in ("", "\n  \r\n"):
+        rc, out, err = run(["--input", "-", "ring"], stdin=stdin)
+        check(rc == 3 and out == "" and err == "tokenring: <stdin>:1:1: empty input: "
+              "expected a topology file, nodetool ring, status or describering output, or a "
+              "cqlsh table\n", "empty input %r: got %d %r" % (stdin, rc, err))
     rc, out, err = run(["token", "--types", "int"], stdin="1\n2\nthree\n")
     check(rc == 3 and out == "" and "<stdin>:3:" in err,
           "bad key on stdin line 3: got %d %r" % (rc, err))

@@ -1,0 +1,711 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* What operators paste: `nodetool describering` read as a topology (and refused with the
+ * range and the reason when it does not determine one), `nodetool getendpoints` output and
+ * empty input refused with a message that says why, and `nodetool ring` rows whose long
+ * rack name runs into the Status column. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+
+#ifndef TEST_DATA_DIR
+#define TEST_DATA_DIR "tests/data"
+#endif
+
+#define DR TOKENRING_INPUT_NODETOOL_DESCRIBERING
+
+static char *slurp(const char *rel, size_t *len)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", TEST_DATA_DIR, rel);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot open %s", path);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+static tokenring_cluster *parse_ok(int fmt, const char *text, size_t len, uint32_t flags,
+                                   int want_format)
+{
+    tokenring_cluster *c = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    int got = -1;
+    int rc = tokenring_cluster_parse(c, fmt, text, len, flags, &got, &err);
+    if (rc != TOKENRING_OK)
+        fail_msg("parse failed at %u:%u: %s", err.line, err.column, err.message);
+    assert_int_equal(got, want_format);
+    return c;
+}
+
+/* Must fail with code at line:col, message containing every one of want (NULL-ended),
+ * leaving a non-empty cluster as it was. */
+static void fails(int fmt, const char *text, size_t len, uint32_t flags, int code,
+                  uint32_t line, uint32_t col, ...)
+{
+    tokenring_cluster *c = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    static const char base[] = "node x dc=d rack=r tokens=5\n";
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_TOPOLOGY, base,
+                                             sizeof base - 1, 0, NULL, NULL),
+                     TOKENRING_OK);
+    int rc = tokenring_cluster_parse(c, fmt, text, len, flags, NULL, &err);
+    if (rc != code || err.line != line || err.column != col)
+        fail_msg("want %d at %u:%u, got %d at %u:%u '%s'", code, line, col, rc, err.line,
+                 err.column, err.message);
+    va_list ap;
+    va_start(ap, col);
+    for (const char *w; (w = va_arg(ap, const char *)) != NULL;)
+        if (!strstr(err.message, w))
+            fail_msg("message '%s' lacks '%s'", err.message, w);
+    va_end(ap);
+    assert_int_equal(tokenring_cluster_node_count(c), 1);
+    tokenring_cluster_free(c);
+}
+
+static void node_has(const tokenring_cluster *c, const char *name, const char *dc,
+                     const char *rack, size_t ntok)
+{
+    for (size_t i = 0; i < tokenring_cluster_node_count(c); i++) {
+        tokenring_cluster_node_info n;
+        assert_int_equal(tokenring_cluster_node(&n, c, i), TOKENRING_OK);
+        if (strcmp(n.name, name) != 0)
+            continue;
+        assert_string_equal(n.datacenter, dc);
+        assert_string_equal(n.rack, rack);
+        assert_int_equal(n.token_count, ntok);
+        assert_int_equal(n.state, TOKENRING_STATE_NORMAL);
+        assert_int_equal(n.liveness, TOKENRING_UP);
+        return;
+    }
+    fail_msg("no node %s", name);
+}
+
+static const char *owner_of(const tokenring_cluster *c, int64_t token)
+{
+    for (size_t i = 0; i < tokenring_cluster_node_count(c); i++) {
+        tokenring_cluster_node_info n;
+        assert_int_equal(tokenring_cluster_node(&n, c, i), TOKENRING_OK);
+        for (size_t k = 0; k < n.token_count; k++)
+            if (n.tokens[k] == token)
+                return n.name;
+    }
+    return NULL;
+}
+
+/* ------------------------------------------------------- describering: read */
+
+static void describering_samples(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        size_t nodes, tokens_each;
+    } cases[] = {
+        { "samples/describering-2.0-3nodes-single-token-rf3.txt", 3, 1 },
+        { "samples/describering-2.2-3nodes-anonymized.txt", 3, 1 },
+        { "samples/describering-3.11-3nodes-single-token-rf3.txt", 3, 1 },
+        { "samples/describering-3.x-ipv6-3nodes-substituted.txt", 3, 1 },
+        { "samples/describering-5.0-1node-vnodes16-rf1.txt", 1, 16 },
+        { "samples/describering-ccm-vnodes256-6nodes-3racks.txt", 6, 256 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t len;
+        char *text = slurp(cases[i].file, &len);
+        assert_int_equal(tokenring_input_detect(text, len), DR);
+        tokenring_cluster *c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0, DR);
+        assert_int_equal(tokenring_cluster_node_count(c), cases[i].nodes);
+        for (size_t k = 0; k < cases[i].nodes; k++) {
+            tokenring_cluster_node_info n;
+            assert_int_equal(tokenring_cluster_node(&n, c, k), TOKENRING_OK);
+            assert_int_equal(n.token_count, cases[i].tokens_each);
+        }
+        assert_non_null(tokenring_cluster_topology(c));
+        assert_int_equal(tokenring_cluster_flags(c), 0);
+        tokenring_cluster_free(c);
+        free(text);
+    }
+
+    /* 2.0: the range (3074457345618258602, -2^63] names 127.0.0.1 first: it owns -2^63 */
+    size_t len;
+    char *text = slurp("samples/describering-2.0-3nodes-single-token-rf3.txt", &len);
+    tokenring_cluster *c = parse_ok(DR, text, len, 0, DR);
+    assert_string_equal(owner_of(c, INT64_MIN), "127.0.0.1");
+    assert_string_equal(owner_of(c, -3074457345618258603LL), "127.0.0.2");
+    assert_string_equal(owner_of(c, 3074457345618258602LL), "127.0.0.3");
+    node_has(c, "127.0.0.1", "datacenter1", "rack1", 1);
+    tokenring_cluster_free(c);
+    free(text);
+
+    text = slurp("samples/describering-2.2-3nodes-anonymized.txt", &len);
+    c = parse_ok(DR, text, len, 0, DR);
+    assert_string_equal(owner_of(c, INT64_MIN), "3.4.5.6");
+    node_has(c, "1.2.3.4", "gew", "rac1", 1);
+    tokenring_cluster_free(c);
+    free(text);
+
+    text = slurp("samples/describering-3.x-ipv6-3nodes-substituted.txt", &len);
+    c = parse_ok(DR, text, len, 0, DR);
+    assert_string_equal(owner_of(c, -9223372036854775806LL),
+                        "713c:85de:1dfa:b614:e219:1bde:28cf:d160");
+    tokenring_cluster_free(c);
+    free(text);
+
+    /* 3 racks, 1,536 unsorted ranges */
+    text = slurp("samples/describering-ccm-vnodes256-6nodes-3racks.txt", &len);
+    c = parse_ok(DR, text, len, 0, DR);
+    node_has(c, "127.0.0.1", "dc1", "rack1", 256);
+    node_has(c, "127.0.0.4", "dc1", "rack2", 256);
+    node_has(c, "127.0.0.6", "dc1", "rack3", 256);
+    /* its first line: (236226276953227033, 274158322884995148] names 127.0.0.1 first */
+    assert_string_equal(owner_of(c, 274158322884995148LL), "127.0.0.1");
+    tokenring_cluster_free(c);
+    free(text);
+}
+
+/* ------------------------------------- describering: round trips through Cassandra's
+ * placement. Writes what nodetool describering prints for a topology and keyspace (ranges
+ * in a scrambled order, as Cassandra's hash map gives them), reads it back. */
+
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
+        va_end(ap);
+        assert_true(k >= 0);
+        if (b->p && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        b->cap = (b->cap + (size_t)k + 1) * 2;
+        b->p = realloc(b->p, b->cap);
+        assert_non_null(b->p);
+    }
+}
+
+static char *describe(const tokenring_topology *t, const char *repl_text, size_t *len)
+{
+    tokenring_ring *ring = NULL;
+    tokenring_replication *r = NULL;
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_parse(&r, repl_text, strlen(repl_text), NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                               NULL),
+                     TOKENRING_OK);
+    size_t nt;
+    tokenring_ring_tokens(ring, &nt);
+    sbuf b = { 0 };
+    sb_printf(&b, "Schema Version:00000000-0000-0000-0000-000000000000\nTokenRange: \n");
+    for (size_t j = 0; j < nt; j++) {
+        size_t i = (j * 7919) % nt; /* a permutation when nt is not a multiple of 7919 */
+        tokenring_range rg;
+        tokenring_replicas rep;
+        assert_int_equal(tokenring_ring_range(&rg, ring, i), TOKENRING_OK);
+        assert_int_equal(tokenring_placement_range_replicas(&rep, p, i), TOKENRING_OK);
+        sb_printf(&b, "\tTokenRange(start_token:%lld, end_token:%lld, endpoints:[",
+                  (long long)rg.start, (long long)rg.end);
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass)
+                sb_printf(&b, "], rpc_endpoints:[");
+            for (uint32_t k = 0; k < rep.count; k++) {
+                tokenring_node_info n;
+                tokenring_ring_node_brief(&n, ring, rep.nodes[k]);
+                sb_printf(&b, "%s%s", k ? ", " : "", n.name);
+            }
+        }
+        sb_printf(&b, "], endpoint_details:[");
+        for (uint32_t k = 0; k < rep.count; k++) {
+            tokenring_node_info n;
+            tokenring_ring_node_brief(&n, ring, rep.nodes[k]);
+            sb_printf(&b, "%sEndpointDetails(host:%s, datacenter:%s, rack:%s)", k ? ", " : "",
+                      n.name, n.datacenter, n.rack);
+        }
+        sb_printf(&b, "])\n");
+    }
+    tokenring_placement_free(p);
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    *len = b.n;
+    return b.p;
+}
+
+static tokenring_cluster *load_tsv(const char *file)
+{
+    size_t len;
+    char *text = slurp(file, &len);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_TSV, text, len, 0, TOKENRING_INPUT_TSV);
+    free(text);
+    return c;
+}
+
+/* Every node of a is in b with the same datacenter, rack and tokens, and b has no other. */
+static void same_nodes(const tokenring_cluster *a, const tokenring_cluster *b)
+{
+    assert_int_equal(tokenring_cluster_node_count(a), tokenring_cluster_node_count(b));
+    for (size_t i = 0; i < tokenring_cluster_node_count(a); i++) {
+        tokenring_cluster_node_info x, y;
+        assert_int_equal(tokenring_cluster_node(&x, a, i), TOKENRING_OK);
+        size_t j = 0;
+        for (; j < tokenring_cluster_node_count(b); j++) {
+            assert_int_equal(tokenring_cluster_node(&y, b, j), TOKENRING_OK);
+            if (strcmp(x.name, y.name) == 0)
+                break;
+        }
+        assert_true(j < tokenring_cluster_node_count(b));
+        assert_string_equal(x.datacenter, y.datacenter);
+        assert_string_equal(x.rack, y.rack);
+        assert_int_equal(x.token_count, y.token_count);
+        assert_memory_equal(x.tokens, y.tokens, x.token_count * sizeof *x.tokens);
+    }
+}
+
+static void describering_round_trips(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file, *repl;
+    } cases[] = {
+        /* two datacenters, racks = rf in dc1 (order compared) */
+        { "replicas_2dc_3r_2r_vn8.topology.tsv", "dc1=3,dc2=2" },
+        /* 3 racks, rf 5: fewer racks than replicas, sets compared */
+        { "replicas_12n_3racks_vn16.topology.tsv", "dc1=5" },
+        { "replicas_2racks_rf3_vn8.topology.tsv", "dc1=3" },
+        { "replicas_lopsided_racks.topology.tsv", "dc1=3" },
+        /* a datacenter with fewer nodes than its rf */
+        { "replicas_dc_short_of_rf.topology.tsv", "dc1=3,dc2=3" },
+        /* SimpleStrategy across two datacenters: the per-datacenter counts vary */
+        { "replicas_2dc_3r_2r_vn8.topology.tsv", "SimpleStrategy:3" },
+        { "replicas_edges.topology.tsv", "SimpleStrategy:2" },
+        { "replicas_toy.topology.tsv", "SimpleStrategy:1" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        tokenring_cluster *orig = load_tsv(cases[i].file);
+        size_t len;
+        char *text = describe(tokenring_cluster_topology(orig), cases[i].repl, &len);
+        tokenring_cluster *back = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0, DR);
+        same_nodes(orig, back);
+        /* and merged with the original: nothing conflicts */
+        tokenring_error err;
+        assert_int_equal(tokenring_cluster_parse(orig, DR, text, len, 0, NULL, &err),
+                         TOKENRING_OK);
+        tokenring_cluster_free(back);
+        tokenring_cluster_free(orig);
+        free(text);
+    }
+}
+
+/* A keyspace with no replica in dc2: dc2's nodes appear nowhere, and the ranges ending at
+ * their tokens name the next dc1 replica first. The listing is self-consistent (the
+ * reader cannot tell), but merged with an input that names dc2 it conflicts. */
+static void describering_dc_without_replicas(void **state)
+{
+    (void)state;
+    tokenring_cluster *orig = load_tsv("replicas_2dc_single_token.topology.tsv");
+    size_t len;
+    char *text = describe(tokenring_cluster_topology(orig), "dc1=2", &len);
+    tokenring_cluster *back = parse_ok(DR, text, len, 0, DR);
+    assert_int_equal(tokenring_cluster_node_count(back), 6); /* dc1 only: b0..b3 absent */
+    /* b2 owns -9081300425231719150; the next dc1 node on the ring is a0 */
+    assert_string_equal(owner_of(orig, -9081300425231719150LL), "b2");
+    assert_string_equal(owner_of(back, -9081300425231719150LL), "a0");
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    assert_int_equal(tokenring_cluster_parse(orig, DR, text, len, 0, NULL, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "different tokens"));
+    tokenring_cluster_free(back);
+    tokenring_cluster_free(orig);
+    free(text);
+}
+
+/* ----------------------------------------------------- describering: refused */
+
+/* Rewrites line k (0-based) of text with endpoints (and rpc_endpoints and details) in
+ * the order perm, for a range of 3 endpoints. Returns a new text. */
+static char *permute_line(const char *text, size_t len, size_t k, const int perm[3])
+{
+    char *out = malloc(len + 1);
+    assert_non_null(out);
+    memcpy(out, text, len + 1);
+    char *line = out;
+    for (size_t i = 0; i < k; i++) {
+        line = strchr(line, '\n');
+        assert_non_null(line);
+        line++;
+    }
+    char *eol = strchr(line, '\n');
+    size_t ll = eol ? (size_t)(eol - line) : strlen(line);
+    char *copy = strndup(line, ll);
+    /* three lists: endpoints:[a, b, c], rpc_endpoints:[...], endpoint_details:[E(..), ...] */
+    const char *keys[] = { "endpoints:[", "rpc_endpoints:[", "endpoint_details:[" };
+    char *w = line;
+    const char *r = copy;
+    for (int li = 0; li < 3; li++) {
+        const char *at = strstr(r, keys[li]);
+        assert_non_null(at);
+        at += strlen(keys[li]);
+        memcpy(w, r, (size_t)(at - r));
+        w += at - r;
+        const char *item[3];
+        size_t il[3];
+        const char *p = at;
+        for (int j = 0; j < 3; j++) {
+            item[j] = p;
+            const char *e = li == 2 ? strchr(p, ')') + 1 : p + strcspn(p, ",]");
+            il[j] = (size_t)(e - p);
+            p = e + (j < 2 ? 2 : 0); /* ", " */
+        }
+        for (int j = 0; j < 3; j++) {
+            if (j) {
+                memcpy(w, ", ", 2);
+                w += 2;
+            }
+            memcpy(w, item[perm[j]], il[perm[j]]);
+            w += il[perm[j]];
+        }
+        r = p;
+    }
+    memcpy(w, r, strlen(r));
+    free(copy);
+    return out;
+}
+
+static void describering_wrong_order(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("samples/describering-ccm-vnodes256-6nodes-3racks.txt", &len);
+    /* One range's endpoints reordered (3 racks, rf 3: Cassandra's order is the same in
+     * every version, so the order is compared). A reordered listing is refused, unless it
+     * is exactly what Cassandra prints for another ring (the one where the range's new
+     * first endpoint owns its end): then it is read as that ring. */
+    static const int swap01[3] = { 1, 0, 2 }, swap12[3] = { 0, 2, 1 };
+    int refused = 0, tried = 0;
+    for (size_t k = 2; k < 1538; k += 97) {
+        for (int s = 0; s < 2; s++) {
+            char *bad = permute_line(text, len, k, s ? swap12 : swap01);
+            assert_int_equal(strlen(bad), len);
+            tokenring_cluster *c = NULL;
+            tokenring_error err;
+            memset(&err, 0, sizeof err);
+            assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+            int rc = tokenring_cluster_parse(c, DR, bad, len, 0, NULL, &err);
+            tried++;
+            if (rc == TOKENRING_OK) {
+                /* the range's end went to the new first endpoint */
+                const char *line = bad;
+                for (size_t i = 0; i < k; i++)
+                    line = strchr(line, '\n') + 1;
+                long long end = 0;
+                char first[32];
+                assert_int_equal(sscanf(line, "\tTokenRange(start_token:%*d, end_token:%lld, "
+                                              "endpoints:[%31[^,]", &end, first), 2);
+                assert_int_equal(s, 0); /* a later swap never fits another ring here */
+                assert_string_equal(owner_of(c, end), first);
+                assert_int_equal(tokenring_cluster_node_count(c), 6);
+            } else {
+                if (rc != TOKENRING_E_PARSE || !strstr(err.message, "first endpoint"))
+                    fail_msg("line %zu swap %d: rc %d '%s'", k + 1, s, rc, err.message);
+                assert_int_equal(tokenring_cluster_node_count(c), 0);
+                refused++;
+            }
+            tokenring_cluster_free(c);
+            free(bad);
+        }
+    }
+    assert_true(refused * 10 >= tried * 9);
+    free(text);
+}
+
+static const char R3[] =
+    "Schema Version:x\n"
+    "TokenRange: \n"
+    "\tTokenRange(start_token:30, end_token:10, endpoints:[a, b], rpc_endpoints:[a, b], "
+    "endpoint_details:[EndpointDetails(host:a, datacenter:d, rack:r), "
+    "EndpointDetails(host:b, datacenter:d, rack:r)])\n"
+    "\tTokenRange(start_token:10, end_token:20, endpoints:[b, c], rpc_endpoints:[b, c], "
+    "endpoint_details:[EndpointDetails(host:b, datacenter:d, rack:r), "
+    "EndpointDetails(host:c, datacenter:d, rack:r)])\n"
+    "\tTokenRange(start_token:20, end_token:30, endpoints:[c, a], rpc_endpoints:[c, a], "
+    "endpoint_details:[EndpointDetails(host:c, datacenter:d, rack:r), "
+    "EndpointDetails(host:a, datacenter:d, rack:r)])\n";
+
+/* R3 with the first occurrence of from replaced by to. */
+static char *edit(const char *from, const char *to)
+{
+    const char *at = strstr(R3, from);
+    assert_non_null(at);
+    size_t n = strlen(R3) - strlen(from) + strlen(to);
+    char *s = malloc(n + 1);
+    assert_non_null(s);
+    size_t pre = (size_t)(at - R3);
+    memcpy(s, R3, pre);
+    memcpy(s + pre, to, strlen(to));
+    strcpy(s + pre + strlen(to), at + strlen(from));
+    return s;
+}
+
+static void fails_edit(const char *from, const char *to, int code, uint32_t line,
+                       uint32_t col, const char *w1, const char *w2)
+{
+    char *s = edit(from, to);
+    fails(TOKENRING_INPUT_AUTO, s, strlen(s), 0, code, line, col, w1, w2, NULL);
+    free(s);
+}
+
+static void describering_errors(void **state)
+{
+    (void)state;
+    /* the base parses: a owns 10, b 20, c 30 */
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_AUTO, R3, strlen(R3), 0, DR);
+    assert_string_equal(owner_of(c, 10), "a");
+    assert_string_equal(owner_of(c, 20), "b");
+    assert_string_equal(owner_of(c, 30), "c");
+    tokenring_cluster_free(c);
+
+    /* what is missing, with the range */
+    fails_edit(", datacenter:d, rack:r), EndpointDetails(host:b", "), EndpointDetails(host:b",
+               TOKENRING_E_PARSE, 3, 122, "range (30, 10]: endpoint a has no datacenter", NULL);
+    fails_edit(", rack:r), EndpointDetails(host:b", "), EndpointDetails(host:b",
+               TOKENRING_E_PARSE, 3, 122, "endpoint a has no rack", NULL);
+    fails_edit("endpoints:[a, b], rpc_endpoints:[a, b], endpoint_details:["
+               "EndpointDetails(host:a, datacenter:d, rack:r), "
+               "EndpointDetails(host:b, datacenter:d, rack:r)]",
+               "endpoints:[], rpc_endpoints:[], endpoint_details:[]", TOKENRING_E_PARSE, 3, 2,
+               "range (30, 10] has no endpoint", "which node owns 10");
+    /* tiling */
+    fails_edit("start_token:10, end_token:20", "start_token:15, end_token:20",
+               TOKENRING_E_PARSE, 4, 2, "range (15, 20] starts at 15, but no range ends there",
+               "between 10 and 15 are missing");
+    fails_edit("start_token:20, end_token:30", "start_token:10, end_token:30",
+               TOKENRING_E_PARSE, 5, 2, "range (10, 30] overlaps the range ending at 20", NULL);
+    fails_edit("start_token:20, end_token:30", "start_token:10, end_token:20",
+               TOKENRING_E_EXISTS, 5, 2, "a second range ending at 20 (the first is on line 4)",
+               NULL);
+    /* the lists disagree */
+    fails_edit("EndpointDetails(host:b, datacenter:d, rack:r)])\n\tTokenRange(start_token:10",
+               "EndpointDetails(host:z, datacenter:d, rack:r)])\n\tTokenRange(start_token:10",
+               TOKENRING_E_PARSE, 3, 169, "endpoint_details lists z where endpoints lists b",
+               NULL);
+    fails_edit("rpc_endpoints:[a, b]", "rpc_endpoints:[a]", TOKENRING_E_PARSE, 3, 2,
+               "2 endpoints but 1 rpc_endpoints", NULL);
+    fails_edit("rack:r), EndpointDetails(host:c, datacenter:d, rack:r)])\n\tTokenRange(start_token:20",
+               "rack:q), EndpointDetails(host:c, datacenter:d, rack:r)])\n\tTokenRange(start_token:20",
+               TOKENRING_E_EXISTS, 4, 144, "node b is in datacenter d, rack r", NULL);
+    fails_edit("endpoints:[c, a], rpc_endpoints:[c, a], endpoint_details:["
+               "EndpointDetails(host:c, datacenter:d, rack:r), "
+               "EndpointDetails(host:a, datacenter:d, rack:r)]",
+               "endpoints:[c, c], rpc_endpoints:[c, c], endpoint_details:["
+               "EndpointDetails(host:c, datacenter:d, rack:r), "
+               "EndpointDetails(host:c, datacenter:d, rack:r)]",
+               TOKENRING_E_PARSE, 5, 169, "names endpoint c twice", NULL);
+    /* the owner is not named first */
+    fails_edit("endpoints:[b, c], rpc_endpoints:[b, c], endpoint_details:["
+               "EndpointDetails(host:b, datacenter:d, rack:r), "
+               "EndpointDetails(host:c, datacenter:d, rack:r)]",
+               "endpoints:[c, b], rpc_endpoints:[c, b], endpoint_details:["
+               "EndpointDetails(host:c, datacenter:d, rack:r), "
+               "EndpointDetails(host:b, datacenter:d, rack:r)]",
+               TOKENRING_E_PARSE, 3, 2, "node b is a replica of range (30, 10]",
+               "first endpoint of no range");
+    /* a's ranges: (30,10] must have replicas [a, b]; listing [a, c] does not fit */
+    fails_edit("endpoints:[a, b], rpc_endpoints:[a, b], endpoint_details:["
+               "EndpointDetails(host:a, datacenter:d, rack:r), "
+               "EndpointDetails(host:b, datacenter:d, rack:r)]",
+               "endpoints:[a, c], rpc_endpoints:[a, c], endpoint_details:["
+               "EndpointDetails(host:a, datacenter:d, rack:r), "
+               "EndpointDetails(host:c, datacenter:d, rack:r)]",
+               TOKENRING_E_PARSE, 3, 2, "range (30, 10]: endpoints [a, c] do not fit",
+               "NetworkTopologyStrategy d=2 gives [a, b]");
+    /* syntax */
+    fails_edit("end_token:20", "end_token:2x", TOKENRING_E_PARSE, 4, 39,
+               "expected the end token (a signed 64-bit integer), found '2x'", NULL);
+    fails_edit("end_token:20", "end_token:9223372036854775808", TOKENRING_E_RANGE, 4, 39,
+               "outside", NULL);
+    fails_edit("start_token:10,", "start_token:10;", TOKENRING_E_PARSE, 4, 25,
+               "expected the start token", NULL);
+    fails_edit("end_token:20, endpoints", "end_token:20, replicas", TOKENRING_E_PARSE, 4, 43,
+               "expected 'endpoints:'", NULL);
+    fails_edit("rack:r)])\n\tTokenRange(start_token:10", "rack:r)]) x\n\tTokenRange(start_token:10",
+               TOKENRING_E_PARSE, 3, 196, "unexpected text after the range", NULL);
+    fails_edit("TokenRange: \n", "TokenRange: \nTokenRange:\n", TOKENRING_E_PARSE, 3, 1,
+               "a second 'TokenRange:' header", NULL);
+    fails_edit("TokenRange: \n", "TokenRange: \nSchema Version:y\n", TOKENRING_E_PARSE, 3, 1,
+               "a second 'Schema Version:' line", NULL);
+    fails_edit("TokenRange: \n", "TokenRange: \nhello\n", TOKENRING_E_PARSE, 3, 1,
+               "expected 'Schema Version:', 'TokenRange:' or", NULL);
+    fails(DR, "Schema Version:x\nTokenRange:\n", 28, 0, TOKENRING_E_PARSE, 2, 1,
+          "without any TokenRange(...) line", NULL);
+    static const char cut[] = "TokenRange(start_token:1, end_token:1, endpoints:[a, b";
+    fails(DR, cut, sizeof cut - 1, 0, TOKENRING_E_PARSE, 1, 55, "cut short", NULL);
+
+    /* incomplete listings: refused, or accepted as partial with the flag */
+    char *gap = edit("start_token:10, end_token:20", "start_token:15, end_token:20");
+    c = parse_ok(DR, gap, strlen(gap), TOKENRING_PARSE_ALLOW_PARTIAL, DR);
+    assert_int_equal(tokenring_cluster_flags(c), TOKENRING_CLUSTER_PARTIAL);
+    assert_string_equal(owner_of(c, 20), "b");
+    assert_null(owner_of(c, 15));
+    tokenring_cluster_free(c);
+    free(gap);
+    char *dots = edit("TokenRange: \n", "TokenRange: \n  ...\n");
+    fails(DR, dots, strlen(dots), 0, TOKENRING_E_PARSE, 3, 3, "elided listing", NULL);
+    c = parse_ok(DR, dots, strlen(dots), TOKENRING_PARSE_ALLOW_PARTIAL, DR);
+    assert_int_equal(tokenring_cluster_flags(c), TOKENRING_CLUSTER_PARTIAL);
+    tokenring_cluster_free(c);
+    free(dots);
+
+    /* one token, one node: the range (t, t] */
+    static const char one[] =
+        "TokenRange:\n TokenRange(start_token:7, end_token:7, endpoints:[n], "
+        "rpc_endpoints:[n], endpoint_details:[EndpointDetails(host:n, datacenter:d, "
+        "rack:r)])\n";
+    c = parse_ok(TOKENRING_INPUT_AUTO, one, sizeof one - 1, 0, DR);
+    assert_string_equal(owner_of(c, 7), "n");
+    tokenring_cluster_free(c);
+}
+
+/* ------------------------------------------------- getendpoints, empty input */
+
+static void getendpoints_refused(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *file;
+        uint32_t line;
+        const char *count;
+    } cases[] = {
+        { "samples/getendpoints-3.10-simple-rf3-pavle.txt", 2, "(3 addresses)" },
+        { "samples/getendpoints-3.10-nts-2dc-pavle.txt", 2, "(6 addresses)" },
+        { "samples/getendpoints-5.0-nts-2dc-crlf.txt", 1, "(2 addresses)" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        size_t len;
+        char *text = slurp(cases[i].file, &len);
+        assert_int_equal(tokenring_input_detect(text, len), TOKENRING_INPUT_AUTO);
+        fails(TOKENRING_INPUT_AUTO, text, len, 0, TOKENRING_E_PARSE, cases[i].line, 1,
+              "nodetool getendpoints output", cases[i].count, "not a ring",
+              "nodetool describering KEYSPACE", NULL);
+        free(text);
+    }
+    static const char one[] = "[::1]:7000\n";
+    fails(TOKENRING_INPUT_AUTO, one, sizeof one - 1, 0, TOKENRING_E_PARSE, 1, 1,
+          "(1 address)", NULL);
+    /* a word that is not an address, or two words: not getendpoints */
+    fails(TOKENRING_INPUT_AUTO, "10.0.0.1\nhello\n", 15, 0, TOKENRING_E_PARSE, 1, 1,
+          "cannot recognise the input", NULL);
+    fails(TOKENRING_INPUT_AUTO, "10.0.0.1 10.0.0.2\n", 18, 0, TOKENRING_E_PARSE, 1, 1,
+          "cannot recognise the input", NULL);
+    fails(TOKENRING_INPUT_AUTO, "...\n", 4, 0, TOKENRING_E_PARSE, 1, 1,
+          "cannot recognise the input", NULL);
+    fails(TOKENRING_INPUT_AUTO, "2001\n", 5, 0, TOKENRING_E_PARSE, 1, 1,
+          "cannot recognise the input", NULL);
+}
+
+static void empty_input(void **state)
+{
+    (void)state;
+    fails(TOKENRING_INPUT_AUTO, NULL, 0, 0, TOKENRING_E_PARSE, 1, 1, "empty input", NULL);
+    fails(TOKENRING_INPUT_AUTO, "", 0, 0, TOKENRING_E_PARSE, 1, 1, "empty input", NULL);
+    fails(TOKENRING_INPUT_AUTO, " \r\n\t\n\n", 6, 0, TOKENRING_E_PARSE, 1, 1, "empty input",
+          NULL);
+    fails(TOKENRING_INPUT_AUTO, "\xEF\xBB\xBF\n", 4, 0, TOKENRING_E_PARSE, 1, 1,
+          "empty input", NULL);
+}
+
+/* --------------------------------------------------- ring: rack into Status */
+
+static void ring_long_racks(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("samples/written/ring-5.0-long-racks-ec2.txt", &len);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0,
+                                    TOKENRING_INPUT_NODETOOL_RING);
+    assert_int_equal(tokenring_cluster_node_count(c), 4);
+    static const struct {
+        const char *name, *rack;
+        int state, live;
+        size_t ntok;
+    } want[] = {
+        { "10.0.1.11", "us-east-1a-prod", TOKENRING_STATE_NORMAL, TOKENRING_UP, 2 },
+        { "10.0.2.12", "use1-az2-prod", TOKENRING_STATE_NORMAL, TOKENRING_UP, 2 },
+        { "10.0.3.13", "us-east-1c12", TOKENRING_STATE_NORMAL, TOKENRING_DOWN, 2 },
+        { "10.0.4.14", "us-east-1d-long-rack-name", TOKENRING_STATE_JOINING,
+          TOKENRING_UNKNOWN, 1 },
+    };
+    for (size_t i = 0; i < 4; i++) {
+        tokenring_cluster_node_info n;
+        assert_int_equal(tokenring_cluster_node(&n, c, i), TOKENRING_OK);
+        assert_string_equal(n.name, want[i].name);
+        assert_string_equal(n.datacenter, "us-east-1");
+        assert_string_equal(n.rack, want[i].rack);
+        assert_int_equal(n.state, want[i].state);
+        assert_int_equal(n.liveness, want[i].live);
+        assert_int_equal(n.token_count, want[i].ntok);
+    }
+    assert_string_equal(owner_of(c, 9000000000000000000LL), "10.0.3.13");
+    tokenring_cluster_free(c);
+    free(text);
+
+    /* under 12 characters nodetool leaves a space: a glued word is not split */
+    static const char short_rack[] =
+        "Datacenter: dc1\n==========\n"
+        "Address    Rack        Status State   Load            Owns                Token\n"
+        "10.0.0.1   rack1Up     Normal  1 KiB           100.00%             5\n";
+    fails(TOKENRING_INPUT_NODETOOL_RING, short_rack, sizeof short_rack - 1, 0,
+          TOKENRING_E_PARSE, 4, 24, "expected status Up, Down or ?, found 'Normal'", NULL);
+}
+
+static void format_names(void **state)
+{
+    (void)state;
+    assert_string_equal(tokenring_input_format_name(DR), "nodetool-describering");
+    assert_int_equal(tokenring_input_detect("TokenRange: \n", 13), DR);
+    assert_int_equal(tokenring_input_detect("Schema Version:1\n", 17), DR);
+    assert_int_equal(tokenring_input_detect("  TokenRange(start_token:1", 26), DR);
+    assert_int_equal(tokenring_input_detect("TokenRange: x\n", 14), TOKENRING_INPUT_AUTO);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(describering_samples),
+        cmocka_unit_test(describering_round_trips),
+        cmocka_unit_test(describering_dc_without_replicas),
+        cmocka_unit_test(describering_wrong_order),
+        cmocka_unit_test(describering_errors),
+        cmocka_unit_test(getendpoints_refused),
+        cmocka_unit_test(empty_input),
+        cmocka_unit_test(ring_long_racks),
+        cmocka_unit_test(format_names),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
