@@ -53,6 +53,31 @@ def seed_parsers(rnd):
         elif "cqlsh" in name:
             put("parse_cqlsh", bytes([1]) + text)
             put("parse_cqlsh", bytes([2]) + text)
+        elif name.startswith("describering-"):
+            put("parse_describering", bytes([0]) + text)
+            put("parse_describering", bytes([4 | 2]) + text)  # AUTO, merged
+            # a range dropped (a gap: refused, or partial with bit 0)
+            lines = text.split(b"\n")
+            put("parse_describering", bytes([1]) + b"\n".join(lines[:3] + lines[4:]))
+        elif name.startswith("getendpoints-"):
+            put("parse_describering", bytes([4]) + text)
+    ep = lambda hs, dc=", datacenter:d, rack:r": (
+        "endpoints:[%s], rpc_endpoints:[%s], endpoint_details:[%s])"
+        % (", ".join(hs), ", ".join(hs),
+           ", ".join("EndpointDetails(host:%s%s)" % (h, dc) for h in hs)))
+    for text in [
+        "TokenRange:\n TokenRange(start_token:7, end_token:7, %s\n" % ep(["n"]),
+        "Schema Version:x\nTokenRange: \n\tTokenRange(start_token:20, end_token:10, %s\n"
+        "\tTokenRange(start_token:10, end_token:20, %s\n" % (ep(["a", "b"]), ep(["a", "b"])),
+        "TokenRange:\n\tTokenRange(start_token:20, end_token:10, %s\n"
+        "\tTokenRange(start_token:10, end_token:20, %s\n" % (ep(["a"], ""), ep(["b"])),
+        "TokenRange:\n\tTokenRange(start_token:5, end_token:10, endpoints:[], "
+        "rpc_endpoints:[], endpoint_details:[])\n  ...\n",
+        "127.0.0.1\n[::1]:7000\n",
+        " \r\n",
+    ]:
+        put("parse_describering", bytes([0]) + text.encode())
+        put("parse_describering", bytes([5]) + text.encode())
     for f in sorted(os.listdir(DATA)):
         if not f.endswith(".topology.tsv"):
             continue

@@ -24,10 +24,14 @@ const (
 	FormatNodetoolRing   InputFormat = 3 // `nodetool ring` output
 	FormatNodetoolStatus InputFormat = 4 // `nodetool status` output
 	FormatCQLSH          InputFormat = 5 // cqlsh output of system.peers_v2/local
+	// `nodetool describering KEYSPACE` output: each range's end token belongs to its first
+	// endpoint; refused, with the range and the reason, where it does not determine the
+	// ring (doc/topology-format.md). Since library 1.2.
+	FormatNodetoolDescribering InputFormat = 6
 )
 
 // String returns the format's short name ("topology", "tsv", "nodetool-ring",
-// "nodetool-status", "cqlsh", "auto"; "unknown" otherwise).
+// "nodetool-status", "cqlsh", "nodetool-describering", "auto"; "unknown" otherwise).
 func (f InputFormat) String() string { return C.GoString(C.tokenring_input_format_name(C.int(f))) }
 
 // DetectFormat guesses the format of a text from its first lines; FormatAuto when

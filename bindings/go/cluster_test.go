@@ -3,6 +3,7 @@
 package tokenring
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,5 +140,81 @@ func TestClusterStatusTokensUnknown(t *testing.T) {
 	expectErr(t, "topology with unknown tokens", err, ErrEmpty, "")
 	if !strings.Contains(err.Error(), "unknown") {
 		t.Errorf("message %q", err)
+	}
+}
+
+// A pasted `nodetool describering` goes through the generic Parse: each range's end
+// token belongs to its first endpoint, and the replicas of the ring so read are the listed
+// ones (the 1,536 ranges of a 3-rack ccm cluster).
+func TestClusterDescribering(t *testing.T) {
+	path := filepath.Join(dataDir, "samples", "describering-ccm-vnodes256-6nodes-3racks.txt")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(raw)
+	if f := DetectFormat(text); f != FormatNodetoolDescribering || f.String() != "nodetool-describering" {
+		t.Fatalf("detected %v", f)
+	}
+	c, err := NewCluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got, err := c.Parse(FormatAuto, text, 0); err != nil || got != FormatNodetoolDescribering {
+		t.Fatalf("Parse: %v, %v", got, err)
+	}
+	nodes, err := c.Nodes()
+	if err != nil || len(nodes) != 6 {
+		t.Fatalf("nodes: %d, %v", len(nodes), err)
+	}
+	for _, n := range nodes {
+		if len(n.Tokens) != 256 || n.Datacenter != "dc1" {
+			t.Errorf("node %s: %d tokens in %s", n.Name, len(n.Tokens), n.Datacenter)
+		}
+	}
+	topo, err := c.Topology()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	ring, err := topo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ring.Close()
+	repl, err := ParseReplication("dc1=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repl.Close()
+	p, err := ring.Placement(repl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// the file's first range: (236226276953227033, 274158322884995148]
+	first := strings.Split(text, "\n")[2]
+	listed := strings.Split(strings.SplitN(strings.SplitN(first, "endpoints:[", 2)[1], "]", 2)[0], ", ")
+	r, err := p.Replicas(274158322884995148)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, i := range r.Nodes {
+		got = append(got, p.NodeName(int(i)))
+	}
+	if strings.Join(got, ",") != strings.Join(listed, ",") {
+		t.Errorf("replicas %v, listed %v", got, listed)
+	}
+	// refused with the reason: getendpoints output, empty input
+	ge, err := os.ReadFile(filepath.Join(dataDir, "samples", "getendpoints-5.0-nts-2dc-crlf.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for text, want := range map[string]string{string(ge): "nodetool getendpoints output", "": "empty input"} {
+		if _, err := c.Parse(FormatAuto, text, 0); !errors.Is(err, ErrParse) || !strings.Contains(err.Error(), want) {
+			t.Errorf("Parse(%q): %v, want %q", text, err, want)
+		}
 	}
 }

@@ -31,6 +31,7 @@ const (
 	_ = uint(int64(FormatNodetoolRing)-int64(C.TOKENRING_INPUT_NODETOOL_RING)) + uint(int64(C.TOKENRING_INPUT_NODETOOL_RING)-int64(FormatNodetoolRing))
 	_ = uint(int64(FormatNodetoolStatus)-int64(C.TOKENRING_INPUT_NODETOOL_STATUS)) + uint(int64(C.TOKENRING_INPUT_NODETOOL_STATUS)-int64(FormatNodetoolStatus))
 	_ = uint(int64(FormatCQLSH)-int64(C.TOKENRING_INPUT_CQLSH)) + uint(int64(C.TOKENRING_INPUT_CQLSH)-int64(FormatCQLSH))
+	_ = uint(int64(FormatNodetoolDescribering)-int64(C.TOKENRING_INPUT_NODETOOL_DESCRIBERING)) + uint(int64(C.TOKENRING_INPUT_NODETOOL_DESCRIBERING)-int64(FormatNodetoolDescribering))
 	_ = uint(int64(AllowPartial)-int64(C.TOKENRING_PARSE_ALLOW_PARTIAL)) + uint(int64(C.TOKENRING_PARSE_ALLOW_PARTIAL)-int64(AllowPartial))
 	_ = uint(int64(ClusterPartial)-int64(C.TOKENRING_CLUSTER_PARTIAL)) + uint(int64(C.TOKENRING_CLUSTER_PARTIAL)-int64(ClusterPartial))
 	_ = uint(int64(ClusterTokensUnknown)-int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)) + uint(int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)-int64(ClusterTokensUnknown))

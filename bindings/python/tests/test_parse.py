@@ -94,3 +94,41 @@ def test_merge_and_unknown_tokens():
         c2.add_keyspace("ks", 3)
     with pytest.raises(tokenring.EmptyError):
         Cluster().topology()
+
+
+def test_nodetool_describering():
+    """A pasted describering is read through the generic parse: each range's end token
+    belongs to its first endpoint (the 1,536 ranges of a 3-rack ccm cluster here)."""
+    path = f"{DATA}/samples/describering-ccm-vnodes256-6nodes-3racks.txt"
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    assert tokenring.detect_format(text) is InputFormat.NODETOOL_DESCRIBERING
+    assert InputFormat.NODETOOL_DESCRIBERING.short_name == "nodetool-describering"
+    c = Cluster.parse(text)
+    assert len(c) == 6 and not c.partial and not c.tokens_unknown
+    racks = {n.name: n.rack for n in c.nodes}
+    assert racks["127.0.0.1"] == "rack1" and racks["127.0.0.4"] == "rack2"
+    assert all(len(n.tokens) == 256 for n in c.nodes)
+    # the file's first range: (236226276953227033, 274158322884995148] -> 127.0.0.1 first
+    assert c.ring().owner(274158322884995148) == "127.0.0.1"
+    # replicas of that range under the keyspace's replication, in the listed order
+    first = text.splitlines()[2]
+    listed = first.split("endpoints:[")[1].split("]")[0].split(", ")
+    ring = c.ring()
+    assert list(ring.replicas(274158322884995148, {"dc1": 3})) == listed
+
+
+def test_describering_refused_and_getendpoints():
+    bad = ("TokenRange:\n\tTokenRange(start_token:20, end_token:10, endpoints:[a, b], "
+           "rpc_endpoints:[a, b], endpoint_details:[EndpointDetails(host:a, datacenter:d, "
+           "rack:r), EndpointDetails(host:b, datacenter:d, rack:r)])\n"
+           "\tTokenRange(start_token:10, end_token:20, endpoints:[a, b], rpc_endpoints:[a, b], "
+           "endpoint_details:[EndpointDetails(host:a, datacenter:d, rack:r), "
+           "EndpointDetails(host:b, datacenter:d, rack:r)])\n")
+    with pytest.raises(ParseError, match="node b is a replica of range"):
+        Cluster.parse(bad)
+    with open(f"{DATA}/samples/getendpoints-5.0-nts-2dc-crlf.txt", encoding="utf-8") as f:
+        with pytest.raises(ParseError, match="nodetool getendpoints output"):
+            Cluster.parse(f.read())
+    with pytest.raises(ParseError, match="empty input"):
+        Cluster.parse("")

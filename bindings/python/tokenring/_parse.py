@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Cluster descriptions: the topology file, ``nodetool ring``/``status`` text and cqlsh
-output of the system tables, parsed and merged by libtokenring (parse.h)."""
+"""Cluster descriptions: the topology file, ``nodetool ring``/``status``/``describering``
+text and cqlsh output of the system tables, parsed and merged by libtokenring (parse.h)."""
 import enum
 import os
 from typing import Dict, List, NamedTuple, Optional, Tuple, Union
@@ -26,10 +26,12 @@ class InputFormat(enum.IntEnum):
     NODETOOL_RING = lib.TOKENRING_INPUT_NODETOOL_RING
     NODETOOL_STATUS = lib.TOKENRING_INPUT_NODETOOL_STATUS
     CQLSH = lib.TOKENRING_INPUT_CQLSH
+    NODETOOL_DESCRIBERING = lib.TOKENRING_INPUT_NODETOOL_DESCRIBERING
 
     @property
     def short_name(self) -> str:
-        """"topology", "tsv", "nodetool-ring", "nodetool-status", "cqlsh" or "auto"."""
+        """"topology", "tsv", "nodetool-ring", "nodetool-status", "cqlsh",
+        "nodetool-describering" or "auto"."""
         return ffi.string(lib.tokenring_input_format_name(int(self))).decode()
 
 
