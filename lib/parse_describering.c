@@ -409,8 +409,9 @@ static int check_placement(struct dr *d)
     size_t *dc_rf = tr_reallocarray(NULL, cl->n + 1, sizeof *dc_rf);
     size_t *dc_of = tr_reallocarray(NULL, cl->n + 1, sizeof *dc_of);
     size_t *cnt = tr_reallocarray(NULL, cl->n + 1, sizeof *cnt);
+    size_t *per = tr_reallocarray(NULL, cl->n + 1, sizeof *per);
     int rc = TOKENRING_OK;
-    if (!to_ring || !want || !dc_rf || !dc_of || !cnt) {
+    if (!to_ring || !want || !dc_rf || !dc_of || !cnt || !per) {
         rc = tr_cl_fail_nomem(err);
         goto out;
     }
@@ -451,21 +452,23 @@ static int check_placement(struct dr *d)
             if (strcmp(cl->nodes[dc_of[k]].dc, cl->nodes[i].dc) == 0)
                 node_dc[i] = k;
     bool same_total = true;
+    memset(per, 0, (cl->n + 1) * sizeof *per);
     for (size_t i = 0; i < d->n; i++) {
-        size_t per[64] = { 0 };
         const struct dr_range *r = &d->r[i];
         for (uint32_t k = 0; k < r->ep_n; k++) {
             size_t dk = node_dc[d->eps[r->ep_off + k]];
-            if (dk < 64 && ++per[dk] > dc_rf[dk])
+            if (++per[dk] > dc_rf[dk])
                 dc_rf[dk] = per[dk];
         }
+        for (uint32_t k = 0; k < r->ep_n; k++)
+            per[node_dc[d->eps[r->ep_off + k]]] = 0;
         if (r->ep_n != d->r[0].ep_n)
             same_total = false;
     }
     /* racks per datacenter: the replica order is version-independent when every
      * datacenter has one rack or at least as many racks as replicas */
     bool strict = true;
-    for (size_t k = 0; k < ndc && k < 64; k++) {
+    for (size_t k = 0; k < ndc; k++) {
         size_t racks = 0;
         for (size_t i = 0; i < cl->n; i++) {
             if (node_dc[i] != k)
@@ -482,14 +485,9 @@ static int check_placement(struct dr *d)
         rc = tr_cl_fail_nomem(err);
         goto out;
     }
-    for (size_t k = 0; k < ndc && rc == TOKENRING_OK; k++) {
-        if (k >= 64) {
-            rc = tr_fail(err, TOKENRING_E_RANGE, "more than 64 datacenters");
-            goto out;
-        }
+    for (size_t k = 0; k < ndc && rc == TOKENRING_OK; k++)
         rc = tokenring_replication_set_dc(nts, cl->nodes[dc_of[k]].dc, (int32_t)dc_rf[k], 0,
                                           err);
-    }
     if (rc != TOKENRING_OK)
         goto out;
     size_t bad, nwant, bad2, nwant2;
@@ -534,6 +532,7 @@ out:
     tr_free(dc_rf);
     tr_free(dc_of);
     tr_free(cnt);
+    tr_free(per);
     return rc;
 }
 

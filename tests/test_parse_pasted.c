@@ -567,6 +567,73 @@ static void describering_errors(void **state)
     static const char cut[] = "TokenRange(start_token:1, end_token:1, endpoints:[a, b";
     fails(DR, cut, sizeof cut - 1, 0, TOKENRING_E_PARSE, 1, 55, "cut short", NULL);
 
+    /* NetworkTopologyStrategy d=2 gives (20, 30] [c, a], the listing [c]; the replica
+     * counts differ between ranges, so no SimpleStrategy either */
+    fails_edit("endpoints:[c, a], rpc_endpoints:[c, a], endpoint_details:["
+               "EndpointDetails(host:c, datacenter:d, rack:r), "
+               "EndpointDetails(host:a, datacenter:d, rack:r)]",
+               "endpoints:[c], rpc_endpoints:[c], endpoint_details:["
+               "EndpointDetails(host:c, datacenter:d, rack:r)]",
+               TOKENRING_E_PARSE, 5, 2, "range (20, 30]: endpoints [c] do not fit",
+               "NetworkTopologyStrategy d=2 gives [c, a]");
+    fails_edit("start_token:20, end_token:30", "start_token:20, end_token:10",
+               TOKENRING_E_EXISTS, 5, 2, "a second range ending at 10 (the first is on line 3)",
+               NULL);
+    /* one malformed part at a time, in a one-range listing */
+    static const struct {
+        const char *line, *want;
+        uint32_t col;
+    } bad[] = {
+        { "TokenRange(start_token:, end_token:7, endpoints:[n]", "expected the start token", 24 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:n", "expected '['", 50 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n], rpc_endpoints:n",
+          "expected '['", 69 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n], rpc_endpoints:[n], "
+          "endpoint_details:n", "expected '['", 91 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n], rpc_endpoints:[n], "
+          "endpoint_details:[EndpointDetails(host:n, datacenter:, rack:r)])",
+          "expected a datacenter name", 127 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n], rpc_endpoints:[n], "
+          "endpoint_details:[EndpointDetails(host:n, datacenter:d, rack:)])",
+          "expected a rack name", 135 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n], rpc_endpoints:[n], "
+          "endpoint_details:[EndpointDetails(host:n, datacenter:d, rack:r",
+          "expected ')'", 136 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n], rpc_endpoints:[n], "
+          "endpoint_details:[EndpointDetails(host:n, datacenter:d, rack:r)]",
+          "expected ')'", 138 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n, m], rpc_endpoints:[n, m], "
+          "endpoint_details:[EndpointDetails(host:n, datacenter:d, rack:r) "
+          "EndpointDetails(host:m, datacenter:d, rack:r)])", "expected ','", 144 },
+        { "TokenRange(start_token:7, end_token:7, endpoints:[n], rpc_endpoints:[n], "
+          "endpoint_details:[EndpointDetails(host: , datacenter:d, rack:r)])",
+          "expected a host address", 114 },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[512];
+        int k = snprintf(text, sizeof text, "TokenRange:\n%s\n", bad[i].line);
+        fails(DR, text, (size_t)k, 0, TOKENRING_E_PARSE, 2, bad[i].col, bad[i].want, NULL);
+    }
+    /* more than 1,024 endpoints in one range */
+    {
+        size_t cap = 20000, o = 0;
+        char *big = malloc(cap);
+        assert_non_null(big);
+        o += (size_t)snprintf(big, cap, "TokenRange(start_token:7, end_token:7, endpoints:[");
+        for (int i = 0; i < 1025; i++)
+            o += (size_t)snprintf(big + o, cap - o, "%sh%d", i ? ", " : "", i);
+        o += (size_t)snprintf(big + o, cap - o, "]\n");
+        fails(DR, big, o, 0, TOKENRING_E_RANGE, 1, 6109, "more than 1024 endpoints", NULL);
+        free(big);
+    }
+    /* spaces before the commas are allowed (trimmed) */
+    static const char spaced[] =
+        "TokenRange(start_token:7 , end_token:7 , endpoints:[n ], rpc_endpoints:[n], "
+        "endpoint_details:[EndpointDetails(host:n , datacenter:d , rack:r)])\n";
+    c = parse_ok(DR, spaced, sizeof spaced - 1, 0, DR);
+    assert_string_equal(owner_of(c, 7), "n");
+    tokenring_cluster_free(c);
+
     /* incomplete listings: refused, or accepted as partial with the flag */
     char *gap = edit("start_token:10, end_token:20", "start_token:15, end_token:20");
     c = parse_ok(DR, gap, strlen(gap), TOKENRING_PARSE_ALLOW_PARTIAL, DR);
