@@ -175,6 +175,29 @@ TOKENRING_API int tokenring_replication_get(const char **dc_out, int32_t *rf_out
     return TOKENRING_OK;
 }
 
+TOKENRING_API int tokenring_replication_dc_factor(int32_t *rf_out, int32_t *transient_out,
+                                                  const tokenring_replication *replication,
+                                                  const char *datacenter)
+{
+    if (rf_out == NULL || replication == NULL || datacenter == NULL)
+        return TOKENRING_E_INVAL;
+    int32_t rf = 0, tr = 0;
+    if (replication->strategy == TOKENRING_SIMPLE) {
+        rf = replication->rf;
+        tr = replication->transient;
+    } else {
+        for (size_t i = 0; i < replication->dc_count; i++)
+            if (strcmp(replication->dcs[i].name, datacenter) == 0) {
+                rf = replication->dcs[i].rf;
+                tr = replication->dcs[i].transient;
+            }
+    }
+    *rf_out = rf;
+    if (transient_out)
+        *transient_out = tr;
+    return TOKENRING_OK;
+}
+
 /* ------------------------------------------------------------------ format */
 
 typedef struct {

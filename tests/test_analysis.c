@@ -1030,6 +1030,35 @@ static void tokens_kept_by_change(void **state)
     tokenring_topology_free(t);
 }
 
+/* ------------------------------------------------------------ datacenter factors */
+
+static void replication_dc_factor(void **state)
+{
+    (void)state;
+    tokenring_replication *r;
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=3/1,dc2=2", 13, NULL), TOKENRING_OK);
+    int32_t rf = -1, tr = -1;
+    assert_int_equal(tokenring_replication_dc_factor(&rf, &tr, r, "dc1"), TOKENRING_OK);
+    assert_int_equal(rf, 3);
+    assert_int_equal(tr, 1);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, &tr, r, "dc2"), TOKENRING_OK);
+    assert_int_equal(rf, 2);
+    assert_int_equal(tr, 0);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, NULL, r, "dc3"), TOKENRING_OK);
+    assert_int_equal(rf, 0); /* no replica there */
+    rf = 7;
+    assert_int_equal(tokenring_replication_dc_factor(&rf, NULL, r, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_replication_dc_factor(NULL, NULL, r, "dc1"), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, NULL, NULL, "dc1"), TOKENRING_E_INVAL);
+    assert_int_equal(rf, 7); /* untouched on error */
+    tokenring_replication_free(r);
+    assert_int_equal(tokenring_replication_simple(&r, 2, 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, &tr, r, "anywhere"), TOKENRING_OK);
+    assert_int_equal(rf, 2);
+    assert_int_equal(tr, 1);
+    tokenring_replication_free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1045,6 +1074,7 @@ int main(void)
         cmocka_unit_test(availability_arguments),
         cmocka_unit_test(migration_arguments_and_accessors),
         cmocka_unit_test(tokens_kept_by_change),
+        cmocka_unit_test(replication_dc_factor),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

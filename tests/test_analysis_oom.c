@@ -526,12 +526,50 @@ static void readers_do_not_allocate(void **state)
     tokenring_topology_free(ctx.topology);
 }
 
+/* ---------------------------------------------------------------- kept tokens */
+
+/* Builds both rings inside the op, so that every run starts without the lazily built
+ * node token lists tokenring_ring_tokens_kept() reads. */
+static int op_tokens_kept(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_ring *before = NULL, *after = NULL;
+    *made = NULL;
+    int rc = tokenring_ring_build(&before, ctx->topology, NULL);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_ring_build(&after, ctx->extra, NULL);
+    size_t kept = 0, lost = 0, gained = 0;
+    if (rc == TOKENRING_OK)
+        rc = tokenring_ring_tokens_kept(&kept, &lost, &gained, before, after);
+    if (rc == TOKENRING_OK) {
+        assert_true(kept > 0);
+        assert_true(lost > 0); /* the removed node's tokens */
+        assert_int_equal(gained, 0);
+    }
+    tokenring_ring_free(after);
+    tokenring_ring_free(before);
+    return rc;
+}
+
+static void tokens_kept(void **state)
+{
+    (void)state;
+    oom_ctx ctx = { .topology = oom_sample_topology() };
+    tokenring_topology *after = oom_sample_topology();
+    assert_int_equal(tokenring_topology_remove_node(after, "10.0.1.5", NULL), TOKENRING_OK);
+    ctx.extra = after;
+    oom_check("ring_tokens_kept", &ctx, op_tokens_kept, dump_all);
+    tokenring_topology_free(after);
+    tokenring_topology_free(ctx.topology);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(movements, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(balance_and_availability, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(migration, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(tokens_kept, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(layouts_and_allocator, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(larger_inputs, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(readers_do_not_allocate, oom_setup, oom_teardown),

@@ -451,3 +451,27 @@ func TestParseTokenHexDecodeAssignRacks(t *testing.T) {
 		t.Errorf("RackName: %q %q", RackName(0), RackName(41))
 	}
 }
+
+func TestReplicationDCFactor(t *testing.T) {
+	nts, err := ParseReplication("dc1=3/1,dc2=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nts.Close()
+	for _, c := range []struct {
+		dc     string
+		rf, tr int
+	}{{"dc1", 3, 1}, {"dc2", 2, 0}, {"dc9", 0, 0}} {
+		if rf, tr, err := nts.DCFactor(c.dc); err != nil || rf != c.rf || tr != c.tr {
+			t.Errorf("DCFactor(%s) = %d/%d, %v; want %d/%d", c.dc, rf, tr, err, c.rf, c.tr)
+		}
+	}
+	simple, _ := ParseReplication("SimpleStrategy:2")
+	defer simple.Close()
+	if rf, _, err := simple.DCFactor("anywhere"); err != nil || rf != 2 {
+		t.Errorf("SimpleStrategy DCFactor = %d, %v", rf, err)
+	}
+	if _, _, err := simple.DCFactor("a\x00b"); err == nil {
+		t.Error("a NUL in the name must be refused")
+	}
+}

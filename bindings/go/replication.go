@@ -170,6 +170,26 @@ func (r *Replication) Factors() ([]Factor, error) {
 	return out, nil
 }
 
+// DCFactor returns the replication factor and transient count the description gives
+// datacenter: a SimpleStrategy's factor for any datacenter, 0 and 0 for a datacenter a
+// NetworkTopologyStrategy does not list.
+func (r *Replication) DCFactor(datacenter string) (rf, transient int, err error) {
+	cd, err := cname("datacenter name", datacenter)
+	if err != nil {
+		return 0, 0, err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ptr == nil {
+		return 0, 0, ErrClosed
+	}
+	var f, tr C.int32_t
+	if err := check(C.tokenring_replication_dc_factor(&f, &tr, r.ptr, charp(cd))); err != nil {
+		return 0, 0, err
+	}
+	return int(f), int(tr), nil
+}
+
 // String formats the description as a CQL replication map, datacenters sorted, e.g.
 // {'class': 'NetworkTopologyStrategy', 'dc1': '3'}; "<closed>" after Close.
 func (r *Replication) String() string {

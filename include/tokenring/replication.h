@@ -137,6 +137,22 @@ TOKENRING_API int tokenring_replication_get(const char **dc_out, int32_t *rf_out
                                             const tokenring_replication *replication,
                                             size_t index);
 
+/**
+ * The replication factor @p replication gives @p datacenter: a SimpleStrategy's factor
+ * whatever the datacenter; a NetworkTopologyStrategy's factor for that datacenter, 0 when
+ * it lists none (no replica there). This is the factor to plan tokens for when a node joins
+ * @p datacenter (tokenring_allocate_tokens()).
+ * @param[out] rf_out receives the factor
+ * @param[out] transient_out receives how many of them are transient; may be NULL
+ * @param replication the description
+ * @param datacenter the datacenter's name
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL argument); outputs unchanged on error
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_replication_dc_factor(int32_t *rf_out, int32_t *transient_out,
+                                                  const tokenring_replication *replication,
+                                                  const char *datacenter);
+
 #ifdef __cplusplus
 }
 #endif

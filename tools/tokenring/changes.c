@@ -129,7 +129,8 @@ TOOL_COMMAND(cmd_join)
         tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);
     } else {
         long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
-        int32_t rf = rf_for_dc(r, dc);
+        int32_t rf = 0;
+        tokenring_replication_dc_factor(&rf, NULL, r, dc);
         if (rf < 1)
             die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
                 ctx->opt.args[0], dc);

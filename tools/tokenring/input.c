@@ -245,25 +245,6 @@ const char *only_dc(tr_ctx *ctx)
     return dc;
 }
 
-/* The replication factor a keyspace gives a datacenter (SimpleStrategy: its factor). */
-int32_t rf_for_dc(const tokenring_replication *r, const char *dc)
-{
-    int32_t rf = 0;
-    if (tokenring_replication_strategy(r) == TOKENRING_SIMPLE) {
-        tokenring_replication_get(NULL, &rf, NULL, r, 0);
-        return rf;
-    }
-    size_t n = tokenring_replication_dc_count(r);
-    for (size_t i = 0; i < n; i++) {
-        const char *d;
-        int32_t f;
-        tokenring_replication_get(&d, &f, NULL, r, i);
-        if (strcmp(d, dc) == 0)
-            rf = f;
-    }
-    return rf;
-}
-
 void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage)
 {
     if (ctx->opt.nargs < min || ctx->opt.nargs > max)

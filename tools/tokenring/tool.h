@@ -137,7 +137,6 @@ tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r
 const char *node_name(tr_ctx *ctx, uint32_t idx);
 const char **cluster_dcs(tr_ctx *ctx, size_t *count);
 const char *only_dc(tr_ctx *ctx);
-int32_t rf_for_dc(const tokenring_replication *r, const char *dc);
 void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
 
 /* ------------------------------------------------------------------- keys */

@@ -323,3 +323,11 @@ def test_tokens_kept_by_a_join_and_a_move():
     k = tokenring.tokens_kept(before, moved)
     assert (k.kept, k.lost, k.gained) == (7, 1, 1) and not k.unchanged
     assert tokenring.tokens_kept(joined, before) == (8, 2, 0)
+
+
+def test_replication_dc_factor():
+    nts = Replication.parse("dc1=3/1,dc2=2")
+    assert nts.dc_factor("dc1") == (3, 1)
+    assert nts.dc_factor("dc2") == (2, 0)
+    assert nts.dc_factor("dc9") == (0, 0)
+    assert Replication.parse("SimpleStrategy:2").dc_factor("anywhere") == (2, 0)

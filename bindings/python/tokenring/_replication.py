@@ -111,6 +111,15 @@ class Replication(Handle):
             out[c_str(dc[0])] = (rf[0], tr[0])
         return out
 
+    def dc_factor(self, datacenter: str) -> Tuple[int, int]:
+        """``(rf, transient)`` this replication gives ``datacenter``: SimpleStrategy's
+        factor for any datacenter, ``(0, 0)`` for one a NetworkTopologyStrategy lists not."""
+        rf = ffi.new("int32_t *")
+        tr = ffi.new("int32_t *")
+        check(lib.tokenring_replication_dc_factor(rf, tr, self._p(),
+                                                  c_name(datacenter, "datacenter")))
+        return (rf[0], tr[0])
+
     def __str__(self) -> str:
         self._p()
         return self._text
