@@ -953,6 +953,8 @@ static void migration_arguments_and_accessors(void **state)
     tokenring_migration_free(m);
     tokenring_migration_free(NULL);
     unmake(&f);
+}
+
 /* ---------------------------------------------------------------- kept tokens */
 
 static tokenring_ring *ring_of(const tokenring_topology *t)

@@ -1219,6 +1219,8 @@ static void keys(void **state)
         assert_int_equal(t, k);
     }
     assert_null(tokenring_cql_type_name((tokenring_cql_type)0));
+}
+
 /* ---------------------------------------------------------- tokens and hex */
 
 static void token_parse_forms(void **state)
