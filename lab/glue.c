@@ -268,6 +268,32 @@ static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
                               const tokenring_replication *repl, int from, int to,
                               tokenring_error *err)
 {
+    if (to <= from)
+        return TOKENRING_OK;
+    if (cfg->layout != LAB_LAYOUT_ALLOCATOR) {
+        /* Seeded: every new node in one library call (one pass over the ring's tokens,
+         * rather than one per node). */
+        size_t count = (size_t)(to - from);
+        char (*buf)[3][32] = malloc(count * sizeof *buf);
+        const char **names = malloc(3 * count * sizeof *names);
+        if (!buf || !names) {
+            free(buf);
+            free(names);
+            return TOKENRING_E_NOMEM;
+        }
+        for (size_t i = 0; i < count; i++) {
+            node_names(cfg, from + (int)i, buf[i][0], buf[i][1], buf[i][2]);
+            names[i] = buf[i][0];
+            names[count + i] = buf[i][1];
+            names[2 * count + i] = buf[i][2];
+        }
+        int rc = tokenring_layout_add_seeded_nodes(t, cfg->seed, (uint32_t)cfg->vnodes, names,
+                                                   names + count, names + 2 * count, count, 0,
+                                                   err);
+        free(names);
+        free(buf);
+        return rc;
+    }
     int rc = TOKENRING_OK;
     int64_t *mine = malloc((size_t)cfg->vnodes * sizeof *mine);
     if (!mine)
@@ -275,17 +301,10 @@ static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
     for (int n = from; n < to && rc == TOKENRING_OK; n++) {
         char name[32], dc[16], rack[16];
         node_names(cfg, n, name, dc, rack);
-        if (cfg->layout == LAB_LAYOUT_ALLOCATOR) {
-            rc = tokenring_allocate_tokens(mine, (uint32_t)cfg->vnodes, t, dc, rack,
-                                           alloc_rf(repl, dc), 0, err);
-            if (rc == TOKENRING_OK)
-                rc = tokenring_topology_add_node(t, name, dc, rack, mine, (size_t)cfg->vnodes,
-                                                 err);
-        } else {
-            const char *names[1] = {name}, *dcs[1] = {dc}, *racks[1] = {rack};
-            rc = tokenring_layout_add_seeded_nodes(t, cfg->seed, (uint32_t)cfg->vnodes, names,
-                                                   dcs, racks, 1, 0, err);
-        }
+        rc = tokenring_allocate_tokens(mine, (uint32_t)cfg->vnodes, t, dc, rack,
+                                       alloc_rf(repl, dc), 0, err);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_add_node(t, name, dc, rack, mine, (size_t)cfg->vnodes, err);
     }
     free(mine);
     return rc;
@@ -413,8 +432,10 @@ LAB_EXPORT("lab_info") const char *lab_info(void)
     out_str(lab_layout_rule());
     out_f(",\"sample_keys\":%d,\"sample_key_format\":", LAB_SAMPLE_KEYS);
     out_str(LAB_SAMPLE_KEY_FORMAT);
-    out_f(",\"limits\":{\"nodes\":%d,\"vnodes\":%d,\"dcs\":%d,\"racks\":%d}", LAB_MAX_NODES,
-          LAB_MAX_VNODES, LAB_MAX_DCS, LAB_MAX_RACKS);
+    out_f(",\"limits\":{\"nodes\":%d,\"vnodes\":%d,\"tokens\":%d,\"allocator_tokens\":%d,"
+          "\"dcs\":%d,\"racks\":%d}",
+          LAB_MAX_NODES, LAB_MAX_VNODES, LAB_MAX_TOKENS, LAB_MAX_ALLOC_TOKENS, LAB_MAX_DCS,
+          LAB_MAX_RACKS);
     out_s(",\"min_token\":");
     out_i64(TOKENRING_MIN_TOKEN);
     out_s(",\"max_token\":");
@@ -425,10 +446,22 @@ LAB_EXPORT("lab_info") const char *lab_info(void)
 
 static int config_check(const lab_config *c)
 {
-    return c->nodes >= 1 && c->nodes <= LAB_MAX_NODES && c->vnodes >= 1 &&
-           c->vnodes <= LAB_MAX_VNODES && c->dcs >= 1 && c->dcs <= LAB_MAX_DCS &&
-           c->racks >= 1 && c->racks <= LAB_MAX_RACKS &&
-           (c->layout == LAB_LAYOUT_SEEDED || c->layout == LAB_LAYOUT_ALLOCATOR);
+    int ok = c->nodes >= 1 && c->nodes <= LAB_MAX_NODES && c->vnodes >= 1 &&
+             c->vnodes <= LAB_MAX_VNODES && c->dcs >= 1 && c->dcs <= LAB_MAX_DCS &&
+             c->racks >= 1 && c->racks <= LAB_MAX_RACKS &&
+             (c->layout == LAB_LAYOUT_SEEDED || c->layout == LAB_LAYOUT_ALLOCATOR);
+    long tokens = (long)c->nodes * c->vnodes;
+    return ok && tokens <= (c->layout == LAB_LAYOUT_ALLOCATOR ? LAB_MAX_ALLOC_TOKENS
+                                                              : LAB_MAX_TOKENS);
+}
+
+static void config_limits_message(tokenring_error *err)
+{
+    snprintf(err->message, sizeof err->message,
+             "nodes 1..%d, vnodes 1..%d, nodes x vnodes at most %d (%d with the allocator "
+             "layout), datacenters 1..%d, racks 1..%d, layout 0 or 1",
+             LAB_MAX_NODES, LAB_MAX_VNODES, LAB_MAX_TOKENS, LAB_MAX_ALLOC_TOKENS, LAB_MAX_DCS,
+             LAB_MAX_RACKS);
 }
 
 LAB_EXPORT("lab_configure")
@@ -439,9 +472,7 @@ const char *lab_configure(int nodes, int vnodes, uint32_t seed, int dcs, int rac
     tokenring_error err;
     memset(&err, 0, sizeof err);
     if (!config_check(&cfg)) {
-        snprintf(err.message, sizeof err.message,
-                 "nodes 1..%d, vnodes 1..%d, datacenters 1..%d, racks 1..%d, layout 0 or 1",
-                 LAB_MAX_NODES, LAB_MAX_VNODES, LAB_MAX_DCS, LAB_MAX_RACKS);
+        config_limits_message(&err);
         return out_error(TOKENRING_E_RANGE, &err, "lab");
     }
     char text[256];
@@ -883,7 +914,7 @@ const char *lab_compare(const uint8_t *key, size_t len, int nodes_after)
     lab_config cfg = cur.cfg;
     cfg.nodes = nodes_after;
     if (!config_check(&cfg)) {
-        snprintf(err.message, sizeof err.message, "nodes after must be 1..%d", LAB_MAX_NODES);
+        config_limits_message(&err);
         return out_error(TOKENRING_E_RANGE, &err, "lab");
     }
     lab_state after;

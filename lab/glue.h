@@ -8,8 +8,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define LAB_MAX_NODES 32
-#define LAB_MAX_VNODES 64
+/* What the page can draw and compute in a browser tab without freezing it (measured, see
+ * doc/lab.md): up to LAB_MAX_NODES nodes and LAB_MAX_VNODES vnodes per node, with at most
+ * LAB_MAX_TOKENS vnodes in all for the seeded layout and LAB_MAX_ALLOC_TOKENS for the
+ * allocator layout (which plans the whole cluster and costs far more per token). */
+#define LAB_MAX_NODES 1000
+#define LAB_MAX_VNODES 256
+#define LAB_MAX_TOKENS 16384
+#define LAB_MAX_ALLOC_TOKENS 4096
 #define LAB_MAX_DCS 3
 #define LAB_MAX_RACKS 3
 

@@ -13,9 +13,40 @@ const STAGES = [
   { name: 'Replica selection', from: 40, to: 60 },
 ];
 const T_END = 60;
-const PALETTE = ['#0072b2', '#e69f00', '#009e73', '#cc79a7', '#d55e00', '#56b4e9', '#8c564b',
-  '#6a3d9a', '#9a9a1a', '#17becf', '#555555', '#e31a1c', '#1b9e77', '#a6761d', '#fb9a99',
-  '#7570b3'];
+
+// Node colours: hues a golden angle (137.5°) apart, so every next node lands in the widest
+// gap left, with five lightness and two saturation steps; never a repeat (a clash after
+// rounding to 8-bit RGB is nudged lighter). Names in the legend, the badges' numbers and the
+// tables carry the same information, so colour is never the only cue.
+function hslHex(h, s, l) {
+  const k = (n) => (n + h / 30) % 12;
+  const a = s * Math.min(l, 1 - l);
+  const f = (n) => l - a * Math.max(-1, Math.min(k(n) - 3, Math.min(9 - k(n), 1)));
+  return `#${[f(0), f(8), f(4)].map((x) => Math.round(x * 255).toString(16).padStart(2, '0')).join('')}`;
+}
+
+const palette = [];
+const paletteSeen = new Set();
+function colourOf(node) {
+  while (palette.length <= node) {
+    const i = palette.length;
+    const h = (205 + i * 137.50776405) % 360;
+    const s = [0.75, 0.6][Math.floor(i / 5) % 2];
+    let l = [0.42, 0.56, 0.34, 0.49, 0.62][i % 5];
+    let c = hslHex(h, s, l);
+    while (paletteSeen.has(c)) { l += 0.004; c = hslHex(h, s, l); }
+    paletteSeen.add(c);
+    palette.push(c);
+  }
+  return palette[node];
+}
+
+// Black or white text, whichever reads better on colour c (#rrggbb).
+function inkOn(c) {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(c.substr(i, 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.22 ? '#111' : '#fff';
+}
 
 // ------------------------------------------------------------------ the wasm module
 
@@ -139,7 +170,6 @@ function hexToBytes(hex) {
   return out;
 }
 
-function colourOf(node) { return PALETTE[node % PALETTE.length]; }
 
 function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
@@ -166,6 +196,17 @@ function stageOf(t) {
 // Position of a token on the circle, as a fraction of a turn from the top (display only).
 function turnOf(token) {
   return Number(BigInt(token) - MIN_TOKEN) / Number(TWO64);
+}
+
+// Every vnode's position, worked out once per ring (BigInt parsing is the slow part).
+const turnCache = new WeakMap();
+function ringTurns(r) {
+  let turns = turnCache.get(r);
+  if (!turns) {
+    turns = Float64Array.from(r.ring, ([token]) => turnOf(token));
+    turnCache.set(r, turns);
+  }
+  return turns;
 }
 
 // ------------------------------------------------------------------ the page
@@ -257,8 +298,11 @@ function syncControls() {
       + 'afterwards is a join whose tokens tokenring_allocate_tokens chooses against the ring as '
       + 'it stands, keeping all existing tokens. The layout seed is not used.'
     : `Seeded layout, computed by the library: ${info.layout_rule}.`;
-  $('add-node').disabled = state.nodes >= info.limits.nodes;
-  $('join-add').disabled = state.nodes >= info.limits.nodes;
+  const full = !fits(state.nodes + 1, state.vnodes, state.layout);
+  $('add-node').disabled = full;
+  $('join-add').disabled = full;
+  $('size-limits').textContent = `${limitsText()}${full ? ` This ring is at the limit, so Add one `
+    + 'node is off.' : ''}`;
   $('rf-note').textContent = state.strategy === 'simple'
     ? `At most ${state.nodes} (the node count): the walk picks distinct nodes, skipping further `
       + `vnodes of a node already chosen, so there are only ${state.nodes} to pick from.`
@@ -289,26 +333,88 @@ function renderDcRf() {
   }
 }
 
+// ---------------------------------------------------------------- size limits
+
+// What the lab draws and computes in a tab without stalling it (the glue's limits, measured:
+// see doc/lab.md). The allocator plans the whole cluster, so it has a lower vnode total.
+function maxTokens(layout = state.layout) {
+  return layout === 1 ? info.limits.allocator_tokens : info.limits.tokens;
+}
+
+function fits(nodes, vnodes, layout) {
+  return nodes <= info.limits.nodes && vnodes <= info.limits.vnodes
+    && nodes * vnodes <= maxTokens(layout);
+}
+
+function limitsText() {
+  const l = info.limits;
+  return `The lab draws and computes up to ${l.nodes} nodes and ${l.vnodes} vnodes per node, `
+    + `${l.tokens} vnodes in all (${l.allocator_tokens} with the allocator layout, which plans `
+    + 'the whole cluster).';
+}
+
+// Lowers (nodes, vnodes) to what the lab can do, lowering the one the user did not just
+// change when only their product is too large, and says what it did.
+function fitSize(nodes, vnodes, layout, changed) {
+  const l = info.limits;
+  const notes = [];
+  if (nodes > l.nodes) {
+    notes.push(`Nodes lowered from ${nodes} to ${l.nodes}: the lab draws and computes at most `
+      + `${l.nodes} nodes.`);
+    nodes = l.nodes;
+  }
+  if (vnodes > l.vnodes) {
+    notes.push(`Vnodes per node lowered from ${vnodes} to ${l.vnodes}: the lab allows at most `
+      + `${l.vnodes}.`);
+    vnodes = l.vnodes;
+  }
+  const cap = maxTokens(layout);
+  if (nodes * vnodes > cap) {
+    const why = `${nodes} nodes × ${vnodes} vnodes would be ${nodes * vnodes} vnodes, and the lab `
+      + `computes at most ${cap} in all${layout === 1 ? ' with the allocator layout' : ''}`;
+    if (changed === 'vnodes') {
+      const v = Math.floor(cap / nodes);
+      notes.push(`Vnodes per node lowered from ${vnodes} to ${v}: ${why}.`);
+      vnodes = v;
+    } else {
+      const n = Math.floor(cap / vnodes);
+      notes.push(`Nodes lowered from ${nodes} to ${n}: ${why}. Fewer vnodes per node allow more `
+        + 'nodes.');
+      nodes = n;
+    }
+  }
+  return { nodes, vnodes, note: notes.join(' ') };
+}
+
+function showLimitNote(note) {
+  $('limit-note').hidden = !note;
+  $('limit-note').textContent = note;
+}
+
 function numberFrom(id, lo, hi) {
   const v = Math.trunc(Number($(id).value));
   if (!Number.isFinite(v)) return null;
   return Math.max(lo, Math.min(hi, v));
 }
 
-function onTopologyInput() {
-  const nodes = numberFrom('nodes', 1, info.limits.nodes) ?? state.nodes;
-  const vnodes = numberFrom('vnodes', 1, info.limits.vnodes) ?? state.vnodes;
+function onTopologyInput(event) {
+  const changed = event && event.target ? event.target.id : '';
+  const size = fitSize(numberFrom('nodes', 1, Infinity) ?? state.nodes,
+    numberFrom('vnodes', 1, Infinity) ?? state.vnodes, state.layout, changed);
+  const { nodes, vnodes } = size;
   const seed = numberFrom('seed', 0, 4294967295) ?? state.seed;
   let rf = numberFrom('rf', 1, 255) ?? state.rf;
-  let note = '';
+  let note = size.note;
   if (rf > nodes) {
-    note = `Replica count lowered to ${nodes}: it cannot exceed the number of nodes.`;
+    note = `${note ? `${note} ` : ''}Replica count lowered to ${nodes}: it cannot exceed the number `
+      + 'of nodes.';
     rf = nodes;
   }
   if (configure({ nodes, vnodes, seed, rf })) {
     routeKey();
     if (note) setStatus(note);
   }
+  showLimitNote(size.note);
 }
 
 function addNode() {
@@ -446,15 +552,26 @@ function replicaShown(r) {
   return r.steps <= walkedSteps() + 1e-9;
 }
 
+let legendDrawn = { ring: null, sig: '' };
+
 function renderLegend() {
   const ul = $('legend');
-  ul.replaceChildren();
-  const replicaNodes = new Set(route.replicas.filter(replicaShown).map((r) => r.node));
-  for (const n of ring.nodes) {
-    const li = el('li', {}, swatch(n.index), `${n.name}`);
-    if (state.dcs > 1 || state.racks > 1) li.append(el('span', { class: 'muted', text: ` ${n.dc}/${n.rack}` }));
-    if (replicaNodes.has(n.index)) li.append(el('span', { class: 'tag', text: 'replica' }));
-    ul.append(li);
+  const shown = route.replicas.filter(replicaShown);
+  const sig = shown.map((r) => `${r.node}:${r.order}`).join(',');
+  if (legendDrawn.ring !== ring || legendDrawn.sig !== sig) {
+    // rebuilt only when the ring or the replicas shown change (not on every playback frame)
+    legendDrawn = { ring, sig };
+    ul.replaceChildren();
+    ul.classList.toggle('many', ring.nodes.length > 12);
+    const order = new Map(shown.map((r) => [r.node, r.order]));
+    for (const n of ring.nodes) {
+      const li = el('li', { 'data-node': n.name }, swatch(n.index), `${n.name}`);
+      if (state.dcs > 1 || state.racks > 1) li.append(el('span', { class: 'muted', text: ` ${n.dc}/${n.rack}` }));
+      if (order.has(n.index)) {
+        li.append(el('span', { class: 'tag', text: `replica ${order.get(n.index)}` }));
+      }
+      ul.append(li);
+    }
   }
   const owner = route.range.owner_name;
   const names = route.replicas.map((r) => r.name).join(', ');
@@ -472,21 +589,21 @@ function renderOwnership() {
     sumPrimary += BigInt(o.primary_width);
     tbody.append(el('tr', { 'data-node': o.name },
       el('th', { scope: 'row' }, swatch(o.node), o.name),
-      el('td', { class: 'num-cell', text: `${o.primary_pct} %` }),
-      el('td', { class: 'num-cell', text: `${o.effective_pct} %` }),
-      el('td', {}, el('code', { text: exact(o.primary_width) })),
-      el('td', {}, el('code', { text: exact(o.effective_width) })),
-      el('td', { text: String(o.vnodes) }),
-      el('td', { text: `${n.dc} / ${n.rack}` }),
+      el('td', { class: 'num-cell', 'data-label': 'Primary', text: `${o.primary_pct} %` }),
+      el('td', { class: 'num-cell', 'data-label': 'Effective', text: `${o.effective_pct} %` }),
+      el('td', { 'data-label': 'Primary width' }, el('code', { text: exact(o.primary_width) })),
+      el('td', { 'data-label': 'Effective width' }, el('code', { text: exact(o.effective_width) })),
+      el('td', { 'data-label': 'Vnodes', text: String(o.vnodes) }),
+      el('td', { 'data-label': 'DC / rack', text: `${n.dc} / ${n.rack}` }),
     ));
   }
   const foot = $('own-table').tFoot;
   foot.replaceChildren(el('tr', {},
     el('th', { scope: 'row', text: 'Total' }),
-    el('td', { text: sumPrimary === TWO64 ? '100 %' : '≠ 100 %' }), el('td'),
-    el('td', {}, el('code', { text: sumPrimary.toString() }),
+    el('td', { 'data-label': 'Primary', text: sumPrimary === TWO64 ? '100 %' : '≠ 100 %' }), el('td'),
+    el('td', { 'data-label': 'Primary width' }, el('code', { text: sumPrimary.toString() }),
       sumPrimary === TWO64 ? ' = 2⁶⁴, the whole ring' : ' does not sum to 2⁶⁴!'),
-    el('td'), el('td', { text: String(ring.ring.length) }), el('td')));
+    el('td'), el('td', { 'data-label': 'Vnodes', text: String(ring.ring.length) }), el('td')));
 
   const tt = $('token-table').tBodies[0];
   tt.replaceChildren();
@@ -597,9 +714,18 @@ function draw() {
   ctx.font = `${Math.max(10, size / 48)}px system-ui, sans-serif`;
   ctx.textAlign = 'left';
   ctx.textBaseline = 'alphabetic';
-  ctx.fillText('−2⁶³ | 2⁶³−1 (wrap)', cx + 8, cy - R - size * 0.065);
+  const labelFont = Math.max(10, size / 48);
+  const wrapText = '−2⁶³ | 2⁶³−1 (wrap)';
+  const wrapY = cy - R - size * 0.065;
+  ctx.fillText(wrapText, cx + 8, wrapY);
   ctx.textAlign = 'center';
-  ctx.fillText('0', cx, cy + R + size * 0.085);
+  const zeroY = cy + R + size * 0.085;
+  ctx.fillText('0', cx, zeroY);
+  // boxes the replica badges must keep clear of: the two ring labels, then the key
+  const boxes = [
+    { what: 'wrap label', x: cx + 8, y: wrapY - labelFont, w: ctx.measureText(wrapText).width, h: labelFont * 1.3 },
+    { what: 'zero label', x: cx - labelFont, y: zeroY - labelFont, w: 2 * labelFont, h: labelFont * 1.3 },
+  ];
   ctx.strokeStyle = ink;
   ctx.beginPath();
   ctx.moveTo(cx, cy - R - 6);
@@ -611,6 +737,10 @@ function draw() {
   const showKey = t >= 10;
   const keyIn = t >= T_END ? 1 : Math.min(1, Math.max(0, (t - 10) / 10));
   const showPrimary = t >= 30;
+  // The key sits just inside the ring, where the walk starts; replica badges go outside it,
+  // so the two never cover each other.
+  const keyR = R - Math.max(22, size * 0.075);
+  const keyHalf = Math.max(6, size * 0.014);
   const primaryGrow = t >= T_END ? 1 : Math.min(1, Math.max(0, (t - 20) / 10));
 
   // the owning range, highlighted
@@ -645,7 +775,7 @@ function draw() {
   if (t >= 20 && route.replicas.length > 0) {
     const endTurnOf = (steps) => {
       const idx = (ownerIdx + steps) % ntok;
-      let e = turnOf(ring.ring[idx][0]);
+      let e = ringTurns(ring)[idx];
       while (e < keyTurn) e += 1;   // the walk never goes round more than once
       return e;
     };
@@ -664,11 +794,11 @@ function draw() {
     ctx.strokeStyle = ink;
     ctx.setLineDash([6, 4]);
     ctx.beginPath();
-    ctx.arc(cx, cy, R * 0.86, ang(keyTurn), ang(walkTurns));
+    ctx.arc(cx, cy, keyR, ang(keyTurn), ang(walkTurns));
     ctx.stroke();
     ctx.setLineDash([]);
     // arrow head
-    const [hx, hy] = at(walkTurns, R * 0.86);
+    const [hx, hy] = at(walkTurns, keyR);
     const dir = ang(walkTurns) + Math.PI / 2;
     ctx.fillStyle = ink;
     ctx.beginPath();
@@ -681,19 +811,51 @@ function draw() {
 
   // vnodes
   const dot = Math.max(3, Math.min(7, size / (ntok + 40)));
-  for (const [token, node] of ring.ring) {
-    const [x, y] = at(turnOf(token), R);
+  const turns = ringTurns(ring);
+  for (let i = 0; i < ntok; i++) {
+    const node = ring.ring[i][1];
+    const [x, y] = at(turns[i], R);
     ctx.fillStyle = colourOf(node);
     ctx.beginPath();
     ctx.arc(x, y, dot, 0, 2 * Math.PI);
     ctx.fill();
   }
 
-  // replicas reached, numbered at the vnode they were reached through
+  // the key: a diamond on the walk's radius, its label further in
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
+  const drawing = { size, badges: [], boxes };
+  if (showKey) {
+    const r = R * 0.25 + (keyR - R * 0.25) * keyIn;
+    const [x, y] = at(keyTurn, r);
+    ctx.fillStyle = ink;
+    ctx.beginPath();
+    ctx.moveTo(x, y - keyHalf);
+    ctx.lineTo(x + keyHalf, y);
+    ctx.lineTo(x, y + keyHalf);
+    ctx.lineTo(x - keyHalf, y);
+    ctx.closePath();
+    ctx.fill();
+    boxes.push({ what: 'key', x: x - keyHalf, y: y - keyHalf, w: 2 * keyHalf, h: 2 * keyHalf });
+    const keyFont = Math.max(10, size / 44);
+    ctx.font = `${keyFont}px system-ui, sans-serif`;
+    const lw = ctx.measureText('key').width;
+    // the label further in, just far enough along the radius to clear the diamond
+    const ux = Math.abs(Math.cos(ang(keyTurn)));
+    const uy = Math.abs(Math.sin(ang(keyTurn)));
+    const clear = Math.min(ux > 1e-6 ? (lw / 2 + keyHalf) / ux : Infinity,
+      uy > 1e-6 ? (keyFont * 0.65 + keyHalf) / uy : Infinity) + 2;
+    const [lx, ly] = at(keyTurn, r - clear);
+    ctx.fillText('key', lx, ly);
+    boxes.push({ what: 'key label', x: lx - lw / 2, y: ly - keyFont * 0.65, w: lw, h: keyFont * 1.3 });
+  }
+
+  // replicas reached, numbered at the vnode they were reached through
   const badgeR = size * 0.026;
   const placed = [];
+  const hitsBox = (x, y) => x - badgeR < 1 || y - badgeR < 1 || x + badgeR > size - 1
+    || y + badgeR > size - 1 || boxes.some((b) => x + badgeR + 1 > b.x && x - badgeR - 1 < b.x + b.w
+    && y + badgeR + 1 > b.y && y - badgeR - 1 < b.y + b.h);
   route.replicas.filter(replicaShown).forEach((r) => {
     const [x, y] = at(turnOf(r.via_token), R);
     ctx.lineWidth = 3;
@@ -701,19 +863,21 @@ function draw() {
     ctx.beginPath();
     ctx.arc(x, y, dot + 5, 0, 2 * Math.PI);
     ctx.stroke();
-    // badges of neighbouring vnodes would overlap: push each one outwards until it is free
-    // badges of neighbouring vnodes would overlap: try two radii, then step clockwise
+    // a badge must not cover another badge, the key or a label: try three radii outside
+    // the ring, then step clockwise
     const base = turnOf(r.via_token);
     const stepTurn = (2.2 * badgeR) / (2 * Math.PI * (R + size * 0.06));
     let bx;
     let by;
-    search: for (let k = 0; k < 60; k++) {
-      for (const rr of [R + size * 0.06, R + size * 0.06 + 2.1 * badgeR]) {
+    search: for (let k = 0; k < 90; k++) {
+      for (const rr of [R + size * 0.06, R + size * 0.06 + 2.1 * badgeR, R + size * 0.06 + 4.2 * badgeR]) {
         [bx, by] = at(base + k * stepTurn, rr);
-        if (!placed.some(([px, py]) => Math.hypot(px - bx, py - by) < 2 * badgeR + 2)) break search;
+        if (!placed.some(([px, py]) => Math.hypot(px - bx, py - by) < 2 * badgeR + 2)
+          && !hitsBox(bx, by)) break search;
       }
     }
     placed.push([bx, by]);
+    drawing.badges.push({ order: r.order, node: r.name, x: bx, y: by, r: badgeR });
     ctx.strokeStyle = colourOf(r.node);
     ctx.lineWidth = 1.5;
     ctx.beginPath();
@@ -724,27 +888,13 @@ function draw() {
     ctx.beginPath();
     ctx.arc(bx, by, badgeR, 0, 2 * Math.PI);
     ctx.fill();
-    ctx.fillStyle = '#fff';
+    ctx.fillStyle = inkOn(colourOf(r.node));
     ctx.font = `bold ${Math.max(10, size / 42)}px system-ui, sans-serif`;
     ctx.fillText(`${r.order}`, bx, by);
   });
+  // what was drawn where, in CSS pixels of the canvas (read by the tests)
+  window.labDrawing = drawing;
 
-  // the key
-  if (showKey) {
-    const r = R * (0.25 + 0.75 * keyIn);
-    const [x, y] = at(keyTurn, r);
-    ctx.fillStyle = ink;
-    ctx.beginPath();
-    ctx.moveTo(x, y - 8);
-    ctx.lineTo(x + 8, y);
-    ctx.lineTo(x, y + 8);
-    ctx.lineTo(x - 8, y);
-    ctx.closePath();
-    ctx.fill();
-    ctx.font = `${Math.max(10, size / 44)}px system-ui, sans-serif`;
-    const [lx, ly] = at(keyTurn, r - size * 0.06);
-    ctx.fillText('key', lx, ly);
-  }
 
   // centre caption
   ctx.fillStyle = ink;
@@ -855,7 +1005,14 @@ function wire() {
     if (configure({ strategy: $('strategy').value })) routeKey();
   });
   $('layout').addEventListener('change', () => {
-    if (configure({ layout: Number($('layout').value) })) routeKey();
+    const layout = Number($('layout').value);
+    const size = fitSize(state.nodes, state.vnodes, layout, 'layout');
+    if (configure({ layout, nodes: size.nodes, vnodes: size.vnodes,
+      rf: Math.min(state.rf, size.nodes) })) {
+      routeKey();
+      if (size.note) setStatus(size.note);
+    }
+    showLimitNote(size.note);
   });
   new ResizeObserver((entries) => {
     const width = Math.round(entries[entries.length - 1].contentRect.width);
@@ -880,6 +1037,7 @@ async function main() {
     }
     $('nodes').max = info.limits.nodes;
     $('vnodes').max = info.limits.vnodes;
+    $('limits-size').textContent = limitsText();
     wire();
     if (!configure({})) return;
     routeKey();

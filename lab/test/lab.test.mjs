@@ -36,7 +36,7 @@ const problems = [];   // console errors, page errors, failed requests
 function nativeJson(opts, ...cmd) {
   const args = [];
   for (const [k, v] of Object.entries(opts)) args.push(`--${k}`, String(v));
-  const out = execFileSync(native, [...args, ...cmd], { encoding: 'utf8' });
+  const out = execFileSync(native, [...args, ...cmd], { encoding: 'utf8', maxBuffer: 256 << 20 });
   const json = JSON.parse(out);
   assert.equal(json.ok, true, `native answer not ok: ${out}`);
   return json;
@@ -351,7 +351,231 @@ test('advanced: the library\'s allocator layout, and a join the allocator places
   await page.selectOption('#layout', '0');
 });
 
-test('the largest topology: 32 nodes × 64 vnodes in 3 datacenters × 3 racks', async () => {
+test('the largest topology: 256 nodes × 64 vnodes in 3 datacenters × 3 racks', async () => {
+  await page.click('#join-setup');
+  if (!(await page.isVisible('#dcs'))) await page.click('#advanced summary');
+  await page.selectOption('#dcs', '3');
+  await page.selectOption('#racks', '3');
+  await page.selectOption('#strategy', 'nts');
+  for (const dc of ['dc1', 'dc2', 'dc3']) {
+    await page.fill(`#rf-${dc}`, '3');
+    await page.press(`#rf-${dc}`, 'Enter');
+  }
+  await setNumber('vnodes', 64);
+  await setNumber('nodes', 256);
+  await setKey('user:42');
+  const info = nativeJson({}, 'info');
+  assert.equal(256 * 64, info.limits.tokens, 'this is the vnode total the lab allows');
+  const opts = { nodes: 256, vnodes: 64, seed: 1, dcs: 3, racks: 3, replication: 'dc1=3,dc2=3,dc3=3' };
+  await assertRouteMatches(nativeJson(opts, 'route', 'user:42'));
+  assert.equal((await replicaRows()).length, 9);
+  assert.equal(await page.isDisabled('#add-node'), true, 'a 257th node would pass the vnode total');
+  assert.match(await text('#size-limits'), /at the limit, so Add one node is off/);
+  assert.equal(await page.isVisible('#limit-note'), false, 'nothing was lowered');
+  await page.selectOption('#strategy', 'simple');
+  await page.selectOption('#dcs', '1');
+  await page.selectOption('#racks', '1');
+  await page.click('#join-setup');
+  await setKey('alice');
+});
+
+test('sizes past the limits are lowered to them, and the page says so', async () => {
+  const { limits } = nativeJson({}, 'info');
+  assert.deepEqual([limits.nodes, limits.vnodes, limits.tokens, limits.allocator_tokens],
+    [1000, 256, 16384, 4096]);
+  assert.match(await text('#size-limits'), /up to 1000 nodes and 256 vnodes per node, 16384 vnodes in all \(4096 with the allocator/);
+  assert.match(await text('#limits-size'), /up to 1000 nodes/);
+  await page.click('#join-setup');
+  // 500 nodes fit with 32 vnodes each: drawn and routed as the C library does, nothing lowered
+  await setNumber('vnodes', 32);
+  await setNumber('nodes', 500);
+  assert.equal(await page.inputValue('#nodes'), '500');
+  assert.equal(await page.isVisible('#limit-note'), false);
+  await assertRouteMatches(nativeJson({ nodes: 500, vnodes: 32, seed: 1, replication: 3 }, 'route', 'alice'));
+  assert.equal((await page.$$('#legend li')).length, 500);
+  // more vnodes than the total allows: the vnodes (just changed) are lowered, with the reason
+  await setNumber('vnodes', 64);
+  assert.equal(await page.inputValue('#vnodes'), '32');
+  assert.equal(await page.isVisible('#limit-note'), true);
+  assert.equal(await text('#limit-note'), 'Vnodes per node lowered from 64 to 32: 500 nodes × 64 vnodes '
+    + 'would be 32000 vnodes, and the lab computes at most 16384 in all.');
+  // 5000 nodes: lowered, first to the node limit, then to the vnode total
+  await setNumber('nodes', 5000);
+  assert.equal(await page.inputValue('#nodes'), '512');
+  assert.match(await text('#limit-note'), /^Nodes lowered from 5000 to 1000: the lab draws and computes at most 1000 nodes\. Nodes lowered from 1000 to 512: 1000 nodes × 32 vnodes would be 32000 vnodes/);
+  assert.match(await text('#status'), /Nodes lowered from 5000 to 1000/);
+  assert.equal((await replicaRows()).length, 3);
+  await assertRouteMatches(nativeJson({ nodes: 512, vnodes: 32, seed: 1, replication: 3 }, 'route', 'alice'));
+  // the allocator layout plans the whole cluster: its lower total lowers the nodes, said so
+  if (!(await page.isVisible('#layout'))) await page.click('#advanced summary');
+  await page.selectOption('#layout', '1');
+  assert.equal(await page.inputValue('#nodes'), '128');
+  assert.match(await text('#limit-note'), /Nodes lowered from 512 to 128: 512 nodes × 32 vnodes would be 16384 vnodes, and the lab computes at most 4096 in all with the allocator layout/);
+  await page.selectOption('#layout', '0');
+  // a size within the limits clears the note
+  await page.click('#join-setup');
+  await setNumber('nodes', 7);
+  assert.equal(await page.isVisible('#limit-note'), false);
+  await page.click('#join-setup');
+});
+
+const rgbOf = (css) => css.match(/\d+/g).slice(0, 3).map(Number);
+
+test('node colours: one per node up to the node limit, far apart for small rings, named in the legend', async () => {
+  await page.click('#join-setup');
+  await setNumber('vnodes', 16);
+  await setNumber('nodes', 1000);
+  assert.equal(await page.inputValue('#nodes'), '1000');
+  const legend = await page.$$eval('#legend li', (lis) => lis.map((li) => ({
+    name: li.dataset.node, text: li.textContent,
+    colour: getComputedStyle(li.querySelector('.swatch')).backgroundColor })));
+  assert.equal(legend.length, 1000);
+  assert.equal(new Set(legend.map((l) => l.colour)).size, 1000, 'no two nodes share a colour');
+  legend.forEach((l, i) => assert.ok(l.text.startsWith(`n${i + 1}`), `legend names n${i + 1}`));
+  // the ring's dots use the same colours (the first vnode of n1 is drawn in n1's colour)
+  const ringTable = nativeJson({ nodes: 1000, vnodes: 16, seed: 1, replication: 3 }, 'ring');
+  assert.equal(ringTable.ring.length, 16000);
+  await page.click('#join-setup');
+  // the first twelve nodes: no two colours closer than 40 in RGB (the old palette repeated
+  // after sixteen and had near-twins among its first sixteen)
+  await setNumber('nodes', 12);
+  const colours = await page.$$eval('#legend li .swatch', (ss) => ss.map((s) => getComputedStyle(s).backgroundColor));
+  let closest = Infinity;
+  for (let i = 0; i < colours.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const [a, b] = [rgbOf(colours[i]), rgbOf(colours[j])];
+      closest = Math.min(closest, Math.hypot(a[0] - b[0], a[1] - b[1], a[2] - b[2]));
+    }
+  }
+  assert.equal(colours.length, 12);
+  assert.ok(closest >= 40, `closest two of the first twelve colours are ${closest.toFixed(1)} apart`);
+  // colour is not the only cue: each replica is named in the legend with its number
+  const tags = await page.$$eval('#legend li', (lis) => lis.filter((li) => li.querySelector('.tag'))
+    .map((li) => [li.querySelector('.tag').textContent, li.dataset.node]));
+  const rows = await replicaRows();
+  assert.deepEqual(tags.sort(), rows.map((r) => [`replica ${r.order}`, r.name]).sort());
+  await page.click('#join-setup');
+});
+
+// The canvas's own account of what it drew where (CSS pixels).
+async function assertNothingCovered(where) {
+  const d = await page.evaluate(() => window.labDrawing);
+  const rows = await replicaRows();
+  assert.equal(d.badges.length, rows.length, `${where}: a badge per replica`);
+  assert.deepEqual(d.badges.map((b) => b.node), rows.map((r) => r.name), `${where}: badges in replica order`);
+  assert.ok(d.boxes.some((b) => b.what === 'key'), `${where}: the key is drawn`);
+  for (const [i, b] of d.badges.entries()) {
+    assert.ok(b.x - b.r >= 0 && b.y - b.r >= 0 && b.x + b.r <= d.size && b.y + b.r <= d.size,
+      `${where}: badge ${b.order} inside the canvas`);
+    for (const c of d.badges.slice(0, i)) {
+      assert.ok(Math.hypot(b.x - c.x, b.y - c.y) >= b.r + c.r, `${where}: badges ${c.order} and ${b.order} overlap`);
+    }
+    for (const box of d.boxes) {
+      const nx = Math.max(box.x, Math.min(b.x, box.x + box.w));
+      const ny = Math.max(box.y, Math.min(b.y, box.y + box.h));
+      assert.ok(Math.hypot(b.x - nx, b.y - ny) >= b.r, `${where}: badge ${b.order} covers the ${box.what}`);
+    }
+  }
+  const key = d.boxes.find((b) => b.what === 'key');
+  const label = d.boxes.find((b) => b.what === 'key label');
+  assert.ok(key.x + key.w <= label.x || label.x + label.w <= key.x || key.y + key.h <= label.y
+    || label.y + label.h <= key.y, `${where}: the key's label is clear of the key`);
+}
+
+test('replica badges never cover the key marker, its label, each other or the ring labels', async () => {
+  const keys = ['alice', 'user:42', ...Array.from({ length: 14 }, (_, i) => `key-${i}`)];
+  for (const width of [1280, 390]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.click('#join-setup');
+    for (const k of keys) {
+      await setKey(k);
+      await assertNothingCovered(`${width} px, six nodes, ${k}`);
+    }
+    // nine replicas close together: three datacenters of three racks, many nodes
+    if (!(await page.isVisible('#dcs'))) await page.click('#advanced summary');
+    await page.selectOption('#dcs', '3');
+    await page.selectOption('#racks', '3');
+    await page.selectOption('#strategy', 'nts');
+    for (const dc of ['dc1', 'dc2', 'dc3']) {
+      await page.fill(`#rf-${dc}`, '3');
+      await page.press(`#rf-${dc}`, 'Enter');
+    }
+    await setNumber('nodes', 32);
+    await setNumber('vnodes', 64);
+    for (const k of keys) {
+      await setKey(k);
+      await assertNothingCovered(`${width} px, 32 nodes, nine replicas, ${k}`);
+    }
+    await page.selectOption('#strategy', 'simple');
+    await page.selectOption('#dcs', '1');
+    await page.selectOption('#racks', '1');
+  }
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.click('#join-setup');
+  await setKey('alice');
+});
+
+// Elements whose text is cut (wider content than box) or selects whose options do not fit.
+async function clippedText() {
+  return page.evaluate(() => {
+    const visible = (e) => e.offsetParent !== null && e.clientWidth > 0;
+    const name = (e) => `${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''} "${e.textContent.trim().slice(0, 40)}"`;
+    const bad = [];
+    for (const e of document.querySelectorAll('main th, main td, main label, main button, main summary, main h2, main h3, main dt, main dd, main legend, main .stages li, main .walk li, main .legend li')) {
+      // (a phone's stacked table keeps its header row only for screen readers, 1 px wide)
+      const srOnly = e.closest('thead') && getComputedStyle(e.closest('thead')).position === 'absolute';
+      if (visible(e) && !srOnly && e.scrollWidth > e.clientWidth + 1) bad.push(`${name(e)}: ${e.scrollWidth} > ${e.clientWidth}`);
+    }
+    for (const e of document.querySelectorAll('main .table-wrap')) {
+      if (visible(e) && e.scrollWidth > e.clientWidth + 1) bad.push(`table ${e.getAttribute('aria-label')} scrolls: ${e.scrollWidth} > ${e.clientWidth}`);
+    }
+    const ctx = document.createElement('canvas').getContext('2d');
+    for (const sel of document.querySelectorAll('main select')) {
+      if (!visible(sel)) continue;
+      const cs = getComputedStyle(sel);
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+      for (const o of sel.options) {
+        const w = ctx.measureText(o.text).width;
+        if (w > room) bad.push(`select#${sel.id} option "${o.text}": ${w.toFixed(0)} > ${room.toFixed(0)}`);
+      }
+    }
+    return bad;
+  });
+}
+
+test('no text is cut at phone or desktop width: tables, labels, the advanced panel', async () => {
+  await page.click('#join-setup');
+  await page.click('#join-add');
+  if (!(await page.isVisible('#dcs'))) await page.click('#advanced summary');
+  await page.locator('#moved-details summary').click();
+  await page.locator('#tokens-details summary').click();
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(100);
+    assert.deepEqual(await clippedText(), [], `${width} px`);
+    // the replica table's last column is whole, inside the card
+    const [steps, wrap] = await page.$$eval('#replicas thead th:last-child, #inspector .table-wrap',
+      (es) => es.map((e) => e.getBoundingClientRect().right));
+    assert.ok(steps <= wrap + 0.5, `${width} px: Steps column ends at ${steps}, the table at ${wrap}`);
+    assert.equal(await text('#replicas thead th:last-child'), 'Steps');
+  }
+  // NetworkTopologyStrategy's per-datacenter fields too
+  await page.selectOption('#dcs', '3');
+  await page.selectOption('#strategy', 'nts');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForTimeout(100);
+    assert.deepEqual(await clippedText(), [], `${width} px, NetworkTopologyStrategy`);
+  }
+  await page.selectOption('#strategy', 'simple');
+  await page.selectOption('#dcs', '1');
+  await page.locator('#moved-details summary').click();
+  await page.locator('#tokens-details summary').click();
+});
+
+test('desktop: the ring stays beside a long inspector, no blank column under it', async () => {
+  await page.setViewportSize({ width: 1280, height: 900 });
   await page.click('#join-setup');
   if (!(await page.isVisible('#dcs'))) await page.click('#advanced summary');
   await page.selectOption('#dcs', '3');
@@ -364,10 +588,34 @@ test('the largest topology: 32 nodes × 64 vnodes in 3 datacenters × 3 racks', 
   await setNumber('nodes', 32);
   await setNumber('vnodes', 64);
   await setKey('user:42');
-  const opts = { nodes: 32, vnodes: 64, seed: 1, dcs: 3, racks: 3, replication: 'dc1=3,dc2=3,dc3=3' };
-  await assertRouteMatches(nativeJson(opts, 'route', 'user:42'));
-  assert.equal((await replicaRows()).length, 9);
-  assert.equal(await page.isDisabled('#add-node'), true, 'no more than 32 nodes');
+  const box = (sel) => page.$eval(sel, (e) => { const r = e.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: r.height }; });
+  const ringCard = await box('#ring-section');
+  const inspector = await box('#inspector');
+  assert.ok(inspector.height > 1.3 * (await box('#ring-section .ring-sticky')).height,
+    'the inspector is much taller than the ring here (nine replicas, a long walk)');
+  assert.ok(Math.abs(ringCard.bottom - inspector.bottom) <= 1, 'both cards end together');
+  // scrolling down the inspector, the ring column shows the ring wherever the card is in
+  // view, rather than a blank card (at most the card's padding and the sticky offset free)
+  const stageTop = await page.$eval('.stage', (e) => e.getBoundingClientRect().top + window.scrollY);
+  const stageH = (await box('.stage')).height;
+  let checked = 0;
+  for (let y = stageTop - 400; y < stageTop + stageH; y += 150) {
+    await page.evaluate((v) => window.scrollTo(0, v), y);
+    const seen = await page.evaluate(() => {
+      const vis = (sel) => {
+        const r = document.querySelector(sel).getBoundingClientRect();
+        return { shown: Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)), height: r.height };
+      };
+      return { card: vis('#ring-section'), ring: vis('#ring-section .ring-sticky') };
+    });
+    if (seen.card.shown < 100) continue;
+    checked++;
+    assert.ok(seen.ring.shown >= Math.min(seen.ring.height, seen.card.shown) - 40,
+      `at scroll ${y}: ${seen.card.shown} px of the ring card in view but only ${seen.ring.shown} px of the ring`);
+  }
+  assert.ok(checked >= 5, `checked ${checked} scroll positions`);
+  await page.locator('#walk li:last-child').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(results, 'lab-desktop-long-inspector.png') });
   await page.selectOption('#strategy', 'simple');
   await page.selectOption('#dcs', '1');
   await page.selectOption('#racks', '1');
@@ -434,6 +682,10 @@ test('screenshots at desktop and phone widths', async () => {
   await page.screenshot({ path: path.join(results, 'lab-phone.png'), fullPage: true });
   await page.locator('#ring-section').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(results, 'lab-phone-ring.png') });
+  await page.locator('#inspector').screenshot({ path: path.join(results, 'lab-phone-inspector.png') });
+  await page.locator('#ownership').screenshot({ path: path.join(results, 'lab-phone-ownership.png') });
+  if (!(await page.isVisible('#dcs'))) await page.click('#advanced summary');
+  await page.locator('#advanced').screenshot({ path: path.join(results, 'lab-phone-advanced.png') });
   await page.setViewportSize({ width: 1280, height: 900 });
   assert.ok(fs.statSync(path.join(results, 'lab-desktop.png')).size > 10000);
 });
