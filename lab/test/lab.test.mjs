@@ -602,19 +602,28 @@ test('desktop: the ring stays beside a long inspector, no blank column under it'
   for (let y = stageTop - 400; y < stageTop + stageH; y += 150) {
     await page.evaluate((v) => window.scrollTo(0, v), y);
     const seen = await page.evaluate(() => {
+      // the card below its heading and hint, and the ring, as far as they are in view
+      const hint = document.querySelector('#ring-section > .hint').getBoundingClientRect();
       const vis = (sel) => {
         const r = document.querySelector(sel).getBoundingClientRect();
-        return { shown: Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(r.top, 0)), height: r.height };
+        const top = sel === '#ring-section' ? Math.max(r.top, hint.bottom) : r.top;
+        return { shown: Math.max(0, Math.min(r.bottom, innerHeight) - Math.max(top, 0)), height: r.height };
       };
-      return { card: vis('#ring-section'), ring: vis('#ring-section .ring-sticky') };
+      const covers = [...document.querySelectorAll('#ring-section > :not(.ring-sticky)')].some((e) => {
+        const a = e.getBoundingClientRect();
+        const b = document.querySelector('#ring-section .ring-sticky').getBoundingClientRect();
+        return a.bottom > b.top + 1 && b.bottom > a.top + 1;
+      });
+      return { card: vis('#ring-section'), ring: vis('#ring-section .ring-sticky'), covers };
     });
+    assert.equal(seen.covers, false, `at scroll ${y}: the sticky ring lies over the card's text`);
     if (seen.card.shown < 100) continue;
     checked++;
     assert.ok(seen.ring.shown >= Math.min(seen.ring.height, seen.card.shown) - 40,
-      `at scroll ${y}: ${seen.card.shown} px of the ring card in view but only ${seen.ring.shown} px of the ring`);
+      `at scroll ${y}: ${seen.card.shown} px of the ring card (below its hint) in view but only ${seen.ring.shown} px of the ring`);
   }
   assert.ok(checked >= 5, `checked ${checked} scroll positions`);
-  await page.locator('#walk li:last-child').scrollIntoViewIfNeeded();
+  await page.$eval('#walk li:last-child', (e) => window.scrollBy(0, e.getBoundingClientRect().bottom - innerHeight + 150));
   await page.screenshot({ path: path.join(results, 'lab-desktop-long-inspector.png') });
   await page.selectOption('#strategy', 'simple');
   await page.selectOption('#dcs', '1');
