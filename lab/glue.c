@@ -213,16 +213,18 @@ static void dc_name(char out[16], int dc)
     snprintf(out, 16, "dc%d", dc + 1);
 }
 
-static void rack_name(char out[16], int rack)
-{
-    snprintf(out, 16, "rack%d", rack + 1);
-}
+/* Datacenter and rack index of each node of a generated layout, in join order, by the
+ * library's rule (tokenring_layout_assign_racks: round-robin over datacenters, then over
+ * each datacenter's racks), the one `tokenring generatetokens --racks` uses. Filled by
+ * places_compute() for the layout being built. */
+static uint32_t place_dc[LAB_MAX_NODES + 1], place_rack[LAB_MAX_NODES + 1];
 
-/* Datacenter and rack of node @p node: round-robin over datacenters, then racks. */
-static void node_place(const lab_config *cfg, int node, int *dc, int *rack)
+static int places_compute(const lab_config *cfg, int count, tokenring_error *err)
 {
-    *dc = node % cfg->dcs;
-    *rack = (node / cfg->dcs) % cfg->racks;
+    if (count < 0 || count > LAB_MAX_NODES + 1)
+        return TOKENRING_E_RANGE;
+    return tokenring_layout_assign_racks(place_dc, place_rack, (size_t)count,
+                                         (uint32_t)cfg->dcs, (uint32_t)cfg->racks, NULL, err);
 }
 
 static const char *lab_layout_rule(void)
@@ -251,25 +253,30 @@ static int32_t alloc_rf(const tokenring_replication *repl, const char *dc)
     return rf < 1 ? 1 : rf;
 }
 
-static void node_names(const lab_config *cfg, int node, char name[32], char dc[16],
-                       char rack[16])
+/* Names of node @p node (places_compute() must cover it): n<i+1>, its datacenter, and its
+ * rack as the library names it (tokenring_layout_rack_name). */
+static void node_names(int node, char name[32], char dc[16], char rack[16])
 {
-    int d, r;
+    size_t len = 0;
     lab_node_name(name, node);
-    node_place(cfg, node, &d, &r);
-    dc_name(dc, d);
-    rack_name(rack, r);
+    dc_name(dc, (int)place_dc[node]);
+    if (tokenring_layout_rack_name(rack, 16, &len, place_rack[node]) != TOKENRING_OK)
+        rack[0] = '\0';
 }
 
 /* Adds nodes @p from .. @p to - 1 to @p t one after the other, as joins: seeded tokens, or
  * tokens the library's allocator chooses against the ring as it stands. Node i is named
- * n<i+1>, in datacenter dc<(i mod dcs)+1> and rack rack<((i div dcs) mod racks)+1>. */
+ * n<i+1>, in datacenter dc<(i mod dcs)+1> and the rack tokenring_layout_assign_racks gives
+ * it (rack<((i div dcs) mod racks)+1>). */
 static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
                               const tokenring_replication *repl, int from, int to,
                               tokenring_error *err)
 {
     if (to <= from)
         return TOKENRING_OK;
+    int prc = places_compute(cfg, to, err);
+    if (prc != TOKENRING_OK)
+        return prc;
     if (cfg->layout != LAB_LAYOUT_ALLOCATOR) {
         /* Seeded: every new node in one library call (one pass over the ring's tokens,
          * rather than one per node). */
@@ -282,7 +289,7 @@ static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
             return TOKENRING_E_NOMEM;
         }
         for (size_t i = 0; i < count; i++) {
-            node_names(cfg, from + (int)i, buf[i][0], buf[i][1], buf[i][2]);
+            node_names(from + (int)i, buf[i][0], buf[i][1], buf[i][2]);
             names[i] = buf[i][0];
             names[count + i] = buf[i][1];
             names[2 * count + i] = buf[i][2];
@@ -300,7 +307,7 @@ static int topology_add_nodes(tokenring_topology *t, const lab_config *cfg,
         return TOKENRING_E_NOMEM;
     for (int n = from; n < to && rc == TOKENRING_OK; n++) {
         char name[32], dc[16], rack[16];
-        node_names(cfg, n, name, dc, rack);
+        node_names(n, name, dc, rack);
         rc = tokenring_allocate_tokens(mine, (uint32_t)cfg->vnodes, t, dc, rack,
                                        alloc_rf(repl, dc), 0, err);
         if (rc == TOKENRING_OK)
@@ -322,15 +329,17 @@ static int topology_plan(tokenring_topology *t, const lab_config *cfg,
     const char **racks = malloc((size_t)cfg->nodes * sizeof *racks);
     char (*rack_buf)[16] = malloc((size_t)cfg->nodes * sizeof *rack_buf);
     tokenring_topology *scratch = NULL;
-    int rc = tokens && plan && racks && rack_buf ? tokenring_topology_new(&scratch)
+    int rc = tokens && plan && racks && rack_buf ? places_compute(cfg, cfg->nodes, err)
                                                  : TOKENRING_E_NOMEM;
+    if (rc == TOKENRING_OK)
+        rc = tokenring_topology_new(&scratch);
     for (int d = 0; d < cfg->dcs && rc == TOKENRING_OK; d++) {
         char dc[16];
         dc_name(dc, d);
         size_t count = 0;
         for (int n = d; n < cfg->nodes; n += cfg->dcs) {
             char name[32], ndc[16];
-            node_names(cfg, n, name, ndc, rack_buf[count]);
+            node_names(n, name, ndc, rack_buf[count]);
             racks[count] = rack_buf[count];
             count++;
         }
@@ -341,14 +350,14 @@ static int topology_plan(tokenring_topology *t, const lab_config *cfg,
         size_t k = 0;
         for (int n = d; n < cfg->nodes && rc == TOKENRING_OK; n += cfg->dcs, k++) {
             char name[32], ndc[16], rack[16];
-            node_names(cfg, n, name, ndc, rack);
+            node_names(n, name, ndc, rack);
             memcpy(tokens + (size_t)n * per, plan + k * per, per * sizeof *plan);
             rc = tokenring_topology_add_node(scratch, name, dc, rack, plan + k * per, per, err);
         }
     }
     for (int n = 0; n < cfg->nodes && rc == TOKENRING_OK; n++) {
         char name[32], dc[16], rack[16];
-        node_names(cfg, n, name, dc, rack);
+        node_names(n, name, dc, rack);
         rc = tokenring_topology_add_node(t, name, dc, rack, tokens + (size_t)n * per, per, err);
     }
     tokenring_topology_free(scratch);
@@ -817,24 +826,6 @@ static int sample_tokens(int64_t tokens[LAB_SAMPLE_KEYS])
     return tokenring_tokens(tokens, (const uint8_t *)keys, offsets, LAB_SAMPLE_KEYS);
 }
 
-/* Whether every node of @p before keeps exactly its tokens in @p after. */
-static int tokens_kept(const tokenring_ring *before, const tokenring_ring *after,
-                       size_t *checked)
-{
-    *checked = 0;
-    for (size_t i = 0; i < tokenring_ring_node_count(before); i++) {
-        tokenring_node_info a, b;
-        uint32_t j;
-        if (tokenring_ring_node(&a, before, (uint32_t)i) != TOKENRING_OK ||
-            tokenring_ring_find_node(&j, after, a.name) != TOKENRING_OK ||
-            tokenring_ring_node(&b, after, j) != TOKENRING_OK || a.token_count != b.token_count ||
-            memcmp(a.tokens, b.tokens, a.token_count * sizeof *a.tokens) != 0)
-            return 0;
-        *checked += a.token_count;
-    }
-    return 1;
-}
-
 static void out_sample_move(int i, int64_t token, const char *from, const char *to, int is_new,
                             int first)
 {
@@ -938,13 +929,18 @@ const char *lab_compare(const uint8_t *key, size_t len, int nodes_after)
         rc = out_route(&after, key, len);
     }
     if (rc == TOKENRING_OK) {
-        size_t kept_count = 0;
-        int kept = tokens_kept(cur.ring, after.ring, &kept_count);
-        out_f(",\"existing_tokens_unchanged\":%s,\"existing_tokens_checked\":%zu",
-              kept ? "true" : "false", kept_count);
-        out_f(",\"sample_keys\":%d", LAB_SAMPLE_KEYS);
-        what = "movement";
-        rc = out_movement(&cur, &after, tokens, &err);
+        /* the library's account of which tokens of the old nodes the join kept */
+        size_t kept = 0, lost = 0, gained = 0;
+        what = "tokens kept";
+        rc = tokenring_ring_tokens_kept(&kept, &lost, &gained, cur.ring, after.ring);
+        if (rc == TOKENRING_OK) {
+            out_f(",\"existing_tokens_unchanged\":%s,\"existing_tokens_checked\":%zu,"
+                  "\"existing_tokens_lost\":%zu,\"existing_tokens_gained\":%zu",
+                  lost == 0 && gained == 0 ? "true" : "false", kept + lost, lost, gained);
+            out_f(",\"sample_keys\":%d", LAB_SAMPLE_KEYS);
+            what = "movement";
+            rc = out_movement(&cur, &after, tokens, &err);
+        }
     }
     if (rc != TOKENRING_OK) {
         state_clear(&after);

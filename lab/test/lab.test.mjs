@@ -201,6 +201,10 @@ test('predict a join: hash unchanged, movement counter, existing tokens kept', a
   assert.equal(expected.moved, expected.moved_to_new, 'every moved primary went to the new node');
   assert.equal(await text('#tokens-kept'), 'yes');
   assert.equal(expected.existing_tokens_unchanged, true);
+  // the library's tokenring_ring_tokens_kept: all 48 old tokens kept, none lost or gained
+  assert.deepEqual([expected.existing_tokens_checked, expected.existing_tokens_lost,
+    expected.existing_tokens_gained], [48, 0, 0]);
+  assert.match(await text('#movement'), /\(48 tokens compared\)/);
   // the page's own token table: every old node keeps exactly its tokens, n7 is new
   const afterTokens = await tokenTable();
   for (const [node, tokens] of Object.entries(before)) assert.deepEqual(afterTokens[node], tokens, node);
