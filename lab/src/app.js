@@ -562,9 +562,15 @@ function renderLegend() {
     // rebuilt only when the ring or the replicas shown change (not on every playback frame)
     legendDrawn = { ring, sig };
     ul.replaceChildren();
-    ul.classList.toggle('many', ring.nodes.length > 12);
+    const many = ring.nodes.length > 12;
+    ul.classList.toggle('many', many);
     const order = new Map(shown.map((r) => [r.node, r.order]));
-    for (const n of ring.nodes) {
+    // a long legend scrolls: then the replicas come first, in replica order, so they are
+    // always in view by name
+    const listed = many
+      ? [...shown.map((r) => ring.nodes[r.node]), ...ring.nodes.filter((n) => !order.has(n.index))]
+      : ring.nodes;
+    for (const n of listed) {
       const li = el('li', { 'data-node': n.name }, swatch(n.index), `${n.name}`);
       if (state.dcs > 1 || state.racks > 1) li.append(el('span', { class: 'muted', text: ` ${n.dc}/${n.rack}` }));
       if (order.has(n.index)) {

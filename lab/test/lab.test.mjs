@@ -435,7 +435,12 @@ test('node colours: one per node up to the node limit, far apart for small rings
     colour: getComputedStyle(li.querySelector('.swatch')).backgroundColor })));
   assert.equal(legend.length, 1000);
   assert.equal(new Set(legend.map((l) => l.colour)).size, 1000, 'no two nodes share a colour');
-  legend.forEach((l, i) => assert.ok(l.text.startsWith(`n${i + 1}`), `legend names n${i + 1}`));
+  // every node named once; a long legend lists the replicas first, in order, then the rest
+  const rows1000 = await replicaRows();
+  assert.deepEqual(legend.slice(0, rows1000.length).map((l) => l.name), rows1000.map((r) => r.name));
+  legend.slice(0, rows1000.length).forEach((l, i) => assert.match(l.text, new RegExp(`replica ${i + 1}$`)));
+  assert.deepEqual(legend.map((l) => l.name).sort(), Array.from({ length: 1000 }, (_, i) => `n${i + 1}`).sort());
+  legend.forEach((l) => assert.ok(l.text.startsWith(l.name), `legend names ${l.name}`));
   // the ring's dots use the same colours (the first vnode of n1 is drawn in n1's colour)
   const ringTable = nativeJson({ nodes: 1000, vnodes: 16, seed: 1, replication: 3 }, 'ring');
   assert.equal(ringTable.ring.length, 16000);
@@ -482,6 +487,13 @@ async function assertNothingCovered(where) {
   }
   const key = d.boxes.find((b) => b.what === 'key');
   const label = d.boxes.find((b) => b.what === 'key label');
+  // and the pixels agree: the key's centre is still the key's ink, not a badge drawn later
+  const px = await page.evaluate(([x, y]) => {
+    const c = document.getElementById('ring');
+    const k = c.width / c.getBoundingClientRect().width;
+    return [...c.getContext('2d').getImageData(Math.round(x * k), Math.round(y * k), 1, 1).data];
+  }, [key.x + key.w / 2, key.y + key.h / 2]);
+  assert.ok(px[3] > 200 && Math.max(px[0], px[1], px[2]) < 70, `${where}: the key's centre is ${px}`);
   assert.ok(key.x + key.w <= label.x || label.x + label.w <= key.x || key.y + key.h <= label.y
     || label.y + label.h <= key.y, `${where}: the key's label is clear of the key`);
 }
