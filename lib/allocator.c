@@ -734,6 +734,8 @@ typedef struct scratch {
     hent *heap;
     size_t heap_cap;
     uint32_t *mine; /* slots of the node being placed */
+    tr_progress *pg; /* the caller's progress callback, or NULL */
+    tokenring_error *err;
 } scratch;
 
 static int ensure_scratch(model *m, scratch *sc)
@@ -912,6 +914,11 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
     for (size_t i = hn / 2; i-- > 0;)
         heap_down(sc->heap, hn, i);
     for (uint32_t t = 0; t < T; t++) {
+        if (sc->pg) {
+            if (tr_progress_report(sc->pg, "token allocation", sc->err) != TOKENRING_OK)
+                return 2; /* cancelled */
+            sc->pg->done++;
+        }
         m->u_rem = T - t;
         for (;;) {
             if (hn == 0)
@@ -1057,7 +1064,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
                       const tokenring_topology *topology, const char *datacenter,
                       const char *only_rack, const char *const *racks, size_t count,
                       int32_t rf, uint32_t flags, uint32_t even_slot, uint32_t even_slots,
-                      tset *shared, tokenring_error *err)
+                      tset *shared, tr_progress *pg, tokenring_error *err)
 {
     model m;
     memset(&m, 0, sizeof m);
@@ -1066,6 +1073,8 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
     m.head = NIL;
     scratch sc;
     memset(&sc, 0, sizeof sc);
+    sc.pg = pg;
+    sc.err = err;
     char **rack_names = NULL;
     size_t rack_n = 0;
     uint32_t *planned = NULL; /* model node ids of the planned nodes */
@@ -1168,9 +1177,16 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
     }
     for (size_t i = 0; i < count; i++) {
         sc.mine = pslots + i * num_tokens;
+        uint64_t before = pg ? pg->done : 0;
         int prc = place_node(&m, &sc, planned[i], num_tokens, true);
         if (prc < 0)
             goto nomem;
+        if (prc == 2) {
+            rc = TOKENRING_E_CANCELLED;
+            goto done;
+        }
+        if (pg)
+            pg->done = before + num_tokens; /* evenly spaced nodes report nothing */
         if (prc > 0) {
             rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                          "no room left in datacenter '%s' for %u more tokens", datacenter,
@@ -1184,7 +1200,14 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         if (set_targets(&m))
             goto nomem;
         size_t total = count * (size_t)num_tokens;
+        uint64_t base = pg ? pg->total : 0;
         for (int round = 0; round < 2000; round++) {
+            if (pg) {
+                pg->total = base + (uint64_t)round + 1;
+                if ((rc = tr_progress_report(pg, "token allocation", err)) != TOKENRING_OK)
+                    goto done;
+                pg->done++;
+            }
             size_t moved = 0;
             for (size_t t = 0; t < total; t++)
                 moved += refine_slot(&m, pslots[t], true);
@@ -1229,11 +1252,10 @@ int tr_check_plan_shape(tokenring_error *err, uint32_t num_tokens, int32_t rf)
     return TOKENRING_OK;
 }
 
-TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
-                                           const tokenring_topology *topology,
-                                           const char *datacenter, const char *const *racks,
-                                           size_t count, int32_t rf, uint32_t flags,
-                                           tokenring_error *err)
+int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
+                      const tokenring_topology *topology, const char *datacenter,
+                      const char *const *racks, size_t count, int32_t rf, uint32_t flags,
+                      tr_progress *pg, tokenring_error *err)
 {
     if (!tokens_out || !topology || !datacenter || !racks)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
@@ -1249,6 +1271,11 @@ TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tok
         return tr_fail(err, TOKENRING_E_RANGE, "no node to plan");
     if ((rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
         return rc;
+    if (pg) {
+        pg->total += (uint64_t)count * num_tokens;
+        if ((rc = tr_progress_report(pg, "token allocation", err)) != TOKENRING_OK)
+            return rc;
+    }
 
     /* Racks of the datacenter once the plan is done. */
     size_t tn = tokenring_topology_node_count(topology), nr = 0;
@@ -1294,14 +1321,18 @@ TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tok
             if (n == 0)
                 continue;
             rc = plan_group(buf, num_tokens, topology, datacenter, rl[k], gr, n, 1, flags,
-                            (uint32_t)k, (uint32_t)nr, &shared, err);
+                            (uint32_t)k, (uint32_t)nr, &shared, pg, err);
             for (size_t i = 0; i < n && rc == TOKENRING_OK; i++)
                 memcpy(tokens_out + idx[i] * num_tokens, buf + i * num_tokens,
                        num_tokens * sizeof *buf);
         }
     } else {
         rc = plan_group(tokens_out, num_tokens, topology, datacenter, NULL, racks, count, rf,
-                        flags, 0, 0, &shared, err);
+                        flags, 0, 0, &shared, pg, err);
+    }
+    if (rc == TOKENRING_OK && pg) {
+        pg->total = pg->done;
+        (void)tr_progress_report(pg, "token allocation", NULL); /* the end: too late to stop */
     }
 out:
     tr_free(rl);
@@ -1324,4 +1355,27 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
     return tokenring_allocate_nodes(tokens_out, num_tokens, topology, datacenter, &rack, 1,
                                     rf, TOKENRING_ALLOCATE_NODE_BY_NODE, err);
+}
+
+TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
+                                           const tokenring_topology *topology,
+                                           const char *datacenter, const char *const *racks,
+                                           size_t count, int32_t rf, uint32_t flags,
+                                           tokenring_error *err)
+{
+    return tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                             flags, NULL, err);
+}
+
+TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_t num_tokens,
+                                                    const tokenring_topology *topology,
+                                                    const char *datacenter,
+                                                    const char *const *racks, size_t count,
+                                                    int32_t rf, uint32_t flags,
+                                                    tokenring_progress_fn progress, void *user,
+                                                    tokenring_error *err)
+{
+    tr_progress pg = {progress, user, 0, 0, 0};
+    return tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                             flags, progress ? &pg : NULL, err);
 }

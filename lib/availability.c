@@ -194,6 +194,8 @@ typedef struct ctx {
     amap sums;            /* (class, subset) -> total width of the sets containing it */
     amap cands;           /* (0, failure set) -> unused */
     uint32_t k, n;
+    tr_progress *pg;      /* the caller's progress callback, or NULL */
+    tokenring_error *err;
 } ctx;
 
 static void sort_small(uint32_t *v, unsigned n)
@@ -272,6 +274,10 @@ static int add_completions(ctx *c, const uint32_t *base, unsigned m)
         idx[i]++;
         for (unsigned j = (unsigned)i + 1; j < need; j++)
             idx[j] = idx[j - 1] + 1;
+        if (c->pg) {
+            if (tr_progress_tick(c->pg, "availability analysis", c->err) != TOKENRING_OK)
+                return TOKENRING_E_CANCELLED;
+        }
     }
     return 0;
 }
@@ -328,11 +334,10 @@ static int cmp_tuple(const void *a, const void *b)
     return 0;
 }
 
-TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
-                                               const tokenring_ring *ring,
-                                               const tokenring_replication *replication,
-                                               int consistency, const char *local_dc,
-                                               uint32_t k, tokenring_error *err)
+static int availability(tokenring_availability **out, const tokenring_ring *ring,
+                        const tokenring_replication *replication, int consistency,
+                        const char *local_dc, uint32_t k, tr_progress *pg,
+                        tokenring_error *err)
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability analysis");
@@ -443,12 +448,26 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
         set_w[rep.set_id] += ((u128)rg.width.hi << 64) | rg.width.lo;
     }
 
+    static const char what[] = "availability analysis";
+    if (pg) {
+        pg->total = sets;
+        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK)
+            goto done;
+    }
+    c.pg = pg;
+    c.err = err;
     c.r = &r;
     c.node_dc = node_dc;
     c.dc_count = dcn;
     c.k = k;
     c.n = (uint32_t)n;
     for (size_t s = 0; s < sets; s++) {
+        if (pg) {
+            pg->done = s;
+            pg->total = sets + c.cands.count;
+            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK)
+                goto done;
+        }
         tokenring_replicas rep;
         tokenring_placement_set(&rep, pl, s);
         memset(cnt, 0, (dcn + 1) * sizeof *cnt);
@@ -496,9 +515,15 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
                     goto nomem;
                 bool fresh = sl->value == 0;
                 sl->value += set_w[s];
-                if (fresh && sub_fails(&c, (uint32_t)cls, sub, size) &&
-                    add_completions(&c, key.n, size))
-                    goto nomem;
+                if (fresh && sub_fails(&c, (uint32_t)cls, sub, size)) {
+                    int ac = add_completions(&c, key.n, size);
+                    if (ac == TOKENRING_E_CANCELLED) {
+                        rc = ac;
+                        goto done;
+                    }
+                    if (ac)
+                        goto nomem;
+                }
                 int i = (int)size - 1;
                 while (i >= 0 && idx[i] == m - size + (unsigned)i)
                     i--;
@@ -531,6 +556,14 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
         goto nomem;
     }
     for (size_t i = 0; i < nc; i++) {
+        if (pg) {
+            pg->done = sets + i;
+            pg->total = sets + nc;
+            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK) {
+                tr_free(rows);
+                goto done;
+            }
+        }
         u128 w = eval_candidate(&c, rows + i * KMAX);
         if (w == 0)
             continue;
@@ -538,6 +571,10 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
         res->widths[res->count++] = w;
     }
     tr_free(rows);
+    if (pg) {
+        pg->done = pg->total = sets + nc;
+        (void)tr_progress_report(pg, what, NULL); /* the end: too late to stop */
+    }
     *out = res;
     res = NULL;
     rc = TOKENRING_OK;
@@ -558,4 +595,23 @@ done:
     tr_free(r.need_dc);
     tr_free(node_dc);
     return rc;
+}
+
+TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
+                                               const tokenring_ring *ring,
+                                               const tokenring_replication *replication,
+                                               int consistency, const char *local_dc,
+                                               uint32_t k, tokenring_error *err)
+{
+    return availability(out, ring, replication, consistency, local_dc, k, NULL, err);
+}
+
+TOKENRING_API int tokenring_availability_build_progress(
+    tokenring_availability **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    uint32_t k, tokenring_progress_fn progress, void *user, tokenring_error *err)
+{
+    tr_progress pg = {progress, user, 0, 0, 0};
+    return availability(out, ring, replication, consistency, local_dc, k,
+                        progress ? &pg : NULL, err);
 }

@@ -19,6 +19,7 @@ TOKENRING_API const char *tokenring_strerror(tokenring_status status)
     case TOKENRING_E_BUFSIZE: return "output buffer too small";
     case TOKENRING_E_UNSUPPORTED: return "unsupported";
     case TOKENRING_E_IMPOSSIBLE: return "impossible request";
+    case TOKENRING_E_CANCELLED: return "cancelled";
     }
     return "unknown status";
 }
@@ -37,6 +38,7 @@ TOKENRING_API const char *tokenring_status_name(tokenring_status status)
     case TOKENRING_E_BUFSIZE: return "TOKENRING_E_BUFSIZE";
     case TOKENRING_E_UNSUPPORTED: return "TOKENRING_E_UNSUPPORTED";
     case TOKENRING_E_IMPOSSIBLE: return "TOKENRING_E_IMPOSSIBLE";
+    case TOKENRING_E_CANCELLED: return "TOKENRING_E_CANCELLED";
     }
     return "TOKENRING_E_UNKNOWN";
 }
@@ -130,5 +132,18 @@ int tr_check_name(tokenring_error *err, const char *what, const char *name)
                        TOKENRING_MAX_NAME);
     if (!tr_utf8_valid((const uint8_t *)name, n))
         return tr_fail(err, TOKENRING_E_INVAL, "%s name is not valid UTF-8", what);
+    return TOKENRING_OK;
+}
+
+int tr_progress_report(tr_progress *p, const char *what, tokenring_error *err)
+{
+    if (!p || !p->fn)
+        return TOKENRING_OK;
+    if (p->total < p->done)
+        p->total = p->done;
+    if (p->fn(p->user, p->done, p->total) != 0)
+        return tr_fail(err, TOKENRING_E_CANCELLED,
+                       "%s cancelled by its progress callback after %llu of %llu units of work",
+                       what, (unsigned long long)p->done, (unsigned long long)p->total);
     return TOKENRING_OK;
 }

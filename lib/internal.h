@@ -30,6 +30,25 @@ TR_HIDDEN int tr_fail(tokenring_error *err, int code, const char *fmt, ...)
 TR_HIDDEN int tr_fail_at(tokenring_error *err, int code, uint32_t line, uint32_t column,
                          const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 
+/* Progress reporting of the long analyses: the caller's callback (may be NULL), its
+ * pointer, and the counts reported so far. tr_progress_report() calls the callback with
+ * (done, max(total, done)) and returns TOKENRING_E_CANCELLED, with err filled naming
+ * what, when it returns non-zero. tr_progress_tick() does so only every 2^12 calls, for
+ * inner loops. */
+typedef struct tr_progress {
+    tokenring_progress_fn fn;
+    void *user;
+    uint64_t done, total;
+    uint32_t ticks;
+} tr_progress;
+TR_HIDDEN int tr_progress_report(tr_progress *p, const char *what, tokenring_error *err);
+static inline int tr_progress_tick(tr_progress *p, const char *what, tokenring_error *err)
+{
+    if (!p || !p->fn || (++p->ticks & 0xfffu) != 0)
+        return TOKENRING_OK;
+    return tr_progress_report(p, what, err);
+}
+
 /* Processor features beyond the baseline instruction set (lib/cpu.c): TR_CPU_* bits,
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)

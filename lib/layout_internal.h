@@ -23,6 +23,12 @@ TR_HIDDEN void tr_token_set_free(tr_token_set *set);
 /* The token count per node and replication factor of an allocation or migration plan:
  * TOKENRING_OK, or TOKENRING_E_RANGE with a message when either is out of range. */
 TR_HIDDEN int tr_check_plan_shape(tokenring_error *err, uint32_t num_tokens, int32_t rf);
+/* tokenring_allocate_nodes() reporting to pg (NULL: no reports); pg->total grows by the
+ * tokens to place, so one tr_progress can span several calls. */
+TR_HIDDEN int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
+                                const tokenring_topology *topology, const char *datacenter,
+                                const char *const *racks, size_t count, int32_t rf,
+                                uint32_t flags, tr_progress *pg, tokenring_error *err);
 
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,

@@ -151,16 +151,12 @@ static char *format_variant(const tokenring_replication *r, const char *old_dc,
     return s;
 }
 
-TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
-                                           const tokenring_topology *topology,
-                                           const char *old_datacenter,
-                                           const char *new_datacenter,
-                                           const char *const *node_names,
-                                           const char *const *racks, size_t node_count,
-                                           uint32_t num_tokens, int32_t rf,
-                                           const char *const *keyspaces,
-                                           const tokenring_replication *const *replications,
-                                           size_t keyspace_count, tokenring_error *err)
+static int plan(tokenring_migration **out, const tokenring_topology *topology,
+                const char *old_datacenter, const char *new_datacenter,
+                const char *const *node_names, const char *const *racks, size_t node_count,
+                uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
+                const tokenring_replication *const *replications, size_t keyspace_count,
+                tr_progress *pg, tokenring_error *err)
 {
     if (!out || !topology || !old_datacenter || !new_datacenter || !node_names || !racks ||
         (keyspace_count && (!keyspaces || !replications)))
@@ -249,6 +245,8 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     }
     if ((rc = tokenring_topology_clone(&copy, topology)) != TOKENRING_OK)
         goto nomem;
+    if (pg && (rc = tr_progress_report(pg, "migration plan", err)) != TOKENRING_OK)
+        goto fail;
     /* First node of each rack: evenly spaced, rack i offset by i * step / racks. */
     size_t nrest = 0;
     for (size_t i = 0; i < node_count; i++) {
@@ -298,8 +296,8 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
         rest = tr_calloc(nrest * (size_t)num_tokens, sizeof *rest);
         if (!rest)
             goto nomem;
-        rc = tokenring_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks,
-                                      nrest, rf, 0, err);
+        rc = tr_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks, nrest, rf,
+                               0, pg, err);
         if (rc != TOKENRING_OK)
             goto fail;
         for (size_t i = 0; i < nrest; i++)
@@ -386,6 +384,10 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
     tr_free(rest_idx);
     tr_free(rack_list);
     tr_free(first_rack);
+    if (pg) {
+        pg->total = pg->done;
+        (void)tr_progress_report(pg, "migration plan", NULL); /* the end: too late to stop */
+    }
     *out = m;
     return TOKENRING_OK;
 nomem:
@@ -399,4 +401,32 @@ fail:
     tr_free(first_rack);
     tokenring_migration_free(m);
     return rc;
+}
+
+TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
+                                           const tokenring_topology *topology,
+                                           const char *old_datacenter,
+                                           const char *new_datacenter,
+                                           const char *const *node_names,
+                                           const char *const *racks, size_t node_count,
+                                           uint32_t num_tokens, int32_t rf,
+                                           const char *const *keyspaces,
+                                           const tokenring_replication *const *replications,
+                                           size_t keyspace_count, tokenring_error *err)
+{
+    return plan(out, topology, old_datacenter, new_datacenter, node_names, racks, node_count,
+                num_tokens, rf, keyspaces, replications, keyspace_count, NULL, err);
+}
+
+TOKENRING_API int tokenring_migration_plan_progress(
+    tokenring_migration **out, const tokenring_topology *topology, const char *old_datacenter,
+    const char *new_datacenter, const char *const *node_names, const char *const *racks,
+    size_t node_count, uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
+    const tokenring_replication *const *replications, size_t keyspace_count,
+    tokenring_progress_fn progress, void *user, tokenring_error *err)
+{
+    tr_progress pg = {progress, user, 0, 0, 0};
+    return plan(out, topology, old_datacenter, new_datacenter, node_names, racks, node_count,
+                num_tokens, rf, keyspaces, replications, keyspace_count,
+                progress ? &pg : NULL, err);
 }

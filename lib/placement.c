@@ -21,6 +21,7 @@
  * the range: a node passed over once is passed over for the rest of the walk). A range
  * whose token survives and whose walk window holds no removed, inserted or re-owned token
  * keeps its row; only the others walk again. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ring_internal.h"
@@ -120,6 +121,62 @@ static int find_dc(const tokenring_ring *ring, const char *name, uint32_t *dc)
     return 0;
 }
 
+/* Does datacenter entry d of a NetworkTopologyStrategy replication ask for replicas in a
+ * datacenter without a Normal, Leaving or Moving node of ring? */
+static bool empty_dc(const tokenring_ring *ring, const tr_repl_dc *d)
+{
+    uint32_t dc;
+    return d->rf > 0 && (!find_dc(ring, d->name, &dc) || ring->dc_ring_nodes[dc] == 0);
+}
+
+/* The failure of a SKIP_EMPTY_DC build that places no replica, naming the datacenters. */
+static int no_replica(const tokenring_ring *ring, const tokenring_replication *replication,
+                      tokenring_error *err)
+{
+    size_t n = tokenring_replication_empty_dc_count(replication, ring);
+    if (n == 0)
+        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                       "the replication places no replica: every datacenter has replication "
+                       "factor 0");
+    char names[200];
+    size_t len = 0;
+    names[0] = 0;
+    for (size_t i = 0; i < n && len + 1 < sizeof names; i++) {
+        int w = snprintf(names + len, sizeof names - len, "%s'%s'", i ? ", " : "",
+                         tokenring_replication_empty_dc(replication, ring, i));
+        if (w < 0)
+            break;
+        len += (size_t)w;
+    }
+    return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                   "no replica: %s %s of the replication %s no node in the ring (Cassandra "
+                   "places no replica in a datacenter without nodes)",
+                   n == 1 ? "datacenter" : "datacenters", names, n == 1 ? "has" : "have");
+}
+
+TOKENRING_API size_t tokenring_replication_empty_dc_count(
+    const tokenring_replication *replication, const tokenring_ring *ring)
+{
+    if (!replication || !ring || replication->strategy != TOKENRING_NETWORK_TOPOLOGY)
+        return 0;
+    size_t n = 0;
+    for (size_t k = 0; k < replication->dc_count; k++)
+        n += empty_dc(ring, &replication->dcs[k]);
+    return n;
+}
+
+TOKENRING_API const char *tokenring_replication_empty_dc(const tokenring_replication *replication,
+                                                         const tokenring_ring *ring,
+                                                         size_t index)
+{
+    if (!replication || !ring || replication->strategy != TOKENRING_NETWORK_TOPOLOGY)
+        return NULL;
+    for (size_t k = 0; k < replication->dc_count; k++)
+        if (empty_dc(ring, &replication->dcs[k]) && index-- == 0)
+            return replication->dcs[k].name;
+    return NULL;
+}
+
 /* The per-datacenter constants of a NetworkTopologyStrategy walk over ring (plan,
  * dc_plan_of), or for SimpleStrategy only total_rf. */
 static int plan_make(const tokenring_ring *ring, const tokenring_replication *replication,
@@ -149,7 +206,7 @@ static int plan_make(const tokenring_ring *ring, const tokenring_replication *re
             continue;
         uint32_t dc;
         if (!find_dc(ring, d->name, &dc) || ring->dc_ring_nodes[dc] == 0) {
-            if (flags & TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC)
+            if (flags & (TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC | TOKENRING_PLACEMENT_SKIP_EMPTY_DC))
                 continue;
             tr_free(plan);
             tr_free(dc_plan_of);
@@ -170,6 +227,11 @@ static int plan_make(const tokenring_ring *ring, const tokenring_replication *re
         pl->base = (uint32_t)total_rf;
         total_rf += (size_t)pl->rf_left;
         nplan++;
+    }
+    if (total_rf == 0 && (flags & TOKENRING_PLACEMENT_SKIP_EMPTY_DC)) {
+        tr_free(plan);
+        tr_free(dc_plan_of);
+        return no_replica(ring, replication, err);
     }
     *plan_out = plan;
     *dc_plan_of_out = dc_plan_of;
@@ -738,7 +800,7 @@ static int check_args(tokenring_placement **out, const tokenring_ring *ring,
     if (out == NULL || ring == NULL || replication == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
                        !out ? "out" : !ring ? "ring" : "replication");
-    if (flags & ~TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC)
+    if (flags & ~(TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC | TOKENRING_PLACEMENT_SKIP_EMPTY_DC))
         return tr_fail(err, TOKENRING_E_INVAL, "unknown placement flags 0x%x", (unsigned)flags);
     if (replication->strategy != TOKENRING_SIMPLE &&
         replication->strategy != TOKENRING_NETWORK_TOPOLOGY)

@@ -66,6 +66,7 @@ static void status_values_are_pinned(void **state)
     assert_int_equal(TOKENRING_E_BUFSIZE, -8);
     assert_int_equal(TOKENRING_E_UNSUPPORTED, -9);
     assert_int_equal(TOKENRING_E_IMPOSSIBLE, -10);
+    assert_int_equal(TOKENRING_E_CANCELLED, -11);
 }
 
 /* Public struct sizes are ABI: pin them on LP64. */

@@ -494,6 +494,29 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
                                                uint32_t k, tokenring_error *err);
 
 /**
+ * tokenring_availability_build() reporting its progress to @p progress (see
+ * ::tokenring_progress_fn): one unit per distinct replica set of the placement, then one
+ * per candidate failure set (their number grows during the first pass). When the callback
+ * returns non-zero the call stops within a few milliseconds of work, frees what it built,
+ * sets @p *out to NULL and returns #TOKENRING_E_CANCELLED.
+ * @param[out] out as tokenring_availability_build()
+ * @param ring as tokenring_availability_build()
+ * @param replication as tokenring_availability_build()
+ * @param consistency as tokenring_availability_build()
+ * @param local_dc as tokenring_availability_build()
+ * @param k as tokenring_availability_build()
+ * @param progress the callback, or NULL (then exactly tokenring_availability_build())
+ * @param user passed to @p progress
+ * @param[out] err optional detail
+ * @return as tokenring_availability_build(), or #TOKENRING_E_CANCELLED
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_availability_build_progress(
+    tokenring_availability **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    uint32_t k, tokenring_progress_fn progress, void *user, tokenring_error *err);
+
+/**
  * Frees an availability result.
  * @param availability the result, or NULL (no-op)
  * @since 1.0
@@ -571,6 +594,36 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
                                            const char *const *keyspaces,
                                            const tokenring_replication *const *replications,
                                            size_t keyspace_count, tokenring_error *err);
+
+/**
+ * tokenring_migration_plan() reporting its progress to @p progress (see
+ * ::tokenring_progress_fn): the units are those of tokenring_allocate_nodes_progress()
+ * for the new nodes the allocator places. When the callback returns non-zero the call
+ * stops, sets @p *out to NULL and returns #TOKENRING_E_CANCELLED.
+ * @param[out] out as tokenring_migration_plan()
+ * @param topology as tokenring_migration_plan()
+ * @param old_datacenter as tokenring_migration_plan()
+ * @param new_datacenter as tokenring_migration_plan()
+ * @param node_names as tokenring_migration_plan()
+ * @param racks as tokenring_migration_plan()
+ * @param node_count as tokenring_migration_plan()
+ * @param num_tokens as tokenring_migration_plan()
+ * @param rf as tokenring_migration_plan()
+ * @param keyspaces as tokenring_migration_plan()
+ * @param replications as tokenring_migration_plan()
+ * @param keyspace_count as tokenring_migration_plan()
+ * @param progress the callback, or NULL (then exactly tokenring_migration_plan())
+ * @param user passed to @p progress
+ * @param[out] err optional detail
+ * @return as tokenring_migration_plan(), or #TOKENRING_E_CANCELLED
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_migration_plan_progress(
+    tokenring_migration **out, const tokenring_topology *topology, const char *old_datacenter,
+    const char *new_datacenter, const char *const *node_names, const char *const *racks,
+    size_t node_count, uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
+    const tokenring_replication *const *replications, size_t keyspace_count,
+    tokenring_progress_fn progress, void *user, tokenring_error *err);
 
 /**
  * Frees a plan.

@@ -98,10 +98,32 @@ typedef enum tokenring_status {
                                            has a size out-parameter. */
     TOKENRING_E_UNSUPPORTED = -9,     /**< A valid request that this call cannot satisfy
                                            (e.g. an unsupported CQL type). */
-    TOKENRING_E_IMPOSSIBLE = -10      /**< The request cannot be met by any answer, e.g.
+    TOKENRING_E_IMPOSSIBLE = -10,     /**< The request cannot be met by any answer, e.g.
                                            a replication factor larger than the nodes
                                            available to an allocator or an analysis. */
+    TOKENRING_E_CANCELLED = -11       /**< The caller's progress callback asked the call
+                                           to stop (@since 1.2). */
 } tokenring_status;
+
+/**
+ * Progress callback of the long analyses (tokenring_availability_build_progress(),
+ * tokenring_allocate_nodes_progress(), tokenring_migration_plan_progress()).
+ *
+ * The call reports @p done units of work out of @p total: at its start (done 0), at least
+ * every few milliseconds of work while it runs, and at its end (done == total) when it
+ * succeeds. @p done never decreases; @p total may grow while the call discovers work (an
+ * availability analysis learns how many candidate failure sets it must weigh as it
+ * goes) and the same pair may be reported more than once. Returning non-zero stops the
+ * call as soon as it next reports: it frees what it built, leaves its outputs unset and
+ * returns #TOKENRING_E_CANCELLED. The callback runs on the calling thread; it must not
+ * call back into the library with the objects the call is reading.
+ * @param user the pointer the caller passed along with the callback
+ * @param done units of work done
+ * @param total units of work known so far (at least @p done)
+ * @return 0 to go on, non-zero to cancel
+ * @since 1.2
+ */
+typedef int (*tokenring_progress_fn)(void *user, uint64_t done, uint64_t total);
 
 /**
  * Returns a static, human-readable description of a status code. Never returns NULL;

@@ -329,6 +329,36 @@ TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tok
                                            size_t count, int32_t rf, uint32_t flags,
                                            tokenring_error *err);
 
+/**
+ * tokenring_allocate_nodes() reporting its progress to @p progress (see
+ * ::tokenring_progress_fn): one unit per token placed, then one per round of the joint
+ * refinement (the total grows by one with each round started). When the callback returns
+ * non-zero the call stops before its next token or round and returns
+ * #TOKENRING_E_CANCELLED; @p tokens_out is then unspecified (as after any failure).
+ * Allocating one node as tokenring_allocate_tokens() does is this call with @p count 1 and
+ * #TOKENRING_ALLOCATE_NODE_BY_NODE.
+ * @param[out] tokens_out as tokenring_allocate_nodes()
+ * @param num_tokens as tokenring_allocate_nodes()
+ * @param topology as tokenring_allocate_nodes()
+ * @param datacenter as tokenring_allocate_nodes()
+ * @param racks as tokenring_allocate_nodes()
+ * @param count as tokenring_allocate_nodes()
+ * @param rf as tokenring_allocate_nodes()
+ * @param flags as tokenring_allocate_nodes()
+ * @param progress the callback, or NULL (then exactly tokenring_allocate_nodes())
+ * @param user passed to @p progress
+ * @param[out] err optional detail
+ * @return as tokenring_allocate_nodes(), or #TOKENRING_E_CANCELLED
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_t num_tokens,
+                                                    const tokenring_topology *topology,
+                                                    const char *datacenter,
+                                                    const char *const *racks, size_t count,
+                                                    int32_t rf, uint32_t flags,
+                                                    tokenring_progress_fn progress, void *user,
+                                                    tokenring_error *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,6 +29,43 @@ extern "C" {
  *  #TOKENRING_E_NOTFOUND. @since 1.0 */
 #define TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC 0x1u
 
+/** Flag for tokenring_placement_build(): Cassandra's rule for a datacenter of a
+ *  NetworkTopologyStrategy replication that has no node in the ring: it gets no replicas
+ *  (ask which with tokenring_replication_empty_dc()), and the build fails with
+ *  #TOKENRING_E_IMPOSSIBLE, naming those datacenters, when no replica at all results
+ *  (every datacenter with a factor above 0 is empty, or every factor is 0). Callers warn
+ *  about the skipped datacenters. Implies #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC for the
+ *  datacenters it skips. @since 1.2 */
+#define TOKENRING_PLACEMENT_SKIP_EMPTY_DC 0x2u
+
+/**
+ * Number of datacenters that @p replication gives a factor above 0 and that have no
+ * Normal, Leaving or Moving node in @p ring: the datacenters Cassandra places no replica
+ * in, which tokenring_placement_build() refuses without a flag and skips with
+ * #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC or #TOKENRING_PLACEMENT_SKIP_EMPTY_DC.
+ * SimpleStrategy has none. Thread-safe (reads immutable objects).
+ * @param replication the replication (NULL gives 0)
+ * @param ring the ring (NULL gives 0)
+ * @return the count
+ * @since 1.2
+ */
+TOKENRING_API size_t tokenring_replication_empty_dc_count(
+    const tokenring_replication *replication, const tokenring_ring *ring);
+
+/**
+ * Name of the @p index-th datacenter counted by tokenring_replication_empty_dc_count(), in
+ * the replication's order (tokenring_replication_get()).
+ * @param replication the replication
+ * @param ring the ring
+ * @param index 0 .. count - 1
+ * @return the name, valid while @p replication lives, or NULL for a bad argument or an
+ *         index past the end
+ * @since 1.2
+ */
+TOKENRING_API const char *tokenring_replication_empty_dc(const tokenring_replication *replication,
+                                                         const tokenring_ring *ring,
+                                                         size_t index);
+
 /**
  * Builds the replica map of every range of @p ring under @p replication, with exactly
  * Cassandra's replica set and order (SimpleStrategy: distinct nodes clockwise;
@@ -39,10 +76,13 @@ extern "C" {
  * @param[out] out receives the placement; free with tokenring_placement_free()
  * @param ring the ring
  * @param replication the description (copied; may be freed afterwards)
- * @param flags 0 or #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC
+ * @param flags 0, #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC or
+ *        #TOKENRING_PLACEMENT_SKIP_EMPTY_DC (since 1.2)
  * @param[out] err optional detail
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND (a datacenter of the
- *         description has no node in the ring; @p err names it), #TOKENRING_E_NOMEM
+ *         description has no node in the ring, without a flag; @p err names it),
+ *         #TOKENRING_E_IMPOSSIBLE (#TOKENRING_PLACEMENT_SKIP_EMPTY_DC and no replica
+ *         results; @p err names the empty datacenters), #TOKENRING_E_NOMEM
  * @since 1.0
  */
 TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
@@ -72,7 +112,9 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
  * @param[out] err optional detail
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND (a datacenter of the
  *         replication has no node in @p ring and the previous placement was built without
- *         #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC), #TOKENRING_E_NOMEM
+ *         #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC), #TOKENRING_E_IMPOSSIBLE (built with
+ *         #TOKENRING_PLACEMENT_SKIP_EMPTY_DC and no replica results in @p ring),
+ *         #TOKENRING_E_NOMEM
  * @since 1.1
  */
 TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
