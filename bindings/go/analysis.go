@@ -9,6 +9,7 @@ package tokenring
 import "C"
 
 import (
+	"context"
 	"sort"
 	"unsafe"
 )
@@ -281,8 +282,8 @@ func movementFromC(m *C.tokenring_movement) (*Movement, error) {
 func CompareMovement(before, after *Topology, repl *Replication, kind ChangeKind, samples []int64) (*Movement, error) {
 	unlock := lockAll(before, after, repl)
 	defer unlock()
-	if before.ptr == nil || after.ptr == nil || repl.ptr == nil {
-		return nil, ErrClosed
+	if err := firstErr(before.gone(), after.gone(), repl.gone()); err != nil {
+		return nil, err
 	}
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
@@ -310,8 +311,8 @@ func (t *Topology) SimulateJoin(repl *Replication, name, datacenter, rack string
 	}
 	unlock := lockAll(t, repl)
 	defer unlock()
-	if t.ptr == nil || repl.ptr == nil {
-		return nil, ErrClosed
+	if err := firstErr(t.gone(), repl.gone()); err != nil {
+		return nil, err
 	}
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
@@ -331,8 +332,8 @@ func (t *Topology) SimulateDecommission(repl *Replication, name string, samples 
 	}
 	unlock := lockAll(t, repl)
 	defer unlock()
-	if t.ptr == nil || repl.ptr == nil {
-		return nil, ErrClosed
+	if err := firstErr(t.gone(), repl.gone()); err != nil {
+		return nil, err
 	}
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
@@ -356,8 +357,8 @@ func (t *Topology) SimulateReplace(repl *Replication, oldName, newName string, s
 	}
 	unlock := lockAll(t, repl)
 	defer unlock()
-	if t.ptr == nil || repl.ptr == nil {
-		return nil, ErrClosed
+	if err := firstErr(t.gone(), repl.gone()); err != nil {
+		return nil, err
 	}
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
@@ -376,8 +377,8 @@ func (t *Topology) SimulateMove(repl *Replication, name string, tokens, samples 
 	}
 	unlock := lockAll(t, repl)
 	defer unlock()
-	if t.ptr == nil || repl.ptr == nil {
-		return nil, ErrClosed
+	if err := firstErr(t.gone(), repl.gone()); err != nil {
+		return nil, err
 	}
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
@@ -422,6 +423,14 @@ type FailureSet struct {
 // node indices. localDC names the local datacenter for LocalOne and LocalQuorum ("" for
 // the others). A level unreachable even with every node up gives ErrImpossible.
 func (r *Ring) Availability(repl *Replication, cl Consistency, localDC string, k int) ([]FailureSet, error) {
+	return r.AvailabilityContext(context.Background(), repl, cl, localDC, k)
+}
+
+// AvailabilityContext is Availability stopped by ctx: once ctx is done the analysis
+// returns within a few milliseconds of work an error matching both ErrCancelled and
+// ctx.Err() (errors.Is(err, context.Canceled)). A ProgressFunc attached with
+// WithProgress receives its progress (distinct replica sets, then candidate failure sets).
+func (r *Ring) AvailabilityContext(ctx context.Context, repl *Replication, cl Consistency, localDC string, k int) ([]FailureSet, error) {
 	if k < 1 || k > AvailabilityMaxK {
 		return nil, goError(CodeRange, "k = %d outside 1..%d", k, AvailabilityMaxK)
 	}
@@ -441,11 +450,17 @@ func (r *Ring) Availability(repl *Replication, cl Consistency, localDC string, k
 	repl.mu.Lock()
 	defer repl.mu.Unlock()
 	if repl.ptr == nil {
-		return nil, ErrClosed
+		return nil, repl.gone()
 	}
 	var a *C.tokenring_availability
-	var detail C.tokenring_error
-	if err := newError(C.tokenring_availability_build(&a, rp, repl.ptr, C.int(cl), lp, C.uint32_t(k), &detail), &detail); err != nil {
+	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
+		var detail C.tokenring_error
+		if fn == nil {
+			return newError(C.tokenring_availability_build(&a, rp, repl.ptr, C.int(cl), lp, C.uint32_t(k), &detail), &detail)
+		}
+		return newError(C.tokenring_availability_build_progress(&a, rp, repl.ptr, C.int(cl), lp, C.uint32_t(k), fn, user, &detail), &detail)
+	})
+	if err != nil {
 		return nil, err
 	}
 	defer C.tokenring_availability_free(a)
@@ -491,6 +506,12 @@ type MigrationPlan struct {
 // racks in join order, at least rf of them) get numTokens tokens each; keyspaces are the
 // keyspaces to migrate with their current replication. The topology is not modified.
 func (t *Topology) PlanMigration(oldDC, newDC string, names, racks []string, numTokens, rf int, keyspaces []KeyspaceReplication) (*MigrationPlan, error) {
+	return t.PlanMigrationContext(context.Background(), oldDC, newDC, names, racks, numTokens, rf, keyspaces)
+}
+
+// PlanMigrationContext is PlanMigration stopped by ctx (see AvailabilityContext); a
+// ProgressFunc attached with WithProgress receives the allocator's progress.
+func (t *Topology) PlanMigrationContext(ctx context.Context, oldDC, newDC string, names, racks []string, numTokens, rf int, keyspaces []KeyspaceReplication) (*MigrationPlan, error) {
 	if len(names) != len(racks) {
 		return nil, goError(CodeInvalid, "%d node names for %d racks", len(names), len(racks))
 	}
@@ -532,21 +553,28 @@ func (t *Topology) PlanMigration(oldDC, newDC string, names, racks []string, num
 	unlock := lockAll(locks...)
 	defer unlock()
 	if t.ptr == nil {
-		return nil, ErrClosed
+		return nil, t.gone()
 	}
 	// An array of C pointers in Go memory holds no Go pointers: it may be passed as is.
 	repls := make([]*C.tokenring_replication, len(keyspaces)+1)
 	for i, ks := range keyspaces {
 		if ks.Replication.ptr == nil {
-			return nil, ErrClosed
+			return nil, ks.Replication.gone()
 		}
 		repls[i] = ks.Replication.ptr
 	}
 	var m *C.tokenring_migration
-	var detail C.tokenring_error
-	st := C.tokenring_migration_plan(&m, t.ptr, charp(co), charp(cn), cNames, cRacks, C.size_t(len(names)),
-		C.uint32_t(numTokens), C.int32_t(rf), cKs, &repls[0], C.size_t(len(keyspaces)), &detail)
-	if err := newError(st, &detail); err != nil {
+	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
+		var detail C.tokenring_error
+		if fn == nil {
+			return newError(C.tokenring_migration_plan(&m, t.ptr, charp(co), charp(cn), cNames, cRacks, C.size_t(len(names)),
+				C.uint32_t(numTokens), C.int32_t(rf), cKs, &repls[0], C.size_t(len(keyspaces)), &detail), &detail)
+		}
+		st := C.tokenring_migration_plan_progress(&m, t.ptr, charp(co), charp(cn), cNames, cRacks, C.size_t(len(names)),
+			C.uint32_t(numTokens), C.int32_t(rf), cKs, &repls[0], C.size_t(len(keyspaces)), fn, user, &detail)
+		return newError(st, &detail)
+	})
+	if err != nil {
 		return nil, err
 	}
 	defer C.tokenring_migration_free(m)

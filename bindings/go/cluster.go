@@ -8,6 +8,8 @@ package tokenring
 import "C"
 
 import (
+	"fmt"
+	"io"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -83,9 +85,13 @@ type Keyspace struct {
 // several inputs into one Cluster to merge them (for instance `nodetool status` for host
 // IDs and `nodetool ring` for tokens). Methods are serialized by a mutex; a failing Parse
 // leaves the cluster unchanged. Close when done (a finalizer is only a safety net).
+//
+// The zero value is not a cluster: methods return ErrZeroValue until it is replaced by one
+// from NewCluster; they never panic.
 type Cluster struct {
-	mu  sync.Mutex
-	ptr *C.tokenring_cluster
+	mu     sync.Mutex
+	ptr    *C.tokenring_cluster
+	closed bool // set by Close: tells a closed handle from a zero value
 }
 
 // NewCluster returns an empty cluster.
@@ -106,6 +112,7 @@ func (c *Cluster) Close() error {
 	if c.ptr != nil {
 		C.tokenring_cluster_free(c.ptr)
 		c.ptr = nil
+		c.closed = true
 		runtime.SetFinalizer(c, nil)
 	}
 	return nil
@@ -119,7 +126,7 @@ func (c *Cluster) Parse(format InputFormat, text string, flags ParseFlags) (Inpu
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return 0, ErrClosed
+		return 0, c.gone()
 	}
 	var got C.int
 	var detail C.tokenring_error
@@ -130,17 +137,47 @@ func (c *Cluster) Parse(format InputFormat, text string, flags ParseFlags) (Inpu
 	return InputFormat(got), nil
 }
 
+// ParseBytes is Parse on a byte slice (passed to C in place, without a copy).
+func (c *Cluster) ParseBytes(format InputFormat, text []byte, flags ParseFlags) (InputFormat, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return 0, c.gone()
+	}
+	var got C.int
+	var detail C.tokenring_error
+	st := C.tokenring_cluster_parse(c.ptr, C.int(format), (*C.char)(bytesPtr(text)), C.size_t(len(text)), C.uint32_t(flags), &got, &detail)
+	if err := newError(st, &detail); err != nil {
+		return 0, err
+	}
+	return InputFormat(got), nil
+}
+
+// ParseReader reads r to its end and parses what it read as Parse does (a file, a pipe,
+// an HTTP body). An error reading r is returned wrapped ("tokenring: parse: reading
+// input: ..."; errors.Is sees the reader's error) and leaves the cluster unchanged.
+func (c *Cluster) ParseReader(format InputFormat, r io.Reader, flags ParseFlags) (InputFormat, error) {
+	if r == nil {
+		return 0, goError(CodeInvalid, "nil io.Reader")
+	}
+	text, err := io.ReadAll(r)
+	if err != nil {
+		return 0, fmt.Errorf("tokenring: parse: reading input: %w", err)
+	}
+	return c.ParseBytes(format, text, flags)
+}
+
 // AddTopology merges every node of a topology into the cluster.
 func (c *Cluster) AddTopology(t *Topology) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return ErrClosed
+		return c.gone()
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return ErrClosed
+		return t.gone()
 	}
 	var detail C.tokenring_error
 	return newError(C.tokenring_cluster_add_topology(c.ptr, t.ptr, &detail), &detail)
@@ -155,12 +192,12 @@ func (c *Cluster) AddKeyspace(name string, repl *Replication) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return ErrClosed
+		return c.gone()
 	}
 	repl.mu.Lock()
 	defer repl.mu.Unlock()
 	if repl.ptr == nil {
-		return ErrClosed
+		return repl.gone()
 	}
 	var detail C.tokenring_error
 	return newError(C.tokenring_cluster_add_keyspace(c.ptr, charp(cn), repl.ptr, &detail), &detail)
@@ -171,7 +208,7 @@ func (c *Cluster) Nodes() ([]ClusterNode, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return nil, ErrClosed
+		return nil, c.gone()
 	}
 	out := make([]ClusterNode, int(C.tokenring_cluster_node_count(c.ptr)))
 	var n C.tokenring_cluster_node_info
@@ -205,7 +242,7 @@ func (c *Cluster) Topology() (*Topology, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return nil, ErrClosed
+		return nil, c.gone()
 	}
 	t := C.tokenring_cluster_topology(c.ptr)
 	if t == nil {
@@ -223,7 +260,7 @@ func (c *Cluster) Keyspaces() ([]Keyspace, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return nil, ErrClosed
+		return nil, c.gone()
 	}
 	out := make([]Keyspace, int(C.tokenring_cluster_keyspace_count(c.ptr)))
 	for i := range out {
@@ -254,7 +291,7 @@ func (c *Cluster) KeyspaceReplication(name string) (*Replication, error) {
 	var text string
 	err = nil
 	if c.ptr == nil {
-		err = ErrClosed
+		err = c.gone()
 	} else if err = check(C.tokenring_cluster_find_keyspace(&idx, c.ptr, charp(cn))); err != nil {
 		err = &Error{Code: err.(*Error).Code, Message: "no keyspace named " + quote(name)}
 	} else if err = check(C.tokenring_cluster_keyspace(nil, &repl, c.ptr, idx)); err == nil {
@@ -273,7 +310,7 @@ func (c *Cluster) Format() (string, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return "", ErrClosed
+		return "", c.gone()
 	}
 	var n C.size_t
 	st := C.tokenring_cluster_format(nil, 0, &n, c.ptr)

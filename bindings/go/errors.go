@@ -30,24 +30,51 @@ const (
 	CodeBufSize     Code = -8
 	CodeUnsupported Code = -9
 	CodeImpossible  Code = -10
+	CodeCancelled   Code = -11 // the caller's context (or progress callback) stopped the call
 	// CodeClosed is the binding's own code for a handle used after Close. The C library
 	// never returns it.
 	CodeClosed Code = -1000
+	// CodeZeroValue is the binding's own code for a zero-value handle (a Topology{} that
+	// no constructor made). The C library never returns it.
+	CodeZeroValue Code = -1001
 )
+
+// kinds are the short words an Error's text starts with after "tokenring: ".
+var kinds = map[Code]string{
+	CodeInvalid: "invalid argument", CodeNoMem: "out of memory", CodeNotFound: "not found",
+	CodeExists: "exists", CodeRange: "out of range", CodeParse: "parse", CodeEmpty: "empty",
+	CodeBufSize: "buffer too small", CodeUnsupported: "unsupported", CodeImpossible: "impossible",
+	CodeCancelled: "cancelled", CodeClosed: "closed", CodeZeroValue: "zero value",
+}
+
+// Kind returns the short word for the code used in error texts ("parse", "not found",
+// "cancelled", ...), or its enumerator name for a code the binding does not know.
+func (c Code) Kind() string {
+	if k, ok := kinds[c]; ok {
+		return k
+	}
+	return c.Name()
+}
 
 // Name returns the enumerator name of the code, e.g. "TOKENRING_E_INVAL"
 // (tokenring_status_name), or "TOKENRING_GO_CLOSED" for CodeClosed.
 func (c Code) Name() string {
-	if c == CodeClosed {
+	switch c {
+	case CodeClosed:
 		return "TOKENRING_GO_CLOSED"
+	case CodeZeroValue:
+		return "TOKENRING_GO_ZERO_VALUE"
 	}
 	return C.GoString(C.tokenring_status_name(C.tokenring_status(c)))
 }
 
 // String returns the library's static description of the code (tokenring_strerror).
 func (c Code) String() string {
-	if c == CodeClosed {
+	switch c {
+	case CodeClosed:
 		return "use of a closed handle"
+	case CodeZeroValue:
+		return "use of a zero-value handle: make it with its constructor"
 	}
 	return C.GoString(C.tokenring_strerror(C.tokenring_status(c)))
 }
@@ -61,20 +88,27 @@ func (c Code) String() string {
 //
 //	if errors.Is(err, tokenring.ErrExists) { ... }
 //
-// or read the detail with errors.As.
+// or read the detail with errors.As. A call stopped by its context also matches the
+// context's error: errors.Is(err, context.Canceled) (or context.DeadlineExceeded) and
+// errors.Is(err, ErrCancelled) both hold.
 type Error struct {
 	Code    Code
 	Message string
 	Line    int
 	Column  int
+	cause   error // what stopped a cancelled call (the context's error), for Unwrap
 }
 
-// Error formats the code name and the message, with the position for parse errors.
+// Error reads as a Go error: "tokenring: ", the code's Kind, the position for text
+// parsers, and the message, e.g.
+//
+//	tokenring: parse: line 3, column 14: expected a token, found "abc"
+//	tokenring: not found: datacenter 'dc9' of the replication has no node in the ring
 func (e *Error) Error() string {
 	if e.Line > 0 || e.Column > 0 {
-		return fmt.Sprintf("tokenring: %s: %s (line %d, column %d)", e.Code.Name(), e.Message, e.Line, e.Column)
+		return fmt.Sprintf("tokenring: %s: line %d, column %d: %s", e.Code.Kind(), e.Line, e.Column, e.Message)
 	}
-	return fmt.Sprintf("tokenring: %s: %s", e.Code.Name(), e.Message)
+	return fmt.Sprintf("tokenring: %s: %s", e.Code.Kind(), e.Message)
 }
 
 // Is reports whether target is an *Error with the same Code, so that errors.Is(err,
@@ -83,6 +117,9 @@ func (e *Error) Is(target error) bool {
 	t, ok := target.(*Error)
 	return ok && t.Code == e.Code
 }
+
+// Unwrap returns the context error that stopped a cancelled call, else nil.
+func (e *Error) Unwrap() error { return e.cause }
 
 func sentinel(c Code) *Error { return &Error{Code: c, Message: c.String()} }
 
@@ -99,7 +136,9 @@ var (
 	ErrBufSize     = sentinel(CodeBufSize)     // an output buffer is too small
 	ErrUnsupported = sentinel(CodeUnsupported) // a valid request the call cannot satisfy
 	ErrImpossible  = sentinel(CodeImpossible)  // no answer can meet the request
+	ErrCancelled   = sentinel(CodeCancelled)   // the context was done (see Error)
 	ErrClosed      = sentinel(CodeClosed)      // the handle was closed
+	ErrZeroValue   = sentinel(CodeZeroValue)   // a zero-value handle no constructor made
 )
 
 // newError builds an *Error from a status and an optional filled tokenring_error.

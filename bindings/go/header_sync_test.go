@@ -37,7 +37,7 @@ var cCall = regexp.MustCompile(`\bC\.(tokenring_[A-Za-z0-9_]+)\s*\(`)
 var macroDef = regexp.MustCompile(`(?m)^\s*#\s*define\s+(TOKENRING_[A-Z0-9_]+)(\(?)`)
 var enumerator = regexp.MustCompile(`\b(TOKENRING_[A-Z0-9_]+)\s*=\s*-?[0-9]`)
 var cName = regexp.MustCompile(`\bC\.(TOKENRING_[A-Z0-9_]+)\b`)
-var typedefName = regexp.MustCompile(`\b(tokenring_[A-Za-z0-9_]+)\s*;`)
+var typedefName = regexp.MustCompile(`\b(tokenring_[A-Za-z0-9_]+)\s*;|\(\s*\*\s*(tokenring_[A-Za-z0-9_]+)\s*\)`)
 var blockComment = regexp.MustCompile(`(?s)/\*.*?\*/`)
 var lineComment = regexp.MustCompile(`//[^\n]*`)
 
@@ -63,7 +63,9 @@ func headerFunctions(t *testing.T) (map[string]string, map[string]bool) {
 			decls[m[1]] = filepath.Base(f)
 		}
 		for _, m := range typedefName.FindAllStringSubmatch(text, -1) {
-			types[m[1]] = true // "} tokenring_x;" and "typedef struct tokenring_x tokenring_x;"
+			// "} tokenring_x;", "typedef struct tokenring_x tokenring_x;" and
+			// "typedef int (*tokenring_x)(...);"
+			types[m[1]+m[2]] = true
 		}
 	}
 	return decls, types

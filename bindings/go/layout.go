@@ -9,6 +9,7 @@ package tokenring
 import "C"
 
 import (
+	"context"
 	"unsafe"
 )
 
@@ -78,7 +79,7 @@ func SeededTokens(count int, seed uint64, identity string, taken *Topology, flag
 		taken.mu.Lock()
 		defer taken.mu.Unlock()
 		if taken.ptr == nil {
-			return nil, ErrClosed
+			return nil, taken.gone()
 		}
 		tp = taken.ptr
 	}
@@ -140,7 +141,7 @@ func (t *Topology) AddSeededNodes(seed uint64, tokensPerNode int, nodes []Seeded
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return ErrClosed
+		return t.gone()
 	}
 	var detail C.tokenring_error
 	st := C.tokenring_layout_add_seeded_nodes(t.ptr, C.uint64_t(seed), C.uint32_t(tokensPerNode), cn, cd, cr, C.size_t(len(nodes)), C.uint32_t(flags), &detail)
@@ -166,6 +167,12 @@ func EvenTokens(numTokens, slot, slots int) ([]int64, error) {
 // rack of the topology, minimising the effective-ownership imbalance of the datacenter
 // under NetworkTopologyStrategy with factor rf there. The topology is not modified.
 func (t *Topology) AllocateTokens(numTokens int, datacenter, rack string, rf int) ([]int64, error) {
+	return t.AllocateTokensContext(context.Background(), numTokens, datacenter, rack, rf)
+}
+
+// AllocateTokensContext is AllocateTokens stopped by ctx (see AvailabilityContext); a
+// ProgressFunc attached with WithProgress receives one unit per token placed.
+func (t *Topology) AllocateTokensContext(ctx context.Context, numTokens int, datacenter, rack string, rf int) ([]int64, error) {
 	if numTokens <= 0 || numTokens > LayoutMaxTokens {
 		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
 	}
@@ -183,12 +190,20 @@ func (t *Topology) AllocateTokens(numTokens int, datacenter, rack string, rf int
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return nil, ErrClosed
+		return nil, t.gone()
 	}
 	out := make([]int64, numTokens)
-	var detail C.tokenring_error
-	st := C.tokenring_allocate_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cd), charp(cr), C.int32_t(rf), 0, &detail)
-	if err := newError(st, &detail); err != nil {
+	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
+		var detail C.tokenring_error
+		if fn == nil {
+			return newError(C.tokenring_allocate_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cd), charp(cr), C.int32_t(rf), 0, &detail), &detail)
+		}
+		// What tokenring_allocate_tokens does, with the progress callback.
+		racks := [1]*C.char{charp(cr)}
+		return newError(C.tokenring_allocate_nodes_progress((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cd),
+			&racks[0], 1, C.int32_t(rf), C.TOKENRING_ALLOCATE_NODE_BY_NODE, fn, user, &detail), &detail)
+	})
+	if err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -198,6 +213,13 @@ func (t *Topology) AllocateTokens(numTokens int, datacenter, rack string, rf int
 // in join order) and returns each node's numTokens tokens, ascending. Unless flags has
 // AllocateNodeByNode the batch is refined jointly for the most even final state.
 func (t *Topology) AllocateNodes(numTokens int, datacenter string, racks []string, rf int, flags LayoutFlags) ([][]int64, error) {
+	return t.AllocateNodesContext(context.Background(), numTokens, datacenter, racks, rf, flags)
+}
+
+// AllocateNodesContext is AllocateNodes stopped by ctx (see AvailabilityContext); a
+// ProgressFunc attached with WithProgress receives one unit per token placed, then one
+// per refinement round.
+func (t *Topology) AllocateNodesContext(ctx context.Context, numTokens int, datacenter string, racks []string, rf int, flags LayoutFlags) ([][]int64, error) {
 	if numTokens <= 0 || numTokens > LayoutMaxTokens {
 		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
 	}
@@ -219,13 +241,20 @@ func (t *Topology) AllocateNodes(numTokens int, datacenter string, racks []strin
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return nil, ErrClosed
+		return nil, t.gone()
 	}
 	flat := make([]int64, numTokens*len(racks))
-	var detail C.tokenring_error
-	st := C.tokenring_allocate_nodes((*C.int64_t)(unsafe.Pointer(&flat[0])), C.uint32_t(numTokens), t.ptr, charp(cd), cr,
-		C.size_t(len(racks)), C.int32_t(rf), C.uint32_t(flags), &detail)
-	if err := newError(st, &detail); err != nil {
+	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
+		var detail C.tokenring_error
+		if fn == nil {
+			return newError(C.tokenring_allocate_nodes((*C.int64_t)(unsafe.Pointer(&flat[0])), C.uint32_t(numTokens), t.ptr, charp(cd), cr,
+				C.size_t(len(racks)), C.int32_t(rf), C.uint32_t(flags), &detail), &detail)
+		}
+		st := C.tokenring_allocate_nodes_progress((*C.int64_t)(unsafe.Pointer(&flat[0])), C.uint32_t(numTokens), t.ptr, charp(cd), cr,
+			C.size_t(len(racks)), C.int32_t(rf), C.uint32_t(flags), fn, user, &detail)
+		return newError(st, &detail)
+	})
+	if err != nil {
 		return nil, err
 	}
 	out := make([][]int64, len(racks))

@@ -18,9 +18,21 @@ import (
 // PlacementFlags modify BuildPlacement.
 type PlacementFlags uint32
 
-// AllowUnknownDC accepts datacenters of the replication that have no node in the ring
-// (they get no replicas, as in Cassandra) instead of failing with ErrNotFound.
+// AllowUnknownDC applies Cassandra's rule to datacenters of the replication that have no
+// node in the ring instead of failing with ErrNotFound: they get no replicas (the
+// placement's EmptyDatacenters names them, so callers can warn), and when no replica at
+// all results the build fails with ErrImpossible naming them (the library's
+// TOKENRING_PLACEMENT_SKIP_EMPTY_DC; before 1.2 such a placement was built with empty
+// replica sets).
 const AllowUnknownDC PlacementFlags = 1
+
+// cPlacementFlags maps the binding's flags to the library's.
+func cPlacementFlags(f PlacementFlags) C.uint32_t {
+	if f&AllowUnknownDC != 0 {
+		f = f&^AllowUnknownDC | PlacementFlags(C.TOKENRING_PLACEMENT_SKIP_EMPTY_DC)
+	}
+	return C.uint32_t(f)
+}
 
 // Replicas are the replicas of one range, as node indices of the placement's ring.
 type Replicas struct {
@@ -60,11 +72,50 @@ type Placement struct {
 	loaded     atomic.Bool // tables ready
 	sets       []Replicas
 	rangeSets  []uint32 // set id per range
+
+	replText string   // the replication, formatted, for EmptyDatacenters after Update
+	emptyDCs []string // datacenters of the replication without nodes in the ring
+}
+
+// EmptyDatacenters returns the datacenters of the placement's replication that have a
+// factor above 0 but no Normal, Leaving or Moving node in its ring: the datacenters it
+// places no replica in (possible with AllowUnknownDC), in the replication's order. nil
+// when there are none.
+func (p *Placement) EmptyDatacenters() []string { return p.emptyDCs }
+
+// EmptyDatacenters returns the datacenters repl gives a factor above 0 that have no
+// Normal, Leaving or Moving node in the ring (tokenring_replication_empty_dc): Cassandra
+// places no replica there. nil when there are none (always for SimpleStrategy).
+func (r *Ring) EmptyDatacenters(repl *Replication) ([]string, error) {
+	rp, err := r.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer r.release()
+	repl.mu.Lock()
+	defer repl.mu.Unlock()
+	if repl.ptr == nil {
+		return nil, repl.gone()
+	}
+	return emptyDCs(rp, repl.ptr), nil
+}
+
+func emptyDCs(ring *C.tokenring_ring, repl *C.tokenring_replication) []string {
+	n := int(C.tokenring_replication_empty_dc_count(repl, ring))
+	if n == 0 {
+		return nil
+	}
+	out := make([]string, n)
+	for i := range out {
+		out[i] = goStringN(C.tokenring_replication_empty_dc(repl, ring, C.size_t(i)))
+	}
+	return out
 }
 
 // BuildPlacement builds the replica map of every range of ring under repl, with exactly
 // Cassandra's replica sets and order. A datacenter of repl without nodes in the ring
-// gives ErrNotFound unless flags has AllowUnknownDC. The replication is copied.
+// gives ErrNotFound unless flags has AllowUnknownDC (see there). The replication is
+// copied.
 func BuildPlacement(ring *Ring, repl *Replication, flags PlacementFlags) (*Placement, error) {
 	rp, err := ring.acquire()
 	if err != nil {
@@ -74,14 +125,19 @@ func BuildPlacement(ring *Ring, repl *Replication, flags PlacementFlags) (*Place
 	repl.mu.Lock()
 	defer repl.mu.Unlock()
 	if repl.ptr == nil {
-		return nil, ErrClosed
+		return nil, repl.gone()
 	}
 	var p *C.tokenring_placement
 	var detail C.tokenring_error
-	if err := newError(C.tokenring_placement_build(&p, rp, repl.ptr, C.uint32_t(flags), &detail), &detail); err != nil {
+	if err := newError(C.tokenring_placement_build(&p, rp, repl.ptr, cPlacementFlags(flags), &detail), &detail); err != nil {
 		return nil, err
 	}
-	return wrapPlacement(p, ring.names), nil
+	pl := wrapPlacement(p, ring.names)
+	pl.emptyDCs = emptyDCs(rp, repl.ptr)
+	if pl.emptyDCs != nil || flags&AllowUnknownDC != 0 {
+		pl.replText, _ = formatReplication(repl.ptr)
+	}
+	return pl, nil
 }
 
 // Update returns the placement of ring (typically this placement's ring after a join, a
@@ -107,7 +163,16 @@ func (p *Placement) Update(ring *Ring) (*Placement, error) {
 	if err := newError(C.tokenring_placement_update(&out, pp, rp, &detail), &detail); err != nil {
 		return nil, err
 	}
-	return wrapPlacement(out, ring.names), nil
+	np := wrapPlacement(out, ring.names)
+	np.replText = p.replText
+	if p.replText != "" {
+		var repl *C.tokenring_replication
+		if C.tokenring_replication_parse(&repl, textPtr(p.replText), C.size_t(len(p.replText)), nil) == C.TOKENRING_OK {
+			np.emptyDCs = emptyDCs(rp, repl)
+			C.tokenring_replication_free(repl)
+		}
+	}
+	return np, nil
 }
 
 // Placement is BuildPlacement(r, repl, flags).
@@ -124,8 +189,9 @@ func wrapPlacement(p *C.tokenring_placement, names []string) *Placement {
 func (p *Placement) acquire() (*C.tokenring_placement, error) {
 	p.mu.RLock()
 	if p.ptr == nil {
+		err := p.gone()
 		p.mu.RUnlock()
-		return nil, ErrClosed
+		return nil, err
 	}
 	return p.ptr, nil
 }
@@ -157,7 +223,9 @@ func (p *Placement) Ref() (*Placement, error) {
 		return nil, err
 	}
 	defer p.release()
-	return wrapPlacement(C.tokenring_placement_ref(pp), p.names), nil
+	np := wrapPlacement(C.tokenring_placement_ref(pp), p.names)
+	np.replText, np.emptyDCs = p.replText, p.emptyDCs
+	return np, nil
 }
 
 // Ring returns a new handle to the ring the placement was built from (close it too).

@@ -45,9 +45,13 @@ type Factor struct {
 // Replication is a replication description (SimpleStrategy or NetworkTopologyStrategy).
 // Its methods may be called from several goroutines (a mutex serializes them). Call
 // Close when done; placements copy what they need and do not depend on it.
+//
+// The zero value is not a description: methods return ErrZeroValue (Strategy and String
+// return zero values) until it is replaced by one from a constructor; they never panic.
 type Replication struct {
-	mu  sync.Mutex
-	ptr *C.tokenring_replication
+	mu     sync.Mutex
+	ptr    *C.tokenring_replication
+	closed bool // set by Close: tells a closed handle from a zero value
 }
 
 func wrapReplication(p *C.tokenring_replication) *Replication {
@@ -114,6 +118,7 @@ func (r *Replication) Close() error {
 	if r.ptr != nil {
 		C.tokenring_replication_free(r.ptr)
 		r.ptr = nil
+		r.closed = true
 		runtime.SetFinalizer(r, nil)
 	}
 	return nil
@@ -133,7 +138,7 @@ func (r *Replication) SetDC(datacenter string, rf, transient int) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr == nil {
-		return ErrClosed
+		return r.gone()
 	}
 	var detail C.tokenring_error
 	return newError(C.tokenring_replication_set_dc(r.ptr, charp(cd), C.int32_t(rf), C.int32_t(transient), &detail), &detail)
@@ -152,7 +157,7 @@ func (r *Replication) Factors() ([]Factor, error) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr == nil {
-		return nil, ErrClosed
+		return nil, r.gone()
 	}
 	n := int(C.tokenring_replication_dc_count(r.ptr))
 	if C.tokenring_replication_strategy(r.ptr) == C.TOKENRING_SIMPLE {
@@ -196,6 +201,9 @@ func (r *Replication) String() string {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr == nil {
+		if !r.closed {
+			return "<zero Replication>"
+		}
 		return "<closed>"
 	}
 	s, err := formatReplication(r.ptr)

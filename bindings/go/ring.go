@@ -58,6 +58,9 @@ type Ring struct {
 	mu    sync.RWMutex // read-held by every method, write-held by Close
 	ptr   *C.tokenring_ring
 	names []string // node names, cached when the ring is wrapped
+	// closed is set by Close: it tells a closed handle from a zero value. The zero Ring
+	// is not a ring: methods return ErrZeroValue (or a zero value), never panic.
+	closed bool
 }
 
 func wrapRing(p *C.tokenring_ring) *Ring {
@@ -78,8 +81,9 @@ func wrapRing(p *C.tokenring_ring) *Ring {
 func (r *Ring) acquire() (*C.tokenring_ring, error) {
 	r.mu.RLock()
 	if r.ptr == nil {
+		err := r.gone()
 		r.mu.RUnlock()
-		return nil, ErrClosed
+		return nil, err
 	}
 	return r.ptr, nil
 }
@@ -98,6 +102,7 @@ func (r *Ring) Close() error {
 	if r.ptr != nil {
 		C.tokenring_ring_free(r.ptr)
 		r.ptr = nil
+		r.closed = true
 		runtime.SetFinalizer(r, nil)
 	}
 	return nil

@@ -65,9 +65,13 @@ func nodeInfoFromC(i int, n *C.tokenring_node_info) NodeInfo {
 // (a mutex serializes them). A failing change leaves the topology exactly as it was.
 // Call Close when done; a finalizer frees a forgotten topology, but only at the next
 // garbage collection.
+//
+// The zero value is not a topology: its methods return ErrZeroValue (NodeCount returns 0)
+// until it is replaced by one from NewTopology; they never panic.
 type Topology struct {
-	mu  sync.Mutex
-	ptr *C.tokenring_topology
+	mu     sync.Mutex
+	ptr    *C.tokenring_topology
+	closed bool // set by Close: tells a closed handle from a zero value
 }
 
 func wrapTopology(p *C.tokenring_topology) *Topology {
@@ -93,6 +97,7 @@ func (t *Topology) Close() error {
 	if t.ptr != nil {
 		C.tokenring_topology_free(t.ptr)
 		t.ptr = nil
+		t.closed = true
 		runtime.SetFinalizer(t, nil)
 	}
 	return nil
@@ -103,7 +108,7 @@ func (t *Topology) Clone() (*Topology, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return nil, ErrClosed
+		return nil, t.gone()
 	}
 	var p *C.tokenring_topology
 	if err := check(C.tokenring_topology_clone(&p, t.ptr)); err != nil {
@@ -131,7 +136,7 @@ func (t *Topology) AddNode(name, datacenter, rack string, tokens []int64) error 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return ErrClosed
+		return t.gone()
 	}
 	var detail C.tokenring_error
 	st := C.tokenring_topology_add_node(t.ptr, charp(cn), charp(cd), charp(cr), tokensPtr(tokens), C.size_t(len(tokens)), &detail)
@@ -148,7 +153,7 @@ func (t *Topology) RemoveNode(name string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return ErrClosed
+		return t.gone()
 	}
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_remove_node(t.ptr, charp(cn), &detail), &detail)
@@ -168,7 +173,7 @@ func (t *Topology) ReplaceNode(oldName, newName string) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return ErrClosed
+		return t.gone()
 	}
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_replace_node(t.ptr, charp(co), charp(cn), &detail), &detail)
@@ -183,7 +188,7 @@ func (t *Topology) SetTokens(name string, tokens []int64) error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return ErrClosed
+		return t.gone()
 	}
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_set_tokens(t.ptr, charp(cn), tokensPtr(tokens), C.size_t(len(tokens)), &detail), &detail)
@@ -198,7 +203,7 @@ func (t *Topology) SetState(name string, state NodeState, liveness Liveness) err
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return ErrClosed
+		return t.gone()
 	}
 	var detail C.tokenring_error
 	st := C.tokenring_topology_set_state(t.ptr, charp(cn), C.tokenring_node_state(state), C.tokenring_liveness(liveness), &detail)
@@ -221,7 +226,7 @@ func (t *Topology) Node(i int) (NodeInfo, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return NodeInfo{}, ErrClosed
+		return NodeInfo{}, t.gone()
 	}
 	var n C.tokenring_node_info
 	if err := check(C.tokenring_topology_node(&n, t.ptr, C.size_t(i))); err != nil {
@@ -239,7 +244,7 @@ func (t *Topology) FindNode(name string) (int, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return 0, ErrClosed
+		return 0, t.gone()
 	}
 	var idx C.size_t
 	if err := check(C.tokenring_topology_find_node(&idx, t.ptr, charp(cn))); err != nil {
@@ -255,7 +260,7 @@ func (t *Topology) Build() (*Ring, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return nil, ErrClosed
+		return nil, t.gone()
 	}
 	var p *C.tokenring_ring
 	var detail C.tokenring_error
