@@ -199,9 +199,13 @@ func (t *Topology) AllocateTokensContext(ctx context.Context, numTokens int, dat
 			return newError(C.tokenring_allocate_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cd), charp(cr), C.int32_t(rf), 0, &detail), &detail)
 		}
 		// What tokenring_allocate_tokens does, with the progress callback.
-		racks := [1]*C.char{charp(cr)}
+		racks, free, err := cStrings("rack name", []string{rack})
+		if err != nil {
+			return err
+		}
+		defer free()
 		return newError(C.tokenring_allocate_nodes_progress((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cd),
-			&racks[0], 1, C.int32_t(rf), C.TOKENRING_ALLOCATE_NODE_BY_NODE, fn, user, &detail), &detail)
+			racks, 1, C.int32_t(rf), C.TOKENRING_ALLOCATE_NODE_BY_NODE, fn, user, &detail), &detail)
 	})
 	if err != nil {
 		return nil, err
