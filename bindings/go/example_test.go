@@ -3,10 +3,13 @@
 package tokenring_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log"
+	"os"
 	"runtime"
+	"strings"
 	"sync/atomic"
 
 	tokenring "github.com/libtokenring/tokenring/bindings/go"
@@ -246,4 +249,107 @@ func Example_swap() {
 	// Output:
 	// A
 	// A D
+}
+
+// A zero-value handle is not usable: its methods say so (ErrZeroValue) instead of
+// panicking. Handles come from their constructors.
+func ExampleTopology_zeroValue() {
+	var topo tokenring.Topology
+	err := topo.AddNode("A", "dc1", "r1", []int64{10})
+	fmt.Println(errors.Is(err, tokenring.ErrZeroValue))
+	fmt.Println(err)
+	// Output:
+	// true
+	// tokenring: zero value: zero tokenring.Topology value: not made by NewTopology
+}
+
+// Errors read as Go errors, with the position for parse errors; errors.Is and errors.As
+// still see the library's code.
+func ExampleError() {
+	c, _ := tokenring.NewCluster()
+	defer c.Close()
+	_, err := c.Parse(tokenring.FormatTopology, "node a dc=dc1 rack=r1 tokens=1\nnode b dc=dc1 rack=r1 tokens=1\n", 0)
+	var e *tokenring.Error
+	fmt.Println(errors.Is(err, tokenring.ErrExists), errors.As(err, &e) && e.Code == tokenring.CodeExists)
+	fmt.Println(strings.HasPrefix(err.Error(), "tokenring: exists: "))
+	// Output:
+	// true true
+	// true
+}
+
+// ParseReader reads a file, a pipe or an HTTP body: here `nodetool status` saved to a
+// file (any io.Reader works).
+func ExampleCluster_ParseReader() {
+	f, err := os.CreateTemp("", "topology")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	fmt.Fprint(f, "node 10.0.0.1 dc=dc1 rack=r1 tokens=-100,100\nnode 10.0.0.2 dc=dc1 rack=r2 tokens=0\n")
+	f.Seek(0, 0)
+	defer f.Close()
+
+	c, _ := tokenring.NewCluster()
+	defer c.Close()
+	format, err := c.ParseReader(tokenring.FormatAuto, f, 0)
+	nodes, _ := c.Nodes()
+	fmt.Println(format, len(nodes), err)
+	// Output: topology 2 <nil>
+}
+
+// A long analysis takes a context: cancel it (or let a deadline pass) and the call
+// returns promptly with an error that errors.Is matches against context.Canceled.
+// WithProgress reports how far it got.
+func ExampleRing_AvailabilityContext() {
+	topo, _ := tokenring.NewTopology()
+	defer topo.Close()
+	nodes := make([]tokenring.SeededNode, 12)
+	for i := range nodes {
+		nodes[i] = tokenring.SeededNode{Name: fmt.Sprintf("10.0.0.%d", i+1), Datacenter: "dc1", Rack: fmt.Sprintf("r%d", i%3+1)}
+	}
+	topo.AddSeededNodes(1, 16, nodes, 0)
+	ring, _ := topo.Build()
+	defer ring.Close()
+	repl, _ := tokenring.ParseReplication("dc1=3")
+	defer repl.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var reports int
+	ctx = tokenring.WithProgress(ctx, func(done, total uint64) {
+		reports++
+		cancel() // a user pressed Stop as soon as the analysis started
+	})
+	_, err := ring.AvailabilityContext(ctx, repl, tokenring.Quorum, "", 3)
+	fmt.Println(errors.Is(err, context.Canceled), errors.Is(err, tokenring.ErrCancelled), reports)
+
+	sets, err := ring.AvailabilityContext(context.Background(), repl, tokenring.Quorum, "", 2)
+	fmt.Println(len(sets) > 0, err)
+	// Output:
+	// true true 1
+	// true <nil>
+}
+
+// A datacenter of the replication without nodes gets no replicas, as in Cassandra, with
+// AllowUnknownDC; EmptyDatacenters names it so the caller can warn. When no replica at all
+// results the build fails.
+func ExamplePlacement_EmptyDatacenters() {
+	topo, ring := toyRing()
+	defer topo.Close()
+	defer ring.Close()
+	repl, _ := tokenring.ParseReplication("dc1=2, dc9=3")
+	defer repl.Close()
+	p, err := tokenring.BuildPlacement(ring, repl, tokenring.AllowUnknownDC)
+	fmt.Println(p.EmptyDatacenters(), err)
+	p.Close()
+
+	only9, _ := tokenring.ParseReplication("dc9=3")
+	defer only9.Close()
+	_, err = tokenring.BuildPlacement(ring, only9, tokenring.AllowUnknownDC)
+	fmt.Println(errors.Is(err, tokenring.ErrImpossible))
+	fmt.Println(err)
+	// Output:
+	// [dc9] <nil>
+	// true
+	// tokenring: impossible: no replica: datacenter 'dc9' of the replication has no node in the ring (Cassandra places no replica in a datacenter without nodes)
 }

@@ -3,7 +3,8 @@
 import pytest
 
 import tokenring
-from tokenring import (EmptyError, ExistsError, InvalidArgumentError, NotFoundError,
+from tokenring import (EmptyError, ExistsError, ImpossibleError, InvalidArgumentError,
+                       NotFoundError,
                        ParseError, RangeError, Replication, Ring, TokenRingError, Topology)
 
 lib = tokenring._lib
@@ -97,7 +98,10 @@ def test_unknown_datacenter():
     ring = Ring(_topo())
     e = _expect(NotFoundError, lib.TOKENRING_E_NOTFOUND, ring.replicas, 1, {"dc9": 3})
     assert "dc9" in e.message
-    assert ring.replicas(1, {"dc9": 3}, allow_unknown_dc=True) == ()
+    # Cassandra skips a datacenter without nodes, but no replica at all is an error.
+    e = _expect(ImpossibleError, lib.TOKENRING_E_IMPOSSIBLE, ring.replicas, 1, {"dc9": 3},
+                allow_unknown_dc=True)
+    assert "no replica: datacenter 'dc9'" in e.message
 
 
 def test_value_parse_errors():

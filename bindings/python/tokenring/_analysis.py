@@ -6,6 +6,7 @@ from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence,
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
+from ._progress import Progress, progress_callback
 from ._convert import KeyOrToken, c_int32, c_name, c_str, token_array, token_of, u128
 from ._handle import Handle, require
 from ._ownership import Balance, BalanceReport
@@ -314,21 +315,30 @@ class FailureSet(NamedTuple):
 
 def availability(ring: Ring, replication: ReplicationLike,
                  consistency: Consistency, k: int,
-                 local_dc: Optional[str] = None) -> List[FailureSet]:
+                 local_dc: Optional[str] = None,
+                 progress: Optional[Progress] = None) -> List[FailureSet]:
     """Every set of exactly ``k`` failed nodes (1 .. AVAILABILITY_MAX_K) that leaves some
-    range unable to reach ``consistency``, sorted by node index.
+    range unable to reach ``consistency``, sorted by node index. ``progress(done, total)``
+    is called as the analysis goes; a true result (or an exception) cancels it.
 
     Raises:
         ImpossibleError: the level cannot be reached even with every node up.
+        CancelledError: ``progress`` asked to stop.
     """
     if isinstance(consistency, str):
         consistency = Consistency[consistency.upper()]
     repl = Replication.of(replication)
     pp = ffi.new("tokenring_availability **")
     err = new_error()
-    check(lib.tokenring_availability_build(
-        pp, ring._p(), repl._p(), int(consistency),
-        c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL, k, err), err)
+    c_local = c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL
+    if progress is None:
+        rc = lib.tokenring_availability_build(pp, ring._p(), repl._p(), int(consistency),
+                                              c_local, k, err)
+    else:
+        with progress_callback(progress) as (cb, _):
+            rc = lib.tokenring_availability_build_progress(
+                pp, ring._p(), repl._p(), int(consistency), c_local, k, cb, ffi.NULL, err)
+    check(rc, err)
     handle = ffi.gc(pp[0], lib.tokenring_availability_free)
     names = ring.node_names
     nodes = ffi.new("uint32_t[]", max(k, 1))
@@ -361,9 +371,11 @@ class MigrationPlan(NamedTuple):
 
 def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
                    node_names: Sequence[str], racks: Sequence[str], num_tokens: int, rf: int,
-                   keyspaces: Mapping[str, ReplicationLike] = {}) -> MigrationPlan:
+                   keyspaces: Mapping[str, ReplicationLike] = {},
+                   progress: Optional[Progress] = None) -> MigrationPlan:
     """Plans changing num_tokens by building ``new_datacenter`` (nodes ``node_names`` in
-    ``racks``) and moving to it; the steps name the real keyspaces and nodes."""
+    ``racks``) and moving to it; the steps name the real keyspaces and nodes.
+    ``progress`` as for :func:`availability`."""
     if len(racks) != len(node_names):
         raise ValueError("racks must have one entry per node name")
     keep = [ffi.new("char[]", c_name(n)) for n in node_names]
@@ -376,11 +388,18 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
     c_repl = ffi.new("tokenring_replication *[]", [r._p() for r in repls] or [ffi.NULL])
     pp = ffi.new("tokenring_migration **")
     err = new_error()
-    check(lib.tokenring_migration_plan(pp, topology._p(), c_name(old_datacenter, "datacenter"),
-                                       c_name(new_datacenter, "datacenter"), c_names, c_racks,
-                                       len(keep), num_tokens,
-                                       c_int32(rf, "replication factor"), c_ks, c_repl, len(repls),
-                                       err), err)
+    old, new = c_name(old_datacenter, "datacenter"), c_name(new_datacenter, "datacenter")
+    c_rf = c_int32(rf, "replication factor")
+    if progress is None:
+        rc = lib.tokenring_migration_plan(pp, topology._p(), old, new, c_names, c_racks,
+                                          len(keep), num_tokens, c_rf, c_ks, c_repl, len(repls),
+                                          err)
+    else:
+        with progress_callback(progress) as (cb, _):
+            rc = lib.tokenring_migration_plan_progress(
+                pp, topology._p(), old, new, c_names, c_racks, len(keep), num_tokens, c_rf,
+                c_ks, c_repl, len(repls), cb, ffi.NULL, err)
+    check(rc, err)
     plan = ffi.gc(pp[0], lib.tokenring_migration_free)
     name = ffi.new("const char **")
     rack = ffi.new("const char **")

@@ -79,6 +79,10 @@ class ImpossibleError(TokenRingError, ValueError):
     """TOKENRING_E_IMPOSSIBLE: no answer can meet the request."""
 
 
+class CancelledError(TokenRingError):
+    """TOKENRING_E_CANCELLED: the ``progress`` callback asked the analysis to stop."""
+
+
 class ClosedError(ValueError):
     """An object was used after :meth:`close` (or after its ``with`` block)."""
 
@@ -94,6 +98,7 @@ _BY_CODE: Dict[int, Type[TokenRingError]] = {
     lib.TOKENRING_E_BUFSIZE: BufferSizeError,
     lib.TOKENRING_E_UNSUPPORTED: UnsupportedError,
     lib.TOKENRING_E_IMPOSSIBLE: ImpossibleError,
+    lib.TOKENRING_E_CANCELLED: CancelledError,
 }
 
 

@@ -5,6 +5,7 @@ from typing import List, Optional, Sequence, Tuple, Union
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
+from ._progress import Progress, progress_callback
 from ._convert import c_int32, c_name
 from ._handle import require
 from ._node import rack_name as _rack_arg
@@ -58,34 +59,52 @@ def even_tokens(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
 
 
 def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: str,
-                    rf: int) -> List[int]:
+                    rf: int, progress: Optional[Progress] = None) -> List[int]:
     """Tokens (ascending) for one node joining ``datacenter``/``rack`` that keep the
-    datacenter's effective ownership under NetworkTopologyStrategy rf as even as possible."""
+    datacenter's effective ownership under NetworkTopologyStrategy rf as even as possible.
+    ``progress(done, total)`` is called per token; a true result (or an exception) cancels
+    the call (:class:`CancelledError`)."""
     out = ffi.new("int64_t[]", max(num_tokens, 1))
     err = new_error()
-    check(lib.tokenring_allocate_tokens(out, num_tokens,
-                                        require(topology, "topology", "allocate_tokens()"),
-                                        c_name(datacenter, "datacenter"), _rack_arg(rack),
-                                        c_int32(rf, "replication factor"), 0, err), err)
+    topo = require(topology, "topology", "allocate_tokens()")
+    dc, c_rf = c_name(datacenter, "datacenter"), c_int32(rf, "replication factor")
+    if progress is None:
+        check(lib.tokenring_allocate_tokens(out, num_tokens, topo, dc, _rack_arg(rack), c_rf,
+                                            0, err), err)
+        return list(out[0:num_tokens])
+    c_rack = ffi.new("char[]", _rack_arg(rack))
+    c_racks = ffi.new("char *[]", [c_rack])
+    with progress_callback(progress) as (cb, _):
+        rc = lib.tokenring_allocate_nodes_progress(
+            out, num_tokens, topo, dc, c_racks, 1, c_rf, lib.TOKENRING_ALLOCATE_NODE_BY_NODE,
+            cb, ffi.NULL, err)
+    check(rc, err)
     return list(out[0:num_tokens])
 
 
 def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
-                   racks: Sequence[str], rf: int, node_by_node: bool = False) -> List[List[int]]:
+                   racks: Sequence[str], rf: int, node_by_node: bool = False,
+                   progress: Optional[Progress] = None) -> List[List[int]]:
     """Plans ``len(racks)`` nodes joining ``datacenter`` together (node i in ``racks[i]``),
     without collisions; returns each node's tokens, ascending. The batch is refined
-    jointly unless ``node_by_node``."""
+    jointly unless ``node_by_node``. ``progress`` as for :func:`allocate_tokens` (one unit
+    per token, then one per refinement round)."""
     count = len(racks)
     keep = [ffi.new("char[]", _rack_arg(r)) for r in racks]
     c_racks = ffi.new("char *[]", keep or [ffi.NULL])
     out = ffi.new("int64_t[]", max(count * num_tokens, 1))
     err = new_error()
     flags = lib.TOKENRING_ALLOCATE_NODE_BY_NODE if node_by_node else 0
-    check(lib.tokenring_allocate_nodes(out, num_tokens,
-                                       require(topology, "topology", "allocate_nodes()"),
-                                       c_name(datacenter, "datacenter"), c_racks, count,
-                                       c_int32(rf, "replication factor"),
-                                       flags, err), err)
+    topo = require(topology, "topology", "allocate_nodes()")
+    dc, c_rf = c_name(datacenter, "datacenter"), c_int32(rf, "replication factor")
+    if progress is None:
+        rc = lib.tokenring_allocate_nodes(out, num_tokens, topo, dc, c_racks, count, c_rf, flags,
+                                          err)
+    else:
+        with progress_callback(progress) as (cb, _):
+            rc = lib.tokenring_allocate_nodes_progress(out, num_tokens, topo, dc, c_racks, count,
+                                                       c_rf, flags, cb, ffi.NULL, err)
+    check(rc, err)
     return [list(out[i * num_tokens:(i + 1) * num_tokens]) for i in range(count)]
 
 

@@ -3,6 +3,7 @@
 lookups by key, token and range (placement.h). A placement takes its ring as
 an argument and never builds one: :class:`tokenring.Ring` builds and caches placements."""
 import threading
+import warnings
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ._convert import KeyOrToken, c_index, token_array, token_of
@@ -28,14 +29,31 @@ class Placement(Handle):
     def __init__(self, ring: Any, replication: ReplicationLike,
                  allow_unknown_dc: bool = False) -> None:
         """Builds the replica map of ``ring`` (a :class:`tokenring.Ring`). NotFoundError
-        names a datacenter with no node unless ``allow_unknown_dc``."""
+        names a datacenter with no node unless ``allow_unknown_dc``; then the library's rule
+        applies (Cassandra's): such a datacenter gets no replicas and a :class:`UserWarning`
+        names it (see :attr:`empty_datacenters`), and ImpossibleError is raised when no
+        replica at all results."""
         ring_p = require(ring, "ring", "Placement()")
         repl = Replication.of(replication)
         pp = ffi.new("tokenring_placement **")
         err = new_error()
-        flags = lib.TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC if allow_unknown_dc else 0
+        flags = lib.TOKENRING_PLACEMENT_SKIP_EMPTY_DC if allow_unknown_dc else 0
         check(lib.tokenring_placement_build(pp, ring_p, repl._p(), flags, err), err)
         self._adopt(pp[0], ring, repl, allow_unknown_dc)
+        self._warn_empty()
+
+    def _warn_empty(self) -> None:
+        for dc in self.empty_datacenters:
+            warnings.warn(f"datacenter '{dc}' of the replication has no node in the ring: "
+                          "Cassandra places no replica there", UserWarning, stacklevel=3)
+
+    @property
+    def empty_datacenters(self) -> Tuple[str, ...]:
+        """Datacenters the replication gives a factor above 0 that have no node in the
+        ring (no replica is placed there), in the replication's order."""
+        r, p = self.replication._p(), self.ring._p()
+        return tuple(ffi.string(lib.tokenring_replication_empty_dc(r, p, i)).decode()
+                     for i in range(lib.tokenring_replication_empty_dc_count(r, p)))
 
     def _adopt(self, ptr: Any, ring: Any, repl: Replication, allow_unknown_dc: bool) -> None:
         self._ptr = ffi.gc(ptr, lib.tokenring_placement_free)
@@ -61,6 +79,7 @@ class Placement(Handle):
         check(lib.tokenring_placement_update(pp, self._p(), ring_p, err), err)
         p = Placement.__new__(Placement)
         p._adopt(pp[0], ring, self.replication, self.allow_unknown_dc)
+        p._warn_empty()
         return p
 
     def _names_of(self, r: Any) -> Tuple[str, ...]:

@@ -219,7 +219,8 @@ class Ring(Handle):
                   allow_unknown_dc: bool = False) -> "Placement":
         """The replica map of this ring under ``replication``, built once and cached per
         (replication, flag). With ``allow_unknown_dc`` a datacenter that has no node in the
-        ring gets no replicas (Cassandra's behaviour) instead of raising NotFoundError."""
+        ring gets no replicas (Cassandra's behaviour; a warning names it) instead of raising
+        NotFoundError, and ImpossibleError is raised when no replica at all results."""
         self._p()
         repl = Replication.of(replication)
         key = (repl._text, bool(allow_unknown_dc))
