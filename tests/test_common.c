@@ -202,6 +202,14 @@ static void plain_free(void *ptr, void *user)
     free(ptr);
 }
 
+static int cancel_now(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+    (void)done;
+    (void)total;
+    return 1;
+}
+
 static void failed_builders_leave_out_alone(void **state)
 {
     (void)state;
@@ -272,6 +280,19 @@ static void failed_builders_leave_out_alone(void **state)
     FAILS_LEAVING_OUT(tokenring_migration, m, TOKENRING_E_NOTFOUND,
                         tokenring_migration_plan(&m, topo, "dc-none", "dc2", names, racks, 1,
                                                  8, 1, NULL, NULL, 0, NULL));
+    FAILS_LEAVING_OUT(tokenring_placement, p, TOKENRING_E_IMPOSSIBLE,
+                        tokenring_placement_build(&p, ring, nts,
+                                                  TOKENRING_PLACEMENT_SKIP_EMPTY_DC, NULL));
+    FAILS_LEAVING_OUT(tokenring_availability, a, TOKENRING_E_INVAL,
+                        tokenring_availability_build_progress(&a, ring, repl, 12345, NULL, 1,
+                                                              cancel_now, NULL, NULL));
+    FAILS_LEAVING_OUT(tokenring_availability, a, TOKENRING_E_CANCELLED,
+                        tokenring_availability_build_progress(&a, ring, repl, TOKENRING_CL_ONE,
+                                                              NULL, 1, cancel_now, NULL, NULL));
+    FAILS_LEAVING_OUT(tokenring_migration, m, TOKENRING_E_CANCELLED,
+                        tokenring_migration_plan_progress(&m, topo, "dc1", "dc2", names, racks,
+                                                          1, 8, 1, NULL, NULL, 0, cancel_now,
+                                                          NULL, NULL));
 
     /* no memory at all */
     tokenring_allocator none = { fail_malloc, fail_realloc, plain_free, NULL };

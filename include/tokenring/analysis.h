@@ -498,7 +498,7 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
  * ::tokenring_progress_fn): one unit per distinct replica set of the placement, then one
  * per candidate failure set (their number grows during the first pass). When the callback
  * returns non-zero the call stops within a few milliseconds of work, frees what it built,
- * sets @p *out to NULL and returns #TOKENRING_E_CANCELLED.
+ * leaves @p *out as it was and returns #TOKENRING_E_CANCELLED.
  * @param[out] out as tokenring_availability_build()
  * @param ring as tokenring_availability_build()
  * @param replication as tokenring_availability_build()
@@ -599,7 +599,7 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
  * tokenring_migration_plan() reporting its progress to @p progress (see
  * ::tokenring_progress_fn): the units are those of tokenring_allocate_nodes_progress()
  * for the new nodes the allocator places. When the callback returns non-zero the call
- * stops, sets @p *out to NULL and returns #TOKENRING_E_CANCELLED.
+ * stops, leaves @p *out as it was and returns #TOKENRING_E_CANCELLED.
  * @param[out] out as tokenring_migration_plan()
  * @param topology as tokenring_migration_plan()
  * @param old_datacenter as tokenring_migration_plan()

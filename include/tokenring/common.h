@@ -23,8 +23,9 @@
  * tokenring_replication_parse(), tokenring_placement_build(), tokenring_placement_update(),
  * tokenring_cluster_new(), tokenring_movement_compare(), tokenring_movement_join(),
  * tokenring_movement_decommission(), tokenring_movement_replace(),
- * tokenring_movement_move(), tokenring_availability_build() and
- * tokenring_migration_plan(). A builder writes @c *out only when it succeeds, and then
+ * tokenring_movement_move(), tokenring_availability_build(),
+ * tokenring_availability_build_progress(), tokenring_migration_plan() and
+ * tokenring_migration_plan_progress(). A builder writes @c *out only when it succeeds, and then
  * with the new object, which the caller owns. When it fails, whatever the reason (a NULL
  * argument, a bad value, no memory), @c *out keeps the value it had before the call: a
  * caller that wants NULL after a failure sets it to NULL first (as the examples do), and
@@ -114,8 +115,8 @@ typedef enum tokenring_status {
  * succeeds. @p done never decreases; @p total may grow while the call discovers work (an
  * availability analysis learns how many candidate failure sets it must weigh as it
  * goes) and the same pair may be reported more than once. Returning non-zero stops the
- * call as soon as it next reports: it frees what it built, leaves its outputs unset and
- * returns #TOKENRING_E_CANCELLED. The callback runs on the calling thread; it must not
+ * call as soon as it next reports: it frees what it built, leaves @c *out as it was (as
+ * every failed builder does) and returns #TOKENRING_E_CANCELLED. The callback runs on the calling thread; it must not
  * call back into the library with the objects the call is reading.
  * @param user the pointer the caller passed along with the callback
  * @param done units of work done
