@@ -80,9 +80,24 @@
 // # Errors
 //
 // Failing calls return an *Error with the library's status Code and message (naming the
-// node, token, datacenter or position that failed). errors.Is matches it against the
-// sentinels ErrInvalid, ErrNoMem, ErrNotFound, ErrExists, ErrRange, ErrParse, ErrEmpty,
-// ErrBufSize, ErrUnsupported, ErrImpossible and ErrClosed by code.
+// node, token, datacenter or position that failed); its text reads as a Go error,
+// "tokenring: parse: line 2, column 7: ...". errors.Is matches it against the sentinels
+// ErrInvalid, ErrNoMem, ErrNotFound, ErrExists, ErrRange, ErrParse, ErrEmpty, ErrBufSize,
+// ErrUnsupported, ErrImpossible, ErrCancelled, ErrClosed and ErrZeroValue by code.
+//
+// # Zero values
+//
+// The zero value of a handle (var t Topology) holds no C object: its methods return
+// ErrZeroValue naming the constructor to use (or a zero value), and never panic.
+//
+// # Cancellation
+//
+// The long analyses have Context variants (Ring.AvailabilityContext,
+// Topology.AllocateNodesContext, Topology.AllocateTokensContext,
+// Topology.PlanMigrationContext): once the context is done the C call stops at its next
+// progress report and returns an error matching both ErrCancelled and the context's error
+// (errors.Is(err, context.Canceled)). WithProgress attaches a ProgressFunc that receives
+// the reports.
 //
 // # Allocation-free lookups
 //
