@@ -627,6 +627,26 @@ def test_errors():
           "bad key on stdin line 3: got %d %r" % (rc, err))
     rc, out, err = run(["status"])
     check(rc == 0 and err == "", "demo status: no stderr")
+    # A datacenter without nodes: Cassandra skips it, stderr names it, and no replica at
+    # all fails (the library's TOKENRING_PLACEMENT_SKIP_EMPTY_DC rule).
+    none = ["--keyspace", "ks=NetworkTopologyStrategy:dc9=3"]
+    for args in (none + ["getendpoints", "ks", "mykey"], none + ["status", "ks"],
+                 none + ["describering", "ks"]):
+        rc, out, err = run(args)
+        check(rc == 3 and out == "" and "no replica: datacenter 'dc9' of the replication has "
+              "no node in the ring" in err and "the ring's datacenters: datacenter1" in err,
+              "%s: want exit 3 naming dc9, got %d %r (stdout %r)" % (args, rc, err, out[:80]))
+    mixed = ["--keyspace", "ks=NetworkTopologyStrategy:datacenter1=2,dc9=3"]
+    rc, out, err = run(mixed + ["getendpoints", "ks", "mykey"])
+    plain = ok(["--keyspace", "ks=NetworkTopologyStrategy:datacenter1=2", "getendpoints", "ks",
+                "mykey"])
+    check(rc == 0 and out == plain and len(out.split()) == 2 and
+          err.count("warning: datacenter 'dc9'") == 1 and "Cassandra places no replica" in err,
+          "skipped dc9: want datacenter1's 2 replicas and one warning, got %d %r %r"
+          % (rc, out, err))
+    rc, out, err = run(mixed + ["status", "ks"])
+    check(rc == 0 and "warning: datacenter 'dc9'" in err and "0.0%" not in out,
+          "status with dc9 skipped: got %d %r %r" % (rc, out[:200], err))
 
 
 # ---------------------------------------------------------------- analyses

@@ -189,15 +189,33 @@ const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name)
     return r;
 }
 
+/* Cassandra's rule for datacenters without nodes (the library's SKIP_EMPTY_DC): such a
+ * datacenter gets no replicas, which stderr says, naming it; no replica at all fails. */
 tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r)
 {
+    const tokenring_ring *ring = need_ring(ctx);
     tokenring_placement *p = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_placement_build(&p, need_ring(ctx), r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
-                                       &err);
+    int rc = tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_SKIP_EMPTY_DC, &err);
+    if (rc == TOKENRING_E_IMPOSSIBLE) {
+        strbuf dcs = { 0 };
+        size_t n = tokenring_ring_dc_count(ring);
+        for (size_t i = 0; i < n; i++)
+            sb_printf(&dcs, "%s%s", i ? ", " : "", tokenring_ring_dc_name(ring, i));
+        die(EXIT_INPUT, "cannot place replicas: %s; the ring's datacenters: %s", err.message,
+            n ? dcs.p : "none");
+    }
     if (rc != TOKENRING_OK)
         die(lib_exit(rc), "cannot place replicas: %s", err.message);
+    size_t empty = tokenring_replication_empty_dc_count(r, ring);
+    for (size_t i = 0; i < empty; i++) {
+        char text[512];
+        fprintf(stderr,
+                "tokenring: warning: datacenter '%s' of replication %s has no node in the "
+                "ring: Cassandra places no replica there\n",
+                tokenring_replication_empty_dc(r, ring, i), repl_text(r, text, sizeof text));
+    }
     return p;
 }
 
