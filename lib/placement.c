@@ -190,6 +190,10 @@ static int plan_make(const tokenring_ring *ring, const tokenring_replication *re
             members += ring->dc_ring_nodes[d];
         *total_rf_out = (size_t)replication->rf < members ? (size_t)replication->rf : members;
         *nplan_out = 0;
+        if (*total_rf_out == 0 && (flags & TOKENRING_PLACEMENT_SKIP_EMPTY_DC))
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "the replication places no replica: SimpleStrategy with "
+                           "replication factor 0");
         return TOKENRING_OK;
     }
     dc_plan *plan = tr_calloc(replication->dc_count ? replication->dc_count : 1, sizeof *plan);

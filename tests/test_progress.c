@@ -325,6 +325,15 @@ static void empty_datacenters(void **state)
                                                &err),
                      TOKENRING_E_IMPOSSIBLE);
     assert_non_null(strstr(err.message, "every datacenter has replication factor 0"));
+    tokenring_replication *simple0;
+    assert_int_equal(tokenring_replication_simple(&simple0, 0, 0, NULL), 0);
+    assert_int_equal(tokenring_placement_build(&p, ring, simple0,
+                                               TOKENRING_PLACEMENT_SKIP_EMPTY_DC, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "SimpleStrategy with replication factor 0"));
+    assert_int_equal(tokenring_placement_build(&p, ring, simple0, 0, &err), TOKENRING_OK);
+    tokenring_placement_free(p);
+    tokenring_replication_free(simple0);
     /* The 1.0 behaviours stay: no flag refuses, ALLOW_UNKNOWN_DC gives empty replicas. */
     assert_int_equal(tokenring_placement_build(&p, ring, only9, 0, &err), TOKENRING_E_NOTFOUND);
     assert_int_equal(tokenring_placement_build(&p, ring, only9,
