@@ -8,6 +8,11 @@
  * 2. Availability: CPU time of the exact analysis for k = 2 on 1000 nodes x 256 tokens and
  *    k = 3 on 100 nodes x 256 tokens (3 racks, NetworkTopologyStrategy rf 3, QUORUM), plus
  *    k = 2 on 1000 nodes in one rack.
+ * 3. Progress and cancellation (TOKENRING_1.2): the same analyses and a 4-node allocation on
+ *    1000 nodes x 256 tokens through the _progress variants with a callback that records
+ *    CPU time: the overhead against the plain call (the peer), the number of reports, the
+ *    longest CPU time between two reports (how long a cancel can wait), and the CPU time
+ *    from a cancel at the middle report to the call's return.
  *
  * Usage: bench_analysis [--quick]   (--quick skips the 1000-node availability runs) */
 #include <stdio.h>
@@ -144,6 +149,110 @@ static void availability_run(size_t nodes, int racks, uint32_t k)
     tokenring_topology_free(t);
 }
 
+/* Records the CPU time of every report; cancels at report `cancel_at` (0: never). */
+typedef struct gaps {
+    double last, max;
+    unsigned calls, cancel_at;
+    double cancelled_at;
+} gaps;
+
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    gaps *g = user;
+    double now = cpu_now();
+    if (g->calls > 0 && now - g->last > g->max)
+        g->max = now - g->last;
+    g->last = now;
+    g->calls++;
+    if (g->cancel_at && g->calls == g->cancel_at) {
+        g->cancelled_at = now;
+        return 1;
+    }
+    return 0;
+}
+
+typedef int run_fn(void *arg, tokenring_progress_fn fn, void *user);
+
+static void progress_row(const char *what, run_fn *run, void *arg)
+{
+    double t0 = cpu_now();
+    check(run(arg, NULL, NULL), what, NULL);
+    double plain = cpu_now() - t0;
+    gaps g = { 0 };
+    t0 = cpu_now();
+    g.last = t0;
+    check(run(arg, on_progress, &g), what, NULL);
+    double with = cpu_now() - t0;
+    gaps c = { 0 };
+    c.cancel_at = g.calls / 2 ? g.calls / 2 : 1;
+    c.last = cpu_now();
+    int rc = run(arg, on_progress, &c);
+    double stop = cpu_now() - c.cancelled_at;
+    printf("%-44s plain %7.3f s | with callback %7.3f s, %6u reports, longest gap %6.1f ms | "
+           "cancel at report %u: %s, returned %.1f ms later\n",
+           what, plain, with, g.calls, g.max * 1e3, c.cancel_at,
+           rc == TOKENRING_E_CANCELLED ? "cancelled" : "NOT cancelled", stop * 1e3);
+    fflush(stdout);
+}
+
+typedef struct avail_arg {
+    const tokenring_ring *ring;
+    const tokenring_replication *repl;
+    uint32_t k;
+} avail_arg;
+
+static int avail_run(void *arg, tokenring_progress_fn fn, void *user)
+{
+    avail_arg *a = arg;
+    tokenring_availability *out = NULL;
+    int rc = tokenring_availability_build_progress(&out, a->ring, a->repl, TOKENRING_CL_QUORUM,
+                                                   NULL, a->k, fn, user, NULL);
+    tokenring_availability_free(out);
+    return rc;
+}
+
+typedef struct alloc_arg {
+    const tokenring_topology *topo;
+} alloc_arg;
+
+static int alloc_run(void *arg, tokenring_progress_fn fn, void *user)
+{
+    alloc_arg *a = arg;
+    static const char *racks[] = { "rack1", "rack2", "rack3", "rack1" };
+    int64_t *out = calloc(4 * 256, sizeof *out);
+    int rc = tokenring_allocate_nodes_progress(out, 256, a->topo, "datacenter1", racks, 4, 3, 0,
+                                               fn, user, NULL);
+    free(out);
+    return rc;
+}
+
+static void progress_table(int quick)
+{
+    printf("Progress and cancellation (CPU time; the plain call is the peer)\n");
+    size_t sizes[] = { 100, 1000 };
+    for (size_t i = quick ? 0 : 1; i < 2; i++) {
+        tokenring_topology *t = cluster(sizes[i], 256, 3, 1);
+        tokenring_ring *ring;
+        tokenring_error err;
+        check(tokenring_ring_build(&ring, t, &err), "ring", &err);
+        tokenring_replication *r;
+        tokenring_replication_network(&r);
+        tokenring_replication_set_dc(r, "datacenter1", 3, 0, NULL);
+        char what[64];
+        avail_arg a = { ring, r, sizes[i] == 100 ? 3u : 2u };
+        snprintf(what, sizeof what, "availability %zu x 256, QUORUM, k = %u", sizes[i], a.k);
+        progress_row(what, avail_run, &a);
+        alloc_arg b = { t };
+        snprintf(what, sizeof what, "allocate 4 nodes x 256 on %zu x 256", sizes[i]);
+        progress_row(what, alloc_run, &b);
+        tokenring_replication_free(r);
+        tokenring_ring_free(ring);
+        tokenring_topology_free(t);
+    }
+}
+
 int main(int argc, char **argv)
 {
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
@@ -158,5 +267,7 @@ int main(int argc, char **argv)
         availability_run(1000, 3, 2);
         availability_run(1000, 1, 2);
     }
+    printf("\n");
+    progress_table(quick);
     return 0;
 }

@@ -549,6 +549,14 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
         if (c.cands.slots[i].used)
             memcpy(rows + (j++) * KMAX, c.cands.slots[i].key.n, KMAX * sizeof *rows);
     qsort(rows, nc, KMAX * sizeof *rows, cmp_tuple);
+    if (pg) {
+        pg->done = sets;
+        pg->total = sets + nc;
+        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK) {
+            tr_free(rows);
+            goto done;
+        }
+    }
     res->nodes = tr_calloc(nc ? nc * k : 1, sizeof *res->nodes);
     res->widths = tr_calloc(nc ? nc : 1, sizeof *res->widths);
     if (!res->nodes || !res->widths) {

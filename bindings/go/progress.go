@@ -26,7 +26,7 @@ type progressKey struct{}
 
 // WithProgress returns a context that makes the Context analyses (AvailabilityContext,
 // AllocateNodesContext, AllocateTokensContext, PlanMigrationContext) report their
-// progress to fn, a few times per second of work or more often.
+// progress to fn as they go (see tokenring_progress_fn in common.h).
 func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
 	return context.WithValue(ctx, progressKey{}, fn)
 }

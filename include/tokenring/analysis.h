@@ -497,7 +497,7 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
  * tokenring_availability_build() reporting its progress to @p progress (see
  * ::tokenring_progress_fn): one unit per distinct replica set of the placement, then one
  * per candidate failure set (their number grows during the first pass). When the callback
- * returns non-zero the call stops within a few milliseconds of work, frees what it built,
+ * returns non-zero the call stops at once (at that report), frees what it built,
  * leaves @p *out as it was and returns #TOKENRING_E_CANCELLED.
  * @param[out] out as tokenring_availability_build()
  * @param ring as tokenring_availability_build()

@@ -110,9 +110,11 @@ typedef enum tokenring_status {
  * Progress callback of the long analyses (tokenring_availability_build_progress(),
  * tokenring_allocate_nodes_progress(), tokenring_migration_plan_progress()).
  *
- * The call reports @p done units of work out of @p total: at its start (done 0), at least
- * every few milliseconds of work while it runs, and at its end (done == total) when it
- * succeeds. @p done never decreases; @p total may grow while the call discovers work (an
+ * The call reports @p done units of work out of @p total: at its start (done 0), while it
+ * runs (after every few thousand small steps of work, and around the steps that cannot be
+ * interrupted, such as building a placement, growing a hash table or sorting), and at
+ * its end (done == total) when it succeeds; doc/performance.md gives the longest gaps
+ * between reports measured on 1000 nodes x 256 tokens. @p done never decreases; @p total may grow while the call discovers work (an
  * availability analysis learns how many candidate failure sets it must weigh as it
  * goes) and the same pair may be reported more than once. Returning non-zero stops the
  * call as soon as it next reports: it frees what it built, leaves @c *out as it was (as
