@@ -186,7 +186,7 @@ func (r *Replication) DCFactor(datacenter string) (rf, transient int, err error)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr == nil {
-		return 0, 0, ErrClosed
+		return 0, 0, r.gone()
 	}
 	var f, tr C.int32_t
 	if err := check(C.tokenring_replication_dc_factor(&f, &tr, r.ptr, charp(cd))); err != nil {
