@@ -46,7 +46,7 @@ static int cmp_d(const void *a, const void *b)
 
 static tokenring_topology *cluster(size_t nodes, uint32_t tokens, int racks, uint64_t seed)
 {
-    char (*names)[16] = calloc(nodes, sizeof *names);
+    char (*names)[32] = calloc(nodes, sizeof *names);
     const char **np = calloc(nodes, sizeof *np), **rp = calloc(nodes, sizeof *rp);
     static const char *rk[] = { "rack1", "rack2", "rack3", "rack4", "rack5" };
     for (size_t i = 0; i < nodes; i++) {
