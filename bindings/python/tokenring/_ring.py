@@ -222,7 +222,7 @@ class Ring(Handle):
         ring gets no replicas (Cassandra's behaviour) instead of raising NotFoundError."""
         self._p()
         repl = Replication.of(replication)
-        key = (repl._text, bool(allow_unknown_dc))
+        key = (repl._text, int(repl.rules), bool(allow_unknown_dc))
         pl = self._placements.get(key)
         if pl is None or pl.closed:
             with self._lock:
