@@ -12,6 +12,7 @@ py=${TOKENRING_PYTHON:-.venv/bin/python}
 command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="$PATH:/usr/local/go/bin"; }
 command -v go >/dev/null || { echo "live: no Go toolchain (scripts/deps.sh live installs one)" >&2; exit 1; }
 
+meson compile -C "$build" >/dev/null
 "$py" bindings/python/tokenring_cffi_build.py --build-dir "$build" >/dev/null
 (cd live/go && PKG_CONFIG_PATH="$build/meson-uninstalled" GOPROXY=off GOTOOLCHAIN=local \
    GOFLAGS=-mod=mod CGO_ENABLED=1 GOCACHE="$build/go-cache" go build -o "$build/livecheck" .)
