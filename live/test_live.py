@@ -440,7 +440,7 @@ def check_placement(c, tool, phase, node=1):
     server's describering ranges per keyspace."""
     view = View(c, phase, node)
     live = {a for a in view.members}
-    assert {n.address for n in view.topology} == live, "nodetool ring and system.peers_v2 differ"
+    assert {n.name for n in view.topology} == live, "nodetool ring and system.peers_v2 differ"
     probe = c.probe(node)
     rng = random.Random(f"live-{phase}")
     keys = [f"key-{rng.getrandbits(48):012x}" for _ in range(RANDOM_KEYS)]
@@ -505,7 +505,7 @@ def check_placement(c, tool, phase, node=1):
     total = sum(len(p["cases"]) for p in go_doc["placements"])
     assert f"{total} replica lists equal" in go
     COUNTS["getendpoints lists (Go binding)"] += total
-    STATE["views"][phase] = (view, server_ranges)
+    STATE.setdefault("views", {})[phase] = (view, server_ranges)
     COUNTS["phases checked"] += 1
     return view, server_ranges
 
