@@ -619,11 +619,17 @@ class Cluster:
         self._sessions.append(s)
         return s
 
-    def cql(self, statement: str, *params, n: int = 1):
-        """Runs one CQL statement on node n and returns the rows."""
+    def cql(self, statement: str, *params, n: int = 1, consistency: Optional[str] = None):
+        """Runs one CQL statement on node n and returns the rows; ``consistency`` is a
+        level name (``"ALL"``, ``"QUORUM"``...; default the driver's LOCAL_ONE)."""
         s = self._default_sessions.get(n)
         if s is None or s.is_shutdown:
             s = self._default_sessions[n] = self.session(n)
+        if consistency:
+            from cassandra import ConsistencyLevel
+            from cassandra.query import SimpleStatement
+            statement = SimpleStatement(statement, consistency_level=getattr(
+                ConsistencyLevel, consistency.upper()))
         return list(s.execute(statement, params or None))
 
 

@@ -377,9 +377,10 @@ def test_tokens_every_type(live_cluster, tool):
     cases = []     # (types, string form, server token, server bytes hex, table)
     for t, vals in VALUES.items():
         for i, (lit, form) in enumerate(vals):
-            c.cql(f"INSERT INTO {TYPES_KS}.t_{t} (k, label) VALUES ({lit}, {cql_text(form)})")
+            c.cql(f"INSERT INTO {TYPES_KS}.t_{t} (k, label) VALUES ({lit}, {cql_text(form)})",
+                  consistency="ALL")
         rows = c.cql(f"SELECT token(k) AS tok, label, {as_blob(t, 'k')} AS raw "
-                     f"FROM {TYPES_KS}.t_{t}")
+                     f"FROM {TYPES_KS}.t_{t}", consistency="ALL")
         assert len(rows) == len(vals), f"{t}: {len(rows)} rows for {len(vals)} values"
         for r in rows:
             cases.append(([t], r.label, r.tok, bytes(r.raw).hex(), f"t_{t}"))
@@ -389,10 +390,11 @@ def test_tokens_every_type(live_cluster, tool):
             lits = ", ".join(composite_literal(t, v) for t, v in zip(types, vals))
             form = composite_form(types, vals)
             c.cql(f"INSERT INTO {TYPES_KS}.{name} ({cols}, label) VALUES ({lits}, "
-                  f"{cql_text(form)})")
+                  f"{cql_text(form)})", consistency="ALL")
         pk = ", ".join(f"c{i}" for i in range(len(types)))
         blobs = ", ".join(as_blob(t, f"c{i}") for i, t in enumerate(types))
-        got = c.cql(f"SELECT token({pk}) AS tok, label, {blobs} FROM {TYPES_KS}.{name}")
+        got = c.cql(f"SELECT token({pk}) AS tok, label, {blobs} FROM {TYPES_KS}.{name}",
+                    consistency="ALL")
         assert len(got) == len(rows), f"{name}: {len(got)} rows for {len(rows)} keys"
         for r in got:
             parts = [bytes(r[2 + i]) for i in range(len(types))]
