@@ -381,8 +381,9 @@ class Cluster:
                     self.stop()
                     if callable(prev):
                         prev(signum, frame)
-                    else:
-                        sys.exit(128 + signum)
+                    else:   # then die of the signal, as without the handler
+                        signal.signal(signum, signal.SIG_DFL)
+                        os.kill(os.getpid(), signum)
                 signal.signal(sig, handler)
             except ValueError:      # not the main thread
                 pass
