@@ -89,6 +89,7 @@ typedef struct builder {
     const uint32_t *tn;   /* owner of each ring token */
     uint32_t *tn_scratch; /* tn when the ring stores narrower owners */
     bool simple;
+    bool rules_3_0;        /* TOKENRING_RULES_3_0: skip, then fill at rack exhaustion */
     size_t n;
     size_t total_rf;       /* replicas per range */
     int32_t full_replicas; /* SimpleStrategy: rf - transient */
@@ -97,6 +98,7 @@ typedef struct builder {
     uint32_t *dc_plan_of, *pos_all, *node_stamp, *rack_stamp, *node_rack, *rpos_off, *rpos;
     uint32_t *list_nodes;
     uint8_t *list_flags;
+    uint32_t *skip, *skip_stamp; /* TOKENRING_RULES_3_0: nodes passed over, in walk order */
     pick *picks;
     uint64_t *order;
     bool transient;  /* some replica can be transient */
@@ -253,6 +255,8 @@ static void builder_free(builder *b)
     tr_free(b->node_stamp);
     tr_free(b->rack_stamp);
     tr_free(b->node_rack);
+    tr_free(b->skip);
+    tr_free(b->skip_stamp);
     tr_free(b->rpos_off);
     tr_free(b->rpos);
     tr_free(b->list_nodes);
@@ -270,6 +274,7 @@ static int builder_init(builder *b, const tokenring_ring *ring,
     b->ring = ring;
     b->n = ring->token_count;
     b->simple = replication->strategy == TOKENRING_SIMPLE;
+    b->rules_3_0 = replication->rules == TOKENRING_RULES_3_0;
     b->full_replicas = replication->rf - replication->transient;
     int rc = plan_make(ring, replication, flags, &b->plan, &b->dc_plan_of, &b->nplan,
                        &b->total_rf, err);
@@ -292,6 +297,13 @@ static int builder_init(builder *b, const tokenring_ring *ring,
     if (!b->node_stamp || !b->node_rack || !b->rack_stamp || !b->list_nodes ||
         !b->list_flags || !b->picks || !b->order)
         goto nomem;
+    if (b->rules_3_0 && !b->simple) {
+        b->skip = tr_malloc((ring->node_count ? ring->node_count : 1) * sizeof *b->skip);
+        b->skip_stamp = tr_calloc(ring->node_count ? ring->node_count : 1,
+                                  sizeof *b->skip_stamp);
+        if (!b->skip || !b->skip_stamp)
+            goto nomem;
+    }
     for (size_t k = 0; k < ring->node_count; k++)
         b->node_rack[k] = ring->nodes[k].rack_index;
     if (b->simple)
@@ -355,6 +367,8 @@ static uint32_t next_stamp(builder *b)
 {
     if (b->walk >= UINT32_MAX - 1) {
         memset(b->node_stamp, 0, b->ring->node_count * sizeof *b->node_stamp);
+        if (b->skip_stamp)
+            memset(b->skip_stamp, 0, b->ring->node_count * sizeof *b->skip_stamp);
         memset(b->rack_stamp, 0,
                (b->ring->rack_count ? b->ring->rack_count : 1) * sizeof *b->rack_stamp);
         b->walk = 0;
@@ -380,6 +394,53 @@ static size_t simple_row(builder *b, size_t i)
     return cnt;
 }
 
+/* One datacenter's picks under TOKENRING_RULES_3_0 (Cassandra before 3.2,
+ * calculateNaturalEndpoints): while some rack of the datacenter has no replica, a node of
+ * an already used rack is passed over and remembered; when the last rack gets its
+ * replica, the remembered nodes follow it (in walk order, up to the factor), and from then
+ * on every new node is taken where the walk meets it. The remembered nodes are reported
+ * at the position of the node that completed the racks, after it. Returns the count. */
+static uint32_t nts_picks_3_0(builder *b, const dc_plan *pl, uint32_t q, uint32_t stamp)
+{
+    const uint32_t racks = b->ring->dc_ring_racks[pl->dc];
+    int32_t rf_left = pl->rf_left;
+    pick *out = b->picks + pl->base;
+    uint32_t at = 0, seen = 0, nskip = 0;
+    for (uint32_t w = 0; w < pl->len && rf_left > 0; w++) {
+        uint32_t j = pl->pos[q];
+        if (++q == pl->len)
+            q = 0;
+        uint32_t node = b->tn[j];
+        if (b->node_stamp[node] == stamp)
+            continue;
+        if (seen < racks) {
+            uint32_t rack = b->node_rack[node];
+            if (b->rack_stamp[rack] == stamp) {
+                if (b->skip_stamp[node] != stamp) {
+                    b->skip_stamp[node] = stamp;
+                    b->skip[nskip++] = node;
+                }
+                continue;
+            }
+            b->rack_stamp[rack] = stamp;
+            seen++;
+        }
+        b->node_stamp[node] = stamp;
+        out[at++] = (pick){ .pos = j, .node = node, .transient = 0 };
+        rf_left--;
+        if (seen == racks && nskip) {
+            for (uint32_t h = 0; h < nskip && rf_left > 0; h++) {
+                /* a remembered node is never already a replica: it is taken only here */
+                b->node_stamp[b->skip[h]] = stamp;
+                out[at++] = (pick){ .pos = j, .node = b->skip[h], .transient = 0 };
+                rf_left--;
+            }
+            nskip = 0;
+        }
+    }
+    return at;
+}
+
 /* NetworkTopologyStrategy replicas of range i into list_nodes / list_flags. Calls on one
  * builder take ascending i (the full build walks every range, the update the ranges it
  * must redo, both in ring order): each datacenter's pointer into its tokens only moves
@@ -398,6 +459,10 @@ static size_t nts_row(builder *b, size_t i)
             continue;
         pl->start = q;
         const uint32_t stamp = next_stamp(b);
+        if (b->rules_3_0) {
+            pl->count = nts_picks_3_0(b, pl, q, stamp);
+            continue;
+        }
         int32_t rf_left = pl->rf_left, repeats = pl->repeats;
         pick *out_picks = b->picks + pl->base;
         uint32_t at = 0;
@@ -809,6 +874,15 @@ static int check_args(tokenring_placement **out, const tokenring_ring *ring,
     if (replication->strategy != TOKENRING_SIMPLE &&
         replication->strategy != TOKENRING_NETWORK_TOPOLOGY)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown replication strategy");
+    if (replication->rules == TOKENRING_RULES_3_0) {
+        bool transient = replication->transient > 0;
+        for (size_t k = 0; k < replication->dc_count; k++)
+            transient |= replication->dcs[k].transient > 0;
+        if (transient)
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "transient replicas need Cassandra 4.0 or later, not the rules of "
+                           "Cassandra before 3.2");
+    }
     return TOKENRING_OK;
 }
 

@@ -692,6 +692,7 @@ tokenring_replication *tr_replication_clone(const tokenring_replication *r)
     if (!c)
         return NULL;
     c->strategy = r->strategy;
+    c->rules = r->rules;
     c->rf = r->rf;
     c->transient = r->transient;
     if (r->dc_count) {
@@ -713,4 +714,58 @@ tokenring_replication *tr_replication_clone(const tokenring_replication *r)
         c->dc_count = r->dc_count;
     }
     return c;
+}
+
+/* ------------------------------------------------------------------- rules */
+
+TOKENRING_API int tokenring_cassandra_rules_for_version(int *rules_out, const char *version,
+                                                        tokenring_error *err)
+{
+    if (rules_out == NULL || version == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !rules_out ? "rules_out" : "version");
+    long part[3] = { 0, 0, 0 };
+    int parts = 0;
+    const char *p = version;
+    while (parts < 3) {
+        if (*p < '0' || *p > '9')
+            return tr_fail_at(err, TOKENRING_E_PARSE, 1, (uint32_t)(p - version) + 1,
+                              "Cassandra version '%.40s': expected a digit", version);
+        long v = 0;
+        while (*p >= '0' && *p <= '9') {
+            if (v > 99999)
+                return tr_fail_at(err, TOKENRING_E_RANGE, 1, (uint32_t)(p - version) + 1,
+                                  "Cassandra version '%.40s': number too large", version);
+            v = v * 10 + (*p++ - '0');
+        }
+        part[parts++] = v;
+        if (*p != '.')
+            break;
+        p++;
+    }
+    if (parts < 2 || (*p != '\0' && *p != '-'))
+        return tr_fail_at(err, TOKENRING_E_PARSE, 1, (uint32_t)(p - version) + 1,
+                          "Cassandra version '%.40s': expected MAJOR.MINOR[.PATCH][-SUFFIX]",
+                          version);
+    if (part[0] < 1 || part[0] > 99)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "Cassandra version '%.40s': major version %ld is outside 1..99", version,
+                       part[0]);
+    *rules_out = part[0] < 3 || (part[0] == 3 && part[1] < 2) ? TOKENRING_RULES_3_0
+                                                              : TOKENRING_RULES_3_2;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_replication_set_rules(tokenring_replication *replication, int rules)
+{
+    if (replication == NULL || (rules != TOKENRING_RULES_3_0 && rules != TOKENRING_RULES_3_2))
+        return TOKENRING_E_INVAL;
+    replication->rules = rules;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_replication_rules(const tokenring_replication *replication)
+{
+    if (replication == NULL)
+        return 0;
+    return replication->rules ? replication->rules : TOKENRING_RULES_LATEST;
 }

@@ -154,6 +154,7 @@ struct tokenring_replication {
     tr_repl_dc *dcs;   /* NetworkTopologyStrategy, sorted by name */
     size_t dc_count;
     size_t dc_cap;
+    int32_t rules;     /* tokenring_cassandra_rules; 0 (calloc) means the latest */
 };
 
 /* ----------------------------------------------------------------- placement */

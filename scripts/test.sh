@@ -4,11 +4,13 @@
 # golden tests, the Python and Go bindings' suites (all through `meson test`), the whole
 # unit suite again under AddressSanitizer + UndefinedBehaviorSanitizer and under valgrind, the
 # concurrency test under ThreadSanitizer, the coverage of lib/ (fails below 95 % of lines or
-# 90 % of branches), each fuzz target for a bounded time, and the browser lab.
+# 90 % of branches), each fuzz target for a bounded time, the browser lab, and the live
+# stage (a real Cassandra cluster started on 127.0.0.1..5, live/README.md).
 # doc/testing.md describes each stage.
 #
 #   scripts/test.sh            everything
 #   scripts/test.sh quick      the main build's meson test only
+#   scripts/test.sh live       the main build, then the live stage only
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-all}
@@ -17,7 +19,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # A Go toolchain installed from go.dev's archive lives in /usr/local/go (prefer it to
 # Debian's older golang-go, which deps.sh installs only when no go is found).
 command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="$PATH:/usr/local/go/bin"; }
-scripts/deps.sh test
+if [ "$mode" = live ]; then scripts/deps.sh live; else scripts/deps.sh test; fi
 export PATH="$PWD/.venv/bin:$PATH"     # pytest, cffi, numpy ... for the Python suite
 . scripts/configure.sh                  # configure DIR -D...: every stage's exact options
 
@@ -33,6 +35,19 @@ step() {
 step "build (debugoptimized, with debug info for the ABI check)"
 configure build -Dwerror=true
 meson compile -C build -j "$jobs"
+
+# The live stage: Cassandra's release jars (Maven, cached in ~/.m2 and
+# ~/.cache/tokenring-cassandra), a 4-node cluster on loopback, every answer compared with
+# the library's, the tool's and both bindings'. Stops every JVM it started, also on failure.
+live_stage() {
+  step "live: a real Cassandra ${TOKENRING_CASSANDRA_VERSION:-5.0.6} cluster against the library, the tool and both bindings"
+  scripts/deps.sh live
+  live/run.sh build
+}
+if [ "$mode" = live ]; then
+  live_stage
+  exit 0
+fi
 
 step "meson test: unit, abi, docs, cli, python, go"
 meson test -C build --print-errorlogs --num-processes "$jobs"
@@ -84,6 +99,8 @@ if [ -x lab/test.sh ]; then
   lab/build.sh
   lab/test.sh
 fi
+
+live_stage
 
 step "done"
 printf '\nall test stages passed\n'

@@ -90,13 +90,17 @@ static void replication_ops(void **state)
 static void placement_ops(void **state)
 {
     (void)state;
-    static const char *repls[] = { "3", "dc1=3,dc2=2", "dc1=3/1,dc2=2/1" };
+    /* the last one again under the rules of Cassandra before 3.2 (their own walk) */
+    static const char *repls[] = { "3", "dc1=3,dc2=2", "dc1=3/1,dc2=2/1", "dc1=3,dc2=2" };
     for (size_t i = 0; i < sizeof repls / sizeof repls[0]; i++) {
         oom_ctx ctx = { .topology = oom_sample_topology() };
         assert_int_equal(tokenring_ring_build(&ctx.ring, ctx.topology, NULL), TOKENRING_OK);
         assert_int_equal(tokenring_replication_parse(&ctx.replication, repls[i],
                                                      strlen(repls[i]), NULL),
                          TOKENRING_OK);
+        if (i == 3)
+            assert_int_equal(tokenring_replication_set_rules(ctx.replication, TOKENRING_RULES_3_0),
+                             TOKENRING_OK);
         oom_check(repls[i], &ctx, op_placement_build, NULL);
         assert_int_equal(tokenring_placement_build(&ctx.placement, ctx.ring, ctx.replication,
                                                    0, NULL),

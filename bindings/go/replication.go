@@ -212,3 +212,72 @@ func (r *Replication) String() string {
 	}
 	return s
 }
+
+// CassandraRules are the replica-order rules of a Cassandra release line
+// (tokenring_cassandra_rules): how NetworkTopologyStrategy orders the replicas of a
+// datacenter with fewer racks than its replication factor. Replica sets are the same
+// under both; the order, and so the primary replica, differs.
+type CassandraRules int
+
+// Release rules.
+const (
+	// Rules30 is Cassandra before 3.2 (2.x, 3.0.x, 3.1): nodes of used racks are skipped
+	// and appended once every rack has a replica.
+	Rules30 CassandraRules = C.TOKENRING_RULES_3_0
+	// Rules32 is Cassandra 3.2 and later (3.11, 4.0, 4.1, 5.0; CASSANDRA-10200): a used
+	// rack's node is taken at once while the rf - racks budget lasts. The default.
+	Rules32 CassandraRules = C.TOKENRING_RULES_3_2
+	// RulesLatest is the rules every description starts with.
+	RulesLatest CassandraRules = C.TOKENRING_RULES_LATEST
+)
+
+// String names the rules ("3.0", "3.2+").
+func (r CassandraRules) String() string {
+	switch r {
+	case Rules30:
+		return "3.0"
+	case Rules32:
+		return "3.2+"
+	}
+	return "CassandraRules(" + itoa(int64(r)) + ")"
+}
+
+// CassandraRulesForVersion returns the rules of a Cassandra release such as "3.0.30",
+// "4.1" or "5.0-rc1": Rules30 before 3.2, Rules32 from 3.2 on. Malformed text gives
+// ErrParse, a major version outside 1..99 ErrRange.
+func CassandraRulesForVersion(version string) (CassandraRules, error) {
+	cv, err := cname("Cassandra version", version)
+	if err != nil {
+		return 0, err
+	}
+	var out C.int
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_cassandra_rules_for_version(&out, charp(cv), &detail), &detail); err != nil {
+		return 0, err
+	}
+	return CassandraRules(out), nil
+}
+
+// SetRules chooses the release rules placements of this description follow (and the
+// ownership and analyses built on them). Unknown rules give ErrInvalid.
+func (r *Replication) SetRules(rules CassandraRules) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ptr == nil {
+		return ErrClosed
+	}
+	if rules < -1<<31 || rules >= 1<<31 {
+		return goError(CodeInvalid, "unknown rules %d", int(rules))
+	}
+	if err := check(C.tokenring_replication_set_rules(r.ptr, C.int(rules))); err != nil {
+		return goError(CodeInvalid, "unknown rules %d", int(rules))
+	}
+	return nil
+}
+
+// Rules returns the release rules of the description (0 after Close).
+func (r *Replication) Rules() CassandraRules {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return CassandraRules(C.tokenring_replication_rules(r.ptr))
+}

@@ -153,6 +153,70 @@ TOKENRING_API int tokenring_replication_dc_factor(int32_t *rf_out, int32_t *tran
                                                   const tokenring_replication *replication,
                                                   const char *datacenter);
 
+/* --------------------------------------------------- Cassandra release rules */
+
+/**
+ * The replica-order rules of a Cassandra release line: how NetworkTopologyStrategy
+ * orders (and, with vnodes, chooses) the replicas of a datacenter that has fewer racks
+ * than its replication factor. Replica sets are the same under both rules when every
+ * datacenter has at least rf racks or a single rack; the order (the primary replica,
+ * and so `nodetool getendpoints`) differs otherwise. SimpleStrategy is the same in every
+ * release. Values are ABI.
+ * @since 1.2
+ */
+typedef enum tokenring_cassandra_rules {
+    /** Cassandra before 3.2 (the 2.x lines, 3.0.x to 3.0.30, 3.1):
+     *  NetworkTopologyStrategy.calculateNaturalEndpoints skips a node whose rack is
+     *  already used, remembering it, until every rack of the datacenter has a replica;
+     *  then it appends the remembered nodes, in walk order, and takes every further
+     *  node. */
+    TOKENRING_RULES_3_0 = 1,
+    /** Cassandra 3.2 and later (3.11, 4.0, 4.1, 5.0; CASSANDRA-10200): one walk in which
+     *  a node of an already used rack is taken at once while the datacenter's budget of
+     *  rf - racks repeats lasts, and passed over for good afterwards. The default. */
+    TOKENRING_RULES_3_2 = 2
+} tokenring_cassandra_rules;
+
+/** The rules of the newest Cassandra releases, which every description starts with.
+ *  @since 1.2 */
+#define TOKENRING_RULES_LATEST TOKENRING_RULES_3_2
+
+/**
+ * The rules of a Cassandra release: "MAJOR.MINOR" with an optional ".PATCH" and an
+ * optional suffix after '-' (e.g. "3.0.30", "3.11.17", "4.1", "5.0-rc1"). Releases before
+ * 3.2 give #TOKENRING_RULES_3_0, later ones #TOKENRING_RULES_3_2.
+ * @param[out] rules_out receives a ::tokenring_cassandra_rules
+ * @param version the NUL-terminated release
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL), #TOKENRING_E_PARSE (not a release
+ *         number), #TOKENRING_E_RANGE (major version 0 or above 99)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_cassandra_rules_for_version(int *rules_out, const char *version,
+                                                        tokenring_error *err);
+
+/**
+ * Sets the release rules a description is placed with (by tokenring_placement_build()
+ * and everything built on it: ownership, movement and availability analyses). New
+ * descriptions use #TOKENRING_RULES_LATEST; copies keep the rules. The text forms
+ * (tokenring_replication_format()) do not carry them.
+ * @param replication the description
+ * @param rules a ::tokenring_cassandra_rules
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL or unknown rules; the description is
+ *         left unchanged)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_replication_set_rules(tokenring_replication *replication,
+                                                  int rules);
+
+/**
+ * The release rules of a description.
+ * @param replication the description
+ * @return a ::tokenring_cassandra_rules, or 0 for NULL
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_replication_rules(const tokenring_replication *replication);
+
 #ifdef __cplusplus
 }
 #endif

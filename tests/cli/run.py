@@ -15,6 +15,8 @@ Groups:
   errors     malformed inputs (FILE:LINE:COLUMN and the expectation) and exit codes
   analyses   generatetokens, join, decommission, replace, availability, balance and
              migrate-num-tokens: properties that hold whatever the allocator chooses
+  rules      --cassandra-version: releases before 3.2 order replicas differently (same
+             sets), 3.2 and later as the default; bad versions are usage errors
 """
 import bisect
 import json
@@ -176,6 +178,9 @@ def golden_cases():
                                        "convert"], None),
         ("ring-written-long-racks", ["--input", w("ring-5.0-long-racks-ec2.txt"), "ring"],
          None),
+        ("getendpoints-12n-cassandra-3.0", ["--topology", t("12n_3racks_vn16"), "--keyspace",
+                                            "ks=dc1=5", "--cassandra-version", "3.0.30",
+                                            "getendpoints", "ks", "k1", "k2", "k3"], None),
         ("ring-keyspaces-differ", ["--topology", t("toy"), "--keyspace",
                                    "a=SimpleStrategy:2", "--keyspace", "b=SimpleStrategy:3",
                                    "ring"], None),
@@ -763,9 +768,50 @@ def test_analyses():
               "%s: want exit 2 with %r, got %d %r" % (args, msg, rc, err))
 
 
+def test_rules():
+    """--cassandra-version on the vectors where racks < rf: 3.0 rules give the same sets in
+    another order on some tokens, every 3.2+ release the default order; ownership and
+    describering follow the rules; malformed versions are usage errors."""
+    for name, repl in (("12n_3racks_vn16", "dc1=5"), ("2racks_rf3_vn8", "dc1=3"),
+                       ("lopsided_racks", "dc1=3")):
+        base = ["--topology", "replicas_%s.topology.tsv" % name, "--keyspace", "ks=" + repl]
+        rows = read_tsv_rows("replicas_%s.tsv" % name)
+        toks = [r["token"] for r in rows][:200]
+        def lists(extra):
+            out = json.loads(ok(base + extra + ["getendpoints", "--json", "ks", "--token",
+                                                "--"] + toks))
+            return [o["endpoints"] for o in out]
+        new = lists([])
+        check(new == lists(["--cassandra-version", "5.0.6"]) ==
+              lists(["--cassandra-version", "3.2"]), "%s: 3.2+ differs from default" % name)
+        old = lists(["--cassandra-version", "3.0.30"])
+        check(old == lists(["--cassandra-version", "2.2.19"]), "%s: 2.2 != 3.0" % name)
+        check(all(sorted(a) == sorted(b) for a, b in zip(old, new)),
+              "%s: 3.0 rules change a replica set" % name)
+        differ = sum(a != b for a, b in zip(old, new))
+        check(0 < differ < len(new), "%s: %d of %d orders differ" % (name, differ, len(new)))
+        # describering and status follow the same rules
+        d_old = ok(base + ["--cassandra-version", "3.0", "describering", "ks"])
+        d_new = ok(base + ["describering", "ks"])
+        check(d_old != d_new, "%s: describering ignores --cassandra-version" % name)
+    for bad, msg in (("3.x", "expected a digit"), ("3", "MAJOR.MINOR"),
+                     ("0.1", "outside 1..99")):
+        rc, out, err = run(["--cassandra-version", bad, "demo"])
+        check(rc == 2 and out == "" and msg in err and "--cassandra-version" in err,
+              "--cassandra-version %s: want exit 2 with %r, got %d %r" % (bad, msg, rc, err))
+
+
+def read_tsv_rows(name):
+    with open(os.path.join(DATA, name), encoding="utf-8") as f:
+        lines = [ln.rstrip("\n") for ln in f if not ln.startswith("#")]
+    head = lines[0].split("\t")
+    return [dict(zip(head, ln.split("\t"))) for ln in lines[1:] if ln]
+
+
 GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),
                       ("samples", test_samples), ("roundtrip", test_roundtrip),
-                      ("errors", test_errors), ("analyses", test_analyses)])
+                      ("errors", test_errors), ("analyses", test_analyses),
+                      ("rules", test_rules)])
 
 for name, fn in GROUPS.items():
     if ONLY and name != ONLY:

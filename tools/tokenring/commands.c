@@ -136,6 +136,10 @@ const tool_option tool_options[] = {
     { "--keyspace", "NAME=REPL",
       "define a keyspace, REPL as in the topology file (e.g. NetworkTopologyStrategy:dc1=3, "
       "SimpleStrategy:2, or a CQL replication map)" },
+    { "--cassandra-version", "V",
+      "place replicas in the order of Cassandra release V (default: the newest); releases "
+      "before 3.2 (e.g. 3.0.30) order NetworkTopologyStrategy replicas differently when a "
+      "datacenter has fewer racks than its replication factor" },
     { "--allow-partial", NULL,
       "accept elided or cut-short listings (results then cover only the tokens shown)" },
     { "--json", NULL, "print JSON instead of tables (tokens as strings)" },

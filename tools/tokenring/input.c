@@ -186,7 +186,42 @@ const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name)
             name, k ? "known: " : "the input defines none", k ? known.p : "");
     }
     tokenring_cluster_keyspace(NULL, &r, ctx->cluster, idx);
-    return r;
+    return with_rules(ctx, r);
+}
+
+/* The copies with_rules() made, freed at exit. */
+static tokenring_replication **ruled;
+static size_t nruled;
+
+static void free_ruled(void)
+{
+    for (size_t i = 0; i < nruled; i++)
+        tokenring_replication_free(ruled[i]);
+    free(ruled);
+}
+
+/* r itself, or with --cassandra-version a copy placed with that release's rules. */
+const tokenring_replication *with_rules(tr_ctx *ctx, const tokenring_replication *r)
+{
+    if (ctx->opt.rules == 0 || r == NULL || tokenring_replication_rules(r) == ctx->opt.rules)
+        return r;
+    size_t len = 0;
+    tokenring_replication_format(NULL, 0, &len, r);
+    char *buf = malloc(len + 1);
+    tokenring_replication **grown = realloc(ruled, (nruled + 1) * sizeof *ruled);
+    tokenring_replication *copy = NULL;
+    if (!buf || !grown)
+        die(EXIT_INTERNAL, "out of memory");
+    if (!ruled)
+        atexit(free_ruled);
+    ruled = grown;
+    if (tokenring_replication_format(buf, len + 1, &len, r) != TOKENRING_OK ||
+        tokenring_replication_parse(&copy, buf, len, NULL) != TOKENRING_OK ||
+        tokenring_replication_set_rules(copy, ctx->opt.rules) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "cannot apply --cassandra-version to a replication");
+    free(buf);
+    ruled[nruled++] = copy;
+    return copy;
 }
 
 /* Cassandra's rule for datacenters without nodes (the library's SKIP_EMPTY_DC): such a

@@ -106,6 +106,12 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.cl = val;
         } else if (strcmp(f, "--local-dc") == 0) {
             ctx->opt.local_dc = val;
+        } else if (strcmp(f, "--cassandra-version") == 0) {
+            tokenring_error err;
+            memset(&err, 0, sizeof err);
+            if (tokenring_cassandra_rules_for_version(&ctx->opt.rules, val, &err) != TOKENRING_OK)
+                die(EXIT_USAGE, "option --cassandra-version: %s", err.message);
+            ctx->opt.cassandra_version = val;
         } else if (strcmp(f, "--node-by-node") == 0) {
             ctx->opt.node_by_node = true;
         } else if (strcmp(f, "--num-tokens") == 0 || strcmp(f, "--nodes") == 0 ||

@@ -175,8 +175,10 @@ TOOL_COMMAND(cmd_migrate)
     const tokenring_replication **rs = calloc(nk + 1, sizeof *rs);
     if (!ks || !rs)
         die(EXIT_INTERNAL, "out of memory");
-    for (size_t i = 0; i < nk; i++)
+    for (size_t i = 0; i < nk; i++) {
         tokenring_cluster_keyspace(&ks[i], &rs[i], ctx->cluster, i);
+        rs[i] = with_rules(ctx, rs[i]);
+    }
     tokenring_migration *m = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);

@@ -39,7 +39,7 @@ static enum own_mode own_mode_for(tr_ctx *ctx, const char *ks, const tokenring_r
             strcmp(cur, first) != 0)
             return OWN_UNKNOWN;
     }
-    *repl = r0;
+    *repl = with_rules(ctx, r0);
     return OWN_EFFECTIVE;
 }
 

@@ -57,6 +57,8 @@ typedef struct tr_options {
     const char *dc, *rack, *new_dc, *racks, *initial_token, *cl, *local_dc, *names;
     long num_tokens, nodes, rf, failures; /* -1: not given */
     bool node_by_node;
+    int rules;               /* --cassandra-version: tokenring_cassandra_rules, 0: default */
+    const char *cassandra_version;
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */
@@ -133,6 +135,7 @@ void load_cluster(tr_ctx *ctx);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
 const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name);
+const tokenring_replication *with_rules(tr_ctx *ctx, const tokenring_replication *r);
 tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r);
 const char *node_name(tr_ctx *ctx, uint32_t idx);
 const char **cluster_dcs(tr_ctx *ctx, size_t *count);

@@ -26,7 +26,7 @@ from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, 
                    encode_uuid, hex_decode, parse_key, parse_token, parse_value)
 from ._node import DEFAULT_RACK, Liveness, Node, NodeState
 from ._convert import KeyOrToken
-from ._replication import Replication, ReplicationLike
+from ._replication import CassandraRules, Replication, ReplicationLike, cassandra_rules
 from ._placement import Placement
 from ._ownership import Balance, BalanceReport, Ownership
 from ._ring import DescribedRange, Range, RangeList, Ring
@@ -67,7 +67,8 @@ __all__ = [
     "encode_tinyint", "encode_boolean", "encode_timestamp", "encode_uuid", "encode_text",
     "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement",
     "Node", "NodeState", "Liveness", "Range", "Ownership", "DescribedRange", "KeyOrToken",
-    "ReplicationLike", "TokenRingError", "InvalidArgumentError", "OutOfMemoryError",
+    "ReplicationLike", "CassandraRules", "cassandra_rules", "TokenRingError",
+    "InvalidArgumentError", "OutOfMemoryError",
     "NotFoundError", "ExistsError", "RangeError", "ParseError", "EmptyError",
     "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError", "CancelledError",
     "library_version", "header_version", "UNWRAPPED", "Cluster", "ClusterNode", "InputFormat",

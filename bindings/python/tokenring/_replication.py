@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Replication descriptions: SimpleStrategy and NetworkTopologyStrategy with transient
 replicas, their CQL text forms (replication.h)."""
+import enum
 from typing import Any, Dict, Mapping, Optional, Tuple, Union
 
 from ._convert import c_int32, c_name, c_str
@@ -8,7 +9,34 @@ from ._errors import InvalidArgumentError, check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle
 
-__all__ = ["Replication", "ReplicationLike", "replication_text"]
+__all__ = ["Replication", "ReplicationLike", "replication_text", "CassandraRules",
+           "cassandra_rules"]
+
+
+class CassandraRules(enum.IntEnum):
+    """The replica order of a Cassandra release line (``tokenring_cassandra_rules``):
+    how NetworkTopologyStrategy orders replicas in a datacenter with fewer racks than its
+    replication factor. Sets are the same; the order differs."""
+    #: Cassandra before 3.2 (2.x, 3.0.x, 3.1): skip nodes of used racks, then append them
+    #: when every rack has a replica.
+    RULES_3_0 = 1
+    #: Cassandra 3.2 and later (3.11, 4.0, 4.1, 5.0): a used rack's node is taken at once
+    #: while the rf - racks budget lasts. The default.
+    RULES_3_2 = 2
+    LATEST = 2
+
+
+def cassandra_rules(version: str) -> CassandraRules:
+    """The rules of a Cassandra release, e.g. ``cassandra_rules("3.0.30")``.
+
+    Raises:
+        ParseError: not ``MAJOR.MINOR[.PATCH][-SUFFIX]``.
+        RangeError: a major version outside 1..99.
+    """
+    out = ffi.new("int *")
+    err = new_error()
+    check(lib.tokenring_cassandra_rules_for_version(out, version.encode("utf-8"), err), err)
+    return CassandraRules(out[0])
 
 #: What methods accept as a replication: a :class:`Replication`, an int (SimpleStrategy
 #: factor), a ``{dc: rf or "rf/transient"}`` mapping (NetworkTopologyStrategy), or text
@@ -89,6 +117,21 @@ class Replication(Handle):
         return replication_text(self._p())
 
     @property
+    def rules(self) -> CassandraRules:
+        """The release rules it is placed with (:attr:`CassandraRules.LATEST` unless
+        :meth:`with_rules` chose others)."""
+        return CassandraRules(lib.tokenring_replication_rules(self._p()))
+
+    def with_rules(self, rules: Union[CassandraRules, int, str]) -> "Replication":
+        """A copy placed with the replica order of a Cassandra release: a release string
+        (``"3.0.30"``, ``"4.1"``) or a :class:`CassandraRules`. Every placement, ownership
+        and analysis built from the copy follows those rules."""
+        r = cassandra_rules(rules) if isinstance(rules, str) else CassandraRules(rules)
+        copy = Replication.parse(self._text)
+        check(lib.tokenring_replication_set_rules(copy._p(), int(r)))
+        return copy
+
+    @property
     def strategy(self) -> str:
         """``"SimpleStrategy"`` or ``"NetworkTopologyStrategy"``."""
         s = lib.tokenring_replication_strategy(self._p())
@@ -125,10 +168,13 @@ class Replication(Handle):
         return self._text
 
     def __repr__(self) -> str:
-        return f"Replication.parse({self._text!r})"
+        rules = self.rules
+        tail = "" if rules == CassandraRules.LATEST else f".with_rules(CassandraRules.{rules.name})"
+        return f"Replication.parse({self._text!r}){tail}"
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, Replication) and self._text == other._text
+        return (isinstance(other, Replication) and self._text == other._text
+                and self.rules == other.rules)
 
     def __hash__(self) -> int:
         return hash(self._text)

@@ -223,7 +223,7 @@ class Ring(Handle):
         NotFoundError, and ImpossibleError is raised when no replica at all results."""
         self._p()
         repl = Replication.of(replication)
-        key = (repl._text, bool(allow_unknown_dc))
+        key = (repl._text, int(repl.rules), bool(allow_unknown_dc))
         pl = self._placements.get(key)
         if pl is None or pl.closed:
             with self._lock:
