@@ -264,7 +264,7 @@ func (r *Replication) SetRules(rules CassandraRules) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr == nil {
-		return ErrClosed
+		return r.gone()
 	}
 	if rules < -1<<31 || rules >= 1<<31 {
 		return goError(CodeInvalid, "unknown rules %d", int(rules))
