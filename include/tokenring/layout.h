@@ -359,6 +359,98 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
                                                     tokenring_progress_fn progress, void *user,
                                                     tokenring_error *err);
 
+/* ------------------------------------------------ Cassandra's own allocation */
+
+/** Flag for tokenring_allocate_cassandra(): follow the offline `generatetokens` tool of
+ *  Cassandra 4.0 - 5.0 instead of a bootstrapping node. That tool's allocation learns a
+ *  rack only once a node of it has tokens and keeps its first decision per rack, so every
+ *  rack is treated as the only one: the whole datacenter is one ring with groups = nodes
+ *  (see the allocation spec, section 8.3). @since 1.2 */
+#define TOKENRING_CASSANDRA_OFFLINE 0x1u
+
+/** Release lines for tokenring_allocate_cassandra(): 4.0.x. @since 1.2 */
+#define TOKENRING_CASSANDRA_4_0 0x0400u
+/** Release line 4.1.x. @since 1.2 */
+#define TOKENRING_CASSANDRA_4_1 0x0401u
+/** Release line 5.0.x. @since 1.2 */
+#define TOKENRING_CASSANDRA_5_0 0x0500u
+
+/**
+ * The tokens Apache Cassandra gives a node that bootstraps into @p topology with
+ * `allocate_tokens_for_local_replication_factor: local_rf` (@p keyspace NULL) or
+ * `allocate_tokens_for_keyspace` of a keyspace replicated as @p keyspace, bit for bit.
+ * The allocator classes are the same in every release of 4.0, 4.1 and 5.0; the lines
+ * differ in one detail that can decide ties, the hash code of a node's address (4.0:
+ * 31 * address + port; 4.1 and 5.0, where InetAddressAndPort extends InetSocketAddress:
+ * address + port), so @p release names the line. Checked against vectors made by running
+ * 4.0.14, 4.1.7 and 5.0.2.
+ *
+ * What Cassandra does, and so this call (TokenAllocation): with NetworkTopologyStrategy
+ * the factor R is the keyspace's factor in @p datacenter (0 when absent) or @p local_rf;
+ * the racks K of the datacenter are counted among nodes holding normal tokens (every
+ * state but #TOKENRING_STATE_JOINING), K = 1 when @p rack is not one of them. R <= 1:
+ * the datacenter's tokens with one replica (NoReplicationTokenAllocator); K == R: only
+ * the tokens of @p rack, one replica; K > R: the datacenter, R replicas, racks as
+ * groups (ReplicationAwareTokenAllocator); K == 1: the datacenter, R replicas, nodes as
+ * groups; 1 < K < R fails (#TOKENRING_E_IMPOSSIBLE, Cassandra's ConfigurationException).
+ * SimpleStrategy: every token of the cluster, R = its factor, nodes as groups. Joining
+ * nodes are not seen at all (TokenAllocation copies the ring with
+ * TokenMetadata.cloneOnlyTokenMap(), which drops bootstrapping tokens), so two nodes that
+ * bootstrap at the same time can be given the same tokens, as in Cassandra. Fewer units than R (the first
+ * nodes of a datacenter), fewer groups than R or @p num_tokens larger than the ring use
+ * TokenAllocatorBase.generateSplits(): a java.util.Random seeded with the ring's token
+ * count splits the largest range at a ratio in [0.553, 0.628], and an empty ring starts
+ * at a random token, which Cassandra draws without a seed: pass it as @p first_token.
+ * Finally a token held (as a normal token) by a node outside the allocation ring steps
+ * to the next value, and one held inside it fails (#TOKENRING_E_EXISTS, "Is another node
+ * also allocating tokens?").
+ *
+ * Ties between equal ownerships are broken as the JVM breaks them: by
+ * java.util.PriorityQueue's heap and java.util.HashMap's iteration order over the nodes'
+ * InetAddressAndPort hash codes. Node names are therefore read as addresses, like
+ * `nodetool status` prints them: "10.0.0.1", "10.0.0.1:7001", "fd00::1",
+ * "[fd00::1]:7001", port 7000 when none is given (the default storage port). A name that
+ * is not an address gets a fixed hash of our own (String.hashCode() of the name), which
+ * can only matter when two such nodes own exactly the same share.
+ *
+ * Thread-safe as a reader of @p topology. Complexity about O(M (w + log M) + T w^2) for
+ * M tokens in the allocation ring, T = @p num_tokens and w tokens walked per replica
+ * set, as Cassandra's.
+ * @param[out] tokens_out receives @p num_tokens tokens, ascending; untouched on failure
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param topology the current cluster (not modified)
+ * @param name the new node's name (its address); must not be in @p topology
+ * @param datacenter the new node's datacenter (need not exist yet)
+ * @param rack the new node's rack (need not exist yet)
+ * @param keyspace the replication of `allocate_tokens_for_keyspace`, or NULL for
+ *        `allocate_tokens_for_local_replication_factor`
+ * @param local_rf the local replication factor (1 .. #TOKENRING_MAX_RF) when @p keyspace
+ *        is NULL, else 0
+ * @param first_token the token an empty allocation ring starts at (Cassandra's random
+ *        one); may be NULL when the ring is not empty
+ * @param release #TOKENRING_CASSANDRA_4_0, #TOKENRING_CASSANDRA_4_1 or
+ *        #TOKENRING_CASSANDRA_5_0
+ * @param flags 0 or #TOKENRING_CASSANDRA_OFFLINE
+ * @param[out] err optional detail (Cassandra's message where it fails)
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag, both
+ *         or neither of @p keyspace / @p local_rf, an empty ring without @p first_token);
+ *         #TOKENRING_E_RANGE (@p num_tokens or @p local_rf out of range, SimpleStrategy
+ *         with factor 0); #TOKENRING_E_EXISTS (@p name already in the ring, or a chosen
+ *         token held in the allocation ring); #TOKENRING_E_IMPOSSIBLE (1 < racks < R; a
+ *         case where Cassandra's allocator throws, e.g. a NoSuchElementException when a
+ *         single donor is asked for more tokens than it has); #TOKENRING_E_UNSUPPORTED
+ *         (an unknown @p release); #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num_tokens,
+                                               const tokenring_topology *topology,
+                                               const char *name, const char *datacenter,
+                                               const char *rack,
+                                               const tokenring_replication *keyspace,
+                                               int32_t local_rf, const int64_t *first_token,
+                                               uint32_t release, uint32_t flags,
+                                               tokenring_error *err);
+
 #ifdef __cplusplus
 }
 #endif
