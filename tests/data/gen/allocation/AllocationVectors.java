@@ -260,7 +260,7 @@ public class AllocationVectors
         List<String> dcs = new ArrayList<>();
         for (int d = 0; d < ndc; d++) dcs.add(dcName(d));
         int[] T = new int[ndc]; int[] R = new int[ndc];
-        int budget = 6000;
+        int budget = 1500;
         for (int d = 0; d < ndc; d++)
         {
             R[d] = 1 + rnd.nextInt(5);
