@@ -264,6 +264,182 @@ static void test_release_hash_decides_ties(void **state)
     assert_true(as40.mismatched > 0);
 }
 
+static tokenring_topology *ring_of(const char *const *names, size_t n, const char *const *racks,
+                                   uint32_t tokens_per_node)
+{
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    for (size_t i = 0; i < n; i++) {
+        int64_t tok[64];
+        assert_true(tokens_per_node <= 64);
+        /* evenly spaced, interleaved: every node owns exactly the same share */
+        assert_int_equal(tokenring_layout_even_tokens(tok, tokens_per_node, (uint32_t)i,
+                                                      (uint32_t)n),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_topology_add_node(t, names[i], "dc1", racks ? racks[i] : "r1",
+                                                     tok, tokens_per_node, NULL),
+                         TOKENRING_OK);
+    }
+    return t;
+}
+
+static void assert_valid(const int64_t *tok, uint32_t n, const tokenring_topology *t)
+{
+    for (uint32_t i = 1; i < n; i++)
+        assert_true(tok[i - 1] < tok[i]);
+    for (size_t k = 0; k < tokenring_topology_node_count(t); k++) {
+        tokenring_node_info info;
+        assert_int_equal(tokenring_topology_node(&info, t, k), TOKENRING_OK);
+        for (size_t j = 0; j < info.token_count; j++)
+            for (uint32_t i = 0; i < n; i++)
+                assert_true(info.tokens[j] != tok[i]);
+    }
+}
+
+static void test_arguments(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "10.0.0.1", "10.0.0.2", "10.0.0.3" };
+    tokenring_topology *t = ring_of(names, 3, NULL, 4);
+    tokenring_replication *simple0 = NULL, *simple3 = NULL;
+    assert_int_equal(tokenring_replication_simple(&simple0, 0, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_simple(&simple3, 3, 0, NULL), TOKENRING_OK);
+    int64_t out[4] = { 7, 7, 7, 7 }, first = 5;
+    const uint32_t r50 = TOKENRING_CASSANDRA_5_0;
+    tokenring_error err;
+#define CALL(nt, topo, name, dc, rack, ks, rf, fst, rel, fl)                                  \
+    tokenring_allocate_cassandra(out, nt, topo, name, dc, rack, ks, rf, fst, rel, fl, &err)
+    assert_int_equal(tokenring_allocate_cassandra(NULL, 4, t, "n", "dc1", "r1", NULL, 3, NULL,
+                                                  r50, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, NULL, "n", "dc1", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, NULL, "dc1", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, "n", NULL, "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, "n", "dc1", NULL, NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, "n", "dc1", "r1", NULL, 3, NULL, r50, 0x80), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, "n", "dc1", "r1", NULL, 3, NULL, 0x0311, 0),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "release"));
+    assert_int_equal(CALL(4, t, "", "dc1", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, "n", "", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, "n", "dc1", "", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(0, t, "n", "dc1", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_RANGE);
+    assert_int_equal(CALL(TOKENRING_LAYOUT_MAX_TOKENS + 1, t, "n", "dc1", "r1", NULL, 3, NULL,
+                          r50, 0),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(CALL(4, t, "n", "dc1", "r1", simple3, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_int_equal(CALL(4, t, "n", "dc1", "r1", NULL, 0, NULL, r50, 0), TOKENRING_E_RANGE);
+    assert_int_equal(CALL(4, t, "n", "dc1", "r1", NULL, TOKENRING_MAX_RF + 1, NULL, r50, 0),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(CALL(4, t, "n", "dc1", "r1", simple0, 0, NULL, r50, 0), TOKENRING_E_RANGE);
+    assert_int_equal(CALL(4, t, "10.0.0.2", "dc1", "r1", NULL, 3, NULL, r50, 0),
+                     TOKENRING_E_EXISTS);
+    /* a new datacenter: Cassandra starts it at a random token, which must be given */
+    assert_int_equal(CALL(4, t, "n", "dc2", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    assert_non_null(strstr(err.message, "first_token"));
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(out[i], 7); /* untouched on failure */
+    assert_int_equal(CALL(4, t, "n", "dc2", "r1", NULL, 3, &first, r50, 0), TOKENRING_OK);
+    assert_valid(out, 4, t);
+    bool has_first = false;
+    for (int i = 0; i < 4; i++)
+        has_first |= out[i] == first;
+    assert_true(has_first);
+#undef CALL
+    tokenring_replication_free(simple0);
+    tokenring_replication_free(simple3);
+    tokenring_topology_free(t);
+}
+
+/* Evenly spaced nodes own exactly equal shares, so with one replica the order in which
+ * Cassandra's HashMap hands the nodes to its queue decides which nodes give up ranges:
+ * the same addresses written in other forms must hash alike and give the same tokens. */
+static void test_address_forms(void **state)
+{
+    (void)state;
+    static const char *const plain[] = { "10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4",
+                                         "fd00::5", "fd00::6" };
+    static const char *const other[] = { "10.0.0.1:7000", "::ffff:10.0.0.2",
+                                         "[::ffff:10.0.0.3]:7000", "[::FFFF:10.0.0.4]",
+                                         "[fd00:0:0:0:0:0:0:5]:7000", "fd00:0::6" };
+    static const char *const names[] = { "node-a", "1::2::3", ":1", "[::1", "1.2.3.256",
+                                         "fd00::1:", "[::1]x", "10.0.0.1:99999",
+                                         "1:2:3:4:5:6:7:8:9", "12345::1" };
+    const uint32_t releases[] = { TOKENRING_CASSANDRA_4_0, TOKENRING_CASSANDRA_4_1,
+                                  TOKENRING_CASSANDRA_5_0 };
+    for (size_t r = 0; r < 3; r++) {
+        tokenring_topology *a = ring_of(plain, 6, NULL, 8), *b = ring_of(other, 6, NULL, 8);
+        int64_t ta[5], tb[5];
+        assert_int_equal(tokenring_allocate_cassandra(ta, 5, a, "10.1.0.1", "dc1", "r1", NULL,
+                                                      1, NULL, releases[r], 0, NULL),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_allocate_cassandra(tb, 5, b, "10.1.0.1", "dc1", "r1", NULL,
+                                                      1, NULL, releases[r], 0, NULL),
+                         TOKENRING_OK);
+        assert_memory_equal(ta, tb, sizeof ta);
+        assert_valid(ta, 5, a);
+        tokenring_topology_free(a);
+        tokenring_topology_free(b);
+        /* names that are not addresses still allocate (a fixed hash of our own) */
+        tokenring_topology *c = ring_of(names, 10, NULL, 2);
+        int64_t tc[3];
+        assert_int_equal(tokenring_allocate_cassandra(tc, 3, c, "x", "dc1", "r1", NULL, 1, NULL,
+                                                      releases[r], 0, NULL),
+                         TOKENRING_OK);
+        assert_valid(tc, 3, c);
+        tokenring_topology_free(c);
+    }
+}
+
+/* One donor asked for more ranges than it has: Cassandra's PriorityQueue.remove() throws
+ * NoSuchElementException; so the call fails. A owns 0.8 of the ring with one token, B 0.2:
+ * only A is a donor (0.2 is not above (0.8 + 0.2) / 3), and it must split 2 ranges. */
+static void test_cassandra_throws(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    int64_t a = INT64_C(5534023222112865484), b = INT64_MIN + 1; /* 0.8 and 0.0 of the ring */
+    assert_int_equal(tokenring_topology_add_node(t, "10.0.0.1", "dc1", "r1", &a, 1, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "10.0.0.2", "dc1", "r1", &b, 1, NULL),
+                     TOKENRING_OK);
+    int64_t out[2];
+    tokenring_error err;
+    assert_int_equal(tokenring_allocate_cassandra(out, 2, t, "10.0.0.3", "dc1", "r1", NULL, 1,
+                                                  NULL, TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "NoSuchElementException"));
+    tokenring_topology_free(t);
+}
+
+/* The offline generatetokens rule treats every rack as the only one: a 3-rack datacenter
+ * with rf 3 is allocated exactly as the same nodes in one rack. */
+static void test_offline_ignores_racks(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4",
+                                         "10.0.0.5", "10.0.0.6" };
+    static const char *const racks[] = { "r1", "r2", "r3", "r1", "r2", "r3" };
+    tokenring_topology *three = ring_of(names, 6, racks, 8), *one = ring_of(names, 6, NULL, 8);
+    int64_t x[8], y[8], z[8];
+    assert_int_equal(tokenring_allocate_cassandra(x, 8, three, "10.0.0.7", "dc1", "r1", NULL, 3,
+                                                  NULL, TOKENRING_CASSANDRA_5_0,
+                                                  TOKENRING_CASSANDRA_OFFLINE, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_cassandra(y, 8, one, "10.0.0.7", "dc1", "r1", NULL, 3,
+                                                  NULL, TOKENRING_CASSANDRA_5_0, 0, NULL),
+                     TOKENRING_OK);
+    assert_memory_equal(x, y, sizeof x);
+    /* while the bootstrap rule balances rack r1's own ring (3 racks = rf) */
+    assert_int_equal(tokenring_allocate_cassandra(z, 8, three, "10.0.0.7", "dc1", "r1", NULL, 3,
+                                                  NULL, TOKENRING_CASSANDRA_5_0, 0, NULL),
+                     TOKENRING_OK);
+    assert_memory_not_equal(x, z, sizeof x);
+    tokenring_topology_free(three);
+    tokenring_topology_free(one);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +447,10 @@ int main(void)
         cmocka_unit_test(test_vectors_4_1),
         cmocka_unit_test(test_vectors_4_0),
         cmocka_unit_test(test_release_hash_decides_ties),
+        cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_address_forms),
+        cmocka_unit_test(test_cassandra_throws),
+        cmocka_unit_test(test_offline_ignores_racks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -302,3 +302,72 @@ func RackName(i uint32) string {
 	mustOK(C.tokenring_layout_rack_name(&buf[0], C.size_t(len(buf)), &n, C.uint32_t(i)))
 	return C.GoStringN(&buf[0], C.int(n))
 }
+
+// CassandraRelease names a Cassandra release line for AllocateAsCassandra.
+type CassandraRelease uint32
+
+const (
+	// Cassandra40 is the 4.0.x line (node addresses hash as 31 * address + port).
+	Cassandra40 CassandraRelease = 0x0400
+	// Cassandra41 is the 4.1.x line.
+	Cassandra41 CassandraRelease = 0x0401
+	// Cassandra50 is the 5.0.x line.
+	Cassandra50 CassandraRelease = 0x0500
+)
+
+// CassandraOffline makes AllocateAsCassandra follow Cassandra's offline generatetokens
+// tool (which treats every rack as the only one) instead of a bootstrapping node.
+const CassandraOffline LayoutFlags = 1
+
+// AllocateAsCassandra returns the tokens (ascending) Cassandra release gives node name
+// (its address) bootstrapping into datacenter/rack, bit for bit: with
+// allocate_tokens_for_local_replication_factor: localRF when keyspace is nil, else with
+// allocate_tokens_for_keyspace of a keyspace replicated as keyspace (then localRF must be
+// 0). firstToken is the random token Cassandra starts an empty ring at (nil when the ring
+// is not empty).
+func (t *Topology) AllocateAsCassandra(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, firstToken *int64, release CassandraRelease, flags LayoutFlags) ([]int64, error) {
+	if numTokens <= 0 || numTokens > LayoutMaxTokens {
+		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
+	}
+	if localRF < -1<<31 || localRF >= 1<<31 {
+		return nil, goError(CodeRange, "replication factor %d does not fit 32 bits", localRF)
+	}
+	cn, err := cname("node name", name)
+	if err != nil {
+		return nil, err
+	}
+	cd, err := cname("datacenter name", datacenter)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := cname("rack name", rack)
+	if err != nil {
+		return nil, err
+	}
+	var ks *C.tokenring_replication
+	if keyspace != nil {
+		keyspace.mu.Lock()
+		defer keyspace.mu.Unlock()
+		if keyspace.ptr == nil {
+			return nil, ErrClosed
+		}
+		ks = keyspace.ptr
+	}
+	var first *C.int64_t
+	if firstToken != nil {
+		v := C.int64_t(*firstToken)
+		first = &v
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ptr == nil {
+		return nil, ErrClosed
+	}
+	out := make([]int64, numTokens)
+	var detail C.tokenring_error
+	st := C.tokenring_allocate_cassandra((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cn), charp(cd), charp(cr), ks, C.int32_t(localRF), first, C.uint32_t(release), C.uint32_t(flags), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

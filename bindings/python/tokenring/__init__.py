@@ -31,8 +31,9 @@ from ._placement import Placement
 from ._ownership import Balance, BalanceReport, Ownership
 from ._ring import DescribedRange, Range, RangeList, Ring
 from ._topology import Topology
-from ._layout import (LAYOUT_MAX_TOKENS, add_seeded_nodes, allocate_nodes, allocate_tokens,
-                      assign_racks, even_tokens, rack_name, seeded_token, seeded_tokens)
+from ._layout import (CASSANDRA_RELEASES, LAYOUT_MAX_TOKENS, add_seeded_nodes,
+                      allocate_as_cassandra, allocate_nodes, allocate_tokens, assign_racks,
+                      even_tokens, rack_name, seeded_token, seeded_tokens)
 from ._analysis import (AVAILABILITY_MAX_K, ChangeKind, Consistency, FailureSet,
                         MigrationNode, MigrationPlan, MovedRange, Movement, MovementNode,
                         MovementSummary, SampleChange, Stream, TokensKept, availability,
@@ -79,6 +80,7 @@ __all__ = [
     "AVAILABILITY_MAX_K", "MigrationNode", "MigrationPlan", "migration_plan", "ClusterRing",
     "DEFAULT_RACK", "RangeList",
     "parse_token", "hex_decode", "assign_racks", "rack_name", "TokensKept", "tokens_kept",
+    "allocate_as_cassandra", "CASSANDRA_RELEASES",
 ]
 
 # Public classes read as tokenring.X (in help(), pickles and default reprs), not as the

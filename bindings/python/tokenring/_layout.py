@@ -9,11 +9,12 @@ from ._progress import Progress, progress_callback
 from ._convert import c_int32, c_name
 from ._handle import require
 from ._node import rack_name as _rack_arg
+from ._replication import Replication
 from ._topology import Topology
 
 __all__ = ["seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
            "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS", "assign_racks",
-           "rack_name"]
+           "rack_name", "allocate_as_cassandra", "CASSANDRA_RELEASES"]
 
 #: Most tokens per node the layout and allocation calls accept.
 LAYOUT_MAX_TOKENS: int = lib.TOKENRING_LAYOUT_MAX_TOKENS
@@ -106,6 +107,40 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
                                                        c_rf, flags, cb, ffi.NULL, err)
     check(rc, err)
     return [list(out[i * num_tokens:(i + 1) * num_tokens]) for i in range(count)]
+
+
+#: Release lines tokenring_allocate_cassandra() reproduces, by name.
+CASSANDRA_RELEASES = {"4.0": lib.TOKENRING_CASSANDRA_4_0, "4.1": lib.TOKENRING_CASSANDRA_4_1,
+                      "5.0": lib.TOKENRING_CASSANDRA_5_0}
+
+
+def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datacenter: str,
+                          rack: str, rf: Optional[int] = None, keyspace=None,
+                          first_token: Optional[int] = None, release: str = "5.0",
+                          offline: bool = False) -> List[int]:
+    """The tokens (ascending) Cassandra ``release`` ("4.0", "4.1" or "5.0") gives node
+    ``name`` (its address) bootstrapping into ``datacenter``/``rack`` with
+    ``allocate_tokens_for_local_replication_factor: rf`` or, with ``keyspace`` (a
+    :data:`ReplicationLike`), ``allocate_tokens_for_keyspace``; bit for bit.
+    ``first_token`` is the random token Cassandra starts an empty ring at; ``offline``
+    follows the ``generatetokens`` tool instead (racks ignored)."""
+    if (rf is None) == (keyspace is None):
+        raise TypeError("allocate_as_cassandra() takes exactly one of rf and keyspace")
+    if release not in CASSANDRA_RELEASES:
+        raise ValueError(f"unknown Cassandra release {release!r} "
+                         f"(known: {', '.join(CASSANDRA_RELEASES)})")
+    repl = Replication.of(keyspace) if keyspace is not None else None
+    out = ffi.new("int64_t[]", max(num_tokens, 1))
+    first = ffi.new("int64_t *", first_token) if first_token is not None else ffi.NULL
+    err = new_error()
+    check(lib.tokenring_allocate_cassandra(
+        out, num_tokens, require(topology, "topology", "allocate_as_cassandra()"),
+        c_name(name, "node name"), c_name(datacenter, "datacenter"), _rack_arg(rack),
+        repl._p() if repl is not None else ffi.NULL,
+        c_int32(rf if rf is not None else 0, "replication factor"), first,
+        CASSANDRA_RELEASES[release], lib.TOKENRING_CASSANDRA_OFFLINE if offline else 0, err),
+        err)
+    return list(out[0:num_tokens])
 
 
 def assign_racks(node_count: int, racks: int = 1, datacenters: int = 1,

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: Apache-2.0
+"""allocate_as_cassandra(): the tokens Cassandra's own allocator chose, on every vector of
+tests/data/cassandra_allocation_5.0.2.tsv (made by running Cassandra 5.0.2's classes), and
+the argument checks."""
+import os
+
+import pytest
+
+import tokenring
+
+DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data")
+
+
+def _replay(path, release):
+    """Replays a vector file; returns (vectors, equal)."""
+    topo = None
+    vectors = equal = 0
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if not line or line.startswith("#"):
+                continue
+            f_ = line.split("\t")
+            if f_[0] == "seq":
+                topo = tokenring.Topology()
+                continue
+            if f_[0] == "node":
+                topo.add_node(f_[1], f_[2], f_[3], [int(t) for t in f_[5].split(",")])
+                if f_[4] == "J":
+                    topo.set_state(f_[1], tokenring.NodeState.JOINING)
+                continue
+            name, dc, rack, nt, mode, first, result = f_[1:8]
+            kind, _, arg = mode.partition(":")
+            kw = {"rf": int(arg)} if kind == "rf" else {
+                "keyspace": int(arg) if kind == "simple" else
+                {k: int(v) for k, v in (kv.split("=") for kv in arg.split(","))}}
+            first_token = None if first == "-" else int(first)
+            vectors += 1
+            if result.startswith("ok "):
+                want = [int(t) for t in result[3:].split(",")]
+                got = tokenring.allocate_as_cassandra(topo, int(nt), name, dc, rack,
+                                                      first_token=first_token,
+                                                      release=release, **kw)
+                equal += got == want
+                if f_[0] == "join":
+                    # a joining node Cassandra could not see may hold one of them
+                    for n in list(topo):
+                        if n.state == tokenring.NodeState.JOINING and set(n.tokens) & set(want):
+                            topo.remove_node(n.name)
+                    topo.add_node(name, dc, rack, want)
+            else:
+                with pytest.raises(tokenring.TokenRingError):
+                    tokenring.allocate_as_cassandra(topo, int(nt), name, dc, rack,
+                                                    first_token=first_token,
+                                                    release=release, **kw)
+                equal += 1
+    return vectors, equal
+
+
+def test_every_vector_of_cassandra_5_0():
+    vectors, equal = _replay(os.path.join(DATA, "cassandra_allocation_5.0.2.tsv"), "5.0")
+    assert vectors >= 1000
+    assert equal == vectors
+
+
+def test_worked_example():
+    # three single-token nodes at 0.05, 0.35 and 0.65 of the ring, one rack: with RF 2
+    # Cassandra gives the fourth node the midpoint of the range 0.65 -> 0.05 (0.85), with
+    # RF 1 the point 0.8167 (the allocation spec's worked example, run on the real class)
+    topo = tokenring.Topology()
+    frac = [0.05, 0.35, 0.65]
+    toks = [tokenring.MIN_TOKEN + int(f * 2 ** 64) for f in frac]
+    for i, t in enumerate(toks):
+        topo.add_node(f"10.0.0.{i + 1}", "dc1", "rack1", [t])
+    (t2,) = tokenring.allocate_as_cassandra(topo, 1, "10.0.0.4", "dc1", "rack1", rf=2)
+    mid = (toks[2] + toks[0] + 2 ** 64 - 1) >> 1  # Murmur3Partitioner.midpoint, wrapping
+    if mid > tokenring.MAX_TOKEN:
+        mid = tokenring.MIN_TOKEN + (mid - tokenring.MAX_TOKEN)
+    assert t2 == mid
+    (t1,) = tokenring.allocate_as_cassandra(topo, 1, "10.0.0.4", "dc1", "rack1", rf=1)
+    assert abs((t1 - tokenring.MIN_TOKEN) / 2 ** 64 - 0.8167) < 1e-3
+
+
+def test_arguments():
+    topo = tokenring.Topology()
+    topo.add_node("10.0.0.1", "dc1", "rack1", [0])
+    with pytest.raises(TypeError):
+        tokenring.allocate_as_cassandra(topo, 1, "10.0.0.2", "dc1", "rack1")
+    with pytest.raises(TypeError):
+        tokenring.allocate_as_cassandra(topo, 1, "10.0.0.2", "dc1", "rack1", rf=3, keyspace=3)
+    with pytest.raises(ValueError, match="unknown Cassandra release"):
+        tokenring.allocate_as_cassandra(topo, 1, "10.0.0.2", "dc1", "rack1", rf=3,
+                                        release="3.11")
+    with pytest.raises(tokenring.ExistsError):
+        tokenring.allocate_as_cassandra(topo, 1, "10.0.0.1", "dc1", "rack1", rf=3)
+    with pytest.raises(tokenring.InvalidArgumentError, match="first_token"):
+        tokenring.allocate_as_cassandra(topo, 4, "10.0.0.2", "dc2", "rack1", rf=3)
+    got = tokenring.allocate_as_cassandra(topo, 4, "10.0.0.2", "dc2", "rack1", rf=3,
+                                          first_token=123)
+    assert 123 in got and len(set(got)) == 4
+    assert got == tokenring.allocate_as_cassandra(topo, 4, "10.0.0.2", "dc2", "rack1", rf=3,
+                                                  first_token=123, offline=True,
+                                                  release="4.0")
