@@ -17,6 +17,8 @@ Groups:
              migrate-num-tokens: properties that hold whatever the allocator chooses
   rules      --cassandra-version: releases before 3.2 order replicas differently (same
              sets), 3.2 and later as the default; bad versions are usage errors
+  cassandra  generatetokens and join --as-cassandra against what Cassandra itself chose:
+             its generatetokens documentation, a real two-node 5.0 cluster, the vectors
 """
 import bisect
 import json
@@ -808,10 +810,93 @@ def read_tsv_rows(name):
     return [dict(zip(head, ln.split("\t"))) for ln in lines[1:] if ln]
 
 
+def tokens_of_line(line):
+    return [int(t) for t in line[line.index("[") + 1:line.index("]")].split(",")]
+
+
+def test_cassandra():
+    # 1. Cassandra's generatetokens documentation: all 36 tokens, from its random start
+    doc = [l for l in open(os.path.join(DATA, "cassandra",
+                                        "generatetokens-doc-9nodes-4tokens-rf3.txt"))
+           if l.startswith("Node ")]
+    out = ok(["generatetokens", "--nodes", "9", "--num-tokens", "4", "--rf", "3", "--racks",
+              "3,3,3", "--as-cassandra", "--first-token", "5778609289102954400"])
+    mine = [l for l in out.splitlines() if l.startswith("Node ")]
+    check([tokens_of_line(l) for l in mine] == [tokens_of_line(l) for l in doc],
+          "generatetokens --as-cassandra reproduces the 36 tokens of Cassandra's documentation")
+    check("as Cassandra 5.0's generatetokens" in out, "generatetokens --as-cassandra says so")
+    for v in ("4.0", "4.1", "5.0.2"):
+        out_v = ok(["generatetokens", "--nodes", "9", "--num-tokens", "4", "--rf", "3",
+                    "--racks", "3,3,3", "--cassandra-version", v, "--first-token",
+                    "5778609289102954400"])
+        check([tokens_of_line(l) for l in out_v.splitlines() if l.startswith("Node ")] ==
+              [tokens_of_line(l) for l in doc], "generatetokens as Cassandra %s" % v)
+    # 2. a real 5.0 cluster (Docker defaults: allocate_tokens_for_local_replication_factor
+    # 3): the second node's 16 tokens from the first node's ring, and the first node's from
+    # its own first token
+    ring = {}
+    for line in open(os.path.join(SAMPLES, "ring-5.0-2nodes-vnodes16-effective.txt")):
+        f = line.split()
+        if f and f[0].startswith("172.16."):
+            ring.setdefault(f[0], []).append(int(f[-1]))
+    first = tmpfile("first-node.topo", "keyspace ks SimpleStrategy:1\n"
+                    "node 172.16.0.11 dc=datacenter1 rack=RAC1 tokens=%s\n"
+                    % ",".join(map(str, ring["172.16.0.11"])))
+    out = ok(["--topology", first, "join", "ks", "172.16.0.12", "--dc", "datacenter1", "--rack",
+              "RAC1", "--as-cassandra", "--rf", "3"])
+    got = [int(t) for t in out.splitlines()[1].split(":", 1)[1].split(",")]
+    check(sorted(got) == sorted(ring["172.16.0.12"]),
+          "join --as-cassandra --rf 3 gives the tokens the real 5.0 cluster gave its 2nd node")
+    check("allocate_tokens_for_local_replication_factor: 3" in out.splitlines()[0],
+          "join --as-cassandra names the setting")
+    starts = []
+    for t in ring["172.16.0.11"]:
+        out = ok(["generatetokens", "--nodes", "1", "--num-tokens", "16", "--rf", "3",
+                  "--as-cassandra", "--first-token", str(t)])
+        line = [l for l in out.splitlines() if l.startswith("Node 0")][0]
+        if sorted(tokens_of_line(line)) == sorted(ring["172.16.0.11"]):
+            starts.append(t)
+    check(starts == [5196130663882084078],
+          "the real cluster's first node is the split layout of one of its tokens: %r" % starts)
+    # 3. keyspace mode: a vector ring replayed through the tool (SimpleStrategy 3)
+    seq, nodes, probe = None, [], None
+    for line in open(os.path.join(DATA, "cassandra_allocation_5.0.2.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "seq":
+            if probe:
+                break
+            seq, nodes = f[1], []
+        elif f[0] == "node":
+            nodes.append(f)
+        elif f[0] == "probe" and f[5].startswith("simple:") and f[7].startswith("ok ") and \
+                all(n[4] == "N" for n in nodes) and nodes:
+            probe = f
+    text = "keyspace ks SimpleStrategy:%s\n" % probe[5].split(":")[1] + "".join(
+        "node %s dc=%s rack=%s tokens=%s\n" % (n[1], n[2], n[3], n[5]) for n in nodes)
+    path = tmpfile("vector.topo", text)
+    out = ok(["--topology", path, "join", "ks", probe[1], "--dc", probe[2], "--rack", probe[3],
+              "--num-tokens", probe[4], "--as-cassandra"])
+    got = [int(t) for t in out.splitlines()[1].split(":", 1)[1].split(",")]
+    check(got == [int(t) for t in probe[7][3:].split(",")],
+          "join --as-cassandra (keyspace) equals Cassandra's vector of %s" % seq)
+    # 4. Cassandra's refusals are the tool's errors
+    three = tmpfile("tworacks.topo", "keyspace ks NetworkTopologyStrategy:dc1=3\n"
+                    "node 10.0.0.1 dc=dc1 rack=r1 tokens=1\nnode 10.0.0.2 dc=dc1 rack=r2 "
+                    "tokens=100\n")
+    rc, out, err = run(["--topology", three, "join", "ks", "10.0.0.3", "--dc", "dc1", "--rack",
+                        "r1", "--num-tokens", "1", "--as-cassandra"])
+    check(rc != 0 and "number of racks 2" in err,
+          "join --as-cassandra refuses 2 racks < RF 3 as Cassandra does: %d %r" % (rc, err))
+    rc, out, err = run(["generatetokens", "--nodes", "1", "--num-tokens", "4", "--rf", "3",
+                        "--cassandra-version", "3.11"])
+    check(rc == 2 and "--cassandra-version" in err, "an unknown release is a usage error")
+
+
 GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),
                       ("samples", test_samples), ("roundtrip", test_roundtrip),
                       ("errors", test_errors), ("analyses", test_analyses),
-                      ("rules", test_rules)])
+                      ("rules", test_rules),
+                      ("cassandra", test_cassandra)])
 
 for name, fn in GROUPS.items():
     if ONLY and name != ONLY:

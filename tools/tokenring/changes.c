@@ -125,8 +125,34 @@ TOOL_COMMAND(cmd_join)
     int64_t *tokens = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
+    char how[512] = " from the allocator";
     if (ctx->opt.initial_token) {
         tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);
+        how[0] = '\0';
+    } else if (ctx->opt.as_cassandra) {
+        const char *line;
+        uint32_t release = cassandra_release(ctx, &line);
+        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
+        nt = (size_t)T;
+        tokens = calloc(nt, sizeof *tokens);
+        if (!tokens)
+            die(EXIT_INTERNAL, "out of memory");
+        int64_t first = cassandra_first_token(ctx);
+        bool local = ctx->opt.rf > 0;
+        int rc = tokenring_allocate_cassandra(tokens, (uint32_t)T, t, ctx->opt.args[1], dc, rack,
+                                              local ? NULL : r, local ? (int32_t)ctx->opt.rf : 0,
+                                              &first, release, 0, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "join: Cassandra's allocation");
+        if (local)
+            snprintf(how, sizeof how,
+                     " as Cassandra %s chooses them with "
+                     "allocate_tokens_for_local_replication_factor: %ld",
+                     line, ctx->opt.rf);
+        else
+            snprintf(how, sizeof how,
+                     " as Cassandra %s chooses them with allocate_tokens_for_keyspace: %s", line,
+                     ctx->opt.args[0]);
     } else {
         long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
         int32_t rf = 0;
@@ -149,8 +175,7 @@ TOOL_COMMAND(cmd_join)
         fail_lib(rc, &err, "join");
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
-             ctx->opt.args[1], dc, rack, nt, ctx->opt.initial_token ? "" : " from the allocator",
-             ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+             ctx->opt.args[1], dc, rack, nt, how, ctx->opt.args[0], repl_text(r, rb, sizeof rb));
     if (!ctx->opt.json) {
         sb_printf(&ctx->out, "%s\nTokens: ", title);
         for (size_t i = 0; i < nt; i++)

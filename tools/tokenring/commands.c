@@ -59,15 +59,24 @@
       "so that effective ownership under replication factor RF is as even as possible. " \
       "--racks gives the number of nodes per rack (racks rack1, rack2, ... filled " \
       "round-robin). The batch is refined jointly unless --node-by-node is given (then a " \
-      "progress bar shows on a terminal). Prints one line per node, in join order.", \
+      "progress bar shows on a terminal). Prints one line per node, in join order. With " \
+      "--as-cassandra, the tokens Cassandra would give instead, bit for bit: with no input " \
+      "those of its own generatetokens tool (nodes 127.0.0.1:0, :1, ...; racks ignored, as " \
+      "that tool does), with an input those the nodes would get bootstrapping one after " \
+      "another with allocate_tokens_for_local_replication_factor RF. An empty ring starts " \
+      "at --first-token (Cassandra: a random token).", \
       "tokenring generatetokens --nodes 6 --num-tokens 16 --rf 3 --racks 2,2,2") \
     X(cmd_join, \
-      "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST]", \
+      "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST] " \
+      "[--as-cassandra [--rf RF]]", \
       "simulate a node joining: ownership changes and streaming plan", \
       "The node joins with the given tokens, or T (default 16) tokens from the allocator. " \
       "Prints which ranges change, each node's effective ownership before and after, what " \
       "it gains and loses (cleanup), and the streams Cassandra's bootstrap would run (the " \
-      "replica losing a range streams it: strict).", \
+      "replica losing a range streams it: strict). With --as-cassandra the tokens are the " \
+      "ones Cassandra (--cassandra-version, default 5.0) would give node NODE (its address) " \
+      "bootstrapping with allocate_tokens_for_keyspace: KEYSPACE, or with --rf RF " \
+      "allocate_tokens_for_local_replication_factor: RF.", \
       "tokenring join demo 10.0.0.7 --num-tokens 8") \
     X(cmd_decommission, \
       "decommission", "KEYSPACE NODE", "simulate a node leaving: ownership changes and streams", \
@@ -139,7 +148,9 @@ const tool_option tool_options[] = {
     { "--cassandra-version", "V",
       "place replicas in the order of Cassandra release V (default: the newest); releases "
       "before 3.2 (e.g. 3.0.30) order NetworkTopologyStrategy replicas differently when a "
-      "datacenter has fewer racks than its replication factor" },
+      "datacenter has fewer racks than its replication factor. With --as-cassandra, the "
+      "release whose token allocation to follow: 4.0, 4.1 or 5.0 or a release of them "
+      "(default 5.0)" },
     { "--allow-partial", NULL,
       "accept elided or cut-short listings (results then cover only the tokens shown)" },
     { "--json", NULL, "print JSON instead of tables (tokens as strings)" },
@@ -153,10 +164,16 @@ const tool_option tool_options[] = {
     { "--num-tokens", "T", "tokens per node (join, generatetokens, migrate-num-tokens)" },
     { "--initial-token", "T1,T2", "the joining or moving node's tokens (join, move)" },
     { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
-    { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens)" },
+    { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens; join "
+                    "--as-cassandra: allocate_tokens_for_local_replication_factor)" },
     { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ..." },
     { "--names", "A,B", "names of the new nodes (migrate-num-tokens)" },
     { "--node-by-node", NULL, "plan new nodes one at a time (generatetokens)" },
+    { "--as-cassandra", NULL,
+      "choose the tokens Cassandra itself would (join, generatetokens): "
+      "allocate_tokens_for_keyspace, or with --rf allocate_tokens_for_local_replication_factor" },
+    { "--first-token", "T", "the token Cassandra starts an empty ring at (--as-cassandra; "
+                            "default: random)" },
     { "--cl", "LEVEL", "consistency level (availability; default QUORUM)" },
     { "--local-dc", "DC", "local datacenter for LOCAL_ONE and LOCAL_QUORUM" },
     { "--failures", "K", "largest number of failed nodes to try (availability; 1..3)" },

@@ -114,6 +114,10 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.cassandra_version = val;
         } else if (strcmp(f, "--node-by-node") == 0) {
             ctx->opt.node_by_node = true;
+        } else if (strcmp(f, "--as-cassandra") == 0) {
+            ctx->opt.as_cassandra = true;
+        } else if (strcmp(f, "--first-token") == 0) {
+            ctx->opt.first_token = val;
         } else if (strcmp(f, "--num-tokens") == 0 || strcmp(f, "--nodes") == 0 ||
                    strcmp(f, "--rf") == 0 || strcmp(f, "--failures") == 0) {
             char *end;

@@ -53,6 +53,78 @@ static char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
     return racks;
 }
 
+uint32_t cassandra_release(tr_ctx *ctx, const char **name_out)
+{
+    const char *v = ctx->opt.cassandra_version ? ctx->opt.cassandra_version : "5.0";
+    static const struct { const char *name; uint32_t id; } lines[] = {
+        { "4.0", TOKENRING_CASSANDRA_4_0 },
+        { "4.1", TOKENRING_CASSANDRA_4_1 },
+        { "5.0", TOKENRING_CASSANDRA_5_0 },
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++) {
+        size_t n = strlen(lines[i].name);
+        /* "5.0" or a release of the line, "5.0.2" */
+        if (strncmp(v, lines[i].name, n) == 0 && (v[n] == '\0' || v[n] == '.')) {
+            if (name_out)
+                *name_out = lines[i].name;
+            return lines[i].id;
+        }
+    }
+    die(EXIT_USAGE, "--cassandra-version: expected 4.0, 4.1 or 5.0 (or a release of them), "
+                    "found '%s'", v);
+}
+
+int64_t cassandra_first_token(tr_ctx *ctx)
+{
+    if (ctx->opt.first_token) {
+        size_t n;
+        int64_t *t = parse_token_list_arg(ctx->opt.first_token, &n);
+        if (n != 1)
+            die(EXIT_USAGE, "--first-token: expected one token");
+        int64_t v = t[0];
+        free(t);
+        return v;
+    }
+    uint64_t r = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(&r, sizeof r, 1, f) != 1)
+        die(EXIT_INTERNAL, "cannot read /dev/urandom for a random first token (give "
+                           "--first-token)");
+    fclose(f);
+    /* Murmur3Partitioner.getRandomToken(): a random long, the minimum token excluded */
+    int64_t v = (int64_t)r;
+    return v == INT64_MIN ? INT64_MAX : v;
+}
+
+/* generatetokens as Cassandra: its offline tool with no input (nodes 127.0.0.1:i, every
+ * rack treated as the only one), else bootstrap after bootstrap against the input. */
+static int cassandra_generate(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
+                              char **racks, size_t n, int64_t *tokens, tokenring_error *err)
+{
+    uint32_t release = cassandra_release(ctx, NULL);
+    int64_t first = cassandra_first_token(ctx);
+    tokenring_topology *work = NULL;
+    int rc = tokenring_topology_clone(&work, t);
+    size_t T = (size_t)ctx->opt.num_tokens;
+    for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
+        progress(ctx, "generatetokens", i, n);
+        char name[64];
+        if (ctx->demo)
+            snprintf(name, sizeof name, "127.0.0.1:%zu", i);
+        else
+            snprintf(name, sizeof name, "planned-node-%zu", i);
+        int64_t *mine = tokens + i * T;
+        rc = tokenring_allocate_cassandra(mine, (uint32_t)T, work, name, dc, racks[i], NULL,
+                                          (int32_t)ctx->opt.rf, &first, release,
+                                          ctx->demo ? TOKENRING_CASSANDRA_OFFLINE : 0, err);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_add_node(work, name, dc, racks[i], mine, T, err);
+    }
+    progress(ctx, "generatetokens", n, n);
+    tokenring_topology_free(work);
+    return rc;
+}
+
 /* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC] */
 TOOL_COMMAND(cmd_generatetokens)
 {
@@ -80,7 +152,9 @@ TOOL_COMMAND(cmd_generatetokens)
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc;
-    if (ctx->opt.node_by_node) {
+    if (ctx->opt.as_cassandra) {
+        rc = cassandra_generate(ctx, t, dc, racks, n, tokens, &err);
+    } else if (ctx->opt.node_by_node) {
         /* node by node, so that progress can be shown: each node against the cluster
          * plus the nodes planned before it */
         tokenring_topology *work = NULL;
@@ -113,9 +187,14 @@ TOOL_COMMAND(cmd_generatetokens)
         sb_json_str(&ctx->out, dc);
         sb_puts(&ctx->out, ", \"nodes\": [");
     } else {
+        const char *line = NULL;
+        if (ctx->opt.as_cassandra)
+            cassandra_release(ctx, &line);
         sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s)\n",
-                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, ctx->demo ? ", empty cluster" : "");
+                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s)%s%s%s\n",
+                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, ctx->demo ? ", empty cluster" : "",
+                  line ? ", as Cassandra " : "", line ? line : "",
+                  line ? (ctx->demo ? "'s generatetokens" : " bootstrapping") : "");
     }
     for (size_t i = 0; i < n; i++) {
         const int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;

@@ -58,7 +58,9 @@ typedef struct tr_options {
     long num_tokens, nodes, rf, failures; /* -1: not given */
     bool node_by_node;
     int rules;               /* --cassandra-version: tokenring_cassandra_rules, 0: default */
-    const char *cassandra_version;
+    const char *cassandra_version; /* --cassandra-version V as given */
+    bool as_cassandra;       /* --as-cassandra */
+    const char *first_token; /* --first-token T */
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */
@@ -155,5 +157,11 @@ struct key *collect_keys(tr_ctx *ctx, char **args, size_t nargs, size_t *count);
 void free_keys(struct key *keys, size_t n);
 char **split_list(const char *s, size_t *count);
 int64_t *parse_token_list_arg(const char *s, size_t *count);
+
+/* --as-cassandra (planning.c): the release line of --cassandra-version (default 5.0) as the
+ * library's TOKENRING_CASSANDRA_* value and as text, and the token an empty ring starts at
+ * (--first-token, else random as Cassandra's Murmur3Partitioner.getRandomToken()). */
+uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
+int64_t cassandra_first_token(tr_ctx *ctx);
 
 #endif
