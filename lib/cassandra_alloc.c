@@ -8,7 +8,7 @@
  * NoReplicationTokenAllocator) and checked bit for bit against vectors made by running
  * those classes (tests/data/cassandra_allocation.tsv). Everything the result depends on
  * is reproduced: the arithmetic of java.lang.Double (IEEE-754 binary64, round to nearest,
- * no fused multiply-add: this file is compiled with -ffp-contract=off), java.util.Random,
+ * no fused multiply-add: contraction is switched off for this file below), java.util.Random,
  * java.util.PriorityQueue's binary heap (which decides between equal weights),
  * java.util.HashMap's iteration order (which decides the order units enter a queue),
  * InetAddressAndPort.hashCode(), BigDecimal.valueOf(double) (the shortest decimal that
@@ -24,6 +24,15 @@
 #include "internal.h"
 #include "layout_internal.h"
 #include "tokenring/layout.h"
+
+/* Java never fuses a * b + c into one rounding; GCC does by default wherever the target has
+ * FMA (-ffp-contract=fast), clang within an expression. Off for every function here (the
+ * same as compiling this file with -ffp-contract=off; checked: no vfmadd with -march=haswell). */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#endif
 
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
 #error "tokenring_allocate_cassandra needs plain binary64 evaluation (FLT_EVAL_METHOD 0), e.g. SSE2 on x86"
