@@ -679,7 +679,7 @@ def test_analyses():
     # the allocator's tokens, joined to the cluster they were planned for, give a ring
     tsv = "replicas_2dc_3r_2r_vn8.topology.tsv"
     g3 = js(["--topology", tsv, "generatetokens", "--dc", "dc2", "--nodes", "2",
-             "--num-tokens", "8", "--rf", "3"])
+             "--num-tokens", "8", "--rf", "3", "--rack", "r1"])
     existing = {int(t) for r in read_tsv(os.path.join(DATA, tsv)) for t in r["tokens"].split(",")}
     new = [int(t) for n in g3["nodes"] for t in n["tokens"]]
     check(len(set(new)) == 16 and not (set(new) & existing),
@@ -879,7 +879,26 @@ def test_cassandra():
     got = [int(t) for t in out.splitlines()[1].split(":", 1)[1].split(",")]
     check(got == [int(t) for t in probe[7][3:].split(",")],
           "join --as-cassandra (keyspace) equals Cassandra's vector of %s" % seq)
-    # 4. Cassandra's refusals are the tool's errors
+    # 4. the new node's rack: a datacenter with several racks needs --rack (the error lists
+    # them), a single-rack one takes its rack, --rack is honoured by generatetokens
+    tsv = "replicas_2dc_3r_2r_vn8.topology.tsv"
+    for cmd in (["join", "x", "10.9.9.9"], ["generatetokens", "--nodes", "1", "--num-tokens",
+                                            "4", "--rf", "2"]):
+        rc, out, err = run(["--topology", tsv, "--keyspace", "x=NetworkTopologyStrategy:dc2=2"]
+                           + cmd + ["--dc", "dc2"])
+        check(rc == 2 and "has 2 racks (r1, r2): give --rack" in err,
+              "%s into a 2-rack datacenter without --rack: %d %r" % (cmd[0], rc, err))
+    out = ok(["--input", os.path.abspath(os.path.join(SAMPLES, "ring-5.0-2nodes-vnodes16-effective.txt")),
+              "--keyspace", "ks=SimpleStrategy:2", "join", "ks", "172.16.0.13"])
+    check("(datacenter1/RAC1," in out.splitlines()[0], "join takes a single-rack datacenter's rack")
+    out = ok(["generatetokens", "--nodes", "2", "--num-tokens", "4", "--rf", "2", "--rack",
+              "RAC7"])
+    check(all(" rack RAC7: " in l for l in out.splitlines() if l.startswith("Node ")),
+          "generatetokens --rack RAC7 puts every node in RAC7")
+    rc, out, err = run(["generatetokens", "--nodes", "2", "--num-tokens", "4", "--rf", "2",
+                        "--rack", "a", "--racks", "1,1"])
+    check(rc == 2 and "not both" in err, "--rack with --racks is a usage error")
+    # 5. Cassandra's refusals are the tool's errors
     three = tmpfile("tworacks.topo", "keyspace ks NetworkTopologyStrategy:dc1=3\n"
                     "node 10.0.0.1 dc=dc1 rack=r1 tokens=1\nnode 10.0.0.2 dc=dc1 rack=r2 "
                     "tokens=100\n")

@@ -120,7 +120,7 @@ TOOL_COMMAND(cmd_join)
     const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
     if (!dc)
         die(EXIT_USAGE, "join: the cluster has several datacenters: give --dc");
-    const char *rack = ctx->opt.rack ? ctx->opt.rack : "rack1";
+    const char *rack = join_rack(ctx, t, dc, "join");
     size_t nt = 0;
     int64_t *tokens = NULL;
     tokenring_error err;

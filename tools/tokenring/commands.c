@@ -159,7 +159,9 @@ const tool_option tool_options[] = {
     { "--token", NULL, "keys are tokens" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },
-    { "--rack", "RACK", "rack (join, balance)" },
+    { "--rack", "RACK", "the new node's rack (join, generatetokens: an existing rack or a new "
+                        "one; needed when the datacenter has several), or the rack to report "
+                        "(balance)" },
     { "--new-dc", "DC", "the new datacenter (migrate-num-tokens)" },
     { "--num-tokens", "T", "tokens per node (join, generatetokens, migrate-num-tokens)" },
     { "--initial-token", "T1,T2", "the joining or moving node's tokens (join, move)" },

@@ -53,6 +53,38 @@ static char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
     return racks;
 }
 
+const char *join_rack(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
+                      const char *cmd)
+{
+    if (ctx->opt.rack)
+        return ctx->opt.rack;
+    const char *found[64];
+    size_t nf = 0, total = 0;
+    for (size_t i = 0; t && i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info info;
+        if (tokenring_topology_node(&info, t, i) != TOKENRING_OK ||
+            strcmp(info.datacenter, dc) != 0)
+            continue;
+        bool seen = false;
+        for (size_t k = 0; k < nf && !seen; k++)
+            seen = strcmp(found[k], info.rack) == 0;
+        if (!seen) {
+            if (nf < 64)
+                found[nf++] = info.rack;
+            total++;
+        }
+    }
+    if (total == 0)
+        return "rack1";
+    if (total == 1)
+        return found[0];
+    strbuf list = { 0 };
+    for (size_t k = 0; k < nf; k++)
+        sb_printf(&list, "%s%s", k ? ", " : "", found[k]);
+    die(EXIT_USAGE, "%s: datacenter %s has %zu racks (%s%s): give --rack, one of them or a new "
+                    "one", cmd, dc, total, list.p, total > nf ? ", ..." : "");
+}
+
 uint32_t cassandra_release(tr_ctx *ctx, const char **name_out)
 {
     const char *v = ctx->opt.cassandra_version ? ctx->opt.cassandra_version : "5.0";
@@ -133,6 +165,9 @@ TOOL_COMMAND(cmd_generatetokens)
         die(EXIT_USAGE, "generatetokens needs --nodes N, --num-tokens T and --rf RF (each at "
                         "least 1)");
     size_t n = (size_t)ctx->opt.nodes, nr;
+    if (ctx->opt.rack && ctx->opt.racks)
+        die(EXIT_USAGE, "generatetokens: give --rack (every new node in one rack) or --racks "
+                        "(nodes per rack), not both");
     char **racks = rack_plan(ctx, n, &nr);
     tokenring_topology *empty = NULL;
     const tokenring_topology *t = NULL;
@@ -146,6 +181,15 @@ TOOL_COMMAND(cmd_generatetokens)
     const char *dc = ctx->opt.dc ? ctx->opt.dc : ctx->demo ? "datacenter1" : only_dc(ctx);
     if (!dc)
         die(EXIT_USAGE, "generatetokens: the cluster has several datacenters: give --dc");
+    if (!ctx->opt.racks) {
+        /* one rack for every new node: --rack, or the datacenter's own */
+        const char *rk = join_rack(ctx, ctx->demo ? NULL : t, dc, "generatetokens");
+        for (size_t i = 0; i < n; i++) {
+            free(racks[i]);
+            if (!(racks[i] = strdup(rk)))
+                die(EXIT_INTERNAL, "out of memory");
+        }
+    }
     int64_t *tokens = calloc(n * (size_t)ctx->opt.num_tokens, sizeof *tokens);
     if (!tokens)
         die(EXIT_INTERNAL, "out of memory");

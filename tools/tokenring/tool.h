@@ -162,6 +162,12 @@ int64_t *parse_token_list_arg(const char *s, size_t *count);
  * library's TOKENRING_CASSANDRA_* value and as text, and the token an empty ring starts at
  * (--first-token, else random as Cassandra's Murmur3Partitioner.getRandomToken()). */
 uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
+/* The rack a new node of datacenter dc joins (planning.c): --rack if given (an existing
+ * rack or, on purpose, a new one); else the datacenter's only rack, or "rack1" for a
+ * datacenter without nodes; a datacenter with several racks needs --rack, and the error
+ * lists them. */
+const char *join_rack(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
+                      const char *cmd);
 int64_t cassandra_first_token(tr_ctx *ctx);
 
 #endif
