@@ -898,7 +898,22 @@ def test_cassandra():
     rc, out, err = run(["generatetokens", "--nodes", "2", "--num-tokens", "4", "--rf", "2",
                         "--rack", "a", "--racks", "1,1"])
     check(rc == 2 and "not both" in err, "--rack with --racks is a usage error")
-    # 5. Cassandra's refusals are the tool's errors
+    # 5. join prints our balance next to the one Cassandra's tokens give (checked against
+    # the widths of the same join done with --as-cassandra)
+    sample = os.path.abspath(os.path.join(SAMPLES, "ring-5.0-2nodes-vnodes16-effective.txt"))
+    base = ["--input", sample, "--keyspace", "ks=SimpleStrategy:2", "join", "ks", "172.16.0.13"]
+    line = ok(base).splitlines()[2]
+    m = re.search(r"ours ([0-9.]+) / ([0-9.]+); Cassandra 5\.0 would choose ([0-9.]+) / "
+                  r"([0-9.]+)", line)
+    check(m is not None, "join prints ours and Cassandra's balance: %r" % line)
+    if m:
+        jc = js(base + ["--as-cassandra"])
+        w = [int(n["after_width"]) for n in jc["nodes"]]
+        mean = sum(w) / len(w)
+        check("%.3f / %.3f" % (max(w) / mean, min(w) / mean) ==
+              "%s / %s" % (m.group(3), m.group(4)),
+              "the 'Cassandra would choose' figures are those of its tokens: %r" % line)
+    # 6. Cassandra's refusals are the tool's errors
     three = tmpfile("tworacks.topo", "keyspace ks NetworkTopologyStrategy:dc1=3\n"
                     "node 10.0.0.1 dc=dc1 rack=r1 tokens=1\nnode 10.0.0.2 dc=dc1 rack=r2 "
                     "tokens=100\n")

@@ -110,6 +110,98 @@ static void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char 
     free(names);
 }
 
+/* Balance of datacenter dc once node `name` has joined with `tokens`: max/mean and
+ * min/mean of the nodes' effective ownership (primary ownership while the datacenter has
+ * at most rf nodes, when every node replicates everything). False if it cannot be had. */
+static bool join_balance(const tokenring_topology *t, const tokenring_replication *r,
+                         const char *name, const char *dc, const char *rack,
+                         const int64_t *tokens, size_t nt, int32_t rf, double out[2],
+                         bool *primary)
+{
+    tokenring_movement *m = NULL;
+    if (tokenring_movement_join(&m, t, r, name, dc, rack, tokens, nt, NULL, 0, NULL) !=
+        TOKENRING_OK)
+        return false;
+    tokenring_movement_summary sum;
+    tokenring_movement_get_summary(&sum, m);
+    double *eff = calloc(sum.node_count + 1, sizeof *eff);
+    double *pri = calloc(sum.node_count + 1, sizeof *pri);
+    size_t n = 0;
+    for (uint32_t i = 0; eff && pri && i < sum.node_count; i++) {
+        tokenring_movement_node node;
+        if (tokenring_movement_get_node(&node, m, i) != TOKENRING_OK || !node.in_after)
+            continue;
+        const char *ndc = dc;
+        size_t idx;
+        if (strcmp(node.name, name) != 0) {
+            tokenring_node_info info;
+            if (tokenring_topology_find_node(&idx, t, node.name) != TOKENRING_OK ||
+                tokenring_topology_node(&info, t, idx) != TOKENRING_OK)
+                continue;
+            ndc = info.datacenter;
+        }
+        if (strcmp(ndc, dc) != 0)
+            continue;
+        eff[n] = frac(node.after_width);
+        pri[n] = frac(node.primary_after_width);
+        n++;
+    }
+    tokenring_movement_free(m);
+    bool ok = eff && pri && n > 0;
+    if (ok) {
+        *primary = n <= (size_t)rf;
+        const double *v = *primary ? pri : eff;
+        double mx = v[0], mn = v[0], mean = 0;
+        for (size_t i = 0; i < n; i++) {
+            mean += v[i];
+            mx = v[i] > mx ? v[i] : mx;
+            mn = v[i] < mn ? v[i] : mn;
+        }
+        mean /= (double)n;
+        out[0] = mx / mean;
+        out[1] = mn / mean;
+    }
+    free(eff);
+    free(pri);
+    return ok;
+}
+
+/* The balance of our join next to the one Cassandra (allocate_tokens_for_keyspace: the
+ * same keyspace) would choose for the same node. */
+static void compare_with_cassandra(tr_ctx *ctx, const tokenring_topology *t,
+                                   const tokenring_replication *r, const char *dc,
+                                   const char *rack, const int64_t *tokens, size_t nt)
+{
+    const char *line;
+    uint32_t release = cassandra_release(ctx, &line);
+    int32_t rf = rf_for_dc(r, dc);
+    double ours[2], theirs[2];
+    bool primary = false, p2 = false;
+    if (!join_balance(t, r, ctx->opt.args[1], dc, rack, tokens, nt, rf, ours, &primary))
+        return;
+    int64_t *c = calloc(nt, sizeof *c);
+    if (!c)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_allocate_cassandra(c, (uint32_t)nt, t, ctx->opt.args[1], dc, rack, r, 0,
+                                          NULL, release, 0, &err);
+    sb_printf(&ctx->out, "Balance of %s after the join (%s ownership, max/mean min/mean): "
+                         "ours %.3f / %.3f",
+              dc, primary ? "primary" : "effective", ours[0], ours[1]);
+    if (rc == TOKENRING_OK &&
+        join_balance(t, r, ctx->opt.args[1], dc, rack, c, nt, rf, theirs, &p2))
+        sb_printf(&ctx->out, "; Cassandra %s would choose %.3f / %.3f "
+                             "(allocate_tokens_for_keyspace: %s)\n",
+                  line, theirs[0], theirs[1], ctx->opt.args[0]);
+    else if (rc == TOKENRING_E_INVAL)
+        sb_printf(&ctx->out, "; Cassandra %s would start the datacenter at a random token\n",
+                  line);
+    else
+        sb_printf(&ctx->out, "; Cassandra %s would refuse: %s\n", line, err.message);
+    free(c);
+}
+
 /* join KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token LIST] */
 TOOL_COMMAND(cmd_join)
 {
@@ -181,6 +273,8 @@ TOOL_COMMAND(cmd_join)
         for (size_t i = 0; i < nt; i++)
             sb_printf(&ctx->out, "%s%lld", i ? "," : "", (long long)tokens[i]);
         sb_puts(&ctx->out, "\n");
+        if (!ctx->opt.initial_token && !ctx->opt.as_cassandra)
+            compare_with_cassandra(ctx, t, r, dc, rack, tokens, nt);
         print_movement(ctx, m, "");
     } else {
         print_movement(ctx, m, title);
