@@ -174,7 +174,8 @@ static void compare_with_cassandra(tr_ctx *ctx, const tokenring_topology *t,
 {
     const char *line;
     uint32_t release = cassandra_release(ctx, &line);
-    int32_t rf = rf_for_dc(r, dc);
+    int32_t rf = 0;
+    tokenring_replication_dc_factor(&rf, NULL, r, dc);
     double ours[2], theirs[2];
     bool primary = false, p2 = false;
     if (!join_balance(t, r, ctx->opt.args[1], dc, rack, tokens, nt, rf, ours, &primary))
