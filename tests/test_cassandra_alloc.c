@@ -82,6 +82,14 @@ typedef struct {
     bool quiet;
 } tally;
 
+/* TOKENRING_TEST_QUICK=1 (the valgrind job) replays every sixth sequence of each file
+ * (a sequence's joins depend on each other, so whole sequences are kept or skipped). */
+static size_t seq_stride(void)
+{
+    const char *quick = getenv("TOKENRING_TEST_QUICK");
+    return quick && *quick && strcmp(quick, "0") != 0 ? 6 : 1;
+}
+
 static void run_file(const char *name, uint32_t release, tally *t)
 {
     char path[4096];
@@ -97,6 +105,8 @@ static void run_file(const char *name, uint32_t release, tally *t)
     size_t wantcap = 0, gotcap = 0;
     char seq[256] = "";
     unsigned lineno = 0;
+    size_t seq_index = 0, stride = seq_stride();
+    bool skipping = false;
     while ((len = getline(&line, &linecap, fp)) >= 0) {
         lineno++;
         while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -108,11 +118,14 @@ static void run_file(const char *name, uint32_t release, tally *t)
         tokenring_error err;
         memset(&err, 0, sizeof err);
         if (strcmp(f[0], "seq") == 0) {
+            skipping = seq_index++ % stride != 0;
             tokenring_topology_free(topo);
             assert_int_equal(tokenring_topology_new(&topo), TOKENRING_OK);
             snprintf(seq, sizeof seq, "%s", nf > 1 ? f[1] : "?");
             continue;
         }
+        if (skipping)
+            continue;
         if (strcmp(f[0], "node") == 0) {
             assert_int_equal(nf, 6);
             size_t n = parse_tokens(f[5], &want, &wantcap);
@@ -227,8 +240,9 @@ static void check_release(const char *file, uint32_t release)
     run_file(file, release, &t);
     print_message("%s: %zu vectors, %zu token sets equal, %zu errors equal, %zu differ\n", file,
                   t.vectors, t.ok, t.errors, t.mismatched);
-    assert_true(t.vectors >= 1000);
-    assert_true(t.ok >= 900);
+    size_t stride = seq_stride();
+    assert_true(t.vectors >= 1000 / stride);
+    assert_true(t.ok >= 900 / stride);
     assert_int_equal(t.mismatched, 0);
 }
 
@@ -255,6 +269,8 @@ static void test_vectors_4_0(void **state)
 static void test_release_hash_decides_ties(void **state)
 {
     (void)state;
+    if (seq_stride() > 1)
+        skip(); /* the tie cases are in a few sequences only */
     tally as41 = { .quiet = true }, as40 = { .quiet = true };
     run_file("cassandra_allocation_4.0.14.tsv", TOKENRING_CASSANDRA_4_1, &as41);
     run_file("cassandra_allocation_5.0.2.tsv", TOKENRING_CASSANDRA_4_0, &as40);
