@@ -253,14 +253,12 @@ static bool parse_ipv6(const char *s, size_t len, uint8_t out[16])
             i = len;
             break;
         }
-        if (digits == 0 || digits > 4)
+        if (digits == 0 || digits > 4 || nh + nt == 8)
             return false;
         if (gap)
             tail[nt++] = (uint16_t)v;
         else
             head[nh++] = (uint16_t)v;
-        if (nh + nt > 8)
-            return false;
         if (i == len)
             break;
         if (s[i] != ':')
