@@ -1384,6 +1384,11 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
         if (strcmp(info.datacenter, datacenter) == 0)
             dc_tokens += info.token_count;
     }
+    if (lo == 0)
+        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                       "no room left in datacenter '%s' for %u more tokens: not one fits "
+                       "(every range of its ring, %zu tokens, is too narrow to split)",
+                       datacenter, num_tokens, dc_tokens);
     return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                    "no room left in datacenter '%s' for %u more tokens: only %u fit, because "
                    "a new node takes at most one token in each range of the datacenter's "

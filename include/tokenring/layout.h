@@ -365,7 +365,7 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
  *  Cassandra 4.0 - 5.0 instead of a bootstrapping node. That tool's allocation learns a
  *  rack only once a node of it has tokens and keeps its first decision per rack, so every
  *  rack is treated as the only one: the whole datacenter is one ring with groups = nodes
- *  (see the allocation spec, section 8.3). @since 1.2 */
+ *  (its documented example output is reproduced with this flag). @since 1.2 */
 #define TOKENRING_CASSANDRA_OFFLINE 0x1u
 
 /** Release lines for tokenring_allocate_cassandra(): 4.0.x. @since 1.2 */
