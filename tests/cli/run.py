@@ -827,7 +827,7 @@ def test_cassandra():
     check("as Cassandra 5.0's generatetokens" in out, "generatetokens --as-cassandra says so")
     for v in ("4.0", "4.1", "5.0.2"):
         out_v = ok(["generatetokens", "--nodes", "9", "--num-tokens", "4", "--rf", "3",
-                    "--racks", "3,3,3", "--cassandra-version", v, "--first-token",
+                    "--racks", "3,3,3", "--as-cassandra", "--cassandra-version", v, "--first-token",
                     "5778609289102954400"])
         check([tokens_of_line(l) for l in out_v.splitlines() if l.startswith("Node ")] ==
               [tokens_of_line(l) for l in doc], "generatetokens as Cassandra %s" % v)
@@ -922,8 +922,9 @@ def test_cassandra():
     check(rc != 0 and "number of racks 2" in err,
           "join --as-cassandra refuses 2 racks < RF 3 as Cassandra does: %d %r" % (rc, err))
     rc, out, err = run(["generatetokens", "--nodes", "1", "--num-tokens", "4", "--rf", "3",
-                        "--cassandra-version", "3.11"])
-    check(rc == 2 and "--cassandra-version" in err, "an unknown release is a usage error")
+                        "--as-cassandra", "--cassandra-version", "3.11"])
+    check(rc == 2 and "--cassandra-version" in err,
+          "--as-cassandra with a release before 4.0 is a usage error")
 
 
 GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),
