@@ -933,6 +933,9 @@ GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),
                       ("rules", test_rules),
                       ("cassandra", test_cassandra)])
 
+if ONLY and ONLY not in GROUPS:
+    sys.exit("unknown group %r (the groups: %s)" % (ONLY, ", ".join(GROUPS)))
+
 for name, fn in GROUPS.items():
     if ONLY and name != ONLY:
         continue
