@@ -31,9 +31,15 @@ DEFAULT_VERSION = os.environ.get("TOKENRING_CASSANDRA_VERSION", "5.0.6")
 CACHE = Path(os.environ.get("TOKENRING_CASSANDRA_CACHE",
                             Path.home() / ".cache" / "tokenring-cassandra"))
 MAX_NODES = 9                   # 127.0.0.1 .. 127.0.0.9, never any other address
+#: Offset of every node address and JMX port: with TOKENRING_CASSANDRA_ADDRESS_BASE=10, node
+#: N is 127.0.0.(10 + N) with JMX on 127.0.0.1:(7210 + N), so that a second cluster can run
+#: beside the default one (only 0, 10, 20, ..., 240).
+ADDRESS_BASE = int(os.environ.get("TOKENRING_CASSANDRA_ADDRESS_BASE", "0"))
+if ADDRESS_BASE % 10 or not 0 <= ADDRESS_BASE <= 240:
+    raise SystemExit(f"TOKENRING_CASSANDRA_ADDRESS_BASE={ADDRESS_BASE}: want 0, 10, ..., 240")
 STORAGE_PORT = 7000
 NATIVE_PORT = 9042
-JMX_BASE = 7200                 # node N listens for JMX on 127.0.0.1:(JMX_BASE + N)
+JMX_BASE = 7200                 # node N listens for JMX on 127.0.0.1:(JMX_BASE + BASE + N)
 JVM_DIRS = [Path("/usr/lib/jvm")]   # where Debian installs JDKs
 START_TIMEOUT = float(os.environ.get("TOKENRING_CASSANDRA_START_TIMEOUT", "300"))
 
@@ -190,7 +196,8 @@ def _jamm(lib: Path) -> Path:
 
 @dataclass
 class Node:
-    """One node: its number N (address 127.0.0.N), datacenter, rack and token count."""
+    """One node: its number N (address 127.0.0.N, or 127.0.0.(ADDRESS_BASE + N)),
+    datacenter, rack and token count."""
     n: int
     dc: str
     rack: str
@@ -202,11 +209,11 @@ class Node:
 
     @property
     def address(self) -> str:
-        return f"127.0.0.{self.n}"
+        return f"127.0.0.{ADDRESS_BASE + self.n}"
 
     @property
     def jmx_port(self) -> int:
-        return JMX_BASE + self.n
+        return JMX_BASE + ADDRESS_BASE + self.n
 
 
 LOGBACK = """<configuration scan="false">
@@ -282,7 +289,8 @@ class Cluster:
     # -- set-up ------------------------------------------------------------------------
     def _check_node(self, nd: Node) -> None:
         if not 1 <= nd.n <= MAX_NODES:
-            raise HarnessError(f"node number {nd.n}: only 127.0.0.1 .. 127.0.0.{MAX_NODES}")
+            raise HarnessError(f"node number {nd.n}: only 1 .. {MAX_NODES} (127.0.0."
+                               f"{ADDRESS_BASE + 1} .. 127.0.0.{ADDRESS_BASE + MAX_NODES})")
         if not re.fullmatch(r"[A-Za-z0-9_.-]{1,48}", nd.dc + nd.rack.replace(" ", "")):
             raise HarnessError(f"bad datacenter or rack name: {nd.dc!r} {nd.rack!r}")
         if not 1 <= nd.num_tokens <= 1024:
@@ -310,7 +318,7 @@ class Cluster:
         d = self.node_dir(nd.n)
         (d / "logs").mkdir(parents=True, exist_ok=True)
         (d / "data").mkdir(parents=True, exist_ok=True)
-        seeds = ",".join(f"127.0.0.{s}:{STORAGE_PORT}" for s in self.seeds)
+        seeds = ",".join(f"127.0.0.{ADDRESS_BASE + s}:{STORAGE_PORT}" for s in self.seeds)
         lines = [
             f"cluster_name: '{self.cluster_name}'",
             f"num_tokens: {nd.num_tokens}",

@@ -2,7 +2,9 @@
 # The live stage: libtokenring against a real Cassandra cluster (live/README.md).
 #   live/run.sh BUILD_DIR [pytest args...]
 # Builds the Python binding's cffi extension and the Go checker (live/go) against
-# BUILD_DIR's library, then runs live/test_live.py with the project's .venv.
+# BUILD_DIR's library, then runs live/test_live.py and live/test_drivers.py (the drivers'
+# policies; it builds bindings/go/gocql's live test, fetching gocql from the Go module
+# proxy) with the project's .venv.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [pytest args...]" >&2; exit 2; }
@@ -19,4 +21,4 @@ meson compile -C "$build" >/dev/null
 export TOKENRING_BUILD_DIR="$build"
 export PYTHONPATH="$PWD/bindings/python:$PWD/live${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONDONTWRITEBYTECODE=1
-exec "$py" -m pytest -p no:cacheprovider -v -s live/test_live.py "$@"
+exec "$py" -m pytest -p no:cacheprovider -v -s live/test_live.py live/test_drivers.py "$@"

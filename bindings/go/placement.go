@@ -308,6 +308,32 @@ func (p *Placement) AppendReplicasForKey(dst []uint32, key []byte) ([]uint32, er
 	return dst, check(st)
 }
 
+// SetIDForKey returns the id of the replica set of a serialized partition key (hashed in
+// C), to be read with Set or Sets: one call into C, no allocation. A router that keeps its
+// own table per set id (e.g. driver hosts) needs nothing else per request.
+func (p *Placement) SetIDForKey(key []byte) (uint32, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return 0, err
+	}
+	var c C.tokenring_replicas
+	st := C.tokenring_placement_replicas_for_key(&c, pp, bytesPtr(key), C.size_t(len(key)))
+	p.release()
+	return uint32(c.set_id), check(st)
+}
+
+// SetIDForToken is SetIDForKey for a token.
+func (p *Placement) SetIDForToken(token int64) (uint32, error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return 0, err
+	}
+	var c C.tokenring_replicas
+	st := C.tokenring_placement_replicas(&c, pp, C.int64_t(token))
+	p.release()
+	return uint32(c.set_id), check(st)
+}
+
 // AppendReplicaNames appends the names of the replicas of token to dst, in replica order.
 // The names are shared strings: with enough capacity in dst nothing is allocated.
 func (p *Placement) AppendReplicaNames(dst []string, token int64) ([]string, error) {

@@ -1,0 +1,401 @@
+# SPDX-License-Identifier: Apache-2.0
+"""tokenring.driver: the ring from system-table rows and from a driver Metadata, and the
+TokenRingPolicy load-balancing policy, offline (driver Metadata objects and Host objects
+built without a server, as the driver's own unit tests do). The same against a live
+cluster is in live/test_drivers.py.
+
+What is asserted: rows and metadata give exactly the library's replicas; the policy's
+plan starts with the key's local replicas in the server's order, skips a down host,
+follows a token-map change, an ALTER and a DROP, falls back to the child without a key,
+keeps its state on bad input (with last_error); where the driver's TokenAwarePolicy
+yields another first host or a repeated host, the test counts it and asserts it exists on
+the topology where it is known to; under a writer swapping token maps while threads route,
+every plan is complete and belongs to one of the two rings.
+"""
+import random
+import threading
+import types
+
+import pytest
+
+import tokenring
+
+cassandra = pytest.importorskip("cassandra")
+from cassandra.metadata import KeyspaceMetadata, Metadata, Murmur3Token  # noqa: E402
+from cassandra.policies import (DCAwareRoundRobinPolicy, RoundRobinPolicy,  # noqa: E402
+                                SimpleConvictionPolicy, TokenAwarePolicy)
+from cassandra.pool import Host  # noqa: E402
+
+from tokenring import driver  # noqa: E402
+
+PARTITIONER = "org.apache.cassandra.dht.Murmur3Partitioner"
+NTS = "org.apache.cassandra.locator.NetworkTopologyStrategy"
+SIMPLE = "org.apache.cassandra.locator.SimpleStrategy"
+
+
+class Stmt:
+    """What a policy reads of a statement: keyspace and routing key."""
+
+    def __init__(self, keyspace, routing_key):
+        self.keyspace = keyspace
+        self.routing_key = routing_key
+
+
+def layout(seed=7, dcs=(("dc1", ("r1", "r1", "r2", "r2", "r3")), ("dc2", ("r1", "r1", "r1"))),
+           vnodes=8):
+    """[(address, dc, rack, tokens)] with random distinct tokens."""
+    rnd = random.Random(seed)
+    used = set()
+    nodes = []
+    n = 0
+    for dc, racks in dcs:
+        for rack in racks:
+            n += 1
+            toks = []
+            while len(toks) < vnodes:
+                t = rnd.randint(-2**63, 2**63 - 1)
+                if t not in used:
+                    used.add(t)
+                    toks.append(t)
+            nodes.append((f"10.0.0.{n}", dc, rack, toks))
+    return nodes
+
+
+def metadata(nodes, keyspaces):
+    """A driver Metadata whose token map holds ``nodes``; ``keyspaces`` {name: (class, opts)}."""
+    md = Metadata()
+    md.partitioner = PARTITIONER
+    tm = {}
+    for addr, dc, rack, toks in nodes:
+        h = Host(addr, SimpleConvictionPolicy, datacenter=dc, rack=rack)
+        h.set_up()
+        md._hosts[h.endpoint] = h
+        tm[h] = [str(t) for t in toks]
+    for ks, (cls, opts) in keyspaces.items():
+        md.keyspaces[ks] = KeyspaceMetadata(ks, True, cls, opts)
+    md.rebuild_token_map(PARTITIONER, tm)
+    return md
+
+
+KEYSPACES = {
+    "ks_nts": (NTS, {"dc1": "3", "dc2": "2"}),
+    "ks_dc1": (NTS, {"dc1": "4"}),
+    "ks_simple": (SIMPLE, {"replication_factor": "3"}),
+    "system": ("org.apache.cassandra.locator.LocalStrategy", {}),
+}
+
+
+def library_ring(nodes):
+    return tokenring.Ring(tokenring.Topology(nodes))
+
+
+def keys(n, seed=1):
+    rnd = random.Random(seed)
+    return [rnd.getrandbits(64).to_bytes(8, "big") for _ in range(n)]
+
+
+def host(md, addr):
+    return next(h for h in md.all_hosts() if h.address == addr)
+
+
+def policy_for(md, child=None):
+    child = child or DCAwareRoundRobinPolicy("dc1")
+    p = driver.TokenRingPolicy(child)
+    p.populate(types.SimpleNamespace(metadata=md), list(md.all_hosts()))
+    return p
+
+
+# ------------------------------------------------------------------------------ rows
+
+def rows_of(nodes, v2=True):
+    local = {"rpc_address": nodes[0][0], "broadcast_address": nodes[0][0],
+             "data_center": nodes[0][1], "rack": nodes[0][2],
+             "tokens": {str(t) for t in nodes[0][3]}, "partitioner": PARTITIONER}
+    peers = []
+    for addr, dc, rack, toks in nodes[1:]:
+        r = {"peer": addr, "data_center": dc, "rack": rack, "tokens": {str(t) for t in toks}}
+        r["native_address" if v2 else "rpc_address"] = addr
+        peers.append(r)
+    ks = [{"keyspace_name": name, "replication": dict(opts, **{"class": cls})}
+          for name, (cls, opts) in KEYSPACES.items()]
+    return local, peers, ks
+
+
+@pytest.mark.parametrize("v2", [True, False])
+def test_ring_from_rows_equals_library(v2):
+    nodes = layout()
+    cr = driver.ring_from_rows(*rows_of(nodes, v2))
+    ref = library_ring(nodes)
+    assert sorted(cr.keyspaces) == ["ks_dc1", "ks_nts", "ks_simple"]   # LocalStrategy left out
+    assert cr.ring.node_names == ref.node_names
+    checked = 0
+    for ks, (cls, opts) in KEYSPACES.items():
+        if ks == "system":
+            continue
+        repl = tokenring.Replication.parse(
+            "{" + ", ".join([f"'class': '{cls}'"] + [f"'{k}': '{v}'" for k, v in opts.items()])
+            + "}")
+        for k in keys(200):
+            assert cr.replicas(ks, k) == ref.replicas(k, repl)
+            checked += 1
+    assert checked == 600
+
+
+def test_ring_from_rows_accepts_named_tuples():
+    import collections
+    nodes = layout()
+    local, peers, ks = rows_of(nodes)
+    L = collections.namedtuple("L", sorted(local))
+    P = collections.namedtuple("P", sorted(peers[0]))
+    cr = driver.ring_from_rows(L(**local), [P(**p) for p in peers], ks)
+    assert len(cr.ring.node_names) == len(nodes)
+
+
+def test_ring_from_rows_bad_input():
+    nodes = layout()
+    local, peers, ks = rows_of(nodes)
+    p = [dict(x) for x in peers]
+    p[2]["tokens"] = None
+    with pytest.raises(tokenring.EmptyError, match=r"node 10\.0\.0\.4 .*no tokens"):
+        driver.ring_from_rows(local, p, ks)
+    cr = driver.ring_from_rows(local, p, ks, skip_tokenless=True)
+    assert "10.0.0.4" not in cr.ring.node_names and len(cr.ring.node_names) == len(nodes) - 1
+    p = [dict(x) for x in peers]
+    p[0]["rack"] = None
+    with pytest.raises(tokenring.InvalidArgumentError, match=r"10\.0\.0\.2 has no rack"):
+        driver.ring_from_rows(local, p, ks)
+    p = [dict(x) for x in peers]
+    p[1]["data_center"] = None
+    with pytest.raises(tokenring.InvalidArgumentError, match=r"10\.0\.0\.3 has no data_center"):
+        driver.ring_from_rows(local, p, ks)
+    bad = ks + [{"keyspace_name": "ks_every",
+                 "replication": {"class": "org.apache.cassandra.locator.EverywhereStrategy"}}]
+    with pytest.raises(tokenring.UnsupportedError, match=r"'ks_every'.*EverywhereStrategy"):
+        driver.ring_from_rows(local, peers, bad)
+    assert "ks_every" not in driver.ring_from_rows(local, peers, bad, skip_unsupported=True)
+    badrf = ks + [{"keyspace_name": "ks_bad", "replication": {"class": SIMPLE,
+                                                              "replication_factor": "x"}}]
+    with pytest.raises(tokenring.TokenRingError, match="'ks_bad'"):
+        driver.ring_from_rows(local, peers, badrf)
+    with pytest.raises(tokenring.UnsupportedError, match="RandomPartitioner"):
+        driver.ring_from_rows(dict(local, partitioner="org.apache.cassandra.dht."
+                                                      "RandomPartitioner"), peers, ks)
+    with pytest.raises(tokenring.InvalidArgumentError, match="not an integer"):
+        driver.ring_from_rows(dict(local, tokens={"abc"}), peers, ks)
+
+
+def test_ring_from_metadata_equals_library():
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    cr = driver.ring_from_metadata(md)
+    ref = library_ring(nodes)
+    assert sorted(cr.ring.node_names) == sorted(ref.node_names)
+    for k in keys(300):
+        assert cr.replicas("ks_nts", k) == ref.replicas(k, {"dc1": 3, "dc2": 2})
+        assert cr.replicas("ks_simple", k) == ref.replicas(k, 3)
+    md.keyspaces["ks_x"] = KeyspaceMetadata("ks_x", True, "com.example.MyStrategy", {"a": "1"})
+    with pytest.raises(tokenring.UnsupportedError, match="'ks_x'.*MyStrategy"):
+        driver.ring_from_metadata(md)
+    assert "ks_x" not in driver.ring_from_metadata(md, skip_unsupported=True)
+    md.token_map = None
+    with pytest.raises(tokenring.EmptyError, match="no token map"):
+        driver.ring_from_metadata(md)
+
+
+# ---------------------------------------------------------------------------- policy
+
+def server_local_first(ref, repl, key, local_dc, dc_of):
+    return [n for n in ref.replicas(key, repl) if dc_of[n] == local_dc]
+
+
+def plan(policy, ks, key):
+    return [h.address for h in policy.make_query_plan(None, Stmt(ks, key))]
+
+
+def test_policy_first_host_is_servers_first_local_replica():
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    ref = library_ring(nodes)
+    dc_of = {a: dc for a, dc, _, _ in nodes}
+    pol = policy_for(md)
+    tap = TokenAwarePolicy(DCAwareRoundRobinPolicy("dc1"))
+    tap.populate(types.SimpleNamespace(metadata=md), list(md.all_hosts()))
+    dc1 = {a for a, dc, _, _ in nodes if dc == "dc1"}
+    checked = differ = repeats = 0
+    for ks, repl in (("ks_nts", {"dc1": 3, "dc2": 2}), ("ks_dc1", {"dc1": 4}),
+                     ("ks_simple", 3)):
+        for k in keys(300, seed=hash(ks) & 0xffff):
+            want = server_local_first(ref, repl, k, "dc1", dc_of)
+            got = plan(pol, ks, k)
+            assert got[:len(want)] == want
+            assert sorted(got) == sorted(dc1)               # then the rest of the local dc
+            theirs = [h.address for h in tap.make_query_plan(None, Stmt(ks, k))]
+            differ += theirs[:len(want)] != want
+            repeats += len(theirs) != len(set(theirs))
+            checked += 1
+    assert checked == 900
+    # dc1 has 5 nodes on 3 racks with vnodes and rf 4 > 3 racks: the driver's
+    # NetworkTopologyStrategy lists some replicas in another order or twice
+    assert differ > 0
+    print(f"\n{checked} keys: TokenAwarePolicy's first local replicas differ from the "
+          f"server's for {differ}, its plan repeats a host for {repeats}")
+
+
+def test_policy_without_key_or_keyspace_is_the_child():
+    md = metadata(layout(), KEYSPACES)
+    pol = policy_for(md, RoundRobinPolicy())
+    hosts = sorted(h.address for h in md.all_hosts())
+    for stmt in (Stmt(None, b"k"), Stmt("ks_nts", None), None):
+        got = [h.address for h in pol.make_query_plan(None, stmt)]
+        assert sorted(got) == hosts
+    # LocalStrategy and unknown keyspaces: the child's plan too
+    assert sorted(plan(pol, "system", b"k")) == hosts
+    assert sorted(plan(pol, "nope", b"k")) == hosts
+    assert pol.last_error is None
+
+
+def test_policy_round_robin_child_gives_every_replica_in_server_order():
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    ref = library_ring(nodes)
+    pol = policy_for(md, RoundRobinPolicy())
+    for k in keys(200):
+        want = list(ref.replicas(k, {"dc1": 3, "dc2": 2}))
+        assert plan(pol, "ks_nts", k)[:5] == want
+        assert [h.address for h in pol.replicas("ks_nts", k)] == want
+
+
+def test_policy_skips_down_host_and_follows_up_again():
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    ref = library_ring(nodes)
+    dc_of = {a: dc for a, dc, _, _ in nodes}
+    pol = policy_for(md)
+    down = host(md, "10.0.0.1")
+    down.set_down()
+    pol.on_down(down)
+    skipped = 0
+    for k in keys(300):
+        want = [n for n in server_local_first(ref, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)
+                if n != "10.0.0.1"]
+        got = plan(pol, "ks_nts", k)
+        assert "10.0.0.1" not in got[:len(want)]
+        assert got[:len(want)] == want
+        skipped += "10.0.0.1" in ref.replicas(k, {"dc1": 3, "dc2": 2})
+    assert skipped > 0
+    down.set_up()
+    pol.on_up(down)
+    k = next(k for k in keys(300) if ref.replicas(k, {"dc1": 3})[0] == "10.0.0.1")
+    assert plan(pol, "ks_nts", k)[0] == "10.0.0.1"
+
+
+def test_policy_follows_topology_and_schema_changes():
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    pol = policy_for(md)
+    for k in keys(50):
+        plan(pol, "ks_nts", k)
+    assert pol.ring_builds == 1
+    # a node joins dc1 (new token map): routing follows the new ring
+    joined = nodes + layout(seed=99, dcs=(("dc1", ("r3",)),), vnodes=8)[:1]
+    joined[-1] = ("10.0.0.99",) + joined[-1][1:]
+    md2 = metadata(joined, KEYSPACES)
+    newhost = host(md2, "10.0.0.99")
+    md._hosts[newhost.endpoint] = newhost
+    md.token_map = md2.token_map
+    pol.on_add(newhost)
+    ref = library_ring(joined)
+    dc_of = {a: dc for a, dc, _, _ in joined}
+    hit = 0
+    for k in keys(300):
+        want = server_local_first(ref, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)
+        assert plan(pol, "ks_nts", k)[:len(want)] == want
+        hit += "10.0.0.99" in want
+    assert hit > 0 and pol.ring_builds == 2
+    # ALTER KEYSPACE: a new KeyspaceMetadata object
+    md.keyspaces["ks_nts"] = KeyspaceMetadata("ks_nts", True, NTS, {"dc1": "1", "dc2": "1"})
+    for k in keys(300):
+        want = server_local_first(ref, {"dc1": 1, "dc2": 1}, k, "dc1", dc_of)
+        assert len(want) == 1 and plan(pol, "ks_nts", k)[0] == want[0]
+    # DROP KEYSPACE: the child's plan, no error
+    del md.keyspaces["ks_nts"]
+    assert sorted(plan(pol, "ks_nts", b"k")) == sorted(a for a in dc_of if dc_of[a] == "dc1")
+    assert pol.last_error is None
+
+
+def test_policy_bad_changes_keep_the_previous_state():
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    ref = library_ring(nodes)
+    dc_of = {a: dc for a, dc, _, _ in nodes}
+    pol = policy_for(md)
+    ks = keys(200)
+    before = [plan(pol, "ks_nts", k)[:3] for k in ks]     # the 3 dc1 replicas
+    # a host without a rack in the next token map
+    bad = [list(n) for n in nodes]
+    md2 = metadata([tuple(n) for n in bad], KEYSPACES)
+    host(md2, "10.0.0.2").set_location_info("dc1", None)
+    md.token_map = md2.token_map
+    assert [plan(pol, "ks_nts", k)[:3] for k in ks] == before
+    assert "10.0.0.2 has no rack" in pol.last_error
+    for k in ks[:50]:
+        want = server_local_first(ref, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)
+        assert plan(pol, "ks_nts", k)[:len(want)] == want
+    # an unknown replication class: that keyspace goes through the child, others unchanged
+    pol.last_error = None
+    md.keyspaces["ks_dc1"] = KeyspaceMetadata("ks_dc1", True, "com.example.Odd", {"x": "1"})
+    got = plan(pol, "ks_dc1", ks[0])
+    assert sorted(got) == sorted(a for a in dc_of if dc_of[a] == "dc1")
+    assert "'ks_dc1'" in pol.last_error and "com.example.Odd" in pol.last_error
+    assert [plan(pol, "ks_nts", k)[:3] for k in ks] == before
+
+
+def test_policy_threads_under_churn():
+    """A writer swaps two token maps while threads route: every plan is complete (all local
+    hosts once) and starts with the first local replica of ring A or of ring B."""
+    a = layout(seed=1)
+    b = layout(seed=2)
+    mda, mdb = metadata(a, KEYSPACES), metadata(b, KEYSPACES)
+    md = metadata(a, KEYSPACES)
+    # both token maps over the same Host objects (same addresses)
+    for m in (mda, mdb):
+        for tok, h in list(m.token_map.token_to_host_owner.items()):
+            m.token_map.token_to_host_owner[tok] = host(md, h.address)
+    pol = policy_for(md)
+    ra, rb = library_ring(a), library_ring(b)
+    dc_of = {x[0]: x[1] for x in a}
+    local = sorted(x for x in dc_of if dc_of[x] == "dc1")
+    ks = keys(400, seed=5)
+    want = [(server_local_first(ra, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)[0],
+             server_local_first(rb, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)[0]) for k in ks]
+    stop = threading.Event()
+    errors = []
+    routed = [0] * 6
+
+    def reader(t):
+        try:
+            while not stop.is_set() or routed[t] < 2000:
+                i = random.randrange(len(ks))
+                got = plan(pol, "ks_nts", ks[i])
+                if sorted(got) != local or got[0] not in want[i]:
+                    errors.append((ks[i], got))
+                    return
+                routed[t] += 1
+        except Exception as e:      # noqa: BLE001 - reported below
+            errors.append(e)
+
+    def writer():
+        for i in range(200):
+            md.token_map = (mda if i % 2 else mdb).token_map
+
+    ts = [threading.Thread(target=reader, args=(t,)) for t in range(6)]
+    for t in ts:
+        t.start()
+    w = threading.Thread(target=writer)
+    w.start()
+    w.join()
+    stop.set()
+    for t in ts:
+        t.join()
+    assert not errors, errors[:3]
+    assert sum(routed) >= 12000 and pol.ring_builds >= 2

@@ -1,0 +1,630 @@
+# SPDX-License-Identifier: Apache-2.0
+"""libtokenring inside the DataStax Python driver (PyPI ``cassandra-driver``).
+
+An optional module: ``import tokenring`` never imports the driver; ``import
+tokenring.driver`` does (and raises ImportError naming the package when it is missing).
+
+* :func:`ring_from_session`: the ring and every keyspace's replication of a connected
+  session, read from ``system.local``, ``system.peers_v2`` (``system.peers`` on servers
+  before 4.0) and ``system_schema.keyspaces``, all three pinned to ONE host (the driver's
+  default policy would send them to different nodes, whose views can differ).
+* :func:`ring_from_rows`: the same from rows already read (dicts or named tuples).
+* :func:`ring_from_metadata`: the same from a driver ``Metadata`` (``cluster.metadata``).
+* :class:`TokenRingPolicy`: a load-balancing policy, a drop-in for the driver's
+  ``TokenAwarePolicy``::
+
+      from cassandra.policies import DCAwareRoundRobinPolicy
+      from tokenring.driver import TokenRingPolicy
+      # was: TokenAwarePolicy(DCAwareRoundRobinPolicy("dc1"))
+      policy = TokenRingPolicy(DCAwareRoundRobinPolicy("dc1"))
+
+Every function returns a :class:`tokenring.ClusterRing` (keyspaces of ``LocalStrategy``, the
+node-local system keyspaces, are left out: they have no token placement).
+"""
+import logging
+import operator
+import threading
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+
+try:
+    from cassandra.policies import HostDistance, LoadBalancingPolicy
+except ImportError as _e:  # pragma: no cover - depends on the environment
+    raise ImportError("tokenring.driver needs the DataStax Python driver: "
+                      "pip install cassandra-driver") from _e
+
+from ._cluster_ring import ClusterRing
+from ._errors import (EmptyError, InvalidArgumentError, TokenRingError, UnsupportedError)
+from ._ffi import ffi, lib
+from ._replication import Replication
+from ._ring import Ring
+from ._topology import Topology
+
+try:
+    import numpy as _np
+except ImportError:  # pragma: no cover - numpy is optional
+    _np = None
+
+__all__ = ["ring_from_session", "ring_from_rows", "ring_from_metadata", "TokenRingPolicy",
+           "replication_of_row", "replication_of_keyspace_metadata"]
+
+log = logging.getLogger("tokenring.driver")
+
+MURMUR3 = "org.apache.cassandra.dht.Murmur3Partitioner"
+
+#: What the three system tables are read with (one host answers all of them).
+SELECT_LOCAL = ("SELECT rpc_address, broadcast_address, listen_address, data_center, rack, "
+                "tokens, partitioner FROM system.local WHERE key='local'")
+SELECT_PEERS_V2 = "SELECT peer, native_address, data_center, rack, tokens FROM system.peers_v2"
+SELECT_PEERS = "SELECT peer, rpc_address, data_center, rack, tokens FROM system.peers"
+SELECT_KEYSPACES = "SELECT keyspace_name, replication FROM system_schema.keyspaces"
+
+
+# ----------------------------------------------------------------------- replication
+
+def _short_class(name: str) -> str:
+    return name.rsplit(".", 1)[-1]
+
+
+def replication_of_row(keyspace: str, replication: Mapping[str, str]) -> Optional[Replication]:
+    """The :class:`Replication` of a ``system_schema.keyspaces`` row's ``replication`` map
+    (``{'class': 'org.apache.cassandra.locator.SimpleStrategy', 'replication_factor':
+    '3'}``). None for ``LocalStrategy``. UnsupportedError names the keyspace and the class
+    for any class other than SimpleStrategy and NetworkTopologyStrategy; ParseError for a
+    bad factor."""
+    if not isinstance(replication, Mapping) or "class" not in replication:
+        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                   f"keyspace {keyspace!r}: replication {replication!r} has no "
+                                   "'class'")
+    cls = _short_class(str(replication["class"]))
+    if cls == "LocalStrategy":
+        return None
+    if cls not in ("SimpleStrategy", "NetworkTopologyStrategy"):
+        raise UnsupportedError(lib.TOKENRING_E_UNSUPPORTED,
+                               f"keyspace {keyspace!r}: replication class "
+                               f"{replication['class']!r} is not supported (only SimpleStrategy "
+                               "and NetworkTopologyStrategy place replicas by token)")
+    parts = [f"'class': '{cls}'"]
+    for k, v in replication.items():
+        if k == "class":
+            continue
+        parts.append(f"'{k}': '{v}'")
+    try:
+        return Replication.parse("{" + ", ".join(parts) + "}")
+    except TokenRingError as e:
+        raise type(e)(e.code, f"keyspace {keyspace!r}: {e}") from None
+
+
+def replication_of_keyspace_metadata(ks: Any) -> Optional[Replication]:
+    """The :class:`Replication` of a driver ``KeyspaceMetadata`` (None for LocalStrategy and
+    virtual keyspaces);
+    UnsupportedError for other classes (EverywhereStrategy, custom strategies)."""
+    from cassandra import metadata as md
+    s = ks.replication_strategy
+    if s is None or getattr(ks, "virtual", False):
+        return None         # a virtual keyspace (system_views, ...): node-local, no tokens
+    if isinstance(s, md.SimpleStrategy):
+        return replication_of_row(ks.name, {"class": "SimpleStrategy",
+                                            "replication_factor": str(s.replication_factor_info)})
+    if isinstance(s, md.NetworkTopologyStrategy):
+        opts = {"class": "NetworkTopologyStrategy"}
+        opts.update({dc: str(rf) for dc, rf in s.dc_replication_factors_info.items()})
+        return replication_of_row(ks.name, opts)
+    if isinstance(s, md.LocalStrategy):
+        return None
+    name = getattr(s, "name", None) or type(s).__name__
+    return replication_of_row(ks.name, {"class": str(name)})
+
+
+# ----------------------------------------------------------------------------- rows
+
+def _row_dict(row: Any) -> Dict[str, Any]:
+    if isinstance(row, Mapping):
+        return dict(row)
+    if hasattr(row, "_asdict"):
+        return row._asdict()
+    raise TypeError(f"a system table row must be a mapping or a named tuple, not "
+                    f"{type(row).__name__}")
+
+
+def _node_of(row: Mapping[str, Any], what: str, *address_columns: str
+             ) -> Tuple[str, str, str, List[int]]:
+    addr = None
+    for c in address_columns:
+        if row.get(c) is not None:
+            addr = str(row[c])
+            break
+    if addr is None:
+        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                   f"{what} has no address ({' / '.join(address_columns)})")
+    dc, rack = row.get("data_center"), row.get("rack")
+    if not dc:
+        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                   f"{what} {addr} has no data_center (gossip has not told this "
+                                   "node its datacenter yet)")
+    if not rack:
+        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                   f"{what} {addr} has no rack (gossip has not told this node "
+                                   "its rack yet)")
+    toks = row.get("tokens")
+    tokens: List[int] = []
+    for t in toks or ():
+        try:
+            tokens.append(int(t))
+        except (TypeError, ValueError):
+            raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                       f"{what} {addr}: token {t!r} is not an integer "
+                                       "(not a Murmur3Partitioner cluster?)") from None
+    return addr, str(dc), str(rack), tokens
+
+
+def ring_from_rows(local: Any, peers: Iterable[Any], keyspaces: Iterable[Any] = (),
+                   skip_tokenless: bool = False, skip_unsupported: bool = False,
+                   allow_unknown_dc: bool = True) -> ClusterRing:
+    """A :class:`ClusterRing` from one host's ``system.local`` row, its ``system.peers_v2``
+    (or ``system.peers``) rows and ``system_schema.keyspaces`` rows (``keyspace_name``,
+    ``replication``). Node names are the addresses clients connect to (``native_address`` /
+    ``rpc_address``; the peer address when those are null).
+
+    Errors (each names the row): a non-Murmur3 partitioner (UnsupportedError); a row without
+    datacenter or rack (InvalidArgumentError); a node with no tokens yet (EmptyError; with
+    ``skip_tokenless`` such nodes are left out, as a joining node owns nothing yet); a
+    replication class other than SimpleStrategy / NetworkTopologyStrategy
+    (UnsupportedError; ``skip_unsupported`` leaves that keyspace out). ``allow_unknown_dc``
+    (default True, as the server) lets a keyspace name a datacenter with no node."""
+    loc = _row_dict(local)
+    part = loc.get("partitioner")
+    if part is not None and _short_class(str(part)) != "Murmur3Partitioner":
+        raise UnsupportedError(lib.TOKENRING_E_UNSUPPORTED,
+                               f"partitioner {part}: only Murmur3Partitioner is supported")
+    nodes = [_node_of(loc, "system.local", "rpc_address", "broadcast_address",
+                      "listen_address")]
+    for p in peers:
+        nodes.append(_node_of(_row_dict(p), "peer", "native_address", "rpc_address", "peer"))
+    topo = Topology()
+    for addr, dc, rack, tokens in nodes:
+        if not tokens:
+            if skip_tokenless:
+                continue
+            raise EmptyError(lib.TOKENRING_E_EMPTY,
+                             f"node {addr} ({dc}/{rack}) has no tokens yet (joining, or its "
+                             "row is incomplete)")
+        topo.add_node(addr, dc, rack, tokens)
+    ring = topo.build()
+    repl: Dict[str, Replication] = {}
+    for k in keyspaces:
+        row = _row_dict(k)
+        name = row["keyspace_name"]
+        try:
+            r = replication_of_row(name, row["replication"])
+        except UnsupportedError:
+            if skip_unsupported:
+                continue
+            raise
+        if r is not None:
+            repl[name] = r
+    return ClusterRing(ring, repl, allow_unknown_dc)
+
+
+def ring_from_session(session: Any, host: Any = None, **options: Any) -> ClusterRing:
+    """The :class:`ClusterRing` of a connected driver ``Session``: one call, three queries
+    (``system.local``, ``system.peers_v2`` or, on servers without it, ``system.peers``,
+    and ``system_schema.keyspaces``) all sent to ``host`` (a driver ``Host``; default: the
+    control connection's host, else the first host that is up). ``options`` are those of
+    :func:`ring_from_rows`."""
+    from cassandra import InvalidRequest
+    if host is None:
+        host = _pick_host(session)
+    ex = lambda q: list(session.execute(q, host=host))  # noqa: E731
+    local = ex(SELECT_LOCAL)
+    if len(local) != 1:
+        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                   f"system.local of {host} has {len(local)} rows")
+    try:
+        peers = ex(SELECT_PEERS_V2)
+    except InvalidRequest:        # Cassandra 3.x: no peers_v2
+        peers = ex(SELECT_PEERS)
+    keyspaces = ex(SELECT_KEYSPACES)
+    return ring_from_rows(local[0], peers, keyspaces, **options)
+
+
+def _pick_host(session: Any) -> Any:
+    cc = getattr(session.cluster, "control_connection", None)
+    conn = getattr(cc, "_connection", None)
+    if conn is not None:
+        h = session.cluster.metadata.get_host(conn.endpoint)
+        if h is not None and h.is_up:
+            return h
+    for h in session.cluster.metadata.all_hosts():
+        if h.is_up:
+            return h
+    raise InvalidArgumentError(lib.TOKENRING_E_INVAL, "the session knows no host that is up")
+
+
+# --------------------------------------------------------------------------- metadata
+
+_VALUE = operator.attrgetter("value")
+
+
+def _host_name(h: Any) -> str:
+    return str(h.address)
+
+
+def _ring_of_token_map(token_map: Any) -> Tuple[Ring, Tuple[Any, ...]]:
+    """The Ring of a driver TokenMap and the driver Host of each ring node index."""
+    owner = token_map.token_to_host_owner
+    if not owner:
+        raise EmptyError(lib.TOKENRING_E_EMPTY, "the driver's token map has no tokens")
+    by_host: Dict[Any, Any] = {}
+    if _np is not None:
+        # grouped in C-level loops (Token and Host hash in Python: a dict keyed by them
+        # costs more than all the rest), by the id() of each token's Host
+        hosts = list(owner.values())
+        n = len(hosts)
+        vals = _np.fromiter(map(_VALUE, owner.keys()), dtype=_np.int64, count=n)
+        ids = _np.fromiter(map(id, hosts), dtype=_np.uint64, count=n)
+        host_of = dict(zip(map(id, hosts), hosts))
+        uniq, inv = _np.unique(ids, return_inverse=True)
+        order = _np.argsort(inv, kind="stable")
+        vals = vals[order]
+        ends = _np.cumsum(_np.bincount(inv, minlength=len(uniq))).tolist()
+        start = 0
+        for u, end in zip(uniq.tolist(), ends):
+            by_host[host_of[u]] = vals[start:end]
+            start = end
+    else:
+        for tok, h in owner.items():
+            try:
+                by_host[h].append(tok.value)
+            except KeyError:
+                by_host[h] = [tok.value]
+    topo = Topology()
+    for h, tokens in by_host.items():
+        name = _host_name(h)
+        if not h.datacenter:
+            raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                       f"host {name} has no datacenter (its peers row has no "
+                                       "data_center)")
+        if not h.rack:
+            raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                       f"host {name} has no rack (its peers row has no rack)")
+        topo.add_node(name, h.datacenter, h.rack, tokens)
+    ring = topo.build()
+    hosts_by_name = {_host_name(h): h for h in by_host}
+    return ring, tuple(hosts_by_name[n] for n in ring.node_names)
+
+
+def ring_from_metadata(metadata: Any, skip_unsupported: bool = False,
+                       allow_unknown_dc: bool = True) -> ClusterRing:
+    """The :class:`ClusterRing` of a driver ``Metadata`` (``cluster.metadata``): its token
+    map's tokens and hosts and its keyspaces' replication strategies. Needs token metadata
+    (the default ``Cluster(token_metadata_enabled=True)``)."""
+    _check_partitioner(metadata)
+    if metadata.token_map is None:
+        raise EmptyError(lib.TOKENRING_E_EMPTY,
+                         "the driver metadata has no token map (token_metadata_enabled=False, "
+                         "or not connected yet)")
+    ring, _ = _ring_of_token_map(metadata.token_map)
+    repl: Dict[str, Replication] = {}
+    for name, ks in list(metadata.keyspaces.items()):
+        try:
+            r = replication_of_keyspace_metadata(ks)
+        except UnsupportedError:
+            if skip_unsupported:
+                continue
+            raise
+        if r is not None:
+            repl[name] = r
+    return ClusterRing(ring, repl, allow_unknown_dc)
+
+
+def _check_partitioner(metadata: Any) -> None:
+    p = metadata.partitioner
+    if p is not None and _short_class(p) != "Murmur3Partitioner":
+        raise UnsupportedError(lib.TOKENRING_E_UNSUPPORTED,
+                               f"partitioner {p}: only Murmur3Partitioner is supported")
+
+
+# ----------------------------------------------------------------------------- policy
+
+class _Keyspace:
+    """One keyspace of a routing state: the driver's KeyspaceMetadata it was built from, its
+    placement (None: route through the child policy) and, per replica set, the LOCAL hosts in
+    the server's order (filled on first use)."""
+    __slots__ = ("meta", "replication", "placement", "ptr", "sets", "error")
+
+    def __init__(self, meta: Any, replication: Optional[Replication], placement: Any,
+                 error: Optional[str] = None) -> None:
+        self.meta = meta
+        self.replication = replication
+        self.placement = placement
+        self.ptr = placement._ptr if placement is not None else None
+        self.sets: List[Optional[Tuple[Any, ...]]] = (
+            [None] * placement.set_count if placement is not None else [])
+        self.error = error
+
+
+class _State:
+    """An immutable routing state: one token map's ring and the hosts of its node indices.
+    Keyspaces are added to ``keyspaces`` under the policy's lock (a dict store is atomic)."""
+    __slots__ = ("token_map", "ring", "hosts", "keyspaces", "local")
+
+    def __init__(self, token_map: Any, ring: Optional[Ring], hosts: Tuple[Any, ...],
+                 local: Tuple[bool, ...]) -> None:
+        self.token_map = token_map
+        self.ring = ring
+        self.hosts = hosts
+        self.local = local       # distance LOCAL per node index (when the state was built)
+        self.keyspaces: Dict[str, _Keyspace] = {}
+
+
+_NO_RING = _State(None, None, (), ())
+_replicas_for_key = lib.tokenring_placement_replicas_for_key
+
+
+class TokenRingPolicy(LoadBalancingPolicy):
+    """A token-aware load-balancing policy whose replicas come from libtokenring: a drop-in
+    for ``TokenAwarePolicy(child_policy)``.
+
+    For a statement with a routing key and a keyspace (the statement's, else the session's),
+    the query plan starts with the key's replicas that the child policy calls
+    ``HostDistance.LOCAL`` and that are up, in Cassandra's replica order (with a
+    DC-aware child: the local datacenter's replicas, in the server's order), then the child's
+    plan without the hosts already given. Without a routing key or keyspace, with a keyspace
+    the policy cannot place (LocalStrategy, an unsupported class, a dropped keyspace) or
+    before the token map is known, the plan is the child's. ``shuffle_replicas`` shuffles the
+    replicas (as the driver's option does).
+
+    The placements follow the driver's metadata: a new token map (node added, removed, moved)
+    rebuilds the ring, a replaced KeyspaceMetadata (CREATE / ALTER / DROP KEYSPACE) that
+    keyspace's placement, both on the first request that sees the change; host up/down
+    events refresh the distances. A change that cannot be placed (a host without rack or
+    datacenter, an unsupported replication class) keeps the previous ring, or routes that
+    keyspace through the child, and is logged and kept in :attr:`last_error`. Thread-safe.
+    """
+
+    def __init__(self, child_policy: Any, shuffle_replicas: bool = False) -> None:
+        self._child_policy = child_policy
+        self.shuffle_replicas = bool(shuffle_replicas)
+        self._metadata: Any = None
+        self._state: _State = _NO_RING
+        self._lock = threading.RLock()
+        self._local = threading.local()
+        #: The message of the last change the policy could not apply (None: none).
+        self.last_error: Optional[str] = None
+        #: Number of ring and keyspace (re)builds (for tests and monitoring).
+        self.ring_builds = 0
+        self.keyspace_builds = 0
+
+    # -- the LoadBalancingPolicy interface ----------------------------------------------
+    def populate(self, cluster: Any, hosts: Any) -> None:
+        self._metadata = cluster.metadata
+        self._child_policy.populate(cluster, hosts)
+
+    def check_supported(self) -> None:
+        md = self._metadata
+        if md is not None and md.partitioner and _short_class(md.partitioner) != \
+                "Murmur3Partitioner":
+            raise RuntimeError(f"TokenRingPolicy supports only Murmur3Partitioner, not "
+                               f"{md.partitioner}")
+
+    def distance(self, *args: Any, **kwargs: Any) -> Any:
+        return self._child_policy.distance(*args, **kwargs)
+
+    def on_up(self, *args: Any, **kwargs: Any) -> Any:
+        self._hosts_changed()
+        return self._child_policy.on_up(*args, **kwargs)
+
+    def on_down(self, *args: Any, **kwargs: Any) -> Any:
+        self._hosts_changed()
+        return self._child_policy.on_down(*args, **kwargs)
+
+    def on_add(self, *args: Any, **kwargs: Any) -> Any:
+        r = self._child_policy.on_add(*args, **kwargs)
+        self._hosts_changed()
+        return r
+
+    def on_remove(self, *args: Any, **kwargs: Any) -> Any:
+        r = self._child_policy.on_remove(*args, **kwargs)
+        self._hosts_changed()
+        return r
+
+    @property
+    def child_policy(self) -> Any:
+        return self._child_policy
+
+    def make_query_plan(self, working_keyspace: Optional[str] = None, query: Any = None
+                        ) -> Iterator[Any]:
+        if query is None:
+            return iter(self._child_policy.make_query_plan(working_keyspace, query))
+        keyspace = query.keyspace or working_keyspace
+        key = query.routing_key
+        if key is None or keyspace is None:
+            return iter(self._child_policy.make_query_plan(keyspace, query))
+        # the hot path, inlined: two identity checks, one C call, one table read
+        md = self._metadata
+        st = self._state
+        if md is None:
+            return iter(self._child_policy.make_query_plan(keyspace, query))
+        if st.token_map is not md.token_map:
+            st = self._refresh()
+        ks = st.keyspaces.get(keyspace)
+        if ks is None or ks.meta is not md.keyspaces.get(keyspace):
+            ks = self._refresh_keyspace(st, keyspace)
+        p = ks.ptr
+        if p is None:
+            return iter(self._child_policy.make_query_plan(keyspace, query))
+        try:
+            out = self._local.out
+        except AttributeError:
+            out = self._local.out = ffi.new("tokenring_replicas *")
+        if type(key) is not bytes:
+            key = bytes(key)
+        if _replicas_for_key(out, p, key, len(key)):
+            return iter(self._child_policy.make_query_plan(keyspace, query))
+        replicas = ks.sets[out.set_id]
+        if replicas is None:
+            replicas = self._fill(st, ks, out)
+        if not replicas:
+            return iter(self._child_policy.make_query_plan(keyspace, query))
+        return self._plan(replicas, keyspace, query)
+
+    def _plan(self, replicas: Tuple[Any, ...], keyspace: str, query: Any) -> Iterator[Any]:
+        if self.shuffle_replicas:
+            import random
+            replicas = tuple(random.sample(replicas, len(replicas)))
+        for h in replicas:
+            if h.is_up:
+                yield h
+        for h in self._child_policy.make_query_plan(keyspace, query):
+            if h not in replicas:
+                yield h
+
+    def _fill(self, st: _State, ks: _Keyspace, out: Any) -> Tuple[Any, ...]:
+        local = st.local
+        hs = st.hosts
+        hosts = tuple(hs[i] for i in ffi.unpack(out.nodes, out.count) if local[i])
+        ks.sets[out.set_id] = hosts
+        return hosts
+
+    def _local_replicas(self, keyspace: str, key: bytes) -> Tuple[Any, ...]:
+        """The LOCAL replicas of ``key`` in ``keyspace`` in the server's order (() when the
+        policy cannot place the key)."""
+        md = self._metadata
+        st = self._state
+        if md is None:
+            return ()
+        if st.token_map is not md.token_map:
+            st = self._refresh()
+        ks = st.keyspaces.get(keyspace)
+        if ks is None or ks.meta is not md.keyspaces.get(keyspace):
+            ks = self._refresh_keyspace(st, keyspace)
+        p = ks.ptr
+        if p is None:
+            return ()
+        try:
+            out = self._local.out
+        except AttributeError:
+            out = self._local.out = ffi.new("tokenring_replicas *")
+        if type(key) is not bytes:
+            key = bytes(key)
+        if lib.tokenring_placement_replicas_for_key(out, p, key, len(key)):
+            return ()
+        sid = out.set_id
+        hosts = ks.sets[sid]
+        if hosts is None:
+            local = st.local
+            hs = st.hosts
+            hosts = tuple(hs[i] for i in ffi.unpack(out.nodes, out.count) if local[i])
+            ks.sets[sid] = hosts
+        return hosts
+
+    # -- keeping in sync ---------------------------------------------------------------
+    def _fail(self, msg: str) -> None:
+        self.last_error = msg
+        log.warning("tokenring.driver.TokenRingPolicy: %s", msg)
+
+    def _distances(self, hosts: Sequence[Any]) -> Tuple[bool, ...]:
+        return tuple(self._child_policy.distance(h) == HostDistance.LOCAL for h in hosts)
+
+    def _hosts_changed(self) -> None:
+        with self._lock:
+            st = self._state
+            if st.ring is None:
+                return
+            # same ring and placements, fresh distances and per-set host tuples
+            new = _State(st.token_map, st.ring, st.hosts, self._distances(st.hosts))
+            for name, ks in st.keyspaces.items():
+                new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, ks.placement, ks.error)
+            self._state = new
+
+    def _refresh(self) -> _State:
+        """Rebuilds the ring from the driver's current token map (under the lock; a
+        failure keeps the previous state)."""
+        with self._lock:
+            md = self._metadata
+            st = self._state
+            tm = md.token_map
+            if st.token_map is tm:
+                return st
+            if tm is None:
+                new = _State(None, None, (), ())
+            else:
+                try:
+                    _check_partitioner(md)
+                    ring, hosts = _ring_of_token_map(tm)
+                except (TokenRingError, TypeError, ValueError) as e:
+                    self._fail(f"the new token map was not applied (routing stays on the "
+                               f"previous ring): {e}")
+                    # remember the token map so that the next request does not retry it;
+                    # the ring (and so the routing) stays the previous one
+                    new = _State(tm, st.ring, st.hosts, st.local)
+                    new.keyspaces.update(st.keyspaces)
+                    self._state = new
+                    return new
+                new = _State(tm, ring, hosts, self._distances(hosts))
+                self.ring_builds += 1
+                # placements of the previous ring are rebuilt (by update: only the ranges a
+                # change can affect) for the keyspaces already in use
+                for name, ks in st.keyspaces.items():
+                    if ks.placement is not None and st.ring is not None:
+                        try:
+                            pl = ks.placement.update(ring)
+                        except TokenRingError:
+                            continue        # rebuilt on first use (and reported then)
+                        new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, pl)
+                        self.keyspace_builds += 1
+            self._state = new
+            return new
+
+    def _refresh_keyspace(self, st: _State, keyspace: str) -> _Keyspace:
+        with self._lock:
+            md = self._metadata
+            meta = md.keyspaces.get(keyspace)
+            cur = st.keyspaces.get(keyspace)
+            if cur is not None and cur.meta is meta:
+                return cur
+            if meta is None or st.ring is None:      # dropped, unknown, or no ring yet
+                ks = _Keyspace(meta, None, None)
+            else:
+                try:
+                    repl = replication_of_keyspace_metadata(meta)
+                    if repl is None:
+                        ks = _Keyspace(meta, None, None)
+                    elif cur is not None and cur.placement is not None and \
+                            cur.replication == repl:
+                        ks = _Keyspace(meta, repl, cur.placement)
+                    else:
+                        ks = _Keyspace(meta, repl, st.ring.placement(repl, True))
+                        self.keyspace_builds += 1
+                except TokenRingError as e:
+                    self._fail(f"keyspace {keyspace!r} routes through the child policy: {e}")
+                    ks = _Keyspace(meta, None, None, str(e))
+            st.keyspaces[keyspace] = ks
+            return ks
+
+    # -- introspection (tests, monitoring) ---------------------------------------------
+    def cluster_ring(self) -> ClusterRing:
+        """A :class:`ClusterRing` of the policy's current ring and placed keyspaces."""
+        st = self._state
+        if st.ring is None:
+            raise EmptyError(lib.TOKENRING_E_EMPTY, "the policy has no ring yet")
+        return ClusterRing(st.ring, {k: v.replication for k, v in st.keyspaces.items()
+                                     if v.replication is not None}, True)
+
+    def replicas(self, keyspace: str, key: bytes) -> Tuple[Any, ...]:
+        """Every replica (driver Host) of ``key`` in ``keyspace`` in the server's order,
+        whatever the distance (() when the policy cannot place it)."""
+        md = self._metadata
+        st = self._state
+        if md is None:
+            return ()
+        if st.token_map is not md.token_map:
+            st = self._refresh()
+        ks = st.keyspaces.get(keyspace)
+        if ks is None or ks.meta is not md.keyspaces.get(keyspace):
+            ks = self._refresh_keyspace(st, keyspace)
+        if ks.placement is None:
+            return ()
+        names = ks.placement.replicas(bytes(key))
+        by_name = {n: h for n, h in zip(st.ring.node_names, st.hosts)}
+        return tuple(by_name[n] for n in names)

@@ -1,0 +1,279 @@
+# SPDX-License-Identifier: Apache-2.0
+"""The drivers on the live cluster: tokenring.driver (cassandra-driver) and the gocql module
+(bindings/go/gocql, its `live`-tagged test) routing real requests.
+
+Runs after test_live.py on the stage's cluster (or, when TOKENRING_DRIVERS_CLUSTER names a
+running cluster directory, on that one). Keyspaces: SimpleStrategy 2, {dc1: 2, dc2: 1},
+{dc1: 3} (rf above dc1's rack count: gocql's own policy repeats hosts there), one table
+`t (k text PRIMARY KEY)` each. Phases: the cluster as it is; after a node joins dc1; after
+ALTER KEYSPACE; with the joined node stopped (the down node is skipped). In every phase, for
+every key (RING_KEYS a keyspace):
+
+* Python: ring_from_session() gives exactly the server's replica list (`nodetool
+  getendpoints` through the harness's NodeProbe client, set and order); a prepared SELECT
+  through TokenRingPolicy(DCAwareRoundRobinPolicy(dc1)) is served by (and first tried on)
+  the server's first up replica in dc1 (ResponseFuture.coordinator_host and
+  attempted_hosts); TokenAwarePolicy's first host is counted where it differs from the
+  server's;
+* Go: the same through gocql (Iter.Host()), RingFromSession, and gocql's own
+  TokenAwareHostPolicy's plans (repeated hosts asserted on {dc1: 3}).
+The counts are added to test_live's COUNTS and printed by the last test.
+"""
+import json
+import os
+import random
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+import harness
+from conftest import BUILD
+
+try:
+    import test_live
+    COUNTS = test_live.COUNTS
+except Exception:  # noqa: BLE001 - run alone
+    import collections
+    COUNTS = collections.Counter()
+
+cassandra = pytest.importorskip("cassandra")
+from cassandra.cluster import Cluster as DriverCluster, EXEC_PROFILE_DEFAULT, ExecutionProfile  # noqa: E402
+from cassandra.policies import DCAwareRoundRobinPolicy, TokenAwarePolicy  # noqa: E402
+from cassandra import ConsistencyLevel  # noqa: E402
+
+from tokenring import driver  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYSPACES = {
+    "drv_simple": "{'class': 'SimpleStrategy', 'replication_factor': 2}",
+    "drv_nts": "{'class': 'NetworkTopologyStrategy', 'dc1': 2, 'dc2': 1}",
+    "drv_dc1": "{'class': 'NetworkTopologyStrategy', 'dc1': 3}",
+}
+ALTER = ("drv_nts", "{'class': 'NetworkTopologyStrategy', 'dc1': 1, 'dc2': 1}")
+RING_KEYS = 100            # keys per keyspace and phase (300 prepared statements a phase)
+LOCAL_DC = "dc1"
+STATE = {}
+
+
+@pytest.fixture(scope="module")
+def cluster(request):
+    d = os.environ.get("TOKENRING_DRIVERS_CLUSTER")
+    if d:
+        c = harness.Cluster.load(d)
+        yield c
+        c.stop_clients()
+        return
+    yield request.getfixturevalue("live_cluster")
+
+
+def up_nodes(c):
+    return [n for n in sorted(c.nodes) if c.running(n)]
+
+
+def contact(c):
+    return c.nodes[up_nodes(c)[0]].address
+
+
+def session(c, policy):
+    prof = ExecutionProfile(load_balancing_policy=policy, request_timeout=60,
+                            consistency_level=ConsistencyLevel.ONE)
+    dc = DriverCluster([contact(c)], port=harness.NATIVE_PORT, protocol_version=5,
+                       execution_profiles={EXEC_PROFILE_DEFAULT: prof},
+                       connect_timeout=30, control_connection_timeout=30)
+    s = dc.connect()
+    return s
+
+
+def wait_up(s, down=(), timeout=90):
+    """Waits until the driver has every running local node up (pools open)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if all(h.is_up for h in s.cluster.metadata.all_hosts()
+               if h.address not in down and h.datacenter == LOCAL_DC):  # remote: no pool
+            return
+        time.sleep(0.5)
+    raise AssertionError("local hosts not up in the driver: " + ", ".join(
+        h.address for h in s.cluster.metadata.all_hosts()
+        if not h.is_up and h.datacenter == LOCAL_DC and h.address not in down))
+
+
+def wait_schema(s):
+    s.cluster.control_connection.wait_for_schema_agreement(wait_time=120)
+    s.cluster.refresh_schema_metadata()
+
+
+def expectations(c):
+    """[(keyspace, key, server endpoints)] from getendpoints (NodeProbe)."""
+    probe = c.probe(up_nodes(c)[0])
+    rnd = random.Random(len(STATE))
+    out = []
+    for ks in sorted(KEYSPACES):
+        for i in range(RING_KEYS):
+            key = f"k{rnd.getrandbits(40):x}-{i}"
+            out.append((ks, key, probe.getendpoints(ks, "t", key)))
+    return out
+
+
+def sessions(c):
+    """The two Python sessions, opened once and kept across the phases: the policy must
+    follow the join, the ALTER and the stop on its own."""
+    if "py" not in STATE:
+        pol = driver.TokenRingPolicy(DCAwareRoundRobinPolicy(LOCAL_DC))
+        tap = TokenAwarePolicy(DCAwareRoundRobinPolicy(LOCAL_DC))
+        STATE["py"] = (pol, session(c, pol), tap, session(c, tap))
+    return STATE["py"]
+
+
+def check_python(c, exp, down=()):
+    pol, s, tap, s2 = sessions(c)
+    builds = (pol.ring_builds, pol.keyspace_builds)
+    wait_schema(s)
+    wait_schema(s2)
+    wait_up(s, down)
+    wait_up(s2, down)
+    cr = driver.ring_from_session(s)
+    for ks, key, eps in exp:
+        assert list(cr.replicas(ks, key)) == eps, (ks, key)
+        COUNTS["python ring_from_session replicas = getendpoints"] += 1
+    md_ring = driver.ring_from_metadata(s.cluster.metadata)
+    for ks, key, eps in exp:
+        assert list(md_ring.replicas(ks, key)) == eps, (ks, key)
+        COUNTS["python ring_from_metadata replicas = getendpoints"] += 1
+    dc_of = {h.address: h.datacenter for h in s.cluster.metadata.all_hosts()}
+    prepared = {ks: s.prepare(f"SELECT k FROM {ks}.t WHERE k = ?") for ks in KEYSPACES}
+    prepared2 = {ks: s2.prepare(f"SELECT k FROM {ks}.t WHERE k = ?") for ks in KEYSPACES}
+    differ = 0
+    for ks, key, eps in exp:
+        want = next((e for e in eps if dc_of.get(e) == LOCAL_DC and e not in down), None)
+        rs = s.execute(prepared[ks], (key,))
+        f = rs.response_future
+        if want is None:
+            COUNTS["python coordinator: no local replica up (child's host)"] += 1
+            continue
+        assert f.attempted_hosts[0].address == want, (ks, key, eps, f.attempted_hosts)
+        assert f.coordinator_host.address == want, (ks, key, eps, f.coordinator_host)
+        COUNTS["python coordinator = server's first up local replica"] += 1
+        rs2 = s2.execute(prepared2[ks], (key,))
+        theirs = rs2.response_future.attempted_hosts[0].address
+        assert theirs in eps          # the driver's policy picks a replica too
+        differ += theirs != want
+        COUNTS["python TokenAwarePolicy requests"] += 1
+    COUNTS["python TokenAwarePolicy first host != server's first local replica"] += differ
+    assert pol.last_error is None, pol.last_error
+    STATE.setdefault("builds", []).append(builds)
+
+
+def gocql_binary():
+    b = STATE.get("gocql_bin")
+    if b:
+        return b
+    out = BUILD / "gocql-live.test"
+    env = dict(os.environ, PKG_CONFIG_PATH=str(BUILD / "meson-uninstalled"),
+               CGO_ENABLED="1", GOFLAGS="-mod=mod", GOCACHE=str(BUILD / "go-cache"),
+               GOTOOLCHAIN="local")
+    go = "go" if subprocess.run(["which", "go"], capture_output=True).returncode == 0 \
+        else "/usr/local/go/bin/go"
+    subprocess.run([go, "mod", "download"], cwd=ROOT / "bindings/go/gocql", env=env,
+                   check=True)
+    r = subprocess.run([go, "test", "-c", "-tags", "live", "-o", str(out), "."],
+                       cwd=ROOT / "bindings/go/gocql", env=env, capture_output=True, text=True)
+    assert r.returncode == 0, r.stdout + r.stderr
+    STATE["gocql_bin"] = out
+    return out
+
+
+def check_go(c, exp, down=(), expect_repeats=False):
+    f = BUILD / "gocql-live-expect.json"
+    f.write_text(json.dumps([{"keyspace": ks, "key": k, "endpoints": e} for ks, k, e in exp]))
+    env = dict(os.environ, TOKENRING_LIVE_CONTACT=contact(c), TOKENRING_LIVE_DC=LOCAL_DC,
+               TOKENRING_LIVE_EXPECT=str(f), TOKENRING_LIVE_DOWN=",".join(down),
+               LD_LIBRARY_PATH=str(BUILD / "lib"))
+    r = subprocess.run([str(gocql_binary()), "-test.run", "^TestLive$", "-test.count=1"],
+                       env=env, capture_output=True, text=True, timeout=600)
+    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    line = [x for x in r.stdout.splitlines() if x.startswith("COUNTS ")][-1]
+    counts = json.loads(line[7:])
+    assert counts["ring_from_session_replicas"] == len(exp)
+    assert counts.get("coordinator_first_local_replica", 0) + \
+        counts.get("coordinator_fallback", 0) == len(exp)
+    for k, v in counts.items():
+        COUNTS["go " + k] += v
+    if expect_repeats:
+        # drv_dc1 has rf 3 over dc1's racks with vnodes: gocql's NetworkTopologyStrategy
+        # walk adds a host once per vnode it meets
+        assert counts.get("gocql_plan_repeats_host", 0) > 0, counts
+    return counts
+
+
+def phase(c, name, down=(), expect_repeats=False):
+    t0 = time.monotonic()
+    exp = expectations(c)
+    check_python(c, exp, down)
+    counts = check_go(c, exp, down, expect_repeats)
+    print(f"\ndrivers phase {name}: {len(exp)} keys, go {counts}, "
+          f"{time.monotonic() - t0:.0f} s")
+
+
+def test_drivers_setup(cluster):
+    s = cluster.session(up_nodes(cluster)[0])
+    for ks, repl in KEYSPACES.items():
+        s.execute(f"CREATE KEYSPACE IF NOT EXISTS {ks} WITH replication = {repl}")
+        s.execute(f"CREATE TABLE IF NOT EXISTS {ks}.t (k text PRIMARY KEY)")
+    wait_schema(s)
+
+
+def test_drivers_route(cluster):
+    phase(cluster, "initial", expect_repeats=True)
+
+
+def test_drivers_after_join(cluster):
+    if os.environ.get("TOKENRING_DRIVERS_JOINED"):      # developing: joined earlier
+        free = int(os.environ["TOKENRING_DRIVERS_JOINED"])
+    else:
+        free = next(n for n in range(1, harness.MAX_NODES + 1) if n not in cluster.nodes)
+        cluster.add_node(harness.Node(free, LOCAL_DC, "r2", 8))
+        STATE["joined_here"] = True
+    STATE["joined"] = free
+    phase(cluster, f"after node {free} joined", expect_repeats=True)
+
+
+def test_drivers_after_alter(cluster):
+    s = cluster.session(up_nodes(cluster)[0])
+    s.execute(f"ALTER KEYSPACE {ALTER[0]} WITH replication = {ALTER[1]}")
+    wait_schema(s)
+    KEYSPACES[ALTER[0]] = ALTER[1]
+    phase(cluster, "after ALTER KEYSPACE", expect_repeats=True)
+
+
+def test_drivers_node_down(cluster):
+    """Last: Cassandra refuses ALTER KEYSPACE while a node is down."""
+    n = STATE.get("joined") or int(os.environ["TOKENRING_DRIVERS_JOINED"])
+    addr = cluster.nodes[n].address
+    cluster.stop_node(n)
+    time.sleep(5)       # the drivers see the connection close
+    phase(cluster, f"node {n} stopped", down=(addr,))
+
+def test_drivers_close():
+    if "py" in STATE:
+        pol, s, tap, s2 = STATE.pop("py")
+        # the kept session's policy rebuilt its ring after the join (a new token map) and
+        # the altered keyspace's placement during the ALTER phase
+        if STATE.get("joined_here"):
+            assert pol.ring_builds >= 2, pol.ring_builds
+        b = STATE["builds"]        # (ring, keyspace) builds at the start of each phase
+        assert len(b) == 4 and b[3][1] > b[2][1], b
+        COUNTS["python kept-session ring rebuilds"] += pol.ring_builds
+        COUNTS["python kept-session keyspace rebuilds"] += pol.keyspace_builds
+        s.cluster.shutdown()
+        s2.cluster.shutdown()
+
+
+def test_drivers_counts():
+    """Prints the drivers' counts (test_live's last test prints them all when run first)."""
+    mine = {k: v for k, v in COUNTS.items() if k.startswith(("python ", "go "))}
+    for k in sorted(mine):
+        print(f"  {mine[k]:7d}  {k}")
+    assert mine.get("python coordinator = server's first up local replica", 0) > 0
+    assert mine.get("go coordinator_first_local_replica", 0) > 0
