@@ -862,7 +862,7 @@ out:
     return ok;
 }
 
-static int check_args(tokenring_placement **out, const tokenring_ring *ring,
+static int check_build_args(tokenring_placement **out, const tokenring_ring *ring,
                       const tokenring_replication *replication, uint32_t flags,
                       tokenring_error *err)
 {
@@ -897,7 +897,7 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
                                             const tokenring_replication *replication,
                                             uint32_t flags, tokenring_error *err)
 {
-    int rc = check_args(out, ring, replication, flags, err);
+    int rc = check_build_args(out, ring, replication, flags, err);
     if (rc != TOKENRING_OK)
         return rc;
     builder b;
