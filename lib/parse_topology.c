@@ -389,13 +389,13 @@ int tr_parse_topology_text(tokenring_cluster *cl, const char *text, size_t len,
 
 /* ------------------------------------------------------ topology file: write */
 
-typedef struct sbuf {
+typedef struct textbuf {
     char *p;
     size_t n, cap;
     bool oom;
-} sbuf;
+} textbuf;
 
-static void sb_put(sbuf *b, const char *s, size_t n)
+static void text_put(textbuf *b, const char *s, size_t n)
 {
     if (b->oom)
         return;
@@ -416,12 +416,12 @@ static void sb_put(sbuf *b, const char *s, size_t n)
     b->p[b->n] = '\0';
 }
 
-static void sb_str(sbuf *b, const char *s)
+static void text_str(textbuf *b, const char *s)
 {
-    sb_put(b, s, strlen(s));
+    text_put(b, s, strlen(s));
 }
 
-static void sb_value(sbuf *b, const char *s)
+static void text_value(textbuf *b, const char *s)
 {
     bool quote = *s == '\0';
     for (const char *p = s; *p; p++) {
@@ -430,28 +430,28 @@ static void sb_value(sbuf *b, const char *s)
             quote = true;
     }
     if (!quote) {
-        sb_str(b, s);
+        text_str(b, s);
         return;
     }
-    sb_put(b, "\"", 1);
+    text_put(b, "\"", 1);
     for (const char *p = s; *p; p++) {
         switch (*p) {
-        case '"': sb_put(b, "\\\"", 2); break;
-        case '\\': sb_put(b, "\\\\", 2); break;
-        case '\n': sb_put(b, "\\n", 2); break;
-        case '\t': sb_put(b, "\\t", 2); break;
-        case '\r': sb_put(b, "\\r", 2); break;
-        default: sb_put(b, p, 1);
+        case '"': text_put(b, "\\\"", 2); break;
+        case '\\': text_put(b, "\\\\", 2); break;
+        case '\n': text_put(b, "\\n", 2); break;
+        case '\t': text_put(b, "\\t", 2); break;
+        case '\r': text_put(b, "\\r", 2); break;
+        default: text_put(b, p, 1);
         }
     }
-    sb_put(b, "\"", 1);
+    text_put(b, "\"", 1);
 }
 
-static void sb_i64(sbuf *b, int64_t v)
+static void sb_i64(textbuf *b, int64_t v)
 {
     char tmp[32];
     int k = snprintf(tmp, sizeof tmp, "%lld", (long long)v);
-    sb_put(b, tmp, (size_t)k);
+    text_put(b, tmp, (size_t)k);
 }
 
 #define TOKENS_PER_LINE 6
@@ -463,8 +463,8 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
     static const char *lives[] = { "up", "down", "unknown" };
     if (cluster == NULL || len_out == NULL || (out == NULL && cap > 0))
         return TOKENRING_E_INVAL;
-    sbuf b = { 0 };
-    sb_str(&b, "# tokenring topology file (format: doc/topology-format.md)\n");
+    textbuf b = { 0 };
+    text_str(&b, "# tokenring topology file (format: doc/topology-format.md)\n");
     for (size_t i = 0; i < cluster->nks; i++) {
         size_t rl = 0;
         int rc = tokenring_replication_format(NULL, 0, &rl, cluster->ks[i].repl);
@@ -478,58 +478,58 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
             return TOKENRING_E_NOMEM;
         }
         tokenring_replication_format(r, rl + 1, &rl, cluster->ks[i].repl);
-        sb_str(&b, "keyspace ");
-        sb_str(&b, cluster->ks[i].name);
-        sb_str(&b, " ");
-        sb_put(&b, r, rl);
-        sb_str(&b, "\n");
+        text_str(&b, "keyspace ");
+        text_str(&b, cluster->ks[i].name);
+        text_str(&b, " ");
+        text_put(&b, r, rl);
+        text_str(&b, "\n");
         tr_free(r);
     }
     for (size_t i = 0; i < cluster->n; i++) {
         const struct tr_cnode *nd = &cluster->nodes[i];
-        sb_str(&b, "node ");
-        sb_value(&b, nd->name);
-        sb_str(&b, " dc=");
-        sb_value(&b, nd->dc);
-        sb_str(&b, " rack=");
-        sb_value(&b, nd->rack);
+        text_str(&b, "node ");
+        text_value(&b, nd->name);
+        text_str(&b, " dc=");
+        text_value(&b, nd->dc);
+        text_str(&b, " rack=");
+        text_value(&b, nd->rack);
         if (nd->state != TOKENRING_STATE_NORMAL && nd->state >= 0 && nd->state < 4) {
-            sb_str(&b, " state=");
-            sb_str(&b, states[nd->state]);
+            text_str(&b, " state=");
+            text_str(&b, states[nd->state]);
         }
         if (nd->liveness != TOKENRING_UP && nd->liveness >= 0 && nd->liveness < 3) {
-            sb_str(&b, " status=");
-            sb_str(&b, lives[nd->liveness]);
+            text_str(&b, " status=");
+            text_str(&b, lives[nd->liveness]);
         }
         if (nd->host_id) {
-            sb_str(&b, " host_id=");
-            sb_value(&b, nd->host_id);
+            text_str(&b, " host_id=");
+            text_value(&b, nd->host_id);
         }
         if (!nd->known) {
             if (nd->declared) {
-                sb_str(&b, " num_tokens=");
+                text_str(&b, " num_tokens=");
                 sb_i64(&b, (int64_t)nd->declared);
             } else {
-                sb_str(&b, " tokens=?");
+                text_str(&b, " tokens=?");
             }
-            sb_str(&b, "\n");
+            text_str(&b, "\n");
             continue;
         }
-        sb_str(&b, " tokens=");
+        text_str(&b, " tokens=");
         if (nd->ntok <= TOKENS_PER_LINE) {
             for (size_t j = 0; j < nd->ntok; j++) {
                 if (j)
-                    sb_put(&b, ",", 1);
+                    text_put(&b, ",", 1);
                 sb_i64(&b, nd->tokens[j]);
             }
-            sb_str(&b, "\n");
+            text_str(&b, "\n");
             continue;
         }
         for (size_t j = 0; j < nd->ntok; j++) {
-            sb_str(&b, j % TOKENS_PER_LINE == 0 ? "\n    " : ",");
+            text_str(&b, j % TOKENS_PER_LINE == 0 ? "\n    " : ",");
             sb_i64(&b, nd->tokens[j]);
         }
-        sb_str(&b, "\n");
+        text_str(&b, "\n");
     }
     if (b.oom) {
         tr_free(b.p);
