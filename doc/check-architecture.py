@@ -31,7 +31,7 @@ PRIVATE = {
 }
 # tests that read private layouts on purpose (white-box), with what they may include
 WHITE_BOX = {'tests/test_index.c': {'index.h'}, 'tests/test_rank.c': {'ring_internal.h'}}
-OUTSIDE = ['tools', 'bindings', 'bench', 'fuzz', 'lab', 'tests', 'doc/examples']
+OUTSIDE = ['tools', 'bindings', 'bench', 'fuzz', 'lab', 'tests', 'live', 'doc/examples']
 
 
 def sources(root, folder):
