@@ -53,6 +53,10 @@ static inline int tr_progress_tick(tr_progress *p, const char *what, tokenring_e
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)
 #define TR_CPU_X86 1
+/* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
+ * value of the digest read as a signed big-endian 128-bit integer. */
+TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
+
 #endif
 #define TR_CPU_POPCNT 1u
 TR_HIDDEN unsigned tr_cpu_features(void);
@@ -61,5 +65,9 @@ TR_HIDDEN unsigned tr_cpu_features(void);
 TR_HIDDEN int tr_check_name(tokenring_error *err, const char *what, const char *name);
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
 TR_HIDDEN size_t tr_utf8_bad_offset(const uint8_t *s, size_t n);
+
+/* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
+ * value of the digest read as a signed big-endian 128-bit integer. */
+TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
 
 #endif
