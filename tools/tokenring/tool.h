@@ -50,6 +50,7 @@ struct input {
 typedef struct tr_options {
     bool json, hex, token_mode, allow_partial;
     const char *types;
+    const char *partitioner; /* --partitioner (token): NULL, murmur3, random, byteordered */
     struct input inputs[64];
     size_t ninputs;
     const char *ks_defs[64];
