@@ -10,6 +10,7 @@
  *   keys.c      keys and token lists from the command line or stdin
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
  *   queries.c   token, getendpoints, ring, describering, status, demo
+ *   partitioners.c  token --partitioner random|byteordered (else queries.c's token)
  *   convert.c   convert
  *   changes.c   join, decommission, replace, move
  *   planning.c  generatetokens, migrate-num-tokens
