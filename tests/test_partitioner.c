@@ -191,6 +191,41 @@ static void test_driver_cases(void **state)
     assert_true(tokenring_token128_compare(t41, t42) < 0);
     assert_true(tokenring_token128_compare(t42, t41) > 0);
 
+    /* cpp-driver tests/src/unit/tests/test_token.cpp, TokenUnitTest.RandomHash ("sampled
+     * using SELECT token(key)"). */
+    static const struct { const char *key, *token; } cpp[] = {
+        {"a", "16955237001963240173058271559858726497"},
+        {"b", "144992942750327304334463589818972416113"},
+        {"c", "99079589977253916124855502156832923443"},
+        {"d", "166860289390734216023086131251507064403"},
+        {"abc", "148866708576779697295343134153845407886"},
+        {"xyz", "61893731502141497228477852773302439842"},
+    };
+    for (size_t i = 0; i < sizeof cpp / sizeof cpp[0]; i++)
+        assert_token_text(tokenring_random_token(cpp[i].key, strlen(cpp[i].key)), cpp[i].token);
+    /* cpp-driver TokenUnitTest.RandomFromString: 0, 1, 2^127 - 1, 2^127 read back. */
+    static const char *const cpp_text[] = {"0", "1", "170141183460469231731687303715884105727",
+                                           "170141183460469231731687303715884105728"};
+    for (size_t i = 0; i < 4; i++)
+        assert_token_text(parse_ok(cpp_text[i]), cpp_text[i]);
+    /* cpp-driver TokenUnitTest.RandomLessThan: abs of the digests 80 00..01
+     * (-(2^127 - 1)) and 80 00..00 (-2^127): the first is below; 00..01 00..00 (2^64) is
+     * below 00..02 00..00 (2^65); 0 is below 1. */
+    uint8_t d1[16] = {0}, d2[16] = {0};
+    d1[0] = 0x80;
+    d1[15] = 0x01;
+    d2[0] = 0x80;
+    assert_true(tokenring_token128_compare(tr_random_token_from_digest(d1),
+                                           tr_random_token_from_digest(d2)) < 0);
+    memset(d1, 0, 16);
+    memset(d2, 0, 16);
+    d1[7] = 0x01;
+    d2[7] = 0x02;
+    assert_token_text(tr_random_token_from_digest(d1), "18446744073709551616");
+    assert_token_text(tr_random_token_from_digest(d2), "36893488147419103232");
+    assert_true(tokenring_token128_compare(tr_random_token_from_digest(d1),
+                                           tr_random_token_from_digest(d2)) < 0);
+
     /* python-driver BytesTokensTest.test_from_string / test_comparison: the token
      * "0123456789abcdef" sits between the two-byte tokens 0122 and 0124. */
     uint8_t tok[8];
