@@ -53,10 +53,6 @@ static inline int tr_progress_tick(tr_progress *p, const char *what, tokenring_e
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)
 #define TR_CPU_X86 1
-/* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
- * value of the digest read as a signed big-endian 128-bit integer. */
-TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
-
 #endif
 #define TR_CPU_POPCNT 1u
 TR_HIDDEN unsigned tr_cpu_features(void);
