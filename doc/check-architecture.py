@@ -30,7 +30,9 @@ PRIVATE = {
                         'parse_cqlsh.c', 'parse_describering.c', 'parse_tsv.c'},
 }
 # tests that read private layouts on purpose (white-box), with what they may include
-WHITE_BOX = {'tests/test_index.c': {'index.h'}, 'tests/test_rank.c': {'ring_internal.h'}}
+WHITE_BOX = {'tests/test_index.c': {'index.h'}, 'tests/test_rank.c': {'ring_internal.h'},
+             # the -2^127 digest, which no known key has, reached through the private helper
+             'tests/test_partitioner.c': {'internal.h'}}
 OUTSIDE = ['tools', 'bindings', 'bench', 'fuzz', 'lab', 'tests', 'live', 'doc/examples']
 
 

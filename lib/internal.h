@@ -62,4 +62,8 @@ TR_HIDDEN int tr_check_name(tokenring_error *err, const char *what, const char *
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
 TR_HIDDEN size_t tr_utf8_bad_offset(const uint8_t *s, size_t n);
 
+/* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
+ * value of the digest read as a signed big-endian 128-bit integer. */
+TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
+
 #endif

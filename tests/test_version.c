@@ -74,6 +74,10 @@ static void public_struct_sizes_are_pinned(void **state)
 {
     (void)state;
     assert_int_equal(sizeof(tokenring_error), 16 + 256 + 64);
+    /* RandomPartitioner tokens (1.2): hi then lo, passed by value. */
+    assert_int_equal(sizeof(tokenring_token128), 16);
+    assert_int_equal(offsetof(tokenring_token128, hi), 0);
+    assert_int_equal(offsetof(tokenring_token128, lo), 8);
     if (sizeof(void *) == 8) {
         assert_int_equal(sizeof(tokenring_allocator), 32);
     }

@@ -11,6 +11,10 @@ import "C"
 // these declarations fail to compile if one of them ever differs from the C header:
 // uint(a-b) and uint(b-a) are both valid constants only when a == b.
 const (
+	_ = Token128MinHi - uint64(C.TOKENRING_TOKEN128_MIN_HI) + (uint64(C.TOKENRING_TOKEN128_MIN_HI) - Token128MinHi)
+	_ = Token128MinLo - uint64(C.TOKENRING_TOKEN128_MIN_LO) + (uint64(C.TOKENRING_TOKEN128_MIN_LO) - Token128MinLo)
+	_ = Token128MaxHi - uint64(C.TOKENRING_TOKEN128_MAX_HI) + (uint64(C.TOKENRING_TOKEN128_MAX_HI) - Token128MaxHi)
+	_ = uint(int64(Token128TextMax)-int64(C.TOKENRING_TOKEN128_TEXT_MAX)) + uint(int64(C.TOKENRING_TOKEN128_TEXT_MAX)-int64(Token128TextMax))
 	_ = uint(int64(ChangeGeneric)-int64(C.TOKENRING_CHANGE_GENERIC)) + uint(int64(C.TOKENRING_CHANGE_GENERIC)-int64(ChangeGeneric))
 	_ = uint(int64(ChangeJoin)-int64(C.TOKENRING_CHANGE_JOIN)) + uint(int64(C.TOKENRING_CHANGE_JOIN)-int64(ChangeJoin))
 	_ = uint(int64(ChangeDecommission)-int64(C.TOKENRING_CHANGE_DECOMMISSION)) + uint(int64(C.TOKENRING_CHANGE_DECOMMISSION)-int64(ChangeDecommission))

@@ -31,6 +31,9 @@ func readTSV(t testing.TB, name string, header string) [][]string {
 	first := true
 	for sc.Scan() {
 		line := sc.Text()
+		if strings.HasPrefix(line, "#") { // provenance comments
+			continue
+		}
 		if first {
 			if line != header {
 				t.Fatalf("%s: header %q, want %q", name, line, header)

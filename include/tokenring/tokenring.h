@@ -25,5 +25,6 @@
 #include "tokenring/parse.h"
 #include "tokenring/layout.h"
 #include "tokenring/analysis.h"
+#include "tokenring/partitioner.h"
 
 #endif /* TOKENRING_TOKENRING_H */

@@ -7,13 +7,16 @@
 #include "tool.h"
 
 #define TOOL_COMMANDS(X) \
-    X(cmd_token, \
-      "token", "[KEY...]", "print the Murmur3 token of each key (and its owner)", \
+    X(cmd_token_partitioned, \
+      "token", "[KEY...]", "print the token of each key (and its owner)", \
       "Keys come from the arguments, or from standard input one per line when none is " \
       "given. A key is text (its UTF-8 bytes) unless --hex (hex bytes) or --types (the " \
       "string form nodetool getendpoints accepts, components of a composite key separated " \
       "by ':') is given. With a ring, the owner is the node of the first token at or after " \
-      "the key's token.", \
+      "the key's token. --partitioner random prints RandomPartitioner's token (MD5, decimal; -1 " \
+      "for the empty key), --partitioner byteordered ByteOrderedPartitioner's (the key's " \
+      "bytes in hex), without owners (rings of those partitioners are not modelled yet); " \
+      "the default is murmur3.", \
       "tokenring token --types int,text '42:alice'") \
     X(cmd_getendpoints, \
       "getendpoints", "KEYSPACE KEY...", "print the replicas of a key, as nodetool getendpoints", \
@@ -157,6 +160,7 @@ const tool_option tool_options[] = {
     { "--hex", NULL, "keys are hex bytes" },
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
     { "--token", NULL, "keys are tokens" },
+    { "--partitioner", "P", "token: murmur3 (default), random or byteordered" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },
     { "--rack", "RACK", "the new node's rack (join, generatetokens: an existing rack or a new "

@@ -88,6 +88,12 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.hex = true;
         } else if (strcmp(f, "--types") == 0) {
             ctx->opt.types = val;
+        } else if (strcmp(f, "--partitioner") == 0) {
+            if (strcmp(val, "murmur3") != 0 && strcmp(val, "random") != 0 &&
+                strcmp(val, "byteordered") != 0)
+                die(EXIT_USAGE, "--partitioner: expected murmur3, random or byteordered, "
+                                "found '%s'", val);
+            ctx->opt.partitioner = val;
         } else if (strcmp(f, "--token") == 0) {
             ctx->opt.token_mode = true;
         } else if (strcmp(f, "--dc") == 0) {
@@ -169,6 +175,10 @@ int main(int argc, char **argv)
             cmd = &tool_commands[i];
     if (!cmd)
         die(EXIT_USAGE, "unknown command '%s' (see tokenring --help)", ctx->opt.cmd);
+    if (ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "murmur3") != 0 &&
+        strcmp(cmd->name, "token") != 0)
+        die(EXIT_USAGE, "--partitioner %s works with the token command only",
+            ctx->opt.partitioner);
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
     load_cluster(ctx);
     cmd->fn(ctx);

@@ -10,6 +10,7 @@
  *   keys.c      keys and token lists from the command line or stdin
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
  *   queries.c   token, getendpoints, ring, describering, status, demo
+ *   partitioners.c  token --partitioner random|byteordered (else queries.c's token)
  *   convert.c   convert
  *   changes.c   join, decommission, replace, move
  *   planning.c  generatetokens, migrate-num-tokens
@@ -50,6 +51,7 @@ struct input {
 typedef struct tr_options {
     bool json, hex, token_mode, allow_partial;
     const char *types;
+    const char *partitioner; /* --partitioner (token): NULL, murmur3, random, byteordered */
     struct input inputs[64];
     size_t ninputs;
     const char *ks_defs[64];

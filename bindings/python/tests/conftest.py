@@ -16,7 +16,8 @@ DATA = os.environ.get("TOKENRING_TEST_DATA") or os.path.join(REPO, "tests", "dat
 def read_tsv(name: str) -> List[Dict[str, str]]:
     """Rows of a vector file as dicts (header line gives the keys)."""
     with open(os.path.join(DATA, name), newline="", encoding="utf-8") as f:
-        return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+        lines = [line for line in f if not line.startswith("#")]  # provenance comments
+        return list(csv.DictReader(lines, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
 def vector_names(prefix: str) -> List[str]:

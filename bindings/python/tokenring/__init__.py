@@ -39,6 +39,10 @@ from ._analysis import (AVAILABILITY_MAX_K, ChangeKind, Consistency, FailureSet,
                         MovementSummary, SampleChange, Stream, TokensKept, availability,
                         balance, migration_plan, tokens_kept)
 from ._parse import Cluster, ClusterNode, InputFormat, detect_format
+from ._partitioner import (RANDOM_MAX_TOKEN, RANDOM_MIN_TOKEN, byte_ordered_token,
+                           compare_byte_tokens, compare_random_tokens, format_byte_token,
+                           format_random_token, md5, parse_byte_token, parse_random_token,
+                           random_token, random_tokens)
 from ._cluster_ring import ClusterRing
 
 #: Version of the libtokenring library loaded at run time, e.g. "1.2.0".
@@ -81,6 +85,9 @@ __all__ = [
     "DEFAULT_RACK", "RangeList",
     "parse_token", "hex_decode", "assign_racks", "rack_name", "TokensKept", "tokens_kept",
     "allocate_as_cassandra", "CASSANDRA_RELEASES",
+    "RANDOM_MIN_TOKEN", "RANDOM_MAX_TOKEN", "md5", "random_token", "random_tokens",
+    "compare_random_tokens", "format_random_token", "parse_random_token",
+    "byte_ordered_token", "format_byte_token", "parse_byte_token", "compare_byte_tokens",
 ]
 
 # Public classes read as tokenring.X (in help(), pickles and default reprs), not as the
