@@ -303,18 +303,22 @@ def server_changes(before, after):
 def test_harness_refuses_bad_input(tmp_path, monkeypatch):
     """A port in use, a JVM that exits, a node that does not come up in time and a missing
     JDK each give a clear HarnessError and leave no JVM of ours running."""
-    # a port in use (a listener of ours on 127.0.0.9's CQL port)
+    # a port in use (a listener of ours on node 9's CQL port, wherever the address base
+    # puts node 9)
+    node9 = harness.Node(9, "dc9", "r1", 1)
     s = socket.socket()
     s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind(("127.0.0.9", harness.NATIVE_PORT))
+    s.bind((node9.address, harness.NATIVE_PORT))
     s.listen(1)
+    c = harness.Cluster(tmp_path / "busy", [node9], seeds=(9,))
     try:
-        c = harness.Cluster(tmp_path / "busy", [harness.Node(9, "dc9", "r1", 1)], seeds=(9,))
-        with pytest.raises(harness.HarnessError, match=r"port already in use: 127\.0\.0\.9:9042"):
+        with pytest.raises(harness.HarnessError,
+                           match=r"port already in use: " + re.escape(node9.address) + ":9042"):
             c.start()
         assert c.pid(9) is None
     finally:
         s.close()
+        c.stop()   # should the check ever let a node start, it does not outlive the test
     COUNTS["harness errors"] += 1
     # a JVM that exits at once (a heap the JVM refuses)
     c = harness.Cluster(tmp_path / "exits", [harness.Node(9, "dc9", "r1", 1)], seeds=(9,),
