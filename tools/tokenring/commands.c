@@ -19,12 +19,18 @@
       "the default is murmur3.", \
       "tokenring token --types int,text '42:alice'") \
     X(cmd_getendpoints, \
-      "getendpoints", "KEYSPACE KEY...", "print the replicas of a key, as nodetool getendpoints", \
-      "One address per line in Cassandra's replica order (pending nodes excluded). Key " \
-      "types: text by default, --types for the partition key's CQL types, --hex for raw " \
-      "bytes, --token when the arguments are tokens. With several keys each list is " \
-      "preceded by a '# KEY (token T)' line.", \
-      "tokenring --topology cluster.topo getendpoints shop --types uuid " \
+      "getendpoints", "KEYSPACE TABLE KEY | KEYSPACE KEY...", \
+      "print the replicas of a key, as nodetool getendpoints", \
+      "One address per line in Cassandra's replica order (pending nodes excluded). " \
+      "Exactly three arguments are nodetool's form KEYSPACE TABLE KEY: the table is " \
+      "skipped (the tool knows no tables; give the partition key's types with --types). " \
+      "Any other count is KEYSPACE KEY...: one key, or three and more; the rule counts " \
+      "arguments and never guesses whether one looks like a table name, so two keys " \
+      "without a table go on standard input, one per line (no arguments after " \
+      "KEYSPACE). Key types: text by default, --types for the partition key's CQL " \
+      "types, --hex for raw bytes, --token when the arguments are tokens. With several " \
+      "keys each list is preceded by a '# KEY (token T)' line.", \
+      "tokenring --topology cluster.topo getendpoints shop orders --types uuid " \
       "f47ac10b-58cc-4372-a567-0e02b2c3d479") \
     X(cmd_ring, \
       "ring", "[KEYSPACE]", "print the ring, as nodetool ring", \

@@ -2,29 +2,98 @@
 /* --help and the man page, both generated from the command table (commands.c). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tool.h"
+
+/* The width --help wraps to (the cli suite checks that no line is longer). */
+enum { HELP_WIDTH = 80, HELP_COL = 31 };
+
+/* Appends TEXT wrapped at word boundaries: the first line continues a line already
+ * COL characters long, the next lines are indented by INDENT. A word longer than the
+ * room left is put on a line of its own, never cut. SHELL ends continued lines with
+ * " \\" so that a wrapped example still pastes as one command. */
+static void wrap_as(strbuf *b, const char *text, size_t col, size_t indent, bool shell)
+{
+    size_t width = shell ? HELP_WIDTH - 2 : HELP_WIDTH; /* room for " \\" */
+    size_t at = col;
+    bool line_empty = true;
+    const char *s = text;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        size_t w = strcspn(s, " ");
+        if (!line_empty && at + 1 + w > width) {
+            sb_puts(b, shell ? " \\\n" : "\n");
+            for (size_t i = 0; i < indent; i++)
+                sb_puts(b, " ");
+            at = indent;
+            line_empty = true;
+        }
+        if (!line_empty) {
+            sb_puts(b, " ");
+            at++;
+        }
+        sb_put(b, s, w);
+        at += w;
+        line_empty = false;
+        s += w;
+    }
+    sb_puts(b, "\n");
+}
+
+static void wrap(strbuf *b, const char *text, size_t col, size_t indent)
+{
+    wrap_as(b, text, col, indent, false);
+}
+
+/* "  HEAD  summary": the summary starts at HELP_COL when HEAD fits before it, else on
+ * the next line; both wrap. */
+static void entry(strbuf *b, const char *head, const char *summary)
+{
+    sb_puts(b, "  ");
+    size_t at = 2;
+    if (2 + strlen(head) + 2 > HELP_COL) {
+        wrap(b, head, 2, 6);
+        for (at = 0; at < HELP_COL; at++)
+            sb_puts(b, " ");
+    } else {
+        sb_puts(b, head);
+        for (at = 2 + strlen(head); at < HELP_COL; at++)
+            sb_puts(b, " ");
+    }
+    wrap(b, summary, HELP_COL, HELP_COL);
+}
 
 void print_help(void)
 {
     strbuf b = { 0 };
-    sb_printf(&b, "Usage: tokenring [OPTIONS] COMMAND [ARGS]\n\n%s\n\nCommands:\n",
-              tool_description);
+    sb_puts(&b, "Usage: tokenring [OPTIONS] COMMAND [ARGS]\n\n");
+    wrap(&b, tool_description, 0, 0);
+    sb_puts(&b, "\nCommands:\n");
     for (size_t i = 0; i < tool_command_count; i++) {
-        char head[80];
-        snprintf(head, sizeof head, "%s %s", tool_commands[i].name, tool_commands[i].args);
-        sb_printf(&b, "  %-28s %s\n", head, tool_commands[i].summary);
-        sb_printf(&b, "      %s\n      example: %s\n", tool_commands[i].details,
-                  tool_commands[i].example);
+        strbuf head = { 0 };
+        sb_printf(&head, "%s%s%s", tool_commands[i].name, *tool_commands[i].args ? " " : "",
+                  tool_commands[i].args);
+        entry(&b, head.p, tool_commands[i].summary);
+        free(head.p);
+        sb_puts(&b, "      ");
+        wrap(&b, tool_commands[i].details, 6, 6);
+        sb_puts(&b, "      example: ");
+        wrap_as(&b, tool_commands[i].example, 15, 10, true); /* a shell line */
     }
     sb_puts(&b, "\nOptions:\n");
     for (size_t i = 0; i < tool_option_count; i++) {
-        char head[80];
-        snprintf(head, sizeof head, "%s%s%s", tool_options[i].flag, tool_options[i].arg ? " " : "",
-                 tool_options[i].arg ? tool_options[i].arg : "");
-        sb_printf(&b, "  %-28s %s\n", head, tool_options[i].help);
+        strbuf head = { 0 };
+        sb_printf(&head, "%s%s%s", tool_options[i].flag, tool_options[i].arg ? " " : "",
+                  tool_options[i].arg ? tool_options[i].arg : "");
+        entry(&b, head.p, tool_options[i].help);
+        free(head.p);
     }
-    sb_printf(&b, "\nExit status: %s\n", tool_exit_text);
+    sb_puts(&b, "\nExit status: ");
+    wrap(&b, tool_exit_text, 13, 2);
     fputs(b.p, stdout);
     free(b.p);
 }

@@ -59,10 +59,12 @@ static void load_input(tr_ctx *ctx, const struct input *in)
                                      NULL, &err);
     free(text);
     if (rc != TOKENRING_OK) {
+        char buf[sizeof err.message + 64];
+        const char *msg = with_remedy(err.message, buf, sizeof buf);
         if (err.line)
             die(lib_exit(rc), "%s:%u:%u: %s", name, (unsigned)err.line, (unsigned)err.column,
-                err.message);
-        die(lib_exit(rc), "%s: %s", name, err.message[0] ? err.message : tokenring_strerror(rc));
+                msg);
+        die(lib_exit(rc), "%s: %s", name, err.message[0] ? msg : tokenring_strerror(rc));
     }
 }
 

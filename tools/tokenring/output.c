@@ -157,6 +157,31 @@ int lib_exit(int rc)
     return rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL : EXIT_INPUT;
 }
 
+/* The library's messages name remedies in words (it knows no command line); the tool
+ * names the flag that applies. */
+static const struct {
+    const char *phrase, *replacement, *appended;
+} remedies[] = {
+    { "allow partial input to accept it", "give --allow-partial to accept it", NULL },
+    { "needs a local datacenter", NULL, " (give --local-dc DC)" },
+};
+
+const char *with_remedy(const char *msg, char *buf, size_t cap)
+{
+    for (size_t i = 0; i < sizeof remedies / sizeof *remedies; i++) {
+        const char *at = strstr(msg, remedies[i].phrase);
+        if (!at)
+            continue;
+        if (remedies[i].replacement)
+            snprintf(buf, cap, "%.*s%s%s", (int)(at - msg), msg, remedies[i].replacement,
+                     at + strlen(remedies[i].phrase));
+        else
+            snprintf(buf, cap, "%s%s", msg, remedies[i].appended);
+        return buf;
+    }
+    return msg;
+}
+
 void fail_lib(int rc, const tokenring_error *err, const char *what)
 {
     int code = rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL
@@ -165,7 +190,9 @@ void fail_lib(int rc, const tokenring_error *err, const char *what)
                   rc == TOKENRING_E_IMPOSSIBLE)
                    ? EXIT_USAGE
                    : EXIT_INPUT;
-    die(code, "%s: %s", what, err->message[0] ? err->message : tokenring_strerror(rc));
+    char buf[sizeof err->message + 64];
+    die(code, "%s: %s", what,
+        err->message[0] ? with_remedy(err->message, buf, sizeof buf) : tokenring_strerror(rc));
 }
 
 const char *repl_text(const tokenring_replication *r, char *buf, size_t cap)

@@ -157,14 +157,20 @@ TOOL_COMMAND(cmd_token)
     free_keys(keys, n);
 }
 
-/* getendpoints KS KEY... */
+/* getendpoints KS TABLE KEY (nodetool's form: exactly three arguments) or KS KEY... (one
+ * key, or three keys and more; two keys in this form go on standard input). The rule
+ * looks at the count only, never at whether an argument looks like a table name: a key
+ * may be any text. The table is not checked (the tool knows no tables; --types gives the
+ * partition key's types). */
 TOOL_COMMAND(cmd_getendpoints)
 {
     if (ctx->opt.nargs < 1)
-        die(EXIT_USAGE, "usage: tokenring getendpoints KEYSPACE KEY... (see tokenring --help)");
+        die(EXIT_USAGE, "usage: tokenring getendpoints KEYSPACE TABLE KEY, or KEYSPACE "
+                        "KEY... (see tokenring --help)");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    size_t first = ctx->opt.nargs == 3 ? 2 : 1; /* skip TABLE */
     size_t n;
-    struct key *keys = collect_keys(ctx, ctx->opt.args + 1, ctx->opt.nargs - 1, &n);
+    struct key *keys = collect_keys(ctx, ctx->opt.args + first, ctx->opt.nargs - first, &n);
     tokenring_placement *p = build_placement(ctx, r);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");

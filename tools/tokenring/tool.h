@@ -115,6 +115,8 @@ int lib_exit(int rc);
 void fail_lib(int rc, const tokenring_error *err, const char *what)
     __attribute__((noreturn));
 void flush_and_exit(tr_ctx *ctx) __attribute__((noreturn));
+/* MSG (a library error message) with the flag that remedies it named, in BUF, or MSG. */
+const char *with_remedy(const char *msg, char *buf, size_t cap);
 
 void sb_reserve(strbuf *b, size_t extra);
 void sb_put(strbuf *b, const char *s, size_t n);
