@@ -37,6 +37,11 @@ void tr_cl_clear(tokenring_cluster *cl)
         tokenring_replication_free(cl->ks[i].repl);
     }
     tr_free(cl->ks);
+    for (size_t i = 0; i < cl->nskipped; i++) {
+        tr_free(cl->skipped[i].name);
+        tr_free(cl->skipped[i].cls);
+    }
+    tr_free(cl->skipped);
     tokenring_topology_free(cl->topo);
     tr_free(cl->hash);
     memset(cl, 0, sizeof *cl);
@@ -270,6 +275,35 @@ int tr_cl_check_keyspace_name(const char *s, size_t n, uint32_t line, uint32_t c
                               "keyspace name may not contain whitespace, control "
                               "characters, '#', '\"' or '='");
     }
+    return TOKENRING_OK;
+}
+
+int tr_cl_add_skipped(tokenring_cluster *cl, const char *name, size_t n, const char *cls,
+                      size_t cn, uint32_t line, uint32_t col, tokenring_error *err)
+{
+    int rc = tr_cl_check_keyspace_name(name, n, line, col, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    for (size_t i = 0; i < cl->nks; i++)
+        if (same_str(cl->ks[i].name, name, n))
+            return tr_fail_at(err, TOKENRING_E_EXISTS, line, col,
+                              "keyspace %.*s is already defined", (int)n, name);
+    for (size_t i = 0; i < cl->nskipped; i++)
+        if (same_str(cl->skipped[i].name, name, n))
+            return TOKENRING_OK;
+    struct tr_skipped *k = tr_reallocarray(cl->skipped, cl->nskipped + 1, sizeof *k);
+    if (!k)
+        return tr_cl_fail_nomem(err);
+    cl->skipped = k;
+    char *a = tr_strndup(name, n), *b = tr_strndup(cls, cn);
+    if (!a || !b) {
+        tr_free(a);
+        tr_free(b);
+        return tr_cl_fail_nomem(err);
+    }
+    cl->skipped[cl->nskipped].name = a;
+    cl->skipped[cl->nskipped].cls = b;
+    cl->nskipped++;
     return TOKENRING_OK;
 }
 
@@ -516,6 +550,12 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
         if (rc != TOKENRING_OK)
             return rc;
     }
+    for (size_t i = 0; i < src->nskipped; i++) {
+        size_t l = strlen(src->skipped[i].name);
+        if (tr_cl_add_skipped(dst, src->skipped[i].name, l, src->skipped[i].cls,
+                              strlen(src->skipped[i].cls), 0, 0, NULL) != TOKENRING_OK)
+            return TOKENRING_E_NOMEM;
+    }
     return TOKENRING_OK;
 }
 
@@ -557,6 +597,13 @@ int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
         rc = tr_cl_add_keyspace_at(&merged, k->name, strlen(k->name), k->repl, k->line, 1,
                                    err);
         k->repl = NULL; /* owned (and freed on failure) by tr_cl_add_keyspace_at */
+        if (rc != TOKENRING_OK)
+            goto fail;
+    }
+    for (size_t i = 0; i < staging->nskipped; i++) {
+        const struct tr_skipped *k = &staging->skipped[i];
+        rc = tr_cl_add_skipped(&merged, k->name, strlen(k->name), k->cls, strlen(k->cls), 0,
+                               0, err);
         if (rc != TOKENRING_OK)
             goto fail;
     }
@@ -662,6 +709,27 @@ TOKENRING_API int tokenring_cluster_add_keyspace(tokenring_cluster *cluster, con
         err->column = 0;
     }
     return rc;
+}
+
+TOKENRING_API size_t tokenring_cluster_skipped_keyspace_count(const tokenring_cluster *cluster)
+{
+    return cluster ? cluster->nskipped : 0;
+}
+
+TOKENRING_API int tokenring_cluster_skipped_keyspace(const char **name_out,
+                                                     const char **class_out,
+                                                     const tokenring_cluster *cluster,
+                                                     size_t index)
+{
+    if (cluster == NULL || (name_out == NULL && class_out == NULL))
+        return TOKENRING_E_INVAL;
+    if (index >= cluster->nskipped)
+        return TOKENRING_E_RANGE;
+    if (name_out)
+        *name_out = cluster->skipped[index].name;
+    if (class_out)
+        *class_out = cluster->skipped[index].cls;
+    return TOKENRING_OK;
 }
 
 TOKENRING_API size_t tokenring_cluster_node_count(const tokenring_cluster *cluster)

@@ -8,7 +8,17 @@
  *  (1 rows)
  *
  * A text may hold several tables (peers, then local). Tokens arrive as a set<text> in
- * string order; they are sorted numerically later. */
+ * string order; they are sorted numerically later.
+ *
+ * A table with the columns keyspace_name and replication (SELECT * FROM
+ * system_schema.keyspaces) gives keyspaces instead of nodes:
+ *
+ *   keyspace_name | durable_writes | replication
+ *  ---------------+----------------+---------------------------------------------------
+ *              ks |           True | {'class': 'org.apache.cassandra.locator.SimpleStrategy', 'replication_factor': '3'}
+ *
+ * Keyspaces whose class places no ranges on the ring (LocalStrategy, EverywhereStrategy,
+ * MetaStrategy: the system keyspaces) are recorded as skipped, with their class. */
 #include <string.h>
 
 #include "parse_formats.h"
@@ -161,6 +171,67 @@ static int parse_token_set(tokenring_cluster *cl, size_t idx, const cell *c, uin
     return TOKENRING_OK;
 }
 
+/* The class named in a cqlsh replication map ({'class': 'X', ...}), or NULL. */
+static const char *map_class(const cell *c, size_t *n)
+{
+    static const char key[] = "'class'";
+    for (size_t i = 0; i + sizeof key - 1 <= c->n; i++) {
+        if (memcmp(c->s + i, key, sizeof key - 1) != 0)
+            continue;
+        size_t j = i + sizeof key - 1;
+        while (j < c->n && (c->s[j] == ' ' || c->s[j] == ':'))
+            j++;
+        if (j >= c->n || c->s[j] != '\'')
+            return NULL;
+        size_t a = ++j;
+        while (j < c->n && c->s[j] != '\'')
+            j++;
+        if (j >= c->n)
+            return NULL;
+        *n = j - a;
+        return c->s + a;
+    }
+    return NULL;
+}
+
+/* Replication classes that place no range on the token ring: their keyspaces are
+ * skipped (recorded with tr_cl_add_skipped), not refused. */
+static bool ringless_class(const char *s, size_t n)
+{
+    static const char *const names[] = { "LocalStrategy", "EverywhereStrategy", "MetaStrategy" };
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+        size_t l = strlen(names[k]);
+        if (n >= l && memcmp(s + n - l, names[k], l) == 0 && (n == l || s[n - l - 1] == '.'))
+            return true;
+    }
+    return false;
+}
+
+/* One row of system_schema.keyspaces. */
+static int keyspace_row(tokenring_cluster *cl, const cell *name, const cell *repl, uint32_t line,
+                        tokenring_error *err)
+{
+    if (name->n == 0 || cell_is(name, "null"))
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, name->col, "expected a keyspace name");
+    size_t cn = 0;
+    const char *cls = map_class(repl, &cn);
+    if (!cls)
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, repl->col,
+                          "keyspace %.*s: expected a replication map such as {'class': "
+                          "'org.apache.cassandra.locator.SimpleStrategy', "
+                          "'replication_factor': '3'}", (int)name->n, name->s);
+    if (ringless_class(cls, cn))
+        return tr_cl_add_skipped(cl, name->s, name->n, cls, cn, line, name->col, err);
+    tokenring_replication *r = NULL;
+    tokenring_error e;
+    memset(&e, 0, sizeof e);
+    int rc = tokenring_replication_parse(&r, repl->s, repl->n, &e);
+    if (rc != TOKENRING_OK)
+        return tr_fail_at(err, rc, line, repl->col + (e.column ? e.column - 1 : 0),
+                          "keyspace %.*s: %s", (int)name->n, name->s, e.message);
+    return tr_cl_add_keyspace_at(cl, name->s, name->n, r, line, name->col, err);
+}
+
 int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                         tokenring_error *err)
 {
@@ -171,7 +242,7 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
     const char *line;
     size_t n;
     enum { WANT_HEADER, WANT_RULE, ROWS } st = WANT_HEADER;
-    int c_name = -1, c_dc = -1, c_rack = -1, c_tokens = -1, c_host = -1;
+    int c_name = -1, c_dc = -1, c_rack = -1, c_tokens = -1, c_host = -1, c_ks = -1, c_repl = -1;
     size_t ncells = 0;
     long rows = 0;
     uint32_t header_line = 0;
@@ -221,7 +292,7 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                                   ncells < 2 ? "expected a cqlsh table header such as "
                                                "'peer | data_center | rack | tokens'"
                                              : "too many columns in the cqlsh header");
-            c_name = c_dc = c_rack = c_tokens = c_host = -1;
+            c_name = c_dc = c_rack = c_tokens = c_host = c_ks = c_repl = -1;
             int name_rank = 99;
             for (size_t k = 0; k < ncells; k++) {
                 for (int r = 0; r < 5; r++)
@@ -237,6 +308,15 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                     c_tokens = (int)k;
                 else if (cell_is(&cells[k], "host_id"))
                     c_host = (int)k;
+                else if (cell_is(&cells[k], "keyspace_name"))
+                    c_ks = (int)k;
+                else if (cell_is(&cells[k], "replication"))
+                    c_repl = (int)k;
+            }
+            if (c_ks >= 0 && c_repl >= 0) { /* system_schema.keyspaces */
+                header_line = ln;
+                st = WANT_RULE;
+                continue;
             }
             const char *missing = c_name < 0    ? "peer (or broadcast_address)"
                                   : c_dc < 0     ? "data_center"
@@ -266,6 +346,12 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
                               "expected %zu '|'-separated cells as in the header, found %zu",
                               ncells, nc > MAX_CELLS ? (size_t)MAX_CELLS : nc);
+        if (c_ks >= 0 && c_repl >= 0) {
+            if ((rc = keyspace_row(cl, &cells[c_ks], &cells[c_repl], ln, err)) != TOKENRING_OK)
+                return rc;
+            rows++;
+            continue;
+        }
         const cell *name = &cells[c_name], *dc = &cells[c_dc], *rack = &cells[c_rack];
         if (name->n == 0 || cell_is(name, "null"))
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, name->col,
@@ -298,6 +384,6 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
     if (!any_table)
         return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
                           "expected a cqlsh table with the columns peer, data_center, rack "
-                          "and tokens");
+                          "and tokens, or keyspace_name and replication");
     return TOKENRING_OK;
 }

@@ -26,11 +26,18 @@ struct tr_keyspace {
     uint32_t line;
 };
 
+/* A keyspace read but not kept: its class places no range on the ring. */
+struct tr_skipped {
+    char *name, *cls;
+};
+
 struct tokenring_cluster {
     struct tr_cnode *nodes;
     size_t n, cap;
     struct tr_keyspace *ks;
     size_t nks, kcap;
+    struct tr_skipped *skipped;         /* system_schema.keyspaces rows not kept */
+    size_t nskipped;
     tokenring_topology *topo;           /* NULL when no node or tokens unknown */
     uint32_t flags;
     uint32_t *hash;                     /* name index (node index + 1, 0 = empty), open
@@ -82,6 +89,12 @@ TR_HIDDEN int tr_cl_set_host_id(tokenring_cluster *cl, size_t idx, const char *s
 TR_HIDDEN int tr_cl_add_keyspace_at(tokenring_cluster *cl, const char *name, size_t n,
                                     tokenring_replication *repl_owned, uint32_t line,
                                     uint32_t col, tokenring_error *err);
+
+/* Records a keyspace that is skipped (its class places no range on the ring); a name
+ * already skipped is not recorded twice, a name that is a keyspace fails. */
+TR_HIDDEN int tr_cl_add_skipped(tokenring_cluster *cl, const char *name, size_t n,
+                                const char *cls, size_t cn, uint32_t line, uint32_t col,
+                                tokenring_error *err);
 
 /* Parses a comma-separated token list s[0..n) at column col0 into node idx (a trailing
  * comma is allowed: more tokens follow on a continuation line). */

@@ -160,6 +160,7 @@ static const struct {
     { "samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt", TOKENRING_INPUT_CQLSH },
     { "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt", TOKENRING_INPUT_AUTO },
     { "samples/peers-cqlsh-2.1-select-star-abridged.txt", TOKENRING_INPUT_CQLSH },
+    { "samples/written/cqlsh-system_schema-keyspaces-5.0.txt", TOKENRING_INPUT_CQLSH },
     { "samples/describering-3.11-3nodes-single-token-rf3.txt",
       TOKENRING_INPUT_NODETOOL_DESCRIBERING },
 };

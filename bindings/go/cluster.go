@@ -278,6 +278,33 @@ func (c *Cluster) Keyspaces() ([]Keyspace, error) {
 	return out, nil
 }
 
+// SkippedKeyspace is a keyspace a cqlsh `SELECT * FROM system_schema.keyspaces` table
+// listed but the cluster does not keep: its replication class (LocalStrategy,
+// EverywhereStrategy, MetaStrategy) places nothing on the token ring.
+type SkippedKeyspace struct {
+	Name  string
+	Class string // as cqlsh printed it, e.g. org.apache.cassandra.locator.LocalStrategy
+}
+
+// SkippedKeyspaces lists the keyspaces skipped while reading system_schema.keyspaces, in
+// reading order (tokenring_cluster_skipped_keyspace). Since library 1.2.
+func (c *Cluster) SkippedKeyspaces() ([]SkippedKeyspace, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return nil, ErrClosed
+	}
+	out := make([]SkippedKeyspace, int(C.tokenring_cluster_skipped_keyspace_count(c.ptr)))
+	for i := range out {
+		var name, cls *C.char
+		if err := check(C.tokenring_cluster_skipped_keyspace(&name, &cls, c.ptr, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out[i] = SkippedKeyspace{Name: goStringN(name), Class: goStringN(cls)}
+	}
+	return out, nil
+}
+
 // KeyspaceReplication returns an owned copy of a keyspace's replication (close it), or
 // ErrNotFound.
 func (c *Cluster) KeyspaceReplication(name string) (*Replication, error) {

@@ -218,3 +218,39 @@ func TestClusterDescribering(t *testing.T) {
 		}
 	}
 }
+
+// cqlsh's `SELECT * FROM system_schema.keyspaces` gives every keyspace's replication;
+// the LocalStrategy system keyspaces are skipped and listed with their class.
+func TestClusterSchemaKeyspaces(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(dataDir, "samples", "written",
+		"cqlsh-system_schema-keyspaces-5.0.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if got, err := c.Parse(FormatAuto, string(raw), 0); err != nil || got != FormatCQLSH {
+		t.Fatalf("Parse: %v, %v", got, err)
+	}
+	ks, err := c.Keyspaces()
+	if err != nil || len(ks) != 5 {
+		t.Fatalf("keyspaces: %v, %v", ks, err)
+	}
+	if ks[1].Name != "shop" ||
+		ks[1].Replication != "{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2'}" {
+		t.Errorf("shop: %+v", ks[1])
+	}
+	sk, err := c.SkippedKeyspaces()
+	want := []SkippedKeyspace{{"system_schema", "org.apache.cassandra.locator.LocalStrategy"},
+		{"system", "org.apache.cassandra.locator.LocalStrategy"}}
+	if err != nil || len(sk) != 2 || sk[0] != want[0] || sk[1] != want[1] {
+		t.Fatalf("skipped: %+v, %v", sk, err)
+	}
+	c.Close()
+	if _, err := c.SkippedKeyspaces(); !errors.Is(err, ErrClosed) {
+		t.Errorf("closed: %v", err)
+	}
+}

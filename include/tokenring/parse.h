@@ -70,7 +70,16 @@ typedef enum tokenring_input_format {
                                               `system.peers` or `system.local` with the
                                               columns peer (or broadcast_address,
                                               listen_address, rpc_address), data_center,
-                                              rack and tokens (host_id optional). */
+                                              rack and tokens (host_id optional). Since
+                                              1.2 also `SELECT * FROM
+                                              system_schema.keyspaces` (the columns
+                                              keyspace_name and replication): one keyspace
+                                              per row, its replication from the map
+                                              cqlsh prints (full Java class names
+                                              accepted); LocalStrategy,
+                                              EverywhereStrategy and MetaStrategy
+                                              keyspaces are skipped, see
+                                              tokenring_cluster_skipped_keyspace(). */
     TOKENRING_INPUT_NODETOOL_DESCRIBERING = 6 /**< Output of `nodetool describering
                                               KEYSPACE` (2.0 .. 5.0): each range's end
                                               token belongs to its first endpoint; nodes,
@@ -269,6 +278,33 @@ TOKENRING_API uint32_t tokenring_cluster_flags(const tokenring_cluster *cluster)
  * @since 1.0
  */
 TOKENRING_API size_t tokenring_cluster_keyspace_count(const tokenring_cluster *cluster);
+
+/**
+ * Number of keyspaces read from a cqlsh `system_schema.keyspaces` table but not kept,
+ * because their replication class places no range on the token ring (LocalStrategy,
+ * EverywhereStrategy, MetaStrategy: Cassandra's system keyspaces). A name read twice
+ * counts once.
+ * @param cluster the cluster (NULL gives 0)
+ * @return the skipped keyspace count
+ * @since 1.2
+ */
+TOKENRING_API size_t tokenring_cluster_skipped_keyspace_count(const tokenring_cluster *cluster);
+
+/**
+ * Reads skipped keyspace @p index (in the order they were read).
+ * @param[out] name_out receives the keyspace name (borrowed; may be NULL)
+ * @param[out] class_out receives the replication class as the input wrote it, e.g.
+ *             `org.apache.cassandra.locator.LocalStrategy` (borrowed; may be NULL)
+ * @param cluster the cluster
+ * @param index the index, below tokenring_cluster_skipped_keyspace_count()
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL cluster, or both outputs NULL);
+ *         #TOKENRING_E_RANGE (index out of range)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_cluster_skipped_keyspace(const char **name_out,
+                                                     const char **class_out,
+                                                     const tokenring_cluster *cluster,
+                                                     size_t index);
 
 /**
  * Reads keyspace @p index (in the order they were added).

@@ -97,3 +97,24 @@ for dc, members in (("dc1", rows[:3]), ("dc2", rows[3:])):
     s += title + "\n" + "=" * len(title) + "\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n"
     s += srow(head) + "".join(srow(r) for r in members) + "\n"
 write("status-4.x-all-states.txt", s)
+
+# cqlsh `SELECT * FROM system_schema.keyspaces` on a 5.0 cluster with the datacenters of
+# 2dc_3r_2r_vn8, laid out as cqlsh's print_formatted_result does (header cells left-
+# justified, every row cell right-justified, ' | ' between cells), the replication map as
+# cqlsh's formatter prints a map<text, text> (full Java class names). The system keyspaces
+# are those of 5.0 with their default replication; the order is cqlsh's (token order of
+# the partition keys), not alphabetical.
+L = "org.apache.cassandra.locator."
+ks_rows = [
+    ("system_auth", "True", "{'class': '%sSimpleStrategy', 'replication_factor': '1'}" % L),
+    ("system_schema", "True", "{'class': '%sLocalStrategy'}" % L),
+    ("shop", "True", "{'class': '%sNetworkTopologyStrategy', 'dc1': '3', 'dc2': '2'}" % L),
+    ("system_distributed", "True",
+     "{'class': '%sSimpleStrategy', 'replication_factor': '3'}" % L),
+    ("system", "True", "{'class': '%sLocalStrategy'}" % L),
+    ("audit", "False", "{'class': '%sNetworkTopologyStrategy', 'dc1': '3/1'}" % L),
+    ("system_traces", "True", "{'class': '%sSimpleStrategy', 'replication_factor': '2'}" % L),
+]
+write("cqlsh-system_schema-keyspaces-5.0.txt",
+      cqlsh_table(["keyspace_name", "durable_writes", "replication"], ks_rows,
+                  [True, True, True]))

@@ -186,6 +186,11 @@ def golden_cases():
         ("getendpoints-12n-cassandra-3.0", ["--topology", t("12n_3racks_vn16"), "--keyspace",
                                             "ks=dc1=5", "--cassandra-version", "3.0.30",
                                             "getendpoints", "ks", "k1", "k2", "k3"], None),
+        # every keyspace's replication from cqlsh's SELECT * FROM system_schema.keyspaces
+        ("status-schema-shop", ["--cqlsh", w("cqlsh-peers_v2-2dc_3r_2r_vn8.txt"), "--cqlsh",
+                                w("cqlsh-local-2dc_3r_2r_vn8.txt"), "--schema",
+                                w("cqlsh-system_schema-keyspaces-5.0.txt"), "status", "shop"],
+         None),
         ("ring-keyspaces-differ", ["--topology", t("toy"), "--keyspace",
                                    "a=SimpleStrategy:2", "--keyspace", "b=SimpleStrategy:3",
                                    "ring"], None),
@@ -208,9 +213,36 @@ def test_help_layout():
                   % (w, m.group(1)))
 
 
+def test_schema():
+    """--schema: the keyspaces of system_schema.keyspaces with their replication, the
+    same placements as --keyspace gives, and a note naming the skipped system keyspaces."""
+    w = lambda n: os.path.join("samples", "written", n)
+    nodes = ["--cqlsh", w("cqlsh-peers_v2-2dc_3r_2r_vn8.txt"), "--cqlsh",
+             w("cqlsh-local-2dc_3r_2r_vn8.txt")]
+    schema = ["--schema", w("cqlsh-system_schema-keyspaces-5.0.txt")]
+    rc, out, err = run(nodes + schema + ["describering", "shop"])
+    check(rc == 0 and "skipped 2 keyspaces whose replication places nothing on the token "
+          "ring: system_schema (LocalStrategy), system (LocalStrategy)" in err,
+          "--schema: want the skipped-keyspace note, got %d %r" % (rc, err))
+    rc2, out2, _ = run(nodes + ["--keyspace", "shop=dc1=3,dc2=2", "describering", "shop"])
+    check(rc2 == 0 and out == out2 and out.count("TokenRange(") == 80,
+          "--schema: describering shop differs from --keyspace shop=dc1=3,dc2=2")
+    conv = ok(nodes + schema + ["convert"])
+    for line in ("keyspace system_traces {'class': 'SimpleStrategy', 'replication_factor': '2'}",
+                 "keyspace audit {'class': 'NetworkTopologyStrategy', 'dc1': '3/1'}"):
+        check(line in conv, "--schema convert: missing %r" % line)
+    check("system_schema" not in conv, "--schema convert: a LocalStrategy keyspace was kept")
+    bad = tmpfile("schema-bad.txt", " keyspace_name | replication\n---+---\n"
+                  " ks | {'class': 'com.example.Custom'}\n")
+    rc, out, err = run(nodes + ["--schema", bad, "ring"])
+    check(rc == 3 and out == "" and "3:17: keyspace ks: unknown replication class" in err,
+          "--schema with an unknown class: got %d %r" % (rc, err))
+
+
 def test_golden():
     os.makedirs(GOLDEN, exist_ok=True)
     test_help_layout()
+    test_schema()
     for name, args, stdin in golden_cases():
         rc, out, err = run(args, stdin)
         if not check(rc == 0, "golden %s: exit %d: %s" % (name, rc, err.strip())):

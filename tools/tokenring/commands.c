@@ -150,6 +150,10 @@ const tool_option tool_options[] = {
       "read `nodetool status` output (no tokens: only status and convert work)" },
     { "--cqlsh", "FILE", "read cqlsh output of SELECT peer, data_center, rack, tokens FROM "
                          "system.peers_v2 (or system.local); repeat for several files" },
+    { "--schema", "FILE",
+      "read every keyspace's replication from cqlsh output of SELECT * FROM "
+      "system_schema.keyspaces (keyspaces with LocalStrategy, EverywhereStrategy or "
+      "MetaStrategy place nothing on the ring: they are skipped, with a note on stderr)" },
     { "--input", "FILE", "read a file of any of these formats (detected)" },
     { "--keyspace", "NAME=REPL",
       "define a keyspace, REPL as in the topology file (e.g. NetworkTopologyStrategy:dc1=3, "

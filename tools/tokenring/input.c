@@ -135,6 +135,18 @@ void load_cluster(tr_ctx *ctx)
     for (size_t i = 0; i < ctx->opt.ninputs; i++)
         load_input(ctx, &ctx->opt.inputs[i]);
     add_keyspace_defs(ctx);
+    size_t nskip = tokenring_cluster_skipped_keyspace_count(ctx->cluster);
+    if (nskip) {
+        fprintf(stderr, "tokenring: note: skipped %zu keyspace%s whose replication places "
+                        "nothing on the token ring:", nskip, nskip == 1 ? "" : "s");
+        for (size_t i = 0; i < nskip; i++) {
+            const char *name, *cls;
+            tokenring_cluster_skipped_keyspace(&name, &cls, ctx->cluster, i);
+            const char *dot = strrchr(cls, '.');
+            fprintf(stderr, "%s %s (%s)", i ? "," : "", name, dot ? dot + 1 : cls);
+        }
+        fputs("\n", stderr);
+    }
     if (tokenring_cluster_flags(ctx->cluster) & TOKENRING_CLUSTER_PARTIAL)
         fprintf(stderr, "tokenring: warning: the input is incomplete (elided or cut-short "
                         "listing); results describe only the tokens it shows\n");

@@ -67,11 +67,11 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
         enum in_kind kind = IN_AUTO;
         if (strcmp(f, "--topology") == 0 || strcmp(f, "--nodetool-ring") == 0 ||
             strcmp(f, "--nodetool-status") == 0 || strcmp(f, "--cqlsh") == 0 ||
-            strcmp(f, "--input") == 0) {
+            strcmp(f, "--input") == 0 || strcmp(f, "--schema") == 0) {
             kind = f[2] == 't' ? IN_TOPOLOGY
                    : strcmp(f, "--nodetool-ring") == 0 ? IN_RING
                    : strcmp(f, "--nodetool-status") == 0 ? IN_STATUS
-                   : f[2] == 'c' ? IN_CQLSH
+                   : f[2] == 'c' || f[2] == 's' ? IN_CQLSH /* --schema: a cqlsh table */
                                  : IN_AUTO;
             if (ctx->opt.ninputs == 64)
                 die(EXIT_USAGE, "too many inputs");

@@ -132,3 +132,26 @@ def test_describering_refused_and_getendpoints():
             Cluster.parse(f.read())
     with pytest.raises(ParseError, match="empty input"):
         Cluster.parse("")
+
+
+def test_system_schema_keyspaces():
+    """cqlsh's SELECT * FROM system_schema.keyspaces gives each keyspace's replication;
+    the LocalStrategy system keyspaces are skipped and listed with their class."""
+    w = f"{DATA}/samples/written"
+    with open(f"{w}/cqlsh-system_schema-keyspaces-5.0.txt", encoding="utf-8") as f:
+        schema = f.read()
+    c = Cluster.parse(schema)
+    assert list(c.keyspaces) == ["system_auth", "shop", "system_distributed", "audit",
+                                 "system_traces"]
+    assert str(c.keyspace("shop")) == \
+        "{'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2'}"
+    assert c.skipped_keyspaces == {
+        "system_schema": "org.apache.cassandra.locator.LocalStrategy",
+        "system": "org.apache.cassandra.locator.LocalStrategy"}
+    for name in ("cqlsh-peers_v2-2dc_3r_2r_vn8.txt", "cqlsh-local-2dc_3r_2r_vn8.txt"):
+        with open(f"{w}/{name}", encoding="utf-8") as f:
+            c.add(f.read())
+    assert len(c) == 10
+    assert len(c.ring().replicas(0, c.keyspace("shop"))) == 5
+    with pytest.raises(ParseError, match="unknown replication class"):
+        Cluster.parse(" keyspace_name | replication\n---+---\n ks | {'class': 'Foo'}\n")

@@ -192,6 +192,21 @@ class Cluster(Handle):
             out[c_str(name[0])] = Replication.parse(replication_text(repl[0]))
         return out
 
+    @property
+    def skipped_keyspaces(self) -> Dict[str, str]:
+        """``{keyspace: replication class}`` of the keyspaces a cqlsh ``SELECT * FROM
+        system_schema.keyspaces`` table listed but the cluster does not keep: their class
+        (LocalStrategy, EverywhereStrategy, MetaStrategy) places nothing on the token
+        ring. The class is as cqlsh printed it (full Java name). In reading order."""
+        p = self._p()
+        name = ffi.new("const char **")
+        cls = ffi.new("const char **")
+        out = {}
+        for i in range(lib.tokenring_cluster_skipped_keyspace_count(p)):
+            check(lib.tokenring_cluster_skipped_keyspace(name, cls, p, i))
+            out[c_str(name[0])] = c_str(cls[0])
+        return out
+
     def keyspace(self, name: str) -> Replication:
         """The replication of keyspace ``name``. NotFoundError if unknown."""
         p = self._p()
