@@ -168,6 +168,15 @@ def golden_cases():
         ("move-toy", ["--topology", t("toy"), "--keyspace", "ks=SimpleStrategy:2", "move", "ks",
                       "B", "--initial-token", "40,80"], None),
         ("replace-demo", ["replace", "demo", "10.0.0.3", "10.0.0.9"], None),
+        ("removenode-demo", ["removenode", "demo", "10.0.0.3"], None),
+        ("assassinate-demo", ["assassinate", "demo", "10.0.0.3"], None),
+        ("ranges-demo", ["ranges", "demo", "10.0.0.3"], None),
+        ("ranges-2dc-transient", ["--topology", t("transient_single_token"), "--keyspace",
+                                  "ks=dc1=3/1,dc2=2/1", "ranges", "ks", "t1"], None),
+        ("pending-sample-joining", ["--nodetool-status", s("status-5.0-uj-joining-vnodes16.txt"),
+                                    "--nodetool-ring", s("ring-5.0-joining-node-vnodes16.txt"),
+                                    "--keyspace", "ks=NetworkTopologyStrategy:datacenter1=2",
+                                    "pending", "ks"], None),
         ("availability-demo", ["availability", "demo"], None),
         ("availability-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
                                    "ks=dc1=3,dc2=3", "availability", "--json", "ks", "--cl",
@@ -777,6 +786,55 @@ def test_analyses():
     check(all(s["source"] != "10.0.0.3" and s["destination"] == "10.0.0.9"
               for s in r["streams"]) and r["streams"],
           "replace: streams go to the replacement and never come from the dead node")
+    # removenode: the same ring change as decommission, but the dead node never sends:
+    # every gained range comes from a replica that remains (Cassandra's restoreReplicaCount)
+    rm = js(["removenode", "demo", "10.0.0.3"])
+    check([(n["name"], n["after_width"], n["gained_width"]) for n in rm["nodes"]] ==
+          [(n["name"], n["after_width"], n["gained_width"]) for n in d["nodes"]],
+          "removenode: the ring after is the ring after decommission")
+    check(rm["streams"] and all(s["source"] != "10.0.0.3" for s in rm["streams"]) and
+          sum(int(n["gained_width"]) for n in rm["nodes"]) == int(rm["streamed_width"]),
+          "removenode: streams cover every gain and never come from the removed node")
+    desc = ok(["describering", "demo"])
+    owners = {}
+    for m_ in re.finditer(r"start_token:(-?\d+), end_token:(-?\d+), endpoints:\[([^]]*)\]",
+                          desc):
+        owners[(m_.group(1), m_.group(2))] = m_.group(3).split(", ")
+    for st_ in rm["streams"]:
+        reps = owners.get((st_["start"], st_["end"]))
+        check(reps is not None and st_["source"] in reps and st_["destination"] not in reps,
+              "removenode: stream %r is from an old replica to a new one" % st_)
+    # assassinate: the same changed ranges, no stream; the nodes without data are the gainers
+    asn = js(["assassinate", "demo", "10.0.0.3"])
+    check(asn["streams"] == [] and int(asn["changed_width"]) == int(rm["changed_width"]) and
+          sorted((u["start"], u["end"], tuple(u["without_data"])) for u in asn["unstreamed"])
+          == sorted((s_["start"], s_["end"], (s_["destination"],)) for s_ in rm["streams"]),
+          "assassinate: no stream; each changed range lists the new replica removenode "
+          "would stream to")
+    # ranges: what describering lists for the node, whose widths sum to its effective
+    # ownership (status --json)
+    rg = js(["ranges", "demo", "10.0.0.3"])
+    mine = [k for k, v in owners.items() if "10.0.0.3" in v]
+    st_js = js(["status", "demo"])
+    eff = [n for n in st_js["nodes"] if n["address"] == "10.0.0.3"][0]["owns"]["width"]
+    check(rg["count"] == len(mine) == len(rg["ranges"]) and rg["width"] == eff and
+          sum(int(x["width"]) for x in rg["ranges"]) == int(eff) and
+          rg["primary"] == sum(1 for x in rg["ranges"] if x["position"] == 0),
+          "ranges: the node's describering ranges, summing to its effective ownership")
+    rc, out, err = run(["ranges", "demo", "10.9.9.9"])
+    check(rc == 2 and "no node '10.9.9.9'" in err, "ranges: unknown node")
+    # pending: a joining node's gains are exactly its ownership once Normal
+    ring5 = os.path.join("samples", "ring-5.0-joining-node-vnodes16.txt")
+    pd = js(["--nodetool-ring", ring5, "--keyspace", "ks=SimpleStrategy:2", "pending", "ks"])
+    j_ = [n for n in pd[0]["nodes"] if n["name"] == "172.16.0.12"][0]
+    check(len(pd) == 1 and j_["before_width"] == "0" and j_["gained_width"] == j_["after_width"] and
+          all(s_["destination"] == "172.16.0.12" for s_ in pd[0]["streams"]) and
+          int(pd[0]["streamed_width"]) == int(j_["gained_width"]) > 0,
+          "pending: the joining node gains what it will own, streamed to it")
+    rc, out, err = run(["pending", "demo"])
+    check(rc == 3 and "no joining node" in err, "pending: no joining node")
+    rc, out, err = run(["pending", "demo", "10.0.0.1"])
+    check(rc == 2 and "is not joining" in err, "pending: a Normal node")
     # move on the toy ring: B (10,30] + (65,80] moves to 40, 80 -> B's primary (30,40] +
     # (65,80]; with SimpleStrategy 2 effective widths still sum to 2 x 2^64
     mv = js(["--topology", "replicas_toy.topology.tsv", "--keyspace", "ks=SimpleStrategy:2",

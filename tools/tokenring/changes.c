@@ -7,7 +7,7 @@
 
 #include "tool.h"
 
-static void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title)
+void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title)
 {
     tokenring_movement_summary sum;
     if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)

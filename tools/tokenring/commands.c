@@ -102,6 +102,36 @@
       "simulate nodetool move: a node takes new tokens", \
       "As join, for a node that moves to the tokens of --initial-token.", \
       "tokenring move demo 10.0.0.2 --initial-token 0") \
+    X(cmd_removenode, \
+      "removenode", "KEYSPACE NODE", "simulate nodetool removenode: a dead node leaves, " \
+      "the remaining replicas stream", \
+      "The ring without NODE, as Cassandra's removenode leaves it, and the streams that " \
+      "restore the replica count: every node that becomes a replica of one of NODE's " \
+      "ranges fetches it from a replica that remains (the first one of its datacenter in " \
+      "replica order; Cassandra picks the closest by its snitch). NODE never sends: it is " \
+      "dead. The table and JSON are those of decommission.", \
+      "tokenring removenode demo 10.0.0.3") \
+    X(cmd_assassinate, \
+      "assassinate", "KEYSPACE NODE", "simulate nodetool assassinate: the node is dropped, " \
+      "nothing streams", \
+      "The same ring change as removenode, but assassinate only marks the node as left in " \
+      "gossip: no data moves. Lists each changed range with the new replicas that hold " \
+      "none of its data until a repair.", \
+      "tokenring assassinate demo 10.0.0.3") \
+    X(cmd_ranges, \
+      "ranges", "KEYSPACE NODE", "the ranges a node replicates, as nodetool describering " \
+      "filtered to it", \
+      "The describering lines of KEYSPACE whose endpoints include NODE (in ring order), " \
+      "marked 'transient' where NODE is a transient replica, then the count, how many it " \
+      "holds as the first replica, and their exact width.", \
+      "tokenring ranges demo 10.0.0.3") \
+    X(cmd_pending, \
+      "pending", "KEYSPACE [NODE]", "the pending ranges of a joining node (UJ)", \
+      "For each joining node of the input (or NODE), what it gains once it becomes " \
+      "Normal, and who streams it: the movement of its bootstrap, as join prints it. " \
+      "Needs its tokens: nodetool ring, cqlsh or topology input (nodetool status shows " \
+      "only counts).", \
+      "tokenring --nodetool-ring ring.txt --keyspace ks=dc1=3 pending ks") \
     X(cmd_availability, \
       "availability", "KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K]", \
       "list the sets of failed nodes that make ranges unavailable at a consistency level", \

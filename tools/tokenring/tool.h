@@ -15,6 +15,7 @@
  *   changes.c   join, decommission, replace, move
  *   planning.c  generatetokens, migrate-num-tokens
  *   analyses.c  availability, balance
+ *   removal.c   removenode, assassinate, ranges, pending
  *
  * All state is in one tr_ctx, passed to whatever needs it: there are no mutable globals.
  * A new command is one new file defining `TOOL_COMMAND(cmd_x) { ... }` plus one row in
@@ -147,6 +148,11 @@ const char *node_name(tr_ctx *ctx, uint32_t idx);
 const char **cluster_dcs(tr_ctx *ctx, size_t *count);
 const char *only_dc(tr_ctx *ctx);
 void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
+
+/* ---------------------------------------------------------------- changes */
+
+/* changes.c: a movement as the change commands print it (tables, or JSON with TITLE). */
+void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title);
 
 /* ------------------------------------------------------------------- keys */
 

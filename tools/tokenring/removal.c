@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Removal and what a node holds: removenode, assassinate, ranges, pending. Each is the
+ * library's movement analysis (or placement) of one question, as tables or JSON.
+ *
+ * removenode: Cassandra (StorageService.removeNode, restoreReplicaCount) takes the dead
+ * node out of the ring and every node that becomes a replica of one of its ranges fetches
+ * it from a live replica that remains; the dead node never sends. That is the movement of
+ * the ring without the node, with the replacement rule for sources (the library's
+ * TOKENRING_CHANGE_REPLACE: the first remaining old replica of the gainer's datacenter,
+ * else of any; Cassandra picks by snitch proximity, which an offline tool cannot know).
+ *
+ * assassinate: Gossiper.assassinateEndpoint only rewrites the node's gossip state to LEFT:
+ * the ring changes as for removenode, and nothing streams. The new replicas hold none of
+ * the ranges they gain until a repair. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tool.h"
+
+static tokenring_movement *removal(tr_ctx *ctx, const tokenring_replication *r, const char *node,
+                                   const char *what)
+{
+    const tokenring_topology *t = need_topology(ctx);
+    tokenring_topology *after = NULL;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_topology_clone(&after, t);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_topology_remove_node(after, node, &err);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_movement_compare(&m, t, after, r, TOKENRING_CHANGE_REPLACE, NULL, 0, &err);
+    tokenring_topology_free(after);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, what);
+    return m;
+}
+
+/* removenode KEYSPACE NODE */
+TOOL_COMMAND(cmd_removenode)
+{
+    check_args(ctx, 2, 2, "KEYSPACE NODE");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    tokenring_movement *m = removal(ctx, r, ctx->opt.args[1], "removenode");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Removal of dead node %s (nodetool removenode) under keyspace "
+                                  "%s %s", ctx->opt.args[1], ctx->opt.args[0],
+             repl_text(r, rb, sizeof rb));
+    print_movement(ctx, m, title);
+    tokenring_movement_free(m);
+}
+
+/* assassinate KEYSPACE NODE */
+TOOL_COMMAND(cmd_assassinate)
+{
+    check_args(ctx, 2, 2, "KEYSPACE NODE");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    tokenring_movement *m = removal(ctx, r, ctx->opt.args[1], "assassinate");
+    tokenring_movement_summary sum;
+    tokenring_movement_get_summary(&sum, m);
+    const char **names = calloc(sum.node_count + 1, sizeof *names);
+    if (!names)
+        die(EXIT_INTERNAL, "out of memory");
+    for (uint32_t i = 0; i < sum.node_count; i++) {
+        tokenring_movement_node nd;
+        tokenring_movement_get_node(&nd, m, i);
+        names[i] = nd.name;
+    }
+    char rb[512], cw[48];
+    u128_str(cw, sum.changed_width);
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"assassinated\": ");
+        sb_json_str(&ctx->out, ctx->opt.args[1]);
+        sb_puts(&ctx->out, ", \"keyspace\": ");
+        sb_json_str(&ctx->out, ctx->opt.args[0]);
+        sb_printf(&ctx->out, ", \"changed_width\": \"%s\", \"changed_fraction\": %.17g, "
+                             "\"streams\": [], \"unstreamed\": [",
+                  cw, sum.changed_fraction);
+    } else {
+        sb_printf(&ctx->out, "Assassination of %s (nodetool assassinate) under keyspace %s %s\n"
+                             "\nRanges whose replicas change: %u (%.4f%% of the ring)\n"
+                             "Streams: none (assassinate streams nothing; run a repair of "
+                             "these ranges on the nodes that gain them)\n\n"
+                             "%-20s  %-20s  %-8s  %s\n",
+                  ctx->opt.args[1], ctx->opt.args[0], repl_text(r, rb, sizeof rb),
+                  (unsigned)sum.range_count, sum.changed_fraction * 100, "Start (exclusive)",
+                  "End", "Share", "New replicas holding no data");
+    }
+    for (uint32_t i = 0; i < sum.range_count; i++) {
+        tokenring_moved_range mr;
+        tokenring_movement_get_range(&mr, m, i);
+        if (ctx->opt.json) {
+            char w[48];
+            u128_str(w, mr.width);
+            sb_printf(&ctx->out, "%s{\"start\": \"%lld\", \"end\": \"%lld\", \"width\": \"%s\", "
+                                 "\"without_data\": [",
+                      i ? ",\n  " : "\n  ", (long long)mr.start, (long long)mr.end, w);
+        } else {
+            char a[32], b[32], f[32];
+            snprintf(a, sizeof a, "%lld", (long long)mr.start);
+            snprintf(b, sizeof b, "%lld", (long long)mr.end);
+            snprintf(f, sizeof f, "%.4f%%", frac(mr.width) * 100);
+            sb_printf(&ctx->out, "%-20s  %-20s  %-8s  ", a, b, f);
+        }
+        bool first = true;
+        for (uint32_t j = 0; j < mr.new_count; j++) {
+            bool had = false;
+            for (uint32_t k = 0; k < mr.old_count; k++)
+                had |= mr.old_replicas[k] == mr.new_replicas[j];
+            if (had)
+                continue;
+            if (ctx->opt.json) {
+                sb_puts(&ctx->out, first ? "" : ", ");
+                sb_json_str(&ctx->out, names[mr.new_replicas[j]]);
+            } else {
+                sb_printf(&ctx->out, "%s%s", first ? "" : ", ", names[mr.new_replicas[j]]);
+            }
+            first = false;
+        }
+        sb_puts(&ctx->out, ctx->opt.json ? "]}" : (first ? "-\n" : "\n"));
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    free(names);
+    tokenring_movement_free(m);
+}
+
+/* ranges KEYSPACE NODE: the describering lines where NODE is a replica. */
+TOOL_COMMAND(cmd_ranges)
+{
+    check_args(ctx, 2, 2, "KEYSPACE NODE");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    const char *node = ctx->opt.args[1];
+    tokenring_placement *p = build_placement(ctx, r);
+    uint32_t idx;
+    if (tokenring_ring_find_node(&idx, ctx->ring, node) != TOKENRING_OK)
+        die(EXIT_USAGE, "ranges: no node '%s' in the ring (a joining node has none yet: see "
+                        "'tokenring pending')", node);
+    size_t nt;
+    tokenring_ring_tokens(ctx->ring, &nt);
+    tokenring_u128 total = { 0, 0 };
+    size_t count = 0, primary = 0;
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"keyspace\": ");
+        sb_json_str(&ctx->out, ctx->opt.args[0]);
+        sb_puts(&ctx->out, ", \"node\": ");
+        sb_json_str(&ctx->out, node);
+        sb_puts(&ctx->out, ", \"ranges\": [");
+    }
+    for (size_t i = 0; i < nt; i++) {
+        tokenring_range rg;
+        tokenring_replicas rep;
+        tokenring_ring_range(&rg, ctx->ring, i);
+        tokenring_placement_range_replicas(&rep, p, i);
+        uint32_t pos = UINT32_MAX;
+        for (uint32_t j = 0; j < rep.count; j++)
+            if (rep.nodes[j] == idx)
+                pos = j;
+        if (pos == UINT32_MAX)
+            continue;
+        bool trans = rep.transient && rep.transient[pos];
+        uint64_t lo = total.lo + rg.width.lo;
+        total.hi += rg.width.hi + (lo < total.lo);
+        total.lo = lo;
+        primary += pos == 0;
+        if (ctx->opt.json) {
+            char w[48];
+            u128_str(w, rg.width);
+            sb_printf(&ctx->out, "%s{\"start_token\": \"%lld\", \"end_token\": \"%lld\", "
+                                 "\"width\": \"%s\", \"position\": %u, \"transient\": %s, "
+                                 "\"endpoints\": [",
+                      count ? ",\n " : "", (long long)rg.start, (long long)rg.end, w,
+                      (unsigned)pos, trans ? "true" : "false");
+            for (uint32_t j = 0; j < rep.count; j++) {
+                sb_puts(&ctx->out, j ? ", " : "");
+                sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
+            }
+            sb_puts(&ctx->out, "]}");
+        } else {
+            sb_printf(&ctx->out, "\tTokenRange(start_token:%lld, end_token:%lld, endpoints:[",
+                      (long long)rg.start, (long long)rg.end);
+            for (uint32_t j = 0; j < rep.count; j++)
+                sb_printf(&ctx->out, "%s%s", j ? ", " : "", node_name(ctx, rep.nodes[j]));
+            sb_puts(&ctx->out, trans ? "]) transient\n" : "])\n");
+        }
+        count++;
+    }
+    char w[48];
+    u128_str(w, total);
+    if (ctx->opt.json)
+        sb_printf(&ctx->out, "], \"count\": %zu, \"primary\": %zu, \"width\": \"%s\"}\n", count,
+                  primary, w);
+    else
+        sb_printf(&ctx->out, "# %s replicates %zu of %zu ranges of keyspace %s (%zu as the "
+                             "first replica), %.4f%% of the ring: width %s\n",
+                  node, count, nt, ctx->opt.args[0], primary, frac(total) * 100, w);
+    tokenring_placement_free(p);
+}
+
+/* pending KEYSPACE [NODE]: what a joining node gains once it is Normal. */
+TOOL_COMMAND(cmd_pending)
+{
+    check_args(ctx, 1, 2, "KEYSPACE [NODE]");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    const tokenring_topology *t = need_topology(ctx);
+    size_t n = tokenring_topology_node_count(t);
+    size_t found = 0;
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "[");
+    for (size_t i = 0; i < n; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        if (ctx->opt.nargs == 2 ? strcmp(info.name, ctx->opt.args[1]) != 0
+                                : info.state != TOKENRING_STATE_JOINING)
+            continue;
+        if (info.state != TOKENRING_STATE_JOINING)
+            die(EXIT_USAGE, "pending: node %s is not joining (state %s): only a joining node "
+                            "(UJ) has pending ranges", info.name, state_word(info.state));
+        tokenring_topology *after = NULL;
+        tokenring_movement *m = NULL;
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        int rc = tokenring_topology_clone(&after, t);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_set_state(after, info.name, TOKENRING_STATE_NORMAL,
+                                              TOKENRING_UP, &err);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_movement_compare(&m, t, after, r, TOKENRING_CHANGE_JOIN, NULL, 0,
+                                            &err);
+        tokenring_topology_free(after);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "pending");
+        char title[1024], rb[512];
+        snprintf(title, sizeof title, "Pending ranges of joining node %s (%zu tokens) under "
+                                      "keyspace %s %s", info.name, info.token_count,
+                 ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+        if (ctx->opt.json && found)
+            sb_puts(&ctx->out, ",\n");
+        else if (found)
+            sb_puts(&ctx->out, "\n");
+        print_movement(ctx, m, title);
+        tokenring_movement_free(m);
+        found++;
+    }
+    if (!found) {
+        if (ctx->opt.nargs == 2)
+            die(EXIT_USAGE, "pending: no node '%s' in the input", ctx->opt.args[1]);
+        die(EXIT_INPUT, "pending: the input has no joining node (UJ in nodetool status, "
+                        "Joining in nodetool ring)");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]\n");
+}
