@@ -22,6 +22,8 @@ static void cnode_clear(struct tr_cnode *nd)
     tr_free(nd->dc);
     tr_free(nd->rack);
     tr_free(nd->host_id);
+    tr_free(nd->load);
+    tr_free(nd->owns);
     tr_free(nd->tokens);
     tr_free(nd->tok_pos);
     memset(nd, 0, sizeof *nd);
@@ -234,6 +236,20 @@ int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t l
     nd->tok_pos[nd->ntok] = ((uint64_t)line << 32) | col;
     nd->ntok++;
     nd->known = true;
+    return TOKENRING_OK;
+}
+
+int tr_cl_set_column(tokenring_cluster *cl, size_t idx, bool owns, const char *s, size_t n,
+                     tokenring_error *err)
+{
+    struct tr_cnode *nd = &cl->nodes[idx];
+    char **slot = owns ? &nd->owns : &nd->load;
+    if (*slot)
+        return TOKENRING_OK;
+    if (n > TOKENRING_MAX_NAME)
+        n = TOKENRING_MAX_NAME; /* a cell, not a name: kept up to the name limit */
+    if (!(*slot = tr_strndup(s, n)))
+        return tr_cl_fail_nomem(err);
     return TOKENRING_OK;
 }
 
@@ -493,6 +509,14 @@ static int merge_node(struct tr_cnode *dst, struct tr_cnode *src, tokenring_erro
     } else if (dst->declared == 0) {
         dst->declared = src->declared;
     }
+    if (dst->load == NULL) {
+        dst->load = src->load;
+        src->load = NULL;
+    }
+    if (dst->owns == NULL) {
+        dst->owns = src->owns;
+        src->owns = NULL;
+    }
     if (dst->host_id == NULL) {
         dst->host_id = src->host_id;
         src->host_id = NULL;
@@ -515,7 +539,7 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
         const struct tr_cnode *s = &src->nodes[i];
         struct tr_cnode *d = &dst->nodes[i];
         *d = *s;
-        d->name = d->dc = d->rack = d->host_id = NULL;
+        d->name = d->dc = d->rack = d->host_id = d->load = d->owns = NULL;
         d->tokens = NULL;
         d->tok_pos = NULL;
         dst->n = i + 1;
@@ -525,6 +549,10 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
         if (!d->name || !d->dc || !d->rack)
             return TOKENRING_E_NOMEM;
         if (s->host_id && !(d->host_id = tr_strdup(s->host_id)))
+            return TOKENRING_E_NOMEM;
+        if (s->load && !(d->load = tr_strdup(s->load)))
+            return TOKENRING_E_NOMEM;
+        if (s->owns && !(d->owns = tr_strdup(s->owns)))
             return TOKENRING_E_NOMEM;
         if (s->ntok) {
             d->tokens = tr_calloc(s->ntok, sizeof *d->tokens);
@@ -709,6 +737,21 @@ TOKENRING_API int tokenring_cluster_add_keyspace(tokenring_cluster *cluster, con
         err->column = 0;
     }
     return rc;
+}
+
+TOKENRING_API int tokenring_cluster_node_columns(const char **load_out, const char **owns_out,
+                                                 const tokenring_cluster *cluster,
+                                                 size_t index)
+{
+    if (cluster == NULL || (load_out == NULL && owns_out == NULL))
+        return TOKENRING_E_INVAL;
+    if (index >= cluster->n)
+        return TOKENRING_E_RANGE;
+    if (load_out)
+        *load_out = cluster->nodes[index].load;
+    if (owns_out)
+        *owns_out = cluster->nodes[index].owns;
+    return TOKENRING_OK;
 }
 
 TOKENRING_API size_t tokenring_cluster_skipped_keyspace_count(const tokenring_cluster *cluster)

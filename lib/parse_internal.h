@@ -11,6 +11,7 @@
 
 struct tr_cnode {
     char *name, *dc, *rack, *host_id;   /* host_id may be NULL */
+    char *load, *owns;                  /* nodetool's Load and Owns as printed, or NULL */
     int64_t *tokens;                    /* sorted ascending once parsing ends */
     uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
     size_t ntok, tcap;
@@ -89,6 +90,10 @@ TR_HIDDEN int tr_cl_set_host_id(tokenring_cluster *cl, size_t idx, const char *s
 TR_HIDDEN int tr_cl_add_keyspace_at(tokenring_cluster *cl, const char *name, size_t n,
                                     tokenring_replication *repl_owned, uint32_t line,
                                     uint32_t col, tokenring_error *err);
+
+/* Keeps a node's Load or Owns cell as nodetool printed it (the first input's wins). */
+TR_HIDDEN int tr_cl_set_column(tokenring_cluster *cl, size_t idx, bool owns, const char *s,
+                               size_t n, tokenring_error *err);
 
 /* Records a keyspace that is skipped (its class places no range on the ring); a name
  * already skipped is not recorded twice, a name that is a keyspace fails. */

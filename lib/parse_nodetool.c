@@ -332,6 +332,15 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
         if (created) {
             nd->state = stv;
             nd->liveness = live;
+            /* Load: the words between State and Owns ("105.3 KiB", "?") */
+            const tr_word *l0 = &w[4], *l1 = &w[nw - 3];
+            if (nw >= 7 && !(l0 == l1 && word_is(l0, "?")) &&
+                (rc = tr_cl_set_column(cl, idx, false, l0->s,
+                                       (size_t)(l1->s + l1->n - l0->s), err)) != TOKENRING_OK)
+                return rc;
+            if (!word_is(owns, "?") &&
+                (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
+                return rc;
         } else if (nd->state != stv || nd->liveness != live) {
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
                               "node %s is '%.*s %.*s' here but had another status or state "
@@ -491,7 +500,8 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         default: goto bad_code;
         }
         size_t k = 1;
-        const tr_word *addr = NULL, *rack = NULL, *host = NULL;
+        const tr_word *addr = NULL, *rack = NULL, *host = NULL, *load = NULL, *own = NULL;
+        size_t load_n = 0;
         int64_t ntok = -1, token = 0;
         uint32_t token_col = 0;
         bool have_token = false;
@@ -507,9 +517,13 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
                 k++;
                 break;
             case C_LOAD:
+                load = x;
+                load_n = x->n;
                 k++;
-                if (!word_is(x, "?") && k < nw && is_load_unit(&w[k]))
+                if (!word_is(x, "?") && k < nw && is_load_unit(&w[k])) {
+                    load_n = (size_t)(w[k].s + w[k].n - x->s); /* "105.3 KiB" */
                     k++;
+                }
                 break;
             case C_TOKENS:
                 if (tr_parse_i64(x->s, x->n, &ntok) != TOKENRING_OK || ntok < 0 ||
@@ -525,6 +539,7 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
                     return tr_fail_at(err, TOKENRING_E_PARSE, ln, x->col,
                                       "expected Owns as a percentage or '?', found '%.*s'",
                                       (int)(x->n > 40 ? 40 : x->n), x->s);
+                own = x;
                 k++;
                 break;
             case C_HOSTID:
@@ -564,6 +579,12 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         if (host && !word_is(host, "?") && !word_is(host, "null") &&
             (rc = tr_cl_set_host_id(cl, idx, host->s, host->n, ln, host->col, err)) !=
                 TOKENRING_OK)
+            return rc;
+        if (load && !word_is(load, "?") &&
+            (rc = tr_cl_set_column(cl, idx, false, load->s, load_n, err)) != TOKENRING_OK)
+            return rc;
+        if (own && !word_is(own, "?") &&
+            (rc = tr_cl_set_column(cl, idx, true, own->s, own->n, err)) != TOKENRING_OK)
             return rc;
         if (have_token) {
             if ((rc = tr_cl_add_token(cl, idx, token, ln, token_col, err)) != TOKENRING_OK)

@@ -868,6 +868,54 @@ static void schema_keyspaces_errors(void **state)
 #undef HDR
 }
 
+/* ------------------------------------------- nodetool Load and Owns kept */
+
+static void pasted_columns(void **state)
+{
+    (void)state;
+    size_t len, rl;
+    char *text = slurp("samples/status-5.0-uj-joining-vnodes16.txt", &len);
+    tokenring_cluster *c = parse_ok(TOKENRING_INPUT_AUTO, text, len, 0,
+                                    TOKENRING_INPUT_NODETOOL_STATUS);
+    const char *load, *owns;
+    assert_int_equal(tokenring_cluster_node_columns(&load, &owns, c, 0), TOKENRING_OK);
+    assert_string_equal(load, "30.9 KiB"); /* two fields, one cell */
+    assert_null(owns);                     /* '?' */
+    assert_int_equal(tokenring_cluster_node_columns(&load, NULL, c, 1), TOKENRING_OK);
+    assert_string_equal(load, "538.24 KiB");
+    assert_int_equal(tokenring_cluster_node_columns(NULL, NULL, c, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_node_columns(&load, &owns, NULL, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_cluster_node_columns(&load, &owns, c, 2), TOKENRING_E_RANGE);
+    /* merged with a ring: the first input's cells stay, the ring fills none in */
+    char *ring = slurp("samples/ring-5.0-joining-node-vnodes16.txt", &rl);
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_NODETOOL_RING, ring, rl, 0, NULL,
+                                             NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_node_columns(&load, &owns, c, 1), TOKENRING_OK);
+    assert_string_equal(load, "538.24 KiB");
+    assert_string_equal(owns, "100.00%"); /* from the ring: status had '?' */
+    tokenring_cluster_free(c);
+    /* the ring alone: Load as printed in its rows, Owns of the first row */
+    c = parse_ok(TOKENRING_INPUT_NODETOOL_RING, ring, rl, 0, TOKENRING_INPUT_NODETOOL_RING);
+    assert_int_equal(tokenring_cluster_node_columns(&load, &owns, c, 0), TOKENRING_OK);
+    assert_non_null(load);
+    assert_non_null(strstr(load, "KiB"));
+    tokenring_cluster_free(c);
+    /* a rack glued to the status keeps the Load words */
+    static const char glued[] =
+        "Datacenter: dc1\n==========\nAddress   Rack        Status State   Load            "
+        "Owns                Token\n                                                        "
+        "                         5\n10.0.0.1  us-east-1a-prodUp     Normal  1.5 MiB         "
+        "100.00%             5\n";
+    c = parse_ok(TOKENRING_INPUT_NODETOOL_RING, glued, sizeof glued - 1, 0,
+                 TOKENRING_INPUT_NODETOOL_RING);
+    assert_int_equal(tokenring_cluster_node_columns(&load, &owns, c, 0), TOKENRING_OK);
+    assert_string_equal(load, "1.5 MiB");
+    assert_string_equal(owns, "100.00%");
+    tokenring_cluster_free(c);
+    free(ring);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -882,6 +930,7 @@ int main(void)
         cmocka_unit_test(format_names),
         cmocka_unit_test(schema_keyspaces),
         cmocka_unit_test(schema_keyspaces_errors),
+        cmocka_unit_test(pasted_columns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

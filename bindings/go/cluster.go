@@ -278,6 +278,42 @@ func (c *Cluster) Keyspaces() ([]Keyspace, error) {
 	return out, nil
 }
 
+// NodetoolColumns are the Load and Owns cells a pasted `nodetool status` or `ring`
+// printed for a node ("105.3 KiB", "33.5%"); empty where it printed "?" or the input had
+// none. nodetool's figures, as pasted.
+type NodetoolColumns struct {
+	Name, Load, Owns string
+}
+
+// NodetoolColumns lists every node's pasted Load and Owns cells, in node order
+// (tokenring_cluster_node_columns). Since library 1.2.
+func (c *Cluster) NodetoolColumns() ([]NodetoolColumns, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return nil, ErrClosed
+	}
+	out := make([]NodetoolColumns, int(C.tokenring_cluster_node_count(c.ptr)))
+	for i := range out {
+		var info C.tokenring_cluster_node_info
+		if err := check(C.tokenring_cluster_node(&info, c.ptr, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		var load, owns *C.char
+		if err := check(C.tokenring_cluster_node_columns(&load, &owns, c.ptr, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out[i].Name = goStringN(info.name)
+		if load != nil {
+			out[i].Load = goStringN(load)
+		}
+		if owns != nil {
+			out[i].Owns = goStringN(owns)
+		}
+	}
+	return out, nil
+}
+
 // SkippedKeyspace is a keyspace a cqlsh `SELECT * FROM system_schema.keyspaces` table
 // listed but the cluster does not keep: its replication class (LocalStrategy,
 // EverywhereStrategy, MetaStrategy) places nothing on the token ring.

@@ -254,3 +254,24 @@ func TestClusterSchemaKeyspaces(t *testing.T) {
 		t.Errorf("closed: %v", err)
 	}
 }
+
+// A pasted nodetool status keeps its Load (two fields, one cell) and Owns cells.
+func TestClusterNodetoolColumns(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(dataDir, "samples", "status-5.0-uj-joining-vnodes16.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := NewCluster()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := c.Parse(FormatAuto, string(raw), 0); err != nil {
+		t.Fatal(err)
+	}
+	cols, err := c.NodetoolColumns()
+	want := []NodetoolColumns{{"172.16.0.12", "30.9 KiB", ""}, {"172.16.0.11", "538.24 KiB", ""}}
+	if err != nil || len(cols) != 2 || cols[0] != want[0] || cols[1] != want[1] {
+		t.Fatalf("columns: %+v, %v", cols, err)
+	}
+}

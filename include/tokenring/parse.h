@@ -280,6 +280,24 @@ TOKENRING_API uint32_t tokenring_cluster_flags(const tokenring_cluster *cluster)
 TOKENRING_API size_t tokenring_cluster_keyspace_count(const tokenring_cluster *cluster);
 
 /**
+ * The Load and Owns cells of a node as `nodetool status` or `nodetool ring` printed them
+ * (e.g. `105.3 KiB` and `33.5%`), so that a tool re-printing a pasted listing can keep
+ * them. NULL where the input had none or printed `?`; the first input that gave one wins.
+ * These are nodetool's figures for the keyspace it was run with; the library's own
+ * ownership comes from tokenring_ring_ownership().
+ * @param[out] load_out receives the Load cell (borrowed; may be NULL)
+ * @param[out] owns_out receives the Owns cell (borrowed; may be NULL)
+ * @param cluster the cluster
+ * @param index the node index
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL cluster, or both outputs NULL);
+ *         #TOKENRING_E_RANGE (index out of range)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_cluster_node_columns(const char **load_out, const char **owns_out,
+                                                 const tokenring_cluster *cluster,
+                                                 size_t index);
+
+/**
  * Number of keyspaces read from a cqlsh `system_schema.keyspaces` table but not kept,
  * because their replication class places no range on the token ring (LocalStrategy,
  * EverywhereStrategy, MetaStrategy: Cassandra's system keyspaces). A name read twice

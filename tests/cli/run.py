@@ -248,8 +248,25 @@ def test_schema():
           "--schema with an unknown class: got %d %r" % (rc, err))
 
 
+def test_pasted_columns():
+    """Re-printing a pasted nodetool status keeps nodetool's columns: a script that reads
+    Address, Load (two fields), Tokens, Owns and Host ID by field position gets the
+    pasted values back."""
+    for f in ("status-4.1-3racks-vnodes16.txt", "status-5.0-uj-joining-vnodes16.txt",
+              "status-5.0-2dc-named-dcs-vnodes16-crlf.txt"):
+        path = os.path.join("samples", f)
+        with open(os.path.join(DATA, path), newline="") as fh:
+            src = fh.read().replace("\r\n", "\n")
+        rows = lambda text: sorted(l.split()[:7] for l in text.split("\n")
+                                   if re.match(r"^[UD?][NJLM] ", l))
+        want, got = rows(src), rows(ok(["--nodetool-status", path, "status"]))
+        check(want and got == want, "status %s: pasted columns not kept: %r vs %r"
+              % (f, got[:2], want[:2]))
+
+
 def test_golden():
     os.makedirs(GOLDEN, exist_ok=True)
+    test_pasted_columns()
     test_help_layout()
     test_schema()
     for name, args, stdin in golden_cases():

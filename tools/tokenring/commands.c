@@ -37,8 +37,10 @@
       "One row per token (joining nodes included), grouped by datacenter, in nodetool's " \
       "column layout. Owns is the node's effective ownership for KEYSPACE; without one, " \
       "that of the input's keyspaces if they all share one replication ('?' and a Note " \
-      "when they differ), or primary ownership when the input defines no keyspace. The " \
-      "tool knows no load, so Load is '?'.", \
+      "when they differ), or primary ownership when the input defines no keyspace. Load " \
+      "is the pasted listing's (nodetool ring or status input), else '?'; where the " \
+      "tokens are unknown, Owns is the pasted figure, and a Note says which Owns is " \
+      "shown when the pasted one differs.", \
       "tokenring --nodetool-ring ring.txt ring shop") \
     X(cmd_describering, \
       "describering", "KEYSPACE", "print every range with its replicas, as nodetool describering", \
@@ -51,8 +53,10 @@
       "status", "[KEYSPACE]", "print nodes with token counts and ownership, as nodetool status", \
       "The 4.0+ layout: columns padded to the widest cell across all datacenters; nodes " \
       "in input order (nodetool prints them in hash-map order). Owns " \
-      "(effective) for KEYSPACE, chosen as for ring. Works on nodetool status input too " \
-      "(then ownership is '?'). Load is '?'; Host ID is '?' unless the input had one.", \
+      "(effective) for KEYSPACE, chosen as for ring. Works on nodetool status input too: " \
+      "Load (two fields, e.g. '105.3 KiB'), Owns and Host ID are kept as pasted (Owns " \
+      "is recomputed when the tokens are known, with a Note when it differs); '?' where " \
+      "the input had none.", \
       "tokenring --nodetool-status status.txt status") \
     X(cmd_convert, \
       "convert", "", "write the input as a topology file", \

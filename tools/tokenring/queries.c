@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Queries: token, getendpoints, ring, describering, status, demo: what the ring says, in
  * nodetool's layouts. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,6 +84,62 @@ static double own_value(const struct own *o, size_t i)
         return -1; /* joining: not in the ownership map */
     return o->mode == OWN_EFFECTIVE ? (double)o->o[i].nodetool_effective
                                     : (double)o->o[i].nodetool_primary;
+}
+
+/* The Load or Owns cell a pasted nodetool listing gave node i, or NULL. */
+static const char *pasted(tr_ctx *ctx, size_t i, bool owns)
+{
+    const char *load = NULL, *own = NULL;
+    tokenring_cluster_node_columns(&load, &own, ctx->cluster, i);
+    return owns ? own : load;
+}
+
+/* The Owns cell: the library's figure when it has one, else the pasted one, else "?".
+ * Counts in *shown_pasted / *hidden_pasted which of the pasted cells were used. */
+static void owns_cell(tr_ctx *ctx, const struct own *o, size_t i, bool ring, char *buf,
+                      size_t cap, size_t *shown_pasted, size_t *hidden_pasted)
+{
+    double v = own_value(o, i);
+    const char *p = pasted(ctx, i, true);
+    if (v >= 0) {
+        if (ring) /* Ring.java: ##0.00%; Status.java: ##0.0% */
+            snprintf(buf, cap, "%.2f%%", v * 100.0);
+        else
+            snprintf(buf, cap, "%.1f%%", v * 100.0);
+        if (p) {
+            /* display only: the pasted percentage may be rounded to the other layout's
+             * precision (ring 0.01, status 0.1) */
+            char *end;
+            double pv = strtod(p, &end);
+            bool same = end != p && *end == '%' && fabs(pv - v * 100.0) <= 0.05 + 1e-9;
+            *hidden_pasted += !same;
+        }
+    } else if (p) {
+        snprintf(buf, cap, "%s", p);
+        ++*shown_pasted;
+    } else {
+        snprintf(buf, cap, "?");
+    }
+}
+
+/* Says which Owns figures are shown when the input had its own. */
+static void owns_note(tr_ctx *ctx, const struct own *o, const char *ks, size_t shown,
+                      size_t hidden)
+{
+    if (hidden) {
+        sb_puts(&ctx->out, "Note: Owns is computed from the tokens (");
+        if (o->mode == OWN_EFFECTIVE && ks)
+            sb_printf(&ctx->out, "effective ownership for keyspace %s", ks);
+        else
+            sb_puts(&ctx->out, o->mode == OWN_EFFECTIVE ? "effective ownership"
+                                                          : "primary ownership");
+        sb_printf(&ctx->out, "); it differs from the pasted Owns of %zu node%s, which is not "
+                             "shown\n", hidden, hidden == 1 ? "" : "s");
+    }
+    if (shown)
+        sb_printf(&ctx->out, "Note: Owns of %zu node%s as pasted (nodetool's figures for the "
+                             "keyspace it was run with), not computed: the tokens are "
+                             "unknown\n", shown, shown == 1 ? "" : "s");
 }
 
 static void json_own(tr_ctx *ctx, const struct own *o, size_t i)
@@ -368,15 +425,13 @@ TOOL_COMMAND(cmd_ring)
         for (size_t a = 0; a < nrows; a++) {
             tokenring_cluster_node_info info;
             tokenring_cluster_node(&info, ctx->cluster, rows[a].node);
-            char t[32], ow[32];
+            char t[32], ow[320];
             snprintf(t, sizeof t, "%lld", (long long)rows[a].token);
-            double v = own_value(&o, rows[a].node);
-            if (v < 0)
-                snprintf(ow, sizeof ow, "?");
-            else
-                snprintf(ow, sizeof ow, "%.2f%%", v * 100.0);
+            size_t dummy = 0;
+            owns_cell(ctx, &o, rows[a].node, true, ow, sizeof ow, &dummy, &dummy);
+            const char *load = pasted(ctx, rows[a].node, false);
             ring_row(ctx, w, info.name, info.rack, liveness_word(info.liveness),
-                     state_word(info.state), "?", ow, t);
+                     state_word(info.state), load ? load : "?", ow, t);
         }
         sb_puts(&ctx->out, "\n");
         free(rows);
@@ -388,6 +443,12 @@ TOOL_COMMAND(cmd_ring)
             sb_puts(&ctx->out, "  Warning: \"nodetool ring\" is used to output all the tokens of a "
                           "node.\n  To view status related info of a node use \"nodetool "
                           "status\" instead.\n\n");
+        size_t shown = 0, hidden = 0;
+        for (size_t i = 0; i < n; i++) {
+            char buf[320];
+            owns_cell(ctx, &o, i, true, buf, sizeof buf, &shown, &hidden);
+        }
+        owns_note(ctx, &o, ctx->opt.nargs ? ctx->opt.args[0] : NULL, shown, hidden);
         if (o.mode == OWN_UNKNOWN)
             sb_printf(&ctx->out, "Note: %s\n", NOTE_DIFFERENT);
         else if (o.mode == OWN_PRIMARY)
@@ -467,6 +528,7 @@ TOOL_COMMAND(cmd_status)
     size_t width[NCOL];
     if (!cells)
         die(EXIT_INTERNAL, "out of memory");
+    size_t shown_pasted = 0, hidden_pasted = 0;
     for (size_t c = 0; c < nc; c++)
         width[c] = strlen(head[c]);
     for (size_t i = 0; i < n; i++) {
@@ -479,14 +541,11 @@ TOOL_COMMAND(cmd_status)
                                                                                        : '?',
                  "NJLM"[info.state & 3]);
         snprintf(buf[c++], 320, "%s", info.name);
-        snprintf(buf[c++], 320, "?");
+        const char *load = pasted(ctx, i, false);
+        snprintf(buf[c++], 320, "%s", load ? load : "?");
         if (!token_layout)
             snprintf(buf[c++], 320, "%zu", info.declared_tokens);
-        double v = own_value(&o, i);
-        if (v < 0)
-            snprintf(buf[c++], 320, "?");
-        else
-            snprintf(buf[c++], 320, "%.1f%%", v * 100.0);
+        owns_cell(ctx, &o, i, false, buf[c++], 320, &shown_pasted, &hidden_pasted);
         snprintf(buf[c++], 320, "%s", info.host_id ? info.host_id : "?");
         if (token_layout)
             snprintf(buf[c++], 320, "%lld", info.token_count ? (long long)info.tokens[0] : 0LL);
@@ -522,8 +581,11 @@ TOOL_COMMAND(cmd_status)
         }
         sb_puts(&ctx->out, "\n");
     }
+    owns_note(ctx, &o, ctx->opt.nargs ? ctx->opt.args[0] : NULL, shown_pasted, hidden_pasted);
     if (o.mode == OWN_UNKNOWN && o.o)
         sb_printf(&ctx->out, "Note: %s\n", NOTE_DIFFERENT);
+    else if (o.mode == OWN_UNKNOWN && shown_pasted)
+        ;
     else if (o.mode == OWN_UNKNOWN)
         sb_puts(&ctx->out, "Note: the input has no tokens (nodetool status), so ownership is "
                       "unknown\n");

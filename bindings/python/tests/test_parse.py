@@ -155,3 +155,14 @@ def test_system_schema_keyspaces():
     assert len(c.ring().replicas(0, c.keyspace("shop"))) == 5
     with pytest.raises(ParseError, match="unknown replication class"):
         Cluster.parse(" keyspace_name | replication\n---+---\n ks | {'class': 'Foo'}\n")
+
+
+def test_nodetool_columns_kept():
+    """A pasted nodetool status keeps its Load (two fields, one cell) and Owns cells."""
+    with open(f"{DATA}/samples/status-4.1-3racks-vnodes16.txt", encoding="utf-8") as f:
+        c = Cluster.parse(f.read())
+    cols = c.nodetool_columns
+    assert cols["172.18.0.2"] == ("109.38 KiB", "64.7%")
+    with open(f"{DATA}/samples/status-5.0-uj-joining-vnodes16.txt", encoding="utf-8") as f:
+        c = Cluster.parse(f.read())
+    assert c.nodetool_columns["172.16.0.12"] == ("30.9 KiB", None)  # Owns '?'

@@ -193,6 +193,21 @@ class Cluster(Handle):
         return out
 
     @property
+    def nodetool_columns(self) -> Dict[str, Tuple[Optional[str], Optional[str]]]:
+        """``{node: (load, owns)}``: the Load and Owns cells a pasted ``nodetool status`` or
+        ``ring`` printed for each node (e.g. ``("105.3 KiB", "33.5%")``), ``None`` where it
+        printed ``?`` or the input had none. nodetool's figures, as pasted."""
+        p = self._p()
+        load = ffi.new("const char **")
+        owns = ffi.new("const char **")
+        out = {}
+        for i, node in enumerate(self.nodes):
+            check(lib.tokenring_cluster_node_columns(load, owns, p, i))
+            out[node.name] = (c_str(load[0]) if load[0] != ffi.NULL else None,
+                              c_str(owns[0]) if owns[0] != ffi.NULL else None)
+        return out
+
+    @property
     def skipped_keyspaces(self) -> Dict[str, str]:
         """``{keyspace: replication class}`` of the keyspaces a cqlsh ``SELECT * FROM
         system_schema.keyspaces`` table listed but the cluster does not keep: their class
