@@ -291,7 +291,7 @@ func (c *Cluster) NodetoolColumns() ([]NodetoolColumns, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return nil, ErrClosed
+		return nil, c.gone()
 	}
 	out := make([]NodetoolColumns, int(C.tokenring_cluster_node_count(c.ptr)))
 	for i := range out {
@@ -328,7 +328,7 @@ func (c *Cluster) SkippedKeyspaces() ([]SkippedKeyspace, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr == nil {
-		return nil, ErrClosed
+		return nil, c.gone()
 	}
 	out := make([]SkippedKeyspace, int(C.tokenring_cluster_skipped_keyspace_count(c.ptr)))
 	for i := range out {
