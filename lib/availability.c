@@ -673,8 +673,11 @@ typedef struct sm {
     size_t sets;
     u128 *w;             /* width per set */
     uint32_t *cnt;       /* sets * dcn: replicas per dc */
-    uint32_t *fail;      /* sets * dcn: failed replicas per dc */
-    uint8_t *broken;
+    uint32_t *fail;      /* sets * G: failed replicas per group */
+    uint32_t *thr;       /* sets * G: failures in the group that break the set (NONE) */
+    uint32_t *nover;     /* per set: groups at or over their threshold */
+    uint32_t G;          /* groups: 1 for the levels that count all replicas, else dcn */
+    uint32_t *grp;       /* node -> group */
     uint32_t *mem_off, *mem; /* members of each set (CSR) */
     uint32_t *node_dc;
     /* node -> sets containing it (CSR) */
@@ -685,8 +688,6 @@ typedef struct sm {
     /* single-node shortcut */
     u128 *crit_w;
     uint32_t *crit_n;
-    uint32_t *tmp;       /* dcn scratch */
-    uint8_t *before;     /* dcn scratch */
     /* state */
     u128 W;
     size_t nbroken;
@@ -701,67 +702,78 @@ typedef struct sm {
     int rc;
 } sm;
 
-static bool set_fails_with(const sm *s, size_t set, uint32_t extra_dc)
+/* Members of `set` in group g gain (sign +1) or lose (-1) the set as "critical": it is
+ * unbroken and one more failure in their group breaks it. */
+static void crit_members(sm *s, size_t set, uint32_t g, int sign)
 {
-    uint32_t *f = s->tmp;
-    memcpy(f, s->fail + set * s->dcn, s->dcn * sizeof *f);
-    if (extra_dc != NONE)
-        f[extra_dc]++;
-    return fails(s->r, s->cnt + set * s->dcn, f);
-}
-
-/* Would failing one more node of datacenter d break set `set` (which is unbroken)? */
-static void crit_state(const sm *s, size_t set, uint8_t *out)
-{
-    for (uint32_t d = 0; d < s->dcn; d++)
-        out[d] = !s->broken[set] && s->cnt[set * s->dcn + d] > s->fail[set * s->dcn + d] &&
-                 set_fails_with(s, set, d);
-}
-
-static void crit_apply(sm *s, size_t set, const uint8_t *before)
-{
-    uint8_t after[64];
-    uint8_t *a = s->dcn <= 64 ? after : s->before + s->dcn;
-    crit_state(s, set, a);
-    for (uint32_t d = 0; d < s->dcn; d++) {
-        if (a[d] == before[d])
+    for (uint32_t i = s->mem_off[set]; i < s->mem_off[set + 1]; i++) {
+        uint32_t y = s->mem[i];
+        if (s->grp[y] != g)
             continue;
-        for (uint32_t i = s->mem_off[set]; i < s->mem_off[set + 1]; i++) {
-            uint32_t y = s->mem[i];
-            if (s->node_dc[y] != d)
-                continue;
-            if (a[d]) {
-                s->crit_w[y] += s->w[set];
-                s->crit_n[y]++;
-            } else {
-                s->crit_w[y] -= s->w[set];
-                s->crit_n[y]--;
-            }
+        if (sign > 0) {
+            s->crit_w[y] += s->w[set];
+            s->crit_n[y]++;
+        } else {
+            s->crit_w[y] -= s->w[set];
+            s->crit_n[y]--;
         }
     }
 }
 
+/* Every group in which `set` is critical gains or loses it (on breaking / repairing). */
+static void crit_all(sm *s, size_t set, int sign)
+{
+    for (uint32_t g = 0; g < s->G; g++)
+        if (s->thr[set * s->G + g] != NONE &&
+            s->fail[set * s->G + g] + 1 == s->thr[set * s->G + g])
+            crit_members(s, set, g, sign);
+}
+
+/* Node x fails (delta +1) or recovers (-1). A set is broken while some group has at least
+ * its threshold of failed replicas (nover counts those groups). */
 static void node_change(sm *s, uint32_t x, int delta)
 {
-    uint32_t d = s->node_dc[x];
+    uint32_t g = s->grp[x];
     for (uint32_t i = s->ns_off[x]; i < s->ns_off[x + 1]; i++) {
         size_t set = s->ns[i];
-        if (s->single)
-            crit_state(s, set, s->before);
-        s->fail[set * s->dcn + d] = (uint32_t)((int64_t)s->fail[set * s->dcn + d] + delta);
-        bool b = set_fails_with(s, set, NONE);
-        if (b != (bool)s->broken[set]) {
-            s->broken[set] = b;
-            if (b) {
-                s->W += s->w[set];
-                s->nbroken++;
+        uint32_t *f = &s->fail[set * s->G + g];
+        uint32_t thr = s->thr[set * s->G + g];
+        if (delta > 0) {
+            ++*f;
+            if (thr == NONE)
+                continue;
+            if (*f == thr) {
+                if (s->nover[set]++ == 0) {
+                    if (s->single) {
+                        --*f; /* the set was critical in g (and maybe elsewhere) */
+                        crit_all(s, set, -1);
+                        ++*f;
+                    }
+                    s->W += s->w[set];
+                    s->nbroken++;
+                }
+            } else if (*f + 1 == thr && s->single && s->nover[set] == 0) {
+                crit_members(s, set, g, +1);
+            }
+        } else {
+            if (thr == NONE) {
+                --*f;
+                continue;
+            }
+            if (*f == thr) {
+                --*f;
+                if (--s->nover[set] == 0) {
+                    s->W -= s->w[set];
+                    s->nbroken--;
+                    if (s->single)
+                        crit_all(s, set, +1);
+                }
             } else {
-                s->W -= s->w[set];
-                s->nbroken--;
+                --*f;
+                if (*f + 2 == thr && s->single && s->nover[set] == 0)
+                    crit_members(s, set, g, -1); /* was critical in g */
             }
         }
-        if (s->single)
-            crit_apply(s, set, s->before);
     }
 }
 
@@ -1068,15 +1080,18 @@ TOKENRING_API int tokenring_availability_summary_build(
     s.node_dc = tr_calloc(n + 1, sizeof *s.node_dc);
     s.w = tr_calloc(sets + 1, sizeof *s.w);
     s.cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s.cnt);
-    s.fail = tr_calloc((sets + 1) * (dcn + 1), sizeof *s.fail);
-    s.broken = tr_calloc(sets + 1, 1);
+    bool by_dc = r.cl == TOKENRING_CL_LOCAL_ONE || r.cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r.cl == TOKENRING_CL_EACH_QUORUM;
+    s.G = by_dc ? dcn : 1;
+    s.fail = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.fail);
+    s.thr = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.thr);
+    s.nover = tr_calloc(sets + 1, sizeof *s.nover);
+    s.grp = tr_calloc(n + 1, sizeof *s.grp);
     s.mem_off = tr_calloc(sets + 2, sizeof *s.mem_off);
     s.ns_off = tr_calloc(n + 2, sizeof *s.ns_off);
     s.un_off = tr_calloc(U + 2, sizeof *s.un_off);
     s.un = tr_calloc(n + 1, sizeof *s.un);
     s.gsuf = tr_calloc(U + 2, sizeof *s.gsuf);
-    s.tmp = tr_calloc(dcn + 1, sizeof *s.tmp);
-    s.before = tr_calloc(2 * (size_t)dcn + 2, 1);
     s.chosen = tr_calloc(k + 1, sizeof *s.chosen);
     if (s.single) {
         s.crit_w = tr_calloc(n + 1, sizeof *s.crit_w);
@@ -1086,8 +1101,8 @@ TOKENRING_API int tokenring_availability_summary_build(
         s.hw = tr_calloc(top_n, sizeof *s.hw);
         s.hu = tr_calloc(top_n, (size_t)k * sizeof *s.hu);
     }
-    if (!s.node_dc || !s.w || !s.cnt || !s.fail || !s.broken || !s.mem_off || !s.ns_off ||
-        !s.un_off || !s.un || !s.gsuf || !s.tmp || !s.before || !s.chosen ||
+    if (!s.node_dc || !s.w || !s.cnt || !s.fail || !s.thr || !s.nover || !s.grp ||
+        !s.mem_off || !s.ns_off || !s.un_off || !s.un || !s.gsuf || !s.chosen ||
         (s.single && (!s.crit_w || !s.crit_n)) || (top_n && (!s.hw || !s.hu)))
         goto nomem;
     uint32_t *unit_of = tr_calloc(n + 1, sizeof *unit_of);
@@ -1097,6 +1112,7 @@ TOKENRING_API int tokenring_availability_summary_build(
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
         s.node_dc[i] = info.dc_index;
+        s.grp[i] = by_dc ? info.dc_index : 0;
         unit_of[i] = unit == TOKENRING_FAIL_NODES   ? (uint32_t)i
                      : unit == TOKENRING_FAIL_RACKS ? info.rack_index
                                                     : info.dc_index;
@@ -1129,7 +1145,25 @@ TOKENRING_API int tokenring_availability_summary_build(
             s.cnt[t * dcn + s.node_dc[rep.nodes[i]]]++;
             s.ns_off[rep.nodes[i] + 1]++;
         }
-        if (set_fails_with(&s, t, NONE)) {
+        /* Thresholds: failures within a group that break the set. */
+        bool impossible = false;
+        if (!by_dc) {
+            int64_t all = 0;
+            for (uint32_t d = 0; d < dcn; d++)
+                all += s.cnt[t * dcn + d];
+            int64_t thr = all - r.need_total + 1;
+            impossible = thr <= 0;
+            s.thr[t] = impossible ? 1 : (uint32_t)thr;
+        } else {
+            for (uint32_t d = 0; d < dcn; d++) {
+                bool counts = r.cl == TOKENRING_CL_EACH_QUORUM ? r.need_dc[d] > 0 : d == r.local;
+                int64_t thr = (int64_t)s.cnt[t * dcn + d] - r.need_dc[d] + 1;
+                if (counts && thr <= 0)
+                    impossible = true;
+                s.thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
+            }
+        }
+        if (impossible) {
             tokenring_range rg;
             tokenring_ring_range(&rg, ring, rep.range_index);
             rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
@@ -1196,10 +1230,8 @@ TOKENRING_API int tokenring_availability_summary_build(
         tr_free(seen);
     }
     if (s.single)
-        for (size_t t = 0; t < sets; t++) {
-            memset(s.before, 0, dcn);
-            crit_apply(&s, t, s.before);
-        }
+        for (size_t t = 0; t < sets; t++)
+            crit_all(&s, t, +1);
     if (s.pg) {
         pg.done = sets;
         if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
@@ -1252,7 +1284,9 @@ done:
     tr_free(s.w);
     tr_free(s.cnt);
     tr_free(s.fail);
-    tr_free(s.broken);
+    tr_free(s.thr);
+    tr_free(s.nover);
+    tr_free(s.grp);
     tr_free(s.mem_off);
     tr_free(s.mem);
     tr_free(s.ns_off);
@@ -1262,8 +1296,6 @@ done:
     tr_free(s.gsuf);
     tr_free(s.crit_w);
     tr_free(s.crit_n);
-    tr_free(s.tmp);
-    tr_free(s.before);
     tr_free(s.chosen);
     tr_free(s.hw);
     tr_free(s.hu);
