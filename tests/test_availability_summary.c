@@ -516,6 +516,95 @@ static void huge_counts(void **state)
     tokenring_replication_free(rep);
 }
 
+/* Replication factors above 255 (TOKENRING_MAX_REPLICATION_FACTOR, 1.2): Cassandra
+ * accepts any int; a factor above the nodes gives every node of the datacenter. */
+static void large_replication_factors(void **state)
+{
+    (void)state;
+    tokenring_topology *t;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    for (int i = 0; i < 10; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", i);
+        int64_t tok[2] = { (int64_t)i * 1000003, (int64_t)i * -77777 - 5 };
+        assert_int_equal(tokenring_topology_add_node(t, name, i < 6 ? "dc1" : "dc2",
+                                                     i % 2 ? "r1" : "r2", tok, 2, NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_ring *ring;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t);
+    static const char *texts[] = { "SimpleStrategy:300", "{'class': 'SimpleStrategy', "
+                                   "'replication_factor': '2147483647'}",
+                                   "dc1=300,dc2=2147483647", "dc1=2147483647/5,dc2=1" };
+    static const uint32_t want[] = { 10, 10, 10, 7 };
+    for (size_t c = 0; c < 4; c++) {
+        tokenring_replication *r = NULL;
+        tokenring_error err;
+        assert_int_equal(tokenring_replication_parse(&r, texts[c], strlen(texts[c]), &err),
+                         TOKENRING_OK);
+        tokenring_placement *pl;
+        assert_int_equal(tokenring_placement_build(&pl, ring, r, 0, &err), TOKENRING_OK);
+        size_t ranges;
+        tokenring_ring_tokens(ring, &ranges);
+        for (size_t i = 0; i < ranges; i++) {
+            tokenring_replicas rep;
+            assert_int_equal(tokenring_placement_range_replicas(&rep, pl, i), TOKENRING_OK);
+            assert_int_equal(rep.count, want[c]);
+            /* distinct nodes */
+            for (uint32_t a = 0; a < rep.count; a++)
+                for (uint32_t b = a + 1; b < rep.count; b++)
+                    assert_int_not_equal(rep.nodes[a], rep.nodes[b]);
+        }
+        tokenring_placement_free(pl);
+        /* ONE: only losing every replica breaks it; QUORUM / ALL of 2^31 - 1 never */
+        tokenring_availability_summary *s = NULL;
+        assert_int_equal(tokenring_availability_summary_build(&s, ring, r, TOKENRING_CL_ONE,
+                                                              NULL, TOKENRING_FAIL_NODES,
+                                                              want[c] - 1, 1, NULL, NULL, &err),
+                         TOKENRING_OK);
+        tokenring_u128 b;
+        assert_int_equal(tokenring_availability_summary_counts(&b, NULL, NULL, s), TOKENRING_OK);
+        assert_int_equal(b.lo | b.hi, 0); /* one replica always survives */
+        tokenring_availability_summary_free(s);
+        s = NULL;
+        if (want[c] == 10) {
+            assert_int_equal(tokenring_availability_summary_build(
+                                 &s, ring, r, TOKENRING_CL_ONE, NULL, TOKENRING_FAIL_NODES, 10,
+                                 1, NULL, NULL, &err),
+                             TOKENRING_OK);
+            assert_int_equal(tokenring_availability_summary_counts(&b, NULL, NULL, s),
+                             TOKENRING_OK);
+            assert_int_equal(b.lo, 1); /* every node down */
+            tokenring_availability_summary_free(s);
+            s = NULL;
+        }
+        /* ALL (and the sum of factors in 64 bits) cannot be met by 10 nodes */
+        assert_int_equal(tokenring_availability_summary_build(&s, ring, r, TOKENRING_CL_ALL,
+                                                              NULL, TOKENRING_FAIL_NODES, 1,
+                                                              1, NULL, NULL, &err),
+                         TOKENRING_E_IMPOSSIBLE);
+        assert_null(s);
+        tokenring_replication_free(r);
+    }
+    tokenring_replication *r = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=2147483648", 14, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "2147483647"));
+    assert_null(r);
+    assert_int_equal(tokenring_replication_parse(&r, "SimpleStrategy:99999999999999", 29, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_replication_simple(&r, TOKENRING_MAX_REPLICATION_FACTOR, 0, &err),
+                     TOKENRING_OK);
+    tokenring_replication_free(r);
+    r = NULL;
+    assert_int_equal(tokenring_replication_simple(&r, -1, 0, &err), TOKENRING_E_RANGE);
+    /* the allocator keeps its own limit */
+    assert_int_equal(TOKENRING_MAX_RF, 255);
+    tokenring_ring_free(ring);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -523,6 +612,7 @@ int main(void)
         cmocka_unit_test(progress_and_cancel),
         cmocka_unit_test(bad_arguments),
         cmocka_unit_test(huge_counts),
+        cmocka_unit_test(large_replication_factors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
