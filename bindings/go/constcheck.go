@@ -93,5 +93,6 @@ const (
 	_ = uint(int64(MaxToken)-int64(C.TOKENRING_MAX_TOKEN)) + uint(int64(C.TOKENRING_MAX_TOKEN)-int64(MaxToken))
 	_ = uint(int64(MaxName)-int64(C.TOKENRING_MAX_NAME)) + uint(int64(C.TOKENRING_MAX_NAME)-int64(MaxName))
 	_ = uint(int64(MaxRF)-int64(C.TOKENRING_MAX_RF)) + uint(int64(C.TOKENRING_MAX_RF)-int64(MaxRF))
+	_ = uint(int64(MaxReplicationFactor)-int64(C.TOKENRING_MAX_REPLICATION_FACTOR)) + uint(int64(C.TOKENRING_MAX_REPLICATION_FACTOR)-int64(MaxReplicationFactor))
 	_ = uint(int64(MaxKey)-int64(C.TOKENRING_MAX_KEY)) + uint(int64(C.TOKENRING_MAX_KEY)-int64(MaxKey))
 )

@@ -78,3 +78,45 @@ func TestAvailabilitySummary(t *testing.T) {
 	_, err = ring.AvailabilitySummaryContext(ctx, repl, Quorum, "", FailNodes, 3, 5)
 	expectErr(t, "cancelled", err, ErrCancelled, "")
 }
+
+// Replication factors above 255 (up to MaxReplicationFactor) give every node of the
+// datacenter, as in Cassandra.
+func TestReplicationFactorsAbove255(t *testing.T) {
+	topo, _ := NewTopology()
+	defer topo.Close()
+	for n := 0; n < 10; n++ {
+		if err := topo.AddNode(fmt.Sprintf("n%d", n), "dc1", fmt.Sprintf("r%d", n%2), []int64{int64(n) * 1000003, int64(n)*-77777 - 5}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ring, _ := topo.Build()
+	defer ring.Close()
+	simple, err := NewSimpleStrategy(300, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer simple.Close()
+	huge, err := ParseReplication("dc1=2147483647")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer huge.Close()
+	for _, repl := range []*Replication{simple, huge} {
+		p, err := ring.Placement(repl, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		toks, _ := ring.Tokens()
+		for i := range toks {
+			got, err := p.RangeReplicas(i)
+			if err != nil || len(got.Nodes) != 10 {
+				t.Errorf("%v range %d: %d replicas (%v), want every node (10)", repl, i, len(got.Nodes), err)
+			}
+		}
+		p.Close()
+	}
+	_, err = NewSimpleStrategy(MaxReplicationFactor+1, 0)
+	expectErr(t, "rf 2^31", err, ErrRange, "")
+	_, err = ParseReplication("dc1=2147483648")
+	expectErr(t, "rf 2^31 in text", err, ErrRange, "")
+}

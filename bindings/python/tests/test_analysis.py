@@ -249,3 +249,21 @@ def test_availability_summary_errors_and_progress():
         tokenring.availability_summary(ring, {"dc1": 3}, "QUORUM", 4, progress=lambda d, t: 1)
     dcs = tokenring.availability_summary(ring, {"dc1": 3}, "ONE", 1, unit="datacenters")
     assert dcs.breaking == 1 and dcs.worst[0].units == ("dc1",) and dcs.worst_fraction == 1.0
+
+
+def test_replication_factors_above_255():
+    topo = Topology()
+    for i in range(10):
+        topo.add_node(f"n{i}", "dc1", f"r{i % 2}", [i * 1000003, -i * 77777 - 5])
+    ring = Ring(topo)
+    for repl in (Replication.simple(300), {"dc1": 300}, "dc1=2147483647",
+                 Replication.simple(2 ** 31 - 1)):
+        for r in ring.ranges:
+            reps = ring.placement(repl).range_replicas(r.index)
+            assert len(reps) == 10 and len(set(reps)) == 10
+    s = tokenring.availability_summary(ring, 300, "ONE", 9, top=1)
+    assert s.breaking == 0
+    with pytest.raises(tokenring.RangeError):
+        Replication.simple(2 ** 31)
+    with pytest.raises(tokenring.RangeError):
+        Replication.parse("dc1=2147483648")
