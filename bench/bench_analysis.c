@@ -15,7 +15,8 @@
  *    from a cancel at the middle report to the call's return.
  *
  * Usage: bench_analysis [--quick]   (--quick skips the 1000-node availability runs)
- *        bench_analysis --summary [SECONDS]   (the availability summary table) */
+ *        bench_analysis --summary [SECONDS]   (the availability summary table)
+ *        bench_analysis --summary-peer [SECONDS]   (the 1.0 list on the same ring) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,8 +326,49 @@ static void summary_table(double limit)
     tokenring_topology_free(t);
 }
 
+/* --summary-peer: the 1.0 list (tokenring_availability_build_progress) on the same ring,
+ * QUORUM and ONE, k = 2 and 3, cancelled at the same limit. */
+static void summary_peer(double limit)
+{
+    tokenring_topology *t = cluster(1000, 256, 3, 1);
+    tokenring_ring *ring;
+    tokenring_error err;
+    check(tokenring_ring_build(&ring, t, &err), "ring", &err);
+    tokenring_replication *r;
+    tokenring_replication_network(&r);
+    tokenring_replication_set_dc(r, "datacenter1", 3, 0, NULL);
+    static const int cls[] = { TOKENRING_CL_ONE, TOKENRING_CL_QUORUM };
+    static const char *names[] = { "ONE", "QUORUM" };
+    printf("Peer: the 1.0 list, tokenring_availability_build_progress, same ring\n");
+    for (size_t c = 0; c < 2; c++)
+        for (uint32_t k = 2; k <= 3; k++) {
+            tokenring_availability *a = NULL;
+            deadline d = { cpu_now() + limit };
+            double t0 = cpu_now();
+            int rc = tokenring_availability_build_progress(&a, ring, r, cls[c], NULL, k,
+                                                           past_deadline, &d, &err);
+            double dt = cpu_now() - t0;
+            if (rc == TOKENRING_E_CANCELLED) {
+                printf("  list  %-12s k = %2u: not done in %.0f s\n", names[c], k, limit);
+                continue;
+            }
+            check(rc, "availability", &err);
+            printf("  list  %-12s k = %2u: %zu sets listed, %.3f s\n", names[c], k,
+                   tokenring_availability_count(a), dt);
+            fflush(stdout);
+            tokenring_availability_free(a);
+        }
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(t);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--summary-peer") == 0) {
+        summary_peer(argc > 2 ? atof(argv[2]) : 60.0);
+        return 0;
+    }
     if (argc > 1 && strcmp(argv[1], "--summary") == 0) {
         summary_table(argc > 2 ? atof(argv[2]) : 60.0);
         return 0;
