@@ -15,7 +15,8 @@
  *    from a cancel at the middle report to the call's return.
  *
  * Usage: bench_analysis [--quick]   (--quick skips the 1000-node availability runs)
- *        bench_analysis --summary [SECONDS]   (the availability summary table)
+ *        bench_analysis --summary [SECONDS [top [KMAX]]]   (the availability summary
+ *        table; "top": only the runs that keep the 10 worst sets, k up to KMAX)
  *        bench_analysis --summary-peer [SECONDS]   (the 1.0 list on the same ring) */
 #include <stdio.h>
 #include <stdlib.h>
@@ -269,7 +270,7 @@ static int past_deadline(void *user, uint64_t done, uint64_t total)
     return cpu_now() > ((deadline *)user)->end;
 }
 
-static void summary_table(double limit)
+static void summary_table(double limit, int only_top, uint32_t kmax)
 {
     tokenring_topology *t = cluster(1000, 256, 3, 1);
     tokenring_ring *ring;
@@ -288,9 +289,9 @@ static void summary_table(double limit)
     for (int unit = TOKENRING_FAIL_NODES; unit <= TOKENRING_FAIL_RACKS; unit++)
         for (size_t top = 0; top <= 10; top += 10)
             for (size_t c = 0; c < sizeof cls / sizeof *cls; c++) {
-                if (unit == TOKENRING_FAIL_RACKS && top == 0)
+                if ((unit == TOKENRING_FAIL_RACKS || only_top) && top == 0)
                     continue;
-                for (uint32_t k = 1; k <= (unit == TOKENRING_FAIL_RACKS ? 3u : 12u); k++) {
+                for (uint32_t k = 1; k <= (unit == TOKENRING_FAIL_RACKS ? 3u : kmax); k++) {
                     tokenring_availability_summary *s = NULL;
                     deadline d = { cpu_now() + limit };
                     double t0 = cpu_now();
@@ -370,7 +371,10 @@ int main(int argc, char **argv)
         return 0;
     }
     if (argc > 1 && strcmp(argv[1], "--summary") == 0) {
-        summary_table(argc > 2 ? atof(argv[2]) : 60.0);
+        /* --summary [SECONDS [top [KMAX]]]: "top" runs only the top-10 rows */
+        summary_table(argc > 2 ? atof(argv[2]) : 60.0,
+                      argc > 3 && strcmp(argv[3], "top") == 0,
+                      argc > 4 ? (uint32_t)atoi(argv[4]) : 12u);
         return 0;
     }
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
