@@ -14,7 +14,10 @@
  *    longest CPU time between two reports (how long a cancel can wait), and the CPU time
  *    from a cancel at the middle report to the call's return.
  *
- * Usage: bench_analysis [--quick]   (--quick skips the 1000-node availability runs) */
+ * Usage: bench_analysis [--quick]   (--quick skips the 1000-node availability runs)
+ *        bench_analysis --summary [SECONDS [top [KMAX]]]   (the availability summary
+ *        table; "top": only the runs that keep the 10 worst sets, k up to KMAX)
+ *        bench_analysis --summary-peer [SECONDS]   (the 1.0 list on the same ring) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,8 +256,127 @@ static void progress_table(int quick)
     }
 }
 
+/* --summary: tokenring_availability_summary_build on 1000 nodes x 256 tokens, 3 racks, rf 3,
+ * for every consistency level, k = 1, 2, ... until a run passes the time limit (a progress
+ * callback cancels it there), counting only and with the 10 worst sets. */
+typedef struct deadline {
+    double end;
+} deadline;
+
+static int past_deadline(void *user, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    return cpu_now() > ((deadline *)user)->end;
+}
+
+static void summary_table(double limit, int only_top, uint32_t kmax)
+{
+    tokenring_topology *t = cluster(1000, 256, 3, 1);
+    tokenring_ring *ring;
+    tokenring_error err;
+    check(tokenring_ring_build(&ring, t, &err), "ring", &err);
+    tokenring_replication *r;
+    tokenring_replication_network(&r);
+    tokenring_replication_set_dc(r, "datacenter1", 3, 0, NULL);
+    static const int cls[] = { TOKENRING_CL_ONE, TOKENRING_CL_TWO, TOKENRING_CL_QUORUM,
+                               TOKENRING_CL_ALL, TOKENRING_CL_LOCAL_QUORUM,
+                               TOKENRING_CL_EACH_QUORUM };
+    static const char *names[] = { "ONE", "TWO", "QUORUM", "ALL", "LOCAL_QUORUM",
+                                   "EACH_QUORUM" };
+    printf("Availability summary, 1000 nodes x 256 tokens, 3 racks, rf 3 (CPU s; a run is "
+           "cancelled at %.0f s)\n", limit);
+    for (int unit = TOKENRING_FAIL_NODES; unit <= TOKENRING_FAIL_RACKS; unit++)
+        for (size_t top = 0; top <= 10; top += 10)
+            for (size_t c = 0; c < sizeof cls / sizeof *cls; c++) {
+                if ((unit == TOKENRING_FAIL_RACKS || only_top) && top == 0)
+                    continue;
+                for (uint32_t k = 1; k <= (unit == TOKENRING_FAIL_RACKS ? 3u : kmax); k++) {
+                    tokenring_availability_summary *s = NULL;
+                    deadline d = { cpu_now() + limit };
+                    double t0 = cpu_now();
+                    int rc = tokenring_availability_summary_build(
+                        &s, ring, r, cls[c], "datacenter1", unit, k, top, past_deadline, &d,
+                        &err);
+                    double dt = cpu_now() - t0;
+                    if (rc == TOKENRING_E_CANCELLED) {
+                        printf("  %-5s %-12s top %2zu k = %2u: not done in %.0f s\n",
+                               unit ? "racks" : "nodes", names[c], top, k, limit);
+                        break;
+                    }
+                    check(rc, "summary", &err);
+                    tokenring_u128 b, tot, w;
+                    tokenring_availability_summary_counts(&b, &tot, &w, s);
+                    long double bl = (long double)b.hi * 18446744073709551616.0L + b.lo;
+                    long double tl = (long double)tot.hi * 18446744073709551616.0L + tot.lo;
+                    printf("  %-5s %-12s top %2zu k = %2u: %.6Lg of %.6Lg sets break it "
+                           "(%.4Lf), worst %.6f of the ring, %.3f s\n",
+                           unit ? "racks" : "nodes", names[c], top, k, bl, tl, bl / tl,
+                           (double)((long double)w.hi + (long double)w.lo /
+                                    18446744073709551616.0L),
+                           dt);
+                    fflush(stdout);
+                    tokenring_availability_summary_free(s);
+                    if (bl == tl && top == 0 && k >= 4)
+                        break; /* every set breaks: the count is a binomial from here on */
+                }
+            }
+    printf("\n");
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(t);
+}
+
+/* --summary-peer: the 1.0 list (tokenring_availability_build_progress) on the same ring,
+ * QUORUM and ONE, k = 2 and 3, cancelled at the same limit. */
+static void summary_peer(double limit)
+{
+    tokenring_topology *t = cluster(1000, 256, 3, 1);
+    tokenring_ring *ring;
+    tokenring_error err;
+    check(tokenring_ring_build(&ring, t, &err), "ring", &err);
+    tokenring_replication *r;
+    tokenring_replication_network(&r);
+    tokenring_replication_set_dc(r, "datacenter1", 3, 0, NULL);
+    static const int cls[] = { TOKENRING_CL_ONE, TOKENRING_CL_QUORUM };
+    static const char *names[] = { "ONE", "QUORUM" };
+    printf("Peer: the 1.0 list, tokenring_availability_build_progress, same ring\n");
+    for (size_t c = 0; c < 2; c++)
+        for (uint32_t k = 2; k <= 3; k++) {
+            tokenring_availability *a = NULL;
+            deadline d = { cpu_now() + limit };
+            double t0 = cpu_now();
+            int rc = tokenring_availability_build_progress(&a, ring, r, cls[c], NULL, k,
+                                                           past_deadline, &d, &err);
+            double dt = cpu_now() - t0;
+            if (rc == TOKENRING_E_CANCELLED) {
+                printf("  list  %-12s k = %2u: not done in %.0f s\n", names[c], k, limit);
+                continue;
+            }
+            check(rc, "availability", &err);
+            printf("  list  %-12s k = %2u: %zu sets listed, %.3f s\n", names[c], k,
+                   tokenring_availability_count(a), dt);
+            fflush(stdout);
+            tokenring_availability_free(a);
+        }
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(t);
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--summary-peer") == 0) {
+        summary_peer(argc > 2 ? atof(argv[2]) : 60.0);
+        return 0;
+    }
+    if (argc > 1 && strcmp(argv[1], "--summary") == 0) {
+        /* --summary [SECONDS [top [KMAX]]]: "top" runs only the top-10 rows */
+        summary_table(argc > 2 ? atof(argv[2]) : 60.0,
+                      argc > 3 && strcmp(argv[3], "top") == 0,
+                      argc > 4 ? (uint32_t)atoi(argv[4]) : 12u);
+        return 0;
+    }
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     balance_table();
     printf("Availability (exact; CPU time of tokenring_availability_build, placement "

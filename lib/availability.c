@@ -108,7 +108,7 @@ typedef struct rules {
     int cl;
     uint32_t dc_count;
     uint32_t local;       /* ring dc index for LOCAL_* */
-    int32_t need_total;   /* ONE, TWO, THREE, QUORUM, ALL */
+    int64_t need_total;   /* ONE, TWO, THREE, QUORUM, ALL */
     int32_t *need_dc;     /* EACH_QUORUM (0: no requirement), LOCAL_*: at local */
 } rules;
 
@@ -126,9 +126,9 @@ static bool fails(const rules *r, const uint32_t *cnt, const uint32_t *fail)
                 return true;
         return false;
     default: {
-        int32_t alive = 0;
+        int64_t alive = 0;
         for (uint32_t d = 0; d < r->dc_count; d++)
-            alive += (int32_t)(cnt[d] - fail[d]);
+            alive += (int64_t)cnt[d] - fail[d];
         return alive < r->need_total;
     }
     }
@@ -334,6 +334,63 @@ static int cmp_tuple(const void *a, const void *b)
     return 0;
 }
 
+/* Fills the rules of `consistency` (r->need_dc holds dc_count + 1 zeroed entries). The
+ * factors are summed in 64 bits: replication factors go up to
+ * TOKENRING_MAX_REPLICATION_FACTOR. */
+static int make_rules(rules *r, const tokenring_ring *ring,
+                      const tokenring_replication *replication, int consistency,
+                      const char *local_dc, tokenring_error *err)
+{
+    uint32_t dcn = r->dc_count;
+    bool local = consistency == TOKENRING_CL_LOCAL_ONE ||
+                 consistency == TOKENRING_CL_LOCAL_QUORUM;
+    int64_t total_rf = 0;
+    int strategy = tokenring_replication_strategy(replication);
+    size_t entries = strategy == TOKENRING_SIMPLE ? 1 : tokenring_replication_dc_count(replication);
+    for (size_t i = 0; i < entries; i++) {
+        const char *dname = NULL;
+        int32_t rf = 0, tr = 0;
+        tokenring_replication_get(&dname, &rf, &tr, replication, i);
+        total_rf += rf;
+        if (strategy == TOKENRING_SIMPLE) {
+            for (uint32_t d = 0; d < dcn; d++)
+                r->need_dc[d] = consistency == TOKENRING_CL_LOCAL_ONE ? 1 : rf / 2 + 1;
+            continue;
+        }
+        for (uint32_t d = 0; d < dcn; d++)
+            if (rf > 0 && strcmp(tokenring_ring_dc_name(ring, d), dname) == 0)
+                r->need_dc[d] = consistency == TOKENRING_CL_LOCAL_ONE ? 1 : rf / 2 + 1;
+    }
+    if (strategy == TOKENRING_SIMPLE && consistency == TOKENRING_CL_EACH_QUORUM)
+        r->cl = TOKENRING_CL_QUORUM; /* no datacenters to be each-quorum in */
+    switch (consistency) {
+    case TOKENRING_CL_ONE: r->need_total = 1; break;
+    case TOKENRING_CL_TWO: r->need_total = 2; break;
+    case TOKENRING_CL_THREE: r->need_total = 3; break;
+    case TOKENRING_CL_QUORUM:
+    case TOKENRING_CL_EACH_QUORUM: r->need_total = total_rf / 2 + 1; break;
+    case TOKENRING_CL_ALL: r->need_total = total_rf; break;
+    default: break;
+    }
+    if (local) {
+        uint32_t d;
+        for (d = 0; d < dcn; d++)
+            if (strcmp(tokenring_ring_dc_name(ring, d), local_dc) == 0)
+                break;
+        if (d == dcn) {
+            return tr_fail(err, TOKENRING_E_NOTFOUND, "local datacenter '%s' has no node",
+                         local_dc);
+        }
+        r->local = d;
+        if (r->need_dc[d] == 0) {
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                         "%s: the replication has no replica in local datacenter '%s'",
+                         cl_name(consistency), local_dc);
+        }
+    }
+    return TOKENRING_OK;
+}
+
 static int availability(tokenring_availability **out, const tokenring_ring *ring,
                         const tokenring_replication *replication, int consistency,
                         const char *local_dc, uint32_t k, tr_progress *pg,
@@ -373,53 +430,8 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
     if (!r.need_dc || !node_dc)
         goto nomem;
 
-    /* Configured factors. */
-    int32_t total_rf = 0;
-    int strategy = tokenring_replication_strategy(replication);
-    size_t entries = strategy == TOKENRING_SIMPLE ? 1 : tokenring_replication_dc_count(replication);
-    for (size_t i = 0; i < entries; i++) {
-        const char *dname = NULL;
-        int32_t rf = 0, tr = 0;
-        tokenring_replication_get(&dname, &rf, &tr, replication, i);
-        total_rf += rf;
-        if (strategy == TOKENRING_SIMPLE) {
-            for (uint32_t d = 0; d < dcn; d++)
-                r.need_dc[d] = consistency == TOKENRING_CL_LOCAL_ONE ? 1 : rf / 2 + 1;
-            continue;
-        }
-        for (uint32_t d = 0; d < dcn; d++)
-            if (rf > 0 && strcmp(tokenring_ring_dc_name(ring, d), dname) == 0)
-                r.need_dc[d] = consistency == TOKENRING_CL_LOCAL_ONE ? 1 : rf / 2 + 1;
-    }
-    if (strategy == TOKENRING_SIMPLE && consistency == TOKENRING_CL_EACH_QUORUM)
-        r.cl = TOKENRING_CL_QUORUM; /* no datacenters to be each-quorum in */
-    switch (consistency) {
-    case TOKENRING_CL_ONE: r.need_total = 1; break;
-    case TOKENRING_CL_TWO: r.need_total = 2; break;
-    case TOKENRING_CL_THREE: r.need_total = 3; break;
-    case TOKENRING_CL_QUORUM:
-    case TOKENRING_CL_EACH_QUORUM: r.need_total = total_rf / 2 + 1; break;
-    case TOKENRING_CL_ALL: r.need_total = total_rf; break;
-    default: break;
-    }
-    if (local) {
-        uint32_t d;
-        for (d = 0; d < dcn; d++)
-            if (strcmp(tokenring_ring_dc_name(ring, d), local_dc) == 0)
-                break;
-        if (d == dcn) {
-            rc = tr_fail(err, TOKENRING_E_NOTFOUND, "local datacenter '%s' has no node",
-                         local_dc);
-            goto done;
-        }
-        r.local = d;
-        if (r.need_dc[d] == 0) {
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "%s: the replication has no replica in local datacenter '%s'",
-                         cl_name(consistency), local_dc);
-            goto done;
-        }
-    }
+    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
+        goto done;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
@@ -622,4 +634,670 @@ TOKENRING_API int tokenring_availability_build_progress(
     tr_progress pg = {progress, user, 0, 0, 0};
     return availability(out, ring, replication, consistency, local_dc, k,
                         progress ? &pg : NULL, err);
+}
+
+/* ------------------------------------------------------------ the summary */
+
+/* tokenring_availability_summary_build(): counts the k-sets of failure units (nodes,
+ * racks or datacenters) that break a consistency level and finds the worst ones, exactly,
+ * by a depth-first walk over unit sets in lexicographic order that keeps, for every
+ * distinct replica set, its failed replicas per datacenter.
+ *
+ * Counting. Breaking is monotone (failing more never repairs a range), so once the chosen
+ * prefix P breaks a range every completion of it does, and they are counted with a
+ * binomial; the walk only descends below prefixes that break nothing. For single nodes
+ * the last level is not walked either: every node y carries crit_n[y], the number of
+ * replica sets containing y that are unbroken but would break if y failed too, and
+ * crit_w[y] their width, kept up to date as nodes fail and recover. So the work is one
+ * failure step per unit set of at most k - 1 units that breaks nothing.
+ *
+ * Worst sets. The same walk keeps the top-N sets by unavailable width (ties: the
+ * lexicographically smaller set first). A subtree is skipped for them when the width of
+ * its prefix plus r times the largest width a single remaining unit holds (r = units
+ * still to choose) cannot beat the N-th best. */
+
+struct tokenring_availability_summary {
+    int unit;
+    uint32_t k, n_units, top_count;
+    u128 breaking, total, worst;
+    uint64_t sets;
+    uint32_t *top_units; /* top_count * k */
+    u128 *top_w;
+};
+
+typedef struct sm {
+    const rules *r;
+    uint32_t dcn, k, U;
+    bool single;         /* units are single nodes */
+    /* replica sets */
+    size_t sets;
+    u128 *w;             /* width per set */
+    uint32_t *cnt;       /* sets * dcn: replicas per dc */
+    uint32_t *fail;      /* sets * G: failed replicas per group */
+    uint32_t *thr;       /* sets * G: failures in the group that break the set (NONE) */
+    uint32_t *nover;     /* per set: groups at or over their threshold */
+    uint32_t G;          /* groups: 1 for the levels that count all replicas, else dcn */
+    uint32_t *grp;       /* node -> group */
+    uint32_t *mem_off, *mem; /* members of each set (CSR) */
+    uint32_t *node_dc;
+    /* node -> sets containing it (CSR) */
+    uint32_t *ns_off, *ns;
+    /* units -> nodes (CSR) */
+    uint32_t *un_off, *un;
+    u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
+    /* single-node shortcut */
+    u128 *crit_w;
+    uint32_t *crit_n;
+    /* state */
+    u128 W;
+    size_t nbroken;
+    uint32_t *chosen;    /* k */
+    u128 breaking;
+    /* top-N min-heap: worst of the kept at the root */
+    size_t top_n, heap_len;
+    u128 *hw;
+    uint32_t *hu;        /* top_n * k */
+    tr_progress *pg;
+    tokenring_error *err;
+    int rc;
+} sm;
+
+/* Members of `set` in group g gain (sign +1) or lose (-1) the set as "critical": it is
+ * unbroken and one more failure in their group breaks it. */
+static void crit_members(sm *s, size_t set, uint32_t g, int sign)
+{
+    for (uint32_t i = s->mem_off[set]; i < s->mem_off[set + 1]; i++) {
+        uint32_t y = s->mem[i];
+        if (s->grp[y] != g)
+            continue;
+        if (sign > 0) {
+            s->crit_w[y] += s->w[set];
+            s->crit_n[y]++;
+        } else {
+            s->crit_w[y] -= s->w[set];
+            s->crit_n[y]--;
+        }
+    }
+}
+
+/* Every group in which `set` is critical gains or loses it (on breaking / repairing). */
+static void crit_all(sm *s, size_t set, int sign)
+{
+    for (uint32_t g = 0; g < s->G; g++)
+        if (s->thr[set * s->G + g] != NONE &&
+            s->fail[set * s->G + g] + 1 == s->thr[set * s->G + g])
+            crit_members(s, set, g, sign);
+}
+
+/* Node x fails (delta +1) or recovers (-1). A set is broken while some group has at least
+ * its threshold of failed replicas (nover counts those groups). */
+static void node_change(sm *s, uint32_t x, int delta)
+{
+    uint32_t g = s->grp[x];
+    for (uint32_t i = s->ns_off[x]; i < s->ns_off[x + 1]; i++) {
+        size_t set = s->ns[i];
+        uint32_t *f = &s->fail[set * s->G + g];
+        uint32_t thr = s->thr[set * s->G + g];
+        if (delta > 0) {
+            ++*f;
+            if (thr == NONE)
+                continue;
+            if (*f == thr) {
+                if (s->nover[set]++ == 0) {
+                    if (s->single) {
+                        --*f; /* the set was critical in g (and maybe elsewhere) */
+                        crit_all(s, set, -1);
+                        ++*f;
+                    }
+                    s->W += s->w[set];
+                    s->nbroken++;
+                }
+            } else if (*f + 1 == thr && s->single && s->nover[set] == 0) {
+                crit_members(s, set, g, +1);
+            }
+        } else {
+            if (thr == NONE) {
+                --*f;
+                continue;
+            }
+            if (*f == thr) {
+                --*f;
+                if (--s->nover[set] == 0) {
+                    s->W -= s->w[set];
+                    s->nbroken--;
+                    if (s->single)
+                        crit_all(s, set, +1);
+                }
+            } else {
+                --*f;
+                if (*f + 2 == thr && s->single && s->nover[set] == 0)
+                    crit_members(s, set, g, -1); /* was critical in g */
+            }
+        }
+    }
+}
+
+static int unit_change(sm *s, uint32_t u, int delta)
+{
+    for (uint32_t i = s->un_off[u]; i < s->un_off[u + 1]; i++)
+        node_change(s, s->un[i], delta);
+    if (s->pg && delta > 0 &&
+        tr_progress_tick(s->pg, "availability summary", s->err) != TOKENRING_OK)
+        return TOKENRING_E_CANCELLED;
+    return TOKENRING_OK;
+}
+
+static u128 gcd128(u128 a, u128 b)
+{
+    while (b) {
+        u128 t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* C(a, b) in 128 bits; *ovf set when it does not fit. */
+static u128 binom(uint64_t a, uint64_t b, bool *ovf)
+{
+    if (b > a)
+        return 0;
+    if (b > a - b)
+        b = a - b;
+    u128 r = 1;
+    for (uint64_t i = 1; i <= b; i++) {
+        /* C(a-b+i, i) = C(a-b+i-1, i-1) * (a-b+i) / i, and i / gcd(r, i) divides a-b+i */
+        u128 g = gcd128(r, i);
+        u128 q = r / g, m = (u128)(a - b + i) / ((u128)i / g);
+        if (m != 0 && q > ~(u128)0 / m) {
+            *ovf = true;
+            return 0;
+        }
+        r = q * m;
+    }
+    return r;
+}
+
+static int cmp_units(const uint32_t *a, const uint32_t *b, uint32_t k)
+{
+    for (uint32_t i = 0; i < k; i++)
+        if (a[i] != b[i])
+            return a[i] < b[i] ? -1 : 1;
+    return 0;
+}
+
+/* Heap order: entry a ranks below entry b (worse width, or equal and later). */
+static bool ranks_below(const sm *s, size_t a, size_t b)
+{
+    if (s->hw[a] != s->hw[b])
+        return s->hw[a] < s->hw[b];
+    return cmp_units(s->hu + a * s->k, s->hu + b * s->k, s->k) > 0;
+}
+
+static void heap_swap(sm *s, size_t a, size_t b)
+{
+    u128 t = s->hw[a];
+    s->hw[a] = s->hw[b];
+    s->hw[b] = t;
+    for (uint32_t i = 0; i < s->k; i++) {
+        uint32_t v = s->hu[a * s->k + i];
+        s->hu[a * s->k + i] = s->hu[b * s->k + i];
+        s->hu[b * s->k + i] = v;
+    }
+}
+
+static void heap_down(sm *s, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < s->heap_len && ranks_below(s, l, m))
+            m = l;
+        if (r < s->heap_len && ranks_below(s, r, m))
+            m = r;
+        if (m == i)
+            return;
+        heap_swap(s, i, m);
+        i = m;
+    }
+}
+
+/* Does a set of width `w` still have a chance (the walk goes in lexicographic order, so a
+ * later set with the width of the N-th best ranks below it)? */
+static bool top_wants(const sm *s, u128 bound)
+{
+    if (!s->top_n || bound == 0)
+        return false;
+    return s->heap_len < s->top_n || bound > s->hw[0];
+}
+
+/* Offers chosen[0..k-2] + last with width w. */
+static void top_offer(sm *s, uint32_t last, u128 w)
+{
+    if (!top_wants(s, w))
+        return;
+    size_t at;
+    if (s->heap_len < s->top_n) {
+        at = s->heap_len++;
+        s->hw[at] = w;
+        memcpy(s->hu + at * s->k, s->chosen, (s->k - 1) * sizeof *s->hu);
+        s->hu[at * s->k + s->k - 1] = last;
+        /* sift up */
+        while (at > 0 && ranks_below(s, at, (at - 1) / 2)) {
+            heap_swap(s, at, (at - 1) / 2);
+            at = (at - 1) / 2;
+        }
+        return;
+    }
+    s->hw[0] = w;
+    memcpy(s->hu, s->chosen, (s->k - 1) * sizeof *s->hu);
+    s->hu[s->k - 1] = last;
+    heap_down(s, 0);
+}
+
+/* The walk: chosen[0..depth-1] have failed; pick the next unit from `start`. `count`:
+ * the prefix breaks nothing yet, so its completions still have to be counted. */
+static int walk(sm *s, uint32_t depth, uint32_t start, bool count)
+{
+    uint32_t r = s->k - depth;
+    if (count && s->nbroken) {
+        bool ovf = false;
+        s->breaking += binom(s->U - start, r, &ovf); /* at most C(U, k): no overflow */
+        count = false;
+    }
+    if (s->single && r == 1) {
+        if (!count && !top_wants(s, s->W + s->gsuf[start]))
+            return TOKENRING_OK; /* crit_w[x] <= the width x holds */
+        for (uint32_t x = start; x < s->U; x++) {
+            if (count && s->crit_n[x])
+                s->breaking++;
+            if (s->top_n)
+                top_offer(s, x, s->W + s->crit_w[x]);
+            else if (!count)
+                break;
+        }
+        return TOKENRING_OK;
+    }
+    for (uint32_t x = start; x + r <= s->U; x++) {
+        bool want = top_wants(s, s->W + (u128)r * s->gsuf[x]);
+        if (!count && !want)
+            break; /* gsuf only decreases */
+        int rc = unit_change(s, x, +1);
+        if (rc != TOKENRING_OK)
+            return rc;
+        s->chosen[depth] = x;
+        if (r == 1) {
+            if (count && s->nbroken)
+                s->breaking++;
+            top_offer(s, x, s->W);
+        } else if ((rc = walk(s, depth + 1, x + 1, count)) != TOKENRING_OK) {
+            return rc;
+        }
+        (void)unit_change(s, x, -1);
+        if (depth == 0 && s->pg) {
+            s->pg->done = s->sets + x + 1;
+            if ((rc = tr_progress_report(s->pg, "availability summary", s->err)) !=
+                TOKENRING_OK)
+                return rc;
+        }
+    }
+    return TOKENRING_OK;
+}
+
+TOKENRING_API void tokenring_availability_summary_free(tokenring_availability_summary *s)
+{
+    if (!s)
+        return;
+    tr_free(s->top_units);
+    tr_free(s->top_w);
+    tr_free(s);
+}
+
+static void put_u128(tokenring_u128 *out, u128 v)
+{
+    if (out) {
+        out->hi = (uint64_t)(v >> 64);
+        out->lo = (uint64_t)v;
+    }
+}
+
+TOKENRING_API int tokenring_availability_summary_counts(
+    tokenring_u128 *breaking_out, tokenring_u128 *total_out, tokenring_u128 *worst_width_out,
+    const tokenring_availability_summary *s)
+{
+    if (!s)
+        return TOKENRING_E_INVAL;
+    put_u128(breaking_out, s->breaking);
+    put_u128(total_out, s->total);
+    put_u128(worst_width_out, s->worst);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API uint32_t tokenring_availability_summary_k(const tokenring_availability_summary *s)
+{
+    return s ? s->k : 0;
+}
+
+TOKENRING_API size_t
+tokenring_availability_summary_top_count(const tokenring_availability_summary *s)
+{
+    return s ? s->top_count : 0;
+}
+
+TOKENRING_API int tokenring_availability_summary_top(uint32_t *units_out,
+                                                     tokenring_u128 *width_out,
+                                                     double *fraction_out,
+                                                     const tokenring_availability_summary *s,
+                                                     size_t index)
+{
+    if (!units_out || !s)
+        return TOKENRING_E_INVAL;
+    if (index >= s->top_count)
+        return TOKENRING_E_RANGE;
+    memcpy(units_out, s->top_units + index * s->k, s->k * sizeof *units_out);
+    u128 w = s->top_w[index];
+    put_u128(width_out, w);
+    if (fraction_out)
+        *fraction_out = (double)((long double)w / 18446744073709551616.0L);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_availability_summary_build(
+    tokenring_availability_summary **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    int unit, uint32_t k, size_t top_n, tokenring_progress_fn progress, void *user,
+    tokenring_error *err)
+{
+    if (!out || !ring || !replication)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability summary");
+    if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown consistency level %d", consistency);
+    if (unit != TOKENRING_FAIL_NODES && unit != TOKENRING_FAIL_RACKS &&
+        unit != TOKENRING_FAIL_DATACENTERS)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown failure unit %d", unit);
+    bool local = consistency == TOKENRING_CL_LOCAL_ONE ||
+                 consistency == TOKENRING_CL_LOCAL_QUORUM;
+    if (local && !local_dc)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s needs a local datacenter",
+                       cl_name(consistency));
+    static const char *const unit_names[] = { "nodes", "racks", "datacenters" };
+    size_t n = tokenring_ring_node_count(ring);
+    uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
+    size_t U = unit == TOKENRING_FAIL_NODES   ? n
+               : unit == TOKENRING_FAIL_RACKS ? tokenring_ring_rack_count(ring)
+                                              : dcn;
+    if (k < 1 || k > U)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "k = %u failed %s is outside 1..%zu (the ring has %zu %s)", k,
+                       unit_names[unit], U, U, unit_names[unit]);
+    bool ovf = false;
+    u128 total = binom(U, k, &ovf);
+    if (ovf)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "C(%zu, %u) sets of failed %s do not fit in 128 bits", U, k,
+                       unit_names[unit]);
+    if (top_n > (size_t)1 << 24)
+        return tr_fail(err, TOKENRING_E_RANGE, "top_n = %zu is above 2^24", top_n);
+
+    rules r;
+    memset(&r, 0, sizeof r);
+    r.cl = consistency;
+    r.dc_count = dcn;
+    sm s;
+    memset(&s, 0, sizeof s);
+    tokenring_placement *pl = NULL;
+    tokenring_availability_summary *res = NULL;
+    tr_progress pg = { progress, user, 0, 0, 0 };
+    int rc = TOKENRING_OK;
+    r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
+    if (!r.need_dc)
+        goto nomem;
+    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
+        goto done;
+
+    s.r = &r;
+    s.dcn = dcn;
+    s.k = k;
+    s.U = (uint32_t)U;
+    s.single = unit == TOKENRING_FAIL_NODES;
+    s.top_n = top_n;
+    s.err = err;
+    s.pg = progress ? &pg : NULL;
+    static const char what[] = "availability summary";
+
+    tokenring_error e2;
+    rc = tokenring_placement_build(&pl, ring, replication, 0, &e2);
+    if (rc != TOKENRING_OK) {
+        rc = tr_fail(err, rc, "%s", e2.message);
+        goto done;
+    }
+    size_t sets = tokenring_placement_set_count(pl);
+    s.sets = sets;
+    if (s.pg) {
+        pg.total = (uint64_t)sets + U;
+        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
+            goto done;
+    }
+    s.node_dc = tr_calloc(n + 1, sizeof *s.node_dc);
+    s.w = tr_calloc(sets + 1, sizeof *s.w);
+    s.cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s.cnt);
+    bool by_dc = r.cl == TOKENRING_CL_LOCAL_ONE || r.cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r.cl == TOKENRING_CL_EACH_QUORUM;
+    s.G = by_dc ? dcn : 1;
+    s.fail = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.fail);
+    s.thr = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.thr);
+    s.nover = tr_calloc(sets + 1, sizeof *s.nover);
+    s.grp = tr_calloc(n + 1, sizeof *s.grp);
+    s.mem_off = tr_calloc(sets + 2, sizeof *s.mem_off);
+    s.ns_off = tr_calloc(n + 2, sizeof *s.ns_off);
+    s.un_off = tr_calloc(U + 2, sizeof *s.un_off);
+    s.un = tr_calloc(n + 1, sizeof *s.un);
+    s.gsuf = tr_calloc(U + 2, sizeof *s.gsuf);
+    s.chosen = tr_calloc(k + 1, sizeof *s.chosen);
+    if (s.single) {
+        s.crit_w = tr_calloc(n + 1, sizeof *s.crit_w);
+        s.crit_n = tr_calloc(n + 1, sizeof *s.crit_n);
+    }
+    if (top_n) {
+        s.hw = tr_calloc(top_n, sizeof *s.hw);
+        s.hu = tr_calloc(top_n, (size_t)k * sizeof *s.hu);
+    }
+    if (!s.node_dc || !s.w || !s.cnt || !s.fail || !s.thr || !s.nover || !s.grp ||
+        !s.mem_off || !s.ns_off || !s.un_off || !s.un || !s.gsuf || !s.chosen ||
+        (s.single && (!s.crit_w || !s.crit_n)) || (top_n && (!s.hw || !s.hu)))
+        goto nomem;
+    uint32_t *unit_of = tr_calloc(n + 1, sizeof *unit_of);
+    if (!unit_of)
+        goto nomem;
+    for (size_t i = 0; i < n; i++) {
+        tokenring_node_info info;
+        tokenring_ring_node_brief(&info, ring, (uint32_t)i);
+        s.node_dc[i] = info.dc_index;
+        s.grp[i] = by_dc ? info.dc_index : 0;
+        unit_of[i] = unit == TOKENRING_FAIL_NODES   ? (uint32_t)i
+                     : unit == TOKENRING_FAIL_RACKS ? info.rack_index
+                                                    : info.dc_index;
+        s.un_off[unit_of[i] + 1]++;
+    }
+    for (size_t u = 0; u < U; u++)
+        s.un_off[u + 1] += s.un_off[u];
+    for (size_t i = 0; i < n; i++)
+        s.un[s.un_off[unit_of[i]] + s.ns_off[unit_of[i]]++] = (uint32_t)i; /* ns_off: cursor */
+    tr_free(unit_of);
+    memset(s.ns_off, 0, (n + 2) * sizeof *s.ns_off);
+
+    /* Widths, members and per-dc counts of the distinct sets. */
+    size_t ranges;
+    tokenring_ring_tokens(ring, &ranges);
+    for (size_t i = 0; i < ranges; i++) {
+        tokenring_replicas rep;
+        tokenring_range rg;
+        tokenring_placement_range_replicas(&rep, pl, i);
+        tokenring_ring_range(&rg, ring, i);
+        s.w[rep.set_id] += ((u128)rg.width.hi << 64) | rg.width.lo;
+    }
+    size_t members = 0;
+    for (size_t t = 0; t < sets; t++) {
+        tokenring_replicas rep;
+        tokenring_placement_set(&rep, pl, t);
+        members += rep.count;
+        s.mem_off[t + 1] = (uint32_t)members;
+        for (uint32_t i = 0; i < rep.count; i++) {
+            s.cnt[t * dcn + s.node_dc[rep.nodes[i]]]++;
+            s.ns_off[rep.nodes[i] + 1]++;
+        }
+        /* Thresholds: failures within a group that break the set. */
+        bool impossible = false;
+        if (!by_dc) {
+            int64_t all = 0;
+            for (uint32_t d = 0; d < dcn; d++)
+                all += s.cnt[t * dcn + d];
+            int64_t thr = all - r.need_total + 1;
+            impossible = thr <= 0;
+            s.thr[t] = impossible ? 1 : (uint32_t)thr;
+        } else {
+            for (uint32_t d = 0; d < dcn; d++) {
+                bool counts = r.cl == TOKENRING_CL_EACH_QUORUM ? r.need_dc[d] > 0 : d == r.local;
+                int64_t thr = (int64_t)s.cnt[t * dcn + d] - r.need_dc[d] + 1;
+                if (counts && thr <= 0)
+                    impossible = true;
+                s.thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
+            }
+        }
+        if (impossible) {
+            tokenring_range rg;
+            tokenring_ring_range(&rg, ring, rep.range_index);
+            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                         "%s cannot be reached even with every node up: range (%lld, "
+                         "%lld] has %u replicas",
+                         cl_name(consistency), (long long)rg.start, (long long)rg.end,
+                         rep.count);
+            goto done;
+        }
+        if (s.pg) {
+            pg.done = t;
+            if ((rc = tr_progress_tick(s.pg, what, err)) != TOKENRING_OK)
+                goto done;
+        }
+    }
+    if (members > UINT32_MAX) {
+        rc = tr_fail(err, TOKENRING_E_RANGE,
+                     "the placement's distinct replica sets hold %zu members, above 2^32",
+                     members);
+        goto done;
+    }
+    s.mem = tr_calloc(members + 1, sizeof *s.mem);
+    s.ns = tr_calloc(members + 1, sizeof *s.ns);
+    if (!s.mem || !s.ns)
+        goto nomem;
+    for (size_t i = 0; i < n; i++)
+        s.ns_off[i + 1] += s.ns_off[i];
+    {
+        uint32_t *cur = tr_calloc(n + 1, sizeof *cur);
+        if (!cur)
+            goto nomem;
+        for (size_t t = 0; t < sets; t++) {
+            tokenring_replicas rep;
+            tokenring_placement_set(&rep, pl, t);
+            for (uint32_t i = 0; i < rep.count; i++) {
+                uint32_t y = rep.nodes[i];
+                s.mem[s.mem_off[t] + i] = y;
+                s.ns[s.ns_off[y] + cur[y]++] = (uint32_t)t;
+            }
+        }
+        tr_free(cur);
+    }
+    /* The width each unit holds (every set with a replica in it), suffix maxima. */
+    {
+        u128 *g = tr_calloc(U + 1, sizeof *g);
+        uint32_t *seen = tr_calloc(sets + 1, sizeof *seen);
+        if (!g || !seen) {
+            tr_free(g);
+            tr_free(seen);
+            goto nomem;
+        }
+        for (uint32_t u = 0; u < U; u++)
+            for (uint32_t i = s.un_off[u]; i < s.un_off[u + 1]; i++) {
+                uint32_t y = s.un[i];
+                for (uint32_t j = s.ns_off[y]; j < s.ns_off[y + 1]; j++)
+                    if (seen[s.ns[j]] != u + 1) {
+                        seen[s.ns[j]] = u + 1;
+                        g[u] += s.w[s.ns[j]];
+                    }
+            }
+        for (size_t u = U; u-- > 0;)
+            s.gsuf[u] = g[u] > s.gsuf[u + 1] ? g[u] : s.gsuf[u + 1];
+        tr_free(g);
+        tr_free(seen);
+    }
+    if (s.single)
+        for (size_t t = 0; t < sets; t++)
+            crit_all(&s, t, +1);
+    if (s.pg) {
+        pg.done = sets;
+        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
+            goto done;
+    }
+
+    if ((rc = walk(&s, 0, 0, true)) != TOKENRING_OK)
+        goto done;
+
+    res = tr_calloc(1, sizeof *res);
+    if (!res)
+        goto nomem;
+    res->unit = unit;
+    res->k = k;
+    res->n_units = (uint32_t)U;
+    res->breaking = s.breaking;
+    res->total = total;
+    res->sets = sets;
+    res->top_count = (uint32_t)s.heap_len;
+    if (s.heap_len) {
+        res->top_units = tr_calloc(s.heap_len, k * sizeof *res->top_units);
+        res->top_w = tr_calloc(s.heap_len, sizeof *res->top_w);
+        if (!res->top_units || !res->top_w)
+            goto nomem;
+        /* Pop the heap (lowest rank first) into the result from its end. */
+        for (size_t i = s.heap_len; i-- > 0;) {
+            res->top_w[i] = s.hw[0];
+            memcpy(res->top_units + i * k, s.hu, k * sizeof *s.hu);
+            heap_swap(&s, 0, i);
+            s.heap_len = i;
+            heap_down(&s, 0);
+        }
+        res->worst = res->top_w[0];
+    }
+    if (s.pg) {
+        pg.done = pg.total = (uint64_t)sets + U;
+        (void)tr_progress_report(s.pg, what, NULL); /* the end: too late to stop */
+    }
+    *out = res;
+    res = NULL;
+    rc = TOKENRING_OK;
+    goto done;
+nomem:
+    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability summary");
+done:
+    tokenring_availability_summary_free(res);
+    tokenring_placement_free(pl);
+    tr_free(r.need_dc);
+    tr_free(s.node_dc);
+    tr_free(s.w);
+    tr_free(s.cnt);
+    tr_free(s.fail);
+    tr_free(s.thr);
+    tr_free(s.nover);
+    tr_free(s.grp);
+    tr_free(s.mem_off);
+    tr_free(s.mem);
+    tr_free(s.ns_off);
+    tr_free(s.ns);
+    tr_free(s.un_off);
+    tr_free(s.un);
+    tr_free(s.gsuf);
+    tr_free(s.crit_w);
+    tr_free(s.crit_n);
+    tr_free(s.chosen);
+    tr_free(s.hw);
+    tr_free(s.hu);
+    return rc;
 }

@@ -493,7 +493,7 @@ static int check_placement(struct dr *d)
     size_t bad, nwant, bad2, nwant2;
     if ((rc = verify(d, ring, to_ring, from_ring, nts, strict, &bad, want, &nwant)) != TOKENRING_OK)
         goto out;
-    if (bad != d->n && same_total && d->r[0].ep_n <= TOKENRING_MAX_RF) {
+    if (bad != d->n && same_total && d->r[0].ep_n <= TOKENRING_MAX_REPLICATION_FACTOR) {
         /* SimpleStrategy: same replica count everywhere, datacenters ignored */
         if ((rc = tokenring_replication_simple(&simple, (int32_t)d->r[0].ep_n, 0, err)) !=
             TOKENRING_OK)

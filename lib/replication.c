@@ -9,10 +9,10 @@
 static int check_factors(tokenring_error *err, uint32_t column, const char *what, int64_t rf,
                          int64_t transient)
 {
-    if (rf < 0 || rf > TOKENRING_MAX_RF)
+    if (rf < 0 || rf > TOKENRING_MAX_REPLICATION_FACTOR)
         return tr_fail_at(err, TOKENRING_E_RANGE, 0, column,
                           "%s: replication factor %lld is outside 0..%d", what, (long long)rf,
-                          TOKENRING_MAX_RF);
+                          TOKENRING_MAX_REPLICATION_FACTOR);
     if (transient < 0)
         return tr_fail_at(err, TOKENRING_E_RANGE, 0, column,
                           "%s: transient replica count %lld is negative", what,
@@ -305,9 +305,10 @@ static int parse_factor(cursor *c, size_t from, size_t to, const char *what, int
     for (int k = 0; k < 2; k++) {
         size_t d0 = i;
         while (i < to && c->s[i] >= '0' && c->s[i] <= '9') {
-            if (v[k] > 1000000000)
+            if (v[k] > TOKENRING_MAX_REPLICATION_FACTOR)
                 return tr_fail_at(c->err, TOKENRING_E_RANGE, 1, col(d0),
-                                  "%s: replication factor does not fit", what);
+                                  "%s: replication factor is above %d", what,
+                                  TOKENRING_MAX_REPLICATION_FACTOR);
             v[k] = v[k] * 10 + (c->s[i] - '0');
             i++;
         }

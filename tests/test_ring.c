@@ -520,7 +520,8 @@ static void replication_values_and_errors(void **state)
     tokenring_error err;
     assert_int_equal(tokenring_replication_simple(NULL, 3, 0, &err), TOKENRING_E_INVAL);
     assert_true(err.message[0] != '\0');
-    const int32_t bad[][2] = { { -1, 0 }, { 256, 0 }, { 3, -1 }, { 3, 3 }, { 3, 4 }, { 0, 1 } };
+    /* 256 and above are accepted since 1.2 (TOKENRING_MAX_REPLICATION_FACTOR) */
+    const int32_t bad[][2] = { { -1, 0 }, { INT32_MIN, 0 }, { 3, -1 }, { 3, 3 }, { 3, 4 }, { 0, 1 } };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         memset(&err, 0, sizeof err);
         assert_int_equal(tokenring_replication_simple(&r, bad[i][0], bad[i][1], &err),
@@ -556,9 +557,9 @@ static void replication_values_and_errors(void **state)
     const struct { const char *dc; int32_t rf, tr; int code; } bads[] = {
         { NULL, 1, 0, TOKENRING_E_INVAL }, { "", 1, 0, TOKENRING_E_INVAL },
         { "\xff", 1, 0, TOKENRING_E_INVAL }, { "dc9", -1, 0, TOKENRING_E_RANGE },
-        { "dc9", 256, 0, TOKENRING_E_RANGE }, { "dc9", 2, 2, TOKENRING_E_RANGE },
+        { "dc9", -256, 0, TOKENRING_E_RANGE }, { "dc9", 2, 2, TOKENRING_E_RANGE },
         { "dc9", 2, -1, TOKENRING_E_RANGE }, { "dc9", 0, 1, TOKENRING_E_RANGE },
-        { "dc1", 300, 0, TOKENRING_E_RANGE },
+        { "dc1", -300, 0, TOKENRING_E_RANGE }, /* 256, 300: accepted since 1.2 */
     };
     (void)bad_utf8;
     for (size_t i = 0; i < sizeof bads / sizeof bads[0]; i++) {
@@ -672,7 +673,7 @@ static void replication_text_forms(void **state)
     expect_parse_error("3 /1", TOKENRING_E_PARSE, 2);
     expect_parse_error("3/", TOKENRING_E_PARSE, 3);
     expect_parse_error("3/3", TOKENRING_E_RANGE, 1);
-    expect_parse_error("256", TOKENRING_E_RANGE, 1);
+    expect_parse_error("2147483648", TOKENRING_E_RANGE, 1); /* 256 is accepted since 1.2 */
     expect_parse_error("99999999999999999999", TOKENRING_E_RANGE, 1);
     expect_parse_error("SimpleStrategy:", TOKENRING_E_PARSE, 16);
     expect_parse_error("LocalStrategy:3", TOKENRING_E_PARSE, 1);
@@ -682,7 +683,7 @@ static void replication_text_forms(void **state)
     expect_parse_error("=3", TOKENRING_E_PARSE, 1);
     expect_parse_error("dc1=3,dc1=2", TOKENRING_E_PARSE, 7);
     expect_parse_error("dc1=3,dc2=-1", TOKENRING_E_PARSE, 11);
-    expect_parse_error("dc1=3,dc2=300", TOKENRING_E_RANGE, 11);
+    expect_parse_error("dc1=3,dc2=2147483648", TOKENRING_E_RANGE, 11);
     expect_parse_error("dc1=3,dc2=2/2", TOKENRING_E_RANGE, 11);
     expect_parse_error("{'class': 'SimpleStrategy'}", TOKENRING_E_PARSE, 1);
     expect_parse_error("{'replication_factor': '3'}", TOKENRING_E_PARSE, 1);
@@ -691,7 +692,7 @@ static void replication_text_forms(void **state)
                        TOKENRING_E_PARSE, 56);
     expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '3x'}",
                        TOKENRING_E_PARSE, 53);
-    expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '300'}",
+    expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '2147483648'}",
                        TOKENRING_E_RANGE, 52);
     expect_parse_error("{'class': 'NetworkTopologyStrategy', 'replication_factor': '3'}",
                        TOKENRING_E_PARSE, 38);

@@ -10,6 +10,7 @@ import "C"
 
 import (
 	"context"
+	"math"
 	"sort"
 	"unsafe"
 )
@@ -476,6 +477,101 @@ func (r *Ring) AvailabilityContext(ctx context.Context, repl *Replication, cl Co
 			return nil, err
 		}
 		out[i] = FailureSet{Nodes: nodes, Width: u128(w), Fraction: float64(f)}
+	}
+	return out, nil
+}
+
+// FailureUnit says what fails together in an availability summary.
+type FailureUnit int
+
+// Failure units; the values are the C library's.
+const (
+	FailNodes       FailureUnit = 0 // single nodes (ring node indices)
+	FailRacks       FailureUnit = 1 // every node of a (datacenter, rack) pair (ring rack indices)
+	FailDatacenters FailureUnit = 2 // every node of a datacenter (ring datacenter indices)
+)
+
+// WorstSet is one of the worst failure sets of a summary: the failed units (ring node,
+// rack or datacenter indices, ascending) and the exact width they make unavailable.
+type WorstSet struct {
+	Units    []uint32
+	Width    U128
+	Fraction float64 // Width / 2^64
+}
+
+// AvailabilitySummary counts the k-sets of failed units that break a consistency level:
+// Breaking of Sets = C(units, k); WorstWidth is the largest unavailable width of any of
+// them (zero when no worst sets were asked for), Worst the top sets, worst first.
+type AvailabilitySummary struct {
+	K          int
+	Sets       U128
+	Breaking   U128
+	WorstWidth U128
+	Worst      []WorstSet
+}
+
+// AvailabilitySummary counts, exactly and for any k, the sets of k failed units (nodes,
+// whole racks or whole datacenters) that leave some range unable to reach cl under repl,
+// and keeps the top worst ones (largest unavailable width first; 0 counts only).
+// localDC as for Availability. k outside 1 .. the number of units gives ErrRange.
+func (r *Ring) AvailabilitySummary(repl *Replication, cl Consistency, localDC string, unit FailureUnit, k, top int) (*AvailabilitySummary, error) {
+	return r.AvailabilitySummaryContext(context.Background(), repl, cl, localDC, unit, k, top)
+}
+
+// AvailabilitySummaryContext is AvailabilitySummary stopped by ctx (see
+// AvailabilityContext); a ProgressFunc attached with WithProgress receives its progress
+// (distinct replica sets, then the first units of the search).
+func (r *Ring) AvailabilitySummaryContext(ctx context.Context, repl *Replication, cl Consistency, localDC string, unit FailureUnit, k, top int) (*AvailabilitySummary, error) {
+	if k < 1 || int64(k) > math.MaxUint32 {
+		return nil, goError(CodeRange, "k = %d failed units is below 1 or above 2^32-1", k)
+	}
+	if top < 0 {
+		return nil, goError(CodeRange, "top = %d is negative", top)
+	}
+	var lp *C.char
+	if localDC != "" {
+		cdc, err := cname("datacenter name", localDC)
+		if err != nil {
+			return nil, err
+		}
+		lp = charp(cdc)
+	}
+	rp, err := r.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer r.release()
+	repl.mu.Lock()
+	defer repl.mu.Unlock()
+	if repl.ptr == nil {
+		return nil, repl.gone()
+	}
+	var s *C.tokenring_availability_summary
+	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
+		var detail C.tokenring_error
+		return newError(C.tokenring_availability_summary_build(&s, rp, repl.ptr, C.int(cl), lp, C.int(unit), C.uint32_t(k), C.size_t(top), fn, user, &detail), &detail)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer C.tokenring_availability_summary_free(s)
+	var b, t, w C.tokenring_u128
+	if err := check(C.tokenring_availability_summary_counts(&b, &t, &w, s)); err != nil {
+		return nil, err
+	}
+	k = int(C.tokenring_availability_summary_k(s))
+	out := &AvailabilitySummary{K: k, Sets: u128(t), Breaking: u128(b), WorstWidth: u128(w)}
+	n := int(C.tokenring_availability_summary_top_count(s))
+	out.Worst = make([]WorstSet, n)
+	flat := make([]uint32, n*k)
+	for i := range out.Worst {
+		var tw C.tokenring_u128
+		var f C.double
+		units := flat[i*k : (i+1)*k : (i+1)*k]
+		if err := check(C.tokenring_availability_summary_top((*C.uint32_t)(unsafe.Pointer(&units[0])), &tw, &f, s, C.size_t(i))); err != nil {
+			return nil, err
+		}
+		out.Worst[i] = WorstSet{Units: units, Width: u128(tw), Fraction: float64(f)}
 	}
 	return out, nil
 }

@@ -125,7 +125,7 @@ func TestRingAndReplicationErrors(t *testing.T) {
 
 	_, err = NewSimpleStrategy(-1, 0)
 	expectErr(t, "negative rf", err, ErrRange, "")
-	_, err = NewSimpleStrategy(MaxRF+1, 0)
+	_, err = NewSimpleStrategy(MaxReplicationFactor+1, 0)
 	expectErr(t, "rf above the limit", err, ErrRange, "")
 	_, err = NewSimpleStrategy(3, 3)
 	expectErr(t, "transient = rf", err, ErrRange, "")

@@ -61,7 +61,7 @@ func wrapReplication(p *C.tokenring_replication) *Replication {
 }
 
 // NewSimpleStrategy returns SimpleStrategy with replication factor rf (0 ..
-// MaxRF; 0 places no replicas), transient of which are transient (0 .. rf-1).
+// MaxReplicationFactor; 0 places no replicas, above the node count every node), transient of which are transient (0 .. rf-1).
 // Out-of-range factors give ErrRange.
 func NewSimpleStrategy(rf, transient int) (*Replication, error) {
 	if rf < -1<<31 || rf >= 1<<31 || transient < -1<<31 || transient >= 1<<31 {

@@ -21,8 +21,11 @@ const (
 	MinToken = int64(-1 << 63)  // -2^63, the token of the empty key
 	MaxToken = int64(1<<63 - 1) // 2^63-1
 	MaxName  = 255              // longest node, datacenter or rack name in bytes
-	MaxRF    = 255              // largest replication factor per datacenter
-	MaxKey   = 65535            // largest serialized partition key in bytes
+	MaxRF    = 255              // largest replication factor the allocators and layouts plan for
+	// MaxReplicationFactor is the largest factor a Replication accepts per datacenter
+	// (2^31-1, as Cassandra; above the nodes of a datacenter every node is a replica).
+	MaxReplicationFactor = 1<<31 - 1
+	MaxKey               = 65535 // largest serialized partition key in bytes
 )
 
 // Version returns the version string of the library loaded at run time, e.g. "1.0.0".

@@ -547,6 +547,125 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
                                              const tokenring_availability *availability,
                                              size_t index);
 
+/* ----------------------------------------------------- availability summary */
+
+/** What fails together in an availability summary. Values are ABI. @since 1.2 */
+typedef enum tokenring_failure_unit {
+    TOKENRING_FAIL_NODES = 0,      /**< Single nodes (units are ring node indices). */
+    TOKENRING_FAIL_RACKS = 1,      /**< Every node of a (datacenter, rack) pair (units are
+                                        the ring's rack indices,
+                                        tokenring_node_info::rack_index). */
+    TOKENRING_FAIL_DATACENTERS = 2 /**< Every node of a datacenter (units are the ring's
+                                        datacenter indices). */
+} tokenring_failure_unit;
+
+/** Result of tokenring_availability_summary_build() (immutable; free with
+ *  tokenring_availability_summary_free()). @since 1.2 */
+typedef struct tokenring_availability_summary tokenring_availability_summary;
+
+/**
+ * Summarises the failures of exactly @p k units (nodes, racks or datacenters, see
+ * ::tokenring_failure_unit) against consistency level @p consistency: how many of the
+ * C(units, k) sets leave at least one range unable to reach the level, and the @p top_n
+ * sets that make the most token space unavailable, with their exact widths.
+ *
+ * The rules are those of tokenring_availability_build() (configured factors, transient
+ * replicas count, #TOKENRING_E_IMPOSSIBLE when a range cannot reach the level with every
+ * node up). Failing a rack or a datacenter fails every node in it. Unlike
+ * tokenring_availability_build() there is no fixed limit on @p k: the answer is exact for
+ * every @p k, and the work grows with the number of unit sets of at most k - 1 units that
+ * break nothing (counted ones are not visited) plus, when @p top_n > 0, the sets the
+ * search for the worst ones cannot rule out; doc/performance.md gives the k that finish
+ * within a minute on 1000 nodes x 256 tokens.
+ *
+ * The worst sets are ranked by unavailable width, largest first, and among equal widths
+ * by their unit indices (ascending tuples, lexicographically); only sets that break
+ * something are listed, so fewer than @p top_n may come back.
+ *
+ * Progress (see ::tokenring_progress_fn): one unit per distinct replica set of the
+ * placement while they are read, then one per value of the first unit of the walk
+ * (total = distinct sets + units; the walk's units are uneven, the earlier ones cost
+ * more). A non-zero return cancels: the call frees what it built, leaves @p *out as it
+ * was and returns #TOKENRING_E_CANCELLED.
+ *
+ * @param[out] out receives the summary; free with tokenring_availability_summary_free()
+ * @param ring the ring
+ * @param replication the keyspace's replication
+ * @param consistency a ::tokenring_consistency
+ * @param local_dc the local datacenter for the LOCAL levels (ignored otherwise)
+ * @param unit a ::tokenring_failure_unit
+ * @param k number of failed units, 1 .. the ring's number of such units, with C(units, k)
+ *        below 2^128
+ * @param top_n how many worst sets to keep (0: count only, then the worst width is 0);
+ *        at most 2^24
+ * @param progress progress callback, or NULL
+ * @param user passed to @p progress
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL argument, unknown level or unit, LOCAL
+ *         level without @p local_dc); #TOKENRING_E_RANGE (@p k or @p top_n out of range);
+ *         #TOKENRING_E_NOTFOUND (unknown local datacenter); #TOKENRING_E_IMPOSSIBLE;
+ *         #TOKENRING_E_CANCELLED; #TOKENRING_E_NOMEM; a placement error
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_availability_summary_build(
+    tokenring_availability_summary **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    int unit, uint32_t k, size_t top_n, tokenring_progress_fn progress, void *user,
+    tokenring_error *err);
+
+/**
+ * Frees a summary.
+ * @param summary the summary, or NULL (no-op)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_availability_summary_free(tokenring_availability_summary *summary);
+
+/**
+ * The counts of a summary.
+ * @param[out] breaking_out receives how many k-sets break the level (may be NULL)
+ * @param[out] total_out receives C(units, k), the number of k-sets (may be NULL)
+ * @param[out] worst_width_out receives the largest unavailable width of any k-set (0 when
+ *             none breaks the level or the summary kept no worst sets) (may be NULL)
+ * @param summary the summary
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL @p summary)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_availability_summary_counts(
+    tokenring_u128 *breaking_out, tokenring_u128 *total_out, tokenring_u128 *worst_width_out,
+    const tokenring_availability_summary *summary);
+
+/**
+ * The number of units in each set of a summary.
+ * @param summary the summary (NULL gives 0)
+ * @return k
+ * @since 1.2
+ */
+TOKENRING_API uint32_t tokenring_availability_summary_k(
+    const tokenring_availability_summary *summary);
+
+/**
+ * The number of worst sets kept (at most the @p top_n asked for).
+ * @param summary the summary (NULL gives 0)
+ * @return the count
+ * @since 1.2
+ */
+TOKENRING_API size_t tokenring_availability_summary_top_count(
+    const tokenring_availability_summary *summary);
+
+/**
+ * One of the worst sets, worst first.
+ * @param[out] units_out receives k unit indices, ascending
+ * @param[out] width_out receives the exact unavailable width (may be NULL)
+ * @param[out] fraction_out receives width / 2^64 (may be NULL)
+ * @param summary the summary
+ * @param index 0 .. tokenring_availability_summary_top_count() - 1
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL argument), #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_availability_summary_top(
+    uint32_t *units_out, tokenring_u128 *width_out, double *fraction_out,
+    const tokenring_availability_summary *summary, size_t index);
+
 /* ----------------------------------------------------------------- migration */
 
 /** Result of a num_tokens migration plan (immutable; free with

@@ -68,9 +68,17 @@ extern "C" {
 /** Longest node, datacenter or rack name in bytes, excluding the terminating NUL.
  *  @since 1.0 */
 #define TOKENRING_MAX_NAME 255
-/** Largest replication factor accepted for one datacenter (or for SimpleStrategy).
- *  @since 1.0 */
+/** Largest replication factor the token allocators and layouts plan for
+ *  (tokenring_layout_* and tokenring_allocate_*: their rf parameter is 1 .. this). Until
+ *  1.2 it also bounded replication descriptions; those now accept up to
+ *  #TOKENRING_MAX_REPLICATION_FACTOR. @since 1.0 */
 #define TOKENRING_MAX_RF 255
+/** Largest replication factor a replication description accepts for one datacenter (or
+ *  for SimpleStrategy): 2^31 - 1, as Cassandra, which reads any int. A factor above the
+ *  nodes of a datacenter places every node of it (min(rf, nodes) replicas), so a
+ *  ::tokenring_replicas can hold more than #TOKENRING_MAX_RF nodes: size buffers by its
+ *  count, never by #TOKENRING_MAX_RF. @since 1.2 */
+#define TOKENRING_MAX_REPLICATION_FACTOR 2147483647
 /** Largest serialized partition key Cassandra accepts (and the largest composite
  *  component), in bytes. @since 1.0 */
 #define TOKENRING_MAX_KEY 65535

@@ -28,7 +28,9 @@ typedef enum tokenring_strategy {
 /**
  * Creates a SimpleStrategy description.
  * @param[out] out receives it; free with tokenring_replication_free()
- * @param rf replication factor, 0 .. #TOKENRING_MAX_RF (0 places no replicas)
+ * @param rf replication factor, 0 .. #TOKENRING_MAX_REPLICATION_FACTOR (0 places no
+ *        replicas; a factor above the nodes places every node; before 1.2 at most
+ *        #TOKENRING_MAX_RF)
  * @param transient how many of the @p rf replicas are transient (0 .. rf - 1, and 0 when
  *        rf is 0), written "rf/transient" in CQL
  * @param[out] err optional detail
@@ -54,7 +56,8 @@ TOKENRING_API int tokenring_replication_network(tokenring_replication **out);
  * @param replication a NetworkTopologyStrategy description
  * @param datacenter the datacenter name (same rules as node names; not "class" or
  *        "replication_factor", the option keys of a CQL replication map)
- * @param rf replication factor, 0 .. #TOKENRING_MAX_RF
+ * @param rf replication factor, 0 .. #TOKENRING_MAX_REPLICATION_FACTOR (before 1.2 at
+ *        most #TOKENRING_MAX_RF)
  * @param transient transient replicas among them (0 .. rf - 1; 0 when rf is 0)
  * @param[out] err optional detail
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL, bad or reserved name, or a

@@ -177,11 +177,20 @@ def golden_cases():
                                     "--nodetool-ring", s("ring-5.0-joining-node-vnodes16.txt"),
                                     "--keyspace", "ks=NetworkTopologyStrategy:datacenter1=2",
                                     "pending", "ks"], None),
-        ("availability-demo", ["availability", "demo"], None),
+        ("availability-demo", ["availability", "demo", "--list"], None),
         ("availability-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
                                    "ks=dc1=3,dc2=3", "availability", "--json", "ks", "--cl",
-                                   "LOCAL_QUORUM", "--local-dc", "dc2", "--failures", "2"],
+                                   "LOCAL_QUORUM", "--local-dc", "dc2", "--failures", "2",
+                                   "--list"],
          None),
+        ("availability-summary-demo", ["availability", "demo", "--cl", "ONE,QUORUM"], None),
+        ("availability-summary-2dc-racks", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
+                                            "ks=dc1=3,dc2=3", "availability", "ks", "--cl",
+                                            "EACH_QUORUM,LOCAL_QUORUM", "--local-dc", "dc2",
+                                            "--fail", "racks", "--top", "3"], None),
+        ("availability-summary-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
+                                           "ks=dc1=3,dc2=3", "availability", "--json", "ks",
+                                           "--cl", "QUORUM", "--fail", "datacenters"], None),
         ("balance-demo", ["balance", "demo"], None),
         ("balance-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
                               "balance", "--json", "ks", "--dc", "dc1"], None),
@@ -862,16 +871,34 @@ def test_analyses():
     rc, out, err = run(["move", "demo", "10.0.0.1"])
     check(rc == 2 and "--initial-token" in err, "move without tokens is a usage error")
     # availability: rf 3 survives any 2 failures at ONE and any 1 at QUORUM
-    a = js(["availability", "demo", "--cl", "ONE"])
+    a = js(["availability", "demo", "--cl", "ONE", "--list"])
     check([len(k["breaking"]) for k in a["failures"]][:2] == [0, 0] and
           a["failures"][2]["breaking"], "availability ONE: k=1,2 harmless, some k=3 sets break")
-    q = js(["availability", "demo", "--cl", "QUORUM", "--failures", "2"])
+    q = js(["availability", "demo", "--cl", "QUORUM", "--failures", "2", "--list"])
     check(len(q["failures"]) == 2 and q["failures"][0]["breaking"] == [] and
           q["failures"][1]["sets"] == 15, "availability QUORUM: one failure never breaks")
     for k in q["failures"]:
         for b in k["breaking"]:
             check(abs(int(b["width"]) / TWO64 - b["fraction"]) < 1e-12,
                   "availability: width and fraction agree")
+    # the summary agrees with the list: count and widest set per k, for every level
+    for cl in ("ONE", "TWO", "QUORUM", "ALL", "LOCAL_QUORUM", "EACH_QUORUM"):
+        full = js(["availability", "demo", "--cl", cl, "--list"])
+        summ = js(["availability", "demo", "--cl", cl, "--top", "2"])["levels"][0]["failures"]
+        for lk, sk in zip(full["failures"], summ):
+            widest = max([int(b["width"]) for b in lk["breaking"]], default=0)
+            check(int(sk["breaking"]) == len(lk["breaking"]) and
+                  int(sk["worst_width"]) == widest and int(sk["sets"]) == lk["sets"] and
+                  [int(w["width"]) for w in sk["worst"]] ==
+                  sorted([int(b["width"]) for b in lk["breaking"]], reverse=True)[:2],
+                  "availability summary %s k=%d agrees with --list" % (cl, sk["k"]))
+    r = js(["availability", "demo", "--cl", "ONE,ALL", "--fail", "racks"])
+    check([lv["failures"][0]["breaking"] for lv in r["levels"]] == ["1", "1"] and
+          r["failing"] == "racks", "availability: the demo's single rack breaks ONE and ALL")
+    rc, out, err = run(["availability", "demo", "--fail", "racks", "--list"])
+    check(rc == 2 and "--list" in err, "availability --list with racks is a usage error")
+    rc, out, err = run(["availability", "demo", "--fail", "moons"])
+    check(rc == 2 and "--fail" in err, "availability --fail moons is a usage error")
     # balance: mean effective = rf / nodes
     b = js(["balance", "demo"])
     check(abs(b["effective"]["mean"] - demo_rf / demo_nodes) < 1e-12 and

@@ -7,6 +7,10 @@
 
 #include "tool.h"
 
+/* The most failed nodes the tool asks for: what finishes within a minute on 1000 nodes x
+ * 256 tokens at every level (doc/performance.md). */
+#define TOOL_AVAILABILITY_MAX_K 3
+
 static int parse_cl(const char *s)
 {
     static const char *names[] = { NULL, "ONE", "TWO", "THREE", "QUORUM", "ALL",
@@ -18,10 +22,9 @@ static int parse_cl(const char *s)
                     "LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM)", s);
 }
 
-/* availability KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K] */
-TOOL_COMMAND(cmd_availability)
+/* availability KEYSPACE --list: every failing set of at most 3 nodes (the 1.0 list) */
+static void availability_list(tr_ctx *ctx)
 {
-    check_args(ctx, 1, 1, "KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K]");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     const tokenring_ring *rg = need_ring(ctx);
     const char *cl_name = ctx->opt.cl ? ctx->opt.cl : "QUORUM";
@@ -97,6 +100,199 @@ TOOL_COMMAND(cmd_availability)
         tokenring_availability_free(a);
     }
     progress(ctx, "availability", (size_t)kmax, (size_t)kmax);
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+}
+
+/* The name of a failure unit: a node, "dc/rack", or a datacenter. */
+static const char *unit_name(tr_ctx *ctx, int unit, uint32_t idx, char *buf, size_t len)
+{
+    if (unit == TOKENRING_FAIL_NODES)
+        return node_name(ctx, idx);
+    const tokenring_ring *rg = need_ring(ctx);
+    if (unit == TOKENRING_FAIL_DATACENTERS)
+        return tokenring_ring_dc_name(rg, idx);
+    for (uint32_t i = 0; i < tokenring_ring_node_count(rg); i++) {
+        tokenring_node_info info;
+        tokenring_ring_node_brief(&info, rg, i);
+        if (info.rack_index == idx) {
+            snprintf(buf, len, "%s/%s", info.datacenter, info.rack);
+            return buf;
+        }
+    }
+    return "?";
+}
+
+static int avail_progress(void *user, uint64_t done, uint64_t total)
+{
+    progress(user, "availability", (size_t)done, (size_t)total);
+    return 0;
+}
+
+static long double u128_ld(tokenring_u128 v)
+{
+    return (long double)v.hi * 18446744073709551616.0L + (long double)v.lo;
+}
+
+/* availability KEYSPACE [--cl L1,L2] [--local-dc DC] [--failures K] [--fail UNIT] [--top N]
+ * [--list]: per level and k, how many k-sets of failed units break it, the worst loss and
+ * the worst sets. */
+TOOL_COMMAND(cmd_availability)
+{
+    check_args(ctx, 1, 1,
+               "KEYSPACE [--cl LEVEL[,LEVEL...]] [--local-dc DC] [--failures K] "
+               "[--fail nodes|racks|datacenters] [--top N] [--list]");
+    if (ctx->opt.avail_list) {
+        if (ctx->opt.fail_unit && strcmp(ctx->opt.fail_unit, "nodes") != 0)
+            die(EXIT_USAGE, "--list lists failed nodes only; drop --fail %s or --list",
+                ctx->opt.fail_unit);
+        availability_list(ctx);
+        return;
+    }
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    const tokenring_ring *rg = need_ring(ctx);
+    int unit = TOKENRING_FAIL_NODES;
+    static const char *const unit_words[] = { "nodes", "racks", "datacenters" };
+    static const char *const unit_one[] = { "node", "rack", "datacenter" };
+    if (ctx->opt.fail_unit) {
+        for (unit = 0; unit < 3; unit++)
+            if (strcasecmp(ctx->opt.fail_unit, unit_words[unit]) == 0)
+                break;
+        if (unit == 3)
+            die(EXIT_USAGE, "--fail: expected nodes, racks or datacenters, found '%s'",
+                ctx->opt.fail_unit);
+    }
+    size_t units = unit == TOKENRING_FAIL_NODES   ? tokenring_ring_node_count(rg)
+                   : unit == TOKENRING_FAIL_RACKS ? tokenring_ring_rack_count(rg)
+                                                  : tokenring_ring_dc_count(rg);
+    long kmax;
+    if (ctx->opt.failures > 0) {
+        kmax = ctx->opt.failures;
+        if (unit == TOKENRING_FAIL_NODES && kmax > TOOL_AVAILABILITY_MAX_K)
+            die(EXIT_USAGE,
+                "--failures: at most %d failed nodes (what finishes within a minute on 1000 "
+                "nodes x 256 tokens; see doc/performance.md)",
+                TOOL_AVAILABILITY_MAX_K);
+    } else {
+        kmax = unit == TOKENRING_FAIL_NODES ? (long)TOKENRING_AVAILABILITY_MAX_K : (long)units;
+    }
+    if ((size_t)kmax > units)
+        kmax = (long)units;
+    size_t top = ctx->opt.top >= 0 ? (size_t)ctx->opt.top : 5;
+
+    /* the levels: a comma-separated list */
+    size_t nlev = 0;
+    char **levels = split_list(ctx->opt.cl ? ctx->opt.cl : "QUORUM", &nlev);
+    int cls[16];
+    if (nlev == 0 || nlev > 16)
+        die(EXIT_USAGE, "--cl: expected 1 to 16 consistency levels");
+    for (size_t i = 0; i < nlev; i++)
+        cls[i] = parse_cl(levels[i]);
+
+    char rb[512];
+    if (ctx->opt.json) {
+        sb_printf(&ctx->out, "{\"keyspace\": ");
+        sb_json_str(&ctx->out, ctx->opt.args[0]);
+        sb_printf(&ctx->out, ", \"failing\": \"%s\", \"levels\": [", unit_words[unit]);
+    } else {
+        sb_printf(&ctx->out, "Availability of keyspace %s %s when %s%s fail\n",
+                  ctx->opt.args[0], repl_text(r, rb, sizeof rb),
+                  unit == TOKENRING_FAIL_NODES ? "" : "whole ", unit_words[unit]);
+    }
+    for (size_t li = 0; li < nlev; li++) {
+        int cl = cls[li];
+        const char *local = ctx->opt.local_dc;
+        if (!local && (cl == TOKENRING_CL_LOCAL_ONE || cl == TOKENRING_CL_LOCAL_QUORUM))
+            local = only_dc(ctx);
+        bool is_local = cl == TOKENRING_CL_LOCAL_ONE || cl == TOKENRING_CL_LOCAL_QUORUM;
+        if (ctx->opt.json) {
+            sb_printf(&ctx->out, "%s{\"consistency\": \"%s\", ", li ? ",\n " : "", levels[li]);
+            if (is_local) {
+                sb_puts(&ctx->out, "\"local_dc\": ");
+                sb_json_str(&ctx->out, local);
+                sb_puts(&ctx->out, ", ");
+            }
+            sb_puts(&ctx->out, "\"failures\": [");
+        } else {
+            sb_printf(&ctx->out, "\n%s%s%s\n", levels[li], is_local ? " in " : "",
+                      is_local ? local : "");
+            sb_printf(&ctx->out, "  %-3s %20s %20s %10s %12s\n", "k", "Breaking sets",
+                      "Sets", "Breaking", "Worst loss");
+        }
+        strbuf worst_text = { 0 };
+        for (long k = 1; k <= kmax; k++) {
+            tokenring_availability_summary *s = NULL;
+            tokenring_error err;
+            memset(&err, 0, sizeof err);
+            int rc = tokenring_availability_summary_build(
+                &s, rg, r, cl, local, unit, (uint32_t)k, top,
+                ctx->progress_on ? avail_progress : NULL, ctx, &err);
+            if (rc != TOKENRING_OK)
+                fail_lib(rc, &err, "availability");
+            tokenring_u128 b, tot, w;
+            tokenring_availability_summary_counts(&b, &tot, &w, s);
+            char bs[48], ts[48], ws[48];
+            u128_str(bs, b);
+            u128_str(ts, tot);
+            u128_str(ws, w);
+            double share = (double)(u128_ld(b) / u128_ld(tot));
+            size_t nt = tokenring_availability_summary_top_count(s);
+            if (ctx->opt.json) {
+                sb_printf(&ctx->out,
+                          "%s{\"k\": %ld, \"sets\": \"%s\", \"breaking\": \"%s\", "
+                          "\"breaking_fraction\": %.17g, \"worst_width\": \"%s\", "
+                          "\"worst_fraction\": %.17g, \"worst\": [",
+                          k > 1 ? ", " : "", k, ts, bs, share, ws, frac(w));
+            } else {
+                char pct[32], wp[32];
+                snprintf(pct, sizeof pct, "%.4f%%", share * 100);
+                snprintf(wp, sizeof wp, "%.4f%%", frac(w) * 100);
+                sb_printf(&ctx->out, "  %-3ld %20s %20s %10s %12s\n", k, bs, ts, pct,
+                          top ? wp : "-");
+                if (nt)
+                    sb_printf(&worst_text, "  worst sets of %ld failed %s:\n", k,
+                              k > 1 ? unit_words[unit] : unit_one[unit]);
+            }
+            uint32_t *ids = calloc((size_t)k, sizeof *ids);
+            if (!ids)
+                die(EXIT_INTERNAL, "out of memory");
+            for (size_t i = 0; i < nt; i++) {
+                tokenring_u128 tw;
+                double f;
+                tokenring_availability_summary_top(ids, &tw, &f, s, i);
+                char nb[600];
+                if (ctx->opt.json) {
+                    char tws[48];
+                    u128_str(tws, tw);
+                    sb_puts(&ctx->out, i ? ", {\"units\": [" : "{\"units\": [");
+                    for (long j = 0; j < k; j++) {
+                        sb_puts(&ctx->out, j ? ", " : "");
+                        sb_json_str(&ctx->out, unit_name(ctx, unit, ids[j], nb, sizeof nb));
+                    }
+                    sb_printf(&ctx->out, "], \"width\": \"%s\", \"fraction\": %.17g}", tws, f);
+                    continue;
+                }
+                strbuf set = { 0 };
+                for (long j = 0; j < k; j++)
+                    sb_printf(&set, "%s%s", j ? ", " : "",
+                              unit_name(ctx, unit, ids[j], nb, sizeof nb));
+                sb_printf(&worst_text, "    %-40s  %.4f%%\n", set.p, f * 100);
+                free(set.p);
+            }
+            free(ids);
+            if (ctx->opt.json)
+                sb_puts(&ctx->out, "]}");
+            tokenring_availability_summary_free(s);
+        }
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, "]}");
+        } else if (worst_text.p) {
+            sb_puts(&ctx->out, worst_text.p);
+        }
+        free(worst_text.p);
+    }
+    free(levels[0]); /* split_list: one copy of the text */
+    free(levels);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "]}\n");
 }

@@ -137,14 +137,17 @@
       "only counts).", \
       "tokenring --nodetool-ring ring.txt --keyspace ks=dc1=3 pending ks") \
     X(cmd_availability, \
-      "availability", "KEYSPACE [--cl LEVEL] [--local-dc DC] [--failures K]", \
-      "list the sets of failed nodes that make ranges unavailable at a consistency level", \
-      "For k = 1 .. K (default 3, at most the node count) failed nodes, every set of k " \
-      "nodes whose loss leaves some range without enough live replicas for LEVEL (default " \
-      "QUORUM; ONE, TWO, THREE, QUORUM, ALL, LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM), with " \
-      "the share of the token space it makes unavailable. A progress bar shows on a " \
-      "terminal.", \
-      "tokenring availability demo --cl QUORUM --failures 2") \
+      "availability", "KEYSPACE [--cl LEVEL[,LEVEL]] [--fail UNIT] [--failures K] [--top N]", \
+      "count the sets of failed nodes, racks or datacenters that make ranges unavailable", \
+      "For each consistency level (default QUORUM; ONE, TWO, THREE, QUORUM, ALL, " \
+      "LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM, comma-separated) and k = 1 .. K failed units " \
+      "(default 3 nodes, at most 3 nodes; every rack or datacenter count with --fail racks " \
+      "or --fail datacenters, which fail every node of the unit): how many of the k-sets " \
+      "leave some range without enough live replicas, the largest share of the token " \
+      "space one of them makes unavailable, and the --top N worst sets (default 5). " \
+      "--list prints every failing set of nodes instead (k at most 3). A progress bar over " \
+      "the replica sets and the search shows on a terminal.", \
+      "tokenring availability demo --cl ONE,QUORUM --fail racks") \
     X(cmd_balance, \
       "balance", "[KEYSPACE] [--dc DC [--rack RACK]]", \
       "ownership balance: min, max, mean, standard deviation", \
@@ -226,7 +229,13 @@ const tool_option tool_options[] = {
                             "default: random)" },
     { "--cl", "LEVEL", "consistency level (availability; default QUORUM)" },
     { "--local-dc", "DC", "local datacenter for LOCAL_ONE and LOCAL_QUORUM" },
-    { "--failures", "K", "largest number of failed nodes to try (availability; 1..3)" },
+    { "--failures", "K", "largest number of failed nodes, racks or datacenters to try "
+                         "(availability; nodes 1..3, the default)" },
+    { "--fail", "UNIT", "what fails together: nodes (default), racks or datacenters "
+                        "(availability)" },
+    { "--top", "N", "how many worst failure sets to show per k (availability; default 5, 0 "
+                    "counts only)" },
+    { "--list", NULL, "list every failing set of nodes instead of the summary (availability)" },
     { "--help", NULL, "print this help" },
     { "--man", NULL, "print the manual page (roff)" },
     { "--version", NULL, "print the version" },

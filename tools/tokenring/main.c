@@ -118,6 +118,18 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             if (tokenring_cassandra_rules_for_version(&ctx->opt.rules, val, &err) != TOKENRING_OK)
                 die(EXIT_USAGE, "option --cassandra-version: %s", err.message);
             ctx->opt.cassandra_version = val;
+        } else if (strcmp(f, "--fail") == 0) {
+            ctx->opt.fail_unit = val;
+        } else if (strcmp(f, "--list") == 0) {
+            ctx->opt.avail_list = true;
+        } else if (strcmp(f, "--top") == 0) {
+            char *end;
+            errno = 0;
+            long v = strtol(val, &end, 10);
+            if (!*val || *end || errno || v < 0 || v > 100000)
+                die(EXIT_USAGE, "option --top: expected a number from 0 to 100000, found '%s'",
+                    val);
+            ctx->opt.top = v;
         } else if (strcmp(f, "--node-by-node") == 0) {
             ctx->opt.node_by_node = true;
         } else if (strcmp(f, "--as-cassandra") == 0) {
@@ -166,7 +178,7 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1 } };
+    tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1, .top = -1 } };
     tr_ctx *ctx = &state;
     parse_args(ctx, argc, argv);
     const tool_command *cmd = NULL;

@@ -59,6 +59,9 @@ typedef struct tr_options {
     size_t nks_defs;
     const char *dc, *rack, *new_dc, *racks, *initial_token, *cl, *local_dc, *names;
     long num_tokens, nodes, rf, failures; /* -1: not given */
+    long top;                /* --top (availability), -1: not given */
+    const char *fail_unit;   /* --fail (availability) */
+    bool avail_list;         /* --list (availability) */
     bool node_by_node;
     int rules;               /* --cassandra-version: tokenring_cassandra_rules, 0: default */
     const char *cassandra_version; /* --cassandra-version V as given */

@@ -187,3 +187,83 @@ def test_movement_repr_reads_as_its_summary():
     assert repr(gone) == "<tokenring.Movement closed>"
     # public classes read as tokenring.X, not as the private module defining them
     assert Movement.__module__ == "tokenring" and tokenring.Ring.__module__ == "tokenring"
+
+
+def _brute_summary(ring, rf, cl, k, unit):
+    """Every k-set of failed units, each range checked against Cassandra's blockFor."""
+    from itertools import combinations
+    pl = ring.placement({"dc1": rf})
+    nodes = ring.nodes
+    key = {"nodes": lambda n: n.name, "racks": lambda n: "dc1/" + n.rack}[unit]
+    units = sorted({key(n) for n in nodes}, key=lambda u: [key(n) for n in nodes].index(u))
+    need = {"ONE": 1, "QUORUM": rf // 2 + 1, "ALL": rf}[cl]
+    reps = [pl.range_replicas(r.index) for r in ring.ranges]
+    unit_of = {n.name: key(n) for n in nodes}
+    rows = []
+    for combo in combinations(units, k):
+        down = set(combo)
+        lost = sum(r.width for r, rep in zip(ring.ranges, reps)
+                   if sum(unit_of[x] not in down for x in rep) < need)
+        if lost:
+            rows.append((lost, combo))
+    return len(list(combinations(units, k))), rows
+
+
+@pytest.mark.parametrize("cl", ["ONE", "QUORUM", "ALL"])
+def test_availability_summary_equals_brute_force(cl):
+    rnd = random.Random(11)
+    topo = Topology()
+    for i in range(9):
+        topo.add_node(f"n{i}", "dc1", f"r{i % 3}",
+                      [rnd.randrange(-2 ** 63, 2 ** 63) for _ in range(4)])
+    ring = Ring(topo)
+    for unit in ("nodes", "racks"):
+        for k in range(1, 4):
+            total, rows = _brute_summary(ring, 3, cl, k, unit)
+            s = tokenring.availability_summary(ring, {"dc1": 3}, cl, k, unit=unit, top=4)
+            assert (s.sets, s.breaking) == (total, len(rows))
+            best = sorted(rows, key=lambda r: -r[0])[:4]
+            assert [w.width for w in s.worst] == [b[0] for b in best]
+            assert s.worst_width == (best[0][0] if best else 0)
+            assert all(w.fraction == w.width / 2 ** 64 for w in s.worst)
+            assert s.unit == tokenring.FailureUnit[unit.upper()] and s.k == k
+            assert "sets break it" in repr(s)
+
+
+def test_availability_summary_errors_and_progress():
+    ring = _random_ring(3)
+    with pytest.raises(tokenring.RangeError):
+        tokenring.availability_summary(ring, {"dc1": 3}, "ONE", 13)
+    with pytest.raises(tokenring.RangeError):
+        tokenring.availability_summary(ring, {"dc1": 3}, "ONE", 0)
+    with pytest.raises(ImpossibleError):
+        tokenring.availability_summary(ring, 2, "THREE", 1)
+    with pytest.raises(KeyError):
+        tokenring.availability_summary(ring, 3, "ONE", 1, unit="planets")
+    seen = []
+    s = tokenring.availability_summary(ring, {"dc1": 3}, "QUORUM", 4, unit="nodes", top=0,
+                                       progress=lambda d, t: seen.append((d, t)))
+    assert s.worst == [] and s.worst_width == 0 and s.sets == 495
+    assert seen[-1][0] == seen[-1][1] and all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+    with pytest.raises(tokenring.CancelledError):
+        tokenring.availability_summary(ring, {"dc1": 3}, "QUORUM", 4, progress=lambda d, t: 1)
+    dcs = tokenring.availability_summary(ring, {"dc1": 3}, "ONE", 1, unit="datacenters")
+    assert dcs.breaking == 1 and dcs.worst[0].units == ("dc1",) and dcs.worst_fraction == 1.0
+
+
+def test_replication_factors_above_255():
+    topo = Topology()
+    for i in range(10):
+        topo.add_node(f"n{i}", "dc1", f"r{i % 2}", [i * 1000003, -i * 77777 - 5])
+    ring = Ring(topo)
+    for repl in (Replication.simple(300), {"dc1": 300}, "dc1=2147483647",
+                 Replication.simple(2 ** 31 - 1)):
+        for r in ring.ranges:
+            reps = ring.placement(repl).range_replicas(r.index)
+            assert len(reps) == 10 and len(set(reps)) == 10
+    s = tokenring.availability_summary(ring, 300, "ONE", 9, top=1)
+    assert s.breaking == 0
+    with pytest.raises(tokenring.RangeError):
+        Replication.simple(2 ** 31)
+    with pytest.raises(tokenring.RangeError):
+        Replication.parse("dc1=2147483648")

@@ -82,7 +82,8 @@ def test_empty_ring():
 
 def test_replication_rejected():
     _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.simple, -1)
-    _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.simple, lib.TOKENRING_MAX_RF + 1)
+    _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.simple,
+            lib.TOKENRING_MAX_REPLICATION_FACTOR + 1)
     _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.simple, 3, 3)
     _expect(RangeError, lib.TOKENRING_E_RANGE, Replication.network, {"dc1": -2})
     _expect(InvalidArgumentError, lib.TOKENRING_E_INVAL, Replication.network, {"": 3})

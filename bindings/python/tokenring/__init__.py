@@ -34,7 +34,8 @@ from ._topology import Topology
 from ._layout import (CASSANDRA_RELEASES, LAYOUT_MAX_TOKENS, add_seeded_nodes,
                       allocate_as_cassandra, allocate_nodes, allocate_tokens, assign_racks,
                       even_tokens, rack_name, seeded_token, seeded_tokens)
-from ._analysis import (AVAILABILITY_MAX_K, ChangeKind, Consistency, FailureSet,
+from ._analysis import (AVAILABILITY_MAX_K, AvailabilitySummary, ChangeKind, Consistency,
+                        FailureSet, FailureUnit, WorstSet, availability_summary,
                         MigrationNode, MigrationPlan, MovedRange, Movement, MovementNode,
                         MovementSummary, SampleChange, Stream, TokensKept, availability,
                         balance, migration_plan, tokens_kept)
@@ -81,6 +82,7 @@ __all__ = [
     "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS", "balance", "Balance",
     "BalanceReport", "ChangeKind", "Movement", "MovementSummary", "MovementNode",
     "MovedRange", "Stream", "SampleChange", "Consistency", "FailureSet", "availability",
+    "FailureUnit", "WorstSet", "AvailabilitySummary", "availability_summary",
     "AVAILABILITY_MAX_K", "MigrationNode", "MigrationPlan", "migration_plan", "ClusterRing",
     "DEFAULT_RACK", "RangeList",
     "parse_token", "hex_decode", "assign_racks", "rack_name", "TokensKept", "tokens_kept",

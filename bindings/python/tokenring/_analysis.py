@@ -17,7 +17,8 @@ from ._topology import Topology
 __all__ = ["Balance", "BalanceReport", "balance", "ChangeKind", "Movement", "MovementSummary",
            "MovementNode", "MovedRange", "Stream", "SampleChange", "Consistency",
            "FailureSet", "availability", "MigrationNode", "MigrationPlan", "migration_plan",
-           "AVAILABILITY_MAX_K", "TokensKept", "tokens_kept"]
+           "AVAILABILITY_MAX_K", "TokensKept", "tokens_kept", "FailureUnit",
+           "WorstSet", "AvailabilitySummary", "availability_summary"]
 
 #: Largest number of failed nodes an availability analysis enumerates.
 AVAILABILITY_MAX_K: int = lib.TOKENRING_AVAILABILITY_MAX_K
@@ -350,6 +351,111 @@ def availability(ring: Ring, replication: ReplicationLike,
         out.append(FailureSet(tuple(names[j] for j in nodes[0:k]), u128(width), frac[0]))
     del handle
     return out
+
+
+class FailureUnit(enum.IntEnum):
+    """What fails together in :func:`availability_summary`."""
+
+    NODES = lib.TOKENRING_FAIL_NODES
+    RACKS = lib.TOKENRING_FAIL_RACKS
+    DATACENTERS = lib.TOKENRING_FAIL_DATACENTERS
+
+
+class WorstSet(NamedTuple):
+    """One of the worst sets of a summary: the failed units (node names, ``"dc/rack"`` or
+    datacenter names), their indices in the ring, and the exact unavailable width."""
+
+    units: Tuple[str, ...]
+    indices: Tuple[int, ...]
+    width: int
+    fraction: float
+
+
+class AvailabilitySummary(NamedTuple):
+    """How many of the ``sets`` = C(units, k) failure sets break the level, the largest
+    unavailable width of any of them (0 when ``top`` was 0), and the worst sets."""
+
+    consistency: "Consistency"
+    unit: FailureUnit
+    k: int
+    sets: int
+    breaking: int
+    worst_width: int
+    worst_fraction: float
+    worst: List[WorstSet]
+
+    def __repr__(self) -> str:
+        return (f"AvailabilitySummary({self.consistency.name}, {self.unit.name.lower()}, "
+                f"k={self.k}: {self.breaking} of {self.sets} sets break it, worst "
+                f"{self.worst_fraction:.6%})")
+
+
+def _unit_names(ring: Ring, unit: FailureUnit) -> List[str]:
+    if unit == FailureUnit.NODES:
+        return list(ring.node_names)
+    info = ffi.new("tokenring_node_info *")
+    count = (lib.tokenring_ring_rack_count(ring._p()) if unit == FailureUnit.RACKS
+             else lib.tokenring_ring_dc_count(ring._p()))
+    names = [""] * count
+    for i in range(lib.tokenring_ring_node_count(ring._p())):
+        check(lib.tokenring_ring_node_brief(info, ring._p(), i))
+        dc = ffi.string(info.datacenter).decode()
+        if unit == FailureUnit.RACKS:
+            names[info.rack_index] = dc + "/" + ffi.string(info.rack).decode()
+        else:
+            names[info.dc_index] = dc
+    return names
+
+
+def availability_summary(ring: Ring, replication: ReplicationLike,
+                         consistency: Consistency, k: int,
+                         local_dc: Optional[str] = None,
+                         unit: Any = FailureUnit.NODES, top: int = 10,
+                         progress: Optional[Progress] = None) -> AvailabilitySummary:
+    """Counts the sets of ``k`` failed units (``"nodes"``, ``"racks"`` or
+    ``"datacenters"``; a rack or datacenter fails with every node in it) that leave some
+    range unable to reach ``consistency``, exactly and for any ``k``, and keeps the ``top``
+    worst (largest unavailable width first). ``progress`` as for :func:`availability`.
+
+    Raises:
+        RangeError: ``k`` outside 1 .. the number of units, or C(units, k) >= 2**128.
+        ImpossibleError: the level cannot be reached even with every node up.
+        CancelledError: ``progress`` asked to stop.
+    """
+    if isinstance(consistency, str):
+        consistency = Consistency[consistency.upper()]
+    consistency = Consistency(consistency)
+    if isinstance(unit, str):
+        unit = FailureUnit[unit.upper()]
+    unit = FailureUnit(unit)
+    repl = Replication.of(replication)
+    pp = ffi.new("tokenring_availability_summary **")
+    err = new_error()
+    c_local = c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL
+    with progress_callback(progress) as (cb, _):
+        rc = lib.tokenring_availability_summary_build(
+            pp, ring._p(), repl._p(), int(consistency), c_local, int(unit),
+            min(max(int(k), 0), 0xFFFFFFFF), min(max(int(top), 0), 1 << 25), cb, ffi.NULL, err)
+    check(rc, err)
+    handle = ffi.gc(pp[0], lib.tokenring_availability_summary_free)
+    b = ffi.new("tokenring_u128 *")
+    t = ffi.new("tokenring_u128 *")
+    w = ffi.new("tokenring_u128 *")
+    check(lib.tokenring_availability_summary_counts(b, t, w, handle))
+    names = _unit_names(ring, unit)
+    k = lib.tokenring_availability_summary_k(handle)
+    ids = ffi.new("uint32_t[]", max(k, 1))
+    width = ffi.new("tokenring_u128 *")
+    frac = ffi.new("double *")
+    worst = []
+    for i in range(lib.tokenring_availability_summary_top_count(handle)):
+        check(lib.tokenring_availability_summary_top(ids, width, frac, handle, i))
+        idx = tuple(ids[0:k])
+        worst.append(WorstSet(tuple(names[j] for j in idx), idx, u128(width), frac[0]))
+    del handle
+    ww = u128(w)
+    return AvailabilitySummary(consistency, unit, k, u128(t), u128(b), ww, ww / 2.0**64,
+                               worst)
 
 
 # ----------------------------------------------------------------- migration
