@@ -351,7 +351,8 @@ def test_harness_refuses_bad_input(tmp_path, monkeypatch):
     assert not (tmp_path / "nojdk" / "node9" / "pid").exists()
     COUNTS["harness errors"] += 1
     # an address outside 127.0.0.1..9
-    with pytest.raises(harness.HarnessError, match=r"only 127\.0\.0\.1 \.\. 127\.0\.0\.9"):
+    with pytest.raises(harness.HarnessError, match=r"node number 10: only 1 \.\. 9 \(127\.0\.0\."
+                                                   + str(harness.ADDRESS_BASE + 1)):
         harness.Cluster(tmp_path / "far", [harness.Node(10, "dc1", "r1", 1)])
     COUNTS["harness errors"] += 1
 
