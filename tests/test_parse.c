@@ -16,28 +16,8 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "testdata.h"
 
-#ifndef TEST_DATA_DIR
-#define TEST_DATA_DIR "tests/data"
-#endif
-
-static char *slurp(const char *rel, size_t *len)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", TEST_DATA_DIR, rel);
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
 
 static char *format(const tokenring_cluster *c)
 {
