@@ -76,6 +76,77 @@ static float nodetool_fraction(const tokenring_ring *ring, size_t i)
     return float_of_millionths(millionths(num));
 }
 
+/* v * 2^-127 correctly rounded to float, as RandomPartitioner.describeOwnership's
+ * new BigDecimal(w).divide(2^127).floatValue() gives it: v rounded to 24 significant
+ * bits (half to even), then scaled by a power of two, which is exact (the smallest
+ * result, 2^-127 for v = 1, is a float subnormal with its one bit kept). v <= 2^127. */
+static float float_over_2_127(tr_u128 v)
+{
+    if (v == 0)
+        return 0.0f;
+    int bits = 0;
+    for (tr_u128 x = v; x; x >>= 1)
+        bits++;
+    int shift = bits > 24 ? bits - 24 : 0;
+    tr_u128 q = v >> shift;
+    if (shift > 0) {
+        tr_u128 rem = v & ((((tr_u128)1) << shift) - 1), half = ((tr_u128)1) << (shift - 1);
+        if (rem > half || (rem == half && (q & 1)))
+            q++;
+    }
+    /* q <= 2^24: q * 2^(shift - 127) is exact in double and representable in float */
+    double d = (double)(uint64_t)q * 0x1p-127;
+    while (shift >= 60) {
+        d *= 0x1p60;
+        shift -= 60;
+    }
+    d *= (double)(UINT64_C(1) << shift);
+    return (float)d;
+}
+
+/* 1 / n correctly rounded to float (n >= 1): ByteOrderedPartitioner.describeOwnership's
+ * count / total on a cluster without data (every range one split per table, so T / (N T)
+ * with both exact in float). Integer rounding, independent of the float evaluation mode. */
+static float float_one_over(uint64_t n)
+{
+    /* find k with 2^23 <= 2^k / n < 2^24 */
+    int k = 0;
+    while ((((tr_u128)1) << k) / n < ((tr_u128)1 << 23))
+        k++;
+    tr_u128 x = ((tr_u128)1) << k;
+    uint64_t q = (uint64_t)(x / n);
+    tr_u128 r = x % n;
+    if (2 * r > n || (2 * r == n && (q & 1)))
+        q++;
+    /* q / 2^k, k <= 23 + 64: exact in double, then in float */
+    double d = (double)q;
+    while (k >= 60) {
+        d *= 0x1p-60;
+        k -= 60;
+    }
+    d /= (double)(UINT64_C(1) << k);
+    return (float)d;
+}
+
+/* describeOwnership's float for ring token i, by the ring's partitioner. */
+static float nodetool_fraction_any(const tokenring_ring *ring, size_t i)
+{
+    if (ring->partitioner == TOKENRING_PARTITIONER_MURMUR3)
+        return nodetool_fraction(ring, i);
+    if (ring->token_count == 1)
+        return 1.0f;
+    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
+        return float_over_2_127(tr_ring_width128(ring, i));
+    return float_one_over(ring->token_count);
+}
+
+TOKENRING_API uint32_t tokenring_ring_ownership_flags(const tokenring_ring *ring)
+{
+    if (ring && ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return TOKENRING_OWNERSHIP_NO_WIDTHS | TOKENRING_OWNERSHIP_DATA_DEPENDENT;
+    return 0;
+}
+
 static tr_u128 u128_in(tokenring_u128 v)
 {
     return ((tr_u128)v.hi << 64) | v.lo;
@@ -92,9 +163,13 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
     if (cap < ring->node_count)
         return TOKENRING_E_BUFSIZE;
     memset(out, 0, ring->node_count * sizeof *out);
+    /* One float for every token of a byte-ordered ring. */
+    float bop = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
+                    ? nodetool_fraction_any(ring, 0) : 0.0f;
     for (size_t i = 0; i < ring->token_count; i++) {
-        tr_u128 w = tr_ring_width(ring, i);
-        float f = nodetool_fraction(ring, i);
+        tr_u128 w = tr_ring_width_any(ring, i);
+        float f = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED ? bop
+                  : nodetool_fraction_any(ring, i);
         tokenring_ownership *o = &out[tr_ring_owner(ring, i)];
         o->primary_width = tr_u128_out(u128_in(o->primary_width) + w);
         o->nodetool_primary = o->nodetool_primary + f;
@@ -110,9 +185,10 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
             }
         }
     }
+    double scale = ring->partitioner == TOKENRING_PARTITIONER_RANDOM ? 0x1p-127 : 0x1p-64;
     for (size_t k = 0; k < ring->node_count; k++) {
-        out[k].primary = (double)u128_in(out[k].primary_width) * 0x1p-64;
-        out[k].effective = (double)u128_in(out[k].effective_width) * 0x1p-64;
+        out[k].primary = (double)u128_in(out[k].primary_width) * scale;
+        out[k].effective = (double)u128_in(out[k].effective_width) * scale;
     }
     return TOKENRING_OK;
 }

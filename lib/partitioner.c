@@ -363,3 +363,68 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
                            hex_digit((unsigned char)text[j + 1]));
     return TOKENRING_OK;
 }
+
+/* ------------------------------------------------------------------ partitioners */
+
+static const char *const partitioner_class[] = {
+    "org.apache.cassandra.dht.Murmur3Partitioner",
+    "org.apache.cassandra.dht.RandomPartitioner",
+    "org.apache.cassandra.dht.ByteOrderedPartitioner",
+};
+static const char *const partitioner_short[] = { "murmur3", "random", "byteordered" };
+
+TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
+{
+    int p = (int)partitioner;
+    if (p < TOKENRING_PARTITIONER_MURMUR3 || p > TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return NULL;
+    return partitioner_class[p];
+}
+
+/* Whether text[0 .. len) is name, ASCII case ignored. */
+static bool name_is(const char *text, size_t len, const char *name)
+{
+    if (strlen(name) != len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char a = (unsigned char)text[i], b = (unsigned char)name[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (unsigned char)(a - 'A' + 'a');
+        if (b >= 'A' && b <= 'Z')
+            b = (unsigned char)(b - 'A' + 'a');
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const char *text,
+                                              size_t text_len, tokenring_error *err)
+{
+    if (out == NULL || text == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", out ? "text" : "out");
+    static const char pkg[] = "org.apache.cassandra.dht.";
+    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
+        const char *cls = partitioner_class[p];
+        if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1) ||
+            name_is(text, text_len, partitioner_short[p])) {
+            *out = (tokenring_partitioner)p;
+            return TOKENRING_OK;
+        }
+    }
+    static const char *const unmodelled[] = { "OrderPreservingPartitioner", "LocalPartitioner" };
+    for (size_t i = 0; i < 2; i++) {
+        size_t l = strlen(unmodelled[i]);
+        if (name_is(text, text_len, unmodelled[i]) ||
+            (text_len == sizeof pkg - 1 + l && name_is(text, sizeof pkg - 1, pkg) &&
+             name_is(text + sizeof pkg - 1, l, unmodelled[i])))
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
+                           "ByteOrderedPartitioner are)", unmodelled[i]);
+    }
+    int shown = text_len > 100 ? 100 : (int)text_len;
+    return tr_fail(err, TOKENRING_E_PARSE,
+                   "unknown partitioner '%.*s' (expected Murmur3Partitioner, RandomPartitioner, "
+                   "ByteOrderedPartitioner, their class names, or murmur3, random, byteordered)",
+                   shown, text);
+}

@@ -974,9 +974,10 @@ static bool update_rows(builder *b, rowbuf *rb, const tokenring_placement *prev)
      * are counts at old positions, then prefix sums. */
     size_t i = 0, j = 0;
     while (i < n0 || j < n1) {
-        if (j == n1 || (i < n0 && old->tokens[i] < ring->tokens[j])) {
+        int c = i == n0 ? 1 : j == n1 ? -1 : tr_ring_cmp_at(old, i, ring, j);
+        if (c < 0) {
             dirty[i++]++;
-        } else if (i == n0 || ring->tokens[j] < old->tokens[i]) {
+        } else if (c > 0) {
             ins[i == n0 ? 0 : i]++;
             old_of[j++] = UINT32_MAX;
         } else {
@@ -1070,7 +1071,8 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
         ok = rc == TOKENRING_OK;
     }
     if (ok) {
-        if (plans_equal(oplan, onplan, orf, b.plan, b.nplan, b.total_rf))
+        if (previous->ring->partitioner == ring->partitioner &&
+            plans_equal(oplan, onplan, orf, b.plan, b.nplan, b.total_rf))
             ok = update_rows(&b, &rb, previous);
         else
             ok = build_rows(&b, &rb);
@@ -1143,6 +1145,8 @@ TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
 {
     if (out == NULL || placement == NULL)
         return TOKENRING_E_INVAL;
+    if (placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     lookup(out, placement, token);
     return TOKENRING_OK;
 }
@@ -1153,7 +1157,32 @@ TOKENRING_API int tokenring_placement_replicas_for_key(tokenring_replicas *out,
 {
     if (out == NULL || placement == NULL || (key == NULL && len > 0))
         return TOKENRING_E_INVAL;
+    if (placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     lookup(out, placement, tokenring_token(key, len));
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_placement_replicas_for_key_any(tokenring_replicas *out,
+                                                           const tokenring_placement *placement,
+                                                           const void *key, size_t len)
+{
+    if (out == NULL || placement == NULL || (key == NULL && len > 0))
+        return TOKENRING_E_INVAL;
+    const tokenring_ring *ring = placement->ring;
+    uint32_t range;
+    switch (ring->partitioner) {
+    case TOKENRING_PARTITIONER_RANDOM:
+        range = tr_ring_search128(ring, tokenring_random_token(key, len));
+        break;
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        range = tr_ring_search_bytes(ring, key, len);
+        break;
+    default:
+        lookup(out, placement, tokenring_token(key, len));
+        return TOKENRING_OK;
+    }
+    tr_placement_fill(out, placement, range);
     return TOKENRING_OK;
 }
 
@@ -1176,6 +1205,8 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
 {
     if (placement == NULL)
         return TOKENRING_E_INVAL;
+    if (placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     if (count == 0)
         return TOKENRING_OK;
     if (set_ids_out == NULL || offsets == NULL)

@@ -32,7 +32,151 @@ static void ring_destroy(tokenring_ring *r)
     tr_free(r->dc_ring_nodes);
     tr_free(r->dc_ring_racks);
     tr_free(r->arena);
+    if (r->full) {
+        tr_free(r->full->tokens128);
+        tr_free(r->full->tok_bytes);
+        tr_free(r->full->tok_off);
+        tr_free(r->full);
+    }
     tr_free(r);
+}
+
+/* ------------------------------------------- RandomPartitioner, ByteOrdered rings */
+
+typedef struct item128 {
+    tokenring_token128 t;
+    uint32_t node;
+} item128;
+
+static int cmp_item128(const void *a, const void *b)
+{
+    return tr_cmp128(((const item128 *)a)->t, ((const item128 *)b)->t);
+}
+
+typedef struct item_bytes {
+    const uint8_t *b;
+    uint32_t len;
+    uint32_t node;
+} item_bytes;
+
+static int cmp_item_bytes(const void *a, const void *b)
+{
+    const item_bytes *x = a, *y = b;
+    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
+}
+
+/* The sorted full tokens of a RandomPartitioner or ByteOrderedPartitioner ring, their
+ * prefixes in r->tokens and their owners in owner (32-bit). */
+static int build_other_tokens(tokenring_ring *r, const tokenring_topology *t, uint32_t *owner)
+{
+    size_t n = r->token_count, at = 0;
+    if (!(r->full = tr_calloc(1, sizeof *r->full)))
+        return TOKENRING_E_NOMEM;
+    if (t->partitioner == TOKENRING_PARTITIONER_RANDOM) {
+        item128 *it = tr_reallocarray(NULL, n, sizeof *it);
+        r->full->tokens128 = tr_reallocarray(NULL, n, sizeof *r->full->tokens128);
+        if (!it || !r->full->tokens128) {
+            tr_free(it);
+            return TOKENRING_E_NOMEM;
+        }
+        for (size_t i = 0; i < t->count; i++) {
+            const tr_tnode *nd = &t->nodes[i];
+            if (tr_state_in_ring(nd->state))
+                for (size_t k = 0; k < nd->token_count; k++)
+                    it[at++] = (item128){ nd->t128[k], (uint32_t)i };
+        }
+        qsort(it, n, sizeof *it, cmp_item128);
+        for (size_t i = 0; i < n; i++) {
+            r->full->tokens128[i] = it[i].t;
+            r->tokens[i] = tr_prefix128(it[i].t);
+            owner[i] = it[i].node;
+        }
+        tr_free(it);
+        return TOKENRING_OK;
+    }
+    item_bytes *it = tr_reallocarray(NULL, n, sizeof *it);
+    r->full->tok_off = tr_reallocarray(NULL, n + 1, sizeof *r->full->tok_off);
+    if (!it || !r->full->tok_off) {
+        tr_free(it);
+        return TOKENRING_E_NOMEM;
+    }
+    size_t bytes = 0;
+    for (size_t i = 0; i < t->count; i++) {
+        const tr_tnode *nd = &t->nodes[i];
+        if (!tr_state_in_ring(nd->state))
+            continue;
+        for (size_t k = 0; k < nd->token_count; k++) {
+            uint32_t len = nd->tb_off[k + 1] - nd->tb_off[k];
+            it[at++] = (item_bytes){ nd->tb + nd->tb_off[k], len, (uint32_t)i };
+            bytes += len;
+        }
+    }
+    if (bytes > UINT32_MAX || !(r->full->tok_bytes = tr_malloc(bytes ? bytes : 1))) {
+        tr_free(it);
+        return TOKENRING_E_NOMEM;
+    }
+    qsort(it, n, sizeof *it, cmp_item_bytes);
+    size_t off = 0;
+    for (size_t i = 0; i < n; i++) {
+        r->full->tok_off[i] = (uint32_t)off;
+        if (it[i].len)
+            memcpy(r->full->tok_bytes + off, it[i].b, it[i].len);
+        off += it[i].len;
+        r->tokens[i] = tr_prefix_bytes(it[i].b, it[i].len);
+        owner[i] = it[i].node;
+    }
+    r->full->tok_off[n] = (uint32_t)off;
+    tr_free(it);
+    return TOKENRING_OK;
+}
+
+/* The first position >= lo whose full token is >= the key's, given that every position
+ * before lo is below it (the index's answer on the prefixes); 0 past the end. */
+uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
+{
+    int64_t p = tr_prefix128(t);
+    uint32_t i = tr_index_search(&ring->index, p);
+    if (i == 0 && ring->tokens[0] < p)
+        return 0; /* every token is below: wrap */
+    if (tr_cmp128(ring->full->tokens128[i], t) >= 0)
+        return i;
+    /* equal prefixes (rare): binary search on the full tokens */
+    size_t lo = (size_t)i + 1, hi = ring->token_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (tr_cmp128(ring->full->tokens128[mid], t) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == ring->token_count ? 0 : (uint32_t)lo;
+}
+
+static inline int cmp_ring_bytes(const tokenring_ring *ring, size_t i, const uint8_t *b,
+                                 size_t len)
+{
+    return tr_cmp_bytes(ring->full->tok_bytes + ring->full->tok_off[i], ring->full->tok_off[i + 1] - ring->full->tok_off[i],
+                        b, len);
+}
+
+uint32_t tr_ring_search_bytes(const tokenring_ring *ring, const uint8_t *b, size_t len)
+{
+    int64_t p = tr_prefix_bytes(b, len);
+    uint32_t i = tr_index_search(&ring->index, p);
+    if (i == 0 && ring->tokens[0] < p)
+        return 0;
+    if (cmp_ring_bytes(ring, i, b, len) >= 0)
+        return i;
+    /* keys sharing an 8-byte prefix with ring tokens: binary search on the bytes */
+    size_t lo = (size_t)i + 1, hi = ring->token_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cmp_ring_bytes(ring, mid, b, len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo == ring->token_count ? 0 : (uint32_t)lo;
 }
 
 /* Sorts (token, node) pairs by token: LSD radix sort on 11-bit digits of the token with
@@ -188,7 +332,11 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     memcpy(r->by_name, t->by_name, nn * sizeof *r->by_name);
 
     /* Sorted ring tokens. */
-    if (ring_tokens > 4096) {
+    r->partitioner = t->partitioner;
+    if (t->partitioner != TOKENRING_PARTITIONER_MURMUR3) {
+        if (build_other_tokens(r, t, owner) != TOKENRING_OK)
+            goto nomem;
+    } else if (ring_tokens > 4096) {
         tmp_tok = tr_malloc(ring_tokens * sizeof *tmp_tok);
         tmp_node = tr_malloc(ring_tokens * sizeof *tmp_node);
         hist = tr_calloc((size_t)RADIX_PASSES << RADIX_BITS, sizeof *hist);
@@ -321,7 +469,7 @@ TOKENRING_API const int64_t *tokenring_ring_tokens(const tokenring_ring *ring, s
 {
     if (count_out)
         *count_out = ring ? ring->token_count : 0;
-    return ring ? ring->tokens : NULL;
+    return ring && ring->partitioner == TOKENRING_PARTITIONER_MURMUR3 ? ring->tokens : NULL;
 }
 
 /* The view in *slot, built by build() on first use and published for every reader:
@@ -465,6 +613,8 @@ TOKENRING_API int tokenring_ring_node(tokenring_node_info *out, const tokenring_
     if (rc != TOKENRING_OK)
         return rc;
     const tr_rnode *m = &ring->nodes[node];
+    if (ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_OK; /* tokens NULL: tokenring_ring_token128 / _token_bytes */
     if (!tr_state_in_ring(m->state)) {
         out->tokens = ring->other_tokens + m->token_off;
         return TOKENRING_OK;
@@ -499,7 +649,11 @@ TOKENRING_API int tokenring_ring_find_node(uint32_t *node_out, const tokenring_r
 
 TOKENRING_API uint32_t tokenring_ring_search(const tokenring_ring *ring, int64_t token)
 {
-    return ring ? tr_ring_search(ring, token) : 0;
+    if (!ring)
+        return 0;
+    if (__builtin_expect(ring->partitioner != TOKENRING_PARTITIONER_MURMUR3, 0))
+        return UINT32_MAX;
+    return tr_ring_search(ring, token);
 }
 
 TOKENRING_API int tokenring_ring_owner(uint32_t *node_out, const tokenring_ring *ring,
@@ -507,6 +661,8 @@ TOKENRING_API int tokenring_ring_owner(uint32_t *node_out, const tokenring_ring 
 {
     if (node_out == NULL || ring == NULL)
         return TOKENRING_E_INVAL;
+    if (ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     *node_out = tr_ring_owner(ring, tr_ring_search(ring, token));
     return TOKENRING_OK;
 }
@@ -527,6 +683,8 @@ TOKENRING_API int tokenring_ring_range_of(tokenring_range *out, const tokenring_
 {
     if (out == NULL || ring == NULL)
         return TOKENRING_E_INVAL;
+    if (ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     fill_range(out, ring, tr_ring_search(ring, token));
     return TOKENRING_OK;
 }
@@ -536,6 +694,8 @@ TOKENRING_API int tokenring_ring_range(tokenring_range *out, const tokenring_rin
 {
     if (out == NULL || ring == NULL)
         return TOKENRING_E_INVAL;
+    if (ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     if (index >= ring->token_count)
         return TOKENRING_E_RANGE;
     fill_range(out, ring, index);
@@ -547,6 +707,78 @@ TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenr
 {
     if (ring == NULL || (count > 0 && (ranges_out == NULL || tokens == NULL)))
         return TOKENRING_E_INVAL;
+    if (ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     tr_index_search_batch(&ring->index, tokens, count, ranges_out);
+    return TOKENRING_OK;
+}
+
+/* ------------------------------------------------------- other partitioners */
+
+TOKENRING_API tokenring_partitioner tokenring_ring_partitioner(const tokenring_ring *ring)
+{
+    return ring ? (tokenring_partitioner)ring->partitioner : TOKENRING_PARTITIONER_MURMUR3;
+}
+
+TOKENRING_API uint32_t tokenring_ring_search128(const tokenring_ring *ring,
+                                                tokenring_token128 token)
+{
+    if (!ring || ring->partitioner != TOKENRING_PARTITIONER_RANDOM)
+        return UINT32_MAX;
+    return tr_ring_search128(ring, token);
+}
+
+TOKENRING_API uint32_t tokenring_ring_search_bytes(const tokenring_ring *ring,
+                                                   const uint8_t *token, size_t len)
+{
+    if (!ring || ring->partitioner != TOKENRING_PARTITIONER_BYTE_ORDERED ||
+        (token == NULL && len > 0))
+        return UINT32_MAX;
+    return tr_ring_search_bytes(ring, token, len);
+}
+
+TOKENRING_API int tokenring_ring_token128(tokenring_token128 *out, const tokenring_ring *ring,
+                                          size_t index)
+{
+    if (out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    if (ring->partitioner != TOKENRING_PARTITIONER_RANDOM)
+        return TOKENRING_E_UNSUPPORTED;
+    if (index >= ring->token_count)
+        return TOKENRING_E_RANGE;
+    *out = ring->full->tokens128[index];
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_ring_token_bytes(const uint8_t **out, size_t *len_out,
+                                             const tokenring_ring *ring, size_t index)
+{
+    if (out == NULL || len_out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    if (ring->partitioner != TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return TOKENRING_E_UNSUPPORTED;
+    if (index >= ring->token_count)
+        return TOKENRING_E_RANGE;
+    *out = ring->full->tok_bytes + ring->full->tok_off[index];
+    *len_out = ring->full->tok_off[index + 1] - ring->full->tok_off[index];
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenring_ring *ring,
+                                          size_t index)
+{
+    if (out == NULL || ring == NULL)
+        return TOKENRING_E_INVAL;
+    if (ring->partitioner != TOKENRING_PARTITIONER_RANDOM)
+        return TOKENRING_E_UNSUPPORTED;
+    if (index >= ring->token_count)
+        return TOKENRING_E_RANGE;
+    size_t n = ring->token_count;
+    memset(out, 0, sizeof *out);
+    out->end = ring->full->tokens128[index];
+    out->start = ring->full->tokens128[index == 0 ? n - 1 : index - 1];
+    out->width = tr_u128_out(tr_ring_width128(ring, index));
+    out->index = (uint32_t)index;
+    out->owner = tr_ring_owner(ring, index);
     return TOKENRING_OK;
 }

@@ -5,6 +5,7 @@
 #define TOKENRING_RING_INTERNAL_H
 
 #include <stdatomic.h>
+#include <string.h>
 
 #include "internal.h"
 #include "index.h"
@@ -31,10 +32,14 @@ typedef struct tr_tnode {
     char *name;
     char *dc;
     char *rack;
-    int64_t *tokens; /* ascending */
+    int64_t *tokens; /* Murmur3: the tokens, ascending. Other partitioners: the hash
+                      * table key (tr_token_key) of each token below, same order */
     size_t token_count;
     int32_t state;
     int32_t liveness;
+    tokenring_token128 *t128; /* RandomPartitioner: the tokens, ascending (else NULL) */
+    uint8_t *tb;              /* ByteOrderedPartitioner: the tokens' bytes, ascending, */
+    uint32_t *tb_off;         /* token_count + 1 offsets into tb (else both NULL) */
 } tr_tnode;
 
 struct tokenring_topology {
@@ -49,6 +54,7 @@ struct tokenring_topology {
     uint32_t *tok_nodes;
     size_t tok_slots;
     size_t tok_used;
+    int32_t partitioner; /* tokenring_partitioner */
 };
 
 /* ---------------------------------------------------------------------- ring */
@@ -94,9 +100,81 @@ struct tokenring_ring {
     uint32_t *dc_ring_nodes; /* per dc: ring members */
     uint32_t *dc_ring_racks; /* per dc: distinct racks among ring members */
     uint32_t rack_count;     /* distinct (dc, rack) pairs, all nodes */
+    int32_t partitioner;     /* tokenring_partitioner (in what was padding) */
     char *arena;
     tr_index index;          /* search index over tokens (lib/index.h) */
+    /* RandomPartitioner and ByteOrderedPartitioner rings: `tokens` holds the 64-bit
+     * order-preserving prefix of each token (tr_prefix128, tr_prefix_bytes; ascending,
+     * not strictly), which the index searches; the full tokens are in `full`. NULL for
+     * Murmur3, whose ring is laid out as before (one pointer more). */
+    struct tr_ring_full *full;
 };
+
+struct tr_ring_full {
+    tokenring_token128 *tokens128; /* RandomPartitioner: ascending (else NULL) */
+    uint8_t *tok_bytes;            /* ByteOrderedPartitioner: the tokens' bytes, ascending */
+    uint32_t *tok_off;             /* token_count + 1 offsets into tok_bytes */
+};
+
+/* The 64-bit prefix of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to
+ * 0 and the buckets of the index spread over the whole range), saturated for 2^127, as
+ * a signed value (sign bit flipped) so that signed order is token order. Monotone:
+ * a < b implies prefix(a) <= prefix(b). */
+static inline int64_t tr_prefix128(tokenring_token128 t)
+{
+    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
+    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
+    uint64_t p;
+    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
+        p = 0;
+    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
+        p = UINT64_MAX;
+    else
+        p = hi << 1 | lo >> 63;
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* The 64-bit prefix of a byte token: its first 8 bytes big-endian, zero-padded, sign
+ * bit flipped. Monotone in tokenring_byte_token_compare order. */
+static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
+{
+    uint64_t p = 0;
+    for (size_t i = 0; i < 8; i++)
+        p = p << 8 | (i < len ? b[i] : 0);
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* Full comparison of a RandomPartitioner token with ring token i. */
+static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
+{
+    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
+    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
+    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
+    if (ahi != bhi)
+        return ahi < bhi ? -1 : 1;
+    return (alo > blo) - (alo < blo);
+}
+
+/* tokenring_byte_token_compare's order (memcmp compares unsigned bytes). */
+static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t m = al < bl ? al : bl;
+    int c = m ? memcmp(a, b, m) : 0;
+    if (c)
+        return c;
+    return (al > bl) - (al < bl);
+}
+
+/* Order of ring a's token i against ring b's token j (rings of one partitioner): the
+ * prefixes decide unless equal, then the full tokens. For Murmur3 the prefix is the
+ * token. */
+static inline int tr_ring_cmp_at(const struct tokenring_ring *a, size_t i,
+                                 const struct tokenring_ring *b, size_t j);
+
+/* Search of a RandomPartitioner / ByteOrderedPartitioner ring (lib/ring.c). */
+TR_HIDDEN uint32_t tr_ring_search128(const struct tokenring_ring *ring, tokenring_token128 t);
+TR_HIDDEN uint32_t tr_ring_search_bytes(const struct tokenring_ring *ring, const uint8_t *b,
+                                        size_t len);
 
 /* First ring token >= token, wrapping to 0. The one place that searches the ring: a radix
  * table on the top token bits (lib/index.h), checked against a plain lower_bound by
@@ -104,6 +182,21 @@ struct tokenring_ring {
 static inline uint32_t tr_ring_search(const struct tokenring_ring *ring, int64_t token)
 {
     return tr_index_search(&ring->index, token);
+}
+
+static inline int tr_ring_cmp_at(const struct tokenring_ring *a, size_t i,
+                                 const struct tokenring_ring *b, size_t j)
+{
+    if (a->tokens[i] != b->tokens[j])
+        return a->tokens[i] < b->tokens[j] ? -1 : 1;
+    if (a->partitioner == TOKENRING_PARTITIONER_RANDOM)
+        return tr_cmp128(a->full->tokens128[i], b->full->tokens128[j]);
+    if (a->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED) {
+        const struct tr_ring_full *x = a->full, *y = b->full;
+        return tr_cmp_bytes(x->tok_bytes + x->tok_off[i], x->tok_off[i + 1] - x->tok_off[i],
+                            y->tok_bytes + y->tok_off[j], y->tok_off[j + 1] - y->tok_off[j]);
+    }
+    return 0;
 }
 
 /* Owner node of ring token i. */
@@ -137,6 +230,35 @@ static inline tr_u128 tr_ring_width(const struct tokenring_ring *ring, size_t i)
     uint64_t end = (uint64_t)ring->tokens[i];
     uint64_t start = (uint64_t)ring->tokens[i == 0 ? n - 1 : i - 1];
     return (tr_u128)(uint64_t)(end - start);
+}
+
+/* Cassandra's width of range i of a RandomPartitioner ring, RandomPartitioner.
+ * describeOwnership's (t_i - t_{i-1} + R) mod R with R = 2^127 (so 0 and 2^127 are one
+ * point), or R for a single token. */
+static inline tr_u128 tr_ring_width128(const struct tokenring_ring *ring, size_t i)
+{
+    size_t n = ring->token_count;
+    const tr_u128 R = (tr_u128)1 << 127;
+    if (n == 1)
+        return R;
+    tokenring_token128 a = ring->full->tokens128[i], b = ring->full->tokens128[i == 0 ? n - 1 : i - 1];
+    tr_u128 end = ((tr_u128)a.hi << 64) | a.lo, start = ((tr_u128)b.hi << 64) | b.lo;
+    /* both in 0 .. R: end - start + R is in 0 .. 2R */
+    tr_u128 w = end + R - start;
+    while (w >= R)
+        w -= R;
+    return w;
+}
+
+/* Width of range i in its partitioner's units: Murmur3 over 2^64, RandomPartitioner over
+ * 2^127 (tr_ring_width128), 0 for ByteOrderedPartitioner (no token arithmetic). */
+static inline tr_u128 tr_ring_width_any(const struct tokenring_ring *ring, size_t i)
+{
+    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
+        return tr_ring_width128(ring, i);
+    if (ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return 0;
+    return tr_ring_width(ring, i);
 }
 
 /* --------------------------------------------------------------- replication */

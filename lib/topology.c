@@ -26,8 +26,10 @@ static size_t tok_hash(int64_t token)
     return (size_t)x;
 }
 
-/* Slot of token, or SIZE_MAX. */
-static size_t tok_find(const tokenring_topology *t, int64_t token)
+/* Slot of key held by `node` (TOK_EMPTY: by any node), or SIZE_MAX. A Murmur3 key is
+ * the token itself, so at most one slot has it; the key of another partitioner's token
+ * is a hash of it (tr_token_key), which distinct tokens may share. */
+static size_t tok_find_node(const tokenring_topology *t, int64_t token, uint32_t node)
 {
     if (t->tok_slots == 0)
         return SIZE_MAX;
@@ -35,9 +37,14 @@ static size_t tok_find(const tokenring_topology *t, int64_t token)
     for (size_t i = tok_hash(token) & mask;; i = (i + 1) & mask) {
         if (t->tok_nodes[i] == TOK_EMPTY)
             return SIZE_MAX;
-        if (t->tok_keys[i] == token)
+        if (t->tok_keys[i] == token && (node == TOK_EMPTY || t->tok_nodes[i] == node))
             return i;
     }
+}
+
+static size_t tok_find(const tokenring_topology *t, int64_t token)
+{
+    return tok_find_node(t, token, TOK_EMPTY);
 }
 
 static void tok_put(int64_t *keys, uint32_t *nodes, size_t slots, int64_t token, uint32_t node)
@@ -87,9 +94,9 @@ static void tok_insert(tokenring_topology *t, int64_t token, uint32_t node)
 }
 
 /* Backward-shift deletion keeps probe chains intact without tombstones. */
-static void tok_erase(tokenring_topology *t, int64_t token)
+static void tok_erase(tokenring_topology *t, int64_t token, uint32_t node)
 {
-    size_t i = tok_find(t, token);
+    size_t i = tok_find_node(t, token, node);
     if (i == SIZE_MAX)
         return;
     size_t mask = t->tok_slots - 1;
@@ -195,17 +202,56 @@ static void node_clear(tr_tnode *n)
     tr_free(n->dc);
     tr_free(n->rack);
     tr_free(n->tokens);
+    tr_free(n->t128);
+    tr_free(n->tb);
+    tr_free(n->tb_off);
+}
+
+/* Replaces node index's tokens by prepared ones (keys, and the full tokens of another
+ * partitioner); the table has room (tok_reserve). Cannot fail. */
+static void commit_tokens(tokenring_topology *t, size_t index, int64_t *keys,
+                          tokenring_token128 *t128, uint8_t *tb, uint32_t *tb_off,
+                          size_t token_count)
+{
+    tr_tnode *n = &t->nodes[index];
+    for (size_t i = 0; i < n->token_count; i++)
+        tok_erase(t, n->tokens[i], (uint32_t)index);
+    for (size_t i = 0; i < token_count; i++)
+        tok_insert(t, keys[i], (uint32_t)index);
+    tr_free(n->tokens);
+    tr_free(n->t128);
+    tr_free(n->tb);
+    tr_free(n->tb_off);
+    n->tokens = keys;
+    n->t128 = t128;
+    n->tb = tb;
+    n->tb_off = tb_off;
+    n->token_count = token_count;
 }
 
 TOKENRING_API int tokenring_topology_new(tokenring_topology **out)
 {
-    if (out == NULL)
+    return tokenring_topology_new_partitioned(out, TOKENRING_PARTITIONER_MURMUR3);
+}
+
+TOKENRING_API int tokenring_topology_new_partitioned(tokenring_topology **out,
+                                                     tokenring_partitioner partitioner)
+{
+    int p = (int)partitioner;
+    if (out == NULL || p < TOKENRING_PARTITIONER_MURMUR3 || p > TOKENRING_PARTITIONER_BYTE_ORDERED)
         return TOKENRING_E_INVAL;
     tokenring_topology *t = tr_calloc(1, sizeof *t);
     if (!t)
         return TOKENRING_E_NOMEM;
+    t->partitioner = p;
     *out = t;
     return TOKENRING_OK;
+}
+
+TOKENRING_API tokenring_partitioner tokenring_topology_partitioner(
+    const tokenring_topology *topology)
+{
+    return topology ? (tokenring_partitioner)topology->partitioner : TOKENRING_PARTITIONER_MURMUR3;
 }
 
 TOKENRING_API void tokenring_topology_free(tokenring_topology *topology)
@@ -230,6 +276,7 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
     tokenring_topology *t = tr_calloc(1, sizeof *t);
     if (!t)
         return TOKENRING_E_NOMEM;
+    t->partitioner = s->partitioner;
     if (s->count) {
         t->nodes = tr_calloc(s->count, sizeof *t->nodes);
         t->by_name = tr_malloc(s->count * sizeof *t->by_name);
@@ -248,6 +295,20 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
                 goto nomem;
             memcpy(b->tokens, a->tokens, a->token_count * sizeof *b->tokens);
             b->token_count = a->token_count;
+            if (a->t128) {
+                if (!(b->t128 = tr_malloc(a->token_count * sizeof *b->t128)))
+                    goto nomem;
+                memcpy(b->t128, a->t128, a->token_count * sizeof *b->t128);
+            }
+            if (a->tb_off) {
+                size_t bytes = a->tb_off[a->token_count];
+                b->tb_off = tr_malloc((a->token_count + 1) * sizeof *b->tb_off);
+                b->tb = tr_malloc(bytes ? bytes : 1);
+                if (!b->tb_off || !b->tb)
+                    goto nomem;
+                memcpy(b->tb_off, a->tb_off, (a->token_count + 1) * sizeof *b->tb_off);
+                memcpy(b->tb, a->tb, bytes);
+            }
             b->state = a->state;
             b->liveness = a->liveness;
         }
@@ -270,37 +331,42 @@ nomem:
     return TOKENRING_E_NOMEM;
 }
 
-TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
-                                              const char *datacenter, const char *rack,
-                                              const int64_t *tokens, size_t token_count,
-                                              tokenring_error *err)
-{
-    tokenring_topology *t = topology;
-    int rc;
-    if (t == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
-    if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
-        (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
-        (rc = tr_check_name(err, "rack", rack)) != TOKENRING_OK)
-        return rc;
-    bool found;
-    size_t pos = name_lower_bound(t, name, &found);
-    if (found)
-        return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' already exists", name);
-    if (t->count >= (size_t)UINT32_MAX - 1)
-        return tr_fail(err, TOKENRING_E_RANGE, "too many nodes");
+/* Tokens checked and sorted for a node, ready to commit: the hash-table keys (the tokens
+ * themselves for Murmur3) and, for another partitioner, the full tokens. */
+typedef struct prepared {
+    int64_t *keys;
+    tokenring_token128 *t128;
+    uint8_t *tb;
+    uint32_t *tb_off;
+    size_t count;
+} prepared;
 
-    int64_t *sorted = NULL;
-    if ((rc = prepare_tokens(t, name, SIZE_MAX, tokens, token_count, &sorted, err)) != 0)
-        return rc;
+static void prepared_free(prepared *pr)
+{
+    tr_free(pr->keys);
+    tr_free(pr->t128);
+    tr_free(pr->tb);
+    tr_free(pr->tb_off);
+    memset(pr, 0, sizeof *pr);
+}
+
+/* Adds a node with prepared tokens (owned by this call from here on). */
+static int add_node_prepared(tokenring_topology *t, const char *name, const char *datacenter,
+                             const char *rack, size_t pos, prepared *pr, tokenring_error *err)
+{
     tr_tnode n = { 0 };
     n.name = tr_strdup(name);
     n.dc = tr_strdup(datacenter);
     n.rack = tr_strdup(rack);
-    n.tokens = sorted;
-    n.token_count = token_count;
+    n.tokens = pr->keys;
+    n.t128 = pr->t128;
+    n.tb = pr->tb;
+    n.tb_off = pr->tb_off;
+    n.token_count = pr->count;
     n.state = TOKENRING_STATE_NORMAL;
     n.liveness = TOKENRING_UP;
+    size_t token_count = pr->count;
+    memset(pr, 0, sizeof *pr);
     if (!n.name || !n.dc || !n.rack)
         goto nomem;
     if (t->count == t->cap) {
@@ -329,11 +395,425 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
     t->by_name[pos] = index;
     t->count++;
     for (size_t i = 0; i < token_count; i++)
-        tok_insert(t, sorted[i], index);
+        tok_insert(t, n.tokens[i], index);
     return TOKENRING_OK;
 nomem:
     node_clear(&n);
     return tr_fail(err, TOKENRING_E_NOMEM, "out of memory adding node '%s'", name);
+}
+
+/* The checks of every add_node form before its tokens: names, a new name, room. */
+static int add_node_check(tokenring_topology *t, const char *name, const char *datacenter,
+                          const char *rack, int partitioner, size_t *pos, tokenring_error *err)
+{
+    int rc;
+    if (t == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    if (t->partitioner != partitioner)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "the topology's partitioner is %s: its tokens are not %s",
+                       tokenring_partitioner_name((tokenring_partitioner)t->partitioner),
+                       partitioner == TOKENRING_PARTITIONER_MURMUR3 ? "64-bit integers"
+                       : partitioner == TOKENRING_PARTITIONER_RANDOM ? "128-bit integers"
+                                                                     : "byte strings");
+    if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
+        (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
+        (rc = tr_check_name(err, "rack", rack)) != TOKENRING_OK)
+        return rc;
+    bool found;
+    *pos = name_lower_bound(t, name, &found);
+    if (found)
+        return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' already exists", name);
+    if (t->count >= (size_t)UINT32_MAX - 1)
+        return tr_fail(err, TOKENRING_E_RANGE, "too many nodes");
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
+                                              const char *datacenter, const char *rack,
+                                              const int64_t *tokens, size_t token_count,
+                                              tokenring_error *err)
+{
+    tokenring_topology *t = topology;
+    size_t pos;
+    int rc = add_node_check(t, name, datacenter, rack, TOKENRING_PARTITIONER_MURMUR3, &pos, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    prepared pr = { 0 };
+    if ((rc = prepare_tokens(t, name, SIZE_MAX, tokens, token_count, &pr.keys, err)) != 0)
+        return rc;
+    pr.count = token_count;
+    return add_node_prepared(t, name, datacenter, rack, pos, &pr, err);
+}
+
+/* ------------------------------------------------- other partitioners' tokens */
+
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+static int64_t key128(tokenring_token128 v)
+{
+    return (int64_t)(mix64(v.hi) ^ v.lo);
+}
+
+static int64_t key_bytes(const uint8_t *b, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ b[i]) * 0x100000001b3ULL;
+    return (int64_t)mix64(h ^ len);
+}
+
+/* Whether node holds the token (binary search of its ascending tokens). */
+static bool node_has128(const tr_tnode *n, tokenring_token128 v)
+{
+    size_t lo = 0, hi = n->token_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = tr_cmp128(n->t128[mid], v);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+static bool node_has_bytes(const tr_tnode *n, const uint8_t *b, size_t len)
+{
+    size_t lo = 0, hi = n->token_count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = tr_cmp_bytes(n->tb + n->tb_off[mid], n->tb_off[mid + 1] - n->tb_off[mid], b, len);
+        if (c == 0)
+            return true;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return false;
+}
+
+/* The node other than self holding a token with this key and value, or TOK_EMPTY. */
+static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t key,
+                             const tokenring_token128 *v, const uint8_t *b, size_t len)
+{
+    if (t->tok_slots == 0)
+        return TOK_EMPTY;
+    size_t mask = t->tok_slots - 1;
+    for (size_t i = tok_hash(key) & mask;; i = (i + 1) & mask) {
+        uint32_t node = t->tok_nodes[i];
+        if (node == TOK_EMPTY)
+            return TOK_EMPTY;
+        if (t->tok_keys[i] != key || node == self)
+            continue;
+        const tr_tnode *n = &t->nodes[node];
+        if (v ? node_has128(n, *v) : node_has_bytes(n, b, len))
+            return node;
+    }
+}
+
+static bool token128_ok(tokenring_token128 v)
+{
+    return v.hi < TOKENRING_TOKEN128_MAX_HI || (v.hi == TOKENRING_TOKEN128_MAX_HI && v.lo == 0);
+}
+
+static int cmp_t128(const void *a, const void *b)
+{
+    return tr_cmp128(*(const tokenring_token128 *)a, *(const tokenring_token128 *)b);
+}
+
+static size_t total_check(const tokenring_topology *t, size_t self, size_t count)
+{
+    size_t others = t->tok_used;
+    if (self != SIZE_MAX)
+        others -= t->nodes[self].token_count;
+    return count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count;
+}
+
+static int prepare128(tokenring_topology *t, const char *name, size_t self,
+                      const tokenring_token128 *tokens, size_t count, prepared *pr,
+                      tokenring_error *err)
+{
+    if (count == 0)
+        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
+    if (tokens == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
+    if (total_check(t, self, count))
+        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
+                       MAX_TOTAL_TOKENS);
+    char text[TOKENRING_TOKEN128_TEXT_MAX + 40];
+    size_t len;
+    for (size_t i = 0; i < count; i++) {
+        if (!token128_ok(tokens[i])) {
+            bool min = tokens[i].hi == UINT64_MAX && tokens[i].lo == UINT64_MAX;
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "token %zu of node '%s' is %s: RandomPartitioner node tokens are 0 .. 2^127",
+                           i, name, min ? "-1 (the minimum token)" : "above 2^127");
+        }
+    }
+    tokenring_token128 *sorted = tr_malloc(count * sizeof *sorted);
+    int64_t *keys = tr_malloc(count * sizeof *keys);
+    if (!sorted || !keys) {
+        tr_free(sorted);
+        tr_free(keys);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    }
+    memcpy(sorted, tokens, count * sizeof *sorted);
+    qsort(sorted, count, sizeof *sorted, cmp_t128);
+    for (size_t i = 0; i < count; i++) {
+        keys[i] = key128(sorted[i]);
+        const char *why = NULL;
+        uint32_t holder = TOK_EMPTY;
+        if (i > 0 && tr_cmp128(sorted[i], sorted[i - 1]) == 0)
+            why = "repeated";
+        else if ((holder = holder_other(t, self, keys[i], &sorted[i], NULL, 0)) != TOK_EMPTY)
+            why = "held";
+        if (why) {
+            tokenring_token128_format(text, sizeof text, &len, sorted[i]);
+            tr_free(sorted);
+            tr_free(keys);
+            if (holder == TOK_EMPTY)
+                return tr_fail(err, TOKENRING_E_EXISTS,
+                               "token %s is repeated in the tokens of node '%s'", text, name);
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "token %s of node '%s' is already held by node '%s'", text, name,
+                           t->nodes[holder].name);
+        }
+    }
+    pr->keys = keys;
+    pr->t128 = sorted;
+    pr->count = count;
+    return TOKENRING_OK;
+}
+
+typedef struct bytes_item {
+    const uint8_t *b;
+    size_t len;
+} bytes_item;
+
+static int cmp_bytes_item(const void *a, const void *b)
+{
+    const bytes_item *x = a, *y = b;
+    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
+}
+
+/* A token's hex for a message, cut after 32 bytes. */
+static void bytes_text(char *out, size_t cap, const uint8_t *b, size_t len)
+{
+    size_t n = len > 32 ? 32 : len, l;
+    tokenring_byte_token_format(out, cap, &l, b, n);
+    if (len > n)
+        strcat(out, "...");
+    if (len == 0)
+        strcpy(out, "'' (empty)");
+}
+
+static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
+                         const uint8_t *const *tokens, const size_t *lens, size_t count,
+                         prepared *pr, tokenring_error *err)
+{
+    if (count == 0)
+        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
+    if (tokens == NULL || lens == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
+    if (total_check(t, self, count))
+        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
+                       MAX_TOTAL_TOKENS);
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        if (lens[i] > TOKENRING_BYTE_TOKEN_MAX)
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "token %zu of node '%s' has %zu bytes (at most %d)", i, name,
+                           lens[i], TOKENRING_BYTE_TOKEN_MAX);
+        if (lens[i] > 0 && tokens[i] == NULL)
+            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
+        total += lens[i];
+    }
+    if (total > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
+    bytes_item *items = tr_reallocarray(NULL, count, sizeof *items);
+    int64_t *keys = tr_reallocarray(NULL, count, sizeof *keys);
+    uint32_t *off = tr_reallocarray(NULL, count + 1, sizeof *off);
+    uint8_t *arena = tr_malloc(total ? total : 1);
+    if (!items || !keys || !off || !arena) {
+        tr_free(items);
+        tr_free(keys);
+        tr_free(off);
+        tr_free(arena);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    }
+    for (size_t i = 0; i < count; i++)
+        items[i] = (bytes_item){ tokens[i], lens[i] };
+    qsort(items, count, sizeof *items, cmp_bytes_item);
+    char text[80];
+    size_t at = 0;
+    for (size_t i = 0; i < count; i++) {
+        off[i] = (uint32_t)at;
+        if (items[i].len)
+            memcpy(arena + at, items[i].b, items[i].len);
+        at += items[i].len;
+        keys[i] = key_bytes(items[i].b, items[i].len);
+        uint32_t holder = TOK_EMPTY;
+        bool repeated = i > 0 && cmp_bytes_item(&items[i], &items[i - 1]) == 0;
+        if (!repeated)
+            holder = holder_other(t, self, keys[i], NULL, items[i].b, items[i].len);
+        if (repeated || holder != TOK_EMPTY) {
+            bytes_text(text, sizeof text, items[i].b, items[i].len);
+            tr_free(items);
+            tr_free(keys);
+            tr_free(off);
+            tr_free(arena);
+            if (repeated)
+                return tr_fail(err, TOKENRING_E_EXISTS,
+                               "token %s is repeated in the tokens of node '%s'", text, name);
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "token %s of node '%s' is already held by node '%s'", text, name,
+                           t->nodes[holder].name);
+        }
+    }
+    off[count] = (uint32_t)at;
+    tr_free(items);
+    pr->keys = keys;
+    pr->tb = arena;
+    pr->tb_off = off;
+    pr->count = count;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, const char *name,
+                                                 const char *datacenter, const char *rack,
+                                                 const tokenring_token128 *tokens,
+                                                 size_t token_count, tokenring_error *err)
+{
+    size_t pos;
+    int rc = add_node_check(topology, name, datacenter, rack, TOKENRING_PARTITIONER_RANDOM,
+                            &pos, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    prepared pr = { 0 };
+    if ((rc = prepare128(topology, name, SIZE_MAX, tokens, token_count, &pr, err)) != 0)
+        return rc;
+    return add_node_prepared(topology, name, datacenter, rack, pos, &pr, err);
+}
+
+TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology,
+                                                    const char *name, const char *datacenter,
+                                                    const char *rack,
+                                                    const uint8_t *const *tokens,
+                                                    const size_t *lens, size_t token_count,
+                                                    tokenring_error *err)
+{
+    size_t pos;
+    int rc = add_node_check(topology, name, datacenter, rack,
+                            TOKENRING_PARTITIONER_BYTE_ORDERED, &pos, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    prepared pr = { 0 };
+    if ((rc = prepare_bytes(topology, name, SIZE_MAX, tokens, lens, token_count, &pr, err)) != 0)
+        return rc;
+    return add_node_prepared(topology, name, datacenter, rack, pos, &pr, err);
+}
+
+/* The checks of every set_tokens form: the topology's partitioner, the node. */
+static int set_tokens_check(tokenring_topology *t, const char *name, int partitioner,
+                            size_t *index, tokenring_error *err)
+{
+    if (t == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    if (t->partitioner != partitioner)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "the topology's partitioner is %s, not %s",
+                       tokenring_partitioner_name((tokenring_partitioner)t->partitioner),
+                       tokenring_partitioner_name((tokenring_partitioner)partitioner));
+    if (name == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
+    if (!find_index(t, name, index))
+        return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
+    return TOKENRING_OK;
+}
+
+static int set_tokens_prepared(tokenring_topology *t, const char *name, size_t index,
+                               prepared *pr, tokenring_error *err)
+{
+    if (tok_reserve(t, t->tok_used + pr->count) != TOKENRING_OK) {
+        prepared_free(pr);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory moving node '%s'", name);
+    }
+    commit_tokens(t, index, pr->keys, pr->t128, pr->tb, pr->tb_off, pr->count);
+    memset(pr, 0, sizeof *pr);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_set_tokens128(tokenring_topology *topology,
+                                                   const char *name,
+                                                   const tokenring_token128 *tokens,
+                                                   size_t token_count, tokenring_error *err)
+{
+    size_t index;
+    int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_RANDOM, &index, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    prepared pr = { 0 };
+    if ((rc = prepare128(topology, name, index, tokens, token_count, &pr, err)) != 0)
+        return rc;
+    return set_tokens_prepared(topology, name, index, &pr, err);
+}
+
+TOKENRING_API int tokenring_topology_set_tokens_bytes(tokenring_topology *topology,
+                                                      const char *name,
+                                                      const uint8_t *const *tokens,
+                                                      const size_t *lens, size_t token_count,
+                                                      tokenring_error *err)
+{
+    size_t index;
+    int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_BYTE_ORDERED, &index, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    prepared pr = { 0 };
+    if ((rc = prepare_bytes(topology, name, index, tokens, lens, token_count, &pr, err)) != 0)
+        return rc;
+    return set_tokens_prepared(topology, name, index, &pr, err);
+}
+
+TOKENRING_API int tokenring_topology_node_token128(tokenring_token128 *out,
+                                                   const tokenring_topology *topology,
+                                                   size_t index, size_t k)
+{
+    if (out == NULL || topology == NULL)
+        return TOKENRING_E_INVAL;
+    if (topology->partitioner != TOKENRING_PARTITIONER_RANDOM)
+        return TOKENRING_E_UNSUPPORTED;
+    if (index >= topology->count || k >= topology->nodes[index].token_count)
+        return TOKENRING_E_RANGE;
+    *out = topology->nodes[index].t128[k];
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_node_token_bytes(const uint8_t **out, size_t *len_out,
+                                                      const tokenring_topology *topology,
+                                                      size_t index, size_t k)
+{
+    if (out == NULL || len_out == NULL || topology == NULL)
+        return TOKENRING_E_INVAL;
+    if (topology->partitioner != TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return TOKENRING_E_UNSUPPORTED;
+    if (index >= topology->count || k >= topology->nodes[index].token_count)
+        return TOKENRING_E_RANGE;
+    const tr_tnode *n = &topology->nodes[index];
+    *out = n->tb + n->tb_off[k];
+    *len_out = n->tb_off[k + 1] - n->tb_off[k];
+    return TOKENRING_OK;
 }
 
 TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
@@ -351,7 +831,7 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
     size_t index = t->by_name[pos];
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i]);
+        tok_erase(t, n->tokens[i], (uint32_t)index);
     for (size_t i = 0; i < t->tok_slots; i++)
         if (t->tok_nodes[i] != TOK_EMPTY && t->tok_nodes[i] > index)
             t->tok_nodes[i]--;
@@ -411,13 +891,10 @@ TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, co
                                                 tokenring_error *err)
 {
     tokenring_topology *t = topology;
-    if (t == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
-    if (name == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
     size_t index;
-    if (!find_index(t, name, &index))
-        return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
+    int rc0 = set_tokens_check(t, name, TOKENRING_PARTITIONER_MURMUR3, &index, err);
+    if (rc0 != TOKENRING_OK)
+        return rc0;
     int64_t *sorted = NULL;
     int rc = prepare_tokens(t, name, index, tokens, token_count, &sorted, err);
     if (rc != TOKENRING_OK)
@@ -426,14 +903,7 @@ TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, co
         tr_free(sorted);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory moving node '%s'", name);
     }
-    tr_tnode *n = &t->nodes[index];
-    for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i]);
-    for (size_t i = 0; i < token_count; i++)
-        tok_insert(t, sorted[i], (uint32_t)index);
-    tr_free(n->tokens);
-    n->tokens = sorted;
-    n->token_count = token_count;
+    commit_tokens(t, index, sorted, NULL, NULL, NULL, token_count);
     return TOKENRING_OK;
 }
 
@@ -477,7 +947,7 @@ TOKENRING_API int tokenring_topology_node(tokenring_node_info *out,
     out->name = n->name;
     out->datacenter = n->dc;
     out->rack = n->rack;
-    out->tokens = n->tokens;
+    out->tokens = topology->partitioner == TOKENRING_PARTITIONER_MURMUR3 ? n->tokens : NULL;
     out->token_count = n->token_count;
     out->state = n->state;
     out->liveness = n->liveness;

@@ -53,6 +53,27 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
                                            const tokenring_ring *ring,
                                            const tokenring_placement *placement);
 
+/** tokenring_ring_ownership_flags(): the ring's partitioner has no token arithmetic
+ *  (ByteOrderedPartitioner), so every width is 0 and @c primary / @c effective are 0.
+ *  @since 1.2 */
+#define TOKENRING_OWNERSHIP_NO_WIDTHS 1u
+/** tokenring_ring_ownership_flags(): Cassandra's `describeOwnership` for this ring
+ *  depends on the data (ByteOrderedPartitioner counts sampled keys per range); the
+ *  nodetool floats given are its figure on a cluster without data (every token owns
+ *  1/N, N the ring's tokens). @since 1.2 */
+#define TOKENRING_OWNERSHIP_DATA_DEPENDENT 2u
+
+/**
+ * What tokenring_ring_ownership() can give for a ring's partitioner. For Murmur3 and
+ * RandomPartitioner 0: exact widths (over 2^64 and 2^127, so @c primary and
+ * @c effective are the width divided by 2^64 or 2^127) and Cassandra's own floats. For
+ * ByteOrderedPartitioner #TOKENRING_OWNERSHIP_NO_WIDTHS | #TOKENRING_OWNERSHIP_DATA_DEPENDENT.
+ * @param ring the ring (NULL gives 0)
+ * @return a combination of the TOKENRING_OWNERSHIP_* flags
+ * @since 1.2
+ */
+TOKENRING_API uint32_t tokenring_ring_ownership_flags(const tokenring_ring *ring);
+
 #ifdef __cplusplus
 }
 #endif

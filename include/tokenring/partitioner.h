@@ -38,6 +38,49 @@ extern "C" {
 #endif
 
 /**
+ * Cassandra's partitioners a ring can use. Values are ABI. Every topology made by
+ * tokenring_topology_new() is #TOKENRING_PARTITIONER_MURMUR3; the others come from
+ * tokenring_topology_new_partitioned().
+ * @since 1.2
+ */
+typedef enum tokenring_partitioner {
+    TOKENRING_PARTITIONER_MURMUR3 = 0,     /**< org.apache.cassandra.dht.Murmur3Partitioner:
+                                                signed 64-bit tokens (the default). */
+    TOKENRING_PARTITIONER_RANDOM = 1,      /**< org.apache.cassandra.dht.RandomPartitioner:
+                                                ::tokenring_token128 tokens, 0 .. 2^127. */
+    TOKENRING_PARTITIONER_BYTE_ORDERED = 2 /**< org.apache.cassandra.dht.ByteOrderedPartitioner:
+                                                the key's bytes, unsigned lexicographic. */
+} tokenring_partitioner;
+
+/**
+ * The Java class name of a partitioner, as `cassandra.yaml`, `nodetool describecluster`
+ * and `system.local.partitioner` spell it (e.g.
+ * "org.apache.cassandra.dht.RandomPartitioner").
+ * @param partitioner a ::tokenring_partitioner
+ * @return a static string, or NULL for a value outside the enum
+ * @since 1.2
+ */
+TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner);
+
+/**
+ * Reads a partitioner's name: the Java class name
+ * ("org.apache.cassandra.dht.Murmur3Partitioner"), the short class name
+ * ("Murmur3Partitioner") or the short forms "murmur3", "random" and "byteordered"
+ * (ASCII case is ignored). OrderPreservingPartitioner and LocalPartitioner are named
+ * but not modelled.
+ * @param[out] out receives the partitioner; unchanged on error
+ * @param text the name (need not be NUL-terminated)
+ * @param text_len its length in bytes
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL arguments); #TOKENRING_E_UNSUPPORTED
+ *         (OrderPreservingPartitioner, LocalPartitioner); #TOKENRING_E_PARSE (any other
+ *         name)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const char *text,
+                                              size_t text_len, tokenring_error *err);
+
+/**
  * A RandomPartitioner token: an unsigned 128-bit value in 0 .. 2^127, or the minimum
  * token -1 stored as @c hi = @c lo = @c UINT64_MAX (see @ref partitioner_random).
  * @since 1.2

@@ -186,6 +186,23 @@ TOKENRING_API int tokenring_placement_replicas_for_key(tokenring_replicas *out,
                                                        const void *key, size_t len);
 
 /**
+ * Replicas of a key with the ring's partitioner: the key's token (tokenring_token() for
+ * Murmur3, tokenring_random_token() for RandomPartitioner, the key's bytes for
+ * ByteOrderedPartitioner), then the replicas of its range. On a Murmur3 ring the same
+ * answer as tokenring_placement_replicas_for_key(). O(log n), no allocation,
+ * thread-safe.
+ * @param[out] out receives the replicas
+ * @param placement the placement
+ * @param key the serialized partition key (NULL only with @p len 0)
+ * @param len its length
+ * @return #TOKENRING_OK or #TOKENRING_E_INVAL
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_placement_replicas_for_key_any(tokenring_replicas *out,
+                                                           const tokenring_placement *placement,
+                                                           const void *key, size_t len);
+
+/**
  * Replicas of range @p range_index.
  * @param[out] out receives the replicas
  * @param placement the placement

@@ -65,6 +65,7 @@
 
 #include "tokenring/common.h"
 #include "tokenring/topology.h"
+#include "tokenring/partitioner.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -279,6 +280,103 @@ TOKENRING_API int tokenring_ring_range(tokenring_range *out, const tokenring_rin
  */
 TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenring_ring *ring,
                                               const int64_t *tokens, size_t count);
+
+/* ------------------------------------------------------- other partitioners */
+
+/**
+ * The partitioner of a ring (its topology's).
+ *
+ * On a ring of RandomPartitioner or ByteOrderedPartitioner the calls of this header that
+ * take or return @c int64_t tokens (tokenring_ring_search(), tokenring_ring_owner(),
+ * tokenring_ring_range_of(), tokenring_ring_range(), tokenring_ring_search_batch()) fail
+ * with #TOKENRING_E_UNSUPPORTED (tokenring_ring_search() returns @c UINT32_MAX),
+ * tokenring_ring_tokens() returns NULL (with the count) and tokenring_ring_node()
+ * reports @c tokens as NULL. Their lookups are tokenring_ring_search128() and
+ * tokenring_ring_search_bytes(), their tokens tokenring_ring_token128() and
+ * tokenring_ring_token_bytes(); every call that works on ring positions and node
+ * indices (token owners, placements, replica sets) works on every partitioner.
+ * @param ring the ring (NULL gives #TOKENRING_PARTITIONER_MURMUR3)
+ * @return its ::tokenring_partitioner
+ * @since 1.2
+ */
+TOKENRING_API tokenring_partitioner tokenring_ring_partitioner(const tokenring_ring *ring);
+
+/**
+ * Index of the range holding a RandomPartitioner token: the first ring token at or after
+ * it (tokenring_token128_compare() order), wrapping to 0. O(log n), no allocation,
+ * thread-safe.
+ * @param ring a RandomPartitioner ring
+ * @param token the token (-1, the minimum, gives 0)
+ * @return the range index; @c UINT32_MAX for a NULL ring or a ring of another partitioner
+ * @since 1.2
+ */
+TOKENRING_API uint32_t tokenring_ring_search128(const tokenring_ring *ring,
+                                                tokenring_token128 token);
+
+/**
+ * Index of the range holding a ByteOrderedPartitioner token (tokenring_byte_token_compare()
+ * order), wrapping to 0. O(log n), no allocation, thread-safe.
+ * @param ring a ByteOrderedPartitioner ring
+ * @param token the token's bytes (may be NULL when @p len is 0)
+ * @param len its length
+ * @return the range index; @c UINT32_MAX for a NULL ring, a NULL @p token with a non-zero
+ *         @p len, or a ring of another partitioner
+ * @since 1.2
+ */
+TOKENRING_API uint32_t tokenring_ring_search_bytes(const tokenring_ring *ring,
+                                                   const uint8_t *token, size_t len);
+
+/**
+ * Ring token @p index (ascending) of a RandomPartitioner ring.
+ * @param[out] out receives the token
+ * @param ring the ring
+ * @param index 0 .. token count - 1
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE,
+ *         #TOKENRING_E_UNSUPPORTED (another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_token128(tokenring_token128 *out, const tokenring_ring *ring,
+                                          size_t index);
+
+/**
+ * Ring token @p index (ascending) of a ByteOrderedPartitioner ring.
+ * @param[out] out receives a pointer to its bytes, valid while the ring lives
+ * @param[out] len_out receives its length
+ * @param ring the ring
+ * @param index 0 .. token count - 1
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE,
+ *         #TOKENRING_E_UNSUPPORTED (another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_token_bytes(const uint8_t **out, size_t *len_out,
+                                             const tokenring_ring *ring, size_t index);
+
+/**
+ * A range of a RandomPartitioner ring with its exact bounds and width.
+ * @since 1.2
+ */
+typedef struct tokenring_range128 {
+    tokenring_token128 start; /**< Exclusive lower bound (the previous ring token). */
+    tokenring_token128 end;   /**< Inclusive upper bound (the range's own ring token). */
+    tokenring_u128 width;     /**< (end - start + 2^127) mod 2^127, Cassandra's width
+                                   (`describeOwnership`; 0 and 2^127 are one point), or
+                                   2^127 when the ring has a single token. */
+    uint32_t index;           /**< Range index = index of @c end in the sorted tokens. */
+    uint32_t owner;           /**< Node index owning @c end. */
+    uint64_t reserved;        /**< Reserved, zero. */
+} tokenring_range128;
+
+/**
+ * Range number @p index of a RandomPartitioner ring.
+ * @param[out] out receives the range
+ * @param ring the ring
+ * @param index 0 .. token count - 1
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE,
+ *         #TOKENRING_E_UNSUPPORTED (another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenring_ring *ring,
+                                          size_t index);
 
 #ifdef __cplusplus
 }

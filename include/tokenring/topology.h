@@ -12,6 +12,7 @@
 #define TOKENRING_TOPOLOGY_H
 
 #include "tokenring/common.h"
+#include "tokenring/partitioner.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -195,6 +196,150 @@ TOKENRING_API int tokenring_topology_node(tokenring_node_info *out,
 TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
                                                const tokenring_topology *topology,
                                                const char *name);
+
+/* -------------------------------------------------- partitioned topologies */
+
+/**
+ * Creates an empty topology whose tokens belong to @p partitioner. A Murmur3 topology
+ * is exactly what tokenring_topology_new() makes. On a topology of another partitioner
+ * the calls that take @c int64_t tokens (tokenring_topology_add_node(),
+ * tokenring_topology_set_tokens()) return #TOKENRING_E_UNSUPPORTED, its tokens enter
+ * through tokenring_topology_add_node128() / tokenring_topology_add_node_bytes() and
+ * their set_tokens forms, and tokenring_topology_node() reports @c tokens as NULL (with
+ * the right @c token_count): read them with tokenring_topology_node_token128() or
+ * tokenring_topology_node_token_bytes(). Every other call works unchanged, and rings
+ * built from it have its partitioner.
+ * @param[out] out receives the new topology; free it with tokenring_topology_free()
+ * @param partitioner a ::tokenring_partitioner
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL @p out, a value outside the enum),
+ *         #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_new_partitioned(tokenring_topology **out,
+                                                     tokenring_partitioner partitioner);
+
+/**
+ * The partitioner of a topology.
+ * @param topology the topology (NULL gives #TOKENRING_PARTITIONER_MURMUR3)
+ * @return its ::tokenring_partitioner
+ * @since 1.2
+ */
+TOKENRING_API tokenring_partitioner tokenring_topology_partitioner(
+    const tokenring_topology *topology);
+
+/**
+ * tokenring_topology_add_node() for a RandomPartitioner topology: the same rules, with
+ * 128-bit tokens, each in 0 .. 2^127 (Cassandra's `validate`; the minimum token -1 is
+ * not a node token).
+ * @param topology a #TOKENRING_PARTITIONER_RANDOM topology
+ * @param name the node's unique name
+ * @param datacenter its datacenter
+ * @param rack its rack within the datacenter
+ * @param tokens its tokens (at least one, any order)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return as tokenring_topology_add_node(), plus #TOKENRING_E_RANGE (a token above 2^127
+ *         or -1) and #TOKENRING_E_UNSUPPORTED (a topology of another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, const char *name,
+                                                 const char *datacenter, const char *rack,
+                                                 const tokenring_token128 *tokens,
+                                                 size_t token_count, tokenring_error *err);
+
+/**
+ * tokenring_topology_add_node() for a ByteOrderedPartitioner topology: token @c i is
+ * the @p lens[i] bytes at @p tokens[i] (copied), at most #TOKENRING_BYTE_TOKEN_MAX bytes
+ * (Cassandra's partition-key limit); the empty token (the minimum) is allowed.
+ * @param topology a #TOKENRING_PARTITIONER_BYTE_ORDERED topology
+ * @param name the node's unique name
+ * @param datacenter its datacenter
+ * @param rack its rack within the datacenter
+ * @param tokens @p token_count pointers to the tokens' bytes (one may be NULL only when
+ *        its length is 0)
+ * @param lens their lengths
+ * @param token_count number of tokens (at least one)
+ * @param[out] err optional detail
+ * @return as tokenring_topology_add_node(), plus #TOKENRING_E_RANGE (a token longer than
+ *         #TOKENRING_BYTE_TOKEN_MAX) and #TOKENRING_E_UNSUPPORTED (another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology,
+                                                    const char *name, const char *datacenter,
+                                                    const char *rack,
+                                                    const uint8_t *const *tokens,
+                                                    const size_t *lens, size_t token_count,
+                                                    tokenring_error *err);
+
+/** Longest ByteOrderedPartitioner node token, in bytes (a partition key's limit). @since 1.2 */
+#define TOKENRING_BYTE_TOKEN_MAX 65535
+
+/**
+ * tokenring_topology_set_tokens() for a RandomPartitioner topology (rules of
+ * tokenring_topology_add_node128()).
+ * @param topology the topology
+ * @param name the node
+ * @param tokens the new tokens (at least one)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return as tokenring_topology_set_tokens(), plus #TOKENRING_E_RANGE and
+ *         #TOKENRING_E_UNSUPPORTED
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_set_tokens128(tokenring_topology *topology,
+                                                   const char *name,
+                                                   const tokenring_token128 *tokens,
+                                                   size_t token_count, tokenring_error *err);
+
+/**
+ * tokenring_topology_set_tokens() for a ByteOrderedPartitioner topology (rules of
+ * tokenring_topology_add_node_bytes()).
+ * @param topology the topology
+ * @param name the node
+ * @param tokens pointers to the new tokens' bytes
+ * @param lens their lengths
+ * @param token_count number of tokens (at least one)
+ * @param[out] err optional detail
+ * @return as tokenring_topology_set_tokens(), plus #TOKENRING_E_RANGE and
+ *         #TOKENRING_E_UNSUPPORTED
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_set_tokens_bytes(tokenring_topology *topology,
+                                                      const char *name,
+                                                      const uint8_t *const *tokens,
+                                                      const size_t *lens, size_t token_count,
+                                                      tokenring_error *err);
+
+/**
+ * Token @p k (0-based, ascending in the partitioner's order) of node @p index of a
+ * RandomPartitioner topology.
+ * @param[out] out receives the token
+ * @param topology the topology
+ * @param index the node index
+ * @param k the token's position among the node's tokens
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE (@p index or @p k past the
+ *         end), #TOKENRING_E_UNSUPPORTED (another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_node_token128(tokenring_token128 *out,
+                                                   const tokenring_topology *topology,
+                                                   size_t index, size_t k);
+
+/**
+ * Token @p k (0-based, ascending) of node @p index of a ByteOrderedPartitioner topology.
+ * @param[out] out receives a pointer to the token's bytes (valid until the topology is
+ *             next modified; not NUL-terminated; may be non-NULL for an empty token)
+ * @param[out] len_out receives its length
+ * @param topology the topology
+ * @param index the node index
+ * @param k the token's position among the node's tokens
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE,
+ *         #TOKENRING_E_UNSUPPORTED (another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_node_token_bytes(const uint8_t **out, size_t *len_out,
+                                                      const tokenring_topology *topology,
+                                                      size_t index, size_t k);
 
 #ifdef __cplusplus
 }

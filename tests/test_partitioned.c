@@ -1,0 +1,488 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Topologies and rings of RandomPartitioner and ByteOrderedPartitioner: the partitioner
+ * names, the token checks of the 128-bit and byte-string add_node / set_tokens calls
+ * (and the topology left unchanged when they fail), the ring's sorted tokens, its
+ * searches against a plain lower_bound on the full tokens (with tokens that share their
+ * 64-bit prefix, which the index cannot tell apart), the Murmur3 calls refusing such
+ * rings, ranges and widths over 2^127, and key -> replicas through the ring's
+ * partitioner. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+#include "testrng.h"
+
+__extension__ typedef unsigned __int128 u128;
+
+static const tokenring_token128 MIN128 = {UINT64_MAX, UINT64_MAX};
+static const tokenring_token128 MAX128 = {0x8000000000000000ULL, 0};
+
+static void test_partitioner_names(void **state)
+{
+    (void)state;
+    assert_string_equal(tokenring_partitioner_name(TOKENRING_PARTITIONER_MURMUR3),
+                        "org.apache.cassandra.dht.Murmur3Partitioner");
+    assert_string_equal(tokenring_partitioner_name(TOKENRING_PARTITIONER_RANDOM),
+                        "org.apache.cassandra.dht.RandomPartitioner");
+    assert_string_equal(tokenring_partitioner_name(TOKENRING_PARTITIONER_BYTE_ORDERED),
+                        "org.apache.cassandra.dht.ByteOrderedPartitioner");
+    assert_null(tokenring_partitioner_name((tokenring_partitioner)3));
+    assert_null(tokenring_partitioner_name((tokenring_partitioner)-1));
+    static const struct { const char *text; int p; } ok[] = {
+        {"org.apache.cassandra.dht.RandomPartitioner", 1}, {"RandomPartitioner", 1},
+        {"random", 1}, {"RANDOM", 1}, {"Murmur3Partitioner", 0}, {"murmur3", 0},
+        {"org.apache.cassandra.dht.ByteOrderedPartitioner", 2}, {"byteordered", 2},
+        {"ByteOrderedPartitioner", 2},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        tokenring_partitioner p = (tokenring_partitioner)99;
+        assert_int_equal(tokenring_partitioner_parse(&p, ok[i].text, strlen(ok[i].text), NULL),
+                         TOKENRING_OK);
+        assert_int_equal(p, ok[i].p);
+    }
+    tokenring_partitioner p = TOKENRING_PARTITIONER_RANDOM;
+    tokenring_error err;
+    assert_int_equal(tokenring_partitioner_parse(&p, "OrderPreservingPartitioner", 26, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_partitioner_parse(&p, "org.apache.cassandra.dht.LocalPartitioner",
+                                                 41, &err), TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_partitioner_parse(&p, "random2", 7, &err), TOKENRING_E_PARSE);
+    assert_non_null(strstr(err.message, "random2"));
+    assert_int_equal(tokenring_partitioner_parse(&p, "rand", 4, &err), TOKENRING_E_PARSE);
+    assert_int_equal(tokenring_partitioner_parse(&p, "", 0, &err), TOKENRING_E_PARSE);
+    assert_int_equal(p, TOKENRING_PARTITIONER_RANDOM); /* unchanged */
+    assert_int_equal(tokenring_partitioner_parse(NULL, "random", 6, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_partitioner_parse(&p, NULL, 6, NULL), TOKENRING_E_INVAL);
+}
+
+static tokenring_token128 t128(uint64_t hi, uint64_t lo)
+{
+    tokenring_token128 t = {hi, lo};
+    return t;
+}
+
+static void test_topology128(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, (tokenring_partitioner)3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_new_partitioned(NULL, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_partitioner(t), TOKENRING_PARTITIONER_RANDOM);
+    assert_int_equal(tokenring_topology_partitioner(NULL), TOKENRING_PARTITIONER_MURMUR3);
+    int64_t i64 = 5;
+    assert_int_equal(tokenring_topology_add_node(t, "a", "dc1", "r1", &i64, 1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "RandomPartitioner"));
+    const uint8_t *bp = (const uint8_t *)"x";
+    size_t bl = 1;
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "a", "dc1", "r1", &bp, &bl, 1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    tokenring_token128 a[] = {t128(5, 0), MAX128, t128(0, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "a", "dc1", "r1", a, 3, &err),
+                     TOKENRING_OK);
+    tokenring_node_info info;
+    assert_int_equal(tokenring_topology_node(&info, t, 0), TOKENRING_OK);
+    assert_null(info.tokens);
+    assert_int_equal(info.token_count, 3);
+    tokenring_token128 got;
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 0, 0), TOKENRING_OK);
+    assert_true(got.hi == 0 && got.lo == 0);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 0, 2), TOKENRING_OK);
+    assert_true(got.hi == MAX128.hi && got.lo == 0);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 0, 3), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 1, 0), TOKENRING_E_RANGE);
+    const uint8_t *bo;
+    size_t bol;
+    assert_int_equal(tokenring_topology_node_token_bytes(&bo, &bol, t, 0, 0),
+                     TOKENRING_E_UNSUPPORTED);
+
+    /* refused tokens; the topology is unchanged after each */
+    tokenring_token128 bad1[] = {t128(1, 1), MIN128};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad1, 2, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "-1"));
+    tokenring_token128 bad2[] = {t128(0x8000000000000000ULL, 1)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad2, 1, &err),
+                     TOKENRING_E_RANGE);
+    tokenring_token128 bad3[] = {t128(7, 7), t128(7, 7)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad3, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "repeated"));
+    tokenring_token128 bad4[] = {t128(7, 7), t128(5, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad4, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "92233720368547758080")); /* 5 * 2^64 */
+    assert_non_null(strstr(err.message, "'a'"));
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", NULL, 1, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad4, 0, &err),
+                     TOKENRING_E_EMPTY);
+    assert_int_equal(tokenring_topology_add_node128(t, "a", "dc1", "r1", bad2, 1, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_topology_node_count(t), 1);
+
+    tokenring_token128 b[] = {t128(7, 7), t128(1, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r2", b, 2, &err),
+                     TOKENRING_OK);
+    /* moves: a keeps one of its own tokens, takes a new one; b's tokens are refused */
+    tokenring_token128 mv[] = {t128(5, 0), t128(9, 9)};
+    assert_int_equal(tokenring_topology_set_tokens128(t, "a", mv, 2, &err), TOKENRING_OK);
+    tokenring_token128 mv2[] = {t128(1, 0)};
+    assert_int_equal(tokenring_topology_set_tokens128(t, "a", mv2, 1, &err), TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_topology_set_tokens128(t, "zz", mv2, 1, &err), TOKENRING_E_NOTFOUND);
+    assert_int_equal(tokenring_topology_set_tokens(t, "a", &i64, 1, &err), TOKENRING_E_UNSUPPORTED);
+    /* a's old tokens are free again */
+    tokenring_token128 c[] = {MAX128, t128(0, 0)};
+    tokenring_topology *copy = NULL;
+    assert_int_equal(tokenring_topology_clone(&copy, t), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node128(t, "c", "dc1", "r3", c, 2, &err),
+                     TOKENRING_OK);
+    /* the clone kept its own tokens and its partitioner */
+    assert_int_equal(tokenring_topology_partitioner(copy), TOKENRING_PARTITIONER_RANDOM);
+    assert_int_equal(tokenring_topology_add_node128(copy, "c", "dc1", "r3", b, 1, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_topology_add_node128(copy, "c", "dc1", "r3", c, 2, &err),
+                     TOKENRING_OK);
+    /* removing a node frees its tokens */
+    assert_int_equal(tokenring_topology_remove_node(t, "b", &err), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node128(t, "d", "dc1", "r3", b, 2, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_replace_node(t, "d", "e", &err), TOKENRING_OK);
+    size_t idx;
+    assert_int_equal(tokenring_topology_find_node(&idx, t, "e"), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, idx, 1), TOKENRING_OK);
+    assert_true(got.hi == 7 && got.lo == 7);
+    tokenring_topology_free(copy);
+    tokenring_topology_free(t);
+}
+
+static void test_topology_bytes(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                     TOKENRING_OK);
+    const uint8_t *tok[] = {(const uint8_t *)"\x61\x62", (const uint8_t *)"", (const uint8_t *)"\xff"};
+    size_t len[] = {2, 0, 1};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "a", "dc1", "r1", tok, len, 3, &err),
+                     TOKENRING_OK);
+    const uint8_t *b;
+    size_t bl;
+    assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, 0, 0), TOKENRING_OK);
+    assert_int_equal(bl, 0);
+    assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, 0, 1), TOKENRING_OK);
+    assert_int_equal(bl, 2);
+    assert_memory_equal(b, "ab", 2);
+    assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, 0, 2), TOKENRING_OK);
+    assert_true(bl == 1 && b[0] == 0xff);
+    tokenring_token128 x = {1, 1};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", &x, 1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    /* "ab" vs "ab\0": distinct tokens (a prefix comes first), the same 8-byte prefix */
+    const uint8_t *tok2[] = {(const uint8_t *)"ab\0", (const uint8_t *)"ab"};
+    size_t len2[] = {3, 2};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", tok2, len2, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "6162 of node 'b' is already held by node 'a'"));
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", tok2, len2, 1, &err),
+                     TOKENRING_OK);
+    const uint8_t *nul[] = {NULL};
+    size_t one = 1, big = TOKENRING_BYTE_TOKEN_MAX + 1;
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", nul, &one, 1, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", tok, &big, 1, &err),
+                     TOKENRING_E_RANGE);
+    const uint8_t *dup[] = {(const uint8_t *)"q", (const uint8_t *)"q"};
+    size_t dl[] = {1, 1};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", dup, dl, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "repeated"));
+    assert_int_equal(tokenring_topology_set_tokens_bytes(t, "b", dup, dl, 1, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", tok2, len2, 1, &err),
+                     TOKENRING_OK); /* b's old token is free */
+    assert_int_equal(tokenring_topology_node_count(t), 3);
+    tokenring_topology_free(t);
+}
+
+/* ------------------------------------------------------------------ rings */
+
+static int cmp128(const void *a, const void *b)
+{
+    return tokenring_token128_compare(*(const tokenring_token128 *)a,
+                                      *(const tokenring_token128 *)b);
+}
+
+/* lower_bound over sorted tokens, wrapping to 0 */
+static uint32_t lb128(const tokenring_token128 *s, size_t n, tokenring_token128 t)
+{
+    size_t i = 0;
+    while (i < n && tokenring_token128_compare(s[i], t) < 0)
+        i++;
+    return i == n ? 0 : (uint32_t)i;
+}
+
+static tokenring_token128 random128(uint64_t *rng, int shape)
+{
+    tokenring_token128 t;
+    t.hi = tt_splitmix64(rng) >> 1;
+    t.lo = tt_splitmix64(rng);
+    if (shape == 1) { /* shared 64-bit prefixes: few distinct hi, bit 63 of lo */
+        t.hi = tt_splitmix64(rng) % 4;
+    } else if (shape == 2) {
+        t.hi = 0x7fffffffffffffffULL;
+    }
+    return t;
+}
+
+static void test_ring128_search(void **state)
+{
+    (void)state;
+    uint64_t rng = 2026120201;
+    for (int shape = 0; shape < 3; shape++) {
+        for (int round = 0; round < 20; round++) {
+            tokenring_topology *t = NULL;
+            assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                             TOKENRING_OK);
+            int nodes = tt_between(&rng, 1, 9), per = tt_between(&rng, 1, 40);
+            tokenring_token128 all[9 * 42];
+            size_t n = 0;
+            for (int k = 0; k < nodes; k++) {
+                tokenring_token128 mine[42];
+                int m = 0;
+                while (m < per) {
+                    tokenring_token128 c = random128(&rng, shape);
+                    if (round == 0 && k == 0 && m == 0)
+                        c = t128(0, 0);
+                    if (round == 1 && k == 0 && m == 0)
+                        c = MAX128;
+                    bool seen = false;
+                    for (size_t q = 0; q < n; q++)
+                        seen |= cmp128(&all[q], &c) == 0;
+                    for (int q = 0; q < m; q++)
+                        seen |= cmp128(&mine[q], &c) == 0;
+                    if (!seen)
+                        mine[m++] = c;
+                }
+                char name[16], rack[8];
+                snprintf(name, sizeof name, "n%d", k);
+                snprintf(rack, sizeof rack, "r%d", k % 3);
+                assert_int_equal(tokenring_topology_add_node128(t, name, "dc1", rack, mine,
+                                                                (size_t)m, NULL), TOKENRING_OK);
+                memcpy(all + n, mine, (size_t)m * sizeof *mine);
+                n += (size_t)m;
+            }
+            tokenring_ring *r = NULL;
+            assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+            assert_int_equal(tokenring_ring_partitioner(r), TOKENRING_PARTITIONER_RANDOM);
+            qsort(all, n, sizeof *all, cmp128);
+            size_t count;
+            assert_null(tokenring_ring_tokens(r, &count));
+            assert_int_equal(count, n);
+            const uint32_t *owners = tokenring_ring_token_nodes(r, NULL);
+            for (size_t i = 0; i < n; i++) {
+                tokenring_token128 got;
+                assert_int_equal(tokenring_ring_token128(&got, r, i), TOKENRING_OK);
+                assert_int_equal(cmp128(&got, &all[i]), 0);
+                size_t node = owners[i], k;
+                tokenring_node_info info;
+                assert_int_equal(tokenring_ring_node(&info, r, (uint32_t)node), TOKENRING_OK);
+                assert_null(info.tokens);
+                bool held = false;
+                size_t idx;
+                assert_int_equal(tokenring_topology_find_node(&idx, t, info.name), TOKENRING_OK);
+                for (k = 0; k < info.token_count; k++) {
+                    tokenring_token128 nt;
+                    assert_int_equal(tokenring_topology_node_token128(&nt, t, idx, k), TOKENRING_OK);
+                    held |= cmp128(&nt, &got) == 0;
+                }
+                assert_true(held);
+                /* each ring token, one below and one above */
+                assert_int_equal(tokenring_ring_search128(r, got), i);
+                tokenring_token128 below = got, above = got;
+                if (below.lo-- == 0)
+                    below.hi--;
+                if (++above.lo == 0)
+                    above.hi++;
+                assert_int_equal(tokenring_ring_search128(r, below), lb128(all, n, below));
+                if (tokenring_token128_compare(above, MAX128) <= 0)
+                    assert_int_equal(tokenring_ring_search128(r, above), lb128(all, n, above));
+            }
+            tokenring_token128 edge[] = {MIN128, t128(0, 0), MAX128, t128(0x7fffffffffffffffULL, UINT64_MAX)};
+            for (size_t e = 0; e < 4; e++)
+                assert_int_equal(tokenring_ring_search128(r, edge[e]), lb128(all, n, edge[e]));
+            for (int q = 0; q < 300; q++) {
+                tokenring_token128 k = random128(&rng, shape);
+                assert_int_equal(tokenring_ring_search128(r, k), lb128(all, n, k));
+            }
+            /* ranges: exact widths over 2^127, summing to 2^127 unless 0 and 2^127 both
+             * bound ranges (Cassandra's widths make them one point) */
+            u128 sum = 0;
+            for (size_t i = 0; i < n; i++) {
+                tokenring_range128 rg;
+                assert_int_equal(tokenring_ring_range128(&rg, r, i), TOKENRING_OK);
+                assert_int_equal(rg.index, i);
+                assert_int_equal(rg.owner, owners[i]);
+                assert_int_equal(cmp128(&rg.end, &all[i]), 0);
+                assert_int_equal(cmp128(&rg.start, &all[i ? i - 1 : n - 1]), 0);
+                u128 w = ((u128)rg.width.hi << 64) | rg.width.lo;
+                u128 e = ((u128)all[i].hi << 64) | all[i].lo;
+                u128 s = ((u128)rg.start.hi << 64) | rg.start.lo;
+                u128 R = (u128)1 << 127;
+                u128 want = n == 1 ? R : (e + R - s) % R;
+                assert_true(w == want);
+                sum += w;
+            }
+            u128 R = (u128)1 << 127;
+            bool both = n > 1 && all[0].hi == 0 && all[0].lo == 0 && all[n - 1].hi == MAX128.hi;
+            if (!both)
+                assert_true(sum == R);
+            tokenring_range128 rg;
+            assert_int_equal(tokenring_ring_range128(&rg, r, n), TOKENRING_E_RANGE);
+            /* the Murmur3 calls refuse the ring */
+            uint32_t u;
+            tokenring_range r64;
+            int64_t tk = 0;
+            assert_int_equal(tokenring_ring_search(r, 0), UINT32_MAX);
+            assert_int_equal(tokenring_ring_owner(&u, r, 0), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_range_of(&r64, r, 0), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_range(&r64, r, 0), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_search_batch(&u, r, &tk, 1), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_search_bytes(r, NULL, 0), UINT32_MAX);
+            const uint8_t *bp;
+            size_t bl;
+            assert_int_equal(tokenring_ring_token_bytes(&bp, &bl, r, 0), TOKENRING_E_UNSUPPORTED);
+            tokenring_ring_free(r);
+            tokenring_topology_free(t);
+        }
+    }
+}
+
+typedef struct btok {
+    uint8_t b[20];
+    size_t len;
+} btok;
+
+static int cmpb(const void *a, const void *b)
+{
+    const btok *x = a, *y = b;
+    return tokenring_byte_token_compare(x->b, x->len, y->b, y->len);
+}
+
+static btok random_btok(uint64_t *rng, int shape)
+{
+    btok t;
+    t.len = (size_t)tt_between(rng, shape == 0 ? 0 : 6, shape == 0 ? 12 : 12);
+    for (size_t i = 0; i < t.len; i++)
+        t.b[i] = (uint8_t)tt_splitmix64(rng);
+    if (shape == 1) /* a shared 8-byte prefix, or a prefix of it */
+        for (size_t i = 0; i < t.len && i < 8; i++)
+            t.b[i] = (uint8_t)(i < 6 ? 0x41 : (tt_splitmix64(rng) & 1 ? 0 : 0x41));
+    if (shape == 2) /* values around 0x00 and 0xff */
+        for (size_t i = 0; i < t.len; i++)
+            t.b[i] = tt_splitmix64(rng) & 1 ? 0 : 0xff;
+    return t;
+}
+
+static uint32_t lbb(const btok *s, size_t n, const btok *t)
+{
+    size_t i = 0;
+    while (i < n && cmpb(&s[i], t) < 0)
+        i++;
+    return i == n ? 0 : (uint32_t)i;
+}
+
+static void test_ring_bytes_search(void **state)
+{
+    (void)state;
+    uint64_t rng = 2026120202;
+    for (int shape = 0; shape < 3; shape++) {
+        for (int round = 0; round < 20; round++) {
+            tokenring_topology *t = NULL;
+            assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                             TOKENRING_OK);
+            int nodes = tt_between(&rng, 1, 6), per = tt_between(&rng, 1, 30);
+            btok all[6 * 30];
+            size_t n = 0;
+            for (int k = 0; k < nodes; k++) {
+                const uint8_t *ptr[30];
+                size_t lens[30];
+                int m = 0;
+                for (int tries = 0; m < per && tries < 1000; tries++) {
+                    btok c = random_btok(&rng, shape);
+                    bool seen = false;
+                    for (size_t q = 0; q < n + (size_t)m; q++)
+                        seen |= cmpb(&all[q], &c) == 0;
+                    if (!seen) {
+                        all[n + (size_t)m] = c;
+                        m++;
+                    }
+                }
+                for (int q = 0; q < m; q++) {
+                    ptr[q] = all[n + (size_t)q].b;
+                    lens[q] = all[n + (size_t)q].len;
+                }
+                char name[16];
+                snprintf(name, sizeof name, "n%d", k);
+                assert_int_equal(tokenring_topology_add_node_bytes(t, name, "dc1", "r1", ptr, lens,
+                                                                   (size_t)m, NULL), TOKENRING_OK);
+                n += (size_t)m;
+            }
+            tokenring_ring *r = NULL;
+            assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+            assert_int_equal(tokenring_ring_partitioner(r), TOKENRING_PARTITIONER_BYTE_ORDERED);
+            qsort(all, n, sizeof *all, cmpb);
+            for (size_t i = 0; i < n; i++) {
+                const uint8_t *b;
+                size_t bl;
+                assert_int_equal(tokenring_ring_token_bytes(&b, &bl, r, i), TOKENRING_OK);
+                assert_int_equal(bl, all[i].len);
+                if (bl)
+                    assert_memory_equal(b, all[i].b, bl);
+                assert_int_equal(tokenring_ring_search_bytes(r, all[i].b, all[i].len), i);
+                btok longer = all[i];
+                if (longer.len < 20) {
+                    longer.b[longer.len++] = 0;
+                    assert_int_equal(tokenring_ring_search_bytes(r, longer.b, longer.len),
+                                     lbb(all, n, &longer));
+                }
+            }
+            for (int q = 0; q < 300; q++) {
+                btok k = random_btok(&rng, shape);
+                assert_int_equal(tokenring_ring_search_bytes(r, k.b, k.len), lbb(all, n, &k));
+            }
+            assert_int_equal(tokenring_ring_search_bytes(r, NULL, 0), 0);
+            assert_int_equal(tokenring_ring_search_bytes(r, NULL, 1), UINT32_MAX);
+            assert_int_equal(tokenring_ring_search128(r, MIN128), UINT32_MAX);
+            tokenring_range128 rg;
+            assert_int_equal(tokenring_ring_range128(&rg, r, 0), TOKENRING_E_UNSUPPORTED);
+            tokenring_ring_free(r);
+            tokenring_topology_free(t);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_partitioner_names),
+        cmocka_unit_test(test_topology128),
+        cmocka_unit_test(test_topology_bytes),
+        cmocka_unit_test(test_ring128_search),
+        cmocka_unit_test(test_ring_bytes_search),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
