@@ -40,7 +40,8 @@ from ._analysis import (AVAILABILITY_MAX_K, AvailabilitySummary, ChangeKind, Con
                         MovementSummary, SampleChange, Stream, TokensKept, availability,
                         balance, migration_plan, tokens_kept)
 from ._parse import Cluster, ClusterNode, InputFormat, detect_format
-from ._partitioner import (RANDOM_MAX_TOKEN, RANDOM_MIN_TOKEN, byte_ordered_token,
+from ._partitioner import (RANDOM_MAX_TOKEN, RANDOM_MIN_TOKEN, Partitioner, byte_ordered_token,
+                           parse_partitioner, partitioner_name,
                            compare_byte_tokens, compare_random_tokens, format_byte_token,
                            format_random_token, md5, parse_byte_token, parse_random_token,
                            random_token, random_tokens)
@@ -90,6 +91,7 @@ __all__ = [
     "RANDOM_MIN_TOKEN", "RANDOM_MAX_TOKEN", "md5", "random_token", "random_tokens",
     "compare_random_tokens", "format_random_token", "parse_random_token",
     "byte_ordered_token", "format_byte_token", "parse_byte_token", "compare_byte_tokens",
+    "Partitioner", "partitioner_name", "parse_partitioner",
 ]
 
 # Public classes read as tokenring.X (in help(), pickles and default reprs), not as the

@@ -47,7 +47,8 @@ class Node(NamedTuple):
 def node_from_info(info: Any) -> Node:
     """A :class:`Node` from a filled ``tokenring_node_info``."""
     return Node(c_str(info.name), c_str(info.datacenter), c_str(info.rack),
-                tuple(ffi.unpack(info.tokens, info.token_count)) if info.token_count else (),
+                tuple(ffi.unpack(info.tokens, info.token_count))
+                if info.token_count and info.tokens != ffi.NULL else (),
                 NodeState(info.state), Liveness(info.liveness))
 
 

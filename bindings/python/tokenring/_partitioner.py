@@ -4,14 +4,15 @@
 A RandomPartitioner token is a Python ``int``: 0 .. 2**127, or -1 (the minimum token, the
 empty key's). A ByteOrderedPartitioner token is the key's ``bytes``.
 """
-from typing import Any, Iterable, List
+import enum
+from typing import Any, Iterable, List, Union
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._hash import Key, _offsets_ptr, _u8, as_key_bytes, pack_keys
 
 __all__ = [
-    "RANDOM_MIN_TOKEN", "RANDOM_MAX_TOKEN", "md5", "random_token", "random_tokens",
+    "Partitioner", "partitioner_name", "parse_partitioner", "RANDOM_MIN_TOKEN", "RANDOM_MAX_TOKEN", "md5", "random_token", "random_tokens",
     "compare_random_tokens", "format_random_token", "parse_random_token", "byte_ordered_token", "format_byte_token",
     "parse_byte_token", "compare_byte_tokens",
 ]
@@ -22,6 +23,42 @@ RANDOM_MIN_TOKEN = -1
 RANDOM_MAX_TOKEN = 1 << 127
 
 _MASK64 = (1 << 64) - 1
+
+
+class Partitioner(enum.IntEnum):
+    """Cassandra's partitioners a ring can use (tokenring_partitioner)."""
+
+    MURMUR3 = lib.TOKENRING_PARTITIONER_MURMUR3
+    RANDOM = lib.TOKENRING_PARTITIONER_RANDOM
+    BYTE_ORDERED = lib.TOKENRING_PARTITIONER_BYTE_ORDERED
+
+    @classmethod
+    def of(cls, value: Union["Partitioner", int, str]) -> "Partitioner":
+        """A Partitioner from itself, its value, or a name :func:`parse_partitioner` reads."""
+        if isinstance(value, str):
+            return parse_partitioner(value)
+        return cls(value)
+
+
+def partitioner_name(partitioner: Union[Partitioner, int]) -> str:
+    """The Java class name, e.g. ``org.apache.cassandra.dht.RandomPartitioner``."""
+    p = lib.tokenring_partitioner_name(int(Partitioner(partitioner)))
+    return ffi.string(p).decode("ascii")
+
+
+def parse_partitioner(text: str) -> Partitioner:
+    """A partitioner from its class name, short class name, or ``murmur3`` / ``random`` /
+    ``byteordered`` (case ignored).
+
+    Raises:
+        ParseError: an unknown name. UnsupportedError: OrderPreservingPartitioner or
+        LocalPartitioner.
+    """
+    raw = text.encode("utf-8")
+    out = ffi.new("tokenring_partitioner *")
+    err = new_error()
+    check(lib.tokenring_partitioner_parse(out, raw, len(raw), err), err)
+    return Partitioner(out[0])
 
 
 def _from_c(t: Any) -> int:

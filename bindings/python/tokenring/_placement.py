@@ -19,6 +19,9 @@ if HAVE_NUMPY:
 __all__ = ["Placement"]
 
 
+_M3 = 1 << 63
+
+
 class Placement(Handle):
     """The replica map of one ring under one replication: lookups are a search plus a
     pointer into shared memory. Thread-safe to query. Usually obtained from
@@ -116,9 +119,15 @@ class Placement(Handle):
         elif isinstance(key_or_token, str):
             b = key_or_token.encode("utf-8")
             rc = lib.tokenring_placement_replicas_for_key(out, p, b, len(b))
+        elif type(key_or_token) is int and not -_M3 <= key_or_token < _M3:
+            # not a Murmur3 token: a RandomPartitioner one, or the RangeError token_of gives
+            rc = lib.TOKENRING_E_UNSUPPORTED if self.ring._part else \
+                lib.tokenring_placement_replicas(out, p, token_of(key_or_token))
         else:
             rc = lib.tokenring_placement_replicas(out, p, token_of(key_or_token))
-        if rc:
+        if rc == lib.TOKENRING_E_UNSUPPORTED:  # a Random or ByteOrdered ring
+            self._replicas_other(out, key_or_token)
+        elif rc:
             check(rc)
         if with_transient:
             return self._detail(out)
@@ -126,6 +135,18 @@ class Placement(Handle):
         if names is None:
             names = self._names_of(out)
         return names
+
+    def _replicas_other(self, out: Any, key_or_token: Any) -> None:
+        """Fills out for a key (bytes/str, hashed with the ring's partitioner) or a
+        RandomPartitioner token (int) on a Random or ByteOrdered ring."""
+        if isinstance(key_or_token, str):
+            key_or_token = key_or_token.encode("utf-8")
+        if isinstance(key_or_token, (bytes, bytearray, memoryview)):
+            b = bytes(key_or_token)
+            check(lib.tokenring_placement_replicas_for_key_any(out, self._p(), b, len(b)))
+            return
+        index = self.ring.range_index(key_or_token)
+        check(lib.tokenring_placement_range_replicas(out, self._p(), index))
 
     def range_replicas(self, index: int, with_transient: bool = False
                        ) -> Union[Tuple[str, ...], Tuple[Tuple[str, bool], ...]]:

@@ -21,6 +21,7 @@ from ._handle import Handle, require
 from ._hash import HAVE_NUMPY
 from ._node import Node, node_from_info
 from ._ownership import BalanceReport, Ownership, balance_of, ownership_of
+from ._partitioner import Partitioner, _from_c, _to_c, random_token
 from ._placement import Placement
 from ._replication import Replication, ReplicationLike
 
@@ -31,10 +32,13 @@ __all__ = ["Range", "RangeList", "DescribedRange", "Ring"]
 
 
 class Range(NamedTuple):
-    """A range of the ring: (start, end] with its exact width (2**64 for a lone token)."""
+    """A range of the ring: (start, end] with its exact width (2**64 for a lone token).
+    On a RandomPartitioner ring the bounds are ints of 0 .. 2**127 and the width is over
+    2**127 (Cassandra's); on a ByteOrderedPartitioner ring the bounds are bytes and the
+    width is 0 (that partitioner has no token arithmetic)."""
 
-    start: int
-    end: int
+    start: Any
+    end: Any
     width: int
     index: int  # type: ignore[assignment]  # the range index, as in tokenring_range
     owner: str
@@ -90,6 +94,7 @@ class Ring(Handle):
             check(lib.tokenring_ring_node_brief(info, p, i))  # no token lists built
             names.append(c_str(info.name))
         self._names: Tuple[str, ...] = tuple(names)
+        self._part = Partitioner(lib.tokenring_ring_partitioner(p))
         self._nodes_cache: Optional[Tuple[Node, ...]] = None  # read on first use
         self._placements: Dict[Tuple[str, bool], "Placement"] = {}
         self._lock = threading.Lock()
@@ -110,6 +115,13 @@ class Ring(Handle):
             for i in range(len(self._names)):
                 check(lib.tokenring_ring_node(info, p, i))
                 out.append(node_from_info(info))
+            if self._part != Partitioner.MURMUR3:
+                # the ring holds its nodes' tokens by ring position only: a node outside
+                # the ring (JOINING) shows none (its topology has them)
+                lists: List[List[Any]] = [[] for _ in out]
+                for i, owner in enumerate(self._owners()):
+                    lists[owner].append(self._ring_token(i))
+                out = [n._replace(tokens=tuple(lists[i])) for i, n in enumerate(out)]
             nodes = self._nodes_cache = tuple(out)
         return nodes
 
@@ -144,9 +156,65 @@ class Ring(Handle):
         return n[0]
 
     @property
-    def tokens(self) -> Union["_np.ndarray", List[int]]:
-        """The sorted ring tokens (a numpy int64 copy, or a list without numpy)."""
+    def partitioner(self) -> Partitioner:
+        """The ring's partitioner (its topology's)."""
+        self._p()
+        return self._part
+
+    def _owners(self) -> List[int]:
+        n = ffi.new("size_t *")
+        ptr = lib.tokenring_ring_token_nodes(self._p(), n)
+        if ptr == ffi.NULL:
+            raise MemoryError("tokenring_ring_token_nodes")
+        return list(ffi.unpack(ptr, n[0]))
+
+    def _ring_token(self, i: int) -> Any:
+        """Ring token i of a Random (int) or ByteOrdered (bytes) ring."""
         p = self._p()
+        if self._part == Partitioner.RANDOM:
+            t = ffi.new("tokenring_token128 *")
+            check(lib.tokenring_ring_token128(t, p, c_index(i, "ring index")))
+            return _from_c(t[0])
+        b = ffi.new("uint8_t **")
+        n = ffi.new("size_t *")
+        check(lib.tokenring_ring_token_bytes(b, n, p, c_index(i, "ring index")))
+        return bytes(ffi.buffer(b[0], n[0])) if n[0] else b""
+
+    def _search_other(self, key_or_token: Any) -> int:
+        """Range index of a key or token on a Random or ByteOrdered ring: an int is a
+        RandomPartitioner token, bytes/str a key (a ByteOrdered key is its token)."""
+        p = self._p()
+        if isinstance(key_or_token, str):
+            key_or_token = key_or_token.encode("utf-8")
+        if self._part == Partitioner.RANDOM:
+            if isinstance(key_or_token, (bytes, bytearray, memoryview)):
+                key_or_token = random_token(bytes(key_or_token))
+            r = lib.tokenring_ring_search128(p, _to_c(key_or_token)[0])
+        else:
+            if not isinstance(key_or_token, (bytes, bytearray, memoryview)):
+                raise TypeError("a ByteOrderedPartitioner key or token is bytes or str, not "
+                                f"{type(key_or_token).__name__}")
+            b = bytes(key_or_token)
+            r = lib.tokenring_ring_search_bytes(p, b, len(b))
+        if r == 0xFFFFFFFF:
+            raise ValueError("the ring refused the search")
+        return int(r)
+
+    @property
+    def ownership_flags(self) -> int:
+        """``tokenring_ring_ownership_flags``: 0, or OWNERSHIP_NO_WIDTHS |
+        OWNERSHIP_DATA_DEPENDENT (1 | 2) for a ByteOrderedPartitioner ring, whose
+        ownership has no widths and whose nodetool figure is that of a cluster without
+        data (1/N per token)."""
+        return int(lib.tokenring_ring_ownership_flags(self._p()))
+
+    @property
+    def tokens(self) -> Union["_np.ndarray", List[Any]]:
+        """The sorted ring tokens (a numpy int64 copy, or a list without numpy). On a
+        Random or ByteOrdered ring a list of ints (0 .. 2**127) or of bytes."""
+        p = self._p()
+        if self._part != Partitioner.MURMUR3:
+            return [self._ring_token(i) for i in range(len(self))]
         n = ffi.new("size_t *")
         ptr = lib.tokenring_ring_tokens(p, n)
         if HAVE_NUMPY:
@@ -166,16 +234,25 @@ class Ring(Handle):
     def owner(self, key_or_token: KeyOrToken) -> str:
         """The primary owner of a token (int) or key (bytes/str): the node of the first
         ring token at or after it, wrapping. O(log n)."""
+        if self._part != Partitioner.MURMUR3:
+            return self._names[self._owners()[self._search_other(key_or_token)]]
         out = ffi.new("uint32_t *")
         check(lib.tokenring_ring_owner(out, self._p(), token_of(key_or_token)))
         return self._names[out[0]]
 
     def range_index(self, key_or_token: KeyOrToken) -> int:
-        """Index of the range holding a token or key."""
+        """Index of the range holding a token or key (with the ring's partitioner: on a
+        RandomPartitioner ring an int is a 128-bit token and bytes/str a key; on a
+        ByteOrderedPartitioner ring bytes/str are the key and its token)."""
+        if self._part != Partitioner.MURMUR3:
+            return self._search_other(key_or_token)
         return lib.tokenring_ring_search(self._p(), token_of(key_or_token))
 
-    def search(self, tokens: Iterable[int]) -> Union["_np.ndarray", List[int]]:
-        """Range indices of many tokens in one C call (numpy uint32 array or list)."""
+    def search(self, tokens: Iterable[Any]) -> Union["_np.ndarray", List[int]]:
+        """Range indices of many tokens in one C call (numpy uint32 array or list); on a
+        Random or ByteOrdered ring a list, one search per token."""
+        if self._part != Partitioner.MURMUR3:
+            return [self._search_other(t) for t in tokens]
         arr, n = token_array(tokens)
         if HAVE_NUMPY:
             out = _np.empty(n, dtype=_np.uint32)
@@ -191,12 +268,25 @@ class Ring(Handle):
 
     def range_of(self, key_or_token: KeyOrToken) -> Range:
         """The range (start, end] holding a token or key, with exact bounds and width."""
+        if self._part != Partitioner.MURMUR3:
+            return self.range(self._search_other(key_or_token))
         r = ffi.new("tokenring_range *")
         check(lib.tokenring_ring_range_of(r, self._p(), token_of(key_or_token)))
         return self._range(r)
 
     def range(self, index: int) -> Range:
         """Range number ``index`` (0 .. len(ring) - 1). RangeError past the end."""
+        if self._part == Partitioner.RANDOM:
+            r128 = ffi.new("tokenring_range128 *")
+            check(lib.tokenring_ring_range128(r128, self._p(), c_index(index, "range index")))
+            return Range(_from_c(r128.start), _from_c(r128.end), u128(r128.width), r128.index,
+                         self._names[r128.owner])
+        if self._part == Partitioner.BYTE_ORDERED:
+            n = len(self)
+            if not 0 <= index < n:
+                raise IndexError("range index out of range")
+            return Range(self._ring_token(index - 1 if index else n - 1), self._ring_token(index),
+                         0, index, self._names[self._owners()[index]])
         r = ffi.new("tokenring_range *")
         check(lib.tokenring_ring_range(r, self._p(), c_index(index, "range index")))
         return self._range(r)
@@ -209,6 +299,9 @@ class Ring(Handle):
         p = self._p()
         r = ffi.new("tokenring_range *")
         out = RangeList()
+        if self._part != Partitioner.MURMUR3:
+            out.extend(self.range(i) for i in range(len(self)))
+            return out
         for i in range(len(self)):
             check(lib.tokenring_ring_range(r, p, i))
             out.append(self._range(r))

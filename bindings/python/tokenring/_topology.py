@@ -8,6 +8,7 @@ from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle
 from ._node import Liveness, Node, NodeState, node_from_info, rack_name
+from ._partitioner import Partitioner, _from_c, _to_c
 from ._ring import Ring
 
 __all__ = ["Topology"]
@@ -23,11 +24,19 @@ class Topology(Handle):
 
     _kind = "topology"
 
-    def __init__(self, nodes: Iterable[Tuple[str, str, Optional[str], Iterable[int]]] = ()
-                 ) -> None:
-        """Creates a topology, optionally with ``(name, datacenter, rack, tokens)`` nodes."""
+    def __init__(self, nodes: Iterable[Tuple[str, str, Optional[str], Iterable[Any]]] = (),
+                 partitioner: Union[Partitioner, int, str] = Partitioner.MURMUR3) -> None:
+        """Creates a topology, optionally with ``(name, datacenter, rack, tokens)`` nodes.
+        ``partitioner`` (a :class:`Partitioner` or a name such as ``"random"`` or
+        ``"org.apache.cassandra.dht.ByteOrderedPartitioner"``) decides the tokens: ints
+        of -2**63 .. 2**63-1 (Murmur3, the default), ints of 0 .. 2**127 (Random), or
+        ``bytes`` (ByteOrdered)."""
         pp = ffi.new("tokenring_topology **")
-        check(lib.tokenring_topology_new(pp))
+        part = Partitioner.of(partitioner)
+        if part == Partitioner.MURMUR3:
+            check(lib.tokenring_topology_new(pp))
+        else:
+            check(lib.tokenring_topology_new_partitioned(pp, int(part)))
         self._ptr = ffi.gc(pp[0], lib.tokenring_topology_free)
         for name, dc, rack, toks in nodes:
             self.add_node(name, dc, rack, toks)
@@ -38,8 +47,33 @@ class Topology(Handle):
         self._ptr = ffi.gc(ptr, lib.tokenring_topology_free)
         return self
 
+    @property
+    def partitioner(self) -> Partitioner:
+        """The topology's partitioner."""
+        return Partitioner(lib.tokenring_topology_partitioner(self._p()))
+
+    def _other_tokens(self, tokens: Iterable[Any]) -> Tuple[Any, ...]:
+        """C arguments for the tokens of a Random (``tokenring_token128[]``, count) or
+        ByteOrdered (pointers, lengths, count, the buffers kept alive) topology."""
+        toks = list(tokens)
+        if self.partitioner == Partitioner.RANDOM:
+            arr = ffi.new("tokenring_token128[]", max(len(toks), 1))
+            for i, t in enumerate(toks):
+                arr[i] = _to_c(t)[0]
+            return (arr, len(toks))
+        raw = []
+        for t in toks:
+            if not isinstance(t, (bytes, bytearray, memoryview)):
+                raise TypeError("a ByteOrderedPartitioner token is bytes, not "
+                                f"{type(t).__name__}")
+            raw.append(bytes(t))
+        bufs = [ffi.new("uint8_t[]", b or b"\0") for b in raw]
+        ptrs = ffi.new("uint8_t *[]", bufs or [ffi.NULL])
+        lens = ffi.new("size_t[]", [len(b) for b in raw] or [0])
+        return (ptrs, lens, len(toks), bufs)
+
     def add_node(self, name: Union[str, bytes], datacenter: Union[str, bytes],
-                 rack: Optional[Union[str, bytes]], tokens: Iterable[int]) -> None:
+                 rack: Optional[Union[str, bytes]], tokens: Iterable[Any]) -> None:
         """Adds a node in state NORMAL, UP. Tokens may come in any order. A missing rack
         (None, as a null ``rack`` of ``system.peers`` reads) is :data:`DEFAULT_RACK`,
         the rack Cassandra gives such a node.
@@ -50,8 +84,21 @@ class Topology(Handle):
             token outside the Murmur3 range.
         On failure the topology is unchanged.
         """
-        arr, n = token_array(tokens)
         err = new_error()
+        part = self.partitioner
+        if part == Partitioner.RANDOM:
+            arr, n = self._other_tokens(tokens)
+            check(lib.tokenring_topology_add_node128(self._p(), c_name(name),
+                                                     c_name(datacenter, "datacenter"),
+                                                     rack_name(rack), arr, n, err), err)
+            return
+        if part == Partitioner.BYTE_ORDERED:
+            ptrs, lens, n, _keep = self._other_tokens(tokens)
+            check(lib.tokenring_topology_add_node_bytes(self._p(), c_name(name),
+                                                        c_name(datacenter, "datacenter"),
+                                                        rack_name(rack), ptrs, lens, n, err), err)
+            return
+        arr, n = token_array(tokens)
         check(lib.tokenring_topology_add_node(self._p(), c_name(name),
                                               c_name(datacenter, "datacenter"),
                                               rack_name(rack), arr, n, err), err)
@@ -95,10 +142,22 @@ class Topology(Handle):
         check(lib.tokenring_topology_replace_node(self._p(), c_name(old_name),
                                                   c_name(new_name), err), err)
 
-    def set_tokens(self, name: Union[str, bytes], tokens: Iterable[int]) -> None:
-        """Gives a node a new set of tokens (a completed move)."""
-        arr, n = token_array(tokens)
+    def set_tokens(self, name: Union[str, bytes], tokens: Iterable[Any]) -> None:
+        """Gives a node a new set of tokens (a completed move), of the topology's
+        partitioner."""
         err = new_error()
+        part = self.partitioner
+        if part == Partitioner.RANDOM:
+            arr, n = self._other_tokens(tokens)
+            check(lib.tokenring_topology_set_tokens128(self._p(), c_name(name), arr, n, err),
+                  err)
+            return
+        if part == Partitioner.BYTE_ORDERED:
+            ptrs, lens, n, _keep = self._other_tokens(tokens)
+            check(lib.tokenring_topology_set_tokens_bytes(self._p(), c_name(name), ptrs, lens,
+                                                          n, err), err)
+            return
+        arr, n = token_array(tokens)
         check(lib.tokenring_topology_set_tokens(self._p(), c_name(name), arr, n, err), err)
 
     def set_state(self, name: Union[str, bytes], state: Union[NodeState, int] = NodeState.NORMAL,
@@ -133,7 +192,27 @@ class Topology(Handle):
             raise IndexError("node index out of range")
         info = ffi.new("tokenring_node_info *")
         check(lib.tokenring_topology_node(info, p, c_index(index, "node index")))
-        return node_from_info(info)
+        return self._full(node_from_info(info), index, info.token_count)
+
+    def _full(self, node: Node, index: int, count: int) -> Node:
+        """node with its tokens read by the partitioner's getter (Random, ByteOrdered)."""
+        part = self.partitioner
+        if part == Partitioner.MURMUR3:
+            return node
+        p = self._p()
+        toks: List[Any] = []
+        if part == Partitioner.RANDOM:
+            t = ffi.new("tokenring_token128 *")
+            for k in range(count):
+                check(lib.tokenring_topology_node_token128(t, p, index, k))
+                toks.append(_from_c(t[0]))
+        else:
+            b = ffi.new("uint8_t **")
+            n = ffi.new("size_t *")
+            for k in range(count):
+                check(lib.tokenring_topology_node_token_bytes(b, n, p, index, k))
+                toks.append(bytes(ffi.buffer(b[0], n[0])) if n[0] else b"")
+        return node._replace(tokens=tuple(toks))
 
     @property
     def nodes(self) -> List[Node]:
@@ -143,7 +222,7 @@ class Topology(Handle):
         out = []
         for i in range(lib.tokenring_topology_node_count(p)):
             check(lib.tokenring_topology_node(info, p, i))
-            out.append(node_from_info(info))
+            out.append(self._full(node_from_info(info), i, info.token_count))
         return out
 
     def __iter__(self) -> Iterator[Node]:
