@@ -11,6 +11,12 @@ import "C"
 // these declarations fail to compile if one of them ever differs from the C header:
 // uint(a-b) and uint(b-a) are both valid constants only when a == b.
 const (
+	_ = uint(int64(PartitionerMurmur3)-int64(C.TOKENRING_PARTITIONER_MURMUR3)) + uint(int64(C.TOKENRING_PARTITIONER_MURMUR3)-int64(PartitionerMurmur3))
+	_ = uint(int64(PartitionerRandom)-int64(C.TOKENRING_PARTITIONER_RANDOM)) + uint(int64(C.TOKENRING_PARTITIONER_RANDOM)-int64(PartitionerRandom))
+	_ = uint(int64(PartitionerByteOrdered)-int64(C.TOKENRING_PARTITIONER_BYTE_ORDERED)) + uint(int64(C.TOKENRING_PARTITIONER_BYTE_ORDERED)-int64(PartitionerByteOrdered))
+	_ = uint(int64(ByteTokenMax)-int64(C.TOKENRING_BYTE_TOKEN_MAX)) + uint(int64(C.TOKENRING_BYTE_TOKEN_MAX)-int64(ByteTokenMax))
+	_ = uint(int64(OwnershipNoWidths)-int64(C.TOKENRING_OWNERSHIP_NO_WIDTHS)) + uint(int64(C.TOKENRING_OWNERSHIP_NO_WIDTHS)-int64(OwnershipNoWidths))
+	_ = uint(int64(OwnershipDataDependent)-int64(C.TOKENRING_OWNERSHIP_DATA_DEPENDENT)) + uint(int64(C.TOKENRING_OWNERSHIP_DATA_DEPENDENT)-int64(OwnershipDataDependent))
 	_ = Token128MinHi - uint64(C.TOKENRING_TOKEN128_MIN_HI) + (uint64(C.TOKENRING_TOKEN128_MIN_HI) - Token128MinHi)
 	_ = Token128MinLo - uint64(C.TOKENRING_TOKEN128_MIN_LO) + (uint64(C.TOKENRING_TOKEN128_MIN_LO) - Token128MinLo)
 	_ = Token128MaxHi - uint64(C.TOKENRING_TOKEN128_MAX_HI) + (uint64(C.TOKENRING_TOKEN128_MAX_HI) - Token128MaxHi)

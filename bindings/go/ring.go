@@ -258,6 +258,9 @@ func (r *Ring) Search(token int64) (int, error) {
 	}
 	i := C.tokenring_ring_search(p, C.int64_t(token))
 	r.release()
+	if i == C.uint32_t(^uint32(0)) {
+		return 0, goError(CodeUnsupported, "the ring's partitioner is not Murmur3: use Search128 or SearchBytes")
+	}
 	return int(i), nil
 }
 
