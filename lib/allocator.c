@@ -1257,6 +1257,9 @@ int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
                       const char *const *racks, size_t count, int32_t rf, uint32_t flags,
                       tr_progress *pg, tokenring_error *err)
 {
+    if (topology && tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "the allocator works on Murmur3 topologies only (so far)");
     if (!tokens_out || !topology || !datacenter || !racks)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
     if (flags & ~TOKENRING_ALLOCATE_NODE_BY_NODE)

@@ -80,6 +80,9 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
 {
     if (!ring)
         return tr_fail(err, TOKENRING_E_INVAL, "ring must not be NULL");
+    if (tokenring_ring_partitioner(ring) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "balance statistics are over 2^64: Murmur3 rings only (so far)");
     if (rack && !datacenter)
         return tr_fail(err, TOKENRING_E_INVAL, "a rack needs its datacenter");
     if (effective_out && !placement)
@@ -297,6 +300,10 @@ TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
 {
     if (!out || !before || !after || !replication || (!sample_tokens && sample_count))
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a movement analysis");
+    if (tokenring_topology_partitioner(before) != TOKENRING_PARTITIONER_MURMUR3 ||
+        tokenring_topology_partitioner(after) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "movement analyses work on Murmur3 topologies only (so far)");
     if (kind < TOKENRING_CHANGE_GENERIC || kind > TOKENRING_CHANGE_MOVE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown change kind %d", kind);
     tokenring_ring *r1 = NULL, *r2 = NULL;
@@ -696,6 +703,9 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 {
     if (before == NULL || after == NULL)
         return TOKENRING_E_INVAL;
+    if (tokenring_ring_partitioner(before) != TOKENRING_PARTITIONER_MURMUR3 ||
+        tokenring_ring_partitioner(after) != TOKENRING_PARTITIONER_MURMUR3)
+        return TOKENRING_E_UNSUPPORTED;
     size_t kept = 0, lost = 0, gained = 0;
     size_t n = tokenring_ring_node_count(before);
     for (size_t i = 0; i < n; i++) {

@@ -398,6 +398,9 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability analysis");
+    if (tokenring_ring_partitioner(ring) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "availability works on Murmur3 rings only (so far)");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown consistency level %d", consistency);
     bool local = consistency == TOKENRING_CL_LOCAL_ONE ||
@@ -1009,6 +1012,9 @@ TOKENRING_API int tokenring_availability_summary_build(
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability summary");
+    if (tokenring_ring_partitioner(ring) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "availability works on Murmur3 rings only (so far)");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown consistency level %d", consistency);
     if (unit != TOKENRING_FAIL_NODES && unit != TOKENRING_FAIL_RACKS &&

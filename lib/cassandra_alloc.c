@@ -995,6 +995,9 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
 {
     if (!tokens_out || !topology || !name || !datacenter || !rack)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    if (tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "the Cassandra allocator works on Murmur3 topologies only (so far)");
     if (flags & ~TOKENRING_CASSANDRA_OFFLINE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
     if (release != TOKENRING_CASSANDRA_4_0 && release != TOKENRING_CASSANDRA_4_1 &&

@@ -161,6 +161,9 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
     if (!out || !topology || !old_datacenter || !new_datacenter || !node_names || !racks ||
         (keyspace_count && (!keyspaces || !replications)))
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a migration plan");
+    if (tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "migration plans work on Murmur3 topologies only (so far)");
     int rc;
     if ((rc = tr_check_name(err, "datacenter name", old_datacenter)) ||
         (rc = tr_check_name(err, "datacenter name", new_datacenter)))

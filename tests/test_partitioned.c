@@ -475,6 +475,73 @@ static void test_ring_bytes_search(void **state)
     }
 }
 
+/* What does not work on these rings yet refuses them instead of reading int64 tokens
+ * that are not there; ownership of a byte-ordered ring is the no-data figure. */
+static void test_unsupported_and_byte_ownership(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    tokenring_token128 a[] = {t128(1, 0), t128(3, 0)}, b[] = {t128(2, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "a", "dc1", "r1", a, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r2", b, 1, NULL), TOKENRING_OK);
+    tokenring_ring *r = NULL;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_replication *repl = NULL;
+    assert_int_equal(tokenring_replication_simple(&repl, 2, 0, NULL), TOKENRING_OK);
+    tokenring_movement *m = NULL;
+    assert_int_equal(tokenring_movement_decommission(&m, t, repl, "a", NULL, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_null(m);
+    size_t kept, lost, gained;
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, r, r), TOKENRING_E_UNSUPPORTED);
+    tokenring_balance bal;
+    assert_int_equal(tokenring_balance_compute(&bal, NULL, r, NULL, NULL, NULL, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    tokenring_availability *av = NULL;
+    assert_int_equal(tokenring_availability_build(&av, r, repl, TOKENRING_CL_ONE, NULL, 1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    int64_t out[4];
+    assert_int_equal(tokenring_allocate_tokens(out, 4, t, "dc1", "r1", 2, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    /* placements and ownership work: widths over 2^127 */
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, &err), TOKENRING_OK);
+    tokenring_ownership own[2];
+    assert_int_equal(tokenring_ring_ownership(own, 2, r, p), TOKENRING_OK);
+    /* a owns (2^64, 3*2^64] minus b's (2^64, 2*2^64], plus the wrap (3*2^64, 2^64] */
+    assert_true(own[1].primary_width.hi == 1 && own[1].primary_width.lo == 0);
+    assert_true(own[0].primary_width.hi == (UINT64_C(1) << 63) - 1 && own[0].primary_width.lo == 0);
+    assert_true(own[0].effective_width.hi == UINT64_C(1) << 63); /* 2^127: every range */
+    assert_true(own[1].primary == 0x1p-63);
+    assert_true(own[1].nodetool_primary == 0x1p-63f);
+    assert_int_equal(tokenring_ring_ownership_flags(r), 0);
+    tokenring_placement_free(p);
+    tokenring_replication_free(repl);
+    tokenring_ring_free(r);
+    tokenring_topology_free(t);
+
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                     TOKENRING_OK);
+    const uint8_t *ta[] = {(const uint8_t *)"a", (const uint8_t *)"c"}, *tb[] = {(const uint8_t *)"b"};
+    size_t la[] = {1, 1};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "a", "dc1", "r1", ta, la, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", tb, la, 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_ownership(own, 2, r, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_ownership_flags(r),
+                     TOKENRING_OWNERSHIP_NO_WIDTHS | TOKENRING_OWNERSHIP_DATA_DEPENDENT);
+    assert_true(own[0].primary_width.hi == 0 && own[0].primary_width.lo == 0);
+    assert_true(own[0].primary == 0.0);
+    assert_true(own[1].nodetool_primary == 1.0f / 3.0f);               /* 0x3eaaaaab */
+    assert_true(own[0].nodetool_primary == 1.0f / 3.0f + 1.0f / 3.0f); /* summed in float */
+    assert_int_equal(own[0].token_count, 2);
+    tokenring_ring_free(r);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -483,6 +550,7 @@ int main(void)
         cmocka_unit_test(test_topology_bytes),
         cmocka_unit_test(test_ring128_search),
         cmocka_unit_test(test_ring_bytes_search),
+        cmocka_unit_test(test_unsupported_and_byte_ownership),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
