@@ -17,6 +17,80 @@ def run(tool, args, stdin=None):
     return subprocess.run([tool, *args], input=stdin, capture_output=True, text=True)
 
 
+def read_rings(data):
+    """The rings of partitioned_rings.tsv: {id: (partitioner, node rows, [(strategy,
+    options, key rows, tok rows, own rows)])}."""
+    rings, cur = {}, None
+    with open(os.path.join(data, "partitioned_rings.tsv"), encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#"):
+                continue
+            r = line.rstrip("\n").split("\t")
+            if r[0] == "ring":
+                cur = rings[r[1]] = (r[2], [], [])
+            elif r[0] == "node":
+                cur[1].append(r[1:])
+            elif r[0] == "repl":
+                cur[2].append((r[1], r[2], [], [], []))
+            else:
+                cur[2][-1][{"key": 2, "tok": 3, "own": 4}[r[0]]].append(r[1:])
+    return rings
+
+
+def check_rings(tool, data):
+    """getendpoints, describering and ring with --partitioner on every ring of
+    partitioned_rings.tsv, against Cassandra's replicas and ownership floats."""
+    import struct
+    import tempfile
+    failures = 0
+    rings = read_rings(data)
+    with tempfile.TemporaryDirectory() as tmp:
+        for rid, (part, nodes, repls) in rings.items():
+            topo = os.path.join(tmp, rid + ".topo")
+            with open(topo, "w", encoding="utf-8") as f:
+                f.write("node\tdc\track\ttokens\n")
+                for n in nodes:
+                    f.write("\t".join(n) + "\n")
+            for strategy, options, keys, toks, owns in repls:
+                base = ["--topology", topo, "--partitioner", part,
+                        "--keyspace", f"ks={strategy}:{options}"]
+                keys = [k for k in keys if k[0]]  # the empty key cannot come on stdin
+                p = run(tool, base + ["--json", "--hex", "getendpoints", "ks"],
+                        "\n".join(k[0] for k in keys) + "\n")
+                got = json.loads(p.stdout) if p.returncode == 0 else []
+                if len(got) != len(keys):
+                    print(f"{rid} {options}: getendpoints exit {p.returncode}: {p.stderr}")
+                    failures += 1
+                    continue
+                for g, (khex, token, end, reps) in zip(got, keys):
+                    if g["token"] != token or ",".join(g["endpoints"]) != reps:
+                        print(f"{rid} {options} key {khex}: {g}, Cassandra {token} {reps}")
+                        failures += 1
+                p = run(tool, base + ["--json", "describering", "ks"])
+                ranges = {r["end_token"]: r for r in json.loads(p.stdout)["ranges"]}
+                for token, end, reps in toks:
+                    if token == end and ",".join(ranges[end]["endpoints"]) != reps:
+                        print(f"{rid} {options} range ending {end}: {ranges[end]}, Cassandra {reps}")
+                        failures += 1
+                if owns:
+                    p = run(tool, base + ["--json", "ring", "ks"])
+                    rows = [r for d in json.loads(p.stdout)["datacenters"] for r in d["rows"]]
+                    owns_of = {r["address"]: r["owns"] for r in rows}
+                    for node, _pbits, ebits in owns:
+                        if node in owns_of and struct.pack(">f", owns_of[node]).hex() != ebits:
+                            print(f"{rid} {options} node {node}: owns {owns_of[node]}, "
+                                  f"Cassandra bits {ebits}")
+                            failures += 1
+    text = run(tool, ["--topology", os.path.join(data, "replicas_toy.topology.tsv"),
+                      "ring"])
+    if text.returncode != 0:
+        print("murmur3 ring:", text.stderr)
+        failures += 1
+    print(f"{len(rings)} rings of RandomPartitioner and ByteOrderedPartitioner checked "
+          "(getendpoints, describering, ring)")
+    return failures
+
+
 def main() -> int:
     tool, data = sys.argv[1], sys.argv[2]
     with open(os.path.join(data, "partitioner_vectors.tsv"), encoding="utf-8") as f:
@@ -58,12 +132,15 @@ def main() -> int:
         print("murmur3 default:", a.stdout, b.stdout)
         failures += 1
 
+    failures += check_rings(tool, data)
+
     # Usage errors: exit 2, a message, nothing on stdout.
     topo = os.path.join(data, "replicas_edges.topology.tsv")
     for args, words in (
         (["token", "--partitioner", "md5", "a"], "expected murmur3, random or byteordered"),
-        (["ring", "--partitioner", "random"], "token command only"),
-        (["--topology", topo, "token", "--partitioner", "byteordered", "a"], "not supported yet"),
+        (["ring", "--partitioner", "random"], "give the ring as --topology FILE"),
+        (["status", "--partitioner", "random"], "getendpoints, describering and ring commands only"),
+        (["--topology", topo, "token", "--partitioner", "byteordered", "a"], "prints tokens only"),
         (["token", "--partitioner", "random", "--token", "5"], "--token reads Murmur3 tokens"),
     ):
         p = run(tool, args)

@@ -15,10 +15,12 @@
       "by ':') is given. With a ring, the owner is the node of the first token at or after " \
       "the key's token. --partitioner random prints RandomPartitioner's token (MD5, decimal; -1 " \
       "for the empty key), --partitioner byteordered ByteOrderedPartitioner's (the key's " \
-      "bytes in hex), without owners (rings of those partitioners are not modelled yet); " \
-      "the default is murmur3.", \
+      "bytes in hex), without owners; the default is murmur3. With --partitioner random or " \
+      "byteordered, getendpoints, describering and ring read --topology files of that " \
+      "partitioner (lines NODE DC RACK TOKENS, tokens comma-separated in Cassandra's text " \
+      "form: decimal, or hex bytes) and --keyspace definitions.", \
       "tokenring token --types int,text '42:alice'") \
-    X(cmd_getendpoints, \
+    X(cmd_getendpoints_any, \
       "getendpoints", "KEYSPACE TABLE KEY | KEYSPACE KEY...", \
       "print the replicas of a key, as nodetool getendpoints", \
       "One address per line in Cassandra's replica order (pending nodes excluded). " \
@@ -32,7 +34,7 @@
       "keys each list is preceded by a '# KEY (token T)' line.", \
       "tokenring --topology cluster.topo getendpoints shop orders --types uuid " \
       "f47ac10b-58cc-4372-a567-0e02b2c3d479") \
-    X(cmd_ring, \
+    X(cmd_ring_any, \
       "ring", "[KEYSPACE]", "print the ring, as nodetool ring", \
       "One row per token (joining nodes included), grouped by datacenter, in nodetool's " \
       "column layout. Owns is the node's effective ownership for KEYSPACE; without one, " \
@@ -42,7 +44,7 @@
       "tokens are unknown, Owns is the pasted figure, and a Note says which Owns is " \
       "shown when the pasted one differs.", \
       "tokenring --nodetool-ring ring.txt ring shop") \
-    X(cmd_describering, \
+    X(cmd_describering_any, \
       "describering", "KEYSPACE", "print every range with its replicas, as nodetool describering", \
       "Ranges are printed in ring order (range (t_last, t_0] first). Cassandra prints them " \
       "in the iteration order of a Java hash map, so compare sets of lines, not the order. " \
@@ -207,7 +209,9 @@ const tool_option tool_options[] = {
     { "--hex", NULL, "keys are hex bytes" },
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
     { "--token", NULL, "keys are tokens" },
-    { "--partitioner", "P", "token: murmur3 (default), random or byteordered" },
+    { "--partitioner", "P", "murmur3 (default), random or byteordered: the token command, "
+                            "and a --topology file's tokens for getendpoints, describering "
+                            "and ring" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },
     { "--rack", "RACK", "the new node's rack (join, generatetokens: an existing rack or a new "

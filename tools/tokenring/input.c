@@ -95,7 +95,7 @@ static void load_demo(tr_ctx *ctx)
     ctx->demo = true;
 }
 
-static void add_keyspace_defs(tr_ctx *ctx)
+void add_keyspace_defs(tr_ctx *ctx)
 {
     for (size_t i = 0; i < ctx->opt.nks_defs; i++) {
         const char *d = ctx->opt.ks_defs[i];

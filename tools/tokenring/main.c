@@ -187,12 +187,15 @@ int main(int argc, char **argv)
             cmd = &tool_commands[i];
     if (!cmd)
         die(EXIT_USAGE, "unknown command '%s' (see tokenring --help)", ctx->opt.cmd);
-    if (ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "murmur3") != 0 &&
-        strcmp(cmd->name, "token") != 0)
-        die(EXIT_USAGE, "--partitioner %s works with the token command only",
-            ctx->opt.partitioner);
+    bool other = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "murmur3") != 0;
+    if (other && strcmp(cmd->name, "token") != 0 && !partitioned_command(cmd->name))
+        die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering "
+                        "and ring commands only (so far)", ctx->opt.partitioner);
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
-    load_cluster(ctx);
+    if (other && strcmp(cmd->name, "token") != 0)
+        load_partitioned(ctx);
+    else
+        load_cluster(ctx);
     cmd->fn(ctx);
     tokenring_ring_free(ctx->ring);
     tokenring_cluster_free(ctx->cluster);

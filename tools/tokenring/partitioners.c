@@ -2,8 +2,11 @@
 /* `token --partitioner random|byteordered|murmur3`: the token of each key under
  * RandomPartitioner (MD5, decimal) or ByteOrderedPartitioner (the key's bytes, hex), from
  * the library's tokenring/partitioner.h. Murmur3 (the default) is queries.c's cmd_token,
- * unchanged. Rings of the other partitioners are not modelled yet, so a ring input is
- * refused rather than answered with Murmur3 owners. */
+ * unchanged; with a ring input the token command refuses the other partitioners (their
+ * owners come from getendpoints). getendpoints, describering and ring on a --topology
+ * file of RandomPartitioner or ByteOrderedPartitioner tokens are below; the other
+ * commands still take Murmur3 rings only. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,8 +26,8 @@ TOOL_COMMAND(cmd_token_partitioned)
     if (ctx->opt.token_mode)
         die(EXIT_USAGE, "--token reads Murmur3 tokens; with --partitioner %s give keys", p);
     if (tokenring_cluster_topology(ctx->cluster) != NULL && !ctx->demo)
-        die(EXIT_USAGE, "--partitioner %s: owners on a ring of this partitioner are not "
-                        "supported yet; give keys without a ring input", p);
+        die(EXIT_USAGE, "--partitioner %s: the token command prints tokens only, without a "
+                        "ring input; a key's replicas on such a ring: getendpoints", p);
     size_t n;
     struct key *keys = collect_keys(ctx, ctx->opt.args, ctx->opt.nargs, &n);
     char **text = calloc(n ? n : 1, sizeof *text);
@@ -71,4 +74,419 @@ TOOL_COMMAND(cmd_token_partitioned)
         free(text[i]);
     free(text);
     free_keys(keys, n);
+}
+
+/* ------------------------------------------- rings of RandomPartitioner, ByteOrdered */
+
+tool_command_fn cmd_getendpoints, cmd_describering, cmd_ring; /* queries.c */
+
+static tokenring_partitioner other_partitioner(tr_ctx *ctx)
+{
+    return strcmp(ctx->opt.partitioner, "random") == 0 ? TOKENRING_PARTITIONER_RANDOM
+                                                       : TOKENRING_PARTITIONER_BYTE_ORDERED;
+}
+
+bool partitioned_command(const char *name)
+{
+    return strcmp(name, "getendpoints") == 0 || strcmp(name, "describering") == 0 ||
+           strcmp(name, "ring") == 0;
+}
+
+/* One node line: NODE DC RACK TOKENS (tabs or spaces; a header line "node dc rack
+ * tokens" and '#' comments are skipped). */
+static void add_line(tokenring_topology *t, tokenring_partitioner p, char *line,
+                     const char *name, unsigned lineno)
+{
+    char *f[4];
+    size_t n = 0;
+    for (char *tok = strtok(line, " \t\r"); tok && n < 4; tok = strtok(NULL, " \t\r"))
+        f[n++] = tok;
+    if (n == 0 || f[0][0] == '#' || (n == 4 && strcmp(f[0], "node") == 0 &&
+                                     strcmp(f[3], "tokens") == 0))
+        return;
+    if (n != 4)
+        die(EXIT_INPUT, "%s:%u: expected NODE DC RACK TOKENS", name, lineno);
+    size_t cap = 1;
+    for (const char *c = f[3]; *c; c++)
+        cap += *c == ',';
+    tokenring_token128 *t128 = calloc(cap, sizeof *t128);
+    uint8_t **bytes = calloc(cap, sizeof *bytes);
+    size_t *lens = calloc(cap, sizeof *lens), count = 0;
+    if (!t128 || !bytes || !lens)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    for (char *tok = strtok(f[3], ","); tok; tok = strtok(NULL, ",")) {
+        size_t len = strlen(tok);
+        int rc;
+        if (p == TOKENRING_PARTITIONER_RANDOM) {
+            rc = tokenring_token128_parse(&t128[count], tok, len, &err);
+        } else {
+            if (!(bytes[count] = malloc(len / 2 + 1)))
+                die(EXIT_INTERNAL, "out of memory");
+            rc = tokenring_byte_token_parse(bytes[count], len / 2 + 1, &lens[count], tok, len,
+                                            &err);
+        }
+        if (rc != TOKENRING_OK)
+            die(EXIT_INPUT, "%s:%u: token '%s': %s", name, lineno, tok, err.message);
+        count++;
+    }
+    int rc = p == TOKENRING_PARTITIONER_RANDOM
+                 ? tokenring_topology_add_node128(t, f[0], f[1], f[2], t128, count, &err)
+                 : tokenring_topology_add_node_bytes(t, f[0], f[1], f[2],
+                                                     (const uint8_t *const *)bytes, lens,
+                                                     count, &err);
+    if (rc != TOKENRING_OK)
+        die(lib_exit(rc), "%s:%u: %s", name, lineno, err.message);
+    for (size_t i = 0; i < count; i++)
+        free(bytes[i]);
+    free(bytes);
+    free(lens);
+    free(t128);
+}
+
+void load_partitioned(tr_ctx *ctx)
+{
+    tokenring_partitioner p = other_partitioner(ctx);
+    if (tokenring_cluster_new(&ctx->cluster) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "out of memory");
+    if (ctx->opt.ninputs == 0)
+        die(EXIT_USAGE, "--partitioner %s: give the ring as --topology FILE (lines NODE DC "
+                        "RACK TOKENS)", ctx->opt.partitioner);
+    tokenring_topology *t = NULL;
+    if (tokenring_topology_new_partitioned(&t, p) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < ctx->opt.ninputs; i++) {
+        const struct input *in = &ctx->opt.inputs[i];
+        if (in->kind != IN_TOPOLOGY)
+            die(EXIT_USAGE, "--partitioner %s reads --topology files only (so far)",
+                ctx->opt.partitioner);
+        size_t len;
+        char *raw = read_all(in->path, &len), *text = malloc(len + 1);
+        if (!text)
+            die(EXIT_INTERNAL, "out of memory");
+        memcpy(text, raw, len);
+        text[len] = '\0'; /* read_all's buffer is not a string */
+        free(raw);
+        const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
+        unsigned lineno = 0;
+        for (char *line = text, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next)
+                *next++ = '\0';
+            lineno++;
+            add_line(t, p, line, name, lineno);
+        }
+        free(text);
+    }
+    add_keyspace_defs(ctx);
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_ring_build(&ctx->ring, t, &err);
+    tokenring_topology_free(t);
+    if (rc != TOKENRING_OK)
+        die(lib_exit(rc), "cannot build the ring: %s", err.message);
+}
+
+static bool partitioned(tr_ctx *ctx)
+{
+    return ctx->ring && tokenring_ring_partitioner(ctx->ring) != TOKENRING_PARTITIONER_MURMUR3;
+}
+
+/* Ring token i, or a key's token, as TokenFactory.toString writes it. */
+static void token_text(char *out, size_t cap, const tokenring_ring *r, size_t i)
+{
+    size_t len;
+    int rc;
+    if (tokenring_ring_partitioner(r) == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 t;
+        rc = tokenring_ring_token128(&t, r, i);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_token128_format(out, cap, &len, t);
+    } else {
+        const uint8_t *b;
+        size_t bl;
+        rc = tokenring_ring_token_bytes(&b, &bl, r, i);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_byte_token_format(out, cap, &len, b, bl);
+    }
+    if (rc != TOKENRING_OK)
+        die(EXIT_INTERNAL, "formatting a ring token: %s", tokenring_strerror(rc));
+}
+
+/* Text of the longest ring token plus the NUL. */
+static size_t token_cap(const tokenring_ring *r)
+{
+    if (tokenring_ring_partitioner(r) == TOKENRING_PARTITIONER_RANDOM)
+        return TOKENRING_TOKEN128_TEXT_MAX;
+    size_t n, cap = 1;
+    tokenring_ring_tokens(r, &n);
+    for (size_t i = 0; i < n; i++) {
+        const uint8_t *b;
+        size_t bl;
+        tokenring_ring_token_bytes(&b, &bl, r, i);
+        if (2 * bl + 1 > cap)
+            cap = 2 * bl + 1;
+    }
+    return cap;
+}
+
+static void key_token_text(char *out, size_t cap, const tokenring_ring *r, const struct key *k)
+{
+    size_t len;
+    if (tokenring_ring_partitioner(r) == TOKENRING_PARTITIONER_RANDOM)
+        tokenring_token128_format(out, cap, &len, tokenring_random_token(k->bytes, k->len));
+    else if (tokenring_byte_token_format(out, cap, &len, k->bytes, k->len) != TOKENRING_OK)
+        snprintf(out, cap, "(long)");
+}
+
+TOOL_COMMAND(cmd_getendpoints_any)
+{
+    if (!partitioned(ctx)) {
+        cmd_getendpoints(ctx);
+        return;
+    }
+    if (ctx->opt.nargs < 1)
+        die(EXIT_USAGE, "usage: tokenring getendpoints KEYSPACE TABLE KEY, or KEYSPACE KEY...");
+    if (ctx->opt.token_mode)
+        die(EXIT_USAGE, "--token reads Murmur3 tokens; with --partitioner %s give keys",
+            ctx->opt.partitioner);
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    size_t first = ctx->opt.nargs == 3 ? 2 : 1; /* skip TABLE */
+    size_t n;
+    struct key *keys = collect_keys(ctx, ctx->opt.args + first, ctx->opt.nargs - first, &n);
+    tokenring_placement *p = build_placement(ctx, r);
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "[");
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas rep;
+        if (tokenring_placement_replicas_for_key_any(&rep, p, keys[i].bytes, keys[i].len) !=
+            TOKENRING_OK)
+            die(EXIT_INTERNAL, "replica lookup failed");
+        size_t cap = TOKENRING_TOKEN128_TEXT_MAX + 2 * keys[i].len;
+        char *tt = malloc(cap);
+        if (!tt)
+            die(EXIT_INTERNAL, "out of memory");
+        key_token_text(tt, cap, ctx->ring, &keys[i]);
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n " : "");
+            sb_puts(&ctx->out, "{\"key\": ");
+            sb_json_str(&ctx->out, keys[i].label);
+            sb_printf(&ctx->out, ", \"token\": \"%s\", \"endpoints\": [", tt);
+            for (uint32_t j = 0; j < rep.count; j++) {
+                sb_puts(&ctx->out, j ? ", " : "");
+                sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
+            }
+            sb_puts(&ctx->out, "]}");
+        } else {
+            if (n > 1)
+                sb_printf(&ctx->out, "%s# %s (token %s)\n", i ? "\n" : "", keys[i].label, tt);
+            for (uint32_t j = 0; j < rep.count; j++)
+                sb_printf(&ctx->out, "%s\n", node_name(ctx, rep.nodes[j]));
+        }
+        free(tt);
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]\n");
+    tokenring_placement_free(p);
+    free_keys(keys, n);
+}
+
+TOOL_COMMAND(cmd_describering_any)
+{
+    if (!partitioned(ctx)) {
+        cmd_describering(ctx);
+        return;
+    }
+    check_args(ctx, 1, 1, "KEYSPACE");
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    tokenring_placement *p = build_placement(ctx, r);
+    size_t nt, cap = token_cap(ctx->ring);
+    tokenring_ring_tokens(ctx->ring, &nt);
+    char *s = malloc(cap), *e = malloc(cap);
+    if (!s || !e)
+        die(EXIT_INTERNAL, "out of memory");
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"keyspace\": ");
+        sb_json_str(&ctx->out, ctx->opt.args[0]);
+        sb_puts(&ctx->out, ", \"ranges\": [");
+    } else {
+        sb_puts(&ctx->out, "Schema Version:unknown\nTokenRange: \n");
+    }
+    bool random = tokenring_ring_partitioner(ctx->ring) == TOKENRING_PARTITIONER_RANDOM;
+    for (size_t i = 0; i < nt; i++) {
+        tokenring_replicas rep;
+        if (tokenring_placement_range_replicas(&rep, p, i) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "range lookup failed");
+        token_text(s, cap, ctx->ring, i == 0 ? nt - 1 : i - 1);
+        token_text(e, cap, ctx->ring, i);
+        if (ctx->opt.json) {
+            sb_printf(&ctx->out, "%s{\"start_token\": \"%s\", \"end_token\": \"%s\"",
+                      i ? ",\n " : "", s, e);
+            if (random) {
+                tokenring_range128 rg;
+                char w[48];
+                if (tokenring_ring_range128(&rg, ctx->ring, i) != TOKENRING_OK)
+                    die(EXIT_INTERNAL, "range lookup failed");
+                u128_str(w, rg.width);
+                sb_printf(&ctx->out, ", \"width\": \"%s\"", w);
+            }
+            sb_puts(&ctx->out, ", \"endpoints\": [");
+            for (uint32_t j = 0; j < rep.count; j++) {
+                sb_puts(&ctx->out, j ? ", " : "");
+                sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
+            }
+            sb_puts(&ctx->out, "]}");
+            continue;
+        }
+        sb_printf(&ctx->out, "\tTokenRange(start_token:%s, end_token:%s, endpoints:[", s, e);
+        for (int pass = 0; pass < 2; pass++) {
+            if (pass)
+                sb_puts(&ctx->out, "], rpc_endpoints:[");
+            for (uint32_t j = 0; j < rep.count; j++)
+                sb_printf(&ctx->out, "%s%s", j ? ", " : "", node_name(ctx, rep.nodes[j]));
+        }
+        sb_puts(&ctx->out, "], endpoint_details:[");
+        for (uint32_t j = 0; j < rep.count; j++) {
+            tokenring_node_info info;
+            tokenring_ring_node_brief(&info, ctx->ring, rep.nodes[j]);
+            sb_printf(&ctx->out, "%sEndpointDetails(host:%s, datacenter:%s, rack:%s)",
+                      j ? ", " : "", info.name, info.datacenter, info.rack);
+        }
+        sb_puts(&ctx->out, "])\n");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    free(s);
+    free(e);
+    tokenring_placement_free(p);
+}
+
+/* nodetool's "%-{W}s  %-12s%-7s%-8s%-16s%-20s%-44s%n" */
+static void row(tr_ctx *ctx, size_t w, const char *addr, const char *rack, const char *status,
+                const char *state, const char *load, const char *owns, const char *token)
+{
+    sb_pad(&ctx->out, addr, w);
+    sb_puts(&ctx->out, "  ");
+    sb_pad(&ctx->out, rack, 12);
+    sb_pad(&ctx->out, status, 7);
+    sb_pad(&ctx->out, state, 8);
+    sb_pad(&ctx->out, load, 16);
+    sb_pad(&ctx->out, owns, 20);
+    sb_pad(&ctx->out, token, 44);
+    sb_puts(&ctx->out, "\n");
+}
+
+/* ring [KS] on a Random or ByteOrdered ring: nodetool ring's rows per datacenter, Owns
+ * the nodetool float (effective for KS, else primary). */
+TOOL_COMMAND(cmd_ring_any)
+{
+    if (!partitioned(ctx)) {
+        cmd_ring(ctx);
+        return;
+    }
+    check_args(ctx, 0, 1, "[KEYSPACE]");
+    const tokenring_ring *ring = ctx->ring;
+    tokenring_placement *p = NULL;
+    if (ctx->opt.nargs)
+        p = build_placement(ctx, find_keyspace(ctx, ctx->opt.args[0]));
+    size_t nn = tokenring_ring_node_count(ring), nt, cap = token_cap(ring);
+    tokenring_ring_tokens(ring, &nt);
+    tokenring_ownership *own = calloc(nn ? nn : 1, sizeof *own);
+    char *tt = malloc(cap);
+    if (!own || !tt)
+        die(EXIT_INTERNAL, "out of memory");
+    if (tokenring_ring_ownership(own, nn, ring, p) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "ownership failed");
+    const uint32_t *owners = tokenring_ring_token_nodes(ring, NULL);
+    if (!owners)
+        die(EXIT_INTERNAL, "out of memory");
+    size_t w = 7;
+    bool vnodes = false;
+    for (uint32_t k = 0; k < nn; k++) {
+        tokenring_node_info info;
+        tokenring_ring_node_brief(&info, ring, k);
+        const char *c = strchr(info.name, ':');
+        size_t l = strlen(info.name) + ((c && !strchr(c + 1, ':')) ? 0 : 5);
+        if (l > w)
+            w = l;
+        vnodes |= info.token_count > 1;
+    }
+    bool bop = tokenring_ring_ownership_flags(ring) & TOKENRING_OWNERSHIP_DATA_DEPENDENT;
+    size_t ndc = tokenring_ring_dc_count(ring);
+    if (ctx->opt.json)
+        sb_printf(&ctx->out, "{\"partitioner\": \"%s\", \"ownership\": \"%s\", \"datacenters\": [",
+                  tokenring_partitioner_name(tokenring_ring_partitioner(ring)),
+                  p ? "effective" : "primary");
+    for (size_t d = 0; d < ndc; d++) {
+        const char *dc = tokenring_ring_dc_name(ring, d);
+        size_t last = SIZE_MAX, rows = 0;
+        for (size_t i = 0; i < nt; i++) {
+            tokenring_node_info info;
+            tokenring_ring_node_brief(&info, ring, owners[i]);
+            if (info.dc_index == d) {
+                last = i;
+                rows++;
+            }
+        }
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, d ? ",\n " : "");
+            sb_puts(&ctx->out, "{\"datacenter\": ");
+            sb_json_str(&ctx->out, dc);
+            sb_puts(&ctx->out, ", \"rows\": [");
+        } else {
+            sb_printf(&ctx->out, "\nDatacenter: %s\n==========\n", dc);
+            row(ctx, w, "Address", "Rack", "Status", "State", "Load", "Owns", "Token");
+            if (rows > 1) {
+                token_text(tt, cap, ring, last);
+                row(ctx, w, "", "", "", "", "", "", tt);
+            } else {
+                sb_puts(&ctx->out, "\n");
+            }
+        }
+        size_t a = 0;
+        for (size_t i = 0; i < nt; i++) {
+            tokenring_node_info info;
+            tokenring_ring_node_brief(&info, ring, owners[i]);
+            if (info.dc_index != d)
+                continue;
+            token_text(tt, cap, ring, i);
+            float f = p ? own[owners[i]].nodetool_effective : own[owners[i]].nodetool_primary;
+            if (ctx->opt.json) {
+                sb_puts(&ctx->out, a++ ? ",\n  " : "\n  ");
+                sb_puts(&ctx->out, "{\"address\": ");
+                sb_json_str(&ctx->out, info.name);
+                sb_puts(&ctx->out, ", \"rack\": ");
+                sb_json_str(&ctx->out, info.rack);
+                sb_printf(&ctx->out, ", \"owns\": %.9g, \"token\": \"%s\"}", (double)f, tt);
+                continue;
+            }
+            char ow[32];
+            snprintf(ow, sizeof ow, "%.2f%%", (double)f * 100.0);
+            row(ctx, w, info.name, info.rack, liveness_word(info.liveness),
+                state_word(info.state), "?", ow, tt);
+        }
+        if (ctx->opt.json)
+            sb_puts(&ctx->out, "]}");
+        else
+            sb_puts(&ctx->out, "\n");
+    }
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "]}\n");
+    } else {
+        if (vnodes)
+            sb_puts(&ctx->out, "  Warning: \"nodetool ring\" is used to output all the tokens of a "
+                          "node.\n  To view status related info of a node use \"nodetool "
+                          "status\" instead.\n\n");
+        if (!p)
+            sb_puts(&ctx->out, "Note: Ownership information does not include topology; for "
+                          "complete information, specify a keyspace\n");
+        if (bop)
+            sb_puts(&ctx->out, "Note: ByteOrderedPartitioner's ownership counts sampled keys "
+                          "per range; Owns is its figure for a cluster without data (each "
+                          "token 1/N)\n");
+    }
+    free(tt);
+    free(own);
+    tokenring_placement_free(p);
 }

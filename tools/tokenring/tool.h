@@ -10,7 +10,8 @@
  *   keys.c      keys and token lists from the command line or stdin
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
  *   queries.c   token, getendpoints, ring, describering, status, demo
- *   partitioners.c  token --partitioner random|byteordered (else queries.c's token)
+ *   partitioners.c  --partitioner random|byteordered: token, and getendpoints,
+ *                   describering and ring on a topology file of that partitioner
  *   convert.c   convert
  *   changes.c   join, decommission, replace, move
  *   planning.c  generatetokens, migrate-num-tokens
@@ -142,6 +143,12 @@ void progress(tr_ctx *ctx, const char *what, size_t done, size_t total);
 
 char *read_all(const char *path, size_t *len);
 void load_cluster(tr_ctx *ctx);
+void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
+/* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
+ * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
+ * --keyspace; the commands that work on it. */
+void load_partitioned(tr_ctx *ctx);
+bool partitioned_command(const char *name);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
 const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name);
