@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -114,11 +115,134 @@ static void topology_ops(void **state)
     }
 }
 
+/* ------------------------------------ RandomPartitioner and ByteOrdered topologies */
+
+/* The nodes and every full token, as text. */
+static char *dump_partitioned(void *vctx)
+{
+    const tokenring_topology *t = ((oom_ctx *)vctx)->topology;
+    size_t cap = 1 << 16, len = 0;
+    char *s = malloc(cap);
+    s[0] = '\0';
+    bool random = tokenring_topology_partitioner(t) == TOKENRING_PARTITIONER_RANDOM;
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info ni;
+        assert_int_equal(tokenring_topology_node(&ni, t, i), TOKENRING_OK);
+        assert_null(ni.tokens);
+        len += (size_t)snprintf(s + len, cap - len, "\n%s %s %s %d:", ni.name, ni.datacenter,
+                                ni.rack, ni.state);
+        for (size_t k = 0; k < ni.token_count; k++) {
+            char tt[TOKENRING_TOKEN128_TEXT_MAX + 64];
+            size_t n;
+            if (random) {
+                tokenring_token128 v;
+                assert_int_equal(tokenring_topology_node_token128(&v, t, i, k), TOKENRING_OK);
+                assert_int_equal(tokenring_token128_format(tt, sizeof tt, &n, v), TOKENRING_OK);
+            } else {
+                const uint8_t *b;
+                size_t bl;
+                assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, i, k), TOKENRING_OK);
+                assert_int_equal(tokenring_byte_token_format(tt, sizeof tt, &n, b, bl), TOKENRING_OK);
+            }
+            assert_true(len + n + 2 < cap);
+            len += (size_t)snprintf(s + len, cap - len, " %s", tt);
+        }
+    }
+    return s;
+}
+
+static tokenring_topology *sample_partitioned(tokenring_partitioner p)
+{
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, p), TOKENRING_OK);
+    for (int node = 0; node < 6; node++) {
+        char name[32], rack[8];
+        snprintf(name, sizeof name, "10.0.2.%d", node + 1);
+        snprintf(rack, sizeof rack, "r%d", node % 3);
+        tokenring_token128 t128[8];
+        uint8_t bytes[8][10];
+        const uint8_t *ptr[8];
+        size_t lens[8];
+        for (int k = 0; k < 8; k++) {
+            uint64_t v = UINT64_C(0x9E3779B97F4A7C15) * (uint64_t)(node * 8 + k + 1);
+            t128[k].hi = v >> 1;
+            t128[k].lo = ~v;
+            for (int b = 0; b < 10; b++)
+                bytes[k][b] = (uint8_t)(b < 7 ? 0x41 : v >> (8 * b));
+            ptr[k] = bytes[k];
+            lens[k] = (size_t)(8 + k % 3);
+        }
+        int rc = p == TOKENRING_PARTITIONER_RANDOM
+                     ? tokenring_topology_add_node128(t, name, "dc1", rack, t128, 8, NULL)
+                     : tokenring_topology_add_node_bytes(t, name, "dc1", rack, ptr, lens, 8, NULL);
+        assert_int_equal(rc, TOKENRING_OK);
+    }
+    return t;
+}
+
+static int op_add_node128(void *vctx, void **made)
+{
+    (void)made;
+    tokenring_token128 tok[5] = {{1, 2}, {3, 4}, {5, 6}, {0, 0}, {0x8000000000000000ULL, 0}};
+    return tokenring_topology_add_node128(((oom_ctx *)vctx)->topology, "10.0.9.9", "dc2", "rx",
+                                          tok, 5, NULL);
+}
+
+static int op_set_tokens128(void *vctx, void **made)
+{
+    (void)made;
+    tokenring_token128 tok[3] = {{7, 7}, {8, 8}, {9, 9}};
+    return tokenring_topology_set_tokens128(((oom_ctx *)vctx)->topology, "10.0.2.2", tok, 3, NULL);
+}
+
+static int op_add_node_bytes(void *vctx, void **made)
+{
+    (void)made;
+    const uint8_t *tok[3] = {(const uint8_t *)"AAAAAAAAzz", (const uint8_t *)"", (const uint8_t *)"q"};
+    size_t lens[3] = {10, 0, 1};
+    return tokenring_topology_add_node_bytes(((oom_ctx *)vctx)->topology, "10.0.9.9", "dc2",
+                                             "rx", tok, lens, 3, NULL);
+}
+
+static int op_set_tokens_bytes(void *vctx, void **made)
+{
+    (void)made;
+    const uint8_t *tok[2] = {(const uint8_t *)"zz", (const uint8_t *)"zzz"};
+    size_t lens[2] = {2, 3};
+    return tokenring_topology_set_tokens_bytes(((oom_ctx *)vctx)->topology, "10.0.2.2", tok,
+                                               lens, 2, NULL);
+}
+
+static void topology_partitioned_ops(void **state)
+{
+    (void)state;
+    struct {
+        const char *name;
+        tokenring_partitioner p;
+        oom_op op;
+    } cases[] = {
+        { "topology_add_node128", TOKENRING_PARTITIONER_RANDOM, op_add_node128 },
+        { "topology_set_tokens128", TOKENRING_PARTITIONER_RANDOM, op_set_tokens128 },
+        { "topology_clone (random)", TOKENRING_PARTITIONER_RANDOM, op_clone },
+        { "ring_build (random)", TOKENRING_PARTITIONER_RANDOM, op_ring_build },
+        { "topology_add_node_bytes", TOKENRING_PARTITIONER_BYTE_ORDERED, op_add_node_bytes },
+        { "topology_set_tokens_bytes", TOKENRING_PARTITIONER_BYTE_ORDERED, op_set_tokens_bytes },
+        { "topology_clone (bytes)", TOKENRING_PARTITIONER_BYTE_ORDERED, op_clone },
+        { "ring_build (bytes)", TOKENRING_PARTITIONER_BYTE_ORDERED, op_ring_build },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        oom_ctx ctx = { .topology = sample_partitioned(cases[i].p) };
+        oom_check(cases[i].name, &ctx, cases[i].op, dump_partitioned);
+        tokenring_topology_free(ctx.topology);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(topology_ops, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(topology_set_state, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(topology_partitioned_ops, oom_setup, oom_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

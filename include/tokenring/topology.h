@@ -98,7 +98,9 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, empty or non-UTF-8 name);
  *         #TOKENRING_E_RANGE (name too long); #TOKENRING_E_EMPTY (no tokens);
  *         #TOKENRING_E_EXISTS (name already present, token repeated, or token held by
- *         another node; @p err names it); #TOKENRING_E_NOMEM
+ *         another node; @p err names it); #TOKENRING_E_NOMEM; #TOKENRING_E_UNSUPPORTED on
+ *         a topology of another partitioner (since 1.2; see
+ *         tokenring_topology_new_partitioned())
  * @since 1.0
  */
 TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
@@ -142,7 +144,8 @@ TOKENRING_API int tokenring_topology_replace_node(tokenring_topology *topology,
  * @param token_count number of tokens
  * @param[out] err optional detail
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND, #TOKENRING_E_EMPTY,
- *         #TOKENRING_E_EXISTS, #TOKENRING_E_NOMEM
+ *         #TOKENRING_E_EXISTS, #TOKENRING_E_NOMEM; #TOKENRING_E_UNSUPPORTED on a topology
+ *         of another partitioner (since 1.2)
  * @since 1.0
  */
 TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, const char *name,
