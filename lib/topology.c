@@ -281,7 +281,7 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
         return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
     if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
-        (rc = tr_check_name(err, "rack", rack)) != TOKENRING_OK)
+        (rc = tr_check_rack_name(err, "rack", rack)) != TOKENRING_OK)
         return rc;
     bool found;
     size_t pos = name_lower_bound(t, name, &found);
