@@ -880,6 +880,9 @@ def test_analyses():
         check(len(real) == 16 and len(toks) == 1 and
               sorted(int(x) for x in toks[0][8:].split(",")) == real,
               "pending %s: planned tokens are the real joining node's" % args[0])
+        pj = js(args + ["--keyspace", "ks=datacenter1=3", "pending", "ks", "172.16.0.12"])
+        check(len(pj) == 1 and sorted(int(x) for x in pj[0]["tokens"]) == real,
+              "pending %s --json: the planned tokens listed" % args[0])
     rc, out, err = run(["--nodetool-status", st5, "--keyspace", "ks=datacenter1=3", "pending",
                         "ks"])
     check(rc == 3 and "172.16.0.11 (Normal) are unknown" in err and "nodetool ring" in err,

@@ -294,7 +294,7 @@ static void print_pending(tr_ctx *ctx, const tokenring_movement *m, const char *
         sb_puts(&ctx->out, "\n");
         print_movement(ctx, m, "");
     } else {
-        print_movement(ctx, m, title);
+        print_movement_tokens(ctx, m, title, planned, nt);
     }
     (*found)++;
 }
