@@ -1268,7 +1268,7 @@ int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
     if (rc != TOKENRING_OK)
         return rc;
     for (size_t i = 0; i < count; i++)
-        if ((rc = tr_check_name(err, "rack name", racks[i])) != TOKENRING_OK)
+        if ((rc = tr_check_rack_name(err, "rack name", racks[i])) != TOKENRING_OK)
             return rc;
     if (count == 0)
         return tr_fail(err, TOKENRING_E_RANGE, "no node to plan");

@@ -1008,7 +1008,7 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
     int rc;
     if ((rc = tr_check_name(err, "node name", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
-        (rc = tr_check_name(err, "rack name", rack)) != TOKENRING_OK)
+        (rc = tr_check_rack_name(err, "rack name", rack)) != TOKENRING_OK)
         return rc;
     if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
         return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,

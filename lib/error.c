@@ -135,6 +135,13 @@ int tr_check_name(tokenring_error *err, const char *what, const char *name)
     return TOKENRING_OK;
 }
 
+int tr_check_rack_name(tokenring_error *err, const char *what, const char *name)
+{
+    if (name != NULL && name[0] == '\0')
+        return TOKENRING_OK;
+    return tr_check_name(err, what, name);
+}
+
 int tr_progress_report(tr_progress *p, const char *what, tokenring_error *err)
 {
     if (!p || !p->fn)

@@ -59,6 +59,9 @@ TR_HIDDEN unsigned tr_cpu_features(void);
 
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */
 TR_HIDDEN int tr_check_name(tokenring_error *err, const char *what, const char *name);
+/* As tr_check_name, but the empty rack name "" is valid: Cassandra's snitches read
+ * `rack=` in cassandra-rackdc.properties as the rack "" (a rack like any other). */
+TR_HIDDEN int tr_check_rack_name(tokenring_error *err, const char *what, const char *name);
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
 TR_HIDDEN size_t tr_utf8_bad_offset(const uint8_t *s, size_t n);
 

@@ -286,7 +286,7 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
             return rc;
         if (datacenters && (rc = tr_check_name(err, "datacenter name", datacenters[i])) != 0)
             return rc;
-        if (racks && (rc = tr_check_name(err, "rack name", racks[i])) != 0)
+        if (racks && (rc = tr_check_rack_name(err, "rack name", racks[i])) != 0)
             return rc;
         size_t idx;
         if (tokenring_topology_find_node(&idx, topology, names[i]) == TOKENRING_OK)

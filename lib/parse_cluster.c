@@ -137,7 +137,8 @@ static int check_name_at(tokenring_error *err, const char *what, const char *nam
                          uint32_t line, uint32_t col)
 {
     tokenring_error tmp;
-    int rc = tr_check_name(&tmp, what, name);
+    int rc = strcmp(what, "rack") == 0 ? tr_check_rack_name(&tmp, what, name)
+                                       : tr_check_name(&tmp, what, name);
     if (rc != TOKENRING_OK)
         return tr_fail_at(err, rc, line, col, "%s", tmp.message);
     for (const char *p = name; *p; p++)

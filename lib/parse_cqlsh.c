@@ -356,13 +356,22 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
         if (name->n == 0 || cell_is(name, "null"))
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, name->col,
                               "expected a node address");
-        if (cell_is(dc, "null") || cell_is(rack, "null"))
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln,
-                              cell_is(dc, "null") ? dc->col : rack->col,
-                              "node %.*s has no datacenter or rack", (int)name->n, name->s);
+        if (cell_is(dc, "null"))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, dc->col,
+                              "node %.*s has no datacenter (data_center is null)", (int)name->n,
+                              name->s);
+        /* A peer whose rack is null: Cassandra's snitches (GossipingPropertyFileSnitch,
+         * getRack) find no rack for it in system.peers and give it DEFAULT_RACK,
+         * "UNKNOWN_RACK". An empty cell is the rack "" (cqlsh prints '' as nothing). */
+        const char *rack_s = rack->s;
+        size_t rack_n = rack->n;
+        if (cell_is(rack, "null")) {
+            rack_s = TR_UNKNOWN_RACK;
+            rack_n = sizeof TR_UNKNOWN_RACK - 1;
+        }
         size_t idx;
         bool created;
-        rc = tr_cl_node(cl, name->s, name->n, dc->s, dc->n, rack->s, rack->n, ln, name->col,
+        rc = tr_cl_node(cl, name->s, name->n, dc->s, dc->n, rack_s, rack_n, ln, name->col,
                         dc->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;

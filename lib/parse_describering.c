@@ -237,8 +237,16 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
                 return rc;
             cur_ws(c);
             if (cur_lit(c, ",") && (cur_ws(c), cur_lit(c, "rack:"))) {
-                if ((rc = value(c, ")", "a rack name", &rack, &rackn, err)) != TOKENRING_OK)
+                cur_ws(c);
+                if (c->i < c->n && c->s[c->i] == ')') {
+                    /* ", rack:)": the rack "" (TokenRange.EndpointDetails prints
+                     * ", rack:%s" for any non-null rack) */
+                    rack = c->s + c->i;
+                    rackn = 0;
+                } else if ((rc = value(c, ")", "a rack name", &rack, &rackn, err)) !=
+                           TOKENRING_OK) {
                     return rc;
+                }
             }
         }
         if (!dc || !rack)

@@ -28,6 +28,10 @@ struct tr_keyspace {
 };
 
 /* A keyspace read but not kept: its class places no range on the ring. */
+/* The rack Cassandra's GossipingPropertyFileSnitch gives a peer that has none (its
+ * DEFAULT_RACK): what a cqlsh `null` rack is read as. */
+#define TR_UNKNOWN_RACK "UNKNOWN_RACK"
+
 struct tr_skipped {
     char *name, *cls;
 };

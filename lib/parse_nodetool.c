@@ -192,6 +192,22 @@ static int parse_state_word(const tr_word *w, int32_t *state)
     return -1;
 }
 
+/* A host ID as nodetool prints it: 8-4-4-4-12 hexadecimal digits. */
+static bool is_uuid(const tr_word *w)
+{
+    if (w->n != 36)
+        return false;
+    for (size_t i = 0; i < 36; i++) {
+        char ch = w->s[i];
+        bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+        if (dash ? ch != '-'
+                 : !((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') ||
+                     (ch >= 'A' && ch <= 'F')))
+            return false;
+    }
+    return true;
+}
+
 static bool is_status(const tr_word *w)
 {
     return word_is(w, "Up") || word_is(w, "Down") || word_is(w, "?");
@@ -292,6 +308,18 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
             memmove(&w[3], &w[2], (nw - 2) * sizeof w[0]);
             w[1] = glued[0];
             w[2] = glued[1];
+            nw++;
+        }
+        /* An empty rack (the rack "" of rack= with nothing after it) leaves 12 spaces:
+         * the status follows the address. A rack cannot be read so, as the state word
+         * would then be the status. */
+        int32_t stv_probe;
+        if (nw >= 6 && nw < MAX_WORDS && is_status(&w[1]) &&
+            parse_state_word(&w[2], &stv_probe) == 0) {
+            memmove(&w[2], &w[1], (nw - 1) * sizeof w[0]);
+            w[1].s = w[0].s + w[0].n;
+            w[1].n = 0;
+            w[1].col = w[0].col + (uint32_t)w[0].n;
             nw++;
         }
         if (nw < 7 || nw > MAX_WORDS)
@@ -505,7 +533,19 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         int64_t ntok = -1, token = 0;
         uint32_t token_col = 0;
         bool have_token = false;
+        tr_word no_rack;
         for (size_t c = 0; c < ncols; c++) {
+            if (k >= nw && cols[c] == C_RACK && c + 1 == ncols && c > 0 &&
+                cols[c - 1] == C_HOSTID && host && is_uuid(host)) {
+                /* Nothing under Rack (the last column) after a whole host ID: the rack
+                 * "", which Cassandra's snitches read from rack= with nothing after it.
+                 * A row cut short elsewhere still ends early. */
+                no_rack.s = line + n;
+                no_rack.n = 0;
+                no_rack.col = (uint32_t)n + 1;
+                rack = &no_rack;
+                break;
+            }
             if (k >= nw)
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)n + 1,
                                   "status row ends early: expected %zu columns "

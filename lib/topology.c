@@ -418,7 +418,7 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
                                                                      : "byte strings");
     if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
-        (rc = tr_check_name(err, "rack", rack)) != TOKENRING_OK)
+        (rc = tr_check_rack_name(err, "rack", rack)) != TOKENRING_OK)
         return rc;
     bool found;
     *pos = name_lower_bound(t, name, &found);

@@ -338,7 +338,15 @@ static void test_arguments(void **state)
     assert_non_null(strstr(err.message, "release"));
     assert_int_equal(CALL(4, t, "", "dc1", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
     assert_int_equal(CALL(4, t, "n", "", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
-    assert_int_equal(CALL(4, t, "n", "dc1", "", NULL, 3, NULL, r50, 0), TOKENRING_E_INVAL);
+    /* The rack "" is a rack like any other: a node in it gets the tokens a node in any
+     * other new rack gets. */
+    assert_int_equal(CALL(4, t, "n", "dc1", "", NULL, 3, NULL, r50, 0), TOKENRING_OK);
+    int64_t in_empty[4];
+    memcpy(in_empty, out, sizeof in_empty);
+    assert_int_equal(CALL(4, t, "n", "dc1", "zz", NULL, 3, NULL, r50, 0), TOKENRING_OK);
+    assert_memory_equal(in_empty, out, sizeof in_empty);
+    for (int i = 0; i < 4; i++)
+        out[i] = 7;
     assert_int_equal(CALL(0, t, "n", "dc1", "r1", NULL, 3, NULL, r50, 0), TOKENRING_E_RANGE);
     assert_int_equal(CALL(TOKENRING_LAYOUT_MAX_TOKENS + 1, t, "n", "dc1", "r1", NULL, 3, NULL,
                           r50, 0),

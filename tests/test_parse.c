@@ -1020,7 +1020,6 @@ static void cqlsh_bad_inputs(void **state)
         { CQLSH, CHDR " null | dc1 | r1 | {'5'}\n", TOKENRING_E_PARSE, "" },
         { CQLSH, CHDR "  | dc1 | r1 | {'5'}\n", TOKENRING_E_PARSE, "" },
         { CQLSH, CHDR " a | null | r1 | {'5'}\n", TOKENRING_E_PARSE, "" },
-        { CQLSH, CHDR " a | dc1 | null | {'5'}\n", TOKENRING_E_PARSE, "" },
         { CQLSH, CHDR " a | dc1 | r1 | {'5'}\n a | dc1 | r1 | {'6'}\n", TOKENRING_E_EXISTS, "" },
         { CQLSH, CHDR " a | dc1 | r1 | {'5'}\n b | dc1 | r1 | {'5'}\n", TOKENRING_E_EXISTS, "" },
         { CQLSH, CHDR " a | dc1 | r1\n", TOKENRING_E_PARSE, "" },

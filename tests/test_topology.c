@@ -263,7 +263,6 @@ static void add_node_rejects_bad_input(void **state)
     /* Empty, oversized and non-UTF-8 names, for each of the three names. */
     EXPECT_FAIL(t, TOKENRING_E_INVAL, tokenring_topology_add_node(t, "", "dc1", "r1", ok, 2, &err));
     EXPECT_FAIL(t, TOKENRING_E_INVAL, tokenring_topology_add_node(t, "X", "", "r1", ok, 2, &err));
-    EXPECT_FAIL(t, TOKENRING_E_INVAL, tokenring_topology_add_node(t, "X", "dc1", "", ok, 2, &err));
     EXPECT_FAIL(t, TOKENRING_E_RANGE, tokenring_topology_add_node(t, long_name, "dc1", "r1", ok, 2, &err));
     EXPECT_FAIL(t, TOKENRING_E_RANGE, tokenring_topology_add_node(t, "X", long_name, "r1", ok, 2, &err));
     EXPECT_FAIL(t, TOKENRING_E_RANGE, tokenring_topology_add_node(t, "X", "dc1", long_name, ok, 2, &err));
@@ -609,6 +608,51 @@ static void random_operations_match_a_model(void **state)
     tokenring_topology_free(t);
 }
 
+/* The rack "" is a rack: Cassandra's snitches read `rack=` in cassandra-rackdc.properties
+ * as "" (GossipingPropertyFileSnitch trims the value and keeps it), and
+ * NetworkTopologyStrategy keys racks by name, so "" is distinct from every other rack. */
+static void empty_rack_is_a_rack_of_its_own(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    const int64_t a[] = { 10 }, b[] = { 20 }, c[] = { 30 }, d[] = { 40 };
+    assert_int_equal(tokenring_topology_add_node(t, "A", "dc1", "", a, 1, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "B", "dc1", "", b, 1, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "C", "dc1", "r1", c, 1, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "D", "dc1", "r1", d, 1, &err), TOKENRING_OK);
+    tokenring_ring *ring = NULL;
+    assert_int_equal(tokenring_ring_build(&ring, t, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_rack_count(ring), 2);
+    tokenring_node_info ni;
+    assert_int_equal(tokenring_ring_node(&ni, ring, 0), TOKENRING_OK);
+    assert_string_equal(ni.rack, "");
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_network(&r), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_set_dc(r, "dc1", 2, 0, &err), TOKENRING_OK);
+    tokenring_placement *pl = NULL;
+    assert_int_equal(tokenring_placement_build(&pl, ring, r, 0, &err), TOKENRING_OK);
+    /* Token 5 is A's range: A (rack ""), then B is skipped (same rack), C (r1) follows. */
+    tokenring_replicas rep;
+    assert_int_equal(tokenring_placement_replicas(&rep, pl, 5), TOKENRING_OK);
+    assert_int_equal(rep.count, 2);
+    assert_int_equal(rep.nodes[0], 0);
+    assert_int_equal(rep.nodes[1], 2);
+    /* Token 25 is C's range: C (r1), D skipped, then A (rack "") wraps around. */
+    assert_int_equal(tokenring_placement_replicas(&rep, pl, 25), TOKENRING_OK);
+    assert_int_equal(rep.count, 2);
+    assert_int_equal(rep.nodes[0], 2);
+    assert_int_equal(rep.nodes[1], 0);
+    tokenring_placement_free(pl);
+    tokenring_replication_free(r);
+    tokenring_ring_free(ring);
+    /* The node and datacenter names stay non-empty. */
+    assert_int_equal(tokenring_topology_add_node(t, "E", "", "", d, 1, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_node_count(t), 4);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +662,7 @@ int main(void)
         cmocka_unit_test(set_tokens_and_state),
         cmocka_unit_test(clone_is_deep),
         cmocka_unit_test(add_node_rejects_bad_input),
+        cmocka_unit_test(empty_rack_is_a_rack_of_its_own),
         cmocka_unit_test(other_mutations_reject_bad_input),
         cmocka_unit_test(mutations_are_atomic_on_allocation_failure),
         cmocka_unit_test(random_operations_match_a_model),

@@ -117,8 +117,15 @@ func (t *Topology) Clone() (*Topology, error) {
 	return wrapTopology(p), nil
 }
 
+// DefaultRack is the rack Cassandra gives a node whose rack is missing: DEFAULT_RACK of
+// Cassandra's GossipingPropertyFileSnitch, which getRack returns when neither gossip nor
+// system.peers has the node's rack. Cluster.Parse reads a cqlsh null rack as DefaultRack.
+const DefaultRack = "UNKNOWN_RACK"
+
 // AddNode adds a node in state StateNormal, Up, with the given tokens (copied; any order).
-// Names must be non-empty valid UTF-8 of at most MaxName bytes. A repeated name or a
+// Names must be valid UTF-8 of at most MaxName bytes; name and datacenter non-empty. The
+// rack may be "": Cassandra's snitches read rack= as the rack "", a rack distinct from
+// every other (SeededNode alone reads an empty Rack as "rack1"). A repeated name or a
 // token held by another node gives ErrExists; no tokens gives ErrEmpty.
 func (t *Topology) AddNode(name, datacenter, rack string, tokens []int64) error {
 	cn, err := cname("node name", name)

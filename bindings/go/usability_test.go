@@ -450,3 +450,50 @@ func TestEmptyDatacenters(t *testing.T) {
 		t.Errorf("after dc9 joined: %v", u.EmptyDatacenters())
 	}
 }
+
+// The rack "" is a rack of its own, as NetworkTopologyStrategy keys racks by name; a cqlsh
+// null rack is DefaultRack, an empty cqlsh cell the rack "".
+func TestEmptyAndMissingRacks(t *testing.T) {
+	topo, err := NewTopology()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	for i, r := range []string{"", "", "r1", DefaultRack} {
+		if err := topo.AddNode(string(rune('A'+i)), "dc1", r, []int64{int64(10 * (i + 1))}); err != nil {
+			t.Fatalf("AddNode rack %q: %v", r, err)
+		}
+	}
+	expectErr(t, "empty datacenter", topo.AddNode("E", "", "", []int64{50}), ErrInvalid, "datacenter name is empty")
+	ring, err := topo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ring.Close()
+	if ring.RackCount() != 3 {
+		t.Errorf("RackCount = %d, want 3", ring.RackCount())
+	}
+	repl, _ := NewNetworkTopologyStrategy(map[string]int{"dc1": 3})
+	defer repl.Close()
+	p, err := BuildPlacement(ring, repl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	// From A: A (rack ""), B skipped (same rack), C (r1), D (UNKNOWN_RACK).
+	for tok, want := range map[int64][]uint32{5: {0, 2, 3}, 15: {1, 2, 3}, 35: {3, 0, 2}} {
+		if r, err := p.Replicas(tok); err != nil || !reflect.DeepEqual(r.Nodes, want) {
+			t.Errorf("Replicas(%d) = %v, %v; want %v", tok, r.Nodes, err, want)
+		}
+	}
+	c, _ := NewCluster()
+	defer c.Close()
+	text := " peer | data_center | rack | tokens\n---+---+---+---\n a | dc1 |  | {'1'}\n b | dc1 | null | {'2'}\n"
+	if _, err := c.Parse(FormatAuto, text, 0); err != nil {
+		t.Fatal(err)
+	}
+	nodes, _ := c.Nodes()
+	if len(nodes) != 2 || nodes[0].Rack != "" || nodes[1].Rack != DefaultRack {
+		t.Errorf("cqlsh racks %+v", nodes)
+	}
+}

@@ -84,8 +84,10 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
 
 /**
  * Adds a node in state #TOKENRING_STATE_NORMAL, #TOKENRING_UP. The tokens are copied and
- * may come in any order. Names must be non-empty valid UTF-8 of at most
- * #TOKENRING_MAX_NAME bytes. On failure the topology is unchanged.
+ * may come in any order. Names must be valid UTF-8 of at most #TOKENRING_MAX_NAME
+ * bytes; node and datacenter names must be non-empty, the rack may be "" (Cassandra's
+ * snitches read `rack=` as the rack "", a rack distinct from every other; since 1.2).
+ * On failure the topology is unchanged.
  *
  * Complexity: O(k log n) for k new tokens and n tokens already present.
  * @param topology the topology
@@ -95,7 +97,8 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
  * @param tokens its tokens (at least one)
  * @param token_count number of tokens
  * @param[out] err optional detail
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, empty or non-UTF-8 name);
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, empty node or datacenter
+ *         name, non-UTF-8 name);
  *         #TOKENRING_E_RANGE (name too long); #TOKENRING_E_EMPTY (no tokens);
  *         #TOKENRING_E_EXISTS (name already present, token repeated, or token held by
  *         another node; @p err names it); #TOKENRING_E_NOMEM; #TOKENRING_E_UNSUPPORTED on

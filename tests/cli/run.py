@@ -196,6 +196,15 @@ def golden_cases():
                                     "--nodetool-ring", s("ring-5.0-joining-node-vnodes16.txt"),
                                     "--keyspace", "ks=NetworkTopologyStrategy:datacenter1=2",
                                     "pending", "ks"], None),
+        # the UJ row of nodetool status with the ring before the join: the joining node's
+        # tokens planned as Cassandra's bootstrap chooses them
+        ("pending-sample-planned", ["--nodetool-status", s("status-5.0-uj-joining-vnodes16.txt"),
+                                    "--nodetool-ring",
+                                    s("written/ring-5.0-before-join-vnodes16.txt"),
+                                    "--keyspace", "ks=NetworkTopologyStrategy:datacenter1=3",
+                                    "pending", "ks"], None),
+        # a node in no input: its join planned on the ring (rack from --rack)
+        ("pending-new-node", ["pending", "demo", "10.0.0.9", "--rack", "rack1"], None),
         ("availability-demo", ["availability", "demo", "--list"], None),
         ("availability-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
                                    "ks=dc1=3,dc2=3", "availability", "--json", "ks", "--cl",
@@ -876,8 +885,30 @@ def test_analyses():
           all(s_["destination"] == "172.16.0.12" for s_ in pd[0]["streams"]) and
           int(pd[0]["streamed_width"]) == int(j_["gained_width"]) > 0,
           "pending: the joining node gains what it will own, streamed to it")
+    # planned pending ranges: Cassandra 5.0's allocator gives exactly the tokens the real
+    # joining node of the sample took (its Joining rows), from the UJ row and the ring
+    # before it, and from the node's name alone
+    with open(os.path.join(DATA, ring5)) as f:
+        real = sorted(int(l.split()[-1]) for l in f if "Joining" in l)
+    st5 = os.path.join("samples", "status-5.0-uj-joining-vnodes16.txt")
+    before5 = os.path.join("samples", "written", "ring-5.0-before-join-vnodes16.txt")
+    for args in (["--nodetool-status", st5, "--nodetool-ring", before5],
+                 ["--nodetool-ring", before5]):
+        out = ok(args + ["--keyspace", "ks=datacenter1=3", "pending", "ks", "172.16.0.12"])
+        toks = [l for l in out.splitlines() if l.startswith("Tokens: ")]
+        check(len(real) == 16 and len(toks) == 1 and
+              sorted(int(x) for x in toks[0][8:].split(",")) == real,
+              "pending %s: planned tokens are the real joining node's" % args[0])
+        pj = js(args + ["--keyspace", "ks=datacenter1=3", "pending", "ks", "172.16.0.12"])
+        check(len(pj) == 1 and sorted(int(x) for x in pj[0]["tokens"]) == real,
+              "pending %s --json: the planned tokens listed" % args[0])
+    rc, out, err = run(["--nodetool-status", st5, "--keyspace", "ks=datacenter1=3", "pending",
+                        "ks"])
+    check(rc == 3 and "172.16.0.11 (Normal) are unknown" in err and "nodetool ring" in err,
+          "pending from nodetool status alone: says which tokens are missing and what to give")
     rc, out, err = run(["pending", "demo"])
-    check(rc == 3 and "no joining node" in err, "pending: no joining node")
+    check(rc == 3 and "no joining node" in err and "name a node" in err,
+          "pending: no joining node")
     rc, out, err = run(["pending", "demo", "10.0.0.1"])
     check(rc == 2 and "is not joining" in err, "pending: a Normal node")
     # move on the toy ring: B (10,30] + (65,80] moves to 40, 80 -> B's primary (30,40] +

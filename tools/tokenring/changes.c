@@ -9,6 +9,12 @@
 
 void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title)
 {
+    print_movement_tokens(ctx, m, title, NULL, 0);
+}
+
+void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
+                           const int64_t *tokens, size_t nt)
+{
     tokenring_movement_summary sum;
     if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)
         die(EXIT_INTERNAL, "cannot read the movement summary");
@@ -18,6 +24,12 @@ void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title)
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"change\": ");
         sb_json_str(&ctx->out, title);
+        if (tokens) {
+            sb_puts(&ctx->out, ", \"tokens\": [");
+            for (size_t i = 0; i < nt; i++)
+                sb_printf(&ctx->out, "%s\"%lld\"", i ? ", " : "", (long long)tokens[i]);
+            sb_puts(&ctx->out, "]");
+        }
         sb_printf(&ctx->out, ", \"changed_width\": \"%s\", \"changed_fraction\": %.17g, "
                         "\"streamed_width\": \"%s\", \"streamed_fraction\": %.17g, "
                         "\"nodes\": [",
@@ -278,7 +290,7 @@ TOOL_COMMAND(cmd_join)
             compare_with_cassandra(ctx, t, r, dc, rack, tokens, nt);
         print_movement(ctx, m, "");
     } else {
-        print_movement(ctx, m, title);
+        print_movement_tokens(ctx, m, title, tokens, nt);
     }
     tokenring_movement_free(m);
     free(tokens);

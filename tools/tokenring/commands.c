@@ -135,9 +135,15 @@
       "pending", "KEYSPACE [NODE]", "the pending ranges of a joining node (UJ)", \
       "For each joining node of the input (or NODE), what it gains once it becomes " \
       "Normal, and who streams it: the movement of its bootstrap, as join prints it. " \
-      "Needs its tokens: nodetool ring, cqlsh or topology input (nodetool status shows " \
-      "only counts).", \
-      "tokenring --nodetool-ring ring.txt --keyspace ks=dc1=3 pending ks") \
+      "Its tokens come from the input (nodetool ring's Joining rows, cqlsh, a topology " \
+      "file). A joining node given only by a UJ row of nodetool status (merged with the " \
+      "others' tokens from nodetool ring or cqlsh), or a NODE in no input (with --dc, " \
+      "--rack, --num-tokens T), has its tokens planned as Cassandra's bootstrap " \
+      "(--cassandra-version) chooses them: allocate_tokens_for_keyspace: KEYSPACE, or " \
+      "with --rf RF allocate_tokens_for_local_replication_factor; --initial-token gives " \
+      "them. nodetool status alone has no tokens at all: the error says what to add.", \
+      "tokenring --nodetool-status status.txt --nodetool-ring ring.txt --keyspace " \
+      "ks=dc1=3 pending ks") \
     X(cmd_availability, \
       "availability", "KEYSPACE [--cl LEVEL[,LEVEL]] [--fail UNIT] [--failures K] [--top N]", \
       "count the sets of failed nodes, racks or datacenters that make ranges unavailable", \

@@ -198,21 +198,184 @@ TOOL_COMMAND(cmd_ranges)
     tokenring_placement_free(p);
 }
 
-/* pending KEYSPACE [NODE]: what a joining node gains once it is Normal. */
+/* pending KEYSPACE [NODE]: what a joining node gains once it is Normal.
+ *
+ * A joining node's pending ranges are the movement of its bootstrap: the ring before it
+ * (its tokens are pending, not part of the ring) against the ring with it Normal. Its
+ * tokens come from the input when they are there (nodetool ring lists them as Joining
+ * rows; cqlsh, a topology file with state=joining). When the input gives only the node
+ * (a UJ row of nodetool status: datacenter, rack and token count, next to the other
+ * nodes' tokens from nodetool ring or cqlsh), or names a node that is in no input, its
+ * tokens are planned as Cassandra's bootstrap would choose them (the allocator of
+ * allocate_tokens_for_keyspace: KEYSPACE, or of allocate_tokens_for_local_replication_
+ * factor with --rf; --initial-token gives them). */
+
+/* The nodes whose tokens are known, as a topology with their states; NULL when none. */
+static tokenring_topology *known_nodes(tr_ctx *ctx)
+{
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (tokenring_topology_new(&t) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "out of memory");
+    size_t n = tokenring_cluster_node_count(ctx->cluster), known = 0;
+    for (size_t i = 0; i < n; i++) {
+        tokenring_cluster_node_info c;
+        tokenring_cluster_node(&c, ctx->cluster, i);
+        if (!c.tokens)
+            continue;
+        int rc = tokenring_topology_add_node(t, c.name, c.datacenter, c.rack, c.tokens,
+                                             c.token_count, &err);
+        if (rc == TOKENRING_OK && (c.state != TOKENRING_STATE_NORMAL || c.liveness != TOKENRING_UP))
+            rc = tokenring_topology_set_state(t, c.name, c.state, c.liveness, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "pending");
+        known++;
+    }
+    if (!known) {
+        tokenring_topology_free(t);
+        return NULL;
+    }
+    return t;
+}
+
+/* Plans the tokens of joining node `name` (dc/rack) on `before`, as Cassandra's
+ * bootstrap would; `how` receives the method. */
+static int64_t *plan_pending(tr_ctx *ctx, const tokenring_topology *before,
+                             const tokenring_replication *r, const char *name, const char *dc,
+                             const char *rack, long count, size_t *nt, char *how, size_t howcap)
+{
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (ctx->opt.initial_token) {
+        snprintf(how, howcap, "given by --initial-token");
+        return parse_token_list_arg(ctx->opt.initial_token, nt);
+    }
+    const char *line;
+    uint32_t release = cassandra_release(ctx, &line);
+    long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : count > 0 ? count : 16;
+    *nt = (size_t)T;
+    int64_t *tokens = calloc(*nt, sizeof *tokens);
+    if (!tokens)
+        die(EXIT_INTERNAL, "out of memory");
+    int64_t first = cassandra_first_token(ctx);
+    bool local = ctx->opt.rf > 0;
+    int rc = tokenring_allocate_cassandra(tokens, (uint32_t)T, before, name, dc, rack,
+                                          local ? NULL : r, local ? (int32_t)ctx->opt.rf : 0,
+                                          &first, release, 0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "pending: planning the joining node's tokens");
+    if (local)
+        snprintf(how, howcap, "planned as Cassandra %s chooses them with "
+                              "allocate_tokens_for_local_replication_factor: %ld", line,
+                 ctx->opt.rf);
+    else
+        snprintf(how, howcap, "planned as Cassandra %s chooses them with "
+                              "allocate_tokens_for_keyspace: %s", line, ctx->opt.args[0]);
+    return tokens;
+}
+
+static void print_pending(tr_ctx *ctx, const tokenring_movement *m, const char *name,
+                          size_t nt, const int64_t *planned, const char *how, size_t *found)
+{
+    char title[1024], rb[512];
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    snprintf(title, sizeof title, "Pending ranges of joining node %s (%zu tokens%s%s) under "
+                                  "keyspace %s %s", name, nt, how ? ", " : "", how ? how : "",
+             ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+    if (ctx->opt.json && *found)
+        sb_puts(&ctx->out, ",\n");
+    else if (*found)
+        sb_puts(&ctx->out, "\n");
+    if (planned && !ctx->opt.json) {
+        sb_printf(&ctx->out, "%s\nTokens: ", title);
+        for (size_t i = 0; i < nt; i++)
+            sb_printf(&ctx->out, "%s%lld", i ? "," : "", (long long)planned[i]);
+        sb_puts(&ctx->out, "\n");
+        print_movement(ctx, m, "");
+    } else {
+        print_movement_tokens(ctx, m, title, planned, nt);
+    }
+    (*found)++;
+}
+
+/* The pending ranges of a node whose tokens are planned (not in the input). */
+static void pending_planned(tr_ctx *ctx, const tokenring_topology *before,
+                            const tokenring_replication *r, const char *name, const char *dc,
+                            const char *rack, long count, size_t *found)
+{
+    size_t nt = 0;
+    char how[512];
+    int64_t *tokens = plan_pending(ctx, before, r, name, dc, rack, count, &nt, how, sizeof how);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_movement_join(&m, before, r, name, dc, rack, tokens, nt, NULL, 0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "pending");
+    print_pending(ctx, m, name, nt, tokens, how, found);
+    tokenring_movement_free(m);
+    free(tokens);
+}
+
 TOOL_COMMAND(cmd_pending)
 {
     check_args(ctx, 1, 2, "KEYSPACE [NODE]");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    const tokenring_topology *t = need_topology(ctx);
-    size_t n = tokenring_topology_node_count(t);
+    const char *want = ctx->opt.nargs == 2 ? ctx->opt.args[1] : NULL;
     size_t found = 0;
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");
+    size_t cn = tokenring_cluster_node_count(ctx->cluster);
+    bool in_input = false;
+    for (size_t i = 0; want && i < cn; i++) {
+        tokenring_cluster_node_info c;
+        tokenring_cluster_node(&c, ctx->cluster, i);
+        in_input |= strcmp(c.name, want) == 0;
+    }
+    const tokenring_topology *t = cn ? tokenring_cluster_topology(ctx->cluster) : NULL;
+    if (!t) {
+        /* Some tokens are unknown: only joining nodes may lack them, which are then
+         * planned on the ring of the others. */
+        for (size_t i = 0; i < cn; i++) {
+            tokenring_cluster_node_info c;
+            tokenring_cluster_node(&c, ctx->cluster, i);
+            if (!c.tokens && c.state != TOKENRING_STATE_JOINING)
+                die(EXIT_INPUT, "pending: the tokens of node %s (%s) are unknown: nodetool "
+                                "status shows only token counts; give nodetool ring (it lists "
+                                "a joining node's tokens as Joining rows) or cqlsh output, "
+                                "e.g. --nodetool-ring ring.txt (merged with --nodetool-status)",
+                    c.name, state_word(c.state));
+        }
+        tokenring_topology *before = known_nodes(ctx);
+        if (!before)
+            die(EXIT_INPUT, "pending: the input has no node with known tokens");
+        for (size_t i = 0; i < cn; i++) {
+            tokenring_cluster_node_info c;
+            tokenring_cluster_node(&c, ctx->cluster, i);
+            if (c.tokens || (want && strcmp(c.name, want) != 0))
+                continue;
+            pending_planned(ctx, before, r, c.name, c.datacenter, c.rack,
+                            (long)c.declared_tokens, &found);
+        }
+        if (want && !found && !in_input) {
+            const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
+            if (!dc)
+                die(EXIT_USAGE, "pending: node %s is in no input and the cluster has several "
+                                "datacenters: give --dc", want);
+            pending_planned(ctx, before, r, want, dc, join_rack(ctx, before, dc, "pending"), -1,
+                            &found);
+        }
+        tokenring_topology_free(before);
+        if (!found && want)
+            die(EXIT_USAGE, "pending: node %s has known tokens but others are unknown; give "
+                            "the whole ring (nodetool ring or cqlsh)", want);
+    }
+    size_t n = t ? tokenring_topology_node_count(t) : 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, t, i);
-        if (ctx->opt.nargs == 2 ? strcmp(info.name, ctx->opt.args[1]) != 0
-                                : info.state != TOKENRING_STATE_JOINING)
+        if (want ? strcmp(info.name, want) != 0 : info.state != TOKENRING_STATE_JOINING)
             continue;
         if (info.state != TOKENRING_STATE_JOINING)
             die(EXIT_USAGE, "pending: node %s is not joining (state %s): only a joining node "
@@ -231,23 +394,23 @@ TOOL_COMMAND(cmd_pending)
         tokenring_topology_free(after);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "pending");
-        char title[1024], rb[512];
-        snprintf(title, sizeof title, "Pending ranges of joining node %s (%zu tokens) under "
-                                      "keyspace %s %s", info.name, info.token_count,
-                 ctx->opt.args[0], repl_text(r, rb, sizeof rb));
-        if (ctx->opt.json && found)
-            sb_puts(&ctx->out, ",\n");
-        else if (found)
-            sb_puts(&ctx->out, "\n");
-        print_movement(ctx, m, title);
+        print_pending(ctx, m, info.name, info.token_count, NULL, NULL, &found);
         tokenring_movement_free(m);
-        found++;
+    }
+    if (t && want && !found && !in_input) {
+        /* A node the input does not name: it is about to join; plan its tokens. */
+        const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
+        if (!dc)
+            die(EXIT_USAGE, "pending: node %s is in no input and the cluster has several "
+                            "datacenters: give --dc", want);
+        pending_planned(ctx, t, r, want, dc, join_rack(ctx, t, dc, "pending"), -1, &found);
     }
     if (!found) {
-        if (ctx->opt.nargs == 2)
-            die(EXIT_USAGE, "pending: no node '%s' in the input", ctx->opt.args[1]);
+        if (cn == 0)
+            die(EXIT_INPUT, "the input describes no node");
         die(EXIT_INPUT, "pending: the input has no joining node (UJ in nodetool status, "
-                        "Joining in nodetool ring)");
+                        "Joining in nodetool ring); name a node to plan its join: pending "
+                        "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T]");
     }
     if (ctx->opt.json)
         sb_puts(&ctx->out, "]\n");

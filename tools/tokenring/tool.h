@@ -163,6 +163,9 @@ void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
 
 /* changes.c: a movement as the change commands print it (tables, or JSON with TITLE). */
 void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title);
+/* As print_movement; JSON also lists the joining node's tokens ("tokens") when given. */
+void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
+                           const int64_t *tokens, size_t nt);
 
 /* ------------------------------------------------------------------- keys */
 

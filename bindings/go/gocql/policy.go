@@ -174,7 +174,7 @@ func sameNode(a, b node) bool {
 func (p *Policy) addLocked(h *gocql.HostInfo) bool {
 	name := hostName(h)
 	p.byName[name] = h
-	n, err := nodeOf("host", name, h.DataCenter(), h.Rack(), h.Tokens())
+	n, err := nodeOf("host", name, h.DataCenter(), h.Rack(), h.Tokens(), false)
 	if err != nil {
 		p.fail("host %s is left out of the ring (routing stays as it was): %v", name, err)
 		return false

@@ -401,7 +401,6 @@ func TestRingFromRows(t *testing.T) {
 			t.Fatalf("want error %q, got %v", want, err)
 		}
 	}
-	bad("has no rack", func(l Row, p []Row, k []Row) []Row { p[0]["rack"] = nil; return k }, RowOptions{})
 	bad("has no data_center", func(l Row, p []Row, k []Row) []Row { p[1]["data_center"] = ""; return k }, RowOptions{})
 	bad("has no tokens yet", func(l Row, p []Row, k []Row) []Row { p[2]["tokens"] = nil; return k }, RowOptions{})
 	bad("EverywhereStrategy", func(l Row, p []Row, k []Row) []Row {
@@ -422,6 +421,30 @@ func TestRingFromRows(t *testing.T) {
 		t.Fatalf("skips: %d nodes", cr2.Ring.NodeCount())
 	}
 	cr2.Close()
+	// a null rack is the server's DefaultRack, an empty one the rack ""
+	p3 := append([]Row(nil), peers...)
+	p3[0], p3[1] = Row{}, Row{}
+	for k, v := range peers[0] {
+		p3[0][k] = v
+	}
+	for k, v := range peers[1] {
+		p3[1][k] = v
+	}
+	p3[0]["rack"] = nil
+	p3[1]["rack"] = ""
+	cr3, err := RingFromRows(local, p3, kss, RowOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cr3.Close()
+	racks := map[string]string{}
+	for i := 0; i < cr3.Ring.NodeCount(); i++ {
+		ni, _ := cr3.Ring.Node(i)
+		racks[ni.Name] = ni.Rack
+	}
+	if racks[peers[0]["peer"].(string)] != tokenring.DefaultRack || racks[peers[1]["peer"].(string)] != "" {
+		t.Fatalf("racks %v", racks)
+	}
 }
 
 func strconvI(v int64) string { return tokenringItoa(v) }

@@ -212,14 +212,16 @@ type node struct {
 	tokens         []int64
 }
 
-func nodeOf(what, addr, dc, rack string, tokens []string) (node, error) {
+// nodeOf checks one host. emptyRack accepts the rack "" (rows, where a null rack is told
+// apart); a driver's host with rack "" is one whose rack gossip has not told yet.
+func nodeOf(what, addr, dc, rack string, tokens []string, emptyRack bool) (node, error) {
 	if addr == "" {
 		return node{}, fmt.Errorf("%s has no address", what)
 	}
 	if dc == "" {
 		return node{}, fmt.Errorf("%s %s has no data_center (gossip has not told this node its datacenter yet)", what, addr)
 	}
-	if rack == "" {
+	if rack == "" && !emptyRack {
 		return node{}, fmt.Errorf("%s %s has no rack (gossip has not told this node its rack yet)", what, addr)
 	}
 	n := node{name: addr, dc: dc, rack: rack, tokens: make([]int64, 0, len(tokens))}
@@ -256,9 +258,10 @@ func ringOf(nodes []node, skipTokenless bool) (*tokenring.Ring, error) {
 // RingFromRows returns the ClusterRing of one host's system.local row, its system.peers_v2
 // (or system.peers) rows and system_schema.keyspaces rows (keyspace_name, replication).
 // Node names are the addresses clients connect to (native_address / rpc_address; the peer
-// address when those are null). Errors name the row: a partitioner other than Murmur3, a
-// row without datacenter or rack, a node without tokens (unless SkipTokenless), an
-// unsupported replication class (unless SkipUnsupported).
+// address when those are null). A null (or missing) rack is tokenring.DefaultRack, the
+// rack the server gives such a peer, and "" the rack "". Errors name the row: a
+// partitioner other than Murmur3, a row without datacenter, a node without tokens (unless
+// SkipTokenless), an unsupported replication class (unless SkipUnsupported).
 func RingFromRows(local Row, peers []Row, keyspaces []Row, opt RowOptions) (*ClusterRing, error) {
 	if p := str(local["partitioner"]); p != "" && shortClass(p) != "Murmur3Partitioner" {
 		return nil, fmt.Errorf("partitioner %s is %w: only Murmur3Partitioner", p, ErrUnsupported)
@@ -269,7 +272,14 @@ func RingFromRows(local Row, peers []Row, keyspaces []Row, opt RowOptions) (*Clu
 		if err != nil {
 			return fmt.Errorf("%s: %w", what, err)
 		}
-		n, err := nodeOf(what, addrOf(row, cols...), str(row["data_center"]), str(row["rack"]), toks)
+		// "" is the rack "", as Cassandra's snitches read rack=; a null rack is the
+		// DEFAULT_RACK the server's GossipingPropertyFileSnitch gives such a peer (gocql
+		// itself ignores the peer)
+		rack := tokenring.DefaultRack
+		if v, ok := row["rack"]; ok && v != nil {
+			rack = str(v)
+		}
+		n, err := nodeOf(what, addrOf(row, cols...), str(row["data_center"]), rack, toks, true)
 		if err != nil {
 			return err
 		}

@@ -261,6 +261,29 @@ def test_missing_rack_is_cassandras_default_rack():
     assert len(tokenring.allocate_tokens(topo, 4, "dc1", None, 2)) == 4
 
 
+def test_empty_rack_is_a_rack_of_its_own():
+    # Cassandra's snitches read rack= as the rack "": NTS keys racks by name, so "" is a
+    # rack distinct from "r1" and from DEFAULT_RACK
+    topo = Topology([("A", "dc1", "", [10]), ("B", "dc1", "", [20]),
+                     ("C", "dc1", "r1", [30]), ("D", "dc1", None, [40])])
+    assert [n.rack for n in topo] == ["", "", "r1", "UNKNOWN_RACK"]
+    ring = Ring(topo)
+    assert ring.rack_count == 3
+    # from A: A (rack ""), B skipped (same rack), C (r1), D (UNKNOWN_RACK)
+    assert ring.replicas(5, {"dc1": 3}) == ("A", "C", "D")
+    # from B: B, C, D, then A's rack is already placed: rf 3 is full
+    assert ring.replicas(15, {"dc1": 3}) == ("B", "C", "D")
+    assert ring.replicas(25, {"dc1": 2}) == ("C", "D")
+    assert ring.replicas(35, {"dc1": 2}) == ("D", "A")
+    # the cqlsh reading: an empty cell is "", null is DEFAULT_RACK
+    text = (" peer | data_center | rack | tokens\n---+---+---+---\n"
+            " a | dc1 |  | {'1'}\n b | dc1 | null | {'2'}\n")
+    cl = tokenring.Cluster.parse(text)
+    assert [n.rack for n in cl.nodes] == ["", "UNKNOWN_RACK"]
+    with pytest.raises(tokenring.InvalidArgumentError, match="datacenter name is empty"):
+        topo.add_node("E", "", "", [50])
+
+
 def test_ring_views_are_properties():
     topo = Topology([("A", "dc1", "r1", [10, 50]), ("B", "dc1", "r1", [30])])
     ring = Ring(topo)

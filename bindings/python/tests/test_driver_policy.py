@@ -160,10 +160,16 @@ def test_ring_from_rows_bad_input():
         driver.ring_from_rows(local, p, ks)
     cr = driver.ring_from_rows(local, p, ks, skip_tokenless=True)
     assert "10.0.0.4" not in cr.ring.node_names and len(cr.ring.node_names) == len(nodes) - 1
+    # a null rack is the server's DEFAULT_RACK, an empty one the rack "" (both distinct
+    # racks for NetworkTopologyStrategy)
     p = [dict(x) for x in peers]
     p[0]["rack"] = None
-    with pytest.raises(tokenring.InvalidArgumentError, match=r"10\.0\.0\.2 has no rack"):
-        driver.ring_from_rows(local, p, ks)
+    p[1]["rack"] = ""
+    cr = driver.ring_from_rows(local, p, ks)
+    racks = {n.name: n.rack for n in cr.ring.nodes}
+    assert racks["10.0.0.2"] == tokenring.DEFAULT_RACK == "UNKNOWN_RACK"
+    assert racks["10.0.0.3"] == ""
+    assert cr.ring.rack_count == len({(n.datacenter, n.rack) for n in cr.ring.nodes})
     p = [dict(x) for x in peers]
     p[1]["data_center"] = None
     with pytest.raises(tokenring.InvalidArgumentError, match=r"10\.0\.0\.3 has no data_center"):

@@ -35,6 +35,7 @@ except ImportError as _e:  # pragma: no cover - depends on the environment
 from ._cluster_ring import ClusterRing
 from ._errors import (EmptyError, InvalidArgumentError, TokenRingError, UnsupportedError)
 from ._ffi import ffi, lib
+from ._node import DEFAULT_RACK
 from ._replication import Replication
 from ._ring import Ring
 from ._topology import Topology
@@ -141,10 +142,10 @@ def _node_of(row: Mapping[str, Any], what: str, *address_columns: str
         raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
                                    f"{what} {addr} has no data_center (gossip has not told this "
                                    "node its datacenter yet)")
-    if not rack:
-        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
-                                   f"{what} {addr} has no rack (gossip has not told this node "
-                                   "its rack yet)")
+    if rack is None:
+        # what the server reads: GossipingPropertyFileSnitch.getRack gives a peer whose
+        # rack is null its DEFAULT_RACK; an empty rack is the rack "" (the C library accepts it)
+        rack = DEFAULT_RACK
     toks = row.get("tokens")
     tokens: List[int] = []
     for t in toks or ():
@@ -165,8 +166,10 @@ def ring_from_rows(local: Any, peers: Iterable[Any], keyspaces: Iterable[Any] = 
     ``replication``). Node names are the addresses clients connect to (``native_address`` /
     ``rpc_address``; the peer address when those are null).
 
-    Errors (each names the row): a non-Murmur3 partitioner (UnsupportedError); a row without
-    datacenter or rack (InvalidArgumentError); a node with no tokens yet (EmptyError; with
+    A null rack is :data:`~tokenring.DEFAULT_RACK` and an empty one the rack "", as the
+    server reads them (the driver itself ignores such a peer row). Errors (each names the
+    row): a non-Murmur3 partitioner (UnsupportedError); a row without datacenter
+    (InvalidArgumentError); a node with no tokens yet (EmptyError; with
     ``skip_tokenless`` such nodes are left out, as a joining node owns nothing yet); a
     replication class other than SimpleStrategy / NetworkTopologyStrategy
     (UnsupportedError; ``skip_unsupported`` leaves that keyspace out). ``allow_unknown_dc``
@@ -284,7 +287,10 @@ def _ring_of_token_map(token_map: Any) -> Tuple[Ring, Tuple[Any, ...]]:
             raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
                                        f"host {name} has no datacenter (its peers row has no "
                                        "data_center)")
-        if not h.rack:
+        if h.rack is None:
+            # the driver's metadata has not learnt this host's rack yet (it ignores peer
+            # rows without one): refused, so a policy keeps its previous ring; an empty
+            # rack is the rack "", as the server reads it
             raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
                                        f"host {name} has no rack (its peers row has no rack)")
         topo.add_node(name, h.datacenter, h.rack, tokens)
