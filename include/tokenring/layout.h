@@ -451,6 +451,69 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
                                                uint32_t release, uint32_t flags,
                                                tokenring_error *err);
 
+/* ------------------------------------------------- the default plan for one join */
+
+/**
+ * The tokens for one node joining @p topology, final when it joins: the library's
+ * default plan (what `tokenring join` uses, and tokenring_allocate_tokens()), never less
+ * balanced than the tokens Cassandra would give the same node.
+ *
+ * The join is judged as the issue of this function asks: effective ownership under
+ * @p keyspace (or NetworkTopologyStrategy {@p datacenter: @p local_rf}) over the nodes
+ * of @p datacenter that hold ring tokens once the node has joined (every node of the
+ * cluster with SimpleStrategy), by max/mean, then min/mean, then stdev/mean; primary
+ * ownership instead while that group has at most rf nodes (every node then replicates
+ * everything).
+ *
+ * Candidates, each evaluated exactly with the library's ring, placement and balance:
+ *  - Cassandra's own choice, tokenring_allocate_cassandra() with the same arguments
+ *    (when Cassandra would give one: not for an empty allocation ring, whose first token
+ *    Cassandra draws at random, nor where it refuses, e.g. 1 < racks < rf);
+ *  - the replication-aware allocator's greedy plan (tokenring_allocate_tokens() of 1.0 as
+ *    documented there, with three differences: the node's fair share is the mean of the
+ *    others' rather than proportional to its token count; SimpleStrategy plans over the
+ *    whole cluster with racks ignored; and tokens beyond the ring's useful ranges go
+ *    where they change nothing, inside a range that ends at one of the node's own
+ *    tokens, instead of failing, so that 16 tokens can join a single-token datacenter);
+ *    while the group has at most rf nodes it balances primary ownership (one replica);
+ *  - Cassandra's tokens, each moved within its neighbours towards the allocator's
+ *    optimum (an exact one-dimensional minimisation; no replica set changes).
+ * The result is Cassandra's candidate unless another is at least as good on both
+ * max/mean and min/mean and better in the order above; without Cassandra's candidate,
+ * the best of the others. So the datacenter is never less balanced than with
+ * Cassandra's tokens, and usually more.
+ *
+ * Thread-safe as a reader of @p topology. Complexity: Cassandra's allocation, the
+ * allocator's, and three ring and placement builds of the cluster.
+ * @param[out] tokens_out receives @p num_tokens tokens, ascending; untouched on failure
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param topology the current cluster (not modified)
+ * @param name the new node's name (its address, as for tokenring_allocate_cassandra());
+ *        must not be in @p topology
+ * @param datacenter the new node's datacenter (need not exist yet)
+ * @param rack the new node's rack (need not exist yet; ignored with SimpleStrategy)
+ * @param keyspace the replication to balance, or NULL for @p local_rf
+ * @param local_rf the replication factor of @p datacenter (1 .. #TOKENRING_MAX_RF) when
+ *        @p keyspace is NULL, else 0
+ * @param release the Cassandra release line of the comparison (#TOKENRING_CASSANDRA_4_0,
+ *        #TOKENRING_CASSANDRA_4_1 or #TOKENRING_CASSANDRA_5_0; they differ only in ties)
+ * @param flags 0 (reserved)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag, both
+ *         or neither of @p keyspace / @p local_rf); #TOKENRING_E_RANGE (@p num_tokens or
+ *         the factor out of range); #TOKENRING_E_EXISTS (@p name already in the cluster);
+ *         #TOKENRING_E_IMPOSSIBLE (the keyspace places no replica in @p datacenter, or
+ *         not one token fits: the message says how many can and why);
+ *         #TOKENRING_E_UNSUPPORTED (an unknown @p release); #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
+                                          const tokenring_topology *topology, const char *name,
+                                          const char *datacenter, const char *rack,
+                                          const tokenring_replication *keyspace,
+                                          int32_t local_rf, uint32_t release, uint32_t flags,
+                                          tokenring_error *err);
+
 #ifdef __cplusplus
 }
 #endif
