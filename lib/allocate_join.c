@@ -142,13 +142,16 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
         }
         repl = own_repl;
     }
-    size_t group = 1; /* the group's nodes holding ring tokens, the new one included */
+    size_t group = 1, group_tokens = 0; /* the group's nodes holding ring tokens, the new
+                                          * one included, and their tokens */
     for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
         if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
-            (simple || strcmp(info.datacenter, datacenter) == 0))
+            (simple || strcmp(info.datacenter, datacenter) == 0)) {
             group++;
+            group_tokens += info.token_count;
+        }
     }
     /* While every node of the group replicates everything, what differs is the primary
      * ranges: balance those (one replica). */
@@ -206,11 +209,14 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
         }
     }
     /* The allocator's own plan while the group is small (the first rf + 1 nodes: primary
-     * ranges, then the first node whose replicas differ) or when Cassandra gives none.
+     * ranges, then the first node whose replicas differ), when the ring has fewer tokens
+     * than the node asks for (then not every token should split a range), or when
+     * Cassandra gives none.
      * Once the group is larger, a different greedy plan at every join leaves ranges
      * that serve later joins worse than Cassandra's (the baseline, built node by node,
      * showed it), so only Cassandra's tokens refined compete. */
-    if (orc == TOKENRING_OK && (!have_c || group <= (size_t)rf + 1)) {
+    if (orc == TOKENRING_OK &&
+        (!have_c || group <= (size_t)rf + 1 || group_tokens < (size_t)num_tokens)) {
         tr = try_candidate(&sx, work, name, ours, num_tokens, repl, datacenter, simple, rf);
         if (tr < 0)
             goto nomem;

@@ -1007,6 +1007,21 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
                 heap_up(sc->heap, hn++);
                 continue;
             }
+            if (m->neutral_fill && c.gain <= 0 && m->nodes[u].tokens > 0) {
+                /* no split helps any more (the node has its share): the rest go where
+                 * they change nothing */
+                bool nomem = false;
+                uint32_t ns = place_neutral(m, u, &nomem);
+                if (nomem)
+                    return -1;
+                if (ns != NIL) {
+                    sc->heap[hn].gain = c.gain;
+                    sc->heap[hn].slot = top.slot;
+                    heap_up(sc->heap, hn++);
+                    sc->mine[t] = ns;
+                    break;
+                }
+            }
             uint32_t j = top.slot;
             uint64_t start = (uint64_t)m->tok[m->prev[j]];
             u128 W = slot_width(m, j);
