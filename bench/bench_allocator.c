@@ -160,13 +160,21 @@ static bool join_figures(const tokenring_topology *t, const tokenring_replicatio
                          const char *name, const char *dc, const char *rack,
                          const int64_t *tokens, size_t n, double out[2])
 {
+    bool simple_ks = tokenring_replication_strategy(ks) == TOKENRING_SIMPLE;
+    int32_t dc_rf = 0;
+    tokenring_replication_dc_factor(&dc_rf, NULL, ks, dc);
+    tokenring_replication *own = NULL; /* NetworkTopologyStrategy: the datacenter's factor */
+    if (!simple_ks) {
+        tokenring_replication_network(&own);
+        tokenring_replication_set_dc(own, dc, dc_rf, 0, NULL);
+    }
     tokenring_topology *x = NULL;
     tokenring_ring *ring = NULL;
     tokenring_placement *pl = NULL;
     bool ok = tokenring_topology_clone(&x, t) == 0 &&
               tokenring_topology_add_node(x, name, dc, rack, tokens, n, NULL) == 0 &&
               tokenring_ring_build(&ring, x, NULL) == 0 &&
-              tokenring_placement_build(&pl, ring, ks, 0, NULL) == 0;
+              tokenring_placement_build(&pl, ring, own ? own : ks, 0, NULL) == 0;
     bool simple = tokenring_replication_strategy(ks) == TOKENRING_SIMPLE;
     int32_t rf = 0;
     tokenring_replication_dc_factor(&rf, NULL, ks, dc);
@@ -180,6 +188,7 @@ static bool join_figures(const tokenring_topology *t, const tokenring_replicatio
     tokenring_placement_free(pl);
     tokenring_ring_free(ring);
     tokenring_topology_free(x);
+    tokenring_replication_free(own);
     return ok;
 }
 

@@ -131,7 +131,9 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
     /* the replication the join is judged by, and the nodes it is judged over */
     tokenring_replication *own_repl = NULL;
     const tokenring_replication *repl = keyspace;
-    if (!keyspace) {
+    if (!simple) {
+        /* NetworkTopologyStrategy fills each datacenter on its own: only the datacenter's
+         * factor matters to its nodes' ownership */
         if ((rc = tokenring_replication_network(&own_repl)) != TOKENRING_OK ||
             (rc = tokenring_replication_set_dc(own_repl, datacenter, rf, 0, err)) !=
                 TOKENRING_OK) {
@@ -247,7 +249,8 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
     }
     if (!best) {
         rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                     "no usable tokens for node '%s' in datacenter '%s'", name, datacenter);
+                     "no usable tokens for node '%s' in datacenter '%s' (%s)", name, datacenter,
+                     orc != TOKENRING_OK ? oerr.message : "its tokens are held by another node");
         goto out;
     }
     memcpy(tokens_out, best, T * sizeof *best);
