@@ -172,16 +172,27 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
     uint32_t placed = 0;
     tokenring_error oerr;
     memset(&oerr, 0, sizeof oerr);
+    /* With fewer tokens in the ring than the node asks for, not every token should split
+     * a range: stop splitting once no split helps. */
+    bool few = group_tokens < (size_t)num_tokens;
     int orc = tr_allocate_join_candidate(ours, num_tokens, topology, datacenter, rack, plan_rf,
-                                         simple, NULL, &placed, &oerr);
+                                         simple, few, NULL, 0, &placed, &oerr);
     if (orc == TOKENRING_E_NOMEM || orc == TOKENRING_E_INVAL) {
         rc = tr_fail(err, orc, "%s", oerr.message);
         goto out;
     }
     tokenring_error cerr;
+    /* Below 8 tokens per node one token is a large part of a node's share, and any
+     * departure from Cassandra's tokens made later joins worse on the baseline (48 nodes x
+     * 4 tokens: a datacenter grown join after join from evenly spaced first nodes ended
+     * at 1.097 / 0.918 against Cassandra's 1.068 / 0.928). There the plan follows
+     * Cassandra, an empty ring included (started at token 0: Cassandra's layout up to a
+     * rotation), and only the allocator's plan where Cassandra gives none. */
+    bool few_per_node = num_tokens < 8;
+    int64_t zero = 0;
     int crc = tokenring_allocate_cassandra(cass, num_tokens, topology, name, datacenter, rack,
-                                           keyspace, keyspace ? 0 : local_rf, NULL, release, 0,
-                                           &cerr);
+                                           keyspace, keyspace ? 0 : local_rf,
+                                           few_per_node ? &zero : NULL, release, 0, &cerr);
     if (crc == TOKENRING_E_NOMEM) {
         rc = tr_fail(err, crc, "out of memory in the allocator");
         goto out;
@@ -218,7 +229,7 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
      * that serve later joins worse than Cassandra's (the baseline, built node by node,
      * showed it), so only Cassandra's tokens refined compete. */
     if (orc == TOKENRING_OK &&
-        (!have_c || group <= (size_t)rf + 1 || group_tokens < (size_t)num_tokens)) {
+        (!have_c || (group <= (size_t)rf + 1 && !few_per_node) || few)) {
         tr = try_candidate(&sx, work, name, ours, num_tokens, repl, datacenter, simple, rf);
         if (tr < 0)
             goto nomem;
@@ -228,21 +239,21 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
             sb = sx;
         }
     }
-    if (have_c && num_tokens >= 8) {
-        /* Cassandra's tokens, each moved towards the allocator's optimum. Not below 8
-         * tokens: there one token is a large part of a node's share, and the moves made
-         * later joins worse on the baseline (48 nodes x 4 tokens, 9 nodes x 4 tokens) */
-        int rrc = tr_allocate_join_candidate(refined, num_tokens, topology, datacenter, rack,
-                                             plan_rf, simple, cass, NULL, NULL);
+    if (have_c && !few_per_node) {
+        /* Cassandra's tokens, each moved towards the allocator's optimum (8 rounds: fewer
+         * or several variants changed nothing or made the baseline worse) */
+        int64_t *rf_k = refined;
+        int rrc = tr_allocate_join_candidate(rf_k, num_tokens, topology, datacenter, rack,
+                                             plan_rf, simple, false, cass, 8, NULL, NULL);
         if (rrc == TOKENRING_E_NOMEM)
             goto nomem;
         if (rrc == TOKENRING_OK) {
-            tr = try_candidate(&sx, work, name, refined, num_tokens, repl, datacenter, simple,
+            tr = try_candidate(&sx, work, name, rf_k, num_tokens, repl, datacenter, simple,
                                rf);
             if (tr < 0)
                 goto nomem;
             if (tr == 0 && score_dominates(&sx, &sc) && score_better(&sx, &sb)) {
-                best = refined;
+                best = rf_k;
                 sb = sx;
             }
         }

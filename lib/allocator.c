@@ -176,6 +176,7 @@ typedef struct model {
     uint32_t cur_u;       /* the node being placed (NIL: none) */
     double u_weight;      /* > 0: its weight in the fair shares instead of its tokens */
     bool neutral_fill;    /* no room left: extra tokens where they change nothing */
+    bool stop_no_gain;    /* and once no split helps */
 } model;
 
 static void model_free(model *m)
@@ -1007,7 +1008,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
                 heap_up(sc->heap, hn++);
                 continue;
             }
-            if (m->neutral_fill && c.gain <= 0 && m->nodes[u].tokens > 0) {
+            if (m->stop_no_gain && c.gain <= 0 && m->nodes[u].tokens > 0) {
                 /* no split helps any more (the node has its share): the rest go where
                  * they change nothing */
                 bool nomem = false;
@@ -1069,7 +1070,8 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
 
 /* u takes the given tokens (ascending, none taken), then each is moved within its
  * neighbours towards its best position, as place_node() refines its own choice. */
-static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int64_t *given)
+static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int64_t *given,
+                       int rounds)
 {
     (void)count_node(m, u);
     if (node_targets(m, u, T))
@@ -1095,7 +1097,7 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
             return -1;
         sc->mine[t] = ns;
     }
-    for (int round = 0; round < 8; round++) {
+    for (int round = 0; round < rounds; round++) {
         bool moved = false;
         for (uint32_t t = 0; t < T; t++)
             moved |= refine_slot(m, sc->mine[t], true);
@@ -1181,6 +1183,8 @@ typedef struct plan_opts {
     bool simple;          /* SimpleStrategy: the whole cluster's ring, racks ignored */
     bool equal_share;     /* the new node's fair share is the others' mean, not by tokens */
     bool neutral_fill;    /* tokens beyond the useful ranges where they change nothing */
+    bool stop_no_gain;    /* and once no split helps */
+    int refine_rounds;    /* with `given`: rounds of moves (each token once per round) */
     uint32_t *placed_out; /* receives the tokens the failing node could take */
 } plan_opts;
 
@@ -1206,6 +1210,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
     memset(&m, 0, sizeof m);
     m.cur_u = NIL;
     m.neutral_fill = po->neutral_fill;
+    m.stop_no_gain = po->stop_no_gain;
     m.rf = rf;
     m.rfcap = (uint32_t)rf;
     m.head = NIL;
@@ -1323,7 +1328,8 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
     for (size_t i = 0; i < count; i++) {
         sc.mine = pslots + i * num_tokens;
         uint64_t before = pg ? pg->done : 0;
-        int prc = po->given ? place_given(&m, &sc, planned[i], num_tokens, po->given)
+        int prc = po->given ? place_given(&m, &sc, planned[i], num_tokens, po->given,
+                                          po->refine_rounds)
                             : place_node(&m, &sc, planned[i], num_tokens, true);
         if (prc < 0)
             goto nomem;
@@ -1515,8 +1521,8 @@ int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
 int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_tokens,
                                const tokenring_topology *topology, const char *datacenter,
                                const char *rack, int32_t rf, bool simple,
-                               const int64_t *given, uint32_t *placed_out,
-                               tokenring_error *err)
+                               bool stop_no_gain, const int64_t *given, int rounds,
+                               uint32_t *placed_out, tokenring_error *err)
 {
     plan_opts po;
     memset(&po, 0, sizeof po);
@@ -1524,6 +1530,8 @@ int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_tokens,
     po.simple = simple;
     po.equal_share = true;
     po.neutral_fill = true;
+    po.stop_no_gain = stop_no_gain;
+    po.refine_rounds = rounds;
     po.placed_out = placed_out;
     return allocate_nodes_opts(tokens_out, num_tokens, topology, datacenter, &rack, 1, rf,
                                TOKENRING_ALLOCATE_NODE_BY_NODE, &po, NULL, err);
