@@ -225,7 +225,8 @@ const tool_option tool_options[] = {
     { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
     { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens; join "
                     "--as-cassandra: allocate_tokens_for_local_replication_factor)" },
-    { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ..." },
+    { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ... (or named: "
+                          "RAC1=N1,RAC2=N2)" },
     { "--names", "A,B", "names of the new nodes (migrate-num-tokens)" },
     { "--node-by-node", NULL, "plan new nodes one at a time (generatetokens)" },
     { "--as-cassandra", NULL,
