@@ -1349,9 +1349,8 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
                 *po->placed_out = placed;
             rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                          "no room left in datacenter '%s' for %u more tokens: node %zu of "
-                         "the plan could take only %u (a node takes at most one token in "
-                         "each range of the ring, %zu tokens with the nodes planned before "
-                         "it, that is wide enough and not next to one of its own tokens)",
+                         "the plan fits only %u (one per range of the %zu-token ring that is "
+                         "not next to its own tokens)",
                          datacenter, num_tokens, i + 1, placed, m.ring_count - placed);
             goto done;
         }

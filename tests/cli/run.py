@@ -1133,6 +1133,16 @@ def test_cassandra():
         check(len(set(toks)) == 16 and f is not None and f[0] <= f[2] and f[1] >= f[3],
               "16 tokens join a single-token datacenter (%s), no worse than Cassandra: %r"
               % (ks, f))
+    # a batch plan that cannot fit says how many tokens fit and why; node by node, each node
+    # gets the default join plan, which fits any number
+    gt = ["--input", single, "generatetokens", "--nodes", "2", "--num-tokens", "16", "--rf", "3"]
+    rc, out, err = run(gt)
+    check(rc != 0 and "fits only 5" in err and "5-token ring" in err,
+          "generatetokens batch into a single-token ring says how many fit: %d %r" % (rc, err))
+    out = ok(gt + ["--node-by-node"])
+    nodes = [l for l in out.splitlines() if l.startswith("Node ")]
+    check(len(nodes) == 2 and all(len(set(l.split("[")[1].split(","))) == 16 for l in nodes),
+          "generatetokens --node-by-node into a single-token ring: 16 tokens each")
     # --racks with rack names
     out = ok(["generatetokens", "--nodes", "4", "--num-tokens", "4", "--rf", "3", "--racks",
               "RAC1=2,RAC2=1,r3=1"])

@@ -228,10 +228,12 @@ TOOL_COMMAND(cmd_generatetokens)
         for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
             progress(ctx, "generatetokens", i, n);
             int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
-            rc = tokenring_allocate_tokens(mine, (uint32_t)ctx->opt.num_tokens, work, dc, racks[i],
-                                           (int32_t)ctx->opt.rf, 0, &err);
             char name[64];
             snprintf(name, sizeof name, "planned-node-%zu", i);
+            /* the default plan for one join: never less balanced than Cassandra's */
+            rc = tokenring_allocate_join(mine, (uint32_t)ctx->opt.num_tokens, work, name, dc,
+                                         racks[i], NULL, (int32_t)ctx->opt.rf,
+                                         cassandra_release(ctx, NULL), 0, &err);
             if (rc == TOKENRING_OK)
                 rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
                                                  (size_t)ctx->opt.num_tokens, &err);
