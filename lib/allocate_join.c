@@ -105,7 +105,7 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
     int rc;
     if ((rc = tr_check_name(err, "node name", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
-        (rc = tr_check_name(err, "rack name", rack)) != TOKENRING_OK)
+        (rc = tr_check_rack_name(err, "rack name", rack)) != TOKENRING_OK)
         return rc;
     if ((keyspace != NULL) == (local_rf != 0))
         return tr_fail(err, TOKENRING_E_INVAL,
