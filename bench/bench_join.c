@@ -2,7 +2,7 @@
 /* One join into a large ring (issue 20, speed): the tokens of a 1001st node joining a
  * 1000-node x 16-token datacenter, in Cassandra-exact mode (tokenring_allocate_cassandra,
  * the tokens Cassandra would choose) and in the library's default mode
- * (tokenring_allocate_tokens), next to Cassandra's own allocator on the same ring: run
+ * (tokenring_allocate_join, the default plan for one join), next to Cassandra's own allocator on the same ring: run
  * bench/cassandra/compare.sh, which runs this program and the Java harness beside it
  * (bench/cassandra/JoinBench.java) in one go. Not a test: prints figures only.
  *
@@ -105,10 +105,11 @@ int main(int argc, char **argv)
                              ? tokenring_allocate_cassandra(out, TOKENS, t, "10.0.9.1", "dc1",
                                                             "rack1", NULL, 3, NULL,
                                                             TOKENRING_CASSANDRA_5_0, 0, &err)
-                             : tokenring_allocate_tokens(out, TOKENS, t, "dc1", "rack1", 3, 0,
-                                                         &err);
+                             : tokenring_allocate_join(out, TOKENS, t, "10.0.9.1", "dc1", "rack1",
+                                                       NULL, 3, TOKENRING_CASSANDRA_5_0, 0,
+                                                       &err);
                 times[r] = now() - t0;
-                must(rc, mode == 0 ? "allocate_cassandra" : "allocate_tokens", &err);
+                must(rc, mode == 0 ? "allocate_cassandra" : "allocate_join", &err);
             }
             qsort(times, (size_t)repeats, sizeof *times, cmp_double);
             printf("%drack\t%s\t%.6f\t%.6f", racks, mode == 0 ? "exact" : "default",

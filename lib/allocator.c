@@ -172,6 +172,11 @@ typedef struct model {
     double *inv_o;        /* per node 1 / o_w (fractions) */
     double *o;            /* per node o_w (fractions) */
     tset taken;           /* every token of the cluster + planned ones */
+    /* one joining node (tr_allocate_join_candidate) */
+    uint32_t cur_u;       /* the node being placed (NIL: none) */
+    double u_weight;      /* > 0: its weight in the fair shares instead of its tokens */
+    bool neutral_fill;    /* no room left: extra tokens where they change nothing */
+    bool stop_no_gain;    /* and once no split helps */
 } model;
 
 static void model_free(model *m)
@@ -335,6 +340,15 @@ static void water_fill(const double *w, double *out, size_t n, double cap, doubl
     }
 }
 
+/* A node's weight in the fair shares: its tokens, except the joining node's when the
+ * caller asked for an equal share (u_weight, the mean token count of the others). */
+static double node_weight(const model *m, size_t i)
+{
+    if (i == m->cur_u && m->u_weight > 0)
+        return m->u_weight;
+    return (double)m->nodes[i].tokens;
+}
+
 /* Fair shares under NetworkTopologyStrategy: with racks >= rf every rack holds at most one
  * copy of each range (rack totals water-filled by token count, capped at 1, then split
  * among the rack's nodes by tokens); with fewer racks than rf a node holds at most one
@@ -351,15 +365,15 @@ static int set_targets(model *m)
     }
     if (m->racks_in_ring >= (uint32_t)m->rf) {
         for (size_t i = 0; i < n; i++)
-            w[m->nodes[i].rack] += m->nodes[i].tokens;
+            w[m->nodes[i].rack] += node_weight(m, i);
         water_fill(w, share, m->rack_count, 1.0, (double)m->rf_left);
         for (size_t i = 0; i < n; i++) {
             uint32_t r = m->nodes[i].rack;
-            m->o[i] = w[r] > 0 ? share[r] * m->nodes[i].tokens / w[r] : 0.0;
+            m->o[i] = w[r] > 0 ? share[r] * node_weight(m, i) / w[r] : 0.0;
         }
     } else {
         for (size_t i = 0; i < n; i++)
-            w[i] = m->nodes[i].tokens;
+            w[i] = node_weight(m, i);
         water_fill(w, m->o, n, 1.0, (double)m->rf_left);
     }
     for (size_t i = 0; i < n; i++)
@@ -816,9 +830,10 @@ static size_t queue_candidate(model *m, scratch *sc, size_t hn, uint32_t s, uint
     return 1;
 }
 
-static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine)
+/* Ring parameters with u counted: recompute everything only when they change. Returns
+ * true when the rack of u had no node yet. */
+static bool count_node(model *m, uint32_t u)
 {
-    /* Ring parameters with u counted: recompute everything only when they change. */
     uint32_t ur = m->nodes[u].rack;
     /* rack_nodes is only valid once recompute_all() has run: before the first placement
      * it reads zero for every rack, and a node joining an existing rack was taken for
@@ -837,6 +852,55 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
         m->racks_in_ring = want_racks;
         m->rack_nodes[ur]++;
     }
+    return rack_empty;
+}
+
+/* The fair shares with u counted with T tokens (or its u_weight). */
+static int node_targets(model *m, uint32_t u, uint32_t T)
+{
+    m->cur_u = u;
+    m->nodes[u].tokens = T;
+    int trc = set_targets(m);
+    m->nodes[u].tokens = 0;
+    return trc;
+}
+
+/* One token of u where it changes no replica set and no ownership: inside the widest
+ * range that ends at one of u's own tokens (a walk from there meets u first either way).
+ * For a node that asks for more tokens than the ring has useful ranges. Returns the new
+ * slot, NIL when there is none (u has no token yet, or every such range is too narrow),
+ * or NIL with *nomem set. */
+static uint32_t place_neutral(model *m, uint32_t u, bool *nomem)
+{
+    uint32_t best = NIL;
+    u128 bw = 0;
+    for (uint32_t s = m->nfirst[u]; s != NIL; s = m->nnext[s]) {
+        u128 w = slot_width(m, s);
+        if (w >= 2 && w > bw) {
+            bw = w;
+            best = s;
+        }
+    }
+    if (best == NIL)
+        return NIL;
+    uint64_t start = (uint64_t)m->tok[m->prev[best]];
+    uint64_t x = (uint64_t)(bw / 2);
+    int64_t tk = (int64_t)(start + x);
+    while (tset_has(&m->taken, tk) && x < (uint64_t)(bw - 1))
+        tk = (int64_t)(start + ++x);
+    if (tset_has(&m->taken, tk))
+        return NIL;
+    uint32_t ns = insert_token(m, best, tk, u);
+    if (ns == NIL || tset_add(&m->taken, tk)) {
+        *nomem = true;
+        return NIL;
+    }
+    return ns;
+}
+
+static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine)
+{
+    bool rack_empty = count_node(m, u);
     if (m->ring_count == 0 || m->nodes_in_ring <= (uint32_t)m->rf ||
         (rack_empty && m->racks_in_ring <= (uint32_t)m->rf)) {
         /* Every node replicates everything (nodes <= rf), or the first node of a rack
@@ -853,10 +917,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
         return place_even(m, u, T, slot, slots, sc->mine);
     }
     /* Targets count u with its T tokens. */
-    m->nodes[u].tokens = T;
-    int trc = set_targets(m);
-    m->nodes[u].tokens = 0;
-    if (trc)
+    if (node_targets(m, u, T))
         return -1;
     if (ensure_scratch(m, sc))
         return -1;
@@ -921,6 +982,16 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
         }
         m->u_rem = T - t;
         for (;;) {
+            if (hn == 0 && m->neutral_fill) {
+                bool nomem = false;
+                uint32_t ns = place_neutral(m, u, &nomem);
+                if (nomem)
+                    return -1;
+                if (ns == NIL)
+                    return 1;
+                sc->mine[t] = ns;
+                break;
+            }
             if (hn == 0)
                 return 1; /* no room */
             hent top = sc->heap[0];
@@ -936,6 +1007,21 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
                 sc->heap[hn].slot = top.slot;
                 heap_up(sc->heap, hn++);
                 continue;
+            }
+            if (m->stop_no_gain && c.gain <= 0 && m->nodes[u].tokens > 0) {
+                /* no split helps any more (the node has its share): the rest go where
+                 * they change nothing */
+                bool nomem = false;
+                uint32_t ns = place_neutral(m, u, &nomem);
+                if (nomem)
+                    return -1;
+                if (ns != NIL) {
+                    sc->heap[hn].gain = c.gain;
+                    sc->heap[hn].slot = top.slot;
+                    heap_up(sc->heap, hn++);
+                    sc->mine[t] = ns;
+                    break;
+                }
             }
             uint32_t j = top.slot;
             uint64_t start = (uint64_t)m->tok[m->prev[j]];
@@ -978,6 +1064,45 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             if (!moved)
                 break;
         }
+    }
+    return 0;
+}
+
+/* u takes the given tokens (ascending, none taken), then each is moved within its
+ * neighbours towards its best position, as place_node() refines its own choice. */
+static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int64_t *given,
+                       int rounds)
+{
+    (void)count_node(m, u);
+    if (node_targets(m, u, T))
+        return -1;
+    for (uint32_t t = 0; t < T; t++) {
+        uint32_t j = NIL;
+        if (m->ring_count > 0) {
+            /* the slot before which given[t] goes: the smallest token above it, else
+             * (wrapping) the smallest token */
+            uint32_t s = m->head, above = NIL, least = NIL;
+            for (size_t k = 0; k < m->ring_count; k++, s = m->next[s]) {
+                if (m->tok[s] > given[t] && (above == NIL || m->tok[s] < m->tok[above]))
+                    above = s;
+                if (least == NIL || m->tok[s] < m->tok[least])
+                    least = s;
+            }
+            j = above != NIL ? above : least;
+        }
+        if (tset_has(&m->taken, given[t]))
+            return 1;
+        uint32_t ns = insert_token(m, j, given[t], u);
+        if (ns == NIL || tset_add(&m->taken, given[t]))
+            return -1;
+        sc->mine[t] = ns;
+    }
+    for (int round = 0; round < rounds; round++) {
+        bool moved = false;
+        for (uint32_t t = 0; t < T; t++)
+            moved |= refine_slot(m, sc->mine[t], true);
+        if (!moved)
+            break;
     }
     return 0;
 }
@@ -1052,8 +1177,22 @@ static int ensure_racks(model *m, size_t racks)
     return 0;
 }
 
-static bool in_group(const tokenring_node_info *info, const char *dc, const char *rack)
+/* How a plan is made (tr_allocate_nodes_opts); zero: tokenring_allocate_nodes(). */
+typedef struct plan_opts {
+    const int64_t *given; /* one node: start from these tokens (ascending), refine only */
+    bool simple;          /* SimpleStrategy: the whole cluster's ring, racks ignored */
+    bool equal_share;     /* the new node's fair share is the others' mean, not by tokens */
+    bool neutral_fill;    /* tokens beyond the useful ranges where they change nothing */
+    bool stop_no_gain;    /* and once no split helps */
+    int refine_rounds;    /* with `given`: rounds of moves (each token once per round) */
+    uint32_t *placed_out; /* receives the tokens the failing node could take */
+} plan_opts;
+
+static bool in_group(const tokenring_node_info *info, const char *dc, const char *rack,
+                     const plan_opts *po)
 {
+    if (po->simple)
+        return true;
     return strcmp(info->datacenter, dc) == 0 && (!rack || strcmp(info->rack, rack) == 0);
 }
 
@@ -1064,10 +1203,14 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
                       const tokenring_topology *topology, const char *datacenter,
                       const char *only_rack, const char *const *racks, size_t count,
                       int32_t rf, uint32_t flags, uint32_t even_slot, uint32_t even_slots,
-                      tset *shared, tr_progress *pg, tokenring_error *err)
+                      tset *shared, const plan_opts *po, tr_progress *pg,
+                      tokenring_error *err)
 {
     model m;
     memset(&m, 0, sizeof m);
+    m.cur_u = NIL;
+    m.neutral_fill = po->neutral_fill;
+    m.stop_no_gain = po->stop_no_gain;
     m.rf = rf;
     m.rfcap = (uint32_t)rf;
     m.head = NIL;
@@ -1099,7 +1242,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
     for (size_t i = 0; i < tn; i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
-        if (in_group(&info, datacenter, only_rack))
+        if (in_group(&info, datacenter, only_rack, po))
             dc_tokens += info.token_count;
     }
     {
@@ -1110,9 +1253,9 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         for (size_t i = 0; i < tn; i++) {
             tokenring_node_info info;
             tokenring_topology_node(&info, topology, i);
-            if (!in_group(&info, datacenter, only_rack))
+            if (!in_group(&info, datacenter, only_rack, po))
                 continue;
-            uint32_t r = rack_id(&rack_names, &rack_n, info.rack);
+            uint32_t r = rack_id(&rack_names, &rack_n, po->simple ? "" : info.rack);
             if (r == NIL || ensure_racks(&m, rack_n)) {
                 tr_free(pairs_t);
                 goto nomem;
@@ -1138,7 +1281,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         for (size_t i = 0, id = 0; i < tn; i++) {
             tokenring_node_info info;
             tokenring_topology_node(&info, topology, i);
-            if (!in_group(&info, datacenter, only_rack))
+            if (!in_group(&info, datacenter, only_rack, po))
                 continue;
             for (size_t j = 0; j < info.token_count; j++) {
                 int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
@@ -1166,7 +1309,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
     if (!planned || !pslots || !sc.tmp)
         goto nomem;
     for (size_t i = 0; i < count; i++) {
-        uint32_t r = rack_id(&rack_names, &rack_n, racks[i]);
+        uint32_t r = rack_id(&rack_names, &rack_n, po->simple ? "" : racks[i]);
         if (r == NIL || ensure_racks(&m, rack_n))
             goto nomem;
         m.rack_count = (uint32_t)rack_n;
@@ -1175,10 +1318,19 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
             goto nomem;
         planned[i] = id;
     }
+    if (po->equal_share && m.node_count > count) {
+        /* the others' mean token count: an equal share per node */
+        double sum = 0;
+        for (size_t i = 0; i + count < m.node_count; i++)
+            sum += m.nodes[i].tokens;
+        m.u_weight = sum / (double)(m.node_count - count);
+    }
     for (size_t i = 0; i < count; i++) {
         sc.mine = pslots + i * num_tokens;
         uint64_t before = pg ? pg->done : 0;
-        int prc = place_node(&m, &sc, planned[i], num_tokens, true);
+        int prc = po->given ? place_given(&m, &sc, planned[i], num_tokens, po->given,
+                                          po->refine_rounds)
+                            : place_node(&m, &sc, planned[i], num_tokens, true);
         if (prc < 0)
             goto nomem;
         if (prc == 2) {
@@ -1187,10 +1339,19 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         }
         if (pg)
             pg->done = before + num_tokens; /* evenly spaced nodes report nothing */
+        if (prc > 0 && po->given) {
+            rc = tr_fail(err, TOKENRING_E_EXISTS, "a given token is already in the ring");
+            goto done;
+        }
         if (prc > 0) {
+            uint32_t placed = m.nodes[planned[i]].tokens;
+            if (po->placed_out)
+                *po->placed_out = placed;
             rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "no room left in datacenter '%s' for %u more tokens", datacenter,
-                         num_tokens);
+                         "no room left in datacenter '%s' for %u more tokens: node %zu of "
+                         "the plan fits only %u (one per range of the %zu-token ring that is "
+                         "not next to its own tokens)",
+                         datacenter, num_tokens, i + 1, placed, m.ring_count - placed);
             goto done;
         }
     }
@@ -1252,10 +1413,11 @@ int tr_check_plan_shape(tokenring_error *err, uint32_t num_tokens, int32_t rf)
     return TOKENRING_OK;
 }
 
-int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
-                      const tokenring_topology *topology, const char *datacenter,
-                      const char *const *racks, size_t count, int32_t rf, uint32_t flags,
-                      tr_progress *pg, tokenring_error *err)
+static int allocate_nodes_opts(int64_t *tokens_out, uint32_t num_tokens,
+                               const tokenring_topology *topology, const char *datacenter,
+                               const char *const *racks, size_t count, int32_t rf,
+                               uint32_t flags, const plan_opts *po, tr_progress *pg,
+                               tokenring_error *err)
 {
     if (topology && tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_MURMUR3)
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
@@ -1310,7 +1472,7 @@ int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
         if (k == nr)
             rl[nr++] = r;
     }
-    if (rf > 1 && nr == (size_t)rf) {
+    if (rf > 1 && nr == (size_t)rf && !po->simple) {
         /* Exactly rf racks: each rack holds one full copy, so a node's effective ownership
          * is its primary ownership in its rack's own ring. Balance each rack's ring on its
          * own (one replica), the first node of rack i evenly spaced at offset i / rf. */
@@ -1324,14 +1486,14 @@ int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
             if (n == 0)
                 continue;
             rc = plan_group(buf, num_tokens, topology, datacenter, rl[k], gr, n, 1, flags,
-                            (uint32_t)k, (uint32_t)nr, &shared, pg, err);
+                            (uint32_t)k, (uint32_t)nr, &shared, po, pg, err);
             for (size_t i = 0; i < n && rc == TOKENRING_OK; i++)
                 memcpy(tokens_out + idx[i] * num_tokens, buf + i * num_tokens,
                        num_tokens * sizeof *buf);
         }
     } else {
         rc = plan_group(tokens_out, num_tokens, topology, datacenter, NULL, racks, count, rf,
-                        flags, 0, 0, &shared, pg, err);
+                        flags, 0, 0, &shared, po, pg, err);
     }
     if (rc == TOKENRING_OK && pg) {
         pg->total = pg->done;
@@ -1345,6 +1507,36 @@ out:
     tr_free(shared.keys);
     tr_free(shared.used);
     return rc;
+}
+
+int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
+                      const tokenring_topology *topology, const char *datacenter,
+                      const char *const *racks, size_t count, int32_t rf, uint32_t flags,
+                      tr_progress *pg, tokenring_error *err)
+{
+    plan_opts po;
+    memset(&po, 0, sizeof po);
+    return allocate_nodes_opts(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                               flags, &po, pg, err);
+}
+
+int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_tokens,
+                               const tokenring_topology *topology, const char *datacenter,
+                               const char *rack, int32_t rf, bool simple,
+                               bool stop_no_gain, const int64_t *given, int rounds,
+                               uint32_t *placed_out, tokenring_error *err)
+{
+    plan_opts po;
+    memset(&po, 0, sizeof po);
+    po.given = given;
+    po.simple = simple;
+    po.equal_share = true;
+    po.neutral_fill = true;
+    po.stop_no_gain = stop_no_gain;
+    po.refine_rounds = rounds;
+    po.placed_out = placed_out;
+    return allocate_nodes_opts(tokens_out, num_tokens, topology, datacenter, &rack, 1, rf,
+                               TOKENRING_ALLOCATE_NODE_BY_NODE, &po, NULL, err);
 }
 
 TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_tokens,

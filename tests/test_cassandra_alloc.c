@@ -464,6 +464,306 @@ static void test_offline_ignores_racks(void **state)
     tokenring_topology_free(one);
 }
 
+/* ------------------------------------------- tokenring_allocate_join: the default plan */
+
+/* max/mean and min/mean of dc once `name` holds `tok`: effective under ks, primary while
+ * the group has at most rf nodes (the figures tokenring_allocate_join is judged by). */
+static void join_balance(const tokenring_topology *t, const tokenring_replication *ks,
+                         const char *name, const char *dc, const char *rack,
+                         const int64_t *tok, size_t n, double out[2])
+{
+    bool simple_ks = tokenring_replication_strategy(ks) == TOKENRING_SIMPLE;
+    int32_t dc_rf = 0;
+    tokenring_replication_dc_factor(&dc_rf, NULL, ks, dc);
+    tokenring_replication *own = NULL; /* NetworkTopologyStrategy: the datacenter's factor */
+    if (!simple_ks) {
+        tokenring_replication_network(&own);
+        tokenring_replication_set_dc(own, dc, dc_rf, 0, NULL);
+    }
+    tokenring_topology *x = NULL;
+    tokenring_ring *ring = NULL;
+    tokenring_placement *pl = NULL;
+    assert_int_equal(tokenring_topology_clone(&x, t), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(x, name, dc, rack, tok, n, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&ring, x, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_build(&pl, ring, own ? own : ks, 0, NULL), TOKENRING_OK);
+    bool simple = tokenring_replication_strategy(ks) == TOKENRING_SIMPLE;
+    int32_t rf = 0;
+    tokenring_replication_dc_factor(&rf, NULL, ks, dc);
+    tokenring_balance pb, eb;
+    assert_int_equal(tokenring_balance_compute(&pb, &eb, ring, pl, simple ? NULL : dc, NULL,
+                                               NULL),
+                     TOKENRING_OK);
+    const tokenring_balance *b = eb.node_count <= (uint32_t)rf ? &pb : &eb;
+    out[0] = b->max / b->mean;
+    out[1] = b->min / b->mean;
+    tokenring_placement_free(pl);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(x);
+    tokenring_replication_free(own);
+}
+
+static void assert_distinct_new(const int64_t *tok, size_t n, const tokenring_topology *t)
+{
+    for (size_t i = 1; i < n; i++)
+        assert_true(tok[i - 1] < tok[i]);
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        for (size_t k = 0; k < info.token_count; k++)
+            for (size_t j = 0; j < n; j++)
+                assert_true(info.tokens[k] != tok[j]);
+    }
+}
+
+/* Two nodes Cassandra built (16 tokens, one rack), SimpleStrategy 2: the third node makes
+ * every node own two thirds (the issue's example gave 78.86 / 55.00 / 66.14 %). */
+static void test_join_simple_strategy(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    int64_t tok[16], first = INT64_C(-8686704767075290596);
+    const char *names[] = { "172.16.0.11", "172.16.0.12" };
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(tokenring_allocate_cassandra(tok, 16, t, names[i], "datacenter1",
+                                                      "RAC1", NULL, 2, &first,
+                                                      TOKENRING_CASSANDRA_5_0, 0, NULL),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_topology_add_node(t, names[i], "datacenter1", "RAC1", tok,
+                                                     16, NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_replication *ks = NULL;
+    assert_int_equal(tokenring_replication_simple(&ks, 2, 0, NULL), TOKENRING_OK);
+    tokenring_error err;
+    /* a rack of its own: SimpleStrategy ignores racks, so it must not matter */
+    assert_int_equal(tokenring_allocate_join(tok, 16, t, "172.16.0.13", "datacenter1", "rack1",
+                                             ks, 0, TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    assert_distinct_new(tok, 16, t);
+    double ours[2], theirs[2];
+    join_balance(t, ks, "172.16.0.13", "datacenter1", "rack1", tok, 16, ours);
+    assert_true(ours[0] < 1.001 && ours[1] > 0.999);
+    int64_t c[16];
+    assert_int_equal(tokenring_allocate_cassandra(c, 16, t, "172.16.0.13", "datacenter1",
+                                                  "rack1", ks, 0, NULL,
+                                                  TOKENRING_CASSANDRA_5_0, 0, NULL),
+                     TOKENRING_OK);
+    join_balance(t, ks, "172.16.0.13", "datacenter1", "rack1", c, 16, theirs);
+    assert_true(theirs[0] > ours[0]);
+    tokenring_replication_free(ks);
+    tokenring_topology_free(t);
+}
+
+/* The second node of a datacenter with rf 3: primary ranges balanced against the first
+ * node's tokens (not evenly spaced ignoring them), never worse than Cassandra's. */
+static void test_join_second_node(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    int64_t tok[16], c[16], first = INT64_C(4719551804927258585);
+    assert_int_equal(tokenring_allocate_cassandra(tok, 16, t, "10.0.0.1", "dc1", "rack1", NULL,
+                                                  3, &first, TOKENRING_CASSANDRA_5_0, 0, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "10.0.0.1", "dc1", "rack1", tok, 16, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_join(tok, 16, t, "10.0.0.2", "dc1", "rack1", NULL, 3,
+                                             TOKENRING_CASSANDRA_5_0, 0, NULL),
+                     TOKENRING_OK);
+    assert_distinct_new(tok, 16, t);
+    assert_int_equal(tokenring_allocate_cassandra(c, 16, t, "10.0.0.2", "dc1", "rack1", NULL, 3,
+                                                  NULL, TOKENRING_CASSANDRA_5_0, 0, NULL),
+                     TOKENRING_OK);
+    tokenring_replication *ks = NULL;
+    tokenring_replication_network(&ks);
+    tokenring_replication_set_dc(ks, "dc1", 3, 0, NULL);
+    double ours[2], theirs[2];
+    join_balance(t, ks, "10.0.0.2", "dc1", "rack1", tok, 16, ours);
+    join_balance(t, ks, "10.0.0.2", "dc1", "rack1", c, 16, theirs);
+    assert_true(ours[0] <= theirs[0] && ours[1] >= theirs[1]);
+    assert_true(ours[0] < 1.01);
+    tokenring_replication_free(ks);
+    tokenring_topology_free(t);
+}
+
+/* 16 tokens into a datacenter of 5 single-token nodes: no "no room left"; the tokens
+ * beyond the useful ranges change nothing, and the node does not take every range. */
+static void test_join_single_token_ring(void **state)
+{
+    (void)state;
+    const char *names[] = { "127.0.0.1", "127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5" };
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    for (int i = 0; i < 5; i++) {
+        int64_t one = (int64_t)((uint64_t)INT64_MIN + (uint64_t)i * (UINT64_MAX / 5));
+        assert_int_equal(tokenring_topology_add_node(t, names[i], "dc1", "rack1", &one, 1, NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_replication *ks = NULL;
+    tokenring_replication_simple(&ks, 3, 0, NULL);
+    int64_t tok[16];
+    tokenring_error err;
+    assert_int_equal(tokenring_allocate_join(tok, 16, t, "10.0.0.99", "dc1", "rack1", ks, 0,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    assert_distinct_new(tok, 16, t);
+    double ours[2];
+    join_balance(t, ks, "10.0.0.99", "dc1", "rack1", tok, 16, ours);
+    assert_true(ours[0] < 1.5); /* Cassandra's tokens give the new node everything: 2.0 */
+    /* the 1.0 allocator with NTS on the same ring still says how many fit and why */
+    assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "dc1", "rack1", 3, 0, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "only"));
+    tokenring_replication_free(ks);
+    tokenring_topology_free(t);
+}
+
+static void test_join_arguments(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    int64_t tok[4] = { -100, 0, 100, 200 };
+    assert_int_equal(tokenring_topology_add_node(t, "10.0.0.1", "dc1", "r1", tok, 4, NULL),
+                     TOKENRING_OK);
+    tokenring_error err;
+    memset(tok, 0x5a, sizeof tok);
+    int64_t keep = tok[0];
+    assert_int_equal(tokenring_allocate_join(NULL, 4, t, "n", "dc1", "r1", NULL, 3,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.1", "dc1", "r1", NULL, 3,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", NULL, 0,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_allocate_join(tok, 0, t, "10.0.0.2", "dc1", "r1", NULL, 3,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", NULL, 3, 0x99,
+                                             0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", NULL, 3,
+                                             TOKENRING_CASSANDRA_5_0, 1, &err),
+                     TOKENRING_E_INVAL);
+    tokenring_replication *ks = NULL;
+    tokenring_replication_network(&ks);
+    tokenring_replication_set_dc(ks, "dc2", 3, 0, NULL);
+    assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", ks, 0,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "no replica"));
+    assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", ks, 3,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_true(tok[0] == keep); /* untouched on failure */
+    tokenring_replication_free(ks);
+    tokenring_topology_free(t);
+}
+
+/* Every vector Cassandra answered: the default plan is at least as balanced as its tokens
+ * (max/mean and min/mean), strictly better on a good part of them. */
+static void test_join_never_worse_on_vectors(void **state)
+{
+    (void)state;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", data_dir(), "cassandra_allocation_5.0.2.tsv");
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char *line = NULL;
+    size_t linecap = 0, wantcap = 0, stride = seq_stride(), seq_index = 0;
+    ssize_t len;
+    tokenring_topology *topo = NULL;
+    int64_t *want = NULL, *got = NULL;
+    size_t better = 0, same = 0, judged = 0;
+    bool skipping = false;
+    while ((len = getline(&line, &linecap, fp)) >= 0) {
+        while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+            line[--len] = '\0';
+        if (len == 0 || line[0] == '#')
+            continue;
+        char *f[10];
+        size_t nf = split_tabs(line, f, 10);
+        if (strcmp(f[0], "seq") == 0) {
+            skipping = seq_index++ % stride != 0;
+            tokenring_topology_free(topo);
+            assert_int_equal(tokenring_topology_new(&topo), TOKENRING_OK);
+            continue;
+        }
+        if (skipping)
+            continue;
+        if (strcmp(f[0], "node") == 0) {
+            size_t n = parse_tokens(f[5], &want, &wantcap);
+            assert_int_equal(tokenring_topology_add_node(topo, f[1], f[2], f[3], want, n, NULL),
+                             TOKENRING_OK);
+            if (strcmp(f[4], "J") == 0)
+                tokenring_topology_set_state(topo, f[1], TOKENRING_STATE_JOINING, TOKENRING_UP,
+                                             NULL);
+            continue;
+        }
+        if (nf != 8 || strncmp(f[7], "ok ", 3) != 0)
+            continue;
+        uint32_t T = (uint32_t)strtoul(f[4], NULL, 10);
+        size_t n = parse_tokens(f[7] + 3, &want, &wantcap);
+        tokenring_replication *ks = NULL;
+        int32_t local_rf = 0;
+        if (strncmp(f[5], "rf:", 3) == 0) {
+            local_rf = atoi(f[5] + 3);
+            tokenring_replication_network(&ks);
+            tokenring_replication_set_dc(ks, f[2], local_rf, 0, NULL);
+        } else if (strncmp(f[5], "simple:", 7) == 0) {
+            tokenring_replication_simple(&ks, atoi(f[5] + 7), 0, NULL);
+        } else {
+            tokenring_replication_network(&ks);
+            char buf[512];
+            snprintf(buf, sizeof buf, "%s", f[5] + 4);
+            for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv;
+                 kv = strtok_r(NULL, ",", &save)) {
+                char *eq = strchr(kv, '=');
+                *eq = '\0';
+                tokenring_replication_set_dc(ks, kv, atoi(eq + 1), 0, NULL);
+            }
+        }
+        int32_t rf = 0;
+        tokenring_replication_dc_factor(&rf, NULL, ks, f[2]);
+        drop_joining_holders(topo, want, n);
+        if (rf >= 1) {
+            got = realloc(got, (T + 1) * sizeof *got);
+            tokenring_error err;
+            int rc = tokenring_allocate_join(got, T, topo, f[1], f[2], f[3],
+                                             local_rf ? NULL : ks, local_rf,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err);
+            if (rc != TOKENRING_OK)
+                fail_msg("join %s: %s", f[1], err.message);
+            double o[2], c[2];
+            join_balance(topo, ks, f[1], f[2], f[3], got, T, o);
+            join_balance(topo, ks, f[1], f[2], f[3], want, n, c);
+            if (!(o[0] <= c[0] && o[1] >= c[1]))
+                fail_msg("join %s (%s, %u tokens): ours %.4f/%.4f, Cassandra %.4f/%.4f", f[1],
+                         f[5], T, o[0], o[1], c[0], c[1]);
+            judged++;
+            better += o[0] < c[0] || o[1] > c[1];
+            same += o[0] == c[0] && o[1] == c[1];
+        }
+        tokenring_replication_free(ks);
+        if (strcmp(f[0], "join") == 0)
+            assert_int_equal(tokenring_topology_add_node(topo, f[1], f[2], f[3], want, n, NULL),
+                             TOKENRING_OK);
+    }
+    print_message("default plan vs Cassandra on %zu joins: %zu better, %zu as good, 0 worse\n",
+                  judged, better, same);
+    assert_true(judged >= 1500 / stride);
+    assert_true(better * 4 >= judged); /* a real improvement, not a copy */
+    tokenring_topology_free(topo);
+    free(line);
+    free(want);
+    free(got);
+    fclose(fp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -475,6 +775,11 @@ int main(void)
         cmocka_unit_test(test_address_forms),
         cmocka_unit_test(test_cassandra_throws),
         cmocka_unit_test(test_offline_ignores_racks),
+        cmocka_unit_test(test_join_simple_strategy),
+        cmocka_unit_test(test_join_second_node),
+        cmocka_unit_test(test_join_single_token_ring),
+        cmocka_unit_test(test_join_arguments),
+        cmocka_unit_test(test_join_never_worse_on_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -53,6 +53,30 @@ static int op_keyspace(void *vctx, void **made)
                                         NULL);
 }
 
+/* tokenring_allocate_join: Cassandra's tokens, the allocator's plan, the refined tokens
+ * and three ring and placement builds; a keyspace (SimpleStrategy) and a local factor */
+static int op_join_local(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    int64_t out[8];
+    tokenring_error err;
+    int rc = tokenring_allocate_join(out, 8, ctx->topology, "10.0.9.9", "dc1", "r1", NULL, 2,
+                                     TOKENRING_CASSANDRA_5_0, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_join_keyspace(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    int64_t out[8];
+    return tokenring_allocate_join(out, 8, ctx->topology, "10.0.9.9", "dc9", "r1",
+                                   ctx->replication, 0, TOKENRING_CASSANDRA_4_1, 0, NULL);
+}
+
 static void cassandra_paths(void **state)
 {
     (void)state;
@@ -63,6 +87,8 @@ static void cassandra_paths(void **state)
     oom_check("allocate_cassandra no-replication", &ctx, op_no_replication, oom_dump_topology);
     oom_check("allocate_cassandra splits", &ctx, op_splits, oom_dump_topology);
     oom_check("allocate_cassandra keyspace", &ctx, op_keyspace, oom_dump_topology);
+    oom_check("allocate_join local rf", &ctx, op_join_local, oom_dump_topology);
+    oom_check("allocate_join keyspace", &ctx, op_join_keyspace, oom_dump_topology);
     tokenring_replication_free(ctx.replication);
     tokenring_topology_free(ctx.topology);
 }

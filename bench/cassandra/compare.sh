@@ -3,7 +3,7 @@
 # One join into a 1000-node x 16-token datacenter, three ways, in one run on one machine:
 # Cassandra's own allocator (the release jar, JoinBench.java), libtokenring's exact mode
 # (tokenring_allocate_cassandra: the same tokens) and its default mode
-# (tokenring_allocate_tokens), for a 1-rack ring (Cassandra's ReplicationAwareTokenAllocator)
+# (tokenring_allocate_join), for a 1-rack ring (Cassandra's ReplicationAwareTokenAllocator)
 # and a 3-rack ring with RF 3 (its NoReplicationTokenAllocator on the rack's ring).
 #
 # usage: bench/cassandra/compare.sh BUILD_DIR [CASSANDRA_VERSION] [REPEATS]

@@ -4,6 +4,7 @@ package tokenring
 
 import (
 	"bufio"
+	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -174,5 +175,48 @@ func TestAllocateAsCassandraArguments(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("the first token %d of an empty ring is not among %v", first, got)
+	}
+}
+
+// TestAllocateJoin reaches tokenring_allocate_join: SimpleStrategy 2 over two nodes that
+// Cassandra built, then the argument checks.
+func TestAllocateJoin(t *testing.T) {
+	topo, err := NewTopology()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	first := int64(-8686704767075290596)
+	for _, name := range []string{"172.16.0.11", "172.16.0.12"} {
+		toks, err := topo.AllocateAsCassandra(16, name, "datacenter1", "RAC1", nil, 2, &first, Cassandra50, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := topo.AddNode(name, "datacenter1", "RAC1", toks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ks, err := NewSimpleStrategy(2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ks.Close()
+	got, err := topo.AllocateJoin(16, "172.16.0.13", "datacenter1", "rack1", ks, 0, Cassandra50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 16 {
+		t.Fatalf("%d tokens", len(got))
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i-1] >= got[i] {
+			t.Fatalf("tokens not ascending: %v", got)
+		}
+	}
+	if _, err := topo.AllocateJoin(16, "172.16.0.11", "datacenter1", "rack1", nil, 3, Cassandra50); !errors.Is(err, ErrExists) {
+		t.Fatalf("existing node: %v", err)
+	}
+	if _, err := topo.AllocateJoin(0, "172.16.0.13", "datacenter1", "rack1", nil, 3, Cassandra50); err == nil {
+		t.Fatal("0 tokens accepted")
 	}
 }

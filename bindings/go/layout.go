@@ -371,3 +371,52 @@ func (t *Topology) AllocateAsCassandra(numTokens int, name, datacenter, rack str
 	}
 	return out, nil
 }
+
+// AllocateJoin returns the library's default tokens (ascending) for node name joining
+// datacenter/rack, final when it joins: never less balanced (max/mean, then min/mean of
+// effective ownership in the datacenter, primary while it has at most rf nodes) than the
+// tokens Cassandra release would choose for the same node, under keyspace (SimpleStrategy
+// balances the whole cluster, racks ignored) or, when keyspace is nil,
+// NetworkTopologyStrategy {datacenter: localRF} (then localRF must be at least 1, else 0).
+// See tokenring_allocate_join.
+func (t *Topology) AllocateJoin(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, release CassandraRelease) ([]int64, error) {
+	if numTokens <= 0 || numTokens > LayoutMaxTokens {
+		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
+	}
+	if localRF < -1<<31 || localRF >= 1<<31 {
+		return nil, goError(CodeRange, "replication factor %d does not fit 32 bits", localRF)
+	}
+	cn, err := cname("node name", name)
+	if err != nil {
+		return nil, err
+	}
+	cd, err := cname("datacenter name", datacenter)
+	if err != nil {
+		return nil, err
+	}
+	cr, err := cname("rack name", rack)
+	if err != nil {
+		return nil, err
+	}
+	var ks *C.tokenring_replication
+	if keyspace != nil {
+		keyspace.mu.Lock()
+		defer keyspace.mu.Unlock()
+		if keyspace.ptr == nil {
+			return nil, ErrClosed
+		}
+		ks = keyspace.ptr
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.ptr == nil {
+		return nil, ErrClosed
+	}
+	out := make([]int64, numTokens)
+	var detail C.tokenring_error
+	st := C.tokenring_allocate_join((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cn), charp(cd), charp(cr), ks, C.int32_t(localRF), C.uint32_t(release), 0, &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return out, nil
+}

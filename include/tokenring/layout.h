@@ -274,6 +274,10 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
  * node of @p topology (any datacenter); a split point on such a token steps to the next
  * value.
  *
+ * This is the allocator as of 1.0; the default plan for one joining node, which also
+ * weighs Cassandra's own choice and is never less balanced than it, is
+ * tokenring_allocate_join().
+ *
  * Thread-safe as a reader of @p topology. Complexity about O(M (w^2 + log M)) for M
  * tokens in the datacenter and w tokens walked per replica set.
  * @param[out] tokens_out receives @p num_tokens tokens, ascending
@@ -309,6 +313,9 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  * datacenter. That makes the final state much more even (a node-by-node
  * allocator cannot do better than about +-1/(2T) with one replica per rack), at the cost
  * of the intermediate states of a one-by-one rollout being less even than the final one.
+ *
+ * For one node joining a running cluster, tokenring_allocate_join() is the library's
+ * default plan (what `tokenring join` uses): never less balanced than Cassandra's choice.
  *
  * Thread-safe as a reader of @p topology. Complexity about O(count * M (w^2 + log M)).
  * @param[out] tokens_out receives @p count * @p num_tokens tokens
@@ -450,6 +457,82 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
                                                int32_t local_rf, const int64_t *first_token,
                                                uint32_t release, uint32_t flags,
                                                tokenring_error *err);
+
+/* ------------------------------------------------- the default plan for one join */
+
+/**
+ * The tokens for one node joining @p topology, final when it joins: the library's
+ * default plan (what `tokenring join` uses, and tokenring_allocate_tokens()), never less
+ * balanced than the tokens Cassandra would give the same node.
+ *
+ * The join is judged as the issue of this function asks: effective ownership under
+ * @p keyspace (or NetworkTopologyStrategy {@p datacenter: @p local_rf}) over the nodes
+ * of @p datacenter that hold ring tokens once the node has joined (every node of the
+ * cluster with SimpleStrategy), by max/mean, then min/mean, then stdev/mean; primary
+ * ownership instead while that group has at most rf nodes (every node then replicates
+ * everything).
+ *
+ * Candidates, each evaluated exactly with the library's ring, placement and balance:
+ *  - Cassandra's own choice, tokenring_allocate_cassandra() with the same arguments
+ *    (when Cassandra would give one: not where it refuses, e.g. 1 < racks < rf, nor, from
+ *    8 tokens on, for an empty allocation ring, whose first token Cassandra draws at
+ *    random);
+ *  - the replication-aware allocator's greedy plan (tokenring_allocate_tokens() of 1.0 as
+ *    documented there, with three differences: the node's fair share is the mean of the
+ *    others' rather than proportional to its token count; SimpleStrategy plans over the
+ *    whole cluster with racks ignored; and tokens beyond the ring's useful ranges go
+ *    where they change nothing, inside a range that ends at one of the node's own
+ *    tokens, instead of failing, so that 16 tokens can join a single-token datacenter);
+ *    while the group has at most rf nodes it balances primary ownership (one replica);
+ *  - Cassandra's tokens, each moved within its neighbours towards the allocator's
+ *    optimum (an exact one-dimensional minimisation; no replica set changes).
+ * The result is Cassandra's candidate unless another is at least as good on both
+ * max/mean and min/mean and lowers max/mean or, at equal max/mean, raises min/mean;
+ * without Cassandra's candidate, the allocator's plan. So this join never leaves the
+ * datacenter less balanced than Cassandra's tokens would.
+ *
+ * When each candidate competes (chosen on the allocator baseline, a datacenter grown
+ * join after join, where a better single join can serve later joins worse): the
+ * allocator's plan for the first rf + 1 nodes of the group, when the ring has fewer
+ * tokens than @p num_tokens, and where Cassandra gives no tokens; the refined tokens
+ * from 8 tokens per node on. Below 8 tokens per node the result is Cassandra's tokens
+ * whenever Cassandra gives some, an empty ring started at token 0 (Cassandra's own
+ * layout up to a rotation). doc/performance.md has the figures: on the vectors of
+ * tokenring_allocate_cassandra() no join is less balanced and about 38 % are more; on
+ * the baseline built node by node 8 of 13 datacenters end more balanced, 3 as balanced
+ * and 2 (50 nodes in 5 racks, 1000 nodes in 1 rack, 16 tokens) with a max/mean 0.001 -
+ * 0.003 higher.
+ *
+ * Thread-safe as a reader of @p topology. Complexity: Cassandra's allocation, the
+ * allocator's, and three ring and placement builds of the cluster.
+ * @param[out] tokens_out receives @p num_tokens tokens, ascending; untouched on failure
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param topology the current cluster (not modified)
+ * @param name the new node's name (its address, as for tokenring_allocate_cassandra());
+ *        must not be in @p topology
+ * @param datacenter the new node's datacenter (need not exist yet)
+ * @param rack the new node's rack (need not exist yet; ignored with SimpleStrategy)
+ * @param keyspace the replication to balance, or NULL for @p local_rf
+ * @param local_rf the replication factor of @p datacenter (1 .. #TOKENRING_MAX_RF) when
+ *        @p keyspace is NULL, else 0
+ * @param release the Cassandra release line of the comparison (#TOKENRING_CASSANDRA_4_0,
+ *        #TOKENRING_CASSANDRA_4_1 or #TOKENRING_CASSANDRA_5_0; they differ only in ties)
+ * @param flags 0 (reserved)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag, both
+ *         or neither of @p keyspace / @p local_rf); #TOKENRING_E_RANGE (@p num_tokens or
+ *         the factor out of range); #TOKENRING_E_EXISTS (@p name already in the cluster);
+ *         #TOKENRING_E_IMPOSSIBLE (the keyspace places no replica in @p datacenter, or
+ *         not one token fits: the message says how many can and why);
+ *         #TOKENRING_E_UNSUPPORTED (an unknown @p release); #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
+                                          const tokenring_topology *topology, const char *name,
+                                          const char *datacenter, const char *rack,
+                                          const tokenring_replication *keyspace,
+                                          int32_t local_rf, uint32_t release, uint32_t flags,
+                                          tokenring_error *err);
 
 #ifdef __cplusplus
 }

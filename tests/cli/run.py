@@ -1123,6 +1123,54 @@ def test_cassandra():
         check("%.3f / %.3f" % (max(w) / mean, min(w) / mean) ==
               "%s / %s" % (m.group(3), m.group(4)),
               "the 'Cassandra would choose' figures are those of its tokens: %r" % line)
+    # 5b. the default plan (tokenring_allocate_join) is never less balanced than Cassandra's:
+    # the example gives every node two thirds (SimpleStrategy: racks ignored, a
+    # rack of its own changes nothing), a second node joining a one-node datacenter balances
+    # primary ranges, 16 tokens join a datacenter of single-token nodes
+    def balance_pair(out):
+        m = re.search(r"\((effective|primary) ownership, max/mean min/mean\): ours ([0-9.]+) / "
+                      r"([0-9.]+); Cassandra 5\.0 would choose ([0-9.]+) / ([0-9.]+)", out)
+        return (m.group(1), [float(m.group(i)) for i in range(2, 6)]) if m else (None, None)
+    for rack in ([], ["--rack", "rack9"]):
+        j = js(base + rack)
+        w = [int(n["after_width"]) for n in j["nodes"]]
+        check(len(w) == 3 and all(abs(x / 2**64 - 2 / 3) < 1e-4 for x in w),
+              "join (SimpleStrategy 2, 3 nodes%s): two thirds each: %r"
+              % (" --rack rack9" if rack else "", [x / 2**64 for x in w]))
+    one = os.path.abspath(os.path.join(SAMPLES, "ring-5.0-1node-vnodes16-owns-unknown.txt"))
+    kind, f = balance_pair(ok(["--input", one, "--keyspace",
+                               "ks=NetworkTopologyStrategy:datacenter1=3", "join", "ks",
+                               "10.0.0.2"]))
+    check(kind == "primary" and f[0] <= f[2] and f[1] >= f[3] and f[0] < 1.01,
+          "second node of a one-node datacenter: primary balance ours <= Cassandra's: %r"
+          % (f,))
+    single = os.path.abspath(os.path.join(SAMPLES, "ring-3.10-1dc-5nodes-single-token.txt"))
+    for ks in ("ks=SimpleStrategy:3", "ks=NetworkTopologyStrategy:datacenter1=3"):
+        out = ok(["--input", single, "--keyspace", ks, "join", "ks", "10.0.0.99"])
+        toks = out.splitlines()[1][len("Tokens: "):].split(",")
+        kind, f = balance_pair(out)
+        check(len(set(toks)) == 16 and f is not None and f[0] <= f[2] and f[1] >= f[3],
+              "16 tokens join a single-token datacenter (%s), no worse than Cassandra: %r"
+              % (ks, f))
+    # a batch plan that cannot fit says how many tokens fit and why; node by node, each node
+    # gets the default join plan, which fits any number
+    gt = ["--input", single, "generatetokens", "--nodes", "2", "--num-tokens", "16", "--rf", "3"]
+    rc, out, err = run(gt)
+    check(rc != 0 and "fits only 5" in err and "5-token ring" in err,
+          "generatetokens batch into a single-token ring says how many fit: %d %r" % (rc, err))
+    out = ok(gt + ["--node-by-node"])
+    nodes = [l for l in out.splitlines() if l.startswith("Node ")]
+    check(len(nodes) == 2 and all(len(set(l.split("[")[1].split(","))) == 16 for l in nodes),
+          "generatetokens --node-by-node into a single-token ring: 16 tokens each")
+    # --racks with rack names
+    out = ok(["generatetokens", "--nodes", "4", "--num-tokens", "4", "--rf", "3", "--racks",
+              "RAC1=2,RAC2=1,r3=1"])
+    racks = [l.split(" rack ")[1].split(":")[0] for l in out.splitlines() if l.startswith("Node ")]
+    check(racks == ["RAC1", "RAC2", "r3", "RAC1"], "--racks NAME=COUNT names the racks: %r"
+          % racks)
+    rc, out, err = run(["generatetokens", "--nodes", "4", "--num-tokens", "4", "--rf", "3",
+                        "--racks", "a=2,a=2"])
+    check(rc == 2 and "named twice" in err, "--racks with a rack named twice: %d %r" % (rc, err))
     # 6. Cassandra's refusals are the tool's errors
     three = tmpfile("tworacks.topo", "keyspace ks NetworkTopologyStrategy:dc1=3\n"
                     "node 10.0.0.1 dc=dc1 rack=r1 tokens=1\nnode 10.0.0.2 dc=dc1 rack=r2 "

@@ -269,7 +269,9 @@ TOOL_COMMAND(cmd_join)
         tokens = calloc(nt, sizeof *tokens);
         if (!tokens)
             die(EXIT_INTERNAL, "out of memory");
-        int rc = tokenring_allocate_tokens(tokens, (uint32_t)T, t, dc, rack, rf, 0, &err);
+        /* the default plan: never less balanced than Cassandra's own choice */
+        int rc = tokenring_allocate_join(tokens, (uint32_t)T, t, ctx->opt.args[1], dc, rack, r,
+                                         0, cassandra_release(ctx, NULL), 0, &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "join: allocating tokens");
     }

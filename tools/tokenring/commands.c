@@ -73,8 +73,10 @@
       "datacenter; with no input, an empty cluster, like Cassandra's generatetokens tool) " \
       "so that effective ownership under replication factor RF is as even as possible. " \
       "--racks gives the number of nodes per rack (racks rack1, rack2, ... filled " \
-      "round-robin). The batch is refined jointly unless --node-by-node is given (then a " \
-      "progress bar shows on a terminal). Prints one line per node, in join order. With " \
+      "round-robin; RAC1=2,RAC2=2 names them). The batch is refined jointly unless " \
+      "--node-by-node is given: then each node gets the default plan for one join (as " \
+      "join; never less balanced than Cassandra's tokens) and a progress bar shows on a " \
+      "terminal. Prints one line per node, in join order. With " \
       "--as-cassandra, the tokens Cassandra would give instead, bit for bit: with no input " \
       "those of its own generatetokens tool (nodes 127.0.0.1:0, :1, ...; racks ignored, as " \
       "that tool does), with an input those the nodes would get bootstrapping one after " \
@@ -85,7 +87,10 @@
       "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST] " \
       "[--as-cassandra [--rf RF]]", \
       "simulate a node joining: ownership changes and streaming plan", \
-      "The node joins with the given tokens, or T (default 16) tokens from the allocator. " \
+      "The node joins with the given tokens, or T (default 16) tokens from the default " \
+      "plan, which is never less balanced than Cassandra's own choice: the balance of " \
+      "both is printed (max/mean and min/mean of the datacenter's effective ownership, " \
+      "primary while it has at most RF nodes; SimpleStrategy ignores racks). " \
       "Prints which ranges change, each node's effective ownership before and after, what " \
       "it gains and loses (cleanup), and the streams Cassandra's bootstrap would run (the " \
       "replica losing a range streams it: strict). With --as-cassandra the tokens are the " \
@@ -229,7 +234,8 @@ const tool_option tool_options[] = {
     { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
     { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens; join "
                     "--as-cassandra: allocate_tokens_for_local_replication_factor)" },
-    { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ..." },
+    { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ... (or named: "
+                          "RAC1=N1,RAC2=N2)" },
     { "--names", "A,B", "names of the new nodes (migrate-num-tokens)" },
     { "--node-by-node", NULL, "plan new nodes one at a time (generatetokens)" },
     { "--as-cassandra", NULL,

@@ -9,23 +9,38 @@
 #include "tool.h"
 
 /* Rack names for n new nodes: --racks "2,2,2" (nodes per rack, as Cassandra's
- * generatetokens takes them) fills rack1..rackN round-robin; by default one rack, "rack1".
+ * generatetokens takes them) fills rack1..rackN round-robin, "RAC1=2,RAC2=2" names the
+ * racks (existing ones or new); by default one rack, "rack1".
  * Which rack each node gets and what it is called are the library's
  * (tokenring_layout_assign_racks, tokenring_layout_rack_name); this reads the option. */
 static char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
 {
     size_t nr = 1;
     uint32_t counts[256];
+    char *names[256] = { NULL };
     if (ctx->opt.racks) {
         char **v = split_list(ctx->opt.racks, &nr);
         if (nr > 256)
             die(EXIT_USAGE, "--racks: at most 256 racks");
         for (size_t i = 0; i < nr; i++) {
+            char *num = v[i], *eq = strrchr(v[i], '=');
+            if (eq) {
+                *eq = '\0';
+                num = eq + 1;
+                if (!*v[i])
+                    die(EXIT_USAGE, "--racks: an empty rack name in '%s'", ctx->opt.racks);
+                for (size_t k = 0; k < i; k++)
+                    if (names[k] && strcmp(names[k], v[i]) == 0)
+                        die(EXIT_USAGE, "--racks: rack %s named twice", v[i]);
+                if (!(names[i] = strdup(v[i])))
+                    die(EXIT_INTERNAL, "out of memory");
+            }
             char *end;
             errno = 0;
-            long c = strtol(v[i], &end, 10);
-            if (!*v[i] || *end || c < 1 || errno || (unsigned long)c > UINT32_MAX)
-                die(EXIT_USAGE, "--racks: expected node counts per rack such as 2,2,2");
+            long c = strtol(num, &end, 10);
+            if (!*num || *end || c < 1 || errno || (unsigned long)c > UINT32_MAX)
+                die(EXIT_USAGE, "--racks: expected node counts per rack such as 2,2,2 or "
+                                "RAC1=2,RAC2=2");
             counts[i] = (uint32_t)c;
         }
         free(v[0]);
@@ -44,10 +59,17 @@ static char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
     for (size_t k = 0; k < n; k++) {
         char name[16];
         size_t len;
+        if (names[rack_of[k]]) {
+            if (!(racks[k] = strdup(names[rack_of[k]])))
+                die(EXIT_INTERNAL, "out of memory");
+            continue;
+        }
         if (tokenring_layout_rack_name(name, sizeof name, &len, rack_of[k]) != TOKENRING_OK ||
             !(racks[k] = strdup(name)))
             die(EXIT_INTERNAL, "out of memory");
     }
+    for (size_t i = 0; i < nr && i < 256; i++)
+        free(names[i]);
     free(rack_of);
     *nracks_out = nr;
     return racks;
@@ -206,10 +228,12 @@ TOOL_COMMAND(cmd_generatetokens)
         for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
             progress(ctx, "generatetokens", i, n);
             int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
-            rc = tokenring_allocate_tokens(mine, (uint32_t)ctx->opt.num_tokens, work, dc, racks[i],
-                                           (int32_t)ctx->opt.rf, 0, &err);
             char name[64];
             snprintf(name, sizeof name, "planned-node-%zu", i);
+            /* the default plan for one join: never less balanced than Cassandra's */
+            rc = tokenring_allocate_join(mine, (uint32_t)ctx->opt.num_tokens, work, name, dc,
+                                         racks[i], NULL, (int32_t)ctx->opt.rf,
+                                         cassandra_release(ctx, NULL), 0, &err);
             if (rc == TOKENRING_OK)
                 rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
                                                  (size_t)ctx->opt.num_tokens, &err);

@@ -101,3 +101,19 @@ def test_arguments():
     assert got == tokenring.allocate_as_cassandra(topo, 4, "10.0.0.2", "dc2", "rack1", rf=3,
                                                   first_token=123, offline=True,
                                                   release="4.0")
+
+
+def test_allocate_join_simple_strategy_two_thirds_each():
+    """The default plan reaches tokenring_allocate_join(): three nodes, SimpleStrategy 2."""
+    topo = tokenring.Topology()
+    first = -8686704767075290596
+    for name in ("172.16.0.11", "172.16.0.12"):
+        toks = tokenring.allocate_as_cassandra(topo, 16, name, "datacenter1", "RAC1", rf=2,
+                                               first_token=first)
+        topo.add_node(name, "datacenter1", "RAC1", toks)
+    ours = tokenring.allocate_join(topo, 16, "172.16.0.13", "datacenter1", "rack1", keyspace=2)
+    assert ours == sorted(set(ours)) and len(ours) == 16
+    with pytest.raises(TypeError):
+        tokenring.allocate_join(topo, 16, "172.16.0.13", "datacenter1", "rack1")
+    with pytest.raises(tokenring.TokenRingError):
+        tokenring.allocate_join(topo, 16, "172.16.0.11", "datacenter1", "rack1", rf=3)

@@ -32,7 +32,8 @@ from ._ownership import Balance, BalanceReport, Ownership
 from ._ring import DescribedRange, Range, RangeList, Ring
 from ._topology import Topology
 from ._layout import (CASSANDRA_RELEASES, LAYOUT_MAX_TOKENS, add_seeded_nodes,
-                      allocate_as_cassandra, allocate_nodes, allocate_tokens, assign_racks,
+                      allocate_as_cassandra, allocate_join, allocate_nodes, allocate_tokens,
+                      assign_racks,
                       even_tokens, rack_name, seeded_token, seeded_tokens)
 from ._analysis import (AVAILABILITY_MAX_K, AvailabilitySummary, ChangeKind, Consistency,
                         FailureSet, FailureUnit, WorstSet, availability_summary,
@@ -87,7 +88,7 @@ __all__ = [
     "AVAILABILITY_MAX_K", "MigrationNode", "MigrationPlan", "migration_plan", "ClusterRing",
     "DEFAULT_RACK", "RangeList",
     "parse_token", "hex_decode", "assign_racks", "rack_name", "TokensKept", "tokens_kept",
-    "allocate_as_cassandra", "CASSANDRA_RELEASES",
+    "allocate_as_cassandra", "allocate_join", "CASSANDRA_RELEASES",
     "RANDOM_MIN_TOKEN", "RANDOM_MAX_TOKEN", "md5", "random_token", "random_tokens",
     "compare_random_tokens", "format_random_token", "parse_random_token",
     "byte_ordered_token", "format_byte_token", "parse_byte_token", "compare_byte_tokens",

@@ -143,6 +143,32 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
     return list(out[0:num_tokens])
 
 
+def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: str,
+                  rack: str, rf: Optional[int] = None, keyspace=None,
+                  release: str = "5.0") -> List[int]:
+    """The library's default tokens (ascending) for node ``name`` joining
+    ``datacenter``/``rack``, final when it joins: never less balanced (max/mean, then
+    min/mean of effective ownership in the datacenter, primary while it has at most rf
+    nodes) than the tokens Cassandra ``release`` would choose, under ``keyspace`` (a
+    :data:`ReplicationLike`; SimpleStrategy balances the whole cluster, racks ignored) or
+    NetworkTopologyStrategy ``{datacenter: rf}``. See tokenring_allocate_join()."""
+    if (rf is None) == (keyspace is None):
+        raise TypeError("allocate_join() takes exactly one of rf and keyspace")
+    if release not in CASSANDRA_RELEASES:
+        raise ValueError(f"unknown Cassandra release {release!r} "
+                         f"(known: {', '.join(CASSANDRA_RELEASES)})")
+    repl = Replication.of(keyspace) if keyspace is not None else None
+    out = ffi.new("int64_t[]", max(num_tokens, 1))
+    err = new_error()
+    check(lib.tokenring_allocate_join(
+        out, num_tokens, require(topology, "topology", "allocate_join()"),
+        c_name(name, "node name"), c_name(datacenter, "datacenter"), _rack_arg(rack),
+        repl._p() if repl is not None else ffi.NULL,
+        c_int32(rf if rf is not None else 0, "replication factor"),
+        CASSANDRA_RELEASES[release], 0, err), err)
+    return list(out[0:num_tokens])
+
+
 def assign_racks(node_count: int, racks: int = 1, datacenters: int = 1,
                  nodes_per_rack: Optional[Sequence[int]] = None) -> List[Tuple[int, int]]:
     """The (datacenter, rack) indices, 0-based, of ``node_count`` new nodes in join order:

@@ -1,0 +1,280 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The default plan for one joining node (tokenring_allocate_join(), include/tokenring/layout.h):
+ * several candidates, each evaluated exactly with the library's own ownership, the best
+ * kept. One candidate is Cassandra's own choice (tokenring_allocate_cassandra()), so the
+ * result is never less balanced than what Cassandra would give the same node; the others
+ * are the replication-aware allocator's greedy plan (allocator.c) and Cassandra's tokens
+ * moved, one at a time, within their neighbours towards the allocator's optimum. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+#include "layout_internal.h"
+#include "tokenring/analysis.h"
+#include "tokenring/layout.h"
+#include "tokenring/placement.h"
+#include "tokenring/replication.h"
+
+/* The balance a candidate gives the datacenter: max/mean, min/mean, stdev/mean. */
+typedef struct score {
+    double max, min, sd;
+} score;
+
+/* a before b: lower max/mean, then higher min/mean. Nothing finer: a candidate that
+ * only lowers the spread (stdev) of the nodes in between does not replace Cassandra's
+ * tokens, whose regular ranges serve the nodes that join later (see tokenring_allocate_join) */
+static bool score_better(const score *a, const score *b)
+{
+    if (a->max != b->max)
+        return a->max < b->max;
+    return a->min > b->min;
+}
+
+/* a at least as balanced as b on both figures the join is judged by */
+static bool score_dominates(const score *a, const score *b)
+{
+    return a->max <= b->max && a->min >= b->min;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The datacenter's balance in `work` (which holds the new node) under `repl`: effective
+ * ownership, primary while the group has at most rf nodes. 1: not a valid candidate. */
+static int evaluate_join(score *out, const tokenring_topology *work,
+                         const tokenring_replication *repl, const char *datacenter,
+                         bool simple, int32_t rf, tokenring_error *err)
+{
+    tokenring_ring *ring = NULL;
+    tokenring_placement *pl = NULL;
+    int rc = tokenring_ring_build(&ring, work, err);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_placement_build(&pl, ring, repl, 0, err);
+    tokenring_balance pb, eb;
+    if (rc == TOKENRING_OK)
+        rc = tokenring_balance_compute(&pb, &eb, ring, pl, simple ? NULL : datacenter, NULL,
+                                       err);
+    if (rc == TOKENRING_OK) {
+        const tokenring_balance *b = eb.node_count <= (uint32_t)rf ? &pb : &eb;
+        if (b->mean > 0) {
+            out->max = b->max / b->mean;
+            out->min = b->min / b->mean;
+            out->sd = b->stdev / b->mean;
+        } else {
+            out->max = out->min = 1;
+            out->sd = 0;
+        }
+    }
+    tokenring_placement_free(pl);
+    tokenring_ring_free(ring);
+    return rc;
+}
+
+/* Tries one candidate: the new node with `tokens` (ascending) in `work`. Returns 0 and
+ * the score, 1 when the tokens cannot be used (e.g. held by a joining node), <0 on NOMEM. */
+static int try_candidate(score *out, tokenring_topology *work, const char *name,
+                         const int64_t *tokens, uint32_t n, const tokenring_replication *repl,
+                         const char *datacenter, bool simple, int32_t rf)
+{
+    tokenring_error e;
+    int rc = tokenring_topology_set_tokens(work, name, tokens, n, &e);
+    if (rc == TOKENRING_E_NOMEM)
+        return -1;
+    if (rc != TOKENRING_OK)
+        return 1;
+    rc = evaluate_join(out, work, repl, datacenter, simple, rf, &e);
+    if (rc == TOKENRING_E_NOMEM)
+        return -1;
+    return rc == TOKENRING_OK ? 0 : 1;
+}
+
+TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
+                                          const tokenring_topology *topology, const char *name,
+                                          const char *datacenter, const char *rack,
+                                          const tokenring_replication *keyspace,
+                                          int32_t local_rf, uint32_t release, uint32_t flags,
+                                          tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    if (flags != 0)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
+    int rc;
+    if ((rc = tr_check_name(err, "node name", name)) != TOKENRING_OK ||
+        (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
+        (rc = tr_check_rack_name(err, "rack name", rack)) != TOKENRING_OK)
+        return rc;
+    if ((keyspace != NULL) == (local_rf != 0))
+        return tr_fail(err, TOKENRING_E_INVAL,
+                       "give either a keyspace's replication or a local replication factor");
+    if (release != TOKENRING_CASSANDRA_4_0 && release != TOKENRING_CASSANDRA_4_1 &&
+        release != TOKENRING_CASSANDRA_5_0)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED, "unknown Cassandra release line 0x%x",
+                       release);
+    size_t where;
+    if (tokenring_topology_find_node(&where, topology, name) == TOKENRING_OK)
+        return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' is already in the cluster", name);
+    bool simple = keyspace && tokenring_replication_strategy(keyspace) == TOKENRING_SIMPLE;
+    int32_t rf = local_rf;
+    if (keyspace)
+        tokenring_replication_dc_factor(&rf, NULL, keyspace, datacenter);
+    if (keyspace && rf < 1)
+        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                       "the keyspace places no replica in datacenter '%s': nothing to balance",
+                       datacenter);
+    if ((rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
+        return rc;
+
+    /* the replication the join is judged by, and the nodes it is judged over */
+    tokenring_replication *own_repl = NULL;
+    const tokenring_replication *repl = keyspace;
+    if (!simple) {
+        /* NetworkTopologyStrategy fills each datacenter on its own: only the datacenter's
+         * factor matters to its nodes' ownership */
+        if ((rc = tokenring_replication_network(&own_repl)) != TOKENRING_OK ||
+            (rc = tokenring_replication_set_dc(own_repl, datacenter, rf, 0, err)) !=
+                TOKENRING_OK) {
+            tokenring_replication_free(own_repl);
+            return rc == TOKENRING_E_NOMEM
+                       ? tr_fail(err, rc, "out of memory in the allocator")
+                       : rc;
+        }
+        repl = own_repl;
+    }
+    size_t group = 1, group_tokens = 0; /* the group's nodes holding ring tokens, the new
+                                          * one included, and their tokens */
+    for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
+            (simple || strcmp(info.datacenter, datacenter) == 0)) {
+            group++;
+            group_tokens += info.token_count;
+        }
+    }
+    /* While every node of the group replicates everything, what differs is the primary
+     * ranges: balance those (one replica). */
+    int32_t plan_rf = group <= (size_t)rf ? 1 : rf;
+
+    size_t T = num_tokens;
+    int64_t *ours = tr_calloc(T, sizeof *ours), *cass = tr_calloc(T, sizeof *cass),
+            *refined = tr_calloc(T, sizeof *refined), *best = NULL;
+    tokenring_topology *work = NULL;
+    score sb = { 0, 0, 0 }, sc = { 0, 0, 0 }, sx;
+    bool have_c = false;
+    if (!ours || !cass || !refined) {
+        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+        goto out;
+    }
+    uint32_t placed = 0;
+    tokenring_error oerr;
+    memset(&oerr, 0, sizeof oerr);
+    /* With fewer tokens in the ring than the node asks for, not every token should split
+     * a range: stop splitting once no split helps. */
+    bool few = group_tokens < (size_t)num_tokens;
+    int orc = tr_allocate_join_candidate(ours, num_tokens, topology, datacenter, rack, plan_rf,
+                                         simple, few, NULL, 0, &placed, &oerr);
+    if (orc == TOKENRING_E_NOMEM || orc == TOKENRING_E_INVAL) {
+        rc = tr_fail(err, orc, "%s", oerr.message);
+        goto out;
+    }
+    tokenring_error cerr;
+    /* Below 8 tokens per node one token is a large part of a node's share, and any
+     * departure from Cassandra's tokens made later joins worse on the baseline (48 nodes x
+     * 4 tokens: a datacenter grown join after join from evenly spaced first nodes ended
+     * at 1.097 / 0.918 against Cassandra's 1.068 / 0.928). There the plan follows
+     * Cassandra, an empty ring included (started at token 0: Cassandra's layout up to a
+     * rotation), and only the allocator's plan where Cassandra gives none. */
+    bool few_per_node = num_tokens < 8;
+    int64_t zero = 0;
+    int crc = tokenring_allocate_cassandra(cass, num_tokens, topology, name, datacenter, rack,
+                                           keyspace, keyspace ? 0 : local_rf,
+                                           few_per_node ? &zero : NULL, release, 0, &cerr);
+    if (crc == TOKENRING_E_NOMEM) {
+        rc = tr_fail(err, crc, "out of memory in the allocator");
+        goto out;
+    }
+    if (orc != TOKENRING_OK && crc != TOKENRING_OK) {
+        /* Nothing fits (every range of the ring too narrow to split). */
+        rc = tr_fail(err, orc, "%s", oerr.message);
+        goto out;
+    }
+    if ((rc = tokenring_topology_clone(&work, topology)) != TOKENRING_OK ||
+        (rc = tokenring_topology_add_node(work, name, datacenter, rack,
+                                          orc == TOKENRING_OK ? ours : cass, T, err)) !=
+            TOKENRING_OK) {
+        if (rc == TOKENRING_E_NOMEM)
+            rc = tr_fail(err, rc, "out of memory in the allocator");
+        goto out;
+    }
+    int tr;
+    if (crc == TOKENRING_OK) {
+        tr = try_candidate(&sc, work, name, cass, num_tokens, repl, datacenter, simple, rf);
+        if (tr < 0)
+            goto nomem;
+        if (tr == 0) {
+            have_c = true;
+            best = cass;
+            sb = sc;
+        }
+    }
+    /* The allocator's own plan while the group is small (the first rf + 1 nodes: primary
+     * ranges, then the first node whose replicas differ), when the ring has fewer tokens
+     * than the node asks for (then not every token should split a range), or when
+     * Cassandra gives none.
+     * Once the group is larger, a different greedy plan at every join leaves ranges
+     * that serve later joins worse than Cassandra's (the baseline, built node by node,
+     * showed it), so only Cassandra's tokens refined compete. */
+    if (orc == TOKENRING_OK &&
+        (!have_c || (group <= (size_t)rf + 1 && !few_per_node) || few)) {
+        tr = try_candidate(&sx, work, name, ours, num_tokens, repl, datacenter, simple, rf);
+        if (tr < 0)
+            goto nomem;
+        if (tr == 0 && (!have_c || score_dominates(&sx, &sc)) &&
+            (!best || score_better(&sx, &sb))) {
+            best = ours;
+            sb = sx;
+        }
+    }
+    if (have_c && !few_per_node) {
+        /* Cassandra's tokens, each moved towards the allocator's optimum (8 rounds: fewer
+         * or several variants changed nothing or made the baseline worse) */
+        int64_t *rf_k = refined;
+        int rrc = tr_allocate_join_candidate(rf_k, num_tokens, topology, datacenter, rack,
+                                             plan_rf, simple, false, cass, 8, NULL, NULL);
+        if (rrc == TOKENRING_E_NOMEM)
+            goto nomem;
+        if (rrc == TOKENRING_OK) {
+            tr = try_candidate(&sx, work, name, rf_k, num_tokens, repl, datacenter, simple,
+                               rf);
+            if (tr < 0)
+                goto nomem;
+            if (tr == 0 && score_dominates(&sx, &sc) && score_better(&sx, &sb)) {
+                best = rf_k;
+                sb = sx;
+            }
+        }
+    }
+    if (!best) {
+        rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                     "no usable tokens for node '%s' in datacenter '%s' (%s)", name, datacenter,
+                     orc != TOKENRING_OK ? oerr.message : "its tokens are held by another node");
+        goto out;
+    }
+    memcpy(tokens_out, best, T * sizeof *best);
+    qsort(tokens_out, T, sizeof *tokens_out, cmp_i64);
+    rc = TOKENRING_OK;
+    goto out;
+nomem:
+    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+out:
+    tokenring_topology_free(work);
+    tokenring_replication_free(own_repl);
+    tr_free(ours);
+    tr_free(cass);
+    tr_free(refined);
+    return rc;
+}
