@@ -100,6 +100,9 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
 {
     if (!tokens_out || !topology || !name || !datacenter || !rack)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    if (tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "the allocator works on Murmur3 topologies only (so far)");
     if (flags != 0)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
     int rc;

@@ -506,6 +506,9 @@ static void test_unsupported_and_byte_ownership(void **state)
     int64_t out[4];
     assert_int_equal(tokenring_allocate_tokens(out, 4, t, "dc1", "r1", 2, 0, &err),
                      TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_allocate_join(out, 4, t, "n", "dc1", "r1", NULL, 2,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
     /* placements and ownership work: widths over 2^127 */
     tokenring_placement *p = NULL;
     assert_int_equal(tokenring_placement_build(&p, r, repl, 0, &err), TOKENRING_OK);
