@@ -16,6 +16,7 @@ import atexit
 import json
 import os
 import re
+import select
 import shutil
 import signal
 import socket
@@ -42,6 +43,8 @@ NATIVE_PORT = 9042
 JMX_BASE = 7200                 # node N listens for JMX on 127.0.0.1:(JMX_BASE + BASE + N)
 JVM_DIRS = [Path("/usr/lib/jvm")]   # where Debian installs JDKs
 START_TIMEOUT = float(os.environ.get("TOKENRING_CASSANDRA_START_TIMEOUT", "300"))
+SERVER_XMS = "64m"              # initial heap of a node (the maximum is Cluster(heap=...))
+RING_DELAY_MS = 5000
 
 
 class HarnessError(RuntimeError):
@@ -359,8 +362,12 @@ class Cluster:
 
     def _command(self, nd: Node) -> List[str]:
         d = self.node_dir(nd.n)
-        return [self.java, f"-Xms{self.heap}", f"-Xmx{self.heap}", "-Xss256k",
-                "-XX:+UseG1GC", "-XX:TieredStopAtLevel=1", "-XX:+PerfDisableSharedMem",
+        # Start-up on a small shared machine: only C1 (TieredStopAtLevel=1), the serial
+        # collector (no GC threads to start), and a small initial heap: Cassandra calls
+        # mlockall(MCL_CURRENT) at start, which faults in every committed page of the
+        # heap (about 4 s for -Xms768m, under a second for -Xms64m).
+        return [self.java, f"-Xms{SERVER_XMS}", f"-Xmx{self.heap}", "-Xss256k",
+                "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:+PerfDisableSharedMem",
                 "-XX:ActiveProcessorCount=2",
                 *jvm_module_flags(),
                 f"-javaagent:{_jamm(self.lib)}",
@@ -371,7 +378,9 @@ class Cluster:
                 f"-Dlogback.configurationFile=file://{d}/logback.xml",
                 "-Dcassandra-foreground=yes",
                 f"-Dcassandra.jmx.local.port={nd.jmx_port}",
-                "-Dcassandra.ring_delay_ms=10000",
+                # (each of these exists in 4.0, 4.1 and 5.0) RING_DELAY: the join sleeps
+                # it once and the decommission twice; on loopback gossip spreads in ~1 s
+                f"-Dcassandra.ring_delay_ms={RING_DELAY_MS}",
                 "-Dcassandra.skip_wait_for_gossip_to_settle=0",
                 "-Dcassandra.superuser_setup_delay_ms=0",
                 "-cp", classpath(self.lib), "org.apache.cassandra.service.CassandraDaemon"]
@@ -407,13 +416,25 @@ class Cluster:
         p = self.pid(n)
         return p is not None and _alive(p)
 
-    def start(self, timeout: Optional[float] = None) -> None:
-        """Starts every configured node that is not running, one at a time, waiting for
-        each to serve CQL. On any failure every JVM started by this cluster is stopped."""
+    def start(self, timeout: Optional[float] = None, parallel: bool = True) -> None:
+        """Starts every configured node that is not running and waits for each to serve
+        CQL: the seeds one at a time, then (``parallel``) the other nodes of a new cluster
+        (``bootstrap=False``) all at once, which overlaps their start-up waits; nodes that
+        bootstrap always start one at a time. On any failure every JVM started by this
+        cluster is stopped."""
         try:
-            for n in sorted(self.nodes):
-                if not self.running(n):
-                    self.start_node(n, timeout)
+            todo = [n for n in sorted(self.nodes) if not self.running(n)]
+            serial = [n for n in todo if n in self.seeds or not parallel]
+            fresh = [n for n in todo if n not in serial and not self.nodes[n].bootstrap]
+            joiners = [n for n in todo if n not in serial and n not in fresh]
+            for n in serial:
+                self.start_node(n, timeout)
+            t0 = time.monotonic()
+            launched = [(n, self._launch(n)) for n in fresh]
+            for n, proc in launched:
+                self._await(n, proc, t0, timeout)
+            for n in joiners:
+                self.start_node(n, timeout)
         except BaseException:
             self.stop()
             raise
@@ -427,8 +448,12 @@ class Cluster:
         self.start_node(nd.n, timeout)
 
     def start_node(self, n: int, timeout: Optional[float] = None) -> None:
+        """Starts node n and waits until it serves CQL (a failure stops it)."""
+        t0 = time.monotonic()
+        self._await(n, self._launch(n), t0, timeout)
+
+    def _launch(self, n: int) -> subprocess.Popen:
         nd = self.nodes[n]
-        timeout = self.start_timeout if timeout is None else timeout
         java = self.java  # a missing JDK fails before anything starts
         del java
         busy = [f"{a}:{p}" for a, p in ((nd.address, STORAGE_PORT), (nd.address, NATIVE_PORT),
@@ -449,9 +474,13 @@ class Cluster:
         (d / "pid").write_text(str(proc.pid))
         log(f"node {n} ({nd.address}, {nd.dc}/{nd.rack}, {nd.num_tokens} tokens): "
             f"pid {proc.pid}, waiting for CQL")
-        t0 = time.monotonic()
+        return proc
+
+    def _await(self, n: int, proc: subprocess.Popen, t0: float,
+               timeout: Optional[float] = None) -> None:
+        timeout = self.start_timeout if timeout is None else timeout
         try:
-            self._wait_for(n, proc, "Starting listening for CQL clients", timeout)
+            self._wait_for(n, proc, "Starting listening for CQL clients", timeout, t0)
         except BaseException:
             self.stop_node(n)
             raise
@@ -468,8 +497,9 @@ class Cluster:
             chunks.append(f"--- {f} (last {lines} lines)\n" + "\n".join(tail))
         return "\n".join(chunks)
 
-    def _wait_for(self, n: int, proc: subprocess.Popen, needle: str, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
+    def _wait_for(self, n: int, proc: subprocess.Popen, needle: str, timeout: float,
+                  t0: Optional[float] = None) -> None:
+        deadline = (time.monotonic() if t0 is None else t0) + timeout
         logf = self.log_path(n)
         while True:
             if proc.poll() is not None:
@@ -483,7 +513,7 @@ class Cluster:
             if time.monotonic() > deadline:
                 raise HarnessError(f"node {n} did not serve CQL within {timeout:.0f} s\n"
                                    f"{self._tail(n)}")
-            time.sleep(1)
+            time.sleep(0.25)
 
     def stop_node(self, n: int, timeout: float = 60) -> None:
         """Stops node n's JVM (the PID of its PID file, only if it is our process)."""
@@ -541,13 +571,23 @@ class Cluster:
             self._atexit = False
 
     def stop(self) -> None:
-        """Stops every node of this cluster (closing drivers and the probe first)."""
+        """Stops every node of this cluster (closing drivers and the probe first): TERM
+        to all of them at once, then each is waited for (and KILLed after 60 s)."""
         self.stop_clients()
+        nodes = []
         for d in sorted(self.workdir.glob("node*/pid")):
             try:
-                n = int(d.parent.name[4:])
+                nodes.append(int(d.parent.name[4:]))
             except ValueError:
                 continue
+        for n in nodes:
+            pid = self.pid(n)
+            if pid is not None and _alive(pid) and self._is_ours(n, pid):
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                except ProcessLookupError:
+                    pass
+        for n in nodes:
             self.stop_node(n)
 
     def wipe(self) -> None:
@@ -596,19 +636,33 @@ class Cluster:
                 f"-Dcassandra.storagedir={self.workdir}/client",
                 "-cp", classpath(self.lib), main]
 
-    def nodetool(self, n: int, *args: str, check: bool = True, timeout: float = 600) -> str:
-        """Runs `nodetool -h 127.0.0.1 -p JMX(n) ARGS` and returns its standard output."""
+    def nodetool(self, n: int, *args: str, check: bool = True, timeout: float = 600,
+                 own_jvm: bool = False) -> str:
+        """Runs `nodetool -h 127.0.0.1 -p JMX(n) ARGS` and returns its standard output.
+
+        By default Cassandra's NodeTool class runs inside the probe's JVM (Probe.java: the
+        same code and output as the `nodetool` command, without a JVM start of about 2 s
+        per call); ``own_jvm=True`` starts a NodeTool JVM of its own, as `nodetool` does."""
         nd = self.nodes[n]
-        cmd = self.client_command("org.apache.cassandra.tools.NodeTool") + [
-            "-h", "127.0.0.1", "-p", str(nd.jmx_port), *args]
-        r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
-        if check and r.returncode != 0:
+        targs = ["-h", "127.0.0.1", "-p", str(nd.jmx_port), *args]
+        if own_jvm:
+            cmd = self.client_command("org.apache.cassandra.tools.NodeTool") + targs
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+            rc, out, err = r.returncode, r.stdout, r.stderr
+        else:
+            rc, out, err = self.probe(n).nodetool(targs, timeout)
+        if check and rc != 0:
             raise HarnessError(f"nodetool {' '.join(args)} on node {n} failed "
-                               f"({r.returncode}):\n{r.stdout[-2000:]}{r.stderr[-2000:]}")
-        return r.stdout
+                               f"({rc}):\n{out[-2000:]}{err[-2000:]}")
+        return out
 
     def probe(self, n: int = 1) -> "Probe":
-        """One JVM answering many getendpoints questions through NodeProbe (Probe.java)."""
+        """One JVM answering many getendpoints, describering and nodetool questions
+        through NodeProbe (Probe.java); connected to node n when it starts (a probe that
+        died is started again)."""
+        if self._probe is not None and self._probe.proc.poll() is not None:
+            self._probe.close()
+            self._probe = None
         if self._probe is None:
             self._probe = Probe(self, n)
         return self._probe
@@ -628,18 +682,28 @@ class Cluster:
         self._sessions.append(s)
         return s
 
-    def cql(self, statement: str, *params, n: int = 1, consistency: Optional[str] = None):
-        """Runs one CQL statement on node n and returns the rows; ``consistency`` is a
-        level name (``"ALL"``, ``"QUORUM"``...; default the driver's LOCAL_ONE)."""
+    def default_session(self, n: int = 1):
+        """The session (pinned to node n) that cql() uses; opened on first use."""
         s = self._default_sessions.get(n)
         if s is None or s.is_shutdown:
             s = self._default_sessions[n] = self.session(n)
+        return s
+
+    def cql(self, statement: str, *params, n: int = 1, consistency: Optional[str] = None):
+        """Runs one CQL statement on node n and returns the rows; ``consistency`` is a
+        level name (``"ALL"``, ``"QUORUM"``...; default the driver's LOCAL_ONE)."""
+        s = self.default_session(n)
         if consistency:
             from cassandra import ConsistencyLevel
             from cassandra.query import SimpleStatement
             statement = SimpleStatement(statement, consistency_level=getattr(
                 ConsistencyLevel, consistency.upper()))
         return list(s.execute(statement, params or None))
+
+
+def _unescape(s: str) -> str:
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", "t": "\t", "r": "\r"}.get(m.group(1),
+                                                                         m.group(1)), s)
 
 
 class Probe:
@@ -701,6 +765,29 @@ class Probe:
         if line.startswith("ERR\t"):
             raise HarnessError(f"describering {keyspace}: {line[4:]}")
         return line.split("\t")[1:]
+
+    def nodetool(self, args: Sequence[str], timeout: float = 600):
+        """(status, stdout, stderr) of Cassandra's NodeTool run in this JVM with args."""
+        for a in args:
+            if "\t" in a or "\n" in a:
+                raise HarnessError("nodetool: tabs and newlines in arguments are not supported")
+        self.proc.stdin.write("nodetool\t" + "\t".join(args) + "\n")
+        self.proc.stdin.flush()
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready:
+            self.proc.kill()
+            self.proc.wait()
+            raise HarnessError(f"nodetool {' '.join(args)}: no answer within {timeout:.0f} s "
+                               "(the NodeProbe client was stopped)")
+        line = self.proc.stdout.readline()
+        if not line:
+            raise HarnessError("the NodeProbe client died:\n" + self.proc.stderr.read()[-2000:])
+        f = line.rstrip("\n").split("\t")
+        if f[0] == "ERR":
+            raise HarnessError(f"nodetool {' '.join(args)}: {' '.join(f[1:])}")
+        if f[0] != "NT" or len(f) != 4:
+            raise HarnessError(f"nodetool {' '.join(args)}: unexpected answer {line[:200]!r}")
+        return int(f[1]), _unescape(f[2]), _unescape(f[3])
 
     def close(self) -> None:
         if self.proc.poll() is None:
@@ -770,7 +857,7 @@ def main(argv: Sequence[str]) -> int:
             n = int(args[0])
             if n not in c.nodes:
                 raise HarnessError(f"no node {n} under {workdir}")
-            sys.stdout.write(c.nodetool(n, *args[1:]))
+            sys.stdout.write(c.nodetool(n, *args[1:], own_jvm=True))
         elif cmd == "stop":
             Cluster.load(workdir).stop()
         elif cmd == "wipe":

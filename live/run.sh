@@ -2,9 +2,14 @@
 # The live stage: libtokenring against a real Cassandra cluster (live/README.md).
 #   live/run.sh BUILD_DIR [pytest args...]
 # Builds the Python binding's cffi extension and the Go checker (live/go) against
-# BUILD_DIR's library, then runs live/test_live.py and live/test_drivers.py (the drivers'
-# policies; it builds bindings/go/gocql's live test, fetching gocql from the Go module
-# proxy) with the project's .venv.
+# BUILD_DIR's library, then, for each Cassandra release in turn, runs live/test_live.py and
+# live/test_drivers.py (the drivers' policies; it builds bindings/go/gocql's live test,
+# fetching gocql from the Go module proxy) with the project's .venv.
+#
+# Releases: TOKENRING_CASSANDRA_VERSION=X (one release), else TOKENRING_CASSANDRA_VERSIONS
+# (space-separated), else every line of live/versions (5.0.x, 4.1.x, 4.0.x).
+# Driver checks: TOKENRING_LIVE_DRIVERS=all (every release), =0 (none), or a list of
+# releases; default: the first release of the run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [pytest args...]" >&2; exit 2; }
@@ -14,6 +19,13 @@ py=${TOKENRING_PYTHON:-.venv/bin/python}
 command -v go >/dev/null || { [ -x /usr/local/go/bin/go ] && export PATH="$PATH:/usr/local/go/bin"; }
 command -v go >/dev/null || { echo "live: no Go toolchain (scripts/deps.sh live installs one)" >&2; exit 1; }
 
+read -r -a versions <<< "${TOKENRING_CASSANDRA_VERSION:-${TOKENRING_CASSANDRA_VERSIONS:-$(cat live/versions)}}"
+[ ${#versions[@]} -gt 0 ] || { echo "live: no Cassandra release to run" >&2; exit 2; }
+for v in "${versions[@]}"; do
+  [[ $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "live: bad Cassandra release '$v' (want e.g. 5.0.6)" >&2; exit 2; }
+done
+drivers=${TOKENRING_LIVE_DRIVERS:-${versions[0]}}
+
 meson compile -C "$build" >/dev/null
 "$py" bindings/python/tokenring_cffi_build.py --build-dir "$build" >/dev/null
 (cd live/go && PKG_CONFIG_PATH="$build/meson-uninstalled" GOPROXY=off GOTOOLCHAIN=local \
@@ -21,8 +33,19 @@ meson compile -C "$build" >/dev/null
 export TOKENRING_BUILD_DIR="$build"
 export PYTHONPATH="$PWD/bindings/python:$PWD/live${PYTHONPATH:+:$PYTHONPATH}"
 export PYTHONDONTWRITEBYTECODE=1
-# The driver policies' live checks (live/test_drivers.py) are opt-in until their after-join
-# phase is stable: right after a join a session's system.peers can still lag the ring.
-tests=(live/test_live.py)
-[ "${TOKENRING_LIVE_DRIVERS:-0}" = 1 ] && tests+=(live/test_drivers.py)
-exec "$py" -m pytest -p no:cacheprovider -v -s "${tests[@]}" "$@"
+
+times=()
+t_all=$SECONDS
+for v in "${versions[@]}"; do
+  tests=(live/test_live.py)
+  case " $drivers " in
+    " all "|*" $v "*) tests+=(live/test_drivers.py) ;;
+  esac
+  printf '\n---- live: Cassandra %s (%s)\n' "$v" "${tests[*]}"
+  t0=$SECONDS
+  TOKENRING_CASSANDRA_VERSION=$v "$py" -m pytest -p no:cacheprovider -v -s --durations=0 \
+    "${tests[@]}" "$@"
+  times+=("$v: $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s (${#tests[@]} files)")
+done
+printf '\nlive stage: %s; total %d min %d s\n' "$(IFS=';'; echo "${times[*]}" | sed 's/;/; /g')" \
+  $(( (SECONDS - t_all) / 60 )) $(( (SECONDS - t_all) % 60 ))

