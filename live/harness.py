@@ -383,6 +383,10 @@ class Cluster:
                 f"-Dcassandra.ring_delay_ms={RING_DELAY_MS}",
                 "-Dcassandra.skip_wait_for_gossip_to_settle=0",
                 "-Dcassandra.superuser_setup_delay_ms=0",
+                # no flush of the schema tables after every schema change nor of
+                # system.local at each step of the start-up (a throwaway cluster: its
+                # nodes are never restarted)
+                "-Dcassandra.unsafesystem=true",
                 "-cp", classpath(self.lib), "org.apache.cassandra.service.CassandraDaemon"]
 
     def _arm_cleanup(self) -> None:
