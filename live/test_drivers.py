@@ -360,11 +360,9 @@ def phase(c, name, down=(), expect_repeats=False):
 
 def test_drivers_setup(cluster):
     s = cluster.session(up_nodes(cluster)[0])
-    s.cluster.max_schema_agreement_wait = 0     # one wait at the end (wait_schema)
     for ks, repl in KEYSPACES.items():
         s.execute(f"CREATE KEYSPACE IF NOT EXISTS {ks} WITH replication = {repl}")
         s.execute(f"CREATE TABLE IF NOT EXISTS {ks}.t (k text PRIMARY KEY)")
-    s.cluster.max_schema_agreement_wait = 10
     wait_schema(s)
 
 
