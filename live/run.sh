@@ -8,8 +8,8 @@
 #
 # Releases: TOKENRING_CASSANDRA_VERSION=X (one release), else TOKENRING_CASSANDRA_VERSIONS
 # (space-separated), else every line of live/versions (5.0.x, 4.1.x, 4.0.x).
-# Driver checks: TOKENRING_LIVE_DRIVERS=all (every release), =0 (none), or a list of
-# releases; default: the first release of the run.
+# Driver checks: TOKENRING_LIVE_DRIVERS=all (every release, the default), =0 (none), or a
+# list of releases.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [pytest args...]" >&2; exit 2; }
@@ -24,7 +24,7 @@ read -r -a versions <<< "${TOKENRING_CASSANDRA_VERSION:-${TOKENRING_CASSANDRA_VE
 for v in "${versions[@]}"; do
   [[ $v =~ ^[0-9]+\.[0-9]+\.[0-9]+$ ]] || { echo "live: bad Cassandra release '$v' (want e.g. 5.0.6)" >&2; exit 2; }
 done
-drivers=${TOKENRING_LIVE_DRIVERS:-${versions[0]}}
+drivers=${TOKENRING_LIVE_DRIVERS:-all}
 
 meson compile -C "$build" >/dev/null
 "$py" bindings/python/tokenring_cffi_build.py --build-dir "$build" >/dev/null
