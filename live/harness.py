@@ -3,8 +3,9 @@
 
 It fetches the release jars with Maven (``org.apache.cassandra:cassandra-all`` and its
 runtime dependencies; Maven's local repository is the cache), writes one configuration per
-node, starts the nodes one at a time on 127.0.0.N (N = 1..9 only), waits until each serves
-CQL, runs ``nodetool`` against any node, and stops only the JVMs it started (PID files).
+node, starts the nodes on 127.0.0.N (N = 1..9 only; the seeds first, then the other nodes
+of a new cluster together), waits until each serves CQL, runs ``nodetool`` against any node
+(Cassandra's NodeTool inside one probe JVM), and stops only the JVMs it started (PID files).
 
 Standard library only, so that it runs without the project's virtual environment; the CQL
 helpers import ``cassandra-driver`` lazily. Used by the ``live`` test stage
