@@ -3,7 +3,33 @@
 package tokenring
 
 /*
+#include <string.h>
 #include <tokenring/tokenring.h>
+
+// The replicas of every range, packed (see RangeReplicaNodes): with nodes NULL, only
+// *total_out (the number of replica entries); else starts[0..ranges] and nodes[0..cap).
+static int trgo_range_nodes(const tokenring_placement *p, size_t ranges, uint32_t *starts,
+                            uint32_t *nodes, size_t cap, size_t *total_out)
+{
+	tokenring_replicas r;
+	size_t k = 0;
+	for (size_t i = 0; i < ranges; i++) {
+		int st = tokenring_placement_range_replicas(&r, p, i);
+		if (st != TOKENRING_OK)
+			return st;
+		if (nodes != NULL) {
+			if (r.count > cap - k)
+				return TOKENRING_E_BUFSIZE;
+			starts[i] = (uint32_t)k;
+			memcpy(nodes + k, r.nodes, r.count * sizeof *nodes);
+		}
+		k += r.count;
+	}
+	if (nodes != NULL)
+		starts[ranges] = (uint32_t)k;
+	*total_out = k;
+	return TOKENRING_OK;
+}
 */
 import "C"
 
@@ -368,6 +394,32 @@ func (p *Placement) RangeReplicas(i int) (Replicas, error) {
 		return Replicas{}, err
 	}
 	return replicasFromC(&c), nil
+}
+
+// RangeReplicaNodes returns the replicas of every range of the placement's ring, packed:
+// the node indices of range i (in Cassandra's replica order) are
+// nodes[starts[i]:starts[i+1]], for i in 0 .. token count - 1 (len(starts) is the token
+// count + 1). Two calls into C whatever the ring's size; the slices are new and the
+// caller's. For a router that keeps its own per-range table (e.g. a driver's hosts by
+// range) and so routes a key without calling into C.
+func (p *Placement) RangeReplicaNodes() (starts, nodes []uint32, err error) {
+	pp, err := p.acquire()
+	if err != nil {
+		return nil, nil, err
+	}
+	defer p.release()
+	var nt, total C.size_t
+	C.tokenring_ring_tokens(C.tokenring_placement_ring(pp), &nt)
+	if err := check(C.trgo_range_nodes(pp, nt, nil, nil, 0, &total)); err != nil {
+		return nil, nil, err
+	}
+	starts = make([]uint32, int(nt)+1)
+	nodes = make([]uint32, int(total)+1) // +1: a valid pointer even when total is 0
+	if err := check(C.trgo_range_nodes(pp, nt, (*C.uint32_t)(unsafe.Pointer(&starts[0])),
+		(*C.uint32_t)(unsafe.Pointer(&nodes[0])), total, &total)); err != nil {
+		return nil, nil, err
+	}
+	return starts, nodes[:int(total):int(total)], nil
 }
 
 // SetCount returns the number of distinct replica sets (0 after Close).

@@ -53,3 +53,54 @@ func TestSetIDForKeyAndToken(t *testing.T) {
 		t.Fatalf("closed: %v", err)
 	}
 }
+
+// RangeReplicaNodes packs exactly what RangeReplicas gives for every range; ErrClosed after
+// Close.
+func TestRangeReplicaNodes(t *testing.T) {
+	topo, _ := NewTopology()
+	defer topo.Close()
+	for i, n := range []string{"A", "B", "C", "D", "E"} {
+		if err := topo.AddNode(n, []string{"dc1", "dc2"}[i%2], []string{"r1", "r2"}[i/2%2],
+			[]int64{int64(i*1000 - 1500), int64(i*1000 + 100), int64(i*37 + 7000)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ring, err := topo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ring.Close()
+	repl, _ := NewNetworkTopologyStrategy(map[string]int{"dc1": 2, "dc2": 1})
+	defer repl.Close()
+	pl, err := ring.Placement(repl, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts, nodes, err := pl.RangeReplicaNodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	toks, _ := ring.Tokens()
+	if len(starts) != len(toks)+1 || int(starts[len(toks)]) != len(nodes) {
+		t.Fatalf("%d starts, %d nodes for %d ranges", len(starts), len(nodes), len(toks))
+	}
+	for i := range toks {
+		r, err := pl.RangeReplicas(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := nodes[starts[i]:starts[i+1]]
+		if len(got) != len(r.Nodes) || len(got) != 3 {
+			t.Fatalf("range %d: %v, RangeReplicas %v", i, got, r.Nodes)
+		}
+		for j := range got {
+			if got[j] != r.Nodes[j] {
+				t.Fatalf("range %d: %v, RangeReplicas %v", i, got, r.Nodes)
+			}
+		}
+	}
+	pl.Close()
+	if _, _, err := pl.RangeReplicaNodes(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("closed: %v", err)
+	}
+}

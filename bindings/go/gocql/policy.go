@@ -5,6 +5,7 @@ package tokenringgocql
 import (
 	"errors"
 	"fmt"
+	"math"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -50,6 +51,7 @@ type Policy struct {
 // policyState is one immutable routing snapshot.
 type policyState struct {
 	ring      *tokenring.Ring
+	tokens    []int64           // the ring's sorted tokens (Pick's range search, in Go)
 	hosts     []*gocql.HostInfo // by ring node index
 	local     []bool            // fallback.IsLocal by node index
 	keyspaces map[string]*ksState
@@ -61,7 +63,14 @@ type ksState struct {
 	pl    *tokenring.Placement
 	hosts []*gocql.HostInfo // the state's hosts by node index
 	local []bool            // and whether the fallback calls them local
-	inErr string
+	// Pick's tables (tokens nil: Pick asks the placement): the ring's tokens and, by
+	// range, the local replicas' node indices in replica order: rnodes[i*stride:][:stride]
+	// when every range has stride of them, else rnodes[rstart[i]:rstart[i+1]]
+	tokens []int64
+	rstart []uint32
+	rnodes []uint16
+	stride int
+	inErr  string
 }
 
 // Option configures a Policy.
@@ -299,6 +308,9 @@ func (p *Policy) buildLocked() {
 		return
 	}
 	st := &policyState{ring: ring, keyspaces: map[string]*ksState{}}
+	if st.tokens, err = ring.Tokens(); err != nil {
+		st.tokens = nil // Pick asks the placements
+	}
 	names := ring.NodeNames()
 	st.hosts = make([]*gocql.HostInfo, len(names))
 	st.local = make([]bool, len(names))
@@ -329,9 +341,53 @@ func (p *Policy) buildLocked() {
 	}
 }
 
-// newKS is a keyspace of st: its placement and the state's hosts.
+// newKS is a keyspace of st: its placement, the state's hosts and Pick's tables (the local
+// replicas of every range, read from the placement in two calls into C).
 func newKS(st *policyState, repl *tokenring.Replication, text string, pl *tokenring.Placement) *ksState {
-	return &ksState{repl: repl, text: text, pl: pl, hosts: st.hosts, local: st.local}
+	ks := &ksState{repl: repl, text: text, pl: pl, hosts: st.hosts, local: st.local}
+	if st.tokens == nil || len(st.hosts) > math.MaxUint16+1 {
+		return ks // Pick asks the placement
+	}
+	starts, nodes, err := pl.RangeReplicaNodes()
+	if err != nil || len(starts) != len(st.tokens)+1 {
+		return ks
+	}
+	n, stride := 0, -1
+	for i := 0; i+1 < len(starts); i++ {
+		c := 0
+		for _, x := range nodes[starts[i]:starts[i+1]] {
+			if st.local[x] {
+				c++
+			}
+		}
+		if i == 0 {
+			stride = c
+		} else if c != stride {
+			stride = -1 - len(starts) // not uniform
+		}
+		n += c
+	}
+	rnodes := make([]uint16, 0, n)
+	var rstart []uint32
+	if stride < 0 {
+		rstart = make([]uint32, len(starts))
+	}
+	for i := 0; i+1 < len(starts); i++ {
+		if rstart != nil {
+			rstart[i] = uint32(len(rnodes))
+		}
+		for _, x := range nodes[starts[i]:starts[i+1]] {
+			if st.local[x] {
+				rnodes = append(rnodes, uint16(x))
+			}
+		}
+	}
+	if rstart != nil {
+		rstart[len(starts)-1] = uint32(len(rnodes))
+		stride = 0
+	}
+	ks.tokens, ks.rstart, ks.rnodes, ks.stride = st.tokens, rstart, rnodes, stride
+	return ks
 }
 
 // loadKeyspaceLocked reads one keyspace's metadata and publishes a new state with it.
@@ -340,7 +396,7 @@ func (p *Policy) loadKeyspaceLocked(name string) {
 	if st == nil || p.ksMeta == nil {
 		return
 	}
-	next := &policyState{ring: st.ring, hosts: st.hosts, local: st.local, keyspaces: make(map[string]*ksState, len(st.keyspaces)+1)}
+	next := &policyState{ring: st.ring, tokens: st.tokens, hosts: st.hosts, local: st.local, keyspaces: make(map[string]*ksState, len(st.keyspaces)+1)}
 	for k, v := range st.keyspaces {
 		next.keyspaces[k] = v
 	}
@@ -470,23 +526,40 @@ func (p *Policy) Pick(qry gocql.ExecutableQuery) gocql.NextHost {
 	if ks.pl == nil {
 		return p.fallback.Pick(qry)
 	}
-	it := &plan{p: p, qry: qry, ks: ks}
-	idx, err := ks.pl.AppendReplicasForKey(it.buf[:0], key)
-	if err != nil {
-		return p.fallback.Pick(qry)
+	var idx []uint16
+	if ks.tokens != nil {
+		// no call into C: the token and the range search in Go, then the range's local
+		// replicas from the keyspace's table
+		r := searchRange(ks.tokens, keyToken(key))
+		if ks.rstart == nil {
+			a := r * ks.stride
+			idx = ks.rnodes[a : a+ks.stride : a+ks.stride]
+		} else {
+			a, b := ks.rstart[r], ks.rstart[r+1]
+			idx = ks.rnodes[a:b:b]
+		}
+	} else {
+		all, err := ks.pl.AppendReplicasForKey(nil, key)
+		if err != nil {
+			return p.fallback.Pick(qry)
+		}
+		for _, n := range all {
+			if ks.local[n] {
+				idx = append(idx, uint16(n))
+			}
+		}
 	}
-	it.idx = idx
+	it := &plan{p: p, qry: qry, ks: ks, idx: idx}
 	return it.next
 }
 
-// plan is one Pick's iteration: the key's replicas (node indices, Cassandra's order), then
-// the fallback's plan without them.
+// plan is one Pick's iteration: the key's local replicas (node indices, Cassandra's
+// order; shared, read only), then the fallback's plan without them.
 type plan struct {
 	p   *Policy
 	qry gocql.ExecutableQuery
 	ks  *ksState
-	buf [16]uint32
-	idx []uint32
+	idx []uint16
 	i   int
 	fb  gocql.NextHost
 }
@@ -496,10 +569,8 @@ func (it *plan) next() gocql.SelectedHost {
 	for it.i < len(it.idx) {
 		n := it.idx[it.i]
 		it.i++
-		if ks.local[n] {
-			if h := ks.hosts[n]; h.IsUp() {
-				return (*selectedHost)(h)
-			}
+		if h := ks.hosts[n]; h.IsUp() {
+			return (*selectedHost)(h)
 		}
 	}
 	if it.fb == nil {
@@ -516,7 +587,7 @@ func (it *plan) next() gocql.SelectedHost {
 // isReplica: h is one of the local replicas the plan gave (or skipped as down).
 func (it *plan) isReplica(h *gocql.HostInfo) bool {
 	for _, n := range it.idx {
-		if it.ks.local[n] && it.ks.hosts[n] == h {
+		if it.ks.hosts[n] == h {
 			return true
 		}
 	}

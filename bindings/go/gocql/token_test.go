@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenringgocql
+
+import (
+	"math"
+	"math/rand"
+	"reflect"
+	"testing"
+
+	tokenring "github.com/libtokenring/tokenring/bindings/go"
+)
+
+// keyToken is the library's tokenring_token, key by key: every length 0..300 (random
+// bytes), every sign pattern of tails of 1..15 bytes, and keys of all-0x80 / all-0xff bytes.
+func TestKeyTokenIsTheLibrarys(t *testing.T) {
+	rnd := rand.New(rand.NewSource(3))
+	check := func(k []byte) {
+		t.Helper()
+		if got, want := keyToken(k), tokenring.Token(k); got != want {
+			t.Fatalf("key %x (%d bytes): %d, the library %d", k, len(k), got, want)
+		}
+	}
+	check(nil)
+	check([]byte{})
+	for n := 0; n <= 300; n++ {
+		for r := 0; r < 20; r++ {
+			k := make([]byte, n)
+			rnd.Read(k)
+			check(k)
+		}
+		for _, b := range []byte{0x00, 0x7f, 0x80, 0xff} {
+			k := make([]byte, n)
+			for i := range k {
+				k[i] = b
+			}
+			check(k)
+		}
+	}
+	for m := 1; m <= 15; m++ {
+		for pat := 0; pat < 1<<m && pat < 4096; pat++ {
+			k := make([]byte, 16+m)
+			rnd.Read(k)
+			for i := 0; i < m; i++ {
+				k[16+i] &= 0x7f
+				if pat&(1<<i) != 0 {
+					k[16+i] |= 0x80
+				}
+			}
+			check(k)
+		}
+	}
+}
+
+// searchRange is the library's tokenring_ring_search: at, just before and just after each
+// ring token, and at the extremes.
+func TestSearchRangeIsTheLibrarys(t *testing.T) {
+	ring := buildRing(t, layout(5, 16, []string{"dc1"}, [][]string{{"r1", "r2", "r1"}}))
+	defer ring.Close()
+	toks, err := ring.Tokens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	probe := []int64{math.MinInt64, math.MinInt64 + 1, math.MaxInt64, math.MaxInt64 - 1, 0}
+	for _, x := range toks {
+		probe = append(probe, x)
+		if x > math.MinInt64 {
+			probe = append(probe, x-1)
+		}
+		if x < math.MaxInt64 {
+			probe = append(probe, x+1)
+		}
+	}
+	for _, x := range probe {
+		want, err := ring.Search(x)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := searchRange(toks, x); got != want {
+			t.Fatalf("token %d: range %d, the library %d", x, got, want)
+		}
+	}
+}
+
+func buildRing(t *testing.T, nodes []testNode) *tokenring.Ring {
+	t.Helper()
+	topo, err := tokenring.NewTopology()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	for _, n := range nodes {
+		if err := topo.AddNode(n.addr, n.dc, n.rack, n.tokens); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ring, err := topo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ring
+}
+
+// Pick routes from its Go tables in both shapes (a uniform number of local replicas per
+// range: NetworkTopologyStrategy; a varying one: SimpleStrategy over two datacenters), and
+// gives the same plans as the path that asks the placement (a state without tables).
+func TestPickTablesMatchThePlacement(t *testing.T) {
+	nodes := topo1()
+	p, _ := newTestPolicy(t, nodes, testSchema())
+	st := p.state.Load()
+	if ks := st.keyspaces["ks_all"]; ks.tokens == nil || ks.rstart != nil || ks.stride != 3 {
+		t.Fatalf("ks_all: tables %v, rstart %v, stride %d (want uniform 3)", ks.tokens != nil, ks.rstart != nil, ks.stride)
+	}
+	if ks := st.keyspaces["ks_s"]; ks.tokens == nil || ks.rstart == nil {
+		t.Fatalf("ks_s: tables %v, rstart %v (want per-range starts)", ks.tokens != nil, ks.rstart != nil)
+	}
+	var withTables = map[string][][]string{}
+	for _, name := range []string{"ks", "ks_all", "ks_s"} {
+		for _, k := range keys(300, 12) {
+			withTables[name] = append(withTables[name], planOf(p, query(name, k)))
+		}
+	}
+	// the same state without Pick's tables
+	bare := &policyState{ring: st.ring, hosts: st.hosts, local: st.local, keyspaces: map[string]*ksState{}}
+	for name, ks := range st.keyspaces {
+		c := *ks
+		c.tokens, c.rstart, c.rnodes, c.stride = nil, nil, nil, 0
+		bare.keyspaces[name] = &c
+	}
+	p.state.Store(bare)
+	for name, plans := range withTables {
+		for i, k := range keys(300, 12) {
+			if got := planOf(p, query(name, k)); !reflect.DeepEqual(got, plans[i]) {
+				t.Fatalf("%s %x: from the placement %v, from the tables %v", name, k, got, plans[i])
+			}
+		}
+	}
+	p.state.Store(st)
+}
