@@ -1189,6 +1189,18 @@ TOKENRING_API int tokenring_placement_replicas_for_key_any(tokenring_replicas *o
     return TOKENRING_OK;
 }
 
+TOKENRING_API int64_t tokenring_placement_key_set_id(const tokenring_placement *placement,
+                                                     const void *key, size_t len)
+{
+    if (placement == NULL || (key == NULL && len > 0))
+        return TOKENRING_E_INVAL;
+    int64_t token = tokenring_token(key, len);
+    if (__builtin_expect(placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3, 0))
+        return TOKENRING_E_UNSUPPORTED;
+    /* the range's set id only: no replica row is read (nor prefetched) */
+    return tr_range_set(placement, tr_index_search(&placement->ring->index, token));
+}
+
 TOKENRING_API int tokenring_placement_range_replicas(tokenring_replicas *out,
                                                      const tokenring_placement *placement,
                                                      size_t range_index)

@@ -178,6 +178,33 @@ static void toy_owner_ranges_and_replicas(void **state)
     assert_int_equal(x.range_index, 0);
     assert_int_equal(tokenring_placement_replicas_for_key(&x, p, NULL, 1), TOKENRING_E_INVAL);
 
+    /* tokenring_placement_key_set_id returns the set id replicas_for_key gives, key by
+     * key (the three keys above, the empty key and 200 keys of 1..40 bytes). */
+    const uint8_t *three[] = { k10, k50, k95 };
+    int64_t sids[3];
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(tokenring_placement_replicas_for_key(&x, p, three[i], 16), TOKENRING_OK);
+        sids[i] = tokenring_placement_key_set_id(p, three[i], 16);
+        assert_int_equal(sids[i], (int64_t)x.set_id);
+    }
+    /* ranges 0, 2 and 5: three distinct sets of the six */
+    assert_true(sids[0] != sids[1] && sids[1] != sids[2] && sids[0] != sids[2]);
+    assert_int_equal(tokenring_placement_replicas_for_key(&x, p, NULL, 0), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_key_set_id(p, NULL, 0), (int64_t)x.set_id);
+    uint8_t kb[40];
+    for (unsigned i = 0; i < 200; i++) {
+        size_t len = 1 + i % 40;
+        for (size_t j = 0; j < len; j++)
+            kb[j] = (uint8_t)(i * 131u + j * 7u + 1u);
+        assert_int_equal(tokenring_placement_replicas_for_key(&x, p, kb, len), TOKENRING_OK);
+        int64_t sid = tokenring_placement_key_set_id(p, kb, len);
+        assert_int_equal(sid, (int64_t)x.set_id);
+        assert_true(sid >= 0 && (size_t)sid < tokenring_placement_set_count(p));
+    }
+    assert_int_equal(tokenring_placement_key_set_id(p, NULL, 1), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_key_set_id(NULL, "k", 1), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_key_set_id(NULL, NULL, 0), TOKENRING_E_INVAL);
+
     /* Batch routing gives the same sets. */
     uint8_t packed[48];
     memcpy(packed, k10, 16);

@@ -31,6 +31,8 @@ package tokenring
 #cgo nocallback tokenring_placement_replicas
 #cgo noescape tokenring_placement_replicas_for_key
 #cgo nocallback tokenring_placement_replicas_for_key
+#cgo noescape tokenring_placement_key_set_id
+#cgo nocallback tokenring_placement_key_set_id
 #cgo noescape tokenring_placement_route_keys
 #cgo nocallback tokenring_placement_route_keys
 #cgo noescape tokenring_placement_range_replicas

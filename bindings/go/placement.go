@@ -342,10 +342,12 @@ func (p *Placement) SetIDForKey(key []byte) (uint32, error) {
 	if err != nil {
 		return 0, err
 	}
-	var c C.tokenring_replicas
-	st := C.tokenring_placement_replicas_for_key(&c, pp, bytesPtr(key), C.size_t(len(key)))
+	sid := C.tokenring_placement_key_set_id(pp, bytesPtr(key), C.size_t(len(key)))
 	p.release()
-	return uint32(c.set_id), check(st)
+	if sid < 0 {
+		return 0, check(C.int(sid))
+	}
+	return uint32(sid), nil
 }
 
 // SetIDForToken is SetIDForKey for a token.

@@ -203,6 +203,25 @@ TOKENRING_API int tokenring_placement_replicas_for_key_any(tokenring_replicas *o
                                                            const void *key, size_t len);
 
 /**
+ * The id of the replica set of a key's range, as the return value: what
+ * tokenring_placement_replicas_for_key() gives in @c set_id (the key's Murmur3 token),
+ * without the output structure.
+ * For a router that keeps its own table per set id (a driver's hosts, say) and so needs
+ * nothing else per request: the call that costs least from a binding (no out argument to
+ * allocate or read back). O(log n), no allocation, thread-safe.
+ * @param placement the placement
+ * @param key the serialized partition key (NULL only with @p len 0)
+ * @param len its length
+ * @return the set id, 0 .. tokenring_placement_set_count() - 1 (read the set with
+ *         tokenring_placement_set()); #TOKENRING_E_INVAL (negative) for a NULL placement
+ *         or a NULL key with @p len > 0; #TOKENRING_E_UNSUPPORTED (negative) on a ring
+ *         of another partitioner (as tokenring_placement_replicas_for_key())
+ * @since 1.2
+ */
+TOKENRING_API int64_t tokenring_placement_key_set_id(const tokenring_placement *placement,
+                                                     const void *key, size_t len);
+
+/**
  * Replicas of range @p range_index.
  * @param[out] out receives the replicas
  * @param placement the placement

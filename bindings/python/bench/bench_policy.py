@@ -88,12 +88,34 @@ def best(fn, repeat):
     return min(times)
 
 
+def interleaved(fns, rounds):
+    """Best (minimum) CPU time of each of ``fns`` over ``rounds`` rounds, the functions
+    taking turns within each round (so that a burst of load on the machine falls on both
+    sides alike), and the per-round ratios of the first to each other."""
+    times = [[] for _ in fns]
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            t0 = time.process_time()
+            fn()
+            times[i].append(time.process_time() - t0)
+    return [min(t) for t in times], times
+
+
+def spread(a, b):
+    """min..max over rounds of a[i] / b[i]."""
+    r = sorted(x / y for x, y in zip(a, b) if y > 0)
+    return f"{r[0]:.1f}-{r[-1]:.1f}x" if r else "-"
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nodes-per-dc", type=int, default=48)
     ap.add_argument("--vnodes", type=int, default=256)
     ap.add_argument("--keys", type=int, default=20000)
-    ap.add_argument("--repeat", type=int, default=3)
+    ap.add_argument("--chunk", type=int, default=2000, help="keys per timed slice")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="passes over the keys (per query) and changes (rebuilds) = "
+                         "rounds / 10 ... see below")
     a = ap.parse_args()
 
     md, tm = build(a.nodes_per_dc, a.vnodes)
@@ -104,35 +126,53 @@ def main():
     theirs.populate(cluster, hosts)
     ours = driver.TokenRingPolicy(DCAwareRoundRobinPolicy("dc1"))
     ours.populate(cluster, hosts)
+    fresh = driver.TokenRingPolicy(DCAwareRoundRobinPolicy("dc1"))
+    fresh.populate(cluster, hosts)
     rnd = random.Random(1)
     stmts = [Stmt("ks", rnd.getrandbits(64).to_bytes(8, "big")) for _ in range(a.keys)]
-    for s in stmts[:10]:     # warm both (the driver builds its replica map lazily)
-        next(iter(theirs.make_query_plan(None, s)))
+    for s in stmts:     # warm both (the driver builds its replica map lazily; the
+        next(iter(theirs.make_query_plan(None, s)))   # policy its host tuple per set)
         next(iter(ours.make_query_plan(None, s)))
     # the same first host for every key, or the comparison is meaningless
     same = sum(next(iter(theirs.make_query_plan(None, s))) is
                next(iter(ours.make_query_plan(None, s))) for s in stmts[:2000])
 
-    def route(policy):
+    chunks = [stmts[i:i + a.chunk] for i in range(0, len(stmts), a.chunk)]
+
+    def route(policy, chunk):
         def run():
-            for s in stmts:
-                next(iter(policy.make_query_plan(None, s)))
+            mq = policy.make_query_plan
+            for s in chunk:
+                next(iter(mq(None, s)))
         return run
 
-    def whole(policy):
+    def whole(policy, chunk):
         def run():
-            for s in stmts[:2000]:
-                for _ in policy.make_query_plan(None, s):
+            mq = policy.make_query_plan
+            for s in chunk:
+                for _ in mq(None, s):
                     pass
         return run
 
-    q_theirs = best(route(theirs), a.repeat) / len(stmts) * 1e6
-    q_ours = best(route(ours), a.repeat) / len(stmts) * 1e6
-    p_theirs = best(whole(theirs), a.repeat) / 2000 * 1e6
-    p_ours = best(whole(ours), a.repeat) / 2000 * 1e6
+    q_t, q_o, q_rt, q_ro = [], [], [], []
+    for _ in range(a.repeat):
+        for c in chunks:
+            (bt, bo), (rt, ro) = interleaved([route(theirs, c), route(ours, c)], 1)
+            q_rt += rt
+            q_ro += ro
+    n_chunk = len(chunks[0])
+    q_theirs = min(q_rt) / n_chunk * 1e6
+    q_ours = min(q_ro) / n_chunk * 1e6
+    small = stmts[:200]
+    (p_t, p_o), (p_rt, p_ro) = interleaved([whole(theirs, small), whole(ours, small)],
+                                           5 * a.repeat)
+    p_theirs, p_ours = p_t / len(small) * 1e6, p_o / len(small) * 1e6
 
-    # topology change: a node joins dc1 or leaves again (alternately), then the first
-    # routed query
+    # topology change: a node joins dc1 or leaves again (alternately); the driver builds
+    # its TokenMap (untimed, whatever the policy), then each policy's first routed query
+    # is timed: TokenAwarePolicy builds the keyspace's replica map, TokenRingPolicy reads
+    # the token map into its ring and updates its placement ("fresh": a policy with no
+    # previous state, which builds the placement from scratch, as at first connection)
     probe = stmts[0]
     joiner = Host("10.9.9.9", SimpleConvictionPolicy, datacenter="dc1", rack="r1")
     joiner.set_up()
@@ -142,74 +182,72 @@ def main():
     maps = [tm, tm2]
     flip = {"i": 0}
 
-    def change():
+    def first(policy):
+        def run():
+            next(iter(policy.make_query_plan(None, probe)))
+        return run
+
+    def from_scratch():
+        fresh._state = driver._NO_RING
+        next(iter(fresh.make_query_plan(None, probe)))
+
+    def tokenmap():
         flip["i"] ^= 1
         md.rebuild_token_map(PARTITIONER, maps[flip["i"]])
 
-    def topo_theirs():
-        change()
-        next(iter(theirs.make_query_plan(None, probe)))
+    t_rt, t_ro, t_rf, t_map = [], [], [], []
+    for _ in range(4 * a.repeat):
+        t0 = time.process_time()
+        tokenmap()
+        t_map.append(time.process_time() - t0)
+        _, (rt, ro, rf) = interleaved([first(theirs), first(ours), from_scratch], 1)
+        t_rt += rt
+        t_ro += ro
+        t_rf += rf
+    t_theirs, t_ours, t_fresh, t_tm = min(t_rt), min(t_ro), min(t_rf), min(t_map)
 
-    def topo_ours():
-        change()
-        next(iter(ours.make_query_plan(None, probe)))
-
-    def tokenmap_only():
-        change()
-
-    t_theirs = best(topo_theirs, 2 * a.repeat)
-    t_ours = best(topo_ours, 2 * a.repeat)
-    t_map = best(tokenmap_only, 2 * a.repeat)
-    # the policy's own share: a fresh ring and placement from the same token map
-    fixed = md.token_map
-
-    def policy_only():
-        ours._state = driver._NO_RING
-        md.token_map = fixed
-        next(iter(ours.make_query_plan(None, probe)))
-
-    t_policy = best(policy_only, a.repeat)   # a full rebuild: no placement to update from
-
-    # schema change: ALTER KEYSPACE between two factors
-    # a replication never seen before each time (the Ring caches placements by
-    # replication: a repeated one would cost nothing)
+    # schema change: ALTER KEYSPACE to a replication never seen before each time (the Ring
+    # caches placements by replication: a repeated one would cost nothing); the driver
+    # rebuilds the keyspace's replica map as Metadata does on ALTER
     alt = [KeyspaceMetadata("ks", True, NTS, {"dc1": "2", "dc2": str(k)})
-           for k in range(1, 4 * a.repeat + 2)]
+           for k in range(1, 8 * a.repeat + 2)]
     state = {"i": 0}
 
     def schema_theirs():
-        state["i"] += 1
-        md.keyspaces["ks"] = alt[state["i"]]
-        md.token_map.rebuild_keyspace("ks", build_if_absent=False)  # as Metadata does on ALTER
+        md.token_map.rebuild_keyspace("ks", build_if_absent=False)
         next(iter(theirs.make_query_plan(None, probe)))
 
-    def schema_ours():
+    s_rt, s_ro = [], []
+    for _ in range(4 * a.repeat):
         state["i"] += 1
         md.keyspaces["ks"] = alt[state["i"]]
-        next(iter(ours.make_query_plan(None, probe)))
-
-    s_theirs = best(schema_theirs, a.repeat)
-    state["i"] = 0
-    s_ours = best(schema_ours, a.repeat)
+        _, (rt, ro) = interleaved([schema_theirs, first(ours)], 1)
+        s_rt += rt
+        s_ro += ro
+    s_theirs, s_ours = min(s_rt), min(s_ro)
 
     print(f"# Python {platform.python_version()}, cassandra-driver {cassandra.__version__}, "
           f"libtokenring {tokenring.library_version}; {2 * a.nodes_per_dc} nodes x "
           f"{a.vnodes} tokens, 2 dcs x 3 racks, NTS dc1:3 dc2:3, child DCAwareRoundRobinPolicy;"
-          f" CPU time, best of {a.repeat}")
-    print(f"# same first host on {same} of 2000 keys")
-    print("| figure | TokenAwarePolicy | TokenRingPolicy | ratio |")
-    print("| --- | ---: | ---: | ---: |")
+          f" CPU time, the two policies taking turns, best of {len(q_rt)} slices of "
+          f"{n_chunk} queries / {len(p_rt)} x {len(small)} plans / {len(t_rt)} topology "
+          f"changes / {len(s_rt)} ALTERs")
+    print(f"# same first host on {same} of 2000 keys; 'turns' = min-max ratio over the turns")
+    print("| figure | TokenAwarePolicy | TokenRingPolicy | ratio (best) | turns |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     print(f"| query plan, first host (us/query) | {q_theirs:.2f} | {q_ours:.2f} | "
-          f"{q_theirs / q_ours:.1f}x |")
+          f"{q_theirs / q_ours:.1f}x | {spread(q_rt, q_ro)} |")
     print(f"| query plan, every host (us/query) | {p_theirs:.2f} | {p_ours:.2f} | "
-          f"{p_theirs / p_ours:.1f}x |")
-    print(f"| topology change to first routed query (ms) | {t_theirs * 1e3:.0f} | "
-          f"{t_ours * 1e3:.0f} | {t_theirs / t_ours:.1f}x |")
-    print(f"| of which the driver's TokenMap (ms) | {t_map * 1e3:.0f} | {t_map * 1e3:.0f} | |")
-    print(f"| replica map rebuild alone (ms) | {(t_theirs - t_map) * 1e3:.0f} | "
-          f"{t_policy * 1e3:.1f} | {(t_theirs - t_map) / t_policy:.0f}x |")
+          f"{p_theirs / p_ours:.1f}x | {spread(p_rt, p_ro)} |")
+    print(f"| topology change: replica map rebuild (ms) | {t_theirs * 1e3:.0f} | "
+          f"{t_ours * 1e3:.1f} | {t_theirs / t_ours:.0f}x | {spread(t_rt, t_ro)} |")
+    print(f"| same, the policy from scratch (ms) | {t_theirs * 1e3:.0f} | "
+          f"{t_fresh * 1e3:.1f} | {t_theirs / t_fresh:.0f}x | {spread(t_rt, t_rf)} |")
+    print(f"| topology change with the driver's TokenMap (ms) | {(t_tm + t_theirs) * 1e3:.0f} | "
+          f"{(t_tm + t_ours) * 1e3:.0f} | {(t_tm + t_theirs) / (t_tm + t_ours):.1f}x | |")
+    print(f"| of which the driver's TokenMap (ms) | {t_tm * 1e3:.0f} | {t_tm * 1e3:.0f} | | |")
     print(f"| schema change to first routed query (ms) | {s_theirs * 1e3:.0f} | "
-          f"{s_ours * 1e3:.1f} | {s_theirs / s_ours:.0f}x |")
+          f"{s_ours * 1e3:.1f} | {s_theirs / s_ours:.0f}x | {spread(s_rt, s_ro)} |")
 
 
 if __name__ == "__main__":

@@ -405,3 +405,128 @@ def test_policy_threads_under_churn():
         t.join()
     assert not errors, errors[:3]
     assert sum(routed) >= 12000 and pol.ring_builds >= 2
+
+
+# ------------------------------------------------------- reading token maps into rings
+
+def ring_facts(ring):
+    """What a ring is: each node's datacenter, rack and sorted tokens, by name."""
+    return {n.name: (n.datacenter, n.rack, tuple(sorted(n.tokens))) for n in ring.nodes}
+
+
+def rebuilt(md, nodes):
+    """md's token map rebuilt from ``nodes`` (new Host objects for new addresses, the
+    existing ones otherwise, with the layout's datacenter and rack)."""
+    by_addr = {h.address: h for h in md.all_hosts()}
+    tm = {}
+    for addr, dc, rack, toks in nodes:
+        h = by_addr.get(addr)
+        if h is None or h.datacenter != dc or h.rack != rack:
+            h = Host(addr, SimpleConvictionPolicy, datacenter=dc, rack=rack)
+            h.set_up()
+            md._hosts[h.endpoint] = h
+        tm[h] = [str(t) for t in toks]
+    md.rebuild_token_map(PARTITIONER, tm)
+
+
+def test_token_map_changes_read_incrementally_equal_a_fresh_build(monkeypatch):
+    """A join, a move, a leave, a rack change, an address change (same tokens, a new
+    Host) and a token swap between two nodes, each read into the policy's ring from the
+    previous one (only the changed nodes touched), give exactly the ring and the replicas
+    a policy reading the same token map from scratch gives."""
+    nodes = layout(vnodes=16)
+    md = metadata(nodes, KEYSPACES)
+    pol = policy_for(md)
+    ks_keys = keys(200, 5)
+    rnd = random.Random(9)
+    used = {t for n in nodes for t in n[3]}
+
+    def fresh_tokens(n):
+        out = []
+        while len(out) < n:
+            t = rnd.randint(-2**63, 2**63 - 1)
+            if t not in used:
+                used.add(t)
+                out.append(t)
+        return out
+
+    steps = []
+    cur = list(nodes)
+    cur = cur + [("10.0.0.50", "dc1", "r2", fresh_tokens(16))]
+    steps.append(("join", list(cur)))
+    cur[1] = (cur[1][0], cur[1][1], cur[1][2], cur[1][3][:8] + fresh_tokens(8))
+    steps.append(("move", list(cur)))
+    cur = cur[:3] + cur[4:]
+    steps.append(("leave", list(cur)))
+    cur[0] = (cur[0][0], cur[0][1], "r3", cur[0][3])
+    steps.append(("rack change", list(cur)))
+    cur[2] = ("10.0.0.99", cur[2][1], cur[2][2], cur[2][3])
+    steps.append(("new address, same tokens", list(cur)))
+    a, b = cur[4], cur[5]
+    cur[4], cur[5] = (a[0], a[1], a[2], b[3]), (b[0], b[1], b[2], a[3])
+    steps.append(("two nodes swap tokens", list(cur)))
+    for k in ks_keys:       # the policy has a ring and the keyspaces in use
+        pol.replicas("ks_nts", k)
+        pol.replicas("ks_simple", k)
+    clones = []
+    real_clone = tokenring.Topology.clone
+    monkeypatch.setattr(tokenring.Topology, "clone",
+                        lambda self: clones.append(1) or real_clone(self))
+    for what, layout_now in steps:
+        builds = pol.ring_builds
+        rebuilt(md, layout_now)
+        scratch = policy_for(md)
+        got = pol.replicas("ks_nts", ks_keys[0])
+        assert got == scratch.replicas("ks_nts", ks_keys[0])
+        assert pol.ring_builds == builds + 1, what
+        assert ring_facts(pol._state.ring) == ring_facts(library_ring(layout_now)), what
+        assert ring_facts(pol._state.ring) == ring_facts(scratch.cluster_ring().ring), what
+        for k in ks_keys:
+            assert pol.replicas("ks_nts", k) == scratch.replicas("ks_nts", k), what
+            assert pol.replicas("ks_simple", k) == scratch.replicas("ks_simple", k), what
+            # the plans' replica part (the rest is each child's round robin)
+            mine = pol._local_replicas("ks_nts", k)
+            assert mine == scratch._local_replicas("ks_nts", k), what
+            plan = [h.address for h in pol.make_query_plan(None, Stmt("ks_nts", k))]
+            assert plan[:len(mine)] == [h.address for h in mine], what
+        # every host of the plan is the token map's own Host object
+        assert set(pol._state.hosts) <= set(md.token_map.token_to_host_owner.values())
+    # each change was applied to the previous topology (a clone), not read from scratch
+    assert len(clones) == len(steps)
+
+
+def test_token_map_not_grouped_by_host_is_read_the_same():
+    """A TokenMap whose token_to_host_owner does not list each host's tokens together
+    (not what Metadata builds, but a TokenMap is public) gives the same ring."""
+    from cassandra.metadata import TokenMap
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    owner = md.token_map.token_to_host_owner
+    items = list(owner.items())
+    random.Random(2).shuffle(items)
+    tm = TokenMap(Murmur3Token, dict(items), sorted(owner), md)
+    groups = driver._token_groups(tm)
+    assert len(groups) == len(nodes)
+    ring, hosts, _ = driver._ring_of_token_map(tm)
+    assert ring_facts(ring) == ring_facts(library_ring(nodes))
+    assert [h.address for h in hosts] == list(ring.node_names)
+
+
+def test_placement_key_set_id():
+    """Placement.key_set_id is the set id of the key's replicas (bytes and str keys), and
+    replica_set reads the same replicas back; a closed placement raises."""
+    nodes = layout()
+    ring = library_ring(nodes)
+    pl = ring.placement({"dc1": 3, "dc2": 2})
+    seen = set()
+    for k in keys(300) + ["text key", "", b""]:
+        sid = pl.key_set_id(k)
+        assert 0 <= sid < pl.set_count
+        assert pl.replica_set(sid) == pl.replicas(k)
+        seen.add(sid)
+    assert len(seen) > 10
+    with pytest.raises(TypeError):
+        pl.key_set_id(12)
+    pl.close()
+    with pytest.raises(tokenring.ClosedError):
+        pl.key_set_id(b"k")

@@ -10,7 +10,7 @@ from ._convert import KeyOrToken, c_index, token_array, token_of
 from ._errors import ClosedError, check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle, require
-from ._hash import HAVE_NUMPY, Key, _offsets_ptr, _u8, check_packed, pack_keys
+from ._hash import HAVE_NUMPY, Key, _offsets_ptr, _u8, as_key_bytes, check_packed, pack_keys
 from ._replication import Replication, ReplicationLike
 
 if HAVE_NUMPY:
@@ -154,6 +154,17 @@ class Placement(Handle):
         out = ffi.new("tokenring_replicas *")
         check(lib.tokenring_placement_range_replicas(out, self._p(), c_index(index, "range index")))
         return self._detail(out) if with_transient else self._names_of(out)
+
+    def key_set_id(self, key: Key) -> int:
+        """The id of the replica set of a key (bytes, or str hashed as UTF-8): one C call
+        returning it (``tokenring_placement_key_set_id``), for a router that keeps its own
+        table per set id; read the set with :meth:`replica_set`."""
+        p = self._p()
+        b = key if type(key) is bytes else as_key_bytes(key)
+        sid = lib.tokenring_placement_key_set_id(p, b, len(b))
+        if sid < 0:
+            check(sid)
+        return sid
 
     @property
     def set_count(self) -> int:

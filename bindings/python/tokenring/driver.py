@@ -21,8 +21,9 @@ tokenring.driver`` does (and raises ImportError naming the package when it is mi
 Every function returns a :class:`tokenring.ClusterRing` (keyspaces of ``LocalStrategy``, the
 node-local system keyspaces, are left out: they have no token placement).
 """
+import itertools
 import logging
-import operator
+import random
 import threading
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
@@ -245,43 +246,65 @@ def _pick_host(session: Any) -> Any:
 
 # --------------------------------------------------------------------------- metadata
 
-_VALUE = operator.attrgetter("value")
-
-
 def _host_name(h: Any) -> str:
     return str(h.address)
 
 
-def _ring_of_token_map(token_map: Any) -> Tuple[Ring, Tuple[Any, ...]]:
-    """The Ring of a driver TokenMap and the driver Host of each ring node index."""
+#: One node of a ring read from a driver token map: (Host, name, datacenter, rack, tokens).
+_NodeRow = Tuple[Any, str, str, str, Any]
+
+
+def _token_groups(token_map: Any) -> List[Tuple[Any, List[int]]]:
+    """``[(Host, tokens)]`` of a driver TokenMap, one entry per host (tokens: a list of
+    ints), in the order hosts first appear.
+
+    The driver fills ``token_to_host_owner`` host by host (``Metadata.rebuild_token_map``),
+    so its values come in runs of one host: the runs are found in C-level loops
+    (``itertools.groupby`` compares by identity first) and each run's tokens are one slice
+    of the values, read with one list comprehension. Runs that repeat a host (a token map
+    built otherwise) are grouped by the hosts' ``id()`` instead."""
     owner = token_map.token_to_host_owner
-    if not owner:
-        raise EmptyError(lib.TOKENRING_E_EMPTY, "the driver's token map has no tokens")
-    by_host: Dict[Any, Any] = {}
-    if _np is not None:
-        # grouped in C-level loops (Token and Host hash in Python: a dict keyed by them
-        # costs more than all the rest), by the id() of each token's Host
-        hosts = list(owner.values())
-        n = len(hosts)
-        vals = _np.fromiter(map(_VALUE, owner.keys()), dtype=_np.int64, count=n)
-        ids = _np.fromiter(map(id, hosts), dtype=_np.uint64, count=n)
-        host_of = dict(zip(map(id, hosts), hosts))
-        uniq, inv = _np.unique(ids, return_inverse=True)
-        order = _np.argsort(inv, kind="stable")
-        vals = vals[order]
-        ends = _np.cumsum(_np.bincount(inv, minlength=len(uniq))).tolist()
+    hosts = list(owner.values())
+    runs = [(h, len(list(g))) for h, g in itertools.groupby(hosts)]
+    values = [t.value for t in owner]
+    if len({id(h) for h, _ in runs}) == len(runs):
+        out = []
         start = 0
-        for u, end in zip(uniq.tolist(), ends):
-            by_host[host_of[u]] = vals[start:end]
-            start = end
-    else:
-        for tok, h in owner.items():
-            try:
-                by_host[h].append(tok.value)
-            except KeyError:
-                by_host[h] = [tok.value]
-    topo = Topology()
-    for h, tokens in by_host.items():
+        for h, n in runs:
+            out.append((h, values[start:start + n]))
+            start += n
+        return out
+    by_host: Dict[int, Tuple[Any, List[int]]] = {}
+    for h, v in zip(hosts, values):
+        e = by_host.get(id(h))
+        if e is None:
+            by_host[id(h)] = (h, [v])
+        else:
+            e[1].append(v)
+    return list(by_host.values())
+
+
+def _add_node(topo: Topology, name: str, dc: str, rack: str, tokens: List[int]) -> None:
+    """Topology.add_node with the tokens converted by numpy when they all fit in int64
+    (a C-level loop; else the binding's own checks, which name the bad token)."""
+    if _np is not None:
+        try:
+            arr = _np.array(tokens, dtype=_np.int64)
+        except (OverflowError, TypeError, ValueError):
+            arr = None
+        if arr is not None and arr.ndim == 1 and len(arr) == len(tokens):
+            topo.add_node(name, dc, rack, arr)
+            return
+    topo.add_node(name, dc, rack, tokens)
+
+
+def _node_rows(token_map: Any) -> Dict[str, _NodeRow]:
+    """The nodes of a driver TokenMap by name; InvalidArgumentError for a host without
+    datacenter or rack (EmptyError for no tokens at all)."""
+    if not token_map.token_to_host_owner:
+        raise EmptyError(lib.TOKENRING_E_EMPTY, "the driver's token map has no tokens")
+    rows: Dict[str, _NodeRow] = {}
+    for h, tokens in _token_groups(token_map):
         name = _host_name(h)
         if not h.datacenter:
             raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
@@ -293,10 +316,51 @@ def _ring_of_token_map(token_map: Any) -> Tuple[Ring, Tuple[Any, ...]]:
             # rack is the rack "", as the server reads it
             raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
                                        f"host {name} has no rack (its peers row has no rack)")
-        topo.add_node(name, h.datacenter, h.rack, tokens)
+        if name in rows:     # two Host objects of one address: one node, all the tokens
+            tokens = rows[name][4] + tokens
+        rows[name] = (h, name, h.datacenter, h.rack, tokens)
+    return rows
+
+
+def _topology_of(rows: Dict[str, _NodeRow], prev: Optional[Tuple[Topology, Dict[str, _NodeRow]]]
+                 ) -> Topology:
+    """The topology of ``rows``: from the previous one (``(topology, its rows)``, left
+    untouched) by removing the nodes that left or changed (tokens, datacenter or rack) and
+    adding the new and changed ones, on a clone; from scratch without one (or when that
+    fails, so that the error is the from-scratch build's)."""
+    if prev is not None:
+        ptopo, prows = prev
+        gone = [n for n, r in prows.items()
+                if n not in rows or rows[n][2] != r[2] or rows[n][3] != r[3]
+                or rows[n][4] != r[4]]
+        new = [n for n in rows if n not in prows or n in gone]
+        if len(gone) + len(new) < len(rows):
+            try:
+                topo = ptopo.clone()
+                for n in gone:
+                    topo.remove_node(n)
+                for n in new:
+                    _, name, dc, rack, tokens = rows[n]
+                    _add_node(topo, name, dc, rack, tokens)
+                return topo
+            except TokenRingError:
+                pass
+    topo = Topology()
+    for _, name, dc, rack, tokens in rows.values():
+        _add_node(topo, name, dc, rack, tokens)
+    return topo
+
+
+def _ring_of_token_map(token_map: Any,
+                       prev: Optional[Tuple[Topology, Dict[str, _NodeRow]]] = None
+                       ) -> Tuple[Ring, Tuple[Any, ...], Tuple[Topology, Dict[str, _NodeRow]]]:
+    """The Ring of a driver TokenMap, the driver Host of each ring node index, and what
+    the next call takes as ``prev`` (the topology and its rows: a later token map is then
+    read into the ring by changing only the nodes that changed)."""
+    rows = _node_rows(token_map)
+    topo = _topology_of(rows, prev)
     ring = topo.build()
-    hosts_by_name = {_host_name(h): h for h in by_host}
-    return ring, tuple(hosts_by_name[n] for n in ring.node_names)
+    return ring, tuple(rows[n][0] for n in ring.node_names), (topo, rows)
 
 
 def ring_from_metadata(metadata: Any, skip_unsupported: bool = False,
@@ -309,7 +373,7 @@ def ring_from_metadata(metadata: Any, skip_unsupported: bool = False,
         raise EmptyError(lib.TOKENRING_E_EMPTY,
                          "the driver metadata has no token map (token_metadata_enabled=False, "
                          "or not connected yet)")
-    ring, _ = _ring_of_token_map(metadata.token_map)
+    ring, _, _ = _ring_of_token_map(metadata.token_map)
     repl: Dict[str, Replication] = {}
     for name, ks in list(metadata.keyspaces.items()):
         try:
@@ -352,19 +416,31 @@ class _Keyspace:
 class _State:
     """An immutable routing state: one token map's ring and the hosts of its node indices.
     Keyspaces are added to ``keyspaces`` under the policy's lock (a dict store is atomic)."""
-    __slots__ = ("token_map", "ring", "hosts", "keyspaces", "local")
+    __slots__ = ("token_map", "ring", "hosts", "keyspaces", "local", "topo")
 
     def __init__(self, token_map: Any, ring: Optional[Ring], hosts: Tuple[Any, ...],
-                 local: Tuple[bool, ...]) -> None:
+                 local: Tuple[bool, ...], topo: Any = None) -> None:
         self.token_map = token_map
         self.ring = ring
         self.hosts = hosts
         self.local = local       # distance LOCAL per node index (when the state was built)
+        self.topo = topo         # (Topology, rows) the ring was built from (the next one's base)
         self.keyspaces: Dict[str, _Keyspace] = {}
 
 
 _NO_RING = _State(None, None, (), ())
-_replicas_for_key = lib.tokenring_placement_replicas_for_key
+_key_set_id = lib.tokenring_placement_key_set_id
+
+
+def _plan(replicas: Tuple[Any, ...], child: Any, keyspace: str, query: Any) -> Iterator[Any]:
+    """A query plan: the replicas that are up (in the order given), then the child
+    policy's plan without them (the child's plan is made only when it is reached)."""
+    for h in replicas:
+        if h.is_up:
+            yield h
+    for h in child.make_query_plan(keyspace, query):
+        if h not in replicas:
+            yield h
 
 
 class TokenRingPolicy(LoadBalancingPolicy):
@@ -394,7 +470,6 @@ class TokenRingPolicy(LoadBalancingPolicy):
         self._metadata: Any = None
         self._state: _State = _NO_RING
         self._lock = threading.RLock()
-        self._local = threading.local()
         #: The message of the last change the policy could not apply (None: none).
         self.last_error: Optional[str] = None
         #: Number of ring and keyspace (re)builds (for tests and monitoring).
@@ -448,9 +523,9 @@ class TokenRingPolicy(LoadBalancingPolicy):
             return iter(self._child_policy.make_query_plan(keyspace, query))
         # the hot path, inlined: two identity checks, one C call, one table read
         md = self._metadata
-        st = self._state
         if md is None:
             return iter(self._child_policy.make_query_plan(keyspace, query))
+        st = self._state
         if st.token_map is not md.token_map:
             st = self._refresh()
         ks = st.keyspaces.get(keyspace)
@@ -459,37 +534,32 @@ class TokenRingPolicy(LoadBalancingPolicy):
         p = ks.ptr
         if p is None:
             return iter(self._child_policy.make_query_plan(keyspace, query))
-        try:
-            out = self._local.out
-        except AttributeError:
-            out = self._local.out = ffi.new("tokenring_replicas *")
         if type(key) is not bytes:
             key = bytes(key)
-        if _replicas_for_key(out, p, key, len(key)):
+        # one C call returning the set id (no output structure to keep per thread)
+        sid = _key_set_id(p, key, len(key))
+        if sid < 0:
             return iter(self._child_policy.make_query_plan(keyspace, query))
-        replicas = ks.sets[out.set_id]
+        replicas = ks.sets[sid]
         if replicas is None:
-            replicas = self._fill(st, ks, out)
+            replicas = self._fill(st, ks, sid)
         if not replicas:
             return iter(self._child_policy.make_query_plan(keyspace, query))
-        return self._plan(replicas, keyspace, query)
-
-    def _plan(self, replicas: Tuple[Any, ...], keyspace: str, query: Any) -> Iterator[Any]:
         if self.shuffle_replicas:
-            import random
             replicas = tuple(random.sample(replicas, len(replicas)))
-        for h in replicas:
-            if h.is_up:
-                yield h
-        for h in self._child_policy.make_query_plan(keyspace, query):
-            if h not in replicas:
-                yield h
+        # a module-level generator (no bound method, no attribute reads before the
+        # first host); is_up is read when the plan reaches each replica
+        return _plan(replicas, self._child_policy, keyspace, query)
 
-    def _fill(self, st: _State, ks: _Keyspace, out: Any) -> Tuple[Any, ...]:
+    def _fill(self, st: _State, ks: _Keyspace, sid: int) -> Tuple[Any, ...]:
+        """The LOCAL hosts of replica set ``sid``, in replica order (kept for the set)."""
+        out = ffi.new("tokenring_replicas *")
+        if lib.tokenring_placement_set(out, ks.ptr, sid):
+            return ()
         local = st.local
         hs = st.hosts
         hosts = tuple(hs[i] for i in ffi.unpack(out.nodes, out.count) if local[i])
-        ks.sets[out.set_id] = hosts
+        ks.sets[sid] = hosts
         return hosts
 
     def _local_replicas(self, keyspace: str, key: bytes) -> Tuple[Any, ...]:
@@ -507,21 +577,14 @@ class TokenRingPolicy(LoadBalancingPolicy):
         p = ks.ptr
         if p is None:
             return ()
-        try:
-            out = self._local.out
-        except AttributeError:
-            out = self._local.out = ffi.new("tokenring_replicas *")
         if type(key) is not bytes:
             key = bytes(key)
-        if lib.tokenring_placement_replicas_for_key(out, p, key, len(key)):
+        sid = _key_set_id(p, key, len(key))
+        if sid < 0:
             return ()
-        sid = out.set_id
         hosts = ks.sets[sid]
         if hosts is None:
-            local = st.local
-            hs = st.hosts
-            hosts = tuple(hs[i] for i in ffi.unpack(out.nodes, out.count) if local[i])
-            ks.sets[sid] = hosts
+            hosts = self._fill(st, ks, sid)
         return hosts
 
     # -- keeping in sync ---------------------------------------------------------------
@@ -538,7 +601,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
             if st.ring is None:
                 return
             # same ring and placements, fresh distances and per-set host tuples
-            new = _State(st.token_map, st.ring, st.hosts, self._distances(st.hosts))
+            new = _State(st.token_map, st.ring, st.hosts, self._distances(st.hosts), st.topo)
             for name, ks in st.keyspaces.items():
                 new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, ks.placement, ks.error)
             self._state = new
@@ -557,17 +620,17 @@ class TokenRingPolicy(LoadBalancingPolicy):
             else:
                 try:
                     _check_partitioner(md)
-                    ring, hosts = _ring_of_token_map(tm)
+                    ring, hosts, topo = _ring_of_token_map(tm, st.topo)
                 except (TokenRingError, TypeError, ValueError) as e:
                     self._fail(f"the new token map was not applied (routing stays on the "
                                f"previous ring): {e}")
                     # remember the token map so that the next request does not retry it;
                     # the ring (and so the routing) stays the previous one
-                    new = _State(tm, st.ring, st.hosts, st.local)
+                    new = _State(tm, st.ring, st.hosts, st.local, st.topo)
                     new.keyspaces.update(st.keyspaces)
                     self._state = new
                     return new
-                new = _State(tm, ring, hosts, self._distances(hosts))
+                new = _State(tm, ring, hosts, self._distances(hosts), topo)
                 self.ring_builds += 1
                 # placements of the previous ring are rebuilt (by update: only the ranges a
                 # change can affect) for the keyspaces already in use
