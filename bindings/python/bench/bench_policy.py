@@ -19,10 +19,12 @@ nodes on 3 racks each; a keyspace {dc1: 3, dc2: 3}; child policy DCAwareRoundRob
 * schema change (ALTER KEYSPACE: a new KeyspaceMetadata): driver rebuild_keyspace() vs the
   policy's placement rebuild.
 
-Times are CPU time of this process (time.process_time), best of --repeat runs.
+Times are CPU time of this process (time.process_time): the two policies take turns
+(slices of --chunk queries, one change or ALTER each), and each figure is the best turn;
+the min-max ratio over the turns is printed too.
 
 Usage: TOKENRING_BUILD_DIR=build PYTHONPATH=bindings/python \\
-       python bindings/python/bench/bench_policy.py [--keys 20000] [--repeat 3]
+       python bindings/python/bench/bench_policy.py [--keys 20000] [--repeat 5]
 """
 import argparse
 import os
@@ -112,10 +114,10 @@ def main():
     ap.add_argument("--nodes-per-dc", type=int, default=48)
     ap.add_argument("--vnodes", type=int, default=256)
     ap.add_argument("--keys", type=int, default=20000)
-    ap.add_argument("--chunk", type=int, default=2000, help="keys per timed slice")
-    ap.add_argument("--repeat", type=int, default=3,
-                    help="passes over the keys (per query) and changes (rebuilds) = "
-                         "rounds / 10 ... see below")
+    ap.add_argument("--chunk", type=int, default=500, help="queries per timed slice")
+    ap.add_argument("--repeat", type=int, default=5,
+                    help="passes over the keys (per query); 5x this many plans, 4x this "
+                         "many topology changes and ALTERs")
     a = ap.parse_args()
 
     md, tm = build(a.nodes_per_dc, a.vnodes)

@@ -530,3 +530,40 @@ def test_placement_key_set_id():
     pl.close()
     with pytest.raises(tokenring.ClosedError):
         pl.key_set_id(b"k")
+
+
+def test_plan_object_reads_is_up_when_reached_and_ends():
+    """The plan (an iterator object, not a generator): iter(plan) is the plan; a replica
+    that goes down after the plan is made but before the plan reaches it is skipped; every
+    host comes once (the child's part without the replicas); exhausted, it stays so."""
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    pol = policy_for(md)
+    k = keys(1)[0]
+    local = pol._local_replicas("ks_nts", k)
+    assert len(local) == 3
+    it = pol.make_query_plan(None, Stmt("ks_nts", k))
+    assert iter(it) is it
+    assert next(it) is local[0]
+    local[1].set_down()          # goes down while the plan is in use
+    try:
+        rest = list(it)
+    finally:
+        local[1].set_up()
+    assert rest[0] is local[2]
+    addrs = [local[0].address] + [h.address for h in rest]
+    assert local[1].address not in addrs[:3]
+    assert len(addrs) == len(set(addrs))
+    assert set(addrs) >= {h.address for h in md.all_hosts() if h.datacenter == "dc1"} - \
+        {local[1].address}
+    with pytest.raises(StopIteration):
+        next(it)
+    # all replicas down: the plan is the child's (without them)
+    for h in local:
+        h.set_down()
+    try:
+        got = [h.address for h in pol.make_query_plan(None, Stmt("ks_nts", k))]
+    finally:
+        for h in local:
+            h.set_up()
+    assert not set(got) & {h.address for h in local}

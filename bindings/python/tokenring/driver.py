@@ -432,15 +432,32 @@ _NO_RING = _State(None, None, (), ())
 _key_set_id = lib.tokenring_placement_key_set_id
 
 
-def _plan(replicas: Tuple[Any, ...], child: Any, keyspace: str, query: Any) -> Iterator[Any]:
-    """A query plan: the replicas that are up (in the order given), then the child
-    policy's plan without them (the child's plan is made only when it is reached)."""
-    for h in replicas:
-        if h.is_up:
-            yield h
-    for h in child.make_query_plan(keyspace, query):
-        if h not in replicas:
-            yield h
+class _Plan:
+    """A query plan: the replicas that are up (in the order given; ``is_up`` is read when
+    the plan reaches each one), then the child policy's plan without them (made only when
+    it is reached). An iterator class rather than a generator: a plan is mostly dropped
+    after its first host, and a suspended generator costs more to make and to drop."""
+    __slots__ = ("_replicas", "_i", "_child", "_keyspace", "_query", "_rest")
+
+    def __iter__(self) -> "_Plan":
+        return self
+
+    def __next__(self) -> Any:
+        rest = self._rest
+        if rest is None:
+            r = self._replicas
+            i = self._i
+            n = len(r)
+            while i < n:
+                h = r[i]
+                i += 1
+                if h.is_up:
+                    self._i = i
+                    return h
+            self._i = i
+            rest = self._rest = itertools.filterfalse(
+                r.__contains__, iter(self._child.make_query_plan(self._keyspace, self._query)))
+        return next(rest)
 
 
 class TokenRingPolicy(LoadBalancingPolicy):
@@ -547,9 +564,14 @@ class TokenRingPolicy(LoadBalancingPolicy):
             return iter(self._child_policy.make_query_plan(keyspace, query))
         if self.shuffle_replicas:
             replicas = tuple(random.sample(replicas, len(replicas)))
-        # a module-level generator (no bound method, no attribute reads before the
-        # first host); is_up is read when the plan reaches each replica
-        return _plan(replicas, self._child_policy, keyspace, query)
+        it = _Plan()
+        it._replicas = replicas
+        it._i = 0
+        it._child = self._child_policy
+        it._keyspace = keyspace
+        it._query = query
+        it._rest = None
+        return it
 
     def _fill(self, st: _State, ks: _Keyspace, sid: int) -> Tuple[Any, ...]:
         """The LOCAL hosts of replica set ``sid``, in replica order (kept for the set)."""
