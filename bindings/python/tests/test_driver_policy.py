@@ -567,3 +567,29 @@ def test_plan_object_reads_is_up_when_reached_and_ends():
         for h in local:
             h.set_up()
     assert not set(got) & {h.address for h in local}
+
+
+def test_policy_keeps_no_previous_token_map_alive():
+    """After a topology change the policy holds no reference to the driver's previous
+    TokenMap (its Token objects are freed with the driver's rebuild), and still notices
+    every later change."""
+    import gc
+    import weakref
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    pol = policy_for(md)
+    k = keys(1)[0]
+    pol.replicas("ks_nts", k)
+    old = weakref.ref(md.token_map)
+    extra = layout(seed=99, dcs=(("dc1", ("r3",)),), vnodes=8)[0]
+    joined = nodes + [("10.0.0.77", "dc1", "r3", extra[3])]
+    rebuilt(md, joined)
+    gc.collect()
+    assert old() is None
+    pol.replicas("ks_nts", k)
+    assert pol.ring_builds == 2
+    for i in range(3):           # back and forth: every new map is seen
+        rebuilt(md, nodes if i % 2 == 0 else joined)
+        pol.replicas("ks_nts", k)
+        assert pol.ring_builds == 3 + i
+        assert len(pol._state.ring.node_names) == len(nodes) + (i % 2)

@@ -25,6 +25,7 @@ import itertools
 import logging
 import random
 import threading
+import weakref
 from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
 
 try:
@@ -413,14 +414,35 @@ class _Keyspace:
         self.error = error
 
 
+class _Dead:
+    pass
+
+
+def _weak(obj: Any) -> Any:
+    """A callable giving ``obj`` back while it lives (a weak reference; None gives a dead
+    one, which gives None; an object without weak references is held strongly)."""
+    if obj is None:
+        d = _Dead()
+        r = weakref.ref(d)
+        del d
+        return r
+    try:
+        return weakref.ref(obj)
+    except TypeError:
+        return lambda: obj
+
+
 class _State:
     """An immutable routing state: one token map's ring and the hosts of its node indices.
-    Keyspaces are added to ``keyspaces`` under the policy's lock (a dict store is atomic)."""
-    __slots__ = ("token_map", "ring", "hosts", "keyspaces", "local", "topo")
+    Keyspaces are added to ``keyspaces`` under the policy's lock (a dict store is atomic).
+    The token map is held weakly (``tm()`` gives it, or None once the driver dropped it):
+    a state never keeps the driver's previous TokenMap alive (its 24,576 Token objects
+    would then be freed in the policy's next refresh instead of in the driver's rebuild)."""
+    __slots__ = ("tm", "ring", "hosts", "keyspaces", "local", "topo")
 
     def __init__(self, token_map: Any, ring: Optional[Ring], hosts: Tuple[Any, ...],
                  local: Tuple[bool, ...], topo: Any = None) -> None:
-        self.token_map = token_map
+        self.tm = _weak(token_map)
         self.ring = ring
         self.hosts = hosts
         self.local = local       # distance LOCAL per node index (when the state was built)
@@ -543,7 +565,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
         if md is None:
             return iter(self._child_policy.make_query_plan(keyspace, query))
         st = self._state
-        if st.token_map is not md.token_map:
+        if st.tm() is not md.token_map:
             st = self._refresh()
         ks = st.keyspaces.get(keyspace)
         if ks is None or ks.meta is not md.keyspaces.get(keyspace):
@@ -591,7 +613,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
         st = self._state
         if md is None:
             return ()
-        if st.token_map is not md.token_map:
+        if st.tm() is not md.token_map:
             st = self._refresh()
         ks = st.keyspaces.get(keyspace)
         if ks is None or ks.meta is not md.keyspaces.get(keyspace):
@@ -623,7 +645,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
             if st.ring is None:
                 return
             # same ring and placements, fresh distances and per-set host tuples
-            new = _State(st.token_map, st.ring, st.hosts, self._distances(st.hosts), st.topo)
+            new = _State(st.tm(), st.ring, st.hosts, self._distances(st.hosts), st.topo)
             for name, ks in st.keyspaces.items():
                 new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, ks.placement, ks.error)
             self._state = new
@@ -635,7 +657,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
             md = self._metadata
             st = self._state
             tm = md.token_map
-            if st.token_map is tm:
+            if st.tm() is tm:
                 return st
             if tm is None:
                 new = _State(None, None, (), ())
@@ -709,7 +731,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
         st = self._state
         if md is None:
             return ()
-        if st.token_map is not md.token_map:
+        if st.tm() is not md.token_map:
             st = self._refresh()
         ks = st.keyspaces.get(keyspace)
         if ks is None or ks.meta is not md.keyspaces.get(keyspace):
