@@ -10,18 +10,18 @@ nodes on 3 racks each; a keyspace {dc1: 3, dc2: 3}; child policy DCAwareRoundRob
 
 * per query: make_query_plan(statement) and the first host of the plan, in us (random
   8-byte routing keys, a working set of --keys keys);
-* topology change: what follows a new token map until the first query is routed again:
-  - driver: Metadata.rebuild_token_map() + the keyspace's replica map (TokenAwarePolicy's
-    first get_replicas builds it);
-  - tokenring: the driver's TokenMap is still built (the driver builds it whatever the
-    policy), so the figure is rebuild_token_map() + the policy's ring and placement; the
-    policy's own share is printed too;
+* topology change (a node joins dc1 or leaves again): Metadata.rebuild_token_map() builds
+  the driver's TokenMap (untimed: the driver builds it whatever the policy, and it is
+  printed apart), then each policy's first routed query is timed: TokenAwarePolicy builds
+  the keyspace's replica map, TokenRingPolicy reads the token map into its ring and
+  updates its placement ("from scratch": a policy with no previous state builds it anew);
 * schema change (ALTER KEYSPACE: a new KeyspaceMetadata): driver rebuild_keyspace() vs the
   policy's placement rebuild.
 
-Times are CPU time of this process (time.process_time): the two policies take turns
-(slices of --chunk queries, one change or ALTER each), and each figure is the best turn;
-the min-max ratio over the turns is printed too.
+Times are CPU time of this process (time.process_time), the two policies taking turns:
+per query by whole passes over the keys (each pass timed in slices of --chunk queries; the
+figure is the best slice, the spread the ratio of whole passes), for changes one change or
+ALTER each (the figure is the best turn, the spread the min-max ratio over the turns).
 
 Usage: TOKENRING_BUILD_DIR=build PYTHONPATH=bindings/python \\
        python bindings/python/bench/bench_policy.py [--keys 20000] [--repeat 5]
