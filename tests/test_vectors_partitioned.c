@@ -180,6 +180,8 @@ static void test_vectors(void **unused)
             /* the int64 calls refuse the ring */
             assert_int_equal(tokenring_placement_replicas_for_key(&r, s.placement, key, klen),
                              TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_placement_key_set_id(s.placement, key, klen),
+                             TOKENRING_E_UNSUPPORTED);
             s.keys++;
         } else if (strcmp(fl[0], "tok") == 0) {
             assert_int_equal(n, 4);
