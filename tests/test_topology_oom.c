@@ -168,7 +168,7 @@ static tokenring_topology *sample_partitioned(tokenring_partitioner p)
             t128[k].hi = v >> 1;
             t128[k].lo = ~v;
             for (int b = 0; b < 10; b++)
-                bytes[k][b] = (uint8_t)(b < 7 ? 0x41 : v >> (8 * b));
+                bytes[k][b] = (uint8_t)(b < 7 ? 0x41 : v >> (8 * (b - 7)));
             ptr[k] = bytes[k];
             lens[k] = (size_t)(8 + k % 3);
         }
