@@ -465,10 +465,10 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
  * default plan (what `tokenring join` uses, and tokenring_allocate_tokens()), never less
  * balanced than the tokens Cassandra would give the same node.
  *
- * The join is judged as the issue of this function asks: effective ownership under
+ * The join is judged by effective ownership under
  * @p keyspace (or NetworkTopologyStrategy {@p datacenter: @p local_rf}) over the nodes
  * of @p datacenter that hold ring tokens once the node has joined (every node of the
- * cluster with SimpleStrategy), by max/mean, then min/mean, then stdev/mean; primary
+ * cluster with SimpleStrategy), by max/mean, then min/mean (no finer tie-break); primary
  * ownership instead while that group has at most rf nodes (every node then replicates
  * everything).
  *
