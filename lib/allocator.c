@@ -1069,9 +1069,11 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
 }
 
 /* u takes the given tokens (ascending, none taken), then each is moved within its
- * neighbours towards its best position, as place_node() refines its own choice. */
+ * neighbours towards its best position, as place_node() refines its own choice; with
+ * `halfway` each token then ends half way along its move (tokenring_allocate_join() says
+ * why). */
 static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int64_t *given,
-                       int rounds)
+                       int rounds, bool halfway)
 {
     (void)count_node(m, u);
     if (node_targets(m, u, T))
@@ -1097,12 +1099,28 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
             return -1;
         sc->mine[t] = ns;
     }
+    i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
+    if (halfway && !(moved_by = tr_calloc(T, sizeof *moved_by)))
+        return -1;
     for (int round = 0; round < rounds; round++) {
         bool moved = false;
-        for (uint32_t t = 0; t < T; t++)
+        for (uint32_t t = 0; t < T; t++) {
+            int64_t was = m->tok[sc->mine[t]];
             moved |= refine_slot(m, sc->mine[t], true);
+            if (moved_by)
+                moved_by[t] += (int64_t)((uint64_t)m->tok[sc->mine[t]] - (uint64_t)was);
+        }
         if (!moved)
             break;
+    }
+    if (moved_by) {
+        /* Each token ends half way along its move. The model's shares are left as the full
+         * moves made them: nothing reads them after this node, whose tokens are the output
+         * (one node, NODE_BY_NODE). Halving keeps each token's order against its
+         * neighbours, which moved the same way or not at all. */
+        for (uint32_t t = 0; t < T; t++)
+            m->tok[sc->mine[t]] = (int64_t)((uint64_t)given[t] + (uint64_t)(moved_by[t] / 2));
+        tr_free(moved_by);
     }
     return 0;
 }
@@ -1185,6 +1203,7 @@ typedef struct plan_opts {
     bool neutral_fill;    /* tokens beyond the useful ranges where they change nothing */
     bool stop_no_gain;    /* and once no split helps */
     int refine_rounds;    /* with `given`: rounds of moves (each token once per round) */
+    bool halfway;         /* with `given`: each token ends half way along its move */
     uint32_t *placed_out; /* receives the tokens the failing node could take */
 } plan_opts;
 
@@ -1329,7 +1348,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         sc.mine = pslots + i * num_tokens;
         uint64_t before = pg ? pg->done : 0;
         int prc = po->given ? place_given(&m, &sc, planned[i], num_tokens, po->given,
-                                          po->refine_rounds)
+                                          po->refine_rounds, po->halfway)
                             : place_node(&m, &sc, planned[i], num_tokens, true);
         if (prc < 0)
             goto nomem;
@@ -1524,7 +1543,7 @@ int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_tokens,
                                const tokenring_topology *topology, const char *datacenter,
                                const char *rack, int32_t rf, bool simple,
                                bool stop_no_gain, const int64_t *given, int rounds,
-                               uint32_t *placed_out, tokenring_error *err)
+                               bool halfway, uint32_t *placed_out, tokenring_error *err)
 {
     plan_opts po;
     memset(&po, 0, sizeof po);
@@ -1534,6 +1553,7 @@ int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_tokens,
     po.neutral_fill = true;
     po.stop_no_gain = stop_no_gain;
     po.refine_rounds = rounds;
+    po.halfway = halfway;
     po.placed_out = placed_out;
     return allocate_nodes_opts(tokens_out, num_tokens, topology, datacenter, &rack, 1, rf,
                                TOKENRING_ALLOCATE_NODE_BY_NODE, &po, NULL, err);

@@ -34,13 +34,14 @@ TR_HIDDEN int tr_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
  * `simple`, the whole cluster's ring with racks ignored), rf replicas, the node's fair
  * share the others' mean, tokens beyond the ring's useful ranges placed where they change
  * nothing (with `stop_no_gain` also once no split lowers the objective). With `given`
- * (ascending), those tokens moved within their neighbours only, `rounds` times each. On
+ * (ascending), those tokens moved within their neighbours only, `rounds` times each,
+ * with `halfway` each ending half way along its move. On
  * TOKENRING_E_IMPOSSIBLE *placed_out (may be NULL) receives how many tokens fitted. */
 TR_HIDDEN int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_tokens,
                                          const tokenring_topology *topology,
                                          const char *datacenter, const char *rack, int32_t rf,
                                          bool simple, bool stop_no_gain, const int64_t *given,
-                                         int rounds, uint32_t *placed_out,
+                                         int rounds, bool halfway, uint32_t *placed_out,
                                          tokenring_error *err);
 
 /* tokenring_layout_even_tokens() without the checks. */

@@ -465,10 +465,10 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
  * default plan (what `tokenring join` uses, and tokenring_allocate_tokens()), never less
  * balanced than the tokens Cassandra would give the same node.
  *
- * The join is judged as the issue of this function asks: effective ownership under
+ * The join is judged by effective ownership under
  * @p keyspace (or NetworkTopologyStrategy {@p datacenter: @p local_rf}) over the nodes
  * of @p datacenter that hold ring tokens once the node has joined (every node of the
- * cluster with SimpleStrategy), by max/mean, then min/mean, then stdev/mean; primary
+ * cluster with SimpleStrategy), by max/mean, then min/mean (no finer tie-break); primary
  * ownership instead while that group has at most rf nodes (every node then replicates
  * everything).
  *
@@ -484,8 +484,9 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
  *    where they change nothing, inside a range that ends at one of the node's own
  *    tokens, instead of failing, so that 16 tokens can join a single-token datacenter);
  *    while the group has at most rf nodes it balances primary ownership (one replica);
- *  - Cassandra's tokens, each moved within its neighbours towards the allocator's
- *    optimum (an exact one-dimensional minimisation; no replica set changes).
+ *  - Cassandra's tokens, each moved within its neighbours half way towards the
+ *    allocator's optimum (an exact one-dimensional minimisation; no replica set
+ *    changes; the full move raised the max/mean of datacenters grown join after join).
  * The result is Cassandra's candidate unless another is at least as good on both
  * max/mean and min/mean and lowers max/mean or, at equal max/mean, raises min/mean;
  * without Cassandra's candidate, the allocator's plan. So this join never leaves the
@@ -498,10 +499,10 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
  * from 8 tokens per node on. Below 8 tokens per node the result is Cassandra's tokens
  * whenever Cassandra gives some, an empty ring started at token 0 (Cassandra's own
  * layout up to a rotation). doc/performance.md has the figures: on the vectors of
- * tokenring_allocate_cassandra() no join is less balanced and about 38 % are more; on
- * the baseline built node by node 8 of 13 datacenters end more balanced, 3 as balanced
- * and 2 (50 nodes in 5 racks, 1000 nodes in 1 rack, 16 tokens) with a max/mean 0.001 -
- * 0.003 higher.
+ * tokenring_allocate_cassandra() no join is less balanced and about 39 % are more; on
+ * the baseline built node by node 10 of 13 datacenters end more balanced and 3 as
+ * balanced (the last node's figures are close to chaotic: on other sizes some end less
+ * balanced, see there).
  *
  * Thread-safe as a reader of @p topology. Complexity: Cassandra's allocation, the
  * allocator's, and three ring and placement builds of the cluster.
