@@ -692,6 +692,22 @@ static void add_seeded_nodes_random(void **state)
                                                        &err),
                      TOKENRING_OK);
     assert_int_equal(tokenring_topology_node_count(seven), 10);
+    /* Refusals before anything is planned: flags, bad datacenter or rack names; nothing
+     * to add is fine. */
+    const char *more[] = { "m1" }, *bad_dc[] = { "" }, *bad_rack[] = { "\xff" };
+    assert_int_equal(tokenring_layout_add_seeded_nodes(seven, 3, 2, more, NULL, NULL, 1, 0x80,
+                                                       &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_layout_add_seeded_nodes(seven, 3, 2, more, bad_dc, NULL, 1, 0,
+                                                       &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_layout_add_seeded_nodes(seven, 3, 2, more, NULL, bad_rack, 1, 0,
+                                                       &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_layout_add_seeded_nodes(seven, 3, 2, NULL, NULL, NULL, 0, 0,
+                                                       &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node_count(seven), 10);
     tokenring_token128 victim[2] = { by_definition128(3, "victim", 6, 0, 1),
                                      by_definition128(3, "victim", 6, 1, 0) };
     assert_node_tokens128(seven, 9, victim, 2);
