@@ -27,7 +27,7 @@
  * gives an unrelated layout.
  *
  * RandomPartitioner's seeded token (tokenring_layout_seeded_token128() and the calls
- * built on it, @since 1.2) is defined by exactly the same byte string:
+ * built on it, since 1.2) is defined by exactly the same byte string:
  *
  *     token = tokenring_random_token(bytes), i.e. the absolute value of MD5(bytes) read
  *             as a signed 128-bit big-endian integer (0 .. 2^127)
@@ -53,7 +53,7 @@
  * usual "first node of rack i offset by i * step / racks" layout (step = 2^64 / T); with
  * S = N nodes and s = node number it is a perfectly even layout of N nodes.
  *
- * tokenring_layout_even_tokens128() (@since 1.2) gives RandomPartitioner's token @c j the
+ * tokenring_layout_even_tokens128() (since 1.2) gives RandomPartitioner's token @c j the
  * value
  *
  *     floor((j * S + s) * 2^127 / (T * S))
