@@ -38,10 +38,10 @@ static void put_be64(uint8_t *p, uint64_t v)
 /* Buffer: tag(19) seed(8) len(4) identity(<=255) vnode(4) attempt(4). */
 #define LAYOUT_BUF (LAYOUT_TAG_LEN + 8 + 4 + TOKENRING_MAX_NAME + 4 + 4)
 
-static int64_t seeded_token(uint64_t seed, const char *identity, size_t len, uint32_t vnode,
-                            uint32_t attempt)
+/* The byte string of @ref layout_seeded; returns its length. */
+static size_t seeded_bytes(uint8_t buf[LAYOUT_BUF], uint64_t seed, const char *identity,
+                           size_t len, uint32_t vnode, uint32_t attempt)
 {
-    uint8_t buf[LAYOUT_BUF];
     size_t n = 0;
     memcpy(buf, LAYOUT_TAG, LAYOUT_TAG_LEN);
     n += LAYOUT_TAG_LEN;
@@ -58,8 +58,26 @@ static int64_t seeded_token(uint64_t seed, const char *identity, size_t len, uin
         put_be32(buf + n, attempt);
         n += 4;
     }
+    return n;
+}
+
+static int64_t seeded_token(uint64_t seed, const char *identity, size_t len, uint32_t vnode,
+                            uint32_t attempt)
+{
+    uint8_t buf[LAYOUT_BUF];
+    size_t n = seeded_bytes(buf, seed, identity, len, vnode, attempt);
     int64_t h = murmur3_h1(buf, n);
     return h == TOKENRING_MIN_TOKEN ? TOKENRING_MAX_TOKEN : h;
+}
+
+/* RandomPartitioner's token of the same bytes: never the minimum -1, since the string is
+ * never empty. */
+static tokenring_token128 seeded_token128(uint64_t seed, const char *identity, size_t len,
+                                          uint32_t vnode, uint32_t attempt)
+{
+    uint8_t buf[LAYOUT_BUF];
+    size_t n = seeded_bytes(buf, seed, identity, len, vnode, attempt);
+    return tokenring_random_token(buf, n);
 }
 
 TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t seed,
@@ -74,52 +92,139 @@ TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t see
     return TOKENRING_OK;
 }
 
-/* ------------------------------------------------------------ taken tokens */
-
-static int cmp_i64(const void *a, const void *b)
+TOKENRING_API int tokenring_layout_seeded_token128(tokenring_token128 *token_out,
+                                                   uint64_t seed, const char *identity,
+                                                   size_t identity_len, uint32_t vnode,
+                                                   uint32_t attempt)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    if (!token_out || (!identity && identity_len > 0))
+        return TOKENRING_E_INVAL;
+    if (identity_len > TOKENRING_MAX_NAME)
+        return TOKENRING_E_RANGE;
+    *token_out = seeded_token128(seed, identity, identity_len, vnode, attempt);
+    return TOKENRING_OK;
+}
+
+/* ------------------------------------------------ seeded layouts of a node */
+
+/* The seeded layouts of both partitioners work on 128-bit keys that order as the tokens
+ * do: a Murmur3 token t is the unsigned value of t with its sign bit flipped, a
+ * RandomPartitioner token (0 .. 2^127, never -1 here) its value. */
+__extension__ typedef unsigned __int128 tr_key;
+
+#define SIGN64 0x8000000000000000ULL
+
+static tr_key key_of64(int64_t t)
+{
+    return (tr_key)((uint64_t)t ^ SIGN64);
+}
+
+static int64_t token_of_key64(tr_key k)
+{
+    return (int64_t)((uint64_t)k ^ SIGN64);
+}
+
+static tr_key key_of128(tokenring_token128 t)
+{
+    return ((tr_key)t.hi << 64) | t.lo;
+}
+
+static tokenring_token128 token_of_key128(tr_key k)
+{
+    tokenring_token128 t = { (uint64_t)(k >> 64), (uint64_t)k };
+    return t;
+}
+
+/* A sorted array of distinct keys, with (optionally) the topology node index of each. */
+typedef struct key_set {
+    tr_key *keys;
+    uint32_t *nodes;
+    size_t count;
+} key_set;
+
+static bool key_set_find(const key_set *set, tr_key k, size_t *pos_out)
+{
+    size_t lo = 0, hi = set->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (set->keys[mid] < k)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (pos_out)
+        *pos_out = lo;
+    return lo < set->count && set->keys[lo] == k;
+}
+
+/* Inserts k (absent) into a sorted array of capacity > set->count. */
+static void key_set_insert(key_set *set, tr_key k)
+{
+    size_t p;
+    key_set_find(set, k, &p);
+    memmove(set->keys + p + 1, set->keys + p, (set->count - p) * sizeof *set->keys);
+    set->keys[p] = k;
+    set->count++;
+}
+
+static void key_set_free(key_set *set)
+{
+    tr_free(set->keys);
+    tr_free(set->nodes);
+    memset(set, 0, sizeof *set);
+}
+
+static int cmp_key(const void *a, const void *b)
+{
+    tr_key x = *(const tr_key *)a, y = *(const tr_key *)b;
     return (x > y) - (x < y);
 }
 
-/* Sorted tokens of every node of `topo` except the one named `skip` (may be NULL), each
- * with its node index (parallel array, optional). */
-int tr_layout_collect_tokens(tr_token_set *set, const tokenring_topology *topo,
-                             const char *skip)
+/* Key of token k of node i of a Murmur3 or RandomPartitioner topology. */
+static tr_key node_key(const tokenring_topology *topo, tokenring_partitioner part,
+                       const tokenring_node_info *info, size_t i, size_t k)
+{
+    if (part == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 t;
+        tokenring_topology_node_token128(&t, topo, i, k);
+        return key_of128(t);
+    }
+    return key_of64(info->tokens[k]);
+}
+
+/* Sorted keys of every token of `topo` (Murmur3 or RandomPartitioner; NULL: none) except
+ * those of the node named `skip` (may be NULL), each with its node index. */
+static int collect_keys(key_set *set, const tokenring_topology *topo, const char *skip)
 {
     memset(set, 0, sizeof *set);
     if (!topo)
         return TOKENRING_OK;
+    tokenring_partitioner part = tokenring_topology_partitioner(topo);
     size_t n = tokenring_topology_node_count(topo), total = 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
-        if (tokenring_topology_node(&info, topo, i) != TOKENRING_OK)
-            return TOKENRING_E_INVAL;
-        if (skip && strcmp(info.name, skip) == 0)
-            continue;
-        total += info.token_count;
+        tokenring_topology_node(&info, topo, i);
+        if (!(skip && strcmp(info.name, skip) == 0))
+            total += info.token_count;
     }
     if (total == 0)
         return TOKENRING_OK;
-    set->tokens = tr_reallocarray(NULL, total, sizeof *set->tokens);
+    set->keys = tr_reallocarray(NULL, total, sizeof *set->keys);
     set->nodes = tr_reallocarray(NULL, total, sizeof *set->nodes);
-    if (!set->tokens || !set->nodes) {
-        tr_free(set->tokens);
-        tr_free(set->nodes);
-        memset(set, 0, sizeof *set);
+    if (!set->keys || !set->nodes) {
+        key_set_free(set);
         return TOKENRING_E_NOMEM;
     }
-    /* Sort pairs via a packed index sort: sort tokens, then recover nodes by search. */
-    size_t k = 0;
+    size_t c = 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, topo, i);
         if (skip && strcmp(info.name, skip) == 0)
             continue;
-        memcpy(set->tokens + k, info.tokens, info.token_count * sizeof(int64_t));
-        k += info.token_count;
+        for (size_t k = 0; k < info.token_count; k++)
+            set->keys[c++] = node_key(topo, part, &info, i, k);
     }
-    qsort(set->tokens, total, sizeof *set->tokens, cmp_i64);
+    qsort(set->keys, total, sizeof *set->keys, cmp_key);
     set->count = total;
     /* Node of each token: tokens are distinct across a topology, so a second pass with
      * binary search fills the parallel array. */
@@ -128,115 +233,119 @@ int tr_layout_collect_tokens(tr_token_set *set, const tokenring_topology *topo,
         tokenring_topology_node(&info, topo, i);
         if (skip && strcmp(info.name, skip) == 0)
             continue;
-        for (size_t j = 0; j < info.token_count; j++) {
+        for (size_t k = 0; k < info.token_count; k++) {
             size_t pos;
-            if (tr_token_set_find(set, info.tokens[j], &pos))
-                set->nodes[pos] = (uint32_t)i;
+            key_set_find(set, node_key(topo, part, &info, i, k), &pos);
+            set->nodes[pos] = (uint32_t)i;
         }
     }
     return TOKENRING_OK;
 }
 
-bool tr_token_set_find(const tr_token_set *set, int64_t token, size_t *pos_out)
-{
-    size_t lo = 0, hi = set->count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (set->tokens[mid] < token)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (pos_out)
-        *pos_out = lo;
-    return lo < set->count && set->tokens[lo] == token;
-}
-
-void tr_token_set_free(tr_token_set *set)
-{
-    tr_free(set->tokens);
-    tr_free(set->nodes);
-    memset(set, 0, sizeof *set);
-}
-
-/* Is `t` among tokens[0..n) (unsorted, small) or in the sorted extra array? */
-static bool in_list(const int64_t *tokens, size_t n, int64_t t)
+/* Is `k` among keys[0..n) (unsorted, small)? */
+static bool in_list(const tr_key *keys, size_t n, tr_key k)
 {
     for (size_t i = 0; i < n; i++)
-        if (tokens[i] == t)
+        if (keys[i] == k)
             return true;
     return false;
 }
 
-/* Lays out one node. `own` (sorted copy of the tokens chosen so far, capacity count) makes
- * the check between vnodes O(log count). */
-static int layout_node(int64_t *out, size_t count, uint64_t seed, const char *identity,
-                       const tr_token_set *taken, const tr_token_set *extra,
-                       const tokenring_topology *topo, uint32_t flags, tokenring_error *err)
+/* The token of a key as text, in the partitioner's decimal form. */
+static void key_text(char *buf, size_t cap, tokenring_partitioner part, tr_key k)
+{
+    if (part == TOKENRING_PARTITIONER_RANDOM) {
+        size_t len;
+        tokenring_token128_format(buf, cap, &len, token_of_key128(k));
+    } else {
+        snprintf(buf, cap, "%lld", (long long)token_of_key64(k));
+    }
+}
+
+/* Lays out one node: out[v] is the key of vnode v. `part` chooses the token function
+ * (Murmur3 or RandomPartitioner). `own` (sorted copy of the keys chosen so far, capacity
+ * count) makes the check between vnodes O(log count). */
+static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *identity,
+                       tokenring_partitioner part, const key_set *taken,
+                       const key_set *extra, const tokenring_topology *topo, uint32_t flags,
+                       tokenring_error *err)
 {
     size_t len = strlen(identity);
-    int64_t *own = NULL;
+    key_set own = { NULL, NULL, 0 };
     if (count > 64) {
-        own = tr_reallocarray(NULL, count, sizeof *own);
-        if (!own)
+        own.keys = tr_reallocarray(NULL, count, sizeof *own.keys);
+        if (!own.keys)
             return tr_fail(err, TOKENRING_E_NOMEM, "out of memory laying out node '%s'",
                            identity);
     }
-    size_t own_n = 0;
     for (size_t v = 0; v < count; v++) {
         uint32_t attempt = 0;
         for (;;) {
-            int64_t t = seeded_token(seed, identity, len, (uint32_t)v, attempt);
+            tr_key t = part == TOKENRING_PARTITIONER_RANDOM
+                           ? key_of128(seeded_token128(seed, identity, len, (uint32_t)v,
+                                                       attempt))
+                           : key_of64(seeded_token(seed, identity, len, (uint32_t)v, attempt));
             size_t pos;
-            bool clash_other = taken && tr_token_set_find(taken, t, &pos);
-            bool clash_extra = extra && tr_token_set_find(extra, t, NULL);
-            bool clash_own;
-            if (own) {
-                tr_token_set s = { own, NULL, own_n };
-                clash_own = tr_token_set_find(&s, t, NULL);
-            } else {
-                clash_own = in_list(out, v, t);
-            }
+            bool clash_other = taken && key_set_find(taken, t, &pos);
+            bool clash_extra = extra && key_set_find(extra, t, NULL);
+            bool clash_own = own.keys ? key_set_find(&own, t, NULL) : in_list(out, v, t);
             if (!clash_other && !clash_own && !clash_extra) {
                 out[v] = t;
-                if (own) {
-                    size_t p;
-                    tr_token_set s = { own, NULL, own_n };
-                    tr_token_set_find(&s, t, &p);
-                    memmove(own + p + 1, own + p, (own_n - p) * sizeof *own);
-                    own[p] = t;
-                    own_n++;
-                }
+                if (own.keys)
+                    key_set_insert(&own, t);
                 break;
             }
             if (flags & TOKENRING_LAYOUT_STRICT) {
-                tr_free(own);
+                char text[TOKENRING_TOKEN128_TEXT_MAX];
+                key_text(text, sizeof text, part, t);
+                tr_free(own.keys);
                 if (clash_other) {
                     tokenring_node_info info;
-                    const char *who = "?";
-                    if (topo && tokenring_topology_node(&info, topo, taken->nodes[pos]) ==
-                                    TOKENRING_OK)
-                        who = info.name;
+                    tokenring_topology_node(&info, topo, taken->nodes[pos]);
                     return tr_fail(err, TOKENRING_E_EXISTS,
-                                   "seeded token %lld of node '%s' (vnode %zu) is already "
+                                   "seeded token %s of node '%s' (vnode %zu) is already "
                                    "held by node '%s'",
-                                   (long long)t, identity, v, who);
+                                   text, identity, v, info.name);
                 }
                 return tr_fail(err, TOKENRING_E_EXISTS,
-                               "seeded token %lld of node '%s' (vnode %zu) collides with "
+                               "seeded token %s of node '%s' (vnode %zu) collides with "
                                "another of its vnodes or with a node added in the same call",
-                               (long long)t, identity, v);
+                               text, identity, v);
             }
             if (attempt == UINT32_MAX) {
-                tr_free(own);
+                tr_free(own.keys);
                 return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                                "no free token found for node '%s' vnode %zu", identity, v);
             }
             attempt++;
         }
     }
-    tr_free(own);
+    tr_free(own.keys);
     return TOKENRING_OK;
+}
+
+/* tokenring_layout_seeded_tokens() and _tokens128() once the pointers, flags and count
+ * are checked: the keys of one node's vnodes. */
+static int seeded_node_keys(tr_key *keys, size_t count, uint64_t seed, const char *identity,
+                            const tokenring_topology *taken, uint32_t flags,
+                            tokenring_partitioner part, const char *fn,
+                            tokenring_error *err)
+{
+    int rc = tr_check_name(err, "identity", identity);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (taken && tokenring_topology_partitioner(taken) != part)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "%s: the taken topology's partitioner is %s, not %s", fn,
+                       tokenring_partitioner_name(tokenring_topology_partitioner(taken)),
+                       tokenring_partitioner_name(part));
+    key_set set;
+    rc = collect_keys(&set, taken, identity);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "out of memory reading the tokens of the topology");
+    rc = layout_node(keys, count, seed, identity, part, &set, NULL, taken, flags, err);
+    key_set_free(&set);
+    return rc;
 }
 
 TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t count,
@@ -251,16 +360,63 @@ TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t cou
     if (count == 0 || count > TOKENRING_LAYOUT_MAX_TOKENS)
         return tr_fail(err, TOKENRING_E_RANGE, "token count %zu is outside 1..%u", count,
                        TOKENRING_LAYOUT_MAX_TOKENS);
-    int rc = tr_check_name(err, "identity", identity);
-    if (rc != TOKENRING_OK)
-        return rc;
-    tr_token_set set;
-    rc = tr_layout_collect_tokens(&set, taken, identity);
-    if (rc != TOKENRING_OK)
-        return tr_fail(err, rc, "cannot read the tokens of the topology");
-    rc = layout_node(tokens_out, count, seed, identity, &set, NULL, taken, flags, err);
-    tr_token_set_free(&set);
+    tr_key *keys = tr_reallocarray(NULL, count, sizeof *keys);
+    if (!keys)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory laying out node '%s'",
+                       identity);
+    int rc = seeded_node_keys(keys, count, seed, identity, taken, flags,
+                              TOKENRING_PARTITIONER_MURMUR3, "tokenring_layout_seeded_tokens",
+                              err);
+    if (rc == TOKENRING_OK)
+        for (size_t v = 0; v < count; v++)
+            tokens_out[v] = token_of_key64(keys[v]);
+    tr_free(keys);
     return rc;
+}
+
+TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_out,
+                                                    size_t count, uint64_t seed,
+                                                    const char *identity,
+                                                    const tokenring_topology *taken,
+                                                    uint32_t flags, tokenring_error *err)
+{
+    if (!tokens_out || !identity)
+        return tr_fail(err, TOKENRING_E_INVAL, "tokens_out and identity must not be NULL");
+    if (flags & ~TOKENRING_LAYOUT_STRICT)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
+    if (count == 0 || count > TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE, "token count %zu is outside 1..%u", count,
+                       TOKENRING_LAYOUT_MAX_TOKENS);
+    tr_key *keys = tr_reallocarray(NULL, count, sizeof *keys);
+    if (!keys)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory laying out node '%s'",
+                       identity);
+    int rc = seeded_node_keys(keys, count, seed, identity, taken, flags,
+                              TOKENRING_PARTITIONER_RANDOM,
+                              "tokenring_layout_seeded_tokens128", err);
+    if (rc == TOKENRING_OK)
+        for (size_t v = 0; v < count; v++)
+            tokens_out[v] = token_of_key128(keys[v]);
+    tr_free(keys);
+    return rc;
+}
+
+/* Adds node `name` with the keys `keys` to a Murmur3 or RandomPartitioner topology;
+ * `conv` has room for `n` tokens of either kind. */
+static int add_node_keys(tokenring_topology *topology, tokenring_partitioner part,
+                         const char *name, const char *dc, const char *rack,
+                         const tr_key *keys, size_t n, tokenring_token128 *conv,
+                         tokenring_error *err)
+{
+    if (part == TOKENRING_PARTITIONER_RANDOM) {
+        for (size_t j = 0; j < n; j++)
+            conv[j] = token_of_key128(keys[j]);
+        return tokenring_topology_add_node128(topology, name, dc, rack, conv, n, err);
+    }
+    int64_t *t64 = (int64_t *)(void *)conv;
+    for (size_t j = 0; j < n; j++)
+        t64[j] = token_of_key64(keys[j]);
+    return tokenring_topology_add_node(topology, name, dc, rack, t64, n, err);
 }
 
 TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology, uint64_t seed,
@@ -272,6 +428,12 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
 {
     if (!topology || (!names && count > 0))
         return tr_fail(err, TOKENRING_E_INVAL, "topology and names must not be NULL");
+    tokenring_partitioner part = tokenring_topology_partitioner(topology);
+    if (part == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "seeded layouts need a Murmur3Partitioner or RandomPartitioner "
+                       "topology: ByteOrderedPartitioner has no token allocation (its "
+                       "tokens are keys)");
     if (flags & ~TOKENRING_LAYOUT_STRICT)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
     if (tokens_per_node == 0 || tokens_per_node > TOKENRING_LAYOUT_MAX_TOKENS)
@@ -297,58 +459,52 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
                 return tr_fail(err, TOKENRING_E_EXISTS, "node name '%s' is given twice",
                                names[i]);
     }
-    tr_token_set taken;
-    int rc = tr_layout_collect_tokens(&taken, topology, NULL);
+    key_set taken;
+    int rc = collect_keys(&taken, topology, NULL);
     if (rc != TOKENRING_OK)
-        return tr_fail(err, rc, "cannot read the tokens of the topology");
+        return tr_fail(err, rc, "out of memory reading the tokens of the topology");
     size_t total = count * (size_t)tokens_per_node;
-    int64_t *all = tr_reallocarray(NULL, total, sizeof *all);
-    int64_t *sorted = tr_reallocarray(NULL, total, sizeof *sorted);
-    if (!all || !sorted) {
+    tr_key *all = tr_reallocarray(NULL, total, sizeof *all);
+    tr_key *sorted = tr_reallocarray(NULL, total, sizeof *sorted);
+    tokenring_token128 *conv = tr_reallocarray(NULL, tokens_per_node, sizeof *conv);
+    if (!all || !sorted || !conv) {
         tr_free(all);
         tr_free(sorted);
-        tr_token_set_free(&taken);
+        tr_free(conv);
+        key_set_free(&taken);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory laying out %zu nodes", count);
     }
     /* Plan every node first (against the topology and the nodes planned before it). */
-    tr_token_set extra = { sorted, NULL, 0 };
-    for (size_t i = 0; i < count && rc == TOKENRING_OK; i++) {
-        int64_t *out = all + i * tokens_per_node;
-        rc = layout_node(out, tokens_per_node, seed, names[i], &taken, &extra, topology,
+    key_set extra = { sorted, NULL, 0 };
+    for (size_t i = 0; i < count; i++) {
+        tr_key *out = all + i * tokens_per_node;
+        rc = layout_node(out, tokens_per_node, seed, names[i], part, &taken, &extra, topology,
                          flags, err);
         if (rc != TOKENRING_OK)
             break;
-        for (size_t j = 0; j < tokens_per_node; j++) {
-            size_t p;
-            tr_token_set_find(&extra, out[j], &p);
-            memmove(sorted + p + 1, sorted + p, (extra.count - p) * sizeof *sorted);
-            sorted[p] = out[j];
-            extra.count++;
-        }
+        for (size_t j = 0; j < tokens_per_node; j++)
+            key_set_insert(&extra, out[j]);
     }
-    tr_token_set_free(&taken);
+    key_set_free(&taken);
     tr_free(sorted);
-    if (rc != TOKENRING_OK) {
-        tr_free(all);
-        return rc;
-    }
     size_t added = 0;
-    for (; added < count; added++) {
-        rc = tokenring_topology_add_node(topology, names[added],
-                                         datacenters ? datacenters[added] : "datacenter1",
-                                         racks ? racks[added] : "rack1",
-                                         all + added * tokens_per_node, tokens_per_node, err);
-        if (rc != TOKENRING_OK)
-            break;
-    }
-    if (rc != TOKENRING_OK) {
-        /* Roll back: the added nodes are the last ones, so removing them restores the
-         * topology exactly. */
-        while (added > 0) {
-            added--;
-            tokenring_topology_remove_node(topology, names[added], NULL);
+    if (rc == TOKENRING_OK) {
+        for (; added < count; added++) {
+            rc = add_node_keys(topology, part, names[added],
+                               datacenters ? datacenters[added] : "datacenter1",
+                               racks ? racks[added] : "rack1", all + added * tokens_per_node,
+                               tokens_per_node, conv, err);
+            if (rc != TOKENRING_OK)
+                break;
         }
     }
+    /* On failure, roll back: the added nodes are the last ones, so removing them restores
+     * the topology exactly. */
+    while (rc != TOKENRING_OK && added > 0) {
+        added--;
+        tokenring_topology_remove_node(topology, names[added], NULL);
+    }
+    tr_free(conv);
     tr_free(all);
     return rc;
 }
@@ -376,6 +532,28 @@ void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t s
         u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
         out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
     }
+}
+
+TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out,
+                                                  uint32_t num_tokens, uint32_t slot,
+                                                  uint32_t slots)
+{
+    if (!tokens_out)
+        return TOKENRING_E_INVAL;
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
+        slot >= slots)
+        return TOKENRING_E_RANGE;
+    /* floor(p * 2^127 / d) with p < d <= 2^48: p << 127 does not fit 128 bits, so with
+     * 2^127 = A * d + B (B < d) it is p * A + floor(p * B / d), where p * A < 2^127 and
+     * p * B < d^2 <= 2^96. */
+    tr_key d = (tr_key)num_tokens * slots;
+    tr_key r = (tr_key)1 << 127;
+    tr_key a = r / d, b = r % d;
+    for (uint32_t j = 0; j < num_tokens; j++) {
+        tr_key p = (tr_key)j * slots + slot;
+        tokens_out[j] = token_of_key128(p * a + p * b / d);
+    }
+    return TOKENRING_OK;
 }
 
 /* ------------------------------------------------------------ racks of new nodes */

@@ -6,20 +6,6 @@
 
 #include "internal.h"
 
-/* A sorted array of distinct tokens, with (optionally) the topology node index of each. */
-typedef struct tr_token_set {
-    int64_t *tokens;
-    uint32_t *nodes;
-    size_t count;
-} tr_token_set;
-
-/* Every token of `topo` except those of the node named `skip` (NULL: none). */
-TR_HIDDEN int tr_layout_collect_tokens(tr_token_set *set, const tokenring_topology *topo,
-                                       const char *skip);
-/* Binary search; *pos_out receives the insertion point. */
-TR_HIDDEN bool tr_token_set_find(const tr_token_set *set, int64_t token, size_t *pos_out);
-TR_HIDDEN void tr_token_set_free(tr_token_set *set);
-
 /* The token count per node and replication factor of an allocation or migration plan:
  * TOKENRING_OK, or TOKENRING_E_RANGE with a message when either is out of range. */
 TR_HIDDEN int tr_check_plan_shape(tokenring_error *err, uint32_t num_tokens, int32_t rf);

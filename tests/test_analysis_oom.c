@@ -419,6 +419,9 @@ static int op_readers(void *vctx, void **made)
     int64_t even[8];
     assert_int_equal(tokenring_layout_even_tokens(even, 8, 1, 3), TOKENRING_OK);
     assert_int_equal(tokenring_layout_seeded_token(even, 5, "n", 1, 2, 0), TOKENRING_OK);
+    tokenring_token128 even128[8];
+    assert_int_equal(tokenring_layout_even_tokens128(even128, 8, 1, 3), TOKENRING_OK);
+    assert_int_equal(tokenring_layout_seeded_token128(even128, 5, "n", 1, 2, 0), TOKENRING_OK);
 
     tokenring_movement *m = ctx->extra;
     tokenring_movement_summary s;

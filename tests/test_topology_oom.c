@@ -213,6 +213,32 @@ static int op_set_tokens_bytes(void *vctx, void **made)
                                                lens, 2, NULL);
 }
 
+static int op_seeded_tokens128(void *vctx, void **made)
+{
+    (void)made;
+    tokenring_token128 tok[80];
+    tokenring_error err;
+    int rc = tokenring_layout_seeded_tokens128(tok, 80, 99, "10.0.2.1",
+                                               ((oom_ctx *)vctx)->topology, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_add_seeded128(void *vctx, void **made)
+{
+    (void)made;
+    static const char *names[] = { "10.3.0.1", "10.3.0.2", "10.3.0.3" };
+    static const char *dcs[] = { "dc1", "dc3", "dc3" };
+    static const char *racks[] = { "r1", "x", "y" };
+    tokenring_error err;
+    int rc = tokenring_layout_add_seeded_nodes(((oom_ctx *)vctx)->topology, 7, 70, names, dcs,
+                                               racks, 3, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
 static void topology_partitioned_ops(void **state)
 {
     (void)state;
@@ -225,6 +251,8 @@ static void topology_partitioned_ops(void **state)
         { "topology_set_tokens128", TOKENRING_PARTITIONER_RANDOM, op_set_tokens128 },
         { "topology_clone (random)", TOKENRING_PARTITIONER_RANDOM, op_clone },
         { "ring_build (random)", TOKENRING_PARTITIONER_RANDOM, op_ring_build },
+        { "layout_seeded_tokens128", TOKENRING_PARTITIONER_RANDOM, op_seeded_tokens128 },
+        { "layout_add_seeded_nodes (random)", TOKENRING_PARTITIONER_RANDOM, op_add_seeded128 },
         { "topology_add_node_bytes", TOKENRING_PARTITIONER_BYTE_ORDERED, op_add_node_bytes },
         { "topology_set_tokens_bytes", TOKENRING_PARTITIONER_BYTE_ORDERED, op_set_tokens_bytes },
         { "topology_clone (bytes)", TOKENRING_PARTITIONER_BYTE_ORDERED, op_clone },

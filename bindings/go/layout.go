@@ -92,6 +92,44 @@ func SeededTokens(count int, seed uint64, identity string, taken *Topology, flag
 	return out, nil
 }
 
+// SeededToken128 returns RandomPartitioner's seeded token (0 .. 2^127): the
+// RandomPartitioner token of the very byte string SeededToken hashes with Murmur3 (the
+// definition in layout.h), without collision handling.
+func SeededToken128(seed uint64, identity string, vnode, attempt uint32) (Token128, error) {
+	var tok C.tokenring_token128
+	st := C.tokenring_layout_seeded_token128(&tok, C.uint64_t(seed), textPtr(identity), C.size_t(len(identity)), C.uint32_t(vnode), C.uint32_t(attempt))
+	return token128FromC(tok), check(st)
+}
+
+// SeededTokens128 returns the count RandomPartitioner seeded tokens of the node identity
+// (in vnode order), avoiding the tokens of other nodes of taken (nil for none; otherwise
+// a RandomPartitioner topology, else ErrUnsupported).
+func SeededTokens128(count int, seed uint64, identity string, taken *Topology, flags LayoutFlags) ([]Token128, error) {
+	if count <= 0 || count > LayoutMaxTokens {
+		return nil, goError(CodeRange, "token count %d outside 1..%d", count, LayoutMaxTokens)
+	}
+	ci, err := cname("identity", identity)
+	if err != nil {
+		return nil, err
+	}
+	var tp *C.tokenring_topology
+	if taken != nil {
+		taken.mu.Lock()
+		defer taken.mu.Unlock()
+		if taken.ptr == nil {
+			return nil, taken.gone()
+		}
+		tp = taken.ptr
+	}
+	out := make([]Token128, count)
+	var detail C.tokenring_error
+	st := C.tokenring_layout_seeded_tokens128(token128Ptr(out), C.size_t(count), C.uint64_t(seed), charp(ci), tp, C.uint32_t(flags), &detail)
+	if err := newError(st, &detail); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // SeededNode describes a node for AddSeededNodes. Empty Datacenter or Rack fields take
 // Cassandra's SimpleSnitch defaults "datacenter1" and "rack1".
 type SeededNode struct {
@@ -103,7 +141,8 @@ type SeededNode struct {
 // AddSeededNodes adds nodes with seeded tokens, in order, each laid out against the
 // topology as it stands after the previous ones (so collisions between new nodes are
 // resolved too). Adding nodes to a seeded layout keeps every existing token. On failure
-// nothing is added.
+// nothing is added. A RandomPartitioner topology gets RandomPartitioner's seeded tokens
+// (SeededTokens128); a ByteOrderedPartitioner one is refused with ErrUnsupported.
 func (t *Topology) AddSeededNodes(seed uint64, tokensPerNode int, nodes []SeededNode, flags LayoutFlags) error {
 	if tokensPerNode <= 0 || tokensPerNode > LayoutMaxTokens {
 		return goError(CodeRange, "tokens per node %d outside 1..%d", tokensPerNode, LayoutMaxTokens)
@@ -157,6 +196,22 @@ func EvenTokens(numTokens, slot, slots int) ([]int64, error) {
 	}
 	out := make([]int64, numTokens)
 	st := C.tokenring_layout_even_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), C.uint32_t(slot), C.uint32_t(slots))
+	if err := check(st); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// EvenTokens128 returns numTokens evenly spaced RandomPartitioner tokens of slot slot out
+// of slots interleaved slots: floor((j*slots + slot) * 2^127 / (numTokens*slots)),
+// exactly, ascending. EvenTokens128(1, i, n) is the classic initial_token i * 2^127 / n of
+// node i of n.
+func EvenTokens128(numTokens, slot, slots int) ([]Token128, error) {
+	if numTokens <= 0 || numTokens > LayoutMaxTokens || slots <= 0 || slots > 1<<31 || slot < 0 || slot >= slots {
+		return nil, goError(CodeRange, "even layout of %d tokens, slot %d of %d: out of range", numTokens, slot, slots)
+	}
+	out := make([]Token128, numTokens)
+	st := C.tokenring_layout_even_tokens128(token128Ptr(out), C.uint32_t(numTokens), C.uint32_t(slot), C.uint32_t(slots))
 	if err := check(st); err != nil {
 		return nil, err
 	}

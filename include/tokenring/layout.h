@@ -26,6 +26,16 @@
  * node therefore never changes the tokens of the nodes already laid out, and another seed
  * gives an unrelated layout.
  *
+ * RandomPartitioner's seeded token (tokenring_layout_seeded_token128() and the calls
+ * built on it, since 1.2) is defined by exactly the same byte string:
+ *
+ *     token = tokenring_random_token(bytes), i.e. the absolute value of MD5(bytes) read
+ *             as a signed 128-bit big-endian integer (0 .. 2^127)
+ *
+ * The string is never empty, so the minimum token -1 cannot occur. The same identity,
+ * seed, vnode and attempt thus name one token of each partitioner; the two tokens are
+ * unrelated values.
+ *
  * Collisions are resolved deterministically: the vnodes of a node are taken in index
  * order 0, 1, 2, ...; vnode @c v uses the first attempt a = 0, 1, 2, ... whose token is
  * neither a token of another node already in the topology passed as @c taken nor the
@@ -43,6 +53,15 @@
  * usual "first node of rack i offset by i * step / racks" layout (step = 2^64 / T); with
  * S = N nodes and s = node number it is a perfectly even layout of N nodes.
  *
+ * tokenring_layout_even_tokens128() (since 1.2) gives RandomPartitioner's token @c j the
+ * value
+ *
+ *     floor((j * S + s) * 2^127 / (T * S))
+ *
+ * exactly: with S = N nodes, s = node number and T = 1, the classic RandomPartitioner
+ * initial_token recipe s * 2^127 / N. Slot 0 starts at token 0, and every token is below
+ * 2^127.
+ *
  * @section layout_alloc The allocator
  * tokenring_allocate_tokens() and tokenring_allocate_nodes() choose tokens for nodes
  * joining one datacenter so that effective (replicated) ownership under the real
@@ -57,6 +76,7 @@
 #define TOKENRING_LAYOUT_H
 
 #include "tokenring/common.h"
+#include "tokenring/partitioner.h"
 #include "tokenring/ring.h"
 
 #ifdef __cplusplus
@@ -91,6 +111,29 @@ TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t see
                                                 uint32_t vnode, uint32_t attempt);
 
 /**
+ * RandomPartitioner's seeded token: tokenring_random_token() of the byte string of
+ * @ref layout_seeded (the one tokenring_layout_seeded_token() hashes with Murmur3), for
+ * one vnode and one attempt number, with no collision handling. Never the minimum token
+ * -1 (the string is never empty).
+ *
+ * Complexity O(length of @p identity). Thread-safe, allocates nothing.
+ * @param[out] token_out receives the token (0 .. 2^127)
+ * @param seed the layout seed
+ * @param identity the node identity (usually its name); any bytes
+ * @param identity_len length of @p identity in bytes (at most #TOKENRING_MAX_NAME)
+ * @param vnode the vnode index (0-based)
+ * @param attempt the collision attempt (0 for the first choice)
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL if @p token_out is NULL or @p identity is NULL
+ *         with a non-zero length; #TOKENRING_E_RANGE if @p identity_len exceeds
+ *         #TOKENRING_MAX_NAME
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_seeded_token128(tokenring_token128 *token_out,
+                                                   uint64_t seed, const char *identity,
+                                                   size_t identity_len, uint32_t vnode,
+                                                   uint32_t attempt);
+
+/**
  * The @p count seeded tokens of one node, collisions resolved as in @ref layout_seeded.
  * @p tokens_out[v] is the token of vnode @c v (vnode order, not sorted).
  *
@@ -104,13 +147,14 @@ TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t see
  * @param seed the layout seed
  * @param identity the node's identity, a valid name (non-empty UTF-8, at most
  *        #TOKENRING_MAX_NAME bytes)
- * @param taken a topology whose tokens must be avoided, or NULL
+ * @param taken a Murmur3 topology whose tokens must be avoided, or NULL
  * @param flags 0 or #TOKENRING_LAYOUT_STRICT
  * @param[out] err optional detail
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad identity, unknown flag);
  *         #TOKENRING_E_RANGE (@p count 0 or too large, identity too long);
  *         #TOKENRING_E_EXISTS (with #TOKENRING_LAYOUT_STRICT: a token collides; @p err
- *         names the token and the other node); #TOKENRING_E_NOMEM
+ *         names the token and the other node); #TOKENRING_E_UNSUPPORTED (@p taken is a
+ *         topology of another partitioner; since 1.2); #TOKENRING_E_NOMEM
  * @since 1.0
  */
 TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t count,
@@ -119,11 +163,47 @@ TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t cou
                                                  uint32_t flags, tokenring_error *err);
 
 /**
+ * tokenring_layout_seeded_tokens() for RandomPartitioner: the @p count seeded tokens
+ * (tokenring_layout_seeded_token128()) of one node, collisions with the tokens of
+ * @p taken and between the node's own vnodes resolved as in @ref layout_seeded.
+ * @p tokens_out[v] is the token of vnode @c v (vnode order, not sorted). Tokens of a node
+ * called @p identity inside @p taken do not count as taken.
+ *
+ * Complexity O(n log n + count log count) for n tokens in @p taken. Thread-safe as a
+ * reader of @p taken. Allocates temporary arrays; nothing is kept.
+ * @param[out] tokens_out receives @p count tokens (each 0 .. 2^127); left unspecified on
+ *        failure
+ * @param count number of tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param seed the layout seed
+ * @param identity the node's identity, a valid name (non-empty UTF-8, at most
+ *        #TOKENRING_MAX_NAME bytes)
+ * @param taken a RandomPartitioner topology whose tokens must be avoided, or NULL
+ * @param flags 0 or #TOKENRING_LAYOUT_STRICT
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad identity, unknown flag);
+ *         #TOKENRING_E_RANGE (@p count 0 or too large, identity too long);
+ *         #TOKENRING_E_EXISTS (with #TOKENRING_LAYOUT_STRICT: a token collides; @p err
+ *         names the token in decimal and the other node); #TOKENRING_E_UNSUPPORTED
+ *         (@p taken is not a RandomPartitioner topology); #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_out,
+                                                    size_t count, uint64_t seed,
+                                                    const char *identity,
+                                                    const tokenring_topology *taken,
+                                                    uint32_t flags, tokenring_error *err);
+
+/**
  * Adds @p count nodes with seeded tokens to a topology, in array order: node @c i is laid
  * out with identity @p names[i] against the topology as it stands after nodes 0 .. i-1
  * were added (so collisions between the new nodes are resolved too). The same call on the
  * same topology always gives the same result, and adding nodes to a seeded layout keeps
  * every existing token.
+ *
+ * On a RandomPartitioner topology (since 1.2) the nodes get RandomPartitioner's seeded
+ * tokens (tokenring_layout_seeded_token128()), with the same collision rules; a
+ * ByteOrderedPartitioner topology is refused with #TOKENRING_E_UNSUPPORTED (its tokens
+ * are keys: Cassandra has no token allocation for it either).
  *
  * On failure nothing is added: the topology is exactly as it was.
  *
@@ -142,7 +222,8 @@ TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t cou
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag);
  *         #TOKENRING_E_RANGE (bad @p tokens_per_node, name too long); #TOKENRING_E_EXISTS
  *         (a name already present or repeated; with #TOKENRING_LAYOUT_STRICT a token
- *         collision); #TOKENRING_E_NOMEM
+ *         collision); #TOKENRING_E_UNSUPPORTED (a ByteOrderedPartitioner topology);
+ *         #TOKENRING_E_NOMEM
  * @since 1.0
  */
 TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology, uint64_t seed,
@@ -168,6 +249,26 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
  */
 TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                                uint32_t slot, uint32_t slots);
+
+/**
+ * Evenly spaced RandomPartitioner tokens: @p tokens_out[j] = floor((j * @p slots +
+ * @p slot) * 2^127 / (@p num_tokens * @p slots)) for j = 0 .. @p num_tokens - 1, exact
+ * (see @ref layout_even); with @p num_tokens 1 and @p slots N, node @p slot gets the
+ * classic initial_token @p slot * 2^127 / N. The tokens come out ascending, in
+ * 0 .. 2^127 - 1.
+ *
+ * Pure, thread-safe, allocates nothing. O(@p num_tokens).
+ * @param[out] tokens_out receives @p num_tokens tokens
+ * @param num_tokens tokens per node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param slot which of the interleaved slots (e.g. the node number), 0 .. @p slots - 1
+ * @param slots how many interleaved slots (e.g. the number of nodes), at least 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p tokens_out); #TOKENRING_E_RANGE
+ *         (@p num_tokens or @p slots out of range, @p slot >= @p slots)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out,
+                                                  uint32_t num_tokens, uint32_t slot,
+                                                  uint32_t slots);
 
 /* ----------------------------------------------------------- racks of new nodes */
 

@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: Apache-2.0
 """`tokenring token --partitioner random|byteordered|murmur3` against every row of
 tests/data/partitioner_vectors.tsv (made by Cassandra 5.0.2's own classes), plus its
-usage errors.
+usage errors; `generatetokens --layout even|seeded` with both partitioners against
+big-integer arithmetic and hashlib's MD5 of layout.h's byte string, exact output.
 
     python3 tests/cli/partitioners.py build/tools/tokenring tests/data
 """
 import csv
+import hashlib
 import json
 import os
+import struct
 import subprocess
 import sys
 
@@ -91,6 +94,120 @@ def check_rings(tool, data):
     return failures
 
 
+def seeded128(seed, name, vnode, attempt=0):
+    """RandomPartitioner's seeded token by layout.h's definition, with hashlib."""
+    ident = name.encode("utf-8")
+    b = b"tokenring-layout-v1" + struct.pack(">QI", seed, len(ident)) + ident
+    b += struct.pack(">I", vnode) + (struct.pack(">I", attempt) if attempt else b"")
+    return abs(int.from_bytes(hashlib.md5(b).digest(), "big", signed=True))
+
+
+def check_layouts(tool, data):
+    """generatetokens --layout: exact output, both partitioners, and its usage errors."""
+    failures = 0
+
+    def expect(args, want):
+        nonlocal failures
+        p = run(tool, args)
+        if p.returncode != 0 or p.stdout != want or p.stderr:
+            print(f"{args}: exit {p.returncode}\n got {p.stdout!r}\nwant {want!r}\n"
+                  f"stderr {p.stderr!r}")
+            failures += 1
+
+    # The classic RandomPartitioner initial_token: node i of N at i * 2^127 // N.
+    for n in (3, 7):
+        want = (f"Generating evenly spaced tokens for {n} nodes with 1 vnodes each and "
+                f"partitioner RandomPartitioner (datacenter datacenter1, empty cluster)\n")
+        want += "".join(f"Node {i} rack rack1: [{i * 2**127 // n}]\n" for i in range(n))
+        expect(["generatetokens", "--partitioner", "random", "--layout", "even",
+                "--nodes", str(n), "--num-tokens", "1"], want)
+    # Vnodes interleave: node i of N, token j at (j*N + i) * 2^127 // (T*N); JSON, racks.
+    n, t = 3, 4
+    nodes = [{"rack": r, "tokens": [str((j * n + i) * 2**127 // (t * n)) for j in range(t)]}
+             for i, r in enumerate(["rack1", "rack2", "rack1"])]
+    want = {"datacenter": "dc9", "partitioner": "RandomPartitioner", "layout": "even",
+            "nodes": nodes}
+    p = run(tool, ["--json", "generatetokens", "--partitioner", "random", "--layout", "even",
+                   "--nodes", "3", "--num-tokens", "4", "--dc", "dc9", "--racks", "2,1"])
+    if p.returncode or json.loads(p.stdout) != want:
+        print(f"even --json: {p.stdout!r} {p.stderr!r}")
+        failures += 1
+    # Murmur3: MIN + (j*N + i) * 2^64 // (T*N).
+    want = ("Generating evenly spaced tokens for 2 nodes with 2 vnodes each and partitioner "
+            "Murmur3Partitioner (datacenter datacenter1, empty cluster)\n")
+    for i in range(2):
+        toks = [-2**63 + (j * 2 + i) * 2**64 // 4 for j in range(2)]
+        want += f"Node {i} rack rack1: [{', '.join(map(str, toks))}]\n"
+    expect(["generatetokens", "--layout", "even", "--nodes", "2", "--num-tokens", "2"], want)
+    # Seeded, RandomPartitioner: MD5 of the documented bytes, each node's tokens ascending.
+    names = ["10.0.0.1", "n\u00e9ud-2"]
+    want = ("Generating seeded tokens (layout seed 18446744073709551615) for 2 nodes with 5 "
+            "vnodes each and partitioner RandomPartitioner (datacenter datacenter1, empty "
+            "cluster)\n")
+    for i, name in enumerate(names):
+        toks = sorted(seeded128(2**64 - 1, name, v) for v in range(5))
+        want += f"Node {i} ({name}) rack rack1: [{', '.join(map(str, toks))}]\n"
+    expect(["generatetokens", "--partitioner", "random", "--layout", "seeded", "--seed",
+            "18446744073709551615", "--names", ",".join(names), "--nodes", "2",
+            "--num-tokens", "5"], want)
+    # Default seed 1 and names node1, node2, ...
+    p = run(tool, ["--json", "generatetokens", "--partitioner", "random", "--layout",
+                   "seeded", "--nodes", "2", "--num-tokens", "3"])
+    got = json.loads(p.stdout) if p.returncode == 0 else None
+    want = {"datacenter": "datacenter1", "partitioner": "RandomPartitioner",
+            "layout": "seeded", "seed": "1",
+            "nodes": [{"name": f"node{i}", "rack": "rack1",
+                       "tokens": [str(x) for x in sorted(seeded128(1, f"node{i}", v)
+                                                         for v in range(3))]}
+                      for i in (1, 2)]}
+    if got != want:
+        print(f"seeded --json: {p.stdout!r} {p.stderr!r}")
+        failures += 1
+    # Seeded, Murmur3: the values layout.h's definition gives (pinned in the C tests).
+    p = run(tool, ["generatetokens", "--layout", "seeded", "--names", "10.0.0.1", "--nodes",
+                   "1", "--num-tokens", "8"])
+    if p.returncode or "-5451696012198336313" not in p.stdout \
+            or "8480969521621885180" not in p.stdout:
+        print(f"seeded murmur3: {p.stdout!r} {p.stderr!r}")
+        failures += 1
+
+    # Usage errors: exit 2, a message, nothing on stdout.
+    topo = os.path.join(data, "replicas_edges.topology.tsv")
+    base = ["generatetokens", "--nodes", "2", "--num-tokens", "2"]
+    for args, words in (
+        (base + ["--layout", "even", "--partitioner", "byteordered"],
+         "ByteOrderedPartitioner has no token allocation"),
+        (base + ["--rf", "3", "--partitioner", "byteordered"],
+         "ByteOrderedPartitioner has no token allocation"),
+        (base + ["--rf", "3", "--partitioner", "random"],
+         "needs --layout even or --layout seeded"),
+        (base + ["--layout", "diagonal"], "--layout: expected even or seeded"),
+        (base + ["--layout", "seeded", "--seed", "+1"], "option --seed: expected a number"),
+        (base + ["--layout", "seeded", "--seed", "18446744073709551616"],
+         "option --seed: expected a number"),
+        (base + ["--layout", "even", "--seed", "4"], "only --layout seeded takes a seed"),
+        (base + ["--rf", "3", "--seed", "4"], "only --layout seeded takes a seed"),
+        (base + ["--layout", "even", "--names", "a,b"], "only --layout seeded names"),
+        (base + ["--layout", "seeded", "--names", "a"], "--names: 1 names for 2 nodes"),
+        (base + ["--layout", "seeded", "--rf", "3"], "--rf, --as-cassandra and --node-by-node"),
+        (base + ["--layout", "seeded", "--rack", "r", "--racks", "1,1"], "not both"),
+        (["--topology", topo] + base + ["--layout", "even"], "plans a new cluster"),
+        (["generatetokens", "--layout", "even", "--nodes", "2"], "needs --nodes N and "),
+        (["ring", "--layout", "even"], "--layout and --seed work with generatetokens only"),
+    ):
+        p = run(tool, args)
+        if p.returncode != 2 or p.stdout or words not in p.stderr:
+            print(f"{args}: exit {p.returncode}, stdout {p.stdout!r}, stderr {p.stderr!r}")
+            failures += 1
+    # Two nodes of one name: the library's error, nothing on stdout.
+    p = run(tool, base + ["--layout", "seeded", "--names", "a,a"])
+    if p.returncode == 0 or p.stdout or "given twice" not in p.stderr:
+        print(f"duplicate names: exit {p.returncode} {p.stdout!r} {p.stderr!r}")
+        failures += 1
+    print(f"generatetokens --layout checked ({failures} failures)")
+    return failures
+
+
 def main() -> int:
     tool, data = sys.argv[1], sys.argv[2]
     with open(os.path.join(data, "partitioner_vectors.tsv"), encoding="utf-8") as f:
@@ -133,13 +250,14 @@ def main() -> int:
         failures += 1
 
     failures += check_rings(tool, data)
+    failures += check_layouts(tool, data)
 
     # Usage errors: exit 2, a message, nothing on stdout.
     topo = os.path.join(data, "replicas_edges.topology.tsv")
     for args, words in (
         (["token", "--partitioner", "md5", "a"], "expected murmur3, random or byteordered"),
         (["ring", "--partitioner", "random"], "give the ring as --topology FILE"),
-        (["status", "--partitioner", "random"], "getendpoints, describering and ring commands only"),
+        (["status", "--partitioner", "random"], "getendpoints, describering, ring and generatetokens commands only"),
         (["--topology", topo, "token", "--partitioner", "byteordered", "a"], "prints tokens only"),
         (["token", "--partitioner", "random", "--token", "5"], "--token reads Murmur3 tokens"),
     ):

@@ -67,8 +67,9 @@
       "(tokens as strings).", \
       "tokenring --nodetool-ring ring.txt convert > cluster.topo") \
     X(cmd_generatetokens, \
-      "generatetokens", "--nodes N --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]", \
-      "choose tokens for new nodes with the replication-aware allocator", \
+      "generatetokens", "--nodes N --num-tokens T (--rf RF | --layout even|seeded) " \
+      "[--racks 2,2,2] [--dc DC]", \
+      "choose tokens for new nodes: the replication-aware allocator or a layout", \
       "Plans N nodes of T tokens each joining datacenter DC (default: the input's only " \
       "datacenter; with no input, an empty cluster, like Cassandra's generatetokens tool) " \
       "so that effective ownership under replication factor RF is as even as possible. " \
@@ -81,7 +82,15 @@
       "those of its own generatetokens tool (nodes 127.0.0.1:0, :1, ...; racks ignored, as " \
       "that tool does), with an input those the nodes would get bootstrapping one after " \
       "another with allocate_tokens_for_local_replication_factor RF. An empty ring starts " \
-      "at --first-token (Cassandra: a random token).", \
+      "at --first-token (Cassandra: a random token). With --layout, a new cluster (no " \
+      "input) laid out without the allocator: even gives node i of N the tokens " \
+      "floor((j*N + i) * R / (T*N)) (R = 2^64 from the minimum token, or 2^127 from 0 with " \
+      "--partitioner random: one token each is the classic initial_token i * 2^127 / N); " \
+      "seeded gives each node (named by --names, default node1, node2, ...) the " \
+      "reproducible tokens of layout seed --seed (default 1), the Murmur3 or " \
+      "RandomPartitioner token of the bytes layout.h documents. --partitioner random " \
+      "needs --layout and prints decimal tokens, as initial_token takes them; " \
+      "byteordered has no token allocation.", \
       "tokenring generatetokens --nodes 6 --num-tokens 16 --rf 3 --racks 2,2,2") \
     X(cmd_join, \
       "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST] " \
@@ -221,8 +230,8 @@ const tool_option tool_options[] = {
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
     { "--token", NULL, "keys are tokens" },
     { "--partitioner", "P", "murmur3 (default), random or byteordered: the token command, "
-                            "and a --topology file's tokens for getendpoints, describering "
-                            "and ring" },
+                            "a --topology file's tokens for getendpoints, describering "
+                            "and ring, and generatetokens --layout's tokens" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },
     { "--rack", "RACK", "the new node's rack (join, generatetokens: an existing rack or a new "
@@ -236,13 +245,17 @@ const tool_option tool_options[] = {
                     "--as-cassandra: allocate_tokens_for_local_replication_factor)" },
     { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ... (or named: "
                           "RAC1=N1,RAC2=N2)" },
-    { "--names", "A,B", "names of the new nodes (migrate-num-tokens)" },
+    { "--names", "A,B", "names of the new nodes (migrate-num-tokens, generatetokens "
+                        "--layout seeded)" },
     { "--node-by-node", NULL, "plan new nodes one at a time (generatetokens)" },
     { "--as-cassandra", NULL,
       "choose the tokens Cassandra itself would (join, generatetokens): "
       "allocate_tokens_for_keyspace, or with --rf allocate_tokens_for_local_replication_factor" },
     { "--first-token", "T", "the token Cassandra starts an empty ring at (--as-cassandra; "
                             "default: random)" },
+    { "--layout", "L", "even or seeded: lay out a new cluster instead of running the "
+                       "allocator (generatetokens)" },
+    { "--seed", "S", "the layout seed of --layout seeded, 0 to 2^64-1 (default 1)" },
     { "--cl", "LEVEL", "consistency level (availability; default QUORUM)" },
     { "--local-dc", "DC", "local datacenter for LOCAL_ONE and LOCAL_QUORUM" },
     { "--failures", "K", "largest number of failed nodes, racks or datacenters to try "

@@ -136,6 +136,19 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.as_cassandra = true;
         } else if (strcmp(f, "--first-token") == 0) {
             ctx->opt.first_token = val;
+        } else if (strcmp(f, "--layout") == 0) {
+            if (strcmp(val, "even") != 0 && strcmp(val, "seeded") != 0)
+                die(EXIT_USAGE, "--layout: expected even or seeded, found '%s'", val);
+            ctx->opt.layout = val;
+        } else if (strcmp(f, "--seed") == 0) {
+            char *end;
+            errno = 0;
+            unsigned long long v = strtoull(val, &end, 10);
+            if (!*val || *end || errno || val[0] == '-' || val[0] == '+')
+                die(EXIT_USAGE, "option --seed: expected a number from 0 to "
+                                "18446744073709551615, found '%s'", val);
+            ctx->opt.seed = (uint64_t)v;
+            ctx->opt.seed_given = true;
         } else if (strcmp(f, "--num-tokens") == 0 || strcmp(f, "--nodes") == 0 ||
                    strcmp(f, "--rf") == 0 || strcmp(f, "--failures") == 0) {
             char *end;
@@ -188,11 +201,21 @@ int main(int argc, char **argv)
     if (!cmd)
         die(EXIT_USAGE, "unknown command '%s' (see tokenring --help)", ctx->opt.cmd);
     bool other = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "murmur3") != 0;
-    if (other && strcmp(cmd->name, "token") != 0 && !partitioned_command(cmd->name))
-        die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering "
-                        "and ring commands only (so far)", ctx->opt.partitioner);
+    bool generate = strcmp(cmd->name, "generatetokens") == 0;
+    if (generate && other && strcmp(ctx->opt.partitioner, "byteordered") == 0)
+        die(EXIT_USAGE, "generatetokens: ByteOrderedPartitioner has no token allocation (its "
+                        "tokens are keys; Cassandra has none either): use --partitioner "
+                        "murmur3 or random");
+    if (other && strcmp(cmd->name, "token") != 0 && !partitioned_command(cmd->name) &&
+        !generate)
+        die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering, "
+                        "ring and generatetokens commands only (so far)", ctx->opt.partitioner);
+    if ((ctx->opt.layout || ctx->opt.seed_given) && !generate)
+        die(EXIT_USAGE, "--layout and --seed work with generatetokens only");
+    if (ctx->opt.layout && ctx->opt.ninputs > 0)
+        die(EXIT_USAGE, "generatetokens --layout plans a new cluster: give no input");
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
-    if (other && strcmp(cmd->name, "token") != 0)
+    if (other && strcmp(cmd->name, "token") != 0 && !generate)
         load_partitioned(ctx);
     else
         load_cluster(ctx);

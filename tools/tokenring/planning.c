@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Planning: generatetokens and migrate-num-tokens: tokens for new nodes from the
- * replication-aware allocator. */
+ * replication-aware allocator, or (generatetokens --layout) an even or seeded layout of a
+ * new Murmur3 or RandomPartitioner cluster. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,10 +180,180 @@ static int cassandra_generate(tr_ctx *ctx, const tokenring_topology *t, const ch
     return rc;
 }
 
-/* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC] */
+/* One token in the partitioner's decimal form (Cassandra's initial_token / toString). */
+static void put_layout_token(tr_ctx *ctx, const tokenring_topology *t, bool random,
+                             size_t node, size_t k, const tokenring_node_info *info,
+                             const tokenring_token128 *t128)
+{
+    char text[TOKENRING_TOKEN128_TEXT_MAX];
+    if (random) {
+        tokenring_token128 v;
+        size_t len;
+        if (t128)
+            v = t128[k];
+        else if (tokenring_topology_node_token128(&v, t, node, k) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "reading a planned token");
+        if (tokenring_token128_format(text, sizeof text, &len, v) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "formatting a planned token");
+    } else {
+        snprintf(text, sizeof text, "%lld", (long long)info->tokens[k]);
+    }
+    sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", k ? ", " : "", text);
+}
+
+/* generatetokens --layout even|seeded: a new cluster laid out without the allocator. */
+static void generate_layout(tr_ctx *ctx)
+{
+    bool random = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0;
+    bool seeded = strcmp(ctx->opt.layout, "seeded") == 0;
+    if (ctx->opt.rf >= 1 || ctx->opt.as_cassandra || ctx->opt.node_by_node)
+        die(EXIT_USAGE, "generatetokens --layout lays tokens out without the allocator: "
+                        "--rf, --as-cassandra and --node-by-node do not apply");
+    if (ctx->opt.seed_given && !seeded)
+        die(EXIT_USAGE, "--seed: only --layout seeded takes a seed");
+    if (ctx->opt.rack && ctx->opt.racks)
+        die(EXIT_USAGE, "generatetokens: give --rack (every new node in one rack) or --racks "
+                        "(nodes per rack), not both");
+    size_t n = (size_t)ctx->opt.nodes, nr, nn = n;
+    uint32_t num = (uint32_t)ctx->opt.num_tokens;
+    char **racks = rack_plan(ctx, n, &nr);
+    const char *dc = ctx->opt.dc ? ctx->opt.dc : "datacenter1";
+    if (!ctx->opt.racks)
+        for (size_t i = 0; i < n; i++) {
+            free(racks[i]);
+            if (!(racks[i] = strdup(ctx->opt.rack ? ctx->opt.rack : "rack1")))
+                die(EXIT_INTERNAL, "out of memory");
+        }
+    char **names = NULL;
+    if (ctx->opt.names && !seeded)
+        die(EXIT_USAGE, "--names: only --layout seeded names its nodes");
+    if (ctx->opt.names) {
+        names = split_list(ctx->opt.names, &nn);
+        if (nn != n)
+            die(EXIT_USAGE, "--names: %zu names for %zu nodes", nn, n);
+    } else {
+        names = calloc(n + 1, sizeof *names);
+        if (!names)
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            char b[32];
+            snprintf(b, sizeof b, "node%zu", i + 1);
+            if (!(names[i] = strdup(b)))
+                die(EXIT_INTERNAL, "out of memory");
+        }
+    }
+    uint64_t seed = ctx->opt.seed_given ? ctx->opt.seed : 1;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = tokenring_topology_new_partitioned(&t, random ? TOKENRING_PARTITIONER_RANDOM
+                                                           : TOKENRING_PARTITIONER_MURMUR3);
+    const char **dcs = calloc(n, sizeof *dcs);
+    if (rc != TOKENRING_OK || !dcs)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        dcs[i] = dc;
+    int64_t *even = NULL;
+    tokenring_token128 *even128 = NULL;
+    if (seeded) {
+        rc = tokenring_layout_add_seeded_nodes(t, seed, num, (const char *const *)names, dcs,
+                                               (const char *const *)racks, n, 0, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "generatetokens");
+    } else {
+        /* node i of N takes slot i of N: N * T evenly spaced tokens, interleaved */
+        even = calloc(num, sizeof *even);
+        even128 = calloc(num, sizeof *even128);
+        if (!even || !even128)
+            die(EXIT_INTERNAL, "out of memory");
+    }
+    const char *pname = random ? "RandomPartitioner" : "Murmur3Partitioner";
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"datacenter\": ");
+        sb_json_str(&ctx->out, dc);
+        sb_printf(&ctx->out, ", \"partitioner\": \"%s\", \"layout\": \"%s\", ", pname,
+                  ctx->opt.layout);
+        if (seeded)
+            sb_printf(&ctx->out, "\"seed\": \"%llu\", ", (unsigned long long)seed);
+        sb_puts(&ctx->out, "\"nodes\": [");
+    } else if (seeded) {
+        sb_printf(&ctx->out, "Generating seeded tokens (layout seed %llu) for %zu nodes with %u "
+                             "vnodes each and partitioner %s (datacenter %s, empty cluster)\n",
+                  (unsigned long long)seed, n, num, pname, dc);
+    } else {
+        sb_printf(&ctx->out, "Generating evenly spaced tokens for %zu nodes with %u vnodes each "
+                             "and partitioner %s (datacenter %s, empty cluster)\n",
+                  n, num, pname, dc);
+    }
+    for (size_t i = 0; i < n; i++) {
+        tokenring_node_info info;
+        memset(&info, 0, sizeof info);
+        if (seeded) {
+            tokenring_topology_node(&info, t, i);
+        } else {
+            rc = random ? tokenring_layout_even_tokens128(even128, num, (uint32_t)i, (uint32_t)n)
+                        : tokenring_layout_even_tokens(even, num, (uint32_t)i, (uint32_t)n);
+            if (rc != TOKENRING_OK)
+                die(EXIT_INTERNAL, "generatetokens --layout even: %s", tokenring_strerror(rc));
+            info.tokens = even;
+        }
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n " : "\n ");
+            if (seeded) {
+                sb_puts(&ctx->out, "{\"name\": ");
+                sb_json_str(&ctx->out, names[i]);
+                sb_puts(&ctx->out, ", \"rack\": ");
+            } else {
+                sb_puts(&ctx->out, "{\"rack\": ");
+            }
+            sb_json_str(&ctx->out, racks[i]);
+            sb_puts(&ctx->out, ", \"tokens\": [");
+        } else if (seeded) {
+            sb_printf(&ctx->out, "Node %zu (%s) rack %s: [", i, names[i], racks[i]);
+        } else {
+            sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
+        }
+        for (size_t k = 0; k < num; k++)
+            put_layout_token(ctx, t, random, i, k, &info, seeded ? NULL : even128);
+        sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    if (ctx->opt.names) {
+        free(names[0]); /* split_list: one copy of the text */
+    } else {
+        for (size_t i = 0; i < n; i++)
+            free(names[i]);
+    }
+    free(names);
+    for (size_t i = 0; i < n; i++)
+        free(racks[i]);
+    free(racks);
+    free(dcs);
+    free(even);
+    free(even128);
+    tokenring_topology_free(t);
+}
+
+/* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]
+ * generatetokens -n NODES --num-tokens T --layout even|seeded [--partitioner random] */
 TOOL_COMMAND(cmd_generatetokens)
 {
-    check_args(ctx, 0, 0, "--nodes N --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]");
+    check_args(ctx, 0, 0, "--nodes N --num-tokens T (--rf RF | --layout even|seeded) "
+                          "[--racks 2,2,2] [--dc DC]");
+    bool random = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0;
+    if (ctx->opt.seed_given && !ctx->opt.layout)
+        die(EXIT_USAGE, "--seed: only --layout seeded takes a seed");
+    if (random && !ctx->opt.layout)
+        die(EXIT_USAGE, "generatetokens --partitioner random needs --layout even or --layout "
+                        "seeded (the allocator plans Murmur3 tokens only, so far)");
+    if (ctx->opt.layout) {
+        if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1)
+            die(EXIT_USAGE, "generatetokens --layout needs --nodes N and --num-tokens T (each "
+                            "at least 1)");
+        generate_layout(ctx);
+        return;
+    }
     if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
         die(EXIT_USAGE, "generatetokens needs --nodes N, --num-tokens T and --rf RF (each at "
                         "least 1)");

@@ -53,7 +53,7 @@ struct input {
 typedef struct tr_options {
     bool json, hex, token_mode, allow_partial;
     const char *types;
-    const char *partitioner; /* --partitioner (token): NULL, murmur3, random, byteordered */
+    const char *partitioner; /* --partitioner: NULL, murmur3, random, byteordered */
     struct input inputs[64];
     size_t ninputs;
     const char *ks_defs[64];
@@ -68,6 +68,9 @@ typedef struct tr_options {
     const char *cassandra_version; /* --cassandra-version V as given */
     bool as_cassandra;       /* --as-cassandra */
     const char *first_token; /* --first-token T */
+    const char *layout;      /* --layout even|seeded (generatetokens), NULL: the allocator */
+    uint64_t seed;           /* --seed S (generatetokens --layout seeded), default 1 */
+    bool seed_given;
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */

@@ -34,7 +34,8 @@ from ._topology import Topology
 from ._layout import (CASSANDRA_RELEASES, LAYOUT_MAX_TOKENS, add_seeded_nodes,
                       allocate_as_cassandra, allocate_join, allocate_nodes, allocate_tokens,
                       assign_racks,
-                      even_tokens, rack_name, seeded_token, seeded_tokens)
+                      even_tokens, even_tokens128, rack_name, seeded_token,
+                      seeded_token128, seeded_tokens, seeded_tokens128)
 from ._analysis import (AVAILABILITY_MAX_K, AvailabilitySummary, ChangeKind, Consistency,
                         FailureSet, FailureUnit, WorstSet, availability_summary,
                         MigrationNode, MigrationPlan, MovedRange, Movement, MovementNode,
@@ -81,6 +82,7 @@ __all__ = [
     "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError", "CancelledError",
     "library_version", "header_version", "UNWRAPPED", "Cluster", "ClusterNode", "InputFormat",
     "detect_format", "seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
+    "seeded_token128", "seeded_tokens128", "even_tokens128",
     "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS", "balance", "Balance",
     "BalanceReport", "ChangeKind", "Movement", "MovementSummary", "MovementNode",
     "MovedRange", "Stream", "SampleChange", "Consistency", "FailureSet", "availability",

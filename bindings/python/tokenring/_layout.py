@@ -9,10 +9,12 @@ from ._progress import Progress, progress_callback
 from ._convert import c_int32, c_name
 from ._handle import require
 from ._node import rack_name as _rack_arg
+from ._partitioner import _from_c as _token128
 from ._replication import Replication
 from ._topology import Topology
 
 __all__ = ["seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
+           "seeded_token128", "seeded_tokens128", "even_tokens128",
            "allocate_tokens", "allocate_nodes", "LAYOUT_MAX_TOKENS", "assign_racks",
            "rack_name", "allocate_as_cassandra", "CASSANDRA_RELEASES"]
 
@@ -42,6 +44,33 @@ def seeded_tokens(count: int, seed: int, identity: Union[str, bytes],
     return list(out[0:count])
 
 
+def seeded_token128(seed: int, identity: Union[str, bytes], vnode: int,
+                    attempt: int = 0) -> int:
+    """RandomPartitioner's seeded token (0 .. 2**127) of one vnode of one node: the
+    RandomPartitioner token of the very byte string :func:`seeded_token` hashes with
+    Murmur3 (layout.h), without collision handling."""
+    ident = identity.encode("utf-8") if isinstance(identity, str) else bytes(identity)
+    out = ffi.new("tokenring_token128 *")
+    check(lib.tokenring_layout_seeded_token128(out, seed, ident, len(ident), vnode, attempt))
+    return _token128(out[0])
+
+
+def seeded_tokens128(count: int, seed: int, identity: Union[str, bytes],
+                     taken: Optional[Topology] = None, strict: bool = False) -> List[int]:
+    """The ``count`` RandomPartitioner seeded tokens of one node, in vnode order, avoiding
+    the tokens of the other nodes of ``taken`` (a RandomPartitioner topology, else
+    UnsupportedError); collisions rehash, or raise ExistsError when ``strict``."""
+    out = ffi.new("tokenring_token128[]", max(count, 1))
+    err = new_error()
+    flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
+    taken_p = (require(taken, "topology", "seeded_tokens128()") if taken is not None
+               else ffi.NULL)
+    check(lib.tokenring_layout_seeded_tokens128(out, count, seed,
+                                                c_name(identity, "identity"), taken_p, flags,
+                                                err), err)
+    return [_token128(out[i]) for i in range(count)]
+
+
 def add_seeded_nodes(topology: Topology, seed: int, tokens_per_node: int,
                      names: Sequence[str], datacenters: Optional[Sequence[str]] = None,
                      racks: Optional[Sequence[Optional[str]]] = None,
@@ -57,6 +86,15 @@ def even_tokens(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
     out = ffi.new("int64_t[]", max(num_tokens, 1))
     check(lib.tokenring_layout_even_tokens(out, num_tokens, slot, slots))
     return list(out[0:num_tokens])
+
+
+def even_tokens128(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
+    """Evenly spaced RandomPartitioner tokens, ascending: floor((j*slots + slot) * 2**127 /
+    (num_tokens*slots)), exact; ``even_tokens128(1, i, n)`` is the classic initial_token
+    i * 2**127 // n of node i of n."""
+    out = ffi.new("tokenring_token128[]", max(num_tokens, 1))
+    check(lib.tokenring_layout_even_tokens128(out, num_tokens, slot, slots))
+    return [_token128(out[i]) for i in range(num_tokens)]
 
 
 def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: str,

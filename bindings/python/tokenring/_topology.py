@@ -111,7 +111,8 @@ class Topology(Handle):
         as it stands after the previous ones. Existing tokens never change; on failure
         nothing is added. ``datacenters``/``racks`` default to "datacenter1"/"rack1"; a
         None rack is :data:`DEFAULT_RACK`. Collisions rehash, or raise ExistsError when
-        ``strict``."""
+        ``strict``. A RandomPartitioner topology gets RandomPartitioner's seeded tokens
+        (:func:`seeded_tokens128`); a ByteOrderedPartitioner one raises UnsupportedError."""
         n = len(names)
         for seq, what in ((datacenters, "datacenters"), (racks, "racks")):
             if seq is not None and len(seq) != n:
