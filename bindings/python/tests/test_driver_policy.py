@@ -512,6 +512,56 @@ def test_token_map_not_grouped_by_host_is_read_the_same():
     assert [h.address for h in hosts] == list(ring.node_names)
 
 
+def test_runs_with_any_hint_are_groupbys():
+    """_runs finds the runs itertools.groupby finds, whatever the hint: none, right,
+    wrong lengths, a host it does not know, and Host objects of one address that are not
+    the same object (groupby and list.count both take them as equal)."""
+    import itertools
+    a, b, c = (Host(f"10.0.1.{i}", SimpleConvictionPolicy, datacenter="dc1", rack="r1")
+               for i in (1, 2, 3))
+    a2 = Host("10.0.1.1", SimpleConvictionPolicy, datacenter="dc1", rack="r1")  # == a
+    lists = [[a] * 3 + [b] * 2 + [c] * 4,
+             [a] * 3 + [c] * 4 + [b] * 2,
+             [a] * 2 + [a2] * 2 + [b] * 3,
+             [b] * 2 + [a] * 3 + [a2] + [c],
+             [a] * 3 + [b] + [a] * 2,
+             [a]]
+    hints = [None, {}, {id(a): 3, id(b): 2, id(c): 4}, {id(a): 2, id(b): 2, id(c): 4},
+             {id(a): 4}, {id(b): 1, id(a): 3}, {id(a): 1}, {id(c): 9}, {id(a2): 1}]
+    for hosts in lists:
+        want = [(h, len(list(g))) for h, g in itertools.groupby(hosts)]
+        for hint in hints:
+            got = driver._runs(hosts, hint)
+            assert [(id(h), n) for h, n in got] == [(id(h), n) for h, n in want], (hosts, hint)
+
+
+def test_token_map_read_packed_or_as_ints():
+    """With numpy a token map's tokens are kept as int64 bytes per node; a token outside
+    the Murmur3 range keeps the ints, and the ring is refused naming it (RangeError)."""
+    from cassandra.metadata import TokenMap
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    groups = driver._token_groups(md.token_map)
+    by_addr = {h.address: t for h, t in groups}
+    for addr, _, _, toks in nodes:
+        got = by_addr[addr]
+        if driver._np is not None:
+            assert type(got) is bytes
+            assert list(driver._np.frombuffer(got, dtype=driver._np.int64)) == toks
+        else:
+            assert got == toks
+    owner = dict(md.token_map.token_to_host_owner)
+    bad = Murmur3Token(0)
+    bad.value = 2**63          # not a Murmur3 token
+    owner[bad] = Host("10.0.9.9", SimpleConvictionPolicy, datacenter="dc1", rack="r1")
+    tm = TokenMap(Murmur3Token, owner, sorted(owner, key=lambda t: t.value), md)
+    groups = driver._token_groups(tm)
+    assert len(groups) == len(nodes) + 1          # one run per host: not the by-id path
+    assert all(type(t) is list for _, t in groups)
+    with pytest.raises(tokenring.RangeError):
+        driver._ring_of_token_map(tm)
+
+
 def test_placement_key_set_id():
     """Placement.key_set_id is the set id of the key's replicas (bytes and str keys), and
     replica_set reads the same replicas back; a closed placement raises."""
