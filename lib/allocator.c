@@ -1118,8 +1118,19 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
          * moves made them: nothing reads them after this node, whose tokens are the output
          * (one node, NODE_BY_NODE). Halving keeps each token's order against its
          * neighbours, which moved the same way or not at all. */
-        for (uint32_t t = 0; t < T; t++)
-            m->tok[sc->mine[t]] = (int64_t)((uint64_t)given[t] + (uint64_t)(moved_by[t] / 2));
+        for (uint32_t t = 0; t < T; t++) {
+            /* |move| < 2^64 (the token stays inside its neighbour gap): half fits int64 */
+            int64_t half = (int64_t)(moved_by[t] / 2);
+            int64_t h = (int64_t)((uint64_t)given[t] + (uint64_t)half);
+            /* A token held elsewhere in the cluster (another datacenter or rack ring):
+             * back off towards the token's start, as refine_slot() does for a full move
+             * (given[t] itself was free). */
+            while (half != 0 && tset_has(&m->taken, h)) {
+                half += half > 0 ? -1 : 1;
+                h = (int64_t)((uint64_t)given[t] + (uint64_t)half);
+            }
+            m->tok[sc->mine[t]] = h;
+        }
         tr_free(moved_by);
     }
     return 0;

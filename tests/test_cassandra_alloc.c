@@ -620,6 +620,73 @@ static void test_join_single_token_ring(void **state)
     tokenring_topology_free(t);
 }
 
+static int cmp_tok(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The refined candidate's tokens end half way along their moves; a half-way token that
+ * another datacenter already holds steps back towards Cassandra's token (as a full move
+ * does) instead of making the whole candidate unusable. 12 seeded nodes x 16 tokens in
+ * 3 racks: the refined candidate wins; then a dc2 node takes one of its tokens. */
+static void test_join_half_move_avoids_taken_tokens(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    const char *names[12], *dcs[12], *racks[12];
+    char buf[12][8];
+    static const char *const rack_names[3] = { "r1", "r2", "r3" };
+    for (int i = 0; i < 12; i++) {
+        snprintf(buf[i], sizeof buf[i], "n%d", i);
+        names[i] = buf[i];
+        dcs[i] = "dc1";
+        racks[i] = rack_names[i % 3];
+    }
+    tokenring_error err;
+    assert_int_equal(tokenring_layout_add_seeded_nodes(t, 42, 16, names, dcs, racks, 12, 0,
+                                                       &err),
+                     TOKENRING_OK);
+    int64_t ours[16], cass[16], again[16], cass2[16];
+    assert_int_equal(tokenring_allocate_join(ours, 16, t, "new", "dc1", "r1", NULL, 3,
+                                             TOKENRING_CASSANDRA_4_0, 0, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_cassandra(cass, 16, t, "new", "dc1", "r1", NULL, 3,
+                                                  NULL, TOKENRING_CASSANDRA_4_0, 0, &err),
+                     TOKENRING_OK);
+    qsort(cass, 16, sizeof *cass, cmp_tok);
+    int at = -1;
+    for (int i = 0; i < 16 && at < 0; i++)
+        if (ours[i] != cass[i])
+            at = i;
+    assert_true(at >= 0); /* the refined candidate won */
+    int64_t held = ours[at];
+    assert_int_equal(tokenring_topology_add_node(t, "other", "dc2", "r1", &held, 1, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_join(again, 16, t, "new", "dc1", "r1", NULL, 3,
+                                             TOKENRING_CASSANDRA_4_0, 0, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_cassandra(cass2, 16, t, "new", "dc1", "r1", NULL, 3,
+                                                  NULL, TOKENRING_CASSANDRA_4_0, 0, &err),
+                     TOKENRING_OK);
+    qsort(cass2, 16, sizeof *cass2, cmp_tok);
+    assert_memory_equal(cass, cass2, sizeof cass); /* dc2 changes nothing for Cassandra */
+    /* still the refined candidate: every token as before but the one dc2 holds, which
+     * stepped back towards Cassandra's token */
+    int changed = 0;
+    for (int i = 0; i < 16; i++) {
+        assert_true(again[i] != held);
+        if (again[i] != ours[i]) {
+            changed++;
+            assert_int_equal(i, at);
+            assert_true(ours[i] > cass[i] ? again[i] == held - 1 : again[i] == held + 1);
+        }
+    }
+    assert_int_equal(changed, 1);
+    tokenring_topology_free(t);
+}
+
 static void test_join_arguments(void **state)
 {
     (void)state;
@@ -778,6 +845,7 @@ int main(void)
         cmocka_unit_test(test_join_simple_strategy),
         cmocka_unit_test(test_join_second_node),
         cmocka_unit_test(test_join_single_token_ring),
+        cmocka_unit_test(test_join_half_move_avoids_taken_tokens),
         cmocka_unit_test(test_join_arguments),
         cmocka_unit_test(test_join_never_worse_on_vectors),
     };
