@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Availability analysis: the sets of k failed nodes that break a consistency level
  * (include/tokenring/analysis.h). Works on the placement's distinct replica sets. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,7 +9,6 @@
 #include "tokenring/analysis.h"
 
 __extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 i128;
 
 #define NONE UINT32_MAX
 #define KMAX TOKENRING_AVAILABILITY_MAX_K
@@ -141,6 +141,7 @@ struct tokenring_availability {
     size_t count;
     uint32_t *nodes; /* count * k */
     u128 *widths;
+    u128 space;      /* the whole ring in the widths' units (ring_space()) */
 };
 
 TOKENRING_API void tokenring_availability_free(tokenring_availability *a)
@@ -172,11 +173,75 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
         width_out->lo = (uint64_t)w;
     }
     if (fraction_out)
-        *fraction_out = (double)((long double)w / 18446744073709551616.0L);
+        *fraction_out = (double)((long double)w / (long double)a->space);
     return TOKENRING_OK;
 }
 
 /* ------------------------------------------------------------------ build */
+
+/* The width of range i in the ring's own units: Murmur3 over 2^64, RandomPartitioner over
+ * 2^127 (describeOwnership's widths), and one per range on a ByteOrderedPartitioner ring,
+ * whose tokens have no width (the design in doc/partitioners.md). The sets failing and
+ * their order do not depend on it: they follow the ring's order alone. */
+static u128 range_width(const tokenring_ring *ring, size_t i)
+{
+    switch (tokenring_ring_partitioner(ring)) {
+    case TOKENRING_PARTITIONER_RANDOM: {
+        tokenring_range128 rg;
+        tokenring_ring_range128(&rg, ring, i);
+        return ((u128)rg.width.hi << 64) | rg.width.lo;
+    }
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        return 1;
+    default: {
+        tokenring_range rg;
+        tokenring_ring_range(&rg, ring, i);
+        return ((u128)rg.width.hi << 64) | rg.width.lo;
+    }
+    }
+}
+
+/* Range i as "(start, end]" for an error message: Murmur3 and RandomPartitioner tokens in
+ * decimal; a ByteOrderedPartitioner range by its number (its tokens can be long). */
+static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t i)
+{
+    switch (tokenring_ring_partitioner(ring)) {
+    case TOKENRING_PARTITIONER_RANDOM: {
+        tokenring_range128 rg;
+        char a[TOKENRING_TOKEN128_TEXT_MAX], b[TOKENRING_TOKEN128_TEXT_MAX];
+        size_t len;
+        tokenring_ring_range128(&rg, ring, i);
+        tokenring_token128_format(a, sizeof a, &len, rg.start);
+        tokenring_token128_format(b, sizeof b, &len, rg.end);
+        snprintf(buf, cap, "(%s, %s]", a, b);
+        break;
+    }
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        snprintf(buf, cap, "number %zu (ending at ring token %zu)", i, i);
+        break;
+    default: {
+        tokenring_range rg;
+        tokenring_ring_range(&rg, ring, i);
+        snprintf(buf, cap, "(%lld, %lld]", (long long)rg.start, (long long)rg.end);
+        break;
+    }
+    }
+}
+
+/* The whole ring in range_width()'s units: the denominator of every fraction. */
+static u128 ring_space(const tokenring_ring *ring)
+{
+    size_t ranges;
+    tokenring_ring_tokens(ring, &ranges);
+    switch (tokenring_ring_partitioner(ring)) {
+    case TOKENRING_PARTITIONER_RANDOM:
+        return (u128)1 << 127;
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        return ranges ? ranges : 1;
+    default:
+        return (u128)1 << 64;
+    }
+}
 
 static const char *cl_name(int cl)
 {
@@ -282,14 +347,17 @@ static int add_completions(ctx *c, const uint32_t *base, unsigned m)
     return 0;
 }
 
-/* Unavailable width of candidate failure set f (k nodes, ascending). */
+/* Unavailable width of candidate failure set f (k nodes, ascending). Unsigned arithmetic
+ * modulo 2^128: the inclusion-exclusion terms and partial sums may leave 0 .. 2^127 (a
+ * RandomPartitioner width reaches 2^127, beyond a signed 128-bit integer), the result,
+ * a width of the ring, does not. */
 static u128 eval_candidate(const ctx *c, const uint32_t *f)
 {
     unsigned k = c->k, full = (1u << k) - 1;
-    i128 total = 0;
+    u128 total = 0;
     for (size_t cls = 0; cls < c->class_count; cls++) {
         /* A[mask] = width of sets of this class containing the nodes of mask. */
-        i128 A[1 << KMAX];
+        u128 A[1 << KMAX];
         for (unsigned mask = 1; mask <= full; mask++) {
             uint32_t sub[KMAX];
             unsigned m = 0;
@@ -298,7 +366,7 @@ static u128 eval_candidate(const ctx *c, const uint32_t *f)
                     sub[m++] = f[i];
             akey key = make_key((uint32_t)cls, sub, m);
             const aslot *s = amap_get(&c->sums, &key);
-            A[mask] = s ? (i128)s->value : 0;
+            A[mask] = s ? s->value : 0;
         }
         for (unsigned mask = 1; mask <= full; mask++) {
             if (A[mask] == 0)
@@ -311,17 +379,17 @@ static u128 eval_candidate(const ctx *c, const uint32_t *f)
             if (!sub_fails(c, (uint32_t)cls, sub, m))
                 continue;
             /* Sets meeting f in exactly `mask`: inclusion-exclusion over supersets. */
-            i128 e = 0;
+            u128 e = 0;
             for (unsigned sup = mask; sup <= full; sup = (sup + 1) | mask) {
                 int extra = __builtin_popcount(sup & ~mask);
-                e += (extra & 1) ? -A[sup] : A[sup];
+                e = (extra & 1) ? e - A[sup] : e + A[sup];
                 if (sup == full)
                     break;
             }
             total += e;
         }
     }
-    return total > 0 ? (u128)total : 0;
+    return total;
 }
 
 static int cmp_tuple(const void *a, const void *b)
@@ -398,9 +466,6 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability analysis");
-    if (tokenring_ring_partitioner(ring) != TOKENRING_PARTITIONER_MURMUR3)
-        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "availability works on Murmur3 rings only (so far)");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown consistency level %d", consistency);
     bool local = consistency == TOKENRING_CL_LOCAL_ONE ||
@@ -457,10 +522,8 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
         goto nomem;
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_range rg;
         tokenring_placement_range_replicas(&rep, pl, i);
-        tokenring_ring_range(&rg, ring, i);
-        set_w[rep.set_id] += ((u128)rg.width.hi << 64) | rg.width.lo;
+        set_w[rep.set_id] += range_width(ring, i);
     }
 
     static const char what[] = "availability analysis";
@@ -503,13 +566,12 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
             c.class_count++;
             /* A class that fails with nothing down makes the level unreachable. */
             if (sub_fails(&c, (uint32_t)cls, NULL, 0)) {
-                tokenring_range rg;
-                tokenring_ring_range(&rg, ring, rep.range_index);
+                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+                range_text(rt, sizeof rt, ring, rep.range_index);
                 rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "%s cannot be reached even with every node up: range (%lld, "
-                             "%lld] has %u replicas",
-                             cl_name(consistency), (long long)rg.start, (long long)rg.end,
-                             rep.count);
+                             "%s cannot be reached even with every node up: range %s has "
+                             "%u replicas",
+                             cl_name(consistency), rt, rep.count);
                 goto done;
             }
         }
@@ -555,6 +617,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
     if (!res)
         goto nomem;
     res->k = k;
+    res->space = ring_space(ring);
     size_t nc = c.cands.count;
     uint32_t *rows = tr_calloc(nc ? nc : 1, KMAX * sizeof *rows);
     if (!rows)
@@ -666,6 +729,7 @@ struct tokenring_availability_summary {
     uint64_t sets;
     uint32_t *top_units; /* top_count * k */
     u128 *top_w;
+    u128 space;          /* the whole ring in the widths' units (ring_space()) */
 };
 
 typedef struct sm {
@@ -866,6 +930,16 @@ static void heap_down(sm *s, size_t i)
 
 /* Does a set of width `w` still have a chance (the walk goes in lexicographic order, so a
  * later set with the width of the N-th best ranks below it)? */
+/* a + r * b, saturated at the largest u128: a bound that is only compared (widths reach
+ * 2^127 on a RandomPartitioner ring, so a sum of two can overflow). */
+static u128 bound_sum(u128 a, uint32_t r, u128 b)
+{
+    u128 max = ~(u128)0;
+    if (r && b > (max - a) / r)
+        return max;
+    return a + (u128)r * b;
+}
+
 static bool top_wants(const sm *s, u128 bound)
 {
     if (!s->top_n || bound == 0)
@@ -908,7 +982,7 @@ static int walk(sm *s, uint32_t depth, uint32_t start, bool count)
         count = false;
     }
     if (s->single && r == 1) {
-        if (!count && !top_wants(s, s->W + s->gsuf[start]))
+        if (!count && !top_wants(s, bound_sum(s->W, 1, s->gsuf[start])))
             return TOKENRING_OK; /* crit_w[x] <= the width x holds */
         for (uint32_t x = start; x < s->U; x++) {
             if (count && s->crit_n[x])
@@ -921,7 +995,7 @@ static int walk(sm *s, uint32_t depth, uint32_t start, bool count)
         return TOKENRING_OK;
     }
     for (uint32_t x = start; x + r <= s->U; x++) {
-        bool want = top_wants(s, s->W + (u128)r * s->gsuf[x]);
+        bool want = top_wants(s, bound_sum(s->W, r, s->gsuf[x]));
         if (!count && !want)
             break; /* gsuf only decreases */
         int rc = unit_change(s, x, +1);
@@ -1000,7 +1074,7 @@ TOKENRING_API int tokenring_availability_summary_top(uint32_t *units_out,
     u128 w = s->top_w[index];
     put_u128(width_out, w);
     if (fraction_out)
-        *fraction_out = (double)((long double)w / 18446744073709551616.0L);
+        *fraction_out = (double)((long double)w / (long double)s->space);
     return TOKENRING_OK;
 }
 
@@ -1012,9 +1086,6 @@ TOKENRING_API int tokenring_availability_summary_build(
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability summary");
-    if (tokenring_ring_partitioner(ring) != TOKENRING_PARTITIONER_MURMUR3)
-        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "availability works on Murmur3 rings only (so far)");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown consistency level %d", consistency);
     if (unit != TOKENRING_FAIL_NODES && unit != TOKENRING_FAIL_RACKS &&
@@ -1136,10 +1207,8 @@ TOKENRING_API int tokenring_availability_summary_build(
     tokenring_ring_tokens(ring, &ranges);
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_range rg;
         tokenring_placement_range_replicas(&rep, pl, i);
-        tokenring_ring_range(&rg, ring, i);
-        s.w[rep.set_id] += ((u128)rg.width.hi << 64) | rg.width.lo;
+        s.w[rep.set_id] += range_width(ring, i);
     }
     size_t members = 0;
     for (size_t t = 0; t < sets; t++) {
@@ -1170,13 +1239,12 @@ TOKENRING_API int tokenring_availability_summary_build(
             }
         }
         if (impossible) {
-            tokenring_range rg;
-            tokenring_ring_range(&rg, ring, rep.range_index);
+            char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+            range_text(rt, sizeof rt, ring, rep.range_index);
             rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "%s cannot be reached even with every node up: range (%lld, "
-                         "%lld] has %u replicas",
-                         cl_name(consistency), (long long)rg.start, (long long)rg.end,
-                         rep.count);
+                         "%s cannot be reached even with every node up: range %s has %u "
+                         "replicas",
+                         cl_name(consistency), rt, rep.count);
             goto done;
         }
         if (s.pg) {
@@ -1252,6 +1320,7 @@ TOKENRING_API int tokenring_availability_summary_build(
         goto nomem;
     res->unit = unit;
     res->k = k;
+    res->space = ring_space(ring);
     res->n_units = (uint32_t)U;
     res->breaking = s.breaking;
     res->total = total;

@@ -416,7 +416,7 @@ const AvailabilityMaxK = 3
 type FailureSet struct {
 	Nodes    []uint32 // ring node indices, ascending
 	Width    U128
-	Fraction float64 // Width / 2^64
+	Fraction float64 // Width / 2^64 (/ 2^127 on a RandomPartitioner ring; a ByteOrderedPartitioner width counts ranges: / the range count)
 }
 
 // Availability returns every set of exactly k failed nodes (1 .. AvailabilityMaxK) that
@@ -496,7 +496,7 @@ const (
 type WorstSet struct {
 	Units    []uint32
 	Width    U128
-	Fraction float64 // Width / 2^64
+	Fraction float64 // Width / 2^64, or as FailureSet.Fraction on other partitioners
 }
 
 // AvailabilitySummary counts the k-sets of failed units that break a consistency level:

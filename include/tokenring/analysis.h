@@ -471,6 +471,14 @@ typedef struct tokenring_availability tokenring_availability;
  * subsets). Exact, and fast when breaking needs several failures in one set (QUORUM): about
  * O(sets * 2^rf + results * 2^k).
  *
+ * Partitioners. Which sets fail depends only on the ring's order, so every partitioner
+ * is analysed. Widths are in the ring's
+ * own units: token values over 2^64 (Murmur3), over 2^127 as
+ * RandomPartitioner.describeOwnership counts them (tokenring_range128::width), and, on a
+ * ByteOrderedPartitioner ring, whose tokens have no width, one per range (a width is a
+ * range count there). Fractions divide by the whole ring in those units: 2^64, 2^127 or
+ * the ring's range count.
+ *
  * Thread-safe (reads immutable objects).
  * @param[out] out receives the result; free with tokenring_availability_free()
  * @param ring the ring
@@ -536,7 +544,9 @@ TOKENRING_API size_t tokenring_availability_count(const tokenring_availability *
  * each set ascending).
  * @param[out] nodes_out receives the k ring node indices, ascending (k entries)
  * @param[out] width_out receives the exact unavailable width (may be NULL)
- * @param[out] fraction_out receives the width / 2^64 (may be NULL)
+ * @param[out] fraction_out receives the width / 2^64 (Murmur3; / 2^127 on a
+ *             RandomPartitioner ring, / the range count on a ByteOrderedPartitioner ring:
+ *             see tokenring_availability_build()) (may be NULL)
  * @param availability the result
  * @param index the set, 0 .. count - 1
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_RANGE
@@ -587,6 +597,9 @@ typedef struct tokenring_availability_summary tokenring_availability_summary;
  * (total = distinct sets + units; the walk's units are uneven, the earlier ones cost
  * more). A non-zero return cancels: the call frees what it built, leaves @p *out as it
  * was and returns #TOKENRING_E_CANCELLED.
+ *
+ * Every partitioner, with widths in the ring's own units as tokenring_availability_build()
+ * says.
  *
  * @param[out] out receives the summary; free with tokenring_availability_summary_free()
  * @param ring the ring
@@ -656,7 +669,8 @@ TOKENRING_API size_t tokenring_availability_summary_top_count(
  * One of the worst sets, worst first.
  * @param[out] units_out receives k unit indices, ascending
  * @param[out] width_out receives the exact unavailable width (may be NULL)
- * @param[out] fraction_out receives width / 2^64 (may be NULL)
+ * @param[out] fraction_out receives width / 2^64, or / 2^127 or / the range count as
+ *             tokenring_availability_get() says (may be NULL)
  * @param summary the summary
  * @param index 0 .. tokenring_availability_summary_top_count() - 1
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL argument), #TOKENRING_E_RANGE

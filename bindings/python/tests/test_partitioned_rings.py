@@ -151,3 +151,39 @@ def test_partitioner_names():
         tokenring.parse_partitioner("md5")
     with pytest.raises(tokenring.UnsupportedError):
         tokenring.parse_partitioner("OrderPreservingPartitioner")
+
+
+def test_availability_every_partitioner():
+    """One ring in three partitioners (Murmur3 t, RandomPartitioner u * 2**63, the 8
+    bytes of u, u = t + 2**63: the same order): the same failing sets, RandomPartitioner's
+    widths Murmur3's times 2**63, a ByteOrderedPartitioner width counts ranges."""
+    import random
+    rnd = random.Random(20261204)
+    m3 = tokenring.Topology()
+    rp = tokenring.Topology(partitioner="random")
+    bo = tokenring.Topology(partitioner="byteordered")
+    for i in range(7):
+        toks = [rnd.randrange(-2**63, 2**63) for _ in range(4)]
+        us = [t + 2**63 for t in toks]
+        dc, rack = ("dc1" if i % 2 == 0 else "dc2"), f"r{i % 3}"
+        m3.add_node(f"n{i}", dc, rack, toks)
+        rp.add_node(f"n{i}", dc, rack, [u << 63 for u in us])
+        bo.add_node(f"n{i}", dc, rack, [u.to_bytes(8, "big") for u in us])
+    rings = [m3.build(), rp.build(), bo.build()]
+    repl = "NetworkTopologyStrategy:dc1=2,dc2=2"
+    for cl in (tokenring.Consistency.ONE, tokenring.Consistency.QUORUM,
+               tokenring.Consistency.ALL):
+        for k in (1, 2):
+            a = [tokenring.availability(r, repl, cl, k) for r in rings]
+            assert [s.nodes for s in a[1]] == [s.nodes for s in a[0]]
+            assert [s.nodes for s in a[2]] == [s.nodes for s in a[0]]
+            assert [s.width for s in a[1]] == [s.width << 63 for s in a[0]]
+            assert [s.fraction for s in a[1]] == [s.fraction for s in a[0]]
+            assert all(1 <= s.width <= len(rings[2]) for s in a[2])
+            assert [s.fraction for s in a[2]] == [s.width / len(rings[2]) for s in a[2]]
+            sm = [tokenring.availability_summary(r, repl, cl, k, top=3) for r in rings]
+            assert sm[1].breaking == sm[0].breaking == sm[2].breaking
+            assert sm[1].worst_width == sm[0].worst_width << 63
+            assert sm[1].worst_fraction == sm[0].worst_fraction
+            assert sm[2].worst_fraction == sm[2].worst_width / len(rings[2])
+            assert [w.units for w in sm[1].worst] == [w.units for w in sm[0].worst]

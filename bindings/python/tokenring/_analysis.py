@@ -10,6 +10,7 @@ from ._progress import Progress, progress_callback
 from ._convert import KeyOrToken, c_int32, c_name, c_str, token_array, token_of, u128
 from ._handle import Handle, require
 from ._ownership import Balance, BalanceReport
+from ._partitioner import Partitioner
 from ._replication import Replication, ReplicationLike
 from ._ring import Ring
 from ._topology import Topology
@@ -307,7 +308,9 @@ class Consistency(enum.IntEnum):
 
 class FailureSet(NamedTuple):
     """k failed nodes that leave some range below the consistency level, and the exact
-    width (and fraction) of the token space they make unavailable."""
+    width (and fraction) of the token space they make unavailable: token values over
+    2**64 (Murmur3) or 2**127 (RandomPartitioner), ranges on a ByteOrderedPartitioner
+    ring, whose tokens have no width."""
 
     nodes: Tuple[str, ...]
     width: int
@@ -454,8 +457,20 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
         worst.append(WorstSet(tuple(names[j] for j in idx), idx, u128(width), frac[0]))
     del handle
     ww = u128(w)
-    return AvailabilitySummary(consistency, unit, k, u128(t), u128(b), ww, ww / 2.0**64,
-                               worst)
+    return AvailabilitySummary(consistency, unit, k, u128(t), u128(b), ww,
+                               ww / _ring_space(ring), worst)
+
+
+def _ring_space(ring: Ring) -> int:
+    """The whole ring in the units of its availability widths: 2**64 token values
+    (Murmur3), 2**127 (RandomPartitioner), its range count (ByteOrderedPartitioner, whose
+    tokens have no width)."""
+    part = ring.partitioner
+    if part == Partitioner.RANDOM:
+        return 2**127
+    if part == Partitioner.BYTE_ORDERED:
+        return max(len(ring), 1)
+    return 2**64
 
 
 # ----------------------------------------------------------------- migration
