@@ -252,7 +252,7 @@ static tr_key node_key(const tokenring_topology *topo, tokenring_partitioner par
 
 /* Sorted keys of every token of `topo` (Murmur3 or RandomPartitioner; NULL: none) except
  * those of the node named `skip` (may be NULL), each with its node index. */
-static int collect_keys(key_set *set, const tokenring_topology *topo, const char *skip)
+static int collect_taken_keys(key_set *set, const tokenring_topology *topo, const char *skip)
 {
     memset(set, 0, sizeof *set);
     if (!topo)
@@ -382,27 +382,41 @@ static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *ide
     return TOKENRING_OK;
 }
 
-/* tokenring_layout_seeded_tokens() and _tokens128() once the pointers, flags and count
- * are checked: the keys of one node's vnodes. */
-static int seeded_node_keys(tr_key *keys, size_t count, uint64_t seed, const char *identity,
-                            const tokenring_topology *taken, uint32_t flags,
-                            tokenring_partitioner part, const char *fn,
+/* tokenring_layout_seeded_tokens() and _tokens128(): the argument checks, then the keys of
+ * one node's vnodes in *keys_out (to free; untouched on failure). `have_out`: the caller's
+ * output pointer is not NULL. */
+static int seeded_node_keys(tr_key **keys_out, bool have_out, size_t count, uint64_t seed,
+                            const char *identity, const tokenring_topology *taken,
+                            uint32_t flags, tokenring_partitioner part, const char *fn,
                             tokenring_error *err)
 {
+    if (!have_out || !identity)
+        return tr_fail(err, TOKENRING_E_INVAL, "tokens_out and identity must not be NULL");
+    if (flags & ~TOKENRING_LAYOUT_STRICT)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
+    if (count == 0 || count > TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE, "token count %zu is outside 1..%u", count,
+                       TOKENRING_LAYOUT_MAX_TOKENS);
+    tr_key *keys = tr_reallocarray(NULL, count, sizeof *keys);
+    if (!keys)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory laying out node '%s'",
+                       identity);
     int rc = tr_check_name(err, "identity", identity);
-    if (rc != TOKENRING_OK)
-        return rc;
-    if (taken && tokenring_topology_partitioner(taken) != part)
-        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "%s: the taken topology's partitioner is %s, not %s", fn,
-                       tokenring_partitioner_name(tokenring_topology_partitioner(taken)),
-                       tokenring_partitioner_name(part));
-    key_set set;
-    rc = collect_keys(&set, taken, identity);
-    if (rc != TOKENRING_OK)
-        return tr_fail(err, rc, "out of memory reading the tokens of the topology");
-    rc = layout_node(keys, count, seed, identity, part, &set, NULL, taken, flags, err);
+    if (rc == TOKENRING_OK && taken && tokenring_topology_partitioner(taken) != part)
+        rc = tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                     "%s: the taken topology's partitioner is %s, not %s", fn,
+                     tokenring_partitioner_name(tokenring_topology_partitioner(taken)),
+                     tokenring_partitioner_name(part));
+    key_set set = { NULL, NULL, 0 };
+    if (rc == TOKENRING_OK && (rc = collect_taken_keys(&set, taken, identity)) != TOKENRING_OK)
+        rc = tr_fail(err, rc, "out of memory reading the tokens of the topology");
+    if (rc == TOKENRING_OK)
+        rc = layout_node(keys, count, seed, identity, part, &set, NULL, taken, flags, err);
     key_set_free(&set);
+    if (rc == TOKENRING_OK)
+        *keys_out = keys;
+    else
+        tr_free(keys);
     return rc;
 }
 
@@ -411,25 +425,16 @@ TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t cou
                                                  const tokenring_topology *taken,
                                                  uint32_t flags, tokenring_error *err)
 {
-    if (!tokens_out || !identity)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens_out and identity must not be NULL");
-    if (flags & ~TOKENRING_LAYOUT_STRICT)
-        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
-    if (count == 0 || count > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "token count %zu is outside 1..%u", count,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    tr_key *keys = tr_reallocarray(NULL, count, sizeof *keys);
-    if (!keys)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory laying out node '%s'",
-                       identity);
-    int rc = seeded_node_keys(keys, count, seed, identity, taken, flags,
+    tr_key *keys = NULL;
+    int rc = seeded_node_keys(&keys, tokens_out != NULL, count, seed, identity, taken, flags,
                               TOKENRING_PARTITIONER_MURMUR3, "tokenring_layout_seeded_tokens",
                               err);
-    if (rc == TOKENRING_OK)
-        for (size_t v = 0; v < count; v++)
-            tokens_out[v] = token_of_key64(keys[v]);
+    if (rc != TOKENRING_OK)
+        return rc;
+    for (size_t v = 0; v < count; v++)
+        tokens_out[v] = token_of_key64(keys[v]);
     tr_free(keys);
-    return rc;
+    return TOKENRING_OK;
 }
 
 TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_out,
@@ -438,25 +443,16 @@ TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_o
                                                     const tokenring_topology *taken,
                                                     uint32_t flags, tokenring_error *err)
 {
-    if (!tokens_out || !identity)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens_out and identity must not be NULL");
-    if (flags & ~TOKENRING_LAYOUT_STRICT)
-        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
-    if (count == 0 || count > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "token count %zu is outside 1..%u", count,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    tr_key *keys = tr_reallocarray(NULL, count, sizeof *keys);
-    if (!keys)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory laying out node '%s'",
-                       identity);
-    int rc = seeded_node_keys(keys, count, seed, identity, taken, flags,
+    tr_key *keys = NULL;
+    int rc = seeded_node_keys(&keys, tokens_out != NULL, count, seed, identity, taken, flags,
                               TOKENRING_PARTITIONER_RANDOM,
                               "tokenring_layout_seeded_tokens128", err);
-    if (rc == TOKENRING_OK)
-        for (size_t v = 0; v < count; v++)
-            tokens_out[v] = token_of_key128(keys[v]);
+    if (rc != TOKENRING_OK)
+        return rc;
+    for (size_t v = 0; v < count; v++)
+        tokens_out[v] = token_of_key128(keys[v]);
     tr_free(keys);
-    return rc;
+    return TOKENRING_OK;
 }
 
 /* Adds node `name` with the keys `keys` to a Murmur3 or RandomPartitioner topology;
@@ -518,7 +514,7 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
                                names[i]);
     }
     key_set taken;
-    int rc = collect_keys(&taken, topology, NULL);
+    int rc = collect_taken_keys(&taken, topology, NULL);
     if (rc != TOKENRING_OK)
         return tr_fail(err, rc, "out of memory reading the tokens of the topology");
     size_t total = count * (size_t)tokens_per_node;

@@ -9,6 +9,30 @@
 
 #include "tool.h"
 
+/* The names of n planned nodes: --names (exactly n of them), else node1, node2, ...
+ * ("DC-node1", ... with a prefix). */
+static char **node_names(tr_ctx *ctx, size_t n, const char *prefix)
+{
+    size_t nn = 0;
+    char **names;
+    if (ctx->opt.names) {
+        names = split_list(ctx->opt.names, &nn);
+        if (nn != n)
+            die(EXIT_USAGE, "--names: %zu names for %zu nodes", nn, n);
+        return names;
+    }
+    names = calloc(n + 1, sizeof *names);
+    if (!names)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        char b[300];
+        snprintf(b, sizeof b, "%s%snode%zu", prefix, *prefix ? "-" : "", i + 1);
+        if (!(names[i] = strdup(b)))
+            die(EXIT_INTERNAL, "out of memory");
+    }
+    return names;
+}
+
 /* Rack names for n new nodes: --racks "2,2,2" (nodes per rack, as Cassandra's
  * generatetokens takes them) fills rack1..rackN round-robin, "RAC1=2,RAC2=2" names the
  * racks (existing ones or new); by default one rack, "rack1".
@@ -214,7 +238,7 @@ static void generate_layout(tr_ctx *ctx)
     if (ctx->opt.rack && ctx->opt.racks)
         die(EXIT_USAGE, "generatetokens: give --rack (every new node in one rack) or --racks "
                         "(nodes per rack), not both");
-    size_t n = (size_t)ctx->opt.nodes, nr, nn = n;
+    size_t n = (size_t)ctx->opt.nodes, nr;
     uint32_t num = (uint32_t)ctx->opt.num_tokens;
     char **racks = rack_plan(ctx, n, &nr);
     const char *dc = ctx->opt.dc ? ctx->opt.dc : "datacenter1";
@@ -227,21 +251,7 @@ static void generate_layout(tr_ctx *ctx)
     char **names = NULL;
     if (ctx->opt.names && !seeded)
         die(EXIT_USAGE, "--names: only --layout seeded names its nodes");
-    if (ctx->opt.names) {
-        names = split_list(ctx->opt.names, &nn);
-        if (nn != n)
-            die(EXIT_USAGE, "--names: %zu names for %zu nodes", nn, n);
-    } else {
-        names = calloc(n + 1, sizeof *names);
-        if (!names)
-            die(EXIT_INTERNAL, "out of memory");
-        for (size_t i = 0; i < n; i++) {
-            char b[32];
-            snprintf(b, sizeof b, "node%zu", i + 1);
-            if (!(names[i] = strdup(b)))
-                die(EXIT_INTERNAL, "out of memory");
-        }
-    }
+    names = node_names(ctx, n, "");
     uint64_t seed = ctx->opt.seed_given ? ctx->opt.seed : 1;
     tokenring_topology *t = NULL;
     tokenring_error err;
@@ -471,23 +481,10 @@ TOOL_COMMAND(cmd_migrate)
     const char *old = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
     if (!old)
         die(EXIT_USAGE, "migrate-num-tokens: the cluster has several datacenters: give --dc");
-    size_t n = (size_t)ctx->opt.nodes, nr, nn = 0;
+    size_t n = (size_t)ctx->opt.nodes, nr;
     char **racks = rack_plan(ctx, n, &nr);
     char **names = NULL;
-    if (ctx->opt.names) {
-        names = split_list(ctx->opt.names, &nn);
-        if (nn != n)
-            die(EXIT_USAGE, "--names: %zu names for %zu nodes", nn, n);
-    } else {
-        names = calloc(n + 1, sizeof *names);
-        if (!names)
-            die(EXIT_INTERNAL, "out of memory");
-        for (size_t i = 0; i < n; i++) {
-            char b[300];
-            snprintf(b, sizeof b, "%s-node%zu", ctx->opt.new_dc, i + 1);
-            names[i] = strdup(b);
-        }
-    }
+    names = node_names(ctx, n, ctx->opt.new_dc);
     size_t nk = tokenring_cluster_keyspace_count(ctx->cluster);
     const char **ks = calloc(nk + 1, sizeof *ks);
     const tokenring_replication **rs = calloc(nk + 1, sizeof *rs);
