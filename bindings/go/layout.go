@@ -67,29 +67,39 @@ func SeededToken(seed uint64, identity string, vnode, attempt uint32) (int64, er
 // SeededTokens returns the count seeded tokens of the node identity (in vnode order),
 // avoiding the tokens of other nodes of taken (nil for none).
 func SeededTokens(count int, seed uint64, identity string, taken *Topology, flags LayoutFlags) ([]int64, error) {
+	var out []int64
+	err := seededCall(count, identity, taken, func(ci *C.char, tp *C.tokenring_topology, detail *C.tokenring_error) C.int {
+		out = make([]int64, count)
+		return C.tokenring_layout_seeded_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.size_t(count), C.uint64_t(seed), ci, tp, C.uint32_t(flags), detail)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// seededCall checks what SeededTokens and SeededTokens128 share (the count, the identity,
+// a live taken topology, held locked during the call) and runs call.
+func seededCall(count int, identity string, taken *Topology, call func(*C.char, *C.tokenring_topology, *C.tokenring_error) C.int) error {
 	if count <= 0 || count > LayoutMaxTokens {
-		return nil, goError(CodeRange, "token count %d outside 1..%d", count, LayoutMaxTokens)
+		return goError(CodeRange, "token count %d outside 1..%d", count, LayoutMaxTokens)
 	}
 	ci, err := cname("identity", identity)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var tp *C.tokenring_topology
 	if taken != nil {
 		taken.mu.Lock()
 		defer taken.mu.Unlock()
 		if taken.ptr == nil {
-			return nil, taken.gone()
+			return taken.gone()
 		}
 		tp = taken.ptr
 	}
-	out := make([]int64, count)
 	var detail C.tokenring_error
-	st := C.tokenring_layout_seeded_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.size_t(count), C.uint64_t(seed), charp(ci), tp, C.uint32_t(flags), &detail)
-	if err := newError(st, &detail); err != nil {
-		return nil, err
-	}
-	return out, nil
+	st := call(charp(ci), tp, &detail)
+	return newError(st, &detail)
 }
 
 // SeededToken128 returns RandomPartitioner's seeded token (0 .. 2^127): the
@@ -105,26 +115,12 @@ func SeededToken128(seed uint64, identity string, vnode, attempt uint32) (Token1
 // (in vnode order), avoiding the tokens of other nodes of taken (nil for none; otherwise
 // a RandomPartitioner topology, else ErrUnsupported).
 func SeededTokens128(count int, seed uint64, identity string, taken *Topology, flags LayoutFlags) ([]Token128, error) {
-	if count <= 0 || count > LayoutMaxTokens {
-		return nil, goError(CodeRange, "token count %d outside 1..%d", count, LayoutMaxTokens)
-	}
-	ci, err := cname("identity", identity)
+	var out []Token128
+	err := seededCall(count, identity, taken, func(ci *C.char, tp *C.tokenring_topology, detail *C.tokenring_error) C.int {
+		out = make([]Token128, count)
+		return C.tokenring_layout_seeded_tokens128(token128Ptr(out), C.size_t(count), C.uint64_t(seed), ci, tp, C.uint32_t(flags), detail)
+	})
 	if err != nil {
-		return nil, err
-	}
-	var tp *C.tokenring_topology
-	if taken != nil {
-		taken.mu.Lock()
-		defer taken.mu.Unlock()
-		if taken.ptr == nil {
-			return nil, taken.gone()
-		}
-		tp = taken.ptr
-	}
-	out := make([]Token128, count)
-	var detail C.tokenring_error
-	st := C.tokenring_layout_seeded_tokens128(token128Ptr(out), C.size_t(count), C.uint64_t(seed), charp(ci), tp, C.uint32_t(flags), &detail)
-	if err := newError(st, &detail); err != nil {
 		return nil, err
 	}
 	return out, nil
