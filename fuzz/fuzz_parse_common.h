@@ -34,7 +34,24 @@ static void fuzz_same_ring(const tokenring_cluster *a, const tokenring_cluster *
         size_t na = 0, nb = 0;
         const int64_t *ta = tokenring_ring_tokens(ra, &na);
         const int64_t *tb = tokenring_ring_tokens(rb, &nb);
-        FUZZ_CHECK(na == nb && (na == 0 || memcmp(ta, tb, na * sizeof *ta) == 0));
+        tokenring_partitioner part = tokenring_ring_partitioner(ra);
+        FUZZ_CHECK(part == tokenring_ring_partitioner(rb));
+        FUZZ_CHECK(na == nb);
+        if (part == TOKENRING_PARTITIONER_MURMUR3)
+            FUZZ_CHECK(na == 0 || memcmp(ta, tb, na * sizeof *ta) == 0);
+        for (size_t i = 0; part == TOKENRING_PARTITIONER_RANDOM && i < na; i++) {
+            tokenring_token128 x, y;
+            FUZZ_CHECK(tokenring_ring_token128(&x, ra, i) == TOKENRING_OK &&
+                       tokenring_ring_token128(&y, rb, i) == TOKENRING_OK);
+            FUZZ_CHECK(tokenring_token128_compare(x, y) == 0);
+        }
+        for (size_t i = 0; part == TOKENRING_PARTITIONER_BYTE_ORDERED && i < na; i++) {
+            const uint8_t *x, *y;
+            size_t xn, yn;
+            FUZZ_CHECK(tokenring_ring_token_bytes(&x, &xn, ra, i) == TOKENRING_OK &&
+                       tokenring_ring_token_bytes(&y, &yn, rb, i) == TOKENRING_OK);
+            FUZZ_CHECK(tokenring_byte_token_compare(x, xn, y, yn) == 0);
+        }
         const uint32_t *oa = tokenring_ring_token_nodes(ra, &na);
         const uint32_t *ob = tokenring_ring_token_nodes(rb, &nb);
         FUZZ_CHECK(na == nb);
@@ -53,7 +70,7 @@ static void fuzz_same_ring(const tokenring_cluster *a, const tokenring_cluster *
 __extension__ typedef unsigned __int128 fuzz_u128;
 
 /* Every keyspace of a parsed cluster places on its ring, and the primary widths of the
- * ownership sum to 2^64 (whatever the parser let through is usable). */
+ * ownership sum to the ring's size (whatever the parser let through is usable). */
 static void fuzz_place_keyspaces(const tokenring_cluster *c)
 {
     tokenring_ring *ring = NULL;
@@ -77,7 +94,12 @@ static void fuzz_place_keyspaces(const tokenring_cluster *c)
         fuzz_u128 sum = 0;
         for (size_t i = 0; i < nodes; i++)
             sum += ((fuzz_u128)own[i].primary_width.hi << 64) | own[i].primary_width.lo;
-        FUZZ_CHECK(sum == (fuzz_u128)1 << 64);
+        /* the ring's size: 2^64 (Murmur3), 2^127 (Random); ByteOrdered has no widths */
+        switch (tokenring_ring_partitioner(ring)) {
+        case TOKENRING_PARTITIONER_MURMUR3: FUZZ_CHECK(sum == (fuzz_u128)1 << 64); break;
+        case TOKENRING_PARTITIONER_RANDOM: FUZZ_CHECK(sum == (fuzz_u128)1 << 127); break;
+        default: FUZZ_CHECK(sum == 0); break;
+        }
         tokenring_placement_free(p);
     }
     free(own);

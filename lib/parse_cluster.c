@@ -25,6 +25,10 @@ static void cnode_clear(struct tr_cnode *nd)
     tr_free(nd->load);
     tr_free(nd->owns);
     tr_free(nd->tokens);
+    if (nd->vtok)
+        for (size_t i = 0; i < nd->ntok; i++)
+            tr_free(nd->vtok[i].p);
+    tr_free(nd->vtok);
     tr_free(nd->tok_pos);
     memset(nd, 0, sizeof *nd);
 }
@@ -217,27 +221,235 @@ fail:
     return rc;
 }
 
-int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t line,
-                    uint32_t col, tokenring_error *err)
+/* Makes room for one more token of node nd (in tokens or vtok, as the partitioner). */
+static int token_room(const tokenring_cluster *cl, struct tr_cnode *nd, tokenring_error *err)
 {
-    struct tr_cnode *nd = &cl->nodes[idx];
-    if (nd->ntok == nd->tcap) {
-        size_t ncap = nd->tcap ? nd->tcap * 2 : 8;
+    if (nd->ntok < nd->tcap)
+        return TOKENRING_OK;
+    size_t ncap = nd->tcap ? nd->tcap * 2 : 8;
+    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
         int64_t *t = tr_reallocarray(nd->tokens, ncap, sizeof *t);
         if (!t)
             return tr_cl_fail_nomem(err);
         nd->tokens = t;
-        uint64_t *p = tr_reallocarray(nd->tok_pos, ncap, sizeof *p);
-        if (!p)
+    } else {
+        struct tr_vtok *v = tr_reallocarray(nd->vtok, ncap, sizeof *v);
+        if (!v)
             return tr_cl_fail_nomem(err);
-        nd->tok_pos = p;
-        nd->tcap = ncap;
+        nd->vtok = v;
     }
+    uint64_t *p = tr_reallocarray(nd->tok_pos, ncap, sizeof *p);
+    if (!p)
+        return tr_cl_fail_nomem(err);
+    nd->tok_pos = p;
+    nd->tcap = ncap;
+    return TOKENRING_OK;
+}
+
+int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t line,
+                    uint32_t col, tokenring_error *err)
+{
+    struct tr_cnode *nd = &cl->nodes[idx];
+    if (cl->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail_at(err, TOKENRING_E_INVAL, line, col,
+                          "a Murmur3 token in a %s cluster",
+                          tokenring_partitioner_name(cl->partitioner));
+    int rc = token_room(cl, nd, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     nd->tokens[nd->ntok] = token;
     nd->tok_pos[nd->ntok] = ((uint64_t)line << 32) | col;
     nd->ntok++;
     nd->known = true;
     return TOKENRING_OK;
+}
+
+/* Adds a token of another partitioner (bytes copied; RandomPartitioner: 16 bytes). */
+static int add_vtok(tokenring_cluster *cl, size_t idx, const uint8_t *b, size_t n,
+                    uint32_t line, uint32_t col, tokenring_error *err)
+{
+    struct tr_cnode *nd = &cl->nodes[idx];
+    int rc = token_room(cl, nd, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    uint8_t *copy = NULL;
+    if (n) {
+        if (!(copy = tr_malloc(n)))
+            return tr_cl_fail_nomem(err);
+        memcpy(copy, b, n);
+    }
+    nd->vtok[nd->ntok] = (struct tr_vtok){ copy, (uint32_t)n };
+    nd->tok_pos[nd->ntok] = ((uint64_t)line << 32) | col;
+    nd->ntok++;
+    nd->known = true;
+    return TOKENRING_OK;
+}
+
+static void token128_bytes(uint8_t out[16], tokenring_token128 t)
+{
+    for (int i = 0; i < 8; i++) {
+        out[i] = (uint8_t)(t.hi >> (56 - 8 * i));
+        out[8 + i] = (uint8_t)(t.lo >> (56 - 8 * i));
+    }
+}
+
+static tokenring_token128 bytes_token128(const uint8_t in[16])
+{
+    tokenring_token128 t = { 0, 0 };
+    for (int i = 0; i < 8; i++) {
+        t.hi = t.hi << 8 | in[i];
+        t.lo = t.lo << 8 | in[8 + i];
+    }
+    return t;
+}
+
+int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint32_t line,
+                           uint32_t col, int64_t *murmur3_out, tokenring_error *err)
+{
+    int rc;
+    switch (cl->partitioner) {
+    case TOKENRING_PARTITIONER_MURMUR3: {
+        int64_t v = 0;
+        rc = tr_parse_i64(s, n, &v);
+        if (rc == TOKENRING_OK) {
+            if (murmur3_out)
+                *murmur3_out = v;
+            return TOKENRING_OK;
+        }
+        cl->token_text_failed = true;
+        if (rc == TOKENRING_E_RANGE)
+            return tr_fail_at(err, rc, line, col,
+                              "token '%.*s' is outside the signed 64-bit range "
+                              "-9223372036854775808..9223372036854775807",
+                              (int)(n > 60 ? 60 : n), s);
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, col,
+                          "expected a token (a signed 64-bit integer), found '%.*s'",
+                          (int)(n > 40 ? 40 : n), s);
+    }
+    case TOKENRING_PARTITIONER_RANDOM: {
+        tokenring_token128 t;
+        rc = tokenring_token128_parse(&t, s, n, NULL);
+        if (rc == TOKENRING_OK && t.hi == UINT64_MAX && t.lo == UINT64_MAX)
+            rc = TOKENRING_E_RANGE; /* -1, the minimum token, is no node's token */
+        if (rc == TOKENRING_OK)
+            return TOKENRING_OK;
+        cl->token_text_failed = true;
+        if (rc == TOKENRING_E_RANGE)
+            return tr_fail_at(err, rc, line, col,
+                              "token '%.*s' is outside 0..2^127 (RandomPartitioner)",
+                              (int)(n > 60 ? 60 : n), s);
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, col,
+                          "expected a RandomPartitioner token (a decimal 0..2^127), found "
+                          "'%.*s'", (int)(n > 40 ? 40 : n), s);
+    }
+    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
+        size_t len = 0;
+        if (n == 0) {
+            /* the empty (minimum) token is no token a ring's listing shows (and the
+             * topology file could not write it back) */
+            cl->token_text_failed = true;
+            return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "expected a token");
+        }
+        rc = tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
+        for (size_t i = 0; i < n && !cl->hex_letter; i++)
+            cl->hex_letter = (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F');
+        if (rc == TOKENRING_OK || rc == TOKENRING_E_BUFSIZE) {
+            if (len <= TOKENRING_BYTE_TOKEN_MAX)
+                return TOKENRING_OK;
+            cl->token_text_failed = true;
+            return tr_fail_at(err, TOKENRING_E_RANGE, line, col,
+                              "token of %zu bytes is longer than %d bytes "
+                              "(ByteOrderedPartitioner)", len, TOKENRING_BYTE_TOKEN_MAX);
+        }
+        cl->token_text_failed = true;
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, col,
+                          "expected a ByteOrderedPartitioner token (hex digits), found "
+                          "'%.*s'", (int)(n > 40 ? 40 : n), s);
+    }
+    }
+    return tr_fail_at(err, TOKENRING_E_INVAL, line, col, "unknown partitioner");
+}
+
+int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
+                         uint32_t line, uint32_t col, tokenring_error *err)
+{
+    int64_t v = 0;
+    int rc = tr_cl_check_token_text(cl, s, n, line, col, &v, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3)
+        return tr_cl_add_token(cl, idx, v, line, col, err);
+    if (cl->partitioner == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 t;
+        if (tokenring_token128_parse(&t, s, n, NULL) != TOKENRING_OK)
+            return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "bad token");
+        uint8_t b[16];
+        token128_bytes(b, t);
+        return add_vtok(cl, idx, b, 16, line, col, err);
+    }
+    size_t len = n / 2 + 1;
+    uint8_t *b = tr_malloc(len);
+    if (!b)
+        return tr_cl_fail_nomem(err);
+    rc = tokenring_byte_token_parse(b, len, &len, s, n, NULL);
+    if (rc == TOKENRING_OK)
+        rc = add_vtok(cl, idx, b, len, line, col, err);
+    else
+        rc = tr_fail_at(err, TOKENRING_E_PARSE, line, col, "bad token");
+    tr_free(b);
+    return rc;
+}
+
+int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint32_t line,
+                           uint32_t col, tokenring_error *err)
+{
+    tokenring_partitioner p;
+    tokenring_error tmp;
+    memset(&tmp, 0, sizeof tmp);
+    int rc = tokenring_partitioner_parse(&p, s, n, &tmp);
+    if (rc != TOKENRING_OK)
+        return tr_fail_at(err, rc, line, col, "%s",
+                          tmp.message[0] ? tmp.message : "unknown partitioner");
+    if (p == cl->partitioner) {
+        cl->partitioner_fixed = true;
+        return TOKENRING_OK;
+    }
+    if (cl->partitioner_fixed)
+        return tr_fail_at(err, TOKENRING_E_INVAL, line, col,
+                          "the input names %s, but the tokens are read as %s",
+                          tokenring_partitioner_name(p),
+                          tokenring_partitioner_name(cl->partitioner));
+    for (size_t i = 0; i < cl->n; i++) {
+        if (cl->nodes[i].ntok) {
+            cl->restart = true; /* tokens read in the wrong partitioner: parse again */
+            cl->partitioner = p;
+            return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "partitioner changed");
+        }
+    }
+    cl->partitioner = p;
+    cl->partitioner_fixed = true;
+    return TOKENRING_OK;
+}
+
+const char *tr_cl_token_text(const tokenring_cluster *cl, const struct tr_cnode *nd, size_t k,
+                             char *buf)
+{
+    size_t len = 0;
+    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+        snprintf(buf, TR_TOKEN_TEXT_MAX, "%lld", (long long)nd->tokens[k]);
+    } else if (cl->partitioner == TOKENRING_PARTITIONER_RANDOM) {
+        if (tokenring_token128_format(buf, TR_TOKEN_TEXT_MAX, &len,
+                                      bytes_token128(nd->vtok[k].p)) != TOKENRING_OK)
+            buf[0] = '\0';
+    } else {
+        size_t n = nd->vtok[k].n, max = (TR_TOKEN_TEXT_MAX - 4) / 2;
+        if (tokenring_byte_token_format(buf, TR_TOKEN_TEXT_MAX, &len, nd->vtok[k].p,
+                                        n > max ? max : n) != TOKENRING_OK)
+            buf[0] = '\0';
+        if (n > max)
+            strcat(buf, "...");
+    }
+    return buf;
 }
 
 int tr_cl_set_column(tokenring_cluster *cl, size_t idx, bool owns, const char *s, size_t n,
@@ -383,15 +595,26 @@ static int repl_clone(tokenring_replication **out, const tokenring_replication *
 
 struct tokpos {
     int64_t token;
+    const struct tr_vtok *vt;           /* the other partitioners */
     uint64_t pos;
     size_t node;
 };
 
+static int vtok_cmp(const struct tr_vtok *a, const struct tr_vtok *b)
+{
+    return tokenring_byte_token_compare(a->p, a->n, b->p, b->n);
+}
+
 static int cmp_tokpos(const void *a, const void *b)
 {
     const struct tokpos *x = a, *y = b;
-    if (x->token != y->token)
+    if (x->vt) {
+        int c = vtok_cmp(x->vt, y->vt);
+        if (c)
+            return c;
+    } else if (x->token != y->token) {
         return x->token < y->token ? -1 : 1;
+    }
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
@@ -401,10 +624,21 @@ static int cmp_i64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+static int cmp_vtok(const void *a, const void *b)
+{
+    return vtok_cmp(a, b);
+}
+
+static bool same_token(const struct tokpos *a, const struct tokpos *b)
+{
+    return a->vt ? vtok_cmp(a->vt, b->vt) == 0 : a->token == b->token;
+}
+
 /* Sorts each node's tokens and rejects a token given twice, naming the later place. */
 int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
 {
     size_t total = 0;
+    bool murmur = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3;
     for (size_t i = 0; i < cl->n; i++)
         total += cl->nodes[i].ntok;
     if (total > 0) {
@@ -414,17 +648,25 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
         size_t k = 0;
         for (size_t i = 0; i < cl->n; i++)
             for (size_t j = 0; j < cl->nodes[i].ntok; j++)
-                all[k++] = (struct tokpos){ cl->nodes[i].tokens[j], cl->nodes[i].tok_pos[j], i };
+                all[k++] = (struct tokpos){ murmur ? cl->nodes[i].tokens[j] : 0,
+                                            murmur ? NULL : &cl->nodes[i].vtok[j],
+                                            cl->nodes[i].tok_pos[j], i };
         qsort(all, total, sizeof *all, cmp_tokpos);
         for (size_t i = 1; i < total; i++) {
-            if (all[i].token == all[i - 1].token) {
+            if (same_token(&all[i], &all[i - 1])) {
                 const struct tokpos *a = &all[i - 1], *b = &all[i];
+                const struct tr_cnode *nb = &cl->nodes[b->node];
+                char buf[TR_TOKEN_TEXT_MAX];
+                if (murmur)
+                    snprintf(buf, sizeof buf, "%lld", (long long)b->token);
+                else
+                    tr_cl_token_text(cl, nb, (size_t)(b->vt - nb->vtok), buf);
                 int rc = tr_fail_at(err, TOKENRING_E_EXISTS, (uint32_t)(b->pos >> 32),
                                     (uint32_t)b->pos,
-                                    "token %lld of node %s is already held by node %s "
+                                    "token %s of node %s is already held by node %s "
                                     "(line %u)",
-                                    (long long)b->token, cl->nodes[b->node].name,
-                                    cl->nodes[a->node].name, (unsigned)(a->pos >> 32));
+                                    buf, nb->name, cl->nodes[a->node].name,
+                                    (unsigned)(a->pos >> 32));
                 tr_free(all);
                 return rc;
             }
@@ -433,14 +675,55 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
     }
     for (size_t i = 0; i < cl->n; i++) {
         struct tr_cnode *nd = &cl->nodes[i];
-        if (nd->ntok > 1)
-            qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, cmp_i64);
+        if (nd->ntok > 1) {
+            if (murmur)
+                qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, cmp_i64);
+            else
+                qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, cmp_vtok);
+        }
         tr_free(nd->tok_pos);
         nd->tok_pos = NULL;
         if (nd->known)
             nd->declared = nd->ntok;
     }
     return TOKENRING_OK;
+}
+
+/* Adds node nd with its tokens to topology t of partitioner p. */
+static int add_cnode(tokenring_topology *t, tokenring_partitioner p, const struct tr_cnode *nd,
+                     tokenring_error *err)
+{
+    if (p == TOKENRING_PARTITIONER_MURMUR3)
+        return tokenring_topology_add_node(t, nd->name, nd->dc, nd->rack, nd->tokens, nd->ntok,
+                                           err);
+    size_t n = nd->ntok ? nd->ntok : 1;
+    int rc;
+    if (p == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 *tk = tr_calloc(n, sizeof *tk);
+        if (!tk)
+            return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+        for (size_t j = 0; j < nd->ntok; j++)
+            tk[j] = bytes_token128(nd->vtok[j].p);
+        rc = tokenring_topology_add_node128(t, nd->name, nd->dc, nd->rack, tk, nd->ntok, err);
+        tr_free(tk);
+        return rc;
+    }
+    const uint8_t **ptrs = tr_calloc(n, sizeof *ptrs);
+    size_t *lens = tr_calloc(n, sizeof *lens);
+    if (!ptrs || !lens) {
+        tr_free(ptrs);
+        tr_free(lens);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    }
+    for (size_t j = 0; j < nd->ntok; j++) {
+        ptrs[j] = nd->vtok[j].p;
+        lens[j] = nd->vtok[j].n;
+    }
+    rc = tokenring_topology_add_node_bytes(t, nd->name, nd->dc, nd->rack, ptrs, lens, nd->ntok,
+                                           err);
+    tr_free(ptrs);
+    tr_free(lens);
+    return rc;
 }
 
 static int rebuild_topology(tokenring_cluster *cl, tokenring_error *err)
@@ -454,15 +737,14 @@ static int rebuild_topology(tokenring_cluster *cl, tokenring_error *err)
     if (cl->n == 0 || (cl->flags & TOKENRING_CLUSTER_TOKENS_UNKNOWN))
         return TOKENRING_OK;
     tokenring_topology *t = NULL;
-    int rc = tokenring_topology_new(&t);
+    int rc = tokenring_topology_new_partitioned(&t, cl->partitioner);
     if (rc != TOKENRING_OK)
         return tr_fail(err, rc, "cannot create a topology: %s", tokenring_strerror(rc));
     for (size_t i = 0; i < cl->n; i++) {
         const struct tr_cnode *nd = &cl->nodes[i];
         tokenring_error tmp;
         memset(&tmp, 0, sizeof tmp);
-        rc = tokenring_topology_add_node(t, nd->name, nd->dc, nd->rack, nd->tokens, nd->ntok,
-                                         &tmp);
+        rc = add_cnode(t, cl->partitioner, nd, &tmp);
         if (rc == TOKENRING_OK && (nd->state != TOKENRING_STATE_NORMAL ||
                                    nd->liveness != TOKENRING_UP))
             rc = tokenring_topology_set_state(t, nd->name, (tokenring_node_state)nd->state,
@@ -486,8 +768,12 @@ static int merge_node(struct tr_cnode *dst, struct tr_cnode *src, tokenring_erro
                           "datacenter %s, rack %s",
                           dst->name, dst->dc, dst->rack, src->dc, src->rack);
     if (dst->known && src->known) {
-        if (dst->ntok != src->ntok ||
-            memcmp(dst->tokens, src->tokens, dst->ntok * sizeof *dst->tokens) != 0)
+        bool differ = dst->ntok != src->ntok;
+        if (!differ && dst->tokens)
+            differ = memcmp(dst->tokens, src->tokens, dst->ntok * sizeof *dst->tokens) != 0;
+        for (size_t j = 0; !differ && dst->vtok && j < dst->ntok; j++)
+            differ = vtok_cmp(&dst->vtok[j], &src->vtok[j]) != 0;
+        if (differ)
             return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
                               "node %s has different tokens in an earlier input", dst->name);
     } else if (src->known) {
@@ -497,10 +783,12 @@ static int merge_node(struct tr_cnode *dst, struct tr_cnode *src, tokenring_erro
                               dst->name, src->ntok, dst->declared);
         tr_free(dst->tokens);
         dst->tokens = src->tokens;
+        dst->vtok = src->vtok; /* dst had no token to free: unknown */
         dst->ntok = dst->tcap = src->ntok;
         dst->known = true;
         dst->declared = src->ntok;
         src->tokens = NULL;
+        src->vtok = NULL;
         src->ntok = 0;
     } else if (dst->known) {
         if (src->declared && src->declared != dst->ntok)
@@ -530,6 +818,8 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
 {
     memset(dst, 0, sizeof *dst);
     dst->flags = src->flags;
+    dst->partitioner = src->partitioner;
+    dst->partitioner_fixed = src->partitioner_fixed;
     if (src->n) {
         dst->nodes = tr_calloc(src->n, sizeof *dst->nodes);
         if (!dst->nodes)
@@ -542,7 +832,9 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
         *d = *s;
         d->name = d->dc = d->rack = d->host_id = d->load = d->owns = NULL;
         d->tokens = NULL;
+        d->vtok = NULL;
         d->tok_pos = NULL;
+        d->ntok = 0; /* counted as copied, so that a failure frees what was */
         dst->n = i + 1;
         d->name = tr_strdup(s->name);
         d->dc = tr_strdup(s->dc);
@@ -555,11 +847,24 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
             return TOKENRING_E_NOMEM;
         if (s->owns && !(d->owns = tr_strdup(s->owns)))
             return TOKENRING_E_NOMEM;
-        if (s->ntok) {
+        if (s->ntok && s->tokens) {
             d->tokens = tr_calloc(s->ntok, sizeof *d->tokens);
             if (!d->tokens)
                 return TOKENRING_E_NOMEM;
             memcpy(d->tokens, s->tokens, s->ntok * sizeof *d->tokens);
+            d->ntok = s->ntok;
+        } else if (s->ntok) {
+            d->vtok = tr_calloc(s->ntok, sizeof *d->vtok);
+            if (!d->vtok)
+                return TOKENRING_E_NOMEM;
+            for (size_t j = 0; j < s->ntok; j++) {
+                d->vtok[j].n = s->vtok[j].n;
+                if (s->vtok[j].n && !(d->vtok[j].p = tr_malloc(s->vtok[j].n)))
+                    return TOKENRING_E_NOMEM; /* d->ntok counts the ones to free */
+                if (s->vtok[j].n)
+                    memcpy(d->vtok[j].p, s->vtok[j].p, s->vtok[j].n);
+                d->ntok = j + 1;
+            }
         }
         d->tcap = s->ntok;
     }
@@ -598,6 +903,22 @@ int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
         tr_cl_clear(&merged);
         return tr_cl_fail_nomem(err);
     }
+    if (staging->partitioner != merged.partitioner) {
+        bool decided = merged.partitioner_fixed;
+        for (size_t i = 0; i < merged.n && !decided; i++)
+            decided = merged.nodes[i].ntok > 0;
+        if (decided) {
+            rc = tr_fail(err, TOKENRING_E_INVAL,
+                         "this input's tokens are %s tokens, but the cluster's are %s tokens "
+                         "(give the partitioner before the first input when its tokens could "
+                         "be read as either)",
+                         tokenring_partitioner_name(staging->partitioner),
+                         tokenring_partitioner_name(merged.partitioner));
+            goto fail;
+        }
+        merged.partitioner = staging->partitioner;
+    }
+    merged.partitioner_fixed |= staging->partitioner_fixed;
     for (size_t i = 0; i < staging->n; i++) {
         struct tr_cnode *s = &staging->nodes[i];
         size_t idx;
@@ -662,18 +983,11 @@ int tr_cl_add_token_list(tokenring_cluster *cl, size_t idx, const char *s, size_
             i++;
         if (i == start)
             return tr_fail_at(err, TOKENRING_E_PARSE, line, col0 + (uint32_t)start,
-                              "expected a token (a signed 64-bit integer) before ','");
-        int64_t v;
-        int rc = tr_parse_i64(s + start, i - start, &v);
-        if (rc == TOKENRING_E_RANGE)
-            return tr_fail_at(err, rc, line, col0 + (uint32_t)start,
-                              "token '%.*s' is outside -9223372036854775808.."
-                              "9223372036854775807", (int)(i - start), s + start);
-        if (rc != TOKENRING_OK)
-            return tr_fail_at(err, TOKENRING_E_PARSE, line, col0 + (uint32_t)start,
-                              "expected a token (a signed 64-bit integer), found '%.*s'",
-                              (int)(i - start), s + start);
-        rc = tr_cl_add_token(cl, idx, v, line, col0 + (uint32_t)start, err);
+                              cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
+                                  ? "expected a token (a signed 64-bit integer) before ','"
+                                  : "expected a token before ','");
+        int rc = tr_cl_add_token_text(cl, idx, s + start, i - start, line,
+                                      col0 + (uint32_t)start, err);
         if (rc != TOKENRING_OK)
             return rc;
         if (i < n) {
@@ -693,6 +1007,7 @@ TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
         return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster or topology");
     tokenring_cluster staging;
     memset(&staging, 0, sizeof staging);
+    staging.partitioner = tokenring_topology_partitioner(topology);
     int rc = TOKENRING_OK;
     size_t n = tokenring_topology_node_count(topology);
     for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
@@ -706,8 +1021,24 @@ TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
         rc = tr_cl_node(&staging, info.name, strlen(info.name), info.datacenter,
                         strlen(info.datacenter), info.rack, strlen(info.rack), 0, 0, 0, 0, &idx,
                         NULL, err);
-        for (size_t j = 0; j < info.token_count && rc == TOKENRING_OK; j++)
-            rc = tr_cl_add_token(&staging, idx, info.tokens[j], 0, 0, err);
+        for (size_t j = 0; j < info.token_count && rc == TOKENRING_OK; j++) {
+            if (staging.partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+                rc = tr_cl_add_token(&staging, idx, info.tokens[j], 0, 0, err);
+            } else if (staging.partitioner == TOKENRING_PARTITIONER_RANDOM) {
+                tokenring_token128 t;
+                uint8_t b[16];
+                rc = tokenring_topology_node_token128(&t, topology, i, j);
+                token128_bytes(b, t);
+                if (rc == TOKENRING_OK)
+                    rc = add_vtok(&staging, idx, b, 16, 0, 0, err);
+            } else {
+                const uint8_t *b = NULL;
+                size_t bn = 0;
+                rc = tokenring_topology_node_token_bytes(&b, &bn, topology, i, j);
+                if (rc == TOKENRING_OK)
+                    rc = add_vtok(&staging, idx, b, bn, 0, 0, err);
+            }
+        }
         if (rc == TOKENRING_OK) {
             staging.nodes[idx].state = info.state;
             staging.nodes[idx].liveness = info.liveness;
@@ -794,8 +1125,8 @@ TOKENRING_API int tokenring_cluster_node(tokenring_cluster_node_info *out,
     out->datacenter = nd->dc;
     out->rack = nd->rack;
     out->host_id = nd->host_id;
-    out->tokens = nd->known ? nd->tokens : NULL;
-    out->token_count = nd->known ? nd->ntok : 0;
+    out->tokens = nd->known && nd->tokens ? nd->tokens : NULL;
+    out->token_count = nd->known && nd->tokens ? nd->ntok : 0;
     out->declared_tokens = nd->known ? nd->ntok : nd->declared;
     out->state = nd->state;
     out->liveness = nd->liveness;
@@ -846,4 +1177,34 @@ TOKENRING_API int tokenring_cluster_find_keyspace(size_t *index_out,
         }
     }
     return TOKENRING_E_NOTFOUND;
+}
+
+TOKENRING_API int tokenring_cluster_set_partitioner(tokenring_cluster *cluster,
+                                                    tokenring_partitioner partitioner,
+                                                    tokenring_error *err)
+{
+    if (cluster == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster");
+    if (tokenring_partitioner_name(partitioner) == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)partitioner);
+    if (partitioner != cluster->partitioner) {
+        if (cluster->partitioner_fixed)
+            return tr_fail(err, TOKENRING_E_EXISTS, "the cluster's partitioner is already %s",
+                           tokenring_partitioner_name(cluster->partitioner));
+        for (size_t i = 0; i < cluster->n; i++)
+            if (cluster->nodes[i].ntok)
+                return tr_fail(err, TOKENRING_E_EXISTS,
+                               "the cluster already holds %s tokens (node %s)",
+                               tokenring_partitioner_name(cluster->partitioner),
+                               cluster->nodes[i].name);
+    }
+    cluster->partitioner = partitioner;
+    cluster->partitioner_fixed = true;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
+    const tokenring_cluster *cluster)
+{
+    return cluster ? cluster->partitioner : TOKENRING_PARTITIONER_MURMUR3;
 }

@@ -144,17 +144,8 @@ static int parse_token_set(tokenring_cluster *cl, size_t idx, const cell *c, uin
                 i++;
             b = i;
         }
-        int64_t v;
-        int rc = tr_parse_i64(c->s + a, b - a, &v);
-        if (rc == TOKENRING_E_RANGE)
-            return tr_fail_at(err, rc, line, col,
-                              "token '%.*s' is outside the signed 64-bit range", (int)(b - a),
-                              c->s + a);
+        int rc = tr_cl_add_token_text(cl, idx, c->s + a, b - a, line, col, err);
         if (rc != TOKENRING_OK)
-            return tr_fail_at(err, TOKENRING_E_PARSE, line, col,
-                              "expected a token (a signed 64-bit integer), found '%.*s'",
-                              (int)((b - a) > 40 ? 40 : (b - a)), c->s + a);
-        if ((rc = tr_cl_add_token(cl, idx, v, line, col, err)) != TOKENRING_OK)
             return rc;
         while (i < end && c->s[i] == ' ')
             i++;
@@ -243,6 +234,7 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
     size_t n;
     enum { WANT_HEADER, WANT_RULE, ROWS } st = WANT_HEADER;
     int c_name = -1, c_dc = -1, c_rack = -1, c_tokens = -1, c_host = -1, c_ks = -1, c_repl = -1;
+    int c_part = -1; /* system.local's partitioner (the class name) */
     size_t ncells = 0;
     long rows = 0;
     uint32_t header_line = 0;
@@ -292,7 +284,7 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                                   ncells < 2 ? "expected a cqlsh table header such as "
                                                "'peer | data_center | rack | tokens'"
                                              : "too many columns in the cqlsh header");
-            c_name = c_dc = c_rack = c_tokens = c_host = c_ks = c_repl = -1;
+            c_name = c_dc = c_rack = c_tokens = c_host = c_ks = c_repl = c_part = -1;
             int name_rank = 99;
             for (size_t k = 0; k < ncells; k++) {
                 for (int r = 0; r < 5; r++)
@@ -312,6 +304,13 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                     c_ks = (int)k;
                 else if (cell_is(&cells[k], "replication"))
                     c_repl = (int)k;
+                else if (cell_is(&cells[k], "partitioner"))
+                    c_part = (int)k;
+            }
+            if (c_part >= 0 && c_name < 0 && c_tokens < 0) { /* SELECT partitioner ... */
+                header_line = ln;
+                st = WANT_RULE;
+                continue;
             }
             if (c_ks >= 0 && c_repl >= 0) { /* system_schema.keyspaces */
                 header_line = ln;
@@ -349,6 +348,14 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
         if (c_ks >= 0 && c_repl >= 0) {
             if ((rc = keyspace_row(cl, &cells[c_ks], &cells[c_repl], ln, err)) != TOKENRING_OK)
                 return rc;
+            rows++;
+            continue;
+        }
+        if (c_part >= 0 && cells[c_part].n > 0 && !cell_is(&cells[c_part], "null") &&
+            (rc = tr_cl_name_partitioner(cl, cells[c_part].s, cells[c_part].n, ln,
+                                         cells[c_part].col, err)) != TOKENRING_OK)
+            return rc;
+        if (c_name < 0) { /* a table of the partitioner alone */
             rows++;
             continue;
         }

@@ -33,6 +33,14 @@ struct dr_range {
 
 struct dr {
     tokenring_cluster *cl;
+    /* Other partitioners: tokens are read into keys (sorted, distinct) and the ranges
+     * hold their ranks, so the ring logic below runs on int64 values in ring order. */
+    tokenring_partitioner part;
+    bool collect;            /* first pass: gather the tokens into keys */
+    struct tr_vtok *keys;
+    size_t nkeys, kcap;
+    char tkb[6][TR_TOKEN_TEXT_MAX];
+    unsigned tki;
     struct dr_range *r;
     size_t n, cap;
     uint32_t *eps;
@@ -44,6 +52,26 @@ static void dr_free(struct dr *d)
 {
     tr_free(d->r);
     tr_free(d->eps);
+    for (size_t i = 0; i < d->nkeys; i++)
+        tr_free(d->keys[i].p);
+    tr_free(d->keys);
+}
+
+/* A range bound for messages: the token itself (a rank's token on other partitioners). */
+static const char *tk(struct dr *d, int64_t v)
+{
+    char *b = d->tkb[d->tki++ % 6];
+    if (d->part == TOKENRING_PARTITIONER_MURMUR3 || v < 0 || (uint64_t)v >= d->nkeys) {
+        snprintf(b, TR_TOKEN_TEXT_MAX, "%lld", (long long)v);
+        return b;
+    }
+    struct tr_cnode fake;
+    memset(&fake, 0, sizeof fake);
+    fake.vtok = &d->keys[v];
+    tokenring_cluster c;
+    memset(&c, 0, sizeof c);
+    c.partitioner = d->part;
+    return tr_cl_token_text(&c, &fake, 0, b);
 }
 
 /* ------------------------------------------------------------ line lexing */
@@ -100,7 +128,51 @@ static int value(cur *c, const char *stop, const char *what, const char **v, siz
     return TOKENRING_OK;
 }
 
-static int token_value(cur *c, const char *what, int64_t *out, tokenring_error *err)
+static int vtok_cmp(const void *a, const void *b)
+{
+    const struct tr_vtok *x = a, *y = b;
+    return tokenring_byte_token_compare(x->p, x->n, y->p, y->n);
+}
+
+/* Reads a token of another partitioner: RandomPartitioner as 16 big-endian bytes,
+ * ByteOrdered as its bytes (b must hold vn / 2 + 16 bytes). */
+static int read_vtok(struct dr *d, cur *c, const char *what, const char *v, size_t vn,
+                     uint32_t col, uint8_t *b, size_t *bn, tokenring_error *err)
+{
+    int rc;
+    if (d->part == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 t;
+        rc = tokenring_token128_parse(&t, v, vn, NULL);
+        if (rc == TOKENRING_OK && t.hi == UINT64_MAX && t.lo == UINT64_MAX)
+            rc = TOKENRING_E_RANGE; /* the minimum token -1 ends no range of a ring */
+        if (rc == TOKENRING_OK) {
+            for (int i = 0; i < 8; i++) {
+                b[i] = (uint8_t)(t.hi >> (56 - 8 * i));
+                b[8 + i] = (uint8_t)(t.lo >> (56 - 8 * i));
+            }
+            *bn = 16;
+            return TOKENRING_OK;
+        }
+        d->cl->token_text_failed = true;
+        return tr_fail_at(err, rc == TOKENRING_E_RANGE ? rc : TOKENRING_E_PARSE, c->line, col,
+                          "expected %s (a RandomPartitioner token, 0..2^127), found "
+                          "'%.*s'", what, (int)(vn > 40 ? 40 : vn), v);
+    }
+    rc = tokenring_byte_token_parse(b, vn / 2 + 16, bn, v, vn, NULL);
+    for (size_t i = 0; i < vn && !d->cl->hex_letter; i++)
+        d->cl->hex_letter = (v[i] >= 'a' && v[i] <= 'f') || (v[i] >= 'A' && v[i] <= 'F');
+    if (rc == TOKENRING_OK && vn == 0)
+        rc = TOKENRING_E_PARSE; /* the empty token ends no range of a ring */
+    if (rc == TOKENRING_OK)
+        return TOKENRING_OK;
+    d->cl->token_text_failed = true;
+    return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col,
+                      "expected %s (a ByteOrderedPartitioner token: hex digits), found "
+                      "'%.*s'", what, (int)(vn > 40 ? 40 : vn), v);
+}
+
+static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
+                       tokenring_error *err)
 {
     const char *v;
     size_t vn;
@@ -108,15 +180,50 @@ static int token_value(cur *c, const char *what, int64_t *out, tokenring_error *
     if (rc != TOKENRING_OK)
         return rc;
     uint32_t col = (uint32_t)(v - c->s) + 1;
-    rc = tr_parse_i64(v, vn, out);
-    if (rc == TOKENRING_E_RANGE)
-        return tr_fail_at(err, rc, c->line, col,
-                          "token '%.*s' is outside -9223372036854775808..9223372036854775807",
-                          (int)(vn > 40 ? 40 : vn), v);
-    if (rc != TOKENRING_OK)
+    if (d->part == TOKENRING_PARTITIONER_MURMUR3) {
+        rc = tr_parse_i64(v, vn, out);
+        if (rc == TOKENRING_OK)
+            return TOKENRING_OK;
+        d->cl->token_text_failed = true;
+        if (rc == TOKENRING_E_RANGE)
+            return tr_fail_at(err, rc, c->line, col,
+                              "token '%.*s' is outside -9223372036854775808.."
+                              "9223372036854775807",
+                              (int)(vn > 40 ? 40 : vn), v);
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col,
                           "expected %s (a signed 64-bit integer), found '%.*s'", what,
                           (int)(vn > 40 ? 40 : vn), v);
+    }
+    uint8_t *b = tr_malloc(vn / 2 + 16);
+    if (!b)
+        return tr_cl_fail_nomem(err);
+    size_t bn = 0;
+    rc = read_vtok(d, c, what, v, vn, col, b, &bn, err);
+    if (rc != TOKENRING_OK) {
+        tr_free(b);
+        return rc;
+    }
+    struct tr_vtok key = { b, (uint32_t)bn };
+    if (d->collect) {
+        if (d->nkeys == d->kcap) {
+            size_t ncap = d->kcap ? d->kcap * 2 : 64;
+            struct tr_vtok *k = tr_reallocarray(d->keys, ncap, sizeof *k);
+            if (!k) {
+                tr_free(b);
+                return tr_cl_fail_nomem(err);
+            }
+            d->keys = k;
+            d->kcap = ncap;
+        }
+        d->keys[d->nkeys++] = key;
+        *out = 0;
+        return TOKENRING_OK;
+    }
+    const struct tr_vtok *hit = bsearch(&key, d->keys, d->nkeys, sizeof key, vtok_cmp);
+    tr_free(b);
+    if (!hit) /* cannot happen: the first pass read the same text */
+        return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col, "token changed between passes");
+    *out = (int64_t)(hit - d->keys);
     return TOKENRING_OK;
 }
 
@@ -194,9 +301,13 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
     size_t nh, nrpc;
     int rc;
     if ((rc = expect(c, "TokenRange(", err)) || (rc = expect(c, "start_token:", err)) ||
-        (rc = token_value(c, "the start token", &start, err)) || (rc = expect(c, ",", err)) ||
-        (rc = expect(c, "end_token:", err)) ||
-        (rc = token_value(c, "the end token", &end, err)) || (rc = expect(c, ",", err)) ||
+        (rc = token_value(d, c, "the start token", &start, err)) ||
+        (rc = expect(c, ",", err)) || (rc = expect(c, "end_token:", err)) ||
+        (rc = token_value(d, c, "the end token", &end, err)))
+        return rc;
+    if (d->collect)
+        return TOKENRING_OK; /* the first pass reads the tokens only */
+    if ((rc = expect(c, ",", err)) ||
         (rc = expect(c, "endpoints:", err)) || (rc = list(c, hosts, &nh, err)) ||
         (rc = expect(c, ",", err)) || (rc = expect(c, "rpc_endpoints:", err)))
         return rc;
@@ -205,17 +316,17 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
         return rc;
     if (nrpc != nh)
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col,
-                          "range (%lld, %lld]: %zu endpoints but %zu rpc_endpoints",
-                          (long long)start, (long long)end, nh, nrpc);
+                          "range (%s, %s]: %zu endpoints but %zu rpc_endpoints",
+                          tk(d, start), tk(d, end), nh, nrpc);
     if ((rc = expect(c, ",", err)) || (rc = expect(c, "endpoint_details:", err)) ||
         (rc = expect(c, "[", err)))
         return rc;
     if (nh == 0)
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col,
-                          "range (%lld, %lld] has no endpoint: the keyspace has no replica "
-                          "there, so nothing says which node owns %lld (describe a keyspace "
+                          "range (%s, %s] has no endpoint: the keyspace has no replica "
+                          "there, so nothing says which node owns %s (describe a keyspace "
                           "with replicas in every datacenter)",
-                          (long long)start, (long long)end, (long long)end);
+                          tk(d, start), tk(d, end), tk(d, end));
     for (size_t k = 0; k < nh; k++) {
         const char *h, *dc = NULL, *rack = NULL;
         size_t hn, dcn = 0, rackn = 0;
@@ -227,9 +338,9 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
         uint32_t hcol = (uint32_t)(h - c->s) + 1;
         if (hn != hosts[k].n || memcmp(h, hosts[k].s, hn) != 0)
             return tr_fail_at(err, TOKENRING_E_PARSE, c->line, hcol,
-                              "range (%lld, %lld]: endpoint_details lists %.*s where "
+                              "range (%s, %s]: endpoint_details lists %.*s where "
                               "endpoints lists %.*s (expected the same hosts in the same "
-                              "order)", (long long)start, (long long)end, (int)hn, h,
+                              "order)", tk(d, start), tk(d, end), (int)hn, h,
                               (int)hosts[k].n, hosts[k].s);
         cur_ws(c);
         if (cur_lit(c, ",") && (cur_ws(c), cur_lit(c, "datacenter:"))) {
@@ -251,9 +362,9 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
         }
         if (!dc || !rack)
             return tr_fail_at(err, TOKENRING_E_PARSE, c->line, hcol,
-                              "range (%lld, %lld]: endpoint %.*s has no %s (the snitch "
+                              "range (%s, %s]: endpoint %.*s has no %s (the snitch "
                               "gave none), so the node cannot be placed",
-                              (long long)start, (long long)end, (int)hn, h,
+                              tk(d, start), tk(d, end), (int)hn, h,
                               dc ? "rack" : "datacenter");
         if ((rc = expect(c, ")", err)) != TOKENRING_OK)
             return rc;
@@ -266,8 +377,8 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
         for (size_t j = 0; j < k; j++)
             if (idx[j] == (uint32_t)ni)
                 return tr_fail_at(err, TOKENRING_E_PARSE, c->line, hcol,
-                                  "range (%lld, %lld] names endpoint %.*s twice",
-                                  (long long)start, (long long)end, (int)hn, h);
+                                  "range (%s, %s] names endpoint %.*s twice",
+                                  tk(d, start), tk(d, end), (int)hn, h);
         idx[k] = (uint32_t)ni;
     }
     if ((rc = expect(c, "]", err)) || (rc = expect(c, ")", err)))
@@ -305,8 +416,8 @@ static int check_tiling(struct dr *d, uint32_t flags, bool *gap)
             if (a->line > b->line)
                 a = b, b = &d->r[i - 1];
             return tr_fail_at(err, TOKENRING_E_EXISTS, b->line, b->col,
-                              "a second range ending at %lld (the first is on line %u)",
-                              (long long)b->end, (unsigned)a->line);
+                              "a second range ending at %s (the first is on line %u)",
+                              tk(d, b->end), (unsigned)a->line);
         }
     *gap = false;
     for (size_t i = 0; i < d->n; i++) {
@@ -324,16 +435,16 @@ static int check_tiling(struct dr *d, uint32_t flags, bool *gap)
         const struct dr_range *hit = bsearch(&key, d->r, d->n, sizeof *d->r, cmp_range_end);
         if (hit && hit != r)
             return tr_fail_at(err, TOKENRING_E_PARSE, r->line, r->col,
-                              "range (%lld, %lld] overlaps the range ending at %lld (line "
+                              "range (%s, %s] overlaps the range ending at %s (line "
                               "%u): the ranges come from different rings",
-                              (long long)r->start, (long long)r->end, (long long)prev,
+                              tk(d, r->start), tk(d, r->end), tk(d, prev),
                               (unsigned)d->r[i == 0 ? d->n - 1 : i - 1].line);
         return tr_fail_at(err, TOKENRING_E_PARSE, r->line, r->col,
-                          "range (%lld, %lld] starts at %lld, but no range ends there: the "
-                          "ranges between %lld and %lld are missing (an incomplete listing; "
+                          "range (%s, %s] starts at %s, but no range ends there: the "
+                          "ranges between %s and %s are missing (an incomplete listing; "
                           "allow partial input to accept it)",
-                          (long long)r->start, (long long)r->end, (long long)r->start,
-                          (long long)prev, (long long)r->start);
+                          tk(d, r->start), tk(d, r->end), tk(d, r->start),
+                          tk(d, prev), tk(d, r->start));
     }
     return TOKENRING_OK;
 }
@@ -525,10 +636,10 @@ static int check_placement(struct dr *d)
         names(got, sizeof got, cl, d->eps + r->ep_off, r->ep_n);
         names(exp, sizeof exp, cl, want, nwant);
         rc = tr_fail_at(err, TOKENRING_E_PARSE, r->line, r->col,
-                        "range (%lld, %lld]: endpoints [%s] do not fit the tokens read "
+                        "range (%s, %s]: endpoints [%s] do not fit the tokens read "
                         "(NetworkTopologyStrategy %s gives [%s]): the first endpoint is not "
                         "the owner",
-                        (long long)r->start, (long long)r->end, got, rbuf, exp);
+                        tk(d, r->start), tk(d, r->end), got, rbuf, exp);
     }
 out:
     tokenring_replication_free(nts);
@@ -558,22 +669,18 @@ static bool is_elision(const char *t, size_t n)
     return dots >= 2;
 }
 
-int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t len,
-                               uint32_t flags, tokenring_error *err)
+/* The lines: fills d's ranges (or, in the collect pass, d's keys). */
+static int read_lines(struct dr *d, const char *text, size_t len, uint32_t flags,
+                      struct span *hosts, uint32_t *idx, bool *elided_out)
 {
-    struct dr d = { .cl = cl, .err = err };
-    struct span *hosts = tr_reallocarray(NULL, 2 * MAX_EPS, sizeof *hosts);
-    uint32_t *idx = tr_reallocarray(NULL, MAX_EPS, sizeof *idx);
+    tokenring_error *err = d->err;
     int rc = TOKENRING_OK;
-    if (!hosts || !idx) {
-        rc = tr_cl_fail_nomem(err);
-        goto out;
-    }
     tr_lines ls;
     tr_lines_init(&ls, text, len);
     const char *line;
     size_t n;
     bool schema = false, header = false, elided = false;
+    size_t lines = 0;
     while (tr_lines_next(&ls, &line, &n)) {
         if (tr_is_blank(line, n))
             continue;
@@ -582,18 +689,19 @@ int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t l
         const char *t = line + c.i;
         size_t tn = n - c.i;
         if (tr_starts_with(t, tn, "Schema Version:")) {
-            if (schema || header || d.n)
+            if (schema || header || d->n || lines)
                 rc = tr_fail_at(err, TOKENRING_E_PARSE, c.line, (uint32_t)c.i + 1,
                                 "a second 'Schema Version:' line: expected the output of "
                                 "one nodetool describering");
             schema = true;
         } else if (tr_starts_with(t, tn, "TokenRange:") && tr_is_blank(t + 11, tn - 11)) {
-            if (header || d.n)
+            if (header || d->n || lines)
                 rc = tr_fail_at(err, TOKENRING_E_PARSE, c.line, (uint32_t)c.i + 1,
                                 "a second 'TokenRange:' header");
             header = true;
         } else if (tr_starts_with(t, tn, "TokenRange(")) {
-            rc = range_line(&d, &c, hosts, idx);
+            rc = range_line(d, &c, hosts, idx);
+            lines++;
         } else if (is_elision(t, tn)) {
             if (!(flags & TOKENRING_PARSE_ALLOW_PARTIAL))
                 rc = tr_fail_at(err, TOKENRING_E_PARSE, c.line, (uint32_t)c.i + 1,
@@ -607,13 +715,78 @@ int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t l
                             "...)' line, found '%.*s'", (int)(tn > 30 ? 30 : tn), t);
         }
         if (rc != TOKENRING_OK)
-            goto out;
+            return rc;
     }
-    if (d.n == 0) {
-        rc = tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
-                        "nodetool describering output without any TokenRange(...) line");
+    if (lines == 0)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
+                          "nodetool describering output without any TokenRange(...) line");
+    *elided_out = elided;
+    return TOKENRING_OK;
+}
+
+/* Replaces each node's ranks by the tokens they stand for. */
+static int ranks_to_tokens(struct dr *d)
+{
+    tokenring_cluster *cl = d->cl;
+    for (size_t i = 0; i < cl->n; i++) {
+        struct tr_cnode *nd = &cl->nodes[i];
+        if (!nd->ntok)
+            continue;
+        struct tr_vtok *v = tr_calloc(nd->tcap ? nd->tcap : 1, sizeof *v);
+        if (!v)
+            return tr_cl_fail_nomem(d->err);
+        for (size_t j = 0; j < nd->ntok; j++) {
+            const struct tr_vtok *k = &d->keys[nd->tokens[j]];
+            v[j].n = k->n;
+            if (k->n && !(v[j].p = tr_malloc(k->n))) {
+                for (size_t q = 0; q < j; q++)
+                    tr_free(v[q].p);
+                tr_free(v);
+                return tr_cl_fail_nomem(d->err);
+            }
+            if (k->n)
+                memcpy(v[j].p, k->p, k->n);
+        }
+        tr_free(nd->tokens);
+        nd->tokens = NULL;
+        nd->vtok = v;
+    }
+    return TOKENRING_OK;
+}
+
+int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t len,
+                               uint32_t flags, tokenring_error *err)
+{
+    struct dr d = { .cl = cl, .err = err, .part = cl->partitioner };
+    struct span *hosts = tr_reallocarray(NULL, 2 * MAX_EPS, sizeof *hosts);
+    uint32_t *idx = tr_reallocarray(NULL, MAX_EPS, sizeof *idx);
+    int rc = TOKENRING_OK;
+    bool elided = false;
+    if (!hosts || !idx) {
+        rc = tr_cl_fail_nomem(err);
         goto out;
     }
+    if (d.part != TOKENRING_PARTITIONER_MURMUR3) {
+        /* first pass: the tokens, sorted and distinct; the second reads ranks */
+        d.collect = true;
+        if ((rc = read_lines(&d, text, len, flags, hosts, idx, &elided)) != TOKENRING_OK)
+            goto out;
+        d.collect = false;
+        if (d.nkeys > 1) {
+            qsort(d.keys, d.nkeys, sizeof *d.keys, vtok_cmp);
+            size_t w = 1;
+            for (size_t i = 1; i < d.nkeys; i++) {
+                if (vtok_cmp(&d.keys[i], &d.keys[w - 1]) == 0)
+                    tr_free(d.keys[i].p);
+                else
+                    d.keys[w++] = d.keys[i];
+            }
+            d.nkeys = w;
+        }
+        cl->partitioner = TOKENRING_PARTITIONER_MURMUR3; /* ranks, in ring order */
+    }
+    if ((rc = read_lines(&d, text, len, flags, hosts, idx, &elided)) != TOKENRING_OK)
+        goto out;
     bool gap = false;
     if ((rc = check_tiling(&d, flags, &gap)) != TOKENRING_OK)
         goto out;
@@ -631,11 +804,11 @@ int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t l
             for (uint32_t j = 0; j < d.r[i].ep_n; j++)
                 if (d.eps[d.r[i].ep_off + j] == k) {
                     rc = tr_fail_at(err, TOKENRING_E_PARSE, d.r[i].line, d.r[i].col,
-                                    "node %s is a replica of range (%lld, %lld] but the "
+                                    "node %s is a replica of range (%s, %s] but the "
                                     "first endpoint of no range: the endpoints do not name "
                                     "each range's owner first, so its tokens are unknown",
-                                    cl->nodes[k].name, (long long)d.r[i].start,
-                                    (long long)d.r[i].end);
+                                    cl->nodes[k].name, tk(&d, d.r[i].start),
+                                    tk(&d, d.r[i].end));
                     goto out;
                 }
     }
@@ -643,7 +816,11 @@ int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t l
         cl->flags |= TOKENRING_CLUSTER_PARTIAL;
     else
         rc = check_placement(&d);
+    if (rc == TOKENRING_OK && d.part != TOKENRING_PARTITIONER_MURMUR3)
+        rc = ranks_to_tokens(&d);
 out:
+    cl->partitioner = d.part; /* on failure the staging cluster (ranks in tokens) is
+                                 discarded */
     tr_free(hosts);
     tr_free(idx);
     dr_free(&d);

@@ -48,7 +48,7 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
     const char *line, *prev = NULL;
     size_t n, prev_n = 0;
     int seen = 0;
-    bool saw_dc = false;
+    bool saw_dc = false, tsv_closed = false;
     while (seen < 40 && tr_lines_next(&ls, &line, &n)) {
         if (tr_is_blank(line, n))
             continue;
@@ -58,8 +58,11 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
             i++;
         const char *t = line + i;
         size_t tn = n - i;
-        if (seen == 1 && tr_starts_with(line, n, "node\tdc\track\ttokens"))
+        if (line[0] == '#' && !tsv_closed)
+            continue; /* comments above a TSV header */
+        if (!tsv_closed && tr_starts_with(line, n, "node\tdc\track\ttokens"))
             return TOKENRING_INPUT_TSV;
+        tsv_closed = true;
         if (tr_starts_with(t, tn, "TokenRange(start_token:") ||
             (tr_starts_with(t, tn, "TokenRange:") && tr_is_blank(t + 11, tn - 11)) ||
             (seen == 1 && tr_starts_with(t, tn, "Schema Version:")))
@@ -147,6 +150,27 @@ static int undetected(const char *text, size_t len, tokenring_error *err)
                       "status or describering output, or a cqlsh table");
 }
 
+static int parse_format(tokenring_cluster *staging, int format, const char *text, size_t len,
+                        uint32_t flags, tokenring_error *err)
+{
+    switch (format) {
+    case TOKENRING_INPUT_TOPOLOGY:
+        return tr_parse_topology_text(staging, text, len, flags, err);
+    case TOKENRING_INPUT_TSV:
+        return tr_parse_tsv_text(staging, text, len, flags, err);
+    case TOKENRING_INPUT_NODETOOL_RING:
+        return tr_parse_ring_text(staging, text, len, flags, err);
+    case TOKENRING_INPUT_NODETOOL_STATUS:
+        return tr_parse_status_text(staging, text, len, flags, err);
+    case TOKENRING_INPUT_CQLSH:
+        return tr_parse_cqlsh_text(staging, text, len, flags, err);
+    case TOKENRING_INPUT_NODETOOL_DESCRIBERING:
+        return tr_parse_describering_text(staging, text, len, flags, err);
+    default:
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown input format %d", format);
+    }
+}
+
 TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format,
                                           const char *text, size_t len, uint32_t flags,
                                           int *format_out, tokenring_error *err)
@@ -174,36 +198,64 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         }
         return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "unexpected NUL byte");
     }
-    tokenring_cluster staging;
-    memset(&staging, 0, sizeof staging);
-    int rc;
-    switch (format) {
-    case TOKENRING_INPUT_TOPOLOGY:
-        rc = tr_parse_topology_text(&staging, text, len, flags, err);
-        break;
-    case TOKENRING_INPUT_TSV:
-        rc = tr_parse_tsv_text(&staging, text, len, flags, err);
-        break;
-    case TOKENRING_INPUT_NODETOOL_RING:
-        rc = tr_parse_ring_text(&staging, text, len, flags, err);
-        break;
-    case TOKENRING_INPUT_NODETOOL_STATUS:
-        rc = tr_parse_status_text(&staging, text, len, flags, err);
-        break;
-    case TOKENRING_INPUT_CQLSH:
-        rc = tr_parse_cqlsh_text(&staging, text, len, flags, err);
-        break;
-    case TOKENRING_INPUT_NODETOOL_DESCRIBERING:
-        rc = tr_parse_describering_text(&staging, text, len, flags, err);
-        break;
-    default:
+    if (format < TOKENRING_INPUT_TOPOLOGY || format > TOKENRING_INPUT_NODETOOL_DESCRIBERING)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown input format %d", format);
+    /* The partitioner: the cluster's when it is fixed or holds tokens; else the one the
+     * input names (a restart when it names it after tokens were read), else the first
+     * of Murmur3, RandomPartitioner and ByteOrderedPartitioner whose token form every
+     * token has (ByteOrdered only when some token has a hex letter: decimal digits read
+     * as hex would turn a mistyped Murmur3 token into a ring of bytes). When none fits,
+     * the error is Murmur3's. */
+    bool decided = cluster->partitioner_fixed;
+    for (size_t i = 0; i < cluster->n && !decided; i++)
+        decided = cluster->nodes[i].ntok > 0;
+    static const tokenring_partitioner order[] = { TOKENRING_PARTITIONER_MURMUR3,
+                                                   TOKENRING_PARTITIONER_RANDOM,
+                                                   TOKENRING_PARTITIONER_BYTE_ORDERED };
+    tokenring_error first;
+    memset(&first, 0, sizeof first);
+    int first_rc = TOKENRING_OK, rc = TOKENRING_OK;
+    size_t attempt = 0;
+    tokenring_partitioner p = decided ? cluster->partitioner : order[0];
+    bool fixed = decided, named = false;
+    for (int round = 0; round < 5; round++) {
+        tokenring_cluster staging;
+        memset(&staging, 0, sizeof staging);
+        staging.partitioner = p;
+        staging.partitioner_fixed = fixed;
+        tokenring_error e;
+        memset(&e, 0, sizeof e);
+        rc = parse_format(&staging, format, text, len, flags, &e);
+        if (rc == TOKENRING_OK && !staging.partitioner_fixed &&
+            staging.partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED && !staging.hex_letter)
+            rc = TOKENRING_E_PARSE; /* decimal digits only: not read as hex unless named */
+        if (rc == TOKENRING_OK)
+            rc = tr_cl_finish(&staging, &e);
+        if (rc == TOKENRING_OK)
+            rc = tr_cl_merge(cluster, &staging, &e);
+        bool restart = staging.restart, text_failed = staging.token_text_failed;
+        tokenring_partitioner next = staging.partitioner;
+        tr_cl_clear(&staging);
+        if (rc == TOKENRING_OK)
+            break;
+        if (restart && !named) { /* the input named its partitioner: parse with it */
+            p = next;
+            fixed = named = true;
+            continue;
+        }
+        if (first_rc == TOKENRING_OK || named) {
+            first_rc = rc;
+            first = e;
+        }
+        if (fixed || !text_failed || ++attempt >= sizeof order / sizeof order[0])
+            break;
+        p = order[attempt];
     }
-    if (rc == TOKENRING_OK)
-        rc = tr_cl_finish(&staging, err);
-    if (rc == TOKENRING_OK)
-        rc = tr_cl_merge(cluster, &staging, err);
-    tr_cl_clear(&staging);
+    if (rc != TOKENRING_OK) {
+        rc = first_rc;
+        if (err)
+            *err = first;
+    }
     if (rc == TOKENRING_OK && format_out)
         *format_out = format;
     return rc;

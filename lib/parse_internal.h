@@ -12,13 +12,23 @@
 struct tr_cnode {
     char *name, *dc, *rack, *host_id;   /* host_id may be NULL */
     char *load, *owns;                  /* nodetool's Load and Owns as printed, or NULL */
-    int64_t *tokens;                    /* sorted ascending once parsing ends */
+    int64_t *tokens;                    /* Murmur3: sorted ascending once parsing ends */
+    struct tr_vtok *vtok;               /* the other partitioners (tokens NULL), sorted
+                                           in the partitioner's order */
     uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
     size_t ntok, tcap;
     size_t declared;                    /* token count the input declared (0: none) */
     bool known;                         /* tokens known */
     int32_t state, liveness;
     uint32_t line, column;
+};
+
+/* A token of RandomPartitioner (its value as 16 big-endian bytes, so that byte order is
+ * numeric order) or ByteOrderedPartitioner (its bytes): compared as unsigned bytes,
+ * lexicographically, a proper prefix first (tokenring_byte_token_compare). */
+struct tr_vtok {
+    uint8_t *p;                         /* may be NULL when n is 0 */
+    uint32_t n;
 };
 
 struct tr_keyspace {
@@ -44,6 +54,13 @@ struct tokenring_cluster {
     struct tr_skipped *skipped;         /* system_schema.keyspaces rows not kept */
     size_t nskipped;
     tokenring_topology *topo;           /* NULL when no node or tokens unknown */
+    tokenring_partitioner partitioner;  /* the tokens' partitioner (Murmur3 by default) */
+    bool partitioner_fixed;             /* set by the caller or named by an input */
+    bool token_text_failed;             /* staging: a token did not read in partitioner */
+    bool hex_letter;                    /* staging: a ByteOrdered token had a-f in it */
+    bool restart;                       /* staging: an input named another partitioner
+                                           (in partitioner) after reading tokens: parse
+                                           again with it */
     uint32_t flags;
     uint32_t *hash;                     /* name index (node index + 1, 0 = empty), open
                                            addressing; valid when hashed == n */
@@ -88,6 +105,27 @@ TR_HIDDEN int tr_cl_node(tokenring_cluster *cl, const char *name, size_t name_le
                          bool *created, tokenring_error *err);
 TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
                               uint32_t line, uint32_t col, tokenring_error *err);
+/* Adds a token given as text in the cluster's partitioner's string form (Murmur3: a
+ * signed 64-bit decimal; RandomPartitioner: a decimal 0 .. 2^127; ByteOrdered: hex). A
+ * token that does not read sets token_text_failed. */
+TR_HIDDEN int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
+                                   uint32_t line, uint32_t col, tokenring_error *err);
+/* Checks a token's text as tr_cl_add_token_text() reads it, without adding it; a
+ * Murmur3 token's value goes to murmur3_out (may be NULL). */
+TR_HIDDEN int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n,
+                                     uint32_t line, uint32_t col, int64_t *murmur3_out,
+                                     tokenring_error *err);
+/* The partitioner an input names (a topology file's `partitioner` line, cqlsh
+ * system.local's column): fixes the staging cluster's, or asks for a new parse when the
+ * staging cluster read tokens in another one. Returns TOKENRING_E_PARSE with restart set
+ * in that case. */
+TR_HIDDEN int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n,
+                                     uint32_t line, uint32_t col, tokenring_error *err);
+/* Formats token k of node nd in the cluster's partitioner's string form into buf (at
+ * least TR_TOKEN_TEXT_MAX bytes; a byte token longer than fits is cut with "..."). */
+#define TR_TOKEN_TEXT_MAX 96
+TR_HIDDEN const char *tr_cl_token_text(const tokenring_cluster *cl, const struct tr_cnode *nd,
+                                       size_t k, char *buf);
 /* Sets a node's host ID unless it has one; the ID follows the rules of names. */
 TR_HIDDEN int tr_cl_set_host_id(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                                 uint32_t line, uint32_t col, tokenring_error *err);

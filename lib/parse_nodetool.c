@@ -102,17 +102,16 @@ static bool is_owns(const tr_word *w)
     return true;
 }
 
-static int token_word(const tr_word *w, uint32_t line, int64_t *out, tokenring_error *err)
+/* Checks a token column in the cluster's partitioner (a Murmur3 value to *out). */
+static int token_word(tokenring_cluster *cl, const tr_word *w, uint32_t line, int64_t *out,
+                      tokenring_error *err)
 {
-    int rc = tr_parse_i64(w->s, w->n, out);
-    if (rc == TOKENRING_E_RANGE)
-        return tr_fail_at(err, rc, line, w->col,
-                          "token '%.*s' is outside the signed 64-bit range", (int)w->n, w->s);
-    if (rc != TOKENRING_OK)
-        return tr_fail_at(err, TOKENRING_E_PARSE, line, w->col,
-                          "expected a token (a signed 64-bit integer), found '%.*s'",
-                          (int)(w->n > 40 ? 40 : w->n), w->s);
-    return TOKENRING_OK;
+    return tr_cl_check_token_text(cl, w->s, w->n, line, w->col, out, err);
+}
+
+static bool same_word(const tr_word *a, const tr_word *b)
+{
+    return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
 }
 
 /* Shared by both formats: "Datacenter: <name>". Returns the name span. */
@@ -154,7 +153,7 @@ struct ring_dc {
     uint32_t col;
     bool header, underline;
     bool have_wrap;
-    int64_t wrap;
+    tr_word wrap;       /* as printed: rows print their tokens the same way */
     uint32_t wrap_line, wrap_col;
     bool wrap_seen;     /* the wrap token appeared in a row */
     size_t rows;
@@ -173,10 +172,11 @@ static int ring_dc_end(tokenring_cluster *cl, const struct ring_dc *dc, uint32_t
             return TOKENRING_OK;
         }
         return tr_fail_at(err, TOKENRING_E_PARSE, dc->wrap_line, dc->wrap_col,
-                          "the wrap-around token %lld above the rows of datacenter %.*s is "
+                          "the wrap-around token %.*s above the rows of datacenter %.*s is "
                           "in none of its rows: the listing is incomplete (allow partial "
                           "input to accept it)",
-                          (long long)dc->wrap, (int)dc->len, dc->name);
+                          (int)(dc->wrap.n > 60 ? 60 : dc->wrap.n), dc->wrap.s, (int)dc->len,
+                          dc->name);
     }
     return TOKENRING_OK;
 }
@@ -294,8 +294,9 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, w[0].col,
                                   "expected a ring row (Address Rack Status State Load Owns "
                                   "Token), found a lone value");
-            if ((rc = token_word(&w[0], ln, &dc.wrap, err)) != TOKENRING_OK)
+            if ((rc = token_word(cl, &w[0], ln, NULL, err)) != TOKENRING_OK)
                 return rc;
+            dc.wrap = w[0];
             dc.have_wrap = true;
             dc.wrap_line = ln;
             dc.wrap_col = w[0].col;
@@ -348,7 +349,7 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
                               "expected Owns as a percentage or '?', found '%.*s'",
                               (int)(owns->n > 40 ? 40 : owns->n), owns->s);
         int64_t token;
-        if ((rc = token_word(tok, ln, &token, err)) != TOKENRING_OK)
+        if ((rc = token_word(cl, tok, ln, &token, err)) != TOKENRING_OK)
             return rc;
         size_t idx;
         bool created;
@@ -375,10 +376,11 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
                               "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
                               state->s, (unsigned)nd->line);
         }
-        if ((rc = tr_cl_add_token(cl, idx, token, ln, tok->col, err)) != TOKENRING_OK)
+        if ((rc = tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err)) !=
+            TOKENRING_OK)
             return rc;
         dc.rows++;
-        if (dc.have_wrap && token == dc.wrap)
+        if (dc.have_wrap && same_word(tok, &dc.wrap))
             dc.wrap_seen = true;
     }
     if (!any_dc)
@@ -533,6 +535,7 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         int64_t ntok = -1, token = 0;
         uint32_t token_col = 0;
         bool have_token = false;
+        tr_word token_w = { NULL, 0, 0 };
         tr_word no_rack;
         for (size_t c = 0; c < ncols; c++) {
             if (k >= nw && cols[c] == C_RACK && c + 1 == ncols && c > 0 &&
@@ -587,9 +590,10 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
                 k++;
                 break;
             case C_TOKEN:
-                if ((rc = token_word(x, ln, &token, err)) != TOKENRING_OK)
+                if ((rc = token_word(cl, x, ln, &token, err)) != TOKENRING_OK)
                     return rc;
                 have_token = true;
+                token_w = *x;
                 token_col = x->col;
                 k++;
                 break;
@@ -627,7 +631,8 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             (rc = tr_cl_set_column(cl, idx, true, own->s, own->n, err)) != TOKENRING_OK)
             return rc;
         if (have_token) {
-            if ((rc = tr_cl_add_token(cl, idx, token, ln, token_col, err)) != TOKENRING_OK)
+            if ((rc = tr_cl_add_token_text(cl, idx, token_w.s, token_w.n, ln, token_col,
+                                           err)) != TOKENRING_OK)
                 return rc;
         } else if (ntok > 0) {
             nd->declared = (size_t)ntok;

@@ -341,6 +341,26 @@ int tr_parse_topology_text(tokenring_cluster *cl, const char *text, size_t len,
             if (rc != TOKENRING_OK)
                 return rc;
             in_node = true;
+        } else if (kw == 11 && memcmp(line, "partitioner", 11) == 0) {
+            size_t k = kw;
+            while (k < m && (line[k] == ' ' || line[k] == '\t'))
+                k++;
+            size_t ps = k;
+            while (k < m && line[k] != ' ' && line[k] != '\t')
+                k++;
+            size_t pe = k;
+            while (k < m && (line[k] == ' ' || line[k] == '\t'))
+                k++;
+            if (pe == ps || k < m)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)(pe == ps ? ps : k) + 1,
+                                  "expected 'partitioner NAME' (Murmur3Partitioner, "
+                                  "RandomPartitioner or ByteOrderedPartitioner)");
+            if (cl->n > 0)
+                return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
+                                  "the partitioner line must come before the first node");
+            rc = tr_cl_name_partitioner(cl, line + ps, pe - ps, ln, (uint32_t)ps + 1, err);
+            if (rc != TOKENRING_OK)
+                return rc;
         } else if (kw == 8 && memcmp(line, "keyspace", 8) == 0) {
             size_t mk = strip_comment(line, n, true);
             size_t k = kw;
@@ -378,7 +398,8 @@ int tr_parse_topology_text(tokenring_cluster *cl, const char *text, size_t len,
                 return rc;
         } else {
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
-                              "expected 'node', 'keyspace', a comment or a blank line, "
+                              "expected 'node', 'keyspace', 'partitioner', a comment or a "
+                              "blank line, "
                               "found '%.*s'", (int)(kw > 40 ? 40 : kw), line);
         }
     }
@@ -456,6 +477,24 @@ static void sb_i64(textbuf *b, int64_t v)
 
 #define TOKENS_PER_LINE 6
 
+/* Token j of node nd in its partitioner's string form (TokenFactory.toString). */
+static void put_token(textbuf *b, const tokenring_cluster *cl, const struct tr_cnode *nd,
+                      size_t j)
+{
+    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+        sb_i64(b, nd->tokens[j]);
+    } else if (cl->partitioner == TOKENRING_PARTITIONER_RANDOM) {
+        char buf[TR_TOKEN_TEXT_MAX];
+        text_str(b, tr_cl_token_text(cl, nd, j, buf));
+    } else {
+        static const char hex[] = "0123456789abcdef";
+        for (uint32_t k = 0; k < nd->vtok[j].n; k++) {
+            char d[2] = { hex[nd->vtok[j].p[k] >> 4], hex[nd->vtok[j].p[k] & 15] };
+            text_put(b, d, 2);
+        }
+    }
+}
+
 TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_out,
                                            const tokenring_cluster *cluster)
 {
@@ -465,6 +504,11 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
         return TOKENRING_E_INVAL;
     textbuf b = { 0 };
     text_str(&b, "# tokenring topology file (format: doc/topology-format.md)\n");
+    if (cluster->partitioner != TOKENRING_PARTITIONER_MURMUR3) {
+        text_str(&b, "partitioner ");
+        text_str(&b, tokenring_partitioner_name(cluster->partitioner));
+        text_str(&b, "\n");
+    }
     for (size_t i = 0; i < cluster->nks; i++) {
         size_t rl = 0;
         int rc = tokenring_replication_format(NULL, 0, &rl, cluster->ks[i].repl);
@@ -520,14 +564,14 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
             for (size_t j = 0; j < nd->ntok; j++) {
                 if (j)
                     text_put(&b, ",", 1);
-                sb_i64(&b, nd->tokens[j]);
+                put_token(&b, cluster, nd, j);
             }
             text_str(&b, "\n");
             continue;
         }
         for (size_t j = 0; j < nd->ntok; j++) {
             text_str(&b, j % TOKENS_PER_LINE == 0 ? "\n    " : ",");
-            sb_i64(&b, nd->tokens[j]);
+            put_token(&b, cluster, nd, j);
         }
         text_str(&b, "\n");
     }

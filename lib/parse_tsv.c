@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The golden-vector TSV format: a `node<TAB>dc<TAB>rack<TAB>tokens` header and one
- * node per line, tokens comma-separated. */
+/* The golden-vector TSV format: a `node<TAB>dc<TAB>rack<TAB>tokens` header (after
+ * '#' comment lines, if any) and one node per line, tokens comma-separated. */
 #include <string.h>
 
 #include "parse_formats.h"
@@ -17,6 +17,8 @@ int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint3
     while (tr_lines_next(&ls, &line, &n)) {
         uint32_t ln = ls.lineno;
         if (!header) {
+            if (tr_is_blank(line, n) || (n && line[0] == '#'))
+                continue; /* comments above the header */
             if (!(n == 19 && memcmp(line, "node\tdc\track\ttokens", 19) == 0))
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
                                   "expected the header 'node<TAB>dc<TAB>rack<TAB>tokens'");

@@ -199,7 +199,7 @@ static void topology_errors(void **state)
                 "expected a token");
     parse_fails(T, "node a dc=d rack=r tokens=1,,2\n", TOKENRING_E_PARSE, 1, 29,
                 "expected a token");
-    parse_fails(T, "node a dc=d rack=r tokens=9223372036854775808\n", TOKENRING_E_RANGE, 1, 27,
+    parse_fails(T, "node a dc=d rack=r tokens=-9223372036854775809\n", TOKENRING_E_RANGE, 1, 27,
                 "outside");
     parse_fails(T, "node a dc=d rack=r tokens=1\nnode b dc=d rack=r tokens=2,1\n",
                 TOKENRING_E_EXISTS, 2, 29, "already held by node a (line 1)");
@@ -845,7 +845,7 @@ static void ring_bad_inputs(void **state)
     (void)state;
     static const bad_case cases[] = {
         /* a token outside int64, and one that is not a number */
-        { RING, RHDR "1.2.3.4  r1  Up  Normal  1 KiB  ?  9223372036854775808\n",
+        { RING, RHDR "1.2.3.4  r1  Up  Normal  1 KiB  ?  -9223372036854775809\n",
           TOKENRING_E_RANGE, "outside the signed 64-bit range" },
         { RING, RHDR "1.2.3.4  r1  Up  Normal  1 KiB  ?  " LONG41 "\n", TOKENRING_E_PARSE,
           "token" },
@@ -951,7 +951,7 @@ static void status_bad_inputs(void **state)
           TOKENRING_E_PARSE, "after the Rack column" },
         { STATUS, SHDR SCOLS "UN  1.2.3.4  1 KiB  1  ?  h  r1\nUN  1.2.3.4  1 KiB  1  ?  h  r1\n",
           TOKENRING_E_EXISTS, "listed twice" },
-        { STATUS, SHDR "--  Address  Load  Token  Rack\nUN  1.2.3.4  1 KiB  99999999999999999999  r1\n",
+        { STATUS, SHDR "--  Address  Load  Token  Rack\nUN  1.2.3.4  1 KiB  -9223372036854775809  r1\n",
           TOKENRING_E_RANGE, "outside the signed 64-bit range" },
         { STATUS, SHDR "--  Address  Load  Token  Rack\nUN  1.2.3.4  1 KiB  " LONG41 "  r1\n",
           TOKENRING_E_PARSE, "token" },
@@ -1011,7 +1011,7 @@ static void cqlsh_bad_inputs(void **state)
 {
     (void)state;
     static const bad_case cases[] = {
-        { CQLSH, CHDR " a | dc1 | r1 | {'99999999999999999999'}\n", TOKENRING_E_RANGE,
+        { CQLSH, CHDR " a | dc1 | r1 | {'-9223372036854775809'}\n", TOKENRING_E_RANGE,
           "outside the signed 64-bit range" },
         { CQLSH, CHDR " a | dc1 | r1 | {'" LONG41 "'}\n", TOKENRING_E_PARSE, "token" },
         { CQLSH, CHDR " a | dc1 | r1 | {'5'\n", TOKENRING_E_PARSE, "" },
@@ -1156,7 +1156,7 @@ static void topology_file_errors(void **state)
     fails(TOPO, "node a dc=d rack=r host_id=\"\\r\" tokens=1\n", TOKENRING_E_INVAL,
           "control character");
     fails(TOPO, "node a dc=d rack=r tokens=1,,2\n", TOKENRING_E_PARSE, "");
-    fails(TOPO, "node a dc=d rack=r tokens=9223372036854775808\n", TOKENRING_E_RANGE, "");
+    fails(TOPO, "node a dc=d rack=r tokens=-9223372036854775809\n", TOKENRING_E_RANGE, "");
     fails(TOPO, "node a dc=d rack=r tokens=\n", TOKENRING_E_EMPTY, "");
     /* a name longer than TOKENRING_MAX_NAME */
     char big[600];

@@ -67,7 +67,7 @@ type ClusterNode struct {
 	Datacenter     string
 	Rack           string
 	HostID         string  // "" when the input had none
-	Tokens         []int64 // nil when unknown
+	Tokens         []int64 // nil when unknown, and on another partitioner than Murmur3 (Topology's NodeTokens128, NodeTokensBytes give those)
 	DeclaredTokens int     // the node's token count (known or as the input declared it)
 	State          NodeState
 	Liveness       Liveness
@@ -227,6 +227,30 @@ func (c *Cluster) Nodes() ([]ClusterNode, error) {
 		out[i] = node
 	}
 	return out, nil
+}
+
+// SetPartitioner fixes the partitioner whose string form the cluster's inputs give tokens
+// in. Without it, an input's tokens are Murmur3 tokens when every one is a signed 64-bit
+// decimal, else RandomPartitioner tokens (decimals 0 .. 2^127), else
+// ByteOrderedPartitioner tokens (hex); a topology file's `partitioner` line and cqlsh
+// system.local's partitioner column name it too. ErrExists when the cluster already has
+// another partitioner (its tokens, an earlier call or an input named it).
+func (c *Cluster) SetPartitioner(p Partitioner) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.ptr == nil {
+		return c.gone()
+	}
+	var detail C.tokenring_error
+	return newError(C.tokenring_cluster_set_partitioner(c.ptr, C.tokenring_partitioner(p), &detail), &detail)
+}
+
+// Partitioner returns the partitioner of the cluster's tokens (Murmur3 while none is
+// known, and after Close).
+func (c *Cluster) Partitioner() Partitioner {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return Partitioner(C.tokenring_cluster_partitioner(c.ptr))
 }
 
 // Flags returns the cluster's properties (0 after Close).

@@ -41,6 +41,7 @@
 #define TOKENRING_PARSE_H
 
 #include "tokenring/common.h"
+#include "tokenring/partitioner.h"
 #include "tokenring/ring.h"
 
 #ifdef __cplusplus
@@ -113,8 +114,12 @@ typedef struct tokenring_cluster_node_info {
     const char *datacenter;  /**< Datacenter name. */
     const char *rack;        /**< Rack name. */
     const char *host_id;     /**< Host ID as printed, or NULL when the input had none. */
-    const int64_t *tokens;   /**< Known tokens, ascending; NULL when unknown. */
-    size_t token_count;      /**< Number of known tokens (0 when unknown). */
+    const int64_t *tokens;   /**< Known tokens, ascending; NULL when unknown, and on a
+                                  cluster of another partitioner than Murmur3, whose
+                                  tokens tokenring_cluster_topology() gives
+                                  (tokenring_topology_node_token128(),
+                                  tokenring_topology_node_token_bytes()). */
+    size_t token_count;      /**< Number of tokens in @c tokens (0 when NULL). */
     size_t declared_tokens;  /**< Number of tokens the node has: @c token_count when
                                   the tokens are known, else the count the input gave
                                   (`nodetool status` Tokens column), 0 if none. */
@@ -261,6 +266,38 @@ TOKENRING_API int tokenring_cluster_node(tokenring_cluster_node_info *out,
  * @since 1.0
  */
 TOKENRING_API const tokenring_topology *tokenring_cluster_topology(const tokenring_cluster *cluster);
+
+/**
+ * Fixes the partitioner whose string form the cluster's inputs give tokens in (the
+ * `partitioner` line of a topology file, cqlsh `system.local.partitioner` do the same).
+ *
+ * Without it, tokenring_cluster_parse() reads an input's tokens as Murmur3 tokens when
+ * every one is a signed 64-bit decimal, else as RandomPartitioner tokens when every one
+ * is a decimal 0 .. 2^127, else as ByteOrderedPartitioner tokens (hex); the first input
+ * with tokens decides for the later ones. Tokens of one form can be another's (a
+ * RandomPartitioner ring whose tokens are all below 2^63 reads as Murmur3, hex tokens
+ * of decimal digits only as a decimal partitioner): name the partitioner for such rings.
+ * @param cluster the cluster; unchanged on failure
+ * @param partitioner the partitioner
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p cluster, an unknown @p partitioner);
+ *         #TOKENRING_E_EXISTS (the cluster already has another partitioner: fixed, named
+ *         by an input, or holding tokens read in it)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_cluster_set_partitioner(tokenring_cluster *cluster,
+                                                    tokenring_partitioner partitioner,
+                                                    tokenring_error *err);
+
+/**
+ * The partitioner of the cluster's tokens (and of tokenring_cluster_topology()).
+ * @param cluster the cluster
+ * @return the partitioner fixed, named by an input or read from the tokens;
+ *         #TOKENRING_PARTITIONER_MURMUR3 for a cluster without tokens or a NULL @p cluster
+ * @since 1.2
+ */
+TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
+    const tokenring_cluster *cluster);
 
 /**
  * Properties of the cluster as a whole.

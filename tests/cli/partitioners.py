@@ -256,8 +256,11 @@ def main() -> int:
     topo = os.path.join(data, "replicas_edges.topology.tsv")
     for args, words in (
         (["token", "--partitioner", "md5", "a"], "expected murmur3, random or byteordered"),
-        (["ring", "--partitioner", "random"], "give the ring as --topology FILE"),
-        (["status", "--partitioner", "random"], "getendpoints, describering, ring and generatetokens commands only"),
+        (["ring", "--partitioner", "random"], "give the ring (--topology FILE"),
+        (["status", "--partitioner", "random"], "give the ring (--topology FILE"),
+        (["join", "--partitioner", "random"], "ring, status, availability, convert and generatetokens commands only"),
+        (["--topology", os.path.join(data, "samples", "partitioned", "random_toy.topology.tsv"), "balance"],
+         "balance works on Murmur3Partitioner rings only (so far)"),
         (["--topology", topo, "token", "--partitioner", "byteordered", "a"], "prints tokens only"),
         (["token", "--partitioner", "random", "--token", "5"], "--token reads Murmur3 tokens"),
     ):

@@ -22,6 +22,28 @@ static int parse_cl(const char *s)
                     "LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM)", s);
 }
 
+static long double u128_ld(tokenring_u128 v)
+{
+    return (long double)v.hi * 18446744073709551616.0L + (long double)v.lo;
+}
+
+/* A width as a fraction of the ring in its partitioner's units: 2^64 (Murmur3), 2^127
+ * (RandomPartitioner), the range count (ByteOrdered, whose widths count ranges). */
+static double ring_frac(const tokenring_ring *rg, tokenring_u128 w)
+{
+    switch (tokenring_ring_partitioner(rg)) {
+    case TOKENRING_PARTITIONER_RANDOM:
+        return (double)(u128_ld(w) / 170141183460469231731687303715884105728.0L);
+    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
+        size_t n = 0;
+        tokenring_ring_tokens(rg, &n);
+        return n ? (double)(u128_ld(w) / (long double)n) : 0.0;
+    }
+    default:
+        return frac(w);
+    }
+}
+
 /* availability KEYSPACE --list: every failing set of at most 3 nodes (the 1.0 list) */
 static void availability_list(tr_ctx *ctx)
 {
@@ -129,10 +151,6 @@ static int avail_progress(void *user, uint64_t done, uint64_t total)
     return 0;
 }
 
-static long double u128_ld(tokenring_u128 v)
-{
-    return (long double)v.hi * 18446744073709551616.0L + (long double)v.lo;
-}
 
 /* availability KEYSPACE [--cl L1,L2] [--local-dc DC] [--failures K] [--fail UNIT] [--top N]
  * [--list]: per level and k, how many k-sets of failed units break it, the worst loss and
@@ -242,11 +260,11 @@ TOOL_COMMAND(cmd_availability)
                           "%s{\"k\": %ld, \"sets\": \"%s\", \"breaking\": \"%s\", "
                           "\"breaking_fraction\": %.17g, \"worst_width\": \"%s\", "
                           "\"worst_fraction\": %.17g, \"worst\": [",
-                          k > 1 ? ", " : "", k, ts, bs, share, ws, frac(w));
+                          k > 1 ? ", " : "", k, ts, bs, share, ws, ring_frac(rg, w));
             } else {
                 char pct[32], wp[32];
                 snprintf(pct, sizeof pct, "%.4f%%", share * 100);
-                snprintf(wp, sizeof wp, "%.4f%%", frac(w) * 100);
+                snprintf(wp, sizeof wp, "%.4f%%", ring_frac(rg, w) * 100);
                 sb_printf(&ctx->out, "  %-3ld %20s %20s %10s %12s\n", k, bs, ts, pct,
                           top ? wp : "-");
                 if (nt)
@@ -295,6 +313,9 @@ TOOL_COMMAND(cmd_availability)
     free(levels);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "]}\n");
+    else if (tokenring_ring_partitioner(rg) == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        sb_puts(&ctx->out, "\nNote: ByteOrderedPartitioner tokens have no width: losses "
+                           "count ranges (of the ring's ranges), not keys\n");
 }
 
 static void balance_line(tr_ctx *ctx, const char *what, const tokenring_balance *b)

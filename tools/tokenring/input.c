@@ -130,8 +130,16 @@ void load_cluster(tr_ctx *ctx)
 {
     if (tokenring_cluster_new(&ctx->cluster) != TOKENRING_OK)
         die(EXIT_INTERNAL, "out of memory");
+    if (ctx->opt.ninputs == 0 && ctx->opt.partitioner &&
+        strcmp(ctx->opt.partitioner, "murmur3") != 0 && strcmp(ctx->opt.cmd, "token") != 0 &&
+        strcmp(ctx->opt.cmd, "generatetokens") != 0)
+        die(EXIT_USAGE, "--partitioner %s: give the ring (--topology FILE, --nodetool-ring "
+                        "FILE, --cqlsh FILE, ...; the built-in demo ring is Murmur3's)",
+            ctx->opt.partitioner);
     if (ctx->opt.ninputs == 0)
-        load_demo(ctx);
+        load_demo(ctx); /* Murmur3's, whatever --partitioner says (token prints tokens) */
+    else
+        apply_partitioner(ctx);
     for (size_t i = 0; i < ctx->opt.ninputs; i++)
         load_input(ctx, &ctx->opt.inputs[i]);
     add_keyspace_defs(ctx);
@@ -159,6 +167,10 @@ const tokenring_ring *need_ring(tr_ctx *ctx)
     const tokenring_topology *t = tokenring_cluster_topology(ctx->cluster);
     if (!t) {
         size_t n = tokenring_cluster_node_count(ctx->cluster);
+        if (n && tokenring_cluster_partitioner(ctx->cluster) != TOKENRING_PARTITIONER_MURMUR3)
+            die(EXIT_INPUT, "the tokens of some node are unknown (nodetool status shows only "
+                            "token counts): give nodetool ring or cqlsh output, or a topology "
+                            "file with tokens");
         for (size_t i = 0; i < n; i++) {
             tokenring_cluster_node_info info;
             tokenring_cluster_node(&info, ctx->cluster, i);

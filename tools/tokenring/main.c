@@ -206,19 +206,26 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "generatetokens: ByteOrderedPartitioner has no token allocation (its "
                         "tokens are keys; Cassandra has none either): use --partitioner "
                         "murmur3 or random");
-    if (other && strcmp(cmd->name, "token") != 0 && !partitioned_command(cmd->name) &&
-        !generate)
+    if (other && !partitioned_command(cmd->name) && !generate)
         die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering, "
-                        "ring and generatetokens commands only (so far)", ctx->opt.partitioner);
+                        "ring, status, availability, convert and generatetokens commands "
+                        "only (so far)", ctx->opt.partitioner);
     if ((ctx->opt.layout || ctx->opt.seed_given) && !generate)
         die(EXIT_USAGE, "--layout and --seed work with generatetokens only");
     if (ctx->opt.layout && ctx->opt.ninputs > 0)
         die(EXIT_USAGE, "generatetokens --layout plans a new cluster: give no input");
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
-    if (other && strcmp(cmd->name, "token") != 0 && !generate)
-        load_partitioned(ctx);
-    else
-        load_cluster(ctx);
+    if (other && strcmp(cmd->name, "token") == 0 && ctx->opt.ninputs > 0)
+        die(EXIT_USAGE, "--partitioner %s: the token command prints tokens only, without a "
+                        "ring input; a key's replicas on such a ring: getendpoints",
+            ctx->opt.partitioner);
+    load_cluster(ctx);
+    tokenring_partitioner part = tokenring_cluster_partitioner(ctx->cluster);
+    if (part != TOKENRING_PARTITIONER_MURMUR3 && !partitioned_command(cmd->name))
+        die(EXIT_USAGE, "%s works on Murmur3Partitioner rings only (so far); the input's "
+                        "tokens are %s tokens (token, getendpoints, describering, ring, "
+                        "status, availability and convert take them)",
+            cmd->name, tokenring_partitioner_name(part));
     cmd->fn(ctx);
     tokenring_ring_free(ctx->ring);
     tokenring_cluster_free(ctx->cluster);

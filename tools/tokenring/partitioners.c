@@ -3,9 +3,10 @@
  * RandomPartitioner (MD5, decimal) or ByteOrderedPartitioner (the key's bytes, hex), from
  * the library's tokenring/partitioner.h. Murmur3 (the default) is queries.c's cmd_token,
  * unchanged; with a ring input the token command refuses the other partitioners (their
- * owners come from getendpoints). getendpoints, describering and ring on a --topology
- * file of RandomPartitioner or ByteOrderedPartitioner tokens are below; the other
- * commands still take Murmur3 rings only. */
+ * owners come from getendpoints). getendpoints, describering and ring on rings of
+ * RandomPartitioner or ByteOrderedPartitioner (any input: the library reads their
+ * tokens) are below; status, availability and convert work on them as they are; the
+ * other commands still take Murmur3 rings only (main.c refuses the others). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,12 @@ tool_command_fn cmd_token; /* queries.c */
 TOOL_COMMAND(cmd_token_partitioned)
 {
     const char *p = ctx->opt.partitioner;
+    if (p == NULL) { /* the ring input's partitioner, if it has one */
+        tokenring_partitioner rp = tokenring_cluster_partitioner(ctx->cluster);
+        p = rp == TOKENRING_PARTITIONER_RANDOM         ? "random"
+            : rp == TOKENRING_PARTITIONER_BYTE_ORDERED ? "byteordered"
+                                                       : NULL;
+    }
     if (p == NULL || strcmp(p, "murmur3") == 0) {
         cmd_token(ctx);
         return;
@@ -80,117 +87,43 @@ TOOL_COMMAND(cmd_token_partitioned)
 
 tool_command_fn cmd_getendpoints, cmd_describering, cmd_ring; /* queries.c */
 
-static tokenring_partitioner other_partitioner(tr_ctx *ctx)
-{
-    return strcmp(ctx->opt.partitioner, "random") == 0 ? TOKENRING_PARTITIONER_RANDOM
-                                                       : TOKENRING_PARTITIONER_BYTE_ORDERED;
-}
-
+/* The commands that take rings of every partitioner; the others refuse a ring of
+ * RandomPartitioner or ByteOrderedPartitioner (main.c). */
 bool partitioned_command(const char *name)
 {
-    return strcmp(name, "getendpoints") == 0 || strcmp(name, "describering") == 0 ||
-           strcmp(name, "ring") == 0;
+    static const char *const names[] = { "getendpoints", "describering", "ring", "status",
+                                         "availability", "convert", "token" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
 }
 
-/* One node line: NODE DC RACK TOKENS (tabs or spaces; a header line "node dc rack
- * tokens" and '#' comments are skipped). */
-static void add_line(tokenring_topology *t, tokenring_partitioner p, char *line,
-                     const char *name, unsigned lineno)
+/* --partitioner P fixes the partitioner the inputs' tokens are read in (without it the
+ * library reads it from the tokens, a topology file's partitioner line or cqlsh
+ * system.local's partitioner column). */
+void apply_partitioner(tr_ctx *ctx)
 {
-    char *f[4];
-    size_t n = 0;
-    for (char *tok = strtok(line, " \t\r"); tok && n < 4; tok = strtok(NULL, " \t\r"))
-        f[n++] = tok;
-    if (n == 0 || f[0][0] == '#' || (n == 4 && strcmp(f[0], "node") == 0 &&
-                                     strcmp(f[3], "tokens") == 0))
+    if (!ctx->opt.partitioner)
         return;
-    if (n != 4)
-        die(EXIT_INPUT, "%s:%u: expected NODE DC RACK TOKENS", name, lineno);
-    size_t cap = 1;
-    for (const char *c = f[3]; *c; c++)
-        cap += *c == ',';
-    tokenring_token128 *t128 = calloc(cap, sizeof *t128);
-    uint8_t **bytes = calloc(cap, sizeof *bytes);
-    size_t *lens = calloc(cap, sizeof *lens), count = 0;
-    if (!t128 || !bytes || !lens)
-        die(EXIT_INTERNAL, "out of memory");
+    tokenring_partitioner p = strcmp(ctx->opt.partitioner, "random") == 0
+                                  ? TOKENRING_PARTITIONER_RANDOM
+                              : strcmp(ctx->opt.partitioner, "byteordered") == 0
+                                  ? TOKENRING_PARTITIONER_BYTE_ORDERED
+                                  : TOKENRING_PARTITIONER_MURMUR3;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    for (char *tok = strtok(f[3], ","); tok; tok = strtok(NULL, ",")) {
-        size_t len = strlen(tok);
-        int rc;
-        if (p == TOKENRING_PARTITIONER_RANDOM) {
-            rc = tokenring_token128_parse(&t128[count], tok, len, &err);
-        } else {
-            if (!(bytes[count] = malloc(len / 2 + 1)))
-                die(EXIT_INTERNAL, "out of memory");
-            rc = tokenring_byte_token_parse(bytes[count], len / 2 + 1, &lens[count], tok, len,
-                                            &err);
-        }
-        if (rc != TOKENRING_OK)
-            die(EXIT_INPUT, "%s:%u: token '%s': %s", name, lineno, tok, err.message);
-        count++;
-    }
-    int rc = p == TOKENRING_PARTITIONER_RANDOM
-                 ? tokenring_topology_add_node128(t, f[0], f[1], f[2], t128, count, &err)
-                 : tokenring_topology_add_node_bytes(t, f[0], f[1], f[2],
-                                                     (const uint8_t *const *)bytes, lens,
-                                                     count, &err);
-    if (rc != TOKENRING_OK)
-        die(lib_exit(rc), "%s:%u: %s", name, lineno, err.message);
-    for (size_t i = 0; i < count; i++)
-        free(bytes[i]);
-    free(bytes);
-    free(lens);
-    free(t128);
+    if (tokenring_cluster_set_partitioner(ctx->cluster, p, &err) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "--partitioner: %s", err.message);
 }
 
-void load_partitioned(tr_ctx *ctx)
-{
-    tokenring_partitioner p = other_partitioner(ctx);
-    if (tokenring_cluster_new(&ctx->cluster) != TOKENRING_OK)
-        die(EXIT_INTERNAL, "out of memory");
-    if (ctx->opt.ninputs == 0)
-        die(EXIT_USAGE, "--partitioner %s: give the ring as --topology FILE (lines NODE DC "
-                        "RACK TOKENS)", ctx->opt.partitioner);
-    tokenring_topology *t = NULL;
-    if (tokenring_topology_new_partitioned(&t, p) != TOKENRING_OK)
-        die(EXIT_INTERNAL, "out of memory");
-    for (size_t i = 0; i < ctx->opt.ninputs; i++) {
-        const struct input *in = &ctx->opt.inputs[i];
-        if (in->kind != IN_TOPOLOGY)
-            die(EXIT_USAGE, "--partitioner %s reads --topology files only (so far)",
-                ctx->opt.partitioner);
-        size_t len;
-        char *raw = read_all(in->path, &len), *text = malloc(len + 1);
-        if (!text)
-            die(EXIT_INTERNAL, "out of memory");
-        memcpy(text, raw, len);
-        text[len] = '\0'; /* read_all's buffer is not a string */
-        free(raw);
-        const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
-        unsigned lineno = 0;
-        for (char *line = text, *next; line && *line; line = next) {
-            next = strchr(line, '\n');
-            if (next)
-                *next++ = '\0';
-            lineno++;
-            add_line(t, p, line, name, lineno);
-        }
-        free(text);
-    }
-    add_keyspace_defs(ctx);
-    tokenring_error err;
-    memset(&err, 0, sizeof err);
-    int rc = tokenring_ring_build(&ctx->ring, t, &err);
-    tokenring_topology_free(t);
-    if (rc != TOKENRING_OK)
-        die(lib_exit(rc), "cannot build the ring: %s", err.message);
-}
-
+/* Whether the input's ring is of another partitioner than Murmur3 (then built). */
 static bool partitioned(tr_ctx *ctx)
 {
-    return ctx->ring && tokenring_ring_partitioner(ctx->ring) != TOKENRING_PARTITIONER_MURMUR3;
+    if (tokenring_cluster_partitioner(ctx->cluster) == TOKENRING_PARTITIONER_MURMUR3)
+        return false;
+    need_ring(ctx);
+    return true;
 }
 
 /* Ring token i, or a key's token, as TokenFactory.toString writes it. */
@@ -249,8 +182,8 @@ TOOL_COMMAND(cmd_getendpoints_any)
     if (ctx->opt.nargs < 1)
         die(EXIT_USAGE, "usage: tokenring getendpoints KEYSPACE TABLE KEY, or KEYSPACE KEY...");
     if (ctx->opt.token_mode)
-        die(EXIT_USAGE, "--token reads Murmur3 tokens; with --partitioner %s give keys",
-            ctx->opt.partitioner);
+        die(EXIT_USAGE, "--token reads Murmur3 tokens; on a ring of %s give keys",
+            tokenring_partitioner_name(tokenring_ring_partitioner(ctx->ring)));
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     size_t first = ctx->opt.nargs == 3 ? 2 : 1; /* skip TABLE */
     size_t n;

@@ -150,7 +150,7 @@ void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->clu
 /* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
  * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
  * --keyspace; the commands that work on it. */
-void load_partitioned(tr_ctx *ctx);
+void apply_partitioner(tr_ctx *ctx);
 bool partitioned_command(const char *name);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);

@@ -3,13 +3,14 @@
 text and cqlsh output of the system tables, parsed and merged by libtokenring (parse.h)."""
 import enum
 import os
-from typing import Dict, List, NamedTuple, Optional, Tuple, Union
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple, Union
 
 from ._errors import EmptyError, check, new_error
 from ._ffi import ffi, lib
 from ._convert import c_name, c_str
 from ._handle import Handle
 from ._node import Liveness, NodeState
+from ._partitioner import Partitioner
 from ._replication import Replication, ReplicationLike, replication_text
 from ._ring import Ring
 from ._topology import Topology
@@ -47,13 +48,14 @@ def detect_format(text: Union[str, bytes]) -> InputFormat:
 
 class ClusterNode(NamedTuple):
     """A node of a cluster description; ``tokens`` is empty when the input did not list
-    them (``declared_tokens`` then holds the count it gave)."""
+    them (``declared_tokens`` then holds the count it gave). Tokens are ints (Murmur3,
+    RandomPartitioner) or bytes (ByteOrderedPartitioner)."""
 
     name: str
     datacenter: str
     rack: str
     host_id: Optional[str]
-    tokens: Tuple[int, ...]
+    tokens: Tuple[Any, ...]
     declared_tokens: int
     state: NodeState
     liveness: Liveness
@@ -73,27 +75,53 @@ class Cluster(Handle):
 
     _kind = "cluster"
 
-    def __init__(self) -> None:
-        """An empty cluster."""
+    def __init__(self, partitioner: Optional[Union[Partitioner, int, str]] = None) -> None:
+        """An empty cluster; ``partitioner`` fixes the partitioner its inputs' tokens are
+        read in (see :meth:`set_partitioner`)."""
         pp = ffi.new("tokenring_cluster **")
         check(lib.tokenring_cluster_new(pp))
         self._ptr = ffi.gc(pp[0], lib.tokenring_cluster_free)
+        if partitioner is not None:
+            self.set_partitioner(partitioner)
 
     @classmethod
     def parse(cls, text: Union[str, bytes], format: InputFormat = InputFormat.AUTO,
-              allow_partial: bool = False) -> "Cluster":
+              allow_partial: bool = False,
+              partitioner: Optional[Union[Partitioner, int, str]] = None) -> "Cluster":
         """A new cluster from one text (see :meth:`add`)."""
-        c = cls()
+        c = cls(partitioner)
         c.add(text, format, allow_partial)
         return c
 
     @classmethod
     def from_file(cls, path: Union[str, "os.PathLike[str]"],
                   format: InputFormat = InputFormat.AUTO,
-                  allow_partial: bool = False) -> "Cluster":
+                  allow_partial: bool = False,
+                  partitioner: Optional[Union[Partitioner, int, str]] = None) -> "Cluster":
         """A new cluster from a file."""
         with open(path, "rb") as f:
-            return cls.parse(f.read(), format, allow_partial)
+            return cls.parse(f.read(), format, allow_partial, partitioner)
+
+    def set_partitioner(self, partitioner: Union[Partitioner, int, str]) -> None:
+        """Fixes the partitioner whose string form the inputs give tokens in.
+
+        Without it, an input's tokens are Murmur3 tokens when every one is a signed 64-bit
+        decimal, else RandomPartitioner tokens (decimals 0 .. 2**127), else
+        ByteOrderedPartitioner tokens (hex); a topology file's ``partitioner`` line and
+        cqlsh ``system.local``'s ``partitioner`` column name it too.
+
+        Raises:
+            ExistsError: the cluster already has another partitioner (its tokens, an
+                earlier call or an input named it).
+        """
+        err = new_error()
+        check(lib.tokenring_cluster_set_partitioner(self._p(), int(Partitioner.of(partitioner)),
+                                                    err), err)
+
+    @property
+    def partitioner(self) -> Partitioner:
+        """The partitioner of the cluster's tokens (Murmur3 while none is known)."""
+        return Partitioner(lib.tokenring_cluster_partitioner(self._p()))
 
     def add(self, text: Union[str, bytes], format: InputFormat = InputFormat.AUTO,
             allow_partial: bool = False) -> InputFormat:
@@ -137,10 +165,15 @@ class Cluster(Handle):
         p = self._p()
         info = ffi.new("tokenring_cluster_node_info *")
         out = []
+        other = lib.tokenring_cluster_partitioner(p) != lib.TOKENRING_PARTITIONER_MURMUR3
+        topo = self.topology() if other and not self.tokens_unknown and len(self) else None
         for i in range(lib.tokenring_cluster_node_count(p)):
             check(lib.tokenring_cluster_node(info, p, i))
             toks = tuple(ffi.unpack(info.tokens, info.token_count)) \
                 if info.token_count and info.tokens != ffi.NULL else ()
+            if topo is not None:
+                # tokens of the other partitioners come from the topology (same order)
+                toks = topo.node(i).tokens
             out.append(ClusterNode(
                 c_str(info.name), c_str(info.datacenter), c_str(info.rack),
                 c_str(info.host_id) if info.host_id != ffi.NULL else None, toks,
