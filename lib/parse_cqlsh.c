@@ -279,7 +279,8 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                 tr_starts_with(line + i, n - i, "Warning:"))
                 continue;
             ncells = split_cells(line, n, cells);
-            if (ncells > MAX_CELLS || ncells < 2)
+            if (ncells > MAX_CELLS || (ncells < 2 && !(ncells == 1 &&
+                                                      cell_is(&cells[0], "partitioner"))))
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
                                   ncells < 2 ? "expected a cqlsh table header such as "
                                                "'peer | data_center | rack | tokens'"

@@ -83,7 +83,9 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
             return TOKENRING_INPUT_CQLSH;
         if (!saw_dc && i == 0 &&
             ((tn > 5 && memcmp(t, "node", 4) == 0 && (t[4] == ' ' || t[4] == '\t')) ||
-             (tn > 9 && memcmp(t, "keyspace", 8) == 0 && (t[8] == ' ' || t[8] == '\t'))))
+             (tn > 9 && memcmp(t, "keyspace", 8) == 0 && (t[8] == ' ' || t[8] == '\t')) ||
+             (tn >= 11 && memcmp(t, "partitioner", 11) == 0 &&
+              (tn == 11 || t[11] == ' ' || t[11] == '\t'))))
             return TOKENRING_INPUT_TOPOLOGY;
         if (t[0] == '#' && !saw_dc) {
             /* a comment line: only the topology format has them */
@@ -227,8 +229,10 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         memset(&e, 0, sizeof e);
         rc = parse_format(&staging, format, text, len, flags, &e);
         if (rc == TOKENRING_OK && !staging.partitioner_fixed &&
-            staging.partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED && !staging.hex_letter)
+            staging.partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED && !staging.hex_letter) {
             rc = TOKENRING_E_PARSE; /* decimal digits only: not read as hex unless named */
+            staging.token_text_failed = true;
+        }
         if (rc == TOKENRING_OK)
             rc = tr_cl_finish(&staging, &e);
         if (rc == TOKENRING_OK)
@@ -243,7 +247,9 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
             fixed = named = true;
             continue;
         }
-        if (first_rc == TOKENRING_OK || named) {
+        if (first_rc == TOKENRING_OK || named || !text_failed) {
+            /* the first error, unless this attempt read every token (then its error is
+             * the input's) or the input named its partitioner */
             first_rc = rc;
             first = e;
         }

@@ -271,8 +271,14 @@ class Cluster:
     def __init__(self, workdir: os.PathLike, nodes: Sequence[Node] = (),
                  version: str = DEFAULT_VERSION, heap: str = "768m",
                  cluster_name: str = "tokenring-live", seeds: Sequence[int] = (1,),
-                 start_timeout: float = START_TIMEOUT) -> None:
+                 start_timeout: float = START_TIMEOUT,
+                 partitioner: str = "org.apache.cassandra.dht.Murmur3Partitioner") -> None:
         self.workdir = Path(workdir).resolve()
+        if not re.fullmatch(r"org\.apache\.cassandra\.dht\.(Murmur3|Random|ByteOrdered)"
+                            r"Partitioner", partitioner):
+            raise HarnessError(f"partitioner {partitioner!r}: want the class name of "
+                               "Murmur3Partitioner, RandomPartitioner or ByteOrderedPartitioner")
+        self.partitioner = partitioner
         self.version = version
         self.heap = heap
         self.cluster_name = cluster_name
@@ -326,7 +332,7 @@ class Cluster:
         lines = [
             f"cluster_name: '{self.cluster_name}'",
             f"num_tokens: {nd.num_tokens}",
-            "partitioner: org.apache.cassandra.dht.Murmur3Partitioner",
+            f"partitioner: {self.partitioner}",
             "seed_provider:",
             "  - class_name: org.apache.cassandra.locator.SimpleSeedProvider",
             "    parameters:",
@@ -609,7 +615,9 @@ class Cluster:
         if (wd / "cluster.json").exists():
             meta = json.loads((wd / "cluster.json").read_text())
         c = cls(wd, version=version or meta.get("version", DEFAULT_VERSION),
-                seeds=meta.get("seeds", (1,)))
+                seeds=meta.get("seeds", (1,)),
+                partitioner=meta.get("partitioner",
+                                     "org.apache.cassandra.dht.Murmur3Partitioner"))
         for f in sorted(wd.glob("node*/node.json")):
             c.nodes[json.loads(f.read_text())["n"]] = Node(**json.loads(f.read_text()))
         return c
@@ -617,7 +625,7 @@ class Cluster:
     def save(self) -> None:
         self.workdir.mkdir(parents=True, exist_ok=True)
         (self.workdir / "cluster.json").write_text(json.dumps(
-            {"version": self.version, "seeds": self.seeds}))
+            {"version": self.version, "seeds": self.seeds, "partitioner": self.partitioner}))
 
     # -- asking it ---------------------------------------------------------------------
     @property

@@ -9,7 +9,9 @@
 # Releases: TOKENRING_CASSANDRA_VERSION=X (one release), else TOKENRING_CASSANDRA_VERSIONS
 # (space-separated), else every line of live/versions (5.0.x, 4.1.x, 4.0.x).
 # Driver checks: TOKENRING_LIVE_DRIVERS=all (every release, the default), =0 (none), or a
-# list of releases.
+# list of releases. Then live/test_partitioners.py (RandomPartitioner and
+# ByteOrderedPartitioner clusters) on the first release; TOKENRING_LIVE_PARTITIONERS=0
+# skips it, TOKENRING_LIVE_MAIN=0 skips the main stage (to run that part alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ $# -ge 1 ] || { echo "usage: $0 BUILD_DIR [pytest args...]" >&2; exit 2; }
@@ -37,6 +39,7 @@ export PYTHONDONTWRITEBYTECODE=1
 times=()
 t_all=$SECONDS
 for v in "${versions[@]}"; do
+  [ "${TOKENRING_LIVE_MAIN:-1}" != 0 ] || break
   tests=(live/test_live.py)
   case " $drivers " in
     " all "|*" $v "*) tests+=(live/test_drivers.py) ;;
@@ -47,5 +50,15 @@ for v in "${versions[@]}"; do
     "${tests[@]}" "$@"
   times+=("$v: $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s (${#tests[@]} files)")
 done
+# RandomPartitioner and ByteOrderedPartitioner clusters, on the first release only (their
+# handling does not differ between the release lines); TOKENRING_LIVE_PARTITIONERS=0 skips.
+if [ "${TOKENRING_LIVE_PARTITIONERS:-1}" != 0 ]; then
+  v=${versions[0]}
+  printf '\n---- live: Cassandra %s (live/test_partitioners.py)\n' "$v"
+  t0=$SECONDS
+  TOKENRING_CASSANDRA_VERSION=$v "$py" -m pytest -p no:cacheprovider -v -s --durations=0 \
+    live/test_partitioners.py "$@"
+  times+=("$v partitioners: $(( (SECONDS - t0) / 60 )) min $(( (SECONDS - t0) % 60 )) s")
+fi
 printf '\nlive stage: %s; total %d min %d s\n' "$(IFS=';'; echo "${times[*]}" | sed 's/;/; /g')" \
   $(( (SECONDS - t_all) / 60 )) $(( (SECONDS - t_all) % 60 ))
