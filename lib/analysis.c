@@ -593,6 +593,7 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
     }
 
     size_t used_cap = 0;
+    const uint32_t *pos1 = NULL, *pos2 = NULL; /* ring position -> node (other partitioners) */
     if (part == TOKENRING_PARTITIONER_MURMUR3) {
         m->space = (u128)1 << 64;
         /* Elementary ranges: the union of both rings' tokens. */
@@ -631,10 +632,10 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
         size_t c1, c2;
         tokenring_ring_tokens(r1, &c1);
         tokenring_ring_tokens(r2, &c2);
-        const uint32_t *o1 = tokenring_ring_token_nodes(r1, NULL);
-        const uint32_t *o2 = tokenring_ring_token_nodes(r2, NULL);
+        pos1 = tokenring_ring_token_nodes(r1, NULL);
+        pos2 = tokenring_ring_token_nodes(r2, NULL);
         pb = tr_reallocarray(NULL, c1 + c2, sizeof *pb);
-        if (!pb || !o1 || !o2)
+        if (!pb || !pos1 || !pos2)
             goto nomem;
         size_t nb = 0, i = 0, j = 0;
         while (i < c1 || j < c2) {
@@ -670,7 +671,7 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
             tokenring_placement_range_replicas(&ro, p1, e->r1);
             tokenring_placement_range_replicas(&rn, p2, e->r2);
             bool added;
-            if (mv_step(m, &ro, &rn, o1[e->r1], o2[e->r2], map1, map2, width, 0, 0, kind,
+            if (mv_step(m, &ro, &rn, pos1[e->r1], pos2[e->r2], map1, map2, width, 0, 0, kind,
                         &used, &used_cap, &added))
                 goto nomem;
             if (added && record_bounds(m, s, e))
@@ -726,8 +727,8 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
             }
             tokenring_placement_range_replicas(&ro, p1, x);
             tokenring_placement_range_replicas(&rn, p2, y);
-            o1 = tokenring_ring_token_nodes(r1, NULL)[x];
-            o2 = tokenring_ring_token_nodes(r2, NULL)[y];
+            o1 = pos1[x];
+            o2 = pos2[y];
         }
         if (pool_add(m, &ro, map1, &s->old_off) || pool_add(m, &rn, map2, &s->new_off))
             goto nomem;
