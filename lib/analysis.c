@@ -197,6 +197,25 @@ typedef struct mv_sample {
     uint32_t old_owner, new_owner;
 } mv_sample;
 
+/* What a RandomPartitioner or ByteOrderedPartitioner result holds besides: the bounds of
+ * changed range i are tok[2i], tok[2i + 1] and sample j's token is stok[j] (t128 / s128
+ * for RandomPartitioner, spans of the byte arena for ByteOrderedPartitioner); `space` is
+ * the whole ring in the widths' units (2^127, or the elementary range count). */
+struct mv_span {
+    size_t off, len;
+};
+
+struct mv_other {
+    int partitioner;
+    u128 space;
+    tokenring_token128 *t128, *s128;
+    size_t t128_cap;
+    struct mv_span *span, *sspan;
+    size_t span_cap;
+    uint8_t *arena;
+    size_t arena_len, arena_cap;
+};
+
 struct tokenring_movement {
     mv_node *nodes;
     size_t node_count;
@@ -210,18 +229,8 @@ struct tokenring_movement {
     size_t pool_count, pool_cap;
     u128 changed, pchanged, streamed;
     uint32_t samples_primary_changed, samples_replicas_changed;
-    /* Other partitioners (all NULL / 0 on Murmur3): the bounds of changed range i are
-     * tok[2i], tok[2i + 1] and sample j's token is stok[j]; RandomPartitioner holds
-     * them in t128, ByteOrderedPartitioner as spans of the byte arena. `space` is the
-     * whole ring in the widths' units (2^64, 2^127, or the elementary range count). */
-    int partitioner;
-    u128 space;
-    tokenring_token128 *t128, *s128;
-    size_t t128_cap;
-    struct mv_span { size_t off, len; } *span, *sspan;
-    size_t span_cap;
-    uint8_t *arena;
-    size_t arena_len, arena_cap;
+    struct mv_other *other; /* other partitioners only (NULL on Murmur3, whose result is
+                             * laid out as in 1.0) */
 };
 
 TOKENRING_API void tokenring_movement_free(tokenring_movement *m)
@@ -235,11 +244,14 @@ TOKENRING_API void tokenring_movement_free(tokenring_movement *m)
     tr_free(m->streams);
     tr_free(m->samples);
     tr_free(m->pool);
-    tr_free(m->t128);
-    tr_free(m->s128);
-    tr_free(m->span);
-    tr_free(m->sspan);
-    tr_free(m->arena);
+    if (m->other) {
+        tr_free(m->other->t128);
+        tr_free(m->other->s128);
+        tr_free(m->other->span);
+        tr_free(m->other->sspan);
+        tr_free(m->other->arena);
+        tr_free(m->other);
+    }
     tr_free(m);
 }
 
@@ -372,13 +384,13 @@ typedef struct mv_bound {
 /* Appends bytes to the result's arena; the span receives where they are. */
 static int arena_add(tokenring_movement *m, struct mv_span *sp, const uint8_t *b, size_t len)
 {
-    if (grow((void **)&m->arena, &m->arena_cap, m->arena_len + len + 1, 1))
+    if (grow((void **)&m->other->arena, &m->other->arena_cap, m->other->arena_len + len + 1, 1))
         return -1;
     if (len)
-        memcpy(m->arena + m->arena_len, b, len);
-    sp->off = m->arena_len;
+        memcpy(m->other->arena + m->other->arena_len, b, len);
+    sp->off = m->other->arena_len;
     sp->len = len;
-    m->arena_len += len;
+    m->other->arena_len += len;
     return 0;
 }
 
@@ -386,22 +398,22 @@ static int arena_add(tokenring_movement *m, struct mv_span *sp, const uint8_t *b
 static int record_bounds(tokenring_movement *m, const mv_bound *s, const mv_bound *e)
 {
     size_t k = m->range_count - 1;
-    if (m->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        if (grow((void **)&m->t128, &m->t128_cap, 2 * k + 2, sizeof *m->t128))
+    if (m->other->partitioner == TOKENRING_PARTITIONER_RANDOM) {
+        if (grow((void **)&m->other->t128, &m->other->t128_cap, 2 * k + 2, sizeof *m->other->t128))
             return -1;
-        tokenring_ring_token128(&m->t128[2 * k], s->ring, s->at);
-        tokenring_ring_token128(&m->t128[2 * k + 1], e->ring, e->at);
+        tokenring_ring_token128(&m->other->t128[2 * k], s->ring, s->at);
+        tokenring_ring_token128(&m->other->t128[2 * k + 1], e->ring, e->at);
         return 0;
     }
-    if (grow((void **)&m->span, &m->span_cap, 2 * k + 2, sizeof *m->span))
+    if (grow((void **)&m->other->span, &m->other->span_cap, 2 * k + 2, sizeof *m->other->span))
         return -1;
     const uint8_t *b;
     size_t len;
     tokenring_ring_token_bytes(&b, &len, s->ring, s->at);
-    if (arena_add(m, &m->span[2 * k], b, len))
+    if (arena_add(m, &m->other->span[2 * k], b, len))
         return -1;
     tokenring_ring_token_bytes(&b, &len, e->ring, e->at);
-    return arena_add(m, &m->span[2 * k + 1], b, len);
+    return arena_add(m, &m->other->span[2 * k + 1], b, len);
 }
 
 static u128 sat_add(u128 a, u128 b)
@@ -413,7 +425,7 @@ static u128 sat_add(u128 a, u128 b)
 /* One elementary range (start, end] with its old and new replicas and owners: adds its
  * widths to the nodes and, when the replica set changes, a changed range and its
  * streams. *added tells whether a range was appended. Returns -1 when out of memory. */
-static int mv_step(tokenring_movement *m, const tokenring_replicas *ro,
+__attribute__((always_inline)) static inline int mv_step(tokenring_movement *m, const tokenring_replicas *ro,
                    const tokenring_replicas *rn, uint32_t own1, uint32_t own2,
                    const uint32_t *map1, const uint32_t *map2, u128 width, int64_t start,
                    int64_t end, int kind, uint8_t **used, size_t *used_cap, bool *added)
@@ -484,6 +496,139 @@ static int mv_step(tokenring_movement *m, const tokenring_replicas *ro,
     return 0;
 }
 
+static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
+                         const tokenring_ring *r1, const tokenring_ring *r2,
+                         const tokenring_placement *p1, const tokenring_placement *p2,
+                         const uint32_t *map1, const uint32_t *map2, int kind,
+                         const uint32_t **pos1_out, const uint32_t **pos2_out,
+                         mv_bound **pb_out, uint8_t **usedp, size_t *used_cap)
+{
+    /* Elementary ranges: both rings' sorted tokens merged; each boundary remembers
+     * the range of each ring holding it (the first token at or after it, wrapping). */
+    size_t c1, c2;
+    tokenring_ring_tokens(r1, &c1);
+    tokenring_ring_tokens(r2, &c2);
+    const uint32_t *pos1 = *pos1_out = tokenring_ring_token_nodes(r1, NULL);
+    const uint32_t *pos2 = *pos2_out = tokenring_ring_token_nodes(r2, NULL);
+    mv_bound *pb = *pb_out = tr_reallocarray(NULL, c1 + c2, sizeof *pb);
+    if (!pb || !pos1 || !pos2)
+        return -1;
+    size_t nb = 0, i = 0, j = 0;
+    while (i < c1 || j < c2) {
+        int c = i == c1 ? 1 : j == c2 ? -1 : pos_cmp(r1, i, r2, j);
+        mv_bound *b = &pb[nb++];
+        b->ring = c <= 0 ? r1 : r2;
+        b->at = (uint32_t)(c <= 0 ? i : j);
+        b->r1 = (uint32_t)(i == c1 ? 0 : i);
+        b->r2 = (uint32_t)(j == c2 ? 0 : j);
+        if (c <= 0)
+            i++;
+        if (c >= 0)
+            j++;
+    }
+    const u128 R = (u128)1 << 127;
+    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (u128)nb;
+    for (size_t k = 0; k < nb; k++) {
+        const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
+        u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
+        if (part == TOKENRING_PARTITIONER_RANDOM) {
+            /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
+            tokenring_token128 a, z;
+            tokenring_ring_token128(&a, s->ring, s->at);
+            tokenring_ring_token128(&z, e->ring, e->at);
+            width = R;
+            if (nb > 1) {
+                width = tok_u128(z) + R - tok_u128(a);
+                while (width >= R)
+                    width -= R;
+            }
+        }
+        tokenring_replicas ro, rn;
+        tokenring_placement_range_replicas(&ro, p1, e->r1);
+        tokenring_placement_range_replicas(&rn, p2, e->r2);
+        bool added;
+        if (mv_step(m, &ro, &rn, pos1[e->r1], pos2[e->r2], map1, map2, width, 0, 0, kind,
+                    usedp, used_cap, &added))
+            return -1;
+        if (added && record_bounds(m, s, e))
+            return -1;
+    }
+    return 0;
+}
+
+/* The elementary ranges of two rings of another partitioner (the Murmur3 walk is in
+ * movement_compare, unchanged): both rings' sorted tokens merged, each boundary
+ * remembering the range of each ring holding it (the first token at or after it,
+ * wrapping). Kept out of movement_compare so that the Murmur3 walk compiles as before.
+ * Returns -1 when out of memory. */
+__attribute__((noinline)) static int walk_other(
+    tokenring_movement *m, tokenring_partitioner part, const tokenring_ring *r1,
+    const tokenring_ring *r2, const tokenring_placement *p1, const tokenring_placement *p2,
+    const uint32_t *map1, const uint32_t *map2, int kind, const uint32_t **pos1_out,
+    const uint32_t **pos2_out)
+{
+    uint8_t *used = NULL;
+    size_t used_cap = 0;
+    mv_bound *pb = NULL;
+    int rc = walk_other_in(m, part, r1, r2, p1, p2, map1, map2, kind, pos1_out, pos2_out,
+                           &pb, &used, &used_cap);
+    tr_free(pb);
+    tr_free(used);
+    return rc;
+}
+
+/* The elementary ranges of two Murmur3 rings: the union of both rings' tokens (the walk
+ * of 1.0, in its own function so that the other partitioners' code around it does not
+ * change how it compiles). Returns -1 when out of memory. */
+__attribute__((noinline)) static int walk_murmur3(tokenring_movement *m,
+                                                  const tokenring_ring *r1,
+                                                  const tokenring_ring *r2,
+                                                  const tokenring_placement *p1,
+                                                  const tokenring_placement *p2,
+                                                  const uint32_t *map1, const uint32_t *map2,
+                                                  int kind)
+{
+    int64_t *bounds = NULL;
+    uint8_t *used = NULL;
+    size_t used_cap = 0;
+    int rc = -1;
+    /* Elementary ranges: the union of both rings' tokens. */
+    size_t c1, c2;
+    const int64_t *t1 = tokenring_ring_tokens(r1, &c1);
+    const int64_t *t2 = tokenring_ring_tokens(r2, &c2);
+    bounds = tr_reallocarray(NULL, c1 + c2, sizeof *bounds);
+    if (!bounds)
+        goto fail;
+    memcpy(bounds, t1, c1 * sizeof *bounds);
+    memcpy(bounds + c1, t2, c2 * sizeof *bounds);
+    qsort(bounds, c1 + c2, sizeof *bounds, cmp_i64);
+    size_t nb = 0;
+    for (size_t i = 0; i < c1 + c2; i++)
+        if (nb == 0 || bounds[nb - 1] != bounds[i])
+            bounds[nb++] = bounds[i];
+
+    for (size_t i = 0; i < nb; i++) {
+        int64_t end = bounds[i], start = bounds[i == 0 ? nb - 1 : i - 1];
+        u128 width =
+            nb == 1 ? ((u128)1 << 64) : (u128)(uint64_t)((uint64_t)end - (uint64_t)start);
+        tokenring_replicas ro, rn;
+        tokenring_placement_replicas(&ro, p1, end);
+        tokenring_placement_replicas(&rn, p2, end);
+        uint32_t own1, own2;
+        tokenring_ring_owner(&own1, r1, end);
+        tokenring_ring_owner(&own2, r2, end);
+        bool added;
+        if (mv_step(m, &ro, &rn, own1, own2, map1, map2, width, start, end, kind, &used,
+                    &used_cap, &added))
+            goto fail;
+    }
+    rc = 0;
+fail:
+    tr_free(bounds);
+    tr_free(used);
+    return rc;
+}
+
 /* Samples: either int64 tokens (Murmur3) or packed keys hashed with the partitioner. */
 typedef struct mv_samples {
     bool by_key;
@@ -527,9 +672,7 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
     tokenring_placement *p1 = NULL, *p2 = NULL;
     tokenring_movement *m = NULL;
     uint32_t *map1 = NULL, *map2 = NULL;
-    int64_t *bounds = NULL, *hashed = NULL;
-    mv_bound *pb = NULL;
-    uint8_t *used = NULL;
+    int64_t *hashed = NULL;
     const char **dcs = NULL;
     size_t dc_count = 0, dc_cap = 0;
     int rc;
@@ -560,7 +703,11 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
     map2 = tr_calloc(n2 + 1, sizeof *map2);
     if (!m || !map1 || !map2)
         goto nomem;
-    m->partitioner = (int)part;
+    if (part != TOKENRING_PARTITIONER_MURMUR3) {
+        if (!(m->other = tr_calloc(1, sizeof *m->other)))
+            goto nomem;
+        m->other->partitioner = (int)part;
+    }
     m->nodes = tr_calloc(n1 + n2 + 1, sizeof *m->nodes);
     if (!m->nodes)
         goto nomem;
@@ -592,91 +739,12 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
         m->nodes[map2[i]].in_after = 1;
     }
 
-    size_t used_cap = 0;
     const uint32_t *pos1 = NULL, *pos2 = NULL; /* ring position -> node (other partitioners) */
     if (part == TOKENRING_PARTITIONER_MURMUR3) {
-        m->space = (u128)1 << 64;
-        /* Elementary ranges: the union of both rings' tokens. */
-        size_t c1, c2;
-        const int64_t *t1 = tokenring_ring_tokens(r1, &c1);
-        const int64_t *t2 = tokenring_ring_tokens(r2, &c2);
-        bounds = tr_reallocarray(NULL, c1 + c2, sizeof *bounds);
-        if (!bounds)
+        if (walk_murmur3(m, r1, r2, p1, p2, map1, map2, kind))
             goto nomem;
-        memcpy(bounds, t1, c1 * sizeof *bounds);
-        memcpy(bounds + c1, t2, c2 * sizeof *bounds);
-        qsort(bounds, c1 + c2, sizeof *bounds, cmp_i64);
-        size_t nb = 0;
-        for (size_t i = 0; i < c1 + c2; i++)
-            if (nb == 0 || bounds[nb - 1] != bounds[i])
-                bounds[nb++] = bounds[i];
-
-        for (size_t i = 0; i < nb; i++) {
-            int64_t end = bounds[i], start = bounds[i == 0 ? nb - 1 : i - 1];
-            u128 width =
-                nb == 1 ? ((u128)1 << 64) : (u128)(uint64_t)((uint64_t)end - (uint64_t)start);
-            tokenring_replicas ro, rn;
-            tokenring_placement_replicas(&ro, p1, end);
-            tokenring_placement_replicas(&rn, p2, end);
-            uint32_t own1, own2;
-            tokenring_ring_owner(&own1, r1, end);
-            tokenring_ring_owner(&own2, r2, end);
-            bool added;
-            if (mv_step(m, &ro, &rn, own1, own2, map1, map2, width, start, end, kind, &used,
-                        &used_cap, &added))
-                goto nomem;
-        }
-    } else {
-        /* Elementary ranges: both rings' sorted tokens merged; each boundary remembers
-         * the range of each ring holding it (the first token at or after it, wrapping). */
-        size_t c1, c2;
-        tokenring_ring_tokens(r1, &c1);
-        tokenring_ring_tokens(r2, &c2);
-        pos1 = tokenring_ring_token_nodes(r1, NULL);
-        pos2 = tokenring_ring_token_nodes(r2, NULL);
-        pb = tr_reallocarray(NULL, c1 + c2, sizeof *pb);
-        if (!pb || !pos1 || !pos2)
-            goto nomem;
-        size_t nb = 0, i = 0, j = 0;
-        while (i < c1 || j < c2) {
-            int c = i == c1 ? 1 : j == c2 ? -1 : pos_cmp(r1, i, r2, j);
-            mv_bound *b = &pb[nb++];
-            b->ring = c <= 0 ? r1 : r2;
-            b->at = (uint32_t)(c <= 0 ? i : j);
-            b->r1 = (uint32_t)(i == c1 ? 0 : i);
-            b->r2 = (uint32_t)(j == c2 ? 0 : j);
-            if (c <= 0)
-                i++;
-            if (c >= 0)
-                j++;
-        }
-        const u128 R = (u128)1 << 127;
-        m->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (u128)nb;
-        for (size_t k = 0; k < nb; k++) {
-            const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
-            u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
-            if (part == TOKENRING_PARTITIONER_RANDOM) {
-                /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
-                tokenring_token128 a, z;
-                tokenring_ring_token128(&a, s->ring, s->at);
-                tokenring_ring_token128(&z, e->ring, e->at);
-                width = R;
-                if (nb > 1) {
-                    width = tok_u128(z) + R - tok_u128(a);
-                    while (width >= R)
-                        width -= R;
-                }
-            }
-            tokenring_replicas ro, rn;
-            tokenring_placement_range_replicas(&ro, p1, e->r1);
-            tokenring_placement_range_replicas(&rn, p2, e->r2);
-            bool added;
-            if (mv_step(m, &ro, &rn, pos1[e->r1], pos2[e->r2], map1, map2, width, 0, 0, kind,
-                        &used, &used_cap, &added))
-                goto nomem;
-            if (added && record_bounds(m, s, e))
-                goto nomem;
-        }
+    } else if (walk_other(m, part, r1, r2, p1, p2, map1, map2, kind, &pos1, &pos2)) {
+        goto nomem;
     }
 
     if (sample_count) {
@@ -693,10 +761,10 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
                                       : tokenring_token("", 0);
             sample_tokens = hashed;
         } else if (part == TOKENRING_PARTITIONER_RANDOM) {
-            if (!(m->s128 = tr_calloc(sample_count, sizeof *m->s128)))
+            if (!(m->other->s128 = tr_calloc(sample_count, sizeof *m->other->s128)))
                 goto nomem;
         } else if (part == TOKENRING_PARTITIONER_BYTE_ORDERED) {
-            if (!(m->sspan = tr_calloc(sample_count, sizeof *m->sspan)))
+            if (!(m->other->sspan = tr_calloc(sample_count, sizeof *m->other->sspan)))
                 goto nomem;
         }
     }
@@ -716,11 +784,11 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
             size_t len = (size_t)(smp->offsets[i + 1] - smp->offsets[i]);
             uint32_t x, y;
             if (part == TOKENRING_PARTITIONER_RANDOM) {
-                m->s128[i] = tokenring_random_token(key, len);
-                x = tokenring_ring_search128(r1, m->s128[i]);
-                y = tokenring_ring_search128(r2, m->s128[i]);
+                m->other->s128[i] = tokenring_random_token(key, len);
+                x = tokenring_ring_search128(r1, m->other->s128[i]);
+                y = tokenring_ring_search128(r2, m->other->s128[i]);
             } else {
-                if (arena_add(m, &m->sspan[i], key, len))
+                if (arena_add(m, &m->other->sspan[i], key, len))
                     goto nomem;
                 x = tokenring_ring_search_bytes(r1, key, len);
                 y = tokenring_ring_search_bytes(r2, key, len);
@@ -756,10 +824,7 @@ fail:
     tokenring_ring_free(r2);
     tr_free(map1);
     tr_free(map2);
-    tr_free(bounds);
     tr_free(hashed);
-    tr_free(pb);
-    tr_free(used);
     tr_free(dcs);
     return rc;
 }
@@ -1004,12 +1069,12 @@ TOKENRING_API int tokenring_movement_get_summary(tokenring_movement_summary *out
     out->changed_width = u128_out(m->changed);
     out->primary_changed_width = u128_out(m->pchanged);
     out->streamed_width = u128_out(m->streamed);
-    if (m->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+    if (!m->other) {
         out->changed_fraction = u128_frac(m->changed);
         out->primary_changed_fraction = u128_frac(m->pchanged);
         out->streamed_fraction = u128_frac(m->streamed);
     } else {
-        long double sp = (long double)m->space;
+        long double sp = (long double)m->other->space;
         out->changed_fraction = (double)((long double)m->changed / sp);
         out->primary_changed_fraction = (double)((long double)m->pchanged / sp);
         out->streamed_fraction = (double)((long double)m->streamed / sp);
@@ -1106,7 +1171,8 @@ TOKENRING_API int tokenring_movement_get_sample(tokenring_sample_change *out,
 
 TOKENRING_API tokenring_partitioner tokenring_movement_partitioner(const tokenring_movement *m)
 {
-    return m ? (tokenring_partitioner)m->partitioner : TOKENRING_PARTITIONER_MURMUR3;
+    return m && m->other ? (tokenring_partitioner)m->other->partitioner
+                         : TOKENRING_PARTITIONER_MURMUR3;
 }
 
 TOKENRING_API int tokenring_movement_range_bounds128(tokenring_token128 *start_out,
@@ -1115,14 +1181,14 @@ TOKENRING_API int tokenring_movement_range_bounds128(tokenring_token128 *start_o
 {
     if (!m || (!start_out && !end_out))
         return TOKENRING_E_INVAL;
-    if (m->partitioner != TOKENRING_PARTITIONER_RANDOM)
+    if (tokenring_movement_partitioner(m) != TOKENRING_PARTITIONER_RANDOM)
         return TOKENRING_E_UNSUPPORTED;
     if (index >= m->range_count)
         return TOKENRING_E_RANGE;
     if (start_out)
-        *start_out = m->t128[2 * index];
+        *start_out = m->other->t128[2 * index];
     if (end_out)
-        *end_out = m->t128[2 * index + 1];
+        *end_out = m->other->t128[2 * index + 1];
     return TOKENRING_OK;
 }
 
@@ -1135,14 +1201,14 @@ TOKENRING_API int tokenring_movement_range_bounds_bytes(const uint8_t **start_ou
 {
     if (!m || !start_out || !start_len_out || !end_out || !end_len_out)
         return TOKENRING_E_INVAL;
-    if (m->partitioner != TOKENRING_PARTITIONER_BYTE_ORDERED)
+    if (tokenring_movement_partitioner(m) != TOKENRING_PARTITIONER_BYTE_ORDERED)
         return TOKENRING_E_UNSUPPORTED;
     if (index >= m->range_count)
         return TOKENRING_E_RANGE;
-    *start_out = m->arena + m->span[2 * index].off;
-    *start_len_out = m->span[2 * index].len;
-    *end_out = m->arena + m->span[2 * index + 1].off;
-    *end_len_out = m->span[2 * index + 1].len;
+    *start_out = m->other->arena + m->other->span[2 * index].off;
+    *start_len_out = m->other->span[2 * index].len;
+    *end_out = m->other->arena + m->other->span[2 * index + 1].off;
+    *end_len_out = m->other->span[2 * index + 1].len;
     return TOKENRING_OK;
 }
 
@@ -1151,11 +1217,11 @@ TOKENRING_API int tokenring_movement_sample_token128(tokenring_token128 *out,
 {
     if (!out || !m)
         return TOKENRING_E_INVAL;
-    if (m->partitioner != TOKENRING_PARTITIONER_RANDOM)
+    if (tokenring_movement_partitioner(m) != TOKENRING_PARTITIONER_RANDOM)
         return TOKENRING_E_UNSUPPORTED;
     if (index >= m->sample_count)
         return TOKENRING_E_RANGE;
-    *out = m->s128[index];
+    *out = m->other->s128[index];
     return TOKENRING_OK;
 }
 
@@ -1165,12 +1231,12 @@ TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, siz
 {
     if (!out || !len_out || !m)
         return TOKENRING_E_INVAL;
-    if (m->partitioner != TOKENRING_PARTITIONER_BYTE_ORDERED)
+    if (tokenring_movement_partitioner(m) != TOKENRING_PARTITIONER_BYTE_ORDERED)
         return TOKENRING_E_UNSUPPORTED;
     if (index >= m->sample_count)
         return TOKENRING_E_RANGE;
-    *out = m->arena + m->sspan[index].off;
-    *len_out = m->sspan[index].len;
+    *out = m->other->arena + m->other->sspan[index].off;
+    *len_out = m->other->sspan[index].len;
     return TOKENRING_OK;
 }
 
