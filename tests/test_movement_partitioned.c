@@ -853,6 +853,251 @@ static void test_bad_input(void **state)
     tokenring_topology_free(m3);
 }
 
+/* ----------------------------------- tokens sharing prefixes, against ranks */
+
+/* A token of either partitioner as comparable bytes: RandomPartitioner's 16 big-endian
+ * bytes (no -1 among node tokens, so unsigned byte order is the token order), or the
+ * ByteOrderedPartitioner token itself. */
+typedef struct anytok {
+    uint8_t b[24];
+    size_t len;
+} anytok;
+
+static int anytok_cmp(const void *x, const void *y)
+{
+    const anytok *a = x, *b = y;
+    return tokenring_byte_token_compare(a->b, a->len, b->b, b->len);
+}
+
+static anytok from128(tokenring_token128 t)
+{
+    anytok a;
+    for (int j = 0; j < 8; j++) {
+        a.b[j] = (uint8_t)(t.hi >> (56 - 8 * j));
+        a.b[8 + j] = (uint8_t)(t.lo >> (56 - 8 * j));
+    }
+    a.len = 16;
+    return a;
+}
+
+/* Tokens crowded together: RandomPartitioner values sharing their top 64 bits (and now
+ * and then 0 or 2^127), byte strings sharing an 8-byte prefix, of every length from 0. */
+static anytok crowded(uint64_t *rng, tokenring_partitioner p)
+{
+    anytok a;
+    if (p == TOKENRING_PARTITIONER_RANDOM) {
+        int pick = tt_between(rng, 0, 19);
+        tokenring_token128 t = { (uint64_t)tt_between(rng, 0, 2), tt_splitmix64(rng) % 64 };
+        if (pick == 0)
+            t.hi = t.lo = 0;
+        else if (pick == 1)
+            t.hi = UINT64_C(1) << 63, t.lo = 0;
+        return from128(t);
+    }
+    static const uint8_t alpha[] = { 0x00, 0x61, 0xff };
+    size_t pre = tt_between(rng, 0, 1) ? 8 : 0;
+    a.len = pre + (size_t)tt_between(rng, 0, 3);
+    for (size_t j = 0; j < a.len; j++)
+        a.b[j] = j < pre ? (uint8_t)("abcdefgh"[j]) : alpha[tt_between(rng, 0, 2)];
+    return a;
+}
+
+static int add_any(tokenring_topology *t, tokenring_partitioner p, const char *name,
+                   const char *dc, const anytok *tk, size_t n, bool move)
+{
+    tokenring_token128 r[8];
+    const uint8_t *bp[8];
+    size_t bl[8];
+    for (size_t k = 0; k < n; k++) {
+        r[k].hi = r[k].lo = 0;
+        for (int j = 0; j < 8; j++) {
+            r[k].hi = r[k].hi << 8 | tk[k].b[j];
+            r[k].lo = r[k].lo << 8 | tk[k].b[8 + j];
+        }
+        bp[k] = tk[k].b;
+        bl[k] = tk[k].len;
+    }
+    if (p == TOKENRING_PARTITIONER_RANDOM)
+        return move ? tokenring_topology_set_tokens128(t, name, r, n, NULL)
+                    : tokenring_topology_add_node128(t, name, dc, "r1", r, n, NULL);
+    return move ? tokenring_topology_set_tokens_bytes(t, name, bp, bl, n, NULL)
+                : tokenring_topology_add_node_bytes(t, name, dc, "r1", bp, bl, n, NULL);
+}
+
+static anytok node_tok(const tokenring_topology *t, size_t i, size_t k)
+{
+    if (tokenring_topology_partitioner(t) == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 x;
+        assert_int_equal(tokenring_topology_node_token128(&x, t, i, k), TOKENRING_OK);
+        return from128(x);
+    }
+    anytok a;
+    const uint8_t *b;
+    assert_int_equal(tokenring_topology_node_token_bytes(&b, &a.len, t, i, k), TOKENRING_OK);
+    if (a.len)
+        memcpy(a.b, b, a.len);
+    return a;
+}
+
+/* The same topology in Murmur3, each token replaced by its rank among `all`. */
+static tokenring_topology *by_rank(const tokenring_topology *t, const anytok *all, size_t n)
+{
+    tokenring_topology *m3 = NULL;
+    assert_int_equal(tokenring_topology_new(&m3), TOKENRING_OK);
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info ni;
+        assert_int_equal(tokenring_topology_node(&ni, t, i), TOKENRING_OK);
+        int64_t tk[8];
+        for (size_t k = 0; k < ni.token_count; k++) {
+            anytok a = node_tok(t, i, k);
+            const anytok *f = bsearch(&a, all, n, sizeof *all, anytok_cmp);
+            assert_non_null(f);
+            tk[k] = (int64_t)(f - all) * 1000 - 500000;
+        }
+        assert_int_equal(tokenring_topology_add_node(m3, ni.name, ni.datacenter, ni.rack, tk,
+                                                     ni.token_count, NULL),
+                         TOKENRING_OK);
+    }
+    return m3;
+}
+
+static void collect(anytok *all, size_t *n, const tokenring_topology *t)
+{
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info ni;
+        assert_int_equal(tokenring_topology_node(&ni, t, i), TOKENRING_OK);
+        for (size_t k = 0; k < ni.token_count; k++)
+            all[(*n)++] = node_tok(t, i, k);
+    }
+}
+
+static void test_crowded_tokens_against_ranks(void **state)
+{
+    (void)state;
+    uint64_t rng = 20261206;
+    for (int round = 0; round < 60; round++) {
+        tokenring_partitioner p = round % 2 ? TOKENRING_PARTITIONER_BYTE_ORDERED
+                                            : TOKENRING_PARTITIONER_RANDOM;
+        tokenring_topology *before = NULL;
+        assert_int_equal(tokenring_topology_new_partitioned(&before, p), TOKENRING_OK);
+        int nodes = tt_between(&rng, 2, 6);
+        for (int i = 0; i < nodes; i++) {
+            char name[16];
+            snprintf(name, sizeof name, "n%d", i);
+            for (;;) { /* crowded tokens collide: draw again */
+                anytok tk[4];
+                size_t n = (size_t)tt_between(&rng, 1, 4);
+                for (size_t k = 0; k < n; k++)
+                    tk[k] = crowded(&rng, p);
+                if (add_any(before, p, name, i % 3 ? "dc1" : "dc2", tk, n, false) ==
+                    TOKENRING_OK)
+                    break;
+            }
+        }
+        tokenring_topology *after = NULL;
+        assert_int_equal(tokenring_topology_clone(&after, before), TOKENRING_OK);
+        for (;;) {
+            anytok tk[4];
+            size_t n = (size_t)tt_between(&rng, 1, 4);
+            for (size_t k = 0; k < n; k++)
+                tk[k] = crowded(&rng, p);
+            int rc = round % 4 < 2 ? add_any(after, p, "new", "dc1", tk, n, false)
+                                   : add_any(after, p, "n0", "dc1", tk, n, true);
+            if (rc == TOKENRING_OK)
+                break;
+        }
+        anytok all[64];
+        size_t na = 0;
+        collect(all, &na, before);
+        collect(all, &na, after);
+        qsort(all, na, sizeof *all, anytok_cmp);
+        size_t nu = 0;
+        for (size_t i = 0; i < na; i++)
+            if (nu == 0 || anytok_cmp(&all[nu - 1], &all[i]) != 0)
+                all[nu++] = all[i];
+        tokenring_topology *mb = by_rank(before, all, nu), *ma = by_rank(after, all, nu);
+        const char *rtext = round % 3 ? "SimpleStrategy:2" : "NetworkTopologyStrategy:dc1=2,dc2=1";
+        tokenring_replication *repl = NULL;
+        assert_int_equal(tokenring_replication_parse(&repl, rtext, strlen(rtext), NULL),
+                         TOKENRING_OK);
+        tokenring_movement *mo = NULL, *m3 = NULL;
+        int kind = round % 4 < 2 ? TOKENRING_CHANGE_JOIN : TOKENRING_CHANGE_MOVE;
+        assert_int_equal(tokenring_movement_compare_keys(&mo, before, after, repl, kind, NULL,
+                                                         NULL, 0, NULL),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_movement_compare(&m3, mb, ma, repl, kind, NULL, 0, NULL),
+                         TOKENRING_OK);
+        tokenring_movement_summary so, s3;
+        tokenring_movement_get_summary(&so, mo);
+        tokenring_movement_get_summary(&s3, m3);
+        assert_int_equal(so.range_count, s3.range_count);
+        assert_int_equal(so.stream_count, s3.stream_count);
+        const u128 R = (u128)1 << 127;
+        u128 changed = 0;
+        for (uint32_t i = 0; i < s3.range_count; i++) {
+            tokenring_moved_range a, b;
+            tokenring_movement_get_range(&a, m3, i);
+            tokenring_movement_get_range(&b, mo, i);
+            assert_int_equal(a.old_count, b.old_count);
+            assert_int_equal(a.new_count, b.new_count);
+            assert_memory_equal(a.old_replicas, b.old_replicas, a.old_count * sizeof(uint32_t));
+            assert_memory_equal(a.new_replicas, b.new_replicas, a.new_count * sizeof(uint32_t));
+            const anytok *ws = &all[(a.start + 500000) / 1000], *we = &all[(a.end + 500000) / 1000];
+            if (p == TOKENRING_PARTITIONER_RANDOM) {
+                tokenring_token128 x, y;
+                assert_int_equal(tokenring_movement_range_bounds128(&x, &y, mo, i), TOKENRING_OK);
+                anytok ax = from128(x), ay = from128(y);
+                assert_int_equal(anytok_cmp(&ax, ws), 0);
+                assert_int_equal(anytok_cmp(&ay, we), 0);
+                u128 w = nu == 1 ? R : (v128(y) + R - v128(x)) % R;
+                assert_true(w128(b.width) == w);
+                changed += w;
+            } else {
+                const uint8_t *x, *y;
+                size_t xl, yl;
+                assert_int_equal(tokenring_movement_range_bounds_bytes(&x, &xl, &y, &yl, mo, i),
+                                 TOKENRING_OK);
+                assert_int_equal(tokenring_byte_token_compare(x, xl, ws->b, ws->len), 0);
+                assert_int_equal(tokenring_byte_token_compare(y, yl, we->b, we->len), 0);
+                assert_true(w128(b.width) == 1);
+                changed += 1;
+            }
+        }
+        assert_true(w128(so.changed_width) == changed);
+        if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+            assert_true(close_to(so.changed_fraction, (double)changed / (double)nu));
+        for (uint32_t i = 0; i < s3.stream_count; i++) {
+            tokenring_stream a, b;
+            tokenring_movement_get_stream(&a, m3, i);
+            tokenring_movement_get_stream(&b, mo, i);
+            assert_true(a.source == b.source && a.destination == b.destination &&
+                        a.range_index == b.range_index && a.strict == b.strict);
+        }
+        /* kept tokens: the same counts as on the ranks */
+        tokenring_ring *r[4];
+        const tokenring_topology *tt[4] = { before, after, mb, ma };
+        for (int k = 0; k < 4; k++) {
+            r[k] = NULL;
+            assert_int_equal(tokenring_ring_build(&r[k], tt[k], NULL), TOKENRING_OK);
+        }
+        size_t ko[3], k3[3];
+        assert_int_equal(tokenring_ring_tokens_kept(&ko[0], &ko[1], &ko[2], r[0], r[1]),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_ring_tokens_kept(&k3[0], &k3[1], &k3[2], r[2], r[3]),
+                         TOKENRING_OK);
+        assert_memory_equal(ko, k3, sizeof ko);
+        for (int k = 0; k < 4; k++)
+            tokenring_ring_free(r[k]);
+        tokenring_movement_free(mo);
+        tokenring_movement_free(m3);
+        tokenring_replication_free(repl);
+        tokenring_topology_free(mb);
+        tokenring_topology_free(ma);
+        tokenring_topology_free(before);
+        tokenring_topology_free(after);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -860,6 +1105,7 @@ int main(void)
         cmocka_unit_test(test_random_edge),
         cmocka_unit_test(test_bytes_edge),
         cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_crowded_tokens_against_ranks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
