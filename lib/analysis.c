@@ -496,6 +496,18 @@ __attribute__((always_inline)) static inline int mv_step(tokenring_movement *m, 
     return 0;
 }
 
+/* mv_step for the other partitioners' walk (no int64_t bounds), not inlined there: only
+ * the Murmur3 walk needs it inlined. */
+__attribute__((noinline)) static int mv_step_other(tokenring_movement *m,
+                                                   const tokenring_replicas *ro,
+                                                   const tokenring_replicas *rn, uint32_t own1,
+                                                   uint32_t own2, const uint32_t *map1,
+                                                   const uint32_t *map2, u128 width, int kind,
+                                                   uint8_t **used, size_t *used_cap, bool *added)
+{
+    return mv_step(m, ro, rn, own1, own2, map1, map2, width, 0, 0, kind, used, used_cap, added);
+}
+
 static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
                          const tokenring_ring *r1, const tokenring_ring *r2,
                          const tokenring_placement *p1, const tokenring_placement *p2,
@@ -538,17 +550,15 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
             tokenring_ring_token128(&z, e->ring, e->at);
             width = R;
             if (nb > 1) {
-                width = tok_u128(z) + R - tok_u128(a);
-                while (width >= R)
-                    width -= R;
+                width = (tok_u128(z) + R - tok_u128(a)) & (R - 1); /* mod 2^127 */
             }
         }
         tokenring_replicas ro, rn;
         tokenring_placement_range_replicas(&ro, p1, e->r1);
         tokenring_placement_range_replicas(&rn, p2, e->r2);
         bool added;
-        if (mv_step(m, &ro, &rn, pos1[e->r1], pos2[e->r2], map1, map2, width, 0, 0, kind,
-                    usedp, used_cap, &added))
+        if (mv_step_other(m, &ro, &rn, pos1[e->r1], pos2[e->r2], map1, map2, width, kind,
+                          usedp, used_cap, &added))
             return -1;
         if (added && record_bounds(m, s, e))
             return -1;
