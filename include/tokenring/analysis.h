@@ -10,7 +10,10 @@
  * read through accessor functions and released with their free function; a result may be
  * read from any number of threads at once. Every width is exact (a count of token
  * values, up to 2^64 or more, as ::tokenring_u128); the doubles next to them are the same
- * widths divided by 2^64, for display.
+ * widths divided by 2^64, for display. On RandomPartitioner rings widths are over 2^127
+ * and fractions divide by 2^127; ByteOrderedPartitioner tokens have no width, so there
+ * widths count ranges (see tokenring_balance_compute(),
+ * tokenring_movement_compare_keys() and tokenring_availability_build()).
  */
 #ifndef TOKENRING_ANALYSIS_H
 #define TOKENRING_ANALYSIS_H
