@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The analyses on a topology and replication read from a byte stream: join, decommission,
- * replace and move movements, availability, balance, the token allocator, num_tokens
- * migration plans and seeded layouts. Every call
+ * replace and move movements (also on the same topology in RandomPartitioner and
+ * ByteOrderedPartitioner, against Murmur3), availability, balance, the token allocator,
+ * num_tokens migration plans and seeded layouts. Every call
  * either fails with its code in err or gives a self-consistent result (moved range widths
  * sum to the changed width, stream widths to the streamed width, allocated tokens
  * ascending, distinct and free); the topology and replication are never changed. */
+#include <stdbool.h>
+
 #include "fuzz_common.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -95,6 +98,164 @@ static void check_movement(int rc, tokenring_movement **mp, const tokenring_erro
     tokenring_movement_free(m);
 }
 
+/* The topology in another partitioner: Murmur3 token t as u * 2^63 or the 8 big-endian
+ * bytes of u, u = t with its sign bit flipped (the same order), states kept. */
+static void conv_token(int64_t t, tokenring_token128 *r, uint8_t b[8])
+{
+    uint64_t u = (uint64_t)t ^ UINT64_C(0x8000000000000000);
+    r->hi = u >> 1;
+    r->lo = (u & 1) << 63;
+    for (int j = 0; j < 8; j++)
+        b[j] = (uint8_t)(u >> (56 - 8 * j));
+}
+
+static tokenring_topology *convert(const tokenring_topology *t, tokenring_partitioner p)
+{
+    tokenring_topology *c = NULL;
+    FUZZ_CHECK(tokenring_topology_new_partitioned(&c, p) == TOKENRING_OK);
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info ni;
+        FUZZ_CHECK(tokenring_topology_node(&ni, t, i) == TOKENRING_OK);
+        tokenring_token128 r[8];
+        uint8_t b[8][8];
+        const uint8_t *bp[8];
+        size_t bl[8];
+        FUZZ_CHECK(ni.token_count <= 8);
+        for (size_t k = 0; k < ni.token_count; k++) {
+            conv_token(ni.tokens[k], &r[k], b[k]);
+            bp[k] = b[k];
+            bl[k] = 8;
+        }
+        int rc = p == TOKENRING_PARTITIONER_RANDOM
+                     ? tokenring_topology_add_node128(c, ni.name, ni.datacenter, ni.rack, r,
+                                                      ni.token_count, NULL)
+                     : tokenring_topology_add_node_bytes(c, ni.name, ni.datacenter, ni.rack,
+                                                         bp, bl, ni.token_count, NULL);
+        FUZZ_CHECK(rc == TOKENRING_OK);
+        FUZZ_CHECK(tokenring_topology_set_state(c, ni.name, (tokenring_node_state)ni.state,
+                                                (tokenring_liveness)ni.liveness,
+                                                NULL) == TOKENRING_OK);
+    }
+    return c;
+}
+
+/* A movement of the converted topology (p) against the Murmur3 one: the same code, and
+ * when both succeed the same ranges, replica lists and streams, RandomPartitioner widths
+ * Murmur3's times 2^63 (the streamed total saturating), ByteOrderedPartitioner widths 1. */
+static void check_same_movement(int rc3, tokenring_movement *m3, int rc,
+                                tokenring_movement *mp, tokenring_partitioner p)
+{
+    FUZZ_CHECK(rc == rc3);
+    if (rc3 != TOKENRING_OK) {
+        FUZZ_CHECK(mp == NULL && m3 == NULL);
+        return;
+    }
+    FUZZ_CHECK(tokenring_movement_partitioner(mp) == p);
+    tokenring_movement_summary a, b;
+    FUZZ_CHECK(tokenring_movement_get_summary(&a, m3) == TOKENRING_OK);
+    FUZZ_CHECK(tokenring_movement_get_summary(&b, mp) == TOKENRING_OK);
+    FUZZ_CHECK(a.range_count == b.range_count && a.stream_count == b.stream_count &&
+               a.node_count == b.node_count && a.cleanup_count == b.cleanup_count);
+    bool random = p == TOKENRING_PARTITIONER_RANDOM;
+    if (random) {
+        FUZZ_CHECK(w128(b.changed_width) == w128(a.changed_width) << 63);
+        u128 st = w128(a.streamed_width);
+        FUZZ_CHECK(w128(b.streamed_width) == (st >> 65 ? ~(u128)0 : st << 63));
+    } else {
+        FUZZ_CHECK(w128(b.changed_width) == a.range_count);
+        FUZZ_CHECK(w128(b.streamed_width) == a.stream_count);
+    }
+    for (uint32_t i = 0; i < a.range_count; i++) {
+        tokenring_moved_range x, y;
+        FUZZ_CHECK(tokenring_movement_get_range(&x, m3, i) == TOKENRING_OK);
+        FUZZ_CHECK(tokenring_movement_get_range(&y, mp, i) == TOKENRING_OK);
+        FUZZ_CHECK(x.old_count == y.old_count && x.new_count == y.new_count);
+        FUZZ_CHECK(memcmp(x.old_replicas, y.old_replicas, x.old_count * sizeof(uint32_t)) == 0);
+        FUZZ_CHECK(memcmp(x.new_replicas, y.new_replicas, x.new_count * sizeof(uint32_t)) == 0);
+        FUZZ_CHECK(w128(y.width) == (random ? w128(x.width) << 63 : 1));
+        tokenring_token128 s128, e128, cs, ce;
+        uint8_t sb[8], eb[8];
+        conv_token(x.start, &cs, sb);
+        conv_token(x.end, &ce, eb);
+        if (random) {
+            FUZZ_CHECK(tokenring_movement_range_bounds128(&s128, &e128, mp, i) == TOKENRING_OK);
+            FUZZ_CHECK(tokenring_token128_compare(s128, cs) == 0 &&
+                       tokenring_token128_compare(e128, ce) == 0);
+        } else {
+            const uint8_t *xs, *xe;
+            size_t ls, le;
+            FUZZ_CHECK(tokenring_movement_range_bounds_bytes(&xs, &ls, &xe, &le, mp, i) ==
+                       TOKENRING_OK);
+            FUZZ_CHECK(ls == 8 && le == 8 && memcmp(xs, sb, 8) == 0 && memcmp(xe, eb, 8) == 0);
+        }
+    }
+    for (uint32_t i = 0; i < a.stream_count; i++) {
+        tokenring_stream x, y;
+        FUZZ_CHECK(tokenring_movement_get_stream(&x, m3, i) == TOKENRING_OK);
+        FUZZ_CHECK(tokenring_movement_get_stream(&y, mp, i) == TOKENRING_OK);
+        FUZZ_CHECK(x.source == y.source && x.destination == y.destination &&
+                   x.range_index == y.range_index && x.strict == y.strict);
+    }
+}
+
+/* The four movements on the topology in the other partitioners, against Murmur3 (no input
+ * read: the corpus decodes as before). */
+static void check_partitioners(const tokenring_topology *t, const tokenring_replication *repl,
+                               const char *victim, const char *other, const char *dc,
+                               const char *rack, const int64_t *jt, size_t jn)
+{
+    tokenring_token128 j128[4];
+    uint8_t jb[4][8];
+    const uint8_t *jbp[4];
+    size_t jbl[4];
+    for (size_t k = 0; k < jn; k++) {
+        conv_token(jt[k], &j128[k], jb[k]);
+        jbp[k] = jb[k];
+        jbl[k] = 8;
+    }
+    static const uint8_t keys[] = "k1k2";
+    static const uint64_t offs[] = { 0, 2, 4, 4 };
+    for (int p = TOKENRING_PARTITIONER_RANDOM; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
+        tokenring_topology *c = convert(t, (tokenring_partitioner)p);
+        bool random = p == TOKENRING_PARTITIONER_RANDOM;
+        for (int kind = 0; kind < 4; kind++) {
+            tokenring_movement *m3 = NULL, *mp = NULL;
+            int rc3, rc;
+            switch (kind) {
+            case 0:
+                rc3 = tokenring_movement_join(&m3, t, repl, other, dc, rack, jt, jn, NULL, 0,
+                                              NULL);
+                rc = random ? tokenring_movement_join128(&mp, c, repl, other, dc, rack, j128,
+                                                         jn, keys, offs, 3, NULL)
+                            : tokenring_movement_join_bytes(&mp, c, repl, other, dc, rack, jbp,
+                                                            jbl, jn, keys, offs, 3, NULL);
+                break;
+            case 1:
+                rc3 = tokenring_movement_decommission(&m3, t, repl, victim, NULL, 0, NULL);
+                rc = tokenring_movement_decommission_keys(&mp, c, repl, victim, keys, offs, 3,
+                                                          NULL);
+                break;
+            case 2:
+                rc3 = tokenring_movement_replace(&m3, t, repl, victim, other, NULL, 0, NULL);
+                rc = tokenring_movement_replace_keys(&mp, c, repl, victim, other, keys, offs, 3,
+                                                     NULL);
+                break;
+            default:
+                rc3 = tokenring_movement_move(&m3, t, repl, victim, jt, jn, NULL, 0, NULL);
+                rc = random ? tokenring_movement_move128(&mp, c, repl, victim, j128, jn, keys,
+                                                         offs, 3, NULL)
+                            : tokenring_movement_move_bytes(&mp, c, repl, victim, jbp, jbl, jn,
+                                                            keys, offs, 3, NULL);
+                break;
+            }
+            check_same_movement(rc3, m3, rc, mp, (tokenring_partitioner)p);
+            tokenring_movement_free(m3);
+            tokenring_movement_free(mp);
+        }
+        tokenring_topology_free(c);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_reader r = { data, size };
@@ -158,6 +319,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     m = NULL;
     mrc = tokenring_movement_move(&m, t, repl, victim, jt, jn, samples, 4, &err);
     check_movement(mrc, &m, &err);
+    check_partitioners(t, repl, victim, other, dcs[jb & 1], racks[jb % 3], jt, jn);
 
     tokenring_ring *ring = NULL;
     if (tokenring_ring_build(&ring, t, NULL) == TOKENRING_OK) {

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Allocation failures in the layouts, the token allocator and every analysis (balance,
- * movement of each kind, availability, num_tokens migration). Each failure must give
+ * movement of each kind, availability, num_tokens migration), also on RandomPartitioner
+ * and ByteOrderedPartitioner topologies. Each failure must give
  * TOKENRING_E_NOMEM, leak nothing, produce nothing, and leave the topology and the
  * replication passed in exactly as they were. */
 #include <stdarg.h>
@@ -8,6 +9,7 @@
 #include <stdint.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -566,6 +568,200 @@ static void tokens_kept(void **state)
     tokenring_topology_free(ctx.topology);
 }
 
+/* ------------------------------------- RandomPartitioner, ByteOrderedPartitioner */
+
+/* The sample topology in another partitioner: Murmur3 token t as u * 2^63 or the 8
+ * bytes of u (u = t with its sign bit flipped; the same order), plus, for bytes, an
+ * empty token on the first node. */
+static tokenring_topology *partitioned_topology(tokenring_partitioner p)
+{
+    tokenring_topology *m3 = oom_sample_topology(), *t = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, p), TOKENRING_OK);
+    for (size_t i = 0; i < tokenring_topology_node_count(m3); i++) {
+        tokenring_node_info n;
+        assert_int_equal(tokenring_topology_node(&n, m3, i), TOKENRING_OK);
+        tokenring_token128 r[65];
+        uint8_t b[65][8];
+        const uint8_t *bp[65];
+        size_t bl[65];
+        assert_true(n.token_count < 65);
+        size_t c = 0;
+        for (size_t k = 0; k < n.token_count; k++, c++) {
+            uint64_t u = (uint64_t)n.tokens[k] ^ UINT64_C(0x8000000000000000);
+            r[c].hi = u >> 1;
+            r[c].lo = (u & 1) << 63;
+            for (int j = 0; j < 8; j++)
+                b[c][j] = (uint8_t)(u >> (56 - 8 * j));
+            bp[c] = b[c];
+            bl[c] = 8;
+        }
+        if (i == 0) {
+            bp[c] = b[0];
+            bl[c++] = 0;
+        }
+        int rc = p == TOKENRING_PARTITIONER_RANDOM
+                     ? tokenring_topology_add_node128(t, n.name, n.datacenter, n.rack, r,
+                                                      n.token_count, NULL)
+                     : tokenring_topology_add_node_bytes(t, n.name, n.datacenter, n.rack, bp,
+                                                         bl, c, NULL);
+        assert_int_equal(rc, TOKENRING_OK);
+    }
+    tokenring_topology_free(m3);
+    return t;
+}
+
+/* The topology (tokens through the partitioner's getters) and the replication. */
+static char *dump_partitioned(void *vctx)
+{
+    oom_ctx *ctx = vctx;
+    const tokenring_topology *t = ctx->topology;
+    size_t cap = 1 << 16, len = 0;
+    char *s = malloc(cap);
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info ni;
+        assert_int_equal(tokenring_topology_node(&ni, t, i), TOKENRING_OK);
+        len += (size_t)snprintf(s + len, cap - len, "\n%s %s %s %d:", ni.name, ni.datacenter,
+                                ni.rack, ni.state);
+        for (size_t k = 0; k < ni.token_count; k++) {
+            tokenring_token128 x;
+            const uint8_t *b;
+            size_t bl;
+            if (tokenring_topology_node_token128(&x, t, i, k) == TOKENRING_OK) {
+                len += (size_t)snprintf(s + len, cap - len, " %016llx%016llx",
+                                        (unsigned long long)x.hi, (unsigned long long)x.lo);
+            } else {
+                assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, i, k),
+                                 TOKENRING_OK);
+                len += (size_t)snprintf(s + len, cap - len, " ");
+                for (size_t j = 0; j < bl; j++)
+                    len += (size_t)snprintf(s + len, cap - len, "%02x", b[j]);
+            }
+            assert_true(len + 64 < cap);
+        }
+    }
+    size_t rl = 0;
+    tokenring_replication_format(NULL, 0, &rl, ctx->replication);
+    s = realloc(s, len + rl + 2);
+    s[len] = '|';
+    assert_int_equal(tokenring_replication_format(s + len + 1, rl + 1, &rl, ctx->replication),
+                     TOKENRING_OK);
+    return s;
+}
+
+static const uint8_t PKEYS[] = "abcdefghijklmnopq";
+static const uint64_t POFF[] = { 0, 0, 1, 9, 17 }; /* "", "a", "bcdefghi", "jklmnopq" */
+#define NPKEYS 4
+
+static bool is_random(const tokenring_topology *t)
+{
+    return tokenring_topology_partitioner(t) == TOKENRING_PARTITIONER_RANDOM;
+}
+
+static int op_join_any(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    const tokenring_token128 t128[] = { { 5, 0 }, { UINT64_C(1) << 63, 0 } };
+    const uint8_t *tb[] = { (const uint8_t *)"abcdefgh0", (const uint8_t *)"\xff" };
+    const size_t tl[] = { 9, 1 };
+    int rc = is_random(ctx->topology)
+                 ? tokenring_movement_join128(&m, ctx->topology, ctx->replication, "10.0.5.5",
+                                              "dc1", "r2", t128, 2, PKEYS, POFF, NPKEYS, &err)
+                 : tokenring_movement_join_bytes(&m, ctx->topology, ctx->replication, "10.0.5.5",
+                                                 "dc1", "r2", tb, tl, 2, PKEYS, POFF, NPKEYS,
+                                                 &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_move_any(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    const tokenring_token128 t128[] = { { 7, 1 } };
+    const uint8_t *tb[] = { (const uint8_t *)"m" };
+    const size_t tl[] = { 1 };
+    int rc = is_random(ctx->topology)
+                 ? tokenring_movement_move128(&m, ctx->topology, ctx->replication, "10.0.1.2",
+                                              t128, 1, PKEYS, POFF, NPKEYS, &err)
+                 : tokenring_movement_move_bytes(&m, ctx->topology, ctx->replication, "10.0.1.2",
+                                                 tb, tl, 1, PKEYS, POFF, NPKEYS, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_decommission_keys(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_decommission_keys(&m, ctx->topology, ctx->replication,
+                                                  "10.0.1.2", PKEYS, POFF, NPKEYS, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_replace_keys(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_movement_replace_keys(&m, ctx->topology, ctx->replication, "10.0.1.2",
+                                             "10.0.9.9", PKEYS, POFF, NPKEYS, &err);
+    return finish_movement(rc, m, made, &err);
+}
+
+static int op_balance_kept_any(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    (void)made;
+    tokenring_ring *r = NULL, *r2 = NULL;
+    tokenring_placement *p = NULL;
+    int rc = tokenring_ring_build(&r, ctx->topology, NULL);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_placement_build(&p, r, ctx->replication, 0, NULL);
+    tokenring_balance pb, eb;
+    if (rc == TOKENRING_OK)
+        rc = tokenring_balance_compute(&pb, &eb, r, p, "dc1", NULL, NULL);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_ring_build(&r2, ctx->topology, NULL);
+    size_t kept = 0, lost = 1, gained = 1;
+    if (rc == TOKENRING_OK)
+        rc = tokenring_ring_tokens_kept(&kept, &lost, &gained, r, r2);
+    if (rc == TOKENRING_OK)
+        assert_true(kept > 0 && lost == 0 && gained == 0);
+    tokenring_placement_free(p);
+    tokenring_ring_free(r);
+    tokenring_ring_free(r2);
+    return rc;
+}
+
+static void other_partitioners(void **state)
+{
+    (void)state;
+    static const char *repls[] = { "2", "dc1=3,dc2=2/1" };
+    struct {
+        const char *name;
+        oom_op op;
+    } cases[] = {
+        { "movement_join128/_bytes", op_join_any },
+        { "movement_move128/_bytes", op_move_any },
+        { "movement_decommission_keys", op_decommission_keys },
+        { "movement_replace_keys", op_replace_keys },
+        { "balance/tokens_kept", op_balance_kept_any },
+    };
+    for (int p = TOKENRING_PARTITIONER_RANDOM; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++)
+        for (size_t r = 0; r < 2; r++)
+            for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+                oom_ctx ctx = { .topology = partitioned_topology((tokenring_partitioner)p),
+                                .replication = repl(repls[r]) };
+                char what[120];
+                snprintf(what, sizeof what, "%s %s partitioner %d", cases[i].name, repls[r], p);
+                oom_check(what, &ctx, cases[i].op, dump_partitioned);
+                tokenring_topology_free(ctx.topology);
+                tokenring_replication_free(ctx.replication);
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -576,6 +772,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(layouts_and_allocator, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(larger_inputs, oom_setup, oom_teardown),
         cmocka_unit_test_setup_teardown(readers_do_not_allocate, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(other_partitioners, oom_setup, oom_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

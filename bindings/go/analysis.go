@@ -62,8 +62,8 @@ type Balance struct {
 	MaxNode    int     // ring index of a node with the largest share
 	MinWidth   U128    // exact smallest width
 	MaxWidth   U128    // exact largest width
-	TotalWidth U128    // exact sum over the group
-	Min        float64 // MinWidth / 2^64
+	TotalWidth U128    // exact sum over the group (saturates at 2^128 - 1)
+	Min        float64 // MinWidth / 2^64 (see Ring.Balance for other partitioners)
 	Max        float64 // MaxWidth / 2^64
 	Mean       float64 // TotalWidth / NodeCount / 2^64
 	Stdev      float64 // sample standard deviation of the shares
@@ -80,6 +80,9 @@ func balanceFromC(b *C.tokenring_balance) Balance {
 // Balance returns the balance of primary ownership and, when p is not nil, of effective
 // ownership under p (built from this ring), over every node (datacenter ""), one
 // datacenter, or one rack of a datacenter. A group without nodes gives ErrNotFound.
+// Widths are in the ring's units: token values over 2^64 (Murmur3) or 2^127
+// (RandomPartitioner), ring ranges owned or replicated (ByteOrderedPartitioner); the
+// fractions divide by 2^64, 2^127 or the range count.
 func (r *Ring) Balance(p *Placement, datacenter, rack string) (primary, effective Balance, err error) {
 	if rack != "" && datacenter == "" {
 		return primary, effective, goError(CodeInvalid, "a rack needs its datacenter")
@@ -147,7 +150,7 @@ type MovementSummary struct {
 	ChangedWidth           U128    // token values whose replica set changes
 	PrimaryChangedWidth    U128    // token values whose first replica changes
 	StreamedWidth          U128    // sum of all stream widths
-	ChangedFraction        float64 // ChangedWidth / 2^64
+	ChangedFraction        float64 // ChangedWidth / 2^64 (2^127 RandomPartitioner, elementary ranges ByteOrderedPartitioner)
 	PrimaryChangedFraction float64 // PrimaryChangedWidth / 2^64
 	StreamedFraction       float64 // StreamedWidth / 2^64
 	CleanupCount           int     // nodes that afterwards hold data they no longer replicate
@@ -171,15 +174,20 @@ type MovementNode struct {
 }
 
 // MovedRange is an elementary range whose replica set changes; node numbers index
-// Movement.Nodes.
+// Movement.Nodes. Start and End are Murmur3 tokens; on a RandomPartitioner result the
+// bounds are Start128 and End128, on a ByteOrderedPartitioner one StartBytes and
+// EndBytes (the other fields are zero).
 type MovedRange struct {
-	Start, End  int64
-	Width       U128
-	OldReplicas []uint32
-	NewReplicas []uint32
+	Start, End           int64
+	Width                U128
+	OldReplicas          []uint32
+	NewReplicas          []uint32
+	Start128, End128     Token128
+	StartBytes, EndBytes []byte
 }
 
-// Stream is one range (Start, End] that Source sends to Destination.
+// Stream is one range (Start, End] that Source sends to Destination (on other
+// partitioners Start and End are 0: the bounds are those of Ranges[RangeIndex]).
 type Stream struct {
 	Start, End          int64
 	Width               U128
@@ -188,9 +196,12 @@ type Stream struct {
 	Strict              bool // the source is the replica losing the range
 }
 
-// SampleChange is what happens to one sample token.
+// SampleChange is what happens to one sample token (Token128 on a RandomPartitioner
+// result, TokenBytes on a ByteOrderedPartitioner one; Token is then 0).
 type SampleChange struct {
 	Token           int64
+	Token128        Token128
+	TokenBytes      []byte
 	OldReplicas     []uint32
 	NewReplicas     []uint32
 	OldOwner        int
@@ -203,11 +214,12 @@ type SampleChange struct {
 // numbered as the library numbers them: the nodes of the topology before, in order, then
 // the nodes only in the topology after.
 type Movement struct {
-	Summary MovementSummary
-	Nodes   []MovementNode
-	Ranges  []MovedRange
-	Streams []Stream
-	Samples []SampleChange
+	Partitioner Partitioner // of the topologies compared: says which bounds are set
+	Summary     MovementSummary
+	Nodes       []MovementNode
+	Ranges      []MovedRange
+	Streams     []Stream
+	Samples     []SampleChange
 }
 
 func u32s(p *C.uint32_t, n C.uint32_t) []uint32 {
@@ -224,7 +236,7 @@ func movementFromC(m *C.tokenring_movement) (*Movement, error) {
 	if err := check(C.tokenring_movement_get_summary(&s, m)); err != nil {
 		return nil, err
 	}
-	out := &Movement{Summary: MovementSummary{
+	out := &Movement{Partitioner: Partitioner(C.tokenring_movement_partitioner(m)), Summary: MovementSummary{
 		ChangedWidth: u128(s.changed_width), PrimaryChangedWidth: u128(s.primary_changed_width),
 		StreamedWidth: u128(s.streamed_width), ChangedFraction: float64(s.changed_fraction),
 		PrimaryChangedFraction: float64(s.primary_changed_fraction), StreamedFraction: float64(s.streamed_fraction),
@@ -253,6 +265,9 @@ func movementFromC(m *C.tokenring_movement) (*Movement, error) {
 		}
 		out.Ranges[i] = MovedRange{Start: int64(r.start), End: int64(r.end), Width: u128(r.width),
 			OldReplicas: u32s(r.old_replicas, r.old_count), NewReplicas: u32s(r.new_replicas, r.new_count)}
+		if err := movedBounds(&out.Ranges[i], out.Partitioner, m, i); err != nil {
+			return nil, err
+		}
 	}
 	out.Streams = make([]Stream, int(s.stream_count))
 	for i := range out.Streams {
@@ -273,6 +288,9 @@ func movementFromC(m *C.tokenring_movement) (*Movement, error) {
 			OldReplicas: u32s(sc.old_replicas, sc.old_count), NewReplicas: u32s(sc.new_replicas, sc.new_count),
 			OldOwner: int(sc.old_owner), NewOwner: int(sc.new_owner),
 			OwnerChanged: sc.owner_changed != 0, ReplicasChanged: sc.replicas_changed != 0}
+		if err := sampleToken(&out.Samples[i], out.Partitioner, m, i); err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }

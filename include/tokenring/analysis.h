@@ -10,7 +10,10 @@
  * read through accessor functions and released with their free function; a result may be
  * read from any number of threads at once. Every width is exact (a count of token
  * values, up to 2^64 or more, as ::tokenring_u128); the doubles next to them are the same
- * widths divided by 2^64, for display.
+ * widths divided by 2^64, for display. On RandomPartitioner rings widths are over 2^127
+ * and fractions divide by 2^127; ByteOrderedPartitioner tokens have no width, so there
+ * widths count ranges (see tokenring_balance_compute(),
+ * tokenring_movement_compare_keys() and tokenring_availability_build()).
  */
 #ifndef TOKENRING_ANALYSIS_H
 #define TOKENRING_ANALYSIS_H
@@ -26,7 +29,7 @@ extern "C" {
 
 /**
  * Statistics of one ownership measure over a group of nodes. Fractions are of the whole
- * ring (2^64 token values).
+ * ring (2^64 token values; on other partitioners see tokenring_balance_compute()).
  * @since 1.0
  */
 typedef struct tokenring_balance {
@@ -50,6 +53,18 @@ typedef struct tokenring_balance {
  * Balance of primary and effective ownership over the nodes of a whole ring, of one
  * datacenter, or of one rack of a datacenter. A node counts when it holds at least one
  * ring token (state normal, leaving or moving).
+ *
+ * Every partitioner (since 1.2; before, other rings gave #TOKENRING_E_UNSUPPORTED), with
+ * widths in the ring's own units:
+ *  - Murmur3: token values, fractions over 2^64;
+ *  - RandomPartitioner: token values over 2^127 as tokenring_ring_ownership() gives them
+ *    (`describeOwnership`'s widths), fractions over 2^127. A node's width is at most
+ *    2^127 but @c total_width sums them (effective widths add up to rf * 2^127): past
+ *    2^128 - 1 it saturates there, while @c mean comes from the exact sum;
+ *  - ByteOrderedPartitioner (tokens without arithmetic): a node's primary width is the
+ *    number of ring ranges it owns (its ring tokens) and its effective width the number
+ *    of ring ranges it holds a replica of (full or transient); fractions divide by the
+ *    ring's range count. This is a balance of ranges, not of data.
  *
  * Thread-safe (reads immutable objects). O(n + ranges * replicas).
  * @param[out] primary_out receives primary-ownership statistics (may be NULL)
@@ -119,6 +134,12 @@ typedef struct tokenring_movement tokenring_movement;
  * Sample tokens (e.g. tokens of sample keys from tokenring_tokens()) are looked up in both
  * placements.
  *
+ * Topologies of every partitioner (since 1.2), both of the same one; on a
+ * RandomPartitioner or ByteOrderedPartitioner topology @c int64_t sample tokens do not
+ * exist (#TOKENRING_E_UNSUPPORTED when @p sample_count > 0: pass sample keys to
+ * tokenring_movement_compare_keys()), and widths, fractions and range bounds are as
+ * tokenring_movement_compare_keys() says.
+ *
  * Thread-safe as a reader of its inputs. O((n1 + n2) * (log + rf)) plus the two placement
  * builds.
  * @param[out] out receives the result; free with tokenring_movement_free()
@@ -129,9 +150,11 @@ typedef struct tokenring_movement tokenring_movement;
  * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
  * @param sample_count number of sample tokens
  * @param[out] err optional detail
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, unknown kind);
- *         #TOKENRING_E_EMPTY (a topology has no ring token); #TOKENRING_E_NOTFOUND (a
- *         datacenter of the replication has no node); #TOKENRING_E_NOMEM
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, unknown kind, topologies of
+ *         different partitioners); #TOKENRING_E_EMPTY (a topology has no ring token);
+ *         #TOKENRING_E_NOTFOUND (a datacenter of the replication has no node);
+ *         #TOKENRING_E_UNSUPPORTED (sample tokens on topologies of another partitioner
+ *         than Murmur3); #TOKENRING_E_NOMEM
  * @since 1.0
  */
 TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
@@ -153,13 +176,20 @@ TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
  *
  * Reads the node token lists of both rings (see tokenring_ring_node(): built on first
  * use). O(tokens of both rings) plus a name lookup per node.
+ *
+ * Every partitioner, tokens compared exactly (tokenring_token128_compare(),
+ * tokenring_byte_token_compare()). A RandomPartitioner or ByteOrderedPartitioner ring
+ * keeps the tokens of its ring members only: a node of @p before outside the ring
+ * holding tokens (e.g. joining), or its namesake in @p after, gives
+ * #TOKENRING_E_UNSUPPORTED. O(tokens * log) on those rings.
  * @param[out] kept_out tokens of @p before their node still holds (may be NULL)
  * @param[out] lost_out tokens of @p before their node no longer holds (may be NULL)
  * @param[out] gained_out tokens the nodes of @p before hold only in @p after (may be NULL)
  * @param before the ring before the change
  * @param after the ring after it
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL ring); #TOKENRING_E_NOMEM (building a
- *         node token list failed); outputs unchanged on error
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL ring, rings of different
+ *         partitioners); #TOKENRING_E_UNSUPPORTED (see above); #TOKENRING_E_NOMEM
+ *         (building a node token list failed); outputs unchanged on error
  * @since 1.2
  */
 TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
@@ -275,7 +305,8 @@ typedef struct tokenring_movement_summary {
                                                replica) changes. */
     tokenring_u128 streamed_width; /**< Sum of the widths of all streams (a range streamed
                                         to two nodes counts twice). */
-    double changed_fraction;       /**< changed_width / 2^64. */
+    double changed_fraction;       /**< changed_width / 2^64 (other partitioners: see
+                                        tokenring_movement_compare_keys()). */
     double primary_changed_fraction; /**< primary_changed_width / 2^64. */
     double streamed_fraction;      /**< streamed_width / 2^64. */
     uint32_t range_count;          /**< Elementary ranges whose replica set changes. */
@@ -344,8 +375,10 @@ TOKENRING_API int tokenring_movement_get_node(tokenring_movement_node *out,
  * @since 1.0
  */
 typedef struct tokenring_moved_range {
-    int64_t start;                 /**< Exclusive lower bound. */
-    int64_t end;                   /**< Inclusive upper bound. */
+    int64_t start;                 /**< Exclusive lower bound (0 on other partitioners:
+                                        tokenring_movement_range_bounds128(),
+                                        tokenring_movement_range_bounds_bytes()). */
+    int64_t end;                   /**< Inclusive upper bound (likewise). */
     tokenring_u128 width;          /**< Exact width. */
     const uint32_t *old_replicas;  /**< Old replicas in Cassandra's order. */
     const uint32_t *new_replicas;  /**< New replicas in Cassandra's order. */
@@ -371,8 +404,9 @@ TOKENRING_API int tokenring_movement_get_range(tokenring_moved_range *out,
  * @since 1.0
  */
 typedef struct tokenring_stream {
-    int64_t start;          /**< Exclusive lower bound. */
-    int64_t end;            /**< Inclusive upper bound. */
+    int64_t start;          /**< Exclusive lower bound (0 on other partitioners: the
+                                 bounds of range @c range_index). */
+    int64_t end;            /**< Inclusive upper bound (likewise). */
     tokenring_u128 width;   /**< Exact width. */
     uint32_t source;        /**< Sending node (result numbering). */
     uint32_t destination;   /**< Receiving node. */
@@ -398,7 +432,9 @@ TOKENRING_API int tokenring_movement_get_stream(tokenring_stream *out,
  * @since 1.0
  */
 typedef struct tokenring_sample_change {
-    int64_t token;                /**< The sample token. */
+    int64_t token;                /**< The sample token (0 on other partitioners:
+                                       tokenring_movement_sample_token128(),
+                                       tokenring_movement_sample_token_bytes()). */
     const uint32_t *old_replicas; /**< Replicas before (result numbering, Cassandra's
                                        order; the first is the primary). */
     const uint32_t *new_replicas; /**< Replicas after. */
@@ -423,6 +459,293 @@ typedef struct tokenring_sample_change {
 TOKENRING_API int tokenring_movement_get_sample(tokenring_sample_change *out,
                                                 const tokenring_movement *movement,
                                                 size_t index);
+
+/* --------------------------------------------- movement on every partitioner */
+
+/**
+ * tokenring_movement_compare() with sample @e keys instead of sample tokens, on topologies
+ * of every partitioner. Each key is hashed with the topologies' partitioner
+ * (tokenring_token() for Murmur3, tokenring_random_token() for RandomPartitioner, the
+ * key's bytes themselves for ByteOrderedPartitioner) and traced as a sample token is.
+ *
+ * On a RandomPartitioner or ByteOrderedPartitioner topology the analysis is the same
+ * walk over ring positions as on Murmur3 (same ranges, replica lists, streams and order),
+ * with widths in the ring's own units:
+ *  - RandomPartitioner: exact widths over 2^127, an elementary range (start, end] being
+ *    (end - start + 2^127) mod 2^127 as ::tokenring_range128 counts it (2^127 when both
+ *    rings have one token); fractions divide by 2^127;
+ *  - ByteOrderedPartitioner (tokens without arithmetic): every elementary range has
+ *    width 1, so widths count elementary ranges (of the union of both rings' tokens) and
+ *    fractions divide by their number.
+ * The bounds of a changed range are then read with tokenring_movement_range_bounds128()
+ * or tokenring_movement_range_bounds_bytes() (the @c int64_t @c start and @c end of
+ * ::tokenring_moved_range and ::tokenring_stream are 0; a stream's range is its
+ * @c range_index), the sample tokens with tokenring_movement_sample_token128() /
+ * tokenring_movement_sample_token_bytes(). The summary's @c streamed_width, a sum over
+ * streams, can pass 2^128 on a RandomPartitioner ring (three whole copies streamed): it
+ * then saturates at 2^128 - 1. On Murmur3 topologies the result is exactly
+ * tokenring_movement_compare()'s with the keys' tokens.
+ *
+ * @param[out] out receives the result; free with tokenring_movement_free()
+ * @param before the topology before the change
+ * @param after the topology after the change (same partitioner)
+ * @param replication the replication to compare under
+ * @param kind a ::tokenring_change_kind
+ * @param sample_keys packed key bytes (may be NULL when every key is empty)
+ * @param sample_offsets @p sample_count + 1 non-decreasing offsets into @p sample_keys,
+ *        as tokenring_tokens() takes them (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample keys
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, decreasing offsets, unknown
+ *         kind, topologies of different partitioners); #TOKENRING_E_EMPTY;
+ *         #TOKENRING_E_NOTFOUND; #TOKENRING_E_NOMEM (as tokenring_movement_compare())
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_compare_keys(tokenring_movement **out,
+                                                  const tokenring_topology *before,
+                                                  const tokenring_topology *after,
+                                                  const tokenring_replication *replication,
+                                                  int kind, const uint8_t *sample_keys,
+                                                  const uint64_t *sample_offsets,
+                                                  size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node with RandomPartitioner tokens joining, as tokenring_movement_join()
+ * does, and compares as tokenring_movement_compare_keys() with #TOKENRING_CHANGE_JOIN.
+ * @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before the join (a RandomPartitioner topology)
+ * @param replication the replication
+ * @param name the new node's name (must not exist)
+ * @param datacenter its datacenter
+ * @param rack its rack
+ * @param tokens its tokens, 0 .. 2^127
+ * @param token_count number of tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare_keys(), plus the errors of
+ *         tokenring_topology_add_node128() (#TOKENRING_E_EXISTS for a known name or a
+ *         taken token, #TOKENRING_E_RANGE for -1 or a token above 2^127,
+ *         #TOKENRING_E_UNSUPPORTED for a topology of another partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_join128(tokenring_movement **out,
+                                             const tokenring_topology *topology,
+                                             const tokenring_replication *replication,
+                                             const char *name, const char *datacenter,
+                                             const char *rack, const tokenring_token128 *tokens,
+                                             size_t token_count, const uint8_t *sample_keys,
+                                             const uint64_t *sample_offsets,
+                                             size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node with ByteOrderedPartitioner tokens joining, as
+ * tokenring_movement_join128() does with 128-bit tokens. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before the join (a ByteOrderedPartitioner topology)
+ * @param replication the replication
+ * @param name the new node's name (must not exist)
+ * @param datacenter its datacenter
+ * @param rack its rack
+ * @param tokens @p token_count tokens (byte strings; the empty token allowed)
+ * @param token_lens their lengths (at most #TOKENRING_BYTE_TOKEN_MAX each)
+ * @param token_count number of tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare_keys(), plus the errors of
+ *         tokenring_topology_add_node_bytes() (#TOKENRING_E_EXISTS,
+ *         #TOKENRING_E_RANGE, #TOKENRING_E_UNSUPPORTED for a topology of another
+ *         partitioner)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_join_bytes(
+    tokenring_movement **out, const tokenring_topology *topology,
+    const tokenring_replication *replication, const char *name, const char *datacenter,
+    const char *rack, const uint8_t *const *tokens, const size_t *token_lens,
+    size_t token_count, const uint8_t *sample_keys, const uint64_t *sample_offsets,
+    size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node of a RandomPartitioner topology moving to new tokens, with
+ * #TOKENRING_CHANGE_MOVE (as tokenring_movement_move()). @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before (a RandomPartitioner topology)
+ * @param replication the replication
+ * @param name the moving node
+ * @param tokens its new tokens, 0 .. 2^127
+ * @param token_count number of new tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare_keys(); #TOKENRING_E_NOTFOUND for an unknown
+ *         node; the errors of tokenring_topology_set_tokens128()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_move128(tokenring_movement **out,
+                                             const tokenring_topology *topology,
+                                             const tokenring_replication *replication,
+                                             const char *name, const tokenring_token128 *tokens,
+                                             size_t token_count, const uint8_t *sample_keys,
+                                             const uint64_t *sample_offsets,
+                                             size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node of a ByteOrderedPartitioner topology moving to new tokens, with
+ * #TOKENRING_CHANGE_MOVE. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before (a ByteOrderedPartitioner topology)
+ * @param replication the replication
+ * @param name the moving node
+ * @param tokens its new tokens (byte strings)
+ * @param token_lens their lengths
+ * @param token_count number of new tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare_keys(); #TOKENRING_E_NOTFOUND for an unknown
+ *         node; the errors of tokenring_topology_set_tokens_bytes()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_move_bytes(tokenring_movement **out,
+                                                const tokenring_topology *topology,
+                                                const tokenring_replication *replication,
+                                                const char *name, const uint8_t *const *tokens,
+                                                const size_t *token_lens, size_t token_count,
+                                                const uint8_t *sample_keys,
+                                                const uint64_t *sample_offsets,
+                                                size_t sample_count, tokenring_error *err);
+
+/**
+ * tokenring_movement_decommission() with sample keys, on topologies of every partitioner
+ * (see tokenring_movement_compare_keys()).
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param name the leaving node
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare_keys(); #TOKENRING_E_NOTFOUND for an unknown
+ *         node; #TOKENRING_E_EMPTY when it is the last node
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_decommission_keys(tokenring_movement **out,
+                                                       const tokenring_topology *topology,
+                                                       const tokenring_replication *replication,
+                                                       const char *name,
+                                                       const uint8_t *sample_keys,
+                                                       const uint64_t *sample_offsets,
+                                                       size_t sample_count, tokenring_error *err);
+
+/**
+ * tokenring_movement_replace() with sample keys, on topologies of every partitioner (see
+ * tokenring_movement_compare_keys()).
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param old_name the replaced node
+ * @param new_name the replacement (must not exist)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare_keys(); #TOKENRING_E_NOTFOUND,
+ *         #TOKENRING_E_EXISTS
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_replace_keys(tokenring_movement **out,
+                                                  const tokenring_topology *topology,
+                                                  const tokenring_replication *replication,
+                                                  const char *old_name, const char *new_name,
+                                                  const uint8_t *sample_keys,
+                                                  const uint64_t *sample_offsets,
+                                                  size_t sample_count, tokenring_error *err);
+
+/**
+ * The partitioner of the topologies a movement result compares: it says how to read the
+ * bounds of its ranges (the @c int64_t fields for Murmur3,
+ * tokenring_movement_range_bounds128() or tokenring_movement_range_bounds_bytes()
+ * otherwise) and what its widths count.
+ * @param movement the result (NULL gives #TOKENRING_PARTITIONER_MURMUR3)
+ * @return its ::tokenring_partitioner
+ * @since 1.2
+ */
+TOKENRING_API tokenring_partitioner tokenring_movement_partitioner(
+    const tokenring_movement *movement);
+
+/**
+ * The bounds (start, end] of changed range @p index of a RandomPartitioner result (the
+ * range tokenring_movement_get_range() reads at the same index).
+ * @param[out] start_out receives the exclusive lower bound (may be NULL)
+ * @param[out] end_out receives the inclusive upper bound (may be NULL)
+ * @param movement the result
+ * @param index the range, 0 .. summary.range_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p movement, both outputs NULL);
+ *         #TOKENRING_E_UNSUPPORTED (a result of another partitioner);
+ *         #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_range_bounds128(tokenring_token128 *start_out,
+                                                     tokenring_token128 *end_out,
+                                                     const tokenring_movement *movement,
+                                                     size_t index);
+
+/**
+ * The bounds (start, end] of changed range @p index of a ByteOrderedPartitioner result,
+ * as byte strings owned by the result.
+ * @param[out] start_out receives a pointer to the lower bound's bytes (valid while the
+ *             result lives)
+ * @param[out] start_len_out receives its length
+ * @param[out] end_out receives a pointer to the upper bound's bytes
+ * @param[out] end_len_out receives its length
+ * @param movement the result
+ * @param index the range, 0 .. summary.range_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (a NULL argument);
+ *         #TOKENRING_E_UNSUPPORTED (a result of another partitioner);
+ *         #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_range_bounds_bytes(const uint8_t **start_out,
+                                                        size_t *start_len_out,
+                                                        const uint8_t **end_out,
+                                                        size_t *end_len_out,
+                                                        const tokenring_movement *movement,
+                                                        size_t index);
+
+/**
+ * The RandomPartitioner token of sample @p index (tokenring_random_token() of the key;
+ * -1 for the empty key).
+ * @param[out] out receives the token
+ * @param movement the result
+ * @param index the sample, 0 .. summary.sample_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_UNSUPPORTED (a result of
+ *         another partitioner); #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_sample_token128(tokenring_token128 *out,
+                                                     const tokenring_movement *movement,
+                                                     size_t index);
+
+/**
+ * The ByteOrderedPartitioner token of sample @p index (the key's bytes, copied).
+ * @param[out] out receives a pointer to its bytes, valid while the result lives
+ * @param[out] len_out receives its length
+ * @param movement the result
+ * @param index the sample, 0 .. summary.sample_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_UNSUPPORTED (a result of
+ *         another partitioner); #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, size_t *len_out,
+                                                        const tokenring_movement *movement,
+                                                        size_t index);
 
 /* -------------------------------------------------------------- availability */
 

@@ -2,12 +2,14 @@
 """Cluster analysis (analysis.h): ownership balance, the data movement of a join,
 decommission, replacement or move, availability under failures, num_tokens migration."""
 import enum
-from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple
+from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._progress import Progress, progress_callback
 from ._convert import KeyOrToken, c_int32, c_name, c_str, token_array, token_of, u128
+from ._hash import as_key_bytes
+from ._partitioner import _from_c
 from ._handle import Handle, require
 from ._ownership import Balance, BalanceReport
 from ._partitioner import Partitioner
@@ -48,7 +50,9 @@ class ChangeKind(enum.IntEnum):
 
 
 class MovementSummary(NamedTuple):
-    """Totals of a movement analysis (exact widths and fractions of 2**64)."""
+    """Totals of a movement analysis: exact widths in the ring's units (token values over
+    2**64 for Murmur3, over 2**127 for RandomPartitioner, one per elementary range for
+    ByteOrderedPartitioner) and fractions of the whole ring in those units."""
 
     changed_width: int
     primary_changed_width: int
@@ -82,11 +86,18 @@ class MovementNode(NamedTuple):
     needs_cleanup: bool
 
 
-class MovedRange(NamedTuple):
-    """A range (start, end] whose replica set changes, with both replica lists."""
+#: A token of any partitioner: an int (Murmur3, RandomPartitioner) or bytes
+#: (ByteOrderedPartitioner).
+AnyToken = Union[int, bytes]
 
-    start: int
-    end: int
+
+class MovedRange(NamedTuple):
+    """A range (start, end] whose replica set changes, with both replica lists; the
+    bounds are tokens of the topologies' partitioner (ints, or bytes for
+    ByteOrderedPartitioner)."""
+
+    start: AnyToken
+    end: AnyToken
     width: int
     old_replicas: Tuple[str, ...]
     new_replicas: Tuple[str, ...]
@@ -95,8 +106,8 @@ class MovedRange(NamedTuple):
 class Stream(NamedTuple):
     """``source`` streams range (start, end] to ``destination``."""
 
-    start: int
-    end: int
+    start: AnyToken
+    end: AnyToken
     width: int
     source: str
     destination: str
@@ -105,9 +116,9 @@ class Stream(NamedTuple):
 
 
 class SampleChange(NamedTuple):
-    """What happens to one sample token."""
+    """What happens to one sample (its token in the partitioner's form)."""
 
-    token: int
+    token: AnyToken
     old_replicas: Tuple[str, ...]
     new_replicas: Tuple[str, ...]
     old_owner: str
@@ -118,6 +129,21 @@ class SampleChange(NamedTuple):
 
 def _samples(samples: Iterable[KeyOrToken]) -> Tuple[Any, int]:
     return token_array([token_of(s) for s in samples])
+
+
+def _sample_keys(samples: Iterable[KeyOrToken], part: Partitioner) -> Tuple[Any, Any, int]:
+    """Packed keys and offsets (tokenring_tokens()'s layout) of sample keys, for the
+    calls that hash them with the topology's partitioner."""
+    raw = []
+    for s in samples:
+        if not isinstance(s, (str, bytes, bytearray, memoryview)):
+            raise TypeError(f"on a {part.name} topology the samples are partition keys "
+                            f"(bytes or str), not {type(s).__name__}")
+        raw.append(as_key_bytes(s))
+    offsets = [0]
+    for r in raw:
+        offsets.append(offsets[-1] + len(r))
+    return ffi.new("uint8_t[]", b"".join(raw) or b"\0"), ffi.new("uint64_t[]", offsets), len(raw)
 
 
 class Movement(Handle):
@@ -143,28 +169,49 @@ class Movement(Handle):
     def compare(cls, before: Topology, after: Topology, replication: ReplicationLike,
                 kind: ChangeKind = ChangeKind.GENERIC,
                 samples: Iterable[KeyOrToken] = ()) -> "Movement":
-        """Compares two topologies under one replication; ``samples`` are keys or tokens
-        to trace."""
+        """Compares two topologies (of one partitioner) under one replication;
+        ``samples`` are keys or tokens to trace (keys only, hashed with the partitioner,
+        on RandomPartitioner and ByteOrderedPartitioner topologies)."""
         repl = Replication.of(replication)
-        arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
+        part = before.partitioner
+        if part != Partitioner.MURMUR3:
+            keys, offs, n = _sample_keys(samples, part)
+            check(lib.tokenring_movement_compare_keys(pp, before._p(), after._p(), repl._p(),
+                                                      int(kind), keys, offs, n, err), err)
+            return cls(pp[0], int(kind))
+        arr, n = _samples(samples)
         check(lib.tokenring_movement_compare(pp, before._p(), after._p(), repl._p(), int(kind),
                                              arr, n, err), err)
         return cls(pp[0], int(kind))
 
     @classmethod
     def join(cls, topology: Topology, replication: ReplicationLike, name: str,
-             datacenter: str, rack: str, tokens: Iterable[int],
+             datacenter: str, rack: str, tokens: Iterable[Any],
              samples: Iterable[KeyOrToken] = ()) -> "Movement":
-        """Simulates a node joining with ``tokens``."""
+        """Simulates a node joining with ``tokens`` (of the topology's partitioner: ints,
+        or bytes for ByteOrderedPartitioner)."""
         repl = Replication.of(replication)
-        toks, nt = token_array(tokens)
-        arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        check(lib.tokenring_movement_join(pp, topology._p(), repl._p(), c_name(name),
-                                          c_name(datacenter, "datacenter"), c_name(rack, "rack"),
+        part = topology.partitioner
+        cn, cd, cr = c_name(name), c_name(datacenter, "datacenter"), c_name(rack, "rack")
+        if part != Partitioner.MURMUR3:
+            keys, offs, n = _sample_keys(samples, part)
+            if part == Partitioner.RANDOM:
+                arr, nt = topology._other_tokens(tokens)
+                check(lib.tokenring_movement_join128(pp, topology._p(), repl._p(), cn, cd, cr,
+                                                     arr, nt, keys, offs, n, err), err)
+            else:
+                ptrs, lens, nt, _keep = topology._other_tokens(tokens)
+                check(lib.tokenring_movement_join_bytes(pp, topology._p(), repl._p(), cn, cd,
+                                                        cr, ptrs, lens, nt, keys, offs, n, err),
+                      err)
+            return cls(pp[0], ChangeKind.JOIN)
+        toks, nt = token_array(tokens)
+        arr, n = _samples(samples)
+        check(lib.tokenring_movement_join(pp, topology._p(), repl._p(), cn, cd, cr,
                                           toks, nt, arr, n, err), err)
         return cls(pp[0], ChangeKind.JOIN)
 
@@ -173,9 +220,16 @@ class Movement(Handle):
                      samples: Iterable[KeyOrToken] = ()) -> "Movement":
         """Simulates node ``name`` leaving (it streams its data away)."""
         repl = Replication.of(replication)
-        arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
+        part = topology.partitioner
+        if part != Partitioner.MURMUR3:
+            keys, offs, n = _sample_keys(samples, part)
+            check(lib.tokenring_movement_decommission_keys(pp, topology._p(), repl._p(),
+                                                           c_name(name), keys, offs, n, err),
+                  err)
+            return cls(pp[0], ChangeKind.DECOMMISSION)
+        arr, n = _samples(samples)
         check(lib.tokenring_movement_decommission(pp, topology._p(), repl._p(), c_name(name),
                                                   arr, n, err), err)
         return cls(pp[0], ChangeKind.DECOMMISSION)
@@ -185,25 +239,65 @@ class Movement(Handle):
                 new_name: str, samples: Iterable[KeyOrToken] = ()) -> "Movement":
         """Simulates replacing dead node ``old_name`` by ``new_name`` (same tokens)."""
         repl = Replication.of(replication)
-        arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
+        part = topology.partitioner
+        if part != Partitioner.MURMUR3:
+            keys, offs, n = _sample_keys(samples, part)
+            check(lib.tokenring_movement_replace_keys(pp, topology._p(), repl._p(),
+                                                      c_name(old_name), c_name(new_name), keys,
+                                                      offs, n, err), err)
+            return cls(pp[0], ChangeKind.REPLACE)
+        arr, n = _samples(samples)
         check(lib.tokenring_movement_replace(pp, topology._p(), repl._p(), c_name(old_name),
                                              c_name(new_name), arr, n, err), err)
         return cls(pp[0], ChangeKind.REPLACE)
 
     @classmethod
     def move(cls, topology: Topology, replication: ReplicationLike, name: str,
-             tokens: Iterable[int], samples: Iterable[KeyOrToken] = ()) -> "Movement":
-        """Simulates node ``name`` moving to new ``tokens``."""
+             tokens: Iterable[Any], samples: Iterable[KeyOrToken] = ()) -> "Movement":
+        """Simulates node ``name`` moving to new ``tokens`` (of the topology's
+        partitioner)."""
         repl = Replication.of(replication)
-        toks, nt = token_array(tokens)
-        arr, n = _samples(samples)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
+        part = topology.partitioner
+        if part != Partitioner.MURMUR3:
+            keys, offs, n = _sample_keys(samples, part)
+            if part == Partitioner.RANDOM:
+                arr, nt = topology._other_tokens(tokens)
+                check(lib.tokenring_movement_move128(pp, topology._p(), repl._p(), c_name(name),
+                                                     arr, nt, keys, offs, n, err), err)
+            else:
+                ptrs, lens, nt, _keep = topology._other_tokens(tokens)
+                check(lib.tokenring_movement_move_bytes(pp, topology._p(), repl._p(),
+                                                        c_name(name), ptrs, lens, nt, keys,
+                                                        offs, n, err), err)
+            return cls(pp[0], ChangeKind.MOVE)
+        toks, nt = token_array(tokens)
+        arr, n = _samples(samples)
         check(lib.tokenring_movement_move(pp, topology._p(), repl._p(), c_name(name), toks, nt,
                                           arr, n, err), err)
         return cls(pp[0], ChangeKind.MOVE)
+
+    @property
+    def partitioner(self) -> Partitioner:
+        """The partitioner of the topologies compared."""
+        return Partitioner(lib.tokenring_movement_partitioner(self._p()))
+
+    def _bounds(self, p: Any, i: int, start: int, end: int) -> Tuple[AnyToken, AnyToken]:
+        """The bounds of changed range ``i`` in the partitioner's form."""
+        part = self.partitioner
+        if part == Partitioner.RANDOM:
+            a, z = ffi.new("tokenring_token128 *"), ffi.new("tokenring_token128 *")
+            check(lib.tokenring_movement_range_bounds128(a, z, p, i))
+            return _from_c(a[0]), _from_c(z[0])
+        if part == Partitioner.BYTE_ORDERED:
+            a, z = ffi.new("const uint8_t **"), ffi.new("const uint8_t **")
+            al, zl = ffi.new("size_t *"), ffi.new("size_t *")
+            check(lib.tokenring_movement_range_bounds_bytes(a, al, z, zl, p, i))
+            return bytes(ffi.buffer(a[0], al[0])), bytes(ffi.buffer(z[0], zl[0]))
+        return start, end
 
     @property
     def summary(self) -> MovementSummary:
@@ -243,7 +337,8 @@ class Movement(Handle):
         out = []
         for i in range(self.summary.range_count):
             check(lib.tokenring_movement_get_range(r, p, i))
-            out.append(MovedRange(r.start, r.end, u128(r.width),
+            start, end = self._bounds(p, i, r.start, r.end)
+            out.append(MovedRange(start, end, u128(r.width),
                                   self._list(r.old_replicas, r.old_count),
                                   self._list(r.new_replicas, r.new_count)))
         return out
@@ -256,7 +351,8 @@ class Movement(Handle):
         out = []
         for i in range(self.summary.stream_count):
             check(lib.tokenring_movement_get_stream(s, p, i))
-            out.append(Stream(s.start, s.end, u128(s.width), self._names[s.source],
+            start, end = self._bounds(p, s.range_index, s.start, s.end)
+            out.append(Stream(start, end, u128(s.width), self._names[s.source],
                               self._names[s.destination], s.range_index, bool(s.strict)))
         return out
 
@@ -268,11 +364,23 @@ class Movement(Handle):
         out = []
         for i in range(self.summary.sample_count):
             check(lib.tokenring_movement_get_sample(s, p, i))
-            out.append(SampleChange(s.token, self._list(s.old_replicas, s.old_count),
+            out.append(SampleChange(self._sample_token(p, i, s.token), self._list(s.old_replicas, s.old_count),
                                     self._list(s.new_replicas, s.new_count),
                                     self._names[s.old_owner], self._names[s.new_owner],
                                     bool(s.owner_changed), bool(s.replicas_changed)))
         return out
+
+    def _sample_token(self, p: Any, i: int, token: int) -> AnyToken:
+        part = self.partitioner
+        if part == Partitioner.RANDOM:
+            t = ffi.new("tokenring_token128 *")
+            check(lib.tokenring_movement_sample_token128(t, p, i))
+            return _from_c(t[0])
+        if part == Partitioner.BYTE_ORDERED:
+            b, n = ffi.new("const uint8_t **"), ffi.new("size_t *")
+            check(lib.tokenring_movement_sample_token_bytes(b, n, p, i))
+            return bytes(ffi.buffer(b[0], n[0])) if n[0] else b""
+        return token
 
     @property
     def cleanup(self) -> List[str]:

@@ -25,7 +25,10 @@ class Ownership(NamedTuple):
 
 
 class Balance(NamedTuple):
-    """Statistics of one ownership measure over a group of nodes (fractions of 2**64)."""
+    """Statistics of one ownership measure over a group of nodes: widths in the ring's
+    units (token values for Murmur3 and RandomPartitioner, ring ranges for
+    ByteOrderedPartitioner) and fractions of the whole ring (2**64, 2**127 or the range
+    count); ``total_width`` saturates at 2**128 - 1."""
 
     node_count: int
     min_node: str
