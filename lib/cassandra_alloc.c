@@ -47,6 +47,7 @@ __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
 #define NIL UINT32_MAX
+#define OUTSIDE (UINT32_MAX - 1) /* a node outside the allocation ring */
 
 /* ------------------------------------------------------------ Java semantics */
 
@@ -1275,45 +1276,33 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
         rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
         goto done;
     }
+    /* every normal token sorted once; the allocation ring is the part of it that its
+     * nodes hold (tokens are distinct in a topology) */
     size_t nnormal = 0;
     for (size_t i = 0; i < nn; i++) {
-        unit_of_node[i] = NIL;
         /* TokenAllocation works on TokenMetadata.cloneOnlyTokenMap(), which keeps normal
          * tokens only: joining nodes are not seen at all */
         bool in = nodes[i].normal && (!dc_filter || strcmp(nodes[i].dc, dc_filter) == 0) &&
                   (!rack_filter || strcmp(nodes[i].rack, rack_filter) == 0);
-        for (size_t k = 0; k < nodes[i].count; k++) {
-            if (in) {
-                r.tok[r.n] = nodes[i].tokens[k];
-                r.unit[r.n++] = (uint32_t)i; /* node index for now */
-            }
-            if (nodes[i].normal)
+        unit_of_node[i] = in ? NIL : OUTSIDE;
+        if (nodes[i].normal)
+            for (size_t k = 0; k < nodes[i].count; k++)
                 normal[nnormal++] = (owned){ nodes[i].tokens[k], (uint32_t)i };
-        }
     }
     qsort(normal, nnormal, sizeof *normal, cmp_owned);
-    {
-        /* sort the ring by token, keeping the owner (tokens are distinct in a topology) */
-        owned *tmp = tr_calloc(r.n ? r.n : 1, sizeof *tmp);
-        if (!tmp) {
-            rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-            goto done;
+    for (size_t i = 0; i < nnormal; i++) {
+        uint32_t node = normal[i].node;
+        if (unit_of_node[node] == OUTSIDE)
+            continue;
+        if (unit_of_node[node] == NIL) { /* units numbered by first appearance */
+            unit_of_node[node] = r.units;
+            node_of_unit[r.units] = node;
+            r.hash[r.units] =
+                java_endpoint_hash(nodes[node].name, release == TOKENRING_CASSANDRA_4_0);
+            r.units++;
         }
-        for (size_t i = 0; i < r.n; i++)
-            tmp[i] = (owned){ r.tok[i], r.unit[i] };
-        qsort(tmp, r.n, sizeof *tmp, cmp_owned);
-        for (size_t i = 0; i < r.n; i++) {
-            r.tok[i] = tmp[i].token;
-            uint32_t node = tmp[i].node;
-            if (unit_of_node[node] == NIL) { /* units numbered by first appearance */
-                unit_of_node[node] = r.units;
-                node_of_unit[r.units] = node;
-                r.hash[r.units] = java_endpoint_hash(nodes[node].name, release == TOKENRING_CASSANDRA_4_0);
-                r.units++;
-            }
-            r.unit[i] = unit_of_node[node];
-        }
-        tr_free(tmp);
+        r.tok[r.n] = normal[i].token;
+        r.unit[r.n++] = unit_of_node[node];
     }
     /* groups: the unit itself, or its rack (numbered by first appearance); the new
      * unit's group is counted apart (Cassandra counts the existing units' groups) */
