@@ -217,8 +217,9 @@ int main(int argc, char **argv)
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
     if (other && strcmp(cmd->name, "token") != 0 && !generate)
         load_partitioned(ctx);
-    else
+    else if (!(other && generate && ctx->opt.ninputs > 0))
         load_cluster(ctx);
+    /* else generatetokens --as-cassandra reads its RandomPartitioner topology itself */
     cmd->fn(ctx);
     tokenring_ring_free(ctx->ring);
     tokenring_cluster_free(ctx->cluster);

@@ -4,7 +4,8 @@
  * the library's tokenring/partitioner.h. Murmur3 (the default) is queries.c's cmd_token,
  * unchanged; with a ring input the token command refuses the other partitioners (their
  * owners come from getendpoints). getendpoints, describering and ring on a --topology
- * file of RandomPartitioner or ByteOrderedPartitioner tokens are below; the other
+ * file of RandomPartitioner or ByteOrderedPartitioner tokens are below (and the topology
+ * reader generatetokens --as-cassandra --partitioner random uses, planning.c); the other
  * commands still take Murmur3 rings only. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,7 +146,7 @@ static void add_line(tokenring_topology *t, tokenring_partitioner p, char *line,
     free(t128);
 }
 
-void load_partitioned(tr_ctx *ctx)
+tokenring_topology *read_partitioned_topology(tr_ctx *ctx)
 {
     tokenring_partitioner p = other_partitioner(ctx);
     if (tokenring_cluster_new(&ctx->cluster) != TOKENRING_OK)
@@ -180,6 +181,12 @@ void load_partitioned(tr_ctx *ctx)
         free(text);
     }
     add_keyspace_defs(ctx);
+    return t;
+}
+
+void load_partitioned(tr_ctx *ctx)
+{
+    tokenring_topology *t = read_partitioned_topology(ctx);
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc = tokenring_ring_build(&ctx->ring, t, &err);

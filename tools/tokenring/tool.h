@@ -151,6 +151,9 @@ void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->clu
  * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
  * --keyspace; the commands that work on it. */
 void load_partitioned(tr_ctx *ctx);
+/* The same files as a topology of that partitioner (ctx->cluster holds the --keyspace
+ * definitions); the caller frees it. */
+tokenring_topology *read_partitioned_topology(tr_ctx *ctx);
 bool partitioned_command(const char *name);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
