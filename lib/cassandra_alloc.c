@@ -470,9 +470,9 @@ static double u128_to_double(u128 v)
     uint64_t hi = (uint64_t)(v >> 64);
     if (hi == 0)
         return (double)(uint64_t)v;
-    int shift = 64 - __builtin_clzll(hi); /* bits of v above the top 64 */
+    int shift = 64 - __builtin_clzll(hi); /* bits of v above the top 64: 1 .. 64 */
     uint64_t top = (uint64_t)(v >> shift);
-    if ((uint64_t)v & ((UINT64_C(1) << shift) - 1))
+    if (v & (((u128)1 << shift) - 1))
         top |= 1;
     uint64_t bits = (uint64_t)(1023 + shift) << 52; /* 2^shift, exact */
     double scale;
