@@ -683,7 +683,7 @@ typedef struct {
  * distinct group met walking back from `walk_from`, or of the first repeat of its own
  * group) and the threshold a new token must pass to become the start. */
 static ctok ra_populate(ra_state *s, ctok token, uint32_t tgroup, uint32_t walk_from,
-                           ctok *thr_out)
+                        ctok *thr_out)
 {
     visitor *v = &s->pop;
     ctok start = 0, thr = token;
