@@ -379,6 +379,11 @@ public class RandomAllocationVectors
         g.out.append("# Cassandra token allocation vectors, RandomPartitioner, generator seed ").append(seed)
              .append(", Cassandra ").append(org.apache.cassandra.utils.FBUtilities.getReleaseVersionString())
              .append(", Java ").append(System.getProperty("java.version")).append('\n');
+        g.out.append("# generator tests/data/gen/allocation/RandomAllocationVectors.java, command: java -ea ")
+             .append("--add-opens java.base/java.math=ALL-UNNAMED RandomAllocationVectors ")
+             .append(String.join(" ", args)).append(" (jar cassandra-all ")
+             .append(org.apache.cassandra.utils.FBUtilities.getReleaseVersionString())
+             .append("; see the README there)\n");
         // rings Cassandra's allocator built itself, node by node
         g.built("built-1rack-rf3-t16", 20, new int[]{ 1 }, 16, "rf", 3, false);
         g.built("built-3racks-rf3-t16", 20, new int[]{ 3 }, 16, "rf", 3, false);
