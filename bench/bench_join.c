@@ -13,7 +13,7 @@
  *   joins, and the tokens of the exact mode (for the harness to compare). Mode exact128
  *   is the exact mode on the same ring written in RandomPartitioner tokens
  *   (tokenring_allocate_cassandra128; Murmur3 token t as (t + 2^63) * 2^63, the same
- *   order and range sizes), timed only. */
+ *   order and range sizes), its tokens in decimal. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,7 +150,14 @@ int main(int argc, char **argv)
             must(rc, "allocate_cassandra128", &err);
         }
         qsort(times, (size_t)repeats, sizeof *times, cmp_double);
-        printf("%drack\texact128\t%.6f\t%.6f\n", racks, times[repeats / 2], times[0]);
+        printf("%drack\texact128\t%.6f\t%.6f\t", racks, times[repeats / 2], times[0]);
+        for (int k = 0; k < TOKENS; k++) {
+            char text[TOKENRING_TOKEN128_TEXT_MAX];
+            size_t len;
+            must(tokenring_token128_format(text, sizeof text, &len, out128[k]), "format", NULL);
+            printf("%s%s", k ? "," : "", text);
+        }
+        putchar('\n');
         tokenring_topology_free(t128);
         tokenring_topology_free(t);
     }
