@@ -470,8 +470,8 @@ static void test_clash_steps(void **state)
 }
 
 /* 1 to 6 evenly spaced single-token nodes, one replica, 16 new tokens (more than the
- * ring has: the split generator, then NoReplicationTokenAllocator): the tokens are
- * distinct, ascending, in 0 .. 2^127 and join the ring as they are. */
+ * ring has: Cassandra's split generator, splitting ranges that wrap past 2^127): the
+ * tokens are distinct, ascending, in 0 .. 2^127 and join the ring as they are. */
 static void test_result_in_range(void **state)
 {
     (void)state;
