@@ -10,7 +10,10 @@
  *   writes the two rings it times (1 rack, and 3 racks) to RING_OUT.<layout>.tsv in the
  *   format of tests/data/cassandra_allocation_*.tsv ("node" lines), then prints one line
  *   per ring and mode: layout, mode, median and best wall seconds of REPEATS (default 21)
- *   joins, and the tokens of the exact mode (for the harness to compare). */
+ *   joins, and the tokens of the exact mode (for the harness to compare). Mode exact128
+ *   is the exact mode on the same ring written in RandomPartitioner tokens
+ *   (tokenring_allocate_cassandra128; Murmur3 token t as (t + 2^63) * 2^63, the same
+ *   order and range sizes), its tokens in decimal. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +124,41 @@ int main(int argc, char **argv)
             }
             putchar('\n');
         }
+        /* the same ring in RandomPartitioner tokens */
+        tokenring_topology *t128 = NULL;
+        must(tokenring_topology_new_partitioned(&t128, TOKENRING_PARTITIONER_RANDOM),
+             "topology", NULL);
+        for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+            tokenring_node_info info;
+            tokenring_token128 tk[TOKENS];
+            must(tokenring_topology_node(&info, t, i), "node", NULL);
+            for (size_t k = 0; k < info.token_count; k++) {
+                uint64_t u = (uint64_t)info.tokens[k] ^ (UINT64_C(1) << 63);
+                tk[k] = (tokenring_token128){ u >> 1, u << 63 };
+            }
+            must(tokenring_topology_add_node128(t128, info.name, info.datacenter, info.rack,
+                                                tk, info.token_count, &err),
+                 "add node", &err);
+        }
+        tokenring_token128 out128[TOKENS];
+        for (int r = 0; r < repeats; r++) {
+            double t0 = now();
+            int rc = tokenring_allocate_cassandra128(out128, TOKENS, t128, "10.0.9.1", "dc1",
+                                                     "rack1", NULL, 3, NULL,
+                                                     TOKENRING_CASSANDRA_5_0, 0, &err);
+            times[r] = now() - t0;
+            must(rc, "allocate_cassandra128", &err);
+        }
+        qsort(times, (size_t)repeats, sizeof *times, cmp_double);
+        printf("%drack\texact128\t%.6f\t%.6f\t", racks, times[repeats / 2], times[0]);
+        for (int k = 0; k < TOKENS; k++) {
+            char text[TOKENRING_TOKEN128_TEXT_MAX];
+            size_t len;
+            must(tokenring_token128_format(text, sizeof text, &len, out128[k]), "format", NULL);
+            printf("%s%s", k ? "," : "", text);
+        }
+        putchar('\n');
+        tokenring_topology_free(t128);
         tokenring_topology_free(t);
     }
     free(times);

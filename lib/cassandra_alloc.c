@@ -12,7 +12,12 @@
  * java.util.PriorityQueue's binary heap (which decides between equal weights),
  * java.util.HashMap's iteration order (which decides the order units enter a queue),
  * InetAddressAndPort.hashCode(), BigDecimal.valueOf(double) (the shortest decimal that
- * reads back as the double) and Murmur3Partitioner's midpoint, split and size.
+ * reads back as the double) and the partitioner's midpoint, split, size and
+ * nextValidToken: Murmur3Partitioner's (LongToken) for tokenring_allocate_cassandra(),
+ * RandomPartitioner's (BigIntegerToken, BigInteger.doubleValue() rounding to nearest
+ * even) for tokenring_allocate_cassandra128(). One engine serves both: it holds tokens
+ * as unsigned 128-bit values (a Murmur3 token shifted by 2^63, which keeps its order and
+ * its differences modulo 2^64) and asks the partitioner's four operations of each.
  *
  * Nothing here is on a hot path of the rest of the library. */
 #include <float.h>
@@ -42,6 +47,7 @@ __extension__ typedef __int128 i128;
 __extension__ typedef unsigned __int128 u128;
 
 #define NIL UINT32_MAX
+#define OUTSIDE (UINT32_MAX - 1) /* a node outside the allocation ring */
 
 /* ------------------------------------------------------------ Java semantics */
 
@@ -378,7 +384,7 @@ static int32_t java_endpoint_hash(const char *name, bool release_40)
 /* ------------------------------------------------------ Murmur3Partitioner */
 
 /* LongToken.size(): (next - this) as a fraction of the ring, the whole ring when equal. */
-static double token_size(int64_t from, int64_t to)
+static double size64(int64_t from, int64_t to)
 {
     int64_t v = (int64_t)((uint64_t)to - (uint64_t)from);
     double d = (double)v * 0x1p-64;
@@ -391,7 +397,7 @@ static i128 floor_half(i128 x)
 }
 
 /* Murmur3Partitioner.midpoint(); l >= r is the wrapping range. */
-static int64_t token_midpoint(int64_t l, int64_t r)
+static int64_t midpoint64(int64_t l, int64_t r)
 {
     if (l < r)
         return (int64_t)floor_half((i128)l + r);
@@ -437,7 +443,7 @@ static void java_decimal(double d, uint64_t *digits, int *scale)
 
 /* Murmur3Partitioner.split(l, r, ratio): l + (r - l) * ratio in exact decimal arithmetic,
  * truncated toward zero; l >= r is the wrapping range of (2^64 - 1) + r - l tokens. */
-static int64_t token_split(int64_t l, int64_t r, double ratio)
+static int64_t split64(int64_t l, int64_t r, double ratio)
 {
     uint64_t digits;
     int scale;
@@ -452,11 +458,103 @@ static int64_t token_split(int64_t l, int64_t r, double ratio)
     return (int64_t)((i128)INT64_MIN + (t - INT64_MAX));
 }
 
+/* ------------------------------------------------------- RandomPartitioner */
+
+#define TWO_127 ((u128)1 << 127)
+
+/* BigInteger.doubleValue() of 0 .. 2^128 - 1: the nearest double, ties to even (the
+ * 64 bits below the leading one keep a sticky bit for what is dropped; converting those
+ * to double rounds once, to nearest even). */
+static double u128_to_double(u128 v)
+{
+    uint64_t hi = (uint64_t)(v >> 64);
+    if (hi == 0)
+        return (double)(uint64_t)v;
+    int shift = 64 - __builtin_clzll(hi); /* bits of v above the top 64: 1 .. 64 */
+    uint64_t top = (uint64_t)(v >> shift);
+    if (v & (((u128)1 << shift) - 1))
+        top |= 1;
+    uint64_t bits = (uint64_t)(1023 + shift) << 52; /* 2^shift, exact */
+    double scale;
+    memcpy(&scale, &bits, sizeof scale);
+    return (double)top * scale;
+}
+
+/* BigIntegerToken.size(): Math.scalb(BigInteger (to - from).doubleValue(), -127), plus
+ * 1 when not positive (so from == to is the whole ring, and 2^127 to 0 is empty). */
+static double size128(u128 from, u128 to)
+{
+    double d = to >= from ? u128_to_double(to - from) * 0x1p-127
+                          : -(u128_to_double(from - to) * 0x1p-127);
+    return d > 0.0 ? d : d + 1.0;
+}
+
+/* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
+ * wrapping range of 2^127 + r - l. */
+static u128 midpoint128(u128 l, u128 r)
+{
+    if (l < r)
+        return (l + r) >> 1;
+    return (((TWO_127 + r - l) >> 1) + l) % TWO_127;
+}
+
+/* RandomPartitioner.split(l, r, ratio): l + (r - l) * BigDecimal.valueOf(ratio) exactly,
+ * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
+ * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
+ * 64-bit limbs; the quotient by 10^scale is below the width. */
+static u128 split128(u128 l, u128 r, double ratio)
+{
+    uint64_t digits;
+    int scale;
+    java_decimal(ratio, &digits, &scale);
+    uint64_t p = 1;
+    for (int i = 0; i < scale; i++)
+        p *= 10; /* scale <= 18 for the ratios the allocator uses (0.09.. to 0.9) */
+    u128 width = l < r ? r - l : TWO_127 + r - l;
+    u128 low = (u128)(uint64_t)width * digits;
+    u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
+    u128 qhigh = high / p, rem = high % p;
+    u128 qlow = ((rem << 64) | (uint64_t)low) / p;
+    u128 t = (qhigh << 64) + qlow + l;
+    return l < r ? t : t % TWO_127;
+}
+
+/* ------------------------------------------------- the partitioner's operations */
+
+/* The engine's token: Murmur3's int64 t as t + 2^63 (order and differences mod 2^64
+ * kept), RandomPartitioner's value as it is. */
+typedef u128 ctok;
+
+static ctok from64(int64_t t)
+{
+    return (u128)((uint64_t)t ^ (UINT64_C(1) << 63));
+}
+
+static int64_t to64(ctok t)
+{
+    return (int64_t)((uint64_t)t ^ (UINT64_C(1) << 63));
+}
+
+static inline double token_size(bool wide, ctok from, ctok to)
+{
+    return wide ? size128(from, to) : size64(to64(from), to64(to));
+}
+
+static inline ctok token_midpoint(bool wide, ctok l, ctok r)
+{
+    return wide ? midpoint128(l, r) : from64(midpoint64(to64(l), to64(r)));
+}
+
+static inline ctok token_split(bool wide, ctok l, ctok r, double ratio)
+{
+    return wide ? split128(l, r, ratio) : from64(split64(to64(l), to64(r), ratio));
+}
+
 /* --------------------------------------------------------- the shared ring */
 
 /* The allocation ring: the tokens the allocator sees, ascending, with a unit each. */
 typedef struct {
-    int64_t *tok;
+    ctok *tok;
     uint32_t *unit;
     size_t n, cap;
     uint32_t units;       /* distinct units; the new unit is number `units` */
@@ -465,15 +563,16 @@ typedef struct {
     uint32_t new_group;   /* group of the new unit (may equal an existing one) */
     int32_t *hash;        /* Java hash code of each existing unit */
     int replicas;
+    bool wide;            /* RandomPartitioner tokens (else Murmur3's) */
 } cring;
 
 /* The tokens chosen, in the order Cassandra generates them. */
 typedef struct {
-    int64_t *tok;
+    ctok *tok;
     size_t n;
 } chosen;
 
-static int ring_insert(cring *r, int64_t t, uint32_t unit)
+static int ring_insert(cring *r, ctok t, uint32_t unit)
 {
     size_t lo = 0, hi = r->n;
     while (lo < hi) {
@@ -498,7 +597,7 @@ static int ring_insert(cring *r, int64_t t, uint32_t unit)
 /* TokenAllocatorBase.generateSplits(): a PRNG seeded with the ring's size; an empty ring
  * starts at `first` (Cassandra's random token); then the largest range (first found from
  * the wrap-around range on) is split at a ratio drawn from [0.553, 0.628]. */
-static void generate_splits(cring *r, chosen *out, uint32_t num_tokens, int64_t first)
+static void generate_splits(cring *r, chosen *out, uint32_t num_tokens, ctok first)
 {
     /* Cassandra's MIN = 1 - 1/Math.sqrt(5), MAX = MIN + 0.075, growth = MAX - MIN, in the
      * same binary64 steps; Math.sqrt is correctly rounded: sqrt(5) = 0x1.1e3779b97f4a8p+1. */
@@ -513,10 +612,10 @@ static void generate_splits(cring *r, chosen *out, uint32_t num_tokens, int64_t 
         ring_insert(r, first, unit);
     }
     while (out->n < num_tokens) {
-        int64_t prev = r->tok[r->n - 1], t1 = 0, t2 = 0;
+        ctok prev = r->tok[r->n - 1], t1 = 0, t2 = 0;
         double maxsz = 0;
         for (size_t i = 0; i < r->n; i++) {
-            double sz = token_size(prev, r->tok[i]);
+            double sz = token_size(r->wide, prev, r->tok[i]);
             if (sz > maxsz) {
                 maxsz = sz;
                 t1 = prev;
@@ -524,7 +623,7 @@ static void generate_splits(cring *r, chosen *out, uint32_t num_tokens, int64_t 
             }
             prev = r->tok[i];
         }
-        int64_t t = token_split(t1, t2, min_ratio + growth * jrandom_next_double(&rnd));
+        ctok t = token_split(r->wide, t1, t2, min_ratio + growth * jrandom_next_double(&rnd));
         out->tok[out->n++] = t;
         ring_insert(r, t, unit);
     }
@@ -563,13 +662,13 @@ typedef struct {
     int replicas;
     double opt;
     /* vnodes: existing tokens then confirmed new ones, a circular list in ring order */
-    int64_t *tok;
+    ctok *tok;
     uint32_t *unit, *prev, *next;
-    int64_t *rstart, *rthr;
+    ctok *rstart, *rthr;
     double *rown;
     size_t ntok;
     /* candidates: one midpoint per original range, a circular list */
-    int64_t *ctok, *crstart, *crthr;
+    ctok *ctok, *crstart, *crthr;
     uint32_t *csplit, *cprev, *cnext;
     /* units */
     double *own, *adj;
@@ -583,11 +682,11 @@ typedef struct {
 /* populateTokenInfo(): the replication start of a vnode (the token of the replicas-th
  * distinct group met walking back from `walk_from`, or of the first repeat of its own
  * group) and the threshold a new token must pass to become the start. */
-static int64_t ra_populate(ra_state *s, int64_t token, uint32_t tgroup, uint32_t walk_from,
-                           int64_t *thr_out)
+static ctok ra_populate(ra_state *s, ctok token, uint32_t tgroup, uint32_t walk_from,
+                        ctok *thr_out)
 {
     visitor *v = &s->pop;
-    int64_t start = 0, thr = token;
+    ctok start = 0, thr = token;
     uint32_t cg = 0;
     for (uint32_t curr = walk_from;; curr = s->prev[curr]) {
         start = s->tok[curr];
@@ -612,7 +711,7 @@ static int64_t ra_populate(ra_state *s, int64_t token, uint32_t tgroup, uint32_t
 static void ra_populate_vnode(ra_state *s, uint32_t i)
 {
     s->rstart[i] = ra_populate(s, s->tok[i], s->ugroup[s->unit[i]], s->prev[i], &s->rthr[i]);
-    double now = token_size(s->rstart[i], s->tok[i]);
+    double now = token_size(s->r->wide, s->rstart[i], s->tok[i]);
     double old = s->rown[i];
     s->rown[i] = now;
     s->own[s->unit[i]] += now - old;
@@ -641,21 +740,21 @@ static void track(ra_state *s, uint32_t *chain, uint32_t u, double diff)
 }
 
 static double ra_adjust(ra_state *s, uint32_t *chain, double old_own, uint32_t u,
-                        int64_t start, int64_t end)
+                        ctok start, ctok end)
 {
-    double now = token_size(start, end);
+    double now = token_size(s->r->wide, start, end);
     double tc = s->count[u];
     track(s, chain, u, now - old_own);
     return (sq(now - s->opt) - sq(old_own - s->opt)) / sq(tc);
 }
 
-static int64_t further_start(int64_t t1, int64_t t2, int64_t towards)
+static ctok further_start(bool wide, ctok t1, ctok t2, ctok towards)
 {
     if (t1 == towards)
         return t2;
     if (t2 == towards)
         return t1;
-    return token_size(t1, towards) > token_size(t2, towards) ? t1 : t2;
+    return token_size(wide, t1, towards) > token_size(wide, t2, towards) ? t1 : t2;
 }
 
 /* evaluateImprovement(): minus the change of the token-level and unit-level squared
@@ -670,7 +769,7 @@ static double ra_evaluate(ra_state *s, uint32_t c, double new_unit_mult)
         uint32_t u = s->unit[curr];
         if (!visit_add(v, s->ugroup[u]))
             continue;
-        int64_t start = further_start(s->rthr[curr], s->ctok[c], s->tok[curr]);
+        ctok start = further_start(s->r->wide, s->rthr[curr], s->ctok[c], s->tok[curr]);
         token_change += ra_adjust(s, &chain, s->rown[curr], u, start, s->tok[curr]);
     }
     visit_clean(v);
@@ -720,7 +819,7 @@ static void ra_confirm(ra_state *s, uint32_t c, chosen *out)
     visit_clean(v);
 }
 
-static int replication_aware(cring *r, chosen *out, uint32_t num_tokens, int64_t first)
+static int replication_aware(cring *r, chosen *out, uint32_t num_tokens, ctok first)
 {
     if (r->units < (uint32_t)r->replicas || num_tokens > r->n || r->groups < (uint32_t)r->replicas) {
         generate_splits(r, out, num_tokens, first);
@@ -781,7 +880,7 @@ static int replication_aware(cring *r, chosen *out, uint32_t num_tokens, int64_t
     s.count[s.newu] = (double)num_tokens;
     /* candidates: the midpoint of each range, the range ending at token i */
     for (size_t i = 0; i < m; i++) {
-        s.ctok[i] = token_midpoint(s.tok[s.prev[i]], s.tok[i]);
+        s.ctok[i] = token_midpoint(r->wide, s.tok[s.prev[i]], s.tok[i]);
         s.csplit[i] = (uint32_t)i;
         s.cprev[i] = (uint32_t)(i == 0 ? m - 1 : i - 1);
         s.cnext[i] = (uint32_t)(i + 1 == m ? 0 : i + 1);
@@ -836,7 +935,7 @@ done:
 
 /* ------------------------------------------------- NoReplicationTokenAllocator */
 
-static int no_replication(cring *r, chosen *out, uint32_t num_tokens, int64_t first,
+static int no_replication(cring *r, chosen *out, uint32_t num_tokens, ctok first,
                           tokenring_error *err)
 {
     if (r->units == 0 || num_tokens > r->n) {
@@ -845,7 +944,7 @@ static int no_replication(cring *r, chosen *out, uint32_t num_tokens, int64_t fi
     }
     size_t m = r->n, cap = m + num_tokens;
     uint32_t nu = r->units + 1;
-    int64_t *tok = tr_calloc(cap, sizeof *tok);
+    ctok *tok = tr_calloc(cap, sizeof *tok);
     uint32_t *unit = tr_calloc(cap, sizeof *unit);
     uint32_t *prev = tr_calloc(cap, sizeof *prev);
     uint32_t *next = tr_calloc(cap, sizeof *next);
@@ -867,7 +966,7 @@ static int no_replication(cring *r, chosen *out, uint32_t num_tokens, int64_t fi
     size_t ntok = m;
     /* populateTokenInfoAndAdjustUnit over the ring from its first token */
     for (size_t i = 0; i < m; i++) {
-        double sz = token_size(tok[prev[i]], tok[i]);
+        double sz = token_size(r->wide, tok[prev[i]], tok[i]);
         own[unit[i]] += sz;
         if ((rc = jqueue_add(&per_unit[unit[i]], sz, (uint32_t)i)) != TOKENRING_OK)
             goto done;
@@ -927,7 +1026,7 @@ static int no_replication(cring *r, chosen *out, uint32_t num_tokens, int64_t fi
             }
             uint32_t w = picked[i].value;
             uint32_t before = prev[w];
-            int64_t t = token_split(tok[before], tok[w], slice);
+            ctok t = token_split(r->wide, tok[before], tok[w], slice);
             uint32_t ti = (uint32_t)ntok++;
             tok[ti] = t;
             unit[ti] = r->units;
@@ -936,8 +1035,8 @@ static int no_replication(cring *r, chosen *out, uint32_t num_tokens, int64_t fi
             next[before] = ti;
             prev[w] = ti;
             out->tok[out->n++] = t;
-            own[r->units] += token_size(tok[before], t);
-            double sz = token_size(t, tok[w]);
+            own[r->units] += token_size(r->wide, tok[before], t);
+            double sz = token_size(r->wide, t, tok[w]);
             own[du] += sz;
             if ((rc = jqueue_add(&per_unit[du], sz, w)) != TOKENRING_OK)
                 goto done;
@@ -966,38 +1065,74 @@ done:
 
 typedef struct {
     const char *name, *dc, *rack;
-    const int64_t *tokens;
+    const ctok *tokens;
     size_t count;
     bool normal;
 } cnode;
 
-static int cmp_i64(const void *a, const void *b)
+static int cmp_ctok(const void *a, const void *b)
 {
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    ctok x = *(const ctok *)a, y = *(const ctok *)b;
     return x < y ? -1 : x > y;
 }
 
-typedef struct { int64_t token; uint32_t node; } owned;
+typedef struct { ctok token; uint32_t node; } owned;
 
 static int cmp_owned(const void *a, const void *b)
 {
-    return cmp_i64(&((const owned *)a)->token, &((const owned *)b)->token);
+    return cmp_ctok(&((const owned *)a)->token, &((const owned *)b)->token);
 }
 
-TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num_tokens,
-                                               const tokenring_topology *topology,
-                                               const char *name, const char *datacenter,
-                                               const char *rack,
-                                               const tokenring_replication *keyspace,
-                                               int32_t local_rf, const int64_t *first_token,
-                                               uint32_t release, uint32_t flags,
-                                               tokenring_error *err)
+/* A token as Cassandra prints it (decimal), for messages. */
+static const char *token_text(char buf[TOKENRING_TOKEN128_TEXT_MAX], bool wide, ctok t)
 {
-    if (!tokens_out || !topology || !name || !datacenter || !rack)
-        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
-    if (tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_MURMUR3)
+    if (!wide) {
+        snprintf(buf, TOKENRING_TOKEN128_TEXT_MAX, "%" PRId64, to64(t));
+        return buf;
+    }
+    char rev[TOKENRING_TOKEN128_TEXT_MAX];
+    size_t n = 0;
+    do {
+        rev[n++] = (char)('0' + (int)(t % 10));
+        t /= 10;
+    } while (t != 0 && n < TOKENRING_TOKEN128_TEXT_MAX - 1);
+    for (size_t i = 0; i < n; i++)
+        buf[i] = rev[n - 1 - i];
+    buf[n] = '\0';
+    return buf;
+}
+
+/* The partitioner's first question: may this topology use this entry point? */
+static int check_partitioner(const tokenring_topology *topology, bool wide, tokenring_error *err)
+{
+    tokenring_partitioner p = tokenring_topology_partitioner(topology);
+    if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "the Cassandra allocator works on Murmur3 topologies only (so far)");
+                       "Cassandra has no token allocation for ByteOrderedPartitioner (its "
+                       "tokens have no size or split: \"Token type BytesToken does not "
+                       "support token allocation.\")");
+    if (p == TOKENRING_PARTITIONER_MURMUR3 && wide)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "a Murmur3Partitioner topology has 64-bit tokens: use "
+                       "tokenring_allocate_cassandra()");
+    if (p == TOKENRING_PARTITIONER_RANDOM && !wide)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "a RandomPartitioner topology has 128-bit tokens: use "
+                       "tokenring_allocate_cassandra128()");
+    if (p != TOKENRING_PARTITIONER_MURMUR3 && p != TOKENRING_PARTITIONER_RANDOM)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED, "unknown partitioner %d", (int)p);
+    return TOKENRING_OK;
+}
+
+/* TokenAllocation.allocate() over either partitioner's tokens (the arguments checked
+ * except the topology's partitioner and first_token's range); tokens_out ascending. */
+static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
+                              const tokenring_topology *topology, const char *name,
+                              const char *datacenter, const char *rack,
+                              const tokenring_replication *keyspace, int32_t local_rf,
+                              const ctok *first_token, uint32_t release, uint32_t flags,
+                              bool wide, tokenring_error *err)
+{
     if (flags & ~TOKENRING_CASSANDRA_OFFLINE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
     if (release != TOKENRING_CASSANDRA_4_0 && release != TOKENRING_CASSANDRA_4_1 &&
@@ -1047,20 +1182,36 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
     }
 
     size_t nn = tokenring_topology_node_count(topology);
-    cnode *nodes = tr_calloc(nn ? nn : 1, sizeof *nodes);
-    if (!nodes)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     size_t total = 0;
     for (size_t i = 0; i < nn; i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
-        nodes[i] = (cnode){ info.name, info.datacenter, info.rack, info.tokens, info.token_count,
-                            info.state != TOKENRING_STATE_JOINING };
         total += info.token_count;
-        if (strcmp(info.name, name) == 0) {
-            tr_free(nodes);
+        if (strcmp(info.name, name) == 0)
             return tr_fail(err, TOKENRING_E_EXISTS, "node %s is already in the ring", name);
+    }
+    cnode *nodes = tr_calloc(nn ? nn : 1, sizeof *nodes);
+    ctok *all = tr_calloc(total ? total : 1, sizeof *all);
+    if (!nodes || !all) {
+        tr_free(nodes);
+        tr_free(all);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    }
+    for (size_t i = 0, at = 0; i < nn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        for (size_t k = 0; k < info.token_count; k++) {
+            if (wide) {
+                tokenring_token128 t = { 0, 0 };
+                tokenring_topology_node_token128(&t, topology, i, k);
+                all[at + k] = ((u128)t.hi << 64) | t.lo;
+            } else {
+                all[at + k] = from64(info.tokens[k]);
+            }
         }
+        nodes[i] = (cnode){ info.name, info.datacenter, info.rack, all + at, info.token_count,
+                            info.state != TOKENRING_STATE_JOINING };
+        at += info.token_count;
     }
 
     /* TokenAllocation.createStrategy(): which ring, how many replicas, which groups */
@@ -1099,6 +1250,7 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
             replicas = rf;
         } else {
             tr_free(nodes);
+            tr_free(all);
             return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                            "Token allocation failed: the number of racks %zu in datacenter %s "
                            "is lower than its replication factor %d.",
@@ -1109,7 +1261,8 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
     /* the allocation ring */
     cring r;
     memset(&r, 0, sizeof r);
-    chosen out = { tr_calloc(num_tokens, sizeof(int64_t)), 0 };
+    chosen out = { tr_calloc(num_tokens, sizeof(ctok)), 0 };
+    r.wide = wide;
     uint32_t *unit_of_node = tr_calloc(nn ? nn : 1, sizeof *unit_of_node);
     uint32_t *node_of_unit = tr_calloc(nn + 1, sizeof *node_of_unit);
     owned *normal = tr_calloc(total ? total : 1, sizeof *normal);
@@ -1123,45 +1276,33 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
         rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
         goto done;
     }
+    /* every normal token sorted once; the allocation ring is the part of it that its
+     * nodes hold (tokens are distinct in a topology) */
     size_t nnormal = 0;
     for (size_t i = 0; i < nn; i++) {
-        unit_of_node[i] = NIL;
         /* TokenAllocation works on TokenMetadata.cloneOnlyTokenMap(), which keeps normal
          * tokens only: joining nodes are not seen at all */
         bool in = nodes[i].normal && (!dc_filter || strcmp(nodes[i].dc, dc_filter) == 0) &&
                   (!rack_filter || strcmp(nodes[i].rack, rack_filter) == 0);
-        for (size_t k = 0; k < nodes[i].count; k++) {
-            if (in) {
-                r.tok[r.n] = nodes[i].tokens[k];
-                r.unit[r.n++] = (uint32_t)i; /* node index for now */
-            }
-            if (nodes[i].normal)
+        unit_of_node[i] = in ? NIL : OUTSIDE;
+        if (nodes[i].normal)
+            for (size_t k = 0; k < nodes[i].count; k++)
                 normal[nnormal++] = (owned){ nodes[i].tokens[k], (uint32_t)i };
-        }
     }
     qsort(normal, nnormal, sizeof *normal, cmp_owned);
-    {
-        /* sort the ring by token, keeping the owner (tokens are distinct in a topology) */
-        owned *tmp = tr_calloc(r.n ? r.n : 1, sizeof *tmp);
-        if (!tmp) {
-            rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-            goto done;
+    for (size_t i = 0; i < nnormal; i++) {
+        uint32_t node = normal[i].node;
+        if (unit_of_node[node] == OUTSIDE)
+            continue;
+        if (unit_of_node[node] == NIL) { /* units numbered by first appearance */
+            unit_of_node[node] = r.units;
+            node_of_unit[r.units] = node;
+            r.hash[r.units] =
+                java_endpoint_hash(nodes[node].name, release == TOKENRING_CASSANDRA_4_0);
+            r.units++;
         }
-        for (size_t i = 0; i < r.n; i++)
-            tmp[i] = (owned){ r.tok[i], r.unit[i] };
-        qsort(tmp, r.n, sizeof *tmp, cmp_owned);
-        for (size_t i = 0; i < r.n; i++) {
-            r.tok[i] = tmp[i].token;
-            uint32_t node = tmp[i].node;
-            if (unit_of_node[node] == NIL) { /* units numbered by first appearance */
-                unit_of_node[node] = r.units;
-                node_of_unit[r.units] = node;
-                r.hash[r.units] = java_endpoint_hash(nodes[node].name, release == TOKENRING_CASSANDRA_4_0);
-                r.units++;
-            }
-            r.unit[i] = unit_of_node[node];
-        }
-        tr_free(tmp);
+        r.tok[r.n] = normal[i].token;
+        r.unit[r.n++] = unit_of_node[node];
     }
     /* groups: the unit itself, or its rack (numbered by first appearance); the new
      * unit's group is counted apart (Cassandra counts the existing units' groups) */
@@ -1190,7 +1331,7 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
                      "pass one as first_token");
         goto done;
     }
-    int64_t first = first_token ? *first_token : 0;
+    ctok first = first_token ? *first_token : 0;
     if (replicas == 1)
         rc = no_replication(&r, &out, num_tokens, first, err);
     else
@@ -1202,7 +1343,7 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
     }
     /* adjustForCrossDatacenterClashes(): step past tokens other rings own */
     for (size_t k = 0; k < out.n; k++) {
-        int64_t t = out.tok[k];
+        ctok t = out.tok[k];
         for (;;) {
             owned key = { t, 0 };
             owned *hit = bsearch(&key, normal, nnormal, sizeof *normal, cmp_owned);
@@ -1211,29 +1352,42 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
             const cnode *o = &nodes[hit->node];
             if ((!dc_filter || strcmp(o->dc, dc_filter) == 0) &&
                 (!rack_filter || strcmp(o->rack, rack_filter) == 0)) {
+                char buf[TOKENRING_TOKEN128_TEXT_MAX];
                 rc = tr_fail(err, TOKENRING_E_EXISTS,
-                             "Allocated token %" PRId64 " already assigned to node %s. Is "
+                             "Allocated token %s already assigned to node %s. Is "
                              "another node also allocating tokens?",
-                             t, o->name);
+                             token_text(buf, wide, t), o->name);
                 goto done;
             }
-            t = (int64_t)((uint64_t)t + 1);
+            /* nextValidToken(): LongToken wraps, a BigIntegerToken just counts on */
+            if (!wide) {
+                t = from64((int64_t)((uint64_t)to64(t) + 1));
+            } else if (t == TWO_127) {
+                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                             "Cassandra would step past token 2^127, held in another "
+                             "datacenter, to 2^127 + 1, which is no RandomPartitioner token");
+                goto done;
+            } else {
+                t++;
+            }
         }
         out.tok[k] = t;
     }
-    qsort(out.tok, out.n, sizeof *out.tok, cmp_i64);
+    qsort(out.tok, out.n, sizeof *out.tok, cmp_ctok);
     for (size_t k = 1; k < out.n; k++)
         if (out.tok[k] == out.tok[k - 1]) {
+            char buf[TOKENRING_TOKEN128_TEXT_MAX];
             rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "Cassandra would choose token %" PRId64 " twice (the node would join "
+                         "Cassandra would choose token %s twice (the node would join "
                          "with fewer tokens)",
-                         out.tok[k]);
+                         token_text(buf, wide, out.tok[k]));
             goto done;
         }
     memcpy(tokens_out, out.tok, out.n * sizeof *out.tok);
     rc = TOKENRING_OK;
 done:
     tr_free(nodes);
+    tr_free(all);
     tr_free(out.tok);
     tr_free(unit_of_node);
     tr_free(node_of_unit);
@@ -1242,5 +1396,73 @@ done:
     tr_free(r.unit);
     tr_free(r.group);
     tr_free(r.hash);
+    return rc;
+}
+
+TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num_tokens,
+                                               const tokenring_topology *topology,
+                                               const char *name, const char *datacenter,
+                                               const char *rack,
+                                               const tokenring_replication *keyspace,
+                                               int32_t local_rf, const int64_t *first_token,
+                                               uint32_t release, uint32_t flags,
+                                               tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    int rc = check_partitioner(topology, false, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
+                       TOKENRING_LAYOUT_MAX_TOKENS);
+    ctok *out = tr_calloc(num_tokens, sizeof *out);
+    if (!out)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    ctok first = first_token ? from64(*first_token) : 0;
+    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
+                            local_rf, first_token ? &first : NULL, release, flags, false, err);
+    if (rc == TOKENRING_OK)
+        for (uint32_t k = 0; k < num_tokens; k++)
+            tokens_out[k] = to64(out[k]);
+    tr_free(out);
+    return rc;
+}
+
+TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out,
+                                                  uint32_t num_tokens,
+                                                  const tokenring_topology *topology,
+                                                  const char *name, const char *datacenter,
+                                                  const char *rack,
+                                                  const tokenring_replication *keyspace,
+                                                  int32_t local_rf,
+                                                  const tokenring_token128 *first_token,
+                                                  uint32_t release, uint32_t flags,
+                                                  tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    int rc = check_partitioner(topology, true, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
+                       TOKENRING_LAYOUT_MAX_TOKENS);
+    ctok first = 0;
+    if (first_token) {
+        first = ((u128)first_token->hi << 64) | first_token->lo;
+        if (first > TWO_127)
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "first_token is not a RandomPartitioner node token (0 .. 2^127)");
+    }
+    ctok *out = tr_calloc(num_tokens, sizeof *out);
+    if (!out)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
+                            local_rf, first_token ? &first : NULL, release, flags, true, err);
+    if (rc == TOKENRING_OK)
+        for (uint32_t k = 0; k < num_tokens; k++)
+            tokens_out[k] = (tokenring_token128){ (uint64_t)(out[k] >> 64), (uint64_t)out[k] };
+    tr_free(out);
     return rc;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Allocation failures in tokenring_allocate_cassandra(): each of its paths
- * (ReplicationAware, NoReplication, the split generator) fails every allocation in turn;
- * each failure must give TOKENRING_E_NOMEM, leak nothing and leave the topology as it was. */
+/* Allocation failures in tokenring_allocate_cassandra() and
+ * tokenring_allocate_cassandra128(): each of their paths (ReplicationAware,
+ * NoReplication, the split generator) fails every allocation in turn; each failure must
+ * give TOKENRING_E_NOMEM, leak nothing and leave the topology as it was. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -77,6 +78,115 @@ static int op_join_keyspace(void *vctx, void **made)
                                    ctx->replication, 0, TOKENRING_CASSANDRA_4_1, 0, NULL);
 }
 
+/* ------------------------------------------------ RandomPartitioner (128-bit) */
+
+static int run128(oom_ctx *ctx, const char *dc, const char *rack, int32_t rf, uint32_t release,
+                  const tokenring_replication *ks)
+{
+    tokenring_token128 out[8], first = { 1, 42 };
+    tokenring_error err;
+    int rc = tokenring_allocate_cassandra128(out, 8, ctx->topology, "10.0.9.9", dc, rack, ks,
+                                             ks ? 0 : rf, &first, release, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op128_replication_aware(void *vctx, void **made)
+{
+    (void)made;
+    return run128(vctx, "dc1", "r1", 2, TOKENRING_CASSANDRA_5_0, NULL);
+}
+
+static int op128_no_replication(void *vctx, void **made)
+{
+    (void)made;
+    return run128(vctx, "dc1", "r2", 3, TOKENRING_CASSANDRA_4_0, NULL);
+}
+
+static int op128_splits(void *vctx, void **made)
+{
+    (void)made;
+    return run128(vctx, "dc9", "r1", 3, TOKENRING_CASSANDRA_4_1, NULL);
+}
+
+static int op128_keyspace(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    return run128(vctx, "dc2", "r1", 0, TOKENRING_CASSANDRA_5_0, ctx->replication);
+}
+
+/* The sample topology's nodes with 128-bit tokens (each 64-bit token t as
+ * (t + 2^63) * 2^63 + 5: the same order, spread over 0 .. 2^127). */
+static tokenring_topology *random_sample(void)
+{
+    tokenring_topology *m = oom_sample_topology(), *t = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    for (size_t i = 0; i < tokenring_topology_node_count(m); i++) {
+        tokenring_node_info ni;
+        assert_int_equal(tokenring_topology_node(&ni, m, i), TOKENRING_OK);
+        tokenring_token128 tk[64];
+        assert_true(ni.token_count <= 64);
+        for (size_t k = 0; k < ni.token_count; k++) {
+            uint64_t u = (uint64_t)ni.tokens[k] ^ (UINT64_C(1) << 63);
+            tk[k] = (tokenring_token128){ u >> 1, (u << 63) | 5 };
+        }
+        assert_int_equal(tokenring_topology_add_node128(t, ni.name, ni.datacenter, ni.rack, tk,
+                                                        ni.token_count, NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_topology_free(m);
+    return t;
+}
+
+/* oom_dump_topology() for 128-bit tokens */
+static char *dump128(void *vctx)
+{
+    const tokenring_topology *t = ((oom_ctx *)vctx)->topology;
+    size_t cap = 1024, len = 0;
+    char *s = malloc(cap);
+    s[0] = '\0';
+    for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info ni;
+        assert_int_equal(tokenring_topology_node(&ni, t, i), TOKENRING_OK);
+        for (size_t k = 0; k <= ni.token_count; k++) {
+            char line[700];
+            int w;
+            if (k == 0) {
+                w = snprintf(line, sizeof line, "\n%s %s %s %d %d:", ni.name, ni.datacenter,
+                             ni.rack, ni.state, ni.liveness);
+            } else {
+                tokenring_token128 tk;
+                assert_int_equal(tokenring_topology_node_token128(&tk, t, i, k - 1),
+                                 TOKENRING_OK);
+                w = snprintf(line, sizeof line, " %016llx%016llx", (unsigned long long)tk.hi,
+                             (unsigned long long)tk.lo);
+            }
+            while (len + (size_t)w + 1 > cap)
+                s = realloc(s, cap *= 2);
+            memcpy(s + len, line, (size_t)w + 1);
+            len += (size_t)w;
+        }
+    }
+    return s;
+}
+
+static void cassandra128_paths(void **state)
+{
+    (void)state;
+    oom_ctx ctx = { random_sample(), NULL, NULL, NULL, NULL };
+    assert_int_equal(tokenring_replication_simple(&ctx.replication, 3, 0, NULL), TOKENRING_OK);
+    oom_check("allocate_cassandra128 replication-aware", &ctx, op128_replication_aware,
+              dump128);
+    oom_check("allocate_cassandra128 no-replication", &ctx, op128_no_replication, dump128);
+    oom_check("allocate_cassandra128 splits", &ctx, op128_splits, dump128);
+    oom_check("allocate_cassandra128 keyspace", &ctx, op128_keyspace, dump128);
+    tokenring_replication_free(ctx.replication);
+    tokenring_topology_free(ctx.topology);
+}
+
 static void cassandra_paths(void **state)
 {
     (void)state;
@@ -97,6 +207,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(cassandra_paths, oom_setup, oom_teardown),
+        cmocka_unit_test_setup_teardown(cassandra128_paths, oom_setup, oom_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

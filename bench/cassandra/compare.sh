@@ -4,7 +4,9 @@
 # Cassandra's own allocator (the release jar, JoinBench.java), libtokenring's exact mode
 # (tokenring_allocate_cassandra: the same tokens) and its default mode
 # (tokenring_allocate_join), for a 1-rack ring (Cassandra's ReplicationAwareTokenAllocator)
-# and a 3-rack ring with RF 3 (its NoReplicationTokenAllocator on the rack's ring).
+# and a 3-rack ring with RF 3 (its NoReplicationTokenAllocator on the rack's ring); then
+# the same rings in RandomPartitioner tokens, Cassandra's allocator next to
+# tokenring_allocate_cassandra128 (bench_join's mode exact128).
 #
 # usage: bench/cassandra/compare.sh BUILD_DIR [CASSANDRA_VERSION] [REPEATS]
 # Needs a JDK 17 and Maven (the jars come from Maven Central through
@@ -25,17 +27,24 @@ fi
 mkdir -p "$work/cls-$version"
 javac -nowarn -d "$work/cls-$version" -cp "$work/lib-$version/*" "$here/JoinBench.java" 2>/dev/null
 "$build/bench/bench-join" "$work/ring" "$repeats" > "$work/c.tsv"
-printf '%-7s %-34s %12s %12s  %s\n' ring allocator median_s best_s "same tokens as Cassandra"
-for layout in 1rack 3rack; do
-  java -Dlogback.configurationFile="$root/tests/data/gen/allocation/logback.xml" \
-    -cp "$work/cls-$version:$work/lib-$version/*" JoinBench "$work/ring.$layout.tsv" \
-    "$repeats" > "$work/j.$layout.tsv"
-  IFS="$(printf '\t')" read -r jmed jbest jtok < "$work/j.$layout.tsv"
-  printf '%-7s %-34s %12s %12s  %s\n' "$layout" "Cassandra $version (JVM, warmed up)" \
-    "$jmed" "$jbest" -
-  grep "^$layout	" "$work/c.tsv" | while IFS="$(printf '\t')" read -r _ mode med best tok; do
-    same=-
-    [ "$mode" = exact ] && { [ "$tok" = "$jtok" ] && same=yes || same=NO; }
-    printf '%-7s %-34s %12s %12s  %s\n' "$layout" "libtokenring $mode" "$med" "$best" "$same"
+printf '%-7s %-40s %12s %12s  %s\n' ring allocator median_s best_s "same tokens as Cassandra"
+for part in murmur3 random; do
+  for layout in 1rack 3rack; do
+    # --add-opens: 4.0 and 4.1's RandomPartitioner measure a BigInteger reflectively
+    java --add-opens java.base/java.math=ALL-UNNAMED \
+      -Dlogback.configurationFile="$root/tests/data/gen/allocation/logback.xml" \
+      -cp "$work/cls-$version:$work/lib-$version/*" JoinBench "$work/ring.$layout.tsv" \
+      "$repeats" "$part" > "$work/j.$layout.tsv"
+    IFS="$(printf '\t')" read -r jmed jbest jtok < "$work/j.$layout.tsv"
+    [ "$part" = random ] && ours=exact128 || ours=
+    printf '%-7s %-40s %12s %12s  %s\n' "$layout" \
+      "Cassandra $version${ours:+ random} (JVM, warmed up)" "$jmed" "$jbest" -
+    grep "^$layout	" "$work/c.tsv" | while IFS="$(printf '\t')" read -r _ mode med best tok; do
+      if [ -n "$ours" ]; then [ "$mode" = exact128 ] || continue
+      else [ "$mode" != exact128 ] || continue; fi
+      same=-
+      case $mode in exact*) [ "$tok" = "$jtok" ] && same=yes || same=NO ;; esac
+      printf '%-7s %-40s %12s %12s  %s\n' "$layout" "libtokenring $mode" "$med" "$best" "$same"
+    done
   done
 done

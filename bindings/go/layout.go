@@ -375,52 +375,85 @@ const CassandraOffline LayoutFlags = 1
 // allocate_tokens_for_local_replication_factor: localRF when keyspace is nil, else with
 // allocate_tokens_for_keyspace of a keyspace replicated as keyspace (then localRF must be
 // 0). firstToken is the random token Cassandra starts an empty ring at (nil when the ring
-// is not empty).
+// is not empty). A RandomPartitioner topology takes AllocateAsCassandra128.
 func (t *Topology) AllocateAsCassandra(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, firstToken *int64, release CassandraRelease, flags LayoutFlags) ([]int64, error) {
+	var first *C.int64_t
+	if firstToken != nil {
+		v := C.int64_t(*firstToken)
+		first = &v
+	}
+	var out []int64
+	err := t.cassandraCall(numTokens, name, datacenter, rack, keyspace, localRF, func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int {
+		out = make([]int64, numTokens)
+		return C.tokenring_allocate_cassandra((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), first, C.uint32_t(release), C.uint32_t(flags), detail)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// AllocateAsCassandra128 is AllocateAsCassandra for a RandomPartitioner topology: the
+// tokens (0 .. 2^127, ascending) Cassandra release gives the node there, bit for bit
+// (see tokenring_allocate_cassandra128). firstToken, when not nil, must be a node token
+// (0 .. 2^127). A Murmur3Partitioner topology takes AllocateAsCassandra; Cassandra has no
+// allocation for ByteOrderedPartitioner (ErrUnsupported for both).
+func (t *Topology) AllocateAsCassandra128(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, firstToken *Token128, release CassandraRelease, flags LayoutFlags) ([]Token128, error) {
+	var first *C.tokenring_token128
+	if firstToken != nil {
+		v := firstToken.c()
+		first = &v
+	}
+	var out []Token128
+	err := t.cassandraCall(numTokens, name, datacenter, rack, keyspace, localRF, func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int {
+		out = make([]Token128, numTokens)
+		return C.tokenring_allocate_cassandra128(token128Ptr(out), C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), first, C.uint32_t(release), C.uint32_t(flags), detail)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// cassandraCall checks what AllocateAsCassandra and AllocateAsCassandra128 share (the
+// token count, the factor, the names, live handles, held locked during the call) and
+// runs call.
+func (t *Topology) cassandraCall(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, call func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int) error {
 	if numTokens <= 0 || numTokens > LayoutMaxTokens {
-		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
+		return goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
 	}
 	if localRF < -1<<31 || localRF >= 1<<31 {
-		return nil, goError(CodeRange, "replication factor %d does not fit 32 bits", localRF)
+		return goError(CodeRange, "replication factor %d does not fit 32 bits", localRF)
 	}
 	cn, err := cname("node name", name)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cd, err := cname("datacenter name", datacenter)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	cr, err := cname("rack name", rack)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var ks *C.tokenring_replication
 	if keyspace != nil {
 		keyspace.mu.Lock()
 		defer keyspace.mu.Unlock()
 		if keyspace.ptr == nil {
-			return nil, ErrClosed
+			return ErrClosed
 		}
 		ks = keyspace.ptr
-	}
-	var first *C.int64_t
-	if firstToken != nil {
-		v := C.int64_t(*firstToken)
-		first = &v
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr == nil {
-		return nil, ErrClosed
+		return ErrClosed
 	}
-	out := make([]int64, numTokens)
 	var detail C.tokenring_error
-	st := C.tokenring_allocate_cassandra((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cn), charp(cd), charp(cr), ks, C.int32_t(localRF), first, C.uint32_t(release), C.uint32_t(flags), &detail)
-	if err := newError(st, &detail); err != nil {
-		return nil, err
-	}
-	return out, nil
+	st := call(charp(cn), charp(cd), charp(cr), ks, &detail)
+	return newError(st, &detail)
 }
 
 // AllocateJoin returns the library's default tokens (ascending) for node name joining

@@ -547,7 +547,8 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
  *         token held in the allocation ring); #TOKENRING_E_IMPOSSIBLE (1 < racks < R; a
  *         case where Cassandra's allocator throws, e.g. a NoSuchElementException when a
  *         single donor is asked for more tokens than it has); #TOKENRING_E_UNSUPPORTED
- *         (an unknown @p release); #TOKENRING_E_NOMEM
+ *         (an unknown @p release; a topology of another partitioner: RandomPartitioner
+ *         takes tokenring_allocate_cassandra128()); #TOKENRING_E_NOMEM
  * @since 1.2
  */
 TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num_tokens,
@@ -558,6 +559,65 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
                                                int32_t local_rf, const int64_t *first_token,
                                                uint32_t release, uint32_t flags,
                                                tokenring_error *err);
+
+/**
+ * tokenring_allocate_cassandra() for a RandomPartitioner topology
+ * (tokenring_topology_new_partitioned() with #TOKENRING_PARTITIONER_RANDOM): the tokens
+ * Cassandra 4.0 - 5.0 gives a bootstrapping node there, bit for bit. Cassandra's
+ * allocator is the same for both partitioners; what differs is BigIntegerToken's
+ * arithmetic, reproduced exactly: a range's size is
+ * <tt>Math.scalb(BigInteger.doubleValue(next - this), -127)</tt> (rounded to the
+ * nearest double, ties to even; plus 1 when not positive, so the range from 2^127 to 0
+ * has size 0), RandomPartitioner.split() computes <tt>left + (right - left) *
+ * BigDecimal.valueOf(ratio)</tt> exactly and truncates (wrapping over 2^127 + right -
+ * left, modulo 2^127), the midpoint is FBUtilities.midpoint over 127 bits, and a token
+ * held in another datacenter steps to token + 1 (no wrap). Checked against vectors made
+ * by running 4.0.19, 4.1.10 and 5.0.6 with RandomPartitioner.
+ *
+ * Murmur3Partitioner topologies take tokenring_allocate_cassandra(); Cassandra has no
+ * allocation for ByteOrderedPartitioner (BytesToken.size() and split() throw
+ * UnsupportedOperationException), so both are refused here.
+ *
+ * Thread-safe as a reader of @p topology. Complexity as tokenring_allocate_cassandra().
+ * @param[out] tokens_out receives @p num_tokens tokens in 0 .. 2^127, ascending;
+ *             untouched on failure
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param topology the current cluster, a RandomPartitioner topology (not modified)
+ * @param name the new node's name (its address); must not be in @p topology
+ * @param datacenter the new node's datacenter (need not exist yet)
+ * @param rack the new node's rack (need not exist yet)
+ * @param keyspace the replication of `allocate_tokens_for_keyspace`, or NULL for
+ *        `allocate_tokens_for_local_replication_factor`
+ * @param local_rf the local replication factor (1 .. #TOKENRING_MAX_RF) when @p keyspace
+ *        is NULL, else 0
+ * @param first_token the token (0 .. 2^127) an empty allocation ring starts at
+ *        (Cassandra's random one); may be NULL when the ring is not empty
+ * @param release #TOKENRING_CASSANDRA_4_0, #TOKENRING_CASSANDRA_4_1 or
+ *        #TOKENRING_CASSANDRA_5_0
+ * @param flags 0 or #TOKENRING_CASSANDRA_OFFLINE
+ * @param[out] err optional detail (Cassandra's message where it fails)
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag, both
+ *         or neither of @p keyspace / @p local_rf, an empty ring without @p first_token);
+ *         #TOKENRING_E_RANGE (@p num_tokens or @p local_rf out of range, SimpleStrategy
+ *         with factor 0, @p first_token above 2^127 or the minimum token -1);
+ *         #TOKENRING_E_EXISTS (@p name already in the ring, or a chosen token held in the
+ *         allocation ring); #TOKENRING_E_IMPOSSIBLE (1 < racks < R; a case where
+ *         Cassandra's allocator throws; a chosen token 2^127 held in another datacenter,
+ *         which Cassandra would move to 2^127 + 1, outside the token range);
+ *         #TOKENRING_E_UNSUPPORTED (a Murmur3Partitioner or ByteOrderedPartitioner
+ *         topology, an unknown @p release); #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out,
+                                                  uint32_t num_tokens,
+                                                  const tokenring_topology *topology,
+                                                  const char *name, const char *datacenter,
+                                                  const char *rack,
+                                                  const tokenring_replication *keyspace,
+                                                  int32_t local_rf,
+                                                  const tokenring_token128 *first_token,
+                                                  uint32_t release, uint32_t flags,
+                                                  tokenring_error *err);
 
 /* ------------------------------------------------- the default plan for one join */
 

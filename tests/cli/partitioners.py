@@ -3,7 +3,9 @@
 """`tokenring token --partitioner random|byteordered|murmur3` against every row of
 tests/data/partitioner_vectors.tsv (made by Cassandra 5.0.2's own classes), plus its
 usage errors; `generatetokens --layout even|seeded` with both partitioners against
-big-integer arithmetic and hashlib's MD5 of layout.h's byte string, exact output.
+big-integer arithmetic and hashlib's MD5 of layout.h's byte string, exact output;
+`generatetokens --partitioner random --as-cassandra` against the tokens Cassandra chose
+(tests/data/cassandra_allocation_random_*.tsv) and Cassandra's split computed here.
 
     python3 tests/cli/partitioners.py build/tools/tokenring tests/data
 """
@@ -180,7 +182,7 @@ def check_layouts(tool, data):
         (base + ["--rf", "3", "--partitioner", "byteordered"],
          "ByteOrderedPartitioner has no token allocation"),
         (base + ["--rf", "3", "--partitioner", "random"],
-         "needs --layout even or --layout seeded"),
+         "needs --as-cassandra (Cassandra's allocator) or --layout even or --layout seeded"),
         (base + ["--layout", "diagonal"], "--layout: expected even or seeded"),
         (base + ["--layout", "seeded", "--seed", "+1"], "option --seed: expected a number"),
         (base + ["--layout", "seeded", "--seed", "18446744073709551616"],
@@ -205,6 +207,100 @@ def check_layouts(tool, data):
         print(f"duplicate names: exit {p.returncode} {p.stdout!r} {p.stderr!r}")
         failures += 1
     print(f"generatetokens --layout checked ({failures} failures)")
+    return failures
+
+
+def _java_random_next_double(seed):
+    """java.util.Random(seed).nextDouble(), from its documented LCG."""
+    mult, mask = 0x5DEECE66D, (1 << 48) - 1
+    s = (seed ^ mult) & mask
+    out = []
+    for bits in (26, 27):
+        s = (s * mult + 0xB) & mask
+        out.append(s >> (48 - bits))
+    return ((out[0] << 27) + out[1]) * 2.0 ** -53
+
+
+def check_allocation(tool, data):
+    """generatetokens --partitioner random --as-cassandra: on a --topology ring built by
+    Cassandra, the next joins' tokens are the ones Cassandra gave them; on an empty
+    cluster (Cassandra's offline tool) the first split is Cassandra's, computed here."""
+    import math
+    import tempfile
+    from fractions import Fraction
+    failures = 0
+    R = 2 ** 127
+    for version, line in (("5.0.6", "5.0"), ("4.0.19", "4.0")):
+        seqs, cur = {}, None
+        with open(os.path.join(data, f"cassandra_allocation_random_{version}.tsv"),
+                  encoding="utf-8") as f:
+            for row in f:
+                if row.startswith("#"):
+                    continue
+                r = row.rstrip("\n").split("\t")
+                if r[0] == "seq":
+                    cur = seqs[r[1]] = []
+                elif r[0] == "join":
+                    cur.append(r)
+        # (sequence, joins already in the ring, nodes planned, racks in join order)
+        for seq, k, n in (("built-3racks-rf3-t16", 9, 3), ("built-5racks-rf3-t8", 10, 2),
+                          ("built-1rack-rf3-t16", 12, 2), ("built-1rack-rf1-t16", 8, 1)):
+            joins = seqs[seq]
+            assert all(j[5] == joins[0][5] and j[2] == "dc1" for j in joins), seq
+            rf = joins[0][5].split(":")[1]
+            nxt = joins[k:k + n]
+            with tempfile.TemporaryDirectory() as tmp:
+                topo = os.path.join(tmp, "ring.topo")
+                with open(topo, "w", encoding="utf-8") as f:
+                    f.write("node\tdc\track\ttokens\n")
+                    for j in joins[:k]:
+                        f.write("\t".join([j[1], j[2], j[3], j[7][3:]]) + "\n")
+                names = [j[3] for j in nxt]
+                racks = (["--rack", names[0]] if len(set(names)) == 1 else
+                         ["--racks", ",".join(f"{r}=1" for r in names)])
+                p = run(tool, ["--json", "--topology", topo, "--partitioner", "random",
+                               "generatetokens", "--nodes", str(n), "--num-tokens", nxt[0][4],
+                               "--rf", rf, *racks, "--as-cassandra",
+                               "--cassandra-version", line])
+            got = json.loads(p.stdout)["nodes"] if p.returncode == 0 else None
+            want = [{"rack": j[3], "tokens": j[7][3:].split(",")} for j in nxt]
+            if got != want:
+                print(f"{version} {seq}: {p.stdout[:300]!r} {p.stderr!r}")
+                failures += 1
+    # An empty cluster: the first token F, then F + 2^127 * ratio (exact, truncated,
+    # modulo 2^127), ratio = MIN + 0.075 * Random(0).nextDouble(), MIN = 1 - 1/sqrt(5).
+    lo = 1.0 - 1.0 / math.sqrt(5)
+    ratio = lo + ((lo + 0.075) - lo) * _java_random_next_double(0)
+    for first in (0, 12345, R):
+        p = run(tool, ["generatetokens", "--partitioner", "random", "--nodes", "1",
+                       "--num-tokens", "2", "--rf", "3", "--as-cassandra", "--first-token",
+                       str(first)])
+        want = sorted({first, (first + int(R * Fraction(repr(ratio)))) % R})
+        if p.returncode or f"Node 0 rack rack1: [{want[0]}, {want[1]}]\n" not in p.stdout \
+                or "RandomPartitioner (datacenter datacenter1, empty cluster)" not in p.stdout:
+            print(f"empty cluster, first token {first}: {p.stdout!r} {p.stderr!r}")
+            failures += 1
+    # Errors: a first token that is no node token (the library's range error, exit 2 or
+    # 3, nothing on stdout), several datacenters without --dc, the library's own
+    # allocator and ByteOrderedPartitioner.
+    base = ["generatetokens", "--partitioner", "random", "--nodes", "1", "--num-tokens", "2",
+            "--rf", "3"]
+    with tempfile.TemporaryDirectory() as tmp:
+        topo = os.path.join(tmp, "two.topo")
+        with open(topo, "w", encoding="utf-8") as f:
+            f.write("node\tdc\track\ttokens\n10.0.0.1\tdc1\tr1\t5\n10.0.0.2\tdc2\tr1\t7\n")
+        for args, words in (
+            (base + ["--as-cassandra", "--first-token", "-1"], "first_token"),
+            (base + ["--as-cassandra", "--first-token", str(R + 1)], "--first-token"),
+            (["--topology", topo] + base + ["--as-cassandra"], "several datacenters"),
+            (base + ["--as-cassandra", "--node-by-node"], "--node-by-node"),
+            (base, "needs --as-cassandra"),
+        ):
+            p = run(tool, args)
+            if p.returncode not in (2, 3) or p.stdout or words not in p.stderr:
+                print(f"{args}: exit {p.returncode}, stdout {p.stdout!r}, stderr {p.stderr!r}")
+                failures += 1
+    print(f"generatetokens --partitioner random --as-cassandra checked ({failures} failures)")
     return failures
 
 
@@ -251,6 +347,7 @@ def main() -> int:
 
     failures += check_rings(tool, data)
     failures += check_layouts(tool, data)
+    failures += check_allocation(tool, data)
 
     # Usage errors: exit 2, a message, nothing on stdout.
     topo = os.path.join(data, "replicas_edges.topology.tsv")

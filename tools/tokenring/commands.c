@@ -89,8 +89,10 @@
       "seeded gives each node (named by --names, default node1, node2, ...) the " \
       "reproducible tokens of layout seed --seed (default 1), the Murmur3 or " \
       "RandomPartitioner token of the bytes layout.h documents. --partitioner random " \
-      "needs --layout and prints decimal tokens, as initial_token takes them; " \
-      "byteordered has no token allocation.", \
+      "takes --layout or --as-cassandra (Cassandra's allocator, bit for bit, on a " \
+      "--topology file of RandomPartitioner tokens or an empty cluster) and prints " \
+      "decimal tokens, as initial_token takes them; byteordered has no token allocation " \
+      "(Cassandra has none either).", \
       "tokenring generatetokens --nodes 6 --num-tokens 16 --rf 3 --racks 2,2,2") \
     X(cmd_join, \
       "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST] " \
@@ -231,7 +233,8 @@ const tool_option tool_options[] = {
     { "--token", NULL, "keys are tokens" },
     { "--partitioner", "P", "murmur3 (default), random or byteordered: the token command, "
                             "a --topology file's tokens for getendpoints, describering "
-                            "and ring, and generatetokens --layout's tokens" },
+                            "and ring, and generatetokens' tokens (--layout, or "
+                            "--as-cassandra: random only)" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },
     { "--rack", "RACK", "the new node's rack (join, generatetokens: an existing rack or a new "

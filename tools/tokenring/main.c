@@ -221,7 +221,8 @@ int main(int argc, char **argv)
             ctx->opt.partitioner);
     load_cluster(ctx);
     tokenring_partitioner part = tokenring_cluster_partitioner(ctx->cluster);
-    if (part != TOKENRING_PARTITIONER_MURMUR3 && !partitioned_command(cmd->name))
+    if (part != TOKENRING_PARTITIONER_MURMUR3 && !partitioned_command(cmd->name) &&
+        !(generate && part == TOKENRING_PARTITIONER_RANDOM))
         die(EXIT_USAGE, "%s works on Murmur3Partitioner rings only (so far); the input's "
                         "tokens are %s tokens (token, getendpoints, describering, ring, "
                         "status, availability and convert take them)",

@@ -345,18 +345,177 @@ static void generate_layout(tr_ctx *ctx)
     tokenring_topology_free(t);
 }
 
+/* --first-token for a RandomPartitioner ring, else a random token as
+ * RandomPartitioner.getRandomToken() draws it: the absolute value of 128 random bits
+ * read as a signed integer (0 .. 2^127). */
+static tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
+{
+    tokenring_token128 t = { 0, 0 };
+    if (ctx->opt.first_token) {
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        if (tokenring_token128_parse(&t, ctx->opt.first_token, strlen(ctx->opt.first_token),
+                                     &err) != TOKENRING_OK)
+            die(EXIT_USAGE, "--first-token: %s", err.message);
+        return t;
+    }
+    uint8_t b[16];
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (!f || fread(b, sizeof b, 1, f) != 1)
+        die(EXIT_INTERNAL, "cannot read /dev/urandom for a random first token (give "
+                           "--first-token)");
+    fclose(f);
+    for (int i = 0; i < 8; i++) {
+        t.hi = t.hi << 8 | b[i];
+        t.lo = t.lo << 8 | b[8 + i];
+    }
+    if (t.hi >> 63) { /* negative: its two's complement negation, 1 .. 2^127 */
+        t.hi = ~t.hi;
+        t.lo = ~t.lo;
+        if (++t.lo == 0)
+            t.hi++;
+    }
+    return t;
+}
+
+/* generatetokens --partitioner random --as-cassandra: Cassandra's allocator on a
+ * RandomPartitioner ring (tokenring_allocate_cassandra128()), node after node as
+ * cassandra_generate(); the ring from --topology, else an empty cluster as Cassandra's
+ * generatetokens -p RandomPartitioner. Tokens in decimal. */
+static void generate_random_as_cassandra(tr_ctx *ctx)
+{
+    if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
+        die(EXIT_USAGE, "generatetokens needs --nodes N, --num-tokens T and --rf RF (each at "
+                        "least 1)");
+    if (ctx->opt.rack && ctx->opt.racks)
+        die(EXIT_USAGE, "generatetokens: give --rack (every new node in one rack) or --racks "
+                        "(nodes per rack), not both");
+    bool offline = ctx->opt.ninputs == 0; /* Cassandra's own offline tool */
+    size_t n = (size_t)ctx->opt.nodes, nr, T = (size_t)ctx->opt.num_tokens;
+    char **racks = rack_plan(ctx, n, &nr);
+    tokenring_topology *t = NULL;
+    if (offline) {
+        if (tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "out of memory");
+    } else {
+        const tokenring_topology *ct = need_topology(ctx);
+        if (tokenring_topology_partitioner(ct) != TOKENRING_PARTITIONER_RANDOM)
+            die(EXIT_USAGE, "generatetokens --partitioner random: the input's tokens are %s "
+                            "tokens", tokenring_partitioner_name(tokenring_topology_partitioner(ct)));
+        if (tokenring_topology_clone(&t, ct) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "out of memory");
+    }
+    const char *dc = ctx->opt.dc ? ctx->opt.dc : offline ? "datacenter1" : NULL;
+    for (size_t i = 0; !dc && i < tokenring_topology_node_count(t); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        for (size_t j = 0; j < tokenring_topology_node_count(t); j++) {
+            tokenring_node_info other;
+            tokenring_topology_node(&other, t, j);
+            if (strcmp(other.datacenter, info.datacenter) != 0)
+                die(EXIT_USAGE, "generatetokens: the cluster has several datacenters: give "
+                                "--dc");
+        }
+        dc = info.datacenter;
+    }
+    if (!dc)
+        dc = "datacenter1"; /* an input without nodes */
+    if (!ctx->opt.racks) {
+        const char *rk = join_rack(ctx, offline ? NULL : t, dc, "generatetokens");
+        for (size_t i = 0; i < n; i++) {
+            free(racks[i]);
+            if (!(racks[i] = strdup(rk)))
+                die(EXIT_INTERNAL, "out of memory");
+        }
+    }
+    const char *line = NULL;
+    uint32_t release = cassandra_release(ctx, &line);
+    tokenring_token128 first = cassandra_first_token128(ctx);
+    tokenring_token128 *tokens = calloc(n * T, sizeof *tokens);
+    if (!tokens)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = TOKENRING_OK;
+    for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
+        progress(ctx, "generatetokens", i, n);
+        char name[64];
+        if (offline)
+            snprintf(name, sizeof name, "127.0.0.1:%zu", i);
+        else
+            snprintf(name, sizeof name, "planned-node-%zu", i);
+        tokenring_token128 *mine = tokens + i * T;
+        rc = tokenring_allocate_cassandra128(mine, (uint32_t)T, t, name, dc, racks[i], NULL,
+                                             (int32_t)ctx->opt.rf, &first, release,
+                                             offline ? TOKENRING_CASSANDRA_OFFLINE : 0, &err);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_add_node128(t, name, dc, racks[i], mine, T, &err);
+    }
+    progress(ctx, "generatetokens", n, n);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "generatetokens");
+    if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"datacenter\": ");
+        sb_json_str(&ctx->out, dc);
+        sb_puts(&ctx->out, ", \"partitioner\": \"RandomPartitioner\", \"nodes\": [");
+    } else {
+        sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
+                        "factor %ld and partitioner RandomPartitioner (datacenter %s%s), as "
+                        "Cassandra %s%s\n",
+                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, offline ? ", empty cluster" : "",
+                  line, offline ? "'s generatetokens" : " bootstrapping");
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ctx->opt.json) {
+            sb_puts(&ctx->out, i ? ",\n " : "\n ");
+            sb_puts(&ctx->out, "{\"rack\": ");
+            sb_json_str(&ctx->out, racks[i]);
+            sb_puts(&ctx->out, ", \"tokens\": [");
+        } else {
+            sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
+        }
+        for (size_t j = 0; j < T; j++) {
+            char text[TOKENRING_TOKEN128_TEXT_MAX];
+            size_t len;
+            if (tokenring_token128_format(text, sizeof text, &len, tokens[i * T + j]) !=
+                TOKENRING_OK)
+                die(EXIT_INTERNAL, "formatting a token failed");
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", j ? ", " : "", text);
+        }
+        sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
+    }
+    if (ctx->opt.json)
+        sb_puts(&ctx->out, "]}\n");
+    for (size_t i = 0; i < n; i++)
+        free(racks[i]);
+    free(racks);
+    free(tokens);
+    tokenring_topology_free(t);
+}
+
 /* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]
- * generatetokens -n NODES --num-tokens T --layout even|seeded [--partitioner random] */
+ * generatetokens -n NODES --num-tokens T --layout even|seeded [--partitioner random]
+ * generatetokens -n NODES --num-tokens T --rf RF --as-cassandra --partitioner random */
 TOOL_COMMAND(cmd_generatetokens)
 {
     check_args(ctx, 0, 0, "--nodes N --num-tokens T (--rf RF | --layout even|seeded) "
                           "[--racks 2,2,2] [--dc DC]");
-    bool random = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0;
+    bool random = (ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0) ||
+                  (ctx->opt.ninputs > 0 && tokenring_cluster_partitioner(ctx->cluster) ==
+                                               TOKENRING_PARTITIONER_RANDOM);
     if (ctx->opt.seed_given && !ctx->opt.layout)
         die(EXIT_USAGE, "--seed: only --layout seeded takes a seed");
-    if (random && !ctx->opt.layout)
-        die(EXIT_USAGE, "generatetokens --partitioner random needs --layout even or --layout "
-                        "seeded (the allocator plans Murmur3 tokens only, so far)");
+    if (random && !ctx->opt.layout && !ctx->opt.as_cassandra)
+        die(EXIT_USAGE, "generatetokens --partitioner random needs --as-cassandra (Cassandra's "
+                        "allocator) or --layout even or --layout seeded (the library's own "
+                        "allocator plans Murmur3 tokens only, so far)");
+    if (random && !ctx->opt.layout) {
+        if (ctx->opt.node_by_node)
+            die(EXIT_USAGE, "generatetokens --partitioner random: --node-by-node plans with "
+                            "the library's allocator, which plans Murmur3 tokens only");
+        generate_random_as_cassandra(ctx);
+        return;
+    }
     if (ctx->opt.layout) {
         if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1)
             die(EXIT_USAGE, "generatetokens --layout needs --nodes N and --num-tokens T (each "

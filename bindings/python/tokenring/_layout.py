@@ -9,7 +9,7 @@ from ._progress import Progress, progress_callback
 from ._convert import c_int32, c_name
 from ._handle import require
 from ._node import rack_name as _rack_arg
-from ._partitioner import _from_c as _token128
+from ._partitioner import Partitioner, _from_c as _token128, _to_c as _token128_c
 from ._replication import Replication
 from ._topology import Topology
 
@@ -161,23 +161,36 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
     ``allocate_tokens_for_local_replication_factor: rf`` or, with ``keyspace`` (a
     :data:`ReplicationLike`), ``allocate_tokens_for_keyspace``; bit for bit.
     ``first_token`` is the random token Cassandra starts an empty ring at; ``offline``
-    follows the ``generatetokens`` tool instead (racks ignored)."""
+    follows the ``generatetokens`` tool instead (racks ignored).
+
+    On a RandomPartitioner topology the tokens are ints in 0 .. 2**127
+    (tokenring_allocate_cassandra128()); a ByteOrderedPartitioner topology raises
+    UnsupportedError (Cassandra has no allocation for it)."""
     if (rf is None) == (keyspace is None):
         raise TypeError("allocate_as_cassandra() takes exactly one of rf and keyspace")
     if release not in CASSANDRA_RELEASES:
         raise ValueError(f"unknown Cassandra release {release!r} "
                          f"(known: {', '.join(CASSANDRA_RELEASES)})")
+    topo = require(topology, "topology", "allocate_as_cassandra()")
     repl = Replication.of(keyspace) if keyspace is not None else None
+    args = (c_name(name, "node name"), c_name(datacenter, "datacenter"), _rack_arg(rack),
+            repl._p() if repl is not None else ffi.NULL,
+            c_int32(rf if rf is not None else 0, "replication factor"))
+    flags = lib.TOKENRING_CASSANDRA_OFFLINE if offline else 0
+    err = new_error()
+    if topology.partitioner == Partitioner.RANDOM:
+        if first_token is not None and first_token < 0:
+            raise ValueError(f"first_token {first_token} is not a RandomPartitioner node "
+                             "token (0 .. 2**127)")
+        out = ffi.new("tokenring_token128[]", max(num_tokens, 1))
+        first = _token128_c(first_token) if first_token is not None else ffi.NULL
+        check(lib.tokenring_allocate_cassandra128(out, num_tokens, topo, *args, first,
+                                                  CASSANDRA_RELEASES[release], flags, err), err)
+        return [_token128(out[i]) for i in range(num_tokens)]
     out = ffi.new("int64_t[]", max(num_tokens, 1))
     first = ffi.new("int64_t *", first_token) if first_token is not None else ffi.NULL
-    err = new_error()
-    check(lib.tokenring_allocate_cassandra(
-        out, num_tokens, require(topology, "topology", "allocate_as_cassandra()"),
-        c_name(name, "node name"), c_name(datacenter, "datacenter"), _rack_arg(rack),
-        repl._p() if repl is not None else ffi.NULL,
-        c_int32(rf if rf is not None else 0, "replication factor"), first,
-        CASSANDRA_RELEASES[release], lib.TOKENRING_CASSANDRA_OFFLINE if offline else 0, err),
-        err)
+    check(lib.tokenring_allocate_cassandra(out, num_tokens, topo, *args, first,
+                                           CASSANDRA_RELEASES[release], flags, err), err)
     return list(out[0:num_tokens])
 
 
