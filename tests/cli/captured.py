@@ -42,6 +42,74 @@ def status_cells(text):
     return out
 
 
+def shape(doc):
+    """What a change's JSON says that depends on the ring's order only."""
+    return ([(s["source"], s["destination"], s["strict"]) for s in doc["streams"]],
+            [(nd["name"], nd["in_before"], nd["in_after"], nd["needs_cleanup"])
+             for nd in doc["nodes"]])
+
+
+def check_changes(run, short, ring_args):
+    import json
+    import tempfile
+    text = run(*ring_args, "convert")
+    nodes = []
+    for ln in text.splitlines():
+        if ln.startswith("node "):
+            f = dict(x.split("=", 1) for x in ln.split()[2:])
+            nodes.append((ln.split()[1], f["dc"], f["rack"],
+                          [t for t in f["tokens"].split(",") if t]))
+        elif ln.startswith(" ") and nodes:      # more tokens of the node above
+            nodes[-1][3].extend(t for t in ln.strip().split(",") if t)
+    key = (lambda t: int(t)) if short == "random" else (lambda t: bytes.fromhex(t))
+    order = sorted({t for *_, ts in nodes for t in ts}, key=key)
+    rank = {t: i for i, t in enumerate(order)}
+    checks = failures = streamed = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        m3 = os.path.join(tmp, "m3.topo")
+        with open(m3, "w", encoding="utf-8") as fh:
+            for name, dc, rack, ts in nodes:
+                fh.write(f"node {name} dc={dc} rack={rack} tokens="
+                         + ",".join(str(1000 * rank[t]) for t in ts) + "\n")
+        # new tokens between the ring's first three: the midpoint (Random), the lower
+        # token with a byte appended (ByteOrdered), rank * 1000 + 500 (Murmur3)
+        if short == "random":
+            mid = [str((int(order[i]) + int(order[i + 1])) // 2) for i in range(2)]
+        else:
+            mid = [order[i] + "80" for i in range(2)]
+        m3mid = [str(1000 * i + 500) for i in range(2)]
+        for ks, repl in KEYSPACES.items():
+            kd = ["--keyspace", f"{ks}={repl}"]
+            cases = [(["decommission", ks, nodes[0][0]], None),
+                     (["replace", ks, nodes[1][0], "10.9.9.9"], None),
+                     (["join", ks, "10.9.9.8", "--dc", "dc1", "--rack", "r1",
+                       "--initial-token", ",".join(mid)], ",".join(m3mid)),
+                     (["move", ks, nodes[2][0], "--initial-token", mid[0]], m3mid[0])]
+            for args, m3tokens in cases:
+                mine = json.loads(run(*ring_args, *kd, "--json", *args))
+                margs = list(args)
+                if m3tokens:
+                    margs[-1] = m3tokens
+                theirs = json.loads(run("--topology", m3, *kd, "--json", *margs))
+                checks += 1
+                streamed += len(mine["streams"])
+                if shape(mine) != shape(theirs):
+                    print(f"{short} {ks} {args[0]}: differs from the same ring in Murmur3 "
+                          f"tokens:\n{shape(mine)}\n{shape(theirs)}")
+                    failures += 1
+                if short == "random" and args[0] != "join" and args[0] != "move":
+                    # widths over 2^127: every stream's share lies in (0, 1]
+                    for st in mine["streams"]:
+                        checks += 1
+                        if not 0 < int(st["width"]) <= 2**127:
+                            print(f"{short} {ks} {args[0]}: stream width {st['width']}")
+                            failures += 1
+    if streamed < 10:
+        print(f"{short}: the changes stream only {streamed} ranges: the check is too weak")
+        failures += 1
+    return checks, failures
+
+
 def main() -> int:
     tool, data = sys.argv[1], sys.argv[2]
     cap = os.path.join(data, "captured")
@@ -103,6 +171,13 @@ def main() -> int:
                             print(f"{short} {ks} {addr} {col} from {src}: tool "
                                   f"{st.get(addr, {}).get(col)!r}, nodetool {row[col]!r}")
                             failures += 1
+        # join, decommission, replace and move on the captured ring against the same
+        # ring written in Murmur3 tokens of the same order (token i -> 1000 * rank): the
+        # changes depend on the order only, so the streams (source, destination, strict),
+        # the nodes' roles and the counts must be the same
+        c, n = check_changes(run, short, inputs["nodetool ring"])
+        checks += c
+        failures += n
     print(f"captured: {checks} checks, {failures} failures")
     return 1 if failures else 0
 

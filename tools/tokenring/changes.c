@@ -12,12 +12,92 @@ void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title)
     print_movement_tokens(ctx, m, title, NULL, 0);
 }
 
+/* The ring's size in the units of a movement's widths: 2^64 (Murmur3), 2^127
+ * (RandomPartitioner), the elementary ranges (ByteOrdered: every one has width 1, and
+ * each has one primary replica, so the primary widths after the change sum to their
+ * count). */
+static long double movement_scale(const tokenring_movement *m, uint32_t node_count)
+{
+    switch (tokenring_movement_partitioner(m)) {
+    case TOKENRING_PARTITIONER_RANDOM:
+        return 170141183460469231731687303715884105728.0L;
+    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
+        long double n = 0;
+        for (uint32_t i = 0; i < node_count; i++) {
+            tokenring_movement_node nd;
+            if (tokenring_movement_get_node(&nd, m, i) == TOKENRING_OK)
+                n += (long double)nd.primary_after_width.hi * 18446744073709551616.0L +
+                     (long double)nd.primary_after_width.lo;
+        }
+        return n > 0 ? n : 1;
+    }
+    default:
+        return 18446744073709551616.0L;
+    }
+}
+
+static double mfrac(long double scale, tokenring_u128 w)
+{
+    if (scale == 18446744073709551616.0L)
+        return frac(w); /* Murmur3: as before */
+    return (double)(((long double)w.hi * 18446744073709551616.0L + (long double)w.lo) / scale);
+}
+
+/* Stream bounds as the partitioner's toString writes them. */
+static void stream_bounds(const tokenring_movement *m, const tokenring_stream *st, char **a,
+                          char **b)
+{
+    tokenring_partitioner p = tokenring_movement_partitioner(m);
+    size_t len;
+    if (p == TOKENRING_PARTITIONER_MURMUR3) {
+        *a = malloc(24);
+        *b = malloc(24);
+        if (!*a || !*b)
+            die(EXIT_INTERNAL, "out of memory");
+        snprintf(*a, 24, "%lld", (long long)st->start);
+        snprintf(*b, 24, "%lld", (long long)st->end);
+    } else if (p == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 x, y;
+        *a = malloc(TOKENRING_TOKEN128_TEXT_MAX);
+        *b = malloc(TOKENRING_TOKEN128_TEXT_MAX);
+        if (!*a || !*b)
+            die(EXIT_INTERNAL, "out of memory");
+        if (tokenring_movement_range_bounds128(&x, &y, m, st->range_index) != TOKENRING_OK ||
+            tokenring_token128_format(*a, TOKENRING_TOKEN128_TEXT_MAX, &len, x) != TOKENRING_OK ||
+            tokenring_token128_format(*b, TOKENRING_TOKEN128_TEXT_MAX, &len, y) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "cannot read a stream's bounds");
+    } else {
+        const uint8_t *x, *y;
+        size_t xn, yn;
+        if (tokenring_movement_range_bounds_bytes(&x, &xn, &y, &yn, m, st->range_index) !=
+            TOKENRING_OK)
+            die(EXIT_INTERNAL, "cannot read a stream's bounds");
+        *a = malloc(2 * xn + 1);
+        *b = malloc(2 * yn + 1);
+        if (!*a || !*b)
+            die(EXIT_INTERNAL, "out of memory");
+        tokenring_byte_token_format(*a, 2 * xn + 1, &len, x, xn);
+        tokenring_byte_token_format(*b, 2 * yn + 1, &len, y, yn);
+    }
+}
+
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
                            const int64_t *tokens, size_t nt)
+{
+    print_movement_text_tokens(ctx, m, title, NULL, 0, tokens, nt);
+}
+
+void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
+                                char *const *text_tokens, size_t ntext, const int64_t *tokens,
+                                size_t nt)
 {
     tokenring_movement_summary sum;
     if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)
         die(EXIT_INTERNAL, "cannot read the movement summary");
+    long double scale = movement_scale(m, sum.node_count);
+    bool murmur3 = tokenring_movement_partitioner(m) == TOKENRING_PARTITIONER_MURMUR3;
+    double changed = murmur3 ? sum.changed_fraction : mfrac(scale, sum.changed_width);
+    double streamed = murmur3 ? sum.streamed_fraction : mfrac(scale, sum.streamed_width);
     char cw[48], sw[48];
     u128_str(cw, sum.changed_width);
     u128_str(sw, sum.streamed_width);
@@ -30,18 +110,26 @@ void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char 
                 sb_printf(&ctx->out, "%s\"%lld\"", i ? ", " : "", (long long)tokens[i]);
             sb_puts(&ctx->out, "]");
         }
+        if (text_tokens) {
+            sb_puts(&ctx->out, ", \"tokens\": [");
+            for (size_t i = 0; i < ntext; i++) {
+                sb_puts(&ctx->out, i ? ", " : "");
+                sb_json_str(&ctx->out, text_tokens[i]);
+            }
+            sb_puts(&ctx->out, "]");
+        }
         sb_printf(&ctx->out, ", \"changed_width\": \"%s\", \"changed_fraction\": %.17g, "
                         "\"streamed_width\": \"%s\", \"streamed_fraction\": %.17g, "
                         "\"nodes\": [",
-                  cw, sum.changed_fraction, sw, sum.streamed_fraction);
+                  cw, changed, sw, streamed);
     } else {
         if (*title)
             sb_printf(&ctx->out, "%s\n", title);
         sb_printf(&ctx->out, "\nRanges whose replicas change: %u (%.4f%% of the ring)\n"
                         "Streams: %u (%.4f%% of the ring streamed)\n"
                         "Nodes needing cleanup: %u\n\n",
-                  (unsigned)sum.range_count, sum.changed_fraction * 100,
-                  (unsigned)sum.stream_count, sum.streamed_fraction * 100,
+                  (unsigned)sum.range_count, changed * 100, (unsigned)sum.stream_count,
+                  streamed * 100,
                   (unsigned)sum.cleanup_count);
     }
     size_t wn = 4;
@@ -78,20 +166,32 @@ void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char 
             continue;
         }
         char c[5][32];
-        snprintf(c[0], 32, nd.in_before ? "%.2f%%" : "-", frac(nd.before_width) * 100);
-        snprintf(c[1], 32, nd.in_after ? "%.2f%%" : "-", frac(nd.after_width) * 100);
-        snprintf(c[2], 32, "%.2f%%", frac(nd.gained_width) * 100);
-        snprintf(c[3], 32, "%.2f%%", frac(nd.lost_width) * 100);
+        snprintf(c[0], 32, nd.in_before ? "%.2f%%" : "-", mfrac(scale, nd.before_width) * 100);
+        snprintf(c[1], 32, nd.in_after ? "%.2f%%" : "-", mfrac(scale, nd.after_width) * 100);
+        snprintf(c[2], 32, "%.2f%%", mfrac(scale, nd.gained_width) * 100);
+        snprintf(c[3], 32, "%.2f%%", mfrac(scale, nd.lost_width) * 100);
         sb_printf(&ctx->out, "%-*s  %-10s  %-10s  %-10s  %-10s  %s\n", (int)wn, nd.name, c[0],
                   c[1], c[2], c[3], nd.needs_cleanup ? "yes" : "no");
+    }
+    int bw = 20; /* the bound columns: wider for longer tokens (other partitioners) */
+    for (uint32_t i = 0; !murmur3 && !ctx->opt.json && i < sum.stream_count; i++) {
+        tokenring_stream st;
+        char *a, *b;
+        tokenring_movement_get_stream(&st, m, i);
+        stream_bounds(m, &st, &a, &b);
+        if ((int)strlen(a) > bw)
+            bw = (int)strlen(a);
+        if ((int)strlen(b) > bw)
+            bw = (int)strlen(b);
+        free(a);
+        free(b);
     }
     if (ctx->opt.json)
         sb_puts(&ctx->out, "],\n \"streams\": [");
     else
-        sb_printf(&ctx->out, "\nStreaming plan\n%-*s  %-*s  %-20s  %-20s  %-8s  %s\n",
+        sb_printf(&ctx->out, "\nStreaming plan\n%-*s  %-*s  %-*s  %-*s  %-8s  %s\n",
                   (int)(wn > 6 ? wn : 6), "Source", (int)(wn > 11 ? wn : 11), "Destination",
-                  "Start (exclusive)",
-                  "End", "Share", "Strict");
+                  bw, "Start (exclusive)", bw, "End", "Share", "Strict");
     for (uint32_t i = 0; i < sum.stream_count; i++) {
         tokenring_stream st;
         tokenring_movement_get_stream(&st, m, i);
@@ -103,22 +203,30 @@ void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char 
             sb_json_str(&ctx->out, names[st.source]);
             sb_puts(&ctx->out, ", \"destination\": ");
             sb_json_str(&ctx->out, names[st.destination]);
-            sb_printf(&ctx->out, ", \"start\": \"%lld\", \"end\": \"%lld\", \"width\": \"%s\", "
+            char *a, *b;
+            stream_bounds(m, &st, &a, &b);
+            sb_printf(&ctx->out, ", \"start\": \"%s\", \"end\": \"%s\", \"width\": \"%s\", "
                             "\"strict\": %s}",
-                      (long long)st.start, (long long)st.end, w, st.strict ? "true" : "false");
+                      a, b, w, st.strict ? "true" : "false");
+            free(a);
+            free(b);
             continue;
         }
-        char a[32], b[32], f[32];
-        snprintf(a, sizeof a, "%lld", (long long)st.start);
-        snprintf(b, sizeof b, "%lld", (long long)st.end);
-        snprintf(f, sizeof f, "%.4f%%", frac(st.width) * 100);
-        sb_printf(&ctx->out, "%-*s  %-*s  %-20s  %-20s  %-8s  %s\n", (int)(wn > 6 ? wn : 6),
+        char *a, *b, f[32];
+        stream_bounds(m, &st, &a, &b);
+        snprintf(f, sizeof f, "%.4f%%", mfrac(scale, st.width) * 100);
+        sb_printf(&ctx->out, "%-*s  %-*s  %-*s  %-*s  %-8s  %s\n", (int)(wn > 6 ? wn : 6),
                   names[st.source],
-                  (int)(wn > 11 ? wn : 11), names[st.destination], a, b, f,
+                  (int)(wn > 11 ? wn : 11), names[st.destination], bw, a, bw, b, f,
                   st.strict ? "yes" : "no");
+        free(a);
+        free(b);
     }
     if (ctx->opt.json)
         sb_puts(&ctx->out, "]}\n");
+    else if (tokenring_movement_partitioner(m) == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        sb_puts(&ctx->out, "\nNote: ByteOrderedPartitioner tokens have no width: shares count "
+                           "elementary ranges (between the tokens of both rings), not keys\n");
     free(names);
 }
 
@@ -220,6 +328,10 @@ TOOL_COMMAND(cmd_join)
 {
     check_args(ctx, 2, 2, "KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token "
                      "T1,T2,...]");
+    if (tokenring_cluster_partitioner(ctx->cluster) != TOKENRING_PARTITIONER_MURMUR3) {
+        join_partitioned(ctx);
+        return;
+    }
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     const tokenring_topology *t = need_topology(ctx);
     const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
@@ -343,6 +455,10 @@ TOOL_COMMAND(cmd_move)
     check_args(ctx, 2, 2, "KEYSPACE NODE --initial-token T1,T2,...");
     if (!ctx->opt.initial_token)
         die(EXIT_USAGE, "move needs the node's new tokens: --initial-token T1,T2,...");
+    if (tokenring_cluster_partitioner(ctx->cluster) != TOKENRING_PARTITIONER_MURMUR3) {
+        move_partitioned(ctx);
+        return;
+    }
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     size_t nt;
     int64_t *tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);

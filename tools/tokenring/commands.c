@@ -231,9 +231,12 @@ const tool_option tool_options[] = {
     { "--hex", NULL, "keys are hex bytes" },
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
     { "--token", NULL, "keys are tokens" },
-    { "--partitioner", "P", "murmur3 (default), random or byteordered: the token command, "
-                            "a --topology file's tokens for getendpoints, describering "
-                            "and ring, and generatetokens' tokens (--layout, or "
+    { "--partitioner", "P", "murmur3, random or byteordered: the token command's hash; "
+                            "the partitioner of the inputs' tokens (without it: named by a "
+                            "topology file's partitioner line or cqlsh system.local, else "
+                            "read from the tokens; getendpoints, describering, ring, status, "
+                            "availability, convert, join, decommission, replace, move and "
+                            "balance take such rings); generatetokens' tokens (--layout, or "
                             "--as-cassandra: random only)" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },

@@ -208,8 +208,9 @@ int main(int argc, char **argv)
                         "murmur3 or random");
     if (other && !partitioned_command(cmd->name) && !generate)
         die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering, "
-                        "ring, status, availability, convert and generatetokens commands "
-                        "only (so far)", ctx->opt.partitioner);
+                        "ring, status, availability, convert, join, decommission, replace, "
+                        "move, balance and generatetokens commands only (so far)",
+            ctx->opt.partitioner);
     if ((ctx->opt.layout || ctx->opt.seed_given) && !generate)
         die(EXIT_USAGE, "--layout and --seed work with generatetokens only");
     if (ctx->opt.layout && ctx->opt.ninputs > 0)
@@ -225,7 +226,8 @@ int main(int argc, char **argv)
         !(generate && part == TOKENRING_PARTITIONER_RANDOM))
         die(EXIT_USAGE, "%s works on Murmur3Partitioner rings only (so far); the input's "
                         "tokens are %s tokens (token, getendpoints, describering, ring, "
-                        "status, availability and convert take them)",
+                        "status, availability, convert, join, decommission, replace, move "
+                        "and balance take them; generatetokens RandomPartitioner's)",
             cmd->name, tokenring_partitioner_name(part));
     cmd->fn(ctx);
     tokenring_ring_free(ctx->ring);

@@ -348,7 +348,7 @@ static void generate_layout(tr_ctx *ctx)
 /* --first-token for a RandomPartitioner ring, else a random token as
  * RandomPartitioner.getRandomToken() draws it: the absolute value of 128 random bits
  * read as a signed integer (0 .. 2^127). */
-static tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
+tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
 {
     tokenring_token128 t = { 0, 0 };
     if (ctx->opt.first_token) {

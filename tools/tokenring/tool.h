@@ -151,6 +151,12 @@ void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->clu
  * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
  * --keyspace; the commands that work on it. */
 void apply_partitioner(tr_ctx *ctx);
+/* --first-token for a RandomPartitioner ring, else a random one (planning.c). */
+tokenring_token128 cassandra_first_token128(tr_ctx *ctx);
+/* join and move on rings of RandomPartitioner and ByteOrderedPartitioner (partitioners.c;
+ * changes.c's commands hand them such rings). */
+void join_partitioned(tr_ctx *ctx);
+void move_partitioned(tr_ctx *ctx);
 bool partitioned_command(const char *name);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
@@ -166,6 +172,10 @@ void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
 
 /* changes.c: a movement as the change commands print it (tables, or JSON with TITLE). */
 void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title);
+/* As print_movement_tokens, the tokens as text (the partitioner's form; JSON "tokens"). */
+void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
+                                char *const *text_tokens, size_t ntext, const int64_t *tokens,
+                                size_t nt);
 /* As print_movement; JSON also lists the joining node's tokens ("tokens") when given. */
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
                            const int64_t *tokens, size_t nt);
