@@ -25,6 +25,13 @@ def describering_lines(text):
     return {ln.strip() for ln in text.splitlines() if ln.strip().startswith("TokenRange(")}
 
 
+def range_triples(text):
+    """{(start, end, (endpoints...))} of TokenRange lines."""
+    return {(m.group(1), m.group(2), tuple(e.strip() for e in m.group(3).split(",")))
+            for m in re.finditer(r"TokenRange\(start_token:([^,]*), end_token:([^,]*), "
+                                 r"endpoints:\[([^\]]*)\]", text)}
+
+
 def status_cells(text):
     """{address: {column: cell}} of nodetool status output (columns cut at the header)."""
     out, names, starts = {}, None, None
@@ -81,6 +88,7 @@ def check_changes(run, short, ring_args):
         for ks, repl in KEYSPACES.items():
             kd = ["--keyspace", f"{ks}={repl}"]
             cases = [(["decommission", ks, nodes[0][0]], None),
+                     (["removenode", ks, nodes[1][0]], None),
                      (["replace", ks, nodes[1][0], "10.9.9.9"], None),
                      (["join", ks, "10.9.9.8", "--dc", "dc1", "--rack", "r1",
                        "--initial-token", ",".join(mid)], ",".join(m3mid)),
@@ -104,6 +112,17 @@ def check_changes(run, short, ring_args):
                         if not 0 < int(st["width"]) <= 2**127:
                             print(f"{short} {ks} {args[0]}: stream width {st['width']}")
                             failures += 1
+            # assassinate: the same changed ranges (ring order) as the Murmur3 twin, no
+            # streams; ranges NODE: the server's describering lines that name NODE
+            mine = json.loads(run(*ring_args, *kd, "--json", "assassinate", ks, nodes[0][0]))
+            theirs = json.loads(run("--topology", m3, *kd, "--json", "assassinate", ks,
+                                    nodes[0][0]))
+            checks += 1
+            if ([u["without_data"] for u in mine["unstreamed"]] !=
+                    [u["without_data"] for u in theirs["unstreamed"]] or mine["streams"]):
+                print(f"{short} {ks} assassinate differs from the Murmur3 twin")
+                failures += 1
+    checks += 1
     if streamed < 10:
         print(f"{short}: the changes stream only {streamed} ranges: the check is too weak")
         failures += 1
@@ -162,6 +181,15 @@ def main() -> int:
                 if got != want_dr:
                     print(f"{short} {ks} from {src}: describering differs: "
                           f"{sorted(got ^ want_dr)[:2]}")
+                    failures += 1
+                # ranges NODE: exactly the server's ranges that name NODE
+                node = sorted(want_st)[0]
+                got_r = range_triples(run(*base, "ranges", ks, node))
+                want_r = {t for t in range_triples("\n".join(want_dr)) if node in t[2]}
+                checks += 1
+                if got_r != want_r or not want_r:
+                    print(f"{short} {ks} ranges {node} from {src}: "
+                          f"{sorted(got_r ^ want_r)[:2]}")
                     failures += 1
                 st = status_cells(run(*base, "status", ks))
                 for addr, row in want_st.items():

@@ -235,9 +235,10 @@ const tool_option tool_options[] = {
                             "the partitioner of the inputs' tokens (without it: named by a "
                             "topology file's partitioner line or cqlsh system.local, else "
                             "read from the tokens; getendpoints, describering, ring, status, "
-                            "availability, convert, join, decommission, replace, move and "
-                            "balance take such rings); generatetokens' tokens (--layout, or "
-                            "--as-cassandra: random only)" },
+                            "availability, convert, join, decommission, replace, move, "
+                            "removenode, assassinate, ranges and balance take such rings); "
+                            "generatetokens' tokens (--layout, or --as-cassandra: random "
+                            "only)" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },
     { "--rack", "RACK", "the new node's rack (join, generatetokens: an existing rack or a new "

@@ -93,7 +93,8 @@ bool partitioned_command(const char *name)
 {
     static const char *const names[] = { "getendpoints", "describering", "ring", "status",
                                          "availability", "convert", "token", "join",
-                                         "decommission", "replace", "move", "balance" };
+                                         "decommission", "replace", "move", "balance",
+                                         "removenode", "assassinate", "ranges" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -130,6 +131,12 @@ static bool partitioned(tr_ctx *ctx)
 /* Ring token i, or a key's token, as TokenFactory.toString writes it. */
 static void token_text(char *out, size_t cap, const tokenring_ring *r, size_t i)
 {
+    if (tokenring_ring_partitioner(r) == TOKENRING_PARTITIONER_MURMUR3) {
+        size_t n;
+        const int64_t *t = tokenring_ring_tokens(r, &n);
+        snprintf(out, cap, "%lld", (long long)t[i]);
+        return;
+    }
     size_t len;
     int rc;
     if (tokenring_ring_partitioner(r) == TOKENRING_PARTITIONER_RANDOM) {
@@ -151,6 +158,8 @@ static void token_text(char *out, size_t cap, const tokenring_ring *r, size_t i)
 /* Text of the longest ring token plus the NUL. */
 static size_t token_cap(const tokenring_ring *r)
 {
+    if (tokenring_ring_partitioner(r) == TOKENRING_PARTITIONER_MURMUR3)
+        return 24;
     if (tokenring_ring_partitioner(r) == TOKENRING_PARTITIONER_RANDOM)
         return TOKENRING_TOKEN128_TEXT_MAX;
     size_t n, cap = 1;
@@ -613,4 +622,14 @@ void move_partitioned(tr_ctx *ctx)
     print_change(ctx, m, title, &pt);
     tokenring_movement_free(m);
     ptokens_free(&pt);
+}
+
+void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i)
+{
+    token_text(out, cap, r, i);
+}
+
+size_t ring_token_text_cap(const tokenring_ring *r)
+{
+    return token_cap(r);
 }

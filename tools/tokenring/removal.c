@@ -69,6 +69,9 @@ TOOL_COMMAND(cmd_assassinate)
     }
     char rb[512], cw[48];
     u128_str(cw, sum.changed_width);
+    long double scale = movement_scale_of(m);
+    bool murmur3 = tokenring_movement_partitioner(m) == TOKENRING_PARTITIONER_MURMUR3;
+    double changed = murmur3 ? sum.changed_fraction : movement_frac(scale, sum.changed_width);
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"assassinated\": ");
         sb_json_str(&ctx->out, ctx->opt.args[1]);
@@ -76,7 +79,7 @@ TOOL_COMMAND(cmd_assassinate)
         sb_json_str(&ctx->out, ctx->opt.args[0]);
         sb_printf(&ctx->out, ", \"changed_width\": \"%s\", \"changed_fraction\": %.17g, "
                              "\"streams\": [], \"unstreamed\": [",
-                  cw, sum.changed_fraction);
+                  cw, changed);
     } else {
         sb_printf(&ctx->out, "Assassination of %s (nodetool assassinate) under keyspace %s %s\n"
                              "\nRanges whose replicas change: %u (%.4f%% of the ring)\n"
@@ -84,25 +87,27 @@ TOOL_COMMAND(cmd_assassinate)
                              "these ranges on the nodes that gain them)\n\n"
                              "%-20s  %-20s  %-8s  %s\n",
                   ctx->opt.args[1], ctx->opt.args[0], repl_text(r, rb, sizeof rb),
-                  (unsigned)sum.range_count, sum.changed_fraction * 100, "Start (exclusive)",
+                  (unsigned)sum.range_count, changed * 100, "Start (exclusive)",
                   "End", "Share", "New replicas holding no data");
     }
     for (uint32_t i = 0; i < sum.range_count; i++) {
         tokenring_moved_range mr;
         tokenring_movement_get_range(&mr, m, i);
+        char *a, *b;
+        movement_bounds(m, i, mr.start, mr.end, &a, &b);
         if (ctx->opt.json) {
             char w[48];
             u128_str(w, mr.width);
-            sb_printf(&ctx->out, "%s{\"start\": \"%lld\", \"end\": \"%lld\", \"width\": \"%s\", "
+            sb_printf(&ctx->out, "%s{\"start\": \"%s\", \"end\": \"%s\", \"width\": \"%s\", "
                                  "\"without_data\": [",
-                      i ? ",\n  " : "\n  ", (long long)mr.start, (long long)mr.end, w);
+                      i ? ",\n  " : "\n  ", a, b, w);
         } else {
-            char a[32], b[32], f[32];
-            snprintf(a, sizeof a, "%lld", (long long)mr.start);
-            snprintf(b, sizeof b, "%lld", (long long)mr.end);
-            snprintf(f, sizeof f, "%.4f%%", frac(mr.width) * 100);
+            char f[32];
+            snprintf(f, sizeof f, "%.4f%%", movement_frac(scale, mr.width) * 100);
             sb_printf(&ctx->out, "%-20s  %-20s  %-8s  ", a, b, f);
         }
+        free(a);
+        free(b);
         bool first = true;
         for (uint32_t j = 0; j < mr.new_count; j++) {
             bool had = false;
@@ -141,6 +146,13 @@ TOOL_COMMAND(cmd_ranges)
     tokenring_ring_tokens(ctx->ring, &nt);
     tokenring_u128 total = { 0, 0 };
     size_t count = 0, primary = 0;
+    /* tokens as the partitioner writes them; widths in its units (ByteOrdered: a range
+     * counts 1) */
+    tokenring_partitioner part = tokenring_ring_partitioner(ctx->ring);
+    size_t cap = ring_token_text_cap(ctx->ring);
+    char *ts = malloc(cap), *te = malloc(cap);
+    if (!ts || !te)
+        die(EXIT_INTERNAL, "out of memory");
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"keyspace\": ");
         sb_json_str(&ctx->out, ctx->opt.args[0]);
@@ -151,7 +163,18 @@ TOOL_COMMAND(cmd_ranges)
     for (size_t i = 0; i < nt; i++) {
         tokenring_range rg;
         tokenring_replicas rep;
-        tokenring_ring_range(&rg, ctx->ring, i);
+        memset(&rg, 0, sizeof rg);
+        if (part == TOKENRING_PARTITIONER_MURMUR3) {
+            tokenring_ring_range(&rg, ctx->ring, i);
+        } else if (part == TOKENRING_PARTITIONER_RANDOM) {
+            tokenring_range128 r128;
+            tokenring_ring_range128(&r128, ctx->ring, i);
+            rg.width = r128.width;
+        } else {
+            rg.width.lo = 1;
+        }
+        ring_token_text(ts, cap, ctx->ring, i ? i - 1 : nt - 1);
+        ring_token_text(te, cap, ctx->ring, i);
         tokenring_placement_range_replicas(&rep, p, i);
         uint32_t pos = UINT32_MAX;
         for (uint32_t j = 0; j < rep.count; j++)
@@ -167,19 +190,18 @@ TOOL_COMMAND(cmd_ranges)
         if (ctx->opt.json) {
             char w[48];
             u128_str(w, rg.width);
-            sb_printf(&ctx->out, "%s{\"start_token\": \"%lld\", \"end_token\": \"%lld\", "
+            sb_printf(&ctx->out, "%s{\"start_token\": \"%s\", \"end_token\": \"%s\", "
                                  "\"width\": \"%s\", \"position\": %u, \"transient\": %s, "
                                  "\"endpoints\": [",
-                      count ? ",\n " : "", (long long)rg.start, (long long)rg.end, w,
-                      (unsigned)pos, trans ? "true" : "false");
+                      count ? ",\n " : "", ts, te, w, (unsigned)pos, trans ? "true" : "false");
             for (uint32_t j = 0; j < rep.count; j++) {
                 sb_puts(&ctx->out, j ? ", " : "");
                 sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
             }
             sb_puts(&ctx->out, "]}");
         } else {
-            sb_printf(&ctx->out, "\tTokenRange(start_token:%lld, end_token:%lld, endpoints:[",
-                      (long long)rg.start, (long long)rg.end);
+            sb_printf(&ctx->out, "\tTokenRange(start_token:%s, end_token:%s, endpoints:[", ts,
+                      te);
             for (uint32_t j = 0; j < rep.count; j++)
                 sb_printf(&ctx->out, "%s%s", j ? ", " : "", node_name(ctx, rep.nodes[j]));
             sb_puts(&ctx->out, trans ? "]) transient\n" : "])\n");
@@ -193,8 +215,17 @@ TOOL_COMMAND(cmd_ranges)
                   primary, w);
     else
         sb_printf(&ctx->out, "# %s replicates %zu of %zu ranges of keyspace %s (%zu as the "
-                             "first replica), %.4f%% of the ring: width %s\n",
-                  node, count, nt, ctx->opt.args[0], primary, frac(total) * 100, w);
+                             "first replica), %.4f%% of the ring: width %s%s\n",
+                  node, count, nt, ctx->opt.args[0], primary,
+                  part == TOKENRING_PARTITIONER_MURMUR3 ? frac(total) * 100
+                  : part == TOKENRING_PARTITIONER_RANDOM
+                      ? ((double)total.hi * 18446744073709551616.0 + (double)total.lo) /
+                            170141183460469231731687303715884105728.0 * 100
+                      : (double)count / (double)nt * 100,
+                  w, part == TOKENRING_PARTITIONER_BYTE_ORDERED
+                         ? " (ByteOrderedPartitioner: ranges, tokens have no width)" : "");
+    free(ts);
+    free(te);
     tokenring_placement_free(p);
 }
 

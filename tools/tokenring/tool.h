@@ -172,6 +172,18 @@ void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
 
 /* changes.c: a movement as the change commands print it (tables, or JSON with TITLE). */
 void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title);
+/* A movement's changed range @p range_index (or a stream's: its range_index) as the
+ * partitioner writes its bounds (start, end: the int64 fields, read on Murmur3); the
+ * caller frees *a and *b. movement_scale_of: the ring's size in the movement's width
+ * units; movement_frac: a width over it. */
+void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t start,
+                     int64_t end, char **a, char **b);
+long double movement_scale_of(const tokenring_movement *m);
+double movement_frac(long double scale, tokenring_u128 w);
+/* Ring token i as the ring's partitioner writes it (partitioners.c); token_text_cap:
+ * the buffer that holds the longest. */
+void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i);
+size_t ring_token_text_cap(const tokenring_ring *r);
 /* As print_movement_tokens, the tokens as text (the partitioner's form; JSON "tokens"). */
 void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
                                 char *const *text_tokens, size_t ntext, const int64_t *tokens,
