@@ -39,8 +39,16 @@ def seed_parsers(rnd):
     files = [os.path.join(samples, f) for f in sorted(os.listdir(samples))]
     files += [os.path.join(samples, "written", f)
               for f in sorted(os.listdir(os.path.join(samples, "written")))]
+    # RandomPartitioner and ByteOrderedPartitioner clusters (5.0.6-P-ring.txt, ...)
+    captured = os.path.join(DATA, "captured")
+    for f in sorted(os.listdir(captured)):
+        if f.endswith(".txt"):
+            parts = f.split("-", 2)
+            files.append((os.path.join(captured, f), parts[2] if len(parts) == 3 else f))
     for path in files:
-        name = os.path.basename(path)
+        path, name = path if isinstance(path, tuple) else (path, os.path.basename(path))
+        if name == "cqlsh.txt":
+            name = "cqlsh-captured.txt"
         text = read(path) if os.path.isfile(path) else b""
         if len(text) > 64 * 1024 or not text:
             continue
@@ -108,6 +116,9 @@ def seed_parsers(rnd):
         "node a dc=d rack=r num_tokens=16\n",
         "node a dc=d rack=r tokens=1\nnode a dc=d rack=r tokens=2\n",
         "node a dc=d rack=r tokens=9223372036854775808\n",
+        "partitioner RandomPartitioner\nnode a dc=d rack=r tokens=0,170141183460469231731687303715884105728\n",
+        "partitioner byteordered\nnode a dc=d rack=r tokens=00ff,3132\nnode b dc=d rack=r tokens=ab\n",
+        "node a dc=d rack=r tokens=0a,ff01\nnode b dc=d rack=r tokens=c0ffee\n",
         "keyspace k 3\nkeyspace k 2\n",
         "node \"unterminated dc=d rack=r tokens=1\n",
     ]:

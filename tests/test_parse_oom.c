@@ -142,6 +142,16 @@ static const struct {
     { "samples/written/cqlsh-system_schema-keyspaces-5.0.txt", TOKENRING_INPUT_CQLSH },
     { "samples/describering-3.11-3nodes-single-token-rf3.txt",
       TOKENRING_INPUT_NODETOOL_DESCRIBERING },
+    /* RandomPartitioner and ByteOrderedPartitioner clusters (read on an empty cluster;
+     * the merged one holds Murmur3 tokens): the retries in another partitioner, the
+     * byte tokens, describering's two passes, cqlsh's restart at system.local */
+    { "captured/5.0.6-random-ring.txt", TOKENRING_INPUT_AUTO },
+    { "captured/5.0.6-byteordered-ring.txt", TOKENRING_INPUT_NODETOOL_RING },
+    { "captured/5.0.6-random-cqlsh.txt", TOKENRING_INPUT_AUTO },
+    { "captured/5.0.6-byteordered-cqlsh.txt", TOKENRING_INPUT_CQLSH },
+    { "captured/5.0.6-random-describering-ks_nts.txt", TOKENRING_INPUT_AUTO },
+    { "captured/5.0.6-byteordered-describering-ks_simple.txt",
+      TOKENRING_INPUT_NODETOOL_DESCRIBERING },
 };
 
 /* Every cluster sample (nodetool ring/status/describering, cqlsh) and every golden topology, detected
