@@ -118,6 +118,18 @@ def spread(a, b):
     return f"{r[0]:.1f}-{r[-1]:.1f}x" if r else "-"
 
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else float("nan")
+
+
+def paired(a, b):
+    """median of the ratios a[i] / b[i] (pairs measured on the same work: the same slice of
+    keys, the same topology change or ALTER)."""
+    return median([x / y for x, y in zip(a, b) if y > 0])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--nodes-per-dc", type=int, default=48)
@@ -170,13 +182,15 @@ def main():
     # only one of them is installed), each pass timed in slices of --chunk queries;
     # the figure is the best slice, the spread the ratio of whole passes
     q_rt, q_ro, pass_t, pass_o = [], [], [], []
-    for _ in range(a.repeat):
-        for mine, passes in ((q_rt, pass_t), (q_ro, pass_o)):
-            policy = theirs if mine is q_rt else ours
+    sides = ((q_rt, pass_t, theirs), (q_ro, pass_o, ours))
+    for r in range(a.repeat):
+        # the order of the two alternates from pass to pass
+        for mine, passes, policy in (sides if r % 2 == 0 else sides[::-1]):
             total = 0.0
             for c in chunks:
+                run = route(policy, c)
                 t0 = cpu()
-                route(policy, c)()
+                run()
                 d = cpu() - t0
                 mine.append(d)
                 total += d
@@ -184,6 +198,11 @@ def main():
     n_chunk = len(chunks[0])
     q_theirs = min(q_rt) / n_chunk * 1e6
     q_ours = min(q_ro) / n_chunk * 1e6
+    # paired by slice: each slice's best pass for each policy (the same keys), then the
+    # median over the slices of their ratio
+    nc = len(chunks)
+    s_best_t = [min(q_rt[p * nc + c] for p in range(a.repeat)) for c in range(nc)]
+    s_best_o = [min(q_ro[p * nc + c] for p in range(a.repeat)) for c in range(nc)]
     small = stmts[:200]
     (p_t, p_o), (p_rt, p_ro) = interleaved([whole(theirs, small), whole(ours, small)],
                                            5 * a.repeat)
@@ -272,6 +291,20 @@ def main():
     print(f"| of which the driver's TokenMap (ms) | {t_tm * 1e3:.0f} | {t_tm * 1e3:.0f} | | |")
     print(f"| schema change to first routed query (ms) | {s_theirs * 1e3:.0f} | "
           f"{s_ours * 1e3:.1f} | {s_theirs / s_ours:.0f}x | {spread(s_rt, s_ro)} |")
+    # the turns in which each went first, right after the driver's TokenMap (turn % 3 is
+    # the index of the first, see interleaved): what an application sees
+    nt = len(t_rt)
+    f_t = [t_rt[i] for i in range(nt) if i % 3 == 0]
+    f_o = [t_ro[i] for i in range(nt) if i % 3 == 1]
+    print(f"# topology change, each policy's {len(f_t)}/{len(f_o)} turns right after the "
+          f"driver's TokenMap: best {min(f_t) * 1e3:.0f} / {min(f_o) * 1e3:.2f} ms = "
+          f"{min(f_t) / min(f_o):.0f}x, median {median(f_t) * 1e3:.0f} / "
+          f"{median(f_o) * 1e3:.2f} ms = {median(f_t) / median(f_o):.0f}x")
+    print(f"# paired medians (the ratio on the same work, median over the pairs): per query "
+          f"{paired(s_best_t, s_best_o):.1f}x over {nc} slices (each slice's best of "
+          f"{a.repeat} passes, range {spread(s_best_t, s_best_o)}); topology change "
+          f"{paired(t_rt, t_ro):.0f}x, from scratch {paired(t_rt, t_rf):.0f}x over "
+          f"{len(t_rt)} changes; ALTER {paired(s_rt, s_ro):.0f}x")
 
 
 if __name__ == "__main__":
