@@ -736,10 +736,10 @@ def test_hot_path_follows_a_new_token_map():
     assert hit > 0 and pol.ring_builds == 2 and "ks_nts" in pol._fast
 
 
-def test_hot_path_negative_set_id_takes_the_full_path(monkeypatch):
+def test_hot_path_negative_set_id_gives_the_childs_plan(monkeypatch):
     """A negative set id (an error code of the C call) indexes one of the trailing empty
-    entries of the per-set list, never a set: the plan is then the full path's (here the
-    child's, as the full path gets the same error)."""
+    entries of the per-set list, never a set: the plan is the child's, as on the full path
+    (which gets the same error)."""
     nodes = layout()
     md = metadata(nodes, KEYSPACES)
     pol = policy_for(md, RoundRobinPolicy())
@@ -758,8 +758,27 @@ def test_hot_path_negative_set_id_takes_the_full_path(monkeypatch):
 
     monkeypatch.setattr(driver, "_key_set_id", failing)
     got = plan(pol, "ks_nts", k)
-    assert len(calls) == 2                          # the hot path, then the full path
+    assert len(calls) == 1                          # the hot path only
     assert sorted(got) == sorted(h.address for h in md.all_hosts())
+    assert sorted(h.address for h in pol._make_query_plan(None, Stmt("ks_nts", k))) == \
+        sorted(got) and len(calls) == 2             # the full path: the same plan
+
+
+def test_hot_path_keyspace_without_local_replica_gives_the_childs_plan():
+    """A keyspace with no replica in the local datacenter: its sets are empty tuples once
+    filled; the hot path then gives the child's plan (one C call), as the full path does."""
+    nodes = layout()
+    md = metadata(nodes, dict(KEYSPACES, ks_dc2=(NTS, {"dc2": "2"})))
+    pol = policy_for(md)
+    dc1 = sorted(a for a, dc, _, _ in nodes if dc == "dc1")
+    for k in keys(100):
+        assert sorted(plan(pol, "ks_dc2", k)) == dc1
+    assert "ks_dc2" in pol._fast
+    sets = pol._fast["ks_dc2"][3]
+    assert any(x == () for x in sets[:-driver._SET_PAD])
+    assert all(x in (None, ()) for x in sets)
+    for k in keys(100):
+        assert sorted(plan(pol, "ks_dc2", k)) == dc1
 
 
 def test_hot_path_entry_is_never_made_from_a_replaced_state():

@@ -666,7 +666,6 @@ class TokenRingPolicy(LoadBalancingPolicy):
                     md = self._metadata
                     if tm() is md.token_map and meta is md.keyspaces.get(keyspace):
                         # sets ends with () entries: a negative id (an error) reads one
-                        # and takes the full path, as an unfilled set (None) does
                         replicas = sets[_key_set_id(p, key, len(key))]
                         if replicas:
                             it = _Plan()
@@ -676,6 +675,10 @@ class TokenRingPolicy(LoadBalancingPolicy):
                             it._keyspace = keyspace
                             it._query = query
                             return it
+                        if replicas is not None:
+                            # () : a set without LOCAL replica, or an error: the child's
+                            # plan, as on the full path; None: a set not filled yet
+                            return iter(self._child_policy.make_query_plan(keyspace, query))
         return self._make_query_plan(working_keyspace, query)
 
     def _make_query_plan(self, working_keyspace: Optional[str], query: Any) -> Iterator[Any]:
