@@ -21,11 +21,17 @@ nodes on 3 racks each; a keyspace {dc1: 3, dc2: 3}; child policy DCAwareRoundRob
 Times are CPU time of the benchmark's thread (time.thread_time, as the Go benchmark's
 thread CPU clock: the process's clock would also count other threads, such as numpy's
 OpenBLAS threads, which spin now and then), the two policies taking turns:
-per query by whole passes over the keys (each pass timed in slices of --chunk queries; the
-figure is the best slice, the spread the ratio of whole passes), for changes one change or
-ALTER each (the figure is the best turn, the spread the min-max ratio over the turns).
+per query by whole passes over the keys, the order of the two alternating from pass to
+pass (each pass timed in slices of --chunk queries; the figure is the best slice, the
+spread the ratio of whole passes), for changes one change or ALTER each, the order of the
+policies rotating from turn to turn (the figure is the best turn, the spread the min-max
+ratio over the turns). Printed after the table: for topology changes, the best and the
+median of each policy over the turns in which it went first (right after the driver's
+TokenMap, as in an application); paired medians (per query: each slice's best pass for
+each policy, the median over the slices of the ratio; per change and ALTER: the median of
+the per-turn ratio).
 
-Usage: TOKENRING_BUILD_DIR=build PYTHONPATH=bindings/python \\
+Usage: TOKENRING_BUILD_DIR=build PYTHONPATH=build/bindings/python/ext:bindings/python \\
        python bindings/python/bench/bench_policy.py [--keys 20000] [--repeat 5]
 """
 import argparse
