@@ -652,9 +652,9 @@ class TokenRingPolicy(LoadBalancingPolicy):
     def make_query_plan(self, working_keyspace: Optional[str] = None, query: Any = None
                         ) -> Iterator[Any]:
         # the hot path: a keyspace already routed on the current state (an entry of
-        # _fast, made by the full path below), a bytes routing key and at least one LOCAL
-        # replica: two identity checks (the token map, the keyspace's metadata), one C
-        # call (the key's replica-set id) and one list index
+        # _fast, made by the full path below) and a bytes routing key: two identity
+        # checks (the token map, the keyspace's metadata), one C call (the key's
+        # replica-set id) and one list index (the set's LOCAL hosts, once filled)
         if query is not None:
             key = query.routing_key
             if type(key) is bytes:
