@@ -832,9 +832,15 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
         tok_erase(t, n->tokens[i], (uint32_t)index);
-    for (size_t i = 0; i < t->tok_slots; i++)
-        if (t->tok_nodes[i] != TOK_EMPTY && t->tok_nodes[i] > index)
-            t->tok_nodes[i]--;
+    /* Node indices above the removed one move down by one. Without a branch (vectorised;
+     * about half the slots are empty, which made the branch mispredict): this loop was
+     * most of a node's removal. */
+    const uint32_t removed = (uint32_t)index;
+    uint32_t *slot_node = t->tok_nodes;
+    for (size_t i = 0; i < t->tok_slots; i++) {
+        uint32_t v = slot_node[i];
+        slot_node[i] = v - (uint32_t)((v > removed) & (v != TOK_EMPTY));
+    }
     memmove(t->by_name + pos, t->by_name + pos + 1, (t->count - pos - 1) * sizeof *t->by_name);
     node_clear(n);
     memmove(t->nodes + index, t->nodes + index + 1, (t->count - index - 1) * sizeof *t->nodes);

@@ -18,12 +18,20 @@ nodes on 3 racks each; a keyspace {dc1: 3, dc2: 3}; child policy DCAwareRoundRob
 * schema change (ALTER KEYSPACE: a new KeyspaceMetadata): driver rebuild_keyspace() vs the
   policy's placement rebuild.
 
-Times are CPU time of this process (time.process_time), the two policies taking turns:
-per query by whole passes over the keys (each pass timed in slices of --chunk queries; the
-figure is the best slice, the spread the ratio of whole passes), for changes one change or
-ALTER each (the figure is the best turn, the spread the min-max ratio over the turns).
+Times are CPU time of the benchmark's thread (time.thread_time, as the Go benchmark's
+thread CPU clock: the process's clock would also count other threads, such as numpy's
+OpenBLAS threads, which spin now and then), the two policies taking turns:
+per query by whole passes over the keys, the order of the two alternating from pass to
+pass (each pass timed in slices of --chunk queries; the figure is the best slice, the
+spread the ratio of whole passes), for changes one change or ALTER each, the order of the
+policies rotating from turn to turn (the figure is the best turn, the spread the min-max
+ratio over the turns). Printed after the table: for topology changes, the best and the
+median of each policy over the turns in which it went first (right after the driver's
+TokenMap, as in an application); paired medians (per query: each slice's best pass for
+each policy, the median over the slices of the ratio; per change and ALTER: the median of
+the per-turn ratio).
 
-Usage: TOKENRING_BUILD_DIR=build PYTHONPATH=bindings/python \\
+Usage: TOKENRING_BUILD_DIR=build PYTHONPATH=build/bindings/python/ext:bindings/python \\
        python bindings/python/bench/bench_policy.py [--keys 20000] [--repeat 5]
 """
 import argparse
@@ -45,6 +53,9 @@ from cassandra.pool import Host  # noqa: E402
 
 import tokenring  # noqa: E402
 from tokenring import driver  # noqa: E402
+
+#: The clock: CPU time of this thread (every policy call and the driver's work run here).
+cpu = time.thread_time
 
 PARTITIONER = "org.apache.cassandra.dht.Murmur3Partitioner"
 NTS = "org.apache.cassandra.locator.NetworkTopologyStrategy"
@@ -84,22 +95,26 @@ def build(nodes_per_dc, vnodes, seed=42):
 def best(fn, repeat):
     times = []
     for _ in range(repeat):
-        t0 = time.process_time()
+        t0 = cpu()
         fn()
-        times.append(time.process_time() - t0)
+        times.append(cpu() - t0)
     return min(times)
 
 
-def interleaved(fns, rounds):
+def interleaved(fns, rounds, start=0):
     """Best (minimum) CPU time of each of ``fns`` over ``rounds`` rounds, the functions
     taking turns within each round (so that a burst of load on the machine falls on both
-    sides alike), and the per-round ratios of the first to each other."""
+    sides alike), and the per-round times of each. The order rotates from round to round
+    (round r starts with fns[(start + r) % len(fns)]): what runs just before a function
+    (a change of the driver's TokenMap, or another policy's rebuild, which evicts the
+    caches) is the same for every function over the rounds, not always the same one."""
     times = [[] for _ in fns]
-    for _ in range(rounds):
-        for i, fn in enumerate(fns):
-            t0 = time.process_time()
-            fn()
-            times[i].append(time.process_time() - t0)
+    for r in range(rounds):
+        for j in range(len(fns)):
+            i = (start + r + j) % len(fns)
+            t0 = cpu()
+            fns[i]()
+            times[i].append(cpu() - t0)
     return [min(t) for t in times], times
 
 
@@ -107,6 +122,18 @@ def spread(a, b):
     """min..max over rounds of a[i] / b[i]."""
     r = sorted(x / y for x, y in zip(a, b) if y > 0)
     return f"{r[0]:.1f}-{r[-1]:.1f}x" if r else "-"
+
+
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return (xs[n // 2] + xs[(n - 1) // 2]) / 2 if n else float("nan")
+
+
+def paired(a, b):
+    """median of the ratios a[i] / b[i] (pairs measured on the same work: the same slice of
+    keys, the same topology change or ALTER)."""
+    return median([x / y for x, y in zip(a, b) if y > 0])
 
 
 def main():
@@ -161,20 +188,27 @@ def main():
     # only one of them is installed), each pass timed in slices of --chunk queries;
     # the figure is the best slice, the spread the ratio of whole passes
     q_rt, q_ro, pass_t, pass_o = [], [], [], []
-    for _ in range(a.repeat):
-        for mine, passes in ((q_rt, pass_t), (q_ro, pass_o)):
-            policy = theirs if mine is q_rt else ours
+    sides = ((q_rt, pass_t, theirs), (q_ro, pass_o, ours))
+    for r in range(a.repeat):
+        # the order of the two alternates from pass to pass
+        for mine, passes, policy in (sides if r % 2 == 0 else sides[::-1]):
             total = 0.0
             for c in chunks:
-                t0 = time.process_time()
-                route(policy, c)()
-                d = time.process_time() - t0
+                run = route(policy, c)
+                t0 = cpu()
+                run()
+                d = cpu() - t0
                 mine.append(d)
                 total += d
             passes.append(total)
     n_chunk = len(chunks[0])
     q_theirs = min(q_rt) / n_chunk * 1e6
     q_ours = min(q_ro) / n_chunk * 1e6
+    # paired by slice: each slice's best pass for each policy (the same keys), then the
+    # median over the slices of their ratio
+    nc = len(chunks)
+    s_best_t = [min(q_rt[p * nc + c] for p in range(a.repeat)) for c in range(nc)]
+    s_best_o = [min(q_ro[p * nc + c] for p in range(a.repeat)) for c in range(nc)]
     small = stmts[:200]
     (p_t, p_o), (p_rt, p_ro) = interleaved([whole(theirs, small), whole(ours, small)],
                                            5 * a.repeat)
@@ -208,11 +242,13 @@ def main():
         md.rebuild_token_map(PARTITIONER, maps[flip["i"]])
 
     t_rt, t_ro, t_rf, t_map = [], [], [], []
-    for _ in range(4 * a.repeat):
-        t0 = time.process_time()
+    for turn in range(4 * a.repeat):
+        t0 = cpu()
         tokenmap()
-        t_map.append(time.process_time() - t0)
-        _, (rt, ro, rf) = interleaved([first(theirs), first(ours), from_scratch], 1)
+        t_map.append(cpu() - t0)
+        # each of the three goes first, right after the driver's TokenMap, in a third of
+        # the turns (as in an application, where only one policy is installed)
+        _, (rt, ro, rf) = interleaved([first(theirs), first(ours), from_scratch], 1, turn)
         t_rt += rt
         t_ro += ro
         t_rf += rf
@@ -230,10 +266,10 @@ def main():
         next(iter(theirs.make_query_plan(None, probe)))
 
     s_rt, s_ro = [], []
-    for _ in range(4 * a.repeat):
+    for turn in range(4 * a.repeat):
         state["i"] += 1
         md.keyspaces["ks"] = alt[state["i"]]
-        _, (rt, ro) = interleaved([schema_theirs, first(ours)], 1)
+        _, (rt, ro) = interleaved([schema_theirs, first(ours)], 1, turn)
         s_rt += rt
         s_ro += ro
     s_theirs, s_ours = min(s_rt), min(s_ro)
@@ -241,7 +277,7 @@ def main():
     print(f"# Python {platform.python_version()}, cassandra-driver {cassandra.__version__}, "
           f"libtokenring {tokenring.library_version}; {2 * a.nodes_per_dc} nodes x "
           f"{a.vnodes} tokens, 2 dcs x 3 racks, NTS dc1:3 dc2:3, child DCAwareRoundRobinPolicy;"
-          f" CPU time, the two policies taking turns, best of {len(q_rt)} slices of "
+          f" thread CPU time, the two policies taking turns, best of {len(q_rt)} slices of "
           f"{n_chunk} queries ({a.repeat} passes of {len(stmts)} each) / {len(p_rt)} x {len(small)} plans / {len(t_rt)} topology "
           f"changes / {len(s_rt)} ALTERs")
     print(f"# same first host on {same} of 2000 keys; 'turns' = min-max ratio over the turns "
@@ -261,6 +297,20 @@ def main():
     print(f"| of which the driver's TokenMap (ms) | {t_tm * 1e3:.0f} | {t_tm * 1e3:.0f} | | |")
     print(f"| schema change to first routed query (ms) | {s_theirs * 1e3:.0f} | "
           f"{s_ours * 1e3:.1f} | {s_theirs / s_ours:.0f}x | {spread(s_rt, s_ro)} |")
+    # the turns in which each went first, right after the driver's TokenMap (turn % 3 is
+    # the index of the first, see interleaved): what an application sees
+    nt = len(t_rt)
+    f_t = [t_rt[i] for i in range(nt) if i % 3 == 0]
+    f_o = [t_ro[i] for i in range(nt) if i % 3 == 1]
+    print(f"# topology change, each policy's {len(f_t)}/{len(f_o)} turns right after the "
+          f"driver's TokenMap: best {min(f_t) * 1e3:.0f} / {min(f_o) * 1e3:.2f} ms = "
+          f"{min(f_t) / min(f_o):.0f}x, median {median(f_t) * 1e3:.0f} / "
+          f"{median(f_o) * 1e3:.2f} ms = {median(f_t) / median(f_o):.0f}x")
+    print(f"# paired medians (the ratio on the same work, median over the pairs): per query "
+          f"{paired(s_best_t, s_best_o):.1f}x over {nc} slices (each slice's best of "
+          f"{a.repeat} passes, range {spread(s_best_t, s_best_o)}); topology change "
+          f"{paired(t_rt, t_ro):.0f}x, from scratch {paired(t_rt, t_rf):.0f}x over "
+          f"{len(t_rt)} changes; ALTER {paired(s_rt, s_ro):.0f}x")
 
 
 if __name__ == "__main__":

@@ -643,3 +643,158 @@ def test_policy_keeps_no_previous_token_map_alive():
         pol.replicas("ks_nts", k)
         assert pol.ring_builds == 3 + i
         assert len(pol._state.ring.node_names) == len(nodes) + (i % 2)
+
+
+def test_hot_path_equals_full_path():
+    """make_query_plan's hot path (a keyspace already routed on the current state) gives
+    the plan of the full path for every key: same replicas, same order, then the child's
+    plan without them; it is dropped by every change of state (host event, token map,
+    ALTER, DROP, shuffle_replicas) and made again by the next full-path plan."""
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    ref = library_ring(nodes)
+    dc_of = {a: dc for a, dc, _, _ in nodes}
+    pol = policy_for(md)
+    ks = keys(300)
+    assert pol._fast == {}
+    first = [plan(pol, "ks_nts", k) for k in ks]        # fills the sets, makes the entry
+    assert set(pol._fast) == {"ks_nts"}
+    for k, got in zip(ks, first):
+        stmt = Stmt("ks_nts", k)
+        hot = [h.address for h in pol.make_query_plan(None, stmt)]
+        full = [h.address for h in pol._make_query_plan(None, stmt)]
+        want = server_local_first(ref, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)
+        # the same replicas first; then the child's (round-robin) plan without them,
+        # rotated from one plan to the next
+        assert hot[:len(want)] == full[:len(want)] == got[:len(want)] == want
+        assert sorted(hot) == sorted(full) == sorted(got) and len(set(hot)) == len(hot)
+    # the working keyspace (a statement without its own) takes the same path
+    assert [h.address for h in pol.make_query_plan("ks_nts", Stmt(None, ks[0]))][:3] == \
+        first[0][:3]
+    # keyspaces of no placement never get an entry; nor do keys that are not bytes
+    plan(pol, "system", b"k")
+    plan(pol, "nope", b"k")
+    assert set(pol._fast) == {"ks_nts"}
+    assert plan(pol, "ks_nts", bytearray(ks[0]))[:3] == first[0][:3]
+    # a host event drops every entry
+    h = host(md, first[0][0])
+    h.set_down()
+    pol.on_down(h)
+    assert pol._fast == {}
+    assert plan(pol, "ks_nts", ks[0])[:2] == first[0][1:3]
+    assert set(pol._fast) == {"ks_nts"}
+    h.set_up()
+    pol.on_up(h)
+    assert pol._fast == {} and plan(pol, "ks_nts", ks[0])[:3] == first[0][:3]
+    # ALTER: the entry's KeyspaceMetadata is not the driver's any more (full path)
+    md.keyspaces["ks_nts"] = KeyspaceMetadata("ks_nts", True, NTS, {"dc1": "1", "dc2": "1"})
+    for k in ks[:50]:
+        want = server_local_first(ref, {"dc1": 1, "dc2": 1}, k, "dc1", dc_of)
+        assert plan(pol, "ks_nts", k)[0] == want[0]
+    assert pol._fast["ks_nts"][1] is md.keyspaces["ks_nts"]
+    # DROP: the child's plan
+    del md.keyspaces["ks_nts"]
+    assert sorted(plan(pol, "ks_nts", ks[0])) == sorted(a for a in dc_of if dc_of[a] == "dc1")
+    assert "ks_nts" not in pol._fast
+    # shuffle_replicas: no entry while set (every plan shuffles), dropped when set
+    md.keyspaces["ks_nts"] = KeyspaceMetadata("ks_nts", True, NTS, {"dc1": "3", "dc2": "2"})
+    plan(pol, "ks_nts", ks[0])
+    assert "ks_nts" in pol._fast
+    pol.shuffle_replicas = True
+    assert pol._fast == {} and pol.shuffle_replicas is True
+    orders = {tuple(plan(pol, "ks_nts", ks[0])[:3]) for _ in range(60)}
+    assert len(orders) > 1 and {frozenset(o) for o in orders} == {frozenset(first[0][:3])}
+    assert pol._fast == {}
+    pol.shuffle_replicas = False
+    assert [plan(pol, "ks_nts", k)[:3] for k in ks[:20]] == [
+        [h.address for h in pol._make_query_plan(None, Stmt("ks_nts", k))][:3]
+        for k in ks[:20]]
+    assert "ks_nts" in pol._fast
+    assert pol.last_error is None
+
+
+def test_hot_path_follows_a_new_token_map():
+    """A new token map makes the hot path's entry stale: the next plan takes the full path
+    (the ring is read again) and routes on the new ring."""
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    pol = policy_for(md)
+    ks = keys(300)
+    for k in ks:
+        plan(pol, "ks_nts", k)
+    assert "ks_nts" in pol._fast and pol.ring_builds == 1
+    extra = layout(seed=99, dcs=(("dc1", ("r3",)),), vnodes=8)[0]
+    joined = nodes + [("10.0.0.77", "dc1", "r3", extra[3])]
+    rebuilt(md, joined)
+    ref = library_ring(joined)
+    dc_of = {a: dc for a, dc, _, _ in joined}
+    hit = 0
+    for k in ks:
+        want = server_local_first(ref, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)
+        assert plan(pol, "ks_nts", k)[:len(want)] == want
+        hit += "10.0.0.77" in want
+    assert hit > 0 and pol.ring_builds == 2 and "ks_nts" in pol._fast
+
+
+def test_hot_path_negative_set_id_gives_the_childs_plan(monkeypatch):
+    """A negative set id (an error code of the C call) indexes one of the trailing empty
+    entries of the per-set list, never a set: the plan is the child's, as on the full path
+    (which gets the same error)."""
+    nodes = layout()
+    md = metadata(nodes, KEYSPACES)
+    pol = policy_for(md, RoundRobinPolicy())
+    k = keys(1)[0]
+    plan(pol, "ks_nts", k)
+    sets = pol._fast["ks_nts"][3]
+    assert sets[-driver._SET_PAD:] == [()] * driver._SET_PAD
+    assert driver._SET_PAD > -driver.lib.TOKENRING_E_CANCELLED
+    for code in range(-1, -driver._SET_PAD - 1, -1):
+        assert sets[code] == ()
+    calls = []
+
+    def failing(p, key, n):
+        calls.append(key)
+        return driver.lib.TOKENRING_E_UNSUPPORTED
+
+    monkeypatch.setattr(driver, "_key_set_id", failing)
+    got = plan(pol, "ks_nts", k)
+    assert len(calls) == 1                          # the hot path only
+    assert sorted(got) == sorted(h.address for h in md.all_hosts())
+    assert sorted(h.address for h in pol._make_query_plan(None, Stmt("ks_nts", k))) == \
+        sorted(got) and len(calls) == 2             # the full path: the same plan
+
+
+def test_hot_path_keyspace_without_local_replica_gives_the_childs_plan():
+    """A keyspace with no replica in the local datacenter: its sets are empty tuples once
+    filled; the hot path then gives the child's plan (one C call), as the full path does."""
+    nodes = layout()
+    md = metadata(nodes, dict(KEYSPACES, ks_dc2=(NTS, {"dc2": "2"})))
+    pol = policy_for(md)
+    dc1 = sorted(a for a, dc, _, _ in nodes if dc == "dc1")
+    for k in keys(100):
+        assert sorted(plan(pol, "ks_dc2", k)) == dc1
+    assert "ks_dc2" in pol._fast
+    sets = pol._fast["ks_dc2"][3]
+    assert any(x == () for x in sets[:-driver._SET_PAD])
+    assert all(x in (None, ()) for x in sets)
+    for k in keys(100):
+        assert sorted(plan(pol, "ks_dc2", k)) == dc1
+
+
+def test_hot_path_entry_is_never_made_from_a_replaced_state():
+    """An entry is made only from the policy's current state: a thread that read the
+    state before a change cannot put back an entry of the previous state."""
+    md = metadata(layout(), KEYSPACES)
+    pol = policy_for(md)
+    plan(pol, "ks_nts", b"k")
+    st = pol._state
+    ks = st.keyspaces["ks_nts"]
+    pol.on_down(host(md, "10.0.0.1"))             # a new state (same ring)
+    assert pol._state is not st and pol._fast == {}
+    pol._make_fast(st, "ks_nts", ks)
+    assert pol._fast == {}
+    pol.populate(types.SimpleNamespace(metadata=md), list(md.all_hosts()))
+    plan(pol, "ks_nts", b"k")
+    assert "ks_nts" in pol._fast
+    pol.populate(types.SimpleNamespace(metadata=md), list(md.all_hosts()))
+    assert pol._fast == {}

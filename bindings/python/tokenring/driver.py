@@ -466,6 +466,11 @@ def _check_partitioner(metadata: Any) -> None:
 
 # ----------------------------------------------------------------------------- policy
 
+#: Trailing empty entries of a keyspace's per-set list (more than the library's error codes,
+#: -1 .. -11).
+_SET_PAD = 16
+
+
 class _Keyspace:
     """One keyspace of a routing state: the driver's KeyspaceMetadata it was built from, its
     placement (None: route through the child policy) and, per replica set, the LOCAL hosts in
@@ -478,8 +483,10 @@ class _Keyspace:
         self.replication = replication
         self.placement = placement
         self.ptr = placement._ptr if placement is not None else None
+        # one None per replica set (filled on first use), then _SET_PAD empty tuples: a
+        # negative set id (an error code) indexes one of those, never a set
         self.sets: List[Optional[Tuple[Any, ...]]] = (
-            [None] * placement.set_count if placement is not None else [])
+            [None] * placement.set_count + [()] * _SET_PAD if placement is not None else [])
         self.error = error
 
 
@@ -527,17 +534,19 @@ class _Plan:
     """A query plan: the replicas that are up (in the order given; ``is_up`` is read when
     the plan reaches each one), then the child policy's plan without them (made only when
     it is reached). An iterator class rather than a generator: a plan is mostly dropped
-    after its first host, and a suspended generator costs more to make and to drop."""
+    after its first host, and a suspended generator costs more to make and to drop.
+
+    ``_i`` is the index of the next replica to look at, -1 once the replicas are done
+    (``_rest``, the child's plan, is set only then: one attribute store less per plan)."""
     __slots__ = ("_replicas", "_i", "_child", "_keyspace", "_query", "_rest")
 
     def __iter__(self) -> "_Plan":
         return self
 
     def __next__(self) -> Any:
-        rest = self._rest
-        if rest is None:
+        i = self._i
+        if i >= 0:
             r = self._replicas
-            i = self._i
             n = len(r)
             while i < n:
                 h = r[i]
@@ -545,10 +554,10 @@ class _Plan:
                 if h.is_up:
                     self._i = i
                     return h
-            self._i = i
-            rest = self._rest = itertools.filterfalse(
+            self._i = -1
+            self._rest = itertools.filterfalse(
                 r.__contains__, iter(self._child.make_query_plan(self._keyspace, self._query)))
-        return next(rest)
+        return next(self._rest)
 
 
 class TokenRingPolicy(LoadBalancingPolicy):
@@ -574,10 +583,16 @@ class TokenRingPolicy(LoadBalancingPolicy):
 
     def __init__(self, child_policy: Any, shuffle_replicas: bool = False) -> None:
         self._child_policy = child_policy
-        self.shuffle_replicas = bool(shuffle_replicas)
+        self._shuffle = bool(shuffle_replicas)
         self._metadata: Any = None
         self._state: _State = _NO_RING
         self._lock = threading.RLock()
+        #: The hot path's entries: keyspace -> (the token map's weak reference, the
+        #: KeyspaceMetadata, the placement pointer, the per-set host tuples, the
+        #: _Keyspace, which keeps the placement alive), for the keyspaces routed on the
+        #: current state; replaced (never changed in place) by every change of state,
+        #: under the lock.
+        self._fast: Dict[Optional[str], Tuple[Any, Any, Any, List[Any], Any]] = {}
         #: The message of the last change the policy could not apply (None: none).
         self.last_error: Optional[str] = None
         #: Number of ring and keyspace (re)builds (for tests and monitoring).
@@ -586,7 +601,9 @@ class TokenRingPolicy(LoadBalancingPolicy):
 
     # -- the LoadBalancingPolicy interface ----------------------------------------------
     def populate(self, cluster: Any, hosts: Any) -> None:
-        self._metadata = cluster.metadata
+        with self._lock:
+            self._metadata = cluster.metadata
+            self._fast = {}
         self._child_policy.populate(cluster, hosts)
 
     def check_supported(self) -> None:
@@ -621,15 +638,58 @@ class TokenRingPolicy(LoadBalancingPolicy):
     def child_policy(self) -> Any:
         return self._child_policy
 
+    @property
+    def shuffle_replicas(self) -> bool:
+        """Whether the replicas are shuffled (as the driver's option); settable."""
+        return self._shuffle
+
+    @shuffle_replicas.setter
+    def shuffle_replicas(self, value: bool) -> None:
+        with self._lock:
+            self._shuffle = bool(value)
+            self._fast = {}
+
     def make_query_plan(self, working_keyspace: Optional[str] = None, query: Any = None
                         ) -> Iterator[Any]:
+        # the hot path: a keyspace already routed on the current state (an entry of
+        # _fast, made by the full path below) and a bytes routing key: two identity
+        # checks (the token map, the keyspace's metadata), one C call (the key's
+        # replica-set id) and one list index (the set's LOCAL hosts, once filled)
+        if query is not None:
+            key = query.routing_key
+            if type(key) is bytes:
+                keyspace = query.keyspace or working_keyspace
+                f = self._fast.get(keyspace)
+                if f is not None:
+                    # (ks keeps the placement, so p, alive while this call runs)
+                    tm, meta, p, sets, ks = f
+                    md = self._metadata
+                    if tm() is md.token_map and meta is md.keyspaces.get(keyspace):
+                        # sets ends with () entries: a negative id (an error) reads one
+                        replicas = sets[_key_set_id(p, key, len(key))]
+                        if replicas:
+                            it = _Plan()
+                            it._replicas = replicas
+                            it._i = 0
+                            it._child = self._child_policy
+                            it._keyspace = keyspace
+                            it._query = query
+                            return it
+                        if replicas is not None:
+                            # () : a set without LOCAL replica, or an error: the child's
+                            # plan, as on the full path; None: a set not filled yet
+                            return iter(self._child_policy.make_query_plan(keyspace, query))
+        return self._make_query_plan(working_keyspace, query)
+
+    def _make_query_plan(self, working_keyspace: Optional[str], query: Any) -> Iterator[Any]:
+        """make_query_plan's full path: every case, and the first plan of a keyspace on
+        a new state (which makes the keyspace's entry of the hot path)."""
         if query is None:
             return iter(self._child_policy.make_query_plan(working_keyspace, query))
         keyspace = query.keyspace or working_keyspace
         key = query.routing_key
         if key is None or keyspace is None:
             return iter(self._child_policy.make_query_plan(keyspace, query))
-        # the hot path, inlined: two identity checks, one C call, one table read
         md = self._metadata
         if md is None:
             return iter(self._child_policy.make_query_plan(keyspace, query))
@@ -651,9 +711,11 @@ class TokenRingPolicy(LoadBalancingPolicy):
         replicas = ks.sets[sid]
         if replicas is None:
             replicas = self._fill(st, ks, sid)
+        if keyspace not in self._fast and not self._shuffle:
+            self._make_fast(st, keyspace, ks)
         if not replicas:
             return iter(self._child_policy.make_query_plan(keyspace, query))
-        if self.shuffle_replicas:
+        if self._shuffle:
             replicas = tuple(random.sample(replicas, len(replicas)))
         it = _Plan()
         it._replicas = replicas
@@ -661,8 +723,18 @@ class TokenRingPolicy(LoadBalancingPolicy):
         it._child = self._child_policy
         it._keyspace = keyspace
         it._query = query
-        it._rest = None
         return it
+
+    def _make_fast(self, st: _State, keyspace: str, ks: _Keyspace) -> None:
+        """Makes ``keyspace``'s entry of the hot path, if ``st`` and ``ks`` are still the
+        policy's (under the lock, as every change of state, which drops all the entries:
+        an entry is never made from a state already replaced)."""
+        with self._lock:
+            if (self._state is st and st.keyspaces.get(keyspace) is ks and ks.ptr is not None
+                    and not self._shuffle):
+                fast = dict(self._fast)
+                fast[keyspace] = (st.tm, ks.meta, ks.ptr, ks.sets, ks)
+                self._fast = fast
 
     def _fill(self, st: _State, ks: _Keyspace, sid: int) -> Tuple[Any, ...]:
         """The LOCAL hosts of replica set ``sid``, in replica order (kept for the set)."""
@@ -718,6 +790,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
             for name, ks in st.keyspaces.items():
                 new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, ks.placement, ks.error)
             self._state = new
+            self._fast = {}
 
     def _refresh(self) -> _State:
         """Rebuilds the ring from the driver's current token map (under the lock; a
@@ -742,6 +815,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
                     new = _State(tm, st.ring, st.hosts, st.local, st.topo)
                     new.keyspaces.update(st.keyspaces)
                     self._state = new
+                    self._fast = {}
                     return new
                 new = _State(tm, ring, hosts, self._distances(hosts), topo)
                 self.ring_builds += 1
@@ -756,6 +830,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
                         new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, pl)
                         self.keyspace_builds += 1
             self._state = new
+            self._fast = {}
             return new
 
     def _refresh_keyspace(self, st: _State, keyspace: str) -> _Keyspace:
@@ -782,6 +857,10 @@ class TokenRingPolicy(LoadBalancingPolicy):
                     self._fail(f"keyspace {keyspace!r} routes through the child policy: {e}")
                     ks = _Keyspace(meta, None, None, str(e))
             st.keyspaces[keyspace] = ks
+            if keyspace in self._fast:          # the other keyspaces' entries stay
+                fast = dict(self._fast)
+                del fast[keyspace]
+                self._fast = fast
             return ks
 
     # -- introspection (tests, monitoring) ---------------------------------------------
