@@ -43,6 +43,138 @@ static int cmp_i64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Where the candidates live. Murmur3: the topology's own tokens. RandomPartitioner: the
+ * allocator plans on a projection of the ring to 64 bits (token t -> its bits 126..63,
+ * sign bit flipped: order kept, widths to 2^-64 of the ring), Cassandra's candidate is
+ * the exact one (tokenring_allocate_cassandra128()), and every candidate is evaluated
+ * exactly on the real ring: a planned token maps back to the middle of its 2^63-wide
+ * bucket, or to the Cassandra token it was projected from when it did not move. */
+typedef struct space {
+    bool rp;
+    const tokenring_token128 *cass128; /* RP: Cassandra's tokens, ascending, or NULL */
+    const int64_t *cassm;              /* their projections */
+    uint32_t ncass;
+    tokenring_token128 *buf;           /* RP: num_tokens of scratch */
+} space;
+
+static int64_t project128(tokenring_token128 t)
+{
+    uint64_t u = t.hi >> 63 ? UINT64_MAX : (t.hi << 1) | (t.lo >> 63); /* 2^127: capped */
+    return (int64_t)(u ^ (1ULL << 63));
+}
+
+static tokenring_token128 from_plan(const space *sp, int64_t m)
+{
+    for (uint32_t k = 0; sp->cassm && k < sp->ncass; k++)
+        if (sp->cassm[k] == m)
+            return sp->cass128[k];
+    uint64_t u = (uint64_t)m ^ (1ULL << 63);
+    tokenring_token128 t = { u >> 1, ((u & 1) << 63) | (1ULL << 62) };
+    return t;
+}
+
+struct ptok {
+    tokenring_token128 t;
+    size_t node, k;
+    int64_t m;
+};
+
+static int cmp_ptok(const void *a, const void *b)
+{
+    const struct ptok *x = a, *y = b;
+    int c = tokenring_token128_compare(x->t, y->t);
+    if (c)
+        return c;
+    return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int cmp_ptok_node(const void *a, const void *b)
+{
+    const struct ptok *x = a, *y = b;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* The topology's nodes with their tokens projected (a Murmur3 topology). Tokens that
+ * share a slice (within 2^63 of each other) get the next free projections, which keeps
+ * their order and moves widths by a few parts in 2^64 (upwards, and downwards from the
+ * top of the ring); TOKENRING_E_RANGE only for more tokens than the 64-bit ring holds. */
+static int project_topology(tokenring_topology **out, const tokenring_topology *t)
+{
+    size_t nn = tokenring_topology_node_count(t), total = 0;
+    for (size_t i = 0; i < nn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        total += info.token_count;
+    }
+    struct ptok *all = tr_calloc(total ? total : 1, sizeof *all);
+    int64_t *tk = tr_calloc(total ? total : 1, sizeof *tk);
+    tokenring_topology *p = NULL;
+    int rc = all && tk ? tokenring_topology_new(&p) : TOKENRING_E_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; rc == TOKENRING_OK && i < nn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        for (size_t j = 0; j < info.token_count && rc == TOKENRING_OK; j++, k++) {
+            rc = tokenring_topology_node_token128(&all[k].t, t, i, j);
+            all[k].node = i;
+            all[k].k = j;
+        }
+    }
+    if (rc == TOKENRING_OK && total) {
+        qsort(all, total, sizeof *all, cmp_ptok);
+        /* upwards, then (for tokens crowding the top, 2^127 among them) downwards */
+        for (size_t i = 0; i < total; i++) {
+            all[i].m = project128(all[i].t);
+            if (i && all[i].m <= all[i - 1].m && all[i - 1].m < INT64_MAX)
+                all[i].m = all[i - 1].m + 1;
+        }
+        for (size_t i = total - 1; i-- > 0;) {
+            if (all[i].m < all[i + 1].m)
+                continue;
+            if (all[i + 1].m == INT64_MIN) {
+                rc = TOKENRING_E_RANGE;
+                break;
+            }
+            all[i].m = all[i + 1].m - 1;
+        }
+        qsort(all, total, sizeof *all, cmp_ptok_node);
+    }
+    k = 0;
+    for (size_t i = 0; rc == TOKENRING_OK && i < nn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, t, i);
+        for (size_t j = 0; j < info.token_count; j++)
+            tk[j] = all[k++].m;
+        rc = tokenring_topology_add_node(p, info.name, info.datacenter, info.rack, tk,
+                                         info.token_count, NULL);
+        if (rc == TOKENRING_OK && (info.state != TOKENRING_STATE_NORMAL ||
+                                   info.liveness != TOKENRING_UP))
+            rc = tokenring_topology_set_state(p, info.name, (tokenring_node_state)info.state,
+                                              (tokenring_liveness)info.liveness, NULL);
+    }
+    tr_free(all);
+    tr_free(tk);
+    if (rc != TOKENRING_OK) {
+        tokenring_topology_free(p);
+        return rc;
+    }
+    *out = p;
+    return TOKENRING_OK;
+}
+
+/* Sets the new node's tokens in `work`: the plan's (Murmur3) or their images (RP). */
+static int set_candidate(tokenring_topology *work, const space *sp, const char *name,
+                         const int64_t *tokens, uint32_t n, tokenring_error *e)
+{
+    if (!sp->rp)
+        return tokenring_topology_set_tokens(work, name, tokens, n, e);
+    for (uint32_t i = 0; i < n; i++)
+        sp->buf[i] = from_plan(sp, tokens[i]);
+    return tokenring_topology_set_tokens128(work, name, sp->buf, n, e);
+}
+
 /* The datacenter's balance in `work` (which holds the new node) under `repl`: effective
  * ownership, primary while the group has at most rf nodes. 1: not a valid candidate. */
 static int evaluate_join(score *out, const tokenring_topology *work,
@@ -76,12 +208,13 @@ static int evaluate_join(score *out, const tokenring_topology *work,
 
 /* Tries one candidate: the new node with `tokens` (ascending) in `work`. Returns 0 and
  * the score, 1 when the tokens cannot be used (e.g. held by a joining node), <0 on NOMEM. */
-static int try_candidate(score *out, tokenring_topology *work, const char *name,
-                         const int64_t *tokens, uint32_t n, const tokenring_replication *repl,
-                         const char *datacenter, bool simple, int32_t rf)
+static int try_candidate(score *out, tokenring_topology *work, const space *sp,
+                         const char *name, const int64_t *tokens, uint32_t n,
+                         const tokenring_replication *repl, const char *datacenter,
+                         bool simple, int32_t rf)
 {
     tokenring_error e;
-    int rc = tokenring_topology_set_tokens(work, name, tokens, n, &e);
+    int rc = set_candidate(work, sp, name, tokens, n, &e);
     if (rc == TOKENRING_E_NOMEM)
         return -1;
     if (rc != TOKENRING_OK)
@@ -91,6 +224,12 @@ static int try_candidate(score *out, tokenring_topology *work, const char *name,
         return -1;
     return rc == TOKENRING_OK ? 0 : 1;
 }
+
+static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32_t num_tokens,
+                         const tokenring_topology *topology, const char *name,
+                         const char *datacenter, const char *rack,
+                         const tokenring_replication *keyspace, int32_t local_rf,
+                         uint32_t release, uint32_t flags, tokenring_error *err);
 
 TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
                                           const tokenring_topology *topology, const char *name,
@@ -103,7 +242,44 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
     if (tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_MURMUR3)
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "the allocator works on Murmur3 topologies only (so far)");
+                       tokenring_topology_partitioner(topology) ==
+                               TOKENRING_PARTITIONER_RANDOM
+                           ? "a RandomPartitioner topology: use tokenring_allocate_join128()"
+                           : "ByteOrderedPartitioner has no token allocation (its tokens are "
+                             "keys; Cassandra has none either)");
+    return allocate_join(tokens_out, NULL, num_tokens, topology, name, datacenter, rack,
+                         keyspace, local_rf, release, flags, err);
+}
+
+TOKENRING_API int tokenring_allocate_join128(tokenring_token128 *tokens_out,
+                                             uint32_t num_tokens,
+                                             const tokenring_topology *topology,
+                                             const char *name, const char *datacenter,
+                                             const char *rack,
+                                             const tokenring_replication *keyspace,
+                                             int32_t local_rf, uint32_t release,
+                                             uint32_t flags, tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    if (tokenring_topology_partitioner(topology) != TOKENRING_PARTITIONER_RANDOM)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       tokenring_topology_partitioner(topology) ==
+                               TOKENRING_PARTITIONER_MURMUR3
+                           ? "a Murmur3 topology: use tokenring_allocate_join()"
+                           : "ByteOrderedPartitioner has no token allocation (its tokens are "
+                             "keys; Cassandra has none either)");
+    return allocate_join(NULL, tokens_out, num_tokens, topology, name, datacenter, rack,
+                         keyspace, local_rf, release, flags, err);
+}
+
+static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32_t num_tokens,
+                         const tokenring_topology *topology, const char *name,
+                         const char *datacenter, const char *rack,
+                         const tokenring_replication *keyspace, int32_t local_rf,
+                         uint32_t release, uint32_t flags, tokenring_error *err)
+{
+    bool rp = out128 != NULL;
     if (flags != 0)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
     int rc;
@@ -166,21 +342,34 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
     size_t T = num_tokens;
     int64_t *ours = tr_calloc(T, sizeof *ours), *cass = tr_calloc(T, sizeof *cass),
             *refined = tr_calloc(T, sizeof *refined), *best = NULL;
-    tokenring_topology *work = NULL;
+    tokenring_token128 *cass128 = rp ? tr_calloc(T, sizeof *cass128) : NULL;
+    space sp = { rp, NULL, NULL, 0, rp ? tr_calloc(T, sizeof *sp.buf) : NULL };
+    tokenring_topology *work = NULL, *projected = NULL;
+    const tokenring_topology *plan_topo = topology; /* where the allocator plans */
     score sb = { 0, 0, 0 }, sc = { 0, 0, 0 }, sx;
     bool have_c = false;
-    if (!ours || !cass || !refined) {
+    if (!ours || !cass || !refined || (rp && (!cass128 || !sp.buf))) {
         rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
         goto out;
     }
     uint32_t placed = 0;
     tokenring_error oerr;
     memset(&oerr, 0, sizeof oerr);
+    int orc = TOKENRING_OK;
+    if (rp) {
+        orc = project_topology(&projected, topology);
+        if (orc == TOKENRING_E_NOMEM)
+            goto nomem;
+        if (orc != TOKENRING_OK)
+            tr_fail(&oerr, orc, "the ring's tokens cannot be projected to 64 bits");
+        plan_topo = projected;
+    }
     /* With fewer tokens in the ring than the node asks for, not every token should split
      * a range: stop splitting once no split helps. */
     bool few = group_tokens < (size_t)num_tokens;
-    int orc = tr_allocate_join_candidate(ours, num_tokens, topology, datacenter, rack, plan_rf,
-                                         simple, few, NULL, 0, false, &placed, &oerr);
+    if (orc == TOKENRING_OK)
+        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
+                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
     if (orc == TOKENRING_E_NOMEM || orc == TOKENRING_E_INVAL) {
         rc = tr_fail(err, orc, "%s", oerr.message);
         goto out;
@@ -194,29 +383,59 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
      * rotation), and only the allocator's plan where Cassandra gives none. */
     bool few_per_node = num_tokens < 8;
     int64_t zero = 0;
-    int crc = tokenring_allocate_cassandra(cass, num_tokens, topology, name, datacenter, rack,
-                                           keyspace, keyspace ? 0 : local_rf,
-                                           few_per_node ? &zero : NULL, release, 0, &cerr);
+    tokenring_token128 zero128 = { 0, 0 };
+    int crc = rp ? tokenring_allocate_cassandra128(cass128, num_tokens, topology, name,
+                                                   datacenter, rack, keyspace,
+                                                   keyspace ? 0 : local_rf,
+                                                   few_per_node ? &zero128 : NULL, release, 0,
+                                                   &cerr)
+                 : tokenring_allocate_cassandra(cass, num_tokens, topology, name, datacenter,
+                                                rack, keyspace, keyspace ? 0 : local_rf,
+                                                few_per_node ? &zero : NULL, release, 0,
+                                                &cerr);
     if (crc == TOKENRING_E_NOMEM) {
         rc = tr_fail(err, crc, "out of memory in the allocator");
         goto out;
+    }
+    if (rp && crc == TOKENRING_OK) {
+        /* Cassandra's tokens (ascending) and their projections (ascending too) */
+        for (size_t i = 0; i < T; i++)
+            cass[i] = project128(cass128[i]);
+        sp.cass128 = cass128;
+        sp.cassm = cass;
+        sp.ncass = num_tokens;
     }
     if (orc != TOKENRING_OK && crc != TOKENRING_OK) {
         /* Nothing fits (every range of the ring too narrow to split). */
         rc = tr_fail(err, orc, "%s", oerr.message);
         goto out;
     }
-    if ((rc = tokenring_topology_clone(&work, topology)) != TOKENRING_OK ||
-        (rc = tokenring_topology_add_node(work, name, datacenter, rack,
-                                          orc == TOKENRING_OK ? ours : cass, T, err)) !=
-            TOKENRING_OK) {
+    if ((rc = tokenring_topology_clone(&work, topology)) != TOKENRING_OK) {
+        rc = tr_fail(err, rc, "out of memory in the allocator");
+        goto out;
+    }
+    if (rp) {
+        /* the node enters with the plan's images, else Cassandra's tokens (as for
+         * Murmur3; each candidate then replaces them) */
+        if (orc == TOKENRING_OK)
+            for (size_t i = 0; i < T; i++)
+                sp.buf[i] = from_plan(&sp, ours[i]);
+        else
+            memcpy(sp.buf, cass128, T * sizeof *sp.buf);
+        rc = tokenring_topology_add_node128(work, name, datacenter, rack, sp.buf, T, err);
+    } else {
+        rc = tokenring_topology_add_node(work, name, datacenter, rack,
+                                         orc == TOKENRING_OK ? ours : cass, T, err);
+    }
+    if (rc != TOKENRING_OK) {
         if (rc == TOKENRING_E_NOMEM)
             rc = tr_fail(err, rc, "out of memory in the allocator");
         goto out;
     }
     int tr;
     if (crc == TOKENRING_OK) {
-        tr = try_candidate(&sc, work, name, cass, num_tokens, repl, datacenter, simple, rf);
+        tr = try_candidate(&sc, work, &sp, name, cass, num_tokens, repl, datacenter, simple,
+                           rf);
         if (tr < 0)
             goto nomem;
         if (tr == 0) {
@@ -234,7 +453,8 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
      * showed it), so only Cassandra's tokens refined compete. */
     if (orc == TOKENRING_OK &&
         (!have_c || (group <= (size_t)rf + 1 && !few_per_node) || few)) {
-        tr = try_candidate(&sx, work, name, ours, num_tokens, repl, datacenter, simple, rf);
+        tr = try_candidate(&sx, work, &sp, name, ours, num_tokens, repl, datacenter, simple,
+                           rf);
         if (tr < 0)
             goto nomem;
         if (tr == 0 && (!have_c || score_dominates(&sx, &sc)) &&
@@ -267,13 +487,16 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
          * The last node's figures stay close to chaotic (doc/performance.md, "Balance node
          * by node"). */
         int64_t *rf_k = refined;
-        int rrc = tr_allocate_join_candidate(rf_k, num_tokens, topology, datacenter, rack,
-                                             plan_rf, simple, false, cass, 8, true, NULL, NULL);
+        int rrc = projected || !rp
+                      ? tr_allocate_join_candidate(rf_k, num_tokens, plan_topo, datacenter,
+                                                   rack, plan_rf, simple, false, cass, 8, true,
+                                                   NULL, NULL)
+                      : TOKENRING_E_IMPOSSIBLE;
         if (rrc == TOKENRING_E_NOMEM)
             goto nomem;
         if (rrc == TOKENRING_OK) {
-            tr = try_candidate(&sx, work, name, rf_k, num_tokens, repl, datacenter, simple,
-                               rf);
+            tr = try_candidate(&sx, work, &sp, name, rf_k, num_tokens, repl, datacenter,
+                               simple, rf);
             if (tr < 0)
                 goto nomem;
             if (tr == 0 && score_dominates(&sx, &sc) && score_better(&sx, &sb)) {
@@ -288,17 +511,26 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
                      orc != TOKENRING_OK ? oerr.message : "its tokens are held by another node");
         goto out;
     }
-    memcpy(tokens_out, best, T * sizeof *best);
-    qsort(tokens_out, T, sizeof *tokens_out, cmp_i64);
+    qsort(best, T, sizeof *best, cmp_i64);
+    if (rp) {
+        /* the images, ascending as the plan (the projection keeps the order) */
+        for (size_t i = 0; i < T; i++)
+            out128[i] = from_plan(&sp, best[i]);
+    } else {
+        memcpy(tokens_out, best, T * sizeof *best);
+    }
     rc = TOKENRING_OK;
     goto out;
 nomem:
     rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
 out:
     tokenring_topology_free(work);
+    tokenring_topology_free(projected);
     tokenring_replication_free(own_repl);
     tr_free(ours);
     tr_free(cass);
     tr_free(refined);
+    tr_free(cass128);
+    tr_free(sp.buf);
     return rc;
 }

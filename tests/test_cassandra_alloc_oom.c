@@ -117,6 +117,29 @@ static int op128_keyspace(void *vctx, void **made)
     return run128(vctx, "dc2", "r1", 0, TOKENRING_CASSANDRA_5_0, ctx->replication);
 }
 
+/* tokenring_allocate_join128: the projection, Cassandra's tokens, the plans' images */
+static int op_join128(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    tokenring_token128 out[8];
+    tokenring_error err;
+    int rc = tokenring_allocate_join128(out, 8, ctx->topology, "10.0.9.9", "dc1", "r1", NULL,
+                                        2, TOKENRING_CASSANDRA_5_0, 0, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_join128_keyspace(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    tokenring_token128 out[8];
+    return tokenring_allocate_join128(out, 8, ctx->topology, "10.0.9.9", "dc2", "r1",
+                                      ctx->replication, 0, TOKENRING_CASSANDRA_4_1, 0, NULL);
+}
+
 /* The sample topology's nodes with 128-bit tokens (each 64-bit token t as
  * (t + 2^63) * 2^63 + 5: the same order, spread over 0 .. 2^127). */
 static tokenring_topology *random_sample(void)
@@ -183,6 +206,8 @@ static void cassandra128_paths(void **state)
     oom_check("allocate_cassandra128 no-replication", &ctx, op128_no_replication, dump128);
     oom_check("allocate_cassandra128 splits", &ctx, op128_splits, dump128);
     oom_check("allocate_cassandra128 keyspace", &ctx, op128_keyspace, dump128);
+    oom_check("allocate_join128 local rf", &ctx, op_join128, dump128);
+    oom_check("allocate_join128 keyspace", &ctx, op_join128_keyspace, dump128);
     tokenring_replication_free(ctx.replication);
     tokenring_topology_free(ctx.topology);
 }

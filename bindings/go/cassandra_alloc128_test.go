@@ -5,6 +5,7 @@ package tokenring
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -194,5 +195,44 @@ func TestAllocateAsCassandra128Arguments(t *testing.T) {
 	_, err = bop.AllocateAsCassandra128(1, "10.0.0.2", "dc1", "rack1", nil, 1, &top, Cassandra50, 0)
 	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "ByteOrderedPartitioner") {
 		t.Errorf("a ByteOrderedPartitioner topology: %v", err)
+	}
+}
+
+// TestAllocateJoin128 reaches tokenring_allocate_join128: tokens 0 .. 2^127, ascending,
+// none held; a Murmur3 topology is refused with ErrUnsupported.
+func TestAllocateJoin128(t *testing.T) {
+	topo, err := NewPartitionedTopology(PartitionerRandom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer topo.Close()
+	held := map[Token128]bool{}
+	for i := 0; i < 4; i++ {
+		toks := make([]Token128, 8)
+		for k := range toks {
+			toks[k] = Token128{Hi: uint64(i*8+k+1) << 57, Lo: uint64(i)}
+			held[toks[k]] = true
+		}
+		if err := topo.AddNode128(fmt.Sprintf("10.0.0.%d", i+1), "dc1", fmt.Sprintf("r%d", i%2), toks); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := topo.AllocateJoin128(8, "10.0.1.1", "dc1", "r0", nil, 2, Cassandra50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	max := Token128{Hi: 1 << 63}
+	for i, tk := range got {
+		if held[tk] || (tk.Hi > max.Hi || (tk.Hi == max.Hi && tk.Lo > 0)) {
+			t.Fatalf("token %d %v held or above 2^127", i, tk)
+		}
+		if i > 0 && (got[i-1].Hi > tk.Hi || (got[i-1].Hi == tk.Hi && got[i-1].Lo >= tk.Lo)) {
+			t.Fatalf("tokens not ascending: %v", got)
+		}
+	}
+	m3, _ := NewTopology()
+	defer m3.Close()
+	if _, err := m3.AllocateJoin128(4, "n", "dc1", "r1", nil, 1, Cassandra50); !errors.Is(err, ErrUnsupported) {
+		t.Fatalf("a Murmur3 topology: %v", err)
 	}
 }

@@ -415,6 +415,23 @@ func (t *Topology) AllocateAsCassandra128(numTokens int, name, datacenter, rack 
 	return out, nil
 }
 
+// AllocateJoin128 is AllocateJoin for a RandomPartitioner topology: the library's tokens
+// (ascending, 0 .. 2^127) for node name joining, never less balanced than the tokens
+// Cassandra release would choose (AllocateAsCassandra128). The allocator plans on a 64-bit
+// projection of the ring; every candidate is judged exactly on the ring itself. See
+// tokenring_allocate_join128.
+func (t *Topology) AllocateJoin128(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, release CassandraRelease) ([]Token128, error) {
+	var out []Token128
+	err := t.cassandraCall(numTokens, name, datacenter, rack, keyspace, localRF, func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int {
+		out = make([]Token128, numTokens)
+		return C.tokenring_allocate_join128(token128Ptr(out), C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), C.uint32_t(release), 0, detail)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // cassandraCall checks what AllocateAsCassandra and AllocateAsCassandra128 share (the
 // token count, the factor, the names, live handles, held locked during the call) and
 // runs call.

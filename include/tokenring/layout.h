@@ -696,6 +696,49 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
                                           int32_t local_rf, uint32_t release, uint32_t flags,
                                           tokenring_error *err);
 
+/**
+ * tokenring_allocate_join() for a RandomPartitioner topology: the tokens for one node
+ * joining, never less balanced than the tokens Cassandra would give the same node
+ * (tokenring_allocate_cassandra128()).
+ *
+ * The candidates and the rule are those of tokenring_allocate_join(): Cassandra's tokens
+ * (exact), the allocator's greedy plan and Cassandra's tokens refined half way; each is
+ * evaluated exactly on the RandomPartitioner ring (ownership widths over 2^127), and the
+ * result is Cassandra's tokens unless another candidate is at least as good on both
+ * max/mean and min/mean and better on one. The allocator plans on a projection of the
+ * ring to 64 bits: a token t is its bits 126..63 (the order is kept and widths are kept
+ * to 2^-64 of the ring); a planned token becomes the middle of its 2^63-wide slice of the
+ * ring, or the Cassandra token it came from when the refinement left it in place. A ring
+ * with two tokens in one slice (within 2^63 of each other, which random tokens all but
+ * never are) cannot be projected: the result is then Cassandra's tokens.
+ *
+ * Thread-safe as a reader of @p topology.
+ * @param[out] tokens_out receives @p num_tokens tokens (0 .. 2^127), ascending; untouched
+ *             on failure
+ * @param num_tokens as tokenring_allocate_join()
+ * @param topology a #TOKENRING_PARTITIONER_RANDOM topology (not modified)
+ * @param name as tokenring_allocate_join()
+ * @param datacenter as tokenring_allocate_join()
+ * @param rack as tokenring_allocate_join()
+ * @param keyspace as tokenring_allocate_join()
+ * @param local_rf as tokenring_allocate_join()
+ * @param release as tokenring_allocate_join()
+ * @param flags 0 (reserved)
+ * @param[out] err optional detail
+ * @return as tokenring_allocate_join(); #TOKENRING_E_UNSUPPORTED also for a topology of
+ *         another partitioner (Murmur3: tokenring_allocate_join(); ByteOrderedPartitioner
+ *         has no token allocation)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_join128(tokenring_token128 *tokens_out,
+                                             uint32_t num_tokens,
+                                             const tokenring_topology *topology,
+                                             const char *name, const char *datacenter,
+                                             const char *rack,
+                                             const tokenring_replication *keyspace,
+                                             int32_t local_rf, uint32_t release,
+                                             uint32_t flags, tokenring_error *err);
+
 #ifdef __cplusplus
 }
 #endif

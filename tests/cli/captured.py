@@ -122,6 +122,20 @@ def check_changes(run, short, ring_args):
                     [u["without_data"] for u in theirs["unstreamed"]] or mine["streams"]):
                 print(f"{short} {ks} assassinate differs from the Murmur3 twin")
                 failures += 1
+    if short == "random":
+        # join without tokens plans them (tokenring_allocate_join128): ascending, in
+        # 0 .. 2^127, none held; with --as-cassandra, Cassandra's (generatetokens' twin)
+        held = {int(t) for *_, ts in nodes for t in ts}
+        for extra in ([], ["--as-cassandra"]):
+            doc = json.loads(run(*ring_args, "--keyspace", "ks=dc1=2,dc2=1", "--json", "join",
+                                 "ks", "10.9.9.7", "--dc", "dc1", "--rack", "r1",
+                                 "--num-tokens", "4", *extra))
+            toks = [int(t) for t in doc["tokens"]]
+            checks += 1
+            if (len(toks) != 4 or toks != sorted(set(toks)) or set(toks) & held or
+                    not all(0 <= t <= 2**127 for t in toks)):
+                print(f"{short} join {extra}: tokens {toks}")
+                failures += 1
     checks += 1
     if streamed < 10:
         print(f"{short}: the changes stream only {streamed} ranges: the check is too weak")

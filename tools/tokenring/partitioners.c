@@ -534,9 +534,10 @@ static void print_change(tr_ctx *ctx, tokenring_movement *m, const char *title,
     print_movement(ctx, m, "");
 }
 
-/* join KEYSPACE NODE on a RandomPartitioner ring (tokens from --initial-token, else as
- * Cassandra's allocator gives them: the library's own plans Murmur3 tokens only, so far)
- * or a ByteOrderedPartitioner ring (--initial-token: Cassandra allocates none). */
+/* join KEYSPACE NODE on a RandomPartitioner ring (tokens from --initial-token, with
+ * --as-cassandra as Cassandra's allocator gives them, else the library's plan,
+ * tokenring_allocate_join128()) or a ByteOrderedPartitioner ring (--initial-token:
+ * Cassandra allocates none). */
 void join_partitioned(tr_ctx *ctx)
 {
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
@@ -555,6 +556,21 @@ void join_partitioned(tr_ctx *ctx)
     } else if (p == TOKENRING_PARTITIONER_BYTE_ORDERED) {
         die(EXIT_USAGE, "join: a ByteOrderedPartitioner ring's tokens are keys, and Cassandra "
                         "allocates none: give --initial-token T1,T2,... (hex)");
+    } else if (!ctx->opt.as_cassandra) {
+        /* the library's plan, never less balanced than Cassandra's tokens */
+        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
+        int32_t rf = 0;
+        tokenring_replication_dc_factor(&rf, NULL, r, dc);
+        if (rf < 1)
+            die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
+                ctx->opt.args[0], dc);
+        ptokens_alloc(&pt, p, (size_t)T);
+        int rc = tokenring_allocate_join128(pt.t128, (uint32_t)T, t, ctx->opt.args[1], dc, rack,
+                                            r, 0, cassandra_release(ctx, NULL), 0, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "join: allocating tokens");
+        ptokens_texts(&pt);
+        snprintf(how, sizeof how, " from the allocator");
     } else {
         const char *line;
         uint32_t release = cassandra_release(ctx, &line);

@@ -129,3 +129,45 @@ def test_arguments():
     bop.add_node("10.0.0.1", "dc1", "rack1", [b"k"])
     with pytest.raises(tokenring.UnsupportedError, match="ByteOrderedPartitioner"):
         tokenring.allocate_as_cassandra(bop, 1, "10.0.0.2", "dc1", "rack1", rf=1)
+
+
+def _judge(topo, name, dc, rack, tokens, rf):
+    """max/mean and min/mean of effective ownership in dc under {dc: rf} once name has
+    joined with tokens (primary while the datacenter has at most rf nodes), as
+    tokenring_allocate_join() documents its rule."""
+    t = tokenring.Topology(partitioner="random")
+    for n in topo.nodes:
+        t.add_node(n.name, n.datacenter, n.rack, n.tokens)
+    t.add_node(name, dc, rack, tokens)
+    b = tokenring.Ring(t).balance({dc: rf}, datacenter=dc)
+    m = b.primary if b.effective.node_count <= rf else b.effective
+    return m.max / m.mean, m.min / m.mean
+
+
+def test_allocate_join_on_random_partitioner():
+    """allocate_join() on a RandomPartitioner topology (tokenring_allocate_join128()):
+    ints 0 .. 2**127, ascending, none held, and never less balanced than Cassandra's own
+    tokens for the same node, join after join."""
+    rng = __import__("random").Random(22)
+    topo = tokenring.Topology(partitioner="random")
+    for i in range(4):
+        topo.add_node(f"10.0.0.{i + 1}", "dc1", f"r{i % 2}",
+                      sorted(rng.randrange(2**127) for _ in range(8)))
+    better = 0
+    for j in range(6):
+        name, rack = f"10.0.1.{j}", f"r{j % 2}"
+        ours = tokenring.allocate_join(topo, 8, name, "dc1", rack, rf=2)
+        theirs = tokenring.allocate_as_cassandra(topo, 8, name, "dc1", rack, rf=2)
+        assert all(isinstance(t, int) and 0 <= t <= 2**127 for t in ours)
+        assert ours == sorted(set(ours))
+        held = {t for n in topo.nodes for t in n.tokens}
+        assert not held & set(ours)
+        a, b = _judge(topo, name, "dc1", rack, ours, 2), _judge(topo, name, "dc1", rack, theirs, 2)
+        assert a[0] <= b[0] and a[1] >= b[1], (a, b)
+        better += a != b
+        topo.add_node(name, "dc1", rack, ours)
+    assert better > 0
+    # the other partitioners' calls refuse it
+    with pytest.raises(tokenring.UnsupportedError):
+        tokenring.allocate_join(tokenring.Topology(partitioner="byteordered"), 4, "n", "dc1",
+                                "r1", rf=1)

@@ -202,21 +202,28 @@ def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: st
     min/mean of effective ownership in the datacenter, primary while it has at most rf
     nodes) than the tokens Cassandra ``release`` would choose, under ``keyspace`` (a
     :data:`ReplicationLike`; SimpleStrategy balances the whole cluster, racks ignored) or
-    NetworkTopologyStrategy ``{datacenter: rf}``. See tokenring_allocate_join()."""
+    NetworkTopologyStrategy ``{datacenter: rf}``. On a RandomPartitioner topology the
+    tokens are ints 0 .. 2**127 (tokenring_allocate_join128()). See
+    tokenring_allocate_join()."""
     if (rf is None) == (keyspace is None):
         raise TypeError("allocate_join() takes exactly one of rf and keyspace")
     if release not in CASSANDRA_RELEASES:
         raise ValueError(f"unknown Cassandra release {release!r} "
                          f"(known: {', '.join(CASSANDRA_RELEASES)})")
     repl = Replication.of(keyspace) if keyspace is not None else None
-    out = ffi.new("int64_t[]", max(num_tokens, 1))
+    topo = require(topology, "topology", "allocate_join()")
+    args = (c_name(name, "node name"), c_name(datacenter, "datacenter"), _rack_arg(rack),
+            repl._p() if repl is not None else ffi.NULL,
+            c_int32(rf if rf is not None else 0, "replication factor"),
+            CASSANDRA_RELEASES[release], 0)
     err = new_error()
-    check(lib.tokenring_allocate_join(
-        out, num_tokens, require(topology, "topology", "allocate_join()"),
-        c_name(name, "node name"), c_name(datacenter, "datacenter"), _rack_arg(rack),
-        repl._p() if repl is not None else ffi.NULL,
-        c_int32(rf if rf is not None else 0, "replication factor"),
-        CASSANDRA_RELEASES[release], 0, err), err)
+    if topology.partitioner == Partitioner.RANDOM:
+        # tokenring_allocate_join128(): ints 0 .. 2**127
+        out128 = ffi.new("tokenring_token128[]", max(num_tokens, 1))
+        check(lib.tokenring_allocate_join128(out128, num_tokens, topo, *args, err), err)
+        return [_token128(out128[i]) for i in range(num_tokens)]
+    out = ffi.new("int64_t[]", max(num_tokens, 1))
+    check(lib.tokenring_allocate_join(out, num_tokens, topo, *args, err), err)
     return list(out[0:num_tokens])
 
 
