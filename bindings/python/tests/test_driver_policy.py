@@ -14,6 +14,7 @@ every plan is complete and belongs to one of the two rings.
 """
 import random
 import threading
+import time
 import types
 
 import pytest
@@ -393,6 +394,9 @@ def test_policy_threads_under_churn():
     def writer():
         for i in range(200):
             md.token_map = (mda if i % 2 else mdb).token_map
+            # let the readers run between swaps: 200 swaps fit in one GIL slice, and
+            # readers that never see a swap would test nothing
+            time.sleep(0.0002)
 
     ts = [threading.Thread(target=reader, args=(t,)) for t in range(6)]
     for t in ts:
