@@ -163,6 +163,12 @@ static int read_vtok(struct dr *d, cur *c, const char *what, const char *v, size
         d->cl->hex_letter = (v[i] >= 'a' && v[i] <= 'f') || (v[i] >= 'A' && v[i] <= 'F');
     if (rc == TOKENRING_OK && vn == 0)
         rc = TOKENRING_E_PARSE; /* the empty token ends no range of a ring */
+    if (rc == TOKENRING_OK && *bn > TOKENRING_BYTE_TOKEN_MAX) {
+        d->cl->token_text_failed = true;
+        return tr_fail_at(err, TOKENRING_E_RANGE, c->line, col,
+                          "%s of %zu bytes is longer than %d bytes (ByteOrderedPartitioner)",
+                          what, *bn, TOKENRING_BYTE_TOKEN_MAX);
+    }
     if (rc == TOKENRING_OK)
         return TOKENRING_OK;
     d->cl->token_text_failed = true;

@@ -48,21 +48,25 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
     const char *line, *prev = NULL;
     size_t n, prev_n = 0;
     int seen = 0;
-    bool saw_dc = false, tsv_closed = false;
+    bool saw_dc = false, tsv_closed = false, lead_comment = false;
     while (seen < 40 && tr_lines_next(&ls, &line, &n)) {
         if (tr_is_blank(line, n))
             continue;
+        if (line[0] == '#' && !tsv_closed) {
+            lead_comment = true; /* a TSV header may follow; else a topology file */
+            continue;
+        }
         seen++;
         size_t i = 0;
         while (i < n && (line[i] == ' ' || line[i] == '\t'))
             i++;
         const char *t = line + i;
         size_t tn = n - i;
-        if (line[0] == '#' && !tsv_closed)
-            continue; /* comments above a TSV header */
         if (!tsv_closed && tr_starts_with(line, n, "node\tdc\track\ttokens"))
             return TOKENRING_INPUT_TSV;
         tsv_closed = true;
+        if (lead_comment)
+            return TOKENRING_INPUT_TOPOLOGY; /* only the topology format has comments */
         if (tr_starts_with(t, tn, "TokenRange(start_token:") ||
             (tr_starts_with(t, tn, "TokenRange:") && tr_is_blank(t + 11, tn - 11)) ||
             (seen == 1 && tr_starts_with(t, tn, "Schema Version:")))
@@ -81,6 +85,16 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
         if (prev && memchr(prev, '|', prev_n) && is_cqlsh_rule(line, n) &&
             memchr(line, '+', n))
             return TOKENRING_INPUT_CQLSH;
+        if (prev && is_cqlsh_rule(line, n)) {
+            /* a table of one column: SELECT partitioner FROM system.local */
+            size_t a = 0, b = prev_n;
+            while (a < b && prev[a] == ' ')
+                a++;
+            while (b > a && prev[b - 1] == ' ')
+                b--;
+            if (b - a == 11 && memcmp(prev + a, "partitioner", 11) == 0)
+                return TOKENRING_INPUT_CQLSH;
+        }
         if (!saw_dc && i == 0 &&
             ((tn > 5 && memcmp(t, "node", 4) == 0 && (t[4] == ' ' || t[4] == '\t')) ||
              (tn > 9 && memcmp(t, "keyspace", 8) == 0 && (t[8] == ' ' || t[8] == '\t')) ||
@@ -94,7 +108,7 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
         prev = line;
         prev_n = n;
     }
-    return TOKENRING_INPUT_AUTO;
+    return lead_comment && !tsv_closed ? TOKENRING_INPUT_TOPOLOGY : TOKENRING_INPUT_AUTO;
 }
 
 /* ----------------------------------------------------------------- dispatch */
@@ -228,9 +242,12 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         tokenring_error e;
         memset(&e, 0, sizeof e);
         rc = parse_format(&staging, format, text, len, flags, &e);
-        if (rc == TOKENRING_OK && !staging.partitioner_fixed &&
+        if (rc != TOKENRING_E_NOMEM && !staging.partitioner_fixed && !staging.restart &&
             staging.partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED && !staging.hex_letter) {
-            rc = TOKENRING_E_PARSE; /* decimal digits only: not read as hex unless named */
+            /* decimal digits only are not read as hex unless named: as if no token had
+             * read, whatever stopped the attempt (its error must not replace Murmur3's) */
+            if (rc == TOKENRING_OK)
+                rc = TOKENRING_E_PARSE;
             staging.token_text_failed = true;
         }
         if (rc == TOKENRING_OK)
@@ -246,6 +263,11 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
             p = next;
             fixed = named = true;
             continue;
+        }
+        if (rc == TOKENRING_E_NOMEM) { /* never hidden behind another attempt's error */
+            first_rc = rc;
+            first = e;
+            break;
         }
         if (first_rc == TOKENRING_OK || named || !text_failed) {
             /* the first error, unless this attempt read every token (then its error is

@@ -135,6 +135,34 @@ static void test_read_from_the_tokens(void **state)
           "expected a token (a signed 64-bit integer)");
 }
 
+static void test_detection(void **state)
+{
+    (void)state;
+    /* a topology file whose first 41 lines are comments is still one */
+    char text[4096] = "";
+    for (int i = 0; i < 41; i++)
+        strcat(text, "# a comment\n");
+    strcat(text, "node a dc=d rack=r tokens=1,2\n");
+    assert_int_equal(tokenring_input_detect(text, strlen(text)), TOKENRING_INPUT_TOPOLOGY);
+    assert_int_equal(tokenring_input_detect("# nothing yet\n", 14), TOKENRING_INPUT_TOPOLOGY);
+    assert_int_equal(tokenring_input_detect("# c\nnode\tdc\track\ttokens\n", 26),
+                     TOKENRING_INPUT_TSV);
+    assert_int_equal(tokenring_input_detect(" partitioner\n-------------\n x\n", 31),
+                     TOKENRING_INPUT_CQLSH);
+    /* a mistyped decimal token: Murmur3's error, not a ring of bytes gone wrong */
+    const char *dr =
+        "TokenRange: \n"
+        "\tTokenRange(start_token:10, end_token:5, endpoints:[a], rpc_endpoints:[a], "
+        "endpoint_details:[EndpointDetails(host:a, datacenter:d, rack:r)])\n"
+        "\tTokenRange(start_token:5, end_token:99999999999999999999999999999999999999999999, "
+        "endpoints:[a], rpc_endpoints:[a], "
+        "endpoint_details:[EndpointDetails(host:a, datacenter:d, rack:r)])\n";
+    fails(TOKENRING_INPUT_AUTO, dr, TOKENRING_E_RANGE, 0, 0, "outside -9223372036854775808");
+    fails(0, "node a dc=d rack=r tokens=99999999999999999999999999999999999999999999\n"
+             "node b dc=d rack=r bogus=2\n",
+          TOKENRING_E_RANGE, 1, 27, "outside the signed 64-bit range");
+}
+
 static void test_partitioner_line(void **state)
 {
     (void)state;
@@ -418,6 +446,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_read_from_the_tokens),
+        cmocka_unit_test(test_detection),
         cmocka_unit_test(test_partitioner_line),
         cmocka_unit_test(test_set_partitioner),
         cmocka_unit_test(test_nodetool_ring),

@@ -220,6 +220,26 @@ def main() -> int:
         c, n = check_changes(run, short, inputs["nodetool ring"])
         checks += c
         failures += n
+    # single-token rings of the other partitioners: status shows each node's token, and
+    # convert --json lists the tokens in the partitioner's form
+    import json
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        for part, toks in (("RandomPartitioner", ("100", "170141183460469231731687303715884105728")),
+                           ("ByteOrderedPartitioner", ("0a", "ff01"))):
+            topo = os.path.join(tmp, "one.topo")
+            with open(topo, "w", encoding="utf-8") as fh:
+                fh.write(f"partitioner {part}\nnode a dc=dc1 rack=r1 tokens={toks[0]}\n"
+                         f"node b dc=dc2 rack=r1 tokens={toks[1]}\n")
+            st = status_cells(run("--topology", topo, "--keyspace", "ks=dc1=1,dc2=1", "status",
+                                  "ks"))
+            doc = json.loads(run("--topology", topo, "convert", "--json"))
+            checks += 1
+            if ([st.get(n, {}).get("Token") for n in "ab"] != list(toks) or
+                    [nd["tokens"] for nd in doc["nodes"]] != [[toks[0]], [toks[1]]] or
+                    not doc["partitioner"].endswith(part)):
+                print(f"{part}: status tokens {st}, convert {doc}")
+                failures += 1
     print(f"captured: {checks} checks, {failures} failures")
     return 1 if failures else 0
 

@@ -15,10 +15,9 @@
       "by ':') is given. With a ring, the owner is the node of the first token at or after " \
       "the key's token. --partitioner random prints RandomPartitioner's token (MD5, decimal; -1 " \
       "for the empty key), --partitioner byteordered ByteOrderedPartitioner's (the key's " \
-      "bytes in hex), without owners; the default is murmur3. With --partitioner random or " \
-      "byteordered, getendpoints, describering and ring read --topology files of that " \
-      "partitioner (lines NODE DC RACK TOKENS, tokens comma-separated in Cassandra's text " \
-      "form: decimal, or hex bytes) and --keyspace definitions.", \
+      "bytes in hex), without owners; the default is murmur3. Rings of those partitioners " \
+      "come from any input (tokens in Cassandra's text form: decimal, or hex bytes; see " \
+      "--partitioner): getendpoints prints a key's replicas there.", \
       "tokenring token --types int,text '42:alice'") \
     X(cmd_getendpoints_any, \
       "getendpoints", "KEYSPACE TABLE KEY | KEYSPACE KEY...", \

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* convert: the input written back as a topology file or JSON. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
@@ -27,7 +28,9 @@ TOOL_COMMAND(cmd_convert)
             sb_json_str(&ctx->out, rb);
             sb_puts(&ctx->out, "}");
         }
-        sb_printf(&ctx->out, "], \"partial\": %s, \"nodes\": [",
+        sb_printf(&ctx->out, "], \"partitioner\": \"%s\"",
+                  tokenring_partitioner_name(tokenring_cluster_partitioner(ctx->cluster)));
+        sb_printf(&ctx->out, ", \"partial\": %s, \"nodes\": [",
                   tokenring_cluster_flags(ctx->cluster) & TOKENRING_CLUSTER_PARTIAL ? "true"
                                                                                 : "false");
         for (size_t i = 0; i < n; i++) {
@@ -47,13 +50,19 @@ TOOL_COMMAND(cmd_convert)
             else
                 sb_puts(&ctx->out, "null");
             sb_printf(&ctx->out, ", \"num_tokens\": %zu, \"tokens\": ", info.declared_tokens);
-            if (!info.tokens) {
+            char *first = info.declared_tokens ? cluster_token_text(ctx, i, 0) : NULL;
+            if (!first) {
                 sb_puts(&ctx->out, "null}");
                 continue;
             }
+            /* every partitioner's tokens as strings in its form (decimal, hex) */
             sb_puts(&ctx->out, "[");
-            for (size_t j = 0; j < info.token_count; j++)
-                sb_printf(&ctx->out, "%s\"%lld\"", j ? ", " : "", (long long)info.tokens[j]);
+            for (size_t j = 0; j < info.declared_tokens; j++) {
+                char *tt = j ? cluster_token_text(ctx, i, j) : first;
+                sb_puts(&ctx->out, j ? ", " : "");
+                sb_json_str(&ctx->out, tt ? tt : "");
+                free(tt);
+            }
             sb_puts(&ctx->out, "]}");
         }
         sb_puts(&ctx->out, "]}\n");

@@ -33,8 +33,10 @@ TOOL_COMMAND(cmd_token_partitioned)
     if (ctx->opt.token_mode)
         die(EXIT_USAGE, "--token reads Murmur3 tokens; with --partitioner %s give keys", p);
     if (tokenring_cluster_topology(ctx->cluster) != NULL && !ctx->demo)
-        die(EXIT_USAGE, "--partitioner %s: the token command prints tokens only, without a "
-                        "ring input; a key's replicas on such a ring: getendpoints", p);
+        die(EXIT_USAGE, "token: with a ring of %s, the command prints no owner; a key's "
+                        "replicas on such a ring: getendpoints (tokens alone: --partitioner "
+                        "%s without a ring input)",
+            tokenring_partitioner_name(tokenring_cluster_partitioner(ctx->cluster)), p);
     size_t n;
     struct key *keys = collect_keys(ctx, ctx->opt.args, ctx->opt.nargs, &n);
     char **text = calloc(n ? n : 1, sizeof *text);
@@ -648,4 +650,43 @@ void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i)
 size_t ring_token_text_cap(const tokenring_ring *r)
 {
     return token_cap(r);
+}
+
+/* Token k of cluster node i as its partitioner writes it, or NULL when its tokens are not
+ * known (no topology); the string is malloc'ed. */
+char *cluster_token_text(tr_ctx *ctx, size_t i, size_t k)
+{
+    tokenring_cluster_node_info info;
+    if (tokenring_cluster_node(&info, ctx->cluster, i) != TOKENRING_OK)
+        return NULL;
+    char *out = NULL;
+    size_t len;
+    if (tokenring_cluster_partitioner(ctx->cluster) == TOKENRING_PARTITIONER_MURMUR3) {
+        if (!info.tokens || k >= info.token_count)
+            return NULL;
+        if (!(out = malloc(24)))
+            die(EXIT_INTERNAL, "out of memory");
+        snprintf(out, 24, "%lld", (long long)info.tokens[k]);
+        return out;
+    }
+    const tokenring_topology *t = tokenring_cluster_topology(ctx->cluster);
+    if (!t)
+        return NULL;
+    if (tokenring_topology_partitioner(t) == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 v;
+        if (tokenring_topology_node_token128(&v, t, i, k) != TOKENRING_OK)
+            return NULL;
+        if (!(out = malloc(TOKENRING_TOKEN128_TEXT_MAX)))
+            die(EXIT_INTERNAL, "out of memory");
+        tokenring_token128_format(out, TOKENRING_TOKEN128_TEXT_MAX, &len, v);
+        return out;
+    }
+    const uint8_t *b;
+    size_t bn;
+    if (tokenring_topology_node_token_bytes(&b, &bn, t, i, k) != TOKENRING_OK)
+        return NULL;
+    if (!(out = malloc(2 * bn + 1)))
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_byte_token_format(out, 2 * bn + 1, &len, b, bn);
+    return out;
 }

@@ -547,8 +547,11 @@ TOOL_COMMAND(cmd_status)
             snprintf(buf[c++], 320, "%zu", info.declared_tokens);
         owns_cell(ctx, &o, i, false, buf[c++], 320, &shown_pasted, &hidden_pasted);
         snprintf(buf[c++], 320, "%s", info.host_id ? info.host_id : "?");
-        if (token_layout)
-            snprintf(buf[c++], 320, "%lld", info.token_count ? (long long)info.tokens[0] : 0LL);
+        if (token_layout) {
+            char *tt = cluster_token_text(ctx, i, 0);
+            snprintf(buf[c++], 320, "%s", tt ? tt : "?");
+            free(tt);
+        }
         snprintf(buf[c++], 320, "%s", info.rack);
         for (size_t j = 0; j < nc; j++) {
             cells[i * NCOL + j] = strdup(buf[j]);
