@@ -303,11 +303,12 @@ static tokenring_token128 bytes_token128(const uint8_t in[16])
     return t;
 }
 
-int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint32_t line,
-                           uint32_t col, int64_t *murmur3_out, tokenring_error *err)
+int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s, size_t n,
+                     uint32_t line, uint32_t col, int64_t *murmur3_out, uint8_t *bytes_out,
+                     size_t *bytes_len, tokenring_error *err)
 {
     int rc;
-    switch (cl->partitioner) {
+    switch (p) {
     case TOKENRING_PARTITIONER_MURMUR3: {
         int64_t v = 0;
         rc = tr_parse_i64(s, n, &v);
@@ -331,8 +332,13 @@ int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint3
         rc = tokenring_token128_parse(&t, s, n, NULL);
         if (rc == TOKENRING_OK && t.hi == UINT64_MAX && t.lo == UINT64_MAX)
             rc = TOKENRING_E_RANGE; /* -1, the minimum token, is no node's token */
-        if (rc == TOKENRING_OK)
+        if (rc == TOKENRING_OK) {
+            if (bytes_out) {
+                token128_bytes(bytes_out, t);
+                *bytes_len = 16;
+            }
             return TOKENRING_OK;
+        }
         cl->token_text_failed = true;
         if (rc == TOKENRING_E_RANGE)
             return tr_fail_at(err, rc, line, col,
@@ -350,12 +356,16 @@ int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint3
             cl->token_text_failed = true;
             return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "expected a token");
         }
-        rc = tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
+        rc = bytes_out ? tokenring_byte_token_parse(bytes_out, n / 2 + 16, &len, s, n, NULL)
+                       : tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
         for (size_t i = 0; i < n && !cl->hex_letter; i++)
             cl->hex_letter = (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F');
-        if (rc == TOKENRING_OK || rc == TOKENRING_E_BUFSIZE) {
-            if (len <= TOKENRING_BYTE_TOKEN_MAX)
+        if (rc == TOKENRING_OK || (rc == TOKENRING_E_BUFSIZE && !bytes_out)) {
+            if (len <= TOKENRING_BYTE_TOKEN_MAX) {
+                if (bytes_len)
+                    *bytes_len = len;
                 return TOKENRING_OK;
+            }
             cl->token_text_failed = true;
             return tr_fail_at(err, TOKENRING_E_RANGE, line, col,
                               "token of %zu bytes is longer than %d bytes "
@@ -370,32 +380,28 @@ int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint3
     return tr_fail_at(err, TOKENRING_E_INVAL, line, col, "unknown partitioner");
 }
 
+int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint32_t line,
+                           uint32_t col, int64_t *murmur3_out, tokenring_error *err)
+{
+    return tr_cl_read_token(cl, cl->partitioner, s, n, line, col, murmur3_out, NULL, NULL,
+                            err);
+}
+
 int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                          uint32_t line, uint32_t col, tokenring_error *err)
 {
     int64_t v = 0;
-    int rc = tr_cl_check_token_text(cl, s, n, line, col, &v, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3)
-        return tr_cl_add_token(cl, idx, v, line, col, err);
-    if (cl->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 t;
-        if (tokenring_token128_parse(&t, s, n, NULL) != TOKENRING_OK)
-            return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "bad token");
-        uint8_t b[16];
-        token128_bytes(b, t);
-        return add_vtok(cl, idx, b, 16, line, col, err);
+    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+        int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &v, NULL, NULL, err);
+        return rc == TOKENRING_OK ? tr_cl_add_token(cl, idx, v, line, col, err) : rc;
     }
-    size_t len = n / 2 + 1;
-    uint8_t *b = tr_malloc(len);
+    uint8_t *b = tr_malloc(n / 2 + 16);
     if (!b)
         return tr_cl_fail_nomem(err);
-    rc = tokenring_byte_token_parse(b, len, &len, s, n, NULL);
+    size_t len = 0;
+    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, NULL, b, &len, err);
     if (rc == TOKENRING_OK)
         rc = add_vtok(cl, idx, b, len, line, col, err);
-    else
-        rc = tr_fail_at(err, TOKENRING_E_PARSE, line, col, "bad token");
     tr_free(b);
     return rc;
 }

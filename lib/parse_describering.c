@@ -134,49 +134,6 @@ static int vtok_cmp(const void *a, const void *b)
     return tokenring_byte_token_compare(x->p, x->n, y->p, y->n);
 }
 
-/* Reads a token of another partitioner: RandomPartitioner as 16 big-endian bytes,
- * ByteOrdered as its bytes (b must hold vn / 2 + 16 bytes). */
-static int read_vtok(struct dr *d, cur *c, const char *what, const char *v, size_t vn,
-                     uint32_t col, uint8_t *b, size_t *bn, tokenring_error *err)
-{
-    int rc;
-    if (d->part == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 t;
-        rc = tokenring_token128_parse(&t, v, vn, NULL);
-        if (rc == TOKENRING_OK && t.hi == UINT64_MAX && t.lo == UINT64_MAX)
-            rc = TOKENRING_E_RANGE; /* the minimum token -1 ends no range of a ring */
-        if (rc == TOKENRING_OK) {
-            for (int i = 0; i < 8; i++) {
-                b[i] = (uint8_t)(t.hi >> (56 - 8 * i));
-                b[8 + i] = (uint8_t)(t.lo >> (56 - 8 * i));
-            }
-            *bn = 16;
-            return TOKENRING_OK;
-        }
-        d->cl->token_text_failed = true;
-        return tr_fail_at(err, rc == TOKENRING_E_RANGE ? rc : TOKENRING_E_PARSE, c->line, col,
-                          "expected %s (a RandomPartitioner token, 0..2^127), found "
-                          "'%.*s'", what, (int)(vn > 40 ? 40 : vn), v);
-    }
-    rc = tokenring_byte_token_parse(b, vn / 2 + 16, bn, v, vn, NULL);
-    for (size_t i = 0; i < vn && !d->cl->hex_letter; i++)
-        d->cl->hex_letter = (v[i] >= 'a' && v[i] <= 'f') || (v[i] >= 'A' && v[i] <= 'F');
-    if (rc == TOKENRING_OK && vn == 0)
-        rc = TOKENRING_E_PARSE; /* the empty token ends no range of a ring */
-    if (rc == TOKENRING_OK && *bn > TOKENRING_BYTE_TOKEN_MAX) {
-        d->cl->token_text_failed = true;
-        return tr_fail_at(err, TOKENRING_E_RANGE, c->line, col,
-                          "%s of %zu bytes is longer than %d bytes (ByteOrderedPartitioner)",
-                          what, *bn, TOKENRING_BYTE_TOKEN_MAX);
-    }
-    if (rc == TOKENRING_OK)
-        return TOKENRING_OK;
-    d->cl->token_text_failed = true;
-    return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col,
-                      "expected %s (a ByteOrderedPartitioner token: hex digits), found "
-                      "'%.*s'", what, (int)(vn > 40 ? 40 : vn), v);
-}
-
 static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
                        tokenring_error *err)
 {
@@ -204,7 +161,7 @@ static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
     if (!b)
         return tr_cl_fail_nomem(err);
     size_t bn = 0;
-    rc = read_vtok(d, c, what, v, vn, col, b, &bn, err);
+    rc = tr_cl_read_token(d->cl, d->part, v, vn, c->line, col, NULL, b, &bn, err);
     if (rc != TOKENRING_OK) {
         tr_free(b);
         return rc;

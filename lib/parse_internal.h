@@ -110,6 +110,13 @@ TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
  * token that does not read sets token_text_failed. */
 TR_HIDDEN int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                                    uint32_t line, uint32_t col, tokenring_error *err);
+/* Reads a token's text in partitioner p: a Murmur3 value to murmur3_out (may be NULL);
+ * the other partitioners' bytes (RandomPartitioner: 16 big-endian) to bytes_out (may be
+ * NULL; room for n / 2 + 16 bytes) and their count to bytes_len. A token that does not
+ * read sets token_text_failed, a hex letter hex_letter. */
+TR_HIDDEN int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s,
+                               size_t n, uint32_t line, uint32_t col, int64_t *murmur3_out,
+                               uint8_t *bytes_out, size_t *bytes_len, tokenring_error *err);
 /* Checks a token's text as tr_cl_add_token_text() reads it, without adding it; a
  * Murmur3 token's value goes to murmur3_out (may be NULL). */
 TR_HIDDEN int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n,

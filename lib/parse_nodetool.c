@@ -348,7 +348,7 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, owns->col,
                               "expected Owns as a percentage or '?', found '%.*s'",
                               (int)(owns->n > 40 ? 40 : owns->n), owns->s);
-        int64_t token;
+        int64_t token = 0;
         if ((rc = token_word(cl, tok, ln, &token, err)) != TOKENRING_OK)
             return rc;
         size_t idx;
@@ -376,8 +376,11 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
                               "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
                               state->s, (unsigned)nd->line);
         }
-        if ((rc = tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err)) !=
-            TOKENRING_OK)
+        /* Murmur3: the value token_word read; the others: their bytes */
+        rc = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
+                 ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
+                 : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
+        if (rc != TOKENRING_OK)
             return rc;
         dc.rows++;
         if (dc.have_wrap && same_word(tok, &dc.wrap))
@@ -631,8 +634,10 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             (rc = tr_cl_set_column(cl, idx, true, own->s, own->n, err)) != TOKENRING_OK)
             return rc;
         if (have_token) {
-            if ((rc = tr_cl_add_token_text(cl, idx, token_w.s, token_w.n, ln, token_col,
-                                           err)) != TOKENRING_OK)
+            rc = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
+                     ? tr_cl_add_token(cl, idx, token, ln, token_col, err)
+                     : tr_cl_add_token_text(cl, idx, token_w.s, token_w.n, ln, token_col, err);
+            if (rc != TOKENRING_OK)
                 return rc;
         } else if (ntok > 0) {
             nd->declared = (size_t)ntok;

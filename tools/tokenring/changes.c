@@ -342,6 +342,212 @@ static void compare_with_cassandra(tr_ctx *ctx, const tokenring_topology *t,
     free(c);
 }
 
+/* ------------------------------------------ join and move on these partitioners */
+
+/* Tokens in the ring's partitioner's form, from --initial-token or the allocator. */
+struct ptokens {
+    tokenring_partitioner p;
+    size_t n;
+    tokenring_token128 *t128;   /* RandomPartitioner */
+    uint8_t **bytes;            /* ByteOrderedPartitioner */
+    size_t *lens;
+    char **text;                /* TokenFactory.toString of each */
+};
+
+static void ptokens_free(struct ptokens *pt)
+{
+    for (size_t i = 0; i < pt->n; i++) {
+        if (pt->bytes)
+            free(pt->bytes[i]);
+        free(pt->text[i]);
+    }
+    free(pt->t128);
+    free(pt->bytes);
+    free(pt->lens);
+    free(pt->text);
+}
+
+static void ptokens_alloc(struct ptokens *pt, tokenring_partitioner p, size_t n)
+{
+    memset(pt, 0, sizeof *pt);
+    pt->p = p;
+    pt->n = n;
+    pt->t128 = calloc(n ? n : 1, sizeof *pt->t128);
+    pt->bytes = calloc(n ? n : 1, sizeof *pt->bytes);
+    pt->lens = calloc(n ? n : 1, sizeof *pt->lens);
+    pt->text = calloc(n ? n : 1, sizeof *pt->text);
+    if (!pt->t128 || !pt->bytes || !pt->lens || !pt->text)
+        die(EXIT_INTERNAL, "out of memory");
+}
+
+static void ptokens_texts(struct ptokens *pt)
+{
+    for (size_t i = 0; i < pt->n; i++) {
+        size_t cap = pt->p == TOKENRING_PARTITIONER_RANDOM ? TOKENRING_TOKEN128_TEXT_MAX
+                                                           : 2 * pt->lens[i] + 1, len;
+        if (!(pt->text[i] = malloc(cap)))
+            die(EXIT_INTERNAL, "out of memory");
+        int rc = pt->p == TOKENRING_PARTITIONER_RANDOM
+                     ? tokenring_token128_format(pt->text[i], cap, &len, pt->t128[i])
+                     : tokenring_byte_token_format(pt->text[i], cap, &len, pt->bytes[i],
+                                                   pt->lens[i]);
+        if (rc != TOKENRING_OK)
+            die(EXIT_INTERNAL, "formatting a token: %s", tokenring_strerror(rc));
+    }
+}
+
+/* --initial-token T1,T2,... as decimal (RandomPartitioner) or hex (ByteOrdered) tokens. */
+static void ptokens_parse(struct ptokens *pt, tokenring_partitioner p, const char *list)
+{
+    size_t n = 1;
+    for (const char *c = list; *c; c++)
+        n += *c == ',';
+    ptokens_alloc(pt, p, n);
+    const char *s = list;
+    for (size_t i = 0; i < n; i++) {
+        const char *e = strchr(s, ',');
+        size_t len = e ? (size_t)(e - s) : strlen(s), out = 0;
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        int rc;
+        if (len == 0)
+            die(EXIT_USAGE, "--initial-token: an empty token in '%s'", list);
+        if (p == TOKENRING_PARTITIONER_RANDOM) {
+            rc = tokenring_token128_parse(&pt->t128[i], s, len, &err);
+        } else {
+            if (!(pt->bytes[i] = malloc(len / 2 + 1)))
+                die(EXIT_INTERNAL, "out of memory");
+            rc = tokenring_byte_token_parse(pt->bytes[i], len / 2 + 1, &out, s, len, &err);
+            pt->lens[i] = out;
+        }
+        if (rc != TOKENRING_OK)
+            die(EXIT_USAGE, "--initial-token: '%.*s' is no %s token: %s", (int)len, s,
+                tokenring_partitioner_name(p), err.message);
+        s = e ? e + 1 : s + len;
+    }
+    ptokens_texts(pt);
+}
+
+static void print_change(tr_ctx *ctx, tokenring_movement *m, const char *title,
+                         const struct ptokens *pt)
+{
+    if (ctx->opt.json) {
+        print_movement_text_tokens(ctx, m, title, pt->text, pt->n, NULL, 0);
+        return;
+    }
+    sb_printf(&ctx->out, "%s\nTokens: ", title);
+    for (size_t i = 0; i < pt->n; i++)
+        sb_printf(&ctx->out, "%s%s", i ? "," : "", pt->text[i]);
+    sb_puts(&ctx->out, "\n");
+    print_movement(ctx, m, "");
+}
+
+/* join KEYSPACE NODE on a RandomPartitioner ring (tokens from --initial-token, with
+ * --as-cassandra as Cassandra's allocator gives them, else the library's plan,
+ * tokenring_allocate_join128()) or a ByteOrderedPartitioner ring (--initial-token:
+ * Cassandra allocates none). */
+static void join_partitioned(tr_ctx *ctx)
+{
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    const tokenring_topology *t = need_topology(ctx);
+    tokenring_partitioner p = tokenring_topology_partitioner(t);
+    const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
+    if (!dc)
+        die(EXIT_USAGE, "join: the cluster has several datacenters: give --dc");
+    const char *rack = join_rack(ctx, t, dc, "join");
+    struct ptokens pt;
+    char how[512] = "";
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (ctx->opt.initial_token) {
+        ptokens_parse(&pt, p, ctx->opt.initial_token);
+    } else if (p == TOKENRING_PARTITIONER_BYTE_ORDERED) {
+        die(EXIT_USAGE, "join: a ByteOrderedPartitioner ring's tokens are keys, and Cassandra "
+                        "allocates none: give --initial-token T1,T2,... (hex)");
+    } else if (!ctx->opt.as_cassandra) {
+        /* the library's plan, never less balanced than Cassandra's tokens */
+        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
+        int32_t rf = 0;
+        tokenring_replication_dc_factor(&rf, NULL, r, dc);
+        if (rf < 1)
+            die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
+                ctx->opt.args[0], dc);
+        ptokens_alloc(&pt, p, (size_t)T);
+        int rc = tokenring_allocate_join128(pt.t128, (uint32_t)T, t, ctx->opt.args[1], dc, rack,
+                                            r, 0, cassandra_release(ctx, NULL), 0, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "join: allocating tokens");
+        ptokens_texts(&pt);
+        snprintf(how, sizeof how, " from the allocator");
+    } else {
+        const char *line;
+        uint32_t release = cassandra_release(ctx, &line);
+        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
+        bool local = ctx->opt.rf > 0;
+        ptokens_alloc(&pt, p, (size_t)T);
+        tokenring_token128 first = cassandra_first_token128(ctx);
+        int rc = tokenring_allocate_cassandra128(pt.t128, (uint32_t)T, t, ctx->opt.args[1], dc,
+                                                 rack, local ? NULL : r,
+                                                 local ? (int32_t)ctx->opt.rf : 0, &first,
+                                                 release, 0, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "join: Cassandra's allocation");
+        ptokens_texts(&pt);
+        if (local)
+            snprintf(how, sizeof how, " as Cassandra %s chooses them with "
+                                      "allocate_tokens_for_local_replication_factor: %ld",
+                     line, ctx->opt.rf);
+        else
+            snprintf(how, sizeof how, " as Cassandra %s chooses them with "
+                                      "allocate_tokens_for_keyspace: %s", line,
+                     ctx->opt.args[0]);
+    }
+    tokenring_movement *m = NULL;
+    int rc = p == TOKENRING_PARTITIONER_RANDOM
+                 ? tokenring_movement_join128(&m, t, r, ctx->opt.args[1], dc, rack, pt.t128,
+                                              pt.n, NULL, NULL, 0, &err)
+                 : tokenring_movement_join_bytes(&m, t, r, ctx->opt.args[1], dc, rack,
+                                                 (const uint8_t *const *)pt.bytes, pt.lens,
+                                                 pt.n, NULL, NULL, 0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "join");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
+             ctx->opt.args[1], dc, rack, pt.n, how, ctx->opt.args[0],
+             repl_text(r, rb, sizeof rb));
+    print_change(ctx, m, title, &pt);
+    tokenring_movement_free(m);
+    ptokens_free(&pt);
+}
+
+/* move KEYSPACE NODE --initial-token LIST on such a ring */
+static void move_partitioned(tr_ctx *ctx)
+{
+    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    const tokenring_topology *t = need_topology(ctx);
+    tokenring_partitioner p = tokenring_topology_partitioner(t);
+    struct ptokens pt;
+    ptokens_parse(&pt, p, ctx->opt.initial_token);
+    tokenring_movement *m = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    int rc = p == TOKENRING_PARTITIONER_RANDOM
+                 ? tokenring_movement_move128(&m, t, r, ctx->opt.args[1], pt.t128, pt.n, NULL,
+                                              NULL, 0, &err)
+                 : tokenring_movement_move_bytes(&m, t, r, ctx->opt.args[1],
+                                                 (const uint8_t *const *)pt.bytes, pt.lens,
+                                                 pt.n, NULL, NULL, 0, &err);
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, "move");
+    char title[1024], rb[512];
+    snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
+             ctx->opt.args[1], pt.n, pt.n == 1 ? "" : "s", ctx->opt.args[0],
+             repl_text(r, rb, sizeof rb));
+    print_change(ctx, m, title, &pt);
+    tokenring_movement_free(m);
+    ptokens_free(&pt);
+}
+
 /* join KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token LIST] */
 TOOL_COMMAND(cmd_join)
 {

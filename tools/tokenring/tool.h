@@ -150,13 +150,9 @@ void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->clu
 /* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
  * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
  * --keyspace; the commands that work on it. */
-void apply_partitioner(tr_ctx *ctx);
 /* --first-token for a RandomPartitioner ring, else a random one (planning.c). */
 tokenring_token128 cassandra_first_token128(tr_ctx *ctx);
-/* join and move on rings of RandomPartitioner and ByteOrderedPartitioner (partitioners.c;
- * changes.c's commands hand them such rings). */
-void join_partitioned(tr_ctx *ctx);
-void move_partitioned(tr_ctx *ctx);
+
 bool partitioned_command(const char *name);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
