@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "alloc128.h"
 #include "tokenring/tokenring.h"
 
 #ifndef TEST_DATA_DIR
@@ -26,36 +27,6 @@ static const char *data_dir(void)
 {
     const char *d = getenv("TOKENRING_TEST_DATA");
     return d && *d ? d : TEST_DATA_DIR;
-}
-
-static size_t split_tabs(char *s, char **f, size_t max)
-{
-    size_t n = 0;
-    f[n++] = s;
-    for (char *p = s; *p && n < max; p++)
-        if (*p == '\t') {
-            *p = '\0';
-            f[n++] = p + 1;
-        }
-    return n;
-}
-
-static size_t parse_tokens(const char *s, tokenring_token128 **out, size_t *cap)
-{
-    size_t n = 0;
-    while (*s) {
-        size_t len = strcspn(s, ",");
-        if (n == *cap) {
-            *cap = *cap ? *cap * 2 : 64;
-            *out = realloc(*out, *cap * sizeof **out);
-            assert_non_null(*out);
-        }
-        assert_int_equal(tokenring_token128_parse(&(*out)[n++], s, len, NULL), TOKENRING_OK);
-        s += len;
-        if (*s == ',')
-            s++;
-    }
-    return n;
 }
 
 static bool same(tokenring_token128 a, tokenring_token128 b)
@@ -105,57 +76,6 @@ static bool judge(double out[2], const tokenring_topology *topo, const char *nam
     return true;
 }
 
-static tokenring_replication *mode_replication(const char *mode, int32_t *local_rf)
-{
-    tokenring_replication *ks = NULL;
-    *local_rf = 0;
-    if (strncmp(mode, "rf:", 3) == 0) {
-        *local_rf = atoi(mode + 3);
-    } else if (strncmp(mode, "simple:", 7) == 0) {
-        assert_int_equal(tokenring_replication_simple(&ks, atoi(mode + 7), 0, NULL),
-                         TOKENRING_OK);
-    } else {
-        assert_true(strncmp(mode, "nts:", 4) == 0);
-        assert_int_equal(tokenring_replication_network(&ks), TOKENRING_OK);
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", mode + 4);
-        for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv;
-             kv = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(kv, '=');
-            assert_non_null(eq);
-            *eq = '\0';
-            assert_int_equal(tokenring_replication_set_dc(ks, kv, atoi(eq + 1), 0, NULL),
-                             TOKENRING_OK);
-        }
-    }
-    return ks;
-}
-
-/* Cassandra does not see joining nodes and may take their tokens (as in
- * test_cassandra_alloc128.c): drop such a holder before the join is kept. */
-static void drop_joining_holders(tokenring_topology *topo, const tokenring_token128 *tokens,
-                                 size_t n)
-{
-    for (size_t i = tokenring_topology_node_count(topo); i-- > 0;) {
-        tokenring_node_info info;
-        assert_int_equal(tokenring_topology_node(&info, topo, i), TOKENRING_OK);
-        if (info.state != TOKENRING_STATE_JOINING)
-            continue;
-        bool holds = false;
-        for (size_t k = 0; k < info.token_count && !holds; k++) {
-            tokenring_token128 t;
-            assert_int_equal(tokenring_topology_node_token128(&t, topo, i, k), TOKENRING_OK);
-            for (size_t j = 0; j < n && !holds; j++)
-                holds = same(t, tokens[j]);
-        }
-        if (holds) {
-            char name[TOKENRING_MAX_NAME + 1];
-            snprintf(name, sizeof name, "%s", info.name);
-            assert_int_equal(tokenring_topology_remove_node(topo, name, NULL), TOKENRING_OK);
-        }
-    }
-}
-
 static void test_never_worse_than_cassandra(void **state)
 {
     (void)state;
@@ -178,7 +98,7 @@ static void test_never_worse_than_cassandra(void **state)
         if (len == 0 || line[0] == '#')
             continue;
         char *f[10];
-        size_t nf = split_tabs(line, f, 10);
+        size_t nf = a128_split_tabs(line, f, 10);
         if (strcmp(f[0], "seq") == 0) {
             skipping = seqs++ % stride != 0;
             tokenring_topology_free(topo);
@@ -190,7 +110,7 @@ static void test_never_worse_than_cassandra(void **state)
         if (skipping)
             continue;
         if (strcmp(f[0], "node") == 0) {
-            size_t n = parse_tokens(f[5], &want, &wantcap);
+            size_t n = a128_tokens(f[5], &want, &wantcap);
             assert_int_equal(tokenring_topology_add_node128(topo, f[1], f[2], f[3], want, n,
                                                             NULL),
                              TOKENRING_OK);
@@ -204,7 +124,7 @@ static void test_never_worse_than_cassandra(void **state)
         assert_int_equal(nf, 8);
         uint32_t T = (uint32_t)strtoul(f[4], NULL, 10);
         int32_t local_rf;
-        tokenring_replication *ks = mode_replication(f[5], &local_rf);
+        tokenring_replication *ks = a128_mode_replication(f[5], &local_rf);
         got = realloc(got, (T ? T : 1) * sizeof *got);
         assert_non_null(got);
         tokenring_error err;
@@ -212,7 +132,7 @@ static void test_never_worse_than_cassandra(void **state)
         int rc = tokenring_allocate_join128(got, T, topo, f[1], f[2], f[3], ks, local_rf,
                                             TOKENRING_CASSANDRA_5_0, 0, &err);
         bool ok = strncmp(f[7], "ok ", 3) == 0;
-        size_t n = ok ? parse_tokens(f[7] + 3, &want, &wantcap) : 0;
+        size_t n = ok ? a128_tokens(f[7] + 3, &want, &wantcap) : 0;
         /* an empty datacenter: Cassandra's tokens start at its random draw (the vector's
          * first token), which the library does not take; nothing to compare */
         bool empty_ring = true;
@@ -259,7 +179,7 @@ static void test_never_worse_than_cassandra(void **state)
         }
         tokenring_replication_free(ks);
         if (strcmp(f[0], "join") == 0 && ok) {
-            drop_joining_holders(topo, want, n);
+            a128_drop_joining_holders(topo, want, n);
             assert_int_equal(tokenring_topology_add_node128(topo, f[1], f[2], f[3], want, n,
                                                             NULL),
                              TOKENRING_OK);

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include "alloc128.h"
 #include "tokenring/tokenring.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -29,74 +30,9 @@ static const char *data_dir(void)
     return d && *d ? d : TEST_DATA_DIR;
 }
 
-static size_t split_tabs(char *s, char **f, size_t max)
-{
-    size_t n = 0;
-    f[n++] = s;
-    for (char *p = s; *p && n < max; p++)
-        if (*p == '\t') {
-            *p = '\0';
-            f[n++] = p + 1;
-        }
-    return n;
-}
-
-static tokenring_token128 parse1(const char *s, size_t len)
-{
-    tokenring_token128 t;
-    tokenring_error err;
-    if (tokenring_token128_parse(&t, s, len, &err) != TOKENRING_OK)
-        fail_msg("bad token '%.*s': %s", (int)len, s, err.message);
-    return t;
-}
-
-/* Parses a comma-separated token list; returns the count (the array grows as needed). */
-static size_t parse_tokens(const char *s, tokenring_token128 **out, size_t *cap)
-{
-    size_t n = 0;
-    while (*s) {
-        size_t len = strcspn(s, ",");
-        if (n == *cap) {
-            *cap = *cap ? *cap * 2 : 64;
-            *out = realloc(*out, *cap * sizeof **out);
-            assert_non_null(*out);
-        }
-        (*out)[n++] = parse1(s, len);
-        s += len;
-        if (*s == ',')
-            s++;
-    }
-    return n;
-}
-
 static bool same_token(tokenring_token128 a, tokenring_token128 b)
 {
     return a.hi == b.hi && a.lo == b.lo;
-}
-
-/* Cassandra does not see joining nodes and may take their tokens: drop such a holder
- * before the join is kept (it is invisible to every later allocation). */
-static void drop_joining_holders(tokenring_topology *topo, const tokenring_token128 *tokens,
-                                 size_t n)
-{
-    for (size_t i = tokenring_topology_node_count(topo); i-- > 0;) {
-        tokenring_node_info info;
-        assert_int_equal(tokenring_topology_node(&info, topo, i), TOKENRING_OK);
-        if (info.state != TOKENRING_STATE_JOINING)
-            continue;
-        bool holds = false;
-        for (size_t k = 0; k < info.token_count && !holds; k++) {
-            tokenring_token128 t;
-            assert_int_equal(tokenring_topology_node_token128(&t, topo, i, k), TOKENRING_OK);
-            for (size_t j = 0; j < n && !holds; j++)
-                holds = same_token(t, tokens[j]);
-        }
-        if (holds) {
-            char name[TOKENRING_MAX_NAME + 1];
-            snprintf(name, sizeof name, "%s", info.name);
-            assert_int_equal(tokenring_topology_remove_node(topo, name, NULL), TOKENRING_OK);
-        }
-    }
 }
 
 typedef struct {
@@ -108,33 +44,6 @@ static size_t seq_stride(void)
 {
     const char *quick = getenv("TOKENRING_TEST_QUICK");
     return quick && *quick && strcmp(quick, "0") != 0 ? 6 : 1;
-}
-
-static tokenring_replication *mode_replication(const char *mode, int32_t *local_rf)
-{
-    tokenring_replication *ks = NULL;
-    tokenring_error err;
-    *local_rf = 0;
-    if (strncmp(mode, "rf:", 3) == 0) {
-        *local_rf = atoi(mode + 3);
-    } else if (strncmp(mode, "simple:", 7) == 0) {
-        assert_int_equal(tokenring_replication_simple(&ks, atoi(mode + 7), 0, &err),
-                         TOKENRING_OK);
-    } else {
-        assert_true(strncmp(mode, "nts:", 4) == 0);
-        assert_int_equal(tokenring_replication_network(&ks), TOKENRING_OK);
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", mode + 4);
-        for (char *save = NULL, *kv = strtok_r(buf, ",", &save); kv;
-             kv = strtok_r(NULL, ",", &save)) {
-            char *eq = strchr(kv, '=');
-            assert_non_null(eq);
-            *eq = '\0';
-            assert_int_equal(tokenring_replication_set_dc(ks, kv, atoi(eq + 1), 0, &err),
-                             TOKENRING_OK);
-        }
-    }
-    return ks;
 }
 
 static void run_file(const char *name, uint32_t release, tally *t)
@@ -161,7 +70,7 @@ static void run_file(const char *name, uint32_t release, tally *t)
         if (len == 0 || line[0] == '#')
             continue;
         char *f[10];
-        size_t nf = split_tabs(line, f, 10);
+        size_t nf = a128_split_tabs(line, f, 10);
         tokenring_error err;
         memset(&err, 0, sizeof err);
         if (strcmp(f[0], "seq") == 0) {
@@ -177,7 +86,7 @@ static void run_file(const char *name, uint32_t release, tally *t)
             continue;
         if (strcmp(f[0], "node") == 0) {
             assert_int_equal(nf, 6);
-            size_t n = parse_tokens(f[5], &want, &wantcap);
+            size_t n = a128_tokens(f[5], &want, &wantcap);
             int rc = tokenring_topology_add_node128(topo, f[1], f[2], f[3], want, n, &err);
             if (rc != TOKENRING_OK)
                 fail_msg("%s:%u: node %s: %s", name, lineno, f[1], err.message);
@@ -192,11 +101,11 @@ static void run_file(const char *name, uint32_t release, tally *t)
         assert_int_equal(nf, 8);
         uint32_t num_tokens = (uint32_t)strtoul(f[4], NULL, 10);
         int32_t local_rf;
-        tokenring_replication *ks = mode_replication(f[5], &local_rf);
+        tokenring_replication *ks = a128_mode_replication(f[5], &local_rf);
         tokenring_token128 first = { 0, 0 };
         bool has_first = strcmp(f[6], "-") != 0;
         if (has_first)
-            first = parse1(f[6], strlen(f[6]));
+            first = a128_token(f[6], strlen(f[6]));
         if (gotcap < num_tokens) {
             gotcap = num_tokens;
             got = realloc(got, gotcap * sizeof *got);
@@ -208,7 +117,7 @@ static void run_file(const char *name, uint32_t release, tally *t)
         tokenring_replication_free(ks);
         t->vectors++;
         if (strncmp(f[7], "ok ", 3) == 0) {
-            size_t n = parse_tokens(f[7] + 3, &want, &wantcap);
+            size_t n = a128_tokens(f[7] + 3, &want, &wantcap);
             size_t diff = 0;
             if (rc == TOKENRING_OK && n == num_tokens)
                 for (size_t i = 0; i < n; i++)
@@ -224,7 +133,7 @@ static void run_file(const char *name, uint32_t release, tally *t)
                 t->ok++;
             }
             if (commit) {
-                drop_joining_holders(topo, want, n);
+                a128_drop_joining_holders(topo, want, n);
                 int arc = tokenring_topology_add_node128(topo, f[1], f[2], f[3], want, n, &err);
                 if (arc != TOKENRING_OK)
                     fail_msg("%s:%u: join %s: %s", name, lineno, f[1], err.message);
