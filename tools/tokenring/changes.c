@@ -100,15 +100,20 @@ void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t 
     }
 }
 
+static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
+                                       const char *title, char *const *text_tokens,
+                                       size_t ntext, const int64_t *tokens, size_t nt);
+
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
                            const int64_t *tokens, size_t nt)
 {
     print_movement_text_tokens(ctx, m, title, NULL, 0, tokens, nt);
 }
 
-void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
-                                char *const *text_tokens, size_t ntext, const int64_t *tokens,
-                                size_t nt)
+/* As print_movement_tokens, the tokens as text (the partitioner's form; JSON "tokens"). */
+static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
+                                       const char *title, char *const *text_tokens,
+                                       size_t ntext, const int64_t *tokens, size_t nt)
 {
     tokenring_movement_summary sum;
     if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)

@@ -202,3 +202,42 @@ const char *repl_text(const tokenring_replication *r, char *buf, size_t cap)
         snprintf(buf, cap, "?");
     return buf;
 }
+
+/* Token k of cluster node i as its partitioner writes it, or NULL when its tokens are not
+ * known (no topology); the string is malloc'ed. */
+char *cluster_token_text(tr_ctx *ctx, size_t i, size_t k)
+{
+    tokenring_cluster_node_info info;
+    if (tokenring_cluster_node(&info, ctx->cluster, i) != TOKENRING_OK)
+        return NULL;
+    char *out = NULL;
+    size_t len;
+    if (tokenring_cluster_partitioner(ctx->cluster) == TOKENRING_PARTITIONER_MURMUR3) {
+        if (!info.tokens || k >= info.token_count)
+            return NULL;
+        if (!(out = malloc(24)))
+            die(EXIT_INTERNAL, "out of memory");
+        snprintf(out, 24, "%lld", (long long)info.tokens[k]);
+        return out;
+    }
+    const tokenring_topology *t = tokenring_cluster_topology(ctx->cluster);
+    if (!t)
+        return NULL;
+    if (tokenring_topology_partitioner(t) == TOKENRING_PARTITIONER_RANDOM) {
+        tokenring_token128 v;
+        if (tokenring_topology_node_token128(&v, t, i, k) != TOKENRING_OK)
+            return NULL;
+        if (!(out = malloc(TOKENRING_TOKEN128_TEXT_MAX)))
+            die(EXIT_INTERNAL, "out of memory");
+        tokenring_token128_format(out, TOKENRING_TOKEN128_TEXT_MAX, &len, v);
+        return out;
+    }
+    const uint8_t *b;
+    size_t bn;
+    if (tokenring_topology_node_token_bytes(&b, &bn, t, i, k) != TOKENRING_OK)
+        return NULL;
+    if (!(out = malloc(2 * bn + 1)))
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_byte_token_format(out, 2 * bn + 1, &len, b, bn);
+    return out;
+}

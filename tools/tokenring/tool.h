@@ -180,13 +180,10 @@ double movement_frac(long double scale, tokenring_u128 w);
  * the buffer that holds the longest. */
 void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i);
 /* Token k of cluster node i in its partitioner's text form (malloc'ed), or NULL when the
- * node's tokens are not known (partitioners.c). */
+ * node's tokens are not known (output.c). */
 char *cluster_token_text(tr_ctx *ctx, size_t i, size_t k);
 size_t ring_token_text_cap(const tokenring_ring *r);
-/* As print_movement_tokens, the tokens as text (the partitioner's form; JSON "tokens"). */
-void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
-                                char *const *text_tokens, size_t ntext, const int64_t *tokens,
-                                size_t nt);
+
 /* As print_movement; JSON also lists the joining node's tokens ("tokens") when given. */
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
                            const int64_t *tokens, size_t nt);
