@@ -720,7 +720,7 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
         add(fs, SEV_ERROR, "cassandra.yaml", "partitioner is not set: Cassandra refuses to "
                                              "start (\"Missing directive: partitioner\"); the "
                                              "cluster's is %s",
-            tokenring_partitioner_name(cp));
+            short_class(tokenring_partitioner_name(cp)));
     } else {
         tokenring_partitioner yp;
         if (tokenring_partitioner_parse(&yp, pe->value, strlen(pe->value), NULL) != TOKENRING_OK)
@@ -730,7 +730,7 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
             add(fs, SEV_ERROR, "cassandra.yaml",
                 "partitioner %s, but the cluster's tokens are %s's: a node of another "
                 "partitioner cannot join (its tokens mean nothing to the others)",
-                short_class(pe->value), tokenring_partitioner_name(cp));
+                short_class(pe->value), short_class(tokenring_partitioner_name(cp)));
     }
     /* num_tokens */
     const struct conf_entry *nt = conf_get(&y, "num_tokens");

@@ -177,8 +177,12 @@ const tool_command *find_command(const char *name)
 void print_command_help(const tool_command *cmd)
 {
     strbuf b = { 0 };
-    sb_printf(&b, "Usage: tokenring [OPTIONS] %s%s%s\n\n", cmd->name, *cmd->args ? " " : "",
+    strbuf usage = { 0 };
+    sb_printf(&usage, "Usage: tokenring [OPTIONS] %s%s%s", cmd->name, *cmd->args ? " " : "",
               cmd->args);
+    wrap(&b, usage.p, 0, 4);
+    free(usage.p);
+    sb_puts(&b, "\n");
     wrap(&b, cmd->summary, 0, 0);
     sb_puts(&b, "\n");
     wrap(&b, cmd->details, 0, 0);
@@ -198,9 +202,12 @@ void print_command_help(const tool_command *cmd)
         const char *h = tool_options[i].help;
         size_t ln = strlen(cmd->name);
         for (const char *at = strstr(h, cmd->name); at && !in_text; at = strstr(at + 1, cmd->name)) {
-            char before = at == h ? ' ' : at[-1], after = at[ln];
-            in_text = (before == ' ' || before == '(' || before == ',') &&
-                      !(after == '-' || (after >= 'a' && after <= 'z'));
+            /* in a list of commands: "(join, ", ", ring)", "; balance" */
+            bool listed = at == h || at[-1] == '(' ||
+                          (at - h >= 2 && at[-1] == ' ' && (at[-2] == ',' || at[-2] == ';'));
+            char after = at[ln];
+            in_text = listed && (after == ',' || after == ')' || after == ';' || after == ':' ||
+                                 after == ' ' || after == '\0');
         }
         if (!in_text)
             continue;
@@ -214,8 +221,9 @@ void print_command_help(const tool_command *cmd)
         sb_puts(&b, "\nOptions of this command:\n");
         sb_puts(&b, named.p);
     }
-    sb_puts(&b, "\nThe inputs (--topology, --nodetool-ring, --nodetool-status, --cqlsh, "
-                "--schema, --input, --keyspace) and every other option: tokenring --help.\n");
+    sb_puts(&b, "\n");
+    wrap(&b, "The inputs (--topology, --nodetool-ring, --nodetool-status, --cqlsh, --schema, "
+             "--input, --keyspace) and every other option: tokenring --help.", 0, 0);
     free(named.p);
     fputs(b.p, stdout);
     free(b.p);

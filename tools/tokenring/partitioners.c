@@ -334,7 +334,8 @@ TOOL_COMMAND(cmd_ring_any)
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, k);
         const char *c = strchr(info.name, ':');
-        size_t l = strlen(info.name) + ((c && !strchr(c + 1, ':')) ? 0 : 5);
+        size_t l = strlen(info.name) +
+                   ((c && !strchr(c + 1, ':')) || release_before(ctx, 4, 0) ? 0 : 5);
         if (l > w)
             w = l;
         vnodes |= info.token_count > 1;
@@ -362,7 +363,7 @@ TOOL_COMMAND(cmd_ring_any)
             sb_json_str(&ctx->out, dc);
             sb_puts(&ctx->out, ", \"rows\": [");
         } else {
-            sb_printf(&ctx->out, "\nDatacenter: %s\n==========\n", dc);
+            sb_printf(&ctx->out, "%sDatacenter: %s\n==========\n", d ? "" : "\n", dc);
             row(ctx, w, "Address", "Rack", "Status", "State", "Load", "Owns", "Token");
             if (rows > 1) {
                 token_text(tt, cap, ring, last);
@@ -405,13 +406,14 @@ TOOL_COMMAND(cmd_ring_any)
             sb_puts(&ctx->out, "  Warning: \"nodetool ring\" is used to output all the tokens of a "
                           "node.\n  To view status related info of a node use \"nodetool "
                           "status\" instead.\n\n");
+        sb_puts(&ctx->out, "\n  "); /* Ring.java: printf("%n  " + errors) */
         if (!p)
             sb_puts(&ctx->out, "Note: Ownership information does not include topology; for "
                           "complete information, specify a keyspace\n");
-        if (bop)
-            sb_puts(&ctx->out, "Note: ByteOrderedPartitioner's ownership counts sampled keys "
-                          "per range; Owns is its figure for a cluster without data (each "
-                          "token 1/N)\n");
+        if (bop) /* the tool's own note: on stderr, stdout is nodetool's */
+            fputs("tokenring: note: ByteOrderedPartitioner's ownership counts sampled keys "
+                  "per range; Owns is its figure for a cluster without data (each token "
+                  "1/N)\n", stderr);
     }
     free(tt);
     free(own);

@@ -9,36 +9,45 @@
 
 #include "tool.h"
 
-/* Edit distance (insertions, deletions, substitutions; ASCII case ignored) of a and b,
- * or SIZE_MAX past LIMIT (names are short; the row buffer is bounded). */
+static bool same_char(char x, char y)
+{
+    return tolower((unsigned char)x) == tolower((unsigned char)y);
+}
+
+/* Edit distance (insertions, deletions, substitutions, and transpositions of two
+ * neighbours: "rnig" is one typo from "ring"; ASCII case ignored) of a and b, or SIZE_MAX
+ * past LIMIT (names are short; the rows are bounded). */
 static size_t distance(const char *a, const char *b, size_t limit)
 {
     size_t la = strlen(a), lb = strlen(b);
     if (la > 256 || lb > 256 || (la > lb ? la - lb : lb - la) > limit)
         return (size_t)-1;
-    size_t row[257];
+    size_t rows[3][257], *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
     for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
+        prev[j] = j;
     for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0], best = row[0] = i;
+        size_t best = cur[0] = i;
         for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t sub = diag + (tolower((unsigned char)a[i - 1]) !=
-                                 tolower((unsigned char)b[j - 1]));
-            size_t v = sub;
-            if (up + 1 < v)
-                v = up + 1;
-            if (row[j - 1] + 1 < v)
-                v = row[j - 1] + 1;
-            row[j] = v;
-            diag = up;
+            size_t v = prev[j - 1] + !same_char(a[i - 1], b[j - 1]);
+            if (prev[j] + 1 < v)
+                v = prev[j] + 1;
+            if (cur[j - 1] + 1 < v)
+                v = cur[j - 1] + 1;
+            if (i > 1 && j > 1 && same_char(a[i - 1], b[j - 2]) &&
+                same_char(a[i - 2], b[j - 1]) && prev2[j - 2] + 1 < v)
+                v = prev2[j - 2] + 1;
+            cur[j] = v;
             if (v < best)
                 best = v;
         }
         if (best > limit)
             return (size_t)-1;
+        size_t *t = prev2;
+        prev2 = prev;
+        prev = cur;
+        cur = t;
     }
-    return row[lb] <= limit ? row[lb] : (size_t)-1;
+    return prev[lb] <= limit ? prev[lb] : (size_t)-1;
 }
 
 const char *closest_name(const char *name, const char *const *known, size_t n)
