@@ -163,7 +163,7 @@ for args, want in ((["statu"], "unknown command 'statu' (see tokenring --help); 
                    (["getendpoints", "dem", "k"], "unknown keyspace 'dem' (known: demo); did "
                                                   "you mean 'demo'?"),
                    (["balance", "demo", "--dc", "datacentre1"],
-                    "--dc: unknown datacenter 'datacentre1' (known: datacenter1); did you mean "
+                    "balance --dc: unknown datacenter 'datacentre1' (known: datacenter1); did you mean "
                     "'datacenter1'?"),
                    (["availability", "demo", "--cl", "LOCAL_ONE", "--local-dc", "datacenter"],
                     "did you mean 'datacenter1'?"),

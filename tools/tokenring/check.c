@@ -706,6 +706,34 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
                 "rack=%s is not a rack of %s (it has %zu)%s: a new rack changes which racks "
                 "hold each range's replicas in every keyspace replicated there",
                 rack, dc, mydc->nracks, hint);
+            /* the keyspaces whose racks each hold a full copy today */
+            size_t k = tokenring_cluster_keyspace_count(ctx->cluster), R = mydc->nracks;
+            for (size_t i = 0; i < k && !*hint; i++) {
+                const char *ksn;
+                const tokenring_replication *r;
+                tokenring_cluster_keyspace(&ksn, &r, ctx->cluster, i);
+                int32_t f = 0;
+                tokenring_replication_dc_factor(&f, NULL, r, dc);
+                if (tokenring_replication_strategy(r) != TOKENRING_NETWORK_TOPOLOGY || f < 2 ||
+                    (size_t)f < R)
+                    continue;
+                char ks_subj[512];
+                snprintf(ks_subj, sizeof ks_subj, "%s in %s", ksn, dc);
+                if ((size_t)f == R)
+                    add(fs, SEV_WARNING, ks_subj,
+                        "each of the %zu racks holds a full copy today (factor %d); with rack "
+                        "%s a range is on %d of %zu racks, so the new rack's nodes, however "
+                        "few, take about %.0f%% of the data between them, streamed when they "
+                        "join",
+                        R, f, rack, f, R + 1, 100.0 * f / (double)(R + 1));
+                else
+                    add(fs, SEV_WARNING, ks_subj,
+                        "%zu rack%s for factor %d today; with rack %s every range has a "
+                        "replica in each of the %zu racks, so the new rack's nodes, however "
+                        "few, take a full copy of the data between them, streamed when they "
+                        "join",
+                        R, R == 1 ? "" : "s", f, rack, R + 1);
+            }
         } else if (rack) {
             add(fs, SEV_OK, subj, "joins %s, rack %s", dc, rack);
         }

@@ -50,6 +50,17 @@ static size_t distance(const char *a, const char *b, size_t limit)
     return prev[lb] <= limit ? prev[lb] : (size_t)-1;
 }
 
+/* "r4" and "r1", "dc3" and "dc1": numbered siblings, named so on purpose, not typos. */
+static bool numbered_siblings(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    while (la && a[la - 1] >= '0' && a[la - 1] <= '9')
+        la--;
+    while (lb && b[lb - 1] >= '0' && b[lb - 1] <= '9')
+        lb--;
+    return la == lb && la < strlen(a) && lb < strlen(b) && strncmp(a, b, la) == 0;
+}
+
 const char *closest_name(const char *name, const char *const *known, size_t n)
 {
     /* close enough to be a typo: a third of the name, at least 1, at most 3 edits */
@@ -59,7 +70,7 @@ const char *closest_name(const char *name, const char *const *known, size_t n)
     const char *best = NULL;
     size_t best_d = (size_t)-1;
     for (size_t i = 0; i < n; i++) {
-        if (strcmp(known[i], name) == 0)
+        if (strcmp(known[i], name) == 0 || numbered_siblings(name, known[i]))
             continue;
         size_t d = distance(name, known[i], limit);
         if (d < best_d) {
@@ -132,7 +143,7 @@ void check_dc_lookups(tr_ctx *ctx, const char *cmd)
         if (need) {
             strbuf known = { 0 };
             known_dcs(ctx, &known);
-            die(EXIT_USAGE, "%s: unknown datacenter '%s' (known: %s)%s", given[g].flag, dc,
+            die(EXIT_USAGE, "%s %s: unknown datacenter '%s' (known: %s)%s", cmd, given[g].flag, dc,
                 known.p ? known.p : "none", hint);
         }
         if (*hint)
