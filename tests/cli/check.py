@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The check command, per-command help, "did you mean", and ring as nodetool prints it.
 
-usage: check.py TOOL DATA_DIR
+usage: check.py TOOL DATA_DIR [--update]
+
+The golden outputs (tests/cli/golden/check-*.out, help-*.out) are rewritten with --update.
 """
 import json
 import os
@@ -13,6 +15,8 @@ import tempfile
 TOOL = os.path.abspath(sys.argv[1])
 DATA = sys.argv[2]
 TMP = tempfile.mkdtemp(prefix="tokenring-check-")
+UPDATE = "--update" in sys.argv
+GOLDEN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "golden")
 failures = []
 
 
@@ -136,6 +140,15 @@ rc, out, err = run(TOPO + ["check", "--yaml", twoyaml])
 check(rc == 5 and "initial_token lists 2 tokens but num_tokens is 4" in out
       and "partitioner RandomPartitioner, but the cluster's tokens are Murmur3Partitioner's" in out,
       "check: initial_token count, partitioner: got %d %r" % (rc, out))
+newdc = tmp("newdc.yaml", "initial_token: 0\npartitioner: Murmur3Partitioner\n"
+             "endpoint_snitch: GossipingPropertyFileSnitch\n")
+rc, out, err = run(TOPO + ["check", "--yaml", newdc, "--rackdc",
+                           tmp("dc9.properties", "dc=east\nrack=r1\nprefer_local=yes\n")])
+check(rc == 5 and "initial_token was set but num_tokens is not!" in out
+      and "prefer_local=yes is read as false" in out
+      and "dc=east is a new datacenter" in out and "auto_bootstrap is not set (true)" in out,
+      "check: initial_token without num_tokens, prefer_local, a new datacenter: got %d %r"
+      % (rc, out))
 for text, where, what in (("num_tokens:\n  - 1\n", "2:3", "found a list"),
                           ("num_tokens: [1]\n", "1:13", "expected a single value"),
                           ("num_tokens: 1\nnum_tokens: 2\n", "2:1", "set twice"),
@@ -144,6 +157,15 @@ for text, where, what in (("num_tokens:\n  - 1\n", "2:3", "found a list"),
     rc, out, err = run(TOPO + ["check", "--yaml", path])
     check(rc == 3 and out == "" and ("%s:%s:" % (path, where)) in err and what in err,
           "check --yaml %r: want exit 3 at %s (%s), got %d %r" % (text, where, what, rc, err))
+# a node joining a rack of a datacenter with fewer racks than the allocator's factor
+dc2 = tmp("dc2.properties", "dc=dc2\nrack=r1\n")
+alloc = tmp("alloc.yaml", "num_tokens: 8\nallocate_tokens_for_local_replication_factor: 3\n"
+        "partitioner: Murmur3Partitioner\nendpoint_snitch: GossipingPropertyFileSnitch\n")
+rc, out, err = run(TOPO + ["--keyspace", "ks=dc1=3,dc2=3", "check", "--yaml", alloc, "--rackdc",
+                           dc2])
+check(rc == 5 and "error: node (new node): dc2 has 2 racks, fewer than the factor 3: Cassandra's "
+      "allocator refuses the bootstrap" in out,
+      "check: a join the allocator refuses (racks < factor): got %d %r" % (rc, out))
 rc, out, err = run(TOPO + ["check", "--node", "a1"])
 check(rc == 2 and "give them" in err, "check --node alone: want a usage error, got %d" % rc)
 
@@ -216,6 +238,31 @@ for version, want in (("6.0", "Cassandra 6.0 is not modelled yet"),
     rc, out, err = run(["--cassandra-version", version, "ring"])
     check(rc == 2 and out == "" and want in err, "--cassandra-version %s: want exit 2 with %r, "
           "got %d %r" % (version, want, rc, err))
+
+# ------------------------------------------------------------------ goldens
+# (exit code, output): check's findings for a node about to join with a new rack, a
+# num_tokens unlike its datacenter's and an allocator factor unlike one keyspace's
+GOLDEN_CASES = [
+    ("check-2dc-node", 4, TOPO + ["--keyspace", "ks=dc1=3,dc2=2", "--keyspace", "logs=dc1=2",
+                                  "check", "--yaml", "check/cassandra.yaml", "--rackdc",
+                                  "check/cassandra-rackdc.properties", "--node", "10.0.0.7"]),
+    ("check-2dc-json", 4, TOPO + ["--keyspace", "ks=dc1=3,dc2=3", "check", "--json"]),
+    ("check-sample-owns", 4, ["--nodetool-ring", ring50, "--keyspace", "ks=datacenter1=2",
+                              "check", "ks"]),
+    ("help-check", 0, ["help", "check"]),
+    ("help-ring", 0, ["ring", "--help"]),
+]
+for name, code, args in GOLDEN_CASES:
+    rc, out, err = run(args)
+    if not check(rc == code, "golden %s: exit %d (want %d): %s" % (name, rc, code, err)):
+        continue
+    path = os.path.join(GOLDEN, name + ".out")
+    if UPDATE:
+        with open(path, "w", newline="") as f:
+            f.write(out)
+        continue
+    with open(path, newline="") as f:
+        check(out == f.read(), "golden %s: output differs from %s" % (name, path))
 
 if failures:
     print("%d check(s) failed" % len(failures))

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "tool.h"
 
@@ -268,7 +269,7 @@ static void check_dc_factor(tr_ctx *ctx, struct findings *fs, const char *ks, st
         bool quorum_lost = (size_t)rf - most < q;
         add(fs, SEV_WARNING, subj,
             "%zu racks for factor %d: NetworkTopologyStrategy takes one replica per rack and "
-            "the other %zu from racks already used (the first met on the ring), so one rack "
+            "the remaining %zu from racks already used (the first met on the ring), so one rack "
             "holds up to %zu replicas of a range%s and the extra replicas land unevenly%s; "
             "Cassandra's token allocation (allocate_tokens_for_keyspace or "
             "allocate_tokens_for_local_replication_factor) refuses a node joining one of "
@@ -639,14 +640,15 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
             if (!pdc || !pdc->value || !*pdc->value || !prack || !prack->value ||
                 !*prack->value)
                 add(fs, SEV_ERROR, p.path,
-                    "%s%s%s not set: GossipingPropertyFileSnitch puts the node in %s",
+                    "%s%s%s not set (or empty): GossipingPropertyFileSnitch puts the node in %s",
                     !pdc || !pdc->value || !*pdc->value ? "dc" : "",
                     (!pdc || !pdc->value || !*pdc->value) &&
                             (!prack || !prack->value || !*prack->value)
                         ? " and "
                         : "",
                     !prack || !prack->value || !*prack->value ? "rack" : "",
-                    "UNKNOWN_DC / UNKNOWN_RACK: a datacenter no keyspace replicates to");
+                    "UNKNOWN_DC / UNKNOWN_RACK (or an empty name): a datacenter no keyspace "
+                    "replicates to");
             if (suffix)
                 add(fs, SEV_WARNING, p.path,
                     "dc_suffix is read by the cloud snitches (Ec2Snitch, ...) only: "
@@ -674,8 +676,11 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
             }
         }
         const struct conf_entry *pl = conf_get(&p, "prefer_local");
-        if (pl && pl->value && strcmp(pl->value, "true") != 0 && strcmp(pl->value, "false") != 0)
-            add(fs, SEV_WARNING, p.path, "prefer_local=%s: expected true or false", pl->value);
+        if (pl && pl->value && strcasecmp(pl->value, "true") != 0 &&
+            strcasecmp(pl->value, "false") != 0)
+            add(fs, SEV_WARNING, p.path,
+                "prefer_local=%s is read as false (Boolean.parseBoolean takes true only)",
+                pl->value);
     }
     struct dc *mydc = dc ? find_dc(dcs, ndc, dc) : NULL;
     if (idx < 0 && dc) {
@@ -801,7 +806,13 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
     size_t ninit = 0;
     if (it && it->value && *it->value) {
         char **parts = token_list(it->value, &ninit);
-        if (num_tokens > 0 && ninit != (size_t)num_tokens)
+        if (!nt || !nt->value)
+            add(fs, SEV_ERROR, "cassandra.yaml",
+                "initial_token lists %zu token%s but num_tokens is not set: Cassandra refuses "
+                "to start (\"initial_token was set but num_tokens is not!\"); set num_tokens: "
+                "%zu",
+                ninit, ninit == 1 ? "" : "s", ninit);
+        else if (num_tokens > 0 && ninit != (size_t)num_tokens)
             add(fs, SEV_ERROR, "cassandra.yaml",
                 "initial_token lists %zu token%s but num_tokens is %ld: Cassandra refuses to "
                 "start (\"The number of initial tokens (by initial_token) specified (%zu) is "
@@ -854,12 +865,19 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
         add(fs, SEV_WARNING, "cassandra.yaml",
             "both allocate_tokens_for_keyspace and allocate_tokens_for_local_replication_factor "
             "are set: Cassandra uses the keyspace's replication and ignores the factor");
-    if (!ninit && !has_aks && !has_arf && num_tokens > 1 && idx < 0)
+    if (!ninit && !has_aks && !has_arf && num_tokens >= 1 && idx < 0)
         add(fs, SEV_WARNING, "cassandra.yaml",
             "num_tokens %ld without allocate_tokens_for_local_replication_factor (or "
-            "allocate_tokens_for_keyspace, or initial_token): the node takes random tokens, "
-            "and its ownership may be far from its share",
-            num_tokens);
+            "allocate_tokens_for_keyspace, or initial_token): the node takes %s, and its "
+            "ownership may be far from its share",
+            num_tokens, num_tokens == 1 ? "a random token" : "random tokens");
+    const struct conf_entry *ab = conf_get(&y, "auto_bootstrap");
+    if (idx < 0 && dc && !mydc && !(ab && ab->value && strcasecmp(ab->value, "false") == 0))
+        add(fs, SEV_WARNING, "cassandra.yaml",
+            "auto_bootstrap is %s for a node of the new datacenter %s: a new datacenter's "
+            "nodes start with auto_bootstrap: false, get added to the keyspaces' replication, "
+            "then run nodetool rebuild -- <an existing datacenter>",
+            ab && ab->value ? ab->value : "not set (true)", dc);
     const char *alloc_dc = mydc ? mydc->name : dc;
     if (has_aks && !ninit) {
         size_t kidx;
