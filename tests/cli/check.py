@@ -220,6 +220,14 @@ check(rc == 0 and out.endswith("status\" instead.\n\n\n  ") and mine[:len(real)]
                                "use \"nodetool status\" instead."],
       "ring: the real 5.0 output (trailing blanks aside; nodetool ends with a blank line and "
       "two spaces), got %r" % out[-120:])
+# real 5.0.6 outputs, every byte (RandomPartitioner and ByteOrderedPartitioner clusters,
+# two keyspaces of different replication: '?' and the Note)
+for part in ("random", "byteordered"):
+    path = os.path.join("captured", "5.0.6-%s-ring.txt" % part)
+    rc, out, err = run(["--nodetool-ring", path, "--keyspace", "ks_simple=SimpleStrategy:2",
+                        "--keyspace", "ks_nts=dc1=2,dc2=1", "ring"])
+    with open(os.path.join(DATA, path), newline="") as f:
+        check(rc == 0 and out == f.read(), "ring on %s: not byte-identical to nodetool's" % path)
 ring310 = os.path.join("samples", "ring-3.10-2dc-9nodes-single-token.txt")
 with open(os.path.join(DATA, ring310)) as f:
     header = [l for l in f.read().split("\n") if l.startswith("Address")][0]

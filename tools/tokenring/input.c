@@ -237,6 +237,26 @@ const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name)
     return with_rules(ctx, r);
 }
 
+const tokenring_replication *shared_replication(tr_ctx *ctx, bool *differ)
+{
+    *differ = false;
+    size_t k = tokenring_cluster_keyspace_count(ctx->cluster);
+    if (k == 0)
+        return NULL;
+    char first[4096], cur[4096];
+    size_t len;
+    const tokenring_replication *r0;
+    tokenring_cluster_keyspace(NULL, &r0, ctx->cluster, 0);
+    *differ = tokenring_replication_format(first, sizeof first, &len, r0) != TOKENRING_OK;
+    for (size_t i = 1; i < k && !*differ; i++) {
+        const tokenring_replication *r;
+        tokenring_cluster_keyspace(NULL, &r, ctx->cluster, i);
+        *differ = tokenring_replication_format(cur, sizeof cur, &len, r) != TOKENRING_OK ||
+                  strcmp(cur, first) != 0;
+    }
+    return *differ ? NULL : with_rules(ctx, r0);
+}
+
 /* The copies with_rules() made, freed at exit. */
 static tokenring_replication **ruled;
 static size_t nruled;

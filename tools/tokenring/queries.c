@@ -24,24 +24,9 @@ static enum own_mode own_mode_for(tr_ctx *ctx, const char *ks, const tokenring_r
         *repl = find_keyspace(ctx, ks);
         return OWN_EFFECTIVE;
     }
-    size_t k = tokenring_cluster_keyspace_count(ctx->cluster);
-    if (k == 0)
-        return OWN_PRIMARY;
-    char first[4096], cur[4096];
-    size_t len;
-    const tokenring_replication *r0;
-    tokenring_cluster_keyspace(NULL, &r0, ctx->cluster, 0);
-    if (tokenring_replication_format(first, sizeof first, &len, r0) != TOKENRING_OK)
-        return OWN_UNKNOWN;
-    for (size_t i = 1; i < k; i++) {
-        const tokenring_replication *r;
-        tokenring_cluster_keyspace(NULL, &r, ctx->cluster, i);
-        if (tokenring_replication_format(cur, sizeof cur, &len, r) != TOKENRING_OK ||
-            strcmp(cur, first) != 0)
-            return OWN_UNKNOWN;
-    }
-    *repl = with_rules(ctx, r0);
-    return OWN_EFFECTIVE;
+    bool differ;
+    *repl = shared_replication(ctx, &differ);
+    return *repl ? OWN_EFFECTIVE : differ ? OWN_UNKNOWN : OWN_PRIMARY;
 }
 
 /* Per-cluster-node ownership for ring/status; node index = cluster index = ring index. */

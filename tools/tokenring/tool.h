@@ -200,6 +200,9 @@ const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
 const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name);
 const tokenring_replication *with_rules(tr_ctx *ctx, const tokenring_replication *r);
+/* The replication every keyspace of the input shares (nodetool's ownership without a
+ * keyspace), or NULL: none defined (*differ false), or they differ (*differ true). */
+const tokenring_replication *shared_replication(tr_ctx *ctx, bool *differ);
 tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r);
 const char *node_name(tr_ctx *ctx, uint32_t idx);
 const char **cluster_dcs(tr_ctx *ctx, size_t *count);
