@@ -134,7 +134,8 @@ check(rc == 5 and "Bootstrapping to existing token %s is not allowed" % taken in
       and "initial_token lists" not in out,
       "check: initial_token continued on a second line, one token taken: got %d %r"
       % (rc, out))
-twoyaml = tmp("two.yaml", "num_tokens: 4\ninitial_token: \"1,2\"\npartitioner: "
+twoyaml = tmp("two.yaml", "---\r\nnum_tokens : 4 # spaces before the colon\r\n"
+              "initial_token: \"1,2\"\r\npartitioner: "
               "RandomPartitioner\nendpoint_snitch: GossipingPropertyFileSnitch\n")
 rc, out, err = run(TOPO + ["check", "--yaml", twoyaml])
 check(rc == 5 and "initial_token lists 2 tokens but num_tokens is 4" in out

@@ -114,11 +114,13 @@ void conf_read_yaml(struct conf *c, const char *path, const char *const *keys, s
         size_t k = 0;
         while (isalnum((unsigned char)l[k]) || l[k] == '_' || l[k] == '-' || l[k] == '.')
             k++;
-        if (k == 0 || l[k] != ':' || (l[k + 1] != '\0' && l[k + 1] != ' ' && l[k + 1] != '\t'))
+        size_t colon = k + strspn(l + k, " \t"); /* "key : value" is YAML too */
+        if (k == 0 || l[colon] != ':' ||
+            (l[colon + 1] != '\0' && l[colon + 1] != ' ' && l[colon + 1] != '\t'))
             continue; /* not a plain `key:` (a quoted key, a list item...): not ours */
         if (!wanted(l, k, keys, nkeys))
             continue;
-        const char *v = l + k + 1;
+        const char *v = l + colon + 1;
         v += strspn(v, " \t");
         unsigned col = (unsigned)(v - l) + 1;
         char *value = NULL;
