@@ -150,6 +150,17 @@ check(rc == 5 and "initial_token was set but num_tokens is not!" in out
       and "dc=east is a new datacenter" in out and "auto_bootstrap is not set (true)" in out,
       "check: initial_token without num_tokens, prefer_local, a new datacenter: got %d %r"
       % (rc, out))
+# a RandomPartitioner cluster (real 5.0.6 output): a token already taken, written with a
+# leading zero
+ryaml = tmp("random.yaml", "num_tokens: 4\ninitial_token: 043670719200469348867329696283634648000,"
+            "1,2,3\npartitioner: org.apache.cassandra.dht.RandomPartitioner\n"
+            "endpoint_snitch: GossipingPropertyFileSnitch\n")
+rc, out, err = run(["--nodetool-ring", os.path.join("captured", "5.0.6-random-ring.txt"),
+                    "--keyspace", "ks_nts=dc1=2,dc2=1", "check", "--yaml", ryaml])
+check(rc == 5 and "ok: dc1: 2 nodes in 2 racks (r1 1, r2 1), num_tokens 4" in out
+      and "initial_token 043670719200469348867329696283634648000 is node 127.0.0.2's" in out
+      and "partitioner" not in out,
+      "check on a RandomPartitioner ring: got %d %r %r" % (rc, out, err))
 for text, where, what in (("num_tokens:\n  - 1\n", "2:3", "found a list"),
                           ("num_tokens: [1]\n", "1:13", "expected a single value"),
                           ("num_tokens: 1\nnum_tokens: 2\n", "2:1", "set twice"),

@@ -182,10 +182,11 @@ static void check_layout(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_
 /* Effective ownership of the keyspace per node (of 2^64), or NULL without tokens. */
 static tokenring_ownership *ownership_of(tr_ctx *ctx, const tokenring_replication *r)
 {
-    if (!tokenring_cluster_topology(ctx->cluster) ||
-        tokenring_cluster_partitioner(ctx->cluster) != TOKENRING_PARTITIONER_MURMUR3)
+    if (!tokenring_cluster_topology(ctx->cluster))
         return NULL;
     const tokenring_ring *ring = need_ring(ctx);
+    if (tokenring_ring_ownership_flags(ring) & TOKENRING_OWNERSHIP_NO_WIDTHS)
+        return NULL; /* ByteOrderedPartitioner: ownership depends on the data */
     size_t n = tokenring_ring_node_count(ring);
     tokenring_ownership *o = calloc(n ? n : 1, sizeof *o);
     if (!o)
@@ -530,6 +531,31 @@ static long find_node(tr_ctx *ctx, const char *name)
     return -1;
 }
 
+/* A token of the cluster's partitioner, for comparing texts that may differ in form. */
+struct ptoken {
+    int64_t m;
+    tokenring_token128 r;
+    uint8_t b[256];
+    size_t bn;
+};
+
+static bool parse_ptoken(struct ptoken *t, tokenring_partitioner p, const char *s)
+{
+    memset(t, 0, sizeof *t);
+    size_t n = strlen(s);
+    if (p == TOKENRING_PARTITIONER_MURMUR3)
+        return tokenring_token_parse(&t->m, s, n, NULL) == TOKENRING_OK;
+    if (p == TOKENRING_PARTITIONER_RANDOM)
+        return tokenring_token128_parse(&t->r, s, n, NULL) == TOKENRING_OK;
+    return tokenring_byte_token_parse(t->b, sizeof t->b, &t->bn, s, n, NULL) == TOKENRING_OK;
+}
+
+static bool same_ptoken(const struct ptoken *a, const struct ptoken *b)
+{
+    return a->m == b->m && a->r.hi == b->r.hi && a->r.lo == b->r.lo && a->bn == b->bn &&
+           memcmp(a->b, b->b, a->bn) == 0;
+}
+
 /* initial_token's list as Cassandra reads it: split at commas, each trimmed, empty ones
  * dropped (commons-lang StringUtils.split). */
 static char **token_list(const char *s, size_t *count)
@@ -818,34 +844,38 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
                 "start (\"The number of initial tokens (by initial_token) specified (%zu) is "
                 "different from num_tokens value (%ld)\")",
                 ninit, ninit == 1 ? "" : "s", num_tokens, ninit, num_tokens);
-        if (cp == TOKENRING_PARTITIONER_MURMUR3) {
-            size_t n = tokenring_cluster_node_count(ctx->cluster);
-            for (size_t i = 0; i < ninit; i++) {
-                int64_t t;
-                if (tokenring_token_parse(&t, parts[i], strlen(parts[i]), NULL) !=
-                    TOKENRING_OK) {
-                    add(fs, SEV_ERROR, "cassandra.yaml",
-                        "initial_token '%s' (line %u) is not a Murmur3Partitioner token (a "
-                        "decimal from -2^63 to 2^63-1)",
-                        parts[i], it->line);
+        size_t n = tokenring_cluster_node_count(ctx->cluster);
+        for (size_t i = 0; i < ninit; i++) {
+            struct ptoken t;
+            if (!parse_ptoken(&t, cp, parts[i])) {
+                add(fs, SEV_ERROR, "cassandra.yaml",
+                    "initial_token '%s' (line %u) is not a %s token (%s)", parts[i], it->line,
+                    short_class(tokenring_partitioner_name(cp)),
+                    cp == TOKENRING_PARTITIONER_MURMUR3 ? "a decimal from -2^63 to 2^63-1"
+                    : cp == TOKENRING_PARTITIONER_RANDOM ? "a decimal from 0 to 2^127"
+                                                         : "hex bytes");
+                continue;
+            }
+            for (size_t j = 0; j < i; j++) {
+                struct ptoken u;
+                if (parse_ptoken(&u, cp, parts[j]) && same_ptoken(&t, &u))
+                    add(fs, SEV_ERROR, "cassandra.yaml", "initial_token lists %s twice",
+                        parts[i]);
+            }
+            for (size_t a = 0; a < n; a++) {
+                tokenring_cluster_node_info o;
+                tokenring_cluster_node(&o, ctx->cluster, a);
+                if ((long)a == idx)
                     continue;
-                }
-                for (size_t j = 0; j < i; j++)
-                    if (strcmp(parts[j], parts[i]) == 0)
-                        add(fs, SEV_ERROR, "cassandra.yaml",
-                            "initial_token lists %s twice", parts[i]);
-                for (size_t a = 0; a < n; a++) {
-                    tokenring_cluster_node_info o;
-                    tokenring_cluster_node(&o, ctx->cluster, a);
-                    if ((long)a == idx)
-                        continue;
-                    for (size_t k = 0; k < o.token_count; k++)
-                        if (o.tokens[k] == t)
-                            add(fs, SEV_ERROR, subj,
-                                "initial_token %s is node %s's: Cassandra refuses the "
-                                "bootstrap (\"Bootstrapping to existing token %s is not "
-                                "allowed\")",
-                                parts[i], o.name, parts[i]);
+                for (size_t k = 0; k < o.declared_tokens; k++) {
+                    char *text = cluster_token_text(ctx, a, k);
+                    struct ptoken u;
+                    if (text && parse_ptoken(&u, cp, text) && same_ptoken(&t, &u))
+                        add(fs, SEV_ERROR, subj,
+                            "initial_token %s is node %s's: Cassandra refuses the bootstrap "
+                            "(\"Bootstrapping to existing token %s is not allowed\")",
+                            parts[i], o.name, parts[i]);
+                    free(text);
                 }
             }
         }
@@ -980,6 +1010,11 @@ static const char *sev_word(enum sev s)
     return s == SEV_ERROR ? "error" : s == SEV_WARNING ? "warning" : "ok";
 }
 
+static int cmp_rack(const void *a, const void *b)
+{
+    return strcmp(((const struct rack *)a)->name, ((const struct rack *)b)->name);
+}
+
 /* check [KEYSPACE...] [--yaml FILE] [--rackdc FILE] [--node NAME] */
 TOOL_COMMAND(cmd_check)
 {
@@ -1013,6 +1048,8 @@ TOOL_COMMAND(cmd_check)
         }
         r->nodes++;
     }
+    for (size_t d = 0; d < ndc; d++)
+        qsort(dcs[d].racks, dcs[d].nracks, sizeof *dcs[d].racks, cmp_rack);
     struct findings fs = { 0 };
     if (ctx->demo)
         add(&fs, SEV_WARNING, "input", "none given: this is the built-in demo ring");

@@ -229,8 +229,8 @@ int main(int argc, char **argv)
     if (other && !partitioned_command(cmd->name) && !generate)
         die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering, "
                         "ring, status, availability, convert, join, decommission, replace, "
-                        "move, removenode, assassinate, ranges, balance and generatetokens "
-                        "commands only (so far)",
+                        "move, removenode, assassinate, ranges, balance, check and "
+                        "generatetokens commands only (so far)",
             ctx->opt.partitioner);
     if ((ctx->opt.layout || ctx->opt.seed_given) && !generate)
         die(EXIT_USAGE, "--layout and --seed work with generatetokens only");
@@ -249,7 +249,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "%s works on Murmur3Partitioner rings only (so far); the input's "
                         "tokens are %s tokens (token, getendpoints, describering, ring, "
                         "status, availability, convert, join, decommission, replace, move, "
-                        "removenode, assassinate, ranges and balance take them; "
+                        "removenode, assassinate, ranges, balance and check take them; "
                         "generatetokens RandomPartitioner's)",
             cmd->name, tokenring_partitioner_name(part));
     cmd->fn(ctx);

@@ -96,7 +96,7 @@ bool partitioned_command(const char *name)
     static const char *const names[] = { "getendpoints", "describering", "ring", "status",
                                          "availability", "convert", "token", "join",
                                          "decommission", "replace", "move", "balance",
-                                         "removenode", "assassinate", "ranges" };
+                                         "removenode", "assassinate", "ranges", "check" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
