@@ -862,11 +862,9 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
                     add(fs, SEV_ERROR, "cassandra.yaml", "initial_token lists %s twice",
                         parts[i]);
             }
-            for (size_t a = 0; a < n; a++) {
+            for (size_t a = 0; a < n && idx < 0; a++) { /* a joined node keeps its tokens */
                 tokenring_cluster_node_info o;
                 tokenring_cluster_node(&o, ctx->cluster, a);
-                if ((long)a == idx)
-                    continue;
                 for (size_t k = 0; k < o.declared_tokens; k++) {
                     char *text = cluster_token_text(ctx, a, k);
                     struct ptoken u;
@@ -908,7 +906,10 @@ static void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t 
             "nodes start with auto_bootstrap: false, get added to the keyspaces' replication, "
             "then run nodetool rebuild -- <an existing datacenter>",
             ab && ab->value ? ab->value : "not set (true)", dc);
-    const char *alloc_dc = mydc ? mydc->name : dc;
+    if (idx >= 0 && (ninit || has_aks || has_arf))
+        add(fs, SEV_OK, subj, "%s: read at bootstrap only; the node keeps its tokens",
+            ninit ? "initial_token" : "the token allocation settings");
+    const char *alloc_dc = idx >= 0 ? NULL : mydc ? mydc->name : dc;
     if (has_aks && !ninit) {
         size_t kidx;
         if (tokenring_cluster_find_keyspace(&kidx, ctx->cluster, aks->value) != TOKENRING_OK) {
