@@ -355,7 +355,7 @@ def main() -> int:
         (["token", "--partitioner", "md5", "a"], "expected murmur3, random or byteordered"),
         (["ring", "--partitioner", "random"], "give the ring (--topology FILE"),
         (["status", "--partitioner", "random"], "give the ring (--topology FILE"),
-        (["pending", "--partitioner", "random"], "ranges, balance and generatetokens commands only"),
+        (["pending", "--partitioner", "random"], "ranges, balance, check and generatetokens commands only"),
         (["--topology", os.path.join(data, "samples", "partitioned", "random_toy.topology.tsv"),
           "--keyspace", "ks=SimpleStrategy:2", "pending", "ks"],
          "pending works on Murmur3Partitioner rings only (so far)"),

@@ -185,6 +185,28 @@
       "each keyspace, rebuild, switch clients, drop OLD, decommission its nodes.", \
       "tokenring migrate-num-tokens --new-dc dc2 --num-tokens 16 --nodes 6 --rf 3 " \
       "--racks 2,2,2") \
+    X(cmd_check, \
+      "check", "[KEYSPACE...] [--yaml FILE] [--rackdc FILE] [--node NAME]", \
+      "check the cluster's layout, and a node's settings against it", \
+      "One line per finding, 'error:', 'warning:' or 'ok:', saying why it matters, then the " \
+      "counts. The layout: nodes per rack per datacenter; each keyspace's factor against " \
+      "its datacenter's racks as NetworkTopologyStrategy places replicas (fewer racks than " \
+      "the factor: a rack holds several replicas of a range, and Cassandra's token " \
+      "allocation refuses new nodes there; as many: each rack a full copy, so unequal " \
+      "racks load unequal nodes; more: each rack's measured share), a factor larger than " \
+      "its datacenter, SimpleStrategy across datacenters, mixed num_tokens, and a pasted " \
+      "Owns that differs from the computed one (for KEYSPACE, or the replication all " \
+      "keyspaces share). With --yaml (cassandra.yaml: num_tokens, initial_token, " \
+      "allocate_tokens_for_keyspace, allocate_tokens_for_local_replication_factor, " \
+      "partitioner, endpoint_snitch) and --rackdc (cassandra-rackdc.properties: dc, rack, " \
+      "dc_suffix, prefer_local), node NAME's settings (a node of the cluster, or without " \
+      "--node or with a name not in it, a node about to join): what Cassandra would refuse " \
+      "(a changed dc, rack or num_tokens, initial_token's count, a token already taken, " \
+      "another partitioner) and what would hurt (a dc or rack unknown to the cluster, with " \
+      "'did you mean', num_tokens unlike its datacenter's, an allocator factor unlike the " \
+      "keyspaces'). Exit status 0 when every line is ok, 4 with warnings, 5 with errors.", \
+      "tokenring --nodetool-status status.txt --nodetool-ring ring.txt --schema ks.txt " \
+      "check --yaml cassandra.yaml --rackdc cassandra-rackdc.properties --node 10.0.0.7") \
     X(cmd_demo, \
       "demo", "[KEY...]", "show a key's token, owner and replicas on the demo ring", \
       "The built-in demo ring: six nodes with eight seeded tokens each (layout seed 1), " \
@@ -221,9 +243,11 @@ const tool_option tool_options[] = {
     { "--cassandra-version", "V",
       "place replicas in the order of Cassandra release V (default: the newest); releases "
       "before 3.2 (e.g. 3.0.30) order NetworkTopologyStrategy replicas differently when a "
-      "datacenter has fewer racks than its replication factor. With --as-cassandra, the "
+      "datacenter has fewer racks than its replication factor; ring's address column "
+      "leaves out the port before 4.0. With --as-cassandra, the "
       "release whose token allocation to follow: 4.0, 4.1 or 5.0 or a release of them "
-      "(default 5.0)" },
+      "(default 5.0). Known: 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0 (any "
+      "release of those lines); others are refused (6.0 is not modelled yet)" },
     { "--allow-partial", NULL,
       "accept elided or cut-short listings (results then cover only the tokens shown)" },
     { "--json", NULL, "print JSON instead of tables (tokens as strings)" },
@@ -235,8 +259,8 @@ const tool_option tool_options[] = {
                             "topology file's partitioner line or cqlsh system.local, else "
                             "read from the tokens; getendpoints, describering, ring, status, "
                             "availability, convert, join, decommission, replace, move, "
-                            "removenode, assassinate, ranges and balance take such rings); "
-                            "generatetokens' tokens (--layout, or --as-cassandra: random "
+                            "removenode, assassinate, ranges, balance and check take such "
+                            "rings); generatetokens' tokens (--layout, or --as-cassandra: random "
                             "only)" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "
                     "migrate-num-tokens)" },
@@ -271,7 +295,12 @@ const tool_option tool_options[] = {
     { "--top", "N", "how many worst failure sets to show per k (availability; default 5, 0 "
                     "counts only)" },
     { "--list", NULL, "list every failing set of nodes instead of the summary (availability)" },
-    { "--help", NULL, "print this help" },
+    { "--yaml", "FILE", "the node's cassandra.yaml (check)" },
+    { "--rackdc", "FILE", "the node's cassandra-rackdc.properties (check)" },
+    { "--node", "NAME", "the node whose --yaml and --rackdc to check: a node of the cluster, "
+                        "or a new one (check)" },
+    { "--help", NULL, "print this help; after a command, that command's help (as tokenring "
+                      "help COMMAND)" },
     { "--man", NULL, "print the manual page (roff)" },
     { "--version", NULL, "print the version" },
 };
@@ -290,5 +319,6 @@ const char *const tool_description =
 const char *const tool_exit_text =
     "0 success; 1 internal error (e.g. out of memory); 2 bad usage (unknown command or "
     "option, malformed key argument, unknown keyspace); 3 bad input (a file that cannot be "
-    "read or parsed, with FILE:LINE:COLUMN, or an input lacking what the command needs). "
+    "read or parsed, with FILE:LINE:COLUMN, or an input lacking what the command needs); "
+    "check: 4 warnings and no error, 5 errors (its findings are printed). "
     "Nothing is printed on standard output unless the command succeeds.";

@@ -156,3 +156,75 @@ void print_man(void)
     fputs(b.p, stdout);
     free(b.p);
 }
+
+const tool_command *find_command(const char *name)
+{
+    const char *names[64];
+    size_t n = 0;
+    for (size_t i = 0; i < tool_command_count; i++) {
+        if (strcmp(tool_commands[i].name, name) == 0)
+            return &tool_commands[i];
+        if (n < sizeof names / sizeof *names)
+            names[n++] = tool_commands[i].name;
+    }
+    char hint[160];
+    die(EXIT_USAGE, "unknown command '%s' (see tokenring --help)%s", name,
+        did_you_mean(name, names, n, hint, sizeof hint));
+}
+
+/* tokenring help CMD, tokenring CMD --help: the command's synopsis, summary, details,
+ * example, and the options its text names. */
+void print_command_help(const tool_command *cmd)
+{
+    strbuf b = { 0 };
+    strbuf usage = { 0 };
+    sb_printf(&usage, "Usage: tokenring [OPTIONS] %s%s%s", cmd->name, *cmd->args ? " " : "",
+              cmd->args);
+    wrap(&b, usage.p, 0, 4);
+    free(usage.p);
+    sb_puts(&b, "\n");
+    wrap(&b, cmd->summary, 0, 0);
+    sb_puts(&b, "\n");
+    wrap(&b, cmd->details, 0, 0);
+    sb_puts(&b, "\nExample:\n  ");
+    wrap_as(&b, cmd->example, 2, 4, true);
+    strbuf named = { 0 };
+    for (size_t i = 0; i < tool_option_count; i++) {
+        /* an option the command's text names, or one that names the command */
+        const char *f = tool_options[i].flag;
+        bool in_text = false;
+        const char *texts[] = { cmd->args, cmd->details };
+        for (size_t t = 0; t < 2 && !in_text; t++)
+            for (const char *at = strstr(texts[t], f); at && !in_text; at = strstr(at + 1, f)) {
+                char next = at[strlen(f)];
+                in_text = !(next == '-' || (next >= 'a' && next <= 'z'));
+            }
+        const char *h = tool_options[i].help;
+        size_t ln = strlen(cmd->name);
+        for (const char *at = strstr(h, cmd->name); at && !in_text; at = strstr(at + 1, cmd->name)) {
+            /* in a list of commands: "(join, ", ", ring)", "; balance" */
+            bool listed = at == h || at[-1] == '(' ||
+                          (at - h >= 2 && at[-1] == ' ' && (at[-2] == ',' || at[-2] == ';'));
+            char after = at[ln];
+            in_text = listed && (after == ',' || after == ')' || after == ';' || after == ':' ||
+                                 after == ' ' || after == '\0');
+        }
+        if (!in_text)
+            continue;
+        strbuf head = { 0 };
+        sb_printf(&head, "%s%s%s", f, tool_options[i].arg ? " " : "",
+                  tool_options[i].arg ? tool_options[i].arg : "");
+        entry(&named, head.p, tool_options[i].help);
+        free(head.p);
+    }
+    if (named.p) {
+        sb_puts(&b, "\nOptions of this command:\n");
+        sb_puts(&b, named.p);
+    }
+    sb_puts(&b, "\n");
+    wrap(&b, "The inputs (--topology, --nodetool-ring, --nodetool-status, --cqlsh, --schema, "
+             "--input, --keyspace) and every other option: tokenring --help.", 0, 0);
+    free(named.p);
+    fputs(b.p, stdout);
+    free(b.p);
+}

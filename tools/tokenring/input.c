@@ -220,17 +220,41 @@ const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name)
     if (tokenring_cluster_find_keyspace(&idx, ctx->cluster, name) != TOKENRING_OK) {
         strbuf known = { 0 };
         size_t k = tokenring_cluster_keyspace_count(ctx->cluster);
+        const char **names = calloc(k + 1, sizeof *names);
+        if (!names)
+            die(EXIT_INTERNAL, "out of memory");
         for (size_t i = 0; i < k; i++) {
-            const char *kn;
-            tokenring_cluster_keyspace(&kn, NULL, ctx->cluster, i);
-            sb_printf(&known, "%s%s", i ? ", " : "", kn);
+            tokenring_cluster_keyspace(&names[i], NULL, ctx->cluster, i);
+            sb_printf(&known, "%s%s", i ? ", " : "", names[i]);
         }
-        die(EXIT_USAGE, "unknown keyspace '%s' (%s%s); define one with --keyspace "
+        char hint[320];
+        did_you_mean(name, names, k, hint, sizeof hint);
+        die(EXIT_USAGE, "unknown keyspace '%s' (%s%s)%s; define one with --keyspace "
                         "NAME=REPLICATION or a 'keyspace' line in the topology file",
-            name, k ? "known: " : "the input defines none", k ? known.p : "");
+            name, k ? "known: " : "the input defines none", k ? known.p : "", hint);
     }
     tokenring_cluster_keyspace(NULL, &r, ctx->cluster, idx);
     return with_rules(ctx, r);
+}
+
+const tokenring_replication *shared_replication(tr_ctx *ctx, bool *differ)
+{
+    *differ = false;
+    size_t k = tokenring_cluster_keyspace_count(ctx->cluster);
+    if (k == 0)
+        return NULL;
+    char first[4096], cur[4096];
+    size_t len;
+    const tokenring_replication *r0;
+    tokenring_cluster_keyspace(NULL, &r0, ctx->cluster, 0);
+    *differ = tokenring_replication_format(first, sizeof first, &len, r0) != TOKENRING_OK;
+    for (size_t i = 1; i < k && !*differ; i++) {
+        const tokenring_replication *r;
+        tokenring_cluster_keyspace(NULL, &r, ctx->cluster, i);
+        *differ = tokenring_replication_format(cur, sizeof cur, &len, r) != TOKENRING_OK ||
+                  strcmp(cur, first) != 0;
+    }
+    return *differ ? NULL : with_rules(ctx, r0);
 }
 
 /* The copies with_rules() made, freed at exit. */
@@ -282,18 +306,23 @@ tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r
         size_t n = tokenring_ring_dc_count(ring);
         for (size_t i = 0; i < n; i++)
             sb_printf(&dcs, "%s%s", i ? ", " : "", tokenring_ring_dc_name(ring, i));
-        die(EXIT_INPUT, "cannot place replicas: %s; the ring's datacenters: %s", err.message,
-            n ? dcs.p : "none");
+        char hint[320] = "";
+        if (tokenring_replication_empty_dc_count(r, ring))
+            dc_hint(ctx, tokenring_replication_empty_dc(r, ring, 0), hint, sizeof hint);
+        die(EXIT_INPUT, "cannot place replicas: %s; the ring's datacenters: %s%s", err.message,
+            n ? dcs.p : "none", hint);
     }
     if (rc != TOKENRING_OK)
         die(lib_exit(rc), "cannot place replicas: %s", err.message);
     size_t empty = tokenring_replication_empty_dc_count(r, ring);
     for (size_t i = 0; i < empty; i++) {
-        char text[512];
+        char text[512], hint[320];
         fprintf(stderr,
                 "tokenring: warning: datacenter '%s' of replication %s has no node in the "
-                "ring: Cassandra places no replica there\n",
-                tokenring_replication_empty_dc(r, ring, i), repl_text(r, text, sizeof text));
+                "ring: Cassandra places no replica there%s\n",
+                tokenring_replication_empty_dc(r, ring, i), repl_text(r, text, sizeof text),
+                dc_hint(ctx, tokenring_replication_empty_dc(r, ring, i), hint,
+                        sizeof hint));
     }
     return p;
 }

@@ -23,7 +23,7 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
     size_t np = 0;
     if (!positional)
         die(EXIT_INTERNAL, "out of memory");
-    bool dashdash = false;
+    bool dashdash = false, help = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         /* "-" is stdin; "-42" is a negative number (a token or an int key), not an
@@ -54,8 +54,15 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             for (k = 0; k < tool_option_count; k++)
                 if (strcmp(tool_options[k].flag, "--help") == 0)
                     break;
-        if (k == tool_option_count)
-            die(EXIT_USAGE, "unknown option '%s' (see tokenring --help)", a);
+        if (k == tool_option_count) {
+            const char *flags[128];
+            size_t nf = 0;
+            for (size_t j = 0; j < tool_option_count && nf < sizeof flags / sizeof *flags; j++)
+                flags[nf++] = tool_options[j].flag;
+            char hint[160];
+            die(EXIT_USAGE, "unknown option '%s' (see tokenring --help)%s", a,
+                did_you_mean(flag, flags, nf, hint, sizeof hint));
+        }
         if (tool_options[k].arg && !val) {
             if (i + 1 >= argc)
                 die(EXIT_USAGE, "option %s needs an argument %s", flag, tool_options[k].arg);
@@ -117,6 +124,7 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             memset(&err, 0, sizeof err);
             if (tokenring_cassandra_rules_for_version(&ctx->opt.rules, val, &err) != TOKENRING_OK)
                 die(EXIT_USAGE, "option --cassandra-version: %s", err.message);
+            check_release(val);
             ctx->opt.cassandra_version = val;
         } else if (strcmp(f, "--fail") == 0) {
             ctx->opt.fail_unit = val;
@@ -165,10 +173,14 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
                 ctx->opt.rf = v;
             else
                 ctx->opt.failures = v;
+        } else if (strcmp(f, "--yaml") == 0) {
+            ctx->opt.yaml = val;
+        } else if (strcmp(f, "--rackdc") == 0) {
+            ctx->opt.rackdc = val;
+        } else if (strcmp(f, "--node") == 0) {
+            ctx->opt.node = val;
         } else if (strcmp(f, "--help") == 0) {
-            print_help();
-            free(positional);
-            exit(EXIT_OK);
+            help = true;
         } else if (strcmp(f, "--man") == 0) {
             print_man();
             free(positional);
@@ -181,6 +193,19 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
     }
     if ((ctx->opt.hex ? 1 : 0) + (ctx->opt.types ? 1 : 0) + (ctx->opt.token_mode ? 1 : 0) > 1)
         die(EXIT_USAGE, "--hex, --types and --token exclude each other");
+    /* tokenring --help, tokenring help: everything; tokenring help CMD, tokenring CMD
+     * --help: that command */
+    bool help_cmd = np > 0 && strcmp(positional[0], "help") == 0;
+    if (help || help_cmd) {
+        if (np > (size_t)help_cmd + 1)
+            die(EXIT_USAGE, "usage: tokenring help [COMMAND]");
+        if (np == (size_t)help_cmd)
+            print_help();
+        else
+            print_command_help(find_command(positional[help_cmd ? 1 : 0]));
+        free(positional);
+        exit(EXIT_OK);
+    }
     if (np == 0)
         die(EXIT_USAGE, "no command given (see tokenring --help)");
     ctx->opt.positional = positional;
@@ -194,12 +219,7 @@ int main(int argc, char **argv)
     tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1, .top = -1 } };
     tr_ctx *ctx = &state;
     parse_args(ctx, argc, argv);
-    const tool_command *cmd = NULL;
-    for (size_t i = 0; i < tool_command_count; i++)
-        if (strcmp(tool_commands[i].name, ctx->opt.cmd) == 0)
-            cmd = &tool_commands[i];
-    if (!cmd)
-        die(EXIT_USAGE, "unknown command '%s' (see tokenring --help)", ctx->opt.cmd);
+    const tool_command *cmd = find_command(ctx->opt.cmd);
     bool other = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "murmur3") != 0;
     bool generate = strcmp(cmd->name, "generatetokens") == 0;
     if (generate && other && strcmp(ctx->opt.partitioner, "byteordered") == 0)
@@ -209,8 +229,8 @@ int main(int argc, char **argv)
     if (other && !partitioned_command(cmd->name) && !generate)
         die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering, "
                         "ring, status, availability, convert, join, decommission, replace, "
-                        "move, removenode, assassinate, ranges, balance and generatetokens "
-                        "commands only (so far)",
+                        "move, removenode, assassinate, ranges, balance, check and "
+                        "generatetokens commands only (so far)",
             ctx->opt.partitioner);
     if ((ctx->opt.layout || ctx->opt.seed_given) && !generate)
         die(EXIT_USAGE, "--layout and --seed work with generatetokens only");
@@ -222,13 +242,14 @@ int main(int argc, char **argv)
                         "ring input; a key's replicas on such a ring: getendpoints",
             ctx->opt.partitioner);
     load_cluster(ctx);
+    check_dc_lookups(ctx, cmd->name);
     tokenring_partitioner part = tokenring_cluster_partitioner(ctx->cluster);
     if (part != TOKENRING_PARTITIONER_MURMUR3 && !partitioned_command(cmd->name) &&
         !(generate && part == TOKENRING_PARTITIONER_RANDOM))
         die(EXIT_USAGE, "%s works on Murmur3Partitioner rings only (so far); the input's "
                         "tokens are %s tokens (token, getendpoints, describering, ring, "
                         "status, availability, convert, join, decommission, replace, move, "
-                        "removenode, assassinate, ranges and balance take them; "
+                        "removenode, assassinate, ranges, balance and check take them; "
                         "generatetokens RandomPartitioner's)",
             cmd->name, tokenring_partitioner_name(part));
     cmd->fn(ctx);

@@ -103,7 +103,7 @@ void flush_and_exit(tr_ctx *ctx)
     if (fflush(stdout) != 0)
         die(EXIT_INTERNAL, "cannot write the output: %s", strerror(errno));
     free(ctx->out.p);
-    exit(EXIT_OK);
+    exit(ctx->exit_code);
 }
 
 /* u128 to decimal. */

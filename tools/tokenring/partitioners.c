@@ -96,7 +96,7 @@ bool partitioned_command(const char *name)
     static const char *const names[] = { "getendpoints", "describering", "ring", "status",
                                          "availability", "convert", "token", "join",
                                          "decommission", "replace", "move", "balance",
-                                         "removenode", "assassinate", "ranges" };
+                                         "removenode", "assassinate", "ranges", "check" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -315,8 +315,13 @@ TOOL_COMMAND(cmd_ring_any)
     check_args(ctx, 0, 1, "[KEYSPACE]");
     const tokenring_ring *ring = ctx->ring;
     tokenring_placement *p = NULL;
-    if (ctx->opt.nargs)
-        p = build_placement(ctx, find_keyspace(ctx, ctx->opt.args[0]));
+    /* as nodetool: the named keyspace, else the replication all keyspaces share ('?'
+     * and a Note when they differ), else (no keyspace known) primary ownership */
+    bool differ = false;
+    const tokenring_replication *shared = ctx->opt.nargs ? find_keyspace(ctx, ctx->opt.args[0])
+                                                         : shared_replication(ctx, &differ);
+    if (shared)
+        p = build_placement(ctx, shared);
     size_t nn = tokenring_ring_node_count(ring), nt, cap = token_cap(ring);
     tokenring_ring_tokens(ring, &nt);
     tokenring_ownership *own = calloc(nn ? nn : 1, sizeof *own);
@@ -334,7 +339,8 @@ TOOL_COMMAND(cmd_ring_any)
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, k);
         const char *c = strchr(info.name, ':');
-        size_t l = strlen(info.name) + ((c && !strchr(c + 1, ':')) ? 0 : 5);
+        size_t l = strlen(info.name) +
+                   ((c && !strchr(c + 1, ':')) || release_before(ctx, 4, 0) ? 0 : 5);
         if (l > w)
             w = l;
         vnodes |= info.token_count > 1;
@@ -344,7 +350,7 @@ TOOL_COMMAND(cmd_ring_any)
     if (ctx->opt.json)
         sb_printf(&ctx->out, "{\"partitioner\": \"%s\", \"ownership\": \"%s\", \"datacenters\": [",
                   tokenring_partitioner_name(tokenring_ring_partitioner(ring)),
-                  p ? "effective" : "primary");
+                  differ ? "unknown" : p ? "effective" : "primary");
     for (size_t d = 0; d < ndc; d++) {
         const char *dc = tokenring_ring_dc_name(ring, d);
         size_t last = SIZE_MAX, rows = 0;
@@ -362,7 +368,7 @@ TOOL_COMMAND(cmd_ring_any)
             sb_json_str(&ctx->out, dc);
             sb_puts(&ctx->out, ", \"rows\": [");
         } else {
-            sb_printf(&ctx->out, "\nDatacenter: %s\n==========\n", dc);
+            sb_printf(&ctx->out, "%sDatacenter: %s\n==========\n", d ? "" : "\n", dc);
             row(ctx, w, "Address", "Rack", "Status", "State", "Load", "Owns", "Token");
             if (rows > 1) {
                 token_text(tt, cap, ring, last);
@@ -385,13 +391,18 @@ TOOL_COMMAND(cmd_ring_any)
                 sb_json_str(&ctx->out, info.name);
                 sb_puts(&ctx->out, ", \"rack\": ");
                 sb_json_str(&ctx->out, info.rack);
-                sb_printf(&ctx->out, ", \"owns\": %.9g, \"token\": \"%s\"}", (double)f, tt);
+                if (differ)
+                    sb_printf(&ctx->out, ", \"owns\": null, \"token\": \"%s\"}", tt);
+                else
+                    sb_printf(&ctx->out, ", \"owns\": %.9g, \"token\": \"%s\"}", (double)f, tt);
                 continue;
             }
             char ow[32];
             snprintf(ow, sizeof ow, "%.2f%%", (double)f * 100.0);
+            const char *load = NULL; /* the pasted listing's Load (ring index = cluster index) */
+            tokenring_cluster_node_columns(&load, NULL, ctx->cluster, owners[i]);
             row(ctx, w, info.name, info.rack, liveness_word(info.liveness),
-                state_word(info.state), "?", ow, tt);
+                state_word(info.state), load ? load : "?", differ ? "?" : ow, tt);
         }
         if (ctx->opt.json)
             sb_puts(&ctx->out, "]}");
@@ -405,13 +416,17 @@ TOOL_COMMAND(cmd_ring_any)
             sb_puts(&ctx->out, "  Warning: \"nodetool ring\" is used to output all the tokens of a "
                           "node.\n  To view status related info of a node use \"nodetool "
                           "status\" instead.\n\n");
-        if (!p)
+        sb_puts(&ctx->out, "\n  "); /* Ring.java: printf("%n  " + errors) */
+        if (differ)
+            sb_puts(&ctx->out, "Note: Non-system keyspaces don't have the same replication "
+                               "settings, effective ownership information is meaningless\n");
+        else if (!p)
             sb_puts(&ctx->out, "Note: Ownership information does not include topology; for "
                           "complete information, specify a keyspace\n");
-        if (bop)
-            sb_puts(&ctx->out, "Note: ByteOrderedPartitioner's ownership counts sampled keys "
-                          "per range; Owns is its figure for a cluster without data (each "
-                          "token 1/N)\n");
+        if (bop && !differ) /* the tool's own note: on stderr, stdout is nodetool's */
+            fputs("tokenring: note: ByteOrderedPartitioner's ownership counts sampled keys "
+                  "per range; Owns is its figure for a cluster without data (each token "
+                  "1/N)\n", stderr);
     }
     free(tt);
     free(own);

@@ -24,24 +24,9 @@ static enum own_mode own_mode_for(tr_ctx *ctx, const char *ks, const tokenring_r
         *repl = find_keyspace(ctx, ks);
         return OWN_EFFECTIVE;
     }
-    size_t k = tokenring_cluster_keyspace_count(ctx->cluster);
-    if (k == 0)
-        return OWN_PRIMARY;
-    char first[4096], cur[4096];
-    size_t len;
-    const tokenring_replication *r0;
-    tokenring_cluster_keyspace(NULL, &r0, ctx->cluster, 0);
-    if (tokenring_replication_format(first, sizeof first, &len, r0) != TOKENRING_OK)
-        return OWN_UNKNOWN;
-    for (size_t i = 1; i < k; i++) {
-        const tokenring_replication *r;
-        tokenring_cluster_keyspace(NULL, &r, ctx->cluster, i);
-        if (tokenring_replication_format(cur, sizeof cur, &len, r) != TOKENRING_OK ||
-            strcmp(cur, first) != 0)
-            return OWN_UNKNOWN;
-    }
-    *repl = with_rules(ctx, r0);
-    return OWN_EFFECTIVE;
+    bool differ;
+    *repl = shared_replication(ctx, &differ);
+    return *repl ? OWN_EFFECTIVE : differ ? OWN_UNKNOWN : OWN_PRIMARY;
 }
 
 /* Per-cluster-node ownership for ring/status; node index = cluster index = ring index. */
@@ -123,23 +108,29 @@ static void owns_cell(tr_ctx *ctx, const struct own *o, size_t i, bool ring, cha
 }
 
 /* Says which Owns figures are shown when the input had its own. */
-static void owns_note(tr_ctx *ctx, const struct own *o, const char *ks, size_t shown,
-                      size_t hidden)
+static void owns_note_to(strbuf *out, const struct own *o, const char *ks, size_t shown,
+                         size_t hidden)
 {
     if (hidden) {
-        sb_puts(&ctx->out, "Note: Owns is computed from the tokens (");
+        sb_puts(out, "Note: Owns is computed from the tokens (");
         if (o->mode == OWN_EFFECTIVE && ks)
-            sb_printf(&ctx->out, "effective ownership for keyspace %s", ks);
+            sb_printf(out, "effective ownership for keyspace %s", ks);
         else
-            sb_puts(&ctx->out, o->mode == OWN_EFFECTIVE ? "effective ownership"
+            sb_puts(out, o->mode == OWN_EFFECTIVE ? "effective ownership"
                                                           : "primary ownership");
-        sb_printf(&ctx->out, "); it differs from the pasted Owns of %zu node%s, which is not "
+        sb_printf(out, "); it differs from the pasted Owns of %zu node%s, which is not "
                              "shown\n", hidden, hidden == 1 ? "" : "s");
     }
     if (shown)
-        sb_printf(&ctx->out, "Note: Owns of %zu node%s as pasted (nodetool's figures for the "
+        sb_printf(out, "Note: Owns of %zu node%s as pasted (nodetool's figures for the "
                              "keyspace it was run with), not computed: the tokens are "
                              "unknown\n", shown, shown == 1 ? "" : "s");
+}
+
+static void owns_note(tr_ctx *ctx, const struct own *o, const char *ks, size_t shown,
+                      size_t hidden)
+{
+    owns_note_to(&ctx->out, o, ks, shown, hidden);
 }
 
 static void json_own(tr_ctx *ctx, const struct own *o, size_t i)
@@ -361,15 +352,18 @@ TOOL_COMMAND(cmd_ring)
         tokenring_cluster_node_info info;
         tokenring_cluster_node(&info, ctx->cluster, i);
         const char *c = strchr(info.name, ':');
-        size_t l = strlen(info.name) + ((c && !strchr(c + 1, ':')) ? 0 : 5); /* ":7000" */
+        /* 4.0 and later: the widest ip:port, even without -pp ("ip:7000") */
+        size_t l = strlen(info.name) +
+                   ((c && !strchr(c + 1, ':')) || release_before(ctx, 4, 0) ? 0 : 5);
         if (l > w)
             w = l;
         if (info.token_count > 1)
             vnodes = true;
     }
-    if (ctx->opt.json) {
+    if (ctx->opt.json)
         sb_printf(&ctx->out, "{\"ownership\": \"%s\", \"datacenters\": [", mode_name(o.mode));
-    }
+    else
+        sb_puts(&ctx->out, "\n"); /* Ring.java: println() before the datacenters */
     for (size_t d = 0; d < ndc; d++) {
         /* rows: every token of the DC's nodes (normal and joining), ascending */
         size_t nrows = 0;
@@ -413,7 +407,7 @@ TOOL_COMMAND(cmd_ring)
             free(rows);
             continue;
         }
-        sb_printf(&ctx->out, "\nDatacenter: %s\n==========\n", dcs[d]);
+        sb_printf(&ctx->out, "Datacenter: %s\n==========\n", dcs[d]);
         ring_row(ctx, w, "Address", "Rack", "Status", "State", "Load", "Owns", "Token");
         if (nrows > 1) {
             char t[32];
@@ -448,7 +442,19 @@ TOOL_COMMAND(cmd_ring)
             char buf[320];
             owns_cell(ctx, &o, i, true, buf, sizeof buf, &shown, &hidden);
         }
-        owns_note(ctx, &o, ctx->opt.nargs ? ctx->opt.args[0] : NULL, shown, hidden);
+        /* the tool's own notes on stderr: stdout is nodetool's, byte for byte */
+        strbuf notes = { 0 };
+        owns_note_to(&notes, &o, ctx->opt.nargs ? ctx->opt.args[0] : NULL, shown, hidden);
+        for (char *line = notes.p; line && *line;) {
+            char *nl = strchr(line, '\n');
+            fprintf(stderr, "tokenring: %.*s\n", (int)(nl ? nl - line : (long)strlen(line)),
+                    line);
+            line = nl ? nl + 1 : line + strlen(line);
+        }
+        free(notes.p);
+        /* Ring.java ends with printf("%n  " + errors): a blank line, two spaces, and the
+         * note ("Note: ...%n") when effective ownership was not shown */
+        sb_puts(&ctx->out, "\n  ");
         if (o.mode == OWN_UNKNOWN)
             sb_printf(&ctx->out, "Note: %s\n", NOTE_DIFFERENT);
         else if (o.mode == OWN_PRIMARY)

@@ -17,6 +17,10 @@
  *   planning.c  generatetokens, migrate-num-tokens
  *   analyses.c  availability, balance
  *   removal.c   removenode, assassinate, ranges, pending
+ *   check.c     check: the cluster's layout and a node's settings against it
+ *   config.c    cassandra.yaml's scalar keys and cassandra-rackdc.properties (for check)
+ *   suggest.c   "did you mean" for mistyped names, the datacenter lookups
+ *   releases.c  the Cassandra releases --cassandra-version knows
  *
  * All state is in one tr_ctx, passed to whatever needs it: there are no mutable globals.
  * A new command is one new file defining `TOOL_COMMAND(cmd_x) { ... }` plus one row in
@@ -32,8 +36,10 @@
 #include <tokenring/layout.h>
 #include <tokenring/analysis.h>
 
-/* Exit codes: 0 ok, 1 internal error, 2 bad usage, 3 bad input. */
-enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INPUT = 3 };
+/* Exit codes: 0 ok, 1 internal error, 2 bad usage, 3 bad input; check: 4 warnings (and no
+ * error), 5 errors. */
+enum { EXIT_OK = 0, EXIT_INTERNAL = 1, EXIT_USAGE = 2, EXIT_INPUT = 3, EXIT_CHECK_WARNINGS = 4,
+       EXIT_CHECK_ERRORS = 5 };
 
 /* ------------------------------------------------------------------ state */
 
@@ -71,6 +77,7 @@ typedef struct tr_options {
     const char *layout;      /* --layout even|seeded (generatetokens), NULL: the allocator */
     uint64_t seed;           /* --seed S (generatetokens --layout seeded), default 1 */
     bool seed_given;
+    const char *yaml, *rackdc, *node; /* --yaml, --rackdc, --node (check) */
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */
@@ -84,6 +91,7 @@ typedef struct tr_ctx {
     bool demo;                  /* the cluster is the built-in demo ring */
     bool progress_on;           /* stderr is a terminal */
     strbuf out;                 /* stdout, written only once the command succeeded */
+    int exit_code;              /* flush_and_exit's code (check: findings), 0 by default */
 } tr_ctx;
 
 /* --------------------------------------------------------------- commands */
@@ -115,6 +123,40 @@ extern const char *const tool_exit_text;
 /* help.c */
 void print_help(void);
 void print_man(void);
+/* One command's help (tokenring help CMD, tokenring CMD --help). */
+void print_command_help(const tool_command *cmd);
+const tool_command *find_command(const char *name); /* dies naming the closest */
+
+/* suggest.c: the known name closest to NAME (a typo away), or NULL; "; did you mean 'X'?"
+ * in BUF (or an empty string); the same over the cluster's datacenters. */
+const char *closest_name(const char *name, const char *const *known, size_t n);
+const char *did_you_mean(const char *name, const char *const *known, size_t n, char *buf,
+                         size_t cap);
+
+const char *dc_hint(tr_ctx *ctx, const char *dc, char *buf, size_t cap);
+void check_dc_lookups(tr_ctx *ctx, const char *cmd);
+
+/* releases.c: dies unless V (a version tokenring_cassandra_rules_for_version accepted) is
+ * of a release line the tool knows; release_before: --cassandra-version is older than
+ * MAJOR.MINOR (false by default: the newest). */
+extern const char *const known_releases_text;
+void check_release(const char *v);
+bool release_before(tr_ctx *ctx, int major, int minor);
+
+/* config.c: a node's settings files. */
+struct conf_entry {
+    char *key, *value; /* value NULL: the key is empty or null */
+    unsigned line, col;
+};
+struct conf {
+    const char *path;
+    struct conf_entry e[64];
+    size_t n;
+};
+void conf_read_yaml(struct conf *c, const char *path, const char *const *keys, size_t nkeys);
+void conf_read_properties(struct conf *c, const char *path);
+const struct conf_entry *conf_get(const struct conf *c, const char *key);
+void conf_free(struct conf *c);
 
 /* ----------------------------------------------------------------- output */
 
@@ -158,6 +200,9 @@ const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
 const tokenring_replication *find_keyspace(tr_ctx *ctx, const char *name);
 const tokenring_replication *with_rules(tr_ctx *ctx, const tokenring_replication *r);
+/* The replication every keyspace of the input shares (nodetool's ownership without a
+ * keyspace), or NULL: none defined (*differ false), or they differ (*differ true). */
+const tokenring_replication *shared_replication(tr_ctx *ctx, bool *differ);
 tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r);
 const char *node_name(tr_ctx *ctx, uint32_t idx);
 const char **cluster_dcs(tr_ctx *ctx, size_t *count);
