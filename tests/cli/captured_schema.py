@@ -32,6 +32,94 @@ def check(cond, what):
     return cond
 
 
+def check_pastes(run, ring):
+    """Schema pastes the reader takes (quoted names, comments, strings, USE, views, cqlsh
+    prompts, CREATE KEYSPACE) and the ones it refuses, at their line and column."""
+    import tempfile
+    tmp = tempfile.mkdtemp(prefix="tokenring-schema-")
+
+    def paste(name, text):
+        path = os.path.join(tmp, name)
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+        return path
+
+    good = paste("good.cql", """cqlsh> DESCRIBE KEYSPACE shop
+-- a comment; with a ';'
+CREATE KEYSPACE shop WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': '1',
+    'dc2': '1'}  AND durable_writes = true;
+USE shop;
+CREATE TYPE shop.addr (street text, zip int);
+/* CREATE TABLE shop.decoy (x blob PRIMARY KEY); */
+CREATE TABLE "Quoted""Name" (
+    "A" INT,
+    b text,
+    c frozen<map<text, int>>,
+    s text static,
+    PRIMARY KEY (("A", b), c)
+) WITH comment = 'PRIMARY KEY (c); it''s' AND extensions = {};
+CREATE FUNCTION shop.f (x int) RETURNS NULL ON NULL INPUT RETURNS int LANGUAGE java
+    AS $$ return x; /* ; */ $$;
+create table SHOP.Lower (K BigInt primary key, v int,);
+CREATE MATERIALIZED VIEW shop.by_b AS SELECT * FROM "Quoted""Name"
+    WHERE b IS NOT NULL AND "A" IS NOT NULL AND c IS NOT NULL
+    PRIMARY KEY (b, "A", c) WITH comment = 'x';
+""")
+    for table, key, types in (('Quoted"Name', "7:x\\:y", "int,text"), ("lower", "42", "bigint"),
+                              ("by_b", "x:y", "text")):
+        rc, out, err = run(*ring, "--schema", good, "getendpoints", "shop", table, key)
+        rc2, out2, _ = run(*ring, "--schema", good, "--types", types, "getendpoints", "shop",
+                           "--", key)
+        check(rc == 0 and rc2 == 0 and out == out2 and len(out.split()) == 2 and
+              "warning" not in err,
+              "paste: shop.%s %r as %s: got %d %r %r, --types %r" % (table, key, types, rc,
+                                                                     out, err, out2))
+    rc, out, err = run(*ring, "--schema", good, "getendpoints", "shop", "decoy", "1")
+    check(rc == 2 and "unknown table 'decoy' in keyspace 'shop'" in err and
+          "Quoted\"Name" in err, "a commented-out table: got %d %r" % (rc, err))
+    bad = [
+        ("CREATE TABLE ks.t (k int, v int);\n", "1:14: table without a PRIMARY KEY"),
+        ("CREATE TABLE t (k int PRIMARY KEY);\n", "1:14: table 't' has no keyspace"),
+        ("CREATE TABLE ks.t (\n  k int,\n  PRIMARY KEY ((a), k));\n",
+         "1:14: table ks.t: partition-key column 'a' is not a column of t"),
+        ('CREATE TABLE ks."t (k int PRIMARY KEY);\n',
+         "1:17: unterminated quoted name: expected '\"'"),
+        ("CREATE TABLE ks.t (k int PRIMARY KEY, v int PRIMARY KEY);\n",
+         "1:45: expected one PRIMARY KEY, found 'PRIMARY'"),
+        ("CREATE TABLE ks.t (k int PRIMARY KEY\n", "2:1: expected ',' or ')' after a column "
+         "definition, found the end of the input"),
+        ("CREATE MATERIALIZED VIEW ks.v AS SELECT * FROM ks.base WHERE k IS NOT NULL "
+         "PRIMARY KEY (k);\n", "1:26: view ks.v: its base table ks.base is not in this input"),
+        ("CREATE KEYSPACE ks WITH replication = {'class': 'Foo'};\n",
+         "keyspace ks: unknown replication class"),
+        ("CREATE TABLE ks.t (k int PRIMARY KEY) WITH comment = 'open;\n",
+         "1:54: unterminated string"),
+        (" keyspace_name | table_name | column_name | kind | type\n---+---+---+---+---\n",
+         "1:1: system_schema.columns without its column 'position'"),
+        (" keyspace_name | table_name | column_name | kind | position | type\n"
+         "---+---+---+---+---+---\n ks | t | a | partition_key | 0 | int\n"
+         " ks | t | b | partition_key | 2 | int\n",
+         "4: table ks.t: partition-key column b has position 2, expected 1"),
+        (" keyspace_name | table_name | column_name | kind | position | type\n"
+         "---+---+---+---+---+---\n ks | t | a | partition_key | 0\n",
+         "3:1: expected 6 '|'-separated cells as in the header, found 5"),
+        (" keyspace_name | table_name | column_name | kind | position | type\n"
+         "---+---+---+---+---+---\n ks | t | a | partition_key | first | int\n",
+         "3:31: expected a partition-key position (0, 1, ...), found 'first'"),
+    ]
+    for i, (text, msg) in enumerate(bad):
+        path = paste("bad%d.txt" % i, text)
+        rc, out, err = run(*ring, "--schema", path, "status")
+        check(rc == 3 and out == "" and msg in err,
+              "paste %r: want exit 3 with %r, got %d %r" % (text[:60], msg, rc, err))
+    # two pastes of one table must agree
+    a = paste("a.cql", "CREATE TABLE ks.t (k int PRIMARY KEY);")
+    b = paste("b.cql", "CREATE TABLE ks.t (k text PRIMARY KEY);")
+    rc, out, err = run(*ring, "--schema", a, "--schema", b, "status")
+    check(rc == 3 and "table ks.t: partition key (k text) differs from (k int) read before"
+          in err, "two schemas that differ: got %d %r" % (rc, err))
+
+
 def main() -> int:
     tool, data = sys.argv[1], sys.argv[2]
     cap = lambda name: os.path.join(data, "captured", "5.0.6-" + name)  # noqa: E731
@@ -149,6 +237,7 @@ def main() -> int:
         check(rc == 0 and len(want) >= 8 and ring_owns(out) == want and
               all(o == "0.00%" for _, o, _ in want),
               "%s ring: want %r, got %d %r" % (ks, want[:2], rc, ring_owns(out)[:2]))
+    check_pastes(run, ring3)
     print("captured_schema: %d checks, %d failures" % (checks, len(failures)))
     return 1 if failures else 0
 
