@@ -74,6 +74,14 @@ CREATE MATERIALIZED VIEW shop.by_b AS SELECT * FROM "Quoted""Name"
               "warning" not in err,
               "paste: shop.%s %r as %s: got %d %r %r, --types %r" % (table, key, types, rc,
                                                                      out, err, out2))
+    # a byte-order mark and CRLF line endings (a paste saved on Windows)
+    bom = os.path.join(tmp, "bom.cql")
+    with open(bom, "wb") as fh:
+        fh.write(b"\xef\xbb\xbfCREATE TABLE shop.w (\r\n  k bigint PRIMARY KEY\r\n);\r\n")
+    rc, out, err = run(*ring, "--schema", good, "--schema", bom, "getendpoints", "shop", "w",
+                       "42")
+    rc2, out2, _ = run(*ring, "--schema", good, "getendpoints", "shop", "lower", "42")
+    check(rc == 0 and out == out2 and out, "BOM and CRLF: got %d %r %r" % (rc, out, err))
     rc, out, err = run(*ring, "--schema", good, "getendpoints", "shop", "decoy", "1")
     check(rc == 2 and "unknown table 'decoy' in keyspace 'shop'" in err and
           "Quoted\"Name" in err, "a commented-out table: got %d %r" % (rc, err))

@@ -910,6 +910,16 @@ static void read_cql(tr_ctx *ctx, const char *name, const char *text, size_t len
 
 bool schema_read(tr_ctx *ctx, const char *name, const char *text, size_t len)
 {
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte-order mark */
+        if (!is_columns_table(text + 3, len - 3) && !is_cql(text + 3, len - 3))
+            return false;
+        /* columns keep their numbers: the mark is a blank to the readers */
+        char *copy = xstrndup(text, len);
+        memcpy(copy, "   ", 3);
+        bool ok = schema_read(ctx, name, copy, len);
+        free(copy);
+        return ok;
+    }
     if (is_columns_table(text, len)) {
         read_columns_table(ctx, name, text, len);
         return true;
