@@ -8,7 +8,9 @@
  *   help.c      --help and --man from that table
  *   input.c     loading the cluster (files, demo ring, --keyspace), its lookups
  *   keys.c      keys and token lists from the command line or stdin
- *   schema.c    tables' partition keys from a pasted schema (--schema)
+ *   schema.c    tables' partition keys from a pasted schema (--schema): the tables,
+ *               cqlsh system_schema.columns
+ *   schema_cql.c  the same from CQL (DESCRIBE output, CREATE statements)
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
  *   queries.c   token, getendpoints, ring, describering, status, demo
  *   partitioners.c  --partitioner random|byteordered: token, and getendpoints,
@@ -195,6 +197,15 @@ bool schema_read(tr_ctx *ctx, const char *name, const char *text, size_t len);
 const struct schema_table *schema_table(tr_ctx *ctx, const char *keyspace, const char *table,
                                         strbuf *known);
 void schema_free(tr_ctx *ctx);
+/* Between schema.c and schema_cql.c: a table read (T moved in; one read twice must have
+ * the same key, else a refusal naming WHERE); does TEXT open with CREATE or USE (after
+ * comments and cqlsh prompts); reading it; and malloc / strndup that die when out of
+ * memory. */
+void schema_add_table(tr_ctx *ctx, struct schema_table *t, const char *where);
+bool schema_is_cql(const char *text, size_t len);
+void schema_read_cql(tr_ctx *ctx, const char *name, const char *text, size_t len);
+void *schema_alloc(size_t n);
+char *schema_strndup(const char *s, size_t n);
 
 /* ---------------------------------------------------------------- changes */
 
