@@ -223,10 +223,8 @@ static void qualified(struct parser *ps, const char *use, char **ks, char **name
                                   "KEYSPACE;' before it", what, a, a);
         lex_die(&ps->lx, at->line, at->col, msg);
     }
-    *ks = strdup(use);
+    *ks = schema_strndup(use, strlen(use));
     *name = a;
-    if (!*ks)
-        die(EXIT_INTERNAL, "out of memory");
 }
 
 static void skip_if_not_exists(struct parser *ps)
@@ -340,9 +338,7 @@ static void table_key(struct parser *ps, const struct tok *at, struct schema_tab
                      what, t->keyspace, t->table, pk[i], c->table);
             lex_die(&ps->lx, at->line, at->col, msg);
         }
-        t->types[i] = strdup(c->types[j]);
-        if (!t->types[i])
-            die(EXIT_INTERNAL, "out of memory");
+        t->types[i] = schema_strndup(c->types[j], strlen(c->types[j]));
     }
 }
 
@@ -378,7 +374,7 @@ static void parse_table(tr_ctx *ctx, struct parser *ps, const char *use, struct 
                     expect_fail(ps, "one PRIMARY KEY");
                 ps->i += 2;
                 pk = schema_alloc(sizeof *pk);
-                pk[0] = strdup(c.names[c.n - 1]);
+                pk[0] = schema_strndup(c.names[c.n - 1], strlen(c.names[c.n - 1]));
                 npk = 1;
             }
         }
@@ -393,12 +389,12 @@ static void parse_table(tr_ctx *ctx, struct parser *ps, const char *use, struct 
     expect_punct(ps, ')', "',' or ')' after a column definition");
     if (!pk)
         lex_die(&ps->lx, at->line, at->col, "table without a PRIMARY KEY");
-    c.ks = strdup(t.keyspace);
-    c.table = strdup(t.table);
+    c.ks = schema_strndup(t.keyspace, strlen(t.keyspace));
+    c.table = schema_strndup(t.table, strlen(t.table));
     table_key(ps, at, &t, pk, npk, &c, "table");
     schema_add_table(ctx, &t, ps->lx.name);
     struct cols *q = realloc(*all, (*nall + 1) * sizeof *q);
-    if (!q || !c.ks || !c.table)
+    if (!q)
         die(EXIT_INTERNAL, "out of memory");
     *all = q;
     (*all)[(*nall)++] = c;
