@@ -23,15 +23,22 @@
       "getendpoints", "KEYSPACE TABLE KEY | KEYSPACE KEY...", \
       "print the replicas of a key, as nodetool getendpoints", \
       "One address per line in Cassandra's replica order (pending nodes excluded). " \
-      "Exactly three arguments are nodetool's form KEYSPACE TABLE KEY: the table is " \
-      "skipped (the tool knows no tables; give the partition key's types with --types). " \
-      "Any other count is KEYSPACE KEY...: one key, or three and more; the rule counts " \
-      "arguments and never guesses whether one looks like a table name, so two keys " \
-      "without a table go on standard input, one per line (no arguments after " \
+      "Exactly three arguments are nodetool's form KEYSPACE TABLE KEY: KEY is read as " \
+      "nodetool reads it, with the table's partition-key types from --schema (cqlsh " \
+      "DESCRIBE output, or SELECT keyspace_name, table_name, column_name, kind, position, " \
+      "type FROM system_schema.columns; components of a composite key separated by ':'), " \
+      "and a table the schema does not have is refused as nodetool refuses it; without a " \
+      "schema (or --types, --hex) the key is hashed as text and the table ignored, which " \
+      "stderr says. Any other count, and any count with --token (the arguments are then " \
+      "tokens: there is no table), is KEYSPACE KEY...: one key, or three and more; the " \
+      "rule counts arguments and never guesses whether one looks like a table name, so " \
+      "two keys without a table go on standard input, one per line (no arguments after " \
       "KEYSPACE). Key types: text by default, --types for the partition key's CQL " \
       "types, --hex for raw bytes, --token when the arguments are tokens. With several " \
-      "keys each list is preceded by a '# KEY (token T)' line.", \
-      "tokenring --topology cluster.topo getendpoints shop orders --types uuid " \
+      "keys each list is preceded by a '# KEY (token T)' line. A keyspace that places no " \
+      "replica (SimpleStrategy with factor 0, datacenters without nodes only) has empty " \
+      "lists, as Cassandra answers, with a warning; so do describering, ring and status.", \
+      "tokenring --nodetool-ring ring.txt --schema schema.cql getendpoints shop orders " \
       "f47ac10b-58cc-4372-a567-0e02b2c3d479") \
     X(cmd_ring_any, \
       "ring", "[KEYSPACE]", "print the ring, as nodetool ring", \
@@ -235,7 +242,11 @@ const tool_option tool_options[] = {
     { "--schema", "FILE",
       "read every keyspace's replication from cqlsh output of SELECT * FROM "
       "system_schema.keyspaces (keyspaces with LocalStrategy, EverywhereStrategy or "
-      "MetaStrategy place nothing on the ring: they are skipped, with a note on stderr)" },
+      "MetaStrategy place nothing on the ring: they are skipped, with a note on stderr); "
+      "or the tables' partition keys (for getendpoints KEYSPACE TABLE KEY) from cqlsh "
+      "output of SELECT keyspace_name, table_name, column_name, kind, position, type FROM "
+      "system_schema.columns, or from CQL: DESCRIBE KEYSPACE / TABLE / SCHEMA output "
+      "(CREATE KEYSPACE also defines the keyspace); repeat for several files" },
     { "--input", "FILE", "read a file of any of these formats (detected)" },
     { "--keyspace", "NAME=REPL",
       "define a keyspace, REPL as in the topology file (e.g. NetworkTopologyStrategy:dc1=3, "
@@ -253,7 +264,7 @@ const tool_option tool_options[] = {
     { "--json", NULL, "print JSON instead of tables (tokens as strings)" },
     { "--hex", NULL, "keys are hex bytes" },
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
-    { "--token", NULL, "keys are tokens" },
+    { "--token", NULL, "keys are tokens (getendpoints: no TABLE argument then)" },
     { "--partitioner", "P", "murmur3, random or byteordered: the token command's hash; "
                             "the partitioner of the inputs' tokens (without it: named by a "
                             "topology file's partitioner line or cqlsh system.local, else "
@@ -313,8 +324,10 @@ const char *const tool_description =
     "NetworkTopologyStrategy replica order, nodetool's ownership figures). The cluster "
     "comes from a topology file, `nodetool ring` or `nodetool status` output, or cqlsh "
     "output of the system tables; several inputs are merged. With no input it uses a "
-    "built-in demo ring. Options may appear before or after the command; negative "
-    "numbers are arguments, and '--' ends the options (for keys that start with '-').";
+    "built-in demo ring of made-up nodes, and says so on standard error. Options may "
+    "appear before or after the command; negative numbers are arguments, and '--' ends "
+    "the options (for keys that start with '-'; after it '-' is the key '-', not "
+    "standard input).";
 
 const char *const tool_exit_text =
     "0 success; 1 internal error (e.g. out of memory); 2 bad usage (unknown command or "

@@ -48,7 +48,12 @@ static void load_input(tr_ctx *ctx, const struct input *in)
     size_t len;
     char *text = read_all(in->path, &len);
     const char *name = strcmp(in->path, "-") == 0 ? "<stdin>" : in->path;
-    int format = formats[in->kind];
+    if ((in->kind == IN_SCHEMA || in->kind == IN_CQLSH || in->kind == IN_AUTO) &&
+        schema_read(ctx, name, text, len)) {
+        free(text);
+        return;
+    }
+    int format = formats[in->kind == IN_SCHEMA ? IN_CQLSH : in->kind];
     if (format == TOKENRING_INPUT_TOPOLOGY &&
         tokenring_input_detect(text, len) == TOKENRING_INPUT_TSV)
         format = TOKENRING_INPUT_TSV;
@@ -154,9 +159,17 @@ void load_cluster(tr_ctx *ctx)
         die(EXIT_USAGE, "--partitioner %s: give the ring (--topology FILE, --nodetool-ring "
                         "FILE, --cqlsh FILE, ...; the built-in demo ring is Murmur3's)",
             ctx->opt.partitioner);
-    if (ctx->opt.ninputs == 0)
+    if (ctx->opt.ninputs == 0) {
         load_demo(ctx); /* Murmur3's, whatever --partitioner says (token prints tokens) */
-    else
+        /* every time it answers from it: a script whose input variable came out empty
+         * must not take the demo ring's made-up answers for its cluster's (generatetokens
+         * plans an empty cluster then, token --partitioner random|byteordered prints
+         * tokens only) */
+        bool other = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "murmur3") != 0;
+        if (strcmp(ctx->opt.cmd, "generatetokens") != 0 &&
+            !(strcmp(ctx->opt.cmd, "token") == 0 && other))
+            fputs(DEMO_NOTICE "\n", stderr);
+    } else
         apply_partitioner(ctx);
     for (size_t i = 0; i < ctx->opt.ninputs; i++)
         load_input(ctx, &ctx->opt.inputs[i]);
@@ -293,14 +306,32 @@ const tokenring_replication *with_rules(tr_ctx *ctx, const tokenring_replication
 }
 
 /* Cassandra's rule for datacenters without nodes (the library's SKIP_EMPTY_DC): such a
- * datacenter gets no replicas, which stderr says, naming it; no replica at all fails. */
-tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r)
+ * datacenter gets no replicas, which stderr says, naming it. No replica at all fails,
+ * unless EMPTY_OK: then, as Cassandra answers such a keyspace (SimpleStrategy with factor
+ * 0, NetworkTopologyStrategy naming only datacenters without nodes), the placement's
+ * replica lists are empty, and stderr says why. */
+static tokenring_placement *placement_for(tr_ctx *ctx, const tokenring_replication *r,
+                                          bool empty_ok)
 {
     const tokenring_ring *ring = need_ring(ctx);
     tokenring_placement *p = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc = tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_SKIP_EMPTY_DC, &err);
+    if (rc == TOKENRING_E_IMPOSSIBLE && empty_ok) {
+        char text[512], hint[320] = "";
+        if (tokenring_replication_empty_dc_count(r, ring))
+            dc_hint(ctx, tokenring_replication_empty_dc(r, ring, 0), hint, sizeof hint);
+        fprintf(stderr, "tokenring: warning: replication %s: %s: every replica list is "
+                        "empty and every node owns 0%%, as Cassandra answers%s\n",
+                repl_text(r, text, sizeof text), err.message, hint);
+        /* the same walk without the refusal: no datacenter planned, empty lists */
+        memset(&err, 0, sizeof err);
+        rc = tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, &err);
+        if (rc != TOKENRING_OK)
+            die(lib_exit(rc), "cannot place replicas: %s", err.message);
+        return p;
+    }
     if (rc == TOKENRING_E_IMPOSSIBLE) {
         strbuf dcs = { 0 };
         size_t n = tokenring_ring_dc_count(ring);
@@ -325,6 +356,16 @@ tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r
                         sizeof hint));
     }
     return p;
+}
+
+tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r)
+{
+    return placement_for(ctx, r, false);
+}
+
+tokenring_placement *build_placement_empty_ok(tr_ctx *ctx, const tokenring_replication *r)
+{
+    return placement_for(ctx, r, true);
 }
 
 const char *node_name(tr_ctx *ctx, uint32_t idx)

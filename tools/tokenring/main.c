@@ -34,6 +34,7 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
         }
         if (strcmp(a, "--") == 0) {
             dashdash = true;
+            ctx->opt.literal_from = np;
             continue;
         }
         const char *val = NULL;
@@ -78,7 +79,8 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             kind = f[2] == 't' ? IN_TOPOLOGY
                    : strcmp(f, "--nodetool-ring") == 0 ? IN_RING
                    : strcmp(f, "--nodetool-status") == 0 ? IN_STATUS
-                   : f[2] == 'c' || f[2] == 's' ? IN_CQLSH /* --schema: a cqlsh table */
+                   : f[2] == 'c' ? IN_CQLSH
+                   : f[2] == 's' ? IN_SCHEMA /* --schema: keyspaces and tables */
                                  : IN_AUTO;
             if (ctx->opt.ninputs == 64)
                 die(EXIT_USAGE, "too many inputs");
@@ -216,7 +218,8 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1, .top = -1 } };
+    tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1, .top = -1,
+                              .literal_from = SIZE_MAX } };
     tr_ctx *ctx = &state;
     parse_args(ctx, argc, argv);
     const tool_command *cmd = find_command(ctx->opt.cmd);
@@ -255,6 +258,7 @@ int main(int argc, char **argv)
     cmd->fn(ctx);
     tokenring_ring_free(ctx->ring);
     tokenring_cluster_free(ctx->cluster);
+    schema_free(ctx);
     free(ctx->opt.positional);
     flush_and_exit(ctx);
 }

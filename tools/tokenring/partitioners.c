@@ -179,10 +179,9 @@ TOOL_COMMAND(cmd_getendpoints_any)
         die(EXIT_USAGE, "--token reads Murmur3 tokens; on a ring of %s give keys",
             tokenring_partitioner_name(tokenring_ring_partitioner(ctx->ring)));
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    size_t first = ctx->opt.nargs == 3 ? 2 : 1; /* skip TABLE */
     size_t n;
-    struct key *keys = collect_keys(ctx, ctx->opt.args + first, ctx->opt.nargs - first, &n);
-    tokenring_placement *p = build_placement(ctx, r);
+    struct key *keys = endpoint_keys(ctx, &n);
+    tokenring_placement *p = build_placement_empty_ok(ctx, r);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");
     for (size_t i = 0; i < n; i++) {
@@ -227,7 +226,7 @@ TOOL_COMMAND(cmd_describering_any)
     }
     check_args(ctx, 1, 1, "KEYSPACE");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    tokenring_placement *p = build_placement(ctx, r);
+    tokenring_placement *p = build_placement_empty_ok(ctx, r);
     size_t nt, cap = token_cap(ctx->ring);
     tokenring_ring_tokens(ctx->ring, &nt);
     char *s = malloc(cap), *e = malloc(cap);
@@ -321,7 +320,7 @@ TOOL_COMMAND(cmd_ring_any)
     const tokenring_replication *shared = ctx->opt.nargs ? find_keyspace(ctx, ctx->opt.args[0])
                                                          : shared_replication(ctx, &differ);
     if (shared)
-        p = build_placement(ctx, shared);
+        p = build_placement_empty_ok(ctx, shared);
     size_t nn = tokenring_ring_node_count(ring), nt, cap = token_cap(ring);
     tokenring_ring_tokens(ring, &nt);
     tokenring_ownership *own = calloc(nn ? nn : 1, sizeof *own);

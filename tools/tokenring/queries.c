@@ -52,7 +52,7 @@ static struct own compute_ownership(tr_ctx *ctx, const char *ks, bool tokens_nee
     res.o = calloc(res.n ? res.n : 1, sizeof *res.o);
     if (!res.o)
         die(EXIT_INTERNAL, "out of memory");
-    tokenring_placement *p = res.mode == OWN_EFFECTIVE ? build_placement(ctx, r) : NULL;
+    tokenring_placement *p = res.mode == OWN_EFFECTIVE ? build_placement_empty_ok(ctx, r) : NULL;
     int rc = tokenring_ring_ownership(res.o, res.n, ctx->ring, p);
     if (rc != TOKENRING_OK)
         die(lib_exit(rc), "ownership failed: %s", tokenring_strerror(rc));
@@ -216,10 +216,9 @@ TOOL_COMMAND(cmd_getendpoints)
         die(EXIT_USAGE, "usage: tokenring getendpoints KEYSPACE TABLE KEY, or KEYSPACE "
                         "KEY... (see tokenring --help)");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    size_t first = ctx->opt.nargs == 3 ? 2 : 1; /* skip TABLE */
     size_t n;
-    struct key *keys = collect_keys(ctx, ctx->opt.args + first, ctx->opt.nargs - first, &n);
-    tokenring_placement *p = build_placement(ctx, r);
+    struct key *keys = endpoint_keys(ctx, &n);
+    tokenring_placement *p = build_placement_empty_ok(ctx, r);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");
     for (size_t i = 0; i < n; i++) {
@@ -260,7 +259,7 @@ TOOL_COMMAND(cmd_describering)
 {
     check_args(ctx, 1, 1, "KEYSPACE");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    tokenring_placement *p = build_placement(ctx, r);
+    tokenring_placement *p = build_placement_empty_ok(ctx, r);
     size_t nt;
     tokenring_ring_tokens(ctx->ring, &nt);
     if (ctx->opt.json)

@@ -8,6 +8,9 @@
  *   help.c      --help and --man from that table
  *   input.c     loading the cluster (files, demo ring, --keyspace), its lookups
  *   keys.c      keys and token lists from the command line or stdin
+ *   schema.c    tables' partition keys from a pasted schema (--schema): the tables,
+ *               cqlsh system_schema.columns
+ *   schema_cql.c  the same from CQL (DESCRIBE output, CREATE statements)
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
  *   queries.c   token, getendpoints, ring, describering, status, demo
  *   partitioners.c  --partitioner random|byteordered: token, and getendpoints,
@@ -48,7 +51,7 @@ typedef struct strbuf {
     size_t n, cap;
 } strbuf;
 
-enum in_kind { IN_AUTO, IN_TOPOLOGY, IN_RING, IN_STATUS, IN_CQLSH };
+enum in_kind { IN_AUTO, IN_TOPOLOGY, IN_RING, IN_STATUS, IN_CQLSH, IN_SCHEMA };
 
 struct input {
     enum in_kind kind;
@@ -81,7 +84,16 @@ typedef struct tr_options {
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */
+    size_t literal_from;     /* positional[i] with i >= this came after '--': never an
+                                option, and '-' is a key, not standard input */
 } tr_options;
+
+/* A table's partition key as a pasted schema gave it (schema.c). */
+struct schema_table {
+    char *keyspace, *table; /* as Cassandra keeps them (unquoted names in lower case) */
+    size_t ncols;           /* partition-key columns, in order */
+    char **names, **types;  /* their names and CQL types as system_schema shows them */
+};
 
 /* Everything a command works with. */
 typedef struct tr_ctx {
@@ -92,6 +104,8 @@ typedef struct tr_ctx {
     bool progress_on;           /* stderr is a terminal */
     strbuf out;                 /* stdout, written only once the command succeeded */
     int exit_code;              /* flush_and_exit's code (check: findings), 0 by default */
+    struct schema_table *tables; /* partition keys from --schema (schema.c) */
+    size_t ntables;
 } tr_ctx;
 
 /* --------------------------------------------------------------- commands */
@@ -186,6 +200,12 @@ void progress(tr_ctx *ctx, const char *what, size_t done, size_t total);
 
 /* ------------------------------------------------------------------ input */
 
+/* What stderr says whenever the tool runs on its built-in demo ring (no input given). */
+#define DEMO_NOTICE                                                                       \
+    "tokenring: note: no input given: this is the built-in demo ring (6 made-up nodes, "  \
+    "keyspace demo), not a cluster of yours; give one with --topology, --nodetool-ring, " \
+    "--cqlsh or --input FILE"
+
 char *read_all(const char *path, size_t *len);
 void load_cluster(tr_ctx *ctx);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
@@ -204,10 +224,33 @@ const tokenring_replication *with_rules(tr_ctx *ctx, const tokenring_replication
  * keyspace), or NULL: none defined (*differ false), or they differ (*differ true). */
 const tokenring_replication *shared_replication(tr_ctx *ctx, bool *differ);
 tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r);
+/* As build_placement, but a replication that places no replica at all (SimpleStrategy
+ * with factor 0, datacenters without nodes only) gives empty replica lists with a warning
+ * on stderr, as Cassandra answers: getendpoints, describering, ring and status. */
+tokenring_placement *build_placement_empty_ok(tr_ctx *ctx, const tokenring_replication *r);
 const char *node_name(tr_ctx *ctx, uint32_t idx);
 const char **cluster_dcs(tr_ctx *ctx, size_t *count);
 const char *only_dc(tr_ctx *ctx);
 void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
+
+/* schema.c: a pasted schema (cqlsh system_schema.columns, or CQL: DESCRIBE output,
+ * CREATE KEYSPACE / TABLE / MATERIALIZED VIEW) read into ctx->tables and, for CREATE
+ * KEYSPACE, the cluster's keyspaces. schema_read returns false for any other text (the
+ * library's parsers read it). schema_table: KEYSPACE.TABLE, or NULL; then the names of
+ * the keyspace's known tables are appended to KNOWN (if not NULL). */
+bool schema_read(tr_ctx *ctx, const char *name, const char *text, size_t len);
+const struct schema_table *schema_table(tr_ctx *ctx, const char *keyspace, const char *table,
+                                        strbuf *known);
+void schema_free(tr_ctx *ctx);
+/* Between schema.c and schema_cql.c: a table read (T moved in; one read twice must have
+ * the same key, else a refusal naming WHERE); does TEXT open with CREATE or USE (after
+ * comments and cqlsh prompts); reading it; and malloc / strndup that die when out of
+ * memory. */
+void schema_add_table(tr_ctx *ctx, struct schema_table *t, const char *where);
+bool schema_is_cql(const char *text, size_t len);
+void schema_read_cql(tr_ctx *ctx, const char *name, const char *text, size_t len);
+void *schema_alloc(size_t n);
+char *schema_strndup(const char *s, size_t n);
 
 /* ---------------------------------------------------------------- changes */
 
@@ -243,6 +286,10 @@ struct key {
 };
 
 struct key *collect_keys(tr_ctx *ctx, char **args, size_t nargs, size_t *count);
+/* getendpoints' keys: KEYSPACE TABLE KEY (nodetool's form: exactly three arguments, not
+ * with --token) read with the table's partition-key types from the schema input (a
+ * warning on stderr without one), or KEYSPACE KEY... (tokens with --token). */
+struct key *endpoint_keys(tr_ctx *ctx, size_t *count);
 void free_keys(struct key *keys, size_t n);
 char **split_list(const char *s, size_t *count);
 int64_t *parse_token_list_arg(const char *s, size_t *count);
