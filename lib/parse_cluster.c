@@ -79,7 +79,7 @@ static uint64_t name_hash(const char *s, size_t n)
         h ^= (unsigned char)s[i];
         h *= 1099511628211ULL;
     }
-    return h;
+    return h ^ h >> 32; /* the table keeps the low bits: fold the high ones in */
 }
 
 /* Adds node idx to the name index, growing it as needed. */
@@ -925,6 +925,13 @@ int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
         merged.partitioner = staging->partitioner;
     }
     merged.partitioner_fixed |= staging->partitioner_fixed;
+    /* the copy's name index, so that each lookup below costs O(1), not O(nodes) */
+    for (size_t i = 0; i < merged.n; i++) {
+        if (hash_add(&merged, i) != TOKENRING_OK) {
+            rc = tr_cl_fail_nomem(err);
+            goto fail;
+        }
+    }
     for (size_t i = 0; i < staging->n; i++) {
         struct tr_cnode *s = &staging->nodes[i];
         size_t idx;
@@ -944,8 +951,12 @@ int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
             merged.nodes = nn;
             merged.cap = ncap;
         }
-        merged.nodes[merged.n++] = *s;
+        merged.nodes[merged.n] = *s;
         memset(s, 0, sizeof *s);
+        if (hash_add(&merged, merged.n++) != TOKENRING_OK) {
+            rc = tr_cl_fail_nomem(err);
+            goto fail; /* the node moved in is counted: freed with merged */
+        }
         s->name = NULL;
     }
     for (size_t i = 0; i < staging->nks; i++) {
