@@ -824,6 +824,7 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
 {
     memset(dst, 0, sizeof *dst);
     dst->flags = src->flags;
+    dst->formats = src->formats;
     dst->partitioner = src->partitioner;
     dst->partitioner_fixed = src->partitioner_fixed;
     if (src->n) {
@@ -929,6 +930,22 @@ int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
     for (size_t i = 0; i < merged.n; i++) {
         if (hash_add(&merged, i) != TOKENRING_OK) {
             rc = tr_cl_fail_nomem(err);
+            goto fail;
+        }
+    }
+    if (staging->check_disjoint && merged.n > 0 && staging->n > 0) {
+        size_t idx, i = 0;
+        while (i < staging->n && tr_cl_find(&merged, staging->nodes[i].name,
+                                            strlen(staging->nodes[i].name), &idx) != 0)
+            i++;
+        if (i == staging->n) {
+            rc = tr_fail(err, TOKENRING_E_INVAL,
+                         "this input's %zu node%s (e.g. %s) share%s no node with the %zu "
+                         "node%s read before (e.g. %s): the outputs of two clusters? (merge "
+                         "disjoint inputs to combine them)",
+                         staging->n, staging->n == 1 ? "" : "s", staging->nodes[0].name,
+                         staging->n == 1 ? "s" : "", merged.n, merged.n == 1 ? "" : "s",
+                         merged.nodes[0].name);
             goto fail;
         }
     }
@@ -1217,6 +1234,7 @@ TOKENRING_API int tokenring_cluster_set_partitioner(tokenring_cluster *cluster,
     }
     cluster->partitioner = partitioner;
     cluster->partitioner_fixed = true;
+    cluster->flags &= ~TOKENRING_CLUSTER_PARTITIONER_INFERRED;
     return TOKENRING_OK;
 }
 
