@@ -70,11 +70,13 @@ struct tokenring_cluster {
     size_t hcap, hashed;
 };
 
-/* Line reader: strips "\n", "\r\n" (and a lone trailing "\r"), skips a UTF-8 BOM. */
+/* Line reader: strips "\n", "\r\n" (and a lone trailing "\r"), skips a UTF-8 BOM; a text
+ * with "\r" but no "\n" (classic Mac OS line endings) breaks at each "\r". */
 typedef struct tr_lines {
     const char *text;
     size_t len, pos;
     uint32_t lineno;                    /* number of the line last returned */
+    char eol;                           /* '\n', or '\r' in a text without '\n' */
 } tr_lines;
 
 TR_HIDDEN void tr_lines_init(tr_lines *ls, const char *text, size_t len);
