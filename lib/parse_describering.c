@@ -615,11 +615,10 @@ static int check_placement(struct dr *d)
         else
             rc = tr_fail_at(err, TOKENRING_E_PARSE, r->line, r->col,
                             "range (%s, %s]: replica %zu is %s where Cassandra's order "
-                            "(NetworkTopologyStrategy %s) puts %s: [%s] expected, [%s] "
-                            "found%s",
+                            "(NetworkTopologyStrategy %s) puts %s (expected [%s]%s)",
                             tk(d, r->start), tk(d, r->end), k + 1, cl->nodes[ep[k]].name,
-                            rbuf, cl->nodes[want[k]].name, exp, got,
-                            same == nwant ? " (same replicas, other order)" : "");
+                            rbuf, cl->nodes[want[k]].name, exp,
+                            same == nwant ? ": same replicas, other order" : "");
     }
 out:
     tokenring_replication_free(nts);
