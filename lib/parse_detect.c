@@ -235,8 +235,16 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     tokenring_partitioner p = decided ? cluster->partitioner : order[0];
     bool fixed = decided, named = false, contradicted = false;
     size_t small = 0, total = 0;
-    /* cqlsh tables into cqlsh tables: system.peers_v2 and system.local share no node */
-    bool disjoint_ok = (flags & TOKENRING_PARSE_MERGE_DISJOINT) ||
+    /* Only what clusters print is held to sharing a node with what they printed before:
+     * a topology file or TSV (written by hand, a node or datacenter per file) and
+     * clusters built with tokenring_cluster_add_topology() are not, nor cqlsh tables
+     * merged into cqlsh tables (system.peers_v2 and system.local share no node). */
+    const uint32_t printed = 1u << TOKENRING_INPUT_NODETOOL_RING |
+                             1u << TOKENRING_INPUT_NODETOOL_STATUS |
+                             1u << TOKENRING_INPUT_NODETOOL_DESCRIBERING |
+                             1u << TOKENRING_INPUT_CQLSH;
+    bool disjoint_ok = (flags & TOKENRING_PARSE_MERGE_DISJOINT) || !(printed >> format & 1) ||
+                       cluster->formats == 0 || (cluster->formats & ~printed) ||
                        (format == TOKENRING_INPUT_CQLSH &&
                         cluster->formats == 1u << TOKENRING_INPUT_CQLSH);
     for (int round = 0; round < 5; round++) {
