@@ -417,7 +417,7 @@ int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint3
         return tr_fail_at(err, rc, line, col, "%s",
                           tmp.message[0] ? tmp.message : "unknown partitioner");
     if (p == cl->partitioner) {
-        cl->partitioner_fixed = true;
+        cl->partitioner_fixed = cl->named = true;
         return TOKENRING_OK;
     }
     if (cl->partitioner_fixed)
@@ -433,7 +433,7 @@ int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint3
         }
     }
     cl->partitioner = p;
-    cl->partitioner_fixed = true;
+    cl->partitioner_fixed = cl->named = true;
     return TOKENRING_OK;
 }
 

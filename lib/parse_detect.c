@@ -233,7 +233,7 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     int first_rc = TOKENRING_OK, rc = TOKENRING_OK;
     size_t attempt = 0;
     tokenring_partitioner p = decided ? cluster->partitioner : order[0];
-    bool fixed = decided, named = false, contradicted = false;
+    bool fixed = decided, named = false, contradicted = false, input_named = false;
     size_t small = 0, total = 0;
     /* Only what clusters print is held to sharing a node with what they printed before:
      * a topology file or TSV (written by hand, a node or datacenter per file) and
@@ -294,6 +294,7 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         if (rc == TOKENRING_OK)
             rc = tr_cl_merge(cluster, &staging, &e);
         bool restart = staging.restart, text_failed = staging.token_text_failed;
+        input_named = staging.named;
         tokenring_partitioner next = staging.partitioner;
         tr_cl_clear(&staging);
         if (rc == TOKENRING_OK)
@@ -332,7 +333,7 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     }
     if (rc == TOKENRING_OK) {
         cluster->formats |= 1u << format;
-        if (named) /* the input named the partitioner the tokens were read in */
+        if (input_named) /* the input named the partitioner the tokens were read in */
             cluster->flags &= ~TOKENRING_CLUSTER_PARTITIONER_INFERRED;
     }
     if (rc == TOKENRING_OK && format_out)

@@ -61,6 +61,7 @@ struct tokenring_cluster {
     bool restart;                       /* staging: an input named another partitioner
                                            (in partitioner) after reading tokens: parse
                                            again with it */
+    bool named;                         /* staging: the input named the partitioner */
     bool check_disjoint;                /* staging: tr_cl_merge refuses an input that
                                            shares no node with the cluster's nodes */
     uint32_t formats;                   /* 1 << format of each input parsed into it */
