@@ -777,12 +777,12 @@ def test_errors():
     rc, out, err = run(mixed + ["status", "ks"])
     check(rc == 0 and "warning: datacenter 'dc9'" in err and "0.0%" not in out,
           "status with dc9 skipped: got %d %r %r" % (rc, out[:200], err))
+    test_input_checks()  # issue 27 items 6-7, issue 35 items 7-8
 
 
 # ---------------------------------------------------------------- analyses
 
 TWO64 = 1 << 64
-    test_input_checks()  # issue 27 items 6-7, issue 35 items 7-8
 
 
 def test_analyses():
