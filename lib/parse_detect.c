@@ -204,8 +204,9 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     const char *nul = len ? memchr(text, '\0', len) : NULL;
     if (nul) {
         uint32_t line = 1, col = 1;
+        char eol = memchr(text, '\n', len) || !memchr(text, '\r', len) ? '\n' : '\r';
         for (const char *p = text; p < nul; p++) {
-            if (*p == '\n') {
+            if (*p == eol) {
                 line++;
                 col = 1;
             } else {

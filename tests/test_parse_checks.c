@@ -142,6 +142,11 @@ static void cr_line_endings(void **state)
                      TOKENRING_E_PARSE);
     assert_int_equal(err.line, 2);
     assert_int_equal(err.column, 27);
+    /* a NUL byte is placed by the same line breaks */
+    assert_int_equal(tokenring_cluster_parse(a, TOPO, "node a\rnode \0b", 14, 0, NULL, &err),
+                     TOKENRING_E_PARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(err.column, 6);
     /* a CR before LF is still the CRLF ending, a lone CR in an LF file no break */
     assert_int_equal(parse(a, TOPO, "node a dc=d rack=r tokens=1\r\nnode b dc=d rack=r "
                                     "tokens=2\r\n",
