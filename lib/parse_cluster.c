@@ -79,7 +79,7 @@ static uint64_t name_hash(const char *s, size_t n)
         h ^= (unsigned char)s[i];
         h *= 1099511628211ULL;
     }
-    return h;
+    return h ^ h >> 32; /* the table keeps the low bits: fold the high ones in */
 }
 
 /* Adds node idx to the name index, growing it as needed. */
@@ -417,7 +417,7 @@ int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint3
         return tr_fail_at(err, rc, line, col, "%s",
                           tmp.message[0] ? tmp.message : "unknown partitioner");
     if (p == cl->partitioner) {
-        cl->partitioner_fixed = true;
+        cl->partitioner_fixed = cl->named = true;
         return TOKENRING_OK;
     }
     if (cl->partitioner_fixed)
@@ -433,7 +433,7 @@ int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint3
         }
     }
     cl->partitioner = p;
-    cl->partitioner_fixed = true;
+    cl->partitioner_fixed = cl->named = true;
     return TOKENRING_OK;
 }
 
@@ -824,6 +824,7 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
 {
     memset(dst, 0, sizeof *dst);
     dst->flags = src->flags;
+    dst->formats = src->formats;
     dst->partitioner = src->partitioner;
     dst->partitioner_fixed = src->partitioner_fixed;
     if (src->n) {
@@ -925,6 +926,29 @@ int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
         merged.partitioner = staging->partitioner;
     }
     merged.partitioner_fixed |= staging->partitioner_fixed;
+    /* the copy's name index, so that each lookup below costs O(1), not O(nodes) */
+    for (size_t i = 0; i < merged.n; i++) {
+        if (hash_add(&merged, i) != TOKENRING_OK) {
+            rc = tr_cl_fail_nomem(err);
+            goto fail;
+        }
+    }
+    if (staging->check_disjoint && merged.n > 0 && staging->n > 0) {
+        size_t idx, i = 0;
+        while (i < staging->n && tr_cl_find(&merged, staging->nodes[i].name,
+                                            strlen(staging->nodes[i].name), &idx) != 0)
+            i++;
+        if (i == staging->n) {
+            rc = tr_fail(err, TOKENRING_E_INVAL,
+                         "this input's %zu node%s (e.g. %s) share%s no node with the %zu "
+                         "node%s read before (e.g. %s): the outputs of two clusters? (merge "
+                         "disjoint inputs to combine them)",
+                         staging->n, staging->n == 1 ? "" : "s", staging->nodes[0].name,
+                         staging->n == 1 ? "s" : "", merged.n, merged.n == 1 ? "" : "s",
+                         merged.nodes[0].name);
+            goto fail;
+        }
+    }
     for (size_t i = 0; i < staging->n; i++) {
         struct tr_cnode *s = &staging->nodes[i];
         size_t idx;
@@ -944,8 +968,12 @@ int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
             merged.nodes = nn;
             merged.cap = ncap;
         }
-        merged.nodes[merged.n++] = *s;
+        merged.nodes[merged.n] = *s;
         memset(s, 0, sizeof *s);
+        if (hash_add(&merged, merged.n++) != TOKENRING_OK) {
+            rc = tr_cl_fail_nomem(err);
+            goto fail; /* the node moved in is counted: freed with merged */
+        }
         s->name = NULL;
     }
     for (size_t i = 0; i < staging->nks; i++) {
@@ -1206,6 +1234,7 @@ TOKENRING_API int tokenring_cluster_set_partitioner(tokenring_cluster *cluster,
     }
     cluster->partitioner = partitioner;
     cluster->partitioner_fixed = true;
+    cluster->flags &= ~TOKENRING_CLUSTER_PARTITIONER_INFERRED;
     return TOKENRING_OK;
 }
 

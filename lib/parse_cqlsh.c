@@ -264,10 +264,13 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
             if (st == WANT_RULE || (st == WANT_HEADER && !any_table))
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
                                   "unexpected row count: expected a cqlsh table header");
-            if (footer != rows)
+            if (footer > rows && (flags & TOKENRING_PARSE_ALLOW_PARTIAL))
+                cl->flags |= TOKENRING_CLUSTER_PARTIAL; /* rows cut out of the table */
+            else if (footer != rows)
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, 2,
                                   "cqlsh says %ld rows but the table above has %ld: the "
-                                  "output is incomplete", footer, rows);
+                                  "output is incomplete%s", footer, rows,
+                                  footer > rows ? " (allow partial input to accept it)" : "");
             st = WANT_HEADER;
             continue;
         }
@@ -402,5 +405,15 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
         return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
                           "expected a cqlsh table with the columns peer, data_center, rack "
                           "and tokens, or keyspace_name and replication");
+    if (st == ROWS && rows == 0) { /* a header and its rule, then nothing: cut */
+        if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
+            cl->flags |= TOKENRING_CLUSTER_PARTIAL;
+            return TOKENRING_OK;
+        }
+        return tr_fail_at(err, TOKENRING_E_PARSE, header_line, 1,
+                          "the cqlsh table of line %u ends without rows or its '(N rows)' "
+                          "line: the output is cut (allow partial input to accept it)",
+                          (unsigned)header_line);
+    }
     return TOKENRING_OK;
 }

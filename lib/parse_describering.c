@@ -596,13 +596,29 @@ static int check_placement(struct dr *d)
                              cl->nodes[dc_of[k]].dc, dc_rf[k]);
             o = w < 0 ? sizeof rbuf : o + (size_t)w;
         }
-        names(got, sizeof got, cl, d->eps + r->ep_off, r->ep_n);
+        const uint32_t *ep = d->eps + r->ep_off;
+        names(got, sizeof got, cl, ep, r->ep_n);
         names(exp, sizeof exp, cl, want, nwant);
-        rc = tr_fail_at(err, TOKENRING_E_PARSE, r->line, r->col,
-                        "range (%s, %s]: endpoints [%s] do not fit the tokens read "
-                        "(NetworkTopologyStrategy %s gives [%s]): the first endpoint is not "
-                        "the owner",
-                        tk(d, r->start), tk(d, r->end), got, rbuf, exp);
+        /* the first replica out of Cassandra's order, and whether only the order differs */
+        size_t k = 0, same = 0;
+        while (k < r->ep_n && k < nwant && ep[k] == want[k])
+            k++;
+        for (size_t a = 0; a < r->ep_n && r->ep_n == nwant; a++)
+            for (size_t b = 0; b < nwant; b++)
+                same += ep[a] == want[b];
+        if (k == 0 || k >= r->ep_n || k >= nwant)
+            rc = tr_fail_at(err, TOKENRING_E_PARSE, r->line, r->col,
+                            "range (%s, %s]: endpoints [%s] do not fit the tokens read "
+                            "(NetworkTopologyStrategy %s gives [%s]): the first endpoint is "
+                            "not the owner",
+                            tk(d, r->start), tk(d, r->end), got, rbuf, exp);
+        else
+            rc = tr_fail_at(err, TOKENRING_E_PARSE, r->line, r->col,
+                            "range (%s, %s]: replica %zu is %s where Cassandra's order "
+                            "(NetworkTopologyStrategy %s) puts %s (expected [%s]%s)",
+                            tk(d, r->start), tk(d, r->end), k + 1, cl->nodes[ep[k]].name,
+                            rbuf, cl->nodes[want[k]].name, exp,
+                            same == nwant ? ": same replicas, other order" : "");
     }
 out:
     tokenring_replication_free(nts);

@@ -193,7 +193,7 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
 {
     if (cluster == NULL || (text == NULL && len > 0))
         return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster or text");
-    if (flags & ~TOKENRING_PARSE_ALLOW_PARTIAL)
+    if (flags & ~(TOKENRING_PARSE_ALLOW_PARTIAL | TOKENRING_PARSE_MERGE_DISJOINT))
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flag 0x%x", (unsigned)flags);
     if (format == TOKENRING_INPUT_AUTO) {
         format = tokenring_input_detect(text, len);
@@ -204,8 +204,9 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     const char *nul = len ? memchr(text, '\0', len) : NULL;
     if (nul) {
         uint32_t line = 1, col = 1;
+        char eol = memchr(text, '\n', len) || !memchr(text, '\r', len) ? '\n' : '\r';
         for (const char *p = text; p < nul; p++) {
-            if (*p == '\n') {
+            if (*p == eol) {
                 line++;
                 col = 1;
             } else {
@@ -233,7 +234,20 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     int first_rc = TOKENRING_OK, rc = TOKENRING_OK;
     size_t attempt = 0;
     tokenring_partitioner p = decided ? cluster->partitioner : order[0];
-    bool fixed = decided, named = false;
+    bool fixed = decided, named = false, contradicted = false, input_named = false;
+    size_t small = 0, total = 0;
+    /* Only what clusters print is held to sharing a node with what they printed before:
+     * a topology file or TSV (written by hand, a node or datacenter per file) and
+     * clusters built with tokenring_cluster_add_topology() are not, nor cqlsh tables
+     * merged into cqlsh tables (system.peers_v2 and system.local share no node). */
+    const uint32_t printed = 1u << TOKENRING_INPUT_NODETOOL_RING |
+                             1u << TOKENRING_INPUT_NODETOOL_STATUS |
+                             1u << TOKENRING_INPUT_NODETOOL_DESCRIBERING |
+                             1u << TOKENRING_INPUT_CQLSH;
+    bool disjoint_ok = (flags & TOKENRING_PARSE_MERGE_DISJOINT) || !(printed >> format & 1) ||
+                       cluster->formats == 0 || (cluster->formats & ~printed) ||
+                       (format == TOKENRING_INPUT_CQLSH &&
+                        cluster->formats == 1u << TOKENRING_INPUT_CQLSH);
     for (int round = 0; round < 5; round++) {
         tokenring_cluster staging;
         memset(&staging, 0, sizeof staging);
@@ -242,6 +256,29 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         tokenring_error e;
         memset(&e, 0, sizeof e);
         rc = parse_format(&staging, format, text, len, flags, &e);
+        if (rc == TOKENRING_OK && !staging.partitioner_fixed &&
+            staging.partitioner == TOKENRING_PARTITIONER_RANDOM) {
+            /* Every token reads as RandomPartitioner's (none is negative), but a Murmur3
+             * ring with one mistyped token does too: read so only when the tokens above
+             * 2^63 - 1 are not outnumbered by those that are Murmur3 tokens. */
+            small = total = 0;
+            for (size_t i = 0; i < staging.n; i++) {
+                const struct tr_cnode *nd = &staging.nodes[i];
+                for (size_t j = 0; j < nd->ntok; j++, total++) {
+                    const uint8_t *b = nd->vtok[j].p;
+                    bool below = b[8] < 0x80;
+                    for (int k = 0; k < 8 && below; k++)
+                        below = b[k] == 0;
+                    small += below;
+                }
+            }
+            if (small > total - small) {
+                rc = TOKENRING_E_PARSE;
+                staging.token_text_failed = true;
+                contradicted = true;
+            }
+        }
+        staging.check_disjoint = !disjoint_ok;
         if (rc != TOKENRING_E_NOMEM && !staging.partitioner_fixed && !staging.restart &&
             staging.partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED && !staging.hex_letter) {
             /* decimal digits only are not read as hex unless named: as if no token had
@@ -252,9 +289,13 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         }
         if (rc == TOKENRING_OK)
             rc = tr_cl_finish(&staging, &e);
+        if (rc == TOKENRING_OK && !staging.partitioner_fixed &&
+            staging.partitioner != TOKENRING_PARTITIONER_MURMUR3)
+            staging.flags |= TOKENRING_CLUSTER_PARTITIONER_INFERRED;
         if (rc == TOKENRING_OK)
             rc = tr_cl_merge(cluster, &staging, &e);
         bool restart = staging.restart, text_failed = staging.token_text_failed;
+        input_named = staging.named;
         tokenring_partitioner next = staging.partitioner;
         tr_cl_clear(&staging);
         if (rc == TOKENRING_OK)
@@ -281,8 +322,20 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     }
     if (rc != TOKENRING_OK) {
         rc = first_rc;
+        if (contradicted && first_rc != TOKENRING_E_NOMEM) {
+            size_t at = strlen(first.message);
+            snprintf(first.message + at, sizeof first.message - at,
+                     "; %zu of the %zu tokens are Murmur3 tokens, so the ring is not read "
+                     "as RandomPartitioner's (name the partitioner if it is)",
+                     small, total);
+        }
         if (err)
             *err = first;
+    }
+    if (rc == TOKENRING_OK) {
+        cluster->formats |= 1u << format;
+        if (input_named) /* the input named the partitioner the tokens were read in */
+            cluster->flags &= ~TOKENRING_CLUSTER_PARTITIONER_INFERRED;
     }
     if (rc == TOKENRING_OK && format_out)
         *format_out = format;

@@ -61,17 +61,23 @@ struct tokenring_cluster {
     bool restart;                       /* staging: an input named another partitioner
                                            (in partitioner) after reading tokens: parse
                                            again with it */
+    bool named;                         /* staging: the input named the partitioner */
+    bool check_disjoint;                /* staging: tr_cl_merge refuses an input that
+                                           shares no node with the cluster's nodes */
+    uint32_t formats;                   /* 1 << format of each input parsed into it */
     uint32_t flags;
     uint32_t *hash;                     /* name index (node index + 1, 0 = empty), open
                                            addressing; valid when hashed == n */
     size_t hcap, hashed;
 };
 
-/* Line reader: strips "\n", "\r\n" (and a lone trailing "\r"), skips a UTF-8 BOM. */
+/* Line reader: strips "\n", "\r\n" (and a lone trailing "\r"), skips a UTF-8 BOM; a text
+ * with "\r" but no "\n" (classic Mac OS line endings) breaks at each "\r". */
 typedef struct tr_lines {
     const char *text;
     size_t len, pos;
     uint32_t lineno;                    /* number of the line last returned */
+    char eol;                           /* '\n', or '\r' in a text without '\n' */
 } tr_lines;
 
 TR_HIDDEN void tr_lines_init(tr_lines *ls, const char *text, size_t len);

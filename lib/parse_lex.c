@@ -16,6 +16,10 @@ void tr_lines_init(tr_lines *ls, const char *text, size_t len)
     if (ls->len >= 3 && (unsigned char)text[0] == 0xEF && (unsigned char)text[1] == 0xBB &&
         (unsigned char)text[2] == 0xBF)
         ls->pos = 3;
+    ls->eol = '\n';
+    if (ls->pos < ls->len && !memchr(text + ls->pos, '\n', ls->len - ls->pos) &&
+        memchr(text + ls->pos, '\r', ls->len - ls->pos))
+        ls->eol = '\r';
 }
 
 bool tr_lines_next(tr_lines *ls, const char **line, size_t *n)
@@ -23,7 +27,7 @@ bool tr_lines_next(tr_lines *ls, const char **line, size_t *n)
     if (ls->pos >= ls->len)
         return false;
     const char *start = ls->text + ls->pos;
-    const char *nl = memchr(start, '\n', ls->len - ls->pos);
+    const char *nl = memchr(start, ls->eol, ls->len - ls->pos);
     size_t len = nl ? (size_t)(nl - start) : ls->len - ls->pos;
     ls->pos += len + (nl ? 1 : 0);
     if (len > 0 && start[len - 1] == '\r')

@@ -40,6 +40,23 @@ static int elided(tokenring_cluster *cl, uint32_t flags, uint32_t line, uint32_t
                       "accept it)");
 }
 
+/* A datacenter block that ends without rows: nodetool never prints one, so the listing
+ * was cut (or filtered). An error naming the block's line, or with
+ * TOKENRING_PARSE_ALLOW_PARTIAL a partial cluster. */
+static int empty_dc(tokenring_cluster *cl, uint32_t flags, const char *dc, size_t dc_len,
+                    uint32_t line, const char *after, tokenring_error *err)
+{
+    if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
+        cl->flags |= TOKENRING_CLUSTER_PARTIAL;
+        return TOKENRING_OK;
+    }
+    return tr_fail_at(err, TOKENRING_E_PARSE, line, 1,
+                      "datacenter %.*s lists no node: its block ends after %s, so the "
+                      "listing is cut or filtered (nodetool prints every node of a "
+                      "datacenter; allow partial input to accept it)",
+                      (int)(dc_len > 60 ? 60 : dc_len), dc, after);
+}
+
 static const char *skip_ws(const char *s, size_t n, size_t *i)
 {
     while (*i < n && (s[*i] == ' ' || s[*i] == '\t'))
@@ -157,6 +174,7 @@ struct ring_dc {
     uint32_t wrap_line, wrap_col;
     bool wrap_seen;     /* the wrap token appeared in a row */
     size_t rows;
+    uint32_t line;      /* of "Datacenter:" */
 };
 
 static int ring_dc_end(tokenring_cluster *cl, const struct ring_dc *dc, uint32_t flags,
@@ -166,6 +184,10 @@ static int ring_dc_end(tokenring_cluster *cl, const struct ring_dc *dc, uint32_t
         return tr_fail_at(err, TOKENRING_E_PARSE, 0, 0,
                           "datacenter %.*s has no 'Address ... Token' header", (int)dc->len,
                           dc->name);
+    if (dc->name && dc->rows == 0)
+        return empty_dc(cl, flags, dc->name, dc->len, dc->line,
+                        dc->have_wrap ? "its header and wrap-around token" : "its header",
+                        err);
     if (dc->have_wrap && dc->rows > 0 && !dc->wrap_seen) {
         if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
             cl->flags |= TOKENRING_CLUSTER_PARTIAL;
@@ -260,6 +282,7 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
             memset(&dc, 0, sizeof dc);
             if ((rc = dc_header(line, n, ln, &dc.name, &dc.len, &dc.col, err)) != TOKENRING_OK)
                 return rc;
+            dc.line = ln;
             any_dc = true;
             continue;
         }
@@ -465,6 +488,8 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
     size_t dc_len = 0;
     uint32_t dc_col = 0;
     bool header = false, underline = false;
+    uint32_t dc_line = 0;
+    size_t dc_rows = 0;
     enum scol cols[MAX_COLS];
     size_t ncols = 0;
     int rc;
@@ -480,9 +505,15 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             return rc;
         }
         if (i == 0 && tr_starts_with(t, tn, "Datacenter:")) {
+            if (dc && dc_rows == 0 &&
+                (rc = empty_dc(cl, flags, dc, dc_len, dc_line,
+                               header ? "its header" : "its name", err)) != TOKENRING_OK)
+                return rc;
             if ((rc = dc_header(line, n, ln, &dc, &dc_len, &dc_col, err)) != TOKENRING_OK)
                 return rc;
             header = underline = false;
+            dc_line = ln;
+            dc_rows = 0;
             continue;
         }
         if (!dc)
@@ -642,6 +673,7 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         } else if (ntok > 0) {
             nd->declared = (size_t)ntok;
         }
+        dc_rows++;
         continue;
     bad_code:
         return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
@@ -652,5 +684,8 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
         return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
                           "expected 'Datacenter: <name>' (nodetool status output)");
     (void)dc_col;
+    if (dc_rows == 0)
+        return empty_dc(cl, flags, dc, dc_len, dc_line, header ? "its header" : "its name",
+                        err);
     return TOKENRING_OK;
 }

@@ -8,12 +8,12 @@
 int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                       tokenring_error *err)
 {
-    (void)flags;
     tr_lines ls;
     tr_lines_init(&ls, text, len);
     const char *line;
     size_t n;
     bool header = false;
+    uint32_t header_line = 0;
     while (tr_lines_next(&ls, &line, &n)) {
         uint32_t ln = ls.lineno;
         if (!header) {
@@ -23,6 +23,7 @@ int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint3
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
                                   "expected the header 'node<TAB>dc<TAB>rack<TAB>tokens'");
             header = true;
+            header_line = ln;
             continue;
         }
         if (tr_is_blank(line, n))
@@ -67,5 +68,14 @@ int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint3
     if (!header)
         return tr_fail_at(err, TOKENRING_E_PARSE, 1, 1,
                           "expected the header 'node<TAB>dc<TAB>rack<TAB>tokens'");
+    if (cl->n == 0) { /* the header alone: the rows were cut off */
+        if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
+            cl->flags |= TOKENRING_CLUSTER_PARTIAL;
+            return TOKENRING_OK;
+        }
+        return tr_fail_at(err, TOKENRING_E_PARSE, header_line, 1,
+                          "the header is not followed by any row: the listing is cut "
+                          "(allow partial input to accept it)");
+    }
     return TOKENRING_OK;
 }

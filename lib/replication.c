@@ -665,6 +665,15 @@ TOKENRING_API int tokenring_replication_parse(tokenring_replication **out, const
                               c.s + start);
         body = colon + 1;
     } else {
+        /* A class name without its ':' ("NetworkTopologyStrategy dc1=3") is no option. */
+        size_t w = start;
+        while (w < c.n && !is_space(c.s[w]) && c.s[w] != '=' && c.s[w] != ',')
+            w++;
+        if (class_of(c.s, start, w) != 0)
+            return tr_fail_at(err, TOKENRING_E_PARSE, 1, col(w),
+                              "expected ':' and the options after the class %.*s (e.g. "
+                              "NetworkTopologyStrategy:dc1=3,dc2=3 or SimpleStrategy:3)",
+                              (int)(w - start), c.s + start);
         /* Bare options: "3" or "3/1" is SimpleStrategy, "dc=..." NetworkTopologyStrategy. */
         strategy = memchr(c.s + start, '=', c.n - start) ? TOKENRING_NETWORK_TOPOLOGY
                                                          : TOKENRING_SIMPLE;

@@ -329,7 +329,12 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             other_at += n->token_count;
         }
     }
-    memcpy(r->by_name, t->by_name, nn * sizeof *r->by_name);
+    /* Node indices in name order (names are distinct), for tokenring_ring_find_node(). */
+    for (size_t i = 0; i < nn; i++)
+        items[i] = (sort_item){ r->nodes[i].name, NULL, (uint32_t)i };
+    qsort(items, nn, sizeof *items, cmp_item);
+    for (size_t i = 0; i < nn; i++)
+        r->by_name[i] = items[i].node;
 
     /* Sorted ring tokens. */
     r->partitioner = t->partitioner;

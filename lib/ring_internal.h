@@ -46,8 +46,10 @@ struct tokenring_topology {
     tr_tnode *nodes; /* insertion order */
     size_t count;
     size_t cap;
-    uint32_t *by_name; /* node indices sorted by name (strcmp) */
-    size_t by_name_cap;
+    /* name -> node index: open addressing, linear probing, power-of-two slots, at most
+     * half full. An empty slot holds UINT32_MAX. */
+    uint32_t *name_nodes;
+    size_t name_slots;
     /* token -> node index: open addressing, linear probing, power-of-two slots. An empty
      * slot has node UINT32_MAX. */
     int64_t *tok_keys;

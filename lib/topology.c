@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The topology: a mutable set of nodes (name, datacenter, rack, tokens, state).
  *
- * Nodes keep insertion order. A sorted index of node indices by name gives O(log n)
- * lookups; an open-addressing hash table maps every token to its node so that a token
+ * Nodes keep insertion order. A hash table of node indices by name gives O(1) lookups
+ * (a sorted one cost O(n) per added node, quadratic over a parse of many nodes); an open-addressing hash table maps every token to its node so that a token
  * held by another node is rejected in O(1) per token. Every mutation first prepares all
  * it needs (validation and every allocation), then commits with operations that cannot
  * fail, so a failing call leaves the topology exactly as it was. */
@@ -118,32 +118,68 @@ static void tok_erase(tokenring_topology *t, int64_t token, uint32_t node)
     t->tok_used--;
 }
 
-/* Position of name in by_name (found or insertion point). */
-static size_t name_lower_bound(const tokenring_topology *t, const char *name, bool *found)
+static size_t name_hash(const char *name)
 {
-    size_t lo = 0, hi = t->count;
-    *found = false;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(t->nodes[t->by_name[mid]].name, name);
-        if (c < 0) {
-            lo = mid + 1;
-        } else {
-            if (c == 0)
-                *found = true;
-            hi = mid;
-        }
-    }
-    return lo;
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ULL;
+    return (size_t)(h ^ h >> 29);
 }
 
+/* Puts node index into the name table (room reserved, the name not in it). */
+static void name_put(tokenring_topology *t, uint32_t index)
+{
+    size_t mask = t->name_slots - 1;
+    size_t i = name_hash(t->nodes[index].name) & mask;
+    while (t->name_nodes[i] != TOK_EMPTY)
+        i = (i + 1) & mask;
+    t->name_nodes[i] = index;
+}
+
+/* Fills the name table again from the nodes (after indices or names changed). */
+static void name_rebuild(tokenring_topology *t)
+{
+    if (t->name_slots == 0)
+        return;
+    memset(t->name_nodes, 0xff, t->name_slots * sizeof *t->name_nodes);
+    for (size_t i = 0; i < t->count; i++)
+        name_put(t, (uint32_t)i);
+}
+
+/* Makes room for `count` names at a load of at most 1/2. Changes nothing on failure. */
+static int name_reserve(tokenring_topology *t, size_t count)
+{
+    if (count <= t->name_slots / 2)
+        return TOKENRING_OK;
+    size_t slots = t->name_slots ? t->name_slots : 16;
+    while (count > slots / 2) {
+        if (slots > SIZE_MAX / 4 / sizeof *t->name_nodes)
+            return TOKENRING_E_NOMEM;
+        slots *= 2;
+    }
+    uint32_t *nodes = tr_malloc(slots * sizeof *nodes);
+    if (!nodes)
+        return TOKENRING_E_NOMEM;
+    tr_free(t->name_nodes);
+    t->name_nodes = nodes;
+    t->name_slots = slots;
+    name_rebuild(t);
+    return TOKENRING_OK;
+}
+
+/* O(1) expected: the index of the node named name. */
 static bool find_index(const tokenring_topology *t, const char *name, size_t *index)
 {
-    bool found;
-    size_t pos = name_lower_bound(t, name, &found);
-    if (found)
-        *index = t->by_name[pos];
-    return found;
+    if (t->name_slots == 0)
+        return false;
+    size_t mask = t->name_slots - 1;
+    for (size_t i = name_hash(name) & mask; t->name_nodes[i] != TOK_EMPTY; i = (i + 1) & mask) {
+        if (strcmp(t->nodes[t->name_nodes[i]].name, name) == 0) {
+            *index = t->name_nodes[i];
+            return true;
+        }
+    }
+    return false;
 }
 
 static int cmp_i64(const void *a, const void *b)
@@ -261,7 +297,7 @@ TOKENRING_API void tokenring_topology_free(tokenring_topology *topology)
     for (size_t i = 0; i < topology->count; i++)
         node_clear(&topology->nodes[i]);
     tr_free(topology->nodes);
-    tr_free(topology->by_name);
+    tr_free(topology->name_nodes);
     tr_free(topology->tok_keys);
     tr_free(topology->tok_nodes);
     tr_free(topology);
@@ -279,10 +315,10 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
     t->partitioner = s->partitioner;
     if (s->count) {
         t->nodes = tr_calloc(s->count, sizeof *t->nodes);
-        t->by_name = tr_malloc(s->count * sizeof *t->by_name);
-        if (!t->nodes || !t->by_name)
+        t->name_nodes = tr_malloc(s->name_slots * sizeof *t->name_nodes);
+        if (!t->nodes || !t->name_nodes)
             goto nomem;
-        t->cap = t->by_name_cap = s->count;
+        t->cap = s->count;
         for (size_t i = 0; i < s->count; i++) {
             const tr_tnode *a = &s->nodes[i];
             tr_tnode *b = &t->nodes[i];
@@ -312,7 +348,8 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
             b->state = a->state;
             b->liveness = a->liveness;
         }
-        memcpy(t->by_name, s->by_name, s->count * sizeof *t->by_name);
+        memcpy(t->name_nodes, s->name_nodes, s->name_slots * sizeof *t->name_nodes);
+        t->name_slots = s->name_slots;
     }
     if (s->tok_slots) {
         t->tok_keys = tr_malloc(s->tok_slots * sizeof *t->tok_keys);
@@ -352,7 +389,7 @@ static void prepared_free(prepared *pr)
 
 /* Adds a node with prepared tokens (owned by this call from here on). */
 static int add_node_prepared(tokenring_topology *t, const char *name, const char *datacenter,
-                             const char *rack, size_t pos, prepared *pr, tokenring_error *err)
+                             const char *rack, prepared *pr, tokenring_error *err)
 {
     tr_tnode n = { 0 };
     n.name = tr_strdup(name);
@@ -377,23 +414,16 @@ static int add_node_prepared(tokenring_topology *t, const char *name, const char
         t->nodes = nodes;
         t->cap = cap;
     }
-    if (t->count == t->by_name_cap) {
-        size_t cap = t->by_name_cap ? t->by_name_cap * 2 : 8;
-        uint32_t *idx = tr_reallocarray(t->by_name, cap, sizeof *idx);
-        if (!idx)
-            goto nomem;
-        t->by_name = idx;
-        t->by_name_cap = cap;
-    }
+    if (name_reserve(t, t->count + 1) != TOKENRING_OK)
+        goto nomem;
     if (tok_reserve(t, t->tok_used + token_count) != TOKENRING_OK)
         goto nomem;
 
     /* Commit: nothing below can fail. */
     uint32_t index = (uint32_t)t->count;
     t->nodes[index] = n;
-    memmove(t->by_name + pos + 1, t->by_name + pos, (t->count - pos) * sizeof *t->by_name);
-    t->by_name[pos] = index;
     t->count++;
+    name_put(t, index);
     for (size_t i = 0; i < token_count; i++)
         tok_insert(t, n.tokens[i], index);
     return TOKENRING_OK;
@@ -404,7 +434,7 @@ nomem:
 
 /* The checks of every add_node form before its tokens: names, a new name, room. */
 static int add_node_check(tokenring_topology *t, const char *name, const char *datacenter,
-                          const char *rack, int partitioner, size_t *pos, tokenring_error *err)
+                          const char *rack, int partitioner, tokenring_error *err)
 {
     int rc;
     if (t == NULL)
@@ -420,9 +450,8 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
         (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
         (rc = tr_check_rack_name(err, "rack", rack)) != TOKENRING_OK)
         return rc;
-    bool found;
-    *pos = name_lower_bound(t, name, &found);
-    if (found)
+    size_t index;
+    if (find_index(t, name, &index))
         return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' already exists", name);
     if (t->count >= (size_t)UINT32_MAX - 1)
         return tr_fail(err, TOKENRING_E_RANGE, "too many nodes");
@@ -435,15 +464,14 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
                                               tokenring_error *err)
 {
     tokenring_topology *t = topology;
-    size_t pos;
-    int rc = add_node_check(t, name, datacenter, rack, TOKENRING_PARTITIONER_MURMUR3, &pos, err);
+    int rc = add_node_check(t, name, datacenter, rack, TOKENRING_PARTITIONER_MURMUR3, err);
     if (rc != TOKENRING_OK)
         return rc;
     prepared pr = { 0 };
     if ((rc = prepare_tokens(t, name, SIZE_MAX, tokens, token_count, &pr.keys, err)) != 0)
         return rc;
     pr.count = token_count;
-    return add_node_prepared(t, name, datacenter, rack, pos, &pr, err);
+    return add_node_prepared(t, name, datacenter, rack, &pr, err);
 }
 
 /* ------------------------------------------------- other partitioners' tokens */
@@ -696,15 +724,14 @@ TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, c
                                                  const tokenring_token128 *tokens,
                                                  size_t token_count, tokenring_error *err)
 {
-    size_t pos;
     int rc = add_node_check(topology, name, datacenter, rack, TOKENRING_PARTITIONER_RANDOM,
-                            &pos, err);
+                            err);
     if (rc != TOKENRING_OK)
         return rc;
     prepared pr = { 0 };
     if ((rc = prepare128(topology, name, SIZE_MAX, tokens, token_count, &pr, err)) != 0)
         return rc;
-    return add_node_prepared(topology, name, datacenter, rack, pos, &pr, err);
+    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
 }
 
 TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology,
@@ -714,15 +741,14 @@ TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology
                                                     const size_t *lens, size_t token_count,
                                                     tokenring_error *err)
 {
-    size_t pos;
     int rc = add_node_check(topology, name, datacenter, rack,
-                            TOKENRING_PARTITIONER_BYTE_ORDERED, &pos, err);
+                            TOKENRING_PARTITIONER_BYTE_ORDERED, err);
     if (rc != TOKENRING_OK)
         return rc;
     prepared pr = { 0 };
     if ((rc = prepare_bytes(topology, name, SIZE_MAX, tokens, lens, token_count, &pr, err)) != 0)
         return rc;
-    return add_node_prepared(topology, name, datacenter, rack, pos, &pr, err);
+    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
 }
 
 /* The checks of every set_tokens form: the topology's partitioner, the node. */
@@ -824,11 +850,9 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
         return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
     if (name == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
-    bool found;
-    size_t pos = name_lower_bound(t, name, &found);
-    if (!found)
+    size_t index;
+    if (!find_index(t, name, &index))
         return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
-    size_t index = t->by_name[pos];
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
         tok_erase(t, n->tokens[i], (uint32_t)index);
@@ -841,13 +865,10 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
         uint32_t v = slot_node[i];
         slot_node[i] = v - (uint32_t)((v > removed) & (v != TOK_EMPTY));
     }
-    memmove(t->by_name + pos, t->by_name + pos + 1, (t->count - pos - 1) * sizeof *t->by_name);
     node_clear(n);
     memmove(t->nodes + index, t->nodes + index + 1, (t->count - index - 1) * sizeof *t->nodes);
     t->count--;
-    for (size_t i = 0; i < t->count; i++)
-        if (t->by_name[i] > index)
-            t->by_name[i]--;
+    name_rebuild(t); /* the indices above the removed one moved down */
     return TOKENRING_OK;
 }
 
@@ -863,30 +884,18 @@ TOKENRING_API int tokenring_topology_replace_node(tokenring_topology *topology,
         return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
     if ((rc = tr_check_name(err, "new node", new_name)) != TOKENRING_OK)
         return rc;
-    bool found;
-    size_t old_pos = name_lower_bound(t, old_name, &found);
-    if (!found)
+    size_t index, other;
+    if (!find_index(t, old_name, &index))
         return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", old_name);
-    size_t new_pos = name_lower_bound(t, new_name, &found);
-    if (found)
+    if (find_index(t, new_name, &other))
         return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' already exists", new_name);
     char *copy = tr_strdup(new_name);
     if (!copy)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replacing node '%s'", old_name);
-    uint32_t index = t->by_name[old_pos];
-    /* Move the index entry from old_pos to its new place. */
-    if (new_pos > old_pos) {
-        new_pos--; /* position once old_pos is removed */
-        memmove(t->by_name + old_pos, t->by_name + old_pos + 1,
-                (new_pos - old_pos) * sizeof *t->by_name);
-    } else {
-        memmove(t->by_name + new_pos + 1, t->by_name + new_pos,
-                (old_pos - new_pos) * sizeof *t->by_name);
-    }
-    t->by_name[new_pos] = index;
     tr_tnode *n = &t->nodes[index];
     tr_free(n->name);
     n->name = copy;
+    name_rebuild(t); /* the node's slot follows its new name */
     n->state = TOKENRING_STATE_NORMAL;
     n->liveness = TOKENRING_UP;
     return TOKENRING_OK;

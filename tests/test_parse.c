@@ -1315,8 +1315,9 @@ static void detection_and_names(void **state)
     assert_int_equal(tokenring_cluster_parse(NULL, TOPO, "x", 1, 0, NULL, &err),
                      TOKENRING_E_INVAL);
     int fmt = -1;
-    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_AUTO, "node\tdc\track\ttokens\n",
-                                             20, 0, &fmt, &err),
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_AUTO,
+                                             "node\tdc\track\ttokens\na\td\tr\t1\n", 28, 0,
+                                             &fmt, &err),
                      TOKENRING_OK);
     assert_int_equal(fmt, TOKENRING_INPUT_TSV);
     tokenring_cluster_free(c);

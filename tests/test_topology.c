@@ -653,6 +653,61 @@ static void empty_rack_is_a_rack_of_its_own(void **state)
     tokenring_topology_free(t);
 }
 
+/* The name index (a hash table since lookups by a sorted array made adding n nodes cost
+ * O(n^2)): names added in descending order, then removed and renamed, are found at their
+ * indices by the topology and by a ring built from it. */
+static void name_index_after_removals_and_renames(void **state)
+{
+    (void)state;
+    enum { N = 3000 };
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    char name[32];
+    for (int i = 0; i < N; i++) {
+        int64_t tok = (int64_t)i * 1000;
+        snprintf(name, sizeof name, "10.%d.%d", (N - i) / 100, (N - i) % 100);
+        assert_int_equal(tokenring_topology_add_node(t, name, "dc", "r", &tok, 1, NULL),
+                         TOKENRING_OK);
+    }
+    assert_int_equal(tokenring_topology_add_node(t, "10.30.0", "dc", "r",
+                                                 &(int64_t){ -1 }, 1, NULL),
+                     TOKENRING_E_EXISTS);
+    for (int i = 0; i < N; i += 7) {
+        snprintf(name, sizeof name, "10.%d.%d", (N - i) / 100, (N - i) % 100);
+        assert_int_equal(tokenring_topology_remove_node(t, name, NULL), TOKENRING_OK);
+    }
+    assert_int_equal(tokenring_topology_replace_node(t, "10.29.99", "renamed", NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_replace_node(t, "renamed", "10.29.98", NULL),
+                     TOKENRING_E_EXISTS);
+    size_t n = tokenring_topology_node_count(t), idx;
+    assert_int_equal(n, N - (N + 6) / 7);
+    tokenring_ring *ring = NULL;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), TOKENRING_OK);
+    for (size_t i = 0; i < n; i++) {
+        tokenring_node_info info;
+        assert_int_equal(tokenring_topology_node(&info, t, i), TOKENRING_OK);
+        assert_int_equal(tokenring_topology_find_node(&idx, t, info.name), TOKENRING_OK);
+        assert_int_equal(idx, i);
+        uint32_t ri;
+        assert_int_equal(tokenring_ring_find_node(&ri, ring, info.name), TOKENRING_OK);
+        tokenring_node_info rinfo;
+        assert_int_equal(tokenring_ring_node(&rinfo, ring, ri), TOKENRING_OK);
+        assert_string_equal(rinfo.name, info.name);
+    }
+    assert_int_equal(tokenring_topology_find_node(&idx, t, "10.29.99"), TOKENRING_E_NOTFOUND);
+    assert_int_equal(tokenring_topology_find_node(&idx, t, "10.30.0"), TOKENRING_E_NOTFOUND);
+    uint32_t ri;
+    assert_int_equal(tokenring_ring_find_node(&ri, ring, "10.30.0"), TOKENRING_E_NOTFOUND);
+    tokenring_topology *copy = NULL;
+    assert_int_equal(tokenring_topology_clone(&copy, t), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_find_node(&idx, copy, "renamed"), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_find_node(&idx, t, "renamed"), TOKENRING_OK);
+    tokenring_topology_free(copy);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -666,6 +721,7 @@ int main(void)
         cmocka_unit_test(other_mutations_reject_bad_input),
         cmocka_unit_test(mutations_are_atomic_on_allocation_failure),
         cmocka_unit_test(random_operations_match_a_model),
+        cmocka_unit_test(name_index_after_removals_and_renames),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,9 +45,17 @@ func DetectFormat(text string) InputFormat {
 // ParseFlags modify Cluster.Parse.
 type ParseFlags uint32
 
-// AllowPartial accepts a visibly incomplete listing (an elided nodetool ring, a cqlsh
-// token set cut short); the cluster then reports ClusterPartial.
-const AllowPartial ParseFlags = 1
+// Parse flags.
+const (
+	// AllowPartial accepts a visibly incomplete listing (an elided nodetool ring, a cqlsh
+	// token set cut short, a datacenter block or table without rows); the cluster then
+	// reports ClusterPartial.
+	AllowPartial ParseFlags = 1
+	// MergeDisjoint merges an input although it shares no node with the nodes already
+	// read (nodetool and cqlsh outputs; without it that is an error: the outputs of two
+	// clusters).
+	MergeDisjoint ParseFlags = 2
+)
 
 // ClusterFlags describe a cluster as a whole.
 type ClusterFlags uint32
@@ -59,6 +67,10 @@ const (
 	// ClusterTokensUnknown: some node's tokens are unknown (only their count is), so
 	// the cluster has no topology.
 	ClusterTokensUnknown ClusterFlags = 2
+	// ClusterPartitionerInferred: the partitioner (RandomPartitioner or
+	// ByteOrderedPartitioner) was inferred from the tokens' form, not fixed or named by
+	// an input; Murmur3, the default, never is.
+	ClusterPartitionerInferred ClusterFlags = 4
 )
 
 // ClusterNode is a copy of one node of a Cluster.

@@ -275,3 +275,46 @@ func TestClusterNodetoolColumns(t *testing.T) {
 		t.Fatalf("columns: %+v, %v", cols, err)
 	}
 }
+
+// A cut listing fails (or is partial with AllowPartial), another cluster's listing is
+// refused unless MergeDisjoint, and an inferred partitioner is flagged.
+func TestClusterCutDisjointInferred(t *testing.T) {
+	const hdr = "Datacenter: %s\n==========\nAddress  Rack  Status State  Load  Owns  Token\n"
+	ring := strings.Replace(hdr, "%s", "dc1", 1) + "   100\n" +
+		"10.0.0.1  r1  Up  Normal  1 KiB  50%  -100\n10.0.0.2  r1  Up  Normal  1 KiB  50%  100\n"
+	cut := ring + strings.Replace(hdr, "%s", "dc2", 1) + "   200\n"
+	c, _ := NewCluster()
+	defer c.Close()
+	_, err := c.Parse(FormatAuto, cut, 0)
+	expectErr(t, "a datacenter without rows", err, ErrParse, "datacenter dc2 lists no node")
+	if _, err := c.Parse(FormatAuto, cut, AllowPartial); err != nil {
+		t.Fatal(err)
+	}
+	if c.Flags()&ClusterPartial == 0 || c.Flags()&ClusterPartitionerInferred != 0 {
+		t.Fatalf("flags %v: want partial, not inferred", c.Flags())
+	}
+	other := "Datacenter: dc9\n===\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/Moving\n" +
+		"--  Address  Load  Tokens  Owns  Host ID  Rack\nUN  10.9.9.9  1 KiB  1  ?  ?  r1\n"
+	_, err = c.Parse(FormatAuto, other, 0)
+	expectErr(t, "another cluster's status", err, ErrInvalid, "shares no node")
+	if _, err := c.Parse(FormatAuto, other, MergeDisjoint); err != nil {
+		t.Fatal(err)
+	}
+	if nodes, _ := c.Nodes(); len(nodes) != 3 {
+		t.Fatalf("%d nodes after MergeDisjoint, want 3", len(nodes))
+	}
+	r, _ := NewCluster()
+	defer r.Close()
+	if _, err := r.Parse(FormatTopology,
+		"node a dc=d rack=r tokens=0,85070591730234615865843651857942052864\n", 0); err != nil {
+		t.Fatal(err)
+	}
+	if r.Flags()&ClusterPartitionerInferred == 0 {
+		t.Fatalf("flags %v: RandomPartitioner should be inferred", r.Flags())
+	}
+	m, _ := NewCluster()
+	defer m.Close()
+	_, err = m.Parse(FormatTopology, "node a dc=d rack=r tokens=3074457345618258603\n"+
+		"node b dc=d rack=r tokens=30744573456182586020\nnode c dc=d rack=r tokens=7\n", 0)
+	expectErr(t, "a mistyped Murmur3 token", err, ErrRange, "2 of the 3 tokens are Murmur3")
+}

@@ -46,6 +46,8 @@ const (
 	_ = uint(int64(FormatCQLSH)-int64(C.TOKENRING_INPUT_CQLSH)) + uint(int64(C.TOKENRING_INPUT_CQLSH)-int64(FormatCQLSH))
 	_ = uint(int64(FormatNodetoolDescribering)-int64(C.TOKENRING_INPUT_NODETOOL_DESCRIBERING)) + uint(int64(C.TOKENRING_INPUT_NODETOOL_DESCRIBERING)-int64(FormatNodetoolDescribering))
 	_ = uint(int64(AllowPartial)-int64(C.TOKENRING_PARSE_ALLOW_PARTIAL)) + uint(int64(C.TOKENRING_PARSE_ALLOW_PARTIAL)-int64(AllowPartial))
+	_ = uint(int64(MergeDisjoint)-int64(C.TOKENRING_PARSE_MERGE_DISJOINT)) + uint(int64(C.TOKENRING_PARSE_MERGE_DISJOINT)-int64(MergeDisjoint))
+	_ = uint(int64(ClusterPartitionerInferred)-int64(C.TOKENRING_CLUSTER_PARTITIONER_INFERRED)) + uint(int64(C.TOKENRING_CLUSTER_PARTITIONER_INFERRED)-int64(ClusterPartitionerInferred))
 	_ = uint(int64(ClusterPartial)-int64(C.TOKENRING_CLUSTER_PARTIAL)) + uint(int64(C.TOKENRING_CLUSTER_PARTIAL)-int64(ClusterPartial))
 	_ = uint(int64(ClusterTokensUnknown)-int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)) + uint(int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)-int64(ClusterTokensUnknown))
 	_ = uint(int64(CodeOK)-int64(C.TOKENRING_OK)) + uint(int64(C.TOKENRING_OK)-int64(CodeOK))

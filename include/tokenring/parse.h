@@ -91,10 +91,21 @@ typedef enum tokenring_input_format {
 
 /** Flag for tokenring_cluster_parse(): accept a listing that is visibly incomplete (an
  *  elided `...` line in `nodetool ring`, a ring whose wrap-around token is missing from
- *  its rows, a cqlsh token set cut short) instead of failing with #TOKENRING_E_PARSE. The
+ *  its rows, a cqlsh token set cut short; since 1.2 also a datacenter block of `nodetool
+ *  ring` or `status` without rows, a cqlsh table without rows or with fewer than its
+ *  `(N rows)` line counts, a TSV header without rows) instead of failing with
+ *  #TOKENRING_E_PARSE. The
  *  cluster then reports #TOKENRING_CLUSTER_PARTIAL: its tokens are a subset of the real
  *  ring's, so placements computed from it are not the cluster's. @since 1.0 */
 #define TOKENRING_PARSE_ALLOW_PARTIAL 0x1u
+
+/** Flag for tokenring_cluster_parse(): merge an input although it shares no node with
+ *  the nodes the cluster already has. Without it such an input fails with
+ *  #TOKENRING_E_INVAL, naming both sides' node counts and a node of each: the outputs of
+ *  two different clusters (a ring of one, a status of another) would otherwise make one
+ *  cluster of both. Cqlsh tables merged into cqlsh tables are exempt (`system.peers_v2`
+ *  and `system.local` never share a node). @since 1.2 */
+#define TOKENRING_PARSE_MERGE_DISJOINT 0x2u
 
 /** Bit of tokenring_cluster_flags(): an input was accepted with
  *  #TOKENRING_PARSE_ALLOW_PARTIAL and was incomplete. @since 1.0 */
@@ -103,6 +114,11 @@ typedef enum tokenring_input_format {
  *  count is, as in `nodetool status`), so tokenring_cluster_topology() gives NULL.
  *  @since 1.0 */
 #define TOKENRING_CLUSTER_TOKENS_UNKNOWN 0x2u
+/** Bit of tokenring_cluster_flags(): the cluster's partitioner, RandomPartitioner or
+ *  ByteOrderedPartitioner, was inferred from the form of the tokens (see
+ *  tokenring_cluster_set_partitioner()), not fixed by the caller or named by an input.
+ *  Murmur3Partitioner, the default, is never reported as inferred. @since 1.2 */
+#define TOKENRING_CLUSTER_PARTITIONER_INFERRED 0x4u
 
 /**
  * Read-only view of one node of a cluster. Pointers stay valid until the cluster is
@@ -191,11 +207,14 @@ TOKENRING_API const char *tokenring_input_format_name(int format);
  * @param format a ::tokenring_input_format (#TOKENRING_INPUT_AUTO detects)
  * @param text the text (need not be NUL-terminated; NULL only with @p len 0)
  * @param len its length in bytes
- * @param flags 0 or #TOKENRING_PARSE_ALLOW_PARTIAL
+ * @param flags 0, or #TOKENRING_PARSE_ALLOW_PARTIAL and #TOKENRING_PARSE_MERGE_DISJOINT
+ *        (since 1.2) combined
  * @param[out] format_out receives the format actually parsed (may be NULL)
  * @param[out] err optional detail: line, column and what was expected
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL argument, unknown format or flag, an
- *         invalid name); #TOKENRING_E_PARSE (malformed or, without the flag, incomplete
+ *         invalid name, an input sharing no node with the cluster's nodes without
+ *         #TOKENRING_PARSE_MERGE_DISJOINT); #TOKENRING_E_PARSE (malformed or, without the
+ *         flag, incomplete
  *         text; a format that cannot be detected); #TOKENRING_E_RANGE (a token or count
  *         out of range, a name too long); #TOKENRING_E_EXISTS (a token held by two
  *         nodes, a node or keyspace defined twice, a merge conflict);
@@ -274,7 +293,11 @@ TOKENRING_API const tokenring_topology *tokenring_cluster_topology(const tokenri
  * Without it, tokenring_cluster_parse() reads an input's tokens as Murmur3 tokens when
  * every one is a signed 64-bit decimal, else as RandomPartitioner tokens when every one
  * is a decimal 0 .. 2^127, else as ByteOrderedPartitioner tokens (hex); the first input
- * with tokens decides for the later ones. Tokens of one form can be another's (a
+ * with tokens decides for the later ones. Since 1.2 a guess that the tokens contradict is
+ * not made: RandomPartitioner only when no token is negative and at least as many tokens
+ * are above 2^63 - 1 as below (a Murmur3 ring with one mistyped token fails, naming it),
+ * and the cluster reports #TOKENRING_CLUSTER_PARTITIONER_INFERRED when it read the tokens
+ * in a partitioner other than Murmur3 that nothing named. Tokens of one form can be another's (a
  * RandomPartitioner ring whose tokens are all below 2^63 reads as Murmur3, hex tokens
  * of decimal digits only as a decimal partitioner): name the partitioner for such rings.
  * @param cluster the cluster; unchanged on failure
@@ -302,8 +325,9 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
 /**
  * Properties of the cluster as a whole.
  * @param cluster the cluster (NULL gives 0)
- * @return a combination of #TOKENRING_CLUSTER_PARTIAL and
- *         #TOKENRING_CLUSTER_TOKENS_UNKNOWN
+ * @return a combination of #TOKENRING_CLUSTER_PARTIAL,
+ *         #TOKENRING_CLUSTER_TOKENS_UNKNOWN and #TOKENRING_CLUSTER_PARTITIONER_INFERRED
+ *         (since 1.2)
  * @since 1.0
  */
 TOKENRING_API uint32_t tokenring_cluster_flags(const tokenring_cluster *cluster);

@@ -464,6 +464,7 @@ ELIDED = {  # sample -> (line, column) of the reported elision
     "ring-3.11-vnodes256-1node-elided.txt": (10, 1),
     "ring-4.1-3racks-vnodes16-elided-warning.txt": (7, 1),
     "peers-cqlsh-2.1-select-star-abridged.txt": (3, 115),
+    "status-3.x-2dc-dn-filtered-grep.txt": (1, 1),  # dc1's block has no row
 }
 NOT_CLUSTER = ("getendpoints-",)
 
@@ -842,6 +843,7 @@ def test_errors():
     rc, out, err = run(mixed + ["status", "ks"])
     check(rc == 0 and "warning: datacenter 'dc9'" in err and "0.0%" not in out,
           "status with dc9 skipped: got %d %r %r" % (rc, out[:200], err))
+    test_input_checks()  # issue 27 items 6-7, issue 35 items 7-8
 
 
 # ---------------------------------------------------------------- analyses
@@ -1250,6 +1252,115 @@ def test_cassandra():
                         "--as-cassandra", "--cassandra-version", "3.11"])
     check(rc == 2 and "--cassandra-version" in err,
           "--as-cassandra with a release before 4.0 is a usage error")
+
+def test_input_checks():
+    """Issue 27 items 6 and 7, issue 35 items 7 and 8: cut listings are errors naming the
+    line (warnings naming it with --allow-partial), errors name the real problem, no
+    partitioner is guessed against the tokens, and inputs sharing no node are refused."""
+    ring_hdr = ("Datacenter: %s\n==========\nAddress    Rack  Status State   Load       Owns"
+                "    Token\n")
+    row = "%-10s r1    Up     Normal  1 KiB      50%%     %d\n"
+    ring_dc1 = (ring_hdr % "dc1" + "                                                  100\n"
+                + row % ("10.0.0.1", -100) + row % ("10.0.0.2", 100) + "\n")
+    empty_dc2 = ring_hdr % "dc2" + "                                                  200\n\n"
+    st_hdr = ("Datacenter: %s\n===============\nStatus=Up/Down\n|/ State=Normal/Leaving/"
+              "Joining/Moving\n--  Address    Load       Tokens  Owns (effective)  Host ID"
+              "                               Rack\n")
+    st_row = "UN  10.0.0.1   1 KiB      1       50%               " \
+             "3d8f189c-ad47-4b1e-8ea8-c004c0cd95b5  r1\n"
+    cq_hdr = " peer | data_center | rack | tokens\n------+-------------+------+--------\n"
+    cut = [  # (file, text, line, column, message part)
+        ("cut-ring-dc.txt", ring_dc1 + empty_dc2, 8, 1,
+         "datacenter dc2 lists no node: its block ends after its header and wrap-around "
+         "token, so the listing is cut or filtered"),
+        ("cut-ring-none.txt", empty_dc2, 1, 1, "datacenter dc2 lists no node"),
+        ("cut-status-header.txt", st_hdr % "dc1", 1, 1,
+         "datacenter dc1 lists no node: its block ends after its header"),
+        ("cut-status-dc2.txt", st_hdr % "dc1" + st_row + "Datacenter: dc2\n=====\n", 7, 1,
+         "datacenter dc2 lists no node: its block ends after its name"),
+        ("cut-cqlsh-none.txt", cq_hdr, 1, 1,
+         "the cqlsh table of line 1 ends without rows or its '(N rows)' line"),
+        ("cut-cqlsh-count.txt", cq_hdr + " a | d | r | {'5'}\n\n(2 rows)\n", 5, 2,
+         "cqlsh says 2 rows but the table above has 1"),
+        ("cut-tsv.txt", "node\tdc\track\ttokens\n", 1, 1,
+         "the header is not followed by any row"),
+    ]
+    for name, text, line, col, msg in cut:
+        path = tmpfile(name, text)
+        rc, out, err = run(["--input", path, "convert"])
+        check(rc == 3 and out == "" and err.startswith("tokenring: %s:%d:%d: %s"
+                                                      % (path, line, col, msg))
+              and "give --allow-partial" in err,
+              "%s: want exit 3 at %d:%d with %r, got %d %r" % (name, line, col, msg, rc, err))
+        rc, out, err = run(["--input", path, "--allow-partial", "convert"])
+        check(rc == 0 and err.startswith("tokenring: warning: the input is incomplete: "
+                                         "%s:%d:%d: %s" % (path, line, col, msg))
+              and "allow" not in err and err.count("\n") == 1,
+              "%s: --allow-partial: want one warning naming %d:%d, got %d %r"
+              % (name, line, col, rc, err))
+    # CR-only line endings are line breaks
+    with open(os.path.join(DATA, "samples/ring-3.10-2dc-9nodes-single-token.txt")) as f:
+        ring_text = f.read()
+    lf = ok(["--nodetool-ring", tmpfile("ring-lf.txt", ring_text), "convert"])
+    cr = ok(["--input", tmpfile("ring-cr.txt", ring_text, "\r"), "convert"])
+    check(cr == lf and "node 127.0.0.9" in cr, "a CR-only ring reads as its LF copy")
+    # errors that name the real problem
+    ks = tmpfile("ks-no-colon.topo", "keyspace ks NetworkTopologyStrategy\n"
+                 "node a dc=dc1 rack=r1 tokens=1\n")
+    ks2 = tmpfile("ks-space.topo", "keyspace ks NetworkTopologyStrategy dc1=3\n"
+                  "node a dc=dc1 rack=r1 tokens=1\n")
+    null_peer = tmpfile("cqlsh-null.txt", cq_hdr + " a | d | r | {'5'}\n b | d | r | null\n"
+                        "\n(2 rows)\n")
+    dr = "".join(l + "\n" for l in open(os.path.join(
+        DATA, "samples/describering-3.11-3nodes-single-token-rf3.txt")).read().splitlines())
+    a = "EndpointDetails(host:127.0.0.3, datacenter:datacenter1, rack:rack1)"
+    b = "EndpointDetails(host:127.0.0.1, datacenter:datacenter1, rack:rack1)"
+    first = dr.split("\n")[2]
+    swapped = tmpfile("describering-swapped.txt", dr.replace(first, first.replace(
+        "[127.0.0.2, 127.0.0.3, 127.0.0.1]", "[127.0.0.2, 127.0.0.1, 127.0.0.3]").replace(
+        a + ", " + b, b + ", " + a)))
+    typo = tmpfile("murmur3-typo.topo", "node a dc=dc1 rack=r1 tokens=3074457345618258603\n"
+                   "node b dc=dc1 rack=r1 tokens=30744573456182586020\n"
+                   "node c dc=dc1 rack=r1 tokens=6148914691236517206\n")
+    ring2 = "samples/ring-5.0-2nodes-vnodes16-effective.txt"
+    st = "samples/status-4.1-3racks-vnodes16.txt"
+    for args, want in [
+        (["--topology", ks, "ring"], "%s:1:36: keyspace ks: expected ':' and the options "
+         "after the class NetworkTopologyStrategy (e.g. NetworkTopologyStrategy:dc1=3,dc2=3 "
+         "or SimpleStrategy:3)" % ks),
+        (["--topology", ks2, "ring"], "%s:1:36: keyspace ks: expected ':'" % ks2),
+        (["--cqlsh", null_peer, "ring"], "the tokens of node b are unknown: its row in %s "
+         "(line 4) has tokens null" % null_peer),
+        (["--input", swapped, "ring"], "%s:3:5: range (-9223372036854775806, "
+         "-3074457345618258603]: replica 2 is 127.0.0.1 where Cassandra's order "
+         "(NetworkTopologyStrategy datacenter1=3) puts 127.0.0.3 (expected [127.0.0.2, "
+         "127.0.0.3, 127.0.0.1]: same replicas, other order)" % swapped),
+        (["--topology", typo, "ring"], "%s:2:30: token '30744573456182586020' is outside the "
+         "signed 64-bit range -9223372036854775808..9223372036854775807; 2 of the 3 tokens "
+         "are Murmur3 tokens, so the ring is not read as RandomPartitioner's" % typo),
+        (["--nodetool-status", st, "--nodetool-ring", ring2, "convert"],
+         "%s: this input's 2 nodes (e.g. 172.16.0.12) share no node with the 3 nodes read "
+         "before (e.g. 172.18.0.6): the outputs of two clusters? (give --merge-disjoint to "
+         "combine them)" % ring2),
+    ]:
+        rc, out, err = run(args)
+        check(rc == 3 and out == "" and err.startswith("tokenring: " + want),
+              "%s: want exit 3 with %r, got %d %r" % (args, want, rc, err))
+    rc, out, err = run(["--nodetool-status", st, "--nodetool-ring", ring2, "--merge-disjoint",
+                        "convert"])
+    check(rc == 0 and out.count("\nnode ") == 5, "--merge-disjoint merges: %d %r" % (rc, err))
+    # system.peers_v2 and system.local share no node: merged without the flag
+    rc, out, err = run(["--cqlsh", "samples/written/cqlsh-peers_v2-2dc_3r_2r_vn8.txt",
+                        "--cqlsh", "samples/written/cqlsh-local-2dc_3r_2r_vn8.txt", "convert"])
+    check(rc == 0, "peers_v2 + local merge: %d %r" % (rc, err))
+    # an inferred partitioner is said on stderr, one line; a named one is not
+    rc, out, err = run(["--topology", "samples/partitioned/random_toy.topology.tsv", "ring"])
+    check(rc == 0 and err == "tokenring: note: partitioner RandomPartitioner inferred from "
+          "the tokens' form (decimals up to 2^127, none negative, most above 2^63 - 1); "
+          "--partitioner random names it\n", "inferred RandomPartitioner note: %r" % err)
+    rc, out, err = run(["--partitioner", "random", "--topology",
+                        "samples/partitioned/random_toy.topology.tsv", "ring"])
+    check(rc == 0 and err == "", "a named partitioner: no note (%r)" % err)
 
 
 GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),

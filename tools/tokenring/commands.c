@@ -260,7 +260,12 @@ const tool_option tool_options[] = {
       "(default 5.0). Known: 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0 (any "
       "release of those lines); others are refused (6.0 is not modelled yet)" },
     { "--allow-partial", NULL,
-      "accept elided or cut-short listings (results then cover only the tokens shown)" },
+      "accept elided or cut-short listings (an elided '...' line, a datacenter or table "
+      "without rows, a cut token set), each named in a warning on stderr (results then "
+      "cover only the tokens shown)" },
+    { "--merge-disjoint", NULL,
+      "merge an input that shares no node with the inputs before it (without it that is "
+      "an error: the outputs of two different clusters)" },
     { "--json", NULL, "print JSON instead of tables (tokens as strings)" },
     { "--hex", NULL, "keys are hex bytes" },
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },

@@ -40,6 +40,49 @@ char *read_all(const char *path, size_t *len)
     return buf;
 }
 
+/* Which input first named which nodes (for messages about a node's tokens). */
+static struct origin {
+    size_t first;          /* index of the first node this input added */
+    int format;
+    const char *name;
+} origins[64];
+static size_t norigins;
+static bool partial_warned;
+
+/* The library's message without its remedy (the input was accepted with it). */
+static void strip_remedy(char *msg)
+{
+    static const char *const tails[] = { " (allow partial input to accept it)",
+                                         "; allow partial input to accept it" };
+    for (size_t i = 0; i < 2; i++) {
+        char *at = strstr(msg, tails[i]);
+        if (at)
+            memmove(at, at + strlen(tails[i]), strlen(at + strlen(tails[i])) + 1);
+    }
+}
+
+/* With --allow-partial: reads the input again without it to name what was cut. */
+static void warn_partial(tr_ctx *ctx, const char *text, size_t len, int format,
+                         const char *name)
+{
+    tokenring_cluster *scratch = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (tokenring_cluster_new(&scratch) != TOKENRING_OK)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_cluster_set_partitioner(scratch, tokenring_cluster_partitioner(ctx->cluster),
+                                      NULL);
+    int rc = tokenring_cluster_parse(scratch, format, text, len, 0, NULL, &err);
+    tokenring_cluster_free(scratch);
+    if (rc != TOKENRING_E_PARSE)
+        return; /* this input was whole */
+    strip_remedy(err.message);
+    fprintf(stderr, "tokenring: warning: the input is incomplete: %s:%u:%u: %s; results "
+                    "describe only the tokens it shows\n",
+            name, (unsigned)err.line, (unsigned)err.column, err.message);
+    partial_warned = true;
+}
+
 static void load_input(tr_ctx *ctx, const struct input *in)
 {
     static const int formats[] = { TOKENRING_INPUT_AUTO, TOKENRING_INPUT_TOPOLOGY,
@@ -59,10 +102,18 @@ static void load_input(tr_ctx *ctx, const struct input *in)
         format = TOKENRING_INPUT_TSV;
     tokenring_error err;
     memset(&err, 0, sizeof err);
+    size_t before = tokenring_cluster_node_count(ctx->cluster);
     int rc = tokenring_cluster_parse(ctx->cluster, format, text, len,
-                                     ctx->opt.allow_partial ? TOKENRING_PARSE_ALLOW_PARTIAL : 0,
-                                     NULL, &err);
+                                     (ctx->opt.allow_partial ? TOKENRING_PARSE_ALLOW_PARTIAL : 0) |
+                                     (ctx->opt.merge_disjoint ? TOKENRING_PARSE_MERGE_DISJOINT
+                                                              : 0),
+                                     &format, &err);
+    if (rc == TOKENRING_OK && ctx->opt.allow_partial &&
+        (tokenring_cluster_flags(ctx->cluster) & TOKENRING_CLUSTER_PARTIAL))
+        warn_partial(ctx, text, len, format, name);
     free(text);
+    if (rc == TOKENRING_OK && norigins < sizeof origins / sizeof *origins)
+        origins[norigins++] = (struct origin){ before, format, name };
     if (rc != TOKENRING_OK) {
         char buf[sizeof err.message + 64];
         const char *msg = with_remedy(err.message, buf, sizeof buf);
@@ -186,9 +237,40 @@ void load_cluster(tr_ctx *ctx)
         }
         fputs("\n", stderr);
     }
-    if (tokenring_cluster_flags(ctx->cluster) & TOKENRING_CLUSTER_PARTIAL)
+    uint32_t flags = tokenring_cluster_flags(ctx->cluster);
+    if ((flags & TOKENRING_CLUSTER_PARTIAL) && !partial_warned)
         fprintf(stderr, "tokenring: warning: the input is incomplete (elided or cut-short "
                         "listing); results describe only the tokens it shows\n");
+    if (flags & TOKENRING_CLUSTER_PARTITIONER_INFERRED) {
+        bool random =
+            tokenring_cluster_partitioner(ctx->cluster) == TOKENRING_PARTITIONER_RANDOM;
+        fprintf(stderr, "tokenring: note: partitioner %s inferred from the tokens' form (%s); "
+                        "--partitioner %s names it\n",
+                random ? "RandomPartitioner" : "ByteOrderedPartitioner",
+                random ? "decimals up to 2^127, none negative, most above 2^63 - 1"
+                       : "hexadecimal, some with a letter a-f",
+                random ? "random" : "byteordered");
+    }
+}
+
+/* Dies naming why node i's tokens are unknown, from the input that first named it. */
+static void die_unknown_tokens(const tokenring_cluster_node_info *info, size_t i)
+{
+    size_t k = norigins;
+    while (k > 0 && origins[k - 1].first > i)
+        k--;
+    if (k > 0 && origins[k - 1].format == TOKENRING_INPUT_CQLSH)
+        die(EXIT_INPUT, "the tokens of node %s are unknown: its row in %s (line %u) has "
+                        "tokens null (a node that has not joined the ring yet, or a stale "
+                        "system.peers row): remove that row, or give nodetool ring output",
+            info->name, origins[k - 1].name, (unsigned)info->line);
+    if (k > 0 && origins[k - 1].format == TOKENRING_INPUT_TOPOLOGY)
+        die(EXIT_INPUT, "the tokens of node %s are unknown: %s (line %u) gives only its "
+                        "token count: give its tokens (tokens=...)",
+            info->name, origins[k - 1].name, (unsigned)info->line);
+    die(EXIT_INPUT, "the tokens of node %s are unknown (nodetool status shows only token "
+                    "counts): give nodetool ring or cqlsh output, or a topology file with "
+                    "tokens", info->name);
 }
 
 const tokenring_ring *need_ring(tr_ctx *ctx)
@@ -206,9 +288,7 @@ const tokenring_ring *need_ring(tr_ctx *ctx)
             tokenring_cluster_node_info info;
             tokenring_cluster_node(&info, ctx->cluster, i);
             if (!info.tokens)
-                die(EXIT_INPUT, "the tokens of node %s are unknown (nodetool status shows "
-                                "only token counts): give nodetool ring or cqlsh output, or "
-                                "a topology file with tokens", info.name);
+                die_unknown_tokens(&info, i);
         }
         die(EXIT_INPUT, "the input describes no node");
     }

@@ -91,6 +91,8 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.ks_defs[ctx->opt.nks_defs++] = val;
         } else if (strcmp(f, "--allow-partial") == 0) {
             ctx->opt.allow_partial = true;
+        } else if (strcmp(f, "--merge-disjoint") == 0) {
+            ctx->opt.merge_disjoint = true;
         } else if (strcmp(f, "--json") == 0) {
             ctx->opt.json = true;
         } else if (strcmp(f, "--hex") == 0) {

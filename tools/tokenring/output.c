@@ -163,6 +163,8 @@ static const struct {
     const char *phrase, *replacement, *appended;
 } remedies[] = {
     { "allow partial input to accept it", "give --allow-partial to accept it", NULL },
+    { "merge disjoint inputs to combine them", "give --merge-disjoint to combine them",
+      NULL },
     { "needs a local datacenter", NULL, " (give --local-dc DC)" },
 };
 

@@ -60,7 +60,7 @@ struct input {
 
 /* What the command line says. */
 typedef struct tr_options {
-    bool json, hex, token_mode, allow_partial;
+    bool json, hex, token_mode, allow_partial, merge_disjoint;
     const char *types;
     const char *partitioner; /* --partitioner: NULL, murmur3, random, byteordered */
     struct input inputs[64];

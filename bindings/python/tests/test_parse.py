@@ -166,3 +166,36 @@ def test_nodetool_columns_kept():
     with open(f"{DATA}/samples/status-5.0-uj-joining-vnodes16.txt", encoding="utf-8") as f:
         c = Cluster.parse(f.read())
     assert c.nodetool_columns["172.16.0.12"] == ("30.9 KiB", None)  # Owns '?'
+
+
+def test_cut_listing_disjoint_inputs_and_inferred_partitioner():
+    # a nodetool ring datacenter block without rows is cut: an error naming its line
+    cut = RING_TEXT + "\nDatacenter: dc2\n==========\nAddress  Rack  Status State  Load  " \
+                      "Owns  Token\n                 100\n"
+    with pytest.raises(ParseError) as e:
+        Cluster.parse(cut)
+    assert e.value.line == 12 and "datacenter dc2 lists no node" in str(e.value)
+    c = Cluster.parse(cut, allow_partial=True)
+    assert c.partial and len(c) == 5
+    # another cluster's listing shares no node: refused unless asked for
+    status = ("Datacenter: dc9\n=======\nStatus=Up/Down\n|/ State=Normal/Leaving/Joining/"
+              "Moving\n--  Address  Load  Tokens  Owns  Host ID  Rack\n"
+              "UN  10.9.9.9  1 KiB  1  ?  ?  r1\n")
+    c = Cluster.parse(RING_TEXT)
+    with pytest.raises(tokenring.InvalidArgumentError, match="shares? no node"):
+        c.add(status)
+    assert len(c) == 5
+    c.add(status, merge_disjoint=True)
+    assert len(c) == 6
+    # the partitioner: Murmur3 is the default, never inferred; RandomPartitioner is
+    assert not Cluster.parse(RING_TEXT).partitioner_inferred
+    r = Cluster.parse("node a dc=d rack=r tokens=0,85070591730234615865843651857942052864\n")
+    assert r.partitioner is tokenring.Partitioner.RANDOM and r.partitioner_inferred
+    r = Cluster.parse("node a dc=d rack=r tokens=0,85070591730234615865843651857942052864\n",
+                      partitioner="random")
+    assert not r.partitioner_inferred
+    # a Murmur3 ring with one mistyped token is not read as RandomPartitioner's
+    with pytest.raises(tokenring.RangeError, match="2 of the 3 tokens are Murmur3 tokens"):
+        Cluster.parse("node a dc=d rack=r tokens=3074457345618258603\n"
+                      "node b dc=d rack=r tokens=30744573456182586020\n"
+                      "node c dc=d rack=r tokens=6148914691236517206\n")

@@ -124,22 +124,30 @@ class Cluster(Handle):
         return Partitioner(lib.tokenring_cluster_partitioner(self._p()))
 
     def add(self, text: Union[str, bytes], format: InputFormat = InputFormat.AUTO,
-            allow_partial: bool = False) -> InputFormat:
+            allow_partial: bool = False, merge_disjoint: bool = False) -> InputFormat:
         """Parses ``text`` and merges it in; returns the format actually parsed.
 
         Args:
             text: the text (str or bytes).
             format: the format, or AUTO to detect it.
             allow_partial: accept a visibly incomplete listing (an elided ``...`` line, a
-                cut token set); :attr:`partial` then becomes True.
+                cut token set, a datacenter block or table without rows);
+                :attr:`partial` then becomes True.
+            merge_disjoint: merge ``text`` although it shares no node with the nodes
+                already read (nodetool and cqlsh outputs; by default that is an error:
+                the outputs of two clusters).
         Raises:
-            ParseError: malformed text (``line``, ``column`` and the message say where and
-                what was expected); ExistsError: a token held twice or a merge conflict.
+            ParseError: malformed or cut text (``line``, ``column`` and the message say
+                where and what was expected); ExistsError: a token held twice or a merge
+                conflict; InvalidArgumentError: an input sharing no node with the
+                cluster's without ``merge_disjoint``.
         """
         raw = _text(text)
         fmt = ffi.new("int *")
         err = new_error()
         flags = lib.TOKENRING_PARSE_ALLOW_PARTIAL if allow_partial else 0
+        if merge_disjoint:
+            flags |= lib.TOKENRING_PARSE_MERGE_DISJOINT
         check(lib.tokenring_cluster_parse(self._p(), int(format), raw, len(raw), flags, fmt,
                                           err), err)
         return InputFormat(fmt[0])
@@ -190,6 +198,12 @@ class Cluster(Handle):
     def partial(self) -> bool:
         """An input was accepted incomplete: the tokens are a subset of the real ring's."""
         return bool(self.flags & lib.TOKENRING_CLUSTER_PARTIAL)
+
+    @property
+    def partitioner_inferred(self) -> bool:
+        """The partitioner (RandomPartitioner or ByteOrderedPartitioner) was inferred from
+        the tokens' form, not fixed or named by an input (Murmur3, the default, never is)."""
+        return bool(self.flags & lib.TOKENRING_CLUSTER_PARTITIONER_INFERRED)
 
     @property
     def tokens_unknown(self) -> bool:
