@@ -600,6 +600,10 @@ def test_roundtrip():
         ("quoted", ["--topology", tmpfile("quoted.topo",
                                           'node "a b" dc="d#1" rack="r\\"1" tokens=5\n'
                                           'node "c\\\\d" dc=x rack=y status=down tokens=?\n')]),
+        # a keyspace named ' beside a datacenter holding " #" (issue 35, item 15)
+        ("quote-hash", ["--topology", tmpfile("quote-hash.topo",
+                                              'node a dc="x #y" rack=r tokens=5\n'),
+                        "--keyspace", "'=NetworkTopologyStrategy:x #y=1,'z #'=2"]),
     ]
     for name, args in inputs:
         first = ok(args + ["convert"])
