@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse_formats.h"
+#include "parse_paste.h"
 
 /* ------------------------------------------------------------ format detect */
 
@@ -86,13 +87,14 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
             memchr(line, '+', n))
             return TOKENRING_INPUT_CQLSH;
         if (prev && is_cqlsh_rule(line, n)) {
-            /* a table of one column: SELECT partitioner FROM system.local */
+            /* a table of one column: SELECT partitioner (or tokens) FROM system.local */
             size_t a = 0, b = prev_n;
             while (a < b && prev[a] == ' ')
                 a++;
             while (b > a && prev[b - 1] == ' ')
                 b--;
-            if (b - a == 11 && memcmp(prev + a, "partitioner", 11) == 0)
+            if ((b - a == 11 && memcmp(prev + a, "partitioner", 11) == 0) ||
+                (b - a == 6 && memcmp(prev + a, "tokens", 6) == 0))
                 return TOKENRING_INPUT_CQLSH;
         }
         if (!saw_dc && i == 0 &&
@@ -187,6 +189,86 @@ static int parse_format(tokenring_cluster *staging, int format, const char *text
     }
 }
 
+/* Pasted text (parse_paste.c): prompt and JVM lines, an indentation every line shares,
+ * cqlsh EXPAND ON records, `nodetool status` and `nodetool ring` in one text. Parses the
+ * text so transformed (each listing of a status + ring text into one staging cluster,
+ * merged at the end: all or nothing) and returns its status with *handled set; leaves
+ * *handled false when the text needs none of this. */
+static int parse_pasted(tokenring_cluster *cluster, int format, const char *text, size_t len,
+                        uint32_t flags, int *format_out, tokenring_error *err, bool *handled)
+{
+    *handled = false;
+    /* a file given as a topology file or TSV is read as written: indentation means
+     * something there */
+    if (len == 0 || format == TOKENRING_INPUT_TSV || format == TOKENRING_INPUT_TOPOLOGY)
+        return TOKENRING_OK;
+    char *clean = NULL;
+    size_t clean_len = 0;
+    uint32_t dedent = 0;
+    if (tr_paste_clean(text, len, &clean, &clean_len, &dedent) != TOKENRING_OK) {
+        *handled = true;
+        return tr_cl_fail_nomem(err);
+    }
+    if (clean) {
+        *handled = true;
+        int rc = tokenring_cluster_parse(cluster, format, clean, clean_len, flags, format_out,
+                                         err);
+        tr_free(clean);
+        if (rc != TOKENRING_OK && err && err->line && err->column)
+            err->column += dedent;
+        return rc;
+    }
+    if (format == TOKENRING_INPUT_AUTO || format == TOKENRING_INPUT_CQLSH) {
+        struct tr_paste_map *map = NULL;
+        size_t nmap = 0;
+        int rc = tr_paste_expand(text, len, &clean, &clean_len, &map, &nmap, err);
+        if (rc != TOKENRING_OK || clean) {
+            *handled = true;
+            if (rc == TOKENRING_OK) {
+                rc = tokenring_cluster_parse(cluster, TOKENRING_INPUT_CQLSH, clean, clean_len,
+                                             flags, format_out, err);
+                if (rc != TOKENRING_OK)
+                    tr_paste_map_error(map, nmap, err);
+            }
+            tr_free(clean);
+            tr_free(map);
+            return rc;
+        }
+    }
+    if (format != TOKENRING_INPUT_AUTO && format != TOKENRING_INPUT_NODETOOL_RING &&
+        format != TOKENRING_INPUT_NODETOOL_STATUS)
+        return TOKENRING_OK;
+    struct tr_paste_section sec[TR_PASTE_MAX_SECTIONS];
+    size_t ns = tr_paste_sections(text, len, sec, TR_PASTE_MAX_SECTIONS);
+    if (ns < 2)
+        return TOKENRING_OK;
+    *handled = true;
+    tokenring_cluster staging;
+    memset(&staging, 0, sizeof staging);
+    bool decided = cluster->partitioner_fixed;
+    for (size_t i = 0; i < cluster->n && !decided; i++)
+        decided = cluster->nodes[i].ntok > 0;
+    staging.partitioner = cluster->partitioner;
+    staging.partitioner_fixed = decided;
+    int rc = TOKENRING_OK;
+    for (size_t i = 0; i < ns && rc == TOKENRING_OK; i++) {
+        size_t sl = 0;
+        char *part = tr_paste_lines(text, len, sec[i].first_line,
+                                    i + 1 < ns ? sec[i + 1].first_line : 0, &sl);
+        if (!part)
+            rc = tr_cl_fail_nomem(err);
+        else
+            rc = tokenring_cluster_parse(&staging, sec[i].format, part, sl, flags, NULL, err);
+        tr_free(part);
+    }
+    if (rc == TOKENRING_OK)
+        rc = tr_cl_merge(cluster, &staging, err);
+    tr_cl_clear(&staging);
+    if (rc == TOKENRING_OK && format_out)
+        *format_out = sec[0].format;
+    return rc;
+}
+
 TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format,
                                           const char *text, size_t len, uint32_t flags,
                                           int *format_out, tokenring_error *err)
@@ -195,6 +277,10 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster or text");
     if (flags & ~TOKENRING_PARSE_ALLOW_PARTIAL)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flag 0x%x", (unsigned)flags);
+    bool pasted = false;
+    int prc = parse_pasted(cluster, format, text, len, flags, format_out, err, &pasted);
+    if (pasted)
+        return prc;
     if (format == TOKENRING_INPUT_AUTO) {
         format = tokenring_input_detect(text, len);
         if (format == TOKENRING_INPUT_AUTO)

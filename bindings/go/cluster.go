@@ -59,6 +59,11 @@ const (
 	// ClusterTokensUnknown: some node's tokens are unknown (only their count is), so
 	// the cluster has no topology.
 	ClusterTokensUnknown ClusterFlags = 2
+	// ClusterDefaultDCRack: an input gave some node's tokens without its datacenter and
+	// rack (cqlsh SELECT peer, tokens FROM system.peers_v2): it is in datacenter1, rack
+	// rack1 (Cassandra's SimpleSnitch defaults); a system.local row without its address
+	// is the node "local".
+	ClusterDefaultDCRack ClusterFlags = 4
 )
 
 // ClusterNode is a copy of one node of a Cluster.

@@ -47,6 +47,7 @@ const (
 	_ = uint(int64(FormatNodetoolDescribering)-int64(C.TOKENRING_INPUT_NODETOOL_DESCRIBERING)) + uint(int64(C.TOKENRING_INPUT_NODETOOL_DESCRIBERING)-int64(FormatNodetoolDescribering))
 	_ = uint(int64(AllowPartial)-int64(C.TOKENRING_PARSE_ALLOW_PARTIAL)) + uint(int64(C.TOKENRING_PARSE_ALLOW_PARTIAL)-int64(AllowPartial))
 	_ = uint(int64(ClusterPartial)-int64(C.TOKENRING_CLUSTER_PARTIAL)) + uint(int64(C.TOKENRING_CLUSTER_PARTIAL)-int64(ClusterPartial))
+	_ = uint(int64(ClusterDefaultDCRack)-int64(C.TOKENRING_CLUSTER_DEFAULT_DC_RACK)) + uint(int64(C.TOKENRING_CLUSTER_DEFAULT_DC_RACK)-int64(ClusterDefaultDCRack))
 	_ = uint(int64(ClusterTokensUnknown)-int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)) + uint(int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)-int64(ClusterTokensUnknown))
 	_ = uint(int64(CodeOK)-int64(C.TOKENRING_OK)) + uint(int64(C.TOKENRING_OK)-int64(CodeOK))
 	_ = uint(int64(CodeInvalid)-int64(C.TOKENRING_E_INVAL)) + uint(int64(C.TOKENRING_E_INVAL)-int64(CodeInvalid))
