@@ -166,3 +166,22 @@ def test_nodetool_columns_kept():
     with open(f"{DATA}/samples/status-5.0-uj-joining-vnodes16.txt", encoding="utf-8") as f:
         c = Cluster.parse(f.read())
     assert c.nodetool_columns["172.16.0.12"] == ("30.9 KiB", None)  # Owns '?'
+
+
+def test_pasted_text():
+    """What operators paste (issue 35, item 10): a prompt line, the JVM's notice and an
+    indented block read as the plain listing; the seed's queries without data_center and
+    rack give datacenter1/rack1, which default_dc_rack says."""
+    pasted = "user@host:~$ nodetool ring\nPicked up JAVA_TOOL_OPTIONS: -Xss1m\n" + \
+        "".join("    " + line + "\n" if line else "\n" for line in RING_TEXT.split("\n"))
+    assert Cluster.parse(pasted).format() == Cluster.parse(RING_TEXT).format()
+    assert not Cluster.parse(pasted).default_dc_rack
+    seed = ("cqlsh> SELECT peer, tokens FROM system.peers_v2;\n\n"
+            " peer | tokens\n------+--------\n    b | {'5'}\n\n(1 rows)\n"
+            "\n@ Row 1\n--------+-------\n tokens | {'-5', '7'}\n\n(1 rows)\n")
+    c = Cluster.parse(seed)
+    assert c.default_dc_rack
+    assert [(n.name, n.datacenter, n.rack, n.tokens) for n in c.nodes] == [
+        ("b", "datacenter1", "rack1", (5,)), ("local", "datacenter1", "rack1", (-5, 7))]
+    with pytest.raises(ParseError, match="lacks the column rack"):
+        Cluster.parse(" peer | data_center | tokens\n---+---+---\n b | d | {'5'}\n")
