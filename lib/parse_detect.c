@@ -163,9 +163,15 @@ static int undetected(const char *text, size_t len, tokenring_error *err)
                           "nodetool ring, nodetool describering KEYSPACE or cqlsh "
                           "system.peers_v2 + system.local",
                           addresses, addresses == 1 ? "" : "es");
+    tr_lines_init(&ls, text, len);
+    while (tr_lines_next(&ls, &line, &n) && ls.lineno < first) {
+    }
+    size_t shown = n > 60 ? 60 : n;
     return tr_fail_at(err, TOKENRING_E_PARSE, first, 1,
-                      "cannot recognise the input: expected a topology file, nodetool ring, "
-                      "status or describering output, or a cqlsh table");
+                      "cannot recognise the input at '%.*s%s': expected a topology file, "
+                      "nodetool ring, status or describering output, or a cqlsh table; remove "
+                      "what is not part of that output above it",
+                      (int)shown, line, shown < n ? "..." : "");
 }
 
 static int parse_format(tokenring_cluster *staging, int format, const char *text, size_t len,
