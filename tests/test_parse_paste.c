@@ -567,6 +567,54 @@ static void seed_queries(void **state)
           "lacks the column data_center", NULL);
 }
 
+/* The edges of the transforms: bounds, rarer prompts and headers. */
+static void paste_edges(void **state)
+{
+    (void)state;
+    /* a record of more columns than a table holds */
+    char rec[4096] = "@ Row 1\n---+---\n";
+    for (int k = 0; k < 65; k++)
+        snprintf(rec + strlen(rec), sizeof rec - strlen(rec), " c%d | v\n", k);
+    fails(AUTO, rec, 0, TOKENRING_E_PARSE, 67, 1, "too many columns", NULL);
+    /* cqlsh's other prompts and notices */
+    char *t = cat("cqlsh:system> EXPAND OFF\nDisabled Expanded output.\n"
+                  "sudo nodetool ring\n", CQLSH, "");
+    same_as(t, CQLSH, TOKENRING_INPUT_CQLSH);
+    free(t);
+    t = cat("cassandra@node1> nodetool ring\n", RING, "");
+    same_as(t, RING, TOKENRING_INPUT_NODETOOL_RING);
+    free(t);
+    /* no prompt character before the command: a row that names it is no prompt */
+    fails(AUTO, "Datacenter: d\n==\nAddress Rack Status State Load Owns Token\n"
+                "bin/nodetool r Up Normal 1 KiB 1% 5\nx nodetool\n", 0, TOKENRING_E_PARSE,
+          5, 1, NULL);
+    /* a status whose header lines were filtered out still splits from the ring */
+    const char *hdr = strstr(STATUS, "--  Address");
+    t = cat("Datacenter: dc1\n", hdr, RING);
+    int f = -1;
+    free(parse_text(AUTO, t, 0, &f, NULL));
+    assert_int_equal(f, TOKENRING_INPUT_NODETOOL_STATUS);
+    free(t);
+    /* more alternations than one split holds: the last part is split again */
+    size_t cap = 40 * (sizeof RING + sizeof STATUS), o = 0;
+    char *many = malloc(cap);
+    assert_non_null(many);
+    for (int k = 0; k < 18; k++)
+        o += (size_t)snprintf(many + o, cap - o, "%s", k % 2 ? RING : STATUS);
+    tokenring_cluster *c = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    if (tokenring_cluster_parse(c, AUTO, many, o, 0, NULL, &err) != TOKENRING_OK)
+        fail_msg("%u:%u %s", err.line, err.column, err.message);
+    assert_int_equal(tokenring_cluster_node_count(c), 2);
+    assert_non_null(tokenring_cluster_topology(c));
+    tokenring_cluster_free(c);
+    free(many);
+    /* an empty text and a text of prompts only */
+    fails(AUTO, "", 0, TOKENRING_E_PARSE, 1, 1, "empty input", NULL);
+    fails(AUTO, "$ nodetool ring\n", 0, TOKENRING_E_PARSE, 1, 1, "empty input", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -578,6 +626,7 @@ int main(void)
         cmocka_unit_test(describering_without_separators),
         cmocka_unit_test(ring_before_1_2),
         cmocka_unit_test(seed_queries),
+        cmocka_unit_test(paste_edges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
