@@ -44,6 +44,17 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
 {
     if (text == NULL)
         return TOKENRING_INPUT_AUTO;
+    /* pasted text: as tokenring_cluster_parse() reads it (parse_paste.c) */
+    char *clean = NULL;
+    size_t clean_len = 0;
+    uint32_t dedent = 0;
+    if (tr_paste_clean(text, len, &clean, &clean_len, &dedent) == TOKENRING_OK && clean) {
+        int f = tokenring_input_detect(clean, clean_len);
+        tr_free(clean);
+        return f;
+    }
+    if (tr_paste_has_records(text, len))
+        return TOKENRING_INPUT_CQLSH;
     tr_lines ls;
     tr_lines_init(&ls, text, len);
     const char *line, *prev = NULL;

@@ -384,19 +384,27 @@ static void pass_line(struct ebuf *b, const char *line, size_t n, uint32_t ln)
     eline_end(b);
 }
 
-int tr_paste_expand(const char *text, size_t len, char **out, size_t *out_len,
-                    struct tr_paste_map **map, size_t *nmap, tokenring_error *err)
+bool tr_paste_has_records(const char *text, size_t len)
 {
-    *out = NULL;
     tr_lines ls;
     tr_lines_init(&ls, text, len);
     const char *line;
     size_t n;
-    bool any = false;
-    while (!any && tr_lines_next(&ls, &line, &n))
-        any = is_record_line(line, n);
-    if (!any)
+    while (tr_lines_next(&ls, &line, &n))
+        if (is_record_line(line, n))
+            return true;
+    return false;
+}
+
+int tr_paste_expand(const char *text, size_t len, char **out, size_t *out_len,
+                    struct tr_paste_map **map, size_t *nmap, tokenring_error *err)
+{
+    *out = NULL;
+    if (!tr_paste_has_records(text, len))
         return TOKENRING_OK;
+    tr_lines ls;
+    const char *line;
+    size_t n;
     struct ebuf b = { .line = 1 };
     struct record *r = tr_calloc(2, sizeof *r);
     if (!r)

@@ -45,6 +45,9 @@ struct tr_paste_map {
 TR_HIDDEN int tr_paste_expand(const char *text, size_t len, char **out, size_t *out_len,
                               struct tr_paste_map **map, size_t *nmap, tokenring_error *err);
 
+/* Whether text holds an `@ Row N` record (cqlsh EXPAND ON). */
+TR_HIDDEN bool tr_paste_has_records(const char *text, size_t len);
+
 /* Moves err's line and column from the table tr_paste_expand() wrote to the records. */
 TR_HIDDEN void tr_paste_map_error(const struct tr_paste_map *map, size_t nmap,
                                   tokenring_error *err);

@@ -218,7 +218,7 @@ static void indented_blocks(void **state)
     /* a topology file given as one is read as written (indentation continues tokens) */
     fails(TOKENRING_INPUT_TOPOLOGY, "  node a dc=d rack=r tokens=1\n", 0, TOKENRING_E_PARSE,
           1, 3, "unexpected indented line", NULL);
-    /* ... but an indented one pasted as is reads */
+    /* ... and an indented topology file pasted as is reads */
     same_as("    node a dc=d rack=r tokens=1\n    node b dc=d rack=r tokens=\n"
             "        2,3\n", "node a dc=d rack=r tokens=1\nnode b dc=d rack=r tokens=2,3\n",
             TOKENRING_INPUT_TOPOLOGY);
@@ -610,6 +610,13 @@ static void paste_edges(void **state)
     assert_non_null(tokenring_cluster_topology(c));
     tokenring_cluster_free(c);
     free(many);
+    /* detection sees what the parser reads */
+    t = indent(RING, "    ");
+    assert_int_equal(tokenring_input_detect(t, strlen(t)), TOKENRING_INPUT_NODETOOL_RING);
+    free(t);
+    assert_int_equal(tokenring_input_detect(EXPAND, strlen(EXPAND)), TOKENRING_INPUT_CQLSH);
+    assert_int_equal(tokenring_input_detect(LEGACY, strlen(LEGACY)),
+                     TOKENRING_INPUT_NODETOOL_RING);
     /* an empty text and a text of prompts only */
     fails(AUTO, "", 0, TOKENRING_E_PARSE, 1, 1, "empty input", NULL);
     fails(AUTO, "$ nodetool ring\n", 0, TOKENRING_E_PARSE, 1, 1, "empty input", NULL);
