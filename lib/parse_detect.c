@@ -180,8 +180,8 @@ static int undetected(const char *text, size_t len, tokenring_error *err)
     size_t shown = n > 60 ? 60 : n;
     return tr_fail_at(err, TOKENRING_E_PARSE, first, 1,
                       "cannot recognise the input at '%.*s%s': expected a topology file, "
-                      "nodetool ring, status or describering output, or a cqlsh table; remove "
-                      "what is not part of that output above it",
+                      "nodetool ring, status or describering output, or a cqlsh table (remove "
+                      "any line that is not part of such output)",
                       (int)shown, line, shown < n ? "..." : "");
 }
 

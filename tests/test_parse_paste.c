@@ -162,7 +162,7 @@ static void prompts_and_notices(void **state)
     t = cat("$ ls -l\n", RING, "");
     fails(AUTO, t, 0, TOKENRING_E_PARSE, 1, 1, "expected 'Datacenter: <name>'", NULL);
     fails(AUTO, "\n$ ls -l\ntotal 0\n", 0, TOKENRING_E_PARSE, 2, 1, "at '$ ls -l'",
-          "remove what is not part", NULL);
+          "remove any line that is not part", NULL);
     fails(TOKENRING_INPUT_NODETOOL_RING, t, 0, TOKENRING_E_PARSE, 1, 1, "Datacenter:", NULL);
     free(t);
     /* a word that merely holds nodetool is no prompt: "node" is no prompt character */
