@@ -26,7 +26,8 @@ PRIVATE = {
     'ring_internal.h': {'ring.c', 'topology.c', 'replication.c', 'placement.c', 'ownership.c'},
     'layout_internal.h': {'layout.c', 'allocator.c', 'allocate_join.c', 'cassandra_alloc.c',
                           'migration.c'},
-    'parse_internal.h': {'parse_cluster.c', 'parse_lex.c', 'parse_formats.h'},
+    'parse_internal.h': {'parse_cluster.c', 'parse_lex.c', 'parse_formats.h', 'parse_paste.h'},
+    'parse_paste.h': {'parse_paste.c', 'parse_detect.c'},
     'parse_formats.h': {'parse_detect.c', 'parse_topology.c', 'parse_nodetool.c',
                         'parse_cqlsh.c', 'parse_describering.c', 'parse_tsv.c'},
 }

@@ -121,6 +121,9 @@ def seed_parsers(rnd):
         "node a dc=d rack=r tokens=0a,ff01\nnode b dc=d rack=r tokens=c0ffee\n",
         "keyspace k 3\nkeyspace k 2\n",
         "node \"unterminated dc=d rack=r tokens=1\n",
+        # names the writer quotes: a keyspace named ' beside a datacenter holding " #"
+        "keyspace ' {'class': 'NetworkTopologyStrategy', 'x #y': '1', 'a''b': '2'}\n"
+        "node a dc=\"x #y\" rack=\"'\" tokens=1\n",
     ]:
         put("parse_topology", bytes([0]) + text.encode())
         put("parse_topology", bytes([3]) + text.encode())

@@ -549,6 +549,19 @@ int tr_cl_add_keyspace_at(tokenring_cluster *cl, const char *name, size_t n,
     int rc = tr_cl_check_keyspace_name(name, n, line, col, err);
     if (rc != TOKENRING_OK)
         goto fail;
+    /* a datacenter the replication names follows the rules of node datacenters (no
+     * control character), so that every keyspace can be written and read back */
+    for (size_t i = 0, ndc = tokenring_replication_dc_count(repl_owned); i < ndc; i++) {
+        const char *dc = NULL;
+        tokenring_replication_get(&dc, NULL, NULL, repl_owned, i);
+        for (const char *p = dc; p && *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+                rc = tr_fail_at(err, TOKENRING_E_INVAL, line, col,
+                                "keyspace %.*s: datacenter name contains a control "
+                                "character", (int)n, name);
+                goto fail;
+            }
+    }
     for (size_t i = 0; i < cl->nks; i++) {
         if (same_str(cl->ks[i].name, name, n)) {
             rc = tr_fail_at(err, TOKENRING_E_EXISTS, line, col,

@@ -223,6 +223,24 @@ static int keyspace_row(tokenring_cluster *cl, const cell *name, const cell *rep
     return tr_cl_add_keyspace_at(cl, name->s, name->n, r, line, name->col, err);
 }
 
+/* A table without data_center and rack (the seed's SELECT peer, tokens FROM
+ * system.peers_v2): Cassandra's default endpoint_snitch, SimpleSnitch, puts every node in
+ * datacenter1, rack1; a system.local row without its address (SELECT tokens FROM
+ * system.local) is the node "local", the row's key in that table. The cluster says so
+ * (TOKENRING_CLUSTER_DEFAULT_DC_RACK). */
+static void default_dc_rack(tokenring_cluster *cl, cell dflt[3], const cell **name,
+                            const cell **dc, const cell **rack)
+{
+    static const char *const text[3] = { "local", "datacenter1", "rack1" };
+    const cell **slot[3] = { name, dc, rack };
+    for (int k = 0; k < 3; k++) {
+        dflt[k] = (cell){ text[k], strlen(text[k]), 1 };
+        if (!*slot[k])
+            *slot[k] = &dflt[k];
+    }
+    cl->flags |= TOKENRING_CLUSTER_DEFAULT_DC_RACK;
+}
+
 int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                         tokenring_error *err)
 {
@@ -282,8 +300,9 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                 tr_starts_with(line + i, n - i, "Warning:"))
                 continue;
             ncells = split_cells(line, n, cells);
-            if (ncells > MAX_CELLS || (ncells < 2 && !(ncells == 1 &&
-                                                      cell_is(&cells[0], "partitioner"))))
+            if (ncells > MAX_CELLS ||
+                (ncells < 2 && !(ncells == 1 && (cell_is(&cells[0], "partitioner") ||
+                                                 cell_is(&cells[0], "tokens")))))
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
                                   ncells < 2 ? "expected a cqlsh table header such as "
                                                "'peer | data_center | rack | tokens'"
@@ -321,9 +340,12 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
                 st = WANT_RULE;
                 continue;
             }
-            const char *missing = c_name < 0    ? "peer (or broadcast_address)"
-                                  : c_dc < 0     ? "data_center"
-                                  : c_rack < 0   ? "rack"
+            /* SELECT peer, tokens FROM system.peers_v2 / SELECT tokens FROM system.local:
+             * neither datacenter nor rack, which default (default_dc_rack) */
+            bool defaults = c_tokens >= 0 && c_dc < 0 && c_rack < 0;
+            const char *missing = c_name < 0 && !defaults ? "peer (or broadcast_address)"
+                                  : c_dc < 0 && !defaults ? "data_center"
+                                  : c_rack < 0 && !defaults ? "rack"
                                   : c_tokens < 0 ? "tokens"
                                                  : NULL;
             if (missing)
@@ -359,11 +381,16 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
             (rc = tr_cl_name_partitioner(cl, cells[c_part].s, cells[c_part].n, ln,
                                          cells[c_part].col, err)) != TOKENRING_OK)
             return rc;
-        if (c_name < 0) { /* a table of the partitioner alone */
+        if (c_name < 0 && c_tokens < 0) { /* a table of the partitioner alone */
             rows++;
             continue;
         }
-        const cell *name = &cells[c_name], *dc = &cells[c_dc], *rack = &cells[c_rack];
+        cell dflt[3];
+        const cell *name = c_name >= 0 ? &cells[c_name] : NULL;
+        const cell *dc = c_dc >= 0 ? &cells[c_dc] : NULL;
+        const cell *rack = c_rack >= 0 ? &cells[c_rack] : NULL;
+        if (!name || !dc)
+            default_dc_rack(cl, dflt, &name, &dc, &rack);
         if (name->n == 0 || cell_is(name, "null"))
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, name->col,
                               "expected a node address");

@@ -109,6 +109,26 @@ static int expect(cur *c, const char *lit, tokenring_error *err)
                       (int)(rest > 30 ? 30 : rest), c->s + c->i);
 }
 
+/* ", lit" or lit: DSE's TokenRange.toString appends "endpoints:", "rpc_endpoints:" and
+ * "endpoint_details:" without the ", " Apache Cassandra's releases put before them (so the
+ * end token runs into "endpoints:"); operators report 4.0 alpha builds printing the same. */
+static int expect_field(cur *c, const char *lit, tokenring_error *err)
+{
+    cur_ws(c);
+    cur_lit(c, ",");
+    return expect(c, lit, err);
+}
+
+/* The end of the end token: where "endpoints:" starts when nothing separates them (a
+ * token holds no ':', so the first "endpoints:" is the field), else the line's end. */
+static size_t end_token_limit(const cur *c)
+{
+    for (size_t i = c->i; i + 10 <= c->n; i++)
+        if (memcmp(c->s + i, "endpoints:", 10) == 0)
+            return i;
+    return c->n;
+}
+
 /* A value up to (not including) any byte of stop; at least one byte. */
 static int value(cur *c, const char *stop, const char *what, const char **v, size_t *vn,
                  tokenring_error *err)
@@ -265,14 +285,18 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
     int rc;
     if ((rc = expect(c, "TokenRange(", err)) || (rc = expect(c, "start_token:", err)) ||
         (rc = token_value(d, c, "the start token", &start, err)) ||
-        (rc = expect(c, ",", err)) || (rc = expect(c, "end_token:", err)) ||
-        (rc = token_value(d, c, "the end token", &end, err)))
+        (rc = expect(c, ",", err)) || (rc = expect(c, "end_token:", err)))
+        return rc;
+    size_t line_end = c->n;
+    c->n = end_token_limit(c);
+    rc = token_value(d, c, "the end token", &end, err);
+    c->n = line_end;
+    if (rc != TOKENRING_OK)
         return rc;
     if (d->collect)
         return TOKENRING_OK; /* the first pass reads the tokens only */
-    if ((rc = expect(c, ",", err)) ||
-        (rc = expect(c, "endpoints:", err)) || (rc = list(c, hosts, &nh, err)) ||
-        (rc = expect(c, ",", err)) || (rc = expect(c, "rpc_endpoints:", err)))
+    if ((rc = expect_field(c, "endpoints:", err)) || (rc = list(c, hosts, &nh, err)) ||
+        (rc = expect_field(c, "rpc_endpoints:", err)))
         return rc;
     /* rpc (native) addresses are not part of the topology; only their number is checked */
     if ((rc = list(c, hosts + nh, &nrpc, err)) != TOKENRING_OK)
@@ -281,8 +305,7 @@ static int range_line(struct dr *d, cur *c, struct span *hosts, uint32_t *idx)
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col,
                           "range (%s, %s]: %zu endpoints but %zu rpc_endpoints",
                           tk(d, start), tk(d, end), nh, nrpc);
-    if ((rc = expect(c, ",", err)) || (rc = expect(c, "endpoint_details:", err)) ||
-        (rc = expect(c, "[", err)))
+    if ((rc = expect_field(c, "endpoint_details:", err)) || (rc = expect(c, "[", err)))
         return rc;
     if (nh == 0)
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col,

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "parse_formats.h"
+#include "parse_paste.h"
 
 /* ------------------------------------------------------------ format detect */
 
@@ -43,6 +44,17 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
 {
     if (text == NULL)
         return TOKENRING_INPUT_AUTO;
+    /* pasted text: as tokenring_cluster_parse() reads it (parse_paste.c) */
+    char *clean = NULL;
+    size_t clean_len = 0;
+    uint32_t dedent = 0;
+    if (tr_paste_clean(text, len, &clean, &clean_len, &dedent) == TOKENRING_OK && clean) {
+        int f = tokenring_input_detect(clean, clean_len);
+        tr_free(clean);
+        return f;
+    }
+    if (tr_paste_has_records(text, len))
+        return TOKENRING_INPUT_CQLSH;
     tr_lines ls;
     tr_lines_init(&ls, text, len);
     const char *line, *prev = NULL;
@@ -86,13 +98,14 @@ TOKENRING_API int tokenring_input_detect(const char *text, size_t len)
             memchr(line, '+', n))
             return TOKENRING_INPUT_CQLSH;
         if (prev && is_cqlsh_rule(line, n)) {
-            /* a table of one column: SELECT partitioner FROM system.local */
+            /* a table of one column: SELECT partitioner (or tokens) FROM system.local */
             size_t a = 0, b = prev_n;
             while (a < b && prev[a] == ' ')
                 a++;
             while (b > a && prev[b - 1] == ' ')
                 b--;
-            if (b - a == 11 && memcmp(prev + a, "partitioner", 11) == 0)
+            if ((b - a == 11 && memcmp(prev + a, "partitioner", 11) == 0) ||
+                (b - a == 6 && memcmp(prev + a, "tokens", 6) == 0))
                 return TOKENRING_INPUT_CQLSH;
         }
         if (!saw_dc && i == 0 &&
@@ -161,9 +174,15 @@ static int undetected(const char *text, size_t len, tokenring_error *err)
                           "nodetool ring, nodetool describering KEYSPACE or cqlsh "
                           "system.peers_v2 + system.local",
                           addresses, addresses == 1 ? "" : "es");
+    tr_lines_init(&ls, text, len);
+    while (tr_lines_next(&ls, &line, &n) && ls.lineno < first) {
+    }
+    size_t shown = n > 60 ? 60 : n;
     return tr_fail_at(err, TOKENRING_E_PARSE, first, 1,
-                      "cannot recognise the input: expected a topology file, nodetool ring, "
-                      "status or describering output, or a cqlsh table");
+                      "cannot recognise the input at '%.*s%s': expected a topology file, "
+                      "nodetool ring, status or describering output, or a cqlsh table (remove "
+                      "any line that is not part of such output)",
+                      (int)shown, line, shown < n ? "..." : "");
 }
 
 static int parse_format(tokenring_cluster *staging, int format, const char *text, size_t len,
@@ -187,6 +206,86 @@ static int parse_format(tokenring_cluster *staging, int format, const char *text
     }
 }
 
+/* Pasted text (parse_paste.c): prompt and JVM lines, an indentation every line shares,
+ * cqlsh EXPAND ON records, `nodetool status` and `nodetool ring` in one text. Parses the
+ * text so transformed (each listing of a status + ring text into one staging cluster,
+ * merged at the end: all or nothing) and returns its status with *handled set; leaves
+ * *handled false when the text needs none of this. */
+static int parse_pasted(tokenring_cluster *cluster, int format, const char *text, size_t len,
+                        uint32_t flags, int *format_out, tokenring_error *err, bool *handled)
+{
+    *handled = false;
+    /* a file given as a topology file or TSV is read as written: indentation means
+     * something there */
+    if (len == 0 || format == TOKENRING_INPUT_TSV || format == TOKENRING_INPUT_TOPOLOGY)
+        return TOKENRING_OK;
+    char *clean = NULL;
+    size_t clean_len = 0;
+    uint32_t dedent = 0;
+    if (tr_paste_clean(text, len, &clean, &clean_len, &dedent) != TOKENRING_OK) {
+        *handled = true;
+        return tr_cl_fail_nomem(err);
+    }
+    if (clean) {
+        *handled = true;
+        int rc = tokenring_cluster_parse(cluster, format, clean, clean_len, flags, format_out,
+                                         err);
+        tr_free(clean);
+        if (rc != TOKENRING_OK && err && err->line && err->column)
+            err->column += dedent;
+        return rc;
+    }
+    if (format == TOKENRING_INPUT_AUTO || format == TOKENRING_INPUT_CQLSH) {
+        struct tr_paste_map *map = NULL;
+        size_t nmap = 0;
+        int rc = tr_paste_expand(text, len, &clean, &clean_len, &map, &nmap, err);
+        if (rc != TOKENRING_OK || clean) {
+            *handled = true;
+            if (rc == TOKENRING_OK) {
+                rc = tokenring_cluster_parse(cluster, TOKENRING_INPUT_CQLSH, clean, clean_len,
+                                             flags, format_out, err);
+                if (rc != TOKENRING_OK)
+                    tr_paste_map_error(map, nmap, err);
+            }
+            tr_free(clean);
+            tr_free(map);
+            return rc;
+        }
+    }
+    if (format != TOKENRING_INPUT_AUTO && format != TOKENRING_INPUT_NODETOOL_RING &&
+        format != TOKENRING_INPUT_NODETOOL_STATUS)
+        return TOKENRING_OK;
+    struct tr_paste_section sec[TR_PASTE_MAX_SECTIONS];
+    size_t ns = tr_paste_sections(text, len, sec, TR_PASTE_MAX_SECTIONS);
+    if (ns < 2)
+        return TOKENRING_OK;
+    *handled = true;
+    tokenring_cluster staging;
+    memset(&staging, 0, sizeof staging);
+    bool decided = cluster->partitioner_fixed;
+    for (size_t i = 0; i < cluster->n && !decided; i++)
+        decided = cluster->nodes[i].ntok > 0;
+    staging.partitioner = cluster->partitioner;
+    staging.partitioner_fixed = decided;
+    int rc = TOKENRING_OK;
+    for (size_t i = 0; i < ns && rc == TOKENRING_OK; i++) {
+        size_t sl = 0;
+        char *part = tr_paste_lines(text, len, sec[i].first_line,
+                                    i + 1 < ns ? sec[i + 1].first_line : 0, &sl);
+        if (!part)
+            rc = tr_cl_fail_nomem(err);
+        else
+            rc = tokenring_cluster_parse(&staging, sec[i].format, part, sl, flags, NULL, err);
+        tr_free(part);
+    }
+    if (rc == TOKENRING_OK)
+        rc = tr_cl_merge(cluster, &staging, err);
+    tr_cl_clear(&staging);
+    if (rc == TOKENRING_OK && format_out)
+        *format_out = sec[0].format;
+    return rc;
+}
+
 TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format,
                                           const char *text, size_t len, uint32_t flags,
                                           int *format_out, tokenring_error *err)
@@ -195,6 +294,10 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         return tr_fail(err, TOKENRING_E_INVAL, "NULL cluster or text");
     if (flags & ~(TOKENRING_PARSE_ALLOW_PARTIAL | TOKENRING_PARSE_MERGE_DISJOINT))
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flag 0x%x", (unsigned)flags);
+    bool pasted = false;
+    int prc = parse_pasted(cluster, format, text, len, flags, format_out, err, &pasted);
+    if (pasted)
+        return prc;
     if (format == TOKENRING_INPUT_AUTO) {
         format = tokenring_input_detect(text, len);
         if (format == TOKENRING_INPUT_AUTO)

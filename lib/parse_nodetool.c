@@ -251,6 +251,132 @@ static bool split_glued(const tr_word *w, tr_word out[2])
     return false;
 }
 
+/* nodetool ring before Cassandra 1.2: no "Datacenter:" blocks, the datacenter in a column
+ * of its own (NodeCmd.printRing, "%-16s%-12s%-12s%-7s%-8s%-16s%-20s%-44s": Address DC
+ * Rack Status State Load Owns Token, Owns "Effective-Ownership" when 1.1 was given a
+ * keyspace), the wrap-around token alone above the rows. Read from the header on line
+ * header_ln; any other header without a Datacenter: line is refused, naming what to add. */
+static int legacy_ring(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
+                       uint32_t header_ln, tokenring_error *err)
+{
+    static const char *const cols[] = { "Address", "DC", "Rack", "Status", "State", "Load",
+                                        "Owns", "Token" };
+    tr_lines ls;
+    tr_lines_init(&ls, text, len);
+    const char *line;
+    size_t n;
+    tr_word w[MAX_WORDS], wrap = { NULL, 0, 0 };
+    uint32_t wrap_line = 0;
+    bool wrap_seen = false;
+    size_t rows = 0;
+    int rc;
+    while (tr_lines_next(&ls, &line, &n) && ls.lineno < header_ln) {
+    }
+    size_t nw = tr_split_words(line, n, w, MAX_WORDS);
+    bool known = nw == 8;
+    for (size_t k = 0; k < 8 && known; k++)
+        known = word_is(&w[k], cols[k]) || (k == 6 && word_is(&w[k], "Effective-Ownership"));
+    if (!known)
+        return tr_fail_at(err, TOKENRING_E_PARSE, header_ln, 1,
+                          "a nodetool ring header without 'Datacenter: <name>' above it, "
+                          "whose columns are not those of Cassandra 1.0/1.1 (Address DC Rack "
+                          "Status State Load Owns Token): add the 'Datacenter: <name>' line "
+                          "nodetool printed above it, or give nodetool status");
+    while (tr_lines_next(&ls, &line, &n)) {
+        uint32_t ln = ls.lineno;
+        size_t i = 0;
+        const char *t = NULL;
+        size_t tn = 0;
+        if ((rc = common_line(cl, flags, line, n, ln, &i, &t, &tn, err)) != LINE_CONTENT) {
+            if (rc == LINE_SKIP)
+                continue;
+            return rc;
+        }
+        nw = tr_split_words(line, n, w, MAX_WORDS);
+        if (nw == 1 && rows == 0 && !wrap.s) {
+            if ((rc = token_word(cl, &w[0], ln, NULL, err)) != TOKENRING_OK)
+                return rc;
+            wrap = w[0];
+            wrap_line = ln;
+            continue;
+        }
+        if (nw < 8 || nw > MAX_WORDS)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
+                              "expected a ring row: Address DC Rack Status State Load Owns "
+                              "Token (8 or more fields), found %zu fields", nw);
+        const tr_word *addr = &w[0], *dcw = &w[1], *rack = &w[2], *st = &w[3], *state = &w[4];
+        const tr_word *owns = &w[nw - 2], *tok = &w[nw - 1];
+        int32_t live, stv;
+        if (word_is(st, "Up"))
+            live = TOKENRING_UP;
+        else if (word_is(st, "Down"))
+            live = TOKENRING_DOWN;
+        else if (word_is(st, "?"))
+            live = TOKENRING_UNKNOWN;
+        else
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
+                              "expected status Up, Down or ? in the fourth column, found "
+                              "'%.*s'", (int)(st->n > 40 ? 40 : st->n), st->s);
+        if (parse_state_word(state, &stv) != 0)
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, state->col,
+                              "expected state Normal, Joining, Leaving or Moving, found "
+                              "'%.*s'", (int)(state->n > 40 ? 40 : state->n), state->s);
+        if (!is_owns(owns))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, owns->col,
+                              "expected Owns as a percentage or '?', found '%.*s'",
+                              (int)(owns->n > 40 ? 40 : owns->n), owns->s);
+        int64_t token = 0;
+        if ((rc = token_word(cl, tok, ln, &token, err)) != TOKENRING_OK)
+            return rc;
+        size_t idx;
+        bool created;
+        rc = tr_cl_node(cl, addr->s, addr->n, dcw->s, dcw->n, rack->s, rack->n, ln, addr->col,
+                        dcw->col, rack->col, &idx, &created, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        struct tr_cnode *nd = &cl->nodes[idx];
+        if (created) {
+            nd->state = stv;
+            nd->liveness = live;
+            const tr_word *l0 = &w[5], *l1 = &w[nw - 3];
+            if (!(l0 == l1 && word_is(l0, "?")) &&
+                (rc = tr_cl_set_column(cl, idx, false, l0->s,
+                                       (size_t)(l1->s + l1->n - l0->s), err)) != TOKENRING_OK)
+                return rc;
+            if (!word_is(owns, "?") &&
+                (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
+                return rc;
+        } else if (nd->state != stv || nd->liveness != live) {
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
+                              "node %s is '%.*s %.*s' here but had another status or state "
+                              "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
+                              state->s, (unsigned)nd->line);
+        }
+        rc = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
+                 ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
+                 : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        rows++;
+        if (wrap.s && same_word(tok, &wrap))
+            wrap_seen = true;
+    }
+    if (rows == 0)
+        return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno, 1,
+                          "nodetool ring output without any row");
+    if (wrap.s && !wrap_seen) {
+        if (flags & TOKENRING_PARSE_ALLOW_PARTIAL) {
+            cl->flags |= TOKENRING_CLUSTER_PARTIAL;
+            return TOKENRING_OK;
+        }
+        return tr_fail_at(err, TOKENRING_E_PARSE, wrap_line, wrap.col,
+                          "the wrap-around token %.*s above the rows is in none of them: the "
+                          "listing is incomplete (allow partial input to accept it)",
+                          (int)(wrap.n > 60 ? 60 : wrap.n), wrap.s);
+    }
+    return TOKENRING_OK;
+}
+
 int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                        tokenring_error *err)
 {
@@ -296,6 +422,8 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
         }
         if (i == 0 && tr_starts_with(t, tn, "Address") && tn > 7 &&
             (t[7] == ' ' || t[7] == '\t')) {
+            if (!dc.name && !any_dc) /* before 1.2: the datacenter is a column */
+                return legacy_ring(cl, text, len, flags, ln, err);
             if (!dc.name)
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, 1,
                                   "expected 'Datacenter: <name>' before the header");

@@ -362,13 +362,16 @@ int tr_parse_topology_text(tokenring_cluster *cl, const char *text, size_t len,
             if (rc != TOKENRING_OK)
                 return rc;
         } else if (kw == 8 && memcmp(line, "keyspace", 8) == 0) {
-            size_t mk = strip_comment(line, n, true);
+            /* the name is a word (it holds no '#' nor whitespace); quotes count only
+             * after it, in the replication: a name such as ' must not open a quote */
+            size_t mk = strip_comment(line, n, false);
             size_t k = kw;
             while (k < mk && (line[k] == ' ' || line[k] == '\t'))
                 k++;
             size_t ns = k;
             while (k < mk && line[k] != ' ' && line[k] != '\t')
                 k++;
+            mk = k + strip_comment(line + k, n - k, true);
             if (k == ns)
                 return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)ns + 1,
                                   "expected a keyspace name after 'keyspace'");

@@ -381,6 +381,12 @@ TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner parti
     return partitioner_class[p];
 }
 
+/* Whether text[0 .. len) is name exactly (a Java class name). */
+static bool class_is(const char *text, size_t len, const char *name)
+{
+    return strlen(name) == len && memcmp(text, name, len) == 0;
+}
+
 /* Whether text[0 .. len) is name, ASCII case ignored. */
 static bool name_is(const char *text, size_t len, const char *name)
 {
@@ -404,9 +410,12 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
     if (out == NULL || text == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", out ? "text" : "out");
     static const char pkg[] = "org.apache.cassandra.dht.";
+    /* Class names as Cassandra reads them (FBUtilities.newPartitioner: a name without a
+     * '.' is in org.apache.cassandra.dht; Class.forName is case-sensitive); the short
+     * forms are the library's own, any case. */
     for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
         const char *cls = partitioner_class[p];
-        if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1) ||
+        if (class_is(text, text_len, cls) || class_is(text, text_len, cls + sizeof pkg - 1) ||
             name_is(text, text_len, partitioner_short[p])) {
             *out = (tokenring_partitioner)p;
             return TOKENRING_OK;
@@ -415,12 +424,20 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
     static const char *const unmodelled[] = { "OrderPreservingPartitioner", "LocalPartitioner" };
     for (size_t i = 0; i < 2; i++) {
         size_t l = strlen(unmodelled[i]);
-        if (name_is(text, text_len, unmodelled[i]) ||
-            (text_len == sizeof pkg - 1 + l && name_is(text, sizeof pkg - 1, pkg) &&
-             name_is(text + sizeof pkg - 1, l, unmodelled[i])))
+        if (class_is(text, text_len, unmodelled[i]) ||
+            (text_len == sizeof pkg - 1 + l && class_is(text, sizeof pkg - 1, pkg) &&
+             class_is(text + sizeof pkg - 1, l, unmodelled[i])))
             return tr_fail(err, TOKENRING_E_UNSUPPORTED,
                            "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
                            "ByteOrderedPartitioner are)", unmodelled[i]);
+    }
+    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
+        const char *cls = partitioner_class[p];
+        if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1))
+            return tr_fail(err, TOKENRING_E_PARSE,
+                           "unknown partitioner '%.*s': class names are case-sensitive, as "
+                           "in Cassandra (%s)", (int)text_len, text,
+                           text_len == strlen(cls) ? cls : cls + sizeof pkg - 1);
     }
     int shown = text_len > 100 ? 100 : (int)text_len;
     return tr_fail(err, TOKENRING_E_PARSE,

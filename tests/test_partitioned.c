@@ -38,7 +38,7 @@ static void test_partitioner_names(void **state)
     assert_null(tokenring_partitioner_name((tokenring_partitioner)-1));
     static const struct { const char *text; int p; } ok[] = {
         {"org.apache.cassandra.dht.RandomPartitioner", 1}, {"RandomPartitioner", 1},
-        {"random", 1}, {"RANDOM", 1}, {"Murmur3Partitioner", 0}, {"murmur3", 0},
+        {"random", 1}, {"RANDOM", 1}, {"Random", 1}, {"MURMUR3", 0}, {"ByteOrdered", 2}, {"Murmur3Partitioner", 0}, {"murmur3", 0},
         {"org.apache.cassandra.dht.ByteOrderedPartitioner", 2}, {"byteordered", 2},
         {"ByteOrderedPartitioner", 2},
     };
@@ -54,6 +54,24 @@ static void test_partitioner_names(void **state)
                      TOKENRING_E_UNSUPPORTED);
     assert_int_equal(tokenring_partitioner_parse(&p, "org.apache.cassandra.dht.LocalPartitioner",
                                                  41, &err), TOKENRING_E_UNSUPPORTED);
+    /* class names are case-sensitive, as Cassandra's Class.forName reads them */
+    static const char *const miscased[] = { "randompartitioner", "RANDOMPARTITIONER",
+                                            "org.apache.cassandra.dht.murmur3Partitioner",
+                                            "Org.apache.cassandra.dht.RandomPartitioner",
+                                            "byteorderedpartitioner",
+                                            "orderpreservingpartitioner" };
+    for (size_t i = 0; i < sizeof miscased / sizeof *miscased; i++) {
+        memset(&err, 0, sizeof err);
+        assert_int_equal(tokenring_partitioner_parse(&p, miscased[i], strlen(miscased[i]),
+                                                     &err), TOKENRING_E_PARSE);
+        assert_int_equal(p, TOKENRING_PARTITIONER_RANDOM);
+    }
+    memset(&err, 0, sizeof err);
+    tokenring_partitioner_parse(&p, "randompartitioner", 17, &err);
+    assert_non_null(strstr(err.message, "case-sensitive"));
+    assert_non_null(strstr(err.message, "(RandomPartitioner)"));
+    tokenring_partitioner_parse(&p, "org.apache.cassandra.dht.murmur3Partitioner", 43, &err);
+    assert_non_null(strstr(err.message, "(org.apache.cassandra.dht.Murmur3Partitioner)"));
     assert_int_equal(tokenring_partitioner_parse(&p, "random2", 7, &err), TOKENRING_E_PARSE);
     assert_non_null(strstr(err.message, "random2"));
     assert_int_equal(tokenring_partitioner_parse(&p, "rand", 4, &err), TOKENRING_E_PARSE);

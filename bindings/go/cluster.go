@@ -71,6 +71,11 @@ const (
 	// ByteOrderedPartitioner) was inferred from the tokens' form, not fixed or named by
 	// an input; Murmur3, the default, never is.
 	ClusterPartitionerInferred ClusterFlags = 4
+	// ClusterDefaultDCRack: an input gave some node's tokens without its datacenter and
+	// rack (cqlsh SELECT peer, tokens FROM system.peers_v2): it is in datacenter1, rack
+	// rack1 (Cassandra's SimpleSnitch defaults); a system.local row without its address
+	// is the node "local".
+	ClusterDefaultDCRack ClusterFlags = 8
 )
 
 // ClusterNode is a copy of one node of a Cluster.

@@ -143,6 +143,29 @@ func TestClusterStatusTokensUnknown(t *testing.T) {
 	}
 }
 
+// What operators paste: the seed's queries without data_center and rack, under cqlsh
+// prompts, one of them as EXPAND ON records, give datacenter1/rack1 and say so.
+func TestClusterPastedSeedQueries(t *testing.T) {
+	c, _ := NewCluster()
+	defer c.Close()
+	text := "cqlsh> SELECT peer, tokens FROM system.peers_v2;\n\n" +
+		"    peer | tokens\n    ------+--------\n        b | {'5'}\n\n    (1 rows)\n" +
+		"cqlsh> SELECT tokens FROM system.local;\n\n" +
+		"@ Row 1\n--------+-------\n tokens | {'-5', '7'}\n\n(1 rows)\n"
+	if _, err := c.Parse(FormatAuto, text, 0); err != nil {
+		t.Fatal(err)
+	}
+	if c.Flags()&ClusterDefaultDCRack == 0 {
+		t.Fatalf("flags %v: defaults should be said", c.Flags())
+	}
+	nodes, _ := c.Nodes()
+	if len(nodes) != 2 || nodes[0].Name != "b" || nodes[1].Name != "local" ||
+		nodes[1].Datacenter != "datacenter1" || nodes[1].Rack != "rack1" ||
+		len(nodes[1].Tokens) != 2 || nodes[1].Tokens[0] != -5 {
+		t.Fatalf("%+v", nodes)
+	}
+}
+
 // A pasted `nodetool describering` goes through the generic Parse: each range's end
 // token belongs to its first endpoint, and the replicas of the ring so read are the listed
 // ones (the 1,536 ranges of a 3-rack ccm cluster).

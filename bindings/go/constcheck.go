@@ -49,6 +49,7 @@ const (
 	_ = uint(int64(MergeDisjoint)-int64(C.TOKENRING_PARSE_MERGE_DISJOINT)) + uint(int64(C.TOKENRING_PARSE_MERGE_DISJOINT)-int64(MergeDisjoint))
 	_ = uint(int64(ClusterPartitionerInferred)-int64(C.TOKENRING_CLUSTER_PARTITIONER_INFERRED)) + uint(int64(C.TOKENRING_CLUSTER_PARTITIONER_INFERRED)-int64(ClusterPartitionerInferred))
 	_ = uint(int64(ClusterPartial)-int64(C.TOKENRING_CLUSTER_PARTIAL)) + uint(int64(C.TOKENRING_CLUSTER_PARTIAL)-int64(ClusterPartial))
+	_ = uint(int64(ClusterDefaultDCRack)-int64(C.TOKENRING_CLUSTER_DEFAULT_DC_RACK)) + uint(int64(C.TOKENRING_CLUSTER_DEFAULT_DC_RACK)-int64(ClusterDefaultDCRack))
 	_ = uint(int64(ClusterTokensUnknown)-int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)) + uint(int64(C.TOKENRING_CLUSTER_TOKENS_UNKNOWN)-int64(ClusterTokensUnknown))
 	_ = uint(int64(CodeOK)-int64(C.TOKENRING_OK)) + uint(int64(C.TOKENRING_OK)-int64(CodeOK))
 	_ = uint(int64(CodeInvalid)-int64(C.TOKENRING_E_INVAL)) + uint(int64(C.TOKENRING_E_INVAL)-int64(CodeInvalid))

@@ -42,8 +42,8 @@ func (p Partitioner) String() string {
 	return C.GoString(s)
 }
 
-// ParsePartitioner reads a class name, short class name or murmur3/random/byteordered
-// (case ignored). ErrUnsupported for OrderPreservingPartitioner and LocalPartitioner,
+// ParsePartitioner reads a class name or short class name, exactly as Cassandra reads them
+// (case-sensitive), or murmur3/random/byteordered (case ignored). ErrUnsupported for OrderPreservingPartitioner and LocalPartitioner,
 // ErrParse for anything else.
 func ParsePartitioner(text string) (Partitioner, error) {
 	var detail C.tokenring_error

@@ -177,6 +177,16 @@ func TestPartitionedTopology(t *testing.T) {
 	if _, err := ParsePartitioner("OrderPreservingPartitioner"); !errors.Is(err, ErrUnsupported) {
 		t.Fatal(err)
 	}
+	// class names exactly as Cassandra reads them; the short forms in any case
+	if p, err := ParsePartitioner("org.apache.cassandra.dht.ByteOrderedPartitioner"); err != nil || p != PartitionerByteOrdered {
+		t.Fatal(p, err)
+	}
+	if p, err := ParsePartitioner("MURMUR3"); err != nil || p != PartitionerMurmur3 {
+		t.Fatal(p, err)
+	}
+	if _, err := ParsePartitioner("randompartitioner"); !errors.Is(err, ErrParse) {
+		t.Fatal(err)
+	}
 	if PartitionerByteOrdered.String() != "org.apache.cassandra.dht.ByteOrderedPartitioner" {
 		t.Fatal(PartitionerByteOrdered.String())
 	}

@@ -119,6 +119,13 @@ typedef enum tokenring_input_format {
  *  tokenring_cluster_set_partitioner()), not fixed by the caller or named by an input.
  *  Murmur3Partitioner, the default, is never reported as inferred. @since 1.2 */
 #define TOKENRING_CLUSTER_PARTITIONER_INFERRED 0x4u
+/** Bit of tokenring_cluster_flags(): an input gave some node's tokens without its
+ *  datacenter and rack (cqlsh `SELECT peer, tokens FROM system.peers_v2`, `SELECT tokens
+ *  FROM system.local`), so the node is in Cassandra's default datacenter `datacenter1`,
+ *  rack `rack1` (those of SimpleSnitch, the default `endpoint_snitch`); a `system.local`
+ *  row without its address is the node `local` (the row's key in that table).
+ *  @since 1.2 */
+#define TOKENRING_CLUSTER_DEFAULT_DC_RACK 0x8u
 
 /**
  * Read-only view of one node of a cluster. Pointers stay valid until the cluster is
@@ -326,8 +333,8 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
  * Properties of the cluster as a whole.
  * @param cluster the cluster (NULL gives 0)
  * @return a combination of #TOKENRING_CLUSTER_PARTIAL,
- *         #TOKENRING_CLUSTER_TOKENS_UNKNOWN and #TOKENRING_CLUSTER_PARTITIONER_INFERRED
- *         (since 1.2)
+ *         #TOKENRING_CLUSTER_TOKENS_UNKNOWN, #TOKENRING_CLUSTER_PARTITIONER_INFERRED
+ *         and #TOKENRING_CLUSTER_DEFAULT_DC_RACK (since 1.2)
  * @since 1.0
  */
 TOKENRING_API uint32_t tokenring_cluster_flags(const tokenring_cluster *cluster);

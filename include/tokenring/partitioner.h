@@ -65,8 +65,10 @@ TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner parti
 /**
  * Reads a partitioner's name: the Java class name
  * ("org.apache.cassandra.dht.Murmur3Partitioner"), the short class name
- * ("Murmur3Partitioner") or the short forms "murmur3", "random" and "byteordered"
- * (ASCII case is ignored). OrderPreservingPartitioner and LocalPartitioner are named
+ * ("Murmur3Partitioner"), exactly as Cassandra reads them (a class name is
+ * case-sensitive; one without a package is in org.apache.cassandra.dht), or the short
+ * forms "murmur3", "random" and "byteordered" (ASCII case ignored).
+ * OrderPreservingPartitioner and LocalPartitioner are named
  * but not modelled.
  * @param[out] out receives the partitioner; unchanged on error
  * @param text the name (need not be NUL-terminated)

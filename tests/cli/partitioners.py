@@ -339,8 +339,19 @@ def main() -> int:
     if p.stdout != "Key   Token\ntest  12707736894140473154801792860916528374\n":
         print("table form:", repr(p.stdout))
         failures += 1
+    # Cassandra's class names as cassandra.yaml gives them, short or whole
+    for name in ("RandomPartitioner", "org.apache.cassandra.dht.RandomPartitioner"):
+        c = run(tool, ["token", "--partitioner", name, "test"])
+        if c.returncode or c.stdout != p.stdout:
+            print(f"--partitioner {name}:", c.returncode, repr(c.stdout), c.stderr)
+            failures += 1
+    c = run(tool, ["--json", "token", "--partitioner", "ByteOrderedPartitioner", "--hex", "0aff"])
+    if c.returncode or json.loads(c.stdout)[0]["token"] != "0aff":
+        print("--partitioner ByteOrderedPartitioner:", c.stdout, c.stderr)
+        failures += 1
     a = run(tool, ["token", "abc"])
-    b = run(tool, ["token", "--partitioner", "murmur3", "abc"])
+    b = run(tool, ["token", "--partitioner", "org.apache.cassandra.dht.Murmur3Partitioner",
+                   "abc"])
     if a.returncode or a.stdout != b.stdout or "-5434086359492102041" not in a.stdout:
         print("murmur3 default:", a.stdout, b.stdout)
         failures += 1
@@ -352,7 +363,9 @@ def main() -> int:
     # Usage errors: exit 2, a message, nothing on stdout.
     topo = os.path.join(data, "replicas_edges.topology.tsv")
     for args, words in (
-        (["token", "--partitioner", "md5", "a"], "expected murmur3, random or byteordered"),
+        (["token", "--partitioner", "md5", "a"], "expected Murmur3Partitioner, RandomPartitioner"),
+        (["token", "--partitioner", "randompartitioner", "a"],
+         "class names are case-sensitive, as in Cassandra (RandomPartitioner)"),
         (["ring", "--partitioner", "random"], "give the ring (--topology FILE"),
         (["status", "--partitioner", "random"], "give the ring (--topology FILE"),
         (["pending", "--partitioner", "random"], "ranges, balance, check and generatetokens commands only"),

@@ -270,7 +270,9 @@ const tool_option tool_options[] = {
     { "--hex", NULL, "keys are hex bytes" },
     { "--types", "T1,T2", "keys are CQL values of these partition-key types" },
     { "--token", NULL, "keys are tokens (getendpoints: no TABLE argument then)" },
-    { "--partitioner", "P", "murmur3, random or byteordered: the token command's hash; "
+    { "--partitioner", "P", "murmur3, random or byteordered, or Cassandra's class name "
+                            "(RandomPartitioner, org.apache.cassandra.dht.RandomPartitioner; "
+                            "case-sensitive, as cassandra.yaml): the token command's hash; "
                             "the partitioner of the inputs' tokens (without it: named by a "
                             "topology file's partitioner line or cqlsh system.local, else "
                             "read from the tokens; getendpoints, describering, ring, status, "

@@ -238,6 +238,20 @@ void load_cluster(tr_ctx *ctx)
         fputs("\n", stderr);
     }
     uint32_t flags = tokenring_cluster_flags(ctx->cluster);
+    if (flags & TOKENRING_CLUSTER_DEFAULT_DC_RACK) {
+        bool local = false;
+        for (size_t i = 0, n = tokenring_cluster_node_count(ctx->cluster); i < n; i++) {
+            tokenring_cluster_node_info info;
+            tokenring_cluster_node(&info, ctx->cluster, i);
+            local |= strcmp(info.name, "local") == 0;
+        }
+        fprintf(stderr, "tokenring: note: the input gives no datacenter or rack for some "
+                        "nodes (cqlsh SELECT peer, tokens ...): they are in datacenter "
+                        "datacenter1, rack rack1, the defaults of Cassandra's default snitch "
+                        "(SimpleSnitch); select data_center and rack to use the real ones%s\n",
+                local ? "; the system.local row without its address is the node 'local'"
+                      : "");
+    }
     if ((flags & TOKENRING_CLUSTER_PARTIAL) && !partial_warned)
         fprintf(stderr, "tokenring: warning: the input is incomplete (elided or cut-short "
                         "listing); results describe only the tokens it shows\n");

@@ -100,11 +100,15 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
         } else if (strcmp(f, "--types") == 0) {
             ctx->opt.types = val;
         } else if (strcmp(f, "--partitioner") == 0) {
-            if (strcmp(val, "murmur3") != 0 && strcmp(val, "random") != 0 &&
-                strcmp(val, "byteordered") != 0)
-                die(EXIT_USAGE, "--partitioner: expected murmur3, random or byteordered, "
-                                "found '%s'", val);
-            ctx->opt.partitioner = val;
+            /* the short forms, or Cassandra's class names as cassandra.yaml gives them
+             * (the library reads both); kept as the short form the tool compares */
+            static const char *const shortname[] = { "murmur3", "random", "byteordered" };
+            tokenring_partitioner part;
+            tokenring_error perr;
+            memset(&perr, 0, sizeof perr);
+            if (tokenring_partitioner_parse(&part, val, strlen(val), &perr) != TOKENRING_OK)
+                die(EXIT_USAGE, "--partitioner: %s", perr.message);
+            ctx->opt.partitioner = shortname[part];
         } else if (strcmp(f, "--token") == 0) {
             ctx->opt.token_mode = true;
         } else if (strcmp(f, "--dc") == 0) {

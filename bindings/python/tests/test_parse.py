@@ -199,3 +199,22 @@ def test_cut_listing_disjoint_inputs_and_inferred_partitioner():
         Cluster.parse("node a dc=d rack=r tokens=3074457345618258603\n"
                       "node b dc=d rack=r tokens=30744573456182586020\n"
                       "node c dc=d rack=r tokens=6148914691236517206\n")
+
+
+def test_pasted_text():
+    """What operators paste (issue 35, item 10): a prompt line, the JVM's notice and an
+    indented block read as the plain listing; the seed's queries without data_center and
+    rack give datacenter1/rack1, which default_dc_rack says."""
+    pasted = "user@host:~$ nodetool ring\nPicked up JAVA_TOOL_OPTIONS: -Xss1m\n" + \
+        "".join("    " + line + "\n" if line else "\n" for line in RING_TEXT.split("\n"))
+    assert Cluster.parse(pasted).format() == Cluster.parse(RING_TEXT).format()
+    assert not Cluster.parse(pasted).default_dc_rack
+    seed = ("cqlsh> SELECT peer, tokens FROM system.peers_v2;\n\n"
+            " peer | tokens\n------+--------\n    b | {'5'}\n\n(1 rows)\n"
+            "\n@ Row 1\n--------+-------\n tokens | {'-5', '7'}\n\n(1 rows)\n")
+    c = Cluster.parse(seed)
+    assert c.default_dc_rack
+    assert [(n.name, n.datacenter, n.rack, n.tokens) for n in c.nodes] == [
+        ("b", "datacenter1", "rack1", (5,)), ("local", "datacenter1", "rack1", (-5, 7))]
+    with pytest.raises(ParseError, match="lacks the column rack"):
+        Cluster.parse(" peer | data_center | tokens\n---+---+---\n b | d | {'5'}\n")

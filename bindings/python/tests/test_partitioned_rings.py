@@ -151,6 +151,16 @@ def test_partitioner_names():
         tokenring.parse_partitioner("md5")
     with pytest.raises(tokenring.UnsupportedError):
         tokenring.parse_partitioner("OrderPreservingPartitioner")
+    # Cassandra's class names, exactly as it reads them; the short forms in any case
+    assert tokenring.parse_partitioner("org.apache.cassandra.dht.RandomPartitioner") == \
+        tokenring.Partitioner.RANDOM
+    assert tokenring.parse_partitioner("ByteOrderedPartitioner") == \
+        tokenring.Partitioner.BYTE_ORDERED
+    assert tokenring.parse_partitioner("Random") == tokenring.Partitioner.RANDOM
+    with pytest.raises(tokenring.ParseError, match="case-sensitive"):
+        tokenring.parse_partitioner("randompartitioner")
+    with pytest.raises(tokenring.ParseError):
+        tokenring.Cluster(partitioner="org.apache.cassandra.dht.murmur3partitioner")
 
 
 def test_availability_every_partitioner():

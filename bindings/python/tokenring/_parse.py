@@ -210,6 +210,14 @@ class Cluster(Handle):
         """Some node's tokens are unknown (``nodetool status`` alone): no ring."""
         return bool(self.flags & lib.TOKENRING_CLUSTER_TOKENS_UNKNOWN)
 
+    @property
+    def default_dc_rack(self) -> bool:
+        """An input gave some node's tokens without its datacenter and rack (cqlsh
+        ``SELECT peer, tokens FROM system.peers_v2``): it is in ``datacenter1``, rack
+        ``rack1`` (Cassandra's SimpleSnitch defaults); a ``system.local`` row without its
+        address is the node ``local``."""
+        return bool(self.flags & lib.TOKENRING_CLUSTER_DEFAULT_DC_RACK)
+
     def topology(self) -> Topology:
         """A copy of the cluster's nodes as a :class:`Topology` (independent of the
         cluster). EmptyError when there is no node or some tokens are unknown."""

@@ -47,8 +47,8 @@ def partitioner_name(partitioner: Union[Partitioner, int]) -> str:
 
 
 def parse_partitioner(text: str) -> Partitioner:
-    """A partitioner from its class name, short class name, or ``murmur3`` / ``random`` /
-    ``byteordered`` (case ignored).
+    """A partitioner from its class name or short class name, exactly as Cassandra reads
+    them (case-sensitive), or ``murmur3`` / ``random`` / ``byteordered`` (case ignored).
 
     Raises:
         ParseError: an unknown name. UnsupportedError: OrderPreservingPartitioner or
