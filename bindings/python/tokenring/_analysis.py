@@ -443,11 +443,11 @@ def availability(ring: Ring, replication: ReplicationLike,
     pp = ffi.new("tokenring_availability **")
     err = new_error()
     c_local = c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL
-    if progress is None:
-        rc = lib.tokenring_availability_build(pp, ring._p(), repl._p(), int(consistency),
-                                              c_local, k, err)
-    else:
-        with progress_callback(progress) as (cb, _):
+    with progress_callback(progress) as (cb, _):
+        if cb is ffi.NULL:
+            rc = lib.tokenring_availability_build(pp, ring._p(), repl._p(), int(consistency),
+                                                  c_local, k, err)
+        else:
             rc = lib.tokenring_availability_build_progress(
                 pp, ring._p(), repl._p(), int(consistency), c_local, k, cb, ffi.NULL, err)
     check(rc, err)
@@ -619,12 +619,12 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
     err = new_error()
     old, new = c_name(old_datacenter, "datacenter"), c_name(new_datacenter, "datacenter")
     c_rf = c_int32(rf, "replication factor")
-    if progress is None:
-        rc = lib.tokenring_migration_plan(pp, topology._p(), old, new, c_names, c_racks,
-                                          len(keep), num_tokens, c_rf, c_ks, c_repl, len(repls),
-                                          err)
-    else:
-        with progress_callback(progress) as (cb, _):
+    with progress_callback(progress) as (cb, _):
+        if cb is ffi.NULL:
+            rc = lib.tokenring_migration_plan(pp, topology._p(), old, new, c_names, c_racks,
+                                              len(keep), num_tokens, c_rf, c_ks, c_repl,
+                                              len(repls), err)
+        else:
             rc = lib.tokenring_migration_plan_progress(
                 pp, topology._p(), old, new, c_names, c_racks, len(keep), num_tokens, c_rf,
                 c_ks, c_repl, len(repls), cb, ffi.NULL, err)

@@ -107,16 +107,16 @@ def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: 
     err = new_error()
     topo = require(topology, "topology", "allocate_tokens()")
     dc, c_rf = c_name(datacenter, "datacenter"), c_int32(rf, "replication factor")
-    if progress is None:
-        check(lib.tokenring_allocate_tokens(out, num_tokens, topo, dc, _rack_arg(rack), c_rf,
-                                            0, err), err)
-        return list(out[0:num_tokens])
     c_rack = ffi.new("char[]", _rack_arg(rack))
     c_racks = ffi.new("char *[]", [c_rack])
     with progress_callback(progress) as (cb, _):
-        rc = lib.tokenring_allocate_nodes_progress(
-            out, num_tokens, topo, dc, c_racks, 1, c_rf, lib.TOKENRING_ALLOCATE_NODE_BY_NODE,
-            cb, ffi.NULL, err)
+        if cb is ffi.NULL:
+            rc = lib.tokenring_allocate_tokens(out, num_tokens, topo, dc, _rack_arg(rack), c_rf,
+                                               0, err)
+        else:
+            rc = lib.tokenring_allocate_nodes_progress(
+                out, num_tokens, topo, dc, c_racks, 1, c_rf,
+                lib.TOKENRING_ALLOCATE_NODE_BY_NODE, cb, ffi.NULL, err)
     check(rc, err)
     return list(out[0:num_tokens])
 
@@ -136,11 +136,11 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
     flags = lib.TOKENRING_ALLOCATE_NODE_BY_NODE if node_by_node else 0
     topo = require(topology, "topology", "allocate_nodes()")
     dc, c_rf = c_name(datacenter, "datacenter"), c_int32(rf, "replication factor")
-    if progress is None:
-        rc = lib.tokenring_allocate_nodes(out, num_tokens, topo, dc, c_racks, count, c_rf, flags,
-                                          err)
-    else:
-        with progress_callback(progress) as (cb, _):
+    with progress_callback(progress) as (cb, _):
+        if cb is ffi.NULL:
+            rc = lib.tokenring_allocate_nodes(out, num_tokens, topo, dc, c_racks, count, c_rf,
+                                              flags, err)
+        else:
             rc = lib.tokenring_allocate_nodes_progress(out, num_tokens, topo, dc, c_racks, count,
                                                        c_rf, flags, cb, ffi.NULL, err)
     check(rc, err)
