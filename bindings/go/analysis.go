@@ -11,46 +11,8 @@ import "C"
 import (
 	"context"
 	"math"
-	"sort"
 	"unsafe"
 )
-
-// lockAll locks the mutexes of distinct handles in address order (so that two calls
-// naming the same handles in another order cannot deadlock) and returns the unlock.
-type lockable interface {
-	lock()
-	unlock()
-	addr() uintptr
-}
-
-func (t *Topology) lock()         { t.mu.Lock() }
-func (t *Topology) unlock()       { t.mu.Unlock() }
-func (t *Topology) addr() uintptr { return uintptr(unsafe.Pointer(t)) }
-func (r *Replication) lock()      { r.mu.Lock() }
-func (r *Replication) unlock()    { r.mu.Unlock() }
-func (r *Replication) addr() uintptr {
-	return uintptr(unsafe.Pointer(r))
-}
-
-func lockAll(hs ...lockable) func() {
-	seen := map[uintptr]bool{}
-	var uniq []lockable
-	for _, h := range hs {
-		if !seen[h.addr()] {
-			seen[h.addr()] = true
-			uniq = append(uniq, h)
-		}
-	}
-	sort.Slice(uniq, func(i, j int) bool { return uniq[i].addr() < uniq[j].addr() })
-	for _, h := range uniq {
-		h.lock()
-	}
-	return func() {
-		for i := len(uniq) - 1; i >= 0; i-- {
-			uniq[i].unlock()
-		}
-	}
-}
 
 // ------------------------------------------------------------------- balance
 
@@ -98,19 +60,22 @@ func (r *Ring) Balance(p *Placement, datacenter, rack string) (primary, effectiv
 			return
 		}
 	}
-	rp, err := r.acquire()
+	// One lock order with Placement.Update (see lockAll): no deadlock against a pending Close.
+	hs := []handle{r}
+	if p != nil {
+		hs = append(hs, p)
+	}
+	unlock, err := lockAll(hs...)
 	if err != nil {
 		return
 	}
-	defer r.release()
+	defer unlock()
+	rp := r.ptr
 	var pp *C.tokenring_placement
 	var pb, eb C.tokenring_balance
 	var ebp *C.tokenring_balance
 	if p != nil {
-		if pp, err = p.acquire(); err != nil {
-			return
-		}
-		defer p.release()
+		pp = p.ptr
 		ebp = &eb
 	}
 	var dcp, rkp *C.char
@@ -299,11 +264,11 @@ func movementFromC(m *C.tokenring_movement) (*Movement, error) {
 // elementary range whose replica set changes, who streams what to whom, what each node
 // gains and loses, and what happens to the sample tokens (may be nil).
 func CompareMovement(before, after *Topology, repl *Replication, kind ChangeKind, samples []int64) (*Movement, error) {
-	unlock := lockAll(before, after, repl)
-	defer unlock()
-	if err := firstErr(before.gone(), after.gone(), repl.gone()); err != nil {
+	unlock, err := lockAll(before, after, repl)
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
 	st := C.tokenring_movement_compare(&m, before.ptr, after.ptr, repl.ptr, C.int(kind), tokensPtr(samples), C.size_t(len(samples)), &detail)
@@ -328,11 +293,11 @@ func (t *Topology) SimulateJoin(repl *Replication, name, datacenter, rack string
 	if err != nil {
 		return nil, err
 	}
-	unlock := lockAll(t, repl)
-	defer unlock()
-	if err := firstErr(t.gone(), repl.gone()); err != nil {
+	unlock, err := lockAll(t, repl)
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
 	st := C.tokenring_movement_join(&m, t.ptr, repl.ptr, charp(cn), charp(cd), charp(cr), tokensPtr(tokens), C.size_t(len(tokens)),
@@ -349,11 +314,11 @@ func (t *Topology) SimulateDecommission(repl *Replication, name string, samples 
 	if err != nil {
 		return nil, err
 	}
-	unlock := lockAll(t, repl)
-	defer unlock()
-	if err := firstErr(t.gone(), repl.gone()); err != nil {
+	unlock, err := lockAll(t, repl)
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
 	st := C.tokenring_movement_decommission(&m, t.ptr, repl.ptr, charp(cn), tokensPtr(samples), C.size_t(len(samples)), &detail)
@@ -374,11 +339,11 @@ func (t *Topology) SimulateReplace(repl *Replication, oldName, newName string, s
 	if err != nil {
 		return nil, err
 	}
-	unlock := lockAll(t, repl)
-	defer unlock()
-	if err := firstErr(t.gone(), repl.gone()); err != nil {
+	unlock, err := lockAll(t, repl)
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
 	st := C.tokenring_movement_replace(&m, t.ptr, repl.ptr, charp(co), charp(cn), tokensPtr(samples), C.size_t(len(samples)), &detail)
@@ -394,11 +359,11 @@ func (t *Topology) SimulateMove(repl *Replication, name string, tokens, samples 
 	if err != nil {
 		return nil, err
 	}
-	unlock := lockAll(t, repl)
-	defer unlock()
-	if err := firstErr(t.gone(), repl.gone()); err != nil {
+	unlock, err := lockAll(t, repl)
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
 	st := C.tokenring_movement_move(&m, t.ptr, repl.ptr, charp(cn), tokensPtr(tokens), C.size_t(len(tokens)),
@@ -462,16 +427,12 @@ func (r *Ring) AvailabilityContext(ctx context.Context, repl *Replication, cl Co
 		}
 		lp = charp(cdc)
 	}
-	rp, err := r.acquire()
+	unlock, err := lockAll(r, repl)
 	if err != nil {
 		return nil, err
 	}
-	defer r.release()
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return nil, repl.gone()
-	}
+	defer unlock()
+	rp := r.ptr
 	var a *C.tokenring_availability
 	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
 		var detail C.tokenring_error
@@ -554,16 +515,12 @@ func (r *Ring) AvailabilitySummaryContext(ctx context.Context, repl *Replication
 		}
 		lp = charp(cdc)
 	}
-	rp, err := r.acquire()
+	unlock, err := lockAll(r, repl)
 	if err != nil {
 		return nil, err
 	}
-	defer r.release()
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return nil, repl.gone()
-	}
+	defer unlock()
+	rp := r.ptr
 	var s *C.tokenring_availability_summary
 	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
 		var detail C.tokenring_error
@@ -652,7 +609,7 @@ func (t *Topology) PlanMigrationContext(ctx context.Context, oldDC, newDC string
 	}
 	defer freeRacks()
 	ksNames := make([]string, len(keyspaces))
-	locks := []lockable{t}
+	locks := []handle{t}
 	for i, ks := range keyspaces {
 		if ks.Replication == nil {
 			return nil, goError(CodeInvalid, "keyspace %q has no replication", ks.Name)
@@ -665,11 +622,11 @@ func (t *Topology) PlanMigrationContext(ctx context.Context, oldDC, newDC string
 		return nil, err
 	}
 	defer freeKs()
-	unlock := lockAll(locks...)
-	defer unlock()
-	if t.ptr == nil {
-		return nil, t.gone()
+	unlock, err := lockAll(locks...)
+	if err != nil {
+		return nil, err
 	}
+	defer unlock()
 	// An array of C pointers in Go memory holds no Go pointers: it may be passed as is.
 	repls := make([]*C.tokenring_replication, len(keyspaces)+1)
 	for i, ks := range keyspaces {
@@ -720,18 +677,13 @@ func (t *Topology) PlanMigrationContext(ctx context.Context, oldDC, newDC string
 // gained are held by a node of before only in after. Tokens of nodes only in after (joining
 // nodes) are not counted. A join keeps every existing token: lost and gained are 0.
 func TokensKept(before, after *Ring) (kept, lost, gained int, err error) {
-	bp, err := before.acquire()
+	// lockAll: one read lock per ring (read locks must not nest), in the one order.
+	unlock, err := lockAll(before, after)
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	defer before.release()
-	ap := bp
-	if after != before { // one read lock per ring: RWMutex read locks must not nest
-		if ap, err = after.acquire(); err != nil {
-			return 0, 0, 0, err
-		}
-		defer after.release()
-	}
+	defer unlock()
+	bp, ap := before.ptr, after.ptr
 	var k, l, g C.size_t
 	if err := check(C.tokenring_ring_tokens_kept(&k, &l, &g, bp, ap)); err != nil {
 		return 0, 0, 0, err

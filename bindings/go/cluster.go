@@ -124,6 +124,9 @@ func NewCluster() (*Cluster, error) {
 
 // Close frees the cluster. Calling it again does nothing.
 func (c *Cluster) Close() error {
+	if c == nil {
+		return nil
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.ptr != nil {
@@ -140,11 +143,10 @@ func (c *Cluster) Close() error {
 // Column and what was expected (ErrParse), or the builder's code (ErrExists for a token
 // held twice or a merge conflict).
 func (c *Cluster) Parse(format InputFormat, text string, flags ParseFlags) (InputFormat, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return 0, c.gone()
+	if err := c.enter(); err != nil {
+		return 0, err
 	}
+	defer c.mu.Unlock()
 	var got C.int
 	var detail C.tokenring_error
 	st := C.tokenring_cluster_parse(c.ptr, C.int(format), textPtr(text), C.size_t(len(text)), C.uint32_t(flags), &got, &detail)
@@ -156,11 +158,10 @@ func (c *Cluster) Parse(format InputFormat, text string, flags ParseFlags) (Inpu
 
 // ParseBytes is Parse on a byte slice (passed to C in place, without a copy).
 func (c *Cluster) ParseBytes(format InputFormat, text []byte, flags ParseFlags) (InputFormat, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return 0, c.gone()
+	if err := c.enter(); err != nil {
+		return 0, err
 	}
+	defer c.mu.Unlock()
 	var got C.int
 	var detail C.tokenring_error
 	st := C.tokenring_cluster_parse(c.ptr, C.int(format), (*C.char)(bytesPtr(text)), C.size_t(len(text)), C.uint32_t(flags), &got, &detail)
@@ -186,16 +187,11 @@ func (c *Cluster) ParseReader(format InputFormat, r io.Reader, flags ParseFlags)
 
 // AddTopology merges every node of a topology into the cluster.
 func (c *Cluster) AddTopology(t *Topology) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return c.gone()
+	unlock, err := lockAll(c, t)
+	if err != nil {
+		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
-	}
+	defer unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_cluster_add_topology(c.ptr, t.ptr, &detail), &detail)
 }
@@ -206,27 +202,21 @@ func (c *Cluster) AddKeyspace(name string, repl *Replication) error {
 	if err != nil {
 		return err
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return c.gone()
+	unlock, err := lockAll(c, repl)
+	if err != nil {
+		return err
 	}
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return repl.gone()
-	}
+	defer unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_cluster_add_keyspace(c.ptr, charp(cn), repl.ptr, &detail), &detail)
 }
 
 // Nodes returns a copy of every node, in the order the inputs first named them.
 func (c *Cluster) Nodes() ([]ClusterNode, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return nil, c.gone()
+	if err := c.enter(); err != nil {
+		return nil, err
 	}
+	defer c.mu.Unlock()
 	out := make([]ClusterNode, int(C.tokenring_cluster_node_count(c.ptr)))
 	var n C.tokenring_cluster_node_info
 	for i := range out {
@@ -253,11 +243,10 @@ func (c *Cluster) Nodes() ([]ClusterNode, error) {
 // system.local's partitioner column name it too. ErrExists when the cluster already has
 // another partitioner (its tokens, an earlier call or an input named it).
 func (c *Cluster) SetPartitioner(p Partitioner) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return c.gone()
+	if err := c.enter(); err != nil {
+		return err
 	}
+	defer c.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_cluster_set_partitioner(c.ptr, C.tokenring_partitioner(p), &detail), &detail)
 }
@@ -265,6 +254,9 @@ func (c *Cluster) SetPartitioner(p Partitioner) error {
 // Partitioner returns the partitioner of the cluster's tokens (Murmur3 while none is
 // known, and after Close).
 func (c *Cluster) Partitioner() Partitioner {
+	if c == nil {
+		return PartitionerMurmur3
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Partitioner(C.tokenring_cluster_partitioner(c.ptr))
@@ -272,6 +264,9 @@ func (c *Cluster) Partitioner() Partitioner {
 
 // Flags returns the cluster's properties (0 after Close).
 func (c *Cluster) Flags() ClusterFlags {
+	if c == nil {
+		return 0
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return ClusterFlags(C.tokenring_cluster_flags(c.ptr))
@@ -280,11 +275,10 @@ func (c *Cluster) Flags() ClusterFlags {
 // Topology returns an independent copy of the cluster's nodes as a Topology. A cluster
 // without nodes, or with a node whose tokens are unknown, gives ErrEmpty.
 func (c *Cluster) Topology() (*Topology, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return nil, c.gone()
+	if err := c.enter(); err != nil {
+		return nil, err
 	}
+	defer c.mu.Unlock()
 	t := C.tokenring_cluster_topology(c.ptr)
 	if t == nil {
 		return nil, goError(CodeEmpty, "the cluster has no topology: no nodes, or some node's tokens are unknown")
@@ -298,11 +292,10 @@ func (c *Cluster) Topology() (*Topology, error) {
 
 // Keyspaces returns the keyspaces in the order they were added.
 func (c *Cluster) Keyspaces() ([]Keyspace, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return nil, c.gone()
+	if err := c.enter(); err != nil {
+		return nil, err
 	}
+	defer c.mu.Unlock()
 	out := make([]Keyspace, int(C.tokenring_cluster_keyspace_count(c.ptr)))
 	for i := range out {
 		var name *C.char
@@ -329,11 +322,10 @@ type NodetoolColumns struct {
 // NodetoolColumns lists every node's pasted Load and Owns cells, in node order
 // (tokenring_cluster_node_columns). Since library 1.2.
 func (c *Cluster) NodetoolColumns() ([]NodetoolColumns, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return nil, c.gone()
+	if err := c.enter(); err != nil {
+		return nil, err
 	}
+	defer c.mu.Unlock()
 	out := make([]NodetoolColumns, int(C.tokenring_cluster_node_count(c.ptr)))
 	for i := range out {
 		var info C.tokenring_cluster_node_info
@@ -366,11 +358,10 @@ type SkippedKeyspace struct {
 // SkippedKeyspaces lists the keyspaces skipped while reading system_schema.keyspaces, in
 // reading order (tokenring_cluster_skipped_keyspace). Since library 1.2.
 func (c *Cluster) SkippedKeyspaces() ([]SkippedKeyspace, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return nil, c.gone()
+	if err := c.enter(); err != nil {
+		return nil, err
 	}
+	defer c.mu.Unlock()
 	out := make([]SkippedKeyspace, int(C.tokenring_cluster_skipped_keyspace_count(c.ptr)))
 	for i := range out {
 		var name, cls *C.char
@@ -389,14 +380,13 @@ func (c *Cluster) KeyspaceReplication(name string) (*Replication, error) {
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
+	if err := c.enter(); err != nil {
+		return nil, err
+	}
 	var idx C.size_t
 	var repl *C.tokenring_replication
 	var text string
-	err = nil
-	if c.ptr == nil {
-		err = c.gone()
-	} else if err = check(C.tokenring_cluster_find_keyspace(&idx, c.ptr, charp(cn))); err != nil {
+	if err = check(C.tokenring_cluster_find_keyspace(&idx, c.ptr, charp(cn))); err != nil {
 		err = &Error{Code: err.(*Error).Code, Message: "no keyspace named " + quote(name)}
 	} else if err = check(C.tokenring_cluster_keyspace(nil, &repl, c.ptr, idx)); err == nil {
 		text, err = formatReplication(repl)
@@ -411,11 +401,10 @@ func (c *Cluster) KeyspaceReplication(name string) (*Replication, error) {
 // Format writes the cluster in the topology file format (keyspaces first, then nodes
 // with ascending tokens); parsing it gives back the same cluster.
 func (c *Cluster) Format() (string, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return "", c.gone()
+	if err := c.enter(); err != nil {
+		return "", err
 	}
+	defer c.mu.Unlock()
 	var n C.size_t
 	st := C.tokenring_cluster_format(nil, 0, &n, c.ptr)
 	if st != C.TOKENRING_OK && st != C.TOKENRING_E_BUFSIZE {

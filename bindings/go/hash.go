@@ -92,8 +92,14 @@ func (b *KeyBatch) Len() int {
 	return len(b.offsets) - 1
 }
 
-// Key returns key i, sharing the batch's memory (valid until the next Add or Reset).
-func (b *KeyBatch) Key(i int) []byte { return b.buf[b.offsets[i]:b.offsets[i+1]:b.offsets[i+1]] }
+// Key returns key i, sharing the batch's memory (valid until the next Add or Reset), or
+// nil when i is out of range.
+func (b *KeyBatch) Key(i int) []byte {
+	if i < 0 || i >= b.Len() {
+		return nil
+	}
+	return b.buf[b.offsets[i]:b.offsets[i+1]:b.offsets[i+1]]
+}
 
 // Reset empties the batch, keeping its memory.
 func (b *KeyBatch) Reset() {

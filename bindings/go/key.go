@@ -248,6 +248,9 @@ func Composite(components ...[]byte) ([]byte, error) {
 // AppendComposite builds the composite key of the components held in a KeyBatch (one
 // component per key), appending it to dst, in one call into C.
 func AppendComposite(dst []byte, components *KeyBatch) ([]byte, error) {
+	if components == nil {
+		return dst, goError(CodeInvalid, "nil *tokenring.KeyBatch of components")
+	}
 	components.init()
 	k, o, n, err := packed(components.buf, components.offsets)
 	if err != nil {

@@ -90,11 +90,10 @@ func seededCall(count int, identity string, taken *Topology, call func(*C.char, 
 	}
 	var tp *C.tokenring_topology
 	if taken != nil {
-		taken.mu.Lock()
-		defer taken.mu.Unlock()
-		if taken.ptr == nil {
-			return taken.gone()
+		if err := taken.enter(); err != nil {
+			return err
 		}
+		defer taken.mu.Unlock()
 		tp = taken.ptr
 	}
 	var detail C.tokenring_error
@@ -173,11 +172,10 @@ func (t *Topology) AddSeededNodes(seed uint64, tokensPerNode int, nodes []Seeded
 		return err
 	}
 	defer freeR()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	st := C.tokenring_layout_add_seeded_nodes(t.ptr, C.uint64_t(seed), C.uint32_t(tokensPerNode), cn, cd, cr, C.size_t(len(nodes)), C.uint32_t(flags), &detail)
 	return newError(st, &detail)
@@ -238,11 +236,10 @@ func (t *Topology) AllocateTokensContext(ctx context.Context, numTokens int, dat
 	if err != nil {
 		return nil, err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return nil, t.gone()
+	if err := t.enter(); err != nil {
+		return nil, err
 	}
+	defer t.mu.Unlock()
 	out := make([]int64, numTokens)
 	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
 		var detail C.tokenring_error
@@ -293,11 +290,10 @@ func (t *Topology) AllocateNodesContext(ctx context.Context, numTokens int, data
 		return nil, err
 	}
 	defer freeR()
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return nil, t.gone()
+	if err := t.enter(); err != nil {
+		return nil, err
 	}
+	defer t.mu.Unlock()
 	flat := make([]int64, numTokens*len(racks))
 	err = withProgress(ctx, func(fn C.tokenring_progress_fn, user unsafe.Pointer) error {
 		var detail C.tokenring_error
@@ -454,19 +450,19 @@ func (t *Topology) cassandraCall(numTokens int, name, datacenter, rack string, k
 	if err != nil {
 		return err
 	}
+	// The topology and the keyspace in the one lock order (see lockAll); nil keyspace: none.
+	hs := []handle{t}
+	if keyspace != nil {
+		hs = append(hs, keyspace)
+	}
+	unlock, err := lockAll(hs...)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	var ks *C.tokenring_replication
 	if keyspace != nil {
-		keyspace.mu.Lock()
-		defer keyspace.mu.Unlock()
-		if keyspace.ptr == nil {
-			return ErrClosed
-		}
 		ks = keyspace.ptr
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return ErrClosed
 	}
 	var detail C.tokenring_error
 	st := call(charp(cn), charp(cd), charp(cr), ks, &detail)
@@ -499,19 +495,19 @@ func (t *Topology) AllocateJoin(numTokens int, name, datacenter, rack string, ke
 	if err != nil {
 		return nil, err
 	}
+	// The topology and the keyspace in the one lock order (see lockAll); nil keyspace: none.
+	hs := []handle{t}
+	if keyspace != nil {
+		hs = append(hs, keyspace)
+	}
+	unlock, err := lockAll(hs...)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
 	var ks *C.tokenring_replication
 	if keyspace != nil {
-		keyspace.mu.Lock()
-		defer keyspace.mu.Unlock()
-		if keyspace.ptr == nil {
-			return nil, ErrClosed
-		}
 		ks = keyspace.ptr
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return nil, ErrClosed
 	}
 	out := make([]int64, numTokens)
 	var detail C.tokenring_error

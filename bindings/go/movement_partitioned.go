@@ -87,11 +87,11 @@ func sampleToken(s *SampleChange, p Partitioner, m *C.tokenring_movement, i int)
 // (RandomPartitioner) or the key itself (ByteOrderedPartitioner).
 func CompareMovementKeys(before, after *Topology, repl *Replication, kind ChangeKind, sampleKeys [][]byte) (*Movement, error) {
 	kp, op, n, blob, offs := packKeys(sampleKeys)
-	unlock := lockAll(before, after, repl)
-	defer unlock()
-	if err := firstErr(before.gone(), after.gone(), repl.gone()); err != nil {
+	unlock, err := lockAll(before, after, repl)
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	var m *C.tokenring_movement
 	var detail C.tokenring_error
 	st := C.tokenring_movement_compare_keys(&m, before.ptr, after.ptr, repl.ptr, C.int(kind), kp, op, n, &detail)
@@ -111,11 +111,11 @@ func keepAlive(blob []byte, offs []uint64) {
 // simulate runs one of the C simulations under the topology's and the replication's
 // locks and copies the result.
 func (t *Topology) simulate(repl *Replication, call func() (C.int, *C.tokenring_movement, *C.tokenring_error)) (*Movement, error) {
-	unlock := lockAll(t, repl)
-	defer unlock()
-	if err := firstErr(t.gone(), repl.gone()); err != nil {
+	unlock, err := lockAll(t, repl)
+	if err != nil {
 		return nil, err
 	}
+	defer unlock()
 	st, m, detail := call()
 	if err := newError(st, detail); err != nil {
 		return nil, err

@@ -69,6 +69,9 @@ func NewPartitionedTopology(p Partitioner) (*Topology, error) {
 
 // Partitioner returns the topology's partitioner (Murmur3 for the zero value).
 func (t *Topology) Partitioner() Partitioner {
+	if t == nil {
+		return PartitionerMurmur3
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return Partitioner(C.tokenring_topology_partitioner(t.ptr))
@@ -125,11 +128,10 @@ func (t *Topology) AddNode128(name, datacenter, rack string, tokens []Token128) 
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	st := C.tokenring_topology_add_node128(t.ptr, charp(cn), charp(cd), charp(cr), token128Ptr(tokens), C.size_t(len(tokens)), &detail)
 	return newError(st, &detail)
@@ -152,11 +154,10 @@ func (t *Topology) AddNodeBytes(name, datacenter, rack string, tokens [][]byte) 
 	}
 	block, ptrs, lens := cByteTokens(tokens)
 	defer C.free(block)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	st := C.tokenring_topology_add_node_bytes(t.ptr, charp(cn), charp(cd), charp(cr), ptrs, lens, C.size_t(len(tokens)), &detail)
 	return newError(st, &detail)
@@ -168,11 +169,10 @@ func (t *Topology) SetTokens128(name string, tokens []Token128) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_set_tokens128(t.ptr, charp(cn), token128Ptr(tokens), C.size_t(len(tokens)), &detail), &detail)
 }
@@ -185,11 +185,10 @@ func (t *Topology) SetTokensBytes(name string, tokens [][]byte) error {
 	}
 	block, ptrs, lens := cByteTokens(tokens)
 	defer C.free(block)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_set_tokens_bytes(t.ptr, charp(cn), ptrs, lens, C.size_t(len(tokens)), &detail), &detail)
 }
@@ -199,11 +198,10 @@ func (t *Topology) NodeTokens128(i int) ([]Token128, error) {
 	if i < 0 {
 		return nil, goError(CodeRange, "node index %d is negative", i)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return nil, t.gone()
+	if err := t.enter(); err != nil {
+		return nil, err
 	}
+	defer t.mu.Unlock()
 	var n C.tokenring_node_info
 	if err := check(C.tokenring_topology_node(&n, t.ptr, C.size_t(i))); err != nil {
 		return nil, err
@@ -225,11 +223,10 @@ func (t *Topology) NodeTokensBytes(i int) ([][]byte, error) {
 	if i < 0 {
 		return nil, goError(CodeRange, "node index %d is negative", i)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return nil, t.gone()
+	if err := t.enter(); err != nil {
+		return nil, err
 	}
+	defer t.mu.Unlock()
 	var n C.tokenring_node_info
 	if err := check(C.tokenring_topology_node(&n, t.ptr, C.size_t(i))); err != nil {
 		return nil, err

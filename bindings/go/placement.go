@@ -107,23 +107,23 @@ type Placement struct {
 // factor above 0 but no Normal, Leaving or Moving node in its ring: the datacenters it
 // places no replica in (possible with AllowUnknownDC), in the replication's order. nil
 // when there are none.
-func (p *Placement) EmptyDatacenters() []string { return p.emptyDCs }
+func (p *Placement) EmptyDatacenters() []string {
+	if p == nil {
+		return nil
+	}
+	return p.emptyDCs
+}
 
 // EmptyDatacenters returns the datacenters repl gives a factor above 0 that have no
 // Normal, Leaving or Moving node in the ring (tokenring_replication_empty_dc): Cassandra
 // places no replica there. nil when there are none (always for SimpleStrategy).
 func (r *Ring) EmptyDatacenters(repl *Replication) ([]string, error) {
-	rp, err := r.acquire()
+	unlock, err := lockAll(r, repl)
 	if err != nil {
 		return nil, err
 	}
-	defer r.release()
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return nil, repl.gone()
-	}
-	return emptyDCs(rp, repl.ptr), nil
+	defer unlock()
+	return emptyDCs(r.ptr, repl.ptr), nil
 }
 
 func emptyDCs(ring *C.tokenring_ring, repl *C.tokenring_replication) []string {
@@ -143,16 +143,12 @@ func emptyDCs(ring *C.tokenring_ring, repl *C.tokenring_replication) []string {
 // gives ErrNotFound unless flags has AllowUnknownDC (see there). The replication is
 // copied.
 func BuildPlacement(ring *Ring, repl *Replication, flags PlacementFlags) (*Placement, error) {
-	rp, err := ring.acquire()
+	unlock, err := lockAll(ring, repl)
 	if err != nil {
 		return nil, err
 	}
-	defer ring.release()
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return nil, repl.gone()
-	}
+	defer unlock()
+	rp := ring.ptr
 	var p *C.tokenring_placement
 	var detail C.tokenring_error
 	if err := newError(C.tokenring_placement_build(&p, rp, repl.ptr, cPlacementFlags(flags), &detail), &detail); err != nil {
@@ -169,21 +165,16 @@ func BuildPlacement(ring *Ring, repl *Replication, flags PlacementFlags) (*Place
 // Update returns the placement of ring (typically this placement's ring after a join, a
 // decommission, a move or a replacement) under the same replication and flags. It equals
 // BuildPlacement(ring, repl, flags) but walks again only the ranges the change can
-// affect; p itself is unchanged and stays usable. A nil ring gives ErrInvalid.
+// affect; p itself is unchanged and stays usable. A nil ring gives ErrInvalid. The two
+// handles are locked in the package's one order (see lockAll), so Update and
+// Ring.Balance on the same pair cannot deadlock against a pending Close.
 func (p *Placement) Update(ring *Ring) (*Placement, error) {
-	if ring == nil {
-		return nil, ErrInvalid
-	}
-	pp, err := p.acquire()
+	unlock, err := lockAll(p, ring)
 	if err != nil {
 		return nil, err
 	}
-	defer p.release()
-	rp, err := ring.acquire()
-	if err != nil {
-		return nil, err
-	}
-	defer ring.release()
+	defer unlock()
+	pp, rp := p.ptr, ring.ptr
 	var out *C.tokenring_placement
 	var detail C.tokenring_error
 	if err := newError(C.tokenring_placement_update(&out, pp, rp, &detail), &detail); err != nil {
@@ -213,6 +204,9 @@ func wrapPlacement(p *C.tokenring_placement, names []string) *Placement {
 }
 
 func (p *Placement) acquire() (*C.tokenring_placement, error) {
+	if p == nil {
+		return nil, nilHandle("Placement")
+	}
 	p.mu.RLock()
 	if p.ptr == nil {
 		err := p.gone()
@@ -230,6 +224,9 @@ func (p *Placement) release() {
 // Close drops this handle's reference, waiting for methods running on it to return.
 // Calling it again does nothing.
 func (p *Placement) Close() error {
+	if p == nil {
+		return nil
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.ptr != nil {
@@ -267,6 +264,9 @@ func (p *Placement) Ring() (*Ring, error) {
 // NodeName returns the name of node i of the placement's ring ("" out of range); no
 // call into C.
 func (p *Placement) NodeName(i int) string {
+	if p == nil {
+		return ""
+	}
 	if i < 0 || i >= len(p.names) {
 		return ""
 	}
@@ -474,6 +474,9 @@ func (p *Placement) loadTables(pp *C.tokenring_placement) {
 // using the set. The sets are copied into Go memory on first use, after which Set takes
 // no lock and makes no call into C.
 func (p *Placement) Set(id uint32) (Replicas, error) {
+	if p == nil {
+		return Replicas{}, nilHandle("Placement")
+	}
 	if !p.loaded.Load() {
 		pp, err := p.acquire()
 		if err != nil {
@@ -503,8 +506,11 @@ func (p *Placement) Sets() ([]Replicas, error) {
 
 // RouteKeys routes a batch of keys in one call into C: for each key its token (into
 // tokens, which may be nil) and the id of its replica set (into setIDs), to be read with
-// Set. The output slices must hold at least keys.Len() entries.
+// Set. The output slices must hold at least keys.Len() entries; nil keys give ErrInvalid.
 func (p *Placement) RouteKeys(tokens []int64, setIDs []uint32, keys *KeyBatch) error {
+	if keys == nil {
+		return goError(CodeInvalid, "nil *tokenring.KeyBatch of keys")
+	}
 	keys.init()
 	k, o, n, err := packed(keys.buf, keys.offsets)
 	if err != nil {

@@ -26,8 +26,12 @@ type progressKey struct{}
 
 // WithProgress returns a context that makes the Context analyses (AvailabilityContext,
 // AllocateNodesContext, AllocateTokensContext, PlanMigrationContext) report their
-// progress to fn as they go (see tokenring_progress_fn in common.h).
+// progress to fn as they go (see tokenring_progress_fn in common.h). A nil ctx stands
+// for context.Background().
 func WithProgress(ctx context.Context, fn ProgressFunc) context.Context {
+	if ctx == nil {
+		ctx = context.Background()
+	}
 	return context.WithValue(ctx, progressKey{}, fn)
 }
 

@@ -113,6 +113,9 @@ func ParseReplication(text string) (*Replication, error) {
 
 // Close frees the description. Calling it again does nothing.
 func (r *Replication) Close() error {
+	if r == nil {
+		return nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr != nil {
@@ -135,17 +138,19 @@ func (r *Replication) SetDC(datacenter string, rf, transient int) error {
 	if err != nil {
 		return err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ptr == nil {
-		return r.gone()
+	if err := r.enter(); err != nil {
+		return err
 	}
+	defer r.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_replication_set_dc(r.ptr, charp(cd), C.int32_t(rf), C.int32_t(transient), &detail), &detail)
 }
 
 // Strategy returns the kind of description (0 after Close).
 func (r *Replication) Strategy() Strategy {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return Strategy(C.tokenring_replication_strategy(r.ptr))
@@ -154,11 +159,10 @@ func (r *Replication) Strategy() Strategy {
 // Factors returns the factors: one per datacenter sorted by name for
 // NetworkTopologyStrategy, the single factor for SimpleStrategy.
 func (r *Replication) Factors() ([]Factor, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ptr == nil {
-		return nil, r.gone()
+	if err := r.enter(); err != nil {
+		return nil, err
 	}
+	defer r.mu.Unlock()
 	n := int(C.tokenring_replication_dc_count(r.ptr))
 	if C.tokenring_replication_strategy(r.ptr) == C.TOKENRING_SIMPLE {
 		n = 1
@@ -183,11 +187,10 @@ func (r *Replication) DCFactor(datacenter string) (rf, transient int, err error)
 	if err != nil {
 		return 0, 0, err
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ptr == nil {
-		return 0, 0, r.gone()
+	if err := r.enter(); err != nil {
+		return 0, 0, err
 	}
+	defer r.mu.Unlock()
 	var f, tr C.int32_t
 	if err := check(C.tokenring_replication_dc_factor(&f, &tr, r.ptr, charp(cd))); err != nil {
 		return 0, 0, err
@@ -198,6 +201,9 @@ func (r *Replication) DCFactor(datacenter string) (rf, transient int, err error)
 // String formats the description as a CQL replication map, datacenters sorted, e.g.
 // {'class': 'NetworkTopologyStrategy', 'dc1': '3'}; "<closed>" after Close.
 func (r *Replication) String() string {
+	if r == nil {
+		return "<nil Replication>"
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr == nil {
@@ -261,11 +267,10 @@ func CassandraRulesForVersion(version string) (CassandraRules, error) {
 // SetRules chooses the release rules placements of this description follow (and the
 // ownership and analyses built on them). Unknown rules give ErrInvalid.
 func (r *Replication) SetRules(rules CassandraRules) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.ptr == nil {
-		return r.gone()
+	if err := r.enter(); err != nil {
+		return err
 	}
+	defer r.mu.Unlock()
 	if rules < -1<<31 || rules >= 1<<31 {
 		return goError(CodeInvalid, "unknown rules %d", int(rules))
 	}
@@ -277,6 +282,9 @@ func (r *Replication) SetRules(rules CassandraRules) error {
 
 // Rules returns the release rules of the description (0 after Close).
 func (r *Replication) Rules() CassandraRules {
+	if r == nil {
+		return 0
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return CassandraRules(C.tokenring_replication_rules(r.ptr))

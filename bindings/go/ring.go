@@ -79,6 +79,9 @@ func wrapRing(p *C.tokenring_ring) *Ring {
 
 // acquire read-locks the ring and returns its pointer, or ErrClosed (unlocked).
 func (r *Ring) acquire() (*C.tokenring_ring, error) {
+	if r == nil {
+		return nil, nilHandle("Ring")
+	}
 	r.mu.RLock()
 	if r.ptr == nil {
 		err := r.gone()
@@ -97,6 +100,9 @@ func (r *Ring) release() {
 // to return. Placements built from the ring keep their own reference. Calling Close
 // again does nothing.
 func (r *Ring) Close() error {
+	if r == nil {
+		return nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if r.ptr != nil {
@@ -132,6 +138,9 @@ func (r *Ring) NodeCount() int {
 // NodeName returns the name of node i (cached in Go: no call into C, no allocation), or
 // "" for an index out of range.
 func (r *Ring) NodeName(i int) string {
+	if r == nil {
+		return ""
+	}
 	if i < 0 || i >= len(r.names) {
 		return ""
 	}
@@ -139,7 +148,12 @@ func (r *Ring) NodeName(i int) string {
 }
 
 // NodeNames returns the node names indexed by node (a shared slice: do not modify it).
-func (r *Ring) NodeNames() []string { return r.names }
+func (r *Ring) NodeNames() []string {
+	if r == nil {
+		return nil
+	}
+	return r.names
+}
 
 // Node returns a copy of node i of the ring; ErrRange past the end.
 func (r *Ring) Node(i int) (NodeInfo, error) {
@@ -270,12 +284,13 @@ func (r *Ring) SearchBatch(ranges []uint32, tokens []int64) error {
 	if len(ranges) < len(tokens) {
 		return goError(CodeBufSize, "output holds %d ranges for %d tokens", len(ranges), len(tokens))
 	}
-	if len(tokens) == 0 {
-		return nil
-	}
 	p, err := r.acquire()
 	if err != nil {
 		return err
+	}
+	if len(tokens) == 0 {
+		r.release()
+		return nil
 	}
 	st := C.tokenring_ring_search_batch((*C.uint32_t)(unsafe.Pointer(&ranges[0])), p, (*C.int64_t)(unsafe.Pointer(&tokens[0])), C.size_t(len(tokens)))
 	r.release()
@@ -345,17 +360,19 @@ type Ownership struct {
 // effective from p when p is not nil (p must have been built from this ring, else
 // ErrInvalid).
 func (r *Ring) Ownership(p *Placement) ([]Ownership, error) {
-	rp, err := r.acquire()
+	hs := []handle{r}
+	if p != nil {
+		hs = append(hs, p)
+	}
+	unlock, err := lockAll(hs...)
 	if err != nil {
 		return nil, err
 	}
-	defer r.release()
+	defer unlock()
+	rp := r.ptr
 	var pp *C.tokenring_placement
 	if p != nil {
-		if pp, err = p.acquire(); err != nil {
-			return nil, err
-		}
-		defer p.release()
+		pp = p.ptr
 	}
 	n := int(C.tokenring_ring_node_count(rp))
 	if n == 0 {

@@ -92,6 +92,9 @@ func NewTopology() (*Topology, error) {
 // Close frees the topology. Rings built from it stay valid. Calling Close again does
 // nothing; any other method then returns ErrClosed.
 func (t *Topology) Close() error {
+	if t == nil {
+		return nil
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if t.ptr != nil {
@@ -105,11 +108,10 @@ func (t *Topology) Close() error {
 
 // Clone returns an independent deep copy.
 func (t *Topology) Clone() (*Topology, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return nil, t.gone()
+	if err := t.enter(); err != nil {
+		return nil, err
 	}
+	defer t.mu.Unlock()
 	var p *C.tokenring_topology
 	if err := check(C.tokenring_topology_clone(&p, t.ptr)); err != nil {
 		return nil, err
@@ -140,11 +142,10 @@ func (t *Topology) AddNode(name, datacenter, rack string, tokens []int64) error 
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	st := C.tokenring_topology_add_node(t.ptr, charp(cn), charp(cd), charp(cr), tokensPtr(tokens), C.size_t(len(tokens)), &detail)
 	return newError(st, &detail)
@@ -157,11 +158,10 @@ func (t *Topology) RemoveNode(name string) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_remove_node(t.ptr, charp(cn), &detail), &detail)
 }
@@ -177,11 +177,10 @@ func (t *Topology) ReplaceNode(oldName, newName string) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_replace_node(t.ptr, charp(co), charp(cn), &detail), &detail)
 }
@@ -192,11 +191,10 @@ func (t *Topology) SetTokens(name string, tokens []int64) error {
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_topology_set_tokens(t.ptr, charp(cn), tokensPtr(tokens), C.size_t(len(tokens)), &detail), &detail)
 }
@@ -207,11 +205,10 @@ func (t *Topology) SetState(name string, state NodeState, liveness Liveness) err
 	if err != nil {
 		return err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return t.gone()
+	if err := t.enter(); err != nil {
+		return err
 	}
+	defer t.mu.Unlock()
 	var detail C.tokenring_error
 	st := C.tokenring_topology_set_state(t.ptr, charp(cn), C.tokenring_node_state(state), C.tokenring_liveness(liveness), &detail)
 	return newError(st, &detail)
@@ -219,6 +216,9 @@ func (t *Topology) SetState(name string, state NodeState, liveness Liveness) err
 
 // NodeCount returns the number of nodes (0 after Close).
 func (t *Topology) NodeCount() int {
+	if t == nil {
+		return 0
+	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return int(C.tokenring_topology_node_count(t.ptr))
@@ -230,11 +230,10 @@ func (t *Topology) Node(i int) (NodeInfo, error) {
 	if i < 0 {
 		return NodeInfo{}, goError(CodeRange, "node index %d is negative", i)
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return NodeInfo{}, t.gone()
+	if err := t.enter(); err != nil {
+		return NodeInfo{}, err
 	}
+	defer t.mu.Unlock()
 	var n C.tokenring_node_info
 	if err := check(C.tokenring_topology_node(&n, t.ptr, C.size_t(i))); err != nil {
 		return NodeInfo{}, err
@@ -248,11 +247,10 @@ func (t *Topology) FindNode(name string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return 0, t.gone()
+	if err := t.enter(); err != nil {
+		return 0, err
 	}
+	defer t.mu.Unlock()
 	var idx C.size_t
 	if err := check(C.tokenring_topology_find_node(&idx, t.ptr, charp(cn))); err != nil {
 		return 0, &Error{Code: err.(*Error).Code, Message: "no node named " + quote(name)}
@@ -264,11 +262,10 @@ func (t *Topology) FindNode(name string) (int, error) {
 // the topology afterwards. A topology without a Normal, Leaving or Moving node gives
 // ErrEmpty.
 func (t *Topology) Build() (*Ring, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.ptr == nil {
-		return nil, t.gone()
+	if err := t.enter(); err != nil {
+		return nil, err
 	}
+	defer t.mu.Unlock()
 	var p *C.tokenring_ring
 	var detail C.tokenring_error
 	if err := newError(C.tokenring_ring_build(&p, t.ptr, &detail), &detail); err != nil {

@@ -12,9 +12,12 @@ func zeroValue(typ, ctor string) error {
 	return &Error{Code: CodeZeroValue, Message: "zero tokenring." + typ + " value: not made by " + ctor}
 }
 
-// gone is nil for a live handle, else the error of a handle without its C object: closed,
-// or a zero value. Callers hold the handle's lock.
+// gone is nil for a live handle, else the error of a handle without its C object: nil
+// (ErrInvalid), closed or a zero value. Callers hold the handle's lock.
 func (t *Topology) gone() error {
+	if t == nil {
+		return nilHandle("Topology")
+	}
 	if t.ptr != nil {
 		return nil
 	}
@@ -25,6 +28,9 @@ func (t *Topology) gone() error {
 }
 
 func (r *Ring) gone() error {
+	if r == nil {
+		return nilHandle("Ring")
+	}
 	if r.ptr != nil {
 		return nil
 	}
@@ -35,6 +41,9 @@ func (r *Ring) gone() error {
 }
 
 func (r *Replication) gone() error {
+	if r == nil {
+		return nilHandle("Replication")
+	}
 	if r.ptr != nil {
 		return nil
 	}
@@ -45,6 +54,9 @@ func (r *Replication) gone() error {
 }
 
 func (p *Placement) gone() error {
+	if p == nil {
+		return nilHandle("Placement")
+	}
 	if p.ptr != nil {
 		return nil
 	}
@@ -55,6 +67,9 @@ func (p *Placement) gone() error {
 }
 
 func (c *Cluster) gone() error {
+	if c == nil {
+		return nilHandle("Cluster")
+	}
 	if c.ptr != nil {
 		return nil
 	}
@@ -62,14 +77,4 @@ func (c *Cluster) gone() error {
 		return ErrClosed
 	}
 	return zeroValue("Cluster", "NewCluster")
-}
-
-// firstErr returns the first non-nil error.
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
 }

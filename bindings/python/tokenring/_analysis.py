@@ -7,7 +7,8 @@ from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence,
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._progress import Progress, progress_callback
-from ._convert import KeyOrToken, c_int32, c_name, c_str, token_array, token_of, u128
+from ._convert import (U32, KeyOrToken, c_int, c_int32, c_name, c_str, token_array, token_of,
+                       u128)
 from ._hash import as_key_bytes
 from ._partitioner import _from_c
 from ._handle import Handle, require
@@ -439,15 +440,16 @@ def availability(ring: Ring, replication: ReplicationLike,
     """
     if isinstance(consistency, str):
         consistency = Consistency[consistency.upper()]
+    k = c_int(k, "k (failed nodes)", (1, AVAILABILITY_MAX_K))
     repl = Replication.of(replication)
     pp = ffi.new("tokenring_availability **")
     err = new_error()
     c_local = c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL
-    if progress is None:
-        rc = lib.tokenring_availability_build(pp, ring._p(), repl._p(), int(consistency),
-                                              c_local, k, err)
-    else:
-        with progress_callback(progress) as (cb, _):
+    with progress_callback(progress) as (cb, _):
+        if cb is ffi.NULL:
+            rc = lib.tokenring_availability_build(pp, ring._p(), repl._p(), int(consistency),
+                                                  c_local, k, err)
+        else:
             rc = lib.tokenring_availability_build_progress(
                 pp, ring._p(), repl._p(), int(consistency), c_local, k, cb, ffi.NULL, err)
     check(rc, err)
@@ -539,6 +541,8 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
     if isinstance(unit, str):
         unit = FailureUnit[unit.upper()]
     unit = FailureUnit(unit)
+    k = c_int(k, "k (failed units)", (1, 2 ** 32 - 1))
+    top = c_int(top, "top", (0, 2 ** 64 - 1))  # more than 2**25 lists all: the same
     repl = Replication.of(replication)
     pp = ffi.new("tokenring_availability_summary **")
     err = new_error()
@@ -546,7 +550,7 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
     with progress_callback(progress) as (cb, _):
         rc = lib.tokenring_availability_summary_build(
             pp, ring._p(), repl._p(), int(consistency), c_local, int(unit),
-            min(max(int(k), 0), 0xFFFFFFFF), min(max(int(top), 0), 1 << 25), cb, ffi.NULL, err)
+            k, min(top, 1 << 25), cb, ffi.NULL, err)
     check(rc, err)
     handle = ffi.gc(pp[0], lib.tokenring_availability_summary_free)
     b = ffi.new("tokenring_u128 *")
@@ -619,12 +623,13 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
     err = new_error()
     old, new = c_name(old_datacenter, "datacenter"), c_name(new_datacenter, "datacenter")
     c_rf = c_int32(rf, "replication factor")
-    if progress is None:
-        rc = lib.tokenring_migration_plan(pp, topology._p(), old, new, c_names, c_racks,
-                                          len(keep), num_tokens, c_rf, c_ks, c_repl, len(repls),
-                                          err)
-    else:
-        with progress_callback(progress) as (cb, _):
+    num_tokens = c_int(num_tokens, "num_tokens", U32)
+    with progress_callback(progress) as (cb, _):
+        if cb is ffi.NULL:
+            rc = lib.tokenring_migration_plan(pp, topology._p(), old, new, c_names, c_racks,
+                                              len(keep), num_tokens, c_rf, c_ks, c_repl,
+                                              len(repls), err)
+        else:
             rc = lib.tokenring_migration_plan_progress(
                 pp, topology._p(), old, new, c_names, c_racks, len(keep), num_tokens, c_rf,
                 c_ks, c_repl, len(repls), cb, ffi.NULL, err)

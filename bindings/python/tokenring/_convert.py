@@ -8,12 +8,13 @@ from typing import Any, Iterable, Tuple, Union
 from ._errors import InvalidArgumentError, RangeError
 from ._ffi import ffi, lib
 from ._hash import HAVE_NUMPY, Key, as_key_bytes
+from ._ints import I32, U32, U64, c_int
 
 if HAVE_NUMPY:
     import numpy as _np
 
 __all__ = ["KeyOrToken", "c_name", "c_str", "u128", "token_of", "token_array", "c_index",
-           "c_int32"]
+           "c_int32", "c_int", "U32", "U64"]
 
 #: A token (an int) or a partition key (bytes, or str hashed as UTF-8).
 KeyOrToken = Union[int, Key]
@@ -93,17 +94,9 @@ def token_array(tokens: Iterable[int]) -> Tuple[Any, int]:
 def c_index(index: int, what: str = "index") -> int:
     """A non-negative index for a ``size_t`` argument (a negative or huge one is the
     library's RangeError, as an index past the end is)."""
-    i = operator.index(index)
-    if i < 0 or i >= 2 ** 63:
-        raise RangeError(lib.TOKENRING_E_RANGE, f"{what} {i} is out of range")
-    return i
+    return c_int(index, what, (0, 2 ** 63 - 1))
 
 
 def c_int32(value: int, what: str) -> int:
     """An ``int32_t`` argument (replication factors, counts): out of range is RangeError."""
-    if isinstance(value, bool):
-        raise TypeError(f"{what} must be an int, not bool")
-    v = operator.index(value)
-    if not -2 ** 31 <= v < 2 ** 31:
-        raise RangeError(lib.TOKENRING_E_RANGE, f"{what} {v} is out of range")
-    return v
+    return c_int(value, what, I32)

@@ -3,8 +3,9 @@
 from itertools import accumulate
 from typing import Any, Iterable, List, Sequence, Tuple, Union
 
-from ._errors import check
+from ._errors import RangeError, check
 from ._ffi import ffi, lib
+from ._ints import U64, c_int
 
 try:  # numpy is optional: batch results are numpy arrays when it is installed
     import numpy as _np
@@ -12,7 +13,7 @@ except ImportError:  # pragma: no cover - exercised without numpy
     _np = None  # type: ignore[assignment]
 
 __all__ = ["Key", "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN",
-           "as_key_bytes", "pack_keys", "check_packed", "HAVE_NUMPY"]
+           "as_key_bytes", "pack_keys", "check_packed", "packed_offsets", "HAVE_NUMPY"]
 
 #: A partition key: its serialized bytes, or a str hashed as UTF-8.
 Key = Union[bytes, bytearray, memoryview, str]
@@ -54,7 +55,7 @@ def murmur3(key: Key, seed: int = 0) -> Tuple[int, int]:
     bytes), without the partitioner's empty-key and minimum-token rules."""
     b = as_key_bytes(key)
     out = ffi.new("int64_t[2]")
-    check(lib.tokenring_murmur3_cassandra(out, b, len(b), seed))
+    check(lib.tokenring_murmur3_cassandra(out, b, len(b), c_int(seed, "seed", U64)))
     return out[0], out[1]
 
 
@@ -120,24 +121,65 @@ def check_packed(data: Any, offsets: Any, count: int) -> None:
         raise ValueError(f"offsets reach byte {last} but the key buffer holds {nbytes}")
 
 
+def packed_offsets(offsets: Any, count: Any) -> Tuple[Any, int]:
+    """The offsets of packed keys (``count + 1`` non-decreasing byte offsets; ``count`` -1
+    for all of them) as what the C call reads, and the key count. A 1-D sequence or numpy
+    array of integers only: floats (2.7 would become 2), strings, bools and arrays of
+    another shape are refused with a TypeError or ValueError saying what is expected."""
+    count = c_int(count, "count", (-1, 2 ** 63 - 1))
+    expected = "offsets must be a 1-D sequence of non-negative integers (numpy uint64)"
+    if isinstance(offsets, (str, bytes, bytearray, memoryview)):
+        raise TypeError(f"{expected}, not {type(offsets).__name__}")
+    if _np is not None:
+        if not isinstance(offsets, _np.ndarray):
+            if not isinstance(offsets, (list, tuple, range)):
+                try:
+                    offsets = list(offsets)
+                except TypeError:
+                    raise TypeError(f"{expected}, not {type(offsets).__name__}") from None
+            arr = _np.asarray(offsets)
+            if arr.size == 0:
+                arr = _np.zeros(0, dtype=_np.uint64)
+            if not (arr.ndim == 1 and (arr.dtype.kind in "iu" or arr.size == 0)):
+                # Say which item is wrong (or take ints past int64 one by one).
+                arr = _np.array([c_int(o, f"offsets[{i}]", U64) for i, o in enumerate(offsets)],
+                                dtype=_np.uint64)
+            offsets = arr
+        if offsets.ndim != 1:
+            raise ValueError(f"{expected}, not an array of shape {offsets.shape}")
+        if offsets.dtype.kind not in "iu":
+            raise TypeError(f"{expected}, not an array of {offsets.dtype}")
+        if offsets.dtype.kind == "i" and offsets.size and int(offsets.min()) < 0:
+            raise RangeError(lib.TOKENRING_E_RANGE,
+                             f"offsets[{int(offsets.argmin())}] {int(offsets.min())} "
+                             "is negative")
+        offsets = _np.ascontiguousarray(offsets, dtype=_np.uint64)
+    elif not (isinstance(offsets, ffi.CData) and ffi.typeof(offsets).kind == "array"
+              and ffi.typeof(offsets).item.cname == "uint64_t"):
+        try:
+            items = list(offsets)
+        except TypeError:
+            raise TypeError(f"{expected}, not {type(offsets).__name__}") from None
+        offsets = ffi.new("uint64_t[]", [c_int(o, f"offsets[{i}]", U64)
+                                         for i, o in enumerate(items)])
+    if count < 0:
+        count = len(offsets) - 1
+    if count < 0 or len(offsets) < count + 1:
+        raise ValueError(f"offsets must have count + 1 entries ({len(offsets)} for "
+                         f"count {count})")
+    return offsets, count
+
+
 def tokens_packed(data: Union[bytes, bytearray, memoryview, Any], offsets: Any,
                   count: int = -1) -> Union["_np.ndarray", List[int]]:
     """Tokens of keys already packed back to back, without copying them.
 
     Key ``i`` is ``data[offsets[i]:offsets[i + 1]]`` (the layout of an Arrow binary
     array). ``offsets`` has ``count + 1`` non-decreasing entries: a numpy ``uint64`` array
-    (or anything convertible to one), or a list of ints.
+    (of any integer dtype), or a sequence of ints; floats, strings, bools and arrays of
+    another shape are refused (TypeError or ValueError).
     """
-    if _np is not None and not isinstance(offsets, _np.ndarray):
-        offsets = _np.asarray(offsets, dtype=_np.uint64)
-    elif _np is not None:
-        offsets = _np.ascontiguousarray(offsets, dtype=_np.uint64)
-    elif isinstance(offsets, (list, tuple)):
-        offsets = ffi.new("uint64_t[]", list(offsets))
-    if count < 0:
-        count = len(offsets) - 1
-    if count < 0 or len(offsets) < count + 1:
-        raise ValueError("offsets must have count + 1 entries")
+    offsets, count = packed_offsets(offsets, count)
     check_packed(data, offsets, count)
     if _np is not None:
         out = _np.empty(count, dtype=_np.int64)

@@ -6,8 +6,9 @@ from typing import List, Optional, Sequence, Tuple, Union
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._progress import Progress, progress_callback
-from ._convert import c_int32, c_name
+from ._convert import U32, U64, c_int, c_int32, c_name
 from ._handle import require
+from ._hash import MAX_TOKEN, MIN_TOKEN
 from ._node import rack_name as _rack_arg
 from ._partitioner import Partitioner, _from_c as _token128, _to_c as _token128_c
 from ._replication import Replication
@@ -22,12 +23,19 @@ __all__ = ["seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
 LAYOUT_MAX_TOKENS: int = lib.TOKENRING_LAYOUT_MAX_TOKENS
 
 
+def _count(value: int, what: str = "num_tokens") -> int:
+    """A count that sizes an output array: an int in 0 .. 2**32 - 1 (the library refuses
+    0 and more than its limits with its own message)."""
+    return c_int(value, what, U32)
+
+
 def seeded_token(seed: int, identity: Union[str, bytes], vnode: int, attempt: int = 0) -> int:
     """The seeded token of one vnode of one node (the documented pure function of
     layout.h), without collision handling."""
     ident = identity.encode("utf-8") if isinstance(identity, str) else bytes(identity)
     out = ffi.new("int64_t *")
-    check(lib.tokenring_layout_seeded_token(out, seed, ident, len(ident), vnode, attempt))
+    check(lib.tokenring_layout_seeded_token(out, c_int(seed, "seed", U64), ident, len(ident),
+                                            c_int(vnode, "vnode"), c_int(attempt, "attempt")))
     return out[0]
 
 
@@ -35,6 +43,7 @@ def seeded_tokens(count: int, seed: int, identity: Union[str, bytes],
                   taken: Optional[Topology] = None, strict: bool = False) -> List[int]:
     """The ``count`` seeded tokens of one node, in vnode order, avoiding the tokens of the
     other nodes of ``taken`` (collisions rehash, or raise ExistsError when ``strict``)."""
+    count, seed = _count(count, "count"), c_int(seed, "seed", U64)
     out = ffi.new("int64_t[]", max(count, 1))
     err = new_error()
     flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
@@ -51,7 +60,8 @@ def seeded_token128(seed: int, identity: Union[str, bytes], vnode: int,
     Murmur3 (layout.h), without collision handling."""
     ident = identity.encode("utf-8") if isinstance(identity, str) else bytes(identity)
     out = ffi.new("tokenring_token128 *")
-    check(lib.tokenring_layout_seeded_token128(out, seed, ident, len(ident), vnode, attempt))
+    check(lib.tokenring_layout_seeded_token128(out, c_int(seed, "seed", U64), ident, len(ident),
+                                               c_int(vnode, "vnode"), c_int(attempt, "attempt")))
     return _token128(out[0])
 
 
@@ -60,6 +70,7 @@ def seeded_tokens128(count: int, seed: int, identity: Union[str, bytes],
     """The ``count`` RandomPartitioner seeded tokens of one node, in vnode order, avoiding
     the tokens of the other nodes of ``taken`` (a RandomPartitioner topology, else
     UnsupportedError); collisions rehash, or raise ExistsError when ``strict``."""
+    count, seed = _count(count, "count"), c_int(seed, "seed", U64)
     out = ffi.new("tokenring_token128[]", max(count, 1))
     err = new_error()
     flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
@@ -83,6 +94,8 @@ def add_seeded_nodes(topology: Topology, seed: int, tokens_per_node: int,
 def even_tokens(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
     """Evenly spaced tokens, ascending: MIN_TOKEN + floor((j*slots + slot) * 2**64 /
     (num_tokens*slots)), exact (``slot``/``slots``: e.g. rack number and rack count)."""
+    num_tokens = _count(num_tokens)
+    slot, slots = c_int(slot, "slot"), c_int(slots, "slots")
     out = ffi.new("int64_t[]", max(num_tokens, 1))
     check(lib.tokenring_layout_even_tokens(out, num_tokens, slot, slots))
     return list(out[0:num_tokens])
@@ -92,6 +105,8 @@ def even_tokens128(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
     """Evenly spaced RandomPartitioner tokens, ascending: floor((j*slots + slot) * 2**127 /
     (num_tokens*slots)), exact; ``even_tokens128(1, i, n)`` is the classic initial_token
     i * 2**127 // n of node i of n."""
+    num_tokens = _count(num_tokens)
+    slot, slots = c_int(slot, "slot"), c_int(slots, "slots")
     out = ffi.new("tokenring_token128[]", max(num_tokens, 1))
     check(lib.tokenring_layout_even_tokens128(out, num_tokens, slot, slots))
     return [_token128(out[i]) for i in range(num_tokens)]
@@ -103,20 +118,21 @@ def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: 
     datacenter's effective ownership under NetworkTopologyStrategy rf as even as possible.
     ``progress(done, total)`` is called per token; a true result (or an exception) cancels
     the call (:class:`CancelledError`)."""
+    num_tokens = _count(num_tokens)
     out = ffi.new("int64_t[]", max(num_tokens, 1))
     err = new_error()
     topo = require(topology, "topology", "allocate_tokens()")
     dc, c_rf = c_name(datacenter, "datacenter"), c_int32(rf, "replication factor")
-    if progress is None:
-        check(lib.tokenring_allocate_tokens(out, num_tokens, topo, dc, _rack_arg(rack), c_rf,
-                                            0, err), err)
-        return list(out[0:num_tokens])
     c_rack = ffi.new("char[]", _rack_arg(rack))
     c_racks = ffi.new("char *[]", [c_rack])
     with progress_callback(progress) as (cb, _):
-        rc = lib.tokenring_allocate_nodes_progress(
-            out, num_tokens, topo, dc, c_racks, 1, c_rf, lib.TOKENRING_ALLOCATE_NODE_BY_NODE,
-            cb, ffi.NULL, err)
+        if cb is ffi.NULL:
+            rc = lib.tokenring_allocate_tokens(out, num_tokens, topo, dc, _rack_arg(rack), c_rf,
+                                               0, err)
+        else:
+            rc = lib.tokenring_allocate_nodes_progress(
+                out, num_tokens, topo, dc, c_racks, 1, c_rf,
+                lib.TOKENRING_ALLOCATE_NODE_BY_NODE, cb, ffi.NULL, err)
     check(rc, err)
     return list(out[0:num_tokens])
 
@@ -128,6 +144,7 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
     without collisions; returns each node's tokens, ascending. The batch is refined
     jointly unless ``node_by_node``. ``progress`` as for :func:`allocate_tokens` (one unit
     per token, then one per refinement round)."""
+    num_tokens = _count(num_tokens)
     count = len(racks)
     keep = [ffi.new("char[]", _rack_arg(r)) for r in racks]
     c_racks = ffi.new("char *[]", keep or [ffi.NULL])
@@ -136,11 +153,11 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
     flags = lib.TOKENRING_ALLOCATE_NODE_BY_NODE if node_by_node else 0
     topo = require(topology, "topology", "allocate_nodes()")
     dc, c_rf = c_name(datacenter, "datacenter"), c_int32(rf, "replication factor")
-    if progress is None:
-        rc = lib.tokenring_allocate_nodes(out, num_tokens, topo, dc, c_racks, count, c_rf, flags,
-                                          err)
-    else:
-        with progress_callback(progress) as (cb, _):
+    with progress_callback(progress) as (cb, _):
+        if cb is ffi.NULL:
+            rc = lib.tokenring_allocate_nodes(out, num_tokens, topo, dc, c_racks, count, c_rf,
+                                              flags, err)
+        else:
             rc = lib.tokenring_allocate_nodes_progress(out, num_tokens, topo, dc, c_racks, count,
                                                        c_rf, flags, cb, ffi.NULL, err)
     check(rc, err)
@@ -168,6 +185,7 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
     UnsupportedError (Cassandra has no allocation for it)."""
     if (rf is None) == (keyspace is None):
         raise TypeError("allocate_as_cassandra() takes exactly one of rf and keyspace")
+    num_tokens = _count(num_tokens)
     if release not in CASSANDRA_RELEASES:
         raise ValueError(f"unknown Cassandra release {release!r} "
                          f"(known: {', '.join(CASSANDRA_RELEASES)})")
@@ -179,6 +197,8 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
     flags = lib.TOKENRING_CASSANDRA_OFFLINE if offline else 0
     err = new_error()
     if topology.partitioner == Partitioner.RANDOM:
+        if first_token is not None:
+            first_token = c_int(first_token, "first_token", (-2 ** 127, 2 ** 127))
         if first_token is not None and first_token < 0:
             raise ValueError(f"first_token {first_token} is not a RandomPartitioner node "
                              "token (0 .. 2**127)")
@@ -188,7 +208,8 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
                                                   CASSANDRA_RELEASES[release], flags, err), err)
         return [_token128(out[i]) for i in range(num_tokens)]
     out = ffi.new("int64_t[]", max(num_tokens, 1))
-    first = ffi.new("int64_t *", first_token) if first_token is not None else ffi.NULL
+    first = (ffi.new("int64_t *", c_int(first_token, "first_token", (MIN_TOKEN, MAX_TOKEN)))
+             if first_token is not None else ffi.NULL)
     check(lib.tokenring_allocate_cassandra(out, num_tokens, topo, *args, first,
                                            CASSANDRA_RELEASES[release], flags, err), err)
     return list(out[0:num_tokens])
@@ -207,6 +228,7 @@ def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: st
     tokenring_allocate_join()."""
     if (rf is None) == (keyspace is None):
         raise TypeError("allocate_join() takes exactly one of rf and keyspace")
+    num_tokens = _count(num_tokens)
     if release not in CASSANDRA_RELEASES:
         raise ValueError(f"unknown Cassandra release {release!r} "
                          f"(known: {', '.join(CASSANDRA_RELEASES)})")
@@ -237,12 +259,16 @@ def assign_racks(node_count: int, racks: int = 1, datacenters: int = 1,
     >>> assign_racks(6, nodes_per_rack=[2, 1, 3])
     [(0, 0), (0, 1), (0, 2), (0, 0), (0, 2), (0, 2)]
     """
-    dc_out = ffi.new("uint32_t[]", max(node_count, 1))
-    rack_out = ffi.new("uint32_t[]", max(node_count, 1))
+    node_count = _count(node_count, "node_count")
+    datacenters = c_int(datacenters, "datacenters")
     counts = ffi.NULL
     if nodes_per_rack is not None:
         racks = len(nodes_per_rack)
-        counts = ffi.new("uint32_t[]", list(nodes_per_rack) or [0])
+        counts = ffi.new("uint32_t[]", [c_int(c, f"nodes_per_rack[{i}]")
+                                        for i, c in enumerate(nodes_per_rack)] or [0])
+    racks = c_int(racks, "racks")
+    dc_out = ffi.new("uint32_t[]", max(node_count, 1))
+    rack_out = ffi.new("uint32_t[]", max(node_count, 1))
     err = new_error()
     check(lib.tokenring_layout_assign_racks(dc_out, rack_out, node_count, datacenters, racks,
                                             counts, err), err)
@@ -253,5 +279,5 @@ def rack_name(rack: int) -> str:
     """The name of rack ``rack`` (0-based) of :func:`assign_racks`: "rack1", "rack2", ..."""
     buf = ffi.new("char[]", 16)
     n = ffi.new("size_t *")
-    check(lib.tokenring_layout_rack_name(buf, 16, n, rack))
+    check(lib.tokenring_layout_rack_name(buf, 16, n, c_int(rack, "rack")))
     return ffi.string(buf, n[0]).decode()

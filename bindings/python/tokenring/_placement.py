@@ -10,7 +10,8 @@ from ._convert import KeyOrToken, c_index, token_array, token_of
 from ._errors import ClosedError, check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle, require
-from ._hash import HAVE_NUMPY, Key, _offsets_ptr, _u8, as_key_bytes, check_packed, pack_keys
+from ._hash import (HAVE_NUMPY, Key, _offsets_ptr, _u8, as_key_bytes, check_packed, pack_keys,
+                    packed_offsets)
 from ._replication import Replication, ReplicationLike
 
 if HAVE_NUMPY:
@@ -205,14 +206,9 @@ class Placement(Handle):
     def route_packed(self, data: Union[bytes, bytearray, memoryview, Any], offsets: Any,
                      count: int = -1) -> Tuple[Any, Any]:
         """:meth:`route` for keys already packed back to back (key ``i`` is
-        ``data[offsets[i]:offsets[i + 1]]``), without copying them."""
-        if HAVE_NUMPY:
-            offsets = _np.ascontiguousarray(offsets, dtype=_np.uint64)
-        elif isinstance(offsets, (list, tuple)):
-            offsets = ffi.new("uint64_t[]", list(offsets))
-        n = len(offsets) - 1 if count < 0 else count
-        if n < 0 or len(offsets) < n + 1:
-            raise ValueError("offsets must have count + 1 entries")
+        ``data[offsets[i]:offsets[i + 1]]``), without copying them. ``offsets`` as for
+        :func:`tokens_packed`."""
+        offsets, n = packed_offsets(offsets, count)
         check_packed(data, offsets, n)
         p = self._p()
         if HAVE_NUMPY:

@@ -3,7 +3,7 @@
 rings are built from (topology.h)."""
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ._convert import c_index, c_name, token_array
+from ._convert import U64, c_index, c_int, c_name, token_array
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle
@@ -128,6 +128,8 @@ class Topology(Handle):
             c_racks = ffi.new("char *[]", keep[-1] or [ffi.NULL])
         err = new_error()
         flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
+        seed = c_int(seed, "seed", U64)
+        tokens_per_node = c_int(tokens_per_node, "tokens_per_node")
         check(lib.tokenring_layout_add_seeded_nodes(self._p(), seed, tokens_per_node,
                                                     c_names, c_dcs, c_racks, n, flags, err),
               err)
@@ -187,6 +189,7 @@ class Topology(Handle):
     def node(self, index: int) -> Node:
         """Node ``index`` (0-based insertion order; negative indices count from the end)."""
         p = self._p()
+        index = c_int(index, "node index", (-2 ** 63, 2 ** 63 - 1))
         if index < 0:
             index += lib.tokenring_topology_node_count(p)
         if index < 0:

@@ -1,0 +1,104 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+)
+
+// A context that ends while a long call runs stops it at its next progress report, with
+// no ProgressFunc attached (a terminal, a request handler, a batch job: no one watches the
+// progress) and from another goroutine's clock. The calls below take seconds here; the
+// context ends after ctxCancelAfter and the call must return well before it would finish.
+
+const (
+	ctxCancelAfter = 150 * time.Millisecond
+	ctxCancelLimit = 1500 * time.Millisecond
+)
+
+// longAvailability is a ring on which 3 failed nodes at QUORUM take seconds to enumerate.
+func longAvailability(t *testing.T) (*Ring, *Replication) {
+	t.Helper()
+	topo := seededCluster(t, 180, 16)
+	defer topo.Close()
+	ring, err := topo.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repl, err := ParseReplication("dc1=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ring.Close(); repl.Close() })
+	return ring, repl
+}
+
+func expectStopped(t *testing.T, what string, err error, want error, took time.Duration) {
+	t.Helper()
+	if !errors.Is(err, want) || !errors.Is(err, ErrCancelled) {
+		t.Fatalf("%s: %v, want an error matching %v and ErrCancelled", what, err, want)
+	}
+	if took > ctxCancelLimit {
+		t.Errorf("%s returned %v after the call started (the context ended after %v)", what, took, ctxCancelAfter)
+	}
+}
+
+// TestContextDeadlineStopsAvailability: a deadline passing during AvailabilityContext.
+func TestContextDeadlineStopsAvailability(t *testing.T) {
+	ring, repl := longAvailability(t)
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(context.Background(), ctxCancelAfter)
+	defer cancel()
+	sets, err := ring.AvailabilityContext(ctx, repl, Quorum, "", 3)
+	if sets != nil {
+		t.Errorf("a stopped analysis returned %d sets", len(sets))
+	}
+	expectStopped(t, "AvailabilityContext past its deadline", err, context.DeadlineExceeded, time.Since(start))
+}
+
+// TestContextCancelStopsLongCalls: cancel() from a timer goroutine during
+// AvailabilityContext and AvailabilitySummaryContext (150 single-node racks, 4 failed).
+func TestContextCancelStopsLongCalls(t *testing.T) {
+	ring, repl := longAvailability(t)
+	racks, err := NewTopology()
+	if err != nil {
+		t.Fatal(err)
+	}
+	nodes := make([]SeededNode, 150)
+	for i := range nodes {
+		nodes[i] = SeededNode{Name: fmt.Sprintf("n%d", i), Datacenter: "dc1", Rack: fmt.Sprintf("r%d", i)}
+	}
+	if err := racks.AddSeededNodes(7, 4, nodes, 0); err != nil {
+		t.Fatal(err)
+	}
+	rackRing, err := racks.Build()
+	racks.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rackRing.Close()
+	calls := map[string]func(ctx context.Context) error{
+		"AvailabilityContext": func(ctx context.Context) error {
+			_, err := ring.AvailabilityContext(ctx, repl, Quorum, "", 3)
+			return err
+		},
+		"AvailabilitySummaryContext": func(ctx context.Context) error {
+			_, err := rackRing.AvailabilitySummaryContext(ctx, repl, Quorum, "", FailRacks, 4, 10)
+			return err
+		},
+	}
+	for name, call := range calls {
+		start := time.Now()
+		ctx, cancel := context.WithCancel(context.Background())
+		timer := time.AfterFunc(ctxCancelAfter, cancel)
+		err := call(ctx)
+		took := time.Since(start)
+		timer.Stop()
+		cancel()
+		expectStopped(t, name+" cancelled", err, context.Canceled, took)
+	}
+}
