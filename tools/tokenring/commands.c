@@ -247,8 +247,9 @@ const tool_option tool_options[] = {
     { "--num-tokens", "T", "tokens per node (join, generatetokens, migrate-num-tokens)" },
     { "--initial-token", "T1,T2", "the joining or moving node's tokens (join, move)" },
     { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
-    { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens; join "
-                    "--as-cassandra: allocate_tokens_for_local_replication_factor)" },
+    { "--rf", "RF", "replication factor to plan for (generatetokens; migrate-num-tokens: "
+                    "every keyspace's factor in the new datacenter, else each keeps its own; "
+                    "join --as-cassandra: allocate_tokens_for_local_replication_factor)" },
     { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ... (or named: "
                           "RAC1=N1,RAC2=N2)" },
     { "--names", "A,B", "names of the new nodes (migrate-num-tokens, generatetokens "
@@ -262,6 +263,15 @@ const tool_option tool_options[] = {
     { "--layout", "L", "even or seeded: lay out a new cluster instead of running the "
                        "allocator (generatetokens)" },
     { "--seed", "S", "the layout seed of --layout seeded, 0 to 2^64-1 (default 1)" },
+    { "--force", NULL, "plan a decommission Cassandra 4.0+ refuses for a keyspace's factor, "
+                       "as nodetool decommission --force does (decommission)" },
+    { "--emit", "WHAT", "print what a new node takes instead of the plan: yaml (a "
+                        "cassandra.yaml snippet), rackdc (cassandra-rackdc.properties) or "
+                        "initial-token (the initial_token line), per node (generatetokens, "
+                        "join)" },
+    { "--write-topology", "FILE", "also write the cluster after the change as a topology "
+                                  "file, for the next command (join, decommission, replace, "
+                                  "move, removenode)" },
     { "--cl", "LEVEL", "consistency level (availability; default QUORUM)" },
     { "--local-dc", "DC", "local datacenter for LOCAL_ONE and LOCAL_QUORUM" },
     { "--failures", "K", "largest number of failed nodes, racks or datacenters to try "

@@ -130,6 +130,16 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
                 die(EXIT_USAGE, "option --top: expected a number from 0 to 100000, found '%s'",
                     val);
             ctx->opt.top = v;
+        } else if (strcmp(f, "--force") == 0) {
+            ctx->opt.force = true;
+        } else if (strcmp(f, "--emit") == 0) {
+            if (strcmp(val, "yaml") != 0 && strcmp(val, "rackdc") != 0 &&
+                strcmp(val, "initial-token") != 0)
+                die(EXIT_USAGE, "--emit: expected yaml, rackdc or initial-token, found '%s'",
+                    val);
+            ctx->opt.emit = val;
+        } else if (strcmp(f, "--write-topology") == 0) {
+            ctx->opt.write_topology = val;
         } else if (strcmp(f, "--node-by-node") == 0) {
             ctx->opt.node_by_node = true;
         } else if (strcmp(f, "--as-cassandra") == 0) {

@@ -628,23 +628,63 @@ TOOL_COMMAND(cmd_generatetokens)
     tokenring_topology_free(empty);
 }
 
-/* migrate-num-tokens --dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF [--racks ...]
- *                    [--names a,b,...] */
+/* migrate-num-tokens --dc OLD --new-dc NEW --num-tokens T --nodes N [--rf RF]
+ *                    [--racks ...] [--names a,b,...] */
 TOOL_COMMAND(cmd_migrate)
 {
-    check_args(ctx, 0, 0, "--dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF");
-    if (!ctx->opt.new_dc || ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
-        die(EXIT_USAGE, "migrate-num-tokens needs --new-dc NAME, --nodes N, --num-tokens T "
-                        "and --rf RF");
+    check_args(ctx, 0, 0, "--dc OLD --new-dc NEW --num-tokens T --nodes N [--rf RF]");
+    if (!ctx->opt.new_dc || ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf == 0)
+        die(EXIT_USAGE, "migrate-num-tokens needs --new-dc NAME, --nodes N and --num-tokens T "
+                        "(--rf RF, at least 1, gives every keyspace factor RF in the new "
+                        "datacenter; without it each keeps its factor)");
     const tokenring_topology *t = need_topology(ctx);
     const char *old = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
     if (!old)
         die(EXIT_USAGE, "migrate-num-tokens: the cluster has several datacenters: give --dc");
+    size_t nk = tokenring_cluster_keyspace_count(ctx->cluster);
+    if (nk == 0)
+        die(EXIT_USAGE, "migrate-num-tokens: the input knows no keyspace, so the plan would "
+                        "alter none and the rebuild would stream nothing: give every "
+                        "keyspace (--schema with cqlsh's SELECT * FROM "
+                        "system_schema.keyspaces, or --keyspace NAME=REPLICATION for each, "
+                        "system_auth, system_distributed and system_traces included)");
+    /* SimpleStrategy in a cluster of several datacenters: refused, naming them all */
+    size_t ndc = 0;
+    const char **dcs = cluster_dcs(ctx, &ndc);
+    strbuf simple = { 0 };
+    const char *first_simple = NULL;
+    int32_t first_rf = 0;
+    for (size_t i = 0; ndc > 1 && i < nk; i++) {
+        const char *name;
+        const tokenring_replication *r;
+        tokenring_cluster_keyspace(&name, &r, ctx->cluster, i);
+        if (tokenring_replication_strategy(r) != TOKENRING_SIMPLE)
+            continue;
+        sb_printf(&simple, "%s%s", simple.n ? ", " : "", name);
+        if (!first_simple) {
+            first_simple = name;
+            tokenring_replication_get(NULL, &first_rf, NULL, r, 0);
+        }
+    }
+    if (first_simple) {
+        strbuf map = { 0 };
+        for (size_t d = 0; d < ndc; d++)
+            sb_printf(&map, ", '%s': 'N'", dcs[d]);
+        die(EXIT_USAGE, "migrate-num-tokens: SimpleStrategy places replicas ring-wide, over "
+                        "all %zu datacenters, so a plan cannot keep a datacenter's replicas "
+                        "of %s: there is no factor per datacenter to keep. First make each "
+                        "NetworkTopologyStrategy with the factor each datacenter should "
+                        "hold, e.g. ALTER KEYSPACE %s WITH replication = {'class': "
+                        "'NetworkTopologyStrategy'%s}; (SimpleStrategy now: %d replicas in "
+                        "all), run nodetool repair -full %s on every node, then give the "
+                        "new replication (--schema or --keyspace) and plan again",
+            ndc, simple.p, first_simple, map.p, first_rf, first_simple);
+    }
+    free(dcs);
     size_t n = (size_t)ctx->opt.nodes, nr;
     char **racks = rack_plan(ctx, n, &nr);
     char **names = NULL;
     names = node_names(ctx, n, ctx->opt.new_dc);
-    size_t nk = tokenring_cluster_keyspace_count(ctx->cluster);
     const char **ks = calloc(nk + 1, sizeof *ks);
     const tokenring_replication **rs = calloc(nk + 1, sizeof *rs);
     if (!ks || !rs)
@@ -660,11 +700,27 @@ TOOL_COMMAND(cmd_migrate)
         fprintf(stderr, "planning %zu nodes...", n);
     int rc = tokenring_migration_plan(&m, t, old, ctx->opt.new_dc, (const char *const *)names,
                                       (const char *const *)racks, n, (uint32_t)ctx->opt.num_tokens,
-                                      (int32_t)ctx->opt.rf, ks, rs, nk, &err);
+                                      ctx->opt.rf > 0 ? (int32_t)ctx->opt.rf : 0, ks, rs, nk,
+                                      &err);
     if (ctx->progress_on)
         fputs("\r\033[K", stderr);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "migrate-num-tokens");
+    static const char *const sys[] = { "system_auth", "system_distributed", "system_traces" };
+    for (size_t i = 0; i < 3; i++) {
+        size_t idx;
+        if (tokenring_cluster_find_keyspace(&idx, ctx->cluster, sys[i]) != TOKENRING_OK)
+            fprintf(stderr, "tokenring: warning: the input does not know keyspace %s: the "
+                            "plan does not alter it, and its replicas in %s are lost with "
+                            "the datacenter (give --schema with every keyspace)\n",
+                    sys[i], old);
+    }
+    for (size_t i = 0; i < tokenring_cluster_skipped_keyspace_count(ctx->cluster); i++) {
+        const char *name, *cls;
+        tokenring_cluster_skipped_keyspace(&name, &cls, ctx->cluster, i);
+        fprintf(stderr, "tokenring: note: keyspace %s (%s) places nothing on the ring: "
+                        "not altered (Cassandra refuses to alter it)\n", name, cls);
+    }
     size_t cnt = tokenring_migration_node_count(m);
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"nodes\": [");

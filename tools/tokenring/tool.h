@@ -71,6 +71,9 @@ typedef struct tr_options {
     const char *layout;      /* --layout even|seeded (generatetokens), NULL: the allocator */
     uint64_t seed;           /* --seed S (generatetokens --layout seeded), default 1 */
     bool seed_given;
+    bool force;                /* --force (decommission: as nodetool decommission --force) */
+    const char *emit;          /* --emit yaml|rackdc|initial-token (generatetokens, join) */
+    const char *write_topology; /* --write-topology FILE: the cluster after the change */
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */
