@@ -226,6 +226,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "--layout and --seed work with generatetokens only");
     if (ctx->opt.layout && ctx->opt.ninputs > 0)
         die(EXIT_USAGE, "generatetokens --layout plans a new cluster: give no input");
+    check_plan_options(ctx);
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
     if (other && strcmp(cmd->name, "token") == 0 && ctx->opt.ninputs > 0)
         die(EXIT_USAGE, "--partitioner %s: the token command prints tokens only, without a "

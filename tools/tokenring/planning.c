@@ -278,7 +278,48 @@ static void generate_layout(tr_ctx *ctx)
             die(EXIT_INTERNAL, "out of memory");
     }
     const char *pname = random ? "RandomPartitioner" : "Murmur3Partitioner";
-    if (ctx->opt.json) {
+    if (ctx->opt.emit) {
+        /* what each node of the new cluster takes, no allocator involved */
+        char **text = calloc(num + 1, sizeof *text);
+        if (!text)
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            for (uint32_t k = 0; k < num; k++) {
+                tokenring_token128 v = { 0, 0 };
+                size_t len;
+                if (!(text[k] = malloc(TOKENRING_TOKEN128_TEXT_MAX)))
+                    die(EXIT_INTERNAL, "out of memory");
+                if (seeded && random)
+                    rc = tokenring_topology_node_token128(&v, t, i, k);
+                else if (!seeded)
+                    rc = random ? tokenring_layout_even_tokens128(even128, num, (uint32_t)i,
+                                                                  (uint32_t)n)
+                                : tokenring_layout_even_tokens(even, num, (uint32_t)i,
+                                                               (uint32_t)n);
+                if (rc != TOKENRING_OK)
+                    die(EXIT_INTERNAL, "generatetokens --layout: %s", tokenring_strerror(rc));
+                if (random) {
+                    if (!seeded)
+                        v = even128[k];
+                    rc = tokenring_token128_format(text[k], TOKENRING_TOKEN128_TEXT_MAX, &len, v);
+                } else {
+                    tokenring_node_info info;
+                    memset(&info, 0, sizeof info);
+                    if (seeded)
+                        tokenring_topology_node(&info, t, i);
+                    snprintf(text[k], TOKENRING_TOKEN128_TEXT_MAX, "%lld",
+                             (long long)(seeded ? info.tokens[k] : even[k]));
+                }
+            }
+            char label[32];
+            snprintf(label, sizeof label, "node %zu", i);
+            emit_node(ctx, random ? TOKENRING_PARTITIONER_RANDOM : TOKENRING_PARTITIONER_MURMUR3,
+                      seeded ? names[i] : label, dc, racks[i], text, num, NULL);
+            for (uint32_t k = 0; k < num; k++)
+                free(text[k]);
+        }
+        free(text);
+    } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
         sb_printf(&ctx->out, ", \"partitioner\": \"%s\", \"layout\": \"%s\", ", pname,
@@ -295,7 +336,7 @@ static void generate_layout(tr_ctx *ctx)
                              "and partitioner %s (datacenter %s, empty cluster)\n",
                   n, num, pname, dc);
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
         tokenring_node_info info;
         memset(&info, 0, sizeof info);
         if (seeded) {
@@ -327,7 +368,7 @@ static void generate_layout(tr_ctx *ctx)
             put_layout_token(ctx, t, random, i, k, &info, seeded ? NULL : even128);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
-    if (ctx->opt.json)
+    if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
     if (ctx->opt.names) {
         free(names[0]); /* split_list: one copy of the text */
@@ -454,18 +495,40 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
     progress(ctx, "generatetokens", n, n);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "generatetokens");
-    if (ctx->opt.json) {
+    if (ctx->opt.emit) {
+        char alloc[64], label[32];
+        char **text = calloc(T + 1, sizeof *text);
+        if (!text)
+            die(EXIT_INTERNAL, "out of memory");
+        snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
+                 ctx->opt.rf);
+        for (size_t i = 0; i < n; i++) {
+            for (size_t j = 0; j < T; j++) {
+                size_t len;
+                if (!(text[j] = malloc(TOKENRING_TOKEN128_TEXT_MAX)) ||
+                    tokenring_token128_format(text[j], TOKENRING_TOKEN128_TEXT_MAX, &len,
+                                              tokens[i * T + j]) != TOKENRING_OK)
+                    die(EXIT_INTERNAL, "formatting a token failed");
+            }
+            snprintf(label, sizeof label, "node %zu", i);
+            emit_node(ctx, TOKENRING_PARTITIONER_RANDOM, label, dc, racks[i], text, T, alloc);
+            for (size_t j = 0; j < T; j++)
+                free(text[j]);
+        }
+        free(text);
+    } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
         sb_puts(&ctx->out, ", \"partitioner\": \"RandomPartitioner\", \"nodes\": [");
     } else {
         sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner RandomPartitioner (datacenter %s%s), as "
-                        "Cassandra %s%s\n",
+                        "factor %ld and partitioner RandomPartitioner (datacenter %s%s): "
+                        "Cassandra %s's allocator, %s\n",
                   n, ctx->opt.num_tokens, ctx->opt.rf, dc, offline ? ", empty cluster" : "",
-                  line, offline ? "'s generatetokens" : " bootstrapping");
+                  line, offline ? "as its generatetokens tool runs it"
+                                : "as each node gets them bootstrapping in turn");
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
             sb_puts(&ctx->out, "{\"rack\": ");
@@ -484,7 +547,7 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
         }
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
-    if (ctx->opt.json)
+    if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
     for (size_t i = 0; i < n; i++)
         free(racks[i]);
@@ -590,7 +653,16 @@ TOOL_COMMAND(cmd_generatetokens)
     }
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "generatetokens");
-    if (ctx->opt.json) {
+    if (ctx->opt.emit) {
+        char alloc[64], label[32];
+        snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
+                 ctx->opt.rf);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(label, sizeof label, "node %zu", i);
+            emit_node64(ctx, label, dc, racks[i], tokens + i * (size_t)ctx->opt.num_tokens,
+                        (size_t)ctx->opt.num_tokens, alloc);
+        }
+    } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
         sb_puts(&ctx->out, ", \"nodes\": [");
@@ -599,12 +671,16 @@ TOOL_COMMAND(cmd_generatetokens)
         if (ctx->opt.as_cassandra)
             cassandra_release(ctx, &line);
         sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s)%s%s%s\n",
+                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s): %s%s%s\n",
                   n, ctx->opt.num_tokens, ctx->opt.rf, dc, ctx->demo ? ", empty cluster" : "",
-                  line ? ", as Cassandra " : "", line ? line : "",
-                  line ? (ctx->demo ? "'s generatetokens" : " bootstrapping") : "");
+                  line ? "Cassandra " : "the library's plan",
+                  line ? line : (ctx->opt.node_by_node ? ", node by node" : ""),
+                  line ? (ctx->demo ? "'s allocator, as its generatetokens tool runs it"
+                                    : "'s allocator, as each node gets them bootstrapping in "
+                                      "turn")
+                       : "");
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
         const int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
@@ -619,7 +695,7 @@ TOOL_COMMAND(cmd_generatetokens)
                       (long long)mine[j]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
-    if (ctx->opt.json)
+    if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
     for (size_t i = 0; i < n; i++)
         free(racks[i]);

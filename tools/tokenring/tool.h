@@ -17,6 +17,8 @@
  *   planning.c  generatetokens, migrate-num-tokens
  *   analyses.c  availability, balance
  *   removal.c   removenode, assassinate, ranges, pending
+ *   emit.c      --emit (what a planned node takes) and --write-topology (the cluster
+ *               after a change)
  *
  * All state is in one tr_ctx, passed to whatever needs it: there are no mutable globals.
  * A new command is one new file defining `TOOL_COMMAND(cmd_x) { ... }` plus one row in
@@ -216,5 +218,20 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
 const char *join_rack(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
                       const char *cmd);
 int64_t cassandra_first_token(tr_ctx *ctx);
+
+/* ------------------------------------------------------------------- emit */
+
+/* emit.c: --emit, --write-topology and --force with the commands that take them only. */
+void check_plan_options(tr_ctx *ctx);
+/* One planned node as --emit asks: a cassandra.yaml snippet (partitioner, num_tokens,
+ * initial_token, and ALLOCATION, e.g. "allocate_tokens_for_local_replication_factor: 3",
+ * when not NULL), its cassandra-rackdc.properties, or its initial_token line; tokens in
+ * the partitioner's text form. emit_node64: Murmur3 tokens. */
+void emit_node(tr_ctx *ctx, tokenring_partitioner p, const char *label, const char *dc,
+               const char *rack, char *const *tokens, size_t nt, const char *allocation);
+void emit_node64(tr_ctx *ctx, const char *label, const char *dc, const char *rack,
+                 const int64_t *tokens, size_t nt, const char *allocation);
+/* --write-topology FILE: AFTER, with the input's keyspaces, as a topology file. */
+void write_topology_after(tr_ctx *ctx, const tokenring_topology *after);
 
 #endif
