@@ -223,12 +223,34 @@ static void simple_strategy_in_one_datacenter(void **state)
     tokenring_topology_free(t);
 }
 
+/* A keyspace name CQL would read differently unquoted is double-quoted, a quote in it
+ * doubled. */
+static void quotes_keyspace_names(void **state)
+{
+    (void)state;
+    tokenring_topology *t = two_dcs();
+    tokenring_replication *a = repl("dc2=1");
+    const char *ks[] = { "a\"B", "9lives" };
+    const tokenring_replication *rs[] = { a, a };
+    tokenring_migration *m = NULL;
+    assert_int_equal(tokenring_migration_plan(&m, t, "dc2", "dc3", names, racks, 1, 4, 0, ks, rs,
+                                              2, NULL),
+                     TOKENRING_OK);
+    assert_true(find_step(m, "cqlsh: ALTER KEYSPACE \"a\"\"B\" WITH replication = {'class': "
+                             "'NetworkTopologyStrategy', 'dc2': '1', 'dc3': '1'};", false) >= 0);
+    assert_true(find_step(m, "cqlsh: ALTER KEYSPACE \"9lives\" WITH replication", true) >= 0);
+    tokenring_migration_free(m);
+    tokenring_replication_free(a);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(keeps_other_datacenters_and_factors),
         cmocka_unit_test(refuses_simple_strategy_across_datacenters),
         cmocka_unit_test(simple_strategy_in_one_datacenter),
+        cmocka_unit_test(quotes_keyspace_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
