@@ -81,6 +81,13 @@ GOLDEN_CASES = [
     ("decommission-force", ["--topology", TWO, "--keyspace", "shop=dc1=3,dc2=2",
                             "--keyspace", "big=dc1=3,dc2=4", "decommission", "shop", "b0",
                             "--force"]),
+    # Cassandra's other refusals: a joining node is no member yet
+    ("decommission-joining", ["--nodetool-status",
+                              os.path.join("samples", "status-5.0-uj-joining-vnodes16.txt"),
+                              "--nodetool-ring",
+                              os.path.join("samples", "ring-5.0-joining-node-vnodes16.txt"),
+                              "--keyspace", "ks=datacenter1=2", "decommission", "ks",
+                              "172.16.0.12"]),
     ("decommission-3.11", ["--topology", TWO, "--keyspace", "big=dc1=3,dc2=4",
                            "--cassandra-version", "3.11.17", "decommission", "big", "b0"]),
     # 4. the library's plan next to Cassandra's allocator
@@ -166,6 +173,19 @@ def decommission_checks():
     rc, _, err = run(base + ["--keyspace", "s=SimpleStrategy:10", "decommission", "shop", "a0"])
     check(rc == 2 and "keyspace s (RF = 10, N = 10)" in err, "SimpleStrategy: N = ring: %r" % err)
     ok(base + ["--keyspace", "s=SimpleStrategy:9", "decommission", "shop", "a0"])
+    one = os.path.join(TMP, "one.topo")
+    with open(one, "w") as f:
+        f.write("node a dc=dc1 rack=r1 tokens=1\n")
+    rc, out, err = run(["--topology", one, "--keyspace", "k=SimpleStrategy:1", "decommission",
+                        "k", "a", "--force"])
+    check(rc == 2 and "no other normal nodes in the ring; decommission would be pointless"
+          in err, "the only node: refused even with --force: %r" % err)
+    # a node already leaving: Cassandra checks nothing again
+    w = os.path.join("samples", "written", "ring-4.x-states-toy.txt")
+    leaving = [l.split()[0] for l in open(os.path.join(DATA, w)) if " Leaving " in l]
+    if check(leaving, "the states sample has a leaving node"):
+        ok(["--nodetool-ring", w, "--keyspace", "ks=SimpleStrategy:99", "decommission", "ks",
+            leaving[0]])
     rc, out, err = run(base + ["--keyspace", "t=dc2=4", "decommission", "shop", "b0", "--force"])
     check(rc == 0 and "Streams:" in out and "--force" in err, "--force plans it, with a warning")
 

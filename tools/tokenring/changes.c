@@ -735,14 +735,16 @@ TOOL_COMMAND(cmd_join)
  * not a movement, so it lives here and the movement analysis stays what moves. */
 static void decommission_allowed(tr_ctx *ctx, const tokenring_topology *t, const char *node)
 {
-    const char *v = ctx->opt.cassandra_version;
-    if (v && atoi(v) < 4) /* before 4.0 nodetool decommission had no such check */
-        return;
     size_t idx;
     tokenring_node_info me;
     if (tokenring_topology_find_node(&idx, t, node) != TOKENRING_OK ||
         tokenring_topology_node(&me, t, idx) != TOKENRING_OK)
         return; /* the movement analysis names the unknown node */
+    if (me.state == TOKENRING_STATE_LEAVING)
+        return; /* already decommissioning: Cassandra checks nothing again */
+    if (me.state == TOKENRING_STATE_JOINING)
+        die(EXIT_USAGE, "decommission: Cassandra refuses it: local node is not a member of "
+                        "the token ring yet (%s is joining)", node);
     size_t in_dc = 0, all = 0;
     for (size_t i = 0; i < tokenring_topology_node_count(t); i++) {
         tokenring_node_info info;
@@ -752,6 +754,12 @@ static void decommission_allowed(tr_ctx *ctx, const tokenring_topology *t, const
         all++;
         in_dc += strcmp(info.datacenter, me.datacenter) == 0;
     }
+    if (all < 2) /* --force does not lift this one */
+        die(EXIT_USAGE, "decommission: Cassandra refuses it: no other normal nodes in the "
+                        "ring; decommission would be pointless");
+    const char *v = ctx->opt.cassandra_version;
+    if (v && atoi(v) < 4) /* before 4.0 nodetool decommission had no factor check */
+        return;
     strbuf first = { 0 }, others = { 0 };
     size_t nfail = 0, need = 0; /* need: nodes to add to the datacenter */
     for (size_t k = 0; k < tokenring_cluster_keyspace_count(ctx->cluster); k++) {
