@@ -47,6 +47,7 @@ def ok(args):
     return out
 
 
+W = os.path.join("samples", "written") + os.sep
 SYSTEM_2DC = ["--keyspace", "system_auth=dc1=3,dc2=3", "--keyspace",
               "system_distributed=dc1=3,dc2=3", "--keyspace", "system_traces=dc1=2,dc2=2"]
 # the first node of each rack takes evenly spaced tokens: no allocator, so exact goldens
@@ -69,6 +70,11 @@ GOLDEN_CASES = [
     ("migrate-refuse-simple-2dc", ["--topology", TWO, "--keyspace", "shop=dc1=3,dc2=2",
                                    "--keyspace", "system_auth=SimpleStrategy:3", "--keyspace",
                                    "system_traces=SimpleStrategy:2"] + MIGRATE +
+     ["--dc", "dc2", "--new-dc", "dc3"]),
+    # the cluster: a 5.0 schema, system keyspaces SimpleStrategy, two datacenters
+    ("migrate-refuse-schema-5.0", ["--cqlsh", W + "cqlsh-peers_v2-2dc_3r_2r_vn8.txt",
+                                   "--cqlsh", W + "cqlsh-local-2dc_3r_2r_vn8.txt", "--schema",
+                                   W + "cqlsh-system_schema-keyspaces-5.0.txt"] + MIGRATE +
      ["--dc", "dc2", "--new-dc", "dc3"]),
     ("migrate-refuse-no-keyspace", ["--topology", TWO] + MIGRATE + ["--dc", "dc2", "--new-dc",
                                                                     "dc3"]),

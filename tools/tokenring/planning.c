@@ -751,10 +751,11 @@ TOOL_COMMAND(cmd_migrate)
                         "of %s: there is no factor per datacenter to keep. First make each "
                         "NetworkTopologyStrategy with the factor each datacenter should "
                         "hold, e.g. ALTER KEYSPACE %s WITH replication = {'class': "
-                        "'NetworkTopologyStrategy'%s}; (SimpleStrategy now: %d replicas in "
+                        "'NetworkTopologyStrategy'%s}; (SimpleStrategy now: %d replica%s in "
                         "all), run nodetool repair -full %s on every node, then give the "
                         "new replication (--schema or --keyspace) and plan again",
-            ndc, simple.p, first_simple, map.p, first_rf, first_simple);
+            ndc, simple.p, first_simple, map.p, first_rf, first_rf == 1 ? "" : "s",
+            first_simple);
     }
     free(dcs);
     size_t n = (size_t)ctx->opt.nodes, nr;
@@ -790,12 +791,6 @@ TOOL_COMMAND(cmd_migrate)
                             "plan does not alter it, and its replicas in %s are lost with "
                             "the datacenter (give --schema with every keyspace)\n",
                     sys[i], old);
-    }
-    for (size_t i = 0; i < tokenring_cluster_skipped_keyspace_count(ctx->cluster); i++) {
-        const char *name, *cls;
-        tokenring_cluster_skipped_keyspace(&name, &cls, ctx->cluster, i);
-        fprintf(stderr, "tokenring: note: keyspace %s (%s) places nothing on the ring: "
-                        "not altered (Cassandra refuses to alter it)\n", name, cls);
     }
     size_t cnt = tokenring_migration_node_count(m);
     if (ctx->opt.json) {
