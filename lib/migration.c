@@ -322,6 +322,17 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         k->new_tr = rf ? 0 : k->old_tr;
         if (!rf && k->new_rf > alloc_rf)
             alloc_rf = k->new_rf;
+        if (k->new_tr > 0 && num_tokens > 1) {
+            /* AlterKeyspaceStatement: "Transient replication is not supported with vnodes
+             * yet" (Cassandra 4.0 to 5.0) */
+            rc = tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                         "keyspace '%s' has %d transient replica%s in datacenter '%s': "
+                         "Cassandra supports transient replication without vnodes only "
+                         "(num_tokens 1), not with num_tokens %u",
+                         keyspaces[i], k->new_tr, k->new_tr == 1 ? "" : "s", old_datacenter,
+                         num_tokens);
+            goto fail;
+        }
         if ((size_t)k->new_rf > node_count) {
             rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                          "%zu new nodes cannot hold keyspace '%s''s replication factor %d in "

@@ -170,6 +170,37 @@ static void refuses_simple_strategy_across_datacenters(void **state)
     tokenring_topology_free(t);
 }
 
+/* Transient replicas are kept only where Cassandra accepts them: without vnodes. */
+static void transient_replicas_need_single_tokens(void **state)
+{
+    (void)state;
+    tokenring_topology *t = two_dcs();
+    tokenring_replication *tr = repl("dc1=3,dc2=3/1");
+    const char *ks[] = { "audit" };
+    const tokenring_replication *rs[] = { tr };
+    tokenring_migration *m = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_migration_plan(&m, t, "dc2", "dc3", names, racks, 3, 4, 0, ks, rs,
+                                              1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "keyspace 'audit' has 1 transient replica in datacenter 'dc2'"));
+    assert_null(m);
+    assert_int_equal(tokenring_migration_plan(&m, t, "dc2", "dc3", names, racks, 3, 1, 0, ks, rs,
+                                              1, &err),
+                     TOKENRING_OK);
+    assert_true(find_step(m, "cqlsh: ALTER KEYSPACE audit WITH replication = {'class': "
+                             "'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '3/1', "
+                             "'dc3': '3/1'};", false) >= 0);
+    tokenring_migration_free(m);
+    /* --rf asked for: full replicas only, whatever the old datacenter had */
+    assert_int_equal(tokenring_migration_plan(&m, t, "dc2", "dc3", names, racks, 3, 4, 2, ks, rs,
+                                              1, &err),
+                     TOKENRING_OK);
+    tokenring_migration_free(m);
+    tokenring_replication_free(tr);
+    tokenring_topology_free(t);
+}
+
 /* One datacenter with three racks: a SimpleStrategy keyspace becomes NTS with its factor
  * before the new nodes start (a repair follows: NTS uses the racks), and system_auth
  * keeps the old datacenter at factor 0 until its nodes are decommissioned. */
@@ -251,6 +282,7 @@ int main(void)
         cmocka_unit_test(refuses_simple_strategy_across_datacenters),
         cmocka_unit_test(simple_strategy_in_one_datacenter),
         cmocka_unit_test(quotes_keyspace_names),
+        cmocka_unit_test(transient_replicas_need_single_tokens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
