@@ -1057,7 +1057,8 @@ typedef struct tokenring_migration tokenring_migration;
  *         #TOKENRING_E_EXISTS (new datacenter or a node name exists); #TOKENRING_E_RANGE
  *         (also @p rf 0 without keyspaces); #TOKENRING_E_IMPOSSIBLE (fewer nodes than a
  *         factor of the new datacenter); #TOKENRING_E_UNSUPPORTED (a SimpleStrategy
- *         keyspace in a cluster of several datacenters, since 1.2);
+ *         keyspace in a cluster of several datacenters, or transient replicas kept with
+ *         @p num_tokens above 1, which Cassandra refuses; since 1.2);
  *         #TOKENRING_E_EMPTY (@p rf 0 and no keyspace has a replica in the old
  *         datacenter, since 1.2); #TOKENRING_E_NOMEM
  * @since 1.0
