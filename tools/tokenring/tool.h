@@ -14,11 +14,13 @@
  *                   describering and ring on a topology file of that partitioner
  *   convert.c   convert
  *   changes.c   join, decommission, replace, move
- *   planning.c  generatetokens, migrate-num-tokens
+ *   planning.c  generatetokens
+ *   migrate.c   migrate-num-tokens
  *   analyses.c  availability, balance
  *   removal.c   removenode, assassinate, ranges, pending
  *   emit.c      --emit (what a planned node takes) and --write-topology (the cluster
  *               after a change)
+ *   refusals.c  what Cassandra refuses before a change starts (decommission's checks)
  *
  * All state is in one tr_ctx, passed to whatever needs it: there are no mutable globals.
  * A new command is one new file defining `TOOL_COMMAND(cmd_x) { ... }` plus one row in
@@ -218,6 +220,11 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
 const char *join_rack(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
                       const char *cmd);
 int64_t cassandra_first_token(tr_ctx *ctx);
+/* planning.c: the names of n planned nodes (--names, exactly n, else node1, ... or
+ * PREFIX-node1, ...) and their racks (--racks: nodes per rack, or named RAC1=2,...; else
+ * one rack), malloc'ed; *nracks_out receives the number of racks. */
+char **node_names(tr_ctx *ctx, size_t n, const char *prefix);
+char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out);
 
 /* ------------------------------------------------------------------- emit */
 
@@ -233,5 +240,11 @@ void emit_node64(tr_ctx *ctx, const char *label, const char *dc, const char *rac
                  const int64_t *tokens, size_t nt, const char *allocation);
 /* --write-topology FILE: AFTER, with the input's keyspaces, as a topology file. */
 void write_topology_after(tr_ctx *ctx, const tokenring_topology *after);
+
+/* refusals.c: dies with Cassandra's message (and what would make it possible) where
+ * Cassandra refuses to decommission NODE of T: a joining node, the ring's only node, and
+ * from 4.0 on (--cassandra-version) any keyspace of the input whose factor is not below
+ * the nodes it counts, unless --force. */
+void decommission_allowed(tr_ctx *ctx, const tokenring_topology *t, const char *node);
 
 #endif
