@@ -109,11 +109,21 @@ static int step(tokenring_migration *m, const char *fmt, ...)
     return 0;
 }
 
-/* A copy of `r` as NetworkTopologyStrategy with `add_dc` set to `add_rf` (when add_dc is
- * not NULL) and `drop_dc` removed (when not NULL). A SimpleStrategy becomes
- * {old_dc: rf}. Formats it into a new string. */
+/* What the plan does to one keyspace: its factor in the old datacenter (0: it has no
+ * replica there and is left as it is) and the one the new datacenter gets. */
+typedef struct mg_keyspace {
+    int32_t old_rf, old_tr;
+    int32_t new_rf, new_tr;
+    bool simple; /* SimpleStrategy (one-datacenter cluster): made NTS before anything */
+} mg_keyspace;
+
+/* A copy of `r` as NetworkTopologyStrategy, every datacenter it lists kept as it is, with
+ * `add_dc` set to add_rf/add_tr (when add_dc is not NULL) and `drop_dc` removed (when not
+ * NULL; with zero_drop kept at factor 0 instead). A SimpleStrategy (only ever seen in a one-datacenter cluster, whose every
+ * replica is in old_dc) becomes {old_dc: its factor}. Formats it into a new string. */
 static char *format_variant(const tokenring_replication *r, const char *old_dc,
-                            const char *add_dc, int32_t add_rf, const char *drop_dc)
+                            const char *add_dc, int32_t add_rf, int32_t add_tr,
+                            const char *drop_dc, bool zero_drop)
 {
     tokenring_replication *n = NULL;
     if (tokenring_replication_network(&n) != TOKENRING_OK)
@@ -124,19 +134,24 @@ static char *format_variant(const tokenring_replication *r, const char *old_dc,
         tokenring_replication_get(NULL, &rf, &tr, r, 0);
         if (!drop_dc || strcmp(drop_dc, old_dc) != 0)
             rc = tokenring_replication_set_dc(n, old_dc, rf, tr, NULL);
+        else if (zero_drop)
+            rc = tokenring_replication_set_dc(n, old_dc, 0, 0, NULL);
     } else {
         size_t c = tokenring_replication_dc_count(r);
         for (size_t i = 0; i < c && rc == TOKENRING_OK; i++) {
             const char *dc = NULL;
             int32_t rf = 0, tr = 0;
             tokenring_replication_get(&dc, &rf, &tr, r, i);
-            if (drop_dc && strcmp(dc, drop_dc) == 0)
+            if (drop_dc && strcmp(dc, drop_dc) == 0) {
+                if (zero_drop)
+                    rc = tokenring_replication_set_dc(n, dc, 0, 0, NULL);
                 continue;
+            }
             rc = tokenring_replication_set_dc(n, dc, rf, tr, NULL);
         }
     }
     if (rc == TOKENRING_OK && add_dc)
-        rc = tokenring_replication_set_dc(n, add_dc, add_rf, 0, NULL);
+        rc = tokenring_replication_set_dc(n, add_dc, add_rf, add_tr, NULL);
     char *s = NULL;
     size_t len = 0;
     if (rc == TOKENRING_OK) {
@@ -148,6 +163,59 @@ static char *format_variant(const tokenring_replication *r, const char *old_dc,
         }
     }
     tokenring_replication_free(n);
+    return s;
+}
+
+/* A keyspace name as CQL reads it back: as it is when an unquoted identifier gives the
+ * same name (a lower-case letter, then lower-case letters, digits and '_'; unquoted
+ * identifiers are folded to lower case), else in double quotes ("" for a quote). */
+static void cql_name(char out[2 * TOKENRING_MAX_NAME + 3], const char *name)
+{
+    bool plain = *name >= 'a' && *name <= 'z';
+    for (const char *c = name; plain && *c; c++)
+        plain = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '_';
+    size_t o = 0;
+    if (!plain)
+        out[o++] = '"';
+    for (const char *c = name; *c && o < 2 * TOKENRING_MAX_NAME; c++) {
+        if (*c == '"' && !plain)
+            out[o++] = '"';
+        out[o++] = *c;
+    }
+    if (!plain)
+        out[o++] = '"';
+    out[o] = '\0';
+}
+
+/* A factor as the steps write it: "3", or "3/1" with transient replicas. */
+static void factor_text(char out[32], int32_t rf, int32_t tr)
+{
+    if (tr > 0)
+        snprintf(out, 32, "%d/%d", rf, tr);
+    else
+        snprintf(out, 32, "%d", rf);
+}
+
+/* Appends "name factor" of every keyspace the plan changes, ", "-separated; NULL on
+ * NOMEM. */
+static char *factor_list(const char *const *keyspaces, const mg_keyspace *k, size_t count,
+                         bool old_side)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < count; i++)
+        cap += strlen(keyspaces[i]) + 2 * TOKENRING_MAX_NAME + 40;
+    char *s = tr_malloc(cap);
+    if (!s)
+        return NULL;
+    size_t pos = 0;
+    s[0] = '\0';
+    for (size_t i = 0; i < count; i++) {
+        if (k[i].old_rf == 0)
+            continue;
+        char f[32];
+        factor_text(f, old_side ? k[i].old_rf : k[i].new_rf, old_side ? k[i].old_tr : k[i].new_tr);
+        pos += (size_t)snprintf(s + pos, cap - pos, "%s%s %s", pos ? ", " : "", keyspaces[i], f);
+    }
     return s;
 }
 
@@ -168,13 +236,14 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
     if ((rc = tr_check_name(err, "datacenter name", old_datacenter)) ||
         (rc = tr_check_name(err, "datacenter name", new_datacenter)))
         return rc;
-    if ((rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
+    /* rf 0: each keyspace keeps its factor (checked below, once the keyspaces are read) */
+    if (rf == 0 && keyspace_count == 0)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "replication factor 0 keeps each keyspace's factor, but no keyspace "
+                       "is given");
+    if ((rc = tr_check_plan_shape(err, num_tokens, rf ? rf : 1)) != TOKENRING_OK)
         return rc;
-    if (node_count < (size_t)rf)
-        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                       "%zu new nodes cannot hold replication factor %d in datacenter '%s'",
-                       node_count, rf, new_datacenter);
-    size_t tn = tokenring_topology_node_count(topology), old_nodes = 0;
+    size_t tn = tokenring_topology_node_count(topology), old_nodes = 0, dcs = 0;
     uint32_t old_tokens = 0;
     for (size_t i = 0; i < tn; i++) {
         tokenring_node_info info;
@@ -187,6 +256,13 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (strcmp(info.datacenter, new_datacenter) == 0)
             return tr_fail(err, TOKENRING_E_EXISTS, "datacenter '%s' already exists",
                            new_datacenter);
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            tokenring_node_info other;
+            tokenring_topology_node(&other, topology, j);
+            seen = strcmp(other.datacenter, info.datacenter) == 0;
+        }
+        dcs += !seen;
     }
     if (old_nodes == 0)
         return tr_fail(err, TOKENRING_E_NOTFOUND, "datacenter '%s' has no node",
@@ -208,17 +284,75 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (!keyspaces[i] || !keyspaces[i][0] || !replications[i])
             return tr_fail(err, TOKENRING_E_INVAL, "keyspace %zu has no name or replication",
                            i);
+        /* SimpleStrategy places replicas ring-wide: in a cluster of several datacenters
+         * it has no factor per datacenter that a plan could keep */
+        if (dcs > 1 && tokenring_replication_strategy(replications[i]) == TOKENRING_SIMPLE)
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "keyspace '%s' uses SimpleStrategy, which places replicas "
+                           "ring-wide over %zu datacenters, with no factor per datacenter to "
+                           "keep: make it NetworkTopologyStrategy first",
+                           keyspaces[i], dcs);
     }
 
     tokenring_migration *m = tr_calloc(1, sizeof *m);
+    mg_keyspace *ks = NULL;
     tokenring_topology *copy = NULL;
     int64_t *rest = NULL;
     const char **rest_racks = NULL;
     size_t *rest_idx = NULL;
     const char **rack_list = NULL;
     size_t *first_rack = NULL;
-    if (!m)
+    char *list = NULL;
+    if (!m || !(ks = tr_calloc(keyspace_count + 1, sizeof *ks)))
         goto nomem;
+    /* Each keyspace's factor in the old datacenter and in the new one; the factor the
+     * new datacenter's tokens are balanced for: rf, else the largest it takes. */
+    int32_t alloc_rf = rf;
+    size_t changed = 0, simple = 0;
+    for (size_t i = 0; i < keyspace_count; i++) {
+        mg_keyspace *k = &ks[i];
+        tokenring_replication_dc_factor(&k->old_rf, &k->old_tr, replications[i],
+                                        old_datacenter);
+        if (k->old_rf == 0)
+            continue;
+        changed++;
+        k->simple = tokenring_replication_strategy(replications[i]) == TOKENRING_SIMPLE;
+        simple += k->simple;
+        k->new_rf = rf ? rf : k->old_rf;
+        k->new_tr = rf ? 0 : k->old_tr;
+        if (!rf && k->new_rf > alloc_rf)
+            alloc_rf = k->new_rf;
+        if (k->new_tr > 0 && num_tokens > 1) {
+            /* AlterKeyspaceStatement: "Transient replication is not supported with vnodes
+             * yet" (Cassandra 4.0 to 5.0) */
+            rc = tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                         "keyspace '%s' has %d transient replica%s in datacenter '%s': "
+                         "Cassandra supports transient replication without vnodes only "
+                         "(num_tokens 1), not with num_tokens %u",
+                         keyspaces[i], k->new_tr, k->new_tr == 1 ? "" : "s", old_datacenter,
+                         num_tokens);
+            goto fail;
+        }
+        if ((size_t)k->new_rf > node_count) {
+            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                         "%zu new nodes cannot hold keyspace '%s''s replication factor %d in "
+                         "datacenter '%s'",
+                         node_count, keyspaces[i], k->new_rf, new_datacenter);
+            goto fail;
+        }
+    }
+    if (alloc_rf == 0) {
+        rc = tr_fail(err, TOKENRING_E_EMPTY,
+                     "no keyspace given has a replica in datacenter '%s': nothing to move",
+                     old_datacenter);
+        goto fail;
+    }
+    if (node_count < (size_t)alloc_rf) {
+        rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                     "%zu new nodes cannot hold replication factor %d in datacenter '%s'",
+                     node_count, alloc_rf, new_datacenter);
+        goto fail;
+    }
     m->num_tokens = num_tokens;
     m->nodes = tr_calloc(node_count, sizeof *m->nodes);
     rack_list = tr_calloc(node_count, sizeof *rack_list);
@@ -299,8 +433,8 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         rest = tr_calloc(nrest * (size_t)num_tokens, sizeof *rest);
         if (!rest)
             goto nomem;
-        rc = tr_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks, nrest, rf,
-                               0, pg, err);
+        rc = tr_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks, nrest,
+                               alloc_rf, 0, pg, err);
         if (rc != TOKENRING_OK)
             goto fail;
         for (size_t i = 0; i < nrest; i++)
@@ -314,9 +448,87 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (step(m, __VA_ARGS__))       \
             goto nomem;                 \
     } while (0)
+    /* ALTER KEYSPACE k WITH replication = variant; */
+#define ALTER(i, add_dc, add_rf, add_tr, drop_dc, zero)                                    \
+    do {                                                                                   \
+        char q_[2 * TOKENRING_MAX_NAME + 3];                                               \
+        char *r_ = format_variant(replications[i], old_datacenter, add_dc, add_rf, add_tr, \
+                                  drop_dc, zero);                                          \
+        if (!r_)                                                                           \
+            goto nomem;                                                                    \
+        cql_name(q_, keyspaces[i]);                                                        \
+        int s_ = step(m, "cqlsh: ALTER KEYSPACE %s WITH replication = %s;", q_, r_);       \
+        tr_free(r_);                                                                       \
+        if (s_)                                                                            \
+            goto nomem;                                                                    \
+    } while (0)
+    size_t old_racks = 0;
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (strcmp(info.datacenter, old_datacenter) != 0)
+            continue;
+        bool seen = false;
+        for (size_t j = 0; j < i && !seen; j++) {
+            tokenring_node_info other;
+            tokenring_topology_node(&other, topology, j);
+            seen = strcmp(other.datacenter, old_datacenter) == 0 &&
+                   strcmp(other.rack, info.rack) == 0;
+        }
+        old_racks += !seen;
+    }
     STEP("# Change num_tokens from %u to %u by replacing datacenter '%s' (%zu nodes) with "
-         "new datacenter '%s' (%zu nodes, replication factor %d)",
-         old_tokens, num_tokens, old_datacenter, old_nodes, new_datacenter, node_count, rf);
+         "new datacenter '%s' (%zu nodes, tokens balanced for replication factor %d)",
+         old_tokens, num_tokens, old_datacenter, old_nodes, new_datacenter, node_count,
+         alloc_rf);
+    if (!(list = factor_list(keyspaces, ks, keyspace_count, rf == 0)))
+        goto nomem;
+    if (rf == 0) {
+        STEP("# Replication in '%s': each keyspace keeps its factor of '%s' (%s)",
+             new_datacenter, old_datacenter, list);
+    } else {
+        char *was = factor_list(keyspaces, ks, keyspace_count, true);
+        if (!was)
+            goto nomem;
+        int s = step(m, "# Replication in '%s': factor %d for every keyspace with replicas in "
+                        "'%s', as asked (their factors in '%s': %s)",
+                     new_datacenter, rf, old_datacenter, old_datacenter, was);
+        tr_free(was);
+        if (s)
+            goto nomem;
+    }
+    tr_free(list);
+    list = NULL;
+    for (size_t i = 0; i < keyspace_count; i++)
+        if (ks[i].old_rf == 0)
+            STEP("# Keyspace %s has no replica in '%s': left as it is", keyspaces[i],
+                 old_datacenter);
+    if (dcs > 1)
+        STEP("# Every datacenter but '%s' keeps its replicas as they are", old_datacenter);
+    STEP("clients: before any change, pin every client of '%s' to it: a DC-aware "
+         "load-balancing policy with local datacenter '%s', and LOCAL_ONE / LOCAL_QUORUM "
+         "instead of ONE, QUORUM, ALL or EACH_QUORUM (clients of another datacenter to "
+         "theirs), so that no request waits on '%s' while it has no data",
+         old_datacenter, old_datacenter, new_datacenter);
+    if (simple > 0) {
+        STEP("# SimpleStrategy keyspaces become NetworkTopologyStrategy with the same factor "
+             "in '%s' before the new nodes start: SimpleStrategy would make them replicas "
+             "at once, without data",
+             old_datacenter);
+        for (size_t i = 0; i < keyspace_count; i++) {
+            if (!ks[i].simple)
+                continue;
+            ALTER(i, NULL, 0, 0, NULL, false);
+            if (old_racks > 1 && ks[i].old_rf > 1) {
+                char q[2 * TOKENRING_MAX_NAME + 3];
+                cql_name(q, keyspaces[i]);
+                STEP("on each node of '%s' in turn: nodetool repair -full %s "
+                     "(NetworkTopologyStrategy places the replicas on %zu racks, "
+                     "SimpleStrategy ignored them)",
+                     old_datacenter, q, old_racks);
+            }
+        }
+    }
     for (size_t i = 0; i < node_count; i++) {
         size_t len = 0;
         for (uint32_t k = 0; k < num_tokens; k++) {
@@ -324,8 +536,7 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
             len += (size_t)snprintf(buf, sizeof buf, "%lld,",
                                     (long long)m->nodes[i].tokens[k]);
         }
-        char *list = tr_malloc(len + 1);
-        if (!list)
+        if (!(list = tr_malloc(len + 1)))
             goto nomem;
         size_t pos = 0;
         for (uint32_t k = 0; k < num_tokens; k++)
@@ -337,42 +548,42 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
                      "node",
                      node_names[i], new_datacenter, racks[i], num_tokens, list);
         tr_free(list);
+        list = NULL;
         if (s)
             goto nomem;
     }
-    for (size_t i = 0; i < keyspace_count; i++) {
-        if (tokenring_replication_strategy(replications[i]) == TOKENRING_SIMPLE) {
-            char *r = format_variant(replications[i], old_datacenter, NULL, 0, NULL);
-            if (!r)
-                goto nomem;
-            int s = step(m, "cqlsh: ALTER KEYSPACE %s WITH replication = %s;", keyspaces[i], r);
-            tr_free(r);
-            if (s)
-                goto nomem;
-        }
-        char *r = format_variant(replications[i], old_datacenter, new_datacenter, rf, NULL);
-        if (!r)
-            goto nomem;
-        int s = step(m, "cqlsh: ALTER KEYSPACE %s WITH replication = %s;", keyspaces[i], r);
-        tr_free(r);
-        if (s)
-            goto nomem;
-    }
+    for (size_t i = 0; i < keyspace_count; i++)
+        if (ks[i].old_rf > 0)
+            ALTER(i, new_datacenter, ks[i].new_rf, ks[i].new_tr, NULL, false);
     for (size_t i = 0; i < node_count; i++)
         STEP("on %s: nodetool rebuild -- %s", node_names[i], old_datacenter);
-    STEP("clients: switch to local datacenter '%s' (DC-aware load balancing, LOCAL_* "
-         "consistency levels) and wait until no request reaches '%s'",
-         new_datacenter, old_datacenter);
     for (size_t i = 0; i < keyspace_count; i++) {
-        /* Drop the old datacenter, keep the new one (it now holds the data). */
-        char *r = format_variant(replications[i], old_datacenter, new_datacenter, rf,
-                                 old_datacenter);
-        if (!r)
-            goto nomem;
-        int s = step(m, "cqlsh: ALTER KEYSPACE %s WITH replication = %s;", keyspaces[i], r);
-        tr_free(r);
-        if (s)
-            goto nomem;
+        if (ks[i].old_rf == 0)
+            continue;
+        char q[2 * TOKENRING_MAX_NAME + 3];
+        cql_name(q, keyspaces[i]);
+        STEP("on each node of '%s' in turn, once every rebuild has finished: nodetool repair "
+             "-full %s",
+             new_datacenter, q);
+    }
+    STEP("clients: switch the clients of '%s' to local datacenter '%s' (DC-aware load "
+         "balancing, LOCAL_* consistency levels) and wait until no request reaches '%s'",
+         old_datacenter,
+         new_datacenter, old_datacenter);
+    /* Drop the old datacenter; the new one now holds the data. Cassandra 4.1 and later
+     * refuse to leave out of system_auth a datacenter with live nodes (CASSANDRA-17478):
+     * there it stays at factor 0 until its nodes are gone. */
+    bool auth = false;
+    for (size_t i = 0; i < keyspace_count; i++) {
+        if (ks[i].old_rf == 0)
+            continue;
+        bool is_auth = strcmp(keyspaces[i], "system_auth") == 0;
+        if (is_auth)
+            STEP("# system_auth keeps '%s' at factor 0 while its nodes are live: Cassandra "
+                 "4.1 and later refuse to leave it out before",
+                 old_datacenter);
+        ALTER(i, new_datacenter, ks[i].new_rf, ks[i].new_tr, old_datacenter, is_auth);
+        auth |= is_auth;
     }
     for (size_t i = 0; i < tn; i++) {
         tokenring_node_info info;
@@ -380,8 +591,13 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (strcmp(info.datacenter, old_datacenter) == 0)
             STEP("on %s: nodetool decommission", info.name);
     }
+    for (size_t i = 0; auth && i < keyspace_count; i++)
+        if (ks[i].old_rf > 0 && strcmp(keyspaces[i], "system_auth") == 0)
+            ALTER(i, new_datacenter, ks[i].new_rf, ks[i].new_tr, old_datacenter, false);
+#undef ALTER
 #undef STEP
     tokenring_topology_free(copy);
+    tr_free(ks);
     tr_free(rest);
     tr_free(rest_racks);
     tr_free(rest_idx);
@@ -396,7 +612,9 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
 nomem:
     rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory planning a migration");
 fail:
+    tr_free(list);
     tokenring_topology_free(copy);
+    tr_free(ks);
     tr_free(rest);
     tr_free(rest_racks);
     tr_free(rest_idx);

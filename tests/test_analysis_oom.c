@@ -168,6 +168,30 @@ static int op_migration(void *vctx, void **made)
     return rc;
 }
 
+/* rf 0 on one datacenter of three racks: SimpleStrategy made NTS first (with a repair),
+ * system_auth kept at 0, each keyspace's own factor; three nodes in three racks, so
+ * every step but the allocator's runs. */
+static int op_migration_keep(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    static const char *names[] = { "10.1.0.1", "10.1.0.2", "10.1.0.3" };
+    static const char *racks[] = { "r1", "r2", "r3" };
+    static const char *ks[] = { "system_auth", "Shop" };
+    const tokenring_replication *repls[] = { ctx->extra, ctx->replication };
+    tokenring_migration *m = NULL;
+    tokenring_error err;
+    int rc = tokenring_migration_plan(&m, ctx->topology, "dc1", "dc1new", names, racks, 3, 4,
+                                      0, ks, repls, 2, &err);
+    *made = m;
+    if (rc != TOKENRING_OK) {
+        assert_int_equal(err.code, rc);
+        return rc;
+    }
+    assert_true(tokenring_migration_step_count(m) > 0);
+    tokenring_migration_free(m);
+    return rc;
+}
+
 /* ---------------------------------------------------------- layouts, allocator */
 
 static int op_seeded_tokens(void *vctx, void **made)
@@ -496,6 +520,12 @@ static void larger_inputs(void **state)
 {
     (void)state;
     oom_ctx ctx = { .topology = large_topology(), .replication = repl("dc1=3") };
+    tokenring_replication *simple = repl("2");
+    ctx.extra = simple;
+    oom_check("migration_plan (rf 0, SimpleStrategy, three racks)", &ctx, op_migration_keep,
+              dump_all);
+    ctx.extra = NULL;
+    tokenring_replication_free(simple);
     oom_check("allocate_nodes (24 x 16 datacenter)", &ctx, op_allocate_large, dump_all);
     oom_check("movement_decommission (24 x 16)", &ctx, op_decommission_large, dump_all);
     tokenring_replication_free(ctx.replication);

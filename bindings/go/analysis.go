@@ -576,7 +576,10 @@ type MigrationPlan struct {
 
 // PlanMigration plans moving from oldDC to a new datacenter newDC whose nodes (names,
 // racks in join order, at least rf of them) get numTokens tokens each; keyspaces are the
-// keyspaces to migrate with their current replication. The topology is not modified.
+// keyspaces to migrate with their current replication. Every keyspace with replicas in
+// oldDC gets factor rf in newDC, or with rf 0 keeps its factor of oldDC; every other
+// datacenter is kept as it is. A SimpleStrategy keyspace in a cluster of several
+// datacenters gives ErrUnsupported. The topology is not modified.
 func (t *Topology) PlanMigration(oldDC, newDC string, names, racks []string, numTokens, rf int, keyspaces []KeyspaceReplication) (*MigrationPlan, error) {
 	return t.PlanMigrationContext(context.Background(), oldDC, newDC, names, racks, numTokens, rf, keyspaces)
 }

@@ -355,6 +355,42 @@ func TestMigrationPlan(t *testing.T) {
 	expectErr(t, "fewer nodes than rf", err, ErrImpossible, "")
 }
 
+// rf 0 keeps each keyspace's factor; the other datacenter stays in every ALTER, and
+// SimpleStrategy across two datacenters is refused.
+func TestPlanMigrationKeepsFactors(t *testing.T) {
+	topo, _ := NewTopology()
+	defer topo.Close()
+	for i := 0; i < 6; i++ {
+		dc := "dc1"
+		if i >= 3 {
+			dc = "dc2"
+		}
+		if err := topo.AddNode(fmt.Sprintf("n%d", i), dc, "r1", []int64{int64(i)*1000 - 3000}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	shop, _ := NewNetworkTopologyStrategy(map[string]int{"dc1": 3, "dc2": 2})
+	defer shop.Close()
+	plan, err := topo.PlanMigration("dc2", "dc3", []string{"x1", "x2"}, []string{"r1", "r2"}, 4, 0,
+		[]KeyspaceReplication{{"shop", shop}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "cqlsh: ALTER KEYSPACE shop WITH replication = {'class': 'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2', 'dc3': '2'};"
+	found := false
+	for _, s := range plan.Steps {
+		found = found || s == want
+	}
+	if !found {
+		t.Errorf("no step %q in %q", want, plan.Steps)
+	}
+	simple, _ := NewSimpleStrategy(3, 0)
+	defer simple.Close()
+	_, err = topo.PlanMigration("dc2", "dc3", []string{"x1", "x2", "x3"}, []string{"r1", "r2", "r3"}, 4, 0,
+		[]KeyspaceReplication{{"system_auth", simple}})
+	expectErr(t, "SimpleStrategy across datacenters", err, ErrUnsupported, "system_auth")
+}
+
 func containsAll(s string, parts ...string) bool {
 	for _, p := range parts {
 		found := false

@@ -1016,10 +1016,24 @@ typedef struct tokenring_migration tokenring_migration;
  * of first appearance in @p racks) gets tokenring_layout_even_tokens(num_tokens, i,
  * number of racks), stepped up by one value where another datacenter already holds the
  * token; the other nodes come from the allocator (tokenring_allocate_nodes(), batch mode,
- * with the first nodes fixed). The steps are text lines naming the real
- * keyspaces, datacenters and nodes: configure and start the new nodes without bootstrap,
- * add the datacenter to each keyspace's replication, rebuild, switch clients, remove the
- * old datacenter from each keyspace, decommission the old nodes.
+ * with the first nodes fixed), balanced for @p rf (or, with @p rf 0, the largest factor
+ * a keyspace takes in the new datacenter).
+ *
+ * The steps are text lines naming the real keyspaces, datacenters and nodes, each a
+ * command Cassandra accepts or an instruction ('#' lines are comments): pin the clients
+ * to the old datacenter (DC-aware load balancing, LOCAL_* consistency levels); make each
+ * SimpleStrategy keyspace NetworkTopologyStrategy with its factor in the old datacenter
+ * before the new nodes start (else they would become its replicas at once, without data;
+ * a repair follows where the old datacenter has several racks); configure and start the
+ * new nodes without bootstrap; add the new datacenter to each keyspace that has replicas
+ * in the old one; rebuild each new node from the old datacenter; repair those keyspaces
+ * (`nodetool repair -full`); switch the clients; remove the old datacenter from those
+ * keyspaces; decommission the old nodes. Every datacenter but the old one keeps its
+ * replicas exactly as they are, and a keyspace without replicas in the old datacenter
+ * is left alone. Since 1.2: a SimpleStrategy keyspace in a cluster of several
+ * datacenters is refused (#TOKENRING_E_UNSUPPORTED, naming it): SimpleStrategy places
+ * replicas ring-wide, with no factor per datacenter to keep; and @p rf 0 keeps each
+ * keyspace's factor.
  *
  * Thread-safe as a reader of its inputs.
  * @param[out] out receives the plan
@@ -1028,16 +1042,25 @@ typedef struct tokenring_migration tokenring_migration;
  * @param new_datacenter the new datacenter's name (must not exist)
  * @param node_names @p node_count names for the new nodes (none may exist)
  * @param racks @p node_count rack names, in join order
- * @param node_count number of new nodes (at least @p rf)
+ * @param node_count number of new nodes (at least the new datacenter's factors)
  * @param num_tokens the target num_tokens
- * @param rf the replication factor to give the new datacenter
+ * @param rf the replication factor every keyspace with replicas in the old datacenter
+ *        gets in the new one (the plan's first lines say so, with the factors it
+ *        replaces); 0 (since 1.2): each keyspace keeps its factor of the old datacenter
+ *        (transient replicas included)
  * @param keyspaces @p keyspace_count keyspace names
  * @param replications @p keyspace_count current replications of those keyspaces
- * @param keyspace_count number of keyspaces (may be 0)
+ * @param keyspace_count number of keyspaces (may be 0 when @p rf is not 0; then the plan
+ *        alters nothing and the rebuild streams nothing)
  * @param[out] err optional detail
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_NOTFOUND (old datacenter);
- *         #TOKENRING_E_EXISTS (new datacenter or a node name exists); #TOKENRING_E_RANGE;
- *         #TOKENRING_E_IMPOSSIBLE (fewer nodes than @p rf); #TOKENRING_E_NOMEM
+ *         #TOKENRING_E_EXISTS (new datacenter or a node name exists); #TOKENRING_E_RANGE
+ *         (also @p rf 0 without keyspaces); #TOKENRING_E_IMPOSSIBLE (fewer nodes than a
+ *         factor of the new datacenter); #TOKENRING_E_UNSUPPORTED (a SimpleStrategy
+ *         keyspace in a cluster of several datacenters, or transient replicas kept with
+ *         @p num_tokens above 1, which Cassandra refuses; since 1.2);
+ *         #TOKENRING_E_EMPTY (@p rf 0 and no keyspace has a replica in the old
+ *         datacenter, since 1.2); #TOKENRING_E_NOMEM
  * @since 1.0
  */
 TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,

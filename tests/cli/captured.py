@@ -87,7 +87,8 @@ def check_changes(run, short, ring_args):
         m3mid = [str(1000 * i + 500) for i in range(2)]
         for ks, repl in KEYSPACES.items():
             kd = ["--keyspace", f"{ks}={repl}"]
-            cases = [(["decommission", ks, nodes[0][0]], None),
+            # --force: with factor 2 and two nodes in dc1, Cassandra 4.0+ refuses it otherwise
+            cases = [(["decommission", ks, nodes[0][0], "--force"], None),
                      (["removenode", ks, nodes[1][0]], None),
                      (["replace", ks, nodes[1][0], "10.9.9.9"], None),
                      (["join", ks, "10.9.9.8", "--dc", "dc1", "--rack", "r1",

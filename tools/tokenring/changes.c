@@ -103,6 +103,8 @@ void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t 
 static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
                                        const char *title, char *const *text_tokens,
                                        size_t ntext, const int64_t *tokens, size_t nt);
+static void join_allocation(tr_ctx *ctx, const tokenring_replication *r, const char *dc,
+                            char *out, size_t cap);
 
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
                            const int64_t *tokens, size_t nt)
@@ -332,18 +334,21 @@ static void compare_with_cassandra(tr_ctx *ctx, const tokenring_topology *t,
     int rc = tokenring_allocate_cassandra(c, (uint32_t)nt, t, ctx->opt.args[1], dc, rack, r, 0,
                                           NULL, release, 0, &err);
     sb_printf(&ctx->out, "Balance of %s after the join (%s ownership, max/mean min/mean): "
-                         "ours %.3f / %.3f",
+                         "the library's plan %.3f / %.3f",
               dc, primary ? "primary" : "effective", ours[0], ours[1]);
     if (rc == TOKENRING_OK &&
         join_balance(t, r, ctx->opt.args[1], dc, rack, c, nt, rf, theirs, &p2))
-        sb_printf(&ctx->out, "; Cassandra %s would choose %.3f / %.3f "
-                             "(allocate_tokens_for_keyspace: %s)\n",
+        sb_printf(&ctx->out, "; Cassandra %s's allocator %.3f / %.3f "
+                             "(allocate_tokens_for_keyspace: %s; its tokens: join "
+                             "--as-cassandra, pending)\n",
                   line, theirs[0], theirs[1], ctx->opt.args[0]);
     else if (rc == TOKENRING_E_INVAL)
-        sb_printf(&ctx->out, "; Cassandra %s would start the datacenter at a random token\n",
+        sb_printf(&ctx->out, "; Cassandra %s's allocator would start the datacenter at a "
+                             "random token\n",
                   line);
     else
-        sb_printf(&ctx->out, "; Cassandra %s would refuse: %s\n", line, err.message);
+        sb_printf(&ctx->out, "; Cassandra %s's allocator would refuse: %s\n", line,
+                  err.message);
     free(c);
 }
 
@@ -466,6 +471,7 @@ static void join_partitioned(tr_ctx *ctx)
     memset(&err, 0, sizeof err);
     if (ctx->opt.initial_token) {
         ptokens_parse(&pt, p, ctx->opt.initial_token);
+        snprintf(how, sizeof how, ": --initial-token");
     } else if (p == TOKENRING_PARTITIONER_BYTE_ORDERED) {
         die(EXIT_USAGE, "join: a ByteOrderedPartitioner ring's tokens are keys, and Cassandra "
                         "allocates none: give --initial-token T1,T2,... (hex)");
@@ -483,7 +489,7 @@ static void join_partitioned(tr_ctx *ctx)
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "join: allocating tokens");
         ptokens_texts(&pt);
-        snprintf(how, sizeof how, " from the allocator");
+        snprintf(how, sizeof how, ": the library's plan");
     } else {
         const char *line;
         uint32_t release = cassandra_release(ctx, &line);
@@ -499,11 +505,11 @@ static void join_partitioned(tr_ctx *ctx)
             fail_lib(rc, &err, "join: Cassandra's allocation");
         ptokens_texts(&pt);
         if (local)
-            snprintf(how, sizeof how, " as Cassandra %s chooses them with "
+            snprintf(how, sizeof how, ": Cassandra %s's allocator with "
                                       "allocate_tokens_for_local_replication_factor: %ld",
                      line, ctx->opt.rf);
         else
-            snprintf(how, sizeof how, " as Cassandra %s chooses them with "
+            snprintf(how, sizeof how, ": Cassandra %s's allocator with "
                                       "allocate_tokens_for_keyspace: %s", line,
                      ctx->opt.args[0]);
     }
@@ -516,6 +522,29 @@ static void join_partitioned(tr_ctx *ctx)
                                                  pt.n, NULL, NULL, 0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "join");
+    if (ctx->opt.write_topology) {
+        tokenring_topology *after = NULL;
+        rc = tokenring_topology_clone(&after, t);
+        if (rc == TOKENRING_OK)
+            rc = p == TOKENRING_PARTITIONER_RANDOM
+                     ? tokenring_topology_add_node128(after, ctx->opt.args[1], dc, rack,
+                                                      pt.t128, pt.n, &err)
+                     : tokenring_topology_add_node_bytes(after, ctx->opt.args[1], dc, rack,
+                                                         (const uint8_t *const *)pt.bytes,
+                                                         pt.lens, pt.n, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "--write-topology");
+        write_topology_after(ctx, after);
+        tokenring_topology_free(after);
+    }
+    if (ctx->opt.emit) {
+        char alloc[600];
+        join_allocation(ctx, r, dc, alloc, sizeof alloc);
+        emit_node(ctx, p, ctx->opt.args[1], dc, rack, pt.text, pt.n, alloc[0] ? alloc : NULL);
+        tokenring_movement_free(m);
+        ptokens_free(&pt);
+        return;
+    }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
              ctx->opt.args[1], dc, rack, pt.n, how, ctx->opt.args[0],
@@ -544,6 +573,21 @@ static void move_partitioned(tr_ctx *ctx)
                                                  pt.n, NULL, NULL, 0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "move");
+    if (ctx->opt.write_topology) {
+        tokenring_topology *after = NULL;
+        rc = tokenring_topology_clone(&after, t);
+        if (rc == TOKENRING_OK)
+            rc = p == TOKENRING_PARTITIONER_RANDOM
+                     ? tokenring_topology_set_tokens128(after, ctx->opt.args[1], pt.t128, pt.n,
+                                                        &err)
+                     : tokenring_topology_set_tokens_bytes(after, ctx->opt.args[1],
+                                                           (const uint8_t *const *)pt.bytes,
+                                                           pt.lens, pt.n, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "--write-topology");
+        write_topology_after(ctx, after);
+        tokenring_topology_free(after);
+    }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
              ctx->opt.args[1], pt.n, pt.n == 1 ? "" : "s", ctx->opt.args[0],
@@ -551,6 +595,27 @@ static void move_partitioned(tr_ctx *ctx)
     print_change(ctx, m, title, &pt);
     tokenring_movement_free(m);
     ptokens_free(&pt);
+}
+
+/* The allocation setting a joined node's tokens were planned for (--emit yaml): the
+ * keyspace's factor in the datacenter for the library's plan, the setting Cassandra's
+ * allocator ran with for --as-cassandra, none for --initial-token. */
+static void join_allocation(tr_ctx *ctx, const tokenring_replication *r, const char *dc,
+                            char *out, size_t cap)
+{
+    int32_t rf = 0;
+    out[0] = '\0';
+    if (ctx->opt.initial_token)
+        return;
+    if (ctx->opt.as_cassandra && ctx->opt.rf <= 0) {
+        snprintf(out, cap, "allocate_tokens_for_keyspace: %s", ctx->opt.args[0]);
+        return;
+    }
+    if (ctx->opt.as_cassandra)
+        rf = (int32_t)ctx->opt.rf;
+    else
+        tokenring_replication_dc_factor(&rf, NULL, r, dc);
+    snprintf(out, cap, "allocate_tokens_for_local_replication_factor: %d", rf);
 }
 
 /* join KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token LIST] */
@@ -572,10 +637,10 @@ TOOL_COMMAND(cmd_join)
     int64_t *tokens = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    char how[512] = " from the allocator";
+    char how[512] = ": the library's plan";
     if (ctx->opt.initial_token) {
         tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);
-        how[0] = '\0';
+        snprintf(how, sizeof how, ": --initial-token");
     } else if (ctx->opt.as_cassandra) {
         const char *line;
         uint32_t release = cassandra_release(ctx, &line);
@@ -593,12 +658,12 @@ TOOL_COMMAND(cmd_join)
             fail_lib(rc, &err, "join: Cassandra's allocation");
         if (local)
             snprintf(how, sizeof how,
-                     " as Cassandra %s chooses them with "
+                     ": Cassandra %s's allocator with "
                      "allocate_tokens_for_local_replication_factor: %ld",
                      line, ctx->opt.rf);
         else
             snprintf(how, sizeof how,
-                     " as Cassandra %s chooses them with allocate_tokens_for_keyspace: %s", line,
+                     ": Cassandra %s's allocator with allocate_tokens_for_keyspace: %s", line,
                      ctx->opt.args[0]);
     } else {
         long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
@@ -622,6 +687,23 @@ TOOL_COMMAND(cmd_join)
                                      &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "join");
+    if (ctx->opt.write_topology) {
+        tokenring_topology *after = NULL;
+        if (tokenring_topology_clone(&after, t) != TOKENRING_OK ||
+            tokenring_topology_add_node(after, ctx->opt.args[1], dc, rack, tokens, nt, &err) !=
+                TOKENRING_OK)
+            fail_lib(TOKENRING_E_NOMEM, &err, "--write-topology");
+        write_topology_after(ctx, after);
+        tokenring_topology_free(after);
+    }
+    if (ctx->opt.emit) {
+        char alloc[600];
+        join_allocation(ctx, r, dc, alloc, sizeof alloc);
+        emit_node64(ctx, ctx->opt.args[1], dc, rack, tokens, nt, alloc[0] ? alloc : NULL);
+        tokenring_movement_free(m);
+        free(tokens);
+        return;
+    }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
              ctx->opt.args[1], dc, rack, nt, how, ctx->opt.args[0], repl_text(r, rb, sizeof rb));
@@ -645,6 +727,7 @@ TOOL_COMMAND(cmd_decommission)
 {
     check_args(ctx, 2, 2, "KEYSPACE NODE");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
+    decommission_allowed(ctx, need_topology(ctx), ctx->opt.args[1]);
     tokenring_movement *m = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
@@ -652,6 +735,16 @@ TOOL_COMMAND(cmd_decommission)
                                              0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "decommission");
+    if (ctx->opt.write_topology) {
+        tokenring_topology *after = NULL;
+        rc = tokenring_topology_clone(&after, need_topology(ctx));
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_remove_node(after, ctx->opt.args[1], &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "--write-topology");
+        write_topology_after(ctx, after);
+        tokenring_topology_free(after);
+    }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Decommission of %s under keyspace %s %s", ctx->opt.args[1],
              ctx->opt.args[0], repl_text(r, rb, sizeof rb));
@@ -672,6 +765,17 @@ TOOL_COMMAND(cmd_replace)
                                         0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "replace");
+    if (ctx->opt.write_topology) {
+        tokenring_topology *after = NULL;
+        rc = tokenring_topology_clone(&after, need_topology(ctx));
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_replace_node(after, ctx->opt.args[1], ctx->opt.args[2],
+                                                 &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "--write-topology");
+        write_topology_after(ctx, after);
+        tokenring_topology_free(after);
+    }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Replacement of %s by %s under keyspace %s %s", ctx->opt.args[1],
              ctx->opt.args[2], ctx->opt.args[0], repl_text(r, rb, sizeof rb));
@@ -700,6 +804,16 @@ TOOL_COMMAND(cmd_move)
                                      &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "move");
+    if (ctx->opt.write_topology) {
+        tokenring_topology *after = NULL;
+        rc = tokenring_topology_clone(&after, need_topology(ctx));
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_set_tokens(after, ctx->opt.args[1], tokens, nt, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "--write-topology");
+        write_topology_after(ctx, after);
+        tokenring_topology_free(after);
+    }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
              ctx->opt.args[1], nt, nt == 1 ? "" : "s", ctx->opt.args[0],

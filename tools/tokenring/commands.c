@@ -75,10 +75,11 @@
     X(cmd_generatetokens, \
       "generatetokens", "--nodes N --num-tokens T (--rf RF | --layout even|seeded) " \
       "[--racks 2,2,2] [--dc DC]", \
-      "choose tokens for new nodes: the replication-aware allocator or a layout", \
+      "choose tokens for new nodes: the library's plan, Cassandra's allocator or a layout", \
       "Plans N nodes of T tokens each joining datacenter DC (default: the input's only " \
       "datacenter; with no input, an empty cluster, like Cassandra's generatetokens tool) " \
-      "so that effective ownership under replication factor RF is as even as possible. " \
+      "so that effective ownership under replication factor RF is as even as possible: " \
+      "the library's plan (its replication-aware allocator). " \
       "--racks gives the number of nodes per rack (racks rack1, rack2, ... filled " \
       "round-robin; RAC1=2,RAC2=2 names them). The batch is refined jointly unless " \
       "--node-by-node is given: then each node gets the default plan for one join (as " \
@@ -94,7 +95,11 @@
       "--partitioner random: one token each is the classic initial_token i * 2^127 / N); " \
       "seeded gives each node (named by --names, default node1, node2, ...) the " \
       "reproducible tokens of layout seed --seed (default 1), the Murmur3 or " \
-      "RandomPartitioner token of the bytes layout.h documents. --partitioner random " \
+      "RandomPartitioner token of the bytes layout.h documents. --emit " \
+      "yaml|rackdc|initial-token prints what each node takes instead (a cassandra.yaml " \
+      "snippet with partitioner, num_tokens, initial_token and " \
+      "allocate_tokens_for_local_replication_factor; its cassandra-rackdc.properties; or " \
+      "its comma-separated initial_token line). --partitioner random " \
       "takes --layout or --as-cassandra (Cassandra's allocator, bit for bit, on a " \
       "--topology file of RandomPartitioner tokens or an empty cluster) and prints " \
       "decimal tokens, as initial_token takes them; byteordered has no token allocation " \
@@ -104,8 +109,9 @@
       "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST] " \
       "[--as-cassandra [--rf RF]]", \
       "simulate a node joining: ownership changes and streaming plan", \
-      "The node joins with the given tokens, or T (default 16) tokens from the default " \
-      "plan, which is never less balanced than Cassandra's own choice: the balance of " \
+      "The node joins with the given tokens, or T (default 16) tokens of the library's " \
+      "plan, which is never less balanced than the tokens of Cassandra's allocator " \
+      "(those join --as-cassandra and pending show): the balance of " \
       "both is printed (max/mean and min/mean of the datacenter's effective ownership, " \
       "primary while it has at most RF nodes; SimpleStrategy ignores racks). " \
       "Prints which ranges change, each node's effective ownership before and after, what " \
@@ -113,12 +119,19 @@
       "replica losing a range streams it: strict). With --as-cassandra the tokens are the " \
       "ones Cassandra (--cassandra-version, default 5.0) would give node NODE (its address) " \
       "bootstrapping with allocate_tokens_for_keyspace: KEYSPACE, or with --rf RF " \
-      "allocate_tokens_for_local_replication_factor: RF.", \
+      "allocate_tokens_for_local_replication_factor: RF. --emit prints what the node " \
+      "takes instead of the plan (as generatetokens); --write-topology FILE writes the " \
+      "cluster after the join, for the next command.", \
       "tokenring join demo 10.0.0.7 --num-tokens 8") \
     X(cmd_decommission, \
       "decommission", "KEYSPACE NODE", "simulate a node leaving: ownership changes and streams", \
       "As join, for `nodetool decommission`: the leaving node streams its ranges to the " \
-      "nodes that gain them.", \
+      "nodes that gain them. Refused (exit 2, with Cassandra's message and what would " \
+      "make it possible) where Cassandra 4.0 and later refuse it: when, for any keyspace " \
+      "of the input, the nodes counted (the leaving node's datacenter under " \
+      "NetworkTopologyStrategy, else the whole ring) are not more than its factor; --force " \
+      "plans it anyway, as nodetool decommission --force does. --write-topology FILE " \
+      "writes the cluster after it (also replace, move, removenode, assassinate).", \
       "tokenring decommission demo 10.0.0.3") \
     X(cmd_replace, \
       "replace", "KEYSPACE DEAD NEW", "simulate replacing a dead node (replace_address)", \
@@ -160,8 +173,8 @@
       "Its tokens come from the input (nodetool ring's Joining rows, cqlsh, a topology " \
       "file). A joining node given only by a UJ row of nodetool status (merged with the " \
       "others' tokens from nodetool ring or cqlsh), or a NODE in no input (with --dc, " \
-      "--rack, --num-tokens T), has its tokens planned as Cassandra's bootstrap " \
-      "(--cassandra-version) chooses them: allocate_tokens_for_keyspace: KEYSPACE, or " \
+      "--rack, --num-tokens T), has its tokens planned by Cassandra's allocator as its " \
+      "bootstrap (--cassandra-version) runs it: allocate_tokens_for_keyspace: KEYSPACE, or " \
       "with --rf RF allocate_tokens_for_local_replication_factor; --initial-token gives " \
       "them. nodetool status alone has no tokens at all: the error says what to add.", \
       "tokenring --nodetool-status status.txt --nodetool-ring ring.txt --keyspace " \
@@ -185,13 +198,20 @@
       "those of one datacenter or rack, from the library's exact widths.", \
       "tokenring balance demo") \
     X(cmd_migrate, \
-      "migrate-num-tokens", "--dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF", \
+      "migrate-num-tokens", "--dc OLD --new-dc NEW --num-tokens T --nodes N [--rf RF]", \
       "plan moving a datacenter to a new num_tokens through a new datacenter", \
       "Tokens for the N nodes of the new datacenter (racks from --racks, names from " \
-      "--names or NEW-node1, ...) and the steps: start them without bootstrap, add NEW to " \
-      "each keyspace, rebuild, switch clients, drop OLD, decommission its nodes.", \
-      "tokenring migrate-num-tokens --new-dc dc2 --num-tokens 16 --nodes 6 --rf 3 " \
-      "--racks 2,2,2") \
+      "--names or NEW-node1, ...) and the steps, each one Cassandra accepts: pin the " \
+      "clients to OLD (DC-aware policy, LOCAL_* levels); make SimpleStrategy keyspaces " \
+      "NetworkTopologyStrategy with their factor (one-datacenter clusters; with several " \
+      "datacenters they are refused, named: SimpleStrategy has no per-datacenter factor); " \
+      "start the new nodes without bootstrap; add NEW to each keyspace with replicas in " \
+      "OLD, with its factor there (--rf RF: RF for all, said in the plan); rebuild; repair; " \
+      "switch clients; drop OLD (system_auth keeps it at 0 until its nodes leave); " \
+      "decommission its nodes. Every other datacenter stays as it is. Needs the " \
+      "keyspaces (--schema): refused without any, warns for system keyspaces missing.", \
+      "tokenring --schema keyspaces.txt migrate-num-tokens --new-dc dc2 --num-tokens 16 " \
+      "--nodes 6 --racks 2,2,2") \
     X(cmd_check, \
       "check", "[KEYSPACE...] [--yaml FILE] [--rackdc FILE] [--node NAME]", \
       "check the cluster's layout, and a node's settings against it", \
@@ -289,8 +309,9 @@ const tool_option tool_options[] = {
     { "--num-tokens", "T", "tokens per node (join, generatetokens, migrate-num-tokens)" },
     { "--initial-token", "T1,T2", "the joining or moving node's tokens (join, move)" },
     { "--nodes", "N", "number of new nodes (generatetokens, migrate-num-tokens)" },
-    { "--rf", "RF", "replication factor to plan for (generatetokens, migrate-num-tokens; join "
-                    "--as-cassandra: allocate_tokens_for_local_replication_factor)" },
+    { "--rf", "RF", "replication factor to plan for (generatetokens; migrate-num-tokens: "
+                    "every keyspace's factor in the new datacenter, else each keeps its own; "
+                    "join --as-cassandra: allocate_tokens_for_local_replication_factor)" },
     { "--racks", "N1,N2", "new nodes per rack, racks named rack1, rack2, ... (or named: "
                           "RAC1=N1,RAC2=N2)" },
     { "--names", "A,B", "names of the new nodes (migrate-num-tokens, generatetokens "
@@ -304,6 +325,15 @@ const tool_option tool_options[] = {
     { "--layout", "L", "even or seeded: lay out a new cluster instead of running the "
                        "allocator (generatetokens)" },
     { "--seed", "S", "the layout seed of --layout seeded, 0 to 2^64-1 (default 1)" },
+    { "--force", NULL, "plan a decommission Cassandra 4.0+ refuses for a keyspace's factor, "
+                       "as nodetool decommission --force does (decommission)" },
+    { "--emit", "WHAT", "print what a new node takes instead of the plan: yaml (a "
+                        "cassandra.yaml snippet), rackdc (cassandra-rackdc.properties) or "
+                        "initial-token (the initial_token line), per node (generatetokens, "
+                        "join)" },
+    { "--write-topology", "FILE", "also write the cluster after the change as a topology "
+                                  "file, for the next command (join, decommission, replace, "
+                                  "move, removenode)" },
     { "--cl", "LEVEL", "consistency level (availability; default QUORUM)" },
     { "--local-dc", "DC", "local datacenter for LOCAL_ONE and LOCAL_QUORUM" },
     { "--failures", "K", "largest number of failed nodes, racks or datacenters to try "

@@ -146,6 +146,16 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
                 die(EXIT_USAGE, "option --top: expected a number from 0 to 100000, found '%s'",
                     val);
             ctx->opt.top = v;
+        } else if (strcmp(f, "--force") == 0) {
+            ctx->opt.force = true;
+        } else if (strcmp(f, "--emit") == 0) {
+            if (strcmp(val, "yaml") != 0 && strcmp(val, "rackdc") != 0 &&
+                strcmp(val, "initial-token") != 0)
+                die(EXIT_USAGE, "--emit: expected yaml, rackdc or initial-token, found '%s'",
+                    val);
+            ctx->opt.emit = val;
+        } else if (strcmp(f, "--write-topology") == 0) {
+            ctx->opt.write_topology = val;
         } else if (strcmp(f, "--node-by-node") == 0) {
             ctx->opt.node_by_node = true;
         } else if (strcmp(f, "--as-cassandra") == 0) {
@@ -245,6 +255,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "--layout and --seed work with generatetokens only");
     if (ctx->opt.layout && ctx->opt.ninputs > 0)
         die(EXIT_USAGE, "generatetokens --layout plans a new cluster: give no input");
+    check_plan_options(ctx);
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
     if (other && strcmp(cmd->name, "token") == 0 && ctx->opt.ninputs > 0)
         die(EXIT_USAGE, "--partitioner %s: the token command prints tokens only, without a "

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Planning: generatetokens and migrate-num-tokens: tokens for new nodes from the
- * replication-aware allocator, or (generatetokens --layout) an even or seeded layout of a
- * new Murmur3 or RandomPartitioner cluster. */
+/* Planning: generatetokens: tokens for new nodes from the library's plan or Cassandra's
+ * allocator, or (--layout) an even or seeded layout of a new Murmur3 or RandomPartitioner
+ * cluster; the names and racks of planned nodes (also migrate.c's). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +11,7 @@
 
 /* The names of n planned nodes: --names (exactly n of them), else node1, node2, ...
  * ("DC-node1", ... with a prefix). */
-static char **node_names(tr_ctx *ctx, size_t n, const char *prefix)
+char **node_names(tr_ctx *ctx, size_t n, const char *prefix)
 {
     size_t nn = 0;
     char **names;
@@ -38,7 +38,7 @@ static char **node_names(tr_ctx *ctx, size_t n, const char *prefix)
  * racks (existing ones or new); by default one rack, "rack1".
  * Which rack each node gets and what it is called are the library's
  * (tokenring_layout_assign_racks, tokenring_layout_rack_name); this reads the option. */
-static char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
+char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out)
 {
     size_t nr = 1;
     uint32_t counts[256];
@@ -278,7 +278,48 @@ static void generate_layout(tr_ctx *ctx)
             die(EXIT_INTERNAL, "out of memory");
     }
     const char *pname = random ? "RandomPartitioner" : "Murmur3Partitioner";
-    if (ctx->opt.json) {
+    if (ctx->opt.emit) {
+        /* what each node of the new cluster takes, no allocator involved */
+        char **text = calloc(num + 1, sizeof *text);
+        if (!text)
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t i = 0; i < n; i++) {
+            for (uint32_t k = 0; k < num; k++) {
+                tokenring_token128 v = { 0, 0 };
+                size_t len;
+                if (!(text[k] = malloc(TOKENRING_TOKEN128_TEXT_MAX)))
+                    die(EXIT_INTERNAL, "out of memory");
+                if (seeded && random)
+                    rc = tokenring_topology_node_token128(&v, t, i, k);
+                else if (!seeded)
+                    rc = random ? tokenring_layout_even_tokens128(even128, num, (uint32_t)i,
+                                                                  (uint32_t)n)
+                                : tokenring_layout_even_tokens(even, num, (uint32_t)i,
+                                                               (uint32_t)n);
+                if (rc != TOKENRING_OK)
+                    die(EXIT_INTERNAL, "generatetokens --layout: %s", tokenring_strerror(rc));
+                if (random) {
+                    if (!seeded)
+                        v = even128[k];
+                    rc = tokenring_token128_format(text[k], TOKENRING_TOKEN128_TEXT_MAX, &len, v);
+                } else {
+                    tokenring_node_info info;
+                    memset(&info, 0, sizeof info);
+                    if (seeded)
+                        tokenring_topology_node(&info, t, i);
+                    snprintf(text[k], TOKENRING_TOKEN128_TEXT_MAX, "%lld",
+                             (long long)(seeded ? info.tokens[k] : even[k]));
+                }
+            }
+            char label[32];
+            snprintf(label, sizeof label, "node %zu", i);
+            emit_node(ctx, random ? TOKENRING_PARTITIONER_RANDOM : TOKENRING_PARTITIONER_MURMUR3,
+                      seeded ? names[i] : label, dc, racks[i], text, num, NULL);
+            for (uint32_t k = 0; k < num; k++)
+                free(text[k]);
+        }
+        free(text);
+    } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
         sb_printf(&ctx->out, ", \"partitioner\": \"%s\", \"layout\": \"%s\", ", pname,
@@ -295,7 +336,7 @@ static void generate_layout(tr_ctx *ctx)
                              "and partitioner %s (datacenter %s, empty cluster)\n",
                   n, num, pname, dc);
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
         tokenring_node_info info;
         memset(&info, 0, sizeof info);
         if (seeded) {
@@ -327,7 +368,7 @@ static void generate_layout(tr_ctx *ctx)
             put_layout_token(ctx, t, random, i, k, &info, seeded ? NULL : even128);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
-    if (ctx->opt.json)
+    if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
     if (ctx->opt.names) {
         free(names[0]); /* split_list: one copy of the text */
@@ -454,18 +495,40 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
     progress(ctx, "generatetokens", n, n);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "generatetokens");
-    if (ctx->opt.json) {
+    if (ctx->opt.emit) {
+        char alloc[64], label[32];
+        char **text = calloc(T + 1, sizeof *text);
+        if (!text)
+            die(EXIT_INTERNAL, "out of memory");
+        snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
+                 ctx->opt.rf);
+        for (size_t i = 0; i < n; i++) {
+            for (size_t j = 0; j < T; j++) {
+                size_t len;
+                if (!(text[j] = malloc(TOKENRING_TOKEN128_TEXT_MAX)) ||
+                    tokenring_token128_format(text[j], TOKENRING_TOKEN128_TEXT_MAX, &len,
+                                              tokens[i * T + j]) != TOKENRING_OK)
+                    die(EXIT_INTERNAL, "formatting a token failed");
+            }
+            snprintf(label, sizeof label, "node %zu", i);
+            emit_node(ctx, TOKENRING_PARTITIONER_RANDOM, label, dc, racks[i], text, T, alloc);
+            for (size_t j = 0; j < T; j++)
+                free(text[j]);
+        }
+        free(text);
+    } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
         sb_puts(&ctx->out, ", \"partitioner\": \"RandomPartitioner\", \"nodes\": [");
     } else {
         sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner RandomPartitioner (datacenter %s%s), as "
-                        "Cassandra %s%s\n",
+                        "factor %ld and partitioner RandomPartitioner (datacenter %s%s): "
+                        "Cassandra %s's allocator, %s\n",
                   n, ctx->opt.num_tokens, ctx->opt.rf, dc, offline ? ", empty cluster" : "",
-                  line, offline ? "'s generatetokens" : " bootstrapping");
+                  line, offline ? "as its generatetokens tool runs it"
+                                : "as each node gets them bootstrapping in turn");
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
             sb_puts(&ctx->out, "{\"rack\": ");
@@ -484,7 +547,7 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
         }
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
-    if (ctx->opt.json)
+    if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
     for (size_t i = 0; i < n; i++)
         free(racks[i]);
@@ -590,7 +653,16 @@ TOOL_COMMAND(cmd_generatetokens)
     }
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "generatetokens");
-    if (ctx->opt.json) {
+    if (ctx->opt.emit) {
+        char alloc[64], label[32];
+        snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
+                 ctx->opt.rf);
+        for (size_t i = 0; i < n; i++) {
+            snprintf(label, sizeof label, "node %zu", i);
+            emit_node64(ctx, label, dc, racks[i], tokens + i * (size_t)ctx->opt.num_tokens,
+                        (size_t)ctx->opt.num_tokens, alloc);
+        }
+    } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
         sb_puts(&ctx->out, ", \"nodes\": [");
@@ -599,12 +671,16 @@ TOOL_COMMAND(cmd_generatetokens)
         if (ctx->opt.as_cassandra)
             cassandra_release(ctx, &line);
         sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s)%s%s%s\n",
+                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s): %s%s%s\n",
                   n, ctx->opt.num_tokens, ctx->opt.rf, dc, ctx->demo ? ", empty cluster" : "",
-                  line ? ", as Cassandra " : "", line ? line : "",
-                  line ? (ctx->demo ? "'s generatetokens" : " bootstrapping") : "");
+                  line ? "Cassandra " : "the library's plan",
+                  line ? line : (ctx->opt.node_by_node ? ", node by node" : ""),
+                  line ? (ctx->demo ? "'s allocator, as its generatetokens tool runs it"
+                                    : "'s allocator, as each node gets them bootstrapping in "
+                                      "turn")
+                       : "");
     }
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
         const int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
@@ -619,107 +695,11 @@ TOOL_COMMAND(cmd_generatetokens)
                       (long long)mine[j]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
-    if (ctx->opt.json)
+    if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
     for (size_t i = 0; i < n; i++)
         free(racks[i]);
     free(racks);
     free(tokens);
     tokenring_topology_free(empty);
-}
-
-/* migrate-num-tokens --dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF [--racks ...]
- *                    [--names a,b,...] */
-TOOL_COMMAND(cmd_migrate)
-{
-    check_args(ctx, 0, 0, "--dc OLD --new-dc NEW --num-tokens T --nodes N --rf RF");
-    if (!ctx->opt.new_dc || ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
-        die(EXIT_USAGE, "migrate-num-tokens needs --new-dc NAME, --nodes N, --num-tokens T "
-                        "and --rf RF");
-    const tokenring_topology *t = need_topology(ctx);
-    const char *old = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
-    if (!old)
-        die(EXIT_USAGE, "migrate-num-tokens: the cluster has several datacenters: give --dc");
-    size_t n = (size_t)ctx->opt.nodes, nr;
-    char **racks = rack_plan(ctx, n, &nr);
-    char **names = NULL;
-    names = node_names(ctx, n, ctx->opt.new_dc);
-    size_t nk = tokenring_cluster_keyspace_count(ctx->cluster);
-    const char **ks = calloc(nk + 1, sizeof *ks);
-    const tokenring_replication **rs = calloc(nk + 1, sizeof *rs);
-    if (!ks || !rs)
-        die(EXIT_INTERNAL, "out of memory");
-    for (size_t i = 0; i < nk; i++) {
-        tokenring_cluster_keyspace(&ks[i], &rs[i], ctx->cluster, i);
-        rs[i] = with_rules(ctx, rs[i]);
-    }
-    tokenring_migration *m = NULL;
-    tokenring_error err;
-    memset(&err, 0, sizeof err);
-    if (ctx->progress_on)
-        fprintf(stderr, "planning %zu nodes...", n);
-    int rc = tokenring_migration_plan(&m, t, old, ctx->opt.new_dc, (const char *const *)names,
-                                      (const char *const *)racks, n, (uint32_t)ctx->opt.num_tokens,
-                                      (int32_t)ctx->opt.rf, ks, rs, nk, &err);
-    if (ctx->progress_on)
-        fputs("\r\033[K", stderr);
-    if (rc != TOKENRING_OK)
-        fail_lib(rc, &err, "migrate-num-tokens");
-    size_t cnt = tokenring_migration_node_count(m);
-    if (ctx->opt.json) {
-        sb_puts(&ctx->out, "{\"nodes\": [");
-    } else {
-        sb_printf(&ctx->out, "Migration of datacenter %s to %s with num_tokens %ld (%zu nodes)\n\n"
-                        "New nodes (initial_token):\n",
-                  old, ctx->opt.new_dc, ctx->opt.num_tokens, cnt);
-    }
-    for (size_t i = 0; i < cnt; i++) {
-        const char *name, *rack;
-        const int64_t *toks;
-        size_t tc;
-        tokenring_migration_node(&name, &rack, &toks, &tc, m, i);
-        if (ctx->opt.json) {
-            sb_puts(&ctx->out, i ? ",\n " : "\n ");
-            sb_puts(&ctx->out, "{\"name\": ");
-            sb_json_str(&ctx->out, name);
-            sb_puts(&ctx->out, ", \"rack\": ");
-            sb_json_str(&ctx->out, rack);
-            sb_puts(&ctx->out, ", \"tokens\": [");
-        } else {
-            sb_printf(&ctx->out, "  %s (rack %s): ", name, rack);
-        }
-        for (size_t j = 0; j < tc; j++)
-            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%lld\"" : "%s%lld",
-                      j ? (ctx->opt.json ? ", " : ",") : "",
-                      (long long)toks[j]);
-        sb_puts(&ctx->out, ctx->opt.json ? "]}" : "\n");
-    }
-    size_t steps = tokenring_migration_step_count(m);
-    if (ctx->opt.json)
-        sb_puts(&ctx->out, "],\n \"steps\": [");
-    else
-        sb_puts(&ctx->out, "\nSteps:\n");
-    for (size_t i = 0; i < steps; i++) {
-        if (ctx->opt.json) {
-            sb_puts(&ctx->out, i ? ",\n  " : "\n  ");
-            sb_json_str(&ctx->out, tokenring_migration_step(m, i));
-        } else {
-            sb_printf(&ctx->out, "%3zu. %s\n", i + 1, tokenring_migration_step(m, i));
-        }
-    }
-    if (ctx->opt.json)
-        sb_puts(&ctx->out, "]}\n");
-    tokenring_migration_free(m);
-    free(ks);
-    free(rs);
-    for (size_t i = 0; i < n; i++)
-        free(racks[i]);
-    free(racks);
-    if (ctx->opt.names) {
-        free(names[0]);
-    } else {
-        for (size_t i = 0; i < n; i++)
-            free(names[i]);
-    }
-    free(names);
 }

@@ -31,9 +31,10 @@ static tokenring_movement *removal(tr_ctx *ctx, const tokenring_replication *r, 
         rc = tokenring_topology_remove_node(after, node, &err);
     if (rc == TOKENRING_OK)
         rc = tokenring_movement_compare(&m, t, after, r, TOKENRING_CHANGE_REPLACE, NULL, 0, &err);
-    tokenring_topology_free(after);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, what);
+    write_topology_after(ctx, after); /* --write-topology */
+    tokenring_topology_free(after);
     return m;
 }
 
@@ -297,11 +298,11 @@ static int64_t *plan_pending(tr_ctx *ctx, const tokenring_topology *before,
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "pending: planning the joining node's tokens");
     if (local)
-        snprintf(how, howcap, "planned as Cassandra %s chooses them with "
+        snprintf(how, howcap, "planned by Cassandra %s's allocator with "
                               "allocate_tokens_for_local_replication_factor: %ld", line,
                  ctx->opt.rf);
     else
-        snprintf(how, howcap, "planned as Cassandra %s chooses them with "
+        snprintf(how, howcap, "planned by Cassandra %s's allocator with "
                               "allocate_tokens_for_keyspace: %s", line, ctx->opt.args[0]);
     return tokens;
 }

@@ -17,13 +17,17 @@
  *                   describering and ring on a topology file of that partitioner
  *   convert.c   convert
  *   changes.c   join, decommission, replace, move
- *   planning.c  generatetokens, migrate-num-tokens
+ *   planning.c  generatetokens
+ *   migrate.c   migrate-num-tokens
  *   analyses.c  availability, balance
  *   removal.c   removenode, assassinate, ranges, pending
  *   check.c     check: the cluster's layout and a node's settings against it
  *   config.c    cassandra.yaml's scalar keys and cassandra-rackdc.properties (for check)
  *   suggest.c   "did you mean" for mistyped names, the datacenter lookups
  *   releases.c  the Cassandra releases --cassandra-version knows
+ *   emit.c      --emit (what a planned node takes) and --write-topology (the cluster
+ *               after a change)
+ *   refusals.c  what Cassandra refuses before a change starts (decommission's checks)
  *
  * All state is in one tr_ctx, passed to whatever needs it: there are no mutable globals.
  * A new command is one new file defining `TOOL_COMMAND(cmd_x) { ... }` plus one row in
@@ -81,6 +85,9 @@ typedef struct tr_options {
     uint64_t seed;           /* --seed S (generatetokens --layout seeded), default 1 */
     bool seed_given;
     const char *yaml, *rackdc, *node; /* --yaml, --rackdc, --node (check) */
+    bool force;                /* --force (decommission: as nodetool decommission --force) */
+    const char *emit;          /* --emit yaml|rackdc|initial-token (generatetokens, join) */
+    const char *write_topology; /* --write-topology FILE: the cluster after the change */
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */
@@ -305,5 +312,31 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
 const char *join_rack(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
                       const char *cmd);
 int64_t cassandra_first_token(tr_ctx *ctx);
+/* planning.c: the names of n planned nodes (--names, exactly n, else node1, ... or
+ * PREFIX-node1, ...) and their racks (--racks: nodes per rack, or named RAC1=2,...; else
+ * one rack), malloc'ed; *nracks_out receives the number of racks. */
+char **node_names(tr_ctx *ctx, size_t n, const char *prefix);
+char **rack_plan(tr_ctx *ctx, size_t n, size_t *nracks_out);
+
+/* ------------------------------------------------------------------- emit */
+
+/* emit.c: --emit, --write-topology and --force with the commands that take them only. */
+void check_plan_options(tr_ctx *ctx);
+/* One planned node as --emit asks: a cassandra.yaml snippet (partitioner, num_tokens,
+ * initial_token, and ALLOCATION, e.g. "allocate_tokens_for_local_replication_factor: 3",
+ * when not NULL), its cassandra-rackdc.properties, or its initial_token line; tokens in
+ * the partitioner's text form. emit_node64: Murmur3 tokens. */
+void emit_node(tr_ctx *ctx, tokenring_partitioner p, const char *label, const char *dc,
+               const char *rack, char *const *tokens, size_t nt, const char *allocation);
+void emit_node64(tr_ctx *ctx, const char *label, const char *dc, const char *rack,
+                 const int64_t *tokens, size_t nt, const char *allocation);
+/* --write-topology FILE: AFTER, with the input's keyspaces, as a topology file. */
+void write_topology_after(tr_ctx *ctx, const tokenring_topology *after);
+
+/* refusals.c: dies with Cassandra's message (and what would make it possible) where
+ * Cassandra refuses to decommission NODE of T: a joining node, the ring's only node, and
+ * from 4.0 on (--cassandra-version) any keyspace of the input whose factor is not below
+ * the nodes it counts, unless --force. */
+void decommission_allowed(tr_ctx *ctx, const tokenring_topology *t, const char *node);
 
 #endif

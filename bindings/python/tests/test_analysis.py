@@ -166,6 +166,21 @@ def test_migration_plan():
         tokenring.migration_plan(topo, "nope", "dc2", ["x1"], ["r1"], 16, 1)
 
 
+def test_migration_plan_keeps_factors_and_other_datacenters():
+    """rf=0 keeps each keyspace's factor of the old datacenter; dc1 stays in every ALTER;
+    SimpleStrategy across two datacenters is refused, named."""
+    topo = Topology([("n%d" % i, "dc1" if i < 3 else "dc2", "r1", [i * 1000 - 3000])
+                     for i in range(6)])
+    plan = tokenring.migration_plan(topo, "dc2", "dc3", ["x1", "x2"], ["r1", "r2"], 4, 0,
+                                    {"shop": {"dc1": 3, "dc2": 2}})
+    assert ("cqlsh: ALTER KEYSPACE shop WITH replication = {'class': "
+            "'NetworkTopologyStrategy', 'dc1': '3', 'dc2': '2', 'dc3': '2'};") in plan.steps
+    assert all("'dc1': '3'" in s for s in plan.steps if "ALTER KEYSPACE" in s)
+    with pytest.raises(tokenring.UnsupportedError, match="system_auth"):
+        tokenring.migration_plan(topo, "dc2", "dc3", ["x1", "x2", "x3"], ["r1", "r2", "r3"], 4,
+                                 0, {"system_auth": "SimpleStrategy:3"})
+
+
 def test_movement_repr_reads_as_its_summary():
     topo = Topology([("A", "dc1", "r1", [10, 50]), ("B", "dc1", "r1", [30, 80]),
                      ("C", "dc1", "r1", [65, 95])])

@@ -607,7 +607,10 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
                    keyspaces: Mapping[str, ReplicationLike] = {},
                    progress: Optional[Progress] = None) -> MigrationPlan:
     """Plans changing num_tokens by building ``new_datacenter`` (nodes ``node_names`` in
-    ``racks``) and moving to it; the steps name the real keyspaces and nodes.
+    ``racks``) and moving to it; the steps name the real keyspaces and nodes. Every
+    keyspace with replicas in ``old_datacenter`` gets factor ``rf`` in the new one, or with
+    ``rf=0`` keeps its factor there; every other datacenter is kept as it is (a
+    SimpleStrategy keyspace in a cluster of several datacenters raises UnsupportedError).
     ``progress`` as for :func:`availability`."""
     if len(racks) != len(node_names):
         raise ValueError("racks must have one entry per node name")
