@@ -271,6 +271,14 @@ const tool_option tool_options[] = {
     { "--top", "N", "how many worst failure sets to show per k (availability; default 5, 0 "
                     "counts only)" },
     { "--list", NULL, "list every failing set of nodes instead of the summary (availability)" },
+    { "--budget", "SECONDS", "how long a long command may run, as the library estimates it "
+                             "before starting (availability, join, generatetokens, "
+                             "migrate-num-tokens; default about 5 s; 'unlimited' for no limit)" },
+    { "--max-num-tokens", "T", "accept --num-tokens up to T (default 1536, Cassandra's own "
+                               "limit)" },
+    { "--progress", NULL, "report progress on stderr even when it is not a terminal (off a "
+                          "terminal, work that lasts over a second reports once a second "
+                          "anyway)" },
     { "--help", NULL, "print this help" },
     { "--man", NULL, "print the manual page (roff)" },
     { "--version", NULL, "print the version" },
@@ -289,6 +297,7 @@ const char *const tool_description =
 
 const char *const tool_exit_text =
     "0 success; 1 internal error (e.g. out of memory); 2 bad usage (unknown command or "
-    "option, malformed key argument, unknown keyspace); 3 bad input (a file that cannot be "
+    "option, malformed key argument, unknown keyspace, a request whose estimated work is "
+    "above --budget); 3 bad input (a file that cannot be "
     "read or parsed, with FILE:LINE:COLUMN, or an input lacking what the command needs). "
     "Nothing is printed on standard output unless the command succeeds.";
