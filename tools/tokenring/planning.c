@@ -571,9 +571,11 @@ TOOL_COMMAND(cmd_generatetokens)
             char name[64];
             snprintf(name, sizeof name, "planned-node-%zu", i);
             /* the default plan for one join: never less balanced than Cassandra's */
-            rc = tokenring_allocate_join(mine, (uint32_t)ctx->opt.num_tokens, work, name, dc,
-                                         racks[i], NULL, (int32_t)ctx->opt.rf,
-                                         cassandra_release(ctx, NULL), 0, &err);
+            tokenring_limits lim;
+            tool_limits(ctx, &lim, "generatetokens");
+            rc = tokenring_allocate_join_limited(mine, NULL, (uint32_t)ctx->opt.num_tokens, work,
+                                                 name, dc, racks[i], NULL, (int32_t)ctx->opt.rf,
+                                                 cassandra_release(ctx, NULL), 0, &lim, &err);
             if (rc == TOKENRING_OK)
                 rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
                                                  (size_t)ctx->opt.num_tokens, &err);
@@ -583,8 +585,11 @@ TOOL_COMMAND(cmd_generatetokens)
     } else {
         if (ctx->progress_on)
             fprintf(stderr, "planning %zu nodes...", n);
-        rc = tokenring_allocate_nodes(tokens, (uint32_t)ctx->opt.num_tokens, t, dc,
-                                      (const char *const *)racks, n, (int32_t)ctx->opt.rf, 0, &err);
+        tokenring_limits lim;
+        tool_limits(ctx, &lim, "generatetokens");
+        rc = tokenring_allocate_nodes_limited(tokens, (uint32_t)ctx->opt.num_tokens, t, dc,
+                                              (const char *const *)racks, n,
+                                              (int32_t)ctx->opt.rf, 0, &lim, &err);
         if (ctx->progress_on)
             fputs("\r\033[K", stderr);
     }
@@ -658,9 +663,13 @@ TOOL_COMMAND(cmd_migrate)
     memset(&err, 0, sizeof err);
     if (ctx->progress_on)
         fprintf(stderr, "planning %zu nodes...", n);
-    int rc = tokenring_migration_plan(&m, t, old, ctx->opt.new_dc, (const char *const *)names,
-                                      (const char *const *)racks, n, (uint32_t)ctx->opt.num_tokens,
-                                      (int32_t)ctx->opt.rf, ks, rs, nk, &err);
+    tokenring_limits lim;
+    tool_limits(ctx, &lim, "migrate-num-tokens");
+    int rc = tokenring_migration_plan_limited(&m, t, old, ctx->opt.new_dc,
+                                              (const char *const *)names,
+                                              (const char *const *)racks, n,
+                                              (uint32_t)ctx->opt.num_tokens, (int32_t)ctx->opt.rf,
+                                              ks, rs, nk, &lim, &err);
     if (ctx->progress_on)
         fputs("\r\033[K", stderr);
     if (rc != TOKENRING_OK)
