@@ -23,7 +23,7 @@ void parse_budget_option(tr_ctx *ctx, const char *flag, const char *val)
             die(EXIT_USAGE, "--budget: expected a number of seconds (e.g. 5 or 0.5) or "
                             "'unlimited', found '%s'", val);
         double units = s * (double)TOKENRING_WORK_UNITS_PER_SECOND;
-        ctx->opt.budget = units < 1 ? 1 : (uint64_t)units;
+        ctx->opt.budget = units < 1 ? 1 : (uint64_t)(units + 0.5);
         return;
     }
     /* --max-num-tokens */
