@@ -164,12 +164,16 @@
       "count the sets of failed nodes, racks or datacenters that make ranges unavailable", \
       "For each consistency level (default QUORUM; ONE, TWO, THREE, QUORUM, ALL, " \
       "LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM, comma-separated) and k = 1 .. K failed units " \
-      "(default 3 nodes, at most 3 nodes; every rack or datacenter count with --fail racks " \
-      "or --fail datacenters, which fail every node of the unit): how many of the k-sets " \
+      "(default 3 nodes; every rack or datacenter count with --fail racks or --fail " \
+      "datacenters, which fail every node of the unit; a default count stops, with a note, " \
+      "at the first k whose estimated work is above --budget): how many of the k-sets " \
       "leave some range without enough live replicas, the largest share of the token " \
       "space one of them makes unavailable, and the --top N worst sets (default 5). " \
+      "Nodes already down (DN in nodetool status) count as failed: the k-sets are of " \
+      "additional failures, and each level first says what is unavailable already. " \
       "--list prints every failing set of nodes instead (k at most 3). A progress bar over " \
-      "the replica sets and the search shows on a terminal.", \
+      "the replica sets and the search shows on a terminal (--progress: lines on stderr " \
+      "elsewhere).", \
       "tokenring availability demo --cl ONE,QUORUM --fail racks") \
     X(cmd_balance, \
       "balance", "[KEYSPACE] [--dc DC [--rack RACK]]", \
