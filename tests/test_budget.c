@@ -272,6 +272,20 @@ static void allocator_limits(void **state)
                                                      TOKENRING_CASSANDRA_5_0, 0, &lim, &err),
                      TOKENRING_OK);
     assert_true(lim.estimate > 0);
+    lim.max_num_tokens = 70000; /* above TOKENRING_LAYOUT_MAX_TOKENS: that one holds */
+    assert_int_equal(tokenring_allocate_nodes_limited(out, 65537, t, "datacenter1", racks, 1, 3,
+                                                      0, &lim, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_allocate_nodes_limited(out, 0, t, "datacenter1", racks, 1, 3, 0,
+                                                      &lim, &err),
+                     TOKENRING_E_RANGE);
+    /* no node, or a bad factor: the allocator's own errors, not a budget */
+    assert_int_equal(tokenring_allocate_nodes_limited(out, 4, t, "datacenter1", racks, 0, 3, 0,
+                                                      &lim, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_allocate_nodes_limited(out, 4, t, "datacenter1", racks, 1, 0, 0,
+                                                      &lim, &err),
+                     TOKENRING_E_RANGE);
     lim.max_num_tokens = 0;
     lim.budget = 10;
     assert_int_equal(tokenring_allocate_nodes_limited(out, 16, t, "datacenter1", racks, 1, 3, 0,
@@ -371,6 +385,14 @@ static void allocator_limits(void **state)
                                                       16, 3, NULL, NULL, 0, &lim, &err),
                      TOKENRING_OK);
     assert_true(progress_calls > 0);
+    tokenring_migration_free(m);
+    m = NULL;
+    assert_int_equal(tokenring_migration_plan_limited(&m, t, "datacenter1", "dc2", names, mr, 3,
+                                                      16, 0, NULL, NULL, 0, &lim, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_migration_plan_progress(&m, t, "datacenter1", "dc2", names, mr, 3,
+                                                       16, 3, NULL, NULL, 0, NULL, NULL, &err),
+                     TOKENRING_OK);
     tokenring_migration_free(m);
     m = NULL;
     assert_int_equal(tokenring_migration_plan_limited(&m, NULL, "datacenter1", "dc2", names, mr,

@@ -815,7 +815,9 @@ typedef struct tokenring_availability tokenring_availability;
  *         without @p local_dc); #TOKENRING_E_RANGE (@p k out of range);
  *         #TOKENRING_E_NOTFOUND (@p local_dc or a datacenter of the replication has no
  *         node); #TOKENRING_E_IMPOSSIBLE (the level is unreachable with no failure);
- *         #TOKENRING_E_NOMEM
+ *         #TOKENRING_E_NOMEM; #TOKENRING_E_BUDGET (since 1.2: the estimate, every subset
+ *         of at most k replicas of every range plus every completion of a failing subset,
+ *         is above #TOKENRING_BUDGET_DEFAULT; nothing was done)
  * @since 1.0
  */
 TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
@@ -1096,7 +1098,9 @@ typedef struct tokenring_migration tokenring_migration;
  * @param keyspace_count number of keyspaces (may be 0)
  * @param[out] err optional detail
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_NOTFOUND (old datacenter);
- *         #TOKENRING_E_EXISTS (new datacenter or a node name exists); #TOKENRING_E_RANGE;
+ *         #TOKENRING_E_EXISTS (new datacenter or a node name exists); #TOKENRING_E_RANGE
+ *         (since 1.2 also num_tokens above #TOKENRING_MAX_NUM_TOKENS);
+ *         #TOKENRING_E_BUDGET (since 1.2, see tokenring_migration_plan_limited());
  *         #TOKENRING_E_IMPOSSIBLE (fewer nodes than @p rf); #TOKENRING_E_NOMEM
  * @since 1.0
  */

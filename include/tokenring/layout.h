@@ -226,7 +226,8 @@ TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_o
  * @param flags 0 or #TOKENRING_LAYOUT_STRICT
  * @param[out] err optional detail (names the offending node)
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag);
- *         #TOKENRING_E_RANGE (bad @p tokens_per_node, name too long); #TOKENRING_E_EXISTS
+ *         #TOKENRING_E_RANGE (bad @p tokens_per_node, name too long, a cluster above
+ *         #TOKENRING_MAX_CLUSTER_TOKENS since 1.2); #TOKENRING_E_EXISTS
  *         (a name already present or repeated; with #TOKENRING_LAYOUT_STRICT a token
  *         collision); #TOKENRING_E_UNSUPPORTED (a ByteOrderedPartitioner topology);
  *         #TOKENRING_E_NOMEM
@@ -388,7 +389,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
  * Thread-safe as a reader of @p topology. Complexity about O(M (w^2 + log M)) for M
  * tokens in the datacenter and w tokens walked per replica set.
  * @param[out] tokens_out receives @p num_tokens tokens, ascending
- * @param num_tokens tokens for the new node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens tokens for the new node (1 .. #TOKENRING_MAX_NUM_TOKENS since 1.2)
  * @param topology the current cluster (not modified)
  * @param datacenter the new node's datacenter (need not exist yet)
  * @param rack the new node's rack (need not exist yet)
@@ -426,7 +427,8 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  *
  * Thread-safe as a reader of @p topology. Complexity about O(count * M (w^2 + log M)).
  * @param[out] tokens_out receives @p count * @p num_tokens tokens
- * @param num_tokens tokens per new node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens tokens per new node (1 .. #TOKENRING_MAX_NUM_TOKENS since 1.2, before
+ *        1 .. #TOKENRING_LAYOUT_MAX_TOKENS; tokenring_allocate_nodes_limited() raises it)
  * @param topology the current cluster (not modified)
  * @param datacenter the datacenter the nodes join
  * @param racks @p count rack names, one per new node, in join order
@@ -434,7 +436,8 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  * @param rf the replication factor of @p datacenter (1 .. #TOKENRING_MAX_RF)
  * @param flags 0 or #TOKENRING_ALLOCATE_NODE_BY_NODE
  * @param[out] err optional detail
- * @return as tokenring_allocate_tokens()
+ * @return as tokenring_allocate_tokens(); since 1.2 also #TOKENRING_E_BUDGET (the
+ *         default budget, see tokenring_allocate_nodes_limited())
  * @since 1.0
  */
 TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
@@ -708,7 +711,8 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
  * Thread-safe as a reader of @p topology. Complexity: Cassandra's allocation, the
  * allocator's, and three ring and placement builds of the cluster.
  * @param[out] tokens_out receives @p num_tokens tokens, ascending; untouched on failure
- * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_MAX_NUM_TOKENS, Cassandra's
+ *        own limit; tokenring_allocate_join_limited() raises it)
  * @param topology the current cluster (not modified)
  * @param name the new node's name (its address, as for tokenring_allocate_cassandra());
  *        must not be in @p topology

@@ -1021,6 +1021,13 @@ def test_budget():
               "--cl", "ALL"])
     check("Down already (counted as failed): A" in out and "unavailable already: " in out,
           "availability: the text says what is down and unavailable already")
+    rc, out, err = run(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability",
+                        "ks", "--list"])
+    check(rc == 0 and "counts every node as up (1 node is down)" in err,
+          "availability --list warns that it counts the DN node as up: %r" % err)
+    rc, out, err = run(["availability", "demo", "--list", "--budget", "3"])
+    check(rc == 2 and "--list runs under the default budget" in err,
+          "availability --list --budget is refused: %d %r" % (rc, err))
     # the default count of failed nodes stops where the budget does, and says so
     rc, out, err = run(["availability", "demo", "--budget", "0.000075"])
     check(rc == 0 and "not computed" in out and "--budget" in err and " 1 " in out,

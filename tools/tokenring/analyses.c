@@ -174,6 +174,15 @@ TOOL_COMMAND(cmd_availability)
         if (ctx->opt.fail_unit && strcmp(ctx->opt.fail_unit, "nodes") != 0)
             die(EXIT_USAGE, "--list lists failed nodes only; drop --fail %s or --list",
                 ctx->opt.fail_unit);
+        if (ctx->opt.budget)
+            die(EXIT_USAGE, "--list runs under the default budget: drop --budget, or --list "
+                            "for the summary, which takes it");
+        size_t ndown = 0;
+        free(down_nodes(need_ring(ctx), &ndown));
+        if (ndown)
+            fprintf(stderr, "tokenring: availability --list counts every node as up (%zu "
+                            "%s down): without --list the summary starts from them\n",
+                    ndown, ndown == 1 ? "node is" : "nodes are");
         availability_list(ctx);
         return;
     }
