@@ -76,6 +76,7 @@ type BudgetError struct {
 	Estimate uint64
 }
 
+// Error is the *Error's text, which gives the estimate and how to raise the budget.
 func (e *BudgetError) Error() string { return e.Err.Error() }
 
 // Seconds is the estimate in rough seconds on the machine the units were calibrated on.
