@@ -1626,17 +1626,21 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
 uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,
                           uint32_t num_tokens, size_t count, int32_t rf)
 {
-    uint64_t M = 0, T = num_tokens, R = rf < 1 ? 1 : (uint64_t)rf;
+    uint64_t M = 0, T = num_tokens, R = rf < 1 ? 1 : (uint64_t)rf, nodes = 0;
     for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
-        if (!datacenter || strcmp(info.datacenter, datacenter) == 0)
+        if (!datacenter || strcmp(info.datacenter, datacenter) == 0) {
             M += info.token_count;
+            nodes++;
+        }
     }
     uint64_t w = tr_work_mul(64, M);
-    for (size_t i = 0; i < count && w != UINT64_MAX; i++, M += T) {
-        uint64_t walk = 1 + tr_work_mul(R, T) / (M + 1);
+    for (size_t i = 0; i < count && w != UINT64_MAX; i++, M += T, nodes++) {
         w = tr_work_add(w, tr_work_mul(T + 16, M + T));
+        if (nodes < R)
+            continue; /* at most rf nodes: evenly spaced tokens, no walk */
+        uint64_t walk = 1 + tr_work_mul(R, T) / (M + 1);
         w = tr_work_add(w, tr_work_mul(T, tr_work_mul(walk, walk)));
     }
     return w;

@@ -483,9 +483,10 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
  * num_tokens is at most @c limits->max_num_tokens (default #TOKENRING_MAX_NUM_TOKENS,
  * Cassandra's own limit; tokenring_allocate_nodes() and tokenring_allocate_tokens() apply
  * that default). The estimate, before anything is planned: for each node planned into a
- * datacenter of M tokens (growing by T = @p num_tokens with each), (T + 16)(M + T) + T w^2
- * units with w = 1 + rf T / (M + 1), the tokens a replica walk passes (a node taking many
- * tokens in a few ranges walks past its own: the cost is then cubic in T), plus 64 M.
+ * datacenter of M tokens (growing by T = @p num_tokens with each), (T + 16)(M + T) units,
+ * plus, once the datacenter has rf nodes (before, a node's tokens are evenly spaced),
+ * T w^2 with w = 1 + rf T / (M + 1), the tokens a replica walk passes (a node taking many
+ * tokens in a few ranges walks past its own: the cost is then cubic in T); plus 64 M.
  * @param[out] tokens_out as tokenring_allocate_nodes()
  * @param num_tokens tokens per new node (1 .. the cap above)
  * @param topology as tokenring_allocate_nodes()
