@@ -340,6 +340,18 @@ static void allocator_limits(void **state)
                                                      "datacenter1", "rack1", NULL, 3,
                                                      TOKENRING_CASSANDRA_5_0, 0, NULL, &err),
                      TOKENRING_E_UNSUPPORTED);
+    const char *nm[3][3] = { { NULL, "datacenter1", "rack1" }, { "10.9.9.9", NULL, "rack1" },
+                             { "10.9.9.9", "datacenter1", NULL } };
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(tokenring_allocate_join_limited(out, NULL, 16, t, nm[i][0], nm[i][1],
+                                                         nm[i][2], NULL, 3,
+                                                         TOKENRING_CASSANDRA_5_0, 0, NULL, &err),
+                         TOKENRING_E_INVAL);
+        const char *const *rk = i == 2 ? NULL : racks;
+        assert_int_equal(tokenring_allocate_nodes_limited(out, 16, t, i == 1 ? NULL : "dc1", rk,
+                                                          1, 3, 0, NULL, &err),
+                         i == 0 ? TOKENRING_OK : TOKENRING_E_INVAL);
+    }
     tokenring_topology *t2;
     assert_int_equal(tokenring_topology_new_partitioned(&t2, TOKENRING_PARTITIONER_RANDOM),
                      TOKENRING_OK);
