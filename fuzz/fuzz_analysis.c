@@ -411,6 +411,57 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (rc != TOKENRING_OK)
         FUZZ_CHECK(err.code == rc);
 
+    /* budgets: a small budget refuses before any work with the estimate above it; nodes
+     * already down (the summary); the num_tokens cap of the allocators */
+    uint8_t bb = fuzz_u8(&r), db = fuzz_u8(&r);
+    tokenring_ring *bring = NULL;
+    if (tokenring_ring_build(&bring, t, NULL) == TOKENRING_OK) {
+        tokenring_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.budget = bb & 0x80 ? (uint64_t)(bb & 0x7f) * 1000 : 0;
+        uint32_t down[3];
+        size_t bnodes = tokenring_ring_node_count(bring);
+        for (size_t i = 0; i < 3 && i < (size_t)(db & 3); i++)
+            down[lim.failed_count++] = (uint32_t)((db >> (2 + 2 * i)) % (bnodes + 1));
+        lim.failed_nodes = down;
+        tokenring_availability_summary *sum = NULL;
+        rc = tokenring_availability_summary_build_limited(
+            &sum, bring, repl, 1 + bb % 8, bb & 0x40 ? dcs[(bb >> 3) & 1] : NULL, (bb >> 1) % 3,
+            1 + (bb >> 4) % 3, bb & 8 ? 3 : 0, &lim, &err);
+        if (rc == TOKENRING_E_BUDGET) {
+            FUZZ_CHECK(sum == NULL && lim.budget != 0 && lim.estimate > lim.budget);
+        } else if (rc == TOKENRING_OK) {
+            tokenring_u128 b, tot;
+            FUZZ_CHECK(tokenring_availability_summary_counts(&b, &tot, NULL, sum) ==
+                       TOKENRING_OK);
+            FUZZ_CHECK(w128(b) <= w128(tot));
+            FUZZ_CHECK(lim.estimate <= (lim.budget ? lim.budget : TOKENRING_BUDGET_DEFAULT));
+            double df = -1;
+            FUZZ_CHECK(tokenring_availability_summary_down(NULL, &df, sum) == TOKENRING_OK);
+            FUZZ_CHECK(df >= 0 && df <= 1.0 + 1e-9);
+        } else {
+            FUZZ_CHECK(sum == NULL && err.code == rc);
+        }
+        tokenring_availability_summary_free(sum);
+        tokenring_ring_free(bring);
+    }
+    {
+        tokenring_limits lim;
+        memset(&lim, 0, sizeof lim);
+        lim.budget = bb & 0x20 ? (uint64_t)db * 100 : 0;
+        lim.max_num_tokens = db & 0x10 ? 4 : 0;
+        const char *rk1[1] = { racks[db % 3] };
+        int64_t o[8];
+        rc = tokenring_allocate_nodes_limited(o, 1 + db % 8, t, dcs[db & 1], rk1, 1,
+                                              1 + (db >> 5) % 3, 0, &lim, &err);
+        if (rc == TOKENRING_E_BUDGET)
+            FUZZ_CHECK(lim.budget != 0 && lim.estimate > lim.budget);
+        else if (rc != TOKENRING_OK)
+            FUZZ_CHECK(err.code == rc);
+        if (lim.max_num_tokens == 4 && 1 + db % 8 > 4)
+            FUZZ_CHECK(rc == TOKENRING_E_RANGE);
+    }
+
     char *after = dump(t, repl);
     FUZZ_CHECK(strcmp(before, after) == 0);
     free(before);

@@ -229,7 +229,8 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                          const tokenring_topology *topology, const char *name,
                          const char *datacenter, const char *rack,
                          const tokenring_replication *keyspace, int32_t local_rf,
-                         uint32_t release, uint32_t flags, tokenring_error *err);
+                         uint32_t release, uint32_t flags, tokenring_limits *lim,
+                         tokenring_error *err);
 
 TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
                                           const tokenring_topology *topology, const char *name,
@@ -248,7 +249,7 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
                            : "ByteOrderedPartitioner has no token allocation (its tokens are "
                              "keys; Cassandra has none either)");
     return allocate_join(tokens_out, NULL, num_tokens, topology, name, datacenter, rack,
-                         keyspace, local_rf, release, flags, err);
+                         keyspace, local_rf, release, flags, NULL, err);
 }
 
 TOKENRING_API int tokenring_allocate_join128(tokenring_token128 *tokens_out,
@@ -270,14 +271,43 @@ TOKENRING_API int tokenring_allocate_join128(tokenring_token128 *tokens_out,
                            : "ByteOrderedPartitioner has no token allocation (its tokens are "
                              "keys; Cassandra has none either)");
     return allocate_join(NULL, tokens_out, num_tokens, topology, name, datacenter, rack,
-                         keyspace, local_rf, release, flags, err);
+                         keyspace, local_rf, release, flags, NULL, err);
+}
+
+TOKENRING_API int tokenring_allocate_join_limited(
+    int64_t *tokens_out, tokenring_token128 *tokens128_out, uint32_t num_tokens,
+    const tokenring_topology *topology, const char *name, const char *datacenter,
+    const char *rack, const tokenring_replication *keyspace, int32_t local_rf,
+    uint32_t release, uint32_t flags, tokenring_limits *limits, tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
+    if ((tokens_out != NULL) == (tokens128_out != NULL))
+        return tr_fail(err, TOKENRING_E_INVAL,
+                       "give exactly one of tokens_out (Murmur3) and tokens128_out "
+                       "(RandomPartitioner)");
+    if (!topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    int want = tokens_out ? TOKENRING_PARTITIONER_MURMUR3 : TOKENRING_PARTITIONER_RANDOM;
+    int have = tokenring_topology_partitioner(topology);
+    if (have != want)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       have == TOKENRING_PARTITIONER_BYTE_ORDERED
+                           ? "ByteOrderedPartitioner has no token allocation (its tokens are "
+                             "keys; Cassandra has none either)"
+                       : have == TOKENRING_PARTITIONER_RANDOM
+                           ? "a RandomPartitioner topology: pass tokens128_out"
+                           : "a Murmur3 topology: pass tokens_out");
+    return allocate_join(tokens_out, tokens128_out, num_tokens, topology, name, datacenter,
+                         rack, keyspace, local_rf, release, flags, limits, err);
 }
 
 static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32_t num_tokens,
                          const tokenring_topology *topology, const char *name,
                          const char *datacenter, const char *rack,
                          const tokenring_replication *keyspace, int32_t local_rf,
-                         uint32_t release, uint32_t flags, tokenring_error *err)
+                         uint32_t release, uint32_t flags, tokenring_limits *lim,
+                         tokenring_error *err)
 {
     bool rp = out128 != NULL;
     if (flags != 0)
@@ -305,8 +335,25 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
         return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                        "the keyspace places no replica in datacenter '%s': nothing to balance",
                        datacenter);
-    if ((rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
+    if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK ||
+        (rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
         return rc;
+    /* Two allocator plans (ours and the refinement of Cassandra's; Cassandra's own is
+     * cheaper), and three ring and placement builds of the cluster. */
+    {
+        size_t all = 0;
+        for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            all += info.token_count;
+        }
+        uint64_t work = tr_work_add(
+            tr_work_mul(2, tr_allocate_work(topology, simple ? NULL : datacenter, num_tokens,
+                                            1, rf)),
+            tr_work_mul(192, (uint64_t)all + num_tokens));
+        if ((rc = tr_budget_check(lim, work, "join planning", err)) != TOKENRING_OK)
+            return rc;
+    }
 
     /* the replication the join is judged by, and the nodes it is judged over */
     tokenring_replication *own_repl = NULL;

@@ -1623,14 +1623,61 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
                    datacenter, num_tokens, lo, dc_tokens, lo);
 }
 
+uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,
+                          uint32_t num_tokens, size_t count, int32_t rf)
+{
+    uint64_t M = 0, T = num_tokens, R = rf < 1 ? 1 : (uint64_t)rf, nodes = 0;
+    for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (!datacenter || strcmp(info.datacenter, datacenter) == 0) {
+            M += info.token_count;
+            nodes++;
+        }
+    }
+    uint64_t w = tr_work_mul(64, M);
+    for (size_t i = 0; i < count && w != UINT64_MAX; i++, M += T, nodes++) {
+        w = tr_work_add(w, tr_work_mul(T + 16, M + T));
+        if (nodes < R)
+            continue; /* at most rf nodes: evenly spaced tokens, no walk */
+        uint64_t walk = 1 + tr_work_mul(R, T) / (M + 1);
+        w = tr_work_add(w, tr_work_mul(T, tr_work_mul(walk, walk)));
+    }
+    return w;
+}
+
+TOKENRING_API int tokenring_allocate_nodes_limited(int64_t *tokens_out, uint32_t num_tokens,
+                                                   const tokenring_topology *topology,
+                                                   const char *datacenter,
+                                                   const char *const *racks, size_t count,
+                                                   int32_t rf, uint32_t flags,
+                                                   tokenring_limits *limits,
+                                                   tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
+    if (!tokens_out || !topology || !datacenter || !racks)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    int rc = tr_check_num_tokens(err, num_tokens, limits);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (count > 0 && rf >= 1 && rf <= TOKENRING_MAX_RF &&
+        (rc = tr_budget_check(limits, tr_allocate_work(topology, datacenter, num_tokens, count, rf),
+                              "token allocation", err)) != TOKENRING_OK)
+        return rc;
+    tr_progress pg = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0, 0, 0 };
+    return tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                             flags, pg.fn ? &pg : NULL, err);
+}
+
 TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
                                            const tokenring_topology *topology,
                                            const char *datacenter, const char *const *racks,
                                            size_t count, int32_t rf, uint32_t flags,
                                            tokenring_error *err)
 {
-    return tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
-                             flags, NULL, err);
+    return tokenring_allocate_nodes_limited(tokens_out, num_tokens, topology, datacenter, racks,
+                                            count, rf, flags, NULL, err);
 }
 
 TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_t num_tokens,
@@ -1641,7 +1688,10 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
                                                     tokenring_progress_fn progress, void *user,
                                                     tokenring_error *err)
 {
-    tr_progress pg = {progress, user, 0, 0, 0};
-    return tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
-                             flags, progress ? &pg : NULL, err);
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.progress = progress;
+    lim.user = user;
+    return tokenring_allocate_nodes_limited(tokens_out, num_tokens, topology, datacenter, racks,
+                                            count, rf, flags, &lim, err);
 }

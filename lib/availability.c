@@ -459,6 +459,85 @@ static int make_rules(rules *r, const tokenring_ring *ring,
     return TOKENRING_OK;
 }
 
+/* Replicas per range, at most: the sum of the factors, capped by the node count. */
+static uint64_t replicas_per_range(const tokenring_ring *ring,
+                                   const tokenring_replication *replication)
+{
+    int strategy = tokenring_replication_strategy(replication);
+    size_t entries = strategy == TOKENRING_SIMPLE ? 1 : tokenring_replication_dc_count(replication);
+    uint64_t total = 0, n = tokenring_ring_node_count(ring);
+    for (size_t i = 0; i < entries; i++) {
+        const char *dname = NULL;
+        int32_t rf = 0, tr = 0;
+        tokenring_replication_get(&dname, &rf, &tr, replication, i);
+        total += rf > 0 ? (uint64_t)rf : 0;
+    }
+    return total < n ? total : n;
+}
+
+/* The cost models (work units, about 5 ns each; doc/performance.md). Building the
+ * placement and reading its sets costs about 64 units per replica of a range. */
+static uint64_t setup_work(const tokenring_ring *ring, uint64_t R)
+{
+    size_t ranges = 0;
+    tokenring_ring_tokens(ring, &ranges);
+    return tr_work_mul(64, tr_work_mul((uint64_t)ranges + 1, R + 1));
+}
+
+/* The k-list: every subset of at most k replicas of every range (2^R of them), then each
+ * failing subset of m < k nodes completed by every choice of k - m other nodes, each
+ * candidate weighed over its 2^k subsets. */
+static uint64_t list_work(const tokenring_ring *ring, const tokenring_replication *repl,
+                          uint32_t k)
+{
+    uint64_t R = replicas_per_range(ring, repl), n = tokenring_ring_node_count(ring);
+    size_t ranges = 0;
+    tokenring_ring_tokens(ring, &ranges);
+    uint64_t w = setup_work(ring, R);
+    uint64_t subsets = 0;
+    for (uint32_t m = 1; m <= k; m++)
+        subsets = tr_work_add(subsets, tr_work_binom(R, m));
+    w = tr_work_add(w, tr_work_mul(16, tr_work_mul(ranges, subsets)));
+    for (uint32_t m = 1; m < k; m++)
+        w = tr_work_add(w, tr_work_mul(tr_work_mul(ranges, tr_work_binom(R, m)),
+                                       tr_work_mul(8u << k, tr_work_binom(n, k - m))));
+    return w;
+}
+
+/* The summary's walk: every unit set of at most k - 1 units (k for racks and
+ * datacenters, whose last level is walked too) fails and recovers its units, each node
+ * change touching the node's replica sets (and, for single nodes, the sets' members
+ * that become critical); single nodes then scan the last unit of every k-set. An upper
+ * bound: sets that already break are pruned by the walk. */
+static uint64_t summary_work(const tokenring_ring *ring, const tokenring_replication *repl,
+                             int cl, bool single, uint64_t U, uint64_t n_live, uint32_t k,
+                             size_t top_n)
+{
+    uint64_t R = replicas_per_range(ring, repl), n = tokenring_ring_node_count(ring);
+    /* A level that one failed replica breaks (ALL, or a level needing every replica of
+     * a range): every unit breaks at once and the count needs no walk. */
+    uint64_t need = cl == TOKENRING_CL_ONE ? 1 : cl == TOKENRING_CL_TWO ? 2
+                    : cl == TOKENRING_CL_THREE ? 3 : cl == TOKENRING_CL_QUORUM ? R / 2 + 1
+                    : cl == TOKENRING_CL_ALL ? R : 0;
+    bool any_breaks = need > 0 && R <= need;
+    size_t ranges = 0;
+    tokenring_ring_tokens(ring, &ranges);
+    uint64_t spn = (tr_work_mul(ranges, R) + n - 1) / (n ? n : 1); /* sets per node */
+    uint64_t per_node = tr_work_mul(spn + 1, single ? 2 + 2 * R : 2);
+    uint64_t nodes_per_unit = U ? (n_live + U - 1) / U : 1;
+    uint64_t per_unit = tr_work_mul(2, tr_work_mul(per_node, nodes_per_unit ? nodes_per_unit : 1));
+    uint64_t prefixes = 0;
+    if (any_breaks && top_n == 0)
+        prefixes = U; /* every unit breaks a set at once: nothing below it is walked */
+    else
+        for (uint32_t j = 1; j <= (single ? k - 1 : k); j++)
+            prefixes = tr_work_add(prefixes, tr_work_binom(U, j));
+    uint64_t w = tr_work_add(setup_work(ring, R), tr_work_mul(prefixes, per_unit));
+    if (single && !(any_breaks && top_n == 0))
+        w = tr_work_add(w, tr_work_mul(top_n ? 2 : 1, tr_work_binom(U, k)));
+    return w;
+}
+
 static int availability(tokenring_availability **out, const tokenring_ring *ring,
                         const tokenring_replication *replication, int consistency,
                         const char *local_dc, uint32_t k, tr_progress *pg,
@@ -479,6 +558,10 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
                        "k = %u failed nodes is outside 1..%u (the ring has %zu nodes, at "
                        "most %u are enumerated)",
                        k, k > n && n < KMAX ? (unsigned)n : KMAX, n, KMAX);
+    int brc = tr_budget_check(NULL, list_work(ring, replication, k),
+                              "availability analysis", err);
+    if (brc != TOKENRING_OK)
+        return brc;
 
     uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
     rules r;
@@ -730,6 +813,7 @@ struct tokenring_availability_summary {
     uint32_t *top_units; /* top_count * k */
     u128 *top_w;
     u128 space;          /* the whole ring in the widths' units (ring_space()) */
+    u128 down;           /* unavailable already with the failed nodes down */
 };
 
 typedef struct sm {
@@ -758,6 +842,8 @@ typedef struct sm {
     /* state */
     u128 W;
     size_t nbroken;
+    u128 W0;             /* W and nbroken with only the nodes already down failed */
+    size_t nb0;
     uint32_t *chosen;    /* k */
     u128 breaking;
     /* top-N min-heap: worst of the kept at the root */
@@ -976,26 +1062,27 @@ static void top_offer(sm *s, uint32_t last, u128 w)
 static int walk(sm *s, uint32_t depth, uint32_t start, bool count)
 {
     uint32_t r = s->k - depth;
-    if (count && s->nbroken) {
+    if (count && s->nbroken > s->nb0) {
         bool ovf = false;
         s->breaking += binom(s->U - start, r, &ovf); /* at most C(U, k): no overflow */
         count = false;
     }
     if (s->single && r == 1) {
-        if (!count && !top_wants(s, bound_sum(s->W, 1, s->gsuf[start])))
+        if (!count && !top_wants(s, bound_sum(s->W - s->W0, 1, s->gsuf[start])))
             return TOKENRING_OK; /* crit_w[x] <= the width x holds */
         for (uint32_t x = start; x < s->U; x++) {
-            if (count && s->crit_n[x])
+            uint32_t y = s->un[s->un_off[x]]; /* the unit's node */
+            if (count && s->crit_n[y])
                 s->breaking++;
             if (s->top_n)
-                top_offer(s, x, s->W + s->crit_w[x]);
+                top_offer(s, x, s->W - s->W0 + s->crit_w[y]);
             else if (!count)
                 break;
         }
         return TOKENRING_OK;
     }
     for (uint32_t x = start; x + r <= s->U; x++) {
-        bool want = top_wants(s, bound_sum(s->W, r, s->gsuf[x]));
+        bool want = top_wants(s, bound_sum(s->W - s->W0, r, s->gsuf[x]));
         if (!count && !want)
             break; /* gsuf only decreases */
         int rc = unit_change(s, x, +1);
@@ -1003,9 +1090,9 @@ static int walk(sm *s, uint32_t depth, uint32_t start, bool count)
             return rc;
         s->chosen[depth] = x;
         if (r == 1) {
-            if (count && s->nbroken)
+            if (count && s->nbroken > s->nb0)
                 s->breaking++;
-            top_offer(s, x, s->W);
+            top_offer(s, x, s->W - s->W0);
         } else if ((rc = walk(s, depth + 1, x + 1, count)) != TOKENRING_OK) {
             return rc;
         }
@@ -1078,12 +1165,58 @@ TOKENRING_API int tokenring_availability_summary_top(uint32_t *units_out,
     return TOKENRING_OK;
 }
 
+TOKENRING_API int tokenring_availability_summary_down(
+    tokenring_u128 *width_out, double *fraction_out, const tokenring_availability_summary *s)
+{
+    if (!s)
+        return TOKENRING_E_INVAL;
+    put_u128(width_out, s->down);
+    if (fraction_out)
+        *fraction_out = (double)((long double)s->down / (long double)s->space);
+    return TOKENRING_OK;
+}
+
+static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+                         const tokenring_replication *replication, int consistency,
+                         const char *local_dc, int unit, uint32_t k, size_t top_n,
+                         tokenring_limits *lim, tokenring_error *err);
+
 TOKENRING_API int tokenring_availability_summary_build(
     tokenring_availability_summary **out, const tokenring_ring *ring,
     const tokenring_replication *replication, int consistency, const char *local_dc,
     int unit, uint32_t k, size_t top_n, tokenring_progress_fn progress, void *user,
     tokenring_error *err)
 {
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.progress = progress;
+    lim.user = user;
+    return summary_build(out, ring, replication, consistency, local_dc, unit, k, top_n, &lim,
+                         err);
+}
+
+TOKENRING_API int tokenring_availability_summary_build_limited(
+    tokenring_availability_summary **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    int unit, uint32_t k, size_t top_n, tokenring_limits *limits, tokenring_error *err)
+{
+    tokenring_limits none;
+    if (!limits) {
+        memset(&none, 0, sizeof none);
+        limits = &none;
+    }
+    limits->estimate = 0;
+    return summary_build(out, ring, replication, consistency, local_dc, unit, k, top_n, limits,
+                         err);
+}
+
+static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+                         const tokenring_replication *replication, int consistency,
+                         const char *local_dc, int unit, uint32_t k, size_t top_n,
+                         tokenring_limits *lim, tokenring_error *err)
+{
+    tokenring_progress_fn progress = lim->progress;
+    void *user = lim->user;
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability summary");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
@@ -1099,13 +1232,31 @@ TOKENRING_API int tokenring_availability_summary_build(
     static const char *const unit_names[] = { "nodes", "racks", "datacenters" };
     size_t n = tokenring_ring_node_count(ring);
     uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
-    size_t U = unit == TOKENRING_FAIL_NODES   ? n
+    size_t nfailed = lim->failed_count;
+    if (nfailed && !lim->failed_nodes)
+        return tr_fail(err, TOKENRING_E_INVAL, "failed_count is %zu but failed_nodes is NULL",
+                       nfailed);
+    if (nfailed > n)
+        return tr_fail(err, TOKENRING_E_RANGE, "%zu failed nodes, but the ring has %zu nodes",
+                       nfailed, n);
+    for (size_t i = 0; i < nfailed; i++) {
+        if (lim->failed_nodes[i] >= n)
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "failed node index %u is outside the ring's nodes 0..%zu",
+                           lim->failed_nodes[i], n - 1);
+        for (size_t j = 0; j < i; j++)
+            if (lim->failed_nodes[j] == lim->failed_nodes[i])
+                return tr_fail(err, TOKENRING_E_INVAL, "failed node index %u is given twice",
+                               lim->failed_nodes[i]);
+    }
+    size_t U = unit == TOKENRING_FAIL_NODES   ? n - nfailed
                : unit == TOKENRING_FAIL_RACKS ? tokenring_ring_rack_count(ring)
                                               : dcn;
     if (k < 1 || k > U)
         return tr_fail(err, TOKENRING_E_RANGE,
-                       "k = %u failed %s is outside 1..%zu (the ring has %zu %s)", k,
-                       unit_names[unit], U, U, unit_names[unit]);
+                       "k = %u failed %s is outside 1..%zu (the ring has %zu %s%s)", k,
+                       unit_names[unit], U, U, unit_names[unit],
+                       unit == TOKENRING_FAIL_NODES && nfailed ? " not down already" : "");
     bool ovf = false;
     u128 total = binom(U, k, &ovf);
     if (ovf)
@@ -1114,6 +1265,13 @@ TOKENRING_API int tokenring_availability_summary_build(
                        unit_names[unit]);
     if (top_n > (size_t)1 << 24)
         return tr_fail(err, TOKENRING_E_RANGE, "top_n = %zu is above 2^24", top_n);
+    int brc = tr_budget_check(lim,
+                              summary_work(ring, replication, consistency,
+                                           unit == TOKENRING_FAIL_NODES, U,
+                                           n - nfailed, k, top_n),
+                              "availability summary", err);
+    if (brc != TOKENRING_OK)
+        return brc;
 
     rules r;
     memset(&r, 0, sizeof r);
@@ -1125,9 +1283,15 @@ TOKENRING_API int tokenring_availability_summary_build(
     tokenring_availability_summary *res = NULL;
     tr_progress pg = { progress, user, 0, 0, 0 };
     int rc = TOKENRING_OK;
+    uint8_t *down = NULL;     /* node -> already failed */
+    uint32_t *unit_node = NULL; /* single nodes: walk unit -> ring node */
     r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
-    if (!r.need_dc)
+    down = tr_calloc(n + 1, 1);
+    unit_node = tr_calloc(n + 1, sizeof *unit_node);
+    if (!r.need_dc || !down || !unit_node)
         goto nomem;
+    for (size_t i = 0; i < nfailed; i++)
+        down[lim->failed_nodes[i]] = 1;
     if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
         goto done;
 
@@ -1185,20 +1349,27 @@ TOKENRING_API int tokenring_availability_summary_build(
     uint32_t *unit_of = tr_calloc(n + 1, sizeof *unit_of);
     if (!unit_of)
         goto nomem;
+    uint32_t live = 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
         s.node_dc[i] = info.dc_index;
         s.grp[i] = by_dc ? info.dc_index : 0;
-        unit_of[i] = unit == TOKENRING_FAIL_NODES   ? (uint32_t)i
+        if (down[i])
+            continue; /* down already: in no unit, failed once below */
+        if (unit == TOKENRING_FAIL_NODES)
+            unit_node[live] = (uint32_t)i;
+        unit_of[i] = unit == TOKENRING_FAIL_NODES   ? live
                      : unit == TOKENRING_FAIL_RACKS ? info.rack_index
                                                     : info.dc_index;
+        live++;
         s.un_off[unit_of[i] + 1]++;
     }
     for (size_t u = 0; u < U; u++)
         s.un_off[u + 1] += s.un_off[u];
     for (size_t i = 0; i < n; i++)
-        s.un[s.un_off[unit_of[i]] + s.ns_off[unit_of[i]]++] = (uint32_t)i; /* ns_off: cursor */
+        if (!down[i])
+            s.un[s.un_off[unit_of[i]] + s.ns_off[unit_of[i]]++] = (uint32_t)i; /* cursor */
     tr_free(unit_of);
     memset(s.ns_off, 0, (n + 2) * sizeof *s.ns_off);
 
@@ -1306,6 +1477,12 @@ TOKENRING_API int tokenring_availability_summary_build(
     if (s.single)
         for (size_t t = 0; t < sets; t++)
             crit_all(&s, t, +1);
+    /* The nodes already down fail first; the walk counts what more failures add. */
+    for (size_t i = 0; i < n; i++)
+        if (down[i])
+            node_change(&s, (uint32_t)i, +1);
+    s.W0 = s.W;
+    s.nb0 = s.nbroken;
     if (s.pg) {
         pg.done = sets;
         if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
@@ -1324,6 +1501,7 @@ TOKENRING_API int tokenring_availability_summary_build(
     res->n_units = (uint32_t)U;
     res->breaking = s.breaking;
     res->total = total;
+    res->down = s.W0;
     res->sets = sets;
     res->top_count = (uint32_t)s.heap_len;
     if (s.heap_len) {
@@ -1334,7 +1512,9 @@ TOKENRING_API int tokenring_availability_summary_build(
         /* Pop the heap (lowest rank first) into the result from its end. */
         for (size_t i = s.heap_len; i-- > 0;) {
             res->top_w[i] = s.hw[0];
-            memcpy(res->top_units + i * k, s.hu, k * sizeof *s.hu);
+            for (uint32_t j = 0; j < k; j++)
+                res->top_units[i * k + j] =
+                    unit == TOKENRING_FAIL_NODES ? unit_node[s.hu[j]] : s.hu[j];
             heap_swap(&s, 0, i);
             s.heap_len = i;
             heap_down(&s, 0);
@@ -1354,6 +1534,8 @@ nomem:
 done:
     tokenring_availability_summary_free(res);
     tokenring_placement_free(pl);
+    tr_free(down);
+    tr_free(unit_node);
     tr_free(r.need_dc);
     tr_free(s.node_dc);
     tr_free(s.w);

@@ -49,6 +49,18 @@ static inline int tr_progress_tick(tr_progress *p, const char *what, tokenring_e
     return tr_progress_report(p, what, err);
 }
 
+/* Budgets (lib/budget.c). Work arithmetic saturates at UINT64_MAX. tr_budget_check()
+ * stores the estimate in limits (may be NULL: the default budget) and fails with
+ * TOKENRING_E_BUDGET, naming what, when it is above the budget. tr_check_num_tokens()
+ * checks 1 .. the limits' max_num_tokens (default TOKENRING_MAX_NUM_TOKENS). */
+TR_HIDDEN uint64_t tr_work_add(uint64_t a, uint64_t b);
+TR_HIDDEN uint64_t tr_work_mul(uint64_t a, uint64_t b);
+TR_HIDDEN uint64_t tr_work_binom(uint64_t n, uint64_t k);
+TR_HIDDEN int tr_budget_check(tokenring_limits *limits, uint64_t estimate, const char *what,
+                              tokenring_error *err);
+TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
+                                  const tokenring_limits *limits);
+
 /* Processor features beyond the baseline instruction set (lib/cpu.c): TR_CPU_* bits,
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)

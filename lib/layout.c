@@ -495,6 +495,23 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
                        tokens_per_node, TOKENRING_LAYOUT_MAX_TOKENS);
     if (count == 0)
         return TOKENRING_OK;
+    {
+        uint64_t have = 0;
+        for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            have += info.token_count;
+        }
+        uint64_t add = tr_work_mul(count, tokens_per_node);
+        if (tr_work_add(have, add) > TOKENRING_MAX_CLUSTER_TOKENS)
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "%zu nodes x %u tokens would make a cluster of %llu tokens, above "
+                           "the limit of %llu (TOKENRING_MAX_CLUSTER_TOKENS, what fits in "
+                           "memory)",
+                           count, tokens_per_node,
+                           (unsigned long long)tr_work_add(have, add),
+                           (unsigned long long)TOKENRING_MAX_CLUSTER_TOKENS);
+    }
     /* Validate every name first, so that nothing is added when one is bad. */
     for (size_t i = 0; i < count; i++) {
         int rc = tr_check_name(err, "node name", names[i]);

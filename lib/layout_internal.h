@@ -30,6 +30,15 @@ TR_HIDDEN int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_token
                                          int rounds, bool halfway, uint32_t *placed_out,
                                          tokenring_error *err);
 
+/* The allocator's cost model, in work units (lib/allocator.c): for each of `count` nodes
+ * planned into a datacenter of M tokens (M grows by T with each), (T + 16)(M + T), plus,
+ * once the datacenter has rf nodes (before, tokens are evenly spaced), T w^2 with
+ * w = 1 + rf T / (M + 1), the tokens walked per replica set (a node that takes many
+ * tokens in a few ranges walks past its own tokens: the cubic term). With `datacenter`
+ * NULL, M counts every token of the topology. */
+TR_HIDDEN uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,
+                                    uint32_t num_tokens, size_t count, int32_t rf);
+
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,
                               uint32_t slots);

@@ -624,6 +624,41 @@ fail:
     return rc;
 }
 
+/* The budget at the entry: the allocator's cost model for the new datacenter's nodes
+ * (its first node per rack is laid out evenly, so this bounds it) and the num_tokens cap.
+ * Bad arguments are left to plan(), which names them. */
+static int budget_entry(const tokenring_topology *topology, const char *new_datacenter,
+                        size_t node_count, uint32_t num_tokens, int32_t rf,
+                        tokenring_limits *lim, tokenring_error *err)
+{
+    if (lim)
+        lim->estimate = 0;
+    if (!topology || !new_datacenter || rf < 1 || rf > TOKENRING_MAX_RF)
+        return TOKENRING_OK;
+    int rc = tr_check_num_tokens(err, num_tokens, lim);
+    if (rc != TOKENRING_OK)
+        return rc;
+    return tr_budget_check(lim,
+                           tr_allocate_work(topology, new_datacenter, num_tokens, node_count, rf),
+                           "migration plan", err);
+}
+
+TOKENRING_API int tokenring_migration_plan_limited(
+    tokenring_migration **out, const tokenring_topology *topology, const char *old_datacenter,
+    const char *new_datacenter, const char *const *node_names, const char *const *racks,
+    size_t node_count, uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
+    const tokenring_replication *const *replications, size_t keyspace_count,
+    tokenring_limits *limits, tokenring_error *err)
+{
+    int rc = budget_entry(topology, new_datacenter, node_count, num_tokens, rf, limits, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_progress pg = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0, 0, 0 };
+    return plan(out, topology, old_datacenter, new_datacenter, node_names, racks, node_count,
+                num_tokens, rf, keyspaces, replications, keyspace_count, pg.fn ? &pg : NULL,
+                err);
+}
+
 TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
                                            const tokenring_topology *topology,
                                            const char *old_datacenter,
@@ -635,8 +670,9 @@ TOKENRING_API int tokenring_migration_plan(tokenring_migration **out,
                                            const tokenring_replication *const *replications,
                                            size_t keyspace_count, tokenring_error *err)
 {
-    return plan(out, topology, old_datacenter, new_datacenter, node_names, racks, node_count,
-                num_tokens, rf, keyspaces, replications, keyspace_count, NULL, err);
+    return tokenring_migration_plan_limited(out, topology, old_datacenter, new_datacenter,
+                                            node_names, racks, node_count, num_tokens, rf,
+                                            keyspaces, replications, keyspace_count, NULL, err);
 }
 
 TOKENRING_API int tokenring_migration_plan_progress(
@@ -646,8 +682,11 @@ TOKENRING_API int tokenring_migration_plan_progress(
     const tokenring_replication *const *replications, size_t keyspace_count,
     tokenring_progress_fn progress, void *user, tokenring_error *err)
 {
-    tr_progress pg = {progress, user, 0, 0, 0};
-    return plan(out, topology, old_datacenter, new_datacenter, node_names, racks, node_count,
-                num_tokens, rf, keyspaces, replications, keyspace_count,
-                progress ? &pg : NULL, err);
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.progress = progress;
+    lim.user = user;
+    return tokenring_migration_plan_limited(out, topology, old_datacenter, new_datacenter,
+                                            node_names, racks, node_count, num_tokens, rf,
+                                            keyspaces, replications, keyspace_count, &lim, err);
 }

@@ -83,7 +83,17 @@
 // node, token, datacenter or position that failed); its text reads as a Go error,
 // "tokenring: parse: line 2, column 7: ...". errors.Is matches it against the sentinels
 // ErrInvalid, ErrNoMem, ErrNotFound, ErrExists, ErrRange, ErrParse, ErrEmpty, ErrBufSize,
-// ErrUnsupported, ErrImpossible, ErrCancelled, ErrClosed and ErrZeroValue by code.
+// ErrUnsupported, ErrImpossible, ErrCancelled, ErrBudget, ErrClosed and ErrZeroValue by
+// code.
+//
+// # Budgets
+//
+// The long calls estimate their work before they start and refuse past a budget (about
+// 5 seconds by default) with a *BudgetError carrying the estimate (errors.Is(err,
+// ErrBudget)). The Limited variants (Ring.AvailabilitySummaryLimited,
+// Topology.AllocateJoinLimited, Topology.AllocateNodesLimited,
+// Topology.PlanMigrationLimited) take Limits: a larger Budget (or BudgetUnlimited), a
+// num_tokens cap above Cassandra's 1536, and the nodes already down.
 //
 // # Zero values
 //

@@ -815,7 +815,9 @@ typedef struct tokenring_availability tokenring_availability;
  *         without @p local_dc); #TOKENRING_E_RANGE (@p k out of range);
  *         #TOKENRING_E_NOTFOUND (@p local_dc or a datacenter of the replication has no
  *         node); #TOKENRING_E_IMPOSSIBLE (the level is unreachable with no failure);
- *         #TOKENRING_E_NOMEM
+ *         #TOKENRING_E_NOMEM; #TOKENRING_E_BUDGET (since 1.2: the estimate, every subset
+ *         of at most k replicas of every range plus every completion of a failing subset,
+ *         is above #TOKENRING_BUDGET_DEFAULT; nothing was done)
  * @since 1.0
  */
 TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
@@ -937,8 +939,12 @@ typedef struct tokenring_availability_summary tokenring_availability_summary;
  * @param progress progress callback, or NULL
  * @param user passed to @p progress
  * @param[out] err optional detail
+ * The default budget applies (::tokenring_limits): past it the call refuses with
+ * #TOKENRING_E_BUDGET; tokenring_availability_summary_build_limited() raises it.
+ *
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL argument, unknown level or unit, LOCAL
  *         level without @p local_dc); #TOKENRING_E_RANGE (@p k or @p top_n out of range);
+ *         #TOKENRING_E_BUDGET;
  *         #TOKENRING_E_NOTFOUND (unknown local datacenter); #TOKENRING_E_IMPOSSIBLE;
  *         #TOKENRING_E_CANCELLED; #TOKENRING_E_NOMEM; a placement error
  * @since 1.2
@@ -948,6 +954,62 @@ TOKENRING_API int tokenring_availability_summary_build(
     const tokenring_replication *replication, int consistency, const char *local_dc,
     int unit, uint32_t k, size_t top_n, tokenring_progress_fn progress, void *user,
     tokenring_error *err);
+
+/**
+ * tokenring_availability_summary_build() under @p limits (see ::tokenring_limits): a
+ * budget, progress, and the nodes already down.
+ *
+ * Nodes already down (@c limits->failed_nodes, e.g. the DN nodes of `nodetool status`)
+ * count as failed before any of the @p k: the summary answers "what breaks if k more
+ * fail?". They are not units themselves (with #TOKENRING_FAIL_NODES the units are the
+ * other nodes, @p k at most their number, and the total is C(nodes up, k)); a rack or
+ * datacenter failing fails its nodes that are still up. A k-set counts as breaking when
+ * it makes some range unavailable that is not unavailable already, and its width is
+ * the width it adds; what is unavailable already is read with
+ * tokenring_availability_summary_down(). The worst sets give ring node indices (racks
+ * and datacenters: their ring indices) as the summary without limits does.
+ *
+ * The estimate (@c limits->estimate, work units) bounds the walk from the ring's size:
+ * placement setup, then 2 x (sets per node) x (1 + rf for single nodes) units per unit
+ * change, for every unit set of at most k - 1 units (k for racks and datacenters), plus
+ * C(units, k) for single nodes. It is an upper bound (sets that break already are
+ * pruned), so a refused call may have finished sooner.
+ *
+ * @param[out] out as tokenring_availability_summary_build()
+ * @param ring as tokenring_availability_summary_build()
+ * @param replication as tokenring_availability_summary_build()
+ * @param consistency as tokenring_availability_summary_build()
+ * @param local_dc as tokenring_availability_summary_build()
+ * @param unit as tokenring_availability_summary_build()
+ * @param k number of additional failed units
+ * @param top_n as tokenring_availability_summary_build()
+ * @param[in,out] limits budget, progress, nodes already down; receives the estimate
+ *        (NULL: the defaults)
+ * @param[out] err optional detail
+ * @return as tokenring_availability_summary_build(); #TOKENRING_E_BUDGET (the estimate
+ *         is above the budget; nothing was done); #TOKENRING_E_RANGE also for a failed
+ *         node index outside the ring; #TOKENRING_E_INVAL also for a failed node given
+ *         twice, or @c failed_count without @c failed_nodes
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_availability_summary_build_limited(
+    tokenring_availability_summary **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    int unit, uint32_t k, size_t top_n, tokenring_limits *limits, tokenring_error *err);
+
+/**
+ * What is unavailable already with the nodes that were down when the summary was built
+ * (::tokenring_limits::failed_nodes of tokenring_availability_summary_build_limited();
+ * 0 without them): the width of the ranges that cannot reach the level.
+ * @param[out] width_out receives the exact width (may be NULL)
+ * @param[out] fraction_out receives it as a fraction of the ring (may be NULL)
+ * @param summary the summary
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL @p summary)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_availability_summary_down(
+    tokenring_u128 *width_out, double *fraction_out,
+    const tokenring_availability_summary *summary);
 
 /**
  * Frees a summary.
@@ -1055,7 +1117,9 @@ typedef struct tokenring_migration tokenring_migration;
  * @param[out] err optional detail
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_NOTFOUND (old datacenter);
  *         #TOKENRING_E_EXISTS (new datacenter or a node name exists); #TOKENRING_E_RANGE
- *         (also @p rf 0 without keyspaces); #TOKENRING_E_IMPOSSIBLE (fewer nodes than a
+ *         (since 1.2 also num_tokens above #TOKENRING_MAX_NUM_TOKENS, and @p rf 0
+ *         without keyspaces); #TOKENRING_E_BUDGET (since 1.2, see
+ *         tokenring_migration_plan_limited()); #TOKENRING_E_IMPOSSIBLE (fewer nodes than a
  *         factor of the new datacenter); #TOKENRING_E_UNSUPPORTED (a SimpleStrategy
  *         keyspace in a cluster of several datacenters, or transient replicas kept with
  *         @p num_tokens above 1, which Cassandra refuses; since 1.2);
@@ -1103,6 +1167,37 @@ TOKENRING_API int tokenring_migration_plan_progress(
     size_t node_count, uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
     const tokenring_replication *const *replications, size_t keyspace_count,
     tokenring_progress_fn progress, void *user, tokenring_error *err);
+
+/**
+ * tokenring_migration_plan() under @p limits (see ::tokenring_limits): a budget,
+ * progress (as tokenring_migration_plan_progress()) and the num_tokens cap
+ * (@c limits->max_num_tokens, default #TOKENRING_MAX_NUM_TOKENS, which the calls without
+ * limits apply). The estimate is the allocator's (tokenring_allocate_nodes_limited())
+ * for @p node_count nodes joining the new datacenter.
+ * @param[out] out as tokenring_migration_plan()
+ * @param topology as tokenring_migration_plan()
+ * @param old_datacenter as tokenring_migration_plan()
+ * @param new_datacenter as tokenring_migration_plan()
+ * @param node_names as tokenring_migration_plan()
+ * @param racks as tokenring_migration_plan()
+ * @param node_count as tokenring_migration_plan()
+ * @param num_tokens as tokenring_migration_plan() (1 .. the cap above)
+ * @param rf as tokenring_migration_plan()
+ * @param keyspaces as tokenring_migration_plan()
+ * @param replications as tokenring_migration_plan()
+ * @param keyspace_count as tokenring_migration_plan()
+ * @param[in,out] limits budget, progress, num_tokens cap; receives the estimate (NULL:
+ *        the defaults)
+ * @param[out] err optional detail
+ * @return as tokenring_migration_plan(); #TOKENRING_E_BUDGET; #TOKENRING_E_CANCELLED
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_migration_plan_limited(
+    tokenring_migration **out, const tokenring_topology *topology, const char *old_datacenter,
+    const char *new_datacenter, const char *const *node_names, const char *const *racks,
+    size_t node_count, uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
+    const tokenring_replication *const *replications, size_t keyspace_count,
+    tokenring_limits *limits, tokenring_error *err);
 
 /**
  * Frees a plan.

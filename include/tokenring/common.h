@@ -110,8 +110,13 @@ typedef enum tokenring_status {
     TOKENRING_E_IMPOSSIBLE = -10,     /**< The request cannot be met by any answer, e.g.
                                            a replication factor larger than the nodes
                                            available to an allocator or an analysis. */
-    TOKENRING_E_CANCELLED = -11       /**< The caller's progress callback asked the call
+    TOKENRING_E_CANCELLED = -11,      /**< The caller's progress callback asked the call
                                            to stop (@since 1.2). */
+    TOKENRING_E_BUDGET = -12          /**< The call's estimated work is above its budget
+                                           (::tokenring_limits): it refused before
+                                           starting; the message gives the estimate in
+                                           work units and in rough seconds
+                                           (@since 1.2). */
 } tokenring_status;
 
 /**
@@ -135,6 +140,54 @@ typedef enum tokenring_status {
  * @since 1.2
  */
 typedef int (*tokenring_progress_fn)(void *user, uint64_t done, uint64_t total);
+
+/** Work units of the default budget of the long calls (about 5 seconds on the machine
+ *  the cost models were calibrated on, see #TOKENRING_WORK_UNITS_PER_SECOND). @since 1.2 */
+#define TOKENRING_BUDGET_DEFAULT 1000000000ull
+/** A budget without limit (::tokenring_limits::budget). @since 1.2 */
+#define TOKENRING_BUDGET_UNLIMITED UINT64_MAX
+/** Work units per second of the calibration (2 cores of a 2026 x86-64 server; a unit is
+ *  about 5 ns): what turns an estimate into rough seconds in messages. @since 1.2 */
+#define TOKENRING_WORK_UNITS_PER_SECOND 200000000ull
+/** Cassandra's own limit on num_tokens (DatabaseDescriptor.MAX_NUM_TOKENS: "A maximum
+ *  number of 1536 tokens per node is supported"): the default cap of the allocators and
+ *  migration plans (::tokenring_limits::max_num_tokens raises it). @since 1.2 */
+#define TOKENRING_MAX_NUM_TOKENS 1536u
+
+/**
+ * Bounds and options of a long call (the availability analyses, the allocators,
+ * migration plans), passed to the @c _limited variants. Zero it (all defaults) and set
+ * what you need; the calls without @c _limited behave as with a zeroed struct.
+ *
+ * Before it starts, such a call estimates its work from its inputs, in work units (a
+ * count of elementary steps, an upper bound that does not depend on the machine; about
+ * #TOKENRING_WORK_UNITS_PER_SECOND of them take a second) and writes it to @c estimate.
+ * When the estimate is above @c budget it does nothing else and returns
+ * #TOKENRING_E_BUDGET, its message giving the estimate (units and rough seconds) and
+ * saying how to raise the budget. doc/performance.md gives each cost model.
+ * @since 1.2
+ */
+typedef struct tokenring_limits {
+    uint64_t budget;            /**< Work units allowed: 0 for #TOKENRING_BUDGET_DEFAULT,
+                                     #TOKENRING_BUDGET_UNLIMITED for no limit. */
+    uint64_t estimate;          /**< Out: the call's estimate, in work units (written
+                                     before the budget is checked, so also on
+                                     #TOKENRING_E_BUDGET; 0 when the call failed
+                                     earlier, e.g. on a bad argument). */
+    tokenring_progress_fn progress; /**< Progress callback, or NULL (see
+                                     ::tokenring_progress_fn). */
+    void *user;                 /**< Passed to @c progress. */
+    const uint32_t *failed_nodes; /**< Availability analyses: ring node indices already
+                                     down (e.g. DN in nodetool status), counted as failed
+                                     before the @p k more; NULL when none. Other calls
+                                     ignore it. */
+    size_t failed_count;        /**< Number of entries of @c failed_nodes. */
+    uint32_t max_num_tokens;    /**< Allocators and migration plans: the largest
+                                     num_tokens accepted, 0 for #TOKENRING_MAX_NUM_TOKENS
+                                     (up to #TOKENRING_LAYOUT_MAX_TOKENS). */
+    uint32_t flags;             /**< Reserved, set to 0. */
+    uint8_t reserved[48];       /**< Reserved, set to 0. */
+} tokenring_limits;
 
 /**
  * Returns a static, human-readable description of a status code. Never returns NULL;

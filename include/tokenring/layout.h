@@ -90,6 +90,12 @@ extern "C" {
 /** Most tokens per node the layout and allocation calls accept. @since 1.0 */
 #define TOKENRING_LAYOUT_MAX_TOKENS 65536u
 
+/** Most tokens a cluster built by the layout calls and the tool may hold (2^26, about
+ *  67 million: a ring of that many tokens takes a few GiB): tokenring_layout_add_seeded_nodes()
+ *  refuses a node count x token count product that would pass it, at once, with
+ *  #TOKENRING_E_RANGE. @since 1.2 */
+#define TOKENRING_MAX_CLUSTER_TOKENS 67108864ull
+
 /**
  * One seeded token: the pure function described in @ref layout_seeded, for one vnode and
  * one attempt number, with no collision handling.
@@ -220,7 +226,8 @@ TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_o
  * @param flags 0 or #TOKENRING_LAYOUT_STRICT
  * @param[out] err optional detail (names the offending node)
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag);
- *         #TOKENRING_E_RANGE (bad @p tokens_per_node, name too long); #TOKENRING_E_EXISTS
+ *         #TOKENRING_E_RANGE (bad @p tokens_per_node, name too long, a cluster above
+ *         #TOKENRING_MAX_CLUSTER_TOKENS since 1.2); #TOKENRING_E_EXISTS
  *         (a name already present or repeated; with #TOKENRING_LAYOUT_STRICT a token
  *         collision); #TOKENRING_E_UNSUPPORTED (a ByteOrderedPartitioner topology);
  *         #TOKENRING_E_NOMEM
@@ -382,7 +389,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
  * Thread-safe as a reader of @p topology. Complexity about O(M (w^2 + log M)) for M
  * tokens in the datacenter and w tokens walked per replica set.
  * @param[out] tokens_out receives @p num_tokens tokens, ascending
- * @param num_tokens tokens for the new node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens tokens for the new node (1 .. #TOKENRING_MAX_NUM_TOKENS since 1.2)
  * @param topology the current cluster (not modified)
  * @param datacenter the new node's datacenter (need not exist yet)
  * @param rack the new node's rack (need not exist yet)
@@ -420,7 +427,8 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  *
  * Thread-safe as a reader of @p topology. Complexity about O(count * M (w^2 + log M)).
  * @param[out] tokens_out receives @p count * @p num_tokens tokens
- * @param num_tokens tokens per new node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens tokens per new node (1 .. #TOKENRING_MAX_NUM_TOKENS since 1.2, before
+ *        1 .. #TOKENRING_LAYOUT_MAX_TOKENS; tokenring_allocate_nodes_limited() raises it)
  * @param topology the current cluster (not modified)
  * @param datacenter the datacenter the nodes join
  * @param racks @p count rack names, one per new node, in join order
@@ -428,7 +436,8 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  * @param rf the replication factor of @p datacenter (1 .. #TOKENRING_MAX_RF)
  * @param flags 0 or #TOKENRING_ALLOCATE_NODE_BY_NODE
  * @param[out] err optional detail
- * @return as tokenring_allocate_tokens()
+ * @return as tokenring_allocate_tokens(); since 1.2 also #TOKENRING_E_BUDGET (the
+ *         default budget, see tokenring_allocate_nodes_limited())
  * @since 1.0
  */
 TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
@@ -466,6 +475,41 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
                                                     int32_t rf, uint32_t flags,
                                                     tokenring_progress_fn progress, void *user,
                                                     tokenring_error *err);
+
+/**
+ * tokenring_allocate_nodes() under @p limits (see ::tokenring_limits): a budget,
+ * progress (as tokenring_allocate_nodes_progress()) and the num_tokens cap.
+ *
+ * num_tokens is at most @c limits->max_num_tokens (default #TOKENRING_MAX_NUM_TOKENS,
+ * Cassandra's own limit; tokenring_allocate_nodes() and tokenring_allocate_tokens() apply
+ * that default). The estimate, before anything is planned: for each node planned into a
+ * datacenter of M tokens (growing by T = @p num_tokens with each), (T + 16)(M + T) units,
+ * plus, once the datacenter has rf nodes (before, a node's tokens are evenly spaced),
+ * T w^2 with w = 1 + rf T / (M + 1), the tokens a replica walk passes (a node taking many
+ * tokens in a few ranges walks past its own: the cost is then cubic in T); plus 64 M.
+ * @param[out] tokens_out as tokenring_allocate_nodes()
+ * @param num_tokens tokens per new node (1 .. the cap above)
+ * @param topology as tokenring_allocate_nodes()
+ * @param datacenter as tokenring_allocate_nodes()
+ * @param racks as tokenring_allocate_nodes()
+ * @param count as tokenring_allocate_nodes()
+ * @param rf as tokenring_allocate_nodes()
+ * @param flags as tokenring_allocate_nodes()
+ * @param[in,out] limits budget, progress, num_tokens cap; receives the estimate (NULL:
+ *        the defaults)
+ * @param[out] err optional detail
+ * @return as tokenring_allocate_nodes(); #TOKENRING_E_RANGE also for num_tokens above the
+ *         cap (the message names it and how to raise it); #TOKENRING_E_BUDGET;
+ *         #TOKENRING_E_CANCELLED
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_nodes_limited(int64_t *tokens_out, uint32_t num_tokens,
+                                                   const tokenring_topology *topology,
+                                                   const char *datacenter,
+                                                   const char *const *racks, size_t count,
+                                                   int32_t rf, uint32_t flags,
+                                                   tokenring_limits *limits,
+                                                   tokenring_error *err);
 
 /* ------------------------------------------------ Cassandra's own allocation */
 
@@ -668,7 +712,8 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
  * Thread-safe as a reader of @p topology. Complexity: Cassandra's allocation, the
  * allocator's, and three ring and placement builds of the cluster.
  * @param[out] tokens_out receives @p num_tokens tokens, ascending; untouched on failure
- * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_MAX_NUM_TOKENS, Cassandra's
+ *        own limit; tokenring_allocate_join_limited() raises it)
  * @param topology the current cluster (not modified)
  * @param name the new node's name (its address, as for tokenring_allocate_cassandra());
  *        must not be in @p topology
@@ -738,6 +783,40 @@ TOKENRING_API int tokenring_allocate_join128(tokenring_token128 *tokens_out,
                                              const tokenring_replication *keyspace,
                                              int32_t local_rf, uint32_t release,
                                              uint32_t flags, tokenring_error *err);
+
+/**
+ * tokenring_allocate_join() or tokenring_allocate_join128() under @p limits (see
+ * ::tokenring_limits): exactly one of @p tokens_out (a Murmur3 topology) and
+ * @p tokens128_out (a RandomPartitioner topology) is given. num_tokens is at most
+ * @c limits->max_num_tokens (default #TOKENRING_MAX_NUM_TOKENS, which the calls without
+ * limits apply). The estimate: twice the allocator's (tokenring_allocate_nodes_limited())
+ * for one node, plus 192 units per token of the cluster (three ring and placement
+ * builds). Planning one join is about cubic in num_tokens when the node's tokens
+ * outnumber the datacenter's (1,024 tokens joining 48: 0.03 s, 4,096: 1 s, 8,192: 14 s).
+ * @param[out] tokens_out receives the tokens on a Murmur3 topology, else NULL
+ * @param[out] tokens128_out receives the tokens on a RandomPartitioner topology, else NULL
+ * @param num_tokens as tokenring_allocate_join() (1 .. the cap above)
+ * @param topology as tokenring_allocate_join()
+ * @param name as tokenring_allocate_join()
+ * @param datacenter as tokenring_allocate_join()
+ * @param rack as tokenring_allocate_join()
+ * @param keyspace as tokenring_allocate_join()
+ * @param local_rf as tokenring_allocate_join()
+ * @param release as tokenring_allocate_join()
+ * @param flags 0 (reserved)
+ * @param[in,out] limits budget and num_tokens cap; receives the estimate (NULL: the
+ *        defaults; the progress callback is not called)
+ * @param[out] err optional detail
+ * @return as tokenring_allocate_join(); #TOKENRING_E_INVAL also for both or neither
+ *         output; #TOKENRING_E_UNSUPPORTED for an output that does not match the
+ *         topology's partitioner; #TOKENRING_E_BUDGET
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_join_limited(
+    int64_t *tokens_out, tokenring_token128 *tokens128_out, uint32_t num_tokens,
+    const tokenring_topology *topology, const char *name, const char *datacenter,
+    const char *rack, const tokenring_replication *keyspace, int32_t local_rf,
+    uint32_t release, uint32_t flags, tokenring_limits *limits, tokenring_error *err);
 
 #ifdef __cplusplus
 }

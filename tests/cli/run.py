@@ -244,6 +244,10 @@ def golden_cases():
         ("availability-summary-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace",
                                            "ks=dc1=3,dc2=3", "availability", "--json", "ks",
                                            "--cl", "QUORUM", "--fail", "datacenters"], None),
+        # a Down node counts as failed: what more failures break, what is unavailable already
+        ("availability-down", ["--input", "samples/written/ring-4.x-states-toy.txt",
+                               "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+                               "--cl", "QUORUM,ALL", "--top", "2"], None),
         ("balance-demo", ["balance", "demo"], None),
         ("balance-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
                               "balance", "--json", "ks", "--dc", "dc1"], None),
@@ -1083,12 +1087,27 @@ def test_analyses():
     check(len(m["nodes"]) == 3 and all(len(n["tokens"]) == 4 for n in m["nodes"]) and
           any("decommission" in s for s in m["steps"]),
           "migrate-num-tokens: 3 nodes x 4 tokens and a decommission step")
+    test_budget()
     # usage errors
     for args, msg in [(["join", "demo", "10.0.0.1", "--initial-token", "99"], "join"),
                       (["join", "demo", "x", "--initial-token", "1,a"], "--initial-token"),
                       (["decommission", "demo", "nosuch"], "decommission"),
                       (["availability", "demo", "--cl", "SOMETIMES"], "consistency level"),
-                      (["availability", "demo", "--failures", "4"], "at most 3"),
+                      (["availability", "demo", "--budget", "0"], "--budget"),
+                      (["availability", "demo", "--budget", "soon"], "--budget"),
+                      (["join", "demo", "x", "--max-num-tokens", "0"], "--max-num-tokens"),
+                      (["join", "demo", "x", "--num-tokens", "2048"],
+                       "A maximum number of 1536 tokens per node"),
+                      (["generatetokens", "--nodes", "65536", "--num-tokens", "65536", "--rf",
+                        "3", "--max-num-tokens", "65536"], "TOKENRING_MAX_CLUSTER_TOKENS"),
+                      (["availability", "demo", "--failures", "4", "--budget", "0.000001"],
+                       "give --budget SECONDS"),
+                      (["join", "demo", "x", "--num-tokens", "8192", "--max-num-tokens",
+                        "8192"], "join planning: estimated"),
+                      (["generatetokens", "--nodes", "6", "--num-tokens", "16", "--rf", "3",
+                        "--budget", "0.000001"], "token allocation: estimated"),
+                      (["migrate-num-tokens", "--new-dc", "dc9", "--num-tokens", "4", "--nodes",
+                        "3", "--rf", "3", "--budget", "0.000001"], "migration plan: estimated"),
                       (["generatetokens", "--nodes", "3"], "needs --nodes"),
                       (["generatetokens", "--nodes", "3", "--num-tokens", "2", "--rf", "1",
                         "--racks", "1,1"], "add up to 2"),
@@ -1096,6 +1115,55 @@ def test_analyses():
         rc, out, err = run(args)
         check(rc == 2 and out == "" and msg in err,
               "%s: want exit 2 with %r, got %d %r" % (args, msg, rc, err))
+
+
+def test_budget():
+    """--budget, --progress and availability from the nodes already down (DN)."""
+    # the issue's case: one DN node, rf 3 at QUORUM: one more failure on a node sharing
+    # ranges with it breaks them (0 breaking sets before)
+    topo = tmpfile("dn.topo", "node A dc=dc1 rack=r1 status=down tokens=-6000000000000000000\n"
+                   "node B dc=dc1 rack=r1 tokens=-1000000000000000000\n"
+                   "node C dc=dc1 rack=r1 tokens=3000000000000000000\n"
+                   "node D dc=dc1 rack=r1 tokens=7000000000000000000\n")
+    a = js(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+            "--cl", "QUORUM,ALL"])
+    check(a["down"] == ["A"], "availability: the DN node is listed as down")
+    q, al = a["levels"]
+    check(q["failures"][0]["breaking"] == "3" and q["failures"][0]["sets"] == "3",
+          "availability: with A down, each of B, C, D failing breaks QUORUM: %r" %
+          q["failures"][0])
+    check(q["down_fraction"] == 0 and al["down_fraction"] > 0.5,
+          "availability: QUORUM is whole with A down, ALL is not")
+    out = ok(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+              "--cl", "ALL"])
+    check("Down already (counted as failed): A" in out and "unavailable already: " in out,
+          "availability: the text says what is down and unavailable already")
+    rc, out, err = run(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability",
+                        "ks", "--list"])
+    check(rc == 0 and "counts every node as up (1 node is down)" in err,
+          "availability --list warns that it counts the DN node as up: %r" % err)
+    rc, out, err = run(["availability", "demo", "--list", "--budget", "3"])
+    check(rc == 2 and "--list runs under the default budget" in err,
+          "availability --list --budget is refused: %d %r" % (rc, err))
+    # the default count of failed nodes stops where the budget does, and says so
+    rc, out, err = run(["availability", "demo", "--budget", "0.000075"])
+    check(rc == 0 and "not computed" in out and "--budget" in err and " 1 " in out,
+          "availability: the default k stops at the budget: %d %r %r" % (rc, out[-300:], err))
+    # an explicit count beyond the budget is refused, with the estimate
+    rc, out, err = run(["availability", "demo", "--failures", "3", "--budget", "0.000075"])
+    check(rc == 2 and out == "" and "estimated" in err and "give --budget" in err,
+          "availability --failures 3 over the budget: %d %r" % (rc, err))
+    ok(["availability", "demo", "--failures", "4", "--budget", "unlimited"])
+    # --progress reports on stderr off a terminal
+    rc, out, err = run(["availability", "demo", "--progress"])
+    check(rc == 0 and "tokenring: availability: " in err,
+          "--progress: lines on stderr off a terminal: %r" % err[:200])
+    rc, out, err = run(["availability", "demo"])
+    check(rc == 0 and err == "", "no --progress: quick work prints nothing on stderr")
+    # num_tokens above 1536 with --max-num-tokens is planned
+    g = js(["generatetokens", "--nodes", "1", "--num-tokens", "1600",
+            "--max-num-tokens", "1600", "--layout", "even"])
+    check(len(g["nodes"][0]["tokens"]) == 1600, "generatetokens --max-num-tokens 1600")
 
 
 def test_rules():

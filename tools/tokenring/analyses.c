@@ -7,8 +7,7 @@
 
 #include "tool.h"
 
-/* The most failed nodes the tool asks for: what finishes within a minute on 1000 nodes x
- * 256 tokens at every level (doc/performance.md). */
+/* The failed nodes the tool tries by default (fewer when the budget stops it earlier). */
 #define TOOL_AVAILABILITY_MAX_K 3
 
 static int parse_cl(const char *s)
@@ -145,10 +144,21 @@ static const char *unit_name(tr_ctx *ctx, int unit, uint32_t idx, char *buf, siz
     return "?";
 }
 
-static int avail_progress(void *user, uint64_t done, uint64_t total)
+/* The ring nodes that are down (DN in nodetool status): failed before any k. */
+static uint32_t *down_nodes(const tokenring_ring *rg, size_t *count)
 {
-    progress(user, "availability", (size_t)done, (size_t)total);
-    return 0;
+    size_t n = tokenring_ring_node_count(rg);
+    uint32_t *ids = calloc(n + 1, sizeof *ids);
+    if (!ids)
+        die(EXIT_INTERNAL, "out of memory");
+    *count = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        tokenring_node_info info;
+        tokenring_ring_node_brief(&info, rg, i);
+        if (info.liveness == TOKENRING_DOWN)
+            ids[(*count)++] = i;
+    }
+    return ids;
 }
 
 
@@ -164,6 +174,15 @@ TOOL_COMMAND(cmd_availability)
         if (ctx->opt.fail_unit && strcmp(ctx->opt.fail_unit, "nodes") != 0)
             die(EXIT_USAGE, "--list lists failed nodes only; drop --fail %s or --list",
                 ctx->opt.fail_unit);
+        if (ctx->opt.budget)
+            die(EXIT_USAGE, "--list runs under the default budget: drop --budget, or --list "
+                            "for the summary, which takes it");
+        size_t ndown = 0;
+        free(down_nodes(need_ring(ctx), &ndown));
+        if (ndown)
+            fprintf(stderr, "tokenring: availability --list counts every node as up (%zu "
+                            "%s down): without --list the summary starts from them\n",
+                    ndown, ndown == 1 ? "node is" : "nodes are");
         availability_list(ctx);
         return;
     }
@@ -180,19 +199,18 @@ TOOL_COMMAND(cmd_availability)
             die(EXIT_USAGE, "--fail: expected nodes, racks or datacenters, found '%s'",
                 ctx->opt.fail_unit);
     }
-    size_t units = unit == TOKENRING_FAIL_NODES   ? tokenring_ring_node_count(rg)
+    size_t ndown = 0;
+    uint32_t *down = down_nodes(rg, &ndown);
+    size_t units = unit == TOKENRING_FAIL_NODES   ? tokenring_ring_node_count(rg) - ndown
                    : unit == TOKENRING_FAIL_RACKS ? tokenring_ring_rack_count(rg)
                                                   : tokenring_ring_dc_count(rg);
+    if (units == 0)
+        die(EXIT_INPUT, "availability: every node is down already");
     long kmax;
     if (ctx->opt.failures > 0) {
-        kmax = ctx->opt.failures;
-        if (unit == TOKENRING_FAIL_NODES && kmax > TOOL_AVAILABILITY_MAX_K)
-            die(EXIT_USAGE,
-                "--failures: at most %d failed nodes (what finishes within a minute on 1000 "
-                "nodes x 256 tokens; see doc/performance.md)",
-                TOOL_AVAILABILITY_MAX_K);
+        kmax = ctx->opt.failures; /* bounded by the budget (--budget) */
     } else {
-        kmax = unit == TOKENRING_FAIL_NODES ? (long)TOKENRING_AVAILABILITY_MAX_K : (long)units;
+        kmax = unit == TOKENRING_FAIL_NODES ? TOOL_AVAILABILITY_MAX_K : (long)units;
     }
     if ((size_t)kmax > units)
         kmax = (long)units;
@@ -211,12 +229,25 @@ TOOL_COMMAND(cmd_availability)
     if (ctx->opt.json) {
         sb_printf(&ctx->out, "{\"keyspace\": ");
         sb_json_str(&ctx->out, ctx->opt.args[0]);
-        sb_printf(&ctx->out, ", \"failing\": \"%s\", \"levels\": [", unit_words[unit]);
+        sb_printf(&ctx->out, ", \"failing\": \"%s\", \"down\": [", unit_words[unit]);
+        for (size_t i = 0; i < ndown; i++) {
+            sb_puts(&ctx->out, i ? ", " : "");
+            sb_json_str(&ctx->out, node_name(ctx, down[i]));
+        }
+        sb_puts(&ctx->out, "], \"levels\": [");
     } else {
-        sb_printf(&ctx->out, "Availability of keyspace %s %s when %s%s fail\n",
+        sb_printf(&ctx->out, "Availability of keyspace %s %s when %s%s%s fail\n",
                   ctx->opt.args[0], repl_text(r, rb, sizeof rb),
-                  unit == TOKENRING_FAIL_NODES ? "" : "whole ", unit_words[unit]);
+                  unit == TOKENRING_FAIL_NODES ? "" : "whole ", ndown ? "more " : "",
+                  unit_words[unit]);
+        if (ndown) {
+            sb_printf(&ctx->out, "Down already (counted as failed): ");
+            for (size_t i = 0; i < ndown; i++)
+                sb_printf(&ctx->out, "%s%s", i ? ", " : "", node_name(ctx, down[i]));
+            sb_puts(&ctx->out, "\n");
+        }
     }
+    strbuf notes = { 0 };
     for (size_t li = 0; li < nlev; li++) {
         int cl = cls[li];
         const char *local = ctx->opt.local_dc;
@@ -230,23 +261,49 @@ TOOL_COMMAND(cmd_availability)
                 sb_json_str(&ctx->out, local);
                 sb_puts(&ctx->out, ", ");
             }
-            sb_puts(&ctx->out, "\"failures\": [");
         } else {
             sb_printf(&ctx->out, "\n%s%s%s\n", levels[li], is_local ? " in " : "",
                       is_local ? local : "");
-            sb_printf(&ctx->out, "  %-3s %20s %20s %10s %12s\n", "k", "Breaking sets",
-                      "Sets", "Breaking", "Worst loss");
         }
         strbuf worst_text = { 0 };
         for (long k = 1; k <= kmax; k++) {
             tokenring_availability_summary *s = NULL;
             tokenring_error err;
             memset(&err, 0, sizeof err);
-            int rc = tokenring_availability_summary_build(
-                &s, rg, r, cl, local, unit, (uint32_t)k, top,
-                ctx->progress_on ? avail_progress : NULL, ctx, &err);
+            tokenring_limits lim;
+            tool_limits(ctx, &lim, "availability");
+            lim.failed_nodes = down;
+            lim.failed_count = ndown;
+            int rc = tokenring_availability_summary_build_limited(
+                &s, rg, r, cl, local, unit, (uint32_t)k, top, &lim, &err);
+            if (rc == TOKENRING_E_BUDGET && k > 1 && ctx->opt.failures <= 0) {
+                /* the default count stops where the budget does, and says so */
+                char buf[sizeof err.message + 64];
+                sb_printf(&notes, "%s%s: k = %ld and more not computed: %s\n",
+                          notes.p ? "" : "\n", levels[li], k,
+                          with_remedy(err.message, buf, sizeof buf));
+                break;
+            }
             if (rc != TOKENRING_OK)
                 fail_lib(rc, &err, "availability");
+            if (k == 1) {
+                tokenring_u128 dw;
+                double df;
+                tokenring_availability_summary_down(&dw, &df, s);
+                if (ctx->opt.json) {
+                    char dws[48];
+                    u128_str(dws, dw);
+                    sb_printf(&ctx->out, "\"down_width\": \"%s\", \"down_fraction\": %.17g, ",
+                              dws, df);
+                    sb_puts(&ctx->out, "\"failures\": [");
+                } else if (ndown) {
+                    sb_printf(&ctx->out, "  unavailable already: %.4f%% of the ring\n",
+                              df * 100);
+                }
+                if (!ctx->opt.json)
+                    sb_printf(&ctx->out, "  %-3s %20s %20s %10s %12s\n", "k", "Breaking sets",
+                              "Sets", "Breaking", "Worst loss");
+            }
             tokenring_u128 b, tot, w;
             tokenring_availability_summary_counts(&b, &tot, &w, s);
             char bs[48], ts[48], ws[48];
@@ -311,9 +368,16 @@ TOOL_COMMAND(cmd_availability)
     }
     free(levels[0]); /* split_list: one copy of the text */
     free(levels);
-    if (ctx->opt.json)
+    free(down);
+    if (ctx->opt.json) {
         sb_puts(&ctx->out, "]}\n");
-    else if (tokenring_ring_partitioner(rg) == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    } else if (notes.p) {
+        sb_puts(&ctx->out, notes.p);
+    }
+    if (notes.p)
+        fputs(notes.p + 1, stderr);
+    free(notes.p);
+    if (!ctx->opt.json && tokenring_ring_partitioner(rg) == TOKENRING_PARTITIONER_BYTE_ORDERED)
         sb_puts(&ctx->out, "\nNote: ByteOrderedPartitioner tokens have no width: losses "
                            "count ranges (of the ring's ranges), not keys\n");
 }

@@ -484,8 +484,11 @@ static void join_partitioned(tr_ctx *ctx)
             die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
                 ctx->opt.args[0], dc);
         ptokens_alloc(&pt, p, (size_t)T);
-        int rc = tokenring_allocate_join128(pt.t128, (uint32_t)T, t, ctx->opt.args[1], dc, rack,
-                                            r, 0, cassandra_release(ctx, NULL), 0, &err);
+        tokenring_limits lim;
+        tool_limits(ctx, &lim, "join");
+        int rc = tokenring_allocate_join_limited(NULL, pt.t128, (uint32_t)T, t, ctx->opt.args[1],
+                                                 dc, rack, r, 0, cassandra_release(ctx, NULL), 0,
+                                                 &lim, &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "join: allocating tokens");
         ptokens_texts(&pt);
@@ -677,8 +680,11 @@ TOOL_COMMAND(cmd_join)
         if (!tokens)
             die(EXIT_INTERNAL, "out of memory");
         /* the default plan: never less balanced than Cassandra's own choice */
-        int rc = tokenring_allocate_join(tokens, (uint32_t)T, t, ctx->opt.args[1], dc, rack, r,
-                                         0, cassandra_release(ctx, NULL), 0, &err);
+        tokenring_limits lim;
+        tool_limits(ctx, &lim, "join");
+        int rc = tokenring_allocate_join_limited(tokens, NULL, (uint32_t)T, t, ctx->opt.args[1],
+                                                 dc, rack, r, 0, cassandra_release(ctx, NULL), 0,
+                                                 &lim, &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "join: allocating tokens");
     }

@@ -184,12 +184,16 @@
       "count the sets of failed nodes, racks or datacenters that make ranges unavailable", \
       "For each consistency level (default QUORUM; ONE, TWO, THREE, QUORUM, ALL, " \
       "LOCAL_ONE, LOCAL_QUORUM, EACH_QUORUM, comma-separated) and k = 1 .. K failed units " \
-      "(default 3 nodes, at most 3 nodes; every rack or datacenter count with --fail racks " \
-      "or --fail datacenters, which fail every node of the unit): how many of the k-sets " \
+      "(default 3 nodes; every rack or datacenter count with --fail racks or --fail " \
+      "datacenters, which fail every node of the unit; a default count stops, with a note, " \
+      "at the first k whose estimated work is above --budget): how many of the k-sets " \
       "leave some range without enough live replicas, the largest share of the token " \
       "space one of them makes unavailable, and the --top N worst sets (default 5). " \
+      "Nodes already down (DN in nodetool status) count as failed: the k-sets are of " \
+      "additional failures, and each level first says what is unavailable already. " \
       "--list prints every failing set of nodes instead (k at most 3). A progress bar over " \
-      "the replica sets and the search shows on a terminal.", \
+      "the replica sets and the search shows on a terminal (--progress: lines on stderr " \
+      "elsewhere).", \
       "tokenring availability demo --cl ONE,QUORUM --fail racks") \
     X(cmd_balance, \
       "balance", "[KEYSPACE] [--dc DC [--rack RACK]]", \
@@ -347,6 +351,14 @@ const tool_option tool_options[] = {
     { "--rackdc", "FILE", "the node's cassandra-rackdc.properties (check)" },
     { "--node", "NAME", "the node whose --yaml and --rackdc to check: a node of the cluster, "
                         "or a new one (check)" },
+    { "--budget", "SECONDS", "how long a long command may run, as the library estimates it "
+                             "before starting (availability, join, generatetokens, "
+                             "migrate-num-tokens; default about 5 s; 'unlimited' for no limit)" },
+    { "--max-num-tokens", "T", "accept --num-tokens up to T (default 1536, Cassandra's own "
+                               "limit)" },
+    { "--progress", NULL, "report progress on stderr even when it is not a terminal (off a "
+                          "terminal, work that lasts over a second reports once a second "
+                          "anyway)" },
     { "--help", NULL, "print this help; after a command, that command's help (as tokenring "
                       "help COMMAND)" },
     { "--man", NULL, "print the manual page (roff)" },
@@ -368,7 +380,8 @@ const char *const tool_description =
 
 const char *const tool_exit_text =
     "0 success; 1 internal error (e.g. out of memory); 2 bad usage (unknown command or "
-    "option, malformed key argument, unknown keyspace); 3 bad input (a file that cannot be "
+    "option, malformed key argument, unknown keyspace, a request whose estimated work is "
+    "above --budget); 3 bad input (a file that cannot be "
     "read or parsed, with FILE:LINE:COLUMN, or an input lacking what the command needs); "
     "check: 4 warnings and no error, 5 errors (its findings are printed). "
     "Nothing is printed on standard output unless the command succeeds.";

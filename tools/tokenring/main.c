@@ -136,6 +136,10 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.cassandra_version = val;
         } else if (strcmp(f, "--fail") == 0) {
             ctx->opt.fail_unit = val;
+        } else if (strcmp(f, "--budget") == 0 || strcmp(f, "--max-num-tokens") == 0) {
+            parse_budget_option(ctx, f, val);
+        } else if (strcmp(f, "--progress") == 0) {
+            ctx->opt.progress = true;
         } else if (strcmp(f, "--list") == 0) {
             ctx->opt.avail_list = true;
         } else if (strcmp(f, "--top") == 0) {
@@ -230,6 +234,7 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
     ctx->opt.cmd = positional[0];
     ctx->opt.args = positional + 1;
     ctx->opt.nargs = np - 1;
+    check_num_tokens(ctx);
 }
 
 int main(int argc, char **argv)

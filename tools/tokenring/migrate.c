@@ -80,10 +80,14 @@ TOOL_COMMAND(cmd_migrate)
     memset(&err, 0, sizeof err);
     if (ctx->progress_on)
         fprintf(stderr, "planning %zu nodes...", n);
-    int rc = tokenring_migration_plan(&m, t, old, ctx->opt.new_dc, (const char *const *)names,
-                                      (const char *const *)racks, n, (uint32_t)ctx->opt.num_tokens,
-                                      ctx->opt.rf > 0 ? (int32_t)ctx->opt.rf : 0, ks, rs, nk,
-                                      &err);
+    tokenring_limits lim;
+    tool_limits(ctx, &lim, "migrate-num-tokens");
+    int rc = tokenring_migration_plan_limited(&m, t, old, ctx->opt.new_dc,
+                                              (const char *const *)names,
+                                              (const char *const *)racks, n,
+                                              (uint32_t)ctx->opt.num_tokens,
+                                              ctx->opt.rf > 0 ? (int32_t)ctx->opt.rf : 0, ks, rs,
+                                              nk, &lim, &err);
     if (ctx->progress_on)
         fputs("\r\033[K", stderr);
     if (rc != TOKENRING_OK)

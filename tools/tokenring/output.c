@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "tool.h"
 
@@ -133,9 +134,38 @@ const char *state_word(int32_t s)
     return s >= 0 && s < 4 ? w[s] : "?";
 }
 
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Off a terminal: one line at most every second, once the work has lasted a second (at
+ * once with --progress). */
+static void progress_line(tr_ctx *ctx, const char *what, size_t done, size_t total)
+{
+    double t = now_seconds();
+    if (ctx->progress_t0 == 0)
+        ctx->progress_t0 = ctx->progress_last = t;
+    bool due = ctx->opt.progress ? (ctx->progress_last == ctx->progress_t0 && done == 0) ||
+                                       t - ctx->progress_last >= 1
+                                 : t - ctx->progress_t0 >= 1 && t - ctx->progress_last >= 1;
+    if (!due || total == 0)
+        return;
+    ctx->progress_last = t;
+    fprintf(stderr, "tokenring: %s: %zu/%zu (%.0f%%) after %.1f s\n", what, done, total,
+            100.0 * (double)done / (double)total, t - ctx->progress_t0);
+    fflush(stderr);
+}
+
 void progress(tr_ctx *ctx, const char *what, size_t done, size_t total)
 {
-    if (!ctx->progress_on || total == 0)
+    if (!ctx->progress_on) {
+        progress_line(ctx, what, done, total);
+        return;
+    }
+    if (total == 0)
         return;
     size_t w = 30, fill = done * w / total;
     fprintf(stderr, "\r%-24s [", what);
@@ -166,6 +196,10 @@ static const struct {
     { "merge disjoint inputs to combine them", "give --merge-disjoint to combine them",
       NULL },
     { "needs a local datacenter", NULL, " (give --local-dc DC)" },
+    { "raise tokenring_limits.budget (the tool's --budget SECONDS or unlimited)",
+      "give --budget SECONDS (or --budget unlimited)", NULL },
+    { "raise tokenring_limits.max_num_tokens (the tool's --max-num-tokens)",
+      "give --max-num-tokens T", NULL },
 };
 
 const char *with_remedy(const char *msg, char *buf, size_t cap)
@@ -189,7 +223,7 @@ void fail_lib(int rc, const tokenring_error *err, const char *what)
     int code = rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL
                : (rc == TOKENRING_E_INVAL || rc == TOKENRING_E_RANGE ||
                   rc == TOKENRING_E_NOTFOUND || rc == TOKENRING_E_EXISTS ||
-                  rc == TOKENRING_E_IMPOSSIBLE)
+                  rc == TOKENRING_E_IMPOSSIBLE || rc == TOKENRING_E_BUDGET)
                    ? EXIT_USAGE
                    : EXIT_INPUT;
     char buf[sizeof err->message + 64];

@@ -634,9 +634,11 @@ TOOL_COMMAND(cmd_generatetokens)
             char name[64];
             snprintf(name, sizeof name, "planned-node-%zu", i);
             /* the default plan for one join: never less balanced than Cassandra's */
-            rc = tokenring_allocate_join(mine, (uint32_t)ctx->opt.num_tokens, work, name, dc,
-                                         racks[i], NULL, (int32_t)ctx->opt.rf,
-                                         cassandra_release(ctx, NULL), 0, &err);
+            tokenring_limits lim;
+            tool_limits(ctx, &lim, "generatetokens");
+            rc = tokenring_allocate_join_limited(mine, NULL, (uint32_t)ctx->opt.num_tokens, work,
+                                                 name, dc, racks[i], NULL, (int32_t)ctx->opt.rf,
+                                                 cassandra_release(ctx, NULL), 0, &lim, &err);
             if (rc == TOKENRING_OK)
                 rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
                                                  (size_t)ctx->opt.num_tokens, &err);
@@ -646,8 +648,11 @@ TOOL_COMMAND(cmd_generatetokens)
     } else {
         if (ctx->progress_on)
             fprintf(stderr, "planning %zu nodes...", n);
-        rc = tokenring_allocate_nodes(tokens, (uint32_t)ctx->opt.num_tokens, t, dc,
-                                      (const char *const *)racks, n, (int32_t)ctx->opt.rf, 0, &err);
+        tokenring_limits lim;
+        tool_limits(ctx, &lim, "generatetokens");
+        rc = tokenring_allocate_nodes_limited(tokens, (uint32_t)ctx->opt.num_tokens, t, dc,
+                                              (const char *const *)racks, n,
+                                              (int32_t)ctx->opt.rf, 0, &lim, &err);
         if (ctx->progress_on)
             fputs("\r\033[K", stderr);
     }

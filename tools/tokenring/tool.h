@@ -28,6 +28,7 @@
  *   emit.c      --emit (what a planned node takes) and --write-topology (the cluster
  *               after a change)
  *   refusals.c  what Cassandra refuses before a change starts (decommission's checks)
+ *   budget.c    --budget, --max-num-tokens, the limits of the long library calls
  *
  * All state is in one tr_ctx, passed to whatever needs it: there are no mutable globals.
  * A new command is one new file defining `TOOL_COMMAND(cmd_x) { ... }` plus one row in
@@ -88,6 +89,9 @@ typedef struct tr_options {
     bool force;                /* --force (decommission: as nodetool decommission --force) */
     const char *emit;          /* --emit yaml|rackdc|initial-token (generatetokens, join) */
     const char *write_topology; /* --write-topology FILE: the cluster after the change */
+    uint64_t budget;         /* --budget in work units, 0: the library's default */
+    uint32_t max_num_tokens; /* --max-num-tokens, 0: Cassandra's 1536 */
+    bool progress;           /* --progress: report progress on stderr off a terminal too */
     const char *cmd;         /* the command's name */
     char **args, **positional;
     size_t nargs;            /* arguments after the command's name */
@@ -109,6 +113,8 @@ typedef struct tr_ctx {
     tokenring_ring *ring;       /* built on first need_ring() */
     bool demo;                  /* the cluster is the built-in demo ring */
     bool progress_on;           /* stderr is a terminal */
+    const char *progress_what;  /* what the limits' progress callback reports */
+    double progress_t0, progress_last; /* off a terminal: start, last line (seconds) */
     strbuf out;                 /* stdout, written only once the command succeeded */
     int exit_code;              /* flush_and_exit's code (check: findings), 0 by default */
     struct schema_table *tables; /* partition keys from --schema (schema.c) */
@@ -204,6 +210,13 @@ const char *liveness_word(int32_t l);
 const char *state_word(int32_t s);
 const char *repl_text(const tokenring_replication *r, char *buf, size_t cap);
 void progress(tr_ctx *ctx, const char *what, size_t done, size_t total);
+
+/* budget.c */
+void parse_budget_option(tr_ctx *ctx, const char *flag, const char *val);
+void check_num_tokens(tr_ctx *ctx);
+/* Zeroed limits with --budget, --max-num-tokens and a progress callback reporting
+ * `what`. */
+void tool_limits(tr_ctx *ctx, tokenring_limits *lim, const char *what);
 
 /* ------------------------------------------------------------------ input */
 

@@ -16,6 +16,7 @@ header.
 from typing import Dict
 
 from ._ffi import ffi as _ffi, lib as _lib
+from ._budget import BudgetError, DEFAULT_BUDGET_UNITS, MAX_NUM_TOKENS, WORK_UNITS_PER_SECOND
 from ._errors import (BufferSizeError, CancelledError, ClosedError, EmptyError, ExistsError, ImpossibleError,
                       InvalidArgumentError, NotFoundError, OutOfMemoryError, ParseError,
                       RangeError, TokenRingError, UnsupportedError)
@@ -69,6 +70,17 @@ UNWRAPPED: Dict[str, str] = {
     "tokenring_placement_ref": "same as tokenring_ring_ref",
     "tokenring_placement_ring": "a Placement keeps its Python Ring in Placement.ring",
 }
+# The calls without limits are their _limited variants with zeroed limits (the default
+# budget): the Python functions call the variants, which take budget= and the rest.
+for _c, _v in [("tokenring_allocate_join", "tokenring_allocate_join_limited"),
+               ("tokenring_allocate_join128", "tokenring_allocate_join_limited"),
+               ("tokenring_allocate_nodes", "tokenring_allocate_nodes_limited"),
+               ("tokenring_availability_summary_build",
+                "tokenring_availability_summary_build_limited"),
+               ("tokenring_migration_plan", "tokenring_migration_plan_limited"),
+               ("tokenring_migration_plan_progress", "tokenring_migration_plan_limited")]:
+    UNWRAPPED[_c] = "wrapped through " + _v + " (the same call with limits; budget=)"
+del _c, _v
 
 __all__ = [
     "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
@@ -80,6 +92,7 @@ __all__ = [
     "InvalidArgumentError", "OutOfMemoryError",
     "NotFoundError", "ExistsError", "RangeError", "ParseError", "EmptyError",
     "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError", "CancelledError",
+    "BudgetError", "DEFAULT_BUDGET_UNITS", "MAX_NUM_TOKENS", "WORK_UNITS_PER_SECOND",
     "library_version", "header_version", "UNWRAPPED", "Cluster", "ClusterNode", "InputFormat",
     "detect_format", "seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
     "seeded_token128", "seeded_tokens128", "even_tokens128",

@@ -4,6 +4,7 @@ decommission, replacement or move, availability under failures, num_tokens migra
 import enum
 from typing import Any, Iterable, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Union
 
+from ._budget import Budget, budget_error, new_limits
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._progress import Progress, progress_callback
@@ -496,6 +497,8 @@ class AvailabilitySummary(NamedTuple):
     worst_width: int
     worst_fraction: float
     worst: List[WorstSet]
+    #: the share of the ring unavailable already with the ``down`` nodes down (0 without)
+    unavailable_already: float = 0.0
 
     def __repr__(self) -> str:
         return (f"AvailabilitySummary({self.consistency.name}, {self.unit.name.lower()}, "
@@ -524,7 +527,8 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
                          consistency: Consistency, k: int,
                          local_dc: Optional[str] = None,
                          unit: Any = FailureUnit.NODES, top: int = 10,
-                         progress: Optional[Progress] = None) -> AvailabilitySummary:
+                         progress: Optional[Progress] = None, *, budget: Budget = None,
+                         down: Optional[Sequence[Any]] = None) -> AvailabilitySummary:
     """Counts the sets of ``k`` failed units (``"nodes"``, ``"racks"`` or
     ``"datacenters"``; a rack or datacenter fails with every node in it) that leave some
     range unable to reach ``consistency``, exactly and for any ``k``, and keeps the ``top``
@@ -534,10 +538,19 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
         RangeError: ``k`` outside 1 .. the number of units, or C(units, k) >= 2**128.
         ImpossibleError: the level cannot be reached even with every node up.
         CancelledError: ``progress`` asked to stop.
+        BudgetError: the estimated work is above ``budget`` (seconds, or "unlimited";
+            default about 5 s); it carries the estimate.
+
+    ``down``: nodes already down (names or ring indices, e.g. the DN nodes of nodetool
+    status), failed before the ``k`` more: the counts are then of what ``k`` more
+    failures add, and ``unavailable_already`` is what is unavailable already.
     """
     if isinstance(consistency, str):
         consistency = Consistency[consistency.upper()]
     consistency = Consistency(consistency)
+    if down is not None:
+        names_idx = {n: i for i, n in enumerate(_unit_names(ring, FailureUnit.NODES))}
+        down = [names_idx[d] if isinstance(d, str) else int(d) for d in down]
     if isinstance(unit, str):
         unit = FailureUnit[unit.upper()]
     unit = FailureUnit(unit)
@@ -548,11 +561,14 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
     err = new_error()
     c_local = c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL
     with progress_callback(progress) as (cb, _):
-        rc = lib.tokenring_availability_summary_build(
+        lim, _keep = new_limits(budget, cb, down)
+        rc = lib.tokenring_availability_summary_build_limited(
             pp, ring._p(), repl._p(), int(consistency), c_local, int(unit),
-            k, min(top, 1 << 25), cb, ffi.NULL, err)
-    check(rc, err)
+            k, min(top, 1 << 25), lim, err)
+    budget_error(rc, err, lim)
     handle = ffi.gc(pp[0], lib.tokenring_availability_summary_free)
+    dfrac = ffi.new("double *")
+    check(lib.tokenring_availability_summary_down(ffi.NULL, dfrac, handle))
     b = ffi.new("tokenring_u128 *")
     t = ffi.new("tokenring_u128 *")
     w = ffi.new("tokenring_u128 *")
@@ -570,7 +586,7 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
     del handle
     ww = u128(w)
     return AvailabilitySummary(consistency, unit, k, u128(t), u128(b), ww,
-                               ww / _ring_space(ring), worst)
+                               ww / _ring_space(ring), worst, dfrac[0])
 
 
 def _ring_space(ring: Ring) -> int:
@@ -605,7 +621,8 @@ class MigrationPlan(NamedTuple):
 def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
                    node_names: Sequence[str], racks: Sequence[str], num_tokens: int, rf: int,
                    keyspaces: Mapping[str, ReplicationLike] = {},
-                   progress: Optional[Progress] = None) -> MigrationPlan:
+                   progress: Optional[Progress] = None, *, budget: Budget = None,
+                   max_num_tokens: Optional[int] = None) -> MigrationPlan:
     """Plans changing num_tokens by building ``new_datacenter`` (nodes ``node_names`` in
     ``racks``) and moving to it; the steps name the real keyspaces and nodes. Every
     keyspace with replicas in ``old_datacenter`` gets factor ``rf`` in the new one, or with
@@ -628,15 +645,11 @@ def migration_plan(topology: Topology, old_datacenter: str, new_datacenter: str,
     c_rf = c_int32(rf, "replication factor")
     num_tokens = c_int(num_tokens, "num_tokens", U32)
     with progress_callback(progress) as (cb, _):
-        if cb is ffi.NULL:
-            rc = lib.tokenring_migration_plan(pp, topology._p(), old, new, c_names, c_racks,
-                                              len(keep), num_tokens, c_rf, c_ks, c_repl,
-                                              len(repls), err)
-        else:
-            rc = lib.tokenring_migration_plan_progress(
-                pp, topology._p(), old, new, c_names, c_racks, len(keep), num_tokens, c_rf,
-                c_ks, c_repl, len(repls), cb, ffi.NULL, err)
-    check(rc, err)
+        lim, _keep = new_limits(budget, cb, max_num_tokens=max_num_tokens)
+        rc = lib.tokenring_migration_plan_limited(
+            pp, topology._p(), old, new, c_names, c_racks, len(keep), num_tokens, c_rf,
+            c_ks, c_repl, len(repls), lim, err)
+    budget_error(rc, err, lim)
     plan = ffi.gc(pp[0], lib.tokenring_migration_free)
     name = ffi.new("const char **")
     rack = ffi.new("const char **")

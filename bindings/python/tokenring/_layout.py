@@ -3,6 +3,7 @@
 replication-aware allocator for joining nodes."""
 from typing import List, Optional, Sequence, Tuple, Union
 
+from ._budget import Budget, budget_error, new_limits
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._progress import Progress, progress_callback
@@ -139,7 +140,8 @@ def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: 
 
 def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
                    racks: Sequence[str], rf: int, node_by_node: bool = False,
-                   progress: Optional[Progress] = None) -> List[List[int]]:
+                   progress: Optional[Progress] = None, *, budget: Budget = None,
+                   max_num_tokens: Optional[int] = None) -> List[List[int]]:
     """Plans ``len(racks)`` nodes joining ``datacenter`` together (node i in ``racks[i]``),
     without collisions; returns each node's tokens, ascending. The batch is refined
     jointly unless ``node_by_node``. ``progress`` as for :func:`allocate_tokens` (one unit
@@ -154,13 +156,10 @@ def allocate_nodes(topology: Topology, num_tokens: int, datacenter: str,
     topo = require(topology, "topology", "allocate_nodes()")
     dc, c_rf = c_name(datacenter, "datacenter"), c_int32(rf, "replication factor")
     with progress_callback(progress) as (cb, _):
-        if cb is ffi.NULL:
-            rc = lib.tokenring_allocate_nodes(out, num_tokens, topo, dc, c_racks, count, c_rf,
-                                              flags, err)
-        else:
-            rc = lib.tokenring_allocate_nodes_progress(out, num_tokens, topo, dc, c_racks, count,
-                                                       c_rf, flags, cb, ffi.NULL, err)
-    check(rc, err)
+        lim, _keep = new_limits(budget, cb, max_num_tokens=max_num_tokens)
+        rc = lib.tokenring_allocate_nodes_limited(out, num_tokens, topo, dc, c_racks, count,
+                                                  c_rf, flags, lim, err)
+    budget_error(rc, err, lim)
     return [list(out[i * num_tokens:(i + 1) * num_tokens]) for i in range(count)]
 
 
@@ -217,7 +216,8 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
 
 def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: str,
                   rack: str, rf: Optional[int] = None, keyspace=None,
-                  release: str = "5.0") -> List[int]:
+                  release: str = "5.0", *, budget: Budget = None,
+                  max_num_tokens: Optional[int] = None) -> List[int]:
     """The library's default tokens (ascending) for node ``name`` joining
     ``datacenter``/``rack``, final when it joins: never less balanced (max/mean, then
     min/mean of effective ownership in the datacenter, primary while it has at most rf
@@ -239,13 +239,16 @@ def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: st
             c_int32(rf if rf is not None else 0, "replication factor"),
             CASSANDRA_RELEASES[release], 0)
     err = new_error()
+    lim, _keep = new_limits(budget, max_num_tokens=max_num_tokens)
     if topology.partitioner == Partitioner.RANDOM:
         # tokenring_allocate_join128(): ints 0 .. 2**127
         out128 = ffi.new("tokenring_token128[]", max(num_tokens, 1))
-        check(lib.tokenring_allocate_join128(out128, num_tokens, topo, *args, err), err)
+        budget_error(lib.tokenring_allocate_join_limited(ffi.NULL, out128, num_tokens, topo,
+                                                         *args, lim, err), err, lim)
         return [_token128(out128[i]) for i in range(num_tokens)]
     out = ffi.new("int64_t[]", max(num_tokens, 1))
-    check(lib.tokenring_allocate_join(out, num_tokens, topo, *args, err), err)
+    budget_error(lib.tokenring_allocate_join_limited(out, ffi.NULL, num_tokens, topo, *args,
+                                                     lim, err), err, lim)
     return list(out[0:num_tokens])
 
 
