@@ -61,7 +61,8 @@ class Tree:
             shutil.copy(os.path.join(src, f), self.src)
         for d in ('include', 'lib'):
             shutil.copytree(os.path.join(src, d), os.path.join(self.src, d))
-        shutil.copy(os.path.join(src, 'abi', 'libtokenring.map'), os.path.join(self.src, 'abi'))
+        for f in ('libtokenring.map', 'static-archive.py'):  # what lib/meson.build uses
+            shutil.copy(os.path.join(src, 'abi', f), os.path.join(self.src, 'abi'))
         self.pristine = {}
         for root, _, files in os.walk(self.src):
             for f in files:
@@ -326,7 +327,7 @@ def main():
         t = Tree(args.src, tmp, args.meson)
         table = {}
         if args.objdir:
-            for d in glob.glob(os.path.join(args.objdir, 'lib', 'libtokenring.so*.p')):
+            for d in glob.glob(os.path.join(args.objdir, 'lib', 'libtokenring-internal.a.p')):
                 table = object_symbols(d)
         if table and all(os.path.exists(t.path('lib/' + s)) for s in table):
             subset, picked = choose_subset(t, table)

@@ -427,7 +427,10 @@ static int callgrind; /* --callgrind: run each workload once, no timing */
 static void bench_ring(const ring_spec *spec)
 {
     tokenring_allocator counting = { count_malloc, count_realloc, count_free, NULL };
-    tokenring_set_allocator(&counting);
+    if (tokenring_set_allocator(&counting) != TOKENRING_OK) { /* E_BUSY: objects alive */
+        fprintf(stderr, "bench-ring: the counting allocator was refused\n");
+        abort();
+    }
     live_bytes = 0;
     tokenring_topology *topo = make_topology(spec);
     tokenring_replication *repl = NULL;
@@ -591,7 +594,10 @@ static void bench_ring(const ring_spec *spec)
     tokenring_replication_free(repl);
     tokenring_topology_free(joined);
     tokenring_topology_free(topo);
-    tokenring_set_allocator(NULL);
+    if (tokenring_set_allocator(NULL) != TOKENRING_OK) { /* E_BUSY: a block was not freed */
+        fprintf(stderr, "bench-ring: the library still holds memory after freeing everything\n");
+        abort();
+    }
 }
 
 /* Hashing workloads for callgrind: one function per key size and side. */

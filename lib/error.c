@@ -21,6 +21,7 @@ TOKENRING_API const char *tokenring_strerror(tokenring_status status)
     case TOKENRING_E_IMPOSSIBLE: return "impossible request";
     case TOKENRING_E_CANCELLED: return "cancelled";
     case TOKENRING_E_BUDGET: return "estimated work above the budget";
+    case TOKENRING_E_BUSY: return "refused while objects are alive";
     }
     return "unknown status";
 }
@@ -41,6 +42,7 @@ TOKENRING_API const char *tokenring_status_name(tokenring_status status)
     case TOKENRING_E_IMPOSSIBLE: return "TOKENRING_E_IMPOSSIBLE";
     case TOKENRING_E_CANCELLED: return "TOKENRING_E_CANCELLED";
     case TOKENRING_E_BUDGET: return "TOKENRING_E_BUDGET";
+    case TOKENRING_E_BUSY: return "TOKENRING_E_BUSY";
     }
     return "TOKENRING_E_UNKNOWN";
 }

@@ -34,6 +34,7 @@ static void status_messages_and_names(void **state)
         { TOKENRING_E_IMPOSSIBLE, "TOKENRING_E_IMPOSSIBLE" },
         { TOKENRING_E_CANCELLED, "TOKENRING_E_CANCELLED" },
         { TOKENRING_E_BUDGET, "TOKENRING_E_BUDGET" },
+        { TOKENRING_E_BUSY, "TOKENRING_E_BUSY" },
     };
     size_t n = sizeof all / sizeof *all;
     for (size_t i = 0; i < n; i++) {
@@ -198,12 +199,6 @@ static void *fail_realloc(void *ptr, size_t size, void *user)
     return NULL;
 }
 
-static void plain_free(void *ptr, void *user)
-{
-    (void)user;
-    free(ptr);
-}
-
 static int cancel_now(void *user, uint64_t done, uint64_t total)
 {
     (void)user;
@@ -296,8 +291,10 @@ static void failed_builders_leave_out_alone(void **state)
                                                           1, 8, 1, NULL, NULL, 0, cancel_now,
                                                           NULL, NULL));
 
-    /* no memory at all */
-    tokenring_allocator none = { fail_malloc, fail_realloc, plain_free, NULL };
+    /* no memory at all (the objects alive keep the free function that can release them) */
+    tokenring_allocator cur;
+    assert_int_equal(tokenring_get_allocator(&cur), TOKENRING_OK);
+    tokenring_allocator none = { fail_malloc, fail_realloc, cur.free_fn, cur.user };
     assert_int_equal(tokenring_set_allocator(&none), TOKENRING_OK);
     FAILS_LEAVING_OUT(tokenring_topology, t, TOKENRING_E_NOMEM, tokenring_topology_new(&t));
     FAILS_LEAVING_OUT(tokenring_topology, t, TOKENRING_E_NOMEM,

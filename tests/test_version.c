@@ -68,6 +68,7 @@ static void status_values_are_pinned(void **state)
     assert_int_equal(TOKENRING_E_IMPOSSIBLE, -10);
     assert_int_equal(TOKENRING_E_CANCELLED, -11);
     assert_int_equal(TOKENRING_E_BUDGET, -12);
+    assert_int_equal(TOKENRING_E_BUSY, -13);
 }
 
 /* Public struct sizes are ABI: pin them on LP64. */

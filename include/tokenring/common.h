@@ -14,7 +14,8 @@
  *
  * Thread safety: everything in this file may be called from any thread, except
  * tokenring_set_allocator(), which must be called before any other libtokenring function
- * (or while no libtokenring object is alive).
+ * (or while no other thread calls the library; it refuses to change the free function
+ * while a libtokenring object is alive).
  *
  * @section common_out What *out holds after a failed call
  * A builder is a function that creates an object and returns it through its first
@@ -112,11 +113,14 @@ typedef enum tokenring_status {
                                            available to an allocator or an analysis. */
     TOKENRING_E_CANCELLED = -11,      /**< The caller's progress callback asked the call
                                            to stop (@since 1.2). */
-    TOKENRING_E_BUDGET = -12          /**< The call's estimated work is above its budget
+    TOKENRING_E_BUDGET = -12,         /**< The call's estimated work is above its budget
                                            (::tokenring_limits): it refused before
                                            starting; the message gives the estimate in
                                            work units and in rough seconds
                                            (@since 1.2). */
+    TOKENRING_E_BUSY = -13            /**< Refused while objects are alive: a new
+                                           allocator whose free function could not release
+                                           them (tokenring_set_allocator(), @since 1.2). */
 } tokenring_status;
 
 /**
@@ -259,10 +263,20 @@ typedef struct tokenring_allocator {
  * Installs the allocator used for every later allocation, or restores the C library's
  * malloc/realloc/free when @p allocator is NULL. The struct is copied.
  *
- * Not thread-safe: call it before any other libtokenring function, or while no object
- * created by the library is alive (objects must be freed by the allocator that made them).
+ * Objects are freed by the allocator that made them: while any block the library
+ * allocated is alive (any object not yet freed), the call installs only an allocator with
+ * the same @c free_fn and @c user as the current one (to make allocations fail or count
+ * them in a test, say; its @c realloc_fn then receives blocks the previous @c malloc_fn
+ * made), and refuses any other with #TOKENRING_E_BUSY, changing nothing. Free every
+ * object first. (Until 1.2 it returned #TOKENRING_OK and the next free of an older object
+ * went to the wrong free function.)
+ *
+ * Not thread-safe: call it before any other libtokenring function, or while no other
+ * thread calls the library.
  * @param allocator the functions to use, or NULL for the default
- * @return #TOKENRING_OK, or #TOKENRING_E_INVAL if a function pointer is NULL
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL if a function pointer is NULL, or
+ *         #TOKENRING_E_BUSY if objects are alive and @p allocator has another
+ *         @c free_fn or @c user than the allocator in use
  * @since 1.0
  */
 TOKENRING_API int tokenring_set_allocator(const tokenring_allocator *allocator);
