@@ -917,6 +917,32 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
     return TOKENRING_OK;
 }
 
+int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
+                           const tokenring_replication *replication, const uint32_t *offsets,
+                           const uint32_t *nodes, uint8_t order, tokenring_error *err)
+{
+    const size_t n = ring->token_count;
+    size_t stride = 0;
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] - offsets[i] > stride)
+            stride = offsets[i + 1] - offsets[i];
+    rowbuf rb = { 0 };
+    tokenring_placement *p = placement_new(ring, replication, 0);
+    bool ok = p && rowbuf_init(&rb, n, stride);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = rowbuf_put(&rb, nodes + offsets[i], NULL, offsets[i + 1] - offsets[i]);
+    ok = ok && finish(p, &rb);
+    rowbuf_free(&rb);
+    if (!ok) {
+        if (p)
+            placement_destroy(p);
+        return nomem(err, n);
+    }
+    p->order = order;
+    *out = p;
+    return TOKENRING_OK;
+}
+
 /* ------------------------------------------------------------------ update */
 
 /* Whether two plans (same replication, two rings) give every walk the same constants. */
@@ -1053,6 +1079,13 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
         *out = tokenring_placement_ref(previous);
         return TOKENRING_OK;
     }
+    if (previous->order != TOKENRING_ORDER_TOKENS)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "the previous placement's replica order was given (%s), not computed "
+                       "from the ring's tokens: build the new ring's placement from its own "
+                       "replica lists (tokenring_placement_from_lists)",
+                       previous->order == TOKENRING_ORDER_SERVER ? "the server's order"
+                                                                 : "Cassandra 6.0's history");
     builder b;
     int rc = builder_init(&b, ring, previous->replication, previous->flags, err);
     if (rc != TOKENRING_OK)

@@ -295,6 +295,7 @@ struct tokenring_placement {
     tokenring_ring *ring;               /* owned reference */
     tokenring_replication *replication; /* owned copy: what tokenring_placement_update reuses */
     uint32_t flags;                     /* the build flags */
+    uint8_t order;                      /* TOKENRING_ORDER_*: which rule ordered the rows */
     bool hw_popcnt;                     /* the processor has POPCNT (tr_popcount64) */
     uint32_t range_count;
     uint32_t stride;       /* replicas per set when every row has the same length */
@@ -320,6 +321,14 @@ static inline uint32_t tr_popcount64_swar(uint64_t x)
     x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
     return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
+
+/* A placement of ring whose range i has the replicas nodes[offsets[i] .. offsets[i + 1])
+ * (already checked: indices below the node count, no repeats), ordered by rule `order`
+ * (TOKENRING_ORDER_*); replication is copied. TOKENRING_OK or TOKENRING_E_NOMEM
+ * (placement.c). */
+TR_HIDDEN int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
+                           const tokenring_replication *replication, const uint32_t *offsets,
+                           const uint32_t *nodes, uint8_t order, tokenring_error *err);
 
 /* Set bits of x: the POPCNT instruction when the placement was built on a processor that
  * has it (hw_popcnt, from tr_cpu_features()), else the SWAR form. */
