@@ -783,6 +783,7 @@ static tokenring_placement *placement_new(const tokenring_ring *ring,
         return NULL;
     }
     p->flags = flags;
+    p->wrap_set = UINT32_MAX;
     p->hw_popcnt = (tr_cpu_features() & TR_CPU_POPCNT) != 0;
     p->ring = tokenring_ring_ref(ring);
     atomic_init(&p->refs, 1);
@@ -919,19 +920,29 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
 
 int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
                            const tokenring_replication *replication, const uint32_t *offsets,
-                           const uint32_t *nodes, uint8_t order, tokenring_error *err)
+                           const uint32_t *nodes, const uint32_t *upper, uint32_t upper_count,
+                           uint8_t order, tokenring_error *err)
 {
     const size_t n = ring->token_count;
-    size_t stride = 0;
+    size_t stride = upper ? upper_count : 0;
     for (size_t i = 0; i < n; i++)
         if (offsets[i + 1] - offsets[i] > stride)
             stride = offsets[i + 1] - offsets[i];
     rowbuf rb = { 0 };
     tokenring_placement *p = placement_new(ring, replication, 0);
-    bool ok = p && rowbuf_init(&rb, n, stride);
+    /* the upper part of range 0, when given, is one row more: numbered as a range n, it
+     * gets a set id like every row, then the placement keeps n ranges */
+    size_t rows = n + (upper != NULL);
+    bool ok = p && rowbuf_init(&rb, rows, stride);
     for (size_t i = 0; ok && i < n; i++)
         ok = rowbuf_put(&rb, nodes + offsets[i], NULL, offsets[i + 1] - offsets[i]);
+    if (ok && upper)
+        ok = rowbuf_put(&rb, upper, NULL, upper_count);
     ok = ok && finish(p, &rb);
+    if (ok && upper) {
+        p->wrap_set = tr_range_set(p, (uint32_t)n);
+        p->range_count = (uint32_t)n;
+    }
     rowbuf_free(&rb);
     if (!ok) {
         if (p)
@@ -1169,7 +1180,8 @@ static inline void lookup(tokenring_replicas *out, const tokenring_placement *p,
         TR_PREFETCH(row + 128);
         TR_PREFETCH(row + 192);
     }
-    tr_placement_fill(out, p, tr_index_search(idx, token));
+    uint32_t range = tr_index_search(idx, token);
+    tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
 }
 
 TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
@@ -1231,7 +1243,7 @@ TOKENRING_API int64_t tokenring_placement_key_set_id(const tokenring_placement *
     if (__builtin_expect(placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3, 0))
         return TOKENRING_E_UNSUPPORTED;
     /* the range's set id only: no replica row is read (nor prefetched) */
-    return tr_range_set(placement, tr_index_search(&placement->ring->index, token));
+    return tr_token_set(placement, tr_index_search(&placement->ring->index, token), token);
 }
 
 TOKENRING_API int tokenring_placement_range_replicas(tokenring_replicas *out,
@@ -1282,7 +1294,8 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         for (size_t j = 0; j < m; j++)
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
         for (size_t j = 0; j < m; j++) {
-            uint32_t set = tr_range_set(placement, tr_ring_search(placement->ring, tok[j]));
+            uint32_t set = tr_token_set(placement, tr_ring_search(placement->ring, tok[j]),
+                                        tok[j]);
             /* the caller reads the row next (tokenring_placement_set) */
             TR_PREFETCH(placement->rows + tr_row_off(placement, set));
             if (tokens_out)

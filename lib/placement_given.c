@@ -24,8 +24,9 @@ TOKENRING_API int tokenring_placement_from_lists(tokenring_placement **out,
                                                  const tokenring_ring *ring,
                                                  const tokenring_replication *replication,
                                                  const uint32_t *offsets,
-                                                 const uint32_t *nodes, int order,
-                                                 tokenring_error *err)
+                                                 const uint32_t *nodes,
+                                                 const uint32_t *upper, size_t upper_count,
+                                                 int order, tokenring_error *err)
 {
     if (out == NULL || ring == NULL || replication == NULL || offsets == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
@@ -47,24 +48,38 @@ TOKENRING_API int tokenring_placement_from_lists(tokenring_placement **out,
     if (offsets[n] > 0 && nodes == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "nodes is NULL with %u replicas listed",
                        (unsigned)offsets[n]);
+    if (upper && ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "a list above the largest token (Cassandra 6.0's (t, min] range) on a "
+                       "%s ring: Murmur3 rings only",
+                       tokenring_partitioner_name(ring->partitioner));
+    if (upper_count > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_INVAL, "upper_count %zu is too large", upper_count);
     /* Each node at most once per list: a stamp per node, the range's index + 1. */
     uint32_t *stamp = tr_calloc(ring->node_count ? ring->node_count : 1, sizeof *stamp);
     if (!stamp)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory checking %zu replica lists", n);
     int rc = TOKENRING_OK;
-    for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
-        for (uint32_t k = offsets[i]; k < offsets[i + 1]; k++) {
-            uint32_t v = nodes[k];
+    for (size_t i = 0; i <= n && rc == TOKENRING_OK; i++) {
+        if (i == n && !upper)
+            break;
+        const uint32_t *list = i < n ? nodes + offsets[i] : upper;
+        uint32_t cnt = i < n ? offsets[i + 1] - offsets[i] : (uint32_t)upper_count;
+        if (i == n)
+            snprintf(rb, sizeof rb, "the list above the largest token");
+        for (uint32_t k = 0; k < cnt; k++) {
+            uint32_t v = list[k];
             if (v >= ring->node_count) {
                 rc = tr_fail(err, TOKENRING_E_INVAL,
                              "%s: replica %u is node index %u, but the ring has %u nodes",
-                             range_name(rb, sizeof rb, ring, i), (unsigned)(k - offsets[i]),
+                             i < n ? range_name(rb, sizeof rb, ring, i) : rb, (unsigned)k,
                              (unsigned)v, (unsigned)ring->node_count);
                 break;
             }
             if (stamp[v] == i + 1) {
                 rc = tr_fail(err, TOKENRING_E_INVAL, "%s names node %s twice",
-                             range_name(rb, sizeof rb, ring, i), ring->nodes[v].name);
+                             i < n ? range_name(rb, sizeof rb, ring, i) : rb,
+                             ring->nodes[v].name);
                 break;
             }
             stamp[v] = (uint32_t)(i + 1);
@@ -73,7 +88,8 @@ TOKENRING_API int tokenring_placement_from_lists(tokenring_placement **out,
     tr_free(stamp);
     if (rc != TOKENRING_OK)
         return rc;
-    return tr_placement_from_rows(out, ring, replication, offsets, nodes, (uint8_t)order, err);
+    return tr_placement_from_rows(out, ring, replication, offsets, nodes, upper,
+                                  (uint32_t)upper_count, (uint8_t)order, err);
 }
 
 TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement)

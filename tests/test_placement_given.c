@@ -81,7 +81,7 @@ static void given_lists_answer_exactly(void **state)
     for (size_t i = 6; i <= n; i++)
         off[i] -= cut;
     tokenring_error err;
-    assert_int_equal(tokenring_placement_from_lists(&given, ring, rp, off, nodes,
+    assert_int_equal(tokenring_placement_from_lists(&given, ring, rp, off, nodes, NULL, 0,
                                                     TOKENRING_ORDER_SERVER, &err),
                      TOKENRING_OK);
     assert_int_equal(tokenring_placement_order(given), TOKENRING_ORDER_SERVER);
@@ -130,7 +130,7 @@ static void given_lists_answer_exactly(void **state)
     assert_ptr_equal(next, given);
     tokenring_placement_free(next);
     tokenring_placement *hist = NULL;
-    assert_int_equal(tokenring_placement_from_lists(&hist, other, rp, off, nodes,
+    assert_int_equal(tokenring_placement_from_lists(&hist, other, rp, off, nodes, NULL, 0,
                                                     TOKENRING_ORDER_HISTORY, &err),
                      TOKENRING_OK);
     assert_int_equal(tokenring_placement_order(hist), TOKENRING_ORDER_HISTORY);
@@ -158,7 +158,7 @@ static void empty_lists(void **state)
     tokenring_ring_tokens(ring, &n);
     uint32_t *off = calloc(n + 1, sizeof *off);
     tokenring_placement *p = NULL;
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, NULL,
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, NULL, NULL, 0,
                                                     TOKENRING_ORDER_SERVER, NULL),
                      TOKENRING_OK);
     assert_int_equal(tokenring_placement_set_count(p), 1);
@@ -167,6 +167,91 @@ static void empty_lists(void **state)
     assert_int_equal(r.count, 0);
     tokenring_placement_free(p);
     free(off);
+    tokenring_replication_free(rp);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(t);
+}
+
+/* Cassandra 6.0 keeps (t_last, min] apart from (min, t_0]: an upper list answers the
+ * tokens above the largest ring token, range 0 the others. */
+static void upper_part_of_range_0(void **state)
+{
+    (void)state;
+    tokenring_topology *t;
+    tokenring_ring *ring = sample_ring(&t);
+    tokenring_replication *rp = repl("2");
+    size_t n = 0;
+    const int64_t *toks = tokenring_ring_tokens(ring, &n);
+    uint32_t *off = calloc(n + 1, sizeof *off), *nodes = calloc(n * 2, sizeof *nodes);
+    for (size_t i = 0; i < n; i++) {
+        off[i + 1] = off[i] + 2;
+        nodes[off[i]] = (uint32_t)(i % 6);
+        nodes[off[i] + 1] = (uint32_t)((i + 1) % 6);
+    }
+    uint32_t upper[2] = { nodes[1], nodes[0] }; /* range 0's list, the other way round */
+    tokenring_placement *p = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, upper, 2,
+                                                    TOKENRING_ORDER_HISTORY, &err),
+                     TOKENRING_OK);
+    tokenring_replicas lo, hi, r0;
+    assert_int_equal(tokenring_placement_replicas(&lo, p, toks[0] - 1), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_replicas(&hi, p, toks[n - 1] + 1), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_range_replicas(&r0, p, 0), TOKENRING_OK);
+    assert_int_equal(lo.set_id, r0.set_id);
+    assert_int_equal(lo.nodes[0], nodes[0]);
+    assert_int_equal(hi.nodes[0], upper[0]);
+    assert_int_equal(hi.nodes[1], upper[1]);
+    assert_int_equal(hi.range_index, 0);
+    /* its own set: the last, whose range_index is the token count */
+    size_t sets = tokenring_placement_set_count(p);
+    assert_int_equal(hi.set_id, sets - 1);
+    tokenring_replicas s;
+    assert_int_equal(tokenring_placement_set(&s, p, hi.set_id), TOKENRING_OK);
+    assert_int_equal(s.range_index, n);
+    /* routing agrees */
+    int64_t tk = toks[n - 1] + 1;
+    for (int k = 0; k < 4096; k++) {
+        char key[16];
+        int len = snprintf(key, sizeof key, "k%d", k);
+        if (tokenring_token(key, (size_t)len) > toks[n - 1]) {
+            tk = tokenring_token(key, (size_t)len);
+            assert_int_equal(tokenring_placement_key_set_id(p, key, (size_t)len), hi.set_id);
+            int64_t tok_out;
+            uint32_t sid;
+            uint64_t offs[2] = { 0, (uint64_t)len };
+            assert_int_equal(tokenring_placement_route_keys(&tok_out, &sid, p,
+                                                            (const uint8_t *)key, offs, 1),
+                             TOKENRING_OK);
+            assert_int_equal(sid, hi.set_id);
+            break;
+        }
+    }
+    assert_true(tk > toks[n - 1]);
+    tokenring_placement_free(p);
+    /* the same list as range 0: no set of its own */
+    upper[0] = nodes[0];
+    upper[1] = nodes[1];
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, upper, 2,
+                                                    TOKENRING_ORDER_HISTORY, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_placement_replicas(&hi, p, toks[n - 1] + 1), TOKENRING_OK);
+    assert_int_equal(hi.set_id, r0.set_id);
+    tokenring_placement_free(p);
+    /* refused: a node twice, an index past the nodes */
+    upper[1] = upper[0];
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, upper, 2,
+                                                    TOKENRING_ORDER_HISTORY, &err),
+                     TOKENRING_E_INVAL);
+    assert_non_null(strstr(err.message, "the list above the largest token names node"));
+    upper[1] = 99;
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, upper, 2,
+                                                    TOKENRING_ORDER_HISTORY, &err),
+                     TOKENRING_E_INVAL);
+    assert_non_null(strstr(err.message, "the list above the largest token: replica 1 is node "
+                                        "index 99"));
+    free(off);
+    free(nodes);
     tokenring_replication_free(rp);
     tokenring_ring_free(ring);
     tokenring_topology_free(t);
@@ -189,35 +274,35 @@ static void refuses_bad_lists(void **state)
     tokenring_placement *p = NULL;
     tokenring_error err;
     const int S = TOKENRING_ORDER_SERVER;
-    assert_int_equal(tokenring_placement_from_lists(NULL, ring, rp, off, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(NULL, ring, rp, off, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     assert_string_equal(err.message, "out is NULL");
-    assert_int_equal(tokenring_placement_from_lists(&p, NULL, rp, off, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, NULL, rp, off, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     assert_string_equal(err.message, "ring is NULL");
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, NULL, off, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, NULL, off, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     assert_string_equal(err.message, "replication is NULL");
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, NULL, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, NULL, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     assert_string_equal(err.message, "offsets is NULL");
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, NULL, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, NULL, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     assert_non_null(strstr(err.message, "nodes is NULL with"));
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes,
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0,
                                                     TOKENRING_ORDER_TOKENS, &err),
                      TOKENRING_E_INVAL);
     assert_non_null(strstr(err.message, "tokenring_placement_build() computes"));
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, 7, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0, 7, &err),
                      TOKENRING_E_INVAL);
     off[0] = 1;
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     assert_string_equal(err.message, "offsets[0] is 1, not 0");
     off[0] = 0;
     uint32_t keep = off[2];
     off[2] = 1;
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     char want[160];
     snprintf(want, sizeof want, "offsets decrease at range 1 (ending at token %lld): 1 after 3",
@@ -225,14 +310,14 @@ static void refuses_bad_lists(void **state)
     assert_string_equal(err.message, want);
     off[2] = keep;
     nodes[off[5] + 1] = 6;
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     snprintf(want, sizeof want,
              "range 5 (ending at token %lld): replica 1 is node index 6, but the ring has "
              "6 nodes", (long long)tokenring_ring_tokens(ring, NULL)[5]);
     assert_string_equal(err.message, want);
     nodes[off[5] + 1] = nodes[off[5]];
-    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, S, &err),
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0, S, &err),
                      TOKENRING_E_INVAL);
     tokenring_node_info info;
     assert_int_equal(tokenring_ring_node(&info, ring, nodes[off[5]]), TOKENRING_OK);
@@ -253,6 +338,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(given_lists_answer_exactly),
         cmocka_unit_test(empty_lists),
+        cmocka_unit_test(upper_part_of_range_0),
         cmocka_unit_test(refuses_bad_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

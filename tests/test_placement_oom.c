@@ -85,7 +85,7 @@ static int op_placement_from_lists(void *vctx, void **made)
     }
     tokenring_placement *p = NULL;
     tokenring_error err;
-    int rc = tokenring_placement_from_lists(&p, ctx->ring, ctx->replication, off, nodes,
+    int rc = tokenring_placement_from_lists(&p, ctx->ring, ctx->replication, off, nodes, NULL, 0,
                                             TOKENRING_ORDER_SERVER, &err);
     if (rc != TOKENRING_OK)
         assert_int_equal(err.code, rc);

@@ -306,11 +306,20 @@ typedef enum tokenring_replica_order {
  * @param offsets token count + 1 offsets into @p nodes, @p offsets[0] == 0, non-decreasing
  * @param nodes the node indices of every range's list, range after range (NULL only when
  *        every list is empty)
+ * @param upper NULL, or (Murmur3 rings) the list of the tokens above the largest ring
+ *        token, when it differs from range 0's: Cassandra 6.0 cuts range 0 at the
+ *        minimum token and keeps a list for each part, (t_{n-1}, min] and (min, t_0],
+ *        which a history can order differently. Token lookups then answer it above t_{n-1};
+ *        range 0 (tokenring_placement_range_replicas()) keeps the lower part's list. Its set
+ *        id, when no range has the same list, is the last one, with @c range_index equal
+ *        to the token count.
+ * @param upper_count the length of @p upper
  * @param order #TOKENRING_ORDER_SERVER or #TOKENRING_ORDER_HISTORY
  * @param[out] err optional detail
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL (a NULL argument, another @p order, offsets
  *         that decrease or do not start at 0, a node index past the ring's nodes, a node
  *         named twice in one list: @p err names the range, its end token and the node),
+ *         #TOKENRING_E_UNSUPPORTED (@p upper on a ring of another partitioner),
  *         #TOKENRING_E_NOMEM
  * @since 1.2
  */
@@ -318,8 +327,9 @@ TOKENRING_API int tokenring_placement_from_lists(tokenring_placement **out,
                                                  const tokenring_ring *ring,
                                                  const tokenring_replication *replication,
                                                  const uint32_t *offsets,
-                                                 const uint32_t *nodes, int order,
-                                                 tokenring_error *err);
+                                                 const uint32_t *nodes,
+                                                 const uint32_t *upper, size_t upper_count,
+                                                 int order, tokenring_error *err);
 
 /**
  * Which rule ordered the placement's replicas: #TOKENRING_ORDER_TOKENS for

@@ -7,8 +7,9 @@
 // placement provider of a 6.0 node). No node, no network, no disk.
 //
 // Input (a script, standard input), one step a line:
-//   keyspace NAME simple RF                 a keyspace (CREATE KEYSPACE: before the first
-//   keyspace NAME nts DC:RF[,DC:RF...]       join, or later as AlterSchema places it)
+//   keyspace NAME RF                        a SimpleStrategy keyspace (CREATE KEYSPACE: before
+//   keyspace NAME DC=RF[,DC=RF...]           the first join, or later as AlterSchema places
+//                                           it), or a NetworkTopologyStrategy one
 //   register ADDRESS DC RACK                a node known to the cluster, not yet in the ring
 //   unsafe_join ADDRESS TOKEN[,TOKEN...]    what a node started with auto_bootstrap: false does
 //   join ADDRESS TOKEN[,TOKEN...]           a bootstrap: PREPARE_JOIN, START, MID, FINISH
@@ -82,14 +83,16 @@ public class PlacementHistory {
             String[] f = line.split("\\s+");
             switch (f[0]) {
                 case "keyspace": {
+                    // SPEC as the library's compact replication syntax: RF (SimpleStrategy)
+                    // or DC=RF,DC=RF (NetworkTopologyStrategy)
                     Map<String, String> m = new LinkedHashMap<>();
-                    if (f[2].equals("simple")) {
+                    if (f[2].matches("\\d+")) {
                         m.put("class", "SimpleStrategy");
-                        m.put("replication_factor", f[3]);
+                        m.put("replication_factor", f[2]);
                     } else {
                         m.put("class", "NetworkTopologyStrategy");
-                        for (String dc : f[3].split(",")) {
-                            String[] kv = dc.split(":");
+                        for (String dc : f[2].split(",")) {
+                            String[] kv = dc.split("=");
                             m.put(kv[0], kv[1]);
                         }
                     }

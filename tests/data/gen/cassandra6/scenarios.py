@@ -20,6 +20,12 @@ def tokens(rnd, n, taken):
     return out
 
 
+def spec(v):
+    """'simple 3' -> '3'; 'nts dc1:2,dc2:1' -> 'dc1=2,dc2=1' (the library's syntax)."""
+    kind, rest = v.split(None, 1)
+    return rest if kind == "simple" else rest.replace(":", "=")
+
+
 def scenario(name, seed, keyspaces, initial, steps, bootstrap_initial=False):
     """initial: [(address, dc, rack, num_tokens)], joined one by one (UNSAFE_JOIN, as nodes
     started with auto_bootstrap: false, or a bootstrap each); steps: ("join", address, dc,
@@ -33,7 +39,7 @@ def scenario(name, seed, keyspaces, initial, steps, bootstrap_initial=False):
         verb = "join" if bootstrap_initial and addr != initial[0][0] else "unsafe_join"
         lines.append(f"{verb} {addr} " + ",".join(map(str, tokens(rnd, n, taken))))
     # the keyspaces, created once the first ring is up (as an operator does)
-    lines += [f"keyspace {k} {v}" for k, v in keyspaces]
+    lines += [f"keyspace {k} {spec(v)}" for k, v in keyspaces]
     for st in steps:
         if st[0] == "join":
             _, addr, dc, rack, n = st
