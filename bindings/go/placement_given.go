@@ -39,10 +39,12 @@ func (o ReplicaOrder) String() string {
 
 // PlacementFromLists builds a placement of ring whose range i has the replicas
 // nodes[starts[i]:starts[i+1]] (ring node indices) in the order given: order is
-// OrderServer or OrderHistory. The layout is RangeReplicaNodes's. Every lookup then
-// answers from these lists; Update refuses such a placement (ErrUnsupported). An error
-// names a range that repeats a node or names an index past the ring's nodes.
-func PlacementFromLists(ring *Ring, repl *Replication, starts, nodes []uint32, order ReplicaOrder) (*Placement, error) {
+// OrderServer or OrderHistory. The layout is RangeReplicaNodes's. upper, when not nil,
+// is the list of the tokens above the largest ring token where it differs from range 0's
+// (Cassandra 6.0 keeps (t_last, min] apart from (min, t_0]). Every lookup then answers
+// from these lists; Update refuses such a placement (ErrUnsupported). An error names a
+// range that repeats a node or names an index past the ring's nodes.
+func PlacementFromLists(ring *Ring, repl *Replication, starts, nodes, upper []uint32, order ReplicaOrder) (*Placement, error) {
 	if ring == nil || repl == nil {
 		return nil, ErrInvalid
 	}
@@ -70,10 +72,16 @@ func PlacementFromLists(ring *Ring, repl *Replication, starts, nodes []uint32, o
 	if len(nodes) > 0 {
 		np = (*C.uint32_t)(unsafe.Pointer(&nodes[0]))
 	}
+	var up *C.uint32_t
+	if upper != nil {
+		buf := append(make([]uint32, 0, len(upper)+1), upper...)
+		buf = append(buf, 0) // a valid pointer even for an empty list
+		up = (*C.uint32_t)(unsafe.Pointer(&buf[0]))
+	}
 	var p *C.tokenring_placement
 	var detail C.tokenring_error
 	if err := newError(C.tokenring_placement_from_lists(&p, rp, repl.ptr,
-		(*C.uint32_t)(unsafe.Pointer(&starts[0])), np, C.int(order), &detail), &detail); err != nil {
+		(*C.uint32_t)(unsafe.Pointer(&starts[0])), np, up, C.size_t(len(upper)), C.int(order), &detail), &detail); err != nil {
 		return nil, err
 	}
 	return wrapPlacement(p, ring.names), nil

@@ -57,7 +57,7 @@ func TestPlacementFromLists(t *testing.T) {
 			l[a], l[b] = l[b], l[a]
 		}
 	}
-	given, err := PlacementFromLists(ring, repl, starts, nodes, OrderServer)
+	given, err := PlacementFromLists(ring, repl, starts, nodes, nil, OrderServer)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,22 +89,22 @@ func TestPlacementFromLists(t *testing.T) {
 	// a node twice in one list
 	bad := append([]uint32(nil), nodes...)
 	bad[starts[3]+1] = bad[starts[3]]
-	if _, err := PlacementFromLists(ring, repl, starts, bad, OrderHistory); err == nil || !strings.Contains(err.Error(), "range 3") || !strings.Contains(err.Error(), "twice") {
+	if _, err := PlacementFromLists(ring, repl, starts, bad, nil, OrderHistory); err == nil || !strings.Contains(err.Error(), "range 3") || !strings.Contains(err.Error(), "twice") {
 		t.Fatalf("duplicate: %v", err)
 	}
-	if _, err := PlacementFromLists(ring, repl, starts[1:], nodes, OrderServer); err == nil || !strings.Contains(err.Error(), "offsets for a ring") {
+	if _, err := PlacementFromLists(ring, repl, starts[1:], nodes, nil, OrderServer); err == nil || !strings.Contains(err.Error(), "offsets for a ring") {
 		t.Fatalf("short starts: %v", err)
 	}
-	if _, err := PlacementFromLists(ring, repl, starts, nodes[:3], OrderServer); err == nil || !strings.Contains(err.Error(), "past the") {
+	if _, err := PlacementFromLists(ring, repl, starts, nodes[:3], nil, OrderServer); err == nil || !strings.Contains(err.Error(), "past the") {
 		t.Fatalf("short nodes: %v", err)
 	}
-	if _, err := PlacementFromLists(ring, repl, starts, nodes, OrderTokens); err == nil {
+	if _, err := PlacementFromLists(ring, repl, starts, nodes, nil, OrderTokens); err == nil {
 		t.Fatal("OrderTokens accepted")
 	}
-	if _, err := PlacementFromLists(nil, repl, starts, nodes, OrderServer); err != ErrInvalid {
+	if _, err := PlacementFromLists(nil, repl, starts, nodes, nil, OrderServer); err != ErrInvalid {
 		t.Fatalf("nil ring: %v", err)
 	}
-	hist, err := PlacementFromLists(ring, repl, starts, nodes, OrderHistory)
+	hist, err := PlacementFromLists(ring, repl, starts, nodes, []uint32{nodes[1], nodes[0]}, OrderHistory)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -87,3 +87,66 @@ def test_given_lists_refused():
                f"endpoints:[{', '.join(good[1])}], rpc_endpoints:[], endpoint_details:[])")
     with pytest.raises(ValueError, match="lies in no listed range"):
         Placement.from_describering(ring, "2", partial)
+
+
+DATA = __import__("pathlib").Path(__file__).resolve().parents[3] / "tests" / "data" / "cassandra6"
+
+
+def last_step(name):
+    """{keyspace names: [(start, end, [replicas])]} of a vector file's last step."""
+    out = {}
+    for line in (DATA / f"{name}.placements").read_text().splitlines():
+        f = line.split(" ")
+        if f[0] == "step":
+            out = {}
+        elif f[0] == "place":
+            out.setdefault(f[1], []).append((int(f[2]), int(f[3]),
+                                             f[4].split(",") if f[4] else []))
+    return out
+
+
+def test_history_replays_cassandra_60():
+    """The live stage's history: every range of every replication in 6.0-alpha2's order,
+    the part of range 0 above the largest token included."""
+    h = tokenring.History((DATA / "live_stage.script").read_text())
+    repl = {"system_auth": "1", "system_traces": "2", "system_distributed": "3",
+            "ks_below": "dc1=2,dc2=1", "ks_at": "dc1=3,dc2=0", "ks_above": "dc1=4,dc2=2",
+            "ks_dc2": "dc2=1", "ks_simple": "3"}
+    ring = h.ring
+    toks = [int(t) for t in ring.tokens]
+    n = 0
+    for kss, ranges in last_step("live_stage").items():
+        p = h.placement(repl[kss.split(",")[0]])
+        assert p.order == "history"
+        for start, end, eps in ranges:
+            token = toks[-1] + 1 if end == -2**63 else end
+            assert list(p.replicas(token)) == eps, (kss, start, end)
+            n += 1
+    assert n == 7 * 41  # 7 replications (5 keyspaces, 3 system ones, one shared), 41 ranges
+    # the tokens' order differs somewhere: the history's is not a function of the tokens
+    computed = ring.placement("3")
+    assert any(computed.range_replicas(i) != h.placement("3").range_replicas(i)
+               for i in range(len(toks)))
+
+
+def test_history_refuses_bad_steps():
+    with pytest.raises(tokenring.ParseError, match="unknown step 'hop'"):
+        tokenring.History("hop\n")
+    with pytest.raises(tokenring.NotFoundError, match="10.0.0.1 is not registered"):
+        tokenring.History("join 10.0.0.1 5\n")
+    h = tokenring.History("")
+    assert h.ring is None
+    with pytest.raises(tokenring.EmptyError):
+        h.placement("3")
+
+
+def test_from_lists_upper_part():
+    ring = sample_ring()
+    n = len(ring.tokens)
+    lists = [ring.placement("2").range_replicas(i) for i in range(n)]
+    upper = tuple(reversed(lists[0]))
+    p = Placement.from_lists(ring, "2", lists, "history", upper=upper)
+    assert p.replicas(int(ring.tokens[-1]) + 1) == upper
+    assert p.range_replicas(0) == lists[0]
+    with pytest.raises(tokenring.NotFoundError, match="the list above the largest token"):
+        Placement.from_lists(ring, "2", lists, "history", upper=("nope",))

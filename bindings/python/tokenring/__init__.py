@@ -28,6 +28,7 @@ from ._node import DEFAULT_RACK, Liveness, Node, NodeState
 from ._convert import KeyOrToken
 from ._replication import CassandraRules, Replication, ReplicationLike, cassandra_rules
 from ._placement import Placement
+from ._history import History
 from ._ownership import Balance, BalanceReport, Ownership
 from ._ring import DescribedRange, Range, RangeList, Ring
 from ._topology import Topology
@@ -74,7 +75,7 @@ __all__ = [
     "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
     "HAVE_NUMPY", "CqlType", "cql_type", "encode_int", "encode_bigint", "encode_smallint",
     "encode_tinyint", "encode_boolean", "encode_timestamp", "encode_uuid", "encode_text",
-    "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement",
+    "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement", "History",
     "Node", "NodeState", "Liveness", "Range", "Ownership", "DescribedRange", "KeyOrToken",
     "ReplicationLike", "CassandraRules", "cassandra_rules", "TokenRingError",
     "InvalidArgumentError", "OutOfMemoryError",

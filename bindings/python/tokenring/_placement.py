@@ -80,12 +80,15 @@ class Placement(Handle):
 
     @classmethod
     def from_lists(cls, ring: Any, replication: ReplicationLike,
-                   lists: Sequence[Sequence[str]], order: str = "server") -> "Placement":
+                   lists: Sequence[Sequence[str]], order: str = "server",
+                   upper: Optional[Sequence[str]] = None) -> "Placement":
         """A placement whose range ``i`` of ``ring`` (see :meth:`Ring.range`) has the
         replicas ``lists[i]`` (node names) in the order given
         (``tokenring_placement_from_lists``): the order a server reported (``order=
         "server"``, e.g. ``describering``) or Cassandra 6.0's order replayed from the
-        cluster's history (``"history"``). Every lookup then answers from these lists;
+        cluster's history (``"history"``). ``upper``: the list of the tokens above the
+        largest ring token when it differs from range 0's (Cassandra 6.0 keeps (t_last,
+        min] apart from (min, t_0]). Every lookup then answers from these lists;
         :meth:`update` refuses such a placement. InvalidArgumentError names a list that
         repeats a node; NotFoundError an unknown node name."""
         ring_p = require(ring, "ring", "Placement.from_lists()")
@@ -97,18 +100,25 @@ class Placement(Handle):
             raise ValueError(f"{len(lists)} replica lists for a ring of {len(ring.tokens)} "
                              "ranges")
         offsets, nodes = [0], []
-        for i, lst in enumerate(lists):
+        for i, lst in enumerate(list(lists) + ([upper] if upper is not None else [])):
             for name in lst:
                 if name not in index:
+                    where = f"range {i}" if i < len(lists) else "the list above the largest token"
                     raise NotFoundError(lib.TOKENRING_E_NOTFOUND,
-                                        f"range {i}: node {name!r} is not in the ring")
+                                        f"{where}: node {name!r} is not in the ring")
                 nodes.append(index[name])
             offsets.append(len(nodes))
+        n = len(lists)
+        up = nodes[offsets[n]:] if upper is not None else None
+        nodes = nodes[:offsets[n]]
+        offsets = offsets[:n + 1]
         pp = ffi.new("tokenring_placement **")
         err = new_error()
         check(lib.tokenring_placement_from_lists(
             pp, ring_p, repl._p(), ffi.new("uint32_t[]", offsets),
             ffi.new("uint32_t[]", nodes) if nodes else ffi.NULL,
+            ffi.new("uint32_t[]", up) if up else (ffi.new("uint32_t[]", 1) if up == [] else ffi.NULL),
+            len(up) if up else 0,
             lib.TOKENRING_ORDER_SERVER if order == "server" else lib.TOKENRING_ORDER_HISTORY,
             err), err)
         p = cls.__new__(cls)
@@ -123,7 +133,10 @@ class Placement(Handle):
         order) laid over ``ring`` (the same moment's ring, e.g. from ``nodetool ring``),
         as :meth:`from_lists` with ``order="server"``. Every ring token must lie in a
         listed range (ValueError names the token otherwise); 6.0's listing, cut at the
-        minimum token, and 5.0's, one wrapping range, are both read."""
+        minimum token, and 5.0's, one wrapping range, are both read. On 6.0 describering
+        prints (min, t_0]'s list for the wrapping range: for the tokens above the largest
+        ring token, whose list 6.0 keeps apart and may order otherwise, the order is then
+        that of (min, t_0], not necessarily the server's (the replica set is)."""
         starts: List[Tuple[int, int, Tuple[str, ...]]] = []
         for m in _TOKEN_RANGE.finditer(text):
             eps = tuple(e.strip() for e in m.group(3).split(",") if e.strip())
