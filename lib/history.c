@@ -262,22 +262,21 @@ static uint32_t bucket(int32_t hash, size_t cap)
     return (hv ^ (hv >> 16)) & (uint32_t)(cap - 1);
 }
 
-typedef struct {
-    const tokenring_history *h;
-    size_t cap;
-    const uint32_t *seq; /* insertion rank of each node */
-} order_ctx;
-
-static order_ctx *sort_ctx; /* qsort has no context argument (C11) */
-
-static int cmp_bucket(const void *a, const void *b)
+/* Sorts keys (node indices, in insertion order) into Java's HashMap iteration order for a
+ * table of cap buckets: by bucket, insertion order within one (a stable insertion sort:
+ * the keys are the endpoints of one delta, a few; no shared state, so replays may run on
+ * several threads at once). */
+static void hashmap_order(const tokenring_history *h, uint32_t *keys, size_t n, size_t cap)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    uint32_t bx = bucket(sort_ctx->h->nodes[x].jhash, sort_ctx->cap);
-    uint32_t by = bucket(sort_ctx->h->nodes[y].jhash, sort_ctx->cap);
-    if (bx != by)
-        return bx < by ? -1 : 1;
-    return cmp_left(sort_ctx->seq[x], sort_ctx->seq[y]);
+    for (size_t i = 1; i < n; i++) {
+        uint32_t k = keys[i], b = bucket(h->nodes[k].jhash, cap);
+        size_t j = i;
+        while (j > 0 && bucket(h->nodes[keys[j - 1]].jhash, cap) > b) {
+            keys[j] = keys[j - 1];
+            j--;
+        }
+        keys[j] = k;
+    }
 }
 
 /* Applies the delta old -> new (replica granularity, ranges matched exactly) to P:
@@ -332,27 +331,40 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
     size_t cap = 16;
     while (nkeys > cap / 4 * 3)
         cap *= 2;
-    order_ctx ctx = { h, cap, seq };
-    sort_ctx = &ctx;
-    qsort(keys, nkeys, sizeof *keys, cmp_bucket);
-    sort_ctx = NULL;
-    int rc = TOKENRING_OK;
-    for (size_t q = 0; q < nkeys && rc == TOKENRING_OK; q++) {
-        uint32_t e = keys[q];
-        for (size_t i = 0; i < neu->n; i++) {
-            const hrange *n = &neu->r[i];
-            if (!hrange_has(n, e))
-                continue;
-            const hrange *o = hmap_lookup(old, n->left, n->right);
+    hashmap_order(h, keys, nkeys, cap);
+    /* an endpoint's rank in that order; each range appends its additions by rank */
+    for (size_t q = 0; q < nkeys; q++)
+        seq[keys[q]] = (uint32_t)q;
+    uint32_t longest = 0;
+    for (size_t i = 0; i < neu->n; i++)
+        longest = neu->r[i].n > longest ? neu->r[i].n : longest;
+    uint32_t *add = tr_malloc((longest ? longest : 1) * sizeof *add);
+    int rc = add ? TOKENRING_OK : nomem(err);
+    for (size_t i = 0; i < neu->n && rc == TOKENRING_OK; i++) {
+        const hrange *n = &neu->r[i];
+        const hrange *o = hmap_lookup(old, n->left, n->right);
+        uint32_t na = 0;
+        for (uint32_t k = 0; k < n->n; k++) {
+            uint32_t e = n->eps[k];
             if (o && hrange_has(o, e))
                 continue;
-            hrange *pr = hmap_get(P, n->left, n->right);
-            if (!pr || !hrange_push(pr, e)) {
-                rc = nomem(err);
-                break;
+            uint32_t j = na++; /* insertion by rank */
+            while (j > 0 && seq[add[j - 1]] > seq[e]) {
+                add[j] = add[j - 1];
+                j--;
             }
+            add[j] = e;
         }
+        if (na == 0)
+            continue;
+        hrange *pr = hmap_get(P, n->left, n->right);
+        for (uint32_t j = 0; pr && j < na; j++)
+            if (!hrange_push(pr, add[j]))
+                pr = NULL;
+        if (!pr)
+            rc = nomem(err);
     }
+    tr_free(add);
     tr_free(seq);
     tr_free(keys);
     return rc;
