@@ -22,9 +22,10 @@ with the library's answer for the same input:
 On Cassandra 6.0 (Transactional Cluster Metadata) the replica *order* depends on the
 cluster's history, not on its tokens (doc/cassandra-6.md): there the tokens, the Owns
 figures, the describering ranges and every replica *set* are asserted exactly as above,
-and the order of every getendpoints list against the server's own placement read from
-its describering (the library's TOKENRING_ORDER_SERVER placement). ORDER_RULE names the
-rule the order follows.
+and the order of every getendpoints list against the library's 6.0 model replayed from
+the server's own metadata log (system_views.cluster_metadata_log: tokenring.History) and
+against the server's describering placement (TOKENRING_ORDER_SERVER). ORDER_RULE names
+the rule the order follows.
 
 Each check adds to COUNTS; the last test prints them (the stage's "counts asserted").
 """
@@ -236,26 +237,69 @@ class View:
         self.cluster = tokenring.Cluster.parse(self.ring_text)
         self.topology = self.cluster.topology()
         self.ring = tokenring.Ring(self.topology)
+        if ORDER_RULE == "6.0":
+            text = self.history_text()
+            (self.dir / "history.txt").write_text(text)
+            self.history = tokenring.History(text)
+            assert set(self.history.ring.token_owners) == set(self.ring.token_owners)
 
     def dump_metadata(self, s):
         """6.0: the metadata log and directory as a driver reads them (the history
         tokenring.History replays), kept in the phase's directory."""
-        try:
-            log = s.execute("SELECT epoch, kind, transformation FROM "
-                            "system_views.cluster_metadata_log")
-            (self.dir / "metadata_log.txt").write_text(
-                "".join(f"{r.epoch}\t{r.kind}\t{r.transformation}\n"
-                        for r in sorted(log, key=lambda r: r.epoch)))
-            d = s.execute("SELECT node_id, broadcast_address, dc, rack, state, tokens FROM "
-                          "system_views.cluster_metadata_directory")
-            (self.dir / "metadata_directory.txt").write_text(
-                "".join(f"{r.node_id}\t{r.broadcast_address}\t{r.dc}\t{r.rack}\t{r.state}\t"
-                        f"{r.tokens}\n" for r in d))
-        except Exception as e:  # noqa: BLE001 - kept for inspection, not asserted
-            (self.dir / "metadata_log.txt").write_text(f"error: {e!r}\n")
+        self.log = sorted(s.execute("SELECT epoch, kind, transformation FROM "
+                                    "system_views.cluster_metadata_log"),
+                          key=lambda r: r.epoch)
+        (self.dir / "metadata_log.txt").write_text(
+            "".join(f"{r.epoch}\t{r.kind}\t{r.transformation}\n" for r in self.log))
+        self.directory = list(s.execute(
+            "SELECT node_id, broadcast_address, dc, rack, state, tokens FROM "
+            "system_views.cluster_metadata_directory"))
+        (self.dir / "metadata_directory.txt").write_text(
+            "".join(f"{r.node_id}\t{r.broadcast_address}\t{r.dc}\t{r.rack}\t{r.state}\t"
+                    f"{r.tokens}\n" for r in self.directory))
+
+    def history_text(self):
+        """6.0: the cluster's history (tokenring.History's text) from its metadata log:
+        every node of the directory registered, then in epoch order the joins (UNSAFE_JOIN,
+        PREPARE_JOIN), leaves, moves, replacements and the stage's CREATE KEYSPACEs (with
+        the replication system_schema gives)."""
+        addr = {r.node_id: str(r.broadcast_address) for r in self.directory}
+        out = [f"register {addr[r.node_id]} {r.dc} {r.rack}" for r in self.directory]
+        node = r"NodeId\{id=(\d+)\}"
+        for r in self.log:
+            t = r.transformation
+            m = re.match(r"(UnsafeJoin|PrepareJoin|PrepareMove)\{nodeId=" + node +
+                         r", tokens=\[([^\]]*)\]", t)
+            if m:
+                verb = {"UnsafeJoin": "unsafe_join", "PrepareJoin": "join",
+                        "PrepareMove": "move"}[m.group(1)]
+                toks = ",".join(x.strip() for x in m.group(3).split(","))
+                out.append(f"{verb} {addr[int(m.group(2))]} {toks}")
+                continue
+            m = re.match(r"PrepareLeave\{leaving=" + node, t)
+            if m:
+                out.append(f"leave {addr[int(m.group(1))]}")
+                continue
+            assert not t.startswith("PrepareReplace"), t  # (the stage replaces no node)
+            m = re.match(r"AlterSchema\{schemaTransformation=CreateKeyspaceStatement "
+                         r"\((\w+)\)", t)
+            if m and m.group(1) in self.replication:
+                spec = tokenring.Replication.parse(self.replication[m.group(1)])
+                out.append(f"keyspace {m.group(1)} {compact(spec)}")
+        return "\n".join(out) + "\n"
 
     def tool_args(self, source, ks):
         return self.inputs[source] + ["--keyspace", f"{ks}={self.replication[ks]}"]
+
+
+def compact(replication):
+    """A replication in the library's compact syntax (RF, or DC=RF,DC=RF): what a history
+    text's keyspace step takes."""
+    text = str(replication)
+    opts = dict(re.findall(r"'([^']+)': '([^']*)'", text))
+    if opts.pop("class").endswith("SimpleStrategy"):
+        return opts["replication_factor"]
+    return ",".join(f"{dc}={rf}" for dc, rf in opts.items())
 
 
 def wait_until(what, fn, timeout=300, every=1):
@@ -617,6 +661,16 @@ def check_order_60(view, ks, text, keys, server):
         COUNTS["6.0: getendpoints lists whose order the 5.0 rule misses"] += five != got
         COUNTS["6.0: ... of which the first replica differs"] += five[:1] != got[:1]
     COUNTS["getendpoints lists = server's describering placement, in order (6.0)"] += len(keys)
+    # the library's 6.0 model, replayed from the server's own metadata log: every list
+    hist = view.history
+    hp = hist.placement(view.replication[ks])
+    assert hp.order == "history"
+    for k in keys:
+        assert list(hp.replicas(k)) == server[k], (
+            f"{view.phase} {ks} {k!r}: history model {list(hp.replicas(k))}, getendpoints "
+            f"{server[k]}")
+    COUNTS["getendpoints lists = the 6.0 model replayed from the metadata log, in order"] += \
+        len(keys)
 
 
 def check_movement(phase_before, phase_after, kind, simulate):
