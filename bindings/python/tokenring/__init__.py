@@ -65,9 +65,8 @@ UNWRAPPED: Dict[str, str] = {
                                "before any object exists, which a Python import cannot "
                                "guarantee, and Python callbacks as allocators would be unsafe",
     "tokenring_get_allocator": "only meaningful together with tokenring_set_allocator",
-    "tokenring_ring_ref": "Python objects share one handle; lifetime is managed by ffi.gc "
-                          "and Python references, not manual reference counts",
-    "tokenring_placement_ref": "same as tokenring_ring_ref",
+    "tokenring_placement_ref": "Python objects share one handle; lifetime is managed by "
+                               "ffi.gc and Python references, not manual reference counts",
     "tokenring_placement_ring": "a Placement keeps its Python Ring in Placement.ring",
 }
 
