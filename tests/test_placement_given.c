@@ -257,6 +257,49 @@ static void upper_part_of_range_0(void **state)
     tokenring_topology_free(t);
 }
 
+/* A RandomPartitioner ring: given lists work (messages name the range by index); a list
+ * above the largest token is Murmur3's only. */
+static void other_partitioner(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    for (int n = 0; n < 3; n++) {
+        char name[16];
+        snprintf(name, sizeof name, "n%d", n);
+        tokenring_token128 tok = { 0, (uint64_t)(n + 1) * 1000 };
+        assert_int_equal(tokenring_topology_add_node128(t, name, "dc1", "r1", &tok, 1, NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_ring *ring = NULL;
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), TOKENRING_OK);
+    tokenring_replication *rp = repl("2");
+    uint32_t off[4] = { 0, 2, 4, 6 }, nodes[6] = { 0, 1, 1, 2, 2, 2 }, upper[1] = { 0 };
+    tokenring_placement *p = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0,
+                                                    TOKENRING_ORDER_SERVER, &err),
+                     TOKENRING_E_INVAL);
+    assert_string_equal(err.message, "range 2 names node n2 twice");
+    nodes[5] = 0;
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, upper, 1,
+                                                    TOKENRING_ORDER_SERVER, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "Murmur3 rings only"));
+    assert_int_equal(tokenring_placement_from_lists(&p, ring, rp, off, nodes, NULL, 0,
+                                                    TOKENRING_ORDER_SERVER, &err),
+                     TOKENRING_OK);
+    tokenring_replicas r;
+    assert_int_equal(tokenring_placement_range_replicas(&r, p, 1), TOKENRING_OK);
+    assert_int_equal(r.nodes[0], 1);
+    assert_int_equal(r.nodes[1], 2);
+    tokenring_placement_free(p);
+    tokenring_replication_free(rp);
+    tokenring_ring_free(ring);
+    tokenring_topology_free(t);
+}
+
 static void refuses_bad_lists(void **state)
 {
     (void)state;
@@ -339,6 +382,7 @@ int main(void)
         cmocka_unit_test(given_lists_answer_exactly),
         cmocka_unit_test(empty_lists),
         cmocka_unit_test(upper_part_of_range_0),
+        cmocka_unit_test(other_partitioner),
         cmocka_unit_test(refuses_bad_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
