@@ -224,6 +224,11 @@ const tool_option tool_options[] = {
       "datacenter has fewer racks than its replication factor. With --as-cassandra, the "
       "release whose token allocation to follow: 4.0, 4.1 or 5.0 or a release of them "
       "(default 5.0)" },
+    { "--history", "FILE",
+      "Cassandra 6.0: replay this cluster history (register, keyspace, unsafe_join, join, "
+      "leave, move and replace lines; doc/cassandra-6.md) and give replicas in the order it "
+      "makes (6.0's order depends on the history, not on the tokens alone); alone, it is "
+      "the input: its ring and keyspaces" },
     { "--allow-partial", NULL,
       "accept elided or cut-short listings (results then cover only the tokens shown)" },
     { "--json", NULL, "print JSON instead of tables (tokens as strings)" },

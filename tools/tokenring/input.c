@@ -154,9 +154,11 @@ void load_cluster(tr_ctx *ctx)
         die(EXIT_USAGE, "--partitioner %s: give the ring (--topology FILE, --nodetool-ring "
                         "FILE, --cqlsh FILE, ...; the built-in demo ring is Murmur3's)",
             ctx->opt.partitioner);
-    if (ctx->opt.ninputs == 0)
+    if (ctx->opt.history)
+        load_history(ctx); /* with no other input, the history's ring and keyspaces */
+    if (ctx->opt.ninputs == 0 && !ctx->opt.history)
         load_demo(ctx); /* Murmur3's, whatever --partitioner says (token prints tokens) */
-    else
+    else if (ctx->opt.ninputs)
         apply_partitioner(ctx);
     for (size_t i = 0; i < ctx->opt.ninputs; i++)
         load_input(ctx, &ctx->opt.inputs[i]);
@@ -273,7 +275,9 @@ const tokenring_replication *with_rules(tr_ctx *ctx, const tokenring_replication
 tokenring_placement *build_placement(tr_ctx *ctx, const tokenring_replication *r)
 {
     const tokenring_ring *ring = need_ring(ctx);
-    tokenring_placement *p = NULL;
+    tokenring_placement *p = history_placement(ctx, r);
+    if (p)
+        return p;
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc = tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_SKIP_EMPTY_DC, &err);
