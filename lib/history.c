@@ -262,21 +262,87 @@ static uint32_t bucket(int32_t hash, size_t cap)
     return (hv ^ (hv >> 16)) & (uint32_t)(cap - 1);
 }
 
-/* Sorts keys (node indices, in insertion order) into Java's HashMap iteration order for a
- * table of cap buckets: by bucket, insertion order within one (a stable insertion sort:
- * the keys are the endpoints of one delta, a few; no shared state, so replays may run on
- * several threads at once). */
-static void hashmap_order(const tokenring_history *h, uint32_t *keys, size_t n, size_t cap)
+/* A java.util.HashMap of endpoints (node indices) filled by computeIfAbsent, as
+ * ReplicaMultimap.Builder fills the maps of 6.0's deltas: each call first resizes the table
+ * when the size has passed 0.75 of it (16 buckets at the first call, then doubled); a new
+ * key goes to the HEAD of its bucket's chain; a key landing in a chain of 7 or more makes
+ * the table double when it has fewer than 64 buckets (treeifyBin). A resize splits every
+ * chain in two, keeping its order. Iteration: bucket by bucket, each chain in order. */
+typedef struct {
+    const tokenring_history *h;
+    uint32_t *head, *next; /* head[bucket], next[key]: chains (UINT32_MAX ends one) */
+    size_t cap, size, max;
+} jmap;
+
+static bool jmap_init(jmap *m, const tokenring_history *h)
 {
-    for (size_t i = 1; i < n; i++) {
-        uint32_t k = keys[i], b = bucket(h->nodes[k].jhash, cap);
-        size_t j = i;
-        while (j > 0 && bucket(h->nodes[keys[j - 1]].jhash, cap) > b) {
-            keys[j] = keys[j - 1];
-            j--;
+    size_t max = 128;
+    while (max < 4 * h->nnodes)
+        max *= 2;
+    *m = (jmap){ h, tr_malloc(max * sizeof *m->head),
+                 tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *m->next), 0, 0, max };
+    return m->head && m->next;
+}
+
+static void jmap_free(jmap *m)
+{
+    tr_free(m->head);
+    tr_free(m->next);
+}
+
+static void jmap_resize(jmap *m)
+{
+    size_t old = m->cap, cap = old ? old * 2 : 16;
+    if (cap > m->max)
+        return; /* (cannot happen: the size stays below the keys' count) */
+    for (size_t b = old; b < cap; b++)
+        m->head[b] = UINT32_MAX;
+    if (!old)
+        for (size_t b = 0; b < cap; b++)
+            m->head[b] = UINT32_MAX;
+    for (size_t b = 0; b < old; b++) {
+        uint32_t lo = UINT32_MAX, lo_tail = UINT32_MAX, hi = UINT32_MAX, hi_tail = UINT32_MAX;
+        for (uint32_t k = m->head[b]; k != UINT32_MAX;) {
+            uint32_t nk = m->next[k];
+            bool up = bucket(m->h->nodes[k].jhash, cap) != b;
+            uint32_t *hd = up ? &hi : &lo, *tl = up ? &hi_tail : &lo_tail;
+            if (*tl == UINT32_MAX)
+                *hd = k;
+            else
+                m->next[*tl] = k;
+            *tl = k;
+            m->next[k] = UINT32_MAX;
+            k = nk;
         }
-        keys[j] = k;
+        m->head[b] = lo;
+        m->head[b + old] = hi;
     }
+    m->cap = cap;
+}
+
+static void jmap_call(jmap *m, uint32_t key)
+{
+    if (m->cap == 0 || m->size > m->cap / 4 * 3)
+        jmap_resize(m);
+    uint32_t b = bucket(m->h->nodes[key].jhash, m->cap), chain = 0;
+    for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k], chain++)
+        if (k == key)
+            return;
+    m->next[key] = m->head[b];
+    m->head[b] = key;
+    m->size++;
+    if (chain >= 7 && m->cap < 64)
+        jmap_resize(m);
+}
+
+/* The keys in iteration order into out; their count. */
+static size_t jmap_keys(const jmap *m, uint32_t *out)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < m->cap; b++)
+        for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k])
+            out[n++] = k;
+    return n;
 }
 
 /* Applies the delta old -> new (replica granularity, ranges matched exactly) to P:
@@ -284,7 +350,7 @@ static void hashmap_order(const tokenring_history *h, uint32_t *keys, size_t n, 
  * those of new missing from old are appended, endpoint after endpoint in Java's HashMap
  * order over every endpoint with an addition. */
 static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, const hmap *neu,
-                       tokenring_error *err)
+                       bool merged, tokenring_error *err)
 {
     /* removals */
     for (size_t i = 0; i < old->n; i++) {
@@ -308,30 +374,51 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
         if (pr->n == 0)
             hmap_remove_at(P, at);
     }
-    /* additions: the endpoints in first-appearance order, then in HashMap order */
+    /* additions, endpoint after endpoint in the iteration order of the delta's map, a
+     * HashMap (jmap) filled by iterating another: the target placement's endpoints
+     * (ReplicaGroups.byEndpoint: along its ranges, each range's list in order; for a MID
+     * step the target is start and final combined: the old list, then the new one's
+     * others); one call per replica added. A MID step's delta, and a FINISH step's merge
+     * of ranges, pass through Delta.merge: one more map, two calls per replica. */
     uint32_t *seq = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *seq);
     uint32_t *keys = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *keys);
-    if (!seq || !keys) {
+    uint32_t *nadd = tr_calloc(h->nnodes ? h->nnodes : 1, sizeof *nadd);
+    jmap map = { 0 };
+    if (!seq || !keys || !nadd || !jmap_init(&map, h)) {
         tr_free(seq);
         tr_free(keys);
+        tr_free(nadd);
+        jmap_free(&map);
         return nomem(err);
     }
-    for (size_t v = 0; v < h->nnodes; v++)
-        seq[v] = UINT32_MAX;
-    size_t nkeys = 0;
     for (size_t i = 0; i < neu->n; i++) {
         const hrange *n = &neu->r[i];
         const hrange *o = hmap_lookup(old, n->left, n->right);
+        for (uint32_t k = 0; o && k < o->n; k++)
+            jmap_call(&map, o->eps[k]);
         for (uint32_t k = 0; k < n->n; k++)
-            if ((!o || !hrange_has(o, n->eps[k])) && seq[n->eps[k]] == UINT32_MAX) {
-                seq[n->eps[k]] = (uint32_t)nkeys;
-                keys[nkeys++] = n->eps[k];
+            if (!o || !hrange_has(o, n->eps[k])) {
+                jmap_call(&map, n->eps[k]);
+                nadd[n->eps[k]]++;
             }
     }
-    size_t cap = 16;
-    while (nkeys > cap / 4 * 3)
-        cap *= 2;
-    hashmap_order(h, keys, nkeys, cap);
+    for (int level = 0; level < (merged ? 2 : 1); level++) {
+        size_t nall = jmap_keys(&map, keys);
+        jmap_free(&map);
+        if (!jmap_init(&map, h)) {
+            tr_free(seq);
+            tr_free(keys);
+            tr_free(nadd);
+            jmap_free(&map);
+            return nomem(err);
+        }
+        for (size_t q = 0; q < nall; q++)
+            for (uint32_t c = 0; c < nadd[keys[q]] * (level ? 2u : 1u); c++)
+                jmap_call(&map, keys[q]);
+    }
+    size_t nkeys = jmap_keys(&map, keys);
+    jmap_free(&map);
+    tr_free(nadd);
     /* an endpoint's rank in that order; each range appends its additions by rank */
     for (size_t q = 0; q < nkeys; q++)
         seq[keys[q]] = (uint32_t)q;
@@ -407,7 +494,8 @@ static int64_t *token_list(const htok *toks, size_t n)
 /* One phase for every placed replication: P += delta(canonical(fa at cut ca) ->
  * canonical(fb at cut cb)). */
 static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca, size_t nca,
-                 const htok *fb, size_t nb, const htok *cb, size_t ncb, tokenring_error *err)
+                 const htok *fb, size_t nb, const htok *cb, size_t ncb, bool merged,
+                 tokenring_error *err)
 {
     int64_t *cuta = token_list(ca, nca), *cutb = token_list(cb, ncb);
     int rc = cuta && cutb ? TOKENRING_OK : nomem(err);
@@ -421,7 +509,7 @@ static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca
             break;
         rc = canonical(&b, h, fb, nb, hr->repl, cutb, ncb, err);
         if (rc == TOKENRING_OK)
-            rc = apply_delta(h, &hr->reads, &a, &b, err);
+            rc = apply_delta(h, &hr->reads, &a, &b, merged, err);
         hmap_free(&a);
         hmap_free(&b);
     }
@@ -487,11 +575,11 @@ static int step_join(tokenring_history *h, uint32_t node, const int64_t *t, size
     const htok *cur = h->toks;
     size_t nc = h->ntoks;
     /* PREPARE_JOIN: the ranges split at the new tokens */
-    int rc = phase(h, cur, nc, cur, nc, cur, nc, after, na, err);
+    int rc = phase(h, cur, nc, cur, nc, cur, nc, after, na, false, err);
     if (rc == TOKENRING_OK) {
         sort_owners(h, cur, nc);
         /* MID_JOIN: reads move to the new ring's replicas */
-        rc = phase(h, cur, nc, after, na, after, na, after, na, err);
+        rc = phase(h, cur, nc, after, na, after, na, after, na, true, err);
     }
     if (rc == TOKENRING_OK) {
         sort_owners(h, cur, nc);
@@ -513,10 +601,10 @@ static int step_leave(tokenring_history *h, uint32_t node, tokenring_error *err)
     size_t nc = h->ntoks;
     /* MID_LEAVE: reads move to the replicas without the leaving node (at the current
      * ranges); FINISH_LEAVE: the ranges at its tokens merge */
-    int rc = phase(h, cur, nc, cur, nc, after, na, cur, nc, err);
+    int rc = phase(h, cur, nc, cur, nc, after, na, cur, nc, true, err);
     if (rc == TOKENRING_OK) {
         sort_owners(h, cur, nc);
-        rc = phase(h, after, na, cur, nc, after, na, after, na, err);
+        rc = phase(h, after, na, cur, nc, after, na, after, na, true, err);
     }
     if (rc == TOKENRING_OK) {
         set_map(h, after, na);
@@ -541,14 +629,14 @@ static int step_move(tokenring_history *h, uint32_t node, int64_t token, tokenri
     size_t nc = h->ntoks;
     /* PREPARE_MOVE: split at the new token; MID_MOVE: reads move; FINISH_MOVE: merge at
      * the old token */
-    int rc = phase(h, cur, nc, cur, nc, cur, nc, with, nw, err);
+    int rc = phase(h, cur, nc, cur, nc, cur, nc, with, nw, false, err);
     if (rc == TOKENRING_OK) {
         sort_owners(h, cur, nc);
-        rc = phase(h, cur, nc, with, nw, after, na, with, nw, err);
+        rc = phase(h, cur, nc, with, nw, after, na, with, nw, true, err);
     }
     if (rc == TOKENRING_OK) {
         sort_owners(h, cur, nc);
-        rc = phase(h, after, na, with, nw, after, na, after, na, err);
+        rc = phase(h, after, na, with, nw, after, na, after, na, true, err);
     }
     tr_free(with);
     if (rc == TOKENRING_OK) {
@@ -570,7 +658,7 @@ static int step_replace(tokenring_history *h, uint32_t old, uint32_t neu, tokenr
     const htok *cur = h->toks;
     size_t nc = h->ntoks;
     /* MID_REPLACE: reads move to the replacement; FINISH_REPLACE: it takes the tokens */
-    int rc = phase(h, cur, nc, cur, nc, after, nc, after, nc, err);
+    int rc = phase(h, cur, nc, cur, nc, after, nc, after, nc, true, err);
     if (rc == TOKENRING_OK) {
         sort_owners(h, cur, nc);
         set_map(h, after, nc);

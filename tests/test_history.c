@@ -19,7 +19,8 @@
 #include "testdata.h"
 
 static const char *const SCENARIOS[] = { "simple_1dc_vnodes", "nts_2dc_3racks_vnodes",
-                                         "nts_3dc_single_token", "live_stage" };
+                                         "nts_3dc_single_token", "live_stage",
+                                         "bucket_collisions_3dc" };
 
 /* The replication of keyspace `name` in the script (system keyspaces: 6.0's). */
 static tokenring_replication *keyspace_repl(const char *script, const char *name)

@@ -92,6 +92,22 @@ def all_scenarios():
          ("127.0.0.3", "dc1", "r2", 8), ("127.0.0.4", "dc2", "r1", 16)],
         [("join", "127.0.0.5", "dc2", "r2", 8), ("leave", "127.0.0.2")])
 
+    # addresses 16 apart share a HashMap bucket at 16 and 32 buckets: their order is then the
+    # map's insertion order; a random mix of operations over 3 datacenters
+    rnd = random.Random(605)
+    nodes = [(f"127.0.0.{1 + 16 * i}", f"dc{i % 3 + 1}", f"r{i % 2 + 1}", rnd.choice([1, 4, 8]))
+             for i in range(7)]
+    steps = [("join", f"127.0.1.{1 + 16 * i}", f"dc{i % 3 + 1}", f"r{(i + 1) % 3 + 1}",
+              rnd.choice([1, 4, 8])) for i in range(5)]
+    steps[2:2] = [("leave", "127.0.0.17"), ("replace", "127.0.0.33", "127.0.2.1", "dc3", "r1")]
+    steps += [("leave", "127.0.1.17"), ("join", "127.0.2.17", "dc2", "r2", 4),
+              ("leave", "127.0.0.1")]
+    yield scenario(
+        "bucket_collisions_3dc", 605,
+        [("ks_a", "nts dc1:2,dc2:2,dc3:2"), ("ks_b", "nts dc1:3"), ("ks_c", "simple 3"),
+         ("ks_d", "nts dc2:1,dc3:3")],
+        nodes, steps)
+
 
 if __name__ == "__main__":
     out = Path(sys.argv[1] if len(sys.argv) > 1 else Path(__file__).parent / "../../cassandra6")
