@@ -23,7 +23,8 @@ INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 PRIVATE = {
     'internal.h': None,  # everyone in lib/
     'index.h': {'index.c', 'ring_internal.h'},
-    'ring_internal.h': {'ring.c', 'topology.c', 'replication.c', 'placement.c', 'ownership.c'},
+    'ring_internal.h': {'ring.c', 'topology.c', 'replication.c', 'placement.c', 'ownership.c',
+                        'placement_given.c'},
     'layout_internal.h': {'layout.c', 'allocator.c', 'allocate_join.c', 'cassandra_alloc.c',
                           'migration.c'},
     'parse_internal.h': {'parse_cluster.c', 'parse_lex.c', 'parse_formats.h', 'parse_paste.h'},

@@ -783,6 +783,7 @@ static tokenring_placement *placement_new(const tokenring_ring *ring,
         return NULL;
     }
     p->flags = flags;
+    p->wrap_set = UINT32_MAX;
     p->hw_popcnt = (tr_cpu_features() & TR_CPU_POPCNT) != 0;
     p->ring = tokenring_ring_ref(ring);
     atomic_init(&p->refs, 1);
@@ -913,6 +914,42 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
             placement_destroy(p);
         return nomem(err, ring->token_count);
     }
+    *out = p;
+    return TOKENRING_OK;
+}
+
+int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
+                           const tokenring_replication *replication, const uint32_t *offsets,
+                           const uint32_t *nodes, const uint32_t *upper, uint32_t upper_count,
+                           uint8_t order, tokenring_error *err)
+{
+    const size_t n = ring->token_count;
+    size_t stride = upper ? upper_count : 0;
+    for (size_t i = 0; i < n; i++)
+        if (offsets[i + 1] - offsets[i] > stride)
+            stride = offsets[i + 1] - offsets[i];
+    rowbuf rb = { 0 };
+    tokenring_placement *p = placement_new(ring, replication, 0);
+    /* the upper part of range 0, when given, is one row more: numbered as a range n, it
+     * gets a set id like every row, then the placement keeps n ranges */
+    size_t rows = n + (upper != NULL);
+    bool ok = p && rowbuf_init(&rb, rows, stride);
+    for (size_t i = 0; ok && i < n; i++)
+        ok = rowbuf_put(&rb, nodes + offsets[i], NULL, offsets[i + 1] - offsets[i]);
+    if (ok && upper)
+        ok = rowbuf_put(&rb, upper, NULL, upper_count);
+    ok = ok && finish(p, &rb);
+    if (ok && upper) {
+        p->wrap_set = tr_range_set(p, (uint32_t)n);
+        p->range_count = (uint32_t)n;
+    }
+    rowbuf_free(&rb);
+    if (!ok) {
+        if (p)
+            placement_destroy(p);
+        return nomem(err, n);
+    }
+    p->order = order;
     *out = p;
     return TOKENRING_OK;
 }
@@ -1053,6 +1090,13 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
         *out = tokenring_placement_ref(previous);
         return TOKENRING_OK;
     }
+    if (previous->order != TOKENRING_ORDER_TOKENS)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "the previous placement's replica order was given (%s), not computed "
+                       "from the ring's tokens: build the new ring's placement from its own "
+                       "replica lists (tokenring_placement_from_lists)",
+                       previous->order == TOKENRING_ORDER_SERVER ? "the server's order"
+                                                                 : "Cassandra 6.0's history");
     builder b;
     int rc = builder_init(&b, ring, previous->replication, previous->flags, err);
     if (rc != TOKENRING_OK)
@@ -1136,7 +1180,8 @@ static inline void lookup(tokenring_replicas *out, const tokenring_placement *p,
         TR_PREFETCH(row + 128);
         TR_PREFETCH(row + 192);
     }
-    tr_placement_fill(out, p, tr_index_search(idx, token));
+    uint32_t range = tr_index_search(idx, token);
+    tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
 }
 
 TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
@@ -1198,7 +1243,7 @@ TOKENRING_API int64_t tokenring_placement_key_set_id(const tokenring_placement *
     if (__builtin_expect(placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3, 0))
         return TOKENRING_E_UNSUPPORTED;
     /* the range's set id only: no replica row is read (nor prefetched) */
-    return tr_range_set(placement, tr_index_search(&placement->ring->index, token));
+    return tr_token_set(placement, tr_index_search(&placement->ring->index, token), token);
 }
 
 TOKENRING_API int tokenring_placement_range_replicas(tokenring_replicas *out,
@@ -1249,7 +1294,8 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         for (size_t j = 0; j < m; j++)
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
         for (size_t j = 0; j < m; j++) {
-            uint32_t set = tr_range_set(placement, tr_ring_search(placement->ring, tok[j]));
+            uint32_t set = tr_token_set(placement, tr_ring_search(placement->ring, tok[j]),
+                                        tok[j]);
             /* the caller reads the row next (tokenring_placement_set) */
             TR_PREFETCH(placement->rows + tr_row_off(placement, set));
             if (tokens_out)

@@ -297,6 +297,10 @@ struct tokenring_placement {
     tokenring_ring *ring;               /* owned reference */
     tokenring_replication *replication; /* owned copy: what tokenring_placement_update reuses */
     uint32_t flags;                     /* the build flags */
+    uint8_t order;                      /* TOKENRING_ORDER_*: which rule ordered the rows */
+    uint32_t wrap_set;  /* Murmur3 tokens above the largest ring token: this set instead
+                           of range 0's (given lists, Cassandra 6.0's (t_last, min]);
+                           UINT32_MAX: none */
     bool hw_popcnt;                     /* the processor has POPCNT (tr_popcount64) */
     uint32_t range_count;
     uint32_t stride;       /* replicas per set when every row has the same length */
@@ -322,6 +326,15 @@ static inline uint32_t tr_popcount64_swar(uint64_t x)
     x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
     return (uint32_t)((x * UINT64_C(0x0101010101010101)) >> 56);
 }
+
+/* A placement of ring whose range i has the replicas nodes[offsets[i] .. offsets[i + 1])
+ * (already checked: indices below the node count, no repeats), ordered by rule `order`
+ * (TOKENRING_ORDER_*); replication is copied. TOKENRING_OK or TOKENRING_E_NOMEM
+ * (placement.c). */
+TR_HIDDEN int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
+                           const tokenring_replication *replication, const uint32_t *offsets,
+                           const uint32_t *nodes, const uint32_t *upper, uint32_t upper_count,
+                           uint8_t order, tokenring_error *err);
 
 /* Set bits of x: the POPCNT instruction when the placement was built on a processor that
  * has it (hw_popcnt, from tr_cpu_features()), else the SWAR form. */
@@ -422,6 +435,17 @@ static inline void tr_placement_fill(tokenring_replicas *out, const struct token
                                      uint32_t range)
 {
     tr_placement_fill_row(out, p, range, tr_range_set(p, range));
+}
+
+/* The set of Murmur3 token `token` in its range `range`: range 0's, or the wrap set for a
+ * token above the largest ring token when the placement has one. */
+static inline uint32_t tr_token_set(const struct tokenring_placement *p, uint32_t range,
+                                    int64_t token)
+{
+    if (__builtin_expect(p->wrap_set != UINT32_MAX, 0) && range == 0 &&
+        token > p->ring->tokens[p->ring->token_count - 1])
+        return p->wrap_set;
+    return tr_range_set(p, range);
 }
 
 #endif

@@ -34,15 +34,27 @@ public class Probe {
 
     static volatile boolean refuseExit = false;
 
-    /** What nodetool's own (package-private) NodeProbeFactory does. */
+    /** The output of the NodeTool call under way: the probes FACTORY creates print to it. */
+    static volatile Output current = null;
+
+    /** What nodetool's own (package-private) NodeProbeFactory does, and hands each probe the
+     *  call's output: 6.0's picocli NodeTool prints through probe.output() and no longer
+     *  gives its stream to the NodeProbe it creates (setOutput exists in 4.0-5.0 too). */
     static final INodeProbeFactory FACTORY = new INodeProbeFactory() {
         public NodeProbe create(String host, int port) throws java.io.IOException {
-            return new NodeProbe(host, port);
+            return withOutput(new NodeProbe(host, port));
         }
         public NodeProbe create(String host, int port, String user, String password) throws java.io.IOException {
-            return new NodeProbe(host, port, user, password);
+            return withOutput(new NodeProbe(host, port, user, password));
         }
     };
+
+    static NodeProbe withOutput(NodeProbe p) {
+        Output o = current;
+        if (o != null)
+            p.setOutput(o);
+        return p;
+    }
 
     static String escape(String s) {
         StringBuilder b = new StringBuilder(s.length() + 16);
@@ -68,11 +80,14 @@ public class Probe {
         System.setErr(e);
         refuseExit = true;
         try {
-            status = new NodeTool(FACTORY, new Output(o, e)).execute(args);
+            Output output = new Output(o, e);
+            current = output;
+            status = new NodeTool(FACTORY, output).execute(args);
         } catch (ExitRefused x) {
             status = x.status;
         } finally {
             refuseExit = false;
+            current = null;
             System.setOut(sysOut);
             System.setErr(sysErr);
         }

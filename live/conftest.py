@@ -6,7 +6,7 @@
     tool           runs the tokenring command-line tool of the build under test
 
 Environment: TOKENRING_BUILD_DIR (the Meson build under test, required),
-TOKENRING_CASSANDRA_VERSION (default 5.0.6), TOKENRING_LIVE_DIR (cluster files; default
+TOKENRING_CASSANDRA_VERSION (default 5.0.9), TOKENRING_LIVE_DIR (cluster files; default
 BUILD/live-cluster), TOKENRING_LIVE_KEEP=1 (leave the cluster directory for inspection),
 TOKENRING_LIVE_REUSE=1 (developing tests: use the cluster of an earlier run with
 TOKENRING_LIVE_REUSE=1 if all its nodes still run, and leave it running at the end; stop

@@ -26,10 +26,10 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence, Tuple
 
 HERE = Path(__file__).resolve().parent
-DEFAULT_VERSION = os.environ.get("TOKENRING_CASSANDRA_VERSION", "5.0.6")
+DEFAULT_VERSION = os.environ.get("TOKENRING_CASSANDRA_VERSION", "5.0.9")
 CACHE = Path(os.environ.get("TOKENRING_CASSANDRA_CACHE",
                             Path.home() / ".cache" / "tokenring-cassandra"))
 MAX_NODES = 9                   # 127.0.0.1 .. 127.0.0.9, never any other address
@@ -71,9 +71,21 @@ def _java_major(java: str) -> int:
     return int(m.group(2)) if major == 1 else major
 
 
+#: A Maven release name of cassandra-all: X.Y.Z, or X.Y-QUALIFIER (6.0-alpha2, 5.0-rc1).
+RELEASE_RE = r"(\d+)\.(\d+)(?:\.\d+)?(?:-(?:alpha|beta|rc)\d+)?"
+
+
+def release_line(version: str) -> Tuple[int, int]:
+    """(major, minor) of a release name (6.0-alpha2 -> (6, 0)); HarnessError otherwise."""
+    m = re.fullmatch(RELEASE_RE, version)
+    if not m:
+        raise HarnessError(f"bad Cassandra version {version!r} (want e.g. 5.0.9 or 6.0-alpha2)")
+    return int(m.group(1)), int(m.group(2))
+
+
 def required_jdk(version: str) -> int:
-    """The JDK release a Cassandra release line runs on here: 17 for 5.0, 11 for 4.x."""
-    major = tuple(int(x) for x in version.split(".")[:2])
+    """The JDK release a Cassandra release line runs on here: 17 for 5.0 and 6.0, 11 for 4.x."""
+    major = release_line(version)
     if major >= (5, 0):
         return 17
     if major >= (4, 0):
@@ -155,8 +167,7 @@ def fetch(version: str = DEFAULT_VERSION, quiet: bool = False) -> Path:
 
     The jars are copied from Maven's local repository (the download cache) into
     CACHE/<version>/lib, marked complete by a stamp file; later calls return at once."""
-    if not re.fullmatch(r"\d+\.\d+\.\d+", version):
-        raise HarnessError(f"bad Cassandra version {version!r} (want e.g. 5.0.6)")
+    release_line(version)
     root = CACHE / version
     lib = root / "lib"
     stamp = root / "lib.complete"

@@ -19,6 +19,14 @@ with the library's answer for the same input:
   library's movement analysis names exactly the ranges whose replica sets the server
   changed (from describering before and after).
 
+On Cassandra 6.0 (Transactional Cluster Metadata) the replica *order* depends on the
+cluster's history, not on its tokens (doc/cassandra-6.md): there the tokens, the Owns
+figures, the describering ranges and every replica *set* are asserted exactly as above,
+and the order of every getendpoints list against the library's 6.0 model replayed from
+the server's own metadata log (system_views.cluster_metadata_log: tokenring.History) and
+against the server's describering placement (TOKENRING_ORDER_SERVER). ORDER_RULE names
+the rule the order follows.
+
 Each check adds to COUNTS; the last test prints them (the stage's "counts asserted").
 """
 import collections
@@ -39,6 +47,27 @@ from conftest import BUILD, JOINER, LEAVER, NODES
 
 COUNTS = collections.Counter()
 STATE = {}
+
+# Which rule the server's replica order follows on this release: "5.0" (a function of the
+# ring's tokens, what the tool computes) or "6.0" (a function of the cluster's history).
+ORDER_RULE = "6.0" if harness.release_line(harness.DEFAULT_VERSION) >= (6, 0) else "5.0"
+
+
+def same_replicas(mine, server):
+    """The tool's replica list equals the server's: exactly (order too) where the 5.0 rule
+    holds; as sets on 6.0, where the order is asserted separately (check_order_60)."""
+    return mine == server if ORDER_RULE == "5.0" else sorted(mine) == sorted(server)
+
+
+def ranges_key(text):
+    """describering lines, exactly (5.0 rule), or as (start, end, replica set) on 6.0."""
+    if ORDER_RULE == "5.0":
+        return describering_lines(text)
+    return {(s, e, frozenset(eps)) for s, e, eps in describering_ranges(text)}
+
+
+def order_label():
+    return "" if ORDER_RULE == "5.0" else " [sets; 6.0 order checked apart]"
 
 KEYSPACES = {
     # name: replication map as CQL writes it
@@ -203,12 +232,74 @@ class View:
             "peers_v2": ["--cqlsh", str(self.dir / "peers.txt"),
                          "--cqlsh", str(self.dir / "local.txt")],
         }
+        if ORDER_RULE == "6.0":
+            self.dump_metadata(s)
         self.cluster = tokenring.Cluster.parse(self.ring_text)
         self.topology = self.cluster.topology()
         self.ring = tokenring.Ring(self.topology)
+        if ORDER_RULE == "6.0":
+            text = self.history_text()
+            (self.dir / "history.txt").write_text(text)
+            self.history = tokenring.History(text)
+            assert set(self.history.ring.token_owners) == set(self.ring.token_owners)
+
+    def dump_metadata(self, s):
+        """6.0: the metadata log and directory as a driver reads them (the history
+        tokenring.History replays), kept in the phase's directory."""
+        self.log = sorted(s.execute("SELECT epoch, kind, transformation FROM "
+                                    "system_views.cluster_metadata_log"),
+                          key=lambda r: r.epoch)
+        (self.dir / "metadata_log.txt").write_text(
+            "".join(f"{r.epoch}\t{r.kind}\t{r.transformation}\n" for r in self.log))
+        self.directory = list(s.execute(
+            "SELECT node_id, broadcast_address, dc, rack, state, tokens FROM "
+            "system_views.cluster_metadata_directory"))
+        (self.dir / "metadata_directory.txt").write_text(
+            "".join(f"{r.node_id}\t{r.broadcast_address}\t{r.dc}\t{r.rack}\t{r.state}\t"
+                    f"{r.tokens}\n" for r in self.directory))
+
+    def history_text(self):
+        """6.0: the cluster's history (tokenring.History's text) from its metadata log:
+        every node of the directory registered, then in epoch order the joins (UNSAFE_JOIN,
+        PREPARE_JOIN), leaves, moves, replacements and the stage's CREATE KEYSPACEs (with
+        the replication system_schema gives)."""
+        addr = {r.node_id: str(r.broadcast_address) for r in self.directory}
+        out = [f"register {addr[r.node_id]} {r.dc} {r.rack}" for r in self.directory]
+        node = r"NodeId\{id=(\d+)\}"
+        for r in self.log:
+            t = r.transformation
+            m = re.match(r"(UnsafeJoin|PrepareJoin|PrepareMove)\{nodeId=" + node +
+                         r", tokens=\[([^\]]*)\]", t)
+            if m:
+                verb = {"UnsafeJoin": "unsafe_join", "PrepareJoin": "join",
+                        "PrepareMove": "move"}[m.group(1)]
+                toks = ",".join(x.strip() for x in m.group(3).split(","))
+                out.append(f"{verb} {addr[int(m.group(2))]} {toks}")
+                continue
+            m = re.match(r"PrepareLeave\{leaving=" + node, t)
+            if m:
+                out.append(f"leave {addr[int(m.group(1))]}")
+                continue
+            assert not t.startswith("PrepareReplace"), t  # (the stage replaces no node)
+            m = re.match(r"AlterSchema\{schemaTransformation=CreateKeyspaceStatement "
+                         r"\((\w+)\)", t)
+            if m and m.group(1) in self.replication:
+                spec = tokenring.Replication.parse(self.replication[m.group(1)])
+                out.append(f"keyspace {m.group(1)} {compact(spec)}")
+        return "\n".join(out) + "\n"
 
     def tool_args(self, source, ks):
         return self.inputs[source] + ["--keyspace", f"{ks}={self.replication[ks]}"]
+
+
+def compact(replication):
+    """A replication in the library's compact syntax (RF, or DC=RF,DC=RF): what a history
+    text's keyspace step takes."""
+    text = str(replication)
+    opts = dict(re.findall(r"'([^']+)': '([^']*)'", text))
+    if opts.pop("class").endswith("SimpleStrategy"):
+        return opts["replication_factor"]
+    return ",".join(f"{dc}={rf}" for dc, rf in opts.items())
 
 
 def wait_until(what, fn, timeout=300, every=1):
@@ -347,7 +438,7 @@ def test_harness_refuses_bad_input(tmp_path, monkeypatch):
     monkeypatch.delenv("JAVA_HOME", raising=False)
     monkeypatch.delenv("TOKENRING_JAVA17", raising=False)
     c = harness.Cluster(tmp_path / "nojdk", [harness.Node(9, "dc9", "r1", 1)], seeds=(9,),
-                        version="5.0.6")
+                        version="5.0.9")
     with pytest.raises(harness.HarnessError, match=r"needs JDK 17; none found"):
         c.start()
     assert not (tmp_path / "nojdk" / "node9" / "pid").exists()
@@ -471,10 +562,11 @@ def check_placement(c, tool, phase, node=1):
                                   "--", *keys))
             assert [o["key"] for o in out] == keys
             for o in out:
-                assert o["endpoints"] == server[o["key"]], (
+                assert same_replicas(o["endpoints"], server[o["key"]]), (
                     f"{phase} {ks} {o['key']!r} from {source}: tool {o['endpoints']}, "
                     f"nodetool {server[o['key']]}")
-            COUNTS[f"getendpoints lists (tool from {source})"] += len(out)
+            COUNTS[f"getendpoints lists (tool from {source}){order_label()}"] += len(out)
+            tool_lists = {o["key"]: o["endpoints"] for o in out}
         # typed and composite keys, by their string forms, in the types keyspace
         if ks == TYPES_KS:
             toks = []
@@ -483,8 +575,11 @@ def check_placement(c, tool, phase, node=1):
                 toks.append((tok, eps))
             out = json.loads(tool(*view.tool_args("nodetool-ring", ks), "getendpoints", ks,
                                   "--json", "--token", "--", *[str(t) for t, _ in toks]))
-            assert [o["endpoints"] for o in out] == [e for _, e in toks]
-            COUNTS["getendpoints lists (typed keys' string forms, tool by token)"] += len(out)
+            assert len(out) == len(toks)
+            for o, (_, e) in zip(out, toks):
+                assert same_replicas(o["endpoints"], e), (o, e)
+            COUNTS["getendpoints lists (typed keys' string forms, tool by token)"
+                   + order_label()] += len(out)
         # a sample of `nodetool getendpoints` calls (Cassandra's NodeTool in the probe's
         # JVM, and for the first keyspace a NodeTool JVM of its own, as the `nodetool`
         # command runs) agrees with the NodeProbe client
@@ -496,9 +591,12 @@ def check_placement(c, tool, phase, node=1):
                 real = c.nodetool(node, "getendpoints", ks, "kv", k, own_jvm=True).split()
                 assert real == server[k], f"nodetool JVM {real} != NodeProbe {server[k]}"
                 COUNTS["getendpoints (real nodetool JVM = NodeProbe client)"] += 1
+        # (on 6.0 the Go binding's lists are checked against the tool's 5.0-rule lists,
+        # whose sets equal the server's, asserted above)
+        expect = server if ORDER_RULE == "5.0" else tool_lists
         go_doc["placements"].append({
             "ring": view.ring_text, "replication": view.replication[ks],
-            "cases": [{"token": str(tokenring.token(k.encode())), "endpoints": server[k]}
+            "cases": [{"token": str(tokenring.token(k.encode())), "endpoints": expect[k]}
                       for k in keys]})
         # --- describering: the set of TokenRange lines (Cassandra prints a hash map order),
         # through NodeProbe.describeRing; real nodetool for the first keyspace
@@ -507,14 +605,16 @@ def check_placement(c, tool, phase, node=1):
             real = c.nodetool(node, "describering", ks, own_jvm=True)
             assert describering_lines(real) == describering_lines(text)
             COUNTS["describering (real nodetool JVM = NodeProbe client)"] += 1
-        lines = describering_lines(text)
+        lines = ranges_key(text)
         assert len(lines) == len(view.ring.tokens)
         for source in view.inputs:
-            mine = describering_lines(tool(*view.tool_args(source, ks), "describering", ks))
+            mine = ranges_key(tool(*view.tool_args(source, ks), "describering", ks))
             assert mine == lines, (f"{phase} {ks} from {source}: "
-                                   f"{sorted(mine ^ lines)[:4]}")
-            COUNTS[f"describering ranges (tool from {source})"] += len(lines)
+                                   f"{sorted(mine ^ lines, key=str)[:4]}")
+            COUNTS[f"describering ranges (tool from {source}){order_label()}"] += len(lines)
         server_ranges[ks] = describering_ranges(text)
+        if ORDER_RULE == "6.0":
+            check_order_60(view, ks, text, keys, server)
         # --- status KEYSPACE: Owns (effective) as printed, tokens, rack
         st = status_cells(c.nodetool(node, "status", ks))
         assert set(st) == live
@@ -534,6 +634,43 @@ def check_placement(c, tool, phase, node=1):
     STATE.setdefault("views", {})[phase] = (view, server_ranges)
     COUNTS["phases checked"] += 1
     return view, server_ranges
+
+
+def check_order_60(view, ks, text, keys, server):
+    """6.0: every getendpoints list, in order, equals the server's own placement read from
+    its describering (Placement.from_describering: the library's TOKENRING_ORDER_SERVER
+    placement, what a router given the server's order answers); counts the lists whose
+    order the 5.0 rule (the tool's) gets wrong, and those whose first replica differs."""
+    sp = tokenring.Placement.from_describering(view.ring, view.replication[ks], text)
+    assert sp.order == "server"
+    computed = view.ring.placement(view.replication[ks])
+    last = int(view.ring.tokens[-1])
+    for k in keys:
+        got = list(sp.replicas(k))
+        if tokenring.token(k) > last:
+            # 6.0 keeps (t_last, min] apart from (min, t_0]; describering prints the latter's
+            # list for the wrapping range: above the largest token only the set is known
+            assert sorted(got) == sorted(server[k])
+            COUNTS["6.0: keys above the largest token (describering gives the set only)"] += 1
+            COUNTS["6.0: ... of which describering's order is not the server's"] += \
+                got != server[k]
+            continue
+        assert got == server[k], (f"{view.phase} {ks} {k!r}: server placement {got}, "
+                                  f"getendpoints {server[k]}")
+        five = list(computed.replicas(k))
+        COUNTS["6.0: getendpoints lists whose order the 5.0 rule misses"] += five != got
+        COUNTS["6.0: ... of which the first replica differs"] += five[:1] != got[:1]
+    COUNTS["getendpoints lists = server's describering placement, in order (6.0)"] += len(keys)
+    # the library's 6.0 model, replayed from the server's own metadata log: every list
+    hist = view.history
+    hp = hist.placement(view.replication[ks])
+    assert hp.order == "history"
+    for k in keys:
+        assert list(hp.replicas(k)) == server[k], (
+            f"{view.phase} {ks} {k!r}: history model {list(hp.replicas(k))}, getendpoints "
+            f"{server[k]}")
+    COUNTS["getendpoints lists = the 6.0 model replayed from the metadata log, in order"] += \
+        len(keys)
 
 
 def check_movement(phase_before, phase_after, kind, simulate):
@@ -603,4 +740,4 @@ def test_counts():
     print()
     for k in sorted(COUNTS):
         print(f"  {k:<{width}}  {COUNTS[k]}")
-    print(f"  cassandra {harness.DEFAULT_VERSION}")
+    print(f"  cassandra {harness.DEFAULT_VERSION} (replica order: the {ORDER_RULE} rule)")

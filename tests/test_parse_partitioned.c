@@ -145,9 +145,9 @@ static void test_detection(void **state)
     strcat(text, "node a dc=d rack=r tokens=1,2\n");
     assert_int_equal(tokenring_input_detect(text, strlen(text)), TOKENRING_INPUT_TOPOLOGY);
     assert_int_equal(tokenring_input_detect("# nothing yet\n", 14), TOKENRING_INPUT_TOPOLOGY);
-    assert_int_equal(tokenring_input_detect("# c\nnode\tdc\track\ttokens\n", 26),
+    assert_int_equal(tokenring_input_detect("# c\nnode\tdc\track\ttokens\n", strlen("# c\nnode\tdc\track\ttokens\n")),
                      TOKENRING_INPUT_TSV);
-    assert_int_equal(tokenring_input_detect(" partitioner\n-------------\n x\n", 31),
+    assert_int_equal(tokenring_input_detect(" partitioner\n-------------\n x\n", strlen(" partitioner\n-------------\n x\n")),
                      TOKENRING_INPUT_CQLSH);
     /* a mistyped decimal token: Murmur3's error, not a ring of bytes gone wrong */
     const char *dr =

@@ -67,6 +67,35 @@ static int op_placement_update(void *vctx, void **made)
     return rc;
 }
 
+/* ctx->placement's lists, reversed, given back (tokenring_placement_from_lists) */
+static int op_placement_from_lists(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    size_t n = 0;
+    tokenring_ring_tokens(ctx->ring, &n);
+    uint32_t *off = calloc(n + 1, sizeof *off), *nodes = calloc(n * 8 + 1, sizeof *nodes);
+    assert_non_null(off);
+    assert_non_null(nodes);
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas r;
+        assert_int_equal(tokenring_placement_range_replicas(&r, ctx->placement, i), TOKENRING_OK);
+        for (uint32_t k = 0; k < r.count; k++)
+            nodes[off[i] + k] = r.nodes[r.count - 1 - k];
+        off[i + 1] = off[i] + r.count;
+    }
+    tokenring_placement *p = NULL;
+    tokenring_error err;
+    int rc = tokenring_placement_from_lists(&p, ctx->ring, ctx->replication, off, nodes, NULL, 0,
+                                            TOKENRING_ORDER_SERVER, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    free(off);
+    free(nodes);
+    *made = p;
+    tokenring_placement_free(p);
+    return rc;
+}
+
 static int op_ownership(void *vctx, void **made)
 {
     oom_ctx *ctx = vctx;
@@ -106,6 +135,7 @@ static void placement_ops(void **state)
                                                    0, NULL),
                          TOKENRING_OK);
         oom_check("ring_ownership", &ctx, op_ownership, NULL);
+        oom_check("placement_from_lists", &ctx, op_placement_from_lists, NULL);
         /* an update after a join, and after a join into a new rack (every range again) */
         for (int rack = 0; rack < 2; rack++) {
             tokenring_topology *joined = NULL;

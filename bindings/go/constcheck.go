@@ -11,6 +11,9 @@ import "C"
 // these declarations fail to compile if one of them ever differs from the C header:
 // uint(a-b) and uint(b-a) are both valid constants only when a == b.
 const (
+	_ = uint(int64(OrderTokens)-int64(C.TOKENRING_ORDER_TOKENS)) + uint(int64(C.TOKENRING_ORDER_TOKENS)-int64(OrderTokens))
+	_ = uint(int64(OrderServer)-int64(C.TOKENRING_ORDER_SERVER)) + uint(int64(C.TOKENRING_ORDER_SERVER)-int64(OrderServer))
+	_ = uint(int64(OrderHistory)-int64(C.TOKENRING_ORDER_HISTORY)) + uint(int64(C.TOKENRING_ORDER_HISTORY)-int64(OrderHistory))
 	_ = uint(int64(PartitionerMurmur3)-int64(C.TOKENRING_PARTITIONER_MURMUR3)) + uint(int64(C.TOKENRING_PARTITIONER_MURMUR3)-int64(PartitionerMurmur3))
 	_ = uint(int64(PartitionerRandom)-int64(C.TOKENRING_PARTITIONER_RANDOM)) + uint(int64(C.TOKENRING_PARTITIONER_RANDOM)-int64(PartitionerRandom))
 	_ = uint(int64(PartitionerByteOrdered)-int64(C.TOKENRING_PARTITIONER_BYTE_ORDERED)) + uint(int64(C.TOKENRING_PARTITIONER_BYTE_ORDERED)-int64(PartitionerByteOrdered))

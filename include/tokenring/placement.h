@@ -269,6 +269,78 @@ TOKENRING_API size_t tokenring_placement_set_count(const tokenring_placement *pl
 TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
                                           const tokenring_placement *placement, size_t set_id);
 
+/**
+ * Which rule ordered a placement's replicas (tokenring_placement_order()). Cassandra
+ * before 6.0 orders a range's replicas by the replication's walk of the ring from the
+ * range's token, a function of the tokens alone; Cassandra 6.0 keeps one replica list
+ * per range and distinct replication, updates it by deltas at each join, leave, move and
+ * replace (new replicas appended) and then moves the range's owner first: its order
+ * depends on the cluster's history (doc/cassandra-6.md). A placement says which it is.
+ * @since 1.2
+ */
+typedef enum tokenring_replica_order {
+    TOKENRING_ORDER_TOKENS = 0,  /**< Computed from the ring's tokens by the replication's
+                                      walk (tokenring_placement_build()): Cassandra's order
+                                      before 6.0. */
+    TOKENRING_ORDER_SERVER = 1,  /**< Given: the order a server reported (e.g. `nodetool
+                                      describering` of one keyspace). */
+    TOKENRING_ORDER_HISTORY = 2  /**< Given: Cassandra 6.0's order, replayed from the
+                                      cluster's history. */
+} tokenring_replica_order;
+
+/**
+ * Builds a placement from explicit replica lists, one per range of @p ring, kept in the
+ * order given: the seam for replica orders that are not a function of the tokens (what a
+ * Cassandra 6.0 server says, or its history replayed). Range @c i of the ring, (t_{i-1},
+ * t_i], gets the nodes @p nodes[@p offsets[i] .. @p offsets[i + 1]) (ring node indices,
+ * tokenring_ring_node()). Every query of placement.h then answers from these lists
+ * (replicas, routing, set ids; equal lists share a set id), and tokenring_placement_order()
+ * says @p order. A list may be empty (a range without replicas). The replication is kept
+ * for callers that ask (ownership figures count the given replicas); the lists are not
+ * checked against it. tokenring_placement_update() refuses such a placement
+ * (#TOKENRING_E_UNSUPPORTED): build the next one from its own lists.
+ * @param[out] out receives the placement (reference count 1); free with
+ *             tokenring_placement_free()
+ * @param ring the ring (the placement holds a reference)
+ * @param replication the keyspace's replication (copied)
+ * @param offsets token count + 1 offsets into @p nodes, @p offsets[0] == 0, non-decreasing
+ * @param nodes the node indices of every range's list, range after range (NULL only when
+ *        every list is empty)
+ * @param upper NULL, or (Murmur3 rings) the list of the tokens above the largest ring
+ *        token, when it differs from range 0's: Cassandra 6.0 cuts range 0 at the
+ *        minimum token and keeps a list for each part, (t_{n-1}, min] and (min, t_0],
+ *        which a history can order differently. Token lookups then answer it above t_{n-1};
+ *        range 0 (tokenring_placement_range_replicas()) keeps the lower part's list. Its set
+ *        id, when no range has the same list, is the last one, with @c range_index equal
+ *        to the token count.
+ * @param upper_count the length of @p upper
+ * @param order #TOKENRING_ORDER_SERVER or #TOKENRING_ORDER_HISTORY
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (a NULL argument, another @p order, offsets
+ *         that decrease or do not start at 0, a node index past the ring's nodes, a node
+ *         named twice in one list: @p err names the range, its end token and the node),
+ *         #TOKENRING_E_UNSUPPORTED (@p upper on a ring of another partitioner),
+ *         #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_placement_from_lists(tokenring_placement **out,
+                                                 const tokenring_ring *ring,
+                                                 const tokenring_replication *replication,
+                                                 const uint32_t *offsets,
+                                                 const uint32_t *nodes,
+                                                 const uint32_t *upper, size_t upper_count,
+                                                 int order, tokenring_error *err);
+
+/**
+ * Which rule ordered the placement's replicas: #TOKENRING_ORDER_TOKENS for
+ * tokenring_placement_build() and tokenring_placement_update(), else the @c order given
+ * to tokenring_placement_from_lists(). Thread-safe.
+ * @param placement the placement
+ * @return a ::tokenring_replica_order value, or #TOKENRING_E_INVAL for NULL
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement);
+
 #ifdef __cplusplus
 }
 #endif

@@ -26,5 +26,6 @@
 #include "tokenring/layout.h"
 #include "tokenring/analysis.h"
 #include "tokenring/partitioner.h"
+#include "tokenring/history.h"
 
 #endif /* TOKENRING_TOKENRING_H */

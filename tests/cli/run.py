@@ -258,6 +258,13 @@ def golden_cases():
                                        "convert"], None),
         ("ring-written-long-racks", ["--input", w("ring-5.0-long-racks-ec2.txt"), "ring"],
          None),
+        # Cassandra 6.0's order replayed from a history (tests/data/cassandra6)
+        ("getendpoints-history-6.0", ["--history", os.path.join("cassandra6",
+                                                                "live_stage.script"),
+                                      "getendpoints", "ks_simple", "k1", "k2", "k3"], None),
+        ("describering-history-6.0", ["--history", os.path.join("cassandra6",
+                                                                "live_stage.script"),
+                                      "describering", "ks_dc2"], None),
         ("getendpoints-12n-cassandra-3.0", ["--topology", t("12n_3racks_vn16"), "--keyspace",
                                             "ks=dc1=5", "--cassandra-version", "3.0.30",
                                             "getendpoints", "ks", "k1", "k2", "k3"], None),
@@ -1482,11 +1489,43 @@ def test_input_checks():
     check(rc == 0 and err == "", "a named partitioner: no note (%r)" % err)
 
 
+def test_history():
+    """--history: every range of the live stage's history equals 6.0-alpha2's vectors (the
+    last step), stderr names the rule, bad histories are refused at their line."""
+    script = os.path.join("cassandra6", "live_stage.script")
+    last = {}
+    with open(os.path.join(DATA, "cassandra6", "live_stage.placements")) as f:
+        for line in f:
+            p = line.rstrip("\n").split(" ")
+            if p[0] == "step":
+                last = {}
+            elif p[0] == "place":
+                last.setdefault(p[1].split(",")[0], []).append((int(p[3]), p[4]))
+    for ks in ("ks_simple", "ks_below", "ks_above", "ks_dc2"):
+        ends = [e for e, _ in last[ks] if e != -2 ** 63]
+        rc, out, err = run(["--history", script, "getendpoints", ks, "--token", "--json", "--"]
+                           + [str(e) for e in ends])
+        check(rc == 0 and "replica order: Cassandra 6.0's, replayed from the history" in err,
+              "--history %s: %d %r" % (ks, rc, err))
+        got = [",".join(o["endpoints"]) for o in json.loads(out)]
+        want = [eps for e, eps in last[ks] if e != -2 ** 63]
+        check(got == want, "--history %s: the 6.0 order of every range" % ks)
+    bad = tmpfile("bad.history", "register 10.0.0.1 dc1 r1\njoin 10.0.0.1 12,x\n")
+    rc, out, err = run(["--history", bad, "ring"])
+    check(rc == 3 and "bad.history:2:18: bad token" in err, "--history bad token: %d %r"
+          % (rc, err))
+    other = tmpfile("other.topo", "node 10.0.0.1 dc=dc1 rack=r1 tokens=1\n")
+    rc, out, err = run(["--topology", other, "--keyspace", "ks=1", "--history", script,
+                        "getendpoints", "ks", "k"])
+    check(rc == 3 and "is not the input's" in err, "--history with another ring: %d %r"
+          % (rc, err))
+
+
 GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),
                       ("samples", test_samples), ("roundtrip", test_roundtrip),
                       ("errors", test_errors), ("analyses", test_analyses),
                       ("rules", test_rules),
-                      ("cassandra", test_cassandra)])
+                      ("cassandra", test_cassandra), ("history", test_history)])
 
 if ONLY and ONLY not in GROUPS:
     sys.exit("unknown group %r (the groups: %s)" % (ONLY, ", ".join(GROUPS)))

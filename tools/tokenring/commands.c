@@ -282,7 +282,12 @@ const tool_option tool_options[] = {
       "leaves out the port before 4.0. With --as-cassandra, the "
       "release whose token allocation to follow: 4.0, 4.1 or 5.0 or a release of them "
       "(default 5.0). Known: 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0 (any "
-      "release of those lines); others are refused (6.0 is not modelled yet)" },
+      "release of those lines); others are refused (6.0's replica order depends on the cluster's history: --history)" },
+    { "--history", "FILE",
+      "Cassandra 6.0: replay this cluster history (register, keyspace, unsafe_join, join, "
+      "leave, move and replace lines; doc/cassandra-6.md) and give replicas in the order it "
+      "makes (6.0's order depends on the history, not on the tokens alone); alone, it is "
+      "the input: its ring and keyspaces" },
     { "--allow-partial", NULL,
       "accept elided or cut-short listings (an elided '...' line, a datacenter or table "
       "without rows, a cut token set), each named in a warning on stderr (results then "

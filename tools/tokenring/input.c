@@ -210,7 +210,9 @@ void load_cluster(tr_ctx *ctx)
         die(EXIT_USAGE, "--partitioner %s: give the ring (--topology FILE, --nodetool-ring "
                         "FILE, --cqlsh FILE, ...; the built-in demo ring is Murmur3's)",
             ctx->opt.partitioner);
-    if (ctx->opt.ninputs == 0) {
+    if (ctx->opt.history)
+        load_history(ctx); /* with no other input, the history's ring and keyspaces */
+    if (ctx->opt.ninputs == 0 && !ctx->opt.history) {
         load_demo(ctx); /* Murmur3's, whatever --partitioner says (token prints tokens) */
         /* every time it answers from it: a script whose input variable came out empty
          * must not take the demo ring's made-up answers for its cluster's (generatetokens
@@ -220,7 +222,7 @@ void load_cluster(tr_ctx *ctx)
         if (strcmp(ctx->opt.cmd, "generatetokens") != 0 &&
             !(strcmp(ctx->opt.cmd, "token") == 0 && other))
             fputs(DEMO_NOTICE "\n", stderr);
-    } else
+    } else if (ctx->opt.ninputs)
         apply_partitioner(ctx);
     for (size_t i = 0; i < ctx->opt.ninputs; i++)
         load_input(ctx, &ctx->opt.inputs[i]);
@@ -408,7 +410,9 @@ static tokenring_placement *placement_for(tr_ctx *ctx, const tokenring_replicati
                                           bool empty_ok)
 {
     const tokenring_ring *ring = need_ring(ctx);
-    tokenring_placement *p = NULL;
+    tokenring_placement *p = history_placement(ctx, r);
+    if (p)
+        return p;
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc = tokenring_placement_build(&p, ring, r, TOKENRING_PLACEMENT_SKIP_EMPTY_DC, &err);

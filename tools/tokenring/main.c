@@ -127,6 +127,8 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.cl = val;
         } else if (strcmp(f, "--local-dc") == 0) {
             ctx->opt.local_dc = val;
+        } else if (strcmp(f, "--history") == 0) {
+            ctx->opt.history = val;
         } else if (strcmp(f, "--cassandra-version") == 0) {
             tokenring_error err;
             memset(&err, 0, sizeof err);

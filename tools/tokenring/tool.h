@@ -7,6 +7,7 @@
  *   commands.c  the command table (--help and the man page are generated from it)
  *   help.c      --help and --man from that table
  *   input.c     loading the cluster (files, demo ring, --keyspace), its lookups
+ *   history.c   --history FILE: Cassandra 6.0's order replayed from a cluster's history
  *   keys.c      keys and token lists from the command line or stdin
  *   schema.c    tables' partition keys from a pasted schema (--schema): the tables,
  *               cqlsh system_schema.columns
@@ -80,6 +81,7 @@ typedef struct tr_options {
     bool node_by_node;
     int rules;               /* --cassandra-version: tokenring_cassandra_rules, 0: default */
     const char *cassandra_version; /* --cassandra-version V as given */
+    const char *history;     /* --history FILE: Cassandra 6.0's order from a history */
     bool as_cassandra;       /* --as-cassandra */
     const char *first_token; /* --first-token T */
     const char *layout;      /* --layout even|seeded (generatetokens), NULL: the allocator */
@@ -228,6 +230,10 @@ void tool_limits(tr_ctx *ctx, tokenring_limits *lim, const char *what);
 
 char *read_all(const char *path, size_t *len);
 void load_cluster(tr_ctx *ctx);
+/* history.c: --history FILE replayed (with no other input, the history is the input) */
+void load_history(tr_ctx *ctx);
+/* The history's placement of r laid over the tool's ring; NULL without --history. */
+tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_replication *r);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
 /* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
  * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from

@@ -29,6 +29,7 @@ from ._node import DEFAULT_RACK, Liveness, Node, NodeState
 from ._convert import KeyOrToken
 from ._replication import CassandraRules, Replication, ReplicationLike, cassandra_rules
 from ._placement import Placement
+from ._history import History
 from ._ownership import Balance, BalanceReport, Ownership
 from ._ring import DescribedRange, Range, RangeList, Ring
 from ._topology import Topology
@@ -65,9 +66,8 @@ UNWRAPPED: Dict[str, str] = {
                                "before any object exists, which a Python import cannot "
                                "guarantee, and Python callbacks as allocators would be unsafe",
     "tokenring_get_allocator": "only meaningful together with tokenring_set_allocator",
-    "tokenring_ring_ref": "Python objects share one handle; lifetime is managed by ffi.gc "
-                          "and Python references, not manual reference counts",
-    "tokenring_placement_ref": "same as tokenring_ring_ref",
+    "tokenring_placement_ref": "Python objects share one handle; lifetime is managed by "
+                               "ffi.gc and Python references, not manual reference counts",
     "tokenring_placement_ring": "a Placement keeps its Python Ring in Placement.ring",
 }
 # The calls without limits are their _limited variants with zeroed limits (the default
@@ -86,7 +86,7 @@ __all__ = [
     "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
     "HAVE_NUMPY", "CqlType", "cql_type", "encode_int", "encode_bigint", "encode_smallint",
     "encode_tinyint", "encode_boolean", "encode_timestamp", "encode_uuid", "encode_text",
-    "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement",
+    "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement", "History",
     "Node", "NodeState", "Liveness", "Range", "Ownership", "DescribedRange", "KeyOrToken",
     "ReplicationLike", "CassandraRules", "cassandra_rules", "TokenRingError",
     "InvalidArgumentError", "OutOfMemoryError",

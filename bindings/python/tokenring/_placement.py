@@ -2,12 +2,14 @@
 """Placements: the replica map of one ring under one replication, with single and batch
 lookups by key, token and range (placement.h). A placement takes its ring as
 an argument and never builds one: :class:`tokenring.Ring` builds and caches placements."""
+import bisect
+import re
 import threading
 import warnings
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ._convert import KeyOrToken, c_index, token_array, token_of
-from ._errors import ClosedError, check, new_error
+from ._errors import ClosedError, NotFoundError, check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle, require
 from ._hash import (HAVE_NUMPY, Key, _offsets_ptr, _u8, as_key_bytes, check_packed, pack_keys,
@@ -21,6 +23,8 @@ __all__ = ["Placement"]
 
 
 _M3 = 1 << 63
+_TOKEN_RANGE = re.compile(
+    r"TokenRange\(start_token:(-?\d+), end_token:(-?\d+), endpoints:\[([^\]]*)\]")
 
 
 class Placement(Handle):
@@ -71,6 +75,95 @@ class Placement(Handle):
         self._set_table: Any = None
         self._range_sets: Any = None  # set id of each range, filled on first token batch
         self._local = threading.local()
+
+    #: Names of the replica-order rules (tokenring_replica_order), by value.
+    ORDERS = ("tokens", "server", "history")
+
+    @classmethod
+    def from_lists(cls, ring: Any, replication: ReplicationLike,
+                   lists: Sequence[Sequence[str]], order: str = "server",
+                   upper: Optional[Sequence[str]] = None) -> "Placement":
+        """A placement whose range ``i`` of ``ring`` (see :meth:`Ring.range`) has the
+        replicas ``lists[i]`` (node names) in the order given
+        (``tokenring_placement_from_lists``): the order a server reported (``order=
+        "server"``, e.g. ``describering``) or Cassandra 6.0's order replayed from the
+        cluster's history (``"history"``). ``upper``: the list of the tokens above the
+        largest ring token when it differs from range 0's (Cassandra 6.0 keeps (t_last,
+        min] apart from (min, t_0]). Every lookup then answers from these lists;
+        :meth:`update` refuses such a placement. InvalidArgumentError names a list that
+        repeats a node; NotFoundError an unknown node name."""
+        ring_p = require(ring, "ring", "Placement.from_lists()")
+        if order not in ("server", "history"):
+            raise ValueError(f"order {order!r}: 'server' or 'history'")
+        repl = Replication.of(replication)
+        index = {n: i for i, n in enumerate(ring.node_names)}
+        if len(lists) != len(ring.tokens):
+            raise ValueError(f"{len(lists)} replica lists for a ring of {len(ring.tokens)} "
+                             "ranges")
+        offsets, nodes = [0], []
+        for i, lst in enumerate(list(lists) + ([upper] if upper is not None else [])):
+            for name in lst:
+                if name not in index:
+                    where = f"range {i}" if i < len(lists) else "the list above the largest token"
+                    raise NotFoundError(lib.TOKENRING_E_NOTFOUND,
+                                        f"{where}: node {name!r} is not in the ring")
+                nodes.append(index[name])
+            offsets.append(len(nodes))
+        n = len(lists)
+        up = nodes[offsets[n]:] if upper is not None else None
+        nodes = nodes[:offsets[n]]
+        offsets = offsets[:n + 1]
+        pp = ffi.new("tokenring_placement **")
+        err = new_error()
+        check(lib.tokenring_placement_from_lists(
+            pp, ring_p, repl._p(), ffi.new("uint32_t[]", offsets),
+            ffi.new("uint32_t[]", nodes) if nodes else ffi.NULL,
+            ffi.new("uint32_t[]", up) if up else (ffi.new("uint32_t[]", 1) if up == [] else ffi.NULL),
+            len(up) if up else 0,
+            lib.TOKENRING_ORDER_SERVER if order == "server" else lib.TOKENRING_ORDER_HISTORY,
+            err), err)
+        p = cls.__new__(cls)
+        p._adopt(pp[0], ring, repl, True)
+        return p
+
+    @classmethod
+    def from_describering(cls, ring: Any, replication: ReplicationLike,
+                          text: str) -> "Placement":
+        """The server's placement of one keyspace: ``nodetool describering KEYSPACE``
+        output (its ``TokenRange(...)`` lines, each range's endpoints in the server's
+        order) laid over ``ring`` (the same moment's ring, e.g. from ``nodetool ring``),
+        as :meth:`from_lists` with ``order="server"``. Every ring token must lie in a
+        listed range (ValueError names the token otherwise); 6.0's listing, cut at the
+        minimum token, and 5.0's, one wrapping range, are both read. On 6.0 describering
+        prints (min, t_0]'s list for the wrapping range: for the tokens above the largest
+        ring token, whose list 6.0 keeps apart and may order otherwise, the order is then
+        that of (min, t_0], not necessarily the server's (the replica set is)."""
+        starts: List[Tuple[int, int, Tuple[str, ...]]] = []
+        for m in _TOKEN_RANGE.finditer(text):
+            eps = tuple(e.strip() for e in m.group(3).split(",") if e.strip())
+            starts.append((int(m.group(1)), int(m.group(2)), eps))
+        if not starts:
+            raise ValueError("no TokenRange(...) line in the describering text")
+        starts.sort(key=lambda r: r[1])
+        ends = [b for _, b, _ in starts]
+        lists = []
+        for t in ring.tokens:
+            t = int(t)
+            j = bisect.bisect_left(ends, t)  # the first listed range ending at or after t
+            a, b, eps = starts[j if j < len(ends) else 0]
+            if not ((a < t <= b) if a < b else (t > a or t <= b)):
+                raise ValueError(f"ring token {t} lies in no listed range")
+            lists.append(eps)
+        return cls.from_lists(ring, replication, lists, "server")  # type: ignore[arg-type]
+
+    @property
+    def order(self) -> str:
+        """Which rule ordered the replicas: ``"tokens"`` (computed from the ring's tokens:
+        Cassandra's order before 6.0), ``"server"`` or ``"history"`` (given lists, see
+        :meth:`from_lists`)."""
+        rc = lib.tokenring_placement_order(self._p())
+        check(rc if rc < 0 else 0)
+        return self.ORDERS[rc]
 
     def update(self, ring: Any) -> "Placement":
         """The placement of ``ring`` (typically this placement's ring after a join, a

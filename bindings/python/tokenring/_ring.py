@@ -86,7 +86,17 @@ class Ring(Handle):
         pp = ffi.new("tokenring_ring **")
         err = new_error()
         check(lib.tokenring_ring_build(pp, require(topology, "topology", "Ring()"), err), err)
-        self._ptr = ffi.gc(pp[0], lib.tokenring_ring_free)
+        self._adopt(pp[0])
+
+    @classmethod
+    def _of_reference(cls, ptr: Any) -> "Ring":
+        """A Ring owning ``ptr``, a ring reference the caller took (tokenring_ring_ref)."""
+        r = cls.__new__(cls)
+        r._adopt(ptr)
+        return r
+
+    def _adopt(self, ptr: Any) -> None:
+        self._ptr = ffi.gc(ptr, lib.tokenring_ring_free)
         p = self._ptr
         info = ffi.new("tokenring_node_info *")
         names = []

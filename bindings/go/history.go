@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+/*
+#include <stdlib.h>
+#include <tokenring/tokenring.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"sync"
+	"unsafe"
+)
+
+// History is a cluster's history replayed with Cassandra 6.0's placement rules
+// (register, keyspace, unsafe_join, join, leave, move and replace steps, one a line:
+// doc/cassandra-6.md). Its placements give each range's replicas in the order a 6.0
+// server gives them (OrderHistory). Safe for concurrent use; Close frees it.
+type History struct {
+	mu  sync.RWMutex
+	ptr *C.tokenring_history
+}
+
+// ReplayHistory replays a history text. A bad step gives an *Error naming its line and
+// column.
+func ReplayHistory(text string) (*History, error) {
+	ct := C.CString(text)
+	defer C.free(unsafe.Pointer(ct))
+	var h *C.tokenring_history
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_history_replay(&h, ct, C.size_t(len(text)), &detail), &detail); err != nil {
+		return nil, err
+	}
+	out := &History{ptr: h}
+	runtime.SetFinalizer(out, (*History).Close)
+	return out, nil
+}
+
+// Close frees the history (placements and rings taken from it stay valid).
+func (h *History) Close() error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.ptr != nil {
+		C.tokenring_history_free(h.ptr)
+		h.ptr = nil
+	}
+	return nil
+}
+
+// Ring returns the ring after the last step (ErrEmpty when no node is in it).
+func (h *History) Ring() (*Ring, error) {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.ptr == nil {
+		return nil, ErrClosed
+	}
+	r := C.tokenring_history_ring(h.ptr)
+	if r == nil {
+		return nil, ErrEmpty
+	}
+	return wrapRing(C.tokenring_ring_ref(r)), nil
+}
+
+// Placement returns the placement of repl after the history, in 6.0's order, on Ring().
+func (h *History) Placement(repl *Replication) (*Placement, error) {
+	if repl == nil {
+		return nil, ErrInvalid
+	}
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	if h.ptr == nil {
+		return nil, ErrClosed
+	}
+	repl.mu.Lock()
+	defer repl.mu.Unlock()
+	if repl.ptr == nil {
+		return nil, repl.gone()
+	}
+	var p *C.tokenring_placement
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_history_placement(&p, h.ptr, repl.ptr, &detail), &detail); err != nil {
+		return nil, err
+	}
+	ring := C.tokenring_history_ring(h.ptr)
+	names := wrapRing(C.tokenring_ring_ref(ring))
+	defer names.Close()
+	return wrapPlacement(p, names.names), nil
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: Apache-2.0
+
+package tokenring
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// The live stage's history: the last step's every range of every replication in
+// Cassandra 6.0-alpha2's order (tests/data/cassandra6).
+func TestHistoryReplaysCassandra60(t *testing.T) {
+	dir := filepath.Join("..", "..", "tests", "data", "cassandra6")
+	script, err := os.ReadFile(filepath.Join(dir, "live_stage.script"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	vec, err := os.ReadFile(filepath.Join(dir, "live_stage.placements"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := ReplayHistory(string(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	ring, err := h.Ring()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ring.Close()
+	toks, err := ring.Tokens()
+	if err != nil {
+		t.Fatal(err)
+	}
+	repls := map[string]string{"system_auth": "1", "system_traces": "2", "system_distributed": "3",
+		"ks_below": "dc1=2,dc2=1", "ks_at": "dc1=3,dc2=0", "ks_above": "dc1=4,dc2=2", "ks_dc2": "dc2=1", "ks_simple": "3"}
+	lines := strings.Split(string(vec), "\n")
+	last := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "step ") {
+			last = i
+		}
+	}
+	checked := 0
+	for _, l := range lines[last+1:] {
+		f := strings.Split(l, " ")
+		if f[0] != "place" {
+			continue
+		}
+		repl, err := ParseReplication(repls[strings.Split(f[1], ",")[0]])
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := h.Placement(repl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o, _ := p.Order(); o != OrderHistory {
+			t.Fatalf("order %v", o)
+		}
+		end, _ := strconv.ParseInt(f[3], 10, 64)
+		if end == -1<<63 {
+			end = toks[len(toks)-1] + 1
+		}
+		names, err := p.AppendReplicaNames(nil, end)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(names, ",") != f[4] {
+			t.Fatalf("%s (%s, %s]: library %v, Cassandra %s", f[1], f[2], f[3], names, f[4])
+		}
+		p.Close()
+		repl.Close()
+		checked++
+	}
+	if checked != 7*41 {
+		t.Fatalf("%d lists checked", checked)
+	}
+	if _, err := ReplayHistory("hop\n"); err == nil || !strings.Contains(err.Error(), "unknown step") {
+		t.Fatalf("bad step: %v", err)
+	}
+	empty, _ := ReplayHistory("")
+	if _, err := empty.Ring(); !errors.Is(err, ErrEmpty) {
+		t.Fatalf("empty ring: %v", err)
+	}
+	empty.Close()
+	if _, err := empty.Ring(); !errors.Is(err, ErrClosed) {
+		t.Fatalf("closed: %v", err)
+	}
+	if _, err := h.Placement(nil); err != ErrInvalid {
+		t.Fatalf("nil replication: %v", err)
+	}
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file history.h
+ * @brief Cassandra 6.0's replica order, replayed from a cluster's history (lib/history.c).
+ *
+ * Cassandra 6.0 (Transactional Cluster Metadata) keeps one read placement per distinct
+ * replication and changes it at every join, leave, move and replace by deltas (replicas
+ * removed, new ones appended), then moves each range's owner first: the order of a
+ * range's replicas depends on the cluster's history, not on its tokens alone
+ * (doc/cassandra-6.md). A ::tokenring_history replays a history, given as text, with
+ * those rules and answers each replication's placement in the order a 6.0 server gives
+ * (#TOKENRING_ORDER_HISTORY), as an ordinary ::tokenring_placement.
+ *
+ * The history text, one step a line (`#` starts a comment; fields separated by blanks):
+ *
+ *     register ADDRESS DC RACK            a node the cluster knows, not yet in the ring
+ *     keyspace NAME REPLICATION           CREATE KEYSPACE (REPLICATION as
+ *                                         tokenring_replication_parse() reads it, no blank)
+ *     unsafe_join ADDRESS TOKEN[,TOKEN]   a node started with auto_bootstrap: false
+ *     join ADDRESS TOKEN[,TOKEN]          a bootstrap
+ *     leave ADDRESS                       a decommission
+ *     move ADDRESS TOKEN                  a move (nodetool move)
+ *     replace OLD_ADDRESS NEW_ADDRESS     a replacement (NEW registered before)
+ *
+ * Nodes are IPv4 addresses, optionally with `:PORT` (the storage port, default 7000):
+ * 6.0 appends replicas added in one step in the order of Java's hash of that address.
+ * Murmur3 tokens. The distributed system keyspaces of 6.0 (SimpleStrategy 1, 2 and 3)
+ * exist from the start, so a keyspace sharing one of their replications shares its
+ * history. Each operation runs to completion (no concurrent operations).
+ *
+ * A history is immutable once replayed; any number of threads may read it at once.
+ */
+#ifndef TOKENRING_HISTORY_H
+#define TOKENRING_HISTORY_H
+
+#include "tokenring/common.h"
+#include "tokenring/placement.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A replayed cluster history (Cassandra 6.0's placements). @since 1.2 */
+typedef struct tokenring_history tokenring_history;
+
+/**
+ * Replays a cluster history (the text format above) with Cassandra 6.0's placement rules.
+ * @param[out] out receives the history; free with tokenring_history_free()
+ * @param text the history text (need not be NUL-terminated)
+ * @param len its length
+ * @param[out] err optional detail; for a bad step it names the line and column
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL argument), #TOKENRING_E_PARSE (a
+ *         malformed line, an unknown step, a bad token, replication or address),
+ *         #TOKENRING_E_NOTFOUND (a step names a node not registered, or not in the ring),
+ *         #TOKENRING_E_EXISTS (a node registered twice, a token already owned),
+ *         #TOKENRING_E_IMPOSSIBLE (a step that leaves no node in the ring),
+ *         #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
+                                           size_t len, tokenring_error *err);
+
+/**
+ * Frees a history.
+ * @param history the history, or NULL (no-op)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_history_free(tokenring_history *history);
+
+/**
+ * The ring after the history's last step (borrowed: valid while the history lives; take
+ * a reference with tokenring_ring_ref() to keep it). Nodes are named by their address as
+ * the history gives it.
+ * @param history the history
+ * @return the ring, or NULL for NULL or a history with no node in the ring
+ * @since 1.2
+ */
+TOKENRING_API const tokenring_ring *tokenring_history_ring(const tokenring_history *history);
+
+/**
+ * The placement of @p replication after the history, in Cassandra 6.0's order
+ * (tokenring_placement_order() gives #TOKENRING_ORDER_HISTORY), on
+ * tokenring_history_ring(). A replication no keyspace of the history had gets the
+ * placement a CREATE KEYSPACE with it would get now. A datacenter of the replication
+ * with no node gets no replicas (Cassandra's rule).
+ * @param[out] out receives the placement; free with tokenring_placement_free()
+ * @param history the history
+ * @param replication the keyspace's replication
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL argument), #TOKENRING_E_EMPTY (no node
+ *         in the ring), #TOKENRING_E_IMPOSSIBLE (no replica at all),
+ *         #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
+                                              const tokenring_history *history,
+                                              const tokenring_replication *replication,
+                                              tokenring_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_HISTORY_H */

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tokenring_history_*: Cassandra 6.0's replica order replayed from a cluster's history,
+ * against the vectors of tests/data/cassandra6 (6.0-alpha2's own ClusterMetadata
+ * transformations run on the same scripts, tests/data/gen/cassandra6). After every step
+ * of every script, every range's read replicas of every distinct replication must equal
+ * Cassandra's, in order; then the errors of bad histories. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tokenring/tokenring.h"
+#include "testdata.h"
+
+static const char *const SCENARIOS[] = { "simple_1dc_vnodes", "nts_2dc_3racks_vnodes",
+                                         "nts_3dc_single_token", "live_stage",
+                                         "bucket_collisions_3dc" };
+
+/* The replication of keyspace `name` in the script (system keyspaces: 6.0's). */
+static tokenring_replication *keyspace_repl(const char *script, const char *name)
+{
+    const char *spec = strcmp(name, "system_auth") == 0          ? "1"
+                       : strcmp(name, "system_traces") == 0      ? "2"
+                       : strcmp(name, "system_distributed") == 0 ? "3"
+                                                                 : NULL;
+    char buf[256];
+    if (!spec) {
+        char want[160];
+        snprintf(want, sizeof want, "\nkeyspace %s ", name);
+        const char *at = strstr(script, want);
+        assert_non_null(at);
+        at += strlen(want);
+        size_t n = strcspn(at, "\n");
+        assert_true(n < sizeof buf);
+        memcpy(buf, at, n);
+        buf[n] = 0;
+        spec = buf;
+    }
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, spec, strlen(spec), NULL), TOKENRING_OK);
+    return r;
+}
+
+/* Compares one "place" line with the history's placement; returns 1. */
+static int check_place(const tokenring_history *h, const char *script, char *line,
+                       const char *step)
+{
+    char *save = NULL;
+    strtok_r(line, " ", &save); /* "place" */
+    char *kss = strtok_r(NULL, " ", &save);
+    long long start = strtoll(strtok_r(NULL, " ", &save), NULL, 10);
+    long long end = strtoll(strtok_r(NULL, " ", &save), NULL, 10);
+    char *eps = strtok_r(NULL, " ", &save);
+    (void)start;
+    char first[128];
+    snprintf(first, sizeof first, "%.*s", (int)strcspn(kss, ","), kss);
+    tokenring_replication *r = keyspace_repl(script, first);
+    tokenring_placement *p = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_history_placement(&p, h, r, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_order(p), TOKENRING_ORDER_HISTORY);
+    const tokenring_ring *ring = tokenring_history_ring(h);
+    /* (t_last, min]: 6.0 keeps it apart from (min, t_0] (its order may differ); the
+     * placement answers it for the tokens above the largest ring token */
+    size_t nt = 0;
+    const int64_t *toks = tokenring_ring_tokens(ring, &nt);
+    tokenring_replicas rr;
+    if (end == INT64_MIN) {
+        assert_true(toks[nt - 1] < INT64_MAX);
+        assert_int_equal(tokenring_placement_replicas(&rr, p, toks[nt - 1] + 1), TOKENRING_OK);
+    } else {
+        uint32_t idx = tokenring_ring_search(ring, end);
+        assert_true(toks[idx] == end);
+        assert_int_equal(tokenring_placement_range_replicas(&rr, p, idx), TOKENRING_OK);
+    }
+    char got[512] = "";
+    size_t len = 0;
+    for (uint32_t k = 0; k < rr.count; k++) {
+        tokenring_node_info info;
+        assert_int_equal(tokenring_ring_node(&info, ring, rr.nodes[k]), TOKENRING_OK);
+        len += (size_t)snprintf(got + len, sizeof got - len, "%s%s", k ? "," : "", info.name);
+    }
+    if (strcmp(got, eps ? eps : "") != 0)
+        fail_msg("%s: %s (%lld, %lld]: library %s, Cassandra %s", step, kss, start, end, got,
+                 eps ? eps : "");
+    tokenring_placement_free(p);
+    tokenring_replication_free(r);
+    return 1;
+}
+
+static void vectors(void **state)
+{
+    (void)state;
+    size_t total = 0;
+    for (size_t s = 0; s < sizeof SCENARIOS / sizeof SCENARIOS[0]; s++) {
+        char path[128];
+        size_t slen, vlen;
+        snprintf(path, sizeof path, "cassandra6/%s.script", SCENARIOS[s]);
+        char *script = slurp(path, &slen);
+        snprintf(path, sizeof path, "cassandra6/%s.placements", SCENARIOS[s]);
+        char *vec = slurp(path, &vlen);
+        tokenring_history *h = NULL;
+        const char *pos = script; /* the script up to the current step's line */
+        char step[4096] = "";
+        size_t lists = 0;
+        for (char *save = NULL, *line = strtok_r(vec, "\n", &save); line;
+             line = strtok_r(NULL, "\n", &save)) {
+            if (strncmp(line, "step ", 5) == 0) {
+                const char *text = strchr(line + 5, ' ') + 1;
+                char want[4096];
+                snprintf(want, sizeof want, "\n%s\n", text);
+                const char *at = strstr(pos - 1 > script ? pos - 1 : script, want);
+                assert_non_null(at);
+                pos = at + strlen(want);
+                tokenring_history_free(h);
+                tokenring_error err;
+                int rc = tokenring_history_replay(&h, script, (size_t)(pos - script), &err);
+                if (rc != TOKENRING_OK)
+                    fail_msg("%s %s: %s", SCENARIOS[s], text, err.message);
+                snprintf(step, sizeof step, "%s: %.3000s", SCENARIOS[s], text);
+            } else if (strncmp(line, "place ", 6) == 0) {
+                lists += (size_t)check_place(h, script, line, step);
+            }
+        }
+        assert_true(lists > 100);
+        total += lists;
+        tokenring_history_free(h);
+        free(script);
+        free(vec);
+    }
+    printf("history: %zu range lists equal Cassandra 6.0-alpha2's, in order\n", total);
+}
+
+/* A keyspace whose replication no keyspace of the history has gets a fresh placement:
+ * the walk's replicas with the owner first; and a history's order differs from the
+ * tokens' one somewhere in the vectors' live-stage history. */
+static void fresh_and_differs(void **state)
+{
+    (void)state;
+    size_t slen;
+    char *script = slurp("cassandra6/live_stage.script", &slen);
+    tokenring_history *h = NULL;
+    assert_int_equal(tokenring_history_replay(&h, script, slen, NULL), TOKENRING_OK);
+    const tokenring_ring *ring = tokenring_history_ring(h);
+    size_t n = 0;
+    tokenring_ring_tokens(ring, &n);
+    tokenring_replication *fresh = NULL, *shared = NULL;
+    assert_int_equal(tokenring_replication_parse(&fresh, "dc1=1,dc2=1", 11, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_parse(&shared, "3", 1, NULL), TOKENRING_OK);
+    tokenring_placement *hp = NULL, *tp = NULL;
+    assert_int_equal(tokenring_history_placement(&hp, h, fresh, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_build(&tp, ring, fresh, 0, NULL), TOKENRING_OK);
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas a, b;
+        tokenring_placement_range_replicas(&a, hp, i);
+        tokenring_placement_range_replicas(&b, tp, i);
+        assert_int_equal(a.count, b.count);
+        /* the same set; the owner (a dc1 or dc2 node here, both replicated) first */
+        assert_int_equal(a.nodes[0], b.nodes[0]);
+    }
+    tokenring_placement_free(hp);
+    tokenring_placement_free(tp);
+    assert_int_equal(tokenring_history_placement(&hp, h, shared, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_placement_build(&tp, ring, shared, 0, NULL), TOKENRING_OK);
+    size_t differ = 0;
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas a, b;
+        tokenring_placement_range_replicas(&a, hp, i);
+        tokenring_placement_range_replicas(&b, tp, i);
+        assert_int_equal(a.count, b.count);
+        differ += memcmp(a.nodes, b.nodes, a.count * sizeof *a.nodes) != 0;
+    }
+    assert_true(differ > 0);
+    tokenring_placement_free(hp);
+    tokenring_placement_free(tp);
+    tokenring_replication_free(fresh);
+    tokenring_replication_free(shared);
+    tokenring_history_free(h);
+    free(script);
+}
+
+static void expect_error(const char *text, int code, const char *message)
+{
+    tokenring_history *h = (tokenring_history *)1;
+    tokenring_error err;
+    assert_int_equal(tokenring_history_replay(&h, text, strlen(text), &err), code);
+    if (strstr(err.message, message) == NULL)
+        fail_msg("'%s': message '%s' lacks '%s'", text, err.message, message);
+    assert_ptr_equal(h, (tokenring_history *)1);
+}
+
+static void errors(void **state)
+{
+    (void)state;
+    const char *reg = "register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\n";
+    char buf[512];
+    expect_error("hop 1\n", TOKENRING_E_PARSE, "unknown step 'hop'");
+    expect_error("register 10.0.0.1 dc1\n", TOKENRING_E_PARSE, "want: register ADDRESS DC RACK");
+    expect_error("register node-a dc1 r1\n", TOKENRING_E_PARSE, "'node-a' is not an IPv4");
+    expect_error("register 10.0.0.300 dc1 r1\n", TOKENRING_E_PARSE, "not an IPv4");
+    expect_error("register 10.0.0.1:x dc1 r1\n", TOKENRING_E_PARSE, "not an IPv4");
+    expect_error("register 10.0.0.1:99999 dc1 r1\n", TOKENRING_E_PARSE, "not an IPv4");
+    expect_error("register 10.0.0.1 dc1 r1\nregister 10.0.0.1 dc2 r1\n", TOKENRING_E_EXISTS,
+                 "registered already");
+    expect_error("join 10.0.0.9 5\n", TOKENRING_E_NOTFOUND, "10.0.0.9 is not registered");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5,x\n", reg);
+    expect_error(buf, TOKENRING_E_PARSE, "bad token");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 -9223372036854775808\n", reg);
+    expect_error(buf, TOKENRING_E_PARSE, "bad token");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5\njoin 10.0.0.2 5\n", reg);
+    expect_error(buf, TOKENRING_E_EXISTS, "token 5 is already in the ring");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5,5\n", reg);
+    expect_error(buf, TOKENRING_E_EXISTS, "token 5 is already");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5\njoin 10.0.0.1 6\n", reg);
+    expect_error(buf, TOKENRING_E_EXISTS, "10.0.0.1 is already in the ring");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5\nleave 10.0.0.2\n", reg);
+    expect_error(buf, TOKENRING_E_NOTFOUND, "10.0.0.2 is not in the ring");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5\nleave 10.0.0.1\n", reg);
+    expect_error(buf, TOKENRING_E_IMPOSSIBLE, "the last node of the ring");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5\nmove 10.0.0.1 6,7\n", reg);
+    expect_error(buf, TOKENRING_E_PARSE, "move takes one token, not 2");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5\nreplace 10.0.0.1 10.0.0.7\n", reg);
+    expect_error(buf, TOKENRING_E_NOTFOUND, "10.0.0.7 is not registered");
+    snprintf(buf, sizeof buf, "%sjoin 10.0.0.1 5\njoin 10.0.0.2 6\nreplace 10.0.0.1 10.0.0.2\n",
+             reg);
+    expect_error(buf, TOKENRING_E_EXISTS, "10.0.0.2 is already in the ring");
+    expect_error("keyspace ks {'class'\n", TOKENRING_E_PARSE, "keyspace ks:");
+    tokenring_error err;
+    tokenring_history *h = NULL;
+    assert_int_equal(tokenring_history_replay(NULL, "", 0, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_replay(&h, NULL, 3, &err), TOKENRING_E_INVAL);
+    /* the line and column of a bad step */
+    snprintf(buf, sizeof buf, "# comment\n\n%sjoin 10.0.0.1 5,oops\n", reg);
+    assert_int_equal(tokenring_history_replay(&h, buf, strlen(buf), &err), TOKENRING_E_PARSE);
+    assert_int_equal(err.line, 5);
+    assert_int_equal(err.column, 17);
+    /* an empty history: no ring, no placement */
+    assert_int_equal(tokenring_history_replay(&h, "", 0, NULL), TOKENRING_OK);
+    assert_null(tokenring_history_ring(h));
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, "3", 1, NULL), TOKENRING_OK);
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_history_placement(&p, h, r, &err), TOKENRING_E_EMPTY);
+    assert_int_equal(tokenring_history_placement(NULL, h, r, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_placement(&p, NULL, r, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_placement(&p, h, NULL, &err), TOKENRING_E_INVAL);
+    assert_null(tokenring_history_ring(NULL));
+    tokenring_history_free(h);
+    tokenring_history_free(NULL);
+    /* a keyspace before the first node, with a port, a move, a replacement */
+    snprintf(buf, sizeof buf,
+             "keyspace ks dc1=2\nregister 10.0.0.1:7001 dc1 r1\nregister 10.0.0.2 dc1 r1\n"
+             "register 10.0.0.3 dc1 r2\nunsafe_join 10.0.0.1:7001 -100,100\n"
+             "join 10.0.0.2 0\nmove 10.0.0.2 50\nreplace 10.0.0.2 10.0.0.3\n");
+    assert_int_equal(tokenring_history_replay(&h, buf, strlen(buf), &err), TOKENRING_OK);
+    tokenring_replication_free(r);
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=2", 5, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_history_placement(&p, h, r, &err), TOKENRING_OK);
+    tokenring_replicas rr;
+    assert_int_equal(tokenring_placement_replicas(&rr, p, 50), TOKENRING_OK);
+    tokenring_node_info info;
+    tokenring_ring_node(&info, tokenring_history_ring(h), rr.nodes[0]);
+    assert_string_equal(info.name, "10.0.0.3"); /* the owner of 50 first */
+    tokenring_placement_free(p);
+    tokenring_replication_free(r);
+    tokenring_history_free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(vectors),
+        cmocka_unit_test(fresh_and_differs),
+        cmocka_unit_test(errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

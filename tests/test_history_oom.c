@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* tokenring_history_replay and tokenring_history_placement under every allocation failure
+ * in turn: each gives TOKENRING_E_NOMEM, makes nothing and leaks nothing. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "oom.h"
+
+/* A small history with every kind of step (a keyspace before and after the first ring). */
+static const char HISTORY[] =
+    "keyspace early dc1=1\n"
+    "register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r2\nregister 10.0.0.3 dc2 r1\n"
+    "register 10.0.0.4 dc1 r1\nregister 10.0.0.5 dc2 r1\n"
+    "unsafe_join 10.0.0.1 -9000,1000\nunsafe_join 10.0.0.2 -3000,5000\n"
+    "keyspace ks dc1=2,dc2=1\n"
+    "join 10.0.0.3 -6000,3000\njoin 10.0.0.4 7000\nmove 10.0.0.4 -100\n"
+    "replace 10.0.0.3 10.0.0.5\nleave 10.0.0.2\n";
+
+static int op_replay(void *vctx, void **made)
+{
+    (void)vctx;
+    tokenring_history *h = NULL;
+    tokenring_error err;
+    int rc = tokenring_history_replay(&h, HISTORY, sizeof HISTORY - 1, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    *made = h;
+    tokenring_history_free(h);
+    return rc;
+}
+
+static int op_placement(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_placement *p = NULL;
+    int rc = tokenring_history_placement(&p, ctx->extra, ctx->replication, NULL);
+    *made = p;
+    tokenring_placement_free(p);
+    return rc;
+}
+
+static void history_ops(void **state)
+{
+    (void)state;
+    oom_check("history_replay", NULL, op_replay, NULL);
+    tokenring_history *h = NULL;
+    assert_int_equal(tokenring_history_replay(&h, HISTORY, sizeof HISTORY - 1, NULL),
+                     TOKENRING_OK);
+    /* a replication of the history, and one it never had (placed fresh) */
+    static const char *repls[] = { "dc1=2,dc2=1", "dc2=1" };
+    for (size_t i = 0; i < 2; i++) {
+        oom_ctx ctx = { .extra = h };
+        assert_int_equal(tokenring_replication_parse(&ctx.replication, repls[i],
+                                                     strlen(repls[i]), NULL),
+                         TOKENRING_OK);
+        oom_check(repls[i], &ctx, op_placement, NULL);
+        tokenring_replication_free(ctx.replication);
+    }
+    tokenring_history_free(h);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(history_ops, oom_setup, oom_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
