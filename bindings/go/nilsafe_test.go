@@ -59,7 +59,7 @@ func exportedAPI(t *testing.T) (funcs []string, receivers map[string]bool) {
 
 // zeroReceivers holds a pointer to the zero value of every exported type with methods.
 var zeroReceivers = map[string]any{
-	"AvailabilitySummary": &AvailabilitySummary{}, "CQLType": new(CQLType), "CassandraRelease": new(CassandraRelease),
+	"AvailabilitySummary": &AvailabilitySummary{}, "BudgetError": &BudgetError{}, "CQLType": new(CQLType), "CassandraRelease": new(CassandraRelease),
 	"CassandraRules": new(CassandraRules), "ChangeKind": new(ChangeKind), "Cluster": &Cluster{},
 	"ClusterFlags": new(ClusterFlags), "Code": new(Code), "Consistency": new(Consistency), "Error": &Error{},
 	"FailureUnit": new(FailureUnit), "InputFormat": new(InputFormat), "KeyBatch": &KeyBatch{},
