@@ -248,6 +248,10 @@ def golden_cases():
         ("availability-down", ["--input", "samples/written/ring-4.x-states-toy.txt",
                                "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
                                "--cl", "QUORUM,ALL", "--top", "2"], None),
+        # the list starts from the Down node too: the sets are of nodes still up
+        ("availability-down-list", ["--input", "samples/written/ring-4.x-states-toy.txt",
+                                    "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+                                    "--cl", "QUORUM", "--list"], None),
         ("balance-demo", ["balance", "demo"], None),
         ("balance-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
                               "balance", "--json", "ks", "--dc", "dc1"], None),
