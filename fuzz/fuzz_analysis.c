@@ -442,6 +442,40 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         } else {
             FUZZ_CHECK(sum == NULL && err.code == rc);
         }
+        /* the list under the same limits: the same budget rule, no down node in a set,
+         * and as many sets as the summary of single nodes counts */
+        bool sum_ok = rc == TOKENRING_OK && (bb >> 1) % 3 == TOKENRING_FAIL_NODES;
+        u128 breaking = 0;
+        if (sum_ok) {
+            tokenring_u128 b;
+            FUZZ_CHECK(tokenring_availability_summary_counts(&b, NULL, NULL, sum) ==
+                       TOKENRING_OK);
+            breaking = w128(b);
+        }
+        tokenring_availability *lav = NULL;
+        lim.estimate = 0;
+        uint32_t lk = 1 + (bb >> 4) % 3;
+        rc = tokenring_availability_build_limited(&lav, bring, repl, 1 + bb % 8,
+                                                  bb & 0x40 ? dcs[(bb >> 3) & 1] : NULL, lk,
+                                                  &lim, &err);
+        if (rc == TOKENRING_E_BUDGET) {
+            FUZZ_CHECK(lav == NULL && lim.estimate >
+                                          (lim.budget ? lim.budget : TOKENRING_BUDGET_DEFAULT));
+        } else if (rc == TOKENRING_OK) {
+            size_t cnt = tokenring_availability_count(lav);
+            for (size_t i = 0; i < cnt; i++) {
+                uint32_t ids[TOKENRING_AVAILABILITY_MAX_K];
+                FUZZ_CHECK(tokenring_availability_get(ids, NULL, NULL, lav, i) == TOKENRING_OK);
+                for (uint32_t j = 0; j < lk; j++)
+                    for (size_t d = 0; d < lim.failed_count; d++)
+                        FUZZ_CHECK(ids[j] != down[d]);
+            }
+            if (sum_ok)
+                FUZZ_CHECK((u128)cnt == breaking);
+        } else {
+            FUZZ_CHECK(lav == NULL && err.code == rc);
+        }
+        tokenring_availability_free(lav);
         tokenring_availability_summary_free(sum);
         tokenring_ring_free(bring);
     }

@@ -259,6 +259,7 @@ typedef struct ctx {
     amap sums;            /* (class, subset) -> total width of the sets containing it */
     amap cands;           /* (0, failure set) -> unused */
     uint32_t k, n;
+    const uint8_t *down;  /* node -> down already (never part of a candidate) */
     tr_progress *pg;      /* the caller's progress callback, or NULL */
     tokenring_error *err;
 } ctx;
@@ -320,6 +321,8 @@ static int add_completions(ctx *c, const uint32_t *base, unsigned m)
         idx[i] = i;
     for (;;) {
         bool clash = false;
+        for (unsigned i = 0; i < need && !clash; i++)
+            clash = c->down[idx[i]] != 0;
         for (unsigned i = 0; i < need && !clash; i++)
             for (unsigned j = 0; j < m; j++)
                 if (idx[i] == base[j])
@@ -488,9 +491,9 @@ static uint64_t setup_work(const tokenring_ring *ring, uint64_t R)
  * failing subset of m < k nodes completed by every choice of k - m other nodes, each
  * candidate weighed over its 2^k subsets. */
 static uint64_t list_work(const tokenring_ring *ring, const tokenring_replication *repl,
-                          uint32_t k)
+                          uint32_t k, uint64_t n)
 {
-    uint64_t R = replicas_per_range(ring, repl), n = tokenring_ring_node_count(ring);
+    uint64_t R = replicas_per_range(ring, repl);
     size_t ranges = 0;
     tokenring_ring_tokens(ring, &ranges);
     uint64_t w = setup_work(ring, R);
@@ -538,9 +541,33 @@ static uint64_t summary_work(const tokenring_ring *ring, const tokenring_replica
     return w;
 }
 
+/* Checks the nodes already down of `lim` (failed_nodes, failed_count) against a ring of n
+ * nodes. */
+static int check_down(const tokenring_limits *lim, size_t n, tokenring_error *err)
+{
+    size_t nfailed = lim->failed_count;
+    if (nfailed && !lim->failed_nodes)
+        return tr_fail(err, TOKENRING_E_INVAL, "failed_count is %zu but failed_nodes is NULL",
+                       nfailed);
+    if (nfailed > n)
+        return tr_fail(err, TOKENRING_E_RANGE, "%zu failed nodes, but the ring has %zu nodes",
+                       nfailed, n);
+    for (size_t i = 0; i < nfailed; i++) {
+        if (lim->failed_nodes[i] >= n)
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "failed node index %u is outside the ring's nodes 0..%zu",
+                           lim->failed_nodes[i], n - 1);
+        for (size_t j = 0; j < i; j++)
+            if (lim->failed_nodes[j] == lim->failed_nodes[i])
+                return tr_fail(err, TOKENRING_E_INVAL, "failed node index %u is given twice",
+                               lim->failed_nodes[i]);
+    }
+    return TOKENRING_OK;
+}
+
 static int availability(tokenring_availability **out, const tokenring_ring *ring,
                         const tokenring_replication *replication, int consistency,
-                        const char *local_dc, uint32_t k, tr_progress *pg,
+                        const char *local_dc, uint32_t k, tokenring_limits *lim,
                         tokenring_error *err)
 {
     if (!out || !ring || !replication)
@@ -553,15 +580,22 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
         return tr_fail(err, TOKENRING_E_INVAL, "%s needs a local datacenter",
                        cl_name(consistency));
     size_t n = tokenring_ring_node_count(ring);
-    if (k < 1 || k > KMAX || k > n)
+    int vrc = check_down(lim, n, err);
+    if (vrc != TOKENRING_OK)
+        return vrc;
+    size_t ndown = lim->failed_count, n_up = n - ndown;
+    if (k < 1 || k > KMAX || k > n_up)
         return tr_fail(err, TOKENRING_E_RANGE,
-                       "k = %u failed nodes is outside 1..%u (the ring has %zu nodes, at "
+                       "k = %u failed nodes is outside 1..%u (the ring has %zu nodes%s, at "
                        "most %u are enumerated)",
-                       k, k > n && n < KMAX ? (unsigned)n : KMAX, n, KMAX);
-    int brc = tr_budget_check(NULL, list_work(ring, replication, k),
+                       k, k > n_up && n_up < KMAX ? (unsigned)n_up : KMAX, n_up,
+                       ndown ? " not down already" : "", KMAX);
+    int brc = tr_budget_check(lim, list_work(ring, replication, k, n_up),
                               "availability analysis", err);
     if (brc != TOKENRING_OK)
         return brc;
+    tr_progress pgs = { lim->progress, lim->user, 0, 0, 0 };
+    tr_progress *pg = lim->progress ? &pgs : NULL;
 
     uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
     rules r;
@@ -576,10 +610,16 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
     u128 *set_w = NULL;
     uint32_t *set_cls = NULL;
     uint32_t *cnt = NULL;
+    uint32_t *dcnt = NULL;   /* per dc: replicas of the set that are down already */
+    uint32_t *zero = NULL;   /* per dc: 0 */
+    uint32_t *live = NULL;   /* the set's replicas that are up */
+    uint8_t *down = tr_calloc(n + 1, 1);
     tokenring_availability *res = NULL;
     int rc = TOKENRING_OK;
-    if (!r.need_dc || !node_dc)
+    if (!r.need_dc || !node_dc || !down)
         goto nomem;
+    for (size_t i = 0; i < ndown; i++)
+        down[lim->failed_nodes[i]] = 1;
 
     if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
         goto done;
@@ -601,7 +641,10 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
     set_w = tr_calloc(sets + 1, sizeof *set_w);
     set_cls = tr_calloc(sets + 1, sizeof *set_cls);
     cnt = tr_calloc(dcn + 1, sizeof *cnt);
-    if (!set_w || !set_cls || !cnt)
+    dcnt = tr_calloc(dcn + 1, sizeof *dcnt);
+    zero = tr_calloc(dcn + 1, sizeof *zero);
+    live = tr_calloc(n + 1, sizeof *live);
+    if (!set_w || !set_cls || !cnt || !dcnt || !zero || !live)
         goto nomem;
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
@@ -622,6 +665,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
     c.dc_count = dcn;
     c.k = k;
     c.n = (uint32_t)n;
+    c.down = down;
     for (size_t s = 0; s < sets; s++) {
         if (pg) {
             pg->done = s;
@@ -632,8 +676,34 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
         tokenring_replicas rep;
         tokenring_placement_set(&rep, pl, s);
         memset(cnt, 0, (dcn + 1) * sizeof *cnt);
-        for (uint32_t i = 0; i < rep.count; i++)
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < rep.count; i++) {
             cnt[node_dc[rep.nodes[i]]]++;
+            if (!down[rep.nodes[i]])
+                live[m++] = rep.nodes[i];
+        }
+        if (m < rep.count) {
+            /* Replicas down already: the level must be reachable with every node up,
+             * the set is left out when it is unavailable already (the k-sets list what
+             * they add), and otherwise its class counts its live replicas only. */
+            memset(dcnt, 0, (dcn + 1) * sizeof *dcnt);
+            for (uint32_t i = 0; i < rep.count; i++)
+                if (down[rep.nodes[i]])
+                    dcnt[node_dc[rep.nodes[i]]]++;
+            if (fails(&r, cnt, zero)) {
+                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+                range_text(rt, sizeof rt, ring, rep.range_index);
+                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                             "%s cannot be reached even with every node up: range %s has "
+                             "%u replicas",
+                             cl_name(consistency), rt, rep.count);
+                goto done;
+            }
+            if (fails(&r, cnt, dcnt))
+                continue;
+            for (uint32_t d = 0; d < dcn; d++)
+                cnt[d] -= dcnt[d];
+        }
         size_t cls;
         for (cls = 0; cls < c.class_count; cls++)
             if (memcmp(c.class_cnt[cls], cnt, dcn * sizeof *cnt) == 0)
@@ -659,8 +729,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
             }
         }
         set_cls[s] = (uint32_t)cls;
-        /* Every subset of at most k replicas: accumulate the set's width. */
-        uint32_t m = rep.count;
+        /* Every subset of at most k live replicas: accumulate the set's width. */
         uint32_t idx[KMAX];
         for (unsigned size = 1; size <= k && size <= m; size++) {
             for (unsigned i = 0; i < size; i++)
@@ -668,7 +737,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
             for (;;) {
                 uint32_t sub[KMAX];
                 for (unsigned i = 0; i < size; i++)
-                    sub[i] = rep.nodes[idx[i]];
+                    sub[i] = live[idx[i]];
                 akey key = make_key((uint32_t)cls, sub, size);
                 aslot *sl = amap_put(&c.sums, &key);
                 if (!sl)
@@ -761,6 +830,10 @@ done:
     tr_free(set_w);
     tr_free(set_cls);
     tr_free(cnt);
+    tr_free(dcnt);
+    tr_free(zero);
+    tr_free(live);
+    tr_free(down);
     tr_free(r.need_dc);
     tr_free(node_dc);
     return rc;
@@ -772,7 +845,9 @@ TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
                                                int consistency, const char *local_dc,
                                                uint32_t k, tokenring_error *err)
 {
-    return availability(out, ring, replication, consistency, local_dc, k, NULL, err);
+    tokenring_limits none;
+    memset(&none, 0, sizeof none);
+    return availability(out, ring, replication, consistency, local_dc, k, &none, err);
 }
 
 TOKENRING_API int tokenring_availability_build_progress(
@@ -780,9 +855,25 @@ TOKENRING_API int tokenring_availability_build_progress(
     const tokenring_replication *replication, int consistency, const char *local_dc,
     uint32_t k, tokenring_progress_fn progress, void *user, tokenring_error *err)
 {
-    tr_progress pg = {progress, user, 0, 0, 0};
-    return availability(out, ring, replication, consistency, local_dc, k,
-                        progress ? &pg : NULL, err);
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.progress = progress;
+    lim.user = user;
+    return availability(out, ring, replication, consistency, local_dc, k, &lim, err);
+}
+
+TOKENRING_API int tokenring_availability_build_limited(
+    tokenring_availability **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    uint32_t k, tokenring_limits *limits, tokenring_error *err)
+{
+    tokenring_limits none;
+    if (!limits) {
+        memset(&none, 0, sizeof none);
+        limits = &none;
+    }
+    limits->estimate = 0;
+    return availability(out, ring, replication, consistency, local_dc, k, limits, err);
 }
 
 /* ------------------------------------------------------------ the summary */
@@ -1233,22 +1324,9 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
     size_t n = tokenring_ring_node_count(ring);
     uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
     size_t nfailed = lim->failed_count;
-    if (nfailed && !lim->failed_nodes)
-        return tr_fail(err, TOKENRING_E_INVAL, "failed_count is %zu but failed_nodes is NULL",
-                       nfailed);
-    if (nfailed > n)
-        return tr_fail(err, TOKENRING_E_RANGE, "%zu failed nodes, but the ring has %zu nodes",
-                       nfailed, n);
-    for (size_t i = 0; i < nfailed; i++) {
-        if (lim->failed_nodes[i] >= n)
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "failed node index %u is outside the ring's nodes 0..%zu",
-                           lim->failed_nodes[i], n - 1);
-        for (size_t j = 0; j < i; j++)
-            if (lim->failed_nodes[j] == lim->failed_nodes[i])
-                return tr_fail(err, TOKENRING_E_INVAL, "failed node index %u is given twice",
-                               lim->failed_nodes[i]);
-    }
+    int vrc = check_down(lim, n, err);
+    if (vrc != TOKENRING_OK)
+        return vrc;
     size_t U = unit == TOKENRING_FAIL_NODES   ? n - nfailed
                : unit == TOKENRING_FAIL_RACKS ? tokenring_ring_rack_count(ring)
                                               : dcn;

@@ -145,6 +145,27 @@ static int op_availability(void *vctx, void **made)
     return rc;
 }
 
+/* The same under limits with node 0 down already (tokenring_availability_build_limited). */
+static int op_availability_down(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    const avail_args *a = ctx->extra;
+    tokenring_availability *av = NULL;
+    tokenring_error err;
+    uint32_t down[] = { 0 };
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.failed_nodes = down;
+    lim.failed_count = 1;
+    int rc = tokenring_availability_build_limited(&av, ctx->ring, ctx->replication, a->cl,
+                                                  a->local, a->k, &lim, &err);
+    *made = av;
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    tokenring_availability_free(av);
+    return rc;
+}
+
 /* ------------------------------------------------------------------- migration */
 
 static int op_migration(void *vctx, void **made)
@@ -326,6 +347,9 @@ static void balance_and_availability(void **state)
             snprintf(what, sizeof what, "availability_build %s cl=%d k=%u", repls[r],
                      avs[a].cl, avs[a].k);
             oom_check(what, &ctx, op_availability, dump_all);
+            snprintf(what, sizeof what, "availability_build_limited (node 0 down) %s cl=%d k=%u",
+                     repls[r], avs[a].cl, avs[a].k);
+            oom_check(what, &ctx, op_availability_down, dump_all);
         }
         tokenring_placement_free(ctx.placement);
         tokenring_ring_free(ctx.ring);

@@ -433,11 +433,262 @@ static void cluster_size_cap(void **state)
     tokenring_topology_free(t);
 }
 
+/* The set of ring indices of a k-set as a bit mask (rings of at most 64 nodes here). */
+static uint64_t mask_of(const uint32_t *ids, uint32_t k)
+{
+    uint64_t m = 0;
+    for (uint32_t i = 0; i < k; i++)
+        m |= (uint64_t)1 << ids[i];
+    return m;
+}
+
+/* tokenring_availability_build_limited() on the list of `k`-sets and the summary (top all)
+ * agree on every set and width, with the nodes in `down` already down; no listed set holds
+ * a down node. Returns the number of sets. */
+static size_t list_agrees_with_summary(const tokenring_ring *ring, const tokenring_replication *rep,
+                                       int cl, const char *local, uint32_t k,
+                                       const uint32_t *down, size_t ndown)
+{
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.failed_nodes = down;
+    lim.failed_count = ndown;
+    tokenring_availability *a = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, cl, local, k, &lim,
+                                                          &err),
+                     TOKENRING_OK);
+    assert_true(lim.estimate > 0);
+    tokenring_availability_summary *s = NULL;
+    assert_int_equal(tokenring_availability_summary_build_limited(
+                         &s, ring, rep, cl, local, TOKENRING_FAIL_NODES, k, 100000, &lim, &err),
+                     TOKENRING_OK);
+    size_t n = tokenring_availability_count(a);
+    tokenring_u128 b;
+    assert_int_equal(tokenring_availability_summary_counts(&b, NULL, NULL, s), TOKENRING_OK);
+    assert_int_equal(b.hi, 0);
+    assert_int_equal(b.lo, n);
+    assert_int_equal(tokenring_availability_summary_top_count(s), n);
+    uint64_t downmask = mask_of(down, (uint32_t)ndown);
+    for (size_t i = 0; i < n; i++) {
+        uint32_t ids[TOKENRING_AVAILABILITY_MAX_K];
+        tokenring_u128 w;
+        assert_int_equal(tokenring_availability_get(ids, &w, NULL, a, i), TOKENRING_OK);
+        assert_int_equal(mask_of(ids, k) & downmask, 0);
+        size_t j;
+        for (j = 0; j < n; j++) {
+            uint32_t u[TOKENRING_AVAILABILITY_MAX_K];
+            tokenring_u128 sw;
+            assert_int_equal(tokenring_availability_summary_top(u, &sw, NULL, s, j), TOKENRING_OK);
+            if (mask_of(u, k) == mask_of(ids, k)) {
+                assert_int_equal(sw.hi, w.hi);
+                assert_int_equal(sw.lo, w.lo);
+                break;
+            }
+        }
+        assert_true(j < n); /* the summary has the set too */
+    }
+    tokenring_availability_summary_free(s);
+    tokenring_availability_free(a);
+    return n;
+}
+
+static int cancel_at_once(void *user, uint64_t done, uint64_t total)
+{
+    (void)user;
+    (void)done;
+    (void)total;
+    return 1;
+}
+
+/* tokenring_availability_build_limited(): the 1.0 list under limits, from the nodes
+ * already down (counted as the summary counts them), refused past its budget. */
+static void availability_list_limited(void **state)
+{
+    (void)state;
+    tokenring_ring *ring = four_nodes_one_down();
+    tokenring_replication *rep;
+    assert_int_equal(tokenring_replication_simple(&rep, 3, 0, NULL), TOKENRING_OK);
+    uint32_t down[] = { 0 };
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.failed_nodes = down;
+    lim.failed_count = 1;
+    tokenring_availability *a = NULL;
+    tokenring_error err;
+    /* QUORUM: B, C or D failing with A breaks a range they share; nothing without A */
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_QUORUM,
+                                                          NULL, 1, &lim, &err),
+                     TOKENRING_OK);
+    assert_true(lim.estimate > 0);
+    assert_int_equal(tokenring_availability_count(a), 3);
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t id;
+        assert_int_equal(tokenring_availability_get(&id, NULL, NULL, a, i), TOKENRING_OK);
+        assert_int_equal(id, i + 1);
+    }
+    tokenring_availability_free(a);
+    a = NULL;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_QUORUM,
+                                                          NULL, 1, NULL, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_availability_count(a), 0);
+    tokenring_availability_free(a);
+    /* ALL: the ranges A holds are unavailable already and left out; each of B, C, D adds
+     * the range without A, and the three of them together the same range */
+    a = NULL;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_ALL, NULL,
+                                                          3, &lim, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_availability_count(a), 1);
+    uint32_t ids[3];
+    tokenring_u128 w3;
+    assert_int_equal(tokenring_availability_get(ids, &w3, NULL, a, 0), TOKENRING_OK);
+    assert_int_equal(ids[0], 1);
+    assert_int_equal(ids[2], 3);
+    tokenring_availability_free(a);
+    assert_int_equal(list_agrees_with_summary(ring, rep, TOKENRING_CL_ALL, NULL, 1, down, 1), 3);
+    assert_int_equal(list_agrees_with_summary(ring, rep, TOKENRING_CL_QUORUM, NULL, 2, down, 1),
+                     3);
+
+    /* bad arguments leave *out alone, and give no estimate */
+    tokenring_availability *keep = (tokenring_availability *)&lim;
+    a = keep;
+    assert_int_equal(tokenring_availability_build_limited(NULL, ring, rep, TOKENRING_CL_ONE, NULL,
+                                                          1, &lim, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(lim.estimate, 0);
+    lim.failed_nodes = NULL;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_ONE, NULL, 1,
+                                                          &lim, &err),
+                     TOKENRING_E_INVAL);
+    assert_non_null(strstr(err.message, "failed_nodes is NULL"));
+    uint32_t bad[] = { 4 };
+    lim.failed_nodes = bad;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_ONE, NULL, 1,
+                                                          &lim, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "failed node index 4"));
+    uint32_t twice[] = { 2, 2 };
+    lim.failed_nodes = twice;
+    lim.failed_count = 2;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_ONE, NULL, 1,
+                                                          &lim, &err),
+                     TOKENRING_E_INVAL);
+    assert_non_null(strstr(err.message, "twice"));
+    lim.failed_count = 5;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_ONE, NULL, 1,
+                                                          &lim, &err),
+                     TOKENRING_E_RANGE);
+    uint32_t three[] = { 0, 1, 2 };
+    lim.failed_nodes = three;
+    lim.failed_count = 3;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_ONE, NULL, 2,
+                                                          &lim, &err),
+                     TOKENRING_E_RANGE); /* one node is up: 2 more is too many */
+    assert_non_null(strstr(err.message, "not down already"));
+    lim.failed_count = 1;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, 99, NULL, 1, &lim, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep,
+                                                          TOKENRING_CL_LOCAL_QUORUM, NULL, 1,
+                                                          &lim, &err),
+                     TOKENRING_E_INVAL);
+    /* THREE with rf 2 cannot be reached with every node up, down or not */
+    tokenring_replication *rf2;
+    assert_int_equal(tokenring_replication_simple(&rf2, 2, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rf2, TOKENRING_CL_THREE, NULL,
+                                                          1, &lim, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "even with every node up"));
+    lim.failed_count = 0;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rf2, TOKENRING_CL_THREE, NULL,
+                                                          1, &lim, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    tokenring_replication_free(rf2);
+    /* a progress callback that cancels */
+    lim.failed_count = 1;
+    lim.failed_nodes = down;
+    lim.progress = cancel_at_once;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_QUORUM, NULL,
+                                                          2, &lim, &err),
+                     TOKENRING_E_CANCELLED);
+    assert_ptr_equal(a, keep);
+    tokenring_replication_free(rep);
+    tokenring_ring_free(ring);
+
+    /* two datacenters, two nodes down: the list agrees with the summary at every level */
+    tokenring_topology *t;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    const char *names[16], *dcs[16], *racks[16];
+    char nb[16][8];
+    static const char *const rack_names[] = { "r1", "r2", "r3" };
+    for (int i = 0; i < 16; i++) {
+        snprintf(nb[i], sizeof nb[i], "n%d", i);
+        names[i] = nb[i];
+        dcs[i] = i < 10 ? "dc1" : "dc2";
+        racks[i] = rack_names[i % 3];
+    }
+    assert_int_equal(tokenring_layout_add_seeded_nodes(t, 5, 4, names, dcs, racks, 16, 0, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&ring, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t);
+    static const char text[] = "dc1=3,dc2=3";
+    assert_int_equal(tokenring_replication_parse(&rep, text, sizeof text - 1, NULL), TOKENRING_OK);
+    uint32_t two_down[] = { 3, 12 };
+    int levels[] = { TOKENRING_CL_ONE, TOKENRING_CL_QUORUM, TOKENRING_CL_ALL,
+                     TOKENRING_CL_LOCAL_QUORUM, TOKENRING_CL_EACH_QUORUM,
+                     TOKENRING_CL_LOCAL_ONE };
+    size_t found = 0;
+    for (size_t l = 0; l < sizeof levels / sizeof *levels; l++)
+        for (uint32_t k = 1; k <= 3; k++)
+            found += list_agrees_with_summary(ring, rep, levels[l], "dc2", k, two_down, 2);
+    assert_true(found > 0);
+    tokenring_replication_free(rep);
+    tokenring_ring_free(ring);
+
+    /* the budget: refused before any work, with the estimate; unlimited runs */
+    ring = seeded_ring(300, 16, NULL);
+    assert_int_equal(tokenring_replication_simple(&rep, 3, 0, NULL), TOKENRING_OK);
+    memset(&lim, 0, sizeof lim);
+    lim.budget = 1000;
+    a = NULL;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_QUORUM, NULL,
+                                                          1, &lim, &err),
+                     TOKENRING_E_BUDGET);
+    assert_null(a);
+    assert_true(lim.estimate > 1000);
+    char want[64];
+    snprintf(want, sizeof want, "estimated %llu work units", (unsigned long long)lim.estimate);
+    assert_non_null(strstr(err.message, want));
+    /* the 1.0 call applies the default budget: 3 failures of 300 nodes are above it */
+    assert_int_equal(tokenring_availability_build(&a, ring, rep, TOKENRING_CL_QUORUM, NULL, 3,
+                                                  &err),
+                     TOKENRING_E_BUDGET);
+    lim.budget = 0;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_QUORUM, NULL,
+                                                          3, &lim, &err),
+                     TOKENRING_E_BUDGET);
+    assert_true(lim.estimate > TOKENRING_BUDGET_DEFAULT);
+    lim.budget = TOKENRING_BUDGET_UNLIMITED;
+    progress_calls = 0;
+    lim.progress = count_progress;
+    assert_int_equal(tokenring_availability_build_limited(&a, ring, rep, TOKENRING_CL_QUORUM, NULL,
+                                                          1, &lim, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_availability_count(a), 0);
+    assert_true(progress_calls > 0);
+    tokenring_availability_free(a);
+    tokenring_replication_free(rep);
+    tokenring_ring_free(ring);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(down_node_counts_as_failed),
         cmocka_unit_test(availability_budget),
+        cmocka_unit_test(availability_list_limited),
         cmocka_unit_test(allocator_limits),
         cmocka_unit_test(cluster_size_cap),
     };

@@ -415,6 +415,8 @@ func (r *Ring) Availability(repl *Replication, cl Consistency, localDC string, k
 // nodes x 256 tokens; doc/performance.md) an error matching both ErrCancelled and
 // ctx.Err() (errors.Is(err, context.Canceled)). A ProgressFunc attached with
 // WithProgress receives its progress (distinct replica sets, then candidate failure sets).
+// The default work budget applies (a *BudgetError past it); AvailabilityLimited raises
+// it and starts from the nodes already down.
 func (r *Ring) AvailabilityContext(ctx context.Context, repl *Replication, cl Consistency, localDC string, k int) ([]FailureSet, error) {
 	if k < 1 || k > AvailabilityMaxK {
 		return nil, goError(CodeRange, "k = %d outside 1..%d", k, AvailabilityMaxK)
@@ -445,6 +447,11 @@ func (r *Ring) AvailabilityContext(ctx context.Context, repl *Replication, cl Co
 		return nil, err
 	}
 	defer C.tokenring_availability_free(a)
+	return failureSets(a, k)
+}
+
+// failureSets reads the k-node sets of an availability result.
+func failureSets(a *C.tokenring_availability, k int) ([]FailureSet, error) {
 	n := int(C.tokenring_availability_count(a))
 	out := make([]FailureSet, n)
 	flat := make([]uint32, n*k)

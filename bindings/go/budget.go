@@ -65,7 +65,8 @@ type Limits struct {
 	// (0: MaxNumTokens).
 	MaxNumTokens int
 	// Down lists ring node indices already down (DN in nodetool status): the availability
-	// summary counts them as failed before the k more.
+	// analyses (AvailabilitySummaryLimited, AvailabilityLimited) count them as failed
+	// before the k more.
 	Down []int
 }
 
@@ -76,17 +77,43 @@ type BudgetError struct {
 	Estimate uint64
 }
 
-// Error is the *Error's text, which gives the estimate and how to raise the budget.
-func (e *BudgetError) Error() string { return e.Err.Error() }
+// Error is the *Error's text, which gives the estimate and how to raise the budget (on a
+// nil or zero BudgetError: a text saying so).
+func (e *BudgetError) Error() string {
+	if e == nil || e.Err == nil {
+		return "tokenring: TOKENRING_E_BUDGET: the estimated work is above the budget"
+	}
+	return e.Err.Error()
+}
 
-// Seconds is the estimate in rough seconds on the machine the units were calibrated on.
-func (e *BudgetError) Seconds() float64 { return float64(e.Estimate) / WorkUnitsPerSecond }
+// Seconds is the estimate in rough seconds on the machine the units were calibrated on
+// (0 on a nil BudgetError).
+func (e *BudgetError) Seconds() float64 {
+	if e == nil {
+		return 0
+	}
+	return float64(e.Estimate) / WorkUnitsPerSecond
+}
 
-// Is matches ErrBudget.
-func (e *BudgetError) Is(target error) bool { return e.Err.Is(target) }
+// Is matches ErrBudget (a zero BudgetError too; a nil one matches nothing).
+func (e *BudgetError) Is(target error) bool {
+	if e == nil {
+		return false
+	}
+	if e.Err == nil {
+		t, ok := target.(*Error)
+		return ok && t.Code == CodeBudget
+	}
+	return e.Err.Is(target)
+}
 
-// Unwrap returns the *Error.
-func (e *BudgetError) Unwrap() error { return e.Err }
+// Unwrap returns the *Error (nil when there is none).
+func (e *BudgetError) Unwrap() error {
+	if e == nil || e.Err == nil {
+		return nil
+	}
+	return e.Err
+}
 
 // withLimits runs call with a C tokenring_limits (in C memory, with the progress callback
 // of ctx) and returns the estimate the call wrote, and its error (a *BudgetError for a
@@ -177,16 +204,13 @@ func (r *Ring) AvailabilitySummaryLimited(ctx context.Context, repl *Replication
 		}
 		lp = charp(cdc)
 	}
-	rp, err := r.acquire()
+	// the ring and the keyspace in the one lock order (see lockAll)
+	unlock, err := lockAll(r, repl)
 	if err != nil {
 		return nil, err
 	}
-	defer r.release()
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return nil, repl.gone()
-	}
+	defer unlock()
+	rp := r.ptr
 	var s *C.tokenring_availability_summary
 	est, err := withLimits(ctx, lim, func(l *C.tokenring_limits) error {
 		var detail C.tokenring_error
@@ -219,6 +243,45 @@ func (r *Ring) AvailabilitySummaryLimited(ctx context.Context, repl *Replication
 		out.Worst[i] = WorstSet{Units: units, Width: u128(tw), Fraction: float64(f)}
 	}
 	return &LimitedSummary{AvailabilitySummary: out, UnavailableAlready: u128(d), AlreadyFraction: float64(df), Estimate: est}, nil
+}
+
+// AvailabilityLimited is AvailabilityContext under lim
+// (tokenring_availability_build_limited): a budget (BudgetUnlimited runs it however long
+// it takes; ctx still cancels it), and nodes already down (lim.Down, ring node indices),
+// which count as failed before the k more as in AvailabilitySummaryLimited: the sets are
+// of nodes still up, listed when they make more of the ring unavailable, with the width
+// they add. A refusal is a *BudgetError carrying the estimate.
+func (r *Ring) AvailabilityLimited(ctx context.Context, repl *Replication, cl Consistency, localDC string, k int, lim Limits) ([]FailureSet, error) {
+	if repl == nil {
+		return nil, goError(CodeInvalid, "nil *Replication")
+	}
+	if k < 1 || k > AvailabilityMaxK {
+		return nil, goError(CodeRange, "k = %d outside 1..%d", k, AvailabilityMaxK)
+	}
+	var lp *C.char
+	if localDC != "" {
+		cdc, err := cname("datacenter name", localDC)
+		if err != nil {
+			return nil, err
+		}
+		lp = charp(cdc)
+	}
+	unlock, err := lockAll(r, repl)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	rp := r.ptr
+	var a *C.tokenring_availability
+	_, err = withLimits(ctx, lim, func(l *C.tokenring_limits) error {
+		var detail C.tokenring_error
+		return newError(C.tokenring_availability_build_limited(&a, rp, repl.ptr, C.int(cl), lp, C.uint32_t(k), l, &detail), &detail)
+	})
+	if err != nil {
+		return nil, err
+	}
+	defer C.tokenring_availability_free(a)
+	return failureSets(a, k)
 }
 
 // AllocateJoinLimited is AllocateJoin (Murmur3 topologies) or AllocateJoin128

@@ -129,3 +129,65 @@ func TestBudgetRefusals(t *testing.T) {
 		t.Fatalf("nil topology: %v", err)
 	}
 }
+
+// AvailabilityLimited: the 1.0 list under a budget, from the nodes already down (as the
+// summary counts them), and its refusals.
+func TestAvailabilityLimited(t *testing.T) {
+	topo, _ := NewTopology()
+	defer topo.Close()
+	for i, tok := range []int64{-6e18, -1e18, 3e18, 7e18} {
+		if err := topo.AddNode(string(rune('A'+i)), "dc1", "r1", []int64{tok}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ring, _ := topo.Build()
+	defer ring.Close()
+	repl, _ := NewSimpleStrategy(3, 0)
+	defer repl.Close()
+	ctx := context.Background()
+	plain, err := ring.AvailabilityLimited(ctx, repl, Quorum, "", 1, Limits{})
+	if err != nil || len(plain) != 0 {
+		t.Fatalf("nothing down: %v %v", plain, err)
+	}
+	sets, err := ring.AvailabilityLimited(ctx, repl, Quorum, "", 1, Limits{Down: []int{0}})
+	if err != nil || len(sets) != 3 {
+		t.Fatalf("A down: %v %v", sets, err)
+	}
+	s, err := ring.AvailabilitySummaryLimited(ctx, repl, Quorum, "", FailNodes, 1, 10, Limits{Down: []int{0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range sets {
+		if f.Nodes[0] != uint32(i+1) || f.Width != s.Worst[0].Width && f.Width != s.Worst[1].Width && f.Width != s.Worst[2].Width {
+			t.Fatalf("set %d: %v (summary %v)", i, f, s.Worst)
+		}
+	}
+	if _, err := ring.AvailabilityLimited(ctx, repl, Quorum, "", 1, Limits{Down: []int{9}}); !errors.Is(err, ErrRange) {
+		t.Fatalf("down node 9: %v", err)
+	}
+	if _, err := ring.AvailabilityLimited(ctx, repl, One, "", 3, Limits{Down: []int{0, 1}}); !errors.Is(err, ErrRange) {
+		t.Fatalf("3 more of 2 up: %v", err)
+	}
+	if _, err := ring.AvailabilityLimited(ctx, nil, Quorum, "", 1, Limits{}); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("nil replication: %v", err)
+	}
+	big := seededTopology(t, 300, 16)
+	defer big.Close()
+	bring, _ := big.Build()
+	defer bring.Close()
+	_, err = bring.AvailabilityLimited(ctx, repl, Quorum, "", 1, Limits{Budget: time.Microsecond})
+	var be *BudgetError
+	if !errors.As(err, &be) || be.Estimate < 200 {
+		t.Fatalf("want a budget refusal, got %v", err)
+	}
+	if _, err := bring.AvailabilityContext(ctx, repl, Quorum, "", 3); !errors.Is(err, ErrBudget) {
+		t.Fatalf("the default budget applies: %v", err)
+	}
+	if got, err := bring.AvailabilityLimited(ctx, repl, Quorum, "", 1, Limits{Budget: BudgetUnlimited}); err != nil || len(got) != 0 {
+		t.Fatalf("unlimited: %v %v", got, err)
+	}
+	var zero BudgetError
+	if zero.Error() == "" || !errors.Is(&zero, ErrBudget) || zero.Unwrap() != nil {
+		t.Fatalf("zero BudgetError: %q", zero.Error())
+	}
+}

@@ -14,6 +14,8 @@ import (
 // no ProgressFunc attached (a terminal, a request handler, a batch job: no one watches the
 // progress) and from another goroutine's clock. The calls below take seconds here; the
 // context ends after ctxCancelAfter and the call must return well before it would finish.
+// Their estimates are above the default work budget, so they run under an unlimited one
+// (the context, not the budget, must stop them).
 
 const (
 	ctxCancelAfter = 150 * time.Millisecond
@@ -47,21 +49,25 @@ func expectStopped(t *testing.T, what string, err error, want error, took time.D
 	}
 }
 
-// TestContextDeadlineStopsAvailability: a deadline passing during AvailabilityContext.
+// unlimited lets the long calls run until their context ends.
+var unlimited = Limits{Budget: BudgetUnlimited}
+
+// TestContextDeadlineStopsAvailability: a deadline passing during AvailabilityLimited.
 func TestContextDeadlineStopsAvailability(t *testing.T) {
 	ring, repl := longAvailability(t)
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(context.Background(), ctxCancelAfter)
 	defer cancel()
-	sets, err := ring.AvailabilityContext(ctx, repl, Quorum, "", 3)
+	sets, err := ring.AvailabilityLimited(ctx, repl, Quorum, "", 3, unlimited)
 	if sets != nil {
 		t.Errorf("a stopped analysis returned %d sets", len(sets))
 	}
-	expectStopped(t, "AvailabilityContext past its deadline", err, context.DeadlineExceeded, time.Since(start))
+	expectStopped(t, "AvailabilityLimited past its deadline", err, context.DeadlineExceeded, time.Since(start))
 }
 
 // TestContextCancelStopsLongCalls: cancel() from a timer goroutine during
-// AvailabilityContext and AvailabilitySummaryContext (150 single-node racks, 4 failed).
+// AvailabilityLimited and AvailabilitySummaryLimited (150 single-node racks, 4 failed),
+// both under an unlimited budget.
 func TestContextCancelStopsLongCalls(t *testing.T) {
 	ring, repl := longAvailability(t)
 	racks, err := NewTopology()
@@ -82,12 +88,12 @@ func TestContextCancelStopsLongCalls(t *testing.T) {
 	}
 	defer rackRing.Close()
 	calls := map[string]func(ctx context.Context) error{
-		"AvailabilityContext": func(ctx context.Context) error {
-			_, err := ring.AvailabilityContext(ctx, repl, Quorum, "", 3)
+		"AvailabilityLimited": func(ctx context.Context) error {
+			_, err := ring.AvailabilityLimited(ctx, repl, Quorum, "", 3, unlimited)
 			return err
 		},
-		"AvailabilitySummaryContext": func(ctx context.Context) error {
-			_, err := rackRing.AvailabilitySummaryContext(ctx, repl, Quorum, "", FailRacks, 4, 10)
+		"AvailabilitySummaryLimited": func(ctx context.Context) error {
+			_, err := rackRing.AvailabilitySummaryLimited(ctx, repl, Quorum, "", FailRacks, 4, 10, unlimited)
 			return err
 		},
 	}

@@ -90,8 +90,8 @@
 //
 // The long calls estimate their work before they start and refuse past a budget (about
 // 5 seconds by default) with a *BudgetError carrying the estimate (errors.Is(err,
-// ErrBudget)). The Limited variants (Ring.AvailabilitySummaryLimited,
-// Topology.AllocateJoinLimited, Topology.AllocateNodesLimited,
+// ErrBudget)). The Limited variants (Ring.AvailabilityLimited,
+// Ring.AvailabilitySummaryLimited, Topology.AllocateJoinLimited, Topology.AllocateNodesLimited,
 // Topology.PlanMigrationLimited) take Limits: a larger Budget (or BudgetUnlimited), a
 // num_tokens cap above Cassandra's 1536, and the nodes already down.
 //

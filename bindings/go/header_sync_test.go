@@ -26,7 +26,7 @@ var notWrapped = map[string]string{
 // binding's Go source (constcheck.go pins each Go constant to its C value), so that a new
 // status code, CQL type, flag or limit fails this test until the binding follows.
 var notMirrored = map[string]string{
-	"TOKENRING_API": "the export attribute, not a value",
+	"TOKENRING_API":    "the export attribute, not a value",
 	"TOKENRING_E_BUSY": "returned only by tokenring_set_allocator, which the binding does not wrap (see notWrapped)",
 }
 

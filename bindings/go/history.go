@@ -19,8 +19,28 @@ import (
 // doc/cassandra-6.md). Its placements give each range's replicas in the order a 6.0
 // server gives them (OrderHistory). Safe for concurrent use; Close frees it.
 type History struct {
-	mu  sync.RWMutex
-	ptr *C.tokenring_history
+	mu     sync.RWMutex
+	ptr    *C.tokenring_history
+	closed bool
+}
+
+// History is a handle of the binding's one lock order (handles.go): read-locked by its
+// methods, write-locked by Close.
+func (h *History) isNil() bool   { return h == nil }
+func (h *History) lock()         { h.mu.RLock() }
+func (h *History) unlock()       { h.mu.RUnlock() }
+func (h *History) addr() uintptr { return uintptr(unsafe.Pointer(h)) }
+func (h *History) gone() error {
+	if h == nil {
+		return nilHandle("History")
+	}
+	if h.ptr != nil {
+		return nil
+	}
+	if h.closed {
+		return ErrClosed
+	}
+	return zeroValue("History", "ReplayHistory")
 }
 
 // ReplayHistory replays a history text. A bad step gives an *Error naming its line and
@@ -40,22 +60,26 @@ func ReplayHistory(text string) (*History, error) {
 
 // Close frees the history (placements and rings taken from it stay valid).
 func (h *History) Close() error {
+	if h == nil {
+		return nil
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ptr != nil {
 		C.tokenring_history_free(h.ptr)
 		h.ptr = nil
+		h.closed = true
 	}
 	return nil
 }
 
 // Ring returns the ring after the last step (ErrEmpty when no node is in it).
 func (h *History) Ring() (*Ring, error) {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.ptr == nil {
-		return nil, ErrClosed
+	unlock, err := lockAll(h)
+	if err != nil {
+		return nil, err
 	}
+	defer unlock()
 	r := C.tokenring_history_ring(h.ptr)
 	if r == nil {
 		return nil, ErrEmpty
@@ -65,19 +89,12 @@ func (h *History) Ring() (*Ring, error) {
 
 // Placement returns the placement of repl after the history, in 6.0's order, on Ring().
 func (h *History) Placement(repl *Replication) (*Placement, error) {
-	if repl == nil {
-		return nil, ErrInvalid
+	// the history and the keyspace in the one lock order (see lockAll)
+	unlock, err := lockAll(h, repl)
+	if err != nil {
+		return nil, err
 	}
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.ptr == nil {
-		return nil, ErrClosed
-	}
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return nil, repl.gone()
-	}
+	defer unlock()
 	var p *C.tokenring_placement
 	var detail C.tokenring_error
 	if err := newError(C.tokenring_history_placement(&p, h.ptr, repl.ptr, &detail), &detail); err != nil {

@@ -92,7 +92,7 @@ func TestHistoryReplaysCassandra60(t *testing.T) {
 	if _, err := empty.Ring(); !errors.Is(err, ErrClosed) {
 		t.Fatalf("closed: %v", err)
 	}
-	if _, err := h.Placement(nil); err != ErrInvalid {
+	if _, err := h.Placement(nil); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("nil replication: %v", err)
 	}
 }

@@ -3,6 +3,7 @@
 package tokenring
 
 import (
+	"context"
 	"fmt"
 	"math/rand"
 	"sync"
@@ -291,6 +292,9 @@ func TestLockOrderConsistent(t *testing.T) {
 			{"Topology.AllocateJoin(repl)", func() { topo.AllocateJoin(2, "x", "dc1", "r0", repl, 0, Cassandra50) }},
 			{"Topology.SimulateJoin(repl)", func() { topo.SimulateJoin(repl, "x", "dc1", "r0", []int64{42}, nil) }},
 			{"Topology.SimulateDecommission(repl)", func() { topo.SimulateDecommission(repl, "n0", nil) }},
+			{"Topology.AllocateJoinLimited(repl)", func() {
+				topo.AllocateJoinLimited(2, "x", "dc1", "r0", repl, 0, Cassandra50, Limits{})
+			}},
 		}},
 		{ring, repl, []namedCall{
 			{"BuildPlacement(ring, repl)", func() {
@@ -301,6 +305,10 @@ func TestLockOrderConsistent(t *testing.T) {
 			}},
 			{"Ring.Availability(repl)", func() { ring.Availability(repl, One, "", 1) }},
 			{"Ring.EmptyDatacenters(repl)", func() { ring.EmptyDatacenters(repl) }},
+			{"Ring.AvailabilityLimited(repl)", func() { ring.AvailabilityLimited(context.Background(), repl, One, "", 1, Limits{}) }},
+			{"Ring.AvailabilitySummaryLimited(repl)", func() {
+				ring.AvailabilitySummaryLimited(context.Background(), repl, One, "", FailNodes, 1, 0, Limits{})
+			}},
 		}},
 	}
 	for _, pr := range pairs {

@@ -59,20 +59,20 @@ func exportedAPI(t *testing.T) (funcs []string, receivers map[string]bool) {
 
 // zeroReceivers holds a pointer to the zero value of every exported type with methods.
 var zeroReceivers = map[string]any{
-	"AvailabilitySummary": &AvailabilitySummary{}, "CQLType": new(CQLType), "CassandraRelease": new(CassandraRelease),
+	"AvailabilitySummary": &AvailabilitySummary{}, "BudgetError": &BudgetError{}, "CQLType": new(CQLType), "CassandraRelease": new(CassandraRelease),
 	"CassandraRules": new(CassandraRules), "ChangeKind": new(ChangeKind), "Cluster": &Cluster{},
 	"ClusterFlags": new(ClusterFlags), "Code": new(Code), "Consistency": new(Consistency), "Error": &Error{},
-	"FailureUnit": new(FailureUnit), "InputFormat": new(InputFormat), "KeyBatch": &KeyBatch{},
+	"FailureUnit": new(FailureUnit), "History": &History{}, "InputFormat": new(InputFormat), "KeyBatch": &KeyBatch{},
 	"LayoutFlags": new(LayoutFlags), "Liveness": new(Liveness), "Movement": &Movement{},
 	"NodeState": new(NodeState), "ParseFlags": new(ParseFlags), "Partitioner": new(Partitioner),
-	"Placement": &Placement{}, "PlacementFlags": new(PlacementFlags), "Range": &Range{},
+	"Placement": &Placement{}, "ReplicaOrder": new(ReplicaOrder), "PlacementFlags": new(PlacementFlags), "Range": &Range{},
 	"Range128": &Range128{}, "Replication": &Replication{}, "Ring": &Ring{}, "Strategy": new(Strategy),
 	"Token128": &Token128{}, "Topology": &Topology{}, "U128": &U128{},
 }
 
 // handleTypes wrap C objects: their zero values (and nil pointers) must answer every
 // method with an error result by an error; they are also called live.
-var handleTypes = map[string]bool{"Cluster": true, "Placement": true, "Replication": true, "Ring": true, "Topology": true}
+var handleTypes = map[string]bool{"Cluster": true, "History": true, "Placement": true, "Replication": true, "Ring": true, "Topology": true}
 
 // exportedFuncs holds every exported function of the package.
 var exportedFuncs = map[string]any{
@@ -86,7 +86,7 @@ var exportedFuncs = map[string]any{
 	"FormatByteToken": FormatByteToken, "HexDecode": HexDecode, "MD5": MD5, "Murmur3Cassandra": Murmur3Cassandra,
 	"NewCluster": NewCluster, "NewKeyBatch": NewKeyBatch, "NewNetworkTopologyStrategy": NewNetworkTopologyStrategy,
 	"NewPartitionedTopology": NewPartitionedTopology, "NewSimpleStrategy": NewSimpleStrategy,
-	"NewTopology": NewTopology, "ParseByteToken": ParseByteToken, "ParseCQLType": ParseCQLType,
+	"NewTopology": NewTopology, "PlacementFromLists": PlacementFromLists, "ReplayHistory": ReplayHistory, "ParseByteToken": ParseByteToken, "ParseCQLType": ParseCQLType,
 	"ParseKey": ParseKey, "ParsePartitioner": ParsePartitioner, "ParseReplication": ParseReplication,
 	"ParseToken": ParseToken, "ParseToken128": ParseToken128, "ParseValue": ParseValue, "AppendValue": AppendValue,
 	"AppendKey": AppendKey, "AppendComposite": AppendComposite, "RackName": RackName, "RandomToken": RandomToken,
@@ -239,10 +239,14 @@ func liveHandles(t *testing.T) map[string]reflect.Value {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { topo.Close(); ring.Close(); repl.Close(); p.Close(); c.Close() })
+	h, err := ReplayHistory("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { topo.Close(); ring.Close(); repl.Close(); p.Close(); c.Close(); h.Close() })
 	return map[string]reflect.Value{
 		"Topology": reflect.ValueOf(topo), "Ring": reflect.ValueOf(ring), "Replication": reflect.ValueOf(repl),
-		"Placement": reflect.ValueOf(p), "Cluster": reflect.ValueOf(c),
+		"Placement": reflect.ValueOf(p), "Cluster": reflect.ValueOf(c), "History": reflect.ValueOf(h),
 	}
 }
 

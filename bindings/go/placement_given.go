@@ -45,14 +45,13 @@ func (o ReplicaOrder) String() string {
 // from these lists; Update refuses such a placement (ErrUnsupported). An error names a
 // range that repeats a node or names an index past the ring's nodes.
 func PlacementFromLists(ring *Ring, repl *Replication, starts, nodes, upper []uint32, order ReplicaOrder) (*Placement, error) {
-	if ring == nil || repl == nil {
-		return nil, ErrInvalid
-	}
-	rp, err := ring.acquire()
+	// the ring and the keyspace in the one lock order (see lockAll)
+	unlock, err := lockAll(ring, repl)
 	if err != nil {
 		return nil, err
 	}
-	defer ring.release()
+	defer unlock()
+	rp := ring.ptr
 	var nt C.size_t
 	C.tokenring_ring_tokens(rp, &nt)
 	if len(starts) != int(nt)+1 {
@@ -62,11 +61,6 @@ func PlacementFromLists(ring *Ring, repl *Replication, starts, nodes, upper []ui
 		if int(s) > len(nodes) {
 			return nil, goError(Code(C.TOKENRING_E_INVAL), "starts: offset %d lies past the %d nodes", s, len(nodes))
 		}
-	}
-	repl.mu.Lock()
-	defer repl.mu.Unlock()
-	if repl.ptr == nil {
-		return nil, repl.gone()
 	}
 	var np *C.uint32_t
 	if len(nodes) > 0 {

@@ -101,7 +101,7 @@ func TestPlacementFromLists(t *testing.T) {
 	if _, err := PlacementFromLists(ring, repl, starts, nodes, nil, OrderTokens); err == nil {
 		t.Fatal("OrderTokens accepted")
 	}
-	if _, err := PlacementFromLists(nil, repl, starts, nodes, nil, OrderServer); err != ErrInvalid {
+	if _, err := PlacementFromLists(nil, repl, starts, nodes, nil, OrderServer); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("nil ring: %v", err)
 	}
 	hist, err := PlacementFromLists(ring, repl, starts, nodes, []uint32{nodes[1], nodes[0]}, OrderHistory)

@@ -817,7 +817,8 @@ typedef struct tokenring_availability tokenring_availability;
  *         node); #TOKENRING_E_IMPOSSIBLE (the level is unreachable with no failure);
  *         #TOKENRING_E_NOMEM; #TOKENRING_E_BUDGET (since 1.2: the estimate, every subset
  *         of at most k replicas of every range plus every completion of a failing subset,
- *         is above #TOKENRING_BUDGET_DEFAULT; nothing was done)
+ *         is above #TOKENRING_BUDGET_DEFAULT; nothing was done;
+ *         tokenring_availability_build_limited() raises it)
  * @since 1.0
  */
 TOKENRING_API int tokenring_availability_build(tokenring_availability **out,
@@ -848,6 +849,48 @@ TOKENRING_API int tokenring_availability_build_progress(
     tokenring_availability **out, const tokenring_ring *ring,
     const tokenring_replication *replication, int consistency, const char *local_dc,
     uint32_t k, tokenring_progress_fn progress, void *user, tokenring_error *err);
+
+/**
+ * tokenring_availability_build() under @p limits (see ::tokenring_limits): a budget,
+ * progress, and the nodes already down.
+ *
+ * Nodes already down (@c limits->failed_nodes, e.g. the DN nodes of `nodetool status`)
+ * count as failed before any of the @p k, as in
+ * tokenring_availability_summary_build_limited(): the list answers "which k more
+ * failures make more token space unavailable?". The sets are made of nodes that are up
+ * (@p k at most their number); a set is listed when it makes some range unavailable that
+ * is not unavailable already, and its width is the width it adds (the ranges the down
+ * nodes break already are left out; tokenring_availability_summary_down() gives their
+ * width). The node indices are the ring's. The level must still be reachable with every
+ * node up (#TOKENRING_E_IMPOSSIBLE otherwise).
+ *
+ * The estimate (@c limits->estimate, work units) is the cost model of
+ * tokenring_availability_build() over the nodes that are up: placement setup, every
+ * subset of at most k replicas of every range, and every completion of a failing subset
+ * by other nodes that are up (doc/performance.md). Progress is reported as
+ * tokenring_availability_build_progress() reports it.
+ *
+ * @param[out] out as tokenring_availability_build()
+ * @param ring as tokenring_availability_build()
+ * @param replication as tokenring_availability_build()
+ * @param consistency as tokenring_availability_build()
+ * @param local_dc as tokenring_availability_build()
+ * @param k number of additional failed nodes, 1 .. #TOKENRING_AVAILABILITY_MAX_K and at
+ *        most the number of nodes not down
+ * @param[in,out] limits budget, progress, nodes already down; receives the estimate
+ *        (NULL: the defaults)
+ * @param[out] err optional detail
+ * @return as tokenring_availability_build(); #TOKENRING_E_BUDGET (the estimate is above
+ *         the budget; nothing was done); #TOKENRING_E_CANCELLED (the progress callback
+ *         returned non-zero); #TOKENRING_E_RANGE also for a failed node index outside the
+ *         ring; #TOKENRING_E_INVAL also for a failed node given twice, or
+ *         @c failed_count without @c failed_nodes
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_availability_build_limited(
+    tokenring_availability **out, const tokenring_ring *ring,
+    const tokenring_replication *replication, int consistency, const char *local_dc,
+    uint32_t k, tokenring_limits *limits, tokenring_error *err);
 
 /**
  * Frees an availability result.

@@ -248,6 +248,10 @@ def golden_cases():
         ("availability-down", ["--input", "samples/written/ring-4.x-states-toy.txt",
                                "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
                                "--cl", "QUORUM,ALL", "--top", "2"], None),
+        # the list starts from the Down node too: the sets are of nodes still up
+        ("availability-down-list", ["--input", "samples/written/ring-4.x-states-toy.txt",
+                                    "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+                                    "--cl", "QUORUM", "--list"], None),
         ("balance-demo", ["balance", "demo"], None),
         ("balance-2dc-json", ["--topology", t("2dc_3r_2r_vn8"), "--keyspace", "ks=dc1=3,dc2=3",
                               "balance", "--json", "ks", "--dc", "dc1"], None),
@@ -1145,13 +1149,30 @@ def test_budget():
               "--cl", "ALL"])
     check("Down already (counted as failed): A" in out and "unavailable already: " in out,
           "availability: the text says what is down and unavailable already")
+    # --list counts the DN node as failed too, as the summary does: the same 3 sets
     rc, out, err = run(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability",
-                        "ks", "--list"])
-    check(rc == 0 and "counts every node as up (1 node is down)" in err,
-          "availability --list warns that it counts the DN node as up: %r" % err)
-    rc, out, err = run(["availability", "demo", "--list", "--budget", "3"])
-    check(rc == 2 and "--list runs under the default budget" in err,
-          "availability --list --budget is refused: %d %r" % (rc, err))
+                        "ks", "--list", "--failures", "1"])
+    check(rc == 0 and err == "" and "Down already (counted as failed): A" in out and
+          "1 more failed node: 3 of 3 sets make more ranges unavailable" in out,
+          "availability --list starts from the DN node: %d %r %r" % (rc, out, err))
+    lj = js(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+             "--list", "--cl", "ALL", "--failures", "2"])
+    al1 = [f["nodes"] for f in lj["failures"][0]["breaking"]]
+    check(lj["down"] == ["A"] and al1 == [["B"], ["C"], ["D"]] and
+          lj["failures"][0]["sets"] == 3 and lj["failures"][1]["sets"] == 3,
+          "availability --list --json: the DN node is down and in no set: %r" % lj)
+    sj = js(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+             "--cl", "QUORUM", "--failures", "1"])
+    lq = js(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3", "availability", "ks",
+             "--list", "--cl", "QUORUM", "--failures", "1"])
+    check(len(lq["failures"][0]["breaking"]) ==
+          int(sj["levels"][0]["failures"][0]["breaking"]),
+          "availability --list and the summary agree with a DN node")
+    # --list takes --budget: raised it runs, too small it refuses with the estimate
+    ok(["availability", "demo", "--list", "--budget", "3"])
+    rc, out, err = run(["availability", "demo", "--list", "--budget", "0.000001"])
+    check(rc == 2 and out == "" and "estimated" in err and "give --budget" in err,
+          "availability --list over its budget is refused: %d %r" % (rc, err))
     # the default count of failed nodes stops where the budget does, and says so
     rc, out, err = run(["availability", "demo", "--budget", "0.000075"])
     check(rc == 0 and "not computed" in out and "--budget" in err and " 1 " in out,
@@ -1165,8 +1186,15 @@ def test_budget():
     rc, out, err = run(["availability", "demo", "--progress"])
     check(rc == 0 and "tokenring: availability: " in err,
           "--progress: lines on stderr off a terminal: %r" % err[:200])
-    rc, out, err = run(["availability", "demo"])
-    check(rc == 0 and err == "", "no --progress: quick work prints nothing on stderr")
+    # (on an input, not the built-in demo ring, on which the tool notes on stderr that it
+    # is the demo)
+    rc, out, err = run(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3",
+                        "availability", "ks"])
+    check(rc == 0 and err == "", "no --progress: quick work prints nothing on stderr: %r" % err)
+    rc, out, err = run(["--topology", topo, "--keyspace", "ks=SimpleStrategy:3",
+                        "availability", "ks", "--list"])
+    check(rc == 0 and err == "", "no --progress: a quick --list prints nothing on stderr: %r"
+          % err)
     # num_tokens above 1536 with --max-num-tokens is planned
     g = js(["generatetokens", "--nodes", "1", "--num-tokens", "1600",
             "--max-num-tokens", "1600", "--layout", "even"])

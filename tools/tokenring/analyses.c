@@ -43,7 +43,11 @@ static double ring_frac(const tokenring_ring *rg, tokenring_u128 w)
     }
 }
 
-/* availability KEYSPACE --list: every failing set of at most 3 nodes (the 1.0 list) */
+static uint32_t *down_nodes(const tokenring_ring *rg, size_t *count);
+
+/* availability KEYSPACE --list: every failing set of at most 3 nodes (the 1.0 list), under
+ * --budget, from the nodes already down (DN in nodetool status): they count as failed,
+ * the sets are of nodes still up and give the width they add, as the summary counts. */
 static void availability_list(tr_ctx *ctx)
 {
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
@@ -53,7 +57,11 @@ static void availability_list(tr_ctx *ctx)
     const char *local = ctx->opt.local_dc;
     if (!local && (cl == TOKENRING_CL_LOCAL_ONE || cl == TOKENRING_CL_LOCAL_QUORUM))
         local = only_dc(ctx);
-    size_t nodes = tokenring_ring_node_count(rg);
+    size_t ndown = 0;
+    uint32_t *down = down_nodes(rg, &ndown);
+    size_t nodes = tokenring_ring_node_count(rg) - ndown; /* the nodes still up */
+    if (nodes == 0)
+        die(EXIT_INPUT, "availability: every node is down already");
     long kmax = ctx->opt.failures > 0 ? ctx->opt.failures : (long)TOKENRING_AVAILABILITY_MAX_K;
     if (kmax > (long)TOKENRING_AVAILABILITY_MAX_K)
         die(EXIT_USAGE, "--failures: at most %u", TOKENRING_AVAILABILITY_MAX_K);
@@ -63,18 +71,37 @@ static void availability_list(tr_ctx *ctx)
     if (ctx->opt.json) {
         sb_printf(&ctx->out, "{\"keyspace\": ");
         sb_json_str(&ctx->out, ctx->opt.args[0]);
-        sb_printf(&ctx->out, ", \"consistency\": \"%s\", \"failures\": [", cl_name);
+        sb_printf(&ctx->out, ", \"consistency\": \"%s\", ", cl_name);
+        if (ndown) {
+            sb_puts(&ctx->out, "\"down\": [");
+            for (size_t i = 0; i < ndown; i++) {
+                sb_puts(&ctx->out, i ? ", " : "");
+                sb_json_str(&ctx->out, node_name(ctx, down[i]));
+            }
+            sb_puts(&ctx->out, "], ");
+        }
+        sb_puts(&ctx->out, "\"failures\": [");
     } else {
         sb_printf(&ctx->out, "Availability of keyspace %s %s at %s%s%s\n", ctx->opt.args[0],
                   repl_text(r, rb, sizeof rb), cl_name, local ? " in " : "",
                   local ? local : "");
+        if (ndown) {
+            sb_printf(&ctx->out, "Down already (counted as failed): ");
+            for (size_t i = 0; i < ndown; i++)
+                sb_printf(&ctx->out, "%s%s", i ? ", " : "", node_name(ctx, down[i]));
+            sb_puts(&ctx->out, "\n");
+        }
     }
     for (long k = 1; k <= kmax; k++) {
-        progress(ctx, "availability", (size_t)k - 1, (size_t)kmax);
         tokenring_availability *a = NULL;
         tokenring_error err;
         memset(&err, 0, sizeof err);
-        int rc = tokenring_availability_build(&a, rg, r, cl, local, (uint32_t)k, &err);
+        tokenring_limits lim;
+        tool_limits(ctx, &lim, "availability");
+        lim.failed_nodes = down;
+        lim.failed_count = ndown;
+        int rc = tokenring_availability_build_limited(&a, rg, r, cl, local, (uint32_t)k, &lim,
+                                                      &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "availability");
         size_t n = tokenring_availability_count(a);
@@ -88,8 +115,8 @@ static void availability_list(tr_ctx *ctx)
                       k, total);
         } else {
             sb_printf(&ctx->out,
-                      "\n%ld failed node%s: %zu of %.0f sets make ranges unavailable\n", k,
-                      k > 1 ? "s" : "", n, total);
+                      "\n%ld %sfailed node%s: %zu of %.0f sets make %sranges unavailable\n", k,
+                      ndown ? "more " : "", k > 1 ? "s" : "", n, total, ndown ? "more " : "");
             if (n)
                 sb_printf(&ctx->out, "  %-40s  %s\n", "Failed nodes", "Unavailable");
         }
@@ -120,7 +147,7 @@ static void availability_list(tr_ctx *ctx)
             sb_puts(&ctx->out, "]}");
         tokenring_availability_free(a);
     }
-    progress(ctx, "availability", (size_t)kmax, (size_t)kmax);
+    free(down);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "]}\n");
 }
@@ -174,15 +201,6 @@ TOOL_COMMAND(cmd_availability)
         if (ctx->opt.fail_unit && strcmp(ctx->opt.fail_unit, "nodes") != 0)
             die(EXIT_USAGE, "--list lists failed nodes only; drop --fail %s or --list",
                 ctx->opt.fail_unit);
-        if (ctx->opt.budget)
-            die(EXIT_USAGE, "--list runs under the default budget: drop --budget, or --list "
-                            "for the summary, which takes it");
-        size_t ndown = 0;
-        free(down_nodes(need_ring(ctx), &ndown));
-        if (ndown)
-            fprintf(stderr, "tokenring: availability --list counts every node as up (%zu "
-                            "%s down): without --list the summary starts from them\n",
-                    ndown, ndown == 1 ? "node is" : "nodes are");
         availability_list(ctx);
         return;
     }

@@ -79,3 +79,55 @@ def test_allocator_budget_and_cap():
                                  16, 3, budget=1e-8)
     with pytest.raises(ValueError):
         tokenring.allocate_nodes(t, 16, "datacenter1", ["rack1"], 3, max_num_tokens=0)
+
+
+def test_availability_list_from_down_nodes():
+    """availability(down=) counts the down nodes as failed before the k, as the summary
+    does: the sets are of nodes still up, with the width they add."""
+    ring = Ring(four_nodes_one_down())
+    assert tokenring.availability(ring, "SimpleStrategy:3", "QUORUM", 1) == []
+    sets = tokenring.availability(ring, "SimpleStrategy:3", "QUORUM", 1, down=["A"])
+    assert [f.nodes for f in sets] == [("B",), ("C",), ("D",)]
+    s = tokenring.availability_summary(ring, "SimpleStrategy:3", "QUORUM", 1, top=10,
+                                       down=["A"])
+    assert sorted((w.units, w.width) for w in s.worst) == sorted((f.nodes, f.width) for f in sets)
+    # ALL: the ranges A holds are unavailable already; B, C or D adds the last one.
+    al = tokenring.availability(ring, "SimpleStrategy:3", "ALL", 1, down=[0])
+    assert [f.nodes for f in al] == [("B",), ("C",), ("D",)]
+    assert len({f.width for f in al}) == 1 and 0 < al[0].fraction < 0.5
+    with pytest.raises(RangeError):
+        tokenring.availability(ring, "SimpleStrategy:3", "QUORUM", 1, down=[9])
+    with pytest.raises(KeyError):
+        tokenring.availability(ring, "SimpleStrategy:3", "QUORUM", 1, down=["Z"])
+    with pytest.raises(RangeError, match="not down already"):
+        tokenring.availability(ring, "SimpleStrategy:3", "ONE", 3, down=["A", "B"])
+
+
+def test_availability_list_agrees_with_summary_when_nodes_are_down():
+    t = Topology()
+    tokenring.add_seeded_nodes(t, 3, 4, [f"n{i}" for i in range(24)], ["dc1"] * 24,
+                               [f"r{i % 3}" for i in range(24)])
+    ring = Ring(t)
+    down = ["n0", "n7"]
+    for cl in ("QUORUM", "ALL"):
+        for k in (1, 2):
+            sets = tokenring.availability(ring, {"dc1": 3}, cl, k, down=down)
+            s = tokenring.availability_summary(ring, {"dc1": 3}, cl, k, top=1000, down=down)
+            assert s.breaking == len(sets), (cl, k)
+            assert sorted((w.units, w.width) for w in s.worst) == \
+                sorted((f.nodes, f.width) for f in sets), (cl, k)
+            assert not any(set(f.nodes) & set(down) for f in sets)
+
+
+def test_availability_list_budget():
+    t = Topology()
+    tokenring.add_seeded_nodes(t, 1, 16, [f"n{i}" for i in range(300)])
+    ring = Ring(t)
+    with pytest.raises(BudgetError) as e:
+        tokenring.availability(ring, "SimpleStrategy:3", "QUORUM", 3)
+    assert e.value.estimate > tokenring.DEFAULT_BUDGET_UNITS
+    with pytest.raises(BudgetError) as e2:
+        tokenring.availability(ring, "SimpleStrategy:3", "QUORUM", 1, budget=1e-6)
+    assert 200 < e2.value.estimate <= tokenring.DEFAULT_BUDGET_UNITS
+    assert tokenring.availability(ring, "SimpleStrategy:3", "QUORUM", 1,
+                                  budget="unlimited") == []

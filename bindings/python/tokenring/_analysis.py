@@ -430,30 +430,37 @@ class FailureSet(NamedTuple):
 def availability(ring: Ring, replication: ReplicationLike,
                  consistency: Consistency, k: int,
                  local_dc: Optional[str] = None,
-                 progress: Optional[Progress] = None) -> List[FailureSet]:
+                 progress: Optional[Progress] = None, *, budget: Budget = None,
+                 down: Optional[Sequence[Any]] = None) -> List[FailureSet]:
     """Every set of exactly ``k`` failed nodes (1 .. AVAILABILITY_MAX_K) that leaves some
     range unable to reach ``consistency``, sorted by node index. ``progress(done, total)``
     is called as the analysis goes; a true result (or an exception) cancels it.
 
+    ``down``: nodes already down (names or ring indices, e.g. the DN nodes of nodetool
+    status), failed before the ``k`` more, as in :func:`availability_summary`: the sets
+    are of nodes still up, and list what ``k`` more failures add (ranges unavailable
+    already are left out).
+
     Raises:
         ImpossibleError: the level cannot be reached even with every node up.
         CancelledError: ``progress`` asked to stop.
+        BudgetError: the estimated work is above ``budget`` (seconds, or "unlimited";
+            default about 5 s); it carries the estimate.
     """
     if isinstance(consistency, str):
         consistency = Consistency[consistency.upper()]
     k = c_int(k, "k (failed nodes)", (1, AVAILABILITY_MAX_K))
+    if down is not None:
+        down = _down_indices(ring, down)
     repl = Replication.of(replication)
     pp = ffi.new("tokenring_availability **")
     err = new_error()
     c_local = c_name(local_dc, "datacenter") if local_dc is not None else ffi.NULL
     with progress_callback(progress) as (cb, _):
-        if cb is ffi.NULL:
-            rc = lib.tokenring_availability_build(pp, ring._p(), repl._p(), int(consistency),
-                                                  c_local, k, err)
-        else:
-            rc = lib.tokenring_availability_build_progress(
-                pp, ring._p(), repl._p(), int(consistency), c_local, k, cb, ffi.NULL, err)
-    check(rc, err)
+        lim, _keep = new_limits(budget, cb, down)
+        rc = lib.tokenring_availability_build_limited(pp, ring._p(), repl._p(),
+                                                      int(consistency), c_local, k, lim, err)
+    budget_error(rc, err, lim)
     handle = ffi.gc(pp[0], lib.tokenring_availability_free)
     names = ring.node_names
     nodes = ffi.new("uint32_t[]", max(k, 1))
@@ -506,6 +513,23 @@ class AvailabilitySummary(NamedTuple):
                 f"{self.worst_fraction:.6%})")
 
 
+def _down_indices(ring: Ring, down: Sequence[Any]) -> List[int]:
+    """The ring indices of the nodes already down, given by name or index."""
+    if isinstance(down, (str, bytes)):
+        raise TypeError("down must be a sequence of node names or indices, not "
+                        f"{type(down).__name__}")
+    names_idx = {n: i for i, n in enumerate(ring.node_names)}
+    out = []
+    for i, d in enumerate(down):
+        if isinstance(d, str):
+            if d not in names_idx:
+                raise KeyError(f"down[{i}]: no node named {d!r} in the ring")
+            out.append(names_idx[d])
+        else:
+            out.append(c_int(d, f"down[{i}]"))
+    return out
+
+
 def _unit_names(ring: Ring, unit: FailureUnit) -> List[str]:
     if unit == FailureUnit.NODES:
         return list(ring.node_names)
@@ -549,8 +573,7 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
         consistency = Consistency[consistency.upper()]
     consistency = Consistency(consistency)
     if down is not None:
-        names_idx = {n: i for i, n in enumerate(_unit_names(ring, FailureUnit.NODES))}
-        down = [names_idx[d] if isinstance(d, str) else int(d) for d in down]
+        down = _down_indices(ring, down)
     if isinstance(unit, str):
         unit = FailureUnit[unit.upper()]
     unit = FailureUnit(unit)

@@ -14,6 +14,7 @@ from typing import Any, Iterable, Optional, Union
 
 from . import _errors
 from ._errors import TokenRingError
+from ._ints import c_int
 from ._ffi import ffi, lib
 
 __all__ = ["BudgetError", "Budget", "DEFAULT_BUDGET_UNITS", "WORK_UNITS_PER_SECOND",
@@ -89,11 +90,8 @@ def new_limits(budget: Budget = None, progress_cb: Any = ffi.NULL,
         lim.failed_nodes = keep if ids else ffi.NULL
         lim.failed_count = len(ids)
     if max_num_tokens is not None:
-        if isinstance(max_num_tokens, bool) or not isinstance(max_num_tokens, int) or \
-                not 1 <= max_num_tokens <= lib.TOKENRING_LAYOUT_MAX_TOKENS:
-            raise ValueError(f"max_num_tokens: expected 1 .. {lib.TOKENRING_LAYOUT_MAX_TOKENS}, "
-                             f"got {max_num_tokens!r}")
-        lim.max_num_tokens = max_num_tokens
+        lim.max_num_tokens = c_int(max_num_tokens, "max_num_tokens",
+                                   (1, lib.TOKENRING_LAYOUT_MAX_TOKENS))
     return lim, keep
 
 
