@@ -184,6 +184,30 @@ static void test_stress(void **state)
         assert_null(res);
     }
     assert_true(atomic_load(&routed) > 0);
+
+    /* A swap storm: two prepared snapshots swapped as fast as the writer can, so that
+     * readers often load a record the writer is retiring at that moment. */
+    tokenring_router *snap[2];
+    snap[0] = tokenring_router_holder_current(holder);
+    tokenring_router_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TOKENRING_ROUTER_EVENT_DOWN;
+    ev.node = names[0];
+    assert_int_equal(tokenring_router_apply(&snap[1], snap[0], &ev, NULL), TOKENRING_OK);
+    atomic_store(&stop, false);
+    for (uintptr_t i = 0; i < READERS; i++)
+        assert_int_equal(pthread_create(&th[i], NULL, reader_main, (void *)(i + 10)), 0);
+    const int storm = getenv("TOKENRING_TEST_QUICK") ? 20000 : 200000;
+    for (int s = 0; s < storm; s++)
+        assert_int_equal(tokenring_router_holder_swap(holder, snap[s & 1]), TOKENRING_OK);
+    atomic_store(&stop, true);
+    for (int i = 0; i < READERS; i++) {
+        void *res;
+        pthread_join(th[i], &res);
+        assert_null(res);
+    }
+    tokenring_router_free(snap[0]);
+    tokenring_router_free(snap[1]);
     tokenring_router_holder_free(holder);
     assert_int_equal(atomic_load(&live_blocks), 0);
     assert_int_equal(tokenring_set_allocator(NULL), TOKENRING_OK);

@@ -48,6 +48,7 @@ from ._partitioner import (RANDOM_MAX_TOKEN, RANDOM_MIN_TOKEN, Partitioner, byte
                            format_random_token, md5, parse_byte_token, parse_random_token,
                            random_token, random_tokens)
 from ._cluster_ring import ClusterRing
+from ._router import Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader
 
 #: Version of the libtokenring library loaded at run time, e.g. "1.2.0".
 library_version: str = _ffi.string(_lib.tokenring_version_string()).decode()
@@ -68,6 +69,10 @@ UNWRAPPED: Dict[str, str] = {
                           "and Python references, not manual reference counts",
     "tokenring_placement_ref": "same as tokenring_ring_ref",
     "tokenring_placement_ring": "a Placement keeps its Python Ring in Placement.ring",
+    "tokenring_router_ref": "same as tokenring_ring_ref",
+    "tokenring_router_ring": "a borrowed ring without its topology, which the Python Ring "
+                             "keeps; build a Ring from the same nodes and tokens to supply a "
+                             "placement (Router.set_placement)",
 }
 
 __all__ = [
@@ -95,6 +100,7 @@ __all__ = [
     "compare_random_tokens", "format_random_token", "parse_random_token",
     "byte_ordered_token", "format_byte_token", "parse_byte_token", "compare_byte_tokens",
     "Partitioner", "partitioner_name", "parse_partitioner",
+    "Router", "RouterBuilder", "RouterHolder", "RouterReader", "RouterNode", "Route",
 ]
 
 # Public classes read as tokenring.X (in help(), pickles and default reprs), not as the
