@@ -11,6 +11,18 @@ import "C"
 // these declarations fail to compile if one of them ever differs from the C header:
 // uint(a-b) and uint(b-a) are both valid constants only when a == b.
 const (
+	_ = uint(int64(RouteUpFirst)-int64(C.TOKENRING_ROUTE_UP_FIRST)) + uint(int64(C.TOKENRING_ROUTE_UP_FIRST)-int64(RouteUpFirst))
+	_ = uint(int64(RouterNodeDown)-int64(C.TOKENRING_ROUTER_NODE_DOWN)) + uint(int64(C.TOKENRING_ROUTER_NODE_DOWN)-int64(RouterNodeDown))
+	_ = uint(int64(EventUp)-int64(C.TOKENRING_ROUTER_EVENT_UP)) + uint(int64(C.TOKENRING_ROUTER_EVENT_UP)-int64(EventUp))
+	_ = uint(int64(EventDown)-int64(C.TOKENRING_ROUTER_EVENT_DOWN)) + uint(int64(C.TOKENRING_ROUTER_EVENT_DOWN)-int64(EventDown))
+	_ = uint(int64(EventJoined)-int64(C.TOKENRING_ROUTER_EVENT_JOINED)) + uint(int64(C.TOKENRING_ROUTER_EVENT_JOINED)-int64(EventJoined))
+	_ = uint(int64(EventLeft)-int64(C.TOKENRING_ROUTER_EVENT_LEFT)) + uint(int64(C.TOKENRING_ROUTER_EVENT_LEFT)-int64(EventLeft))
+	_ = uint(int64(EventMoved)-int64(C.TOKENRING_ROUTER_EVENT_MOVED)) + uint(int64(C.TOKENRING_ROUTER_EVENT_MOVED)-int64(EventMoved))
+	_ = uint(int64(EventReplaced)-int64(C.TOKENRING_ROUTER_EVENT_REPLACED)) + uint(int64(C.TOKENRING_ROUTER_EVENT_REPLACED)-int64(EventReplaced))
+	_ = uint(int64(EventCreated)-int64(C.TOKENRING_ROUTER_EVENT_CREATED)) + uint(int64(C.TOKENRING_ROUTER_EVENT_CREATED)-int64(EventCreated))
+	_ = uint(int64(EventAltered)-int64(C.TOKENRING_ROUTER_EVENT_ALTERED)) + uint(int64(C.TOKENRING_ROUTER_EVENT_ALTERED)-int64(EventAltered))
+	_ = uint(int64(EventDropped)-int64(C.TOKENRING_ROUTER_EVENT_DROPPED)) + uint(int64(C.TOKENRING_ROUTER_EVENT_DROPPED)-int64(EventDropped))
+	_ = uint(int64(EventPlacement)-int64(C.TOKENRING_ROUTER_EVENT_PLACEMENT)) + uint(int64(C.TOKENRING_ROUTER_EVENT_PLACEMENT)-int64(EventPlacement))
 	_ = uint(int64(PartitionerMurmur3)-int64(C.TOKENRING_PARTITIONER_MURMUR3)) + uint(int64(C.TOKENRING_PARTITIONER_MURMUR3)-int64(PartitionerMurmur3))
 	_ = uint(int64(PartitionerRandom)-int64(C.TOKENRING_PARTITIONER_RANDOM)) + uint(int64(C.TOKENRING_PARTITIONER_RANDOM)-int64(PartitionerRandom))
 	_ = uint(int64(PartitionerByteOrdered)-int64(C.TOKENRING_PARTITIONER_BYTE_ORDERED)) + uint(int64(C.TOKENRING_PARTITIONER_BYTE_ORDERED)-int64(PartitionerByteOrdered))
