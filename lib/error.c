@@ -20,6 +20,7 @@ TOKENRING_API const char *tokenring_strerror(tokenring_status status)
     case TOKENRING_E_UNSUPPORTED: return "unsupported";
     case TOKENRING_E_IMPOSSIBLE: return "impossible request";
     case TOKENRING_E_CANCELLED: return "cancelled";
+    case TOKENRING_E_NOT_PLACED: return "valid, but places nothing on the token ring";
     }
     return "unknown status";
 }
@@ -39,6 +40,7 @@ TOKENRING_API const char *tokenring_status_name(tokenring_status status)
     case TOKENRING_E_UNSUPPORTED: return "TOKENRING_E_UNSUPPORTED";
     case TOKENRING_E_IMPOSSIBLE: return "TOKENRING_E_IMPOSSIBLE";
     case TOKENRING_E_CANCELLED: return "TOKENRING_E_CANCELLED";
+    case TOKENRING_E_NOT_PLACED: return "TOKENRING_E_NOT_PLACED";
     }
     return "TOKENRING_E_UNKNOWN";
 }

@@ -67,6 +67,7 @@ static void status_values_are_pinned(void **state)
     assert_int_equal(TOKENRING_E_UNSUPPORTED, -9);
     assert_int_equal(TOKENRING_E_IMPOSSIBLE, -10);
     assert_int_equal(TOKENRING_E_CANCELLED, -11);
+    assert_int_equal(TOKENRING_E_NOT_PLACED, -12);
 }
 
 /* Public struct sizes are ABI: pin them on LP64. */

@@ -72,6 +72,7 @@ const (
 	_ = uint(int64(CodeUnsupported)-int64(C.TOKENRING_E_UNSUPPORTED)) + uint(int64(C.TOKENRING_E_UNSUPPORTED)-int64(CodeUnsupported))
 	_ = uint(int64(CodeImpossible)-int64(C.TOKENRING_E_IMPOSSIBLE)) + uint(int64(C.TOKENRING_E_IMPOSSIBLE)-int64(CodeImpossible))
 	_ = uint(int64(CodeCancelled)-int64(C.TOKENRING_E_CANCELLED)) + uint(int64(C.TOKENRING_E_CANCELLED)-int64(CodeCancelled))
+	_ = uint(int64(CodeNotPlaced)-int64(C.TOKENRING_E_NOT_PLACED)) + uint(int64(C.TOKENRING_E_NOT_PLACED)-int64(CodeNotPlaced))
 	_ = uint(int64(CQLAscii)-int64(C.TOKENRING_CQL_ASCII)) + uint(int64(C.TOKENRING_CQL_ASCII)-int64(CQLAscii))
 	_ = uint(int64(CQLBigint)-int64(C.TOKENRING_CQL_BIGINT)) + uint(int64(C.TOKENRING_CQL_BIGINT)-int64(CQLBigint))
 	_ = uint(int64(CQLBlob)-int64(C.TOKENRING_CQL_BLOB)) + uint(int64(C.TOKENRING_CQL_BLOB)-int64(CQLBlob))

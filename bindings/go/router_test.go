@@ -154,6 +154,15 @@ func TestRouterEvents(t *testing.T) {
 	}
 }
 
+func TestRinglessClassIsNotAParseError(t *testing.T) {
+	if _, err := ParseReplication("{'class': 'LocalStrategy'}"); !errors.Is(err, ErrNotPlaced) {
+		t.Fatalf("LocalStrategy: %v", err)
+	}
+	if _, err := ParseReplication("{'class': 'OddStrategy'}"); !errors.Is(err, ErrParse) {
+		t.Fatalf("OddStrategy: %v", err)
+	}
+}
+
 func TestRouterBuilderErrors(t *testing.T) {
 	b, err := NewRouterBuilder("")
 	if err != nil {

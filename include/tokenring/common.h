@@ -110,8 +110,13 @@ typedef enum tokenring_status {
     TOKENRING_E_IMPOSSIBLE = -10,     /**< The request cannot be met by any answer, e.g.
                                            a replication factor larger than the nodes
                                            available to an allocator or an analysis. */
-    TOKENRING_E_CANCELLED = -11       /**< The caller's progress callback asked the call
+    TOKENRING_E_CANCELLED = -11,      /**< The caller's progress callback asked the call
                                            to stop (@since 1.2). */
+    TOKENRING_E_NOT_PLACED = -12      /**< A valid replication whose class places nothing
+                                           on the token ring (LocalStrategy,
+                                           EverywhereStrategy, MetaStrategy), as opposed
+                                           to malformed text (#TOKENRING_E_PARSE); see
+                                           tokenring_replication_parse() (@since 1.2). */
 } tokenring_status;
 
 /**
@@ -138,7 +143,8 @@ typedef int (*tokenring_progress_fn)(void *user, uint64_t done, uint64_t total);
 
 /**
  * Returns a static, human-readable description of a status code. Never returns NULL;
- * unknown codes give "unknown status".
+ * unknown codes give "unknown status". C++ callers may pass the @c int a call returned
+ * (an inline overload converts it; since 1.2).
  * @param status a ::tokenring_status value (or any int)
  * @return a NUL-terminated string with static storage duration
  * @since 1.0
@@ -223,6 +229,18 @@ TOKENRING_API int tokenring_set_allocator(const tokenring_allocator *allocator);
 TOKENRING_API int tokenring_get_allocator(tokenring_allocator *out);
 
 #ifdef __cplusplus
+}
+
+/* C++: every call returns an int, which C++ does not convert to the enum implicitly.
+ * These overloads (C++ linkage, inline, nothing exported) take the int; the exported C
+ * functions and their ABI are unchanged. */
+inline const char *tokenring_strerror(int status)
+{
+    return tokenring_strerror(static_cast<tokenring_status>(status));
+}
+inline const char *tokenring_status_name(int status)
+{
+    return tokenring_status_name(static_cast<tokenring_status>(status));
 }
 #endif
 

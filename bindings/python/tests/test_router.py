@@ -94,6 +94,13 @@ def test_events():
     assert r.keyspaces == ("shop", "users")  # unchanged
 
 
+def test_ringless_class_is_not_a_parse_error():
+    with pytest.raises(tr.NotPlacedError):
+        tr.Replication.parse("{'class': 'org.apache.cassandra.locator.EverywhereStrategy'}")
+    with pytest.raises(tr.ParseError):
+        tr.Replication.parse("{'class': 'OddStrategy'}")
+
+
 def test_builder_errors():
     b = tr.RouterBuilder()
     with pytest.raises(tr.EmptyError):

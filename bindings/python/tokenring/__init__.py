@@ -16,7 +16,7 @@ header.
 from typing import Dict
 
 from ._ffi import ffi as _ffi, lib as _lib
-from ._errors import (BufferSizeError, CancelledError, ClosedError, EmptyError, ExistsError, ImpossibleError,
+from ._errors import (BufferSizeError, CancelledError, ClosedError, NotPlacedError, EmptyError, ExistsError, ImpossibleError,
                       InvalidArgumentError, NotFoundError, OutOfMemoryError, ParseError,
                       RangeError, TokenRingError, UnsupportedError)
 from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, tokens,
@@ -84,7 +84,7 @@ __all__ = [
     "ReplicationLike", "CassandraRules", "cassandra_rules", "TokenRingError",
     "InvalidArgumentError", "OutOfMemoryError",
     "NotFoundError", "ExistsError", "RangeError", "ParseError", "EmptyError",
-    "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError", "CancelledError",
+    "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError", "CancelledError", "NotPlacedError",
     "library_version", "header_version", "UNWRAPPED", "Cluster", "ClusterNode", "InputFormat",
     "detect_format", "seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
     "seeded_token128", "seeded_tokens128", "even_tokens128",
