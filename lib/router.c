@@ -164,11 +164,8 @@ fail:
 static void group_clear(struct tr_rgroup *g)
 {
     tokenring_placement_free(g->pl);
-    tr_free(g->off);
-    tr_free(g->local);
-    tr_free(g->upfirst);
-    tr_free(g->local_count);
-    tr_free(g->local_up);
+    tr_free(g->sets);
+    tr_free(g->views);
 }
 
 static void router_destroy(tokenring_router *r)
@@ -189,6 +186,8 @@ static void router_destroy(tokenring_router *r)
         for (size_t i = 0; i < r->nks; i++)
             tr_free(r->ks[i].name);
     tr_free(r->ks);
+    tr_free(r->ks_slots);
+    tr_free(r->ks_hash);
     if (r->groups)
         for (size_t i = 0; i < r->ngroups; i++)
             group_clear(&r->groups[i]);
@@ -207,27 +206,27 @@ static int group_views(struct tr_rgroup *g, const tokenring_router *r, tokenring
 {
     size_t nsets = tokenring_placement_set_count(g->pl);
     g->nsets = (uint32_t)nsets;
-    g->off = tr_calloc(nsets + 1, sizeof *g->off);
-    g->local_count = tr_calloc(nsets ? nsets : 1, sizeof *g->local_count);
-    g->local_up = tr_calloc(nsets ? nsets : 1, sizeof *g->local_up);
-    if (!g->off || !g->local_count || !g->local_up)
+    g->sets = tr_reallocarray(NULL, nsets ? nsets : 1, sizeof *g->sets);
+    if (!g->sets)
         return nomem(err);
+    tr_advise_huge(g->sets, (nsets ? nsets : 1) * sizeof *g->sets); /* random reads */
     size_t total = 0;
     for (size_t s = 0; s < nsets; s++) {
         tokenring_replicas rep;
         tokenring_placement_set(&rep, g->pl, s);
-        g->off[s] = (uint32_t)total;
-        total += rep.count;
+        if (total + 2 * (size_t)rep.count > UINT32_MAX || rep.count > UINT16_MAX)
+            return tr_fail(err, TOKENRING_E_RANGE, "replica sets too large for a router");
+        g->sets[s].off = (uint32_t)total;
+        total += 2 * (size_t)rep.count;
     }
-    g->off[nsets] = (uint32_t)total;
-    g->local = tr_calloc(total ? total : 1, sizeof *g->local);
-    g->upfirst = tr_calloc(total ? total : 1, sizeof *g->upfirst);
-    if (!g->local || !g->upfirst)
+    g->views = tr_reallocarray(NULL, total ? total : 1, sizeof *g->views);
+    if (!g->views)
         return nomem(err);
+    tr_advise_huge(g->views, (total ? total : 1) * sizeof *g->views);
     for (size_t s = 0; s < nsets; s++) {
         tokenring_replicas rep;
         tokenring_placement_set(&rep, g->pl, s);
-        uint32_t *lf = g->local + g->off[s], *uf = g->upfirst + g->off[s];
+        uint32_t *lf = g->views + g->sets[s].off, *uf = lf + rep.count;
         uint32_t nl = 0, nlu = 0, k = 0, u = 0;
         for (uint32_t i = 0; i < rep.count; i++)
             if (r->is_local[rep.nodes[i]])
@@ -248,8 +247,38 @@ static int group_views(struct tr_rgroup *g, const tokenring_router *r, tokenring
             if (pass == 0)
                 nlu = u;
         }
-        g->local_count[s] = nl;
-        g->local_up[s] = nlu;
+        g->sets[s].local_count = (uint16_t)nl;
+        g->sets[s].local_up = (uint16_t)nlu;
+    }
+    return TOKENRING_OK;
+}
+
+/* FNV-1a of a NUL-terminated name. */
+static inline uint32_t name_hash(const char *s)
+{
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 16777619u;
+    return h;
+}
+
+/* The keyspace index over the sorted keyspaces. */
+static int index_keyspaces(tokenring_router *r, tokenring_error *err)
+{
+    size_t cap = 4;
+    while (cap < 2 * r->nks)
+        cap *= 2;
+    r->ks_slots = tr_calloc(cap, sizeof *r->ks_slots);
+    r->ks_hash = tr_calloc(cap, sizeof *r->ks_hash);
+    if (!r->ks_slots || !r->ks_hash)
+        return nomem(err);
+    r->ks_mask = (uint32_t)(cap - 1);
+    for (size_t i = 0; i < r->nks; i++) {
+        uint32_t h = name_hash(r->ks[i].name), j = h & r->ks_mask;
+        while (r->ks_slots[j] != TR_KS_EMPTY)
+            j = (j + 1) & r->ks_mask;
+        r->ks_slots[j] = (uint32_t)i + 1;
+        r->ks_hash[j] = h;
     }
     return TOKENRING_OK;
 }
@@ -386,6 +415,8 @@ TR_HIDDEN int tr_router_make(tokenring_router **out, tr_rspec *spec,
             goto fail;
     }
     qsort(r->ks, r->nks, sizeof *r->ks, ks_cmp);
+    if ((rc = index_keyspaces(r, err)) != TOKENRING_OK)
+        goto fail;
     tr_rspec_clear(spec);
     *out = r;
     return TOKENRING_OK;
@@ -494,18 +525,13 @@ TOKENRING_API int tokenring_router_skipped(const char **name_out, const char **c
 
 /* ------------------------------------------------------------------- lookups */
 
-static const struct tr_rgroup *find_group(const tokenring_router *r, const char *ks)
+static inline const struct tr_rgroup *find_group(const tokenring_router *r, const char *ks)
 {
-    size_t lo = 0, hi = r->nks;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(r->ks[mid].name, ks);
-        if (c == 0)
-            return &r->groups[r->ks[mid].group];
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
+    uint32_t h = name_hash(ks), j = h & r->ks_mask, k;
+    while ((k = r->ks_slots[j]) != TR_KS_EMPTY) {
+        if (r->ks_hash[j] == h && strcmp(r->ks[k - 1].name, ks) == 0)
+            return &r->groups[r->ks[k - 1].group];
+        j = (j + 1) & r->ks_mask;
     }
     return NULL;
 }
@@ -515,12 +541,13 @@ static inline void fill(tokenring_route *out, const tokenring_router *r,
                         int64_t token, uint32_t flags)
 {
     uint32_t s = rep->set_id;
+    struct tr_rset set = g->sets[s];
     out->replicas = rep->nodes;
-    out->local = ((flags & TOKENRING_ROUTE_UP_FIRST) ? g->upfirst : g->local) + g->off[s];
+    out->local = g->views + set.off + ((flags & TOKENRING_ROUTE_UP_FIRST) ? rep->count : 0);
     out->tags = r->tags;
     out->count = rep->count;
-    out->local_count = g->local_count[s];
-    out->local_up_count = g->local_up[s];
+    out->local_count = set.local_count;
+    out->local_up_count = set.local_up;
     out->set_id = s;
     out->token = token;
     out->reserved[0] = 0;

@@ -9,18 +9,29 @@
 #include "internal.h"
 #include "tokenring/router.h"
 
+/* Per replica set: where its views start in tr_rgroup.views (the local-first order, then
+ * the up-first order, count entries each, side by side so that a lookup touches one
+ * place), and its local and local-up counts. One 8-byte read per lookup. */
+struct tr_rset {
+    uint32_t off;
+    uint16_t local_count;
+    uint16_t local_up;
+};
+
 /* One placement per distinct replication, with the local-datacenter views of each of its
- * replica sets (set s: entries off[s] .. off[s + 1] of local and upfirst). */
+ * replica sets. */
 struct tr_rgroup {
     tokenring_placement *pl; /* owned reference */
     bool supplied;           /* given by the caller (EVENT_PLACEMENT) */
     uint32_t nsets;
-    uint32_t *off;           /* nsets + 1 */
-    uint32_t *local;         /* local replicas, then the others */
-    uint32_t *upfirst;       /* local up, local down, other up, other down */
-    uint32_t *local_count;   /* per set */
-    uint32_t *local_up;      /* per set */
+    struct tr_rset *sets;    /* nsets */
+    uint32_t *views;         /* per set: local replicas then the others; then local up,
+                                local down, other up, other down */
 };
+
+/* The keyspace index: open addressing over a hash of the name (slot: keyspace index + 1,
+ * 0 empty), so that a lookup costs a hash and one string comparison. */
+#define TR_KS_EMPTY 0u
 
 struct tr_rks {
     char *name;
@@ -43,6 +54,9 @@ struct tokenring_router {
     uint8_t *is_local;        /* per node */
     struct tr_rks *ks;        /* sorted by name */
     size_t nks;
+    uint32_t *ks_slots;       /* the keyspace index (TR_KS_EMPTY or index + 1) */
+    uint32_t *ks_hash;        /* hash of each slot's name */
+    uint32_t ks_mask;         /* slot count - 1 */
     struct tr_rgroup *groups;
     size_t ngroups;
     struct tr_rskip *skipped;
