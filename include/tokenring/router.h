@@ -30,7 +30,8 @@
  * (tokenring_router_builder_add_keyspace()), as the column values the driver hands over,
  * under the rules the cqlsh reader of parse.h applies (one implementation serves both): a
  * peer without datacenter is refused, a null rack is Cassandra's `UNKNOWN_RACK`, a node
- * without tokens is known but not in the ring, LocalStrategy, EverywhereStrategy and
+ * whose tokens are unknown (null or empty: a node still bootstrapping) is left out of the
+ * snapshot until a #TOKENRING_ROUTER_EVENT_JOINED brings it, LocalStrategy, EverywhereStrategy and
  * MetaStrategy keyspaces are skipped (they place nothing on the ring), any other class
  * but SimpleStrategy and NetworkTopologyStrategy is refused. A parsed
  * ::tokenring_cluster (and so a topology, through tokenring_cluster_add_topology())
