@@ -147,6 +147,7 @@ static void same_as(const tokenring_router *r, const char *ks, const tokenring_p
 }
 
 static const char NTS[] = "NetworkTopologyStrategy:dc1=3,dc2=2";
+static void apply_ok(tokenring_router **r, const tokenring_router_event *ev);
 
 static void test_rows(void **state)
 {
@@ -592,6 +593,97 @@ static void test_random_partitioner(void **state)
 }
 
 /* Applies ev to *r (replacing it) and returns the new router. */
+/* One placement per distinct replication: strategy, factors, datacenters and rules. */
+static void test_grouping(void **state)
+{
+    (void)state;
+    static const char *const repl[] = { "1", "2", "dc1=1", "dc1=2", "dc2=1", "dc1=1,dc2=1",
+                                        "dc1=1,dc3=1", "2", "dc1=1", "dc1=2,dc2=1", "dc1=1" };
+    tokenring_cluster *cl = NULL;
+    assert_int_equal(tokenring_cluster_new(&cl), TOKENRING_OK);
+    tokenring_topology *t = NULL;
+    tokenring_topology_new(&t);
+    for (int i = 0; i < NODES; i++)
+        tokenring_topology_add_node(t, names[i], dcs[i], racks[i], toks[i], VN, NULL);
+    assert_int_equal(tokenring_cluster_add_topology(cl, t, NULL), TOKENRING_OK);
+    tokenring_topology_free(t);
+    size_t nrepl = sizeof repl / sizeof *repl;
+    for (size_t i = 0; i < nrepl; i++) {
+        tokenring_replication *r = NULL;
+        assert_int_equal(tokenring_replication_parse(&r, repl[i], strlen(repl[i]), NULL),
+                         TOKENRING_OK);
+        if (i == nrepl - 1) /* the same factors under the rules of 3.0 */
+            tokenring_replication_set_rules(r, TOKENRING_RULES_3_0);
+        char name[8];
+        snprintf(name, sizeof name, "k%02zu", i);
+        assert_int_equal(tokenring_cluster_add_keyspace(cl, name, r, NULL), TOKENRING_OK);
+        tokenring_replication_free(r);
+    }
+    tokenring_router_builder *b = NULL;
+    tokenring_router_builder_new(&b, "dc1", NULL);
+    assert_int_equal(tokenring_router_builder_add_cluster(b, cl, NULL), TOKENRING_OK);
+    tokenring_router *r = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_router_build(&r, b, &err), TOKENRING_OK);
+    const tokenring_placement *p[16];
+    for (size_t i = 0; i < nrepl; i++)
+        assert_int_equal(tokenring_router_keyspace(NULL, &p[i], r, i), TOKENRING_OK);
+    for (size_t i = 0; i < nrepl; i++)
+        for (size_t j = i + 1; j < nrepl; j++)
+            if (p[i] == p[j] && !((i == 1 && j == 7) || (i == 2 && j == 8)))
+                fail_msg("%s and %s share a placement", repl[i], repl[j]);
+    assert_ptr_equal(p[1], p[7]);
+    assert_ptr_equal(p[2], p[8]);
+    tokenring_router_free(r);
+    tokenring_router_builder_free(b);
+    tokenring_cluster_free(cl);
+}
+
+/* A ByteOrderedPartitioner router: tokens as hex, a join and a move. */
+static void test_byte_ordered(void **state)
+{
+    (void)state;
+    tokenring_router_builder *b = NULL;
+    tokenring_error err;
+    tokenring_router_builder_new(&b, NULL, NULL);
+    const char *t0[] = { "10", "80" }, *t1[] = { "40", "c0" }, *t2[] = { "a0" };
+    assert_int_equal(tokenring_router_builder_add_local(
+                         b, "a", "dc1", "r1", NULL, "org.apache.cassandra.dht.ByteOrderedPartitioner",
+                         t0, 2, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_router_builder_add_peer(b, "b", "dc1", "r2", NULL, t1, 2, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_router_builder_add_keyspace(b, "ks", simple_keys, simple_vals, 2,
+                                                           &err),
+                     TOKENRING_OK);
+    tokenring_router *r = NULL;
+    assert_int_equal(tokenring_router_build(&r, b, &err), TOKENRING_OK);
+    tokenring_route rt;
+    const uint8_t key[1] = { 0x30 };
+    assert_int_equal(tokenring_router_route(&rt, r, "ks", key, 1, 0), TOKENRING_OK);
+    tokenring_router_node_info info;
+    tokenring_router_node(&info, r, rt.replicas[0]);
+    assert_string_equal(info.name, "b"); /* 0x30 -> the range ending at 40 */
+    tokenring_router_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = TOKENRING_ROUTER_EVENT_JOINED;
+    ev.node = "c";
+    ev.datacenter = "dc1";
+    ev.rack = "r3";
+    ev.tokens = t2;
+    ev.token_count = 1;
+    apply_ok(&r, &ev);
+    const char *t3[] = { "30" };
+    ev.kind = TOKENRING_ROUTER_EVENT_MOVED;
+    ev.tokens = t3;
+    apply_ok(&r, &ev);
+    assert_int_equal(tokenring_router_route(&rt, r, "ks", key, 1, 0), TOKENRING_OK);
+    tokenring_router_node(&info, r, rt.replicas[0]);
+    assert_string_equal(info.name, "c");
+    tokenring_router_free(r);
+    tokenring_router_builder_free(b);
+}
+
 static void apply_ok(tokenring_router **r, const tokenring_router_event *ev)
 {
     tokenring_router *next = NULL;
@@ -954,6 +1046,8 @@ int main(void)
         cmocka_unit_test(test_events),
         cmocka_unit_test(test_event_errors),
         cmocka_unit_test(test_supplied_placement),
+        cmocka_unit_test(test_grouping),
+        cmocka_unit_test(test_byte_ordered),
         cmocka_unit_test(test_holder_single),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
