@@ -206,23 +206,25 @@ static int group_views(struct tr_rgroup *g, const tokenring_router *r, tokenring
 {
     size_t nsets = tokenring_placement_set_count(g->pl);
     g->nsets = (uint32_t)nsets;
-    g->sets = tr_reallocarray(NULL, nsets ? nsets : 1, sizeof *g->sets);
+    size_t nalloc = nsets + (nsets == 0); /* never 0 bytes */
+    g->sets = tr_reallocarray(NULL, nalloc, sizeof *g->sets);
     if (!g->sets)
         return nomem(err);
-    tr_advise_huge(g->sets, (nsets ? nsets : 1) * sizeof *g->sets); /* random reads */
+    tr_advise_huge(g->sets, nalloc * sizeof *g->sets); /* read at random */
     size_t total = 0;
     for (size_t s = 0; s < nsets; s++) {
         tokenring_replicas rep;
         tokenring_placement_set(&rep, g->pl, s);
-        if (total + 2 * (size_t)rep.count > UINT32_MAX || rep.count > UINT16_MAX)
-            return tr_fail(err, TOKENRING_E_RANGE, "replica sets too large for a router");
         g->sets[s].off = (uint32_t)total;
         total += 2 * (size_t)rep.count;
     }
-    g->views = tr_reallocarray(NULL, total ? total : 1, sizeof *g->views);
+    if (total > UINT32_MAX) /* offsets are 32-bit: 2^31 replica entries per keyspace */
+        return tr_fail(err, TOKENRING_E_RANGE, "replica sets too large for a router");
+    total += (total == 0);
+    g->views = tr_reallocarray(NULL, total, sizeof *g->views);
     if (!g->views)
         return nomem(err);
-    tr_advise_huge(g->views, (total ? total : 1) * sizeof *g->views);
+    tr_advise_huge(g->views, total * sizeof *g->views);
     for (size_t s = 0; s < nsets; s++) {
         tokenring_replicas rep;
         tokenring_placement_set(&rep, g->pl, s);
@@ -247,8 +249,8 @@ static int group_views(struct tr_rgroup *g, const tokenring_router *r, tokenring
             if (pass == 0)
                 nlu = u;
         }
-        g->sets[s].local_count = (uint16_t)nl;
-        g->sets[s].local_up = (uint16_t)nlu;
+        g->sets[s].local_count = nl;
+        g->sets[s].local_up = nlu;
     }
     return TOKENRING_OK;
 }

@@ -11,11 +11,11 @@
 
 /* Per replica set: where its views start in tr_rgroup.views (the local-first order, then
  * the up-first order, count entries each, side by side so that a lookup touches one
- * place), and its local and local-up counts. One 8-byte read per lookup. */
+ * place), and its local and local-up counts: one 12-byte read per lookup. */
 struct tr_rset {
     uint32_t off;
-    uint16_t local_count;
-    uint16_t local_up;
+    uint32_t local_count;
+    uint32_t local_up;
 };
 
 /* One placement per distinct replication, with the local-datacenter views of each of its

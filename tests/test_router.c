@@ -161,6 +161,10 @@ static void test_rows(void **state)
     assert_string_equal(name, "system_auth");
     assert_string_equal(cls, every_vals[0]);
     assert_int_equal(tokenring_router_skipped(&name, NULL, r, 2), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_router_skipped(NULL, &cls, r, 0), TOKENRING_OK);
+    assert_string_equal(cls, local_vals[0]);
+    assert_int_equal(tokenring_router_skipped(&name, NULL, NULL, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_router_keyspace(&name, NULL, NULL, 0), TOKENRING_E_INVAL);
     assert_int_equal(tokenring_router_skipped(NULL, NULL, r, 0), TOKENRING_E_INVAL);
     /* keyspaces sorted; shop and users share one placement */
     const tokenring_placement *p0, *p1, *p2;
@@ -338,6 +342,12 @@ static void test_parts(void **state)
     assert_int_equal(tokenring_router_route_parts(&a, r, "shop", parts, lens, 1, 0),
                      TOKENRING_E_RANGE);
     assert_int_equal(tokenring_router_route_parts(&a, r, "shop", parts, lens, 0, 0),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_router_route_parts(&a, r, "shop", NULL, lens, 1, 0),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_router_route_parts(&a, r, "shop", parts, NULL, 1, 0),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_router_route_parts(&a, NULL, "shop", parts, lens, 1, 0),
                      TOKENRING_E_INVAL);
     assert_int_equal(tokenring_router_route_parts(&a, r, "nope", parts, lens, 1, 0),
                      TOKENRING_E_NOTFOUND);
@@ -976,6 +986,25 @@ static void test_supplied_placement(void **state)
     ev.keyspace = "users";
     ev.placement = mine;
     apply_fails(r, &ev, TOKENRING_E_INVAL, "another ring");
+    /* same nodes and tokens, another rack: refused */
+    {
+        tokenring_topology *t = NULL;
+        tokenring_topology_new(&t);
+        for (int i = 0; i < NODES; i++)
+            tokenring_topology_add_node(t, names[i], dcs[i], i == 3 ? "rX" : racks[i], toks[i],
+                                        VN, NULL);
+        tokenring_ring *ring = NULL;
+        tokenring_ring_build(&ring, t, NULL);
+        tokenring_placement *other = NULL;
+        tokenring_placement_build(&other, ring, repl, 0, NULL);
+        tokenring_router *r0 = rows_router("dc1");
+        ev.placement = other;
+        apply_fails(r0, &ev, TOKENRING_E_INVAL, "another ring");
+        tokenring_router_free(r0);
+        tokenring_placement_free(other);
+        tokenring_ring_free(ring);
+        tokenring_topology_free(t);
+    }
     /* a placement of an equal ring built elsewhere is accepted */
     tokenring_placement *d = direct(NTS, NODES, -1);
     tokenring_router *r0 = rows_router("dc1");
