@@ -164,7 +164,6 @@ fail:
 static void group_clear(struct tr_rgroup *g)
 {
     tokenring_placement_free(g->pl);
-    tr_free(g->sets);
     tr_free(g->views);
 }
 
@@ -206,29 +205,22 @@ static int group_views(struct tr_rgroup *g, const tokenring_router *r, tokenring
 {
     size_t nsets = tokenring_placement_set_count(g->pl);
     g->nsets = (uint32_t)nsets;
-    size_t nalloc = nsets + (nsets == 0); /* never 0 bytes */
-    g->sets = tr_reallocarray(NULL, nalloc, sizeof *g->sets);
-    if (!g->sets)
-        return nomem(err);
-    tr_advise_huge(g->sets, nalloc * sizeof *g->sets); /* read at random */
-    size_t total = 0;
+    size_t most = 0;
     for (size_t s = 0; s < nsets; s++) {
         tokenring_replicas rep;
         tokenring_placement_set(&rep, g->pl, s);
-        g->sets[s].off = (uint32_t)total;
-        total += 2 * (size_t)rep.count;
+        most = rep.count > most ? rep.count : most;
     }
-    if (total > UINT32_MAX) /* offsets are 32-bit: 2^31 replica entries per keyspace */
-        return tr_fail(err, TOKENRING_E_RANGE, "replica sets too large for a router");
-    total += (total == 0);
-    g->views = tr_reallocarray(NULL, total, sizeof *g->views);
+    g->stride = (uint32_t)(2 + 2 * most);
+    size_t blocks = nsets + (nsets == 0); /* never 0 bytes */
+    g->views = tr_reallocarray(NULL, blocks, (size_t)g->stride * sizeof *g->views); /* checked */
     if (!g->views)
         return nomem(err);
-    tr_advise_huge(g->views, total * sizeof *g->views);
+    tr_advise_huge(g->views, blocks * g->stride * sizeof *g->views); /* read at random */
     for (size_t s = 0; s < nsets; s++) {
         tokenring_replicas rep;
         tokenring_placement_set(&rep, g->pl, s);
-        uint32_t *lf = g->views + g->sets[s].off, *uf = lf + rep.count;
+        uint32_t *blk = g->views + s * g->stride, *lf = blk + 2, *uf = lf + rep.count;
         uint32_t nl = 0, nlu = 0, k = 0, u = 0;
         for (uint32_t i = 0; i < rep.count; i++)
             if (r->is_local[rep.nodes[i]])
@@ -249,8 +241,8 @@ static int group_views(struct tr_rgroup *g, const tokenring_router *r, tokenring
             if (pass == 0)
                 nlu = u;
         }
-        g->sets[s].local_count = nl;
-        g->sets[s].local_up = nlu;
+        blk[0] = nl;
+        blk[1] = nlu;
     }
     return TOKENRING_OK;
 }
@@ -543,13 +535,13 @@ static inline void fill(tokenring_route *out, const tokenring_router *r,
                         int64_t token, uint32_t flags)
 {
     uint32_t s = rep->set_id;
-    struct tr_rset set = g->sets[s];
+    const uint32_t *blk = g->views + (size_t)s * g->stride;
     out->replicas = rep->nodes;
-    out->local = g->views + set.off + ((flags & TOKENRING_ROUTE_UP_FIRST) ? rep->count : 0);
+    out->local = blk + 2 + ((flags & TOKENRING_ROUTE_UP_FIRST) ? rep->count : 0);
     out->tags = r->tags;
     out->count = rep->count;
-    out->local_count = set.local_count;
-    out->local_up_count = set.local_up;
+    out->local_count = blk[0];
+    out->local_up_count = blk[1];
     out->set_id = s;
     out->token = token;
     out->reserved[0] = 0;

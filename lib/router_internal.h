@@ -9,24 +9,18 @@
 #include "internal.h"
 #include "tokenring/router.h"
 
-/* Per replica set: where its views start in tr_rgroup.views (the local-first order, then
- * the up-first order, count entries each, side by side so that a lookup touches one
- * place), and its local and local-up counts: one 12-byte read per lookup. */
-struct tr_rset {
-    uint32_t off;
-    uint32_t local_count;
-    uint32_t local_up;
-};
-
 /* One placement per distinct replication, with the local-datacenter views of each of its
- * replica sets. */
+ * replica sets. Set s has one block in views: its local count, its local up count, its
+ * replicas local first, then up first (2 + 2 * count entries), so that a lookup reads one
+ * place. The blocks are stride entries apart, 2 + 2 * the largest count (every set of
+ * the library's placements has the same count; a placement supplied by the caller may
+ * not), so that no offset is read first. */
 struct tr_rgroup {
     tokenring_placement *pl; /* owned reference */
     bool supplied;           /* given by the caller (EVENT_PLACEMENT) */
     uint32_t nsets;
-    struct tr_rset *sets;    /* nsets */
-    uint32_t *views;         /* per set: local replicas then the others; then local up,
-                                local down, other up, other down */
+    uint32_t stride;         /* entries per block */
+    uint32_t *views;
 };
 
 /* The keyspace index: open addressing over a hash of the name (slot: keyspace index + 1,
