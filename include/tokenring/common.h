@@ -230,7 +230,9 @@ TOKENRING_API int tokenring_get_allocator(tokenring_allocator *out);
 
 #ifdef __cplusplus
 }
+#endif
 
+#ifdef __cplusplus
 /* C++: every call returns an int, which C++ does not convert to the enum implicitly.
  * These overloads (C++ linkage, inline, nothing exported) take the int; the exported C
  * functions and their ABI are unchanged. */
