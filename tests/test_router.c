@@ -649,6 +649,47 @@ static void test_grouping(void **state)
     tokenring_cluster_free(cl);
 }
 
+/* A parsed cluster of another partitioner, with host IDs, states and liveness. */
+static void test_cluster_partitioned(void **state)
+{
+    (void)state;
+    static const char text[] =
+        "partitioner RandomPartitioner\n"
+        "keyspace ks SimpleStrategy:2\n"
+        "node a dc=dc1 rack=r1 tokens=100,85070591730234615865843651857942052864\n"
+        "node b dc=dc1 rack=r2 status=down tokens=42535295865117307932921825928971026432\n"
+        "node c dc=dc1 rack=r3 state=joining tokens=5\n";
+    tokenring_cluster *cl = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_cluster_new(&cl), TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_parse(cl, TOKENRING_INPUT_TOPOLOGY, text, sizeof text - 1,
+                                             0, NULL, &err),
+                     TOKENRING_OK);
+    tokenring_router_builder *b = NULL;
+    tokenring_router_builder_new(&b, "dc1", NULL);
+    assert_int_equal(tokenring_router_builder_add_cluster(b, cl, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_router_builder_set_node(b, "a", 7, 0, &err), TOKENRING_OK);
+    tokenring_router *r = NULL;
+    assert_int_equal(tokenring_router_build(&r, b, &err), TOKENRING_OK);
+    tokenring_router_node_info info;
+    uint32_t idx;
+    assert_int_equal(tokenring_router_find_node(&idx, r, "b"), TOKENRING_OK);
+    tokenring_router_node(&info, r, idx);
+    assert_int_equal(info.flags, TOKENRING_ROUTER_NODE_DOWN); /* the cluster's liveness */
+    assert_int_equal(tokenring_router_find_node(&idx, r, "c"), TOKENRING_OK);
+    tokenring_router_node(&info, r, idx);
+    assert_int_equal(info.state, TOKENRING_STATE_JOINING);
+    assert_int_equal(tokenring_router_find_node(&idx, r, "a"), TOKENRING_OK);
+    tokenring_router_node(&info, r, idx);
+    assert_int_equal(info.tag, 7);
+    tokenring_route rt;
+    assert_int_equal(tokenring_router_route(&rt, r, "ks", "k", 1, 0), TOKENRING_OK);
+    assert_int_equal(rt.count, 2); /* the joining node's tokens are not in the ring */
+    tokenring_router_free(r);
+    tokenring_router_builder_free(b);
+    tokenring_cluster_free(cl);
+}
+
 /* A ByteOrderedPartitioner router: tokens as hex, a join and a move. */
 static void test_byte_ordered(void **state)
 {
@@ -1077,6 +1118,7 @@ int main(void)
         cmocka_unit_test(test_supplied_placement),
         cmocka_unit_test(test_grouping),
         cmocka_unit_test(test_byte_ordered),
+        cmocka_unit_test(test_cluster_partitioned),
         cmocka_unit_test(test_holder_single),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
