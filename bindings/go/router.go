@@ -609,8 +609,8 @@ func (h *RouterHolder) Current() (*Router, error) {
 	return adoptRouter(p), nil
 }
 
-// RouterReader is one goroutine's registration with a holder (use it from one goroutine
-// at a time; lock the OS thread or keep one reader per worker).
+// RouterReader is one worker's registration with a holder: use it from one goroutine at a
+// time (it is not tied to an OS thread), one reader per worker.
 type RouterReader struct {
 	h    *RouterHolder
 	ptr  *C.tokenring_router_reader
