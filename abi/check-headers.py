@@ -63,6 +63,13 @@ def main():
             with open(cpp, 'w') as f:
                 f.write('#include <tokenring/tokenring.h>\n#include <cstring>\n'
                         'int main() {\n'
+                        '    int rc = tokenring_replication_parse(nullptr, "3", 1, nullptr);\n'
+                        '    // the int every call returns, as C++ callers hold it\n'
+                        '    if (std::strcmp(tokenring_strerror(rc), "invalid argument") != 0 ||\n'
+                        '        std::strcmp(tokenring_status_name(rc), "TOKENRING_E_INVAL") != 0 ||\n'
+                        '        std::strcmp(tokenring_strerror(TOKENRING_E_PARSE), '
+                        '"malformed input") != 0)\n'
+                        '        return 2;\n'
                         '    return std::strcmp(tokenring_version_string(), '
                         'TOKENRING_VERSION_STRING) == 0 ? 0 : 1;\n}\n')
             exe = os.path.join(tmp, 'link')

@@ -22,6 +22,7 @@ TOKENRING_API const char *tokenring_strerror(tokenring_status status)
     case TOKENRING_E_CANCELLED: return "cancelled";
     case TOKENRING_E_BUDGET: return "estimated work above the budget";
     case TOKENRING_E_BUSY: return "refused while objects are alive";
+    case TOKENRING_E_NOT_PLACED: return "valid, but places nothing on the token ring";
     }
     return "unknown status";
 }
@@ -43,6 +44,7 @@ TOKENRING_API const char *tokenring_status_name(tokenring_status status)
     case TOKENRING_E_CANCELLED: return "TOKENRING_E_CANCELLED";
     case TOKENRING_E_BUDGET: return "TOKENRING_E_BUDGET";
     case TOKENRING_E_BUSY: return "TOKENRING_E_BUSY";
+    case TOKENRING_E_NOT_PLACED: return "TOKENRING_E_NOT_PLACED";
     }
     return "TOKENRING_E_UNKNOWN";
 }

@@ -607,6 +607,9 @@ static int repl_clone(tokenring_replication **out, const tokenring_replication *
     if (rc == TOKENRING_OK)
         rc = tokenring_replication_parse(out, buf, len, NULL);
     tr_free(buf);
+    /* the text form does not carry the release rules: copy them */
+    if (rc == TOKENRING_OK)
+        tokenring_replication_set_rules(*out, tokenring_replication_rules(r));
     return rc;
 }
 

@@ -18,7 +18,11 @@
  *              ks |           True | {'class': 'org.apache.cassandra.locator.SimpleStrategy', 'replication_factor': '3'}
  *
  * Keyspaces whose class places no ranges on the ring (LocalStrategy, EverywhereStrategy,
- * MetaStrategy: the system keyspaces) are recorded as skipped, with their class. */
+ * MetaStrategy: the system keyspaces) are recorded as skipped, with their class.
+ *
+ * This file reads the text; what a row means (null columns, the rack a peer without one
+ * gets, which keyspaces are skipped) is decided in parse_rows.c, which the router
+ * builder uses for the column values a driver reads. */
 #include <string.h>
 
 #include "parse_formats.h"
@@ -185,42 +189,22 @@ static const char *map_class(const cell *c, size_t *n)
     return NULL;
 }
 
-/* Replication classes that place no range on the token ring: their keyspaces are
- * skipped (recorded with tr_cl_add_skipped), not refused. */
-static bool ringless_class(const char *s, size_t n)
+/* A cell as a row value: "null" is CQL null. */
+static tr_col col_of(const cell *c)
 {
-    static const char *const names[] = { "LocalStrategy", "EverywhereStrategy", "MetaStrategy" };
-    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
-        size_t l = strlen(names[k]);
-        if (n >= l && memcmp(s + n - l, names[k], l) == 0 && (n == l || s[n - l - 1] == '.'))
-            return true;
-    }
-    return false;
+    tr_col v = { cell_is(c, "null") ? NULL : c->s, c->n, c->col };
+    return v;
 }
 
-/* One row of system_schema.keyspaces. */
+/* One row of system_schema.keyspaces (the rules: parse_rows.c). */
 static int keyspace_row(tokenring_cluster *cl, const cell *name, const cell *repl, uint32_t line,
                         tokenring_error *err)
 {
-    if (name->n == 0 || cell_is(name, "null"))
-        return tr_fail_at(err, TOKENRING_E_PARSE, line, name->col, "expected a keyspace name");
-    size_t cn = 0;
-    const char *cls = map_class(repl, &cn);
-    if (!cls)
-        return tr_fail_at(err, TOKENRING_E_PARSE, line, repl->col,
-                          "keyspace %.*s: expected a replication map such as {'class': "
-                          "'org.apache.cassandra.locator.SimpleStrategy', "
-                          "'replication_factor': '3'}", (int)name->n, name->s);
-    if (ringless_class(cls, cn))
-        return tr_cl_add_skipped(cl, name->s, name->n, cls, cn, line, name->col, err);
-    tokenring_replication *r = NULL;
-    tokenring_error e;
-    memset(&e, 0, sizeof e);
-    int rc = tokenring_replication_parse(&r, repl->s, repl->n, &e);
-    if (rc != TOKENRING_OK)
-        return tr_fail_at(err, rc, line, repl->col + (e.column ? e.column - 1 : 0),
-                          "keyspace %.*s: %s", (int)name->n, name->s, e.message);
-    return tr_cl_add_keyspace_at(cl, name->s, name->n, r, line, name->col, err);
+    tr_col nm = col_of(name), map = { repl->s, repl->n, repl->col }, cls = { NULL, 0, 0 };
+    if (name->n == 0)
+        nm.s = NULL;
+    cls.s = map_class(repl, &cls.n);
+    return tr_row_keyspace(cl, &nm, &cls, &map, line, err);
 }
 
 /* A table without data_center and rack (the seed's SELECT peer, tokens FROM
@@ -386,40 +370,17 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
             continue;
         }
         cell dflt[3];
-        const cell *name = c_name >= 0 ? &cells[c_name] : NULL;
-        const cell *dc = c_dc >= 0 ? &cells[c_dc] : NULL;
-        const cell *rack = c_rack >= 0 ? &cells[c_rack] : NULL;
-        if (!name || !dc)
-            default_dc_rack(cl, dflt, &name, &dc, &rack);
-        if (name->n == 0 || cell_is(name, "null"))
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, name->col,
-                              "expected a node address");
-        if (cell_is(dc, "null"))
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, dc->col,
-                              "node %.*s has no datacenter (data_center is null)", (int)name->n,
-                              name->s);
-        /* A peer whose rack is null: Cassandra's snitches (GossipingPropertyFileSnitch,
-         * getRack) find no rack for it in system.peers and give it DEFAULT_RACK,
-         * "UNKNOWN_RACK". An empty cell is the rack "" (cqlsh prints '' as nothing). */
-        const char *rack_s = rack->s;
-        size_t rack_n = rack->n;
-        if (cell_is(rack, "null")) {
-            rack_s = TR_UNKNOWN_RACK;
-            rack_n = sizeof TR_UNKNOWN_RACK - 1;
-        }
+        const cell *name_c = c_name >= 0 ? &cells[c_name] : NULL;
+        const cell *dc_c = c_dc >= 0 ? &cells[c_dc] : NULL;
+        const cell *rack_c = c_rack >= 0 ? &cells[c_rack] : NULL;
+        if (!name_c || !dc_c)
+            default_dc_rack(cl, dflt, &name_c, &dc_c, &rack_c);
+        tr_col name = col_of(name_c), dc = col_of(dc_c), rack = col_of(rack_c),
+               host = { NULL, 0, 0 };
+        if (c_host >= 0)
+            host = col_of(&cells[c_host]);
         size_t idx;
-        bool created;
-        rc = tr_cl_node(cl, name->s, name->n, dc->s, dc->n, rack_s, rack_n, ln, name->col,
-                        dc->col, rack->col, &idx, &created, err);
-        if (rc != TOKENRING_OK)
-            return rc;
-        if (!created)
-            return tr_fail_at(err, TOKENRING_E_EXISTS, ln, name->col,
-                              "node %s is listed twice (first on line %u)",
-                              cl->nodes[idx].name, (unsigned)cl->nodes[idx].line);
-        if (c_host >= 0 && cells[c_host].n > 0 && !cell_is(&cells[c_host], "null") &&
-            (rc = tr_cl_set_host_id(cl, idx, cells[c_host].s, cells[c_host].n, ln,
-                                    cells[c_host].col, err)) != TOKENRING_OK)
+        if ((rc = tr_row_node(cl, &name, &dc, &rack, &host, ln, &idx, err)) != TOKENRING_OK)
             return rc;
         if ((rc = parse_token_set(cl, idx, &cells[c_tokens], ln, flags, err)) != TOKENRING_OK)
             return rc;

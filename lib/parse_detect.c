@@ -286,6 +286,19 @@ static int parse_pasted(tokenring_cluster *cluster, int format, const char *text
     return rc;
 }
 
+struct format_ctx {
+    int format;
+    const char *text;
+    size_t len;
+    uint32_t flags;
+};
+
+static int fill_format(tokenring_cluster *staging, void *ctx, tokenring_error *err)
+{
+    const struct format_ctx *c = ctx;
+    return parse_format(staging, c->format, c->text, c->len, c->flags, err);
+}
+
 TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format,
                                           const char *text, size_t len, uint32_t flags,
                                           int *format_out, tokenring_error *err)
@@ -320,6 +333,18 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
     }
     if (format < TOKENRING_INPUT_TOPOLOGY || format > TOKENRING_INPUT_NODETOOL_DESCRIBERING)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown input format %d", format);
+    struct format_ctx ctx = { format, text, len, flags };
+    int rc = tr_cluster_stage(cluster, format, flags, fill_format, &ctx, err);
+    if (rc == TOKENRING_OK && format_out)
+        *format_out = format;
+    return rc;
+}
+
+TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t flags,
+                               int (*fill)(tokenring_cluster *staging, void *ctx,
+                                           tokenring_error *err),
+                               void *ctx, tokenring_error *err)
+{
     /* The partitioner: the cluster's when it is fixed or holds tokens; else the one the
      * input names (a restart when it names it after tokens were read), else the first
      * of Murmur3, RandomPartitioner and ByteOrderedPartitioner whose token form every
@@ -358,7 +383,7 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         staging.partitioner_fixed = fixed;
         tokenring_error e;
         memset(&e, 0, sizeof e);
-        rc = parse_format(&staging, format, text, len, flags, &e);
+        rc = fill(&staging, ctx, &e);
         if (rc == TOKENRING_OK && !staging.partitioner_fixed &&
             staging.partitioner == TOKENRING_PARTITIONER_RANDOM) {
             /* Every token reads as RandomPartitioner's (none is negative), but a Murmur3
@@ -440,7 +465,5 @@ TOKENRING_API int tokenring_cluster_parse(tokenring_cluster *cluster, int format
         if (input_named) /* the input named the partitioner the tokens were read in */
             cluster->flags &= ~TOKENRING_CLUSTER_PARTITIONER_INFERRED;
     }
-    if (rc == TOKENRING_OK && format_out)
-        *format_out = format;
     return rc;
 }

@@ -173,4 +173,38 @@ TR_HIDDEN int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
                           tokenring_error *err);
 TR_HIDDEN void tr_cl_clear(tokenring_cluster *cl);
 
+/* Runs fill on a fresh staging cluster (in the partitioner the cluster has or the input
+ * names, else trying Murmur3, RandomPartitioner and ByteOrdered in turn as
+ * tokenring_cluster_parse() documents), then finishes and merges it into cluster: all
+ * or nothing (lib/parse_detect.c). format is the kind of input fill reads (a
+ * TOKENRING_INPUT_* value: whether it must share a node with what the cluster holds,
+ * and the cluster's record of the formats read); flags the TOKENRING_PARSE_* flags. */
+TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t flags,
+                               int (*fill)(tokenring_cluster *staging, void *ctx,
+                                           tokenring_error *err),
+                               void *ctx, tokenring_error *err);
+
+/* The rules for rows of system.local, system.peers(_v2) and system_schema.keyspaces,
+ * shared by the cqlsh reader (parse_cqlsh.c) and the router builder (router_build.c)
+ * (lib/parse_rows.c). A column value: s NULL for CQL null; col its 1-based column in a
+ * text, 0 for a row given as values. */
+typedef struct tr_col {
+    const char *s;
+    size_t n;
+    uint32_t col;
+} tr_col;
+/* A node row: the address (required), data_center (null refused), rack (null is
+ * TR_UNKNOWN_RACK), host_id (optional); a node listed twice is refused. Its tokens are
+ * added by the caller with tr_cl_add_token_text (none: unknown). */
+TR_HIDDEN int tr_row_node(tokenring_cluster *cl, const tr_col *name, const tr_col *dc,
+                          const tr_col *rack, const tr_col *host_id, uint32_t line,
+                          size_t *idx, tokenring_error *err);
+/* A keyspace row: its name and its replication class and map (the CQL map text that
+ * tokenring_replication_parse reads). Ringless classes (LocalStrategy,
+ * EverywhereStrategy, MetaStrategy) are recorded as skipped. */
+TR_HIDDEN int tr_row_keyspace(tokenring_cluster *cl, const tr_col *name, const tr_col *cls,
+                              const tr_col *map, uint32_t line, tokenring_error *err);
+/* The class is one that places nothing on the token ring. */
+TR_HIDDEN bool tr_ringless_class(const char *s, size_t n);
+
 #endif

@@ -345,6 +345,14 @@ static bool match_class(const char *s, size_t n, const char *name)
     return n == l && memcmp(s, name, l) == 0;
 }
 
+/* LocalStrategy, EverywhereStrategy, MetaStrategy (short or with the locator package):
+ * valid classes that place nothing on the token ring. */
+static bool ringless(const char *s, size_t n)
+{
+    return match_class(s, n, "LocalStrategy") || match_class(s, n, "EverywhereStrategy") ||
+           match_class(s, n, "MetaStrategy");
+}
+
 /* Class name in s[from, to) -> strategy, or 0. */
 static int class_of(const char *s, size_t from, size_t to)
 {
@@ -564,6 +572,12 @@ static int parse_map(cursor *c, tokenring_replication **out)
         goto done;
     }
     int strategy = class_of(cls->value, 0, strlen(cls->value));
+    if (strategy == 0 && ringless(cls->value, strlen(cls->value))) {
+        rc = tr_fail_at(c->err, TOKENRING_E_NOT_PLACED, 1, col(cls->value_at),
+                        "replication class '%s' is valid but places nothing on the token "
+                        "ring (a system keyspace's)", cls->value);
+        goto done;
+    }
     if (strategy == 0) {
         rc = tr_fail_at(c->err, TOKENRING_E_PARSE, 1, col(cls->value_at),
                         "unknown replication class '%s' (expected SimpleStrategy or "
@@ -658,6 +672,11 @@ TOKENRING_API int tokenring_replication_parse(tokenring_replication **out, const
         while (b > start && is_space(c.s[b - 1]))
             b--;
         strategy = class_of(c.s, start, b);
+        if (strategy == 0 && ringless(c.s + start, b - start))
+            return tr_fail_at(err, TOKENRING_E_NOT_PLACED, 1, col(start),
+                              "replication class '%.*s' is valid but places nothing on the "
+                              "token ring (a system keyspace's)",
+                              (int)(b - start > 200 ? 200 : b - start), c.s + start);
         if (strategy == 0)
             return tr_fail_at(err, TOKENRING_E_PARSE, 1, col(start),
                               "unknown replication class '%.*s' (expected SimpleStrategy or "

@@ -77,7 +77,7 @@ configure build-tsan -Db_sanitize=thread -Db_lundef=false -Dbuildtype=debugoptim
   -Ddocs=disabled -Dbindings=disabled -Dabi_check=disabled -Dbench=false -Dtools=false
 meson compile -C build-tsan -j "$jobs"
 TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
-  meson test -C build-tsan concurrency ring_lazy --print-errorlogs --num-processes "$jobs"
+  meson test -C build-tsan concurrency ring_lazy router_concurrency router example_proxy --print-errorlogs --num-processes "$jobs"
 
 step "coverage of lib/ (unit, fuzz replays, cli): at least 95 % of lines and 90 % of branches"
 configure build-cov -Db_coverage=true -Dbuildtype=debug -Ddocs=disabled -Dbindings=disabled \

@@ -35,6 +35,7 @@ static void status_messages_and_names(void **state)
         { TOKENRING_E_CANCELLED, "TOKENRING_E_CANCELLED" },
         { TOKENRING_E_BUDGET, "TOKENRING_E_BUDGET" },
         { TOKENRING_E_BUSY, "TOKENRING_E_BUSY" },
+        { TOKENRING_E_NOT_PLACED, "TOKENRING_E_NOT_PLACED" },
     };
     size_t n = sizeof all / sizeof *all;
     for (size_t i = 0; i < n; i++) {

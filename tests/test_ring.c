@@ -703,7 +703,11 @@ static void replication_text_forms(void **state)
     expect_parse_error("2147483648", TOKENRING_E_RANGE, 1); /* 256 is accepted since 1.2 */
     expect_parse_error("99999999999999999999", TOKENRING_E_RANGE, 1);
     expect_parse_error("SimpleStrategy:", TOKENRING_E_PARSE, 16);
-    expect_parse_error("LocalStrategy:3", TOKENRING_E_PARSE, 1);
+    /* valid classes that place nothing on the ring: a status of their own (1.2) */
+    expect_parse_error("LocalStrategy:3", TOKENRING_E_NOT_PLACED, 1);
+    expect_parse_error("org.apache.cassandra.locator.EverywhereStrategy:", TOKENRING_E_NOT_PLACED,
+                       1);
+    expect_parse_error("OddStrategy:3", TOKENRING_E_PARSE, 1);
     expect_parse_error("dc1=", TOKENRING_E_PARSE, 5);
     expect_parse_error("dc1=3,", TOKENRING_E_PARSE, 7);
     expect_parse_error("dc1=3,,dc2=1", TOKENRING_E_PARSE, 7);
@@ -714,7 +718,11 @@ static void replication_text_forms(void **state)
     expect_parse_error("dc1=3,dc2=2/2", TOKENRING_E_RANGE, 11);
     expect_parse_error("{'class': 'SimpleStrategy'}", TOKENRING_E_PARSE, 1);
     expect_parse_error("{'replication_factor': '3'}", TOKENRING_E_PARSE, 1);
-    expect_parse_error("{'class': 'LocalStrategy'}", TOKENRING_E_PARSE, 11);
+    expect_parse_error("{'class': 'LocalStrategy'}", TOKENRING_E_NOT_PLACED, 11);
+    expect_parse_error("{'class': 'org.apache.cassandra.locator.EverywhereStrategy'}",
+                       TOKENRING_E_NOT_PLACED, 11);
+    expect_parse_error("{'class': 'MetaStrategy'}", TOKENRING_E_NOT_PLACED, 11);
+    expect_parse_error("{'class': 'OddStrategy'}", TOKENRING_E_PARSE, 11);
     expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '3', 'dc1': '2'}",
                        TOKENRING_E_PARSE, 56);
     expect_parse_error("{'class': 'SimpleStrategy', 'replication_factor': '3x'}",

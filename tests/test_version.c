@@ -69,6 +69,7 @@ static void status_values_are_pinned(void **state)
     assert_int_equal(TOKENRING_E_CANCELLED, -11);
     assert_int_equal(TOKENRING_E_BUDGET, -12);
     assert_int_equal(TOKENRING_E_BUSY, -13);
+    assert_int_equal(TOKENRING_E_NOT_PLACED, -14);
 }
 
 /* Public struct sizes are ABI: pin them on LP64. */
@@ -82,6 +83,13 @@ static void public_struct_sizes_are_pinned(void **state)
     assert_int_equal(offsetof(tokenring_token128, lo), 8);
     if (sizeof(void *) == 8) {
         assert_int_equal(sizeof(tokenring_allocator), 32);
+        /* routers (1.2) */
+        assert_int_equal(sizeof(tokenring_route), 64);
+        assert_int_equal(offsetof(tokenring_route, token), 40);
+        assert_int_equal(sizeof(tokenring_router_node_info), 72);
+        assert_int_equal(offsetof(tokenring_router_node_info, tag), 32);
+        assert_int_equal(sizeof(tokenring_router_event), 144);
+        assert_int_equal(offsetof(tokenring_router_event, placement), 104);
     }
 }
 

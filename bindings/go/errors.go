@@ -31,6 +31,7 @@ const (
 	CodeUnsupported Code = -9
 	CodeImpossible  Code = -10
 	CodeCancelled   Code = -11 // the caller's context (or progress callback) stopped the call
+	CodeNotPlaced   Code = -14 // a valid replication class that places nothing on the ring
 	// CodeClosed is the binding's own code for a handle used after Close. The C library
 	// never returns it.
 	CodeClosed Code = -1000
@@ -44,7 +45,7 @@ var kinds = map[Code]string{
 	CodeInvalid: "invalid argument", CodeNoMem: "out of memory", CodeNotFound: "not found",
 	CodeExists: "exists", CodeRange: "out of range", CodeParse: "parse", CodeEmpty: "empty",
 	CodeBufSize: "buffer too small", CodeUnsupported: "unsupported", CodeImpossible: "impossible",
-	CodeCancelled: "cancelled", CodeClosed: "closed", CodeZeroValue: "zero value",
+	CodeCancelled: "cancelled", CodeNotPlaced: "not placed", CodeClosed: "closed", CodeZeroValue: "zero value",
 }
 
 // Kind returns the short word for the code used in error texts ("parse", "not found",
@@ -137,6 +138,7 @@ var (
 	ErrUnsupported = sentinel(CodeUnsupported) // a valid request the call cannot satisfy
 	ErrImpossible  = sentinel(CodeImpossible)  // no answer can meet the request
 	ErrCancelled   = sentinel(CodeCancelled)   // the context was done (see Error)
+	ErrNotPlaced   = sentinel(CodeNotPlaced)   // LocalStrategy, EverywhereStrategy, MetaStrategy
 	ErrClosed      = sentinel(CodeClosed)      // the handle was closed
 	ErrZeroValue   = sentinel(CodeZeroValue)   // a zero-value handle no constructor made
 )

@@ -118,9 +118,14 @@ typedef enum tokenring_status {
                                            starting; the message gives the estimate in
                                            work units and in rough seconds
                                            (@since 1.2). */
-    TOKENRING_E_BUSY = -13            /**< Refused while objects are alive: a new
+    TOKENRING_E_BUSY = -13,           /**< Refused while objects are alive: a new
                                            allocator whose free function could not release
                                            them (tokenring_set_allocator(), @since 1.2). */
+    TOKENRING_E_NOT_PLACED = -14     /**< A valid replication whose class places nothing
+                                           on the token ring (LocalStrategy,
+                                           EverywhereStrategy, MetaStrategy), as opposed
+                                           to malformed text (#TOKENRING_E_PARSE); see
+                                           tokenring_replication_parse() (@since 1.2). */
 } tokenring_status;
 
 /**
@@ -195,7 +200,8 @@ typedef struct tokenring_limits {
 
 /**
  * Returns a static, human-readable description of a status code. Never returns NULL;
- * unknown codes give "unknown status".
+ * unknown codes give "unknown status". C++ callers may pass the @c int a call returned
+ * (an inline overload converts it; since 1.2).
  * @param status a ::tokenring_status value (or any int)
  * @return a NUL-terminated string with static storage duration
  * @since 1.0
@@ -290,6 +296,20 @@ TOKENRING_API int tokenring_set_allocator(const tokenring_allocator *allocator);
 TOKENRING_API int tokenring_get_allocator(tokenring_allocator *out);
 
 #ifdef __cplusplus
+}
+#endif
+
+#ifdef __cplusplus
+/* C++: every call returns an int, which C++ does not convert to the enum implicitly.
+ * These overloads (C++ linkage, inline, nothing exported) take the int; the exported C
+ * functions and their ABI are unchanged. */
+inline const char *tokenring_strerror(int status)
+{
+    return tokenring_strerror(static_cast<tokenring_status>(status));
+}
+inline const char *tokenring_status_name(int status)
+{
+    return tokenring_status_name(static_cast<tokenring_status>(status));
 }
 #endif
 

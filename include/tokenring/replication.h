@@ -79,8 +79,10 @@ TOKENRING_API int tokenring_replication_set_dc(tokenring_replication *replicatio
  * @param text the text
  * @param text_len its length in bytes
  * @param[out] err optional detail (column of the error)
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_PARSE, #TOKENRING_E_RANGE,
- *         #TOKENRING_E_NOMEM
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_PARSE (malformed, or an unknown
+ *         class), #TOKENRING_E_NOT_PLACED (since 1.2: LocalStrategy, EverywhereStrategy or
+ *         MetaStrategy, valid classes that place nothing on the ring; before 1.2
+ *         #TOKENRING_E_PARSE), #TOKENRING_E_RANGE, #TOKENRING_E_NOMEM
  * @since 1.0
  */
 TOKENRING_API int tokenring_replication_parse(tokenring_replication **out, const char *text,

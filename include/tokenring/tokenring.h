@@ -7,7 +7,7 @@
  * tokens (hash.h), partition-key bytes (key.h), topologies (topology.h), rings (ring.h),
  * replication descriptions (replication.h), replica placement (placement.h), ownership
  * (ownership.h), cluster documents and their parsers (parse.h), token layouts and the
- * allocator (layout.h) and analyses (analysis.h). Everything the library exports is
+ * allocator (layout.h), analyses (analysis.h) and routers (router.h). Everything the library exports is
  * declared in the headers this file includes, and nothing else is exported.
  */
 #ifndef TOKENRING_TOKENRING_H
@@ -27,5 +27,6 @@
 #include "tokenring/analysis.h"
 #include "tokenring/partitioner.h"
 #include "tokenring/history.h"
+#include "tokenring/router.h"
 
 #endif /* TOKENRING_TOKENRING_H */

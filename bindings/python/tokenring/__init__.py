@@ -17,7 +17,7 @@ from typing import Dict
 
 from ._ffi import ffi as _ffi, lib as _lib
 from ._budget import BudgetError, DEFAULT_BUDGET_UNITS, MAX_NUM_TOKENS, WORK_UNITS_PER_SECOND
-from ._errors import (BufferSizeError, CancelledError, ClosedError, EmptyError, ExistsError, ImpossibleError,
+from ._errors import (BufferSizeError, CancelledError, ClosedError, NotPlacedError, EmptyError, ExistsError, ImpossibleError,
                       InvalidArgumentError, NotFoundError, OutOfMemoryError, ParseError,
                       RangeError, TokenRingError, UnsupportedError)
 from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, tokens,
@@ -50,6 +50,7 @@ from ._partitioner import (RANDOM_MAX_TOKEN, RANDOM_MIN_TOKEN, Partitioner, byte
                            format_random_token, md5, parse_byte_token, parse_random_token,
                            random_token, random_tokens)
 from ._cluster_ring import ClusterRing
+from ._router import Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader
 
 #: Version of the libtokenring library loaded at run time, e.g. "1.2.0".
 library_version: str = _ffi.string(_lib.tokenring_version_string()).decode()
@@ -69,6 +70,10 @@ UNWRAPPED: Dict[str, str] = {
     "tokenring_placement_ref": "Python objects share one handle; lifetime is managed by "
                                "ffi.gc and Python references, not manual reference counts",
     "tokenring_placement_ring": "a Placement keeps its Python Ring in Placement.ring",
+    "tokenring_router_ref": "same as tokenring_ring_ref",
+    "tokenring_router_ring": "a borrowed ring without its topology, which the Python Ring "
+                             "keeps; build a Ring from the same nodes and tokens to supply a "
+                             "placement (Router.set_placement)",
 }
 # The calls without limits are their _limited variants with zeroed limits (the default
 # budget): the Python functions call the variants, which take budget= and the rest.
@@ -94,7 +99,7 @@ __all__ = [
     "ReplicationLike", "CassandraRules", "cassandra_rules", "TokenRingError",
     "InvalidArgumentError", "OutOfMemoryError",
     "NotFoundError", "ExistsError", "RangeError", "ParseError", "EmptyError",
-    "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError", "CancelledError",
+    "BufferSizeError", "UnsupportedError", "ImpossibleError", "ClosedError", "CancelledError", "NotPlacedError",
     "BudgetError", "DEFAULT_BUDGET_UNITS", "MAX_NUM_TOKENS", "WORK_UNITS_PER_SECOND",
     "library_version", "header_version", "UNWRAPPED", "Cluster", "ClusterNode", "InputFormat",
     "detect_format", "seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
@@ -111,6 +116,7 @@ __all__ = [
     "compare_random_tokens", "format_random_token", "parse_random_token",
     "byte_ordered_token", "format_byte_token", "parse_byte_token", "compare_byte_tokens",
     "Partitioner", "partitioner_name", "parse_partitioner",
+    "Router", "RouterBuilder", "RouterHolder", "RouterReader", "RouterNode", "Route",
 ]
 
 # Public classes read as tokenring.X (in help(), pickles and default reprs), not as the

@@ -7,7 +7,7 @@ from ._ffi import ffi, lib
 __all__ = [
     "TokenRingError", "InvalidArgumentError", "OutOfMemoryError", "NotFoundError",
     "ExistsError", "RangeError", "ParseError", "EmptyError", "BufferSizeError",
-    "UnsupportedError", "ImpossibleError", "ClosedError",
+    "UnsupportedError", "ImpossibleError", "ClosedError", "NotPlacedError",
 ]
 
 
@@ -83,6 +83,11 @@ class CancelledError(TokenRingError):
     """TOKENRING_E_CANCELLED: the ``progress`` callback asked the analysis to stop."""
 
 
+class NotPlacedError(TokenRingError, ValueError):
+    """TOKENRING_E_NOT_PLACED: a valid replication class that places nothing on the token
+    ring (LocalStrategy, EverywhereStrategy, MetaStrategy)."""
+
+
 class ClosedError(ValueError):
     """An object was used after :meth:`close` (or after its ``with`` block)."""
 
@@ -99,6 +104,7 @@ _BY_CODE: Dict[int, Type[TokenRingError]] = {
     lib.TOKENRING_E_UNSUPPORTED: UnsupportedError,
     lib.TOKENRING_E_IMPOSSIBLE: ImpossibleError,
     lib.TOKENRING_E_CANCELLED: CancelledError,
+    lib.TOKENRING_E_NOT_PLACED: NotPlacedError,
 }
 
 
