@@ -695,8 +695,9 @@ static void bench_ring(const ring_spec *spec)
     free(epos);
     work w = { ring, pl, sorted, flat, eyt, eflat, ntok, width, keys, offs, ktok, sets, nkeys,
                klen };
-    /* the baselines must give the library's answers: checked on every key before timing */
-    for (size_t i = 0; i < nkeys; i++) {
+    /* the baselines must give the library's answers: checked on every key before timing
+     * (not under callgrind, which counts each workload's one call) */
+    for (size_t i = 0; !callgrind && i < nkeys; i++) {
         size_t r = lower_bound(sorted, ntok, ktok[i]);
         size_t e = eytzinger_search(eyt, ntok, ktok[i]);
         if (lower_bound_bf(sorted, ntok, ktok[i]) != r || r != tokenring_ring_search(ring, ktok[i]) ||
@@ -705,9 +706,9 @@ static void bench_ring(const ring_spec *spec)
             abort();
         }
     }
-    if (w_route_bf(&w) != w_route_base(&w) || w_route_eyt(&w) != w_route_base(&w) ||
+    if (!callgrind && (w_route_bf(&w) != w_route_base(&w) || w_route_eyt(&w) != w_route_base(&w) ||
         w_route_bf_batch(&w) != w_route_base(&w) || w_route_eyt_batch(&w) != w_route_base(&w) ||
-        w_route(&w) != w_route_base(&w)) {
+        w_route(&w) != w_route_base(&w))) {
         fprintf(stderr, "bench-ring: a baseline route disagrees with the library\n");
         abort();
     }
