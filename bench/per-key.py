@@ -5,7 +5,7 @@ next to that ecosystem's own fastest way (issue 34). Not a test: prints one Mark
 
   C       bench-ring (this build): tokenring_token / tokenring_tokens next to the reference
           Murmur3; hash + replicas single and batched next to the strongest hand-written
-          baseline (branchless lower_bound with prefetch, or Eytzinger, whichever is faster);
+          baseline (branchless lower_bound with prefetch, Eytzinger or S-tree, the fastest);
   Python  in this process: tokenring.token per key, tokenring.tokens(list), tokens_packed
           over a numpy buffer + offsets, tokens_packed over an Arrow binary column's buffers,
           each next to a loop over cassandra-driver's C murmur3 (cassandra.murmur3.murmur3);
@@ -49,11 +49,12 @@ def c_figures():
         cells = [x.strip().strip("*").rstrip("x") for x in line.strip().strip("|").split("|")]
         if cells and cells[0] == "16" and len(cells) == 6:  # hashing, 16-byte keys
             c["token"], c["ref"], c["tokens"] = float(cells[1]), float(cells[2]), float(cells[4])
-        elif len(cells) == 16 and cells[0][:1].isdigit() and "x" in cells[0]:
+        elif len(cells) == 18 and cells[0][:1].isdigit() and "x" in cells[0]:
             ring = cells[0].split(",")[0]
             v = [float(x) for x in cells[1:]]
-            c[ring] = {"single": v[0], "bf": v[1], "eyt": v[2], "text": v[3], "batch": v[6],
-                       "bf_batch": v[7], "eyt_batch": v[8], "floor": v[10]}
+            c[ring] = {"single": v[0], "bf": v[1], "eyt": v[2], "st": v[3], "text": v[4],
+                       "batch": v[7], "bf_batch": v[8], "eyt_batch": v[9], "st_batch": v[10],
+                       "floor": v[12]}
     return c
 
 
@@ -176,9 +177,10 @@ def main():
         "reference MurmurHash3_x64_128 (bench-ring)", c["ref"], batch=True)
     for ring in ("96x256", "1000x256"):
         r = c[ring]
-        best, best_b = min(r["bf"], r["eyt"]), min(r["bf_batch"], r["eyt_batch"])
+        best = min(r["bf"], r["eyt"], r["st"])
+        best_b = min(r["bf_batch"], r["eyt_batch"], r["st_batch"])
         add("C", f"route {ring}: `tokenring_placement_replicas_for_key`", r["single"], None,
-            "hash + branchless lower_bound/Eytzinger + flat row", best)
+            "hash + fastest of branchless lower_bound / Eytzinger / S-tree + flat row", best)
         add("C", f"route {ring}: `tokenring_placement_route_keys` + `_set`", r["batch"], None,
             "same, batched 16 keys level by level", best_b)
     have_arrow = python_figures(c["tokens"])
