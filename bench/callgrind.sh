@@ -7,11 +7,11 @@
 # w_map_update_build: the map after the join updated from the first) are
 # reported as totals.
 #
-#   bench/callgrind.sh path/to/bench-ring [hash8 hash16 hash64 hash256 6x8 96x256 1000x256]
+#   bench/callgrind.sh path/to/bench-ring [hash8 hash16 hash64 hash256 6x8 96x256 1000x16 1000x256]
 set -eu
 bench=$1
 shift
-sets=${*:-hash8 hash16 hash64 hash256 6x8 96x256 1000x256}
+sets=${*:-hash8 hash16 hash64 hash256 6x8 96x256 1000x16 1000x256}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for set in $sets; do

@@ -194,6 +194,15 @@ func BenchmarkToken(b *testing.B) {
 			sink += uint64(acc)
 		})
 	})
+	b.Run("single-cgo", func(b *testing.B) {
+		measure(b, br, ctiming.TokenSingle, func() {
+			var acc int64
+			for i := 0; i < n; i++ {
+				acc += cToken(br.keys.Key(i))
+			}
+			sink += uint64(acc)
+		})
+	})
 	b.Run("batch", func(b *testing.B) {
 		out := make([]int64, n)
 		measure(b, br, ctiming.TokenBatch, func() {

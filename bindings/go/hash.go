@@ -14,20 +14,27 @@ import (
 
 // Token returns the Murmur3Partitioner token of a serialized partition key, exactly as
 // Cassandra computes it. The empty key gives MinToken (the partitioner's minimum-token
-// sentinel; drivers return 0 there, the server -2^63). The key is read in place.
+// sentinel; drivers return 0 there, the server -2^63). The key is read in place. Computed in
+// Go (no cgo call: a cgo call alone costs several times the hash), checked against the
+// library's tokenring_token by the binding's tests.
 func Token(key []byte) int64 {
-	if len(key) == 0 {
-		return int64(C.tokenring_token(nil, 0))
-	}
-	return int64(C.tokenring_token(unsafe.Pointer(&key[0]), C.size_t(len(key))))
+	return pureToken(key)
 }
 
 // TokenString is Token for the bytes of s (e.g. the UTF-8 of a text key), without copying.
 func TokenString(s string) int64 {
 	if len(s) == 0 {
+		return pureToken(nil)
+	}
+	return pureToken(unsafe.Slice((*byte)(stringData(s)), len(s)))
+}
+
+// cToken is tokenring_token through cgo: what Token is checked against.
+func cToken(key []byte) int64 {
+	if len(key) == 0 {
 		return int64(C.tokenring_token(nil, 0))
 	}
-	return int64(C.tokenring_token(stringData(s), C.size_t(len(s))))
+	return int64(C.tokenring_token(unsafe.Pointer(&key[0]), C.size_t(len(key))))
 }
 
 // Murmur3Cassandra returns both 64-bit halves of Cassandra's variant of
