@@ -1583,6 +1583,34 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
                                       rf, TOKENRING_ALLOCATE_NODE_BY_NODE, err);
     if (rc != TOKENRING_E_IMPOSSIBLE || num_tokens < 2)
         return rc;
+    /* More tokens than the datacenter has useful ranges (a 16-token node joining a
+     * single-token datacenter), which Cassandra accepts: the join plan's allocator puts
+     * the tokens beyond them where they change nothing. */
+    {
+        size_t group = 1;
+        for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
+                strcmp(info.datacenter, datacenter) == 0)
+                group++;
+        }
+        int64_t *alt = tr_calloc(num_tokens, sizeof *alt);
+        if (!alt)
+            return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+        int jrc = tr_allocate_join_candidate(alt, num_tokens, topology, datacenter, rack,
+                                             group <= (size_t)rf ? 1 : rf, false, true, NULL,
+                                             0, false, NULL, NULL);
+        if (jrc == TOKENRING_OK) {
+            qsort(alt, num_tokens, sizeof *alt, cmp_i64);
+            memcpy(tokens_out, alt, num_tokens * sizeof *alt);
+        }
+        tr_free(alt);
+        if (jrc == TOKENRING_OK)
+            return jrc;
+        if (jrc == TOKENRING_E_NOMEM)
+            return tr_fail(err, jrc, "out of memory in the allocator");
+    }
     /* The tokens do not fit: find how many do (the most that succeed; at least one does
      * whenever the datacenter has a token), so that the error can say so. */
     int64_t *probe = tr_calloc(num_tokens, sizeof *probe);
