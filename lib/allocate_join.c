@@ -483,6 +483,22 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
         rc = tokenring_topology_add_node(work, name, datacenter, rack,
                                          orc == TOKENRING_OK ? ours : cass, T, err);
     }
+    if (rc != TOKENRING_OK && rc != TOKENRING_E_NOMEM && orc != TOKENRING_OK && !one_step &&
+        (!rp || projected)) {
+        /* by default: Cassandra's tokens are held by a joining node (Cassandra does not
+         * see those); the allocator's plan instead */
+        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
+                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
+        if (orc == TOKENRING_E_NOMEM)
+            goto nomem;
+        if (orc == TOKENRING_OK && rp) {
+            for (size_t i = 0; i < T; i++)
+                sp.buf[i] = from_plan(&sp, ours[i]);
+            rc = tokenring_topology_add_node128(work, name, datacenter, rack, sp.buf, T, err);
+        } else if (orc == TOKENRING_OK) {
+            rc = tokenring_topology_add_node(work, name, datacenter, rack, ours, T, err);
+        }
+    }
     if (rc != TOKENRING_OK) {
         if (rc == TOKENRING_E_NOMEM)
             rc = tr_fail(err, rc, "out of memory in the allocator");
@@ -499,13 +515,6 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
             best = cass;
             sb = sc;
         }
-    }
-    if (!have_c && !one_step && crc == TOKENRING_OK && (!rp || projected)) {
-        /* Cassandra's tokens cannot be used (held by a joining node): the allocator's */
-        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
-                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
-        if (orc == TOKENRING_E_NOMEM)
-            goto nomem;
     }
     /* The allocator's own plan while the group is small (the first rf + 1 nodes: primary
      * ranges, then the first node whose replicas differ), when the ring has fewer tokens

@@ -63,7 +63,7 @@ static int op_join_local(void *vctx, void **made)
     int64_t out[8];
     tokenring_error err;
     int rc = tokenring_allocate_join(out, 8, ctx->topology, "10.0.9.9", "dc1", "r1", NULL, 2,
-                                     TOKENRING_CASSANDRA_5_0, 0, &err);
+                                     TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err);
     if (rc != TOKENRING_OK)
         assert_int_equal(err.code, rc);
     return rc;
@@ -75,7 +75,7 @@ static int op_join_keyspace(void *vctx, void **made)
     oom_ctx *ctx = vctx;
     int64_t out[8];
     return tokenring_allocate_join(out, 8, ctx->topology, "10.0.9.9", "dc9", "r1",
-                                   ctx->replication, 0, TOKENRING_CASSANDRA_4_1, 0, NULL);
+                                   ctx->replication, 0, TOKENRING_CASSANDRA_4_1, TOKENRING_JOIN_BEST_ONE_STEP, NULL);
 }
 
 /* ------------------------------------------------ RandomPartitioner (128-bit) */
@@ -125,7 +125,7 @@ static int op_join128(void *vctx, void **made)
     tokenring_token128 out[8];
     tokenring_error err;
     int rc = tokenring_allocate_join128(out, 8, ctx->topology, "10.0.9.9", "dc1", "r1", NULL,
-                                        2, TOKENRING_CASSANDRA_5_0, 0, &err);
+                                        2, TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err);
     if (rc != TOKENRING_OK)
         assert_int_equal(err.code, rc);
     return rc;
@@ -137,7 +137,7 @@ static int op_join128_keyspace(void *vctx, void **made)
     oom_ctx *ctx = vctx;
     tokenring_token128 out[8];
     return tokenring_allocate_join128(out, 8, ctx->topology, "10.0.9.9", "dc2", "r1",
-                                      ctx->replication, 0, TOKENRING_CASSANDRA_4_1, 0, NULL);
+                                      ctx->replication, 0, TOKENRING_CASSANDRA_4_1, TOKENRING_JOIN_BEST_ONE_STEP, NULL);
 }
 
 /* The sample topology's nodes with 128-bit tokens (each 64-bit token t as
