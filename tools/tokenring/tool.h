@@ -81,6 +81,7 @@ typedef struct tr_options {
     int rules;               /* --cassandra-version: tokenring_cassandra_rules, 0: default */
     const char *cassandra_version; /* --cassandra-version V as given */
     bool as_cassandra;       /* --as-cassandra */
+    bool one_step;           /* --one-step (join, generatetokens --node-by-node) */
     const char *first_token; /* --first-token T */
     const char *layout;      /* --layout even|seeded (generatetokens), NULL: the allocator */
     uint64_t seed;           /* --seed S (generatetokens --layout seeded), default 1 */
