@@ -107,7 +107,7 @@
       "tokenring generatetokens --nodes 6 --num-tokens 16 --rf 3 --racks 2,2,2") \
     X(cmd_join, \
       "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST] " \
-      "[--as-cassandra [--rf RF]]", \
+      "[--as-cassandra [--rf RF] | --one-step]", \
       "simulate a node joining: ownership changes and streaming plan", \
       "The node joins with the given tokens, or T (default 16) tokens of the library's " \
       "plan: by default the tokens of Cassandra's allocator (those join --as-cassandra " \

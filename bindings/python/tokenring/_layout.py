@@ -138,6 +138,11 @@ def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: 
             rc = lib.tokenring_allocate_nodes_progress(
                 out, num_tokens, topo, dc, c_racks, 1, c_rf,
                 lib.TOKENRING_ALLOCATE_NODE_BY_NODE, cb, ffi.NULL, err)
+    if rc == lib.TOKENRING_E_IMPOSSIBLE:
+        # more tokens than the datacenter's ranges: tokenring_allocate_tokens() places the
+        # tokens beyond them (the progress variant refuses, as tokenring_allocate_nodes)
+        rc = lib.tokenring_allocate_tokens(out, num_tokens, topo, dc, _rack_arg(rack), c_rf,
+                                           0, err)
     check(rc, err)
     return list(out[0:num_tokens])
 
