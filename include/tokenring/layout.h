@@ -382,9 +382,14 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
  * node of @p topology (any datacenter); a split point on such a token steps to the next
  * value.
  *
- * This is the allocator as of 1.0; the default plan for one joining node, which also
- * weighs Cassandra's own choice and is never less balanced than it, is
- * tokenring_allocate_join().
+ * Deprecated (since 1.2) in favour of tokenring_allocate_join(), the library's join plan
+ * (Cassandra's own tokens by default): a datacenter grown node by node with this call
+ * ended less balanced than the same growth with Cassandra's tokens on 175 of 180
+ * growths of the sweep in doc/performance.md ("Growth sweep"). Kept for compatibility.
+ * Since 1.2 a node with more tokens than the datacenter has ranges (16 tokens joining a
+ * few single-token nodes), which Cassandra accepts, is not refused: the tokens beyond
+ * the useful ranges go where they change nothing, as tokenring_allocate_join()'s
+ * allocator candidate places them.
  *
  * Thread-safe as a reader of @p topology. Complexity about O(M (w^2 + log M)) for M
  * tokens in the datacenter and w tokens walked per replica set.
@@ -400,6 +405,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
  *         #TOKENRING_E_RANGE (@p num_tokens or @p rf out of range); #TOKENRING_E_IMPOSSIBLE
  *         (no room left for distinct tokens); #TOKENRING_E_NOMEM
  * @since 1.0
+ * @deprecated Use tokenring_allocate_join().
  */
 TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                             const tokenring_topology *topology,
