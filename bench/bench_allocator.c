@@ -14,7 +14,9 @@
  * node-by-node plan (each node final when it joins) with it.
  *
  * The node-by-node column is the library's default plan for one join,
- * tokenring_allocate_join(), each node final when it joins.
+ * tokenring_allocate_join() with TOKENRING_JOIN_BEST_ONE_STEP (the plan best in one step;
+ * the default, Cassandra's tokens, is the exact mode's column), each node final when it
+ * joins.
  *
  * Usage: bench_allocator [--quick]   (--quick skips the two 1000-node rows)
  *        bench_allocator --vectors DIR   (DIR holds cassandra_allocation_*.tsv, e.g.
@@ -83,13 +85,13 @@ static void run(const config *c, uint32_t flags, int cassandra, double out[4])
     double t0 = now();
     int rc;
     if (cassandra == 2) {
-        /* the library's default plan for one join (tokenring_allocate_join), node by node,
-         * each node final when it joins */
+        /* the library's plan best in one step (tokenring_allocate_join with
+         * TOKENRING_JOIN_BEST_ONE_STEP), node by node, each node final when it joins */
         for (int i = 0; i < c->nodes; i++) {
             int64_t *mine = tokens + (size_t)i * c->tokens;
             rc = tokenring_allocate_join(mine, (uint32_t)c->tokens, t, names[i], "dc1",
-                                         racks[i], NULL, c->rf, TOKENRING_CASSANDRA_5_0, 0,
-                                         &err);
+                                         racks[i], NULL, c->rf, TOKENRING_CASSANDRA_5_0,
+                                         TOKENRING_JOIN_BEST_ONE_STEP, &err);
             if (rc != TOKENRING_OK)
                 die("allocate_join", rc, &err);
             rc = tokenring_topology_add_node(t, names[i], "dc1", racks[i], mine,
@@ -281,7 +283,8 @@ static void run_vectors(const char *path, uint32_t release, int counts[4], doubl
         double c[2], o[2];
         if (rf >= 1 && join_figures(t, ks, f[1], f[2], f[3], want, n, c)) {
             int rc = tokenring_allocate_join(got, T, t, f[1], f[2], f[3],
-                                             local_rf ? NULL : ks, local_rf, release, 0, &err);
+                                             local_rf ? NULL : ks, local_rf, release,
+                                             TOKENRING_JOIN_BEST_ONE_STEP, &err);
             if (rc != TOKENRING_OK || !join_figures(t, ks, f[1], f[2], f[3], got, T, o)) {
                 counts[3]++;
             } else if (o[0] <= c[0] && o[1] >= c[1]) {

@@ -310,8 +310,13 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                          tokenring_error *err)
 {
     bool rp = out128 != NULL;
-    if (flags != 0)
-        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
+    if (flags & ~TOKENRING_JOIN_BEST_ONE_STEP)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x",
+                       flags & ~TOKENRING_JOIN_BEST_ONE_STEP);
+    /* Default: Cassandra's tokens (the allocator's plan only where Cassandra gives none).
+     * A datacenter grown join after join with the one-step plan ended less balanced than
+     * Cassandra's on the same growth (tests/growth_sweep.c), so that plan is a choice. */
+    bool one_step = (flags & TOKENRING_JOIN_BEST_ONE_STEP) != 0;
     int rc;
     if ((rc = tr_check_name(err, "node name", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
@@ -414,13 +419,6 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
     /* With fewer tokens in the ring than the node asks for, not every token should split
      * a range: stop splitting once no split helps. */
     bool few = group_tokens < (size_t)num_tokens;
-    if (orc == TOKENRING_OK)
-        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
-                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
-    if (orc == TOKENRING_E_NOMEM || orc == TOKENRING_E_INVAL) {
-        rc = tr_fail(err, orc, "%s", oerr.message);
-        goto out;
-    }
     tokenring_error cerr;
     /* Below 8 tokens per node one token is a large part of a node's share, and any
      * departure from Cassandra's tokens made later joins worse on the baseline (48 nodes x
@@ -428,7 +426,7 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
      * at 1.097 / 0.918 against Cassandra's 1.068 / 0.928). There the plan follows
      * Cassandra, an empty ring included (started at token 0: Cassandra's layout up to a
      * rotation), and only the allocator's plan where Cassandra gives none. */
-    bool few_per_node = num_tokens < 8;
+    bool few_per_node = num_tokens < 8 || !one_step;
     int64_t zero = 0;
     tokenring_token128 zero128 = { 0, 0 };
     int crc = rp ? tokenring_allocate_cassandra128(cass128, num_tokens, topology, name,
@@ -442,6 +440,17 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                                                 &cerr);
     if (crc == TOKENRING_E_NOMEM) {
         rc = tr_fail(err, crc, "out of memory in the allocator");
+        goto out;
+    }
+    /* the allocator's plan: a candidate of the one-step plan, and the answer where
+     * Cassandra gives none */
+    if (orc == TOKENRING_OK && (one_step || crc != TOKENRING_OK))
+        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
+                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
+    else if (orc == TOKENRING_OK)
+        orc = tr_fail(&oerr, TOKENRING_E_IMPOSSIBLE, "not planned");
+    if (orc == TOKENRING_E_NOMEM || orc == TOKENRING_E_INVAL) {
+        rc = tr_fail(err, orc, "%s", oerr.message);
         goto out;
     }
     if (rp && crc == TOKENRING_OK) {
@@ -473,6 +482,22 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
     } else {
         rc = tokenring_topology_add_node(work, name, datacenter, rack,
                                          orc == TOKENRING_OK ? ours : cass, T, err);
+    }
+    if (rc != TOKENRING_OK && rc != TOKENRING_E_NOMEM && orc != TOKENRING_OK && !one_step &&
+        (!rp || projected)) {
+        /* by default: Cassandra's tokens are held by a joining node (Cassandra does not
+         * see those); the allocator's plan instead */
+        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
+                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
+        if (orc == TOKENRING_E_NOMEM)
+            goto nomem;
+        if (orc == TOKENRING_OK && rp) {
+            for (size_t i = 0; i < T; i++)
+                sp.buf[i] = from_plan(&sp, ours[i]);
+            rc = tokenring_topology_add_node128(work, name, datacenter, rack, sp.buf, T, err);
+        } else if (orc == TOKENRING_OK) {
+            rc = tokenring_topology_add_node(work, name, datacenter, rack, ours, T, err);
+        }
     }
     if (rc != TOKENRING_OK) {
         if (rc == TOKENRING_E_NOMEM)

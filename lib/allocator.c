@@ -1583,44 +1583,31 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
                                       rf, TOKENRING_ALLOCATE_NODE_BY_NODE, err);
     if (rc != TOKENRING_E_IMPOSSIBLE || num_tokens < 2)
         return rc;
-    /* The tokens do not fit: find how many do (the most that succeed; at least one does
-     * whenever the datacenter has a token), so that the error can say so. */
-    int64_t *probe = tr_calloc(num_tokens, sizeof *probe);
-    if (!probe)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-    uint32_t lo = 0, hi = num_tokens; /* lo fits (0 trivially), hi does not */
-    while (hi - lo > 1) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        int prc = tokenring_allocate_nodes(probe, mid, topology, datacenter, &rack, 1, rf,
-                                           TOKENRING_ALLOCATE_NODE_BY_NODE, NULL);
-        if (prc == TOKENRING_OK)
-            lo = mid;
-        else if (prc == TOKENRING_E_IMPOSSIBLE)
-            hi = mid;
-        else {
-            tr_free(probe);
-            return tr_fail(err, prc, "%s", tokenring_strerror(prc));
+    /* More tokens than the datacenter has useful ranges (a 16-token node joining a
+     * single-token datacenter), which Cassandra accepts: the join plan's allocator puts
+     * the tokens beyond them where they change nothing. */
+    {
+        size_t group = 1;
+        for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+            tokenring_node_info info;
+            tokenring_topology_node(&info, topology, i);
+            if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
+                strcmp(info.datacenter, datacenter) == 0)
+                group++;
         }
+        int64_t *alt = tr_calloc(num_tokens, sizeof *alt);
+        if (!alt)
+            return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+        int jrc = tr_allocate_join_candidate(alt, num_tokens, topology, datacenter, rack,
+                                             group <= (size_t)rf ? 1 : rf, false, true, NULL,
+                                             0, false, NULL, err);
+        if (jrc == TOKENRING_OK) {
+            qsort(alt, num_tokens, sizeof *alt, cmp_i64);
+            memcpy(tokens_out, alt, num_tokens * sizeof *alt);
+        }
+        tr_free(alt);
+        return jrc;
     }
-    tr_free(probe);
-    size_t dc_tokens = 0;
-    for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, topology, i);
-        if (strcmp(info.datacenter, datacenter) == 0)
-            dc_tokens += info.token_count;
-    }
-    if (lo == 0)
-        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                       "no room left in datacenter '%s' for %u more tokens: not one fits "
-                       "(every range of its ring, %zu tokens, is too narrow to split)",
-                       datacenter, num_tokens, dc_tokens);
-    return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                   "no room left in datacenter '%s' for %u more tokens: only %u fit, because "
-                   "a new node takes at most one token in each range of the datacenter's "
-                   "ring (%zu tokens) that is not next to one of its own tokens; ask for %u "
-                   "or fewer",
-                   datacenter, num_tokens, lo, dc_tokens, lo);
 }
 
 uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,

@@ -130,7 +130,7 @@ static void test_never_worse_than_cassandra(void **state)
         tokenring_error err;
         memset(&err, 0, sizeof err);
         int rc = tokenring_allocate_join128(got, T, topo, f[1], f[2], f[3], ks, local_rf,
-                                            TOKENRING_CASSANDRA_5_0, 0, &err);
+                                            TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err);
         bool ok = strncmp(f[7], "ok ", 3) == 0;
         size_t n = ok ? a128_tokens(f[7] + 3, &want, &wantcap) : 0;
         /* an empty datacenter: Cassandra's tokens start at its random draw (the vector's
@@ -198,6 +198,52 @@ static void test_never_worse_than_cassandra(void **state)
     assert_true(better > 0);
 }
 
+/* The default plan on RandomPartitioner: Cassandra's tokens bit for bit; where a joining
+ * node holds them (Cassandra does not see it), the allocator's plan, free tokens. */
+static void test_default_is_cassandra(void **state)
+{
+    (void)state;
+    tokenring_topology *rp = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&rp, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    uint64_t s = 7;
+    tokenring_token128 tk[4], out[4], cass[4];
+    for (int i = 0; i < 9; i++) {
+        char name[16], rack[8];
+        snprintf(name, sizeof name, "10.0.0.%d", i + 1);
+        snprintf(rack, sizeof rack, "r%d", i % 3 + 1);
+        assert_int_equal(tokenring_layout_even_tokens128(tk, 4, (uint32_t)i, 9), TOKENRING_OK);
+        for (int k = 0; k < 4; k++) {
+            s = s * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+            tk[k].lo ^= s >> 40; /* near even, not even */
+        }
+        assert_int_equal(tokenring_topology_add_node128(rp, name, "dc1", rack, tk, 4, NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_error err;
+    assert_int_equal(tokenring_allocate_join128(out, 4, rp, "10.0.1.1", "dc1", "r2", NULL, 3,
+                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_cassandra128(cass, 4, rp, "10.0.1.1", "dc1", "r2",
+                                                     NULL, 3, NULL, TOKENRING_CASSANDRA_5_0,
+                                                     0, &err),
+                     TOKENRING_OK);
+    for (int k = 0; k < 4; k++)
+        assert_true(same(out[k], cass[k]));
+    assert_int_equal(tokenring_topology_add_node128(rp, "10.0.2.1", "dc1", "r1", cass, 4, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_state(rp, "10.0.2.1", TOKENRING_STATE_JOINING,
+                                                  TOKENRING_UP, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_join128(out, 4, rp, "10.0.1.1", "dc1", "r2", NULL, 3,
+                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    for (int k = 0; k < 4; k++)
+        for (int j = 0; j < 4; j++)
+            assert_false(same(out[k], cass[j]));
+    tokenring_topology_free(rp);
+}
+
 static void test_arguments(void **state)
 {
     (void)state;
@@ -218,33 +264,33 @@ static void test_arguments(void **state)
     memcpy(keep, out, sizeof out);
     tokenring_error err;
     assert_int_equal(tokenring_allocate_join128(out, 4, m3, "n", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                                                TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_UNSUPPORTED);
     assert_non_null(strstr(err.message, "tokenring_allocate_join()"));
     assert_int_equal(tokenring_allocate_join128(out, 4, bop, "n", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                                                TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_UNSUPPORTED);
     int64_t o64[4];
     assert_int_equal(tokenring_allocate_join(o64, 4, rp, "n", "dc1", "r1", NULL, 1,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_UNSUPPORTED);
     assert_non_null(strstr(err.message, "tokenring_allocate_join128()"));
     assert_int_equal(tokenring_allocate_join128(NULL, 4, rp, "n", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                                                TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_INVAL);
     assert_int_equal(tokenring_allocate_join128(out, 4, rp, "a", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                                                TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_EXISTS);
     assert_int_equal(tokenring_allocate_join128(out, 4, rp, "n", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 1, &err),
+                                                TOKENRING_CASSANDRA_5_0,  0x2, &err),
                      TOKENRING_E_INVAL);
     assert_int_equal(tokenring_allocate_join128(out, 0, rp, "n", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                                                TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_RANGE);
     assert_memory_equal(out, keep, sizeof out);
     /* a plan: 4 tokens, ascending, distinct, none held */
     assert_int_equal(tokenring_allocate_join128(out, 4, rp, "n", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                                                TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_OK);
     for (int i = 1; i < 4; i++)
         assert_true(tokenring_token128_compare(out[i - 1], out[i]) < 0);
@@ -271,7 +317,7 @@ static void test_arguments(void **state)
     if (crc != TOKENRING_OK)
         fail_msg("Cassandra's allocation: %d %s", crc, err.message);
     assert_int_equal(tokenring_allocate_join128(out, 4, rp, "n", "dc1", "r1", NULL, 1,
-                                                TOKENRING_CASSANDRA_5_0, 0, &err),
+                                                TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_OK);
     assert_memory_equal(out, cass, sizeof cass);
     tokenring_topology_free(m3);
@@ -284,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_never_worse_than_cassandra),
         cmocka_unit_test(test_arguments),
+        cmocka_unit_test(test_default_is_cassandra),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -539,7 +539,7 @@ static void test_join_simple_strategy(void **state)
     tokenring_error err;
     /* a rack of its own: SimpleStrategy ignores racks, so it must not matter */
     assert_int_equal(tokenring_allocate_join(tok, 16, t, "172.16.0.13", "datacenter1", "rack1",
-                                             ks, 0, TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             ks, 0, TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_OK);
     assert_distinct_new(tok, 16, t);
     double ours[2], theirs[2];
@@ -570,7 +570,7 @@ static void test_join_second_node(void **state)
     assert_int_equal(tokenring_topology_add_node(t, "10.0.0.1", "dc1", "rack1", tok, 16, NULL),
                      TOKENRING_OK);
     assert_int_equal(tokenring_allocate_join(tok, 16, t, "10.0.0.2", "dc1", "rack1", NULL, 3,
-                                             TOKENRING_CASSANDRA_5_0, 0, NULL),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, NULL),
                      TOKENRING_OK);
     assert_distinct_new(tok, 16, t);
     assert_int_equal(tokenring_allocate_cassandra(c, 16, t, "10.0.0.2", "dc1", "rack1", NULL, 3,
@@ -606,16 +606,21 @@ static void test_join_single_token_ring(void **state)
     int64_t tok[16];
     tokenring_error err;
     assert_int_equal(tokenring_allocate_join(tok, 16, t, "10.0.0.99", "dc1", "rack1", ks, 0,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_OK);
     assert_distinct_new(tok, 16, t);
     double ours[2];
     join_balance(t, ks, "10.0.0.99", "dc1", "rack1", tok, 16, ours);
     assert_true(ours[0] < 1.5); /* Cassandra's tokens give the new node everything: 2.0 */
-    /* the 1.0 allocator with NTS on the same ring still says how many fit and why */
+    /* the 1.0 allocator with NTS on the same ring accepts the node too, as Cassandra */
     assert_int_equal(tokenring_allocate_tokens(tok, 16, t, "dc1", "rack1", 3, 0, &err),
-                     TOKENRING_E_IMPOSSIBLE);
-    assert_non_null(strstr(err.message, "only"));
+                     TOKENRING_OK);
+    assert_distinct_new(tok, 16, t);
+    /* and so does the default plan (Cassandra's tokens) */
+    assert_int_equal(tokenring_allocate_join(tok, 16, t, "10.0.0.99", "dc1", "rack1", ks, 0,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    assert_distinct_new(tok, 16, t);
     tokenring_replication_free(ks);
     tokenring_topology_free(t);
 }
@@ -650,7 +655,7 @@ static void test_join_half_move_avoids_taken_tokens(void **state)
                      TOKENRING_OK);
     int64_t ours[16], cass[16], again[16], cass2[16];
     assert_int_equal(tokenring_allocate_join(ours, 16, t, "new", "dc1", "r1", NULL, 3,
-                                             TOKENRING_CASSANDRA_4_0, 0, &err),
+                                             TOKENRING_CASSANDRA_4_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_OK);
     assert_int_equal(tokenring_allocate_cassandra(cass, 16, t, "new", "dc1", "r1", NULL, 3,
                                                   NULL, TOKENRING_CASSANDRA_4_0, 0, &err),
@@ -665,7 +670,7 @@ static void test_join_half_move_avoids_taken_tokens(void **state)
     assert_int_equal(tokenring_topology_add_node(t, "other", "dc2", "r1", &held, 1, &err),
                      TOKENRING_OK);
     assert_int_equal(tokenring_allocate_join(again, 16, t, "new", "dc1", "r1", NULL, 3,
-                                             TOKENRING_CASSANDRA_4_0, 0, &err),
+                                             TOKENRING_CASSANDRA_4_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_OK);
     assert_int_equal(tokenring_allocate_cassandra(cass2, 16, t, "new", "dc1", "r1", NULL, 3,
                                                   NULL, TOKENRING_CASSANDRA_4_0, 0, &err),
@@ -699,32 +704,32 @@ static void test_join_arguments(void **state)
     memset(tok, 0x5a, sizeof tok);
     int64_t keep = tok[0];
     assert_int_equal(tokenring_allocate_join(NULL, 4, t, "n", "dc1", "r1", NULL, 3,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_INVAL);
     assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.1", "dc1", "r1", NULL, 3,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_EXISTS);
     assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", NULL, 0,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_INVAL);
     assert_int_equal(tokenring_allocate_join(tok, 0, t, "10.0.0.2", "dc1", "r1", NULL, 3,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_RANGE);
     assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", NULL, 3, 0x99,
-                                             0, &err),
+                                             TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_UNSUPPORTED);
     assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", NULL, 3,
-                                             TOKENRING_CASSANDRA_5_0, 1, &err),
+                                             TOKENRING_CASSANDRA_5_0,  0x2, &err),
                      TOKENRING_E_INVAL);
     tokenring_replication *ks = NULL;
     tokenring_replication_network(&ks);
     tokenring_replication_set_dc(ks, "dc2", 3, 0, NULL);
     assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", ks, 0,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_IMPOSSIBLE);
     assert_non_null(strstr(err.message, "no replica"));
     assert_int_equal(tokenring_allocate_join(tok, 4, t, "10.0.0.2", "dc1", "r1", ks, 3,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err),
                      TOKENRING_E_INVAL);
     assert_true(tok[0] == keep); /* untouched on failure */
     tokenring_replication_free(ks);
@@ -802,7 +807,7 @@ static void test_join_never_worse_on_vectors(void **state)
             tokenring_error err;
             int rc = tokenring_allocate_join(got, T, topo, f[1], f[2], f[3],
                                              local_rf ? NULL : ks, local_rf,
-                                             TOKENRING_CASSANDRA_5_0, 0, &err);
+                                             TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err);
             if (rc != TOKENRING_OK)
                 fail_msg("join %s: %s", f[1], err.message);
             double o[2], c[2];
@@ -831,6 +836,62 @@ static void test_join_never_worse_on_vectors(void **state)
     fclose(fp);
 }
 
+/* The default plan is Cassandra's tokens, bit for bit: on a ring of random tokens, on an
+ * empty ring (started at token 0), and the allocator's plan where Cassandra's tokens are
+ * held by a joining node (Cassandra does not see joining nodes). */
+static void test_join_default_is_cassandra(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    int64_t tok[8], cass[8], zero = 0;
+    tokenring_error err;
+    /* empty: Cassandra's layout started at 0 */
+    assert_int_equal(tokenring_allocate_join(tok, 8, t, "10.0.0.1", "dc1", "r1", NULL, 3,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_cassandra(cass, 8, t, "10.0.0.1", "dc1", "r1", NULL, 3,
+                                                  &zero, TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    assert_memory_equal(tok, cass, sizeof tok);
+    uint64_t s = 32;
+    for (int i = 0; i < 12; i++) {
+        char name[16], rack[8];
+        snprintf(name, sizeof name, "10.0.0.%d", i + 1);
+        snprintf(rack, sizeof rack, "r%d", i % 3 + 1);
+        for (int k = 0; k < 8; k++) {
+            s = s * UINT64_C(6364136223846793005) + UINT64_C(1442695040888963407);
+            tok[k] = (int64_t)s;
+        }
+        qsort(tok, 8, sizeof *tok, cmp_tok);
+        assert_int_equal(tokenring_topology_add_node(t, name, "dc1", rack, tok, 8, NULL),
+                         TOKENRING_OK);
+    }
+    for (int r = 1; r <= 4; r++) { /* r4: the first node of a new rack */
+        char rack[8];
+        snprintf(rack, sizeof rack, "r%d", r);
+        assert_int_equal(tokenring_allocate_join(tok, 8, t, "10.0.1.1", "dc1", rack, NULL, 3,
+                                                 TOKENRING_CASSANDRA_5_0, 0, &err),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_allocate_cassandra(cass, 8, t, "10.0.1.1", "dc1", rack,
+                                                      NULL, 3, NULL, TOKENRING_CASSANDRA_5_0,
+                                                      0, &err),
+                         TOKENRING_OK);
+        assert_memory_equal(tok, cass, sizeof tok);
+    }
+    /* a joining node holds Cassandra's tokens: the allocator's plan, no collision */
+    assert_int_equal(tokenring_topology_add_node(t, "10.0.2.1", "dc1", "r1", cass, 8, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_state(t, "10.0.2.1", TOKENRING_STATE_JOINING,
+                                                  TOKENRING_UP, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_allocate_join(tok, 8, t, "10.0.1.1", "dc1", "r4", NULL, 3,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    assert_distinct_new(tok, 8, t);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -845,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_join_simple_strategy),
         cmocka_unit_test(test_join_second_node),
         cmocka_unit_test(test_join_single_token_ring),
+        cmocka_unit_test(test_join_default_is_cassandra),
         cmocka_unit_test(test_join_half_move_avoids_taken_tokens),
         cmocka_unit_test(test_join_arguments),
         cmocka_unit_test(test_join_never_worse_on_vectors),

@@ -63,7 +63,7 @@ static int op_join_local(void *vctx, void **made)
     int64_t out[8];
     tokenring_error err;
     int rc = tokenring_allocate_join(out, 8, ctx->topology, "10.0.9.9", "dc1", "r1", NULL, 2,
-                                     TOKENRING_CASSANDRA_5_0, 0, &err);
+                                     TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err);
     if (rc != TOKENRING_OK)
         assert_int_equal(err.code, rc);
     return rc;
@@ -75,7 +75,32 @@ static int op_join_keyspace(void *vctx, void **made)
     oom_ctx *ctx = vctx;
     int64_t out[8];
     return tokenring_allocate_join(out, 8, ctx->topology, "10.0.9.9", "dc9", "r1",
-                                   ctx->replication, 0, TOKENRING_CASSANDRA_4_1, 0, NULL);
+                                   ctx->replication, 0, TOKENRING_CASSANDRA_4_1, TOKENRING_JOIN_BEST_ONE_STEP, NULL);
+}
+
+/* the default plan (Cassandra's tokens) */
+static int op_join_default(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    int64_t out[8];
+    return tokenring_allocate_join(out, 8, ctx->topology, "10.0.9.9", "dc1", "r1", NULL, 2,
+                                   TOKENRING_CASSANDRA_5_0, 0, NULL);
+}
+
+/* tokenring_allocate_tokens with more tokens than the datacenter's ranges (the join plan's
+ * allocator places the rest), and the default join where a joining node holds
+ * Cassandra's tokens (the allocator's plan instead) */
+static int op_tokens_beyond(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    int64_t out[16];
+    int rc = tokenring_allocate_tokens(out, 16, ctx->topology, "dc1", "r1", 3, 0, NULL);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_allocate_join(out, 4, ctx->topology, "10.0.9.9", "dc1", "r1", NULL, 3,
+                                     TOKENRING_CASSANDRA_5_0, 0, NULL);
+    return rc;
 }
 
 /* ------------------------------------------------ RandomPartitioner (128-bit) */
@@ -125,7 +150,7 @@ static int op_join128(void *vctx, void **made)
     tokenring_token128 out[8];
     tokenring_error err;
     int rc = tokenring_allocate_join128(out, 8, ctx->topology, "10.0.9.9", "dc1", "r1", NULL,
-                                        2, TOKENRING_CASSANDRA_5_0, 0, &err);
+                                        2, TOKENRING_CASSANDRA_5_0, TOKENRING_JOIN_BEST_ONE_STEP, &err);
     if (rc != TOKENRING_OK)
         assert_int_equal(err.code, rc);
     return rc;
@@ -137,7 +162,7 @@ static int op_join128_keyspace(void *vctx, void **made)
     oom_ctx *ctx = vctx;
     tokenring_token128 out[8];
     return tokenring_allocate_join128(out, 8, ctx->topology, "10.0.9.9", "dc2", "r1",
-                                      ctx->replication, 0, TOKENRING_CASSANDRA_4_1, 0, NULL);
+                                      ctx->replication, 0, TOKENRING_CASSANDRA_4_1, TOKENRING_JOIN_BEST_ONE_STEP, NULL);
 }
 
 /* The sample topology's nodes with 128-bit tokens (each 64-bit token t as
@@ -224,8 +249,35 @@ static void cassandra_paths(void **state)
     oom_check("allocate_cassandra keyspace", &ctx, op_keyspace, oom_dump_topology);
     oom_check("allocate_join local rf", &ctx, op_join_local, oom_dump_topology);
     oom_check("allocate_join keyspace", &ctx, op_join_keyspace, oom_dump_topology);
+    oom_check("allocate_join default", &ctx, op_join_default, oom_dump_topology);
     tokenring_replication_free(ctx.replication);
     tokenring_topology_free(ctx.topology);
+    /* three single-token nodes, and a joining node holding Cassandra's tokens for the
+     * next one */
+    oom_ctx one = { NULL, NULL, NULL, NULL, NULL };
+    assert_int_equal(tokenring_topology_new(&one.topology), TOKENRING_OK);
+    for (int i = 0; i < 3; i++) {
+        char name[16];
+        snprintf(name, sizeof name, "10.0.0.%d", i + 1);
+        int64_t tok = (int64_t)((uint64_t)INT64_MIN + 1 + (uint64_t)i * (UINT64_MAX / 3));
+        assert_int_equal(tokenring_topology_add_node(one.topology, name, "dc1", "r1", &tok, 1,
+                                                     NULL),
+                         TOKENRING_OK);
+    }
+    int64_t held[4];
+    assert_int_equal(tokenring_allocate_cassandra(held, 4, one.topology, "10.0.9.9", "dc1",
+                                                  "r1", NULL, 3, NULL, TOKENRING_CASSANDRA_5_0,
+                                                  0, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(one.topology, "10.0.8.8", "dc1", "r1", held,
+                                                 4, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_state(one.topology, "10.0.8.8",
+                                                  TOKENRING_STATE_JOINING, TOKENRING_UP, NULL),
+                     TOKENRING_OK);
+    oom_check("allocate_tokens beyond the ranges, join fallback", &one, op_tokens_beyond,
+              oom_dump_topology);
+    tokenring_topology_free(one.topology);
 }
 
 int main(void)

@@ -5,6 +5,7 @@ package tokenring
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -212,6 +213,20 @@ func TestAllocateJoin(t *testing.T) {
 		if got[i-1] >= got[i] {
 			t.Fatalf("tokens not ascending: %v", got)
 		}
+	}
+	theirs, err := topo.AllocateAsCassandra(16, "172.16.0.13", "datacenter1", "rack1", ks, 0, nil, Cassandra50, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(got) != fmt.Sprint(theirs) {
+		t.Fatalf("default plan %v, Cassandra's tokens %v", got, theirs)
+	}
+	one, err := topo.AllocateJoinOneStep(16, "172.16.0.13", "datacenter1", "rack1", ks, 0, Cassandra50)
+	if err != nil || len(one) != 16 {
+		t.Fatalf("one step: %v %v", one, err)
+	}
+	if _, err := topo.AllocateJoinOneStep(16, "172.16.0.11", "datacenter1", "rack1", nil, 3, Cassandra50); !errors.Is(err, ErrExists) {
+		t.Fatalf("existing node, one step: %v", err)
 	}
 	if _, err := topo.AllocateJoin(16, "172.16.0.11", "datacenter1", "rack1", nil, 3, Cassandra50); !errors.Is(err, ErrExists) {
 		t.Fatalf("existing node: %v", err)

@@ -213,8 +213,12 @@ func EvenTokens128(numTokens, slot, slots int) ([]Token128, error) {
 }
 
 // AllocateTokens chooses numTokens tokens (ascending) for one node joining datacenter /
-// rack of the topology, minimising the effective-ownership imbalance of the datacenter
-// under NetworkTopologyStrategy with factor rf there. The topology is not modified.
+// rack of the topology with the 1.0 allocator (tokenring_allocate_tokens), under
+// NetworkTopologyStrategy with factor rf there. The topology is not modified.
+//
+// Deprecated: use AllocateJoin, the library's join plan (Cassandra's tokens by default):
+// a datacenter grown node by node with AllocateTokens ended less balanced than with
+// Cassandra's tokens on most growths of the sweep in doc/performance.md ("Growth sweep").
 func (t *Topology) AllocateTokens(numTokens int, datacenter, rack string, rf int) ([]int64, error) {
 	return t.AllocateTokensContext(context.Background(), numTokens, datacenter, rack, rf)
 }
@@ -411,10 +415,9 @@ func (t *Topology) AllocateAsCassandra128(numTokens int, name, datacenter, rack 
 	return out, nil
 }
 
-// AllocateJoin128 is AllocateJoin for a RandomPartitioner topology: the library's tokens
-// (ascending, 0 .. 2^127) for node name joining, never less balanced than the tokens
-// Cassandra release would choose (AllocateAsCassandra128). The allocator plans on a 64-bit
-// projection of the ring; every candidate is judged exactly on the ring itself. See
+// AllocateJoin128 is AllocateJoin for a RandomPartitioner topology: the library's join
+// plan (ascending, 0 .. 2^127) for node name joining, by default the tokens Cassandra
+// release would choose (AllocateAsCassandra128) bit for bit. See
 // tokenring_allocate_join128.
 func (t *Topology) AllocateJoin128(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, release CassandraRelease) ([]Token128, error) {
 	var out []Token128
@@ -469,14 +472,28 @@ func (t *Topology) cassandraCall(numTokens int, name, datacenter, rack string, k
 	return newError(st, &detail)
 }
 
-// AllocateJoin returns the library's default tokens (ascending) for node name joining
-// datacenter/rack, final when it joins: never less balanced (max/mean, then min/mean of
-// effective ownership in the datacenter, primary while it has at most rf nodes) than the
-// tokens Cassandra release would choose for the same node, under keyspace (SimpleStrategy
-// balances the whole cluster, racks ignored) or, when keyspace is nil,
-// NetworkTopologyStrategy {datacenter: localRF} (then localRF must be at least 1, else 0).
-// See tokenring_allocate_join.
+// AllocateJoin returns the library's join plan (tokens ascending) for node name joining
+// datacenter/rack, final when it joins: by default the tokens Cassandra release would
+// choose, bit for bit (an empty datacenter starts at token 0), so a datacenter grown node
+// by node ends exactly as balanced as under Cassandra's allocator; the allocator's plan
+// only where Cassandra gives none. Under keyspace (SimpleStrategy: the whole cluster) or,
+// when keyspace is nil, NetworkTopologyStrategy {datacenter: localRF} (then localRF must
+// be at least 1, else 0). AllocateJoinOneStep is the plan best for this one join. See
+// tokenring_allocate_join.
 func (t *Topology) AllocateJoin(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, release CassandraRelease) ([]int64, error) {
+	return t.allocateJoin(numTokens, name, datacenter, rack, keyspace, localRF, release, 0)
+}
+
+// AllocateJoinOneStep is AllocateJoin with TOKENRING_JOIN_BEST_ONE_STEP: the tokens best
+// for this one join, never less balanced (max/mean, then min/mean of effective ownership
+// in the datacenter, primary while it has at most rf nodes) than Cassandra's for it; a
+// datacenter grown join after join that way can end less balanced than Cassandra's (12
+// of 82 growths of the reduced sweep, doc/performance.md "Growth sweep").
+func (t *Topology) AllocateJoinOneStep(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, release CassandraRelease) ([]int64, error) {
+	return t.allocateJoin(numTokens, name, datacenter, rack, keyspace, localRF, release, C.TOKENRING_JOIN_BEST_ONE_STEP)
+}
+
+func (t *Topology) allocateJoin(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, release CassandraRelease, flags C.uint32_t) ([]int64, error) {
 	if numTokens <= 0 || numTokens > LayoutMaxTokens {
 		return nil, goError(CodeRange, "token count %d outside 1..%d", numTokens, LayoutMaxTokens)
 	}
@@ -511,7 +528,7 @@ func (t *Topology) AllocateJoin(numTokens int, name, datacenter, rack string, ke
 	}
 	out := make([]int64, numTokens)
 	var detail C.tokenring_error
-	st := C.tokenring_allocate_join((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cn), charp(cd), charp(cr), ks, C.int32_t(localRF), C.uint32_t(release), 0, &detail)
+	st := C.tokenring_allocate_join((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, charp(cn), charp(cd), charp(cr), ks, C.int32_t(localRF), C.uint32_t(release), flags, &detail)
 	if err := newError(st, &detail); err != nil {
 		return nil, err
 	}

@@ -382,9 +382,14 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
  * node of @p topology (any datacenter); a split point on such a token steps to the next
  * value.
  *
- * This is the allocator as of 1.0; the default plan for one joining node, which also
- * weighs Cassandra's own choice and is never less balanced than it, is
- * tokenring_allocate_join().
+ * Deprecated (since 1.2) in favour of tokenring_allocate_join(), the library's join plan
+ * (Cassandra's own tokens by default): a datacenter grown node by node with this call
+ * ended less balanced than the same growth with Cassandra's tokens on 175 of 180
+ * growths of the sweep in doc/performance.md ("Growth sweep"). Kept for compatibility.
+ * Since 1.2 a node with more tokens than the datacenter has ranges (16 tokens joining a
+ * few single-token nodes), which Cassandra accepts, is not refused: the tokens beyond
+ * the useful ranges go where they change nothing, as tokenring_allocate_join()'s
+ * allocator candidate places them.
  *
  * Thread-safe as a reader of @p topology. Complexity about O(M (w^2 + log M)) for M
  * tokens in the datacenter and w tokens walked per replica set.
@@ -400,6 +405,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
  *         #TOKENRING_E_RANGE (@p num_tokens or @p rf out of range); #TOKENRING_E_IMPOSSIBLE
  *         (no room left for distinct tokens); #TOKENRING_E_NOMEM
  * @since 1.0
+ * @deprecated Use tokenring_allocate_join().
  */
 TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                             const tokenring_topology *topology,
@@ -423,7 +429,7 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  * of the intermediate states of a one-by-one rollout being less even than the final one.
  *
  * For one node joining a running cluster, tokenring_allocate_join() is the library's
- * default plan (what `tokenring join` uses): never less balanced than Cassandra's choice.
+ * join plan (what `tokenring join` uses): Cassandra's own tokens by default.
  *
  * Thread-safe as a reader of @p topology. Complexity about O(count * M (w^2 + log M)).
  * @param[out] tokens_out receives @p count * @p num_tokens tokens
@@ -665,19 +671,39 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 
 /* ------------------------------------------------- the default plan for one join */
 
+/** Flag for tokenring_allocate_join(), tokenring_allocate_join128() and
+ *  tokenring_allocate_join_limited(): the plan best in one step (the default of 1.2
+ *  before this flag) instead of Cassandra's tokens. Each join is then never less balanced
+ *  than Cassandra's tokens for that join, but a datacenter grown join after join with it
+ *  can end less balanced than the same growth with Cassandra's (see
+ *  tokenring_allocate_join()). @since 1.2 */
+#define TOKENRING_JOIN_BEST_ONE_STEP 0x1u
+
 /**
- * The tokens for one node joining @p topology, final when it joins: the library's
- * default plan (what `tokenring join` uses, and tokenring_allocate_tokens()), never less
- * balanced than the tokens Cassandra would give the same node.
+ * The tokens for one node joining @p topology, final when it joins: the library's join
+ * plan (what `tokenring join` uses). By default the plan is Cassandra's own tokens,
+ * tokenring_allocate_cassandra() with the same arguments, so a datacenter grown node by
+ * node with it is exactly as balanced as the same growth under Cassandra's allocator; an
+ * empty allocation ring starts at token 0 (Cassandra's layout up to a rotation: Cassandra
+ * draws that first token at random). Where Cassandra gives no tokens (1 < racks < rf,
+ * which Cassandra refuses; a case where its allocator throws; tokens held by a joining
+ * node) the plan is the replication-aware allocator's, described below.
  *
- * The join is judged by effective ownership under
+ * Why Cassandra's tokens are the default: the plan best in one step
+ * (#TOKENRING_JOIN_BEST_ONE_STEP), applied join after join from a first node per rack,
+ * ended less balanced than Cassandra's on the same growth on 12 of 82 configurations of
+ * the reduced growth sweep (tests/growth_sweep.c; doc/performance.md, "Growth sweep", has
+ * the full sweep), by up to about 1 % of the mean in max/mean, while it was more balanced
+ * on about as many; no per-join rule found keeps "never less balanced than Cassandra's"
+ * over a whole growth.
+ *
+ * With #TOKENRING_JOIN_BEST_ONE_STEP, the join is judged by effective ownership under
  * @p keyspace (or NetworkTopologyStrategy {@p datacenter: @p local_rf}) over the nodes
  * of @p datacenter that hold ring tokens once the node has joined (every node of the
  * cluster with SimpleStrategy), by max/mean, then min/mean (no finer tie-break); primary
  * ownership instead while that group has at most rf nodes (every node then replicates
- * everything).
- *
- * Candidates, each evaluated exactly with the library's ring, placement and balance:
+ * everything). Candidates, each evaluated exactly with the library's ring, placement and
+ * balance:
  *  - Cassandra's own choice, tokenring_allocate_cassandra() with the same arguments
  *    (when Cassandra would give one: not where it refuses, e.g. 1 < racks < rf, nor, from
  *    8 tokens on, for an empty allocation ring, whose first token Cassandra draws at
@@ -694,23 +720,22 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
  *    changes; the full move raised the max/mean of datacenters grown join after join).
  * The result is Cassandra's candidate unless another is at least as good on both
  * max/mean and min/mean and lowers max/mean or, at equal max/mean, raises min/mean;
- * without Cassandra's candidate, the allocator's plan. So this join never leaves the
- * datacenter less balanced than Cassandra's tokens would.
+ * without Cassandra's candidate, the allocator's plan. So this one join never leaves the
+ * datacenter less balanced than Cassandra's tokens would; the joins after it start from
+ * another ring than Cassandra's, and can end less balanced (see above).
  *
  * When each candidate competes (chosen on the allocator baseline, a datacenter grown
  * join after join, where a better single join can serve later joins worse): the
  * allocator's plan for the first rf + 1 nodes of the group, when the ring has fewer
  * tokens than @p num_tokens, and where Cassandra gives no tokens; the refined tokens
  * from 8 tokens per node on. Below 8 tokens per node the result is Cassandra's tokens
- * whenever Cassandra gives some, an empty ring started at token 0 (Cassandra's own
- * layout up to a rotation). doc/performance.md has the figures: on the vectors of
- * tokenring_allocate_cassandra() no join is less balanced and about 39 % are more; on
- * the baseline built node by node 10 of 13 datacenters end more balanced and 3 as
- * balanced (the last node's figures are close to chaotic: on other sizes some end less
- * balanced, see there).
+ * whenever Cassandra gives some, an empty ring started at token 0. doc/performance.md has
+ * the figures: on the vectors of tokenring_allocate_cassandra() no join is less balanced
+ * and about 39 % are more.
  *
- * Thread-safe as a reader of @p topology. Complexity: Cassandra's allocation, the
- * allocator's, and three ring and placement builds of the cluster.
+ * Thread-safe as a reader of @p topology. Complexity: Cassandra's allocation and one ring
+ * and placement build of the cluster (with #TOKENRING_JOIN_BEST_ONE_STEP also the
+ * allocator's, and two more builds).
  * @param[out] tokens_out receives @p num_tokens tokens, ascending; untouched on failure
  * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_MAX_NUM_TOKENS, Cassandra's
  *        own limit; tokenring_allocate_join_limited() raises it)
@@ -724,7 +749,7 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
  *        @p keyspace is NULL, else 0
  * @param release the Cassandra release line of the comparison (#TOKENRING_CASSANDRA_4_0,
  *        #TOKENRING_CASSANDRA_4_1 or #TOKENRING_CASSANDRA_5_0; they differ only in ties)
- * @param flags 0 (reserved)
+ * @param flags 0 (Cassandra's tokens) or #TOKENRING_JOIN_BEST_ONE_STEP
  * @param[out] err optional detail
  * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, bad name, unknown flag, both
  *         or neither of @p keyspace / @p local_rf); #TOKENRING_E_RANGE (@p num_tokens or
@@ -746,8 +771,10 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
  * joining, never less balanced than the tokens Cassandra would give the same node
  * (tokenring_allocate_cassandra128()).
  *
- * The candidates and the rule are those of tokenring_allocate_join(): Cassandra's tokens
- * (exact), the allocator's greedy plan and Cassandra's tokens refined half way; each is
+ * By default the result is Cassandra's tokens (exact), as for tokenring_allocate_join().
+ * With #TOKENRING_JOIN_BEST_ONE_STEP the candidates and the rule are those of
+ * tokenring_allocate_join(): Cassandra's tokens, the allocator's greedy plan and
+ * Cassandra's tokens refined half way; each is
  * evaluated exactly on the RandomPartitioner ring (ownership widths over 2^127), and the
  * result is Cassandra's tokens unless another candidate is at least as good on both
  * max/mean and min/mean and better on one. The allocator plans on a projection of the
@@ -768,7 +795,7 @@ TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_toke
  * @param keyspace as tokenring_allocate_join()
  * @param local_rf as tokenring_allocate_join()
  * @param release as tokenring_allocate_join()
- * @param flags 0 (reserved)
+ * @param flags 0 or #TOKENRING_JOIN_BEST_ONE_STEP
  * @param[out] err optional detail
  * @return as tokenring_allocate_join(); #TOKENRING_E_UNSUPPORTED also for a topology of
  *         another partitioner (Murmur3: tokenring_allocate_join(); ByteOrderedPartitioner
@@ -803,7 +830,7 @@ TOKENRING_API int tokenring_allocate_join128(tokenring_token128 *tokens_out,
  * @param keyspace as tokenring_allocate_join()
  * @param local_rf as tokenring_allocate_join()
  * @param release as tokenring_allocate_join()
- * @param flags 0 (reserved)
+ * @param flags 0 or #TOKENRING_JOIN_BEST_ONE_STEP
  * @param[in,out] limits budget and num_tokens cap; receives the estimate (NULL: the
  *        defaults; the progress callback is not called)
  * @param[out] err optional detail

@@ -1345,7 +1345,7 @@ def test_cassandra():
         check("%.3f / %.3f" % (max(w) / mean, min(w) / mean) ==
               "%s / %s" % (m.group(3), m.group(4)),
               "the 'Cassandra would choose' figures are those of its tokens: %r" % line)
-    # 5b. the default plan (tokenring_allocate_join) is never less balanced than Cassandra's:
+    # 5b. the one-step plan (join --one-step) is never less balanced than Cassandra's:
     # the issue's example gives every node two thirds (SimpleStrategy: racks ignored, a
     # rack of its own changes nothing), a second node joining a one-node datacenter balances
     # primary ranges, 16 tokens join a datacenter of single-token nodes
@@ -1354,8 +1354,16 @@ def test_cassandra():
                       r"plan ([0-9.]+) / ([0-9.]+); Cassandra 5\.0's allocator ([0-9.]+) / "
                       r"([0-9.]+)", out)
         return (m.group(1), [float(m.group(i)) for i in range(2, 6)]) if m else (None, None)
+    # the default plan is Cassandra's tokens (join --as-cassandra); --one-step the plan
+    # best for this one join
+    def tokens_line(out):
+        return [l for l in out.splitlines() if l.startswith("Tokens: ")]
+    check(tokens_line(ok(base)) == tokens_line(ok(base + ["--as-cassandra"])) != [],
+          "join: the default plan is Cassandra's tokens")
+    check("the library's plan, best in one step" in ok(base + ["--one-step"]),
+          "join --one-step names its plan")
     for rack in ([], ["--rack", "rack9"]):
-        j = js(base + rack)
+        j = js(base + rack + ["--one-step"])
         w = [int(n["after_width"]) for n in j["nodes"]]
         check(len(w) == 3 and all(abs(x / 2**64 - 2 / 3) < 1e-4 for x in w),
               "join (SimpleStrategy 2, 3 nodes%s): two thirds each: %r"
@@ -1363,7 +1371,7 @@ def test_cassandra():
     one = os.path.abspath(os.path.join(SAMPLES, "ring-5.0-1node-vnodes16-owns-unknown.txt"))
     kind, f = balance_pair(ok(["--input", one, "--keyspace",
                                "ks=NetworkTopologyStrategy:datacenter1=3", "join", "ks",
-                               "10.0.0.2"]))
+                               "10.0.0.2", "--one-step"]))
     check(kind == "primary" and f[0] <= f[2] and f[1] >= f[3] and f[0] < 1.01,
           "second node of a one-node datacenter: primary balance ours <= Cassandra's: %r"
           % (f,))

@@ -486,13 +486,15 @@ static void join_partitioned(tr_ctx *ctx)
         ptokens_alloc(&pt, p, (size_t)T);
         tokenring_limits lim;
         tool_limits(ctx, &lim, "join");
-        int rc = tokenring_allocate_join_limited(NULL, pt.t128, (uint32_t)T, t, ctx->opt.args[1],
-                                                 dc, rack, r, 0, cassandra_release(ctx, NULL), 0,
-                                                 &lim, &err);
+        int rc = tokenring_allocate_join_limited(
+            NULL, pt.t128, (uint32_t)T, t, ctx->opt.args[1], dc, rack, r, 0,
+            cassandra_release(ctx, NULL), ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0,
+            &lim, &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "join: allocating tokens");
         ptokens_texts(&pt);
-        snprintf(how, sizeof how, ": the library's plan");
+        snprintf(how, sizeof how, ctx->opt.one_step ? ": the library's plan, best in one step"
+                                                    : ": the library's plan");
     } else {
         const char *line;
         uint32_t release = cassandra_release(ctx, &line);
@@ -679,12 +681,16 @@ TOOL_COMMAND(cmd_join)
         tokens = calloc(nt, sizeof *tokens);
         if (!tokens)
             die(EXIT_INTERNAL, "out of memory");
-        /* the default plan: never less balanced than Cassandra's own choice */
+        /* the library's plan: Cassandra's tokens, or with --one-step the plan best in one
+         * step (never less balanced than Cassandra's for this join) */
         tokenring_limits lim;
         tool_limits(ctx, &lim, "join");
-        int rc = tokenring_allocate_join_limited(tokens, NULL, (uint32_t)T, t, ctx->opt.args[1],
-                                                 dc, rack, r, 0, cassandra_release(ctx, NULL), 0,
-                                                 &lim, &err);
+        int rc = tokenring_allocate_join_limited(
+            tokens, NULL, (uint32_t)T, t, ctx->opt.args[1], dc, rack, r, 0,
+            cassandra_release(ctx, NULL), ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0,
+            &lim, &err);
+        if (ctx->opt.one_step)
+            snprintf(how, sizeof how, ": the library's plan, best in one step");
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "join: allocating tokens");
     }

@@ -82,8 +82,8 @@
       "the library's plan (its replication-aware allocator). " \
       "--racks gives the number of nodes per rack (racks rack1, rack2, ... filled " \
       "round-robin; RAC1=2,RAC2=2 names them). The batch is refined jointly unless " \
-      "--node-by-node is given: then each node gets the default plan for one join (as " \
-      "join; never less balanced than Cassandra's tokens) and a progress bar shows on a " \
+      "--node-by-node is given: then each node gets the library's plan for one join (as " \
+      "join: Cassandra's tokens, or with --one-step the plan best in one step) and a progress bar shows on a " \
       "terminal. Prints one line per node, in join order. With " \
       "--as-cassandra, the tokens Cassandra would give instead, bit for bit: with no input " \
       "those of its own generatetokens tool (nodes 127.0.0.1:0, :1, ...; racks ignored, as " \
@@ -107,11 +107,14 @@
       "tokenring generatetokens --nodes 6 --num-tokens 16 --rf 3 --racks 2,2,2") \
     X(cmd_join, \
       "join", "KEYSPACE NODE [--dc DC] [--rack RACK] [--num-tokens T | --initial-token LIST] " \
-      "[--as-cassandra [--rf RF]]", \
+      "[--as-cassandra [--rf RF] | --one-step]", \
       "simulate a node joining: ownership changes and streaming plan", \
       "The node joins with the given tokens, or T (default 16) tokens of the library's " \
-      "plan, which is never less balanced than the tokens of Cassandra's allocator " \
-      "(those join --as-cassandra and pending show): the balance of " \
+      "plan: by default the tokens of Cassandra's allocator (those join --as-cassandra " \
+      "and pending show; an empty datacenter starts at token 0), so a datacenter grown " \
+      "node by node ends as balanced as under Cassandra; with --one-step the plan best " \
+      "for this one join, never less balanced than Cassandra's for it (a datacenter grown " \
+      "that way can end less balanced, see doc/performance.md): the balance of " \
       "both is printed (max/mean and min/mean of the datacenter's effective ownership, " \
       "primary while it has at most RF nodes; SimpleStrategy ignores racks). " \
       "Prints which ranges change, each node's effective ownership before and after, what " \
@@ -329,6 +332,10 @@ const tool_option tool_options[] = {
     { "--as-cassandra", NULL,
       "choose the tokens Cassandra itself would (join, generatetokens): "
       "allocate_tokens_for_keyspace, or with --rf allocate_tokens_for_local_replication_factor" },
+    { "--one-step", NULL,
+      "the library's plan best in one step instead of Cassandra's tokens (join, "
+      "generatetokens --node-by-node): never less balanced for this join, but a datacenter "
+      "grown that way can end less balanced than Cassandra's" },
     { "--first-token", "T", "the token Cassandra starts an empty ring at (--as-cassandra; "
                             "default: random)" },
     { "--layout", "L", "even or seeded: lay out a new cluster instead of running the "

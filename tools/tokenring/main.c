@@ -166,6 +166,8 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
             ctx->opt.node_by_node = true;
         } else if (strcmp(f, "--as-cassandra") == 0) {
             ctx->opt.as_cassandra = true;
+        } else if (strcmp(f, "--one-step") == 0) {
+            ctx->opt.one_step = true;
         } else if (strcmp(f, "--first-token") == 0) {
             ctx->opt.first_token = val;
         } else if (strcmp(f, "--layout") == 0) {

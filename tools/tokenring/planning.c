@@ -633,12 +633,13 @@ TOOL_COMMAND(cmd_generatetokens)
             int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
             char name[64];
             snprintf(name, sizeof name, "planned-node-%zu", i);
-            /* the default plan for one join: never less balanced than Cassandra's */
+            /* the library's plan for one join: Cassandra's tokens, or --one-step */
             tokenring_limits lim;
             tool_limits(ctx, &lim, "generatetokens");
-            rc = tokenring_allocate_join_limited(mine, NULL, (uint32_t)ctx->opt.num_tokens, work,
-                                                 name, dc, racks[i], NULL, (int32_t)ctx->opt.rf,
-                                                 cassandra_release(ctx, NULL), 0, &lim, &err);
+            rc = tokenring_allocate_join_limited(
+                mine, NULL, (uint32_t)ctx->opt.num_tokens, work, name, dc, racks[i], NULL,
+                (int32_t)ctx->opt.rf, cassandra_release(ctx, NULL),
+                ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0, &lim, &err);
             if (rc == TOKENRING_OK)
                 rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
                                                  (size_t)ctx->opt.num_tokens, &err);

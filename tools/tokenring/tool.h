@@ -83,6 +83,7 @@ typedef struct tr_options {
     const char *cassandra_version; /* --cassandra-version V as given */
     const char *history;     /* --history FILE: Cassandra 6.0's order from a history */
     bool as_cassandra;       /* --as-cassandra */
+    bool one_step;           /* --one-step (join, generatetokens --node-by-node) */
     const char *first_token; /* --first-token T */
     const char *layout;      /* --layout even|seeded (generatetokens), NULL: the allocator */
     uint64_t seed;           /* --seed S (generatetokens --layout seeded), default 1 */

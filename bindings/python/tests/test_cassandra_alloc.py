@@ -117,3 +117,24 @@ def test_allocate_join_simple_strategy_two_thirds_each():
         tokenring.allocate_join(topo, 16, "172.16.0.13", "datacenter1", "rack1")
     with pytest.raises(tokenring.TokenRingError):
         tokenring.allocate_join(topo, 16, "172.16.0.11", "datacenter1", "rack1", rf=3)
+
+
+def test_allocate_join_default_is_cassandra_one_step_is_a_choice():
+    """The join plan's default is Cassandra's tokens bit for bit (an empty datacenter
+    started at token 0); one_step=True the plan best for this one join, never less
+    balanced than Cassandra's for it; and a 16-token node joins a 3-node single-token
+    datacenter through every entry point, as Cassandra accepts it (issue 32)."""
+    topo = tokenring.Topology()
+    assert (tokenring.allocate_join(topo, 8, "10.0.0.1", "dc1", "r1", rf=3)
+            == tokenring.allocate_as_cassandra(topo, 8, "10.0.0.1", "dc1", "r1", rf=3,
+                                               first_token=0))
+    for i in range(3):
+        topo.add_node(f"10.0.0.{i + 1}", "dc1", "r1", [-2**63 + 1 + i * (2**64 // 3)])
+    theirs = tokenring.allocate_as_cassandra(topo, 16, "10.0.1.1", "dc1", "r1", rf=3)
+    assert tokenring.allocate_join(topo, 16, "10.0.1.1", "dc1", "r1", rf=3) == theirs
+    one = tokenring.allocate_join(topo, 16, "10.0.1.1", "dc1", "r1", rf=3, one_step=True)
+    assert one == sorted(set(one)) and len(one) == 16
+    old = tokenring.allocate_tokens(topo, 16, "dc1", "r1", 3)
+    assert old == sorted(set(old)) and len(old) == 16
+    held = {t for n in topo.nodes for t in n.tokens}
+    assert not held & (set(one) | set(old))

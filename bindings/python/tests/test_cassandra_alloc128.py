@@ -146,8 +146,9 @@ def _judge(topo, name, dc, rack, tokens, rf):
 
 def test_allocate_join_on_random_partitioner():
     """allocate_join() on a RandomPartitioner topology (tokenring_allocate_join128()):
-    ints 0 .. 2**127, ascending, none held, and never less balanced than Cassandra's own
-    tokens for the same node, join after join."""
+    by default Cassandra's own tokens; with one_step=True ints 0 .. 2**127, ascending,
+    none held, and never less balanced than Cassandra's own tokens for the same node,
+    join after join."""
     rng = __import__("random").Random(22)
     topo = tokenring.Topology(partitioner="random")
     for i in range(4):
@@ -156,8 +157,9 @@ def test_allocate_join_on_random_partitioner():
     better = 0
     for j in range(6):
         name, rack = f"10.0.1.{j}", f"r{j % 2}"
-        ours = tokenring.allocate_join(topo, 8, name, "dc1", rack, rf=2)
+        ours = tokenring.allocate_join(topo, 8, name, "dc1", rack, rf=2, one_step=True)
         theirs = tokenring.allocate_as_cassandra(topo, 8, name, "dc1", rack, rf=2)
+        assert tokenring.allocate_join(topo, 8, name, "dc1", rack, rf=2) == theirs
         assert all(isinstance(t, int) and 0 <= t <= 2**127 for t in ours)
         assert ours == sorted(set(ours))
         held = {t for n in topo.nodes for t in n.tokens}

@@ -115,8 +115,12 @@ def even_tokens128(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
 
 def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: str,
                     rf: int, progress: Optional[Progress] = None) -> List[int]:
-    """Tokens (ascending) for one node joining ``datacenter``/``rack`` that keep the
-    datacenter's effective ownership under NetworkTopologyStrategy rf as even as possible.
+    """Deprecated: use :func:`allocate_join`, the library's join plan (Cassandra's tokens
+    by default). Tokens (ascending) for one node joining ``datacenter``/``rack`` from the
+    1.0 allocator (tokenring_allocate_tokens()): a datacenter grown node by node with it
+    ended less balanced than with Cassandra's tokens on most growths of the sweep in
+    doc/performance.md ("Growth sweep"). More tokens than the datacenter has ranges are
+    accepted (the tokens beyond change nothing), as Cassandra accepts them.
     ``progress(done, total)`` is called per token; a true result (or an exception) cancels
     the call (:class:`CancelledError`)."""
     num_tokens = _count(num_tokens)
@@ -134,6 +138,11 @@ def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: 
             rc = lib.tokenring_allocate_nodes_progress(
                 out, num_tokens, topo, dc, c_racks, 1, c_rf,
                 lib.TOKENRING_ALLOCATE_NODE_BY_NODE, cb, ffi.NULL, err)
+    if rc == lib.TOKENRING_E_IMPOSSIBLE:
+        # more tokens than the datacenter's ranges: tokenring_allocate_tokens() places the
+        # tokens beyond them (the progress variant refuses, as tokenring_allocate_nodes)
+        rc = lib.tokenring_allocate_tokens(out, num_tokens, topo, dc, _rack_arg(rack), c_rf,
+                                           0, err)
     check(rc, err)
     return list(out[0:num_tokens])
 
@@ -217,14 +226,21 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
 def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: str,
                   rack: str, rf: Optional[int] = None, keyspace=None,
                   release: str = "5.0", *, budget: Budget = None,
-                  max_num_tokens: Optional[int] = None) -> List[int]:
-    """The library's default tokens (ascending) for node ``name`` joining
-    ``datacenter``/``rack``, final when it joins: never less balanced (max/mean, then
-    min/mean of effective ownership in the datacenter, primary while it has at most rf
-    nodes) than the tokens Cassandra ``release`` would choose, under ``keyspace`` (a
-    :data:`ReplicationLike`; SimpleStrategy balances the whole cluster, racks ignored) or
-    NetworkTopologyStrategy ``{datacenter: rf}``. On a RandomPartitioner topology the
-    tokens are ints 0 .. 2**127 (tokenring_allocate_join128()). See
+                  max_num_tokens: Optional[int] = None,
+                  one_step: bool = False) -> List[int]:
+    """The library's join plan (tokens ascending) for node ``name`` joining
+    ``datacenter``/``rack``, final when it joins: by default the tokens Cassandra
+    ``release`` would choose, bit for bit (an empty datacenter starts at token 0), so a
+    datacenter grown node by node ends exactly as balanced as under Cassandra's allocator;
+    the allocator's plan only where Cassandra gives none. ``one_step=True``
+    (TOKENRING_JOIN_BEST_ONE_STEP) picks the tokens best for this one join instead: never
+    less balanced (max/mean, then min/mean of effective ownership in the datacenter,
+    primary while it has at most rf nodes) than Cassandra's for this join, but a
+    datacenter grown join after join that way can end less balanced than Cassandra's (12
+    of 82 growths of the reduced sweep, doc/performance.md "Growth sweep"). Balance under
+    ``keyspace`` (a :data:`ReplicationLike`; SimpleStrategy balances the whole cluster,
+    racks ignored) or NetworkTopologyStrategy ``{datacenter: rf}``. On a RandomPartitioner
+    topology the tokens are ints 0 .. 2**127 (tokenring_allocate_join128()). See
     tokenring_allocate_join()."""
     if (rf is None) == (keyspace is None):
         raise TypeError("allocate_join() takes exactly one of rf and keyspace")
@@ -237,7 +253,7 @@ def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: st
     args = (c_name(name, "node name"), c_name(datacenter, "datacenter"), _rack_arg(rack),
             repl._p() if repl is not None else ffi.NULL,
             c_int32(rf if rf is not None else 0, "replication factor"),
-            CASSANDRA_RELEASES[release], 0)
+            CASSANDRA_RELEASES[release], lib.TOKENRING_JOIN_BEST_ONE_STEP if one_step else 0)
     err = new_error()
     lim, _keep = new_limits(budget, max_num_tokens=max_num_tokens)
     if topology.partitioner == Partitioner.RANDOM:
