@@ -20,7 +20,8 @@ from ._budget import BudgetError, DEFAULT_BUDGET_UNITS, MAX_NUM_TOKENS, WORK_UNI
 from ._errors import (BufferSizeError, CancelledError, ClosedError, EmptyError, ExistsError, ImpossibleError,
                       InvalidArgumentError, NotFoundError, OutOfMemoryError, ParseError,
                       RangeError, TokenRingError, UnsupportedError)
-from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, tokens,
+from ._columns import tokens
+from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token,
                     tokens_packed)
 from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
                    encode_smallint, encode_text, encode_timestamp, encode_tinyint,
