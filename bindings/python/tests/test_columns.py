@@ -221,6 +221,12 @@ class TestPandas:
         with pytest.raises(ValueError, match=r"key 1 is null"):
             tr.tokens(s)
         assert tr.tokens(s, nulls="null").mask.tolist() == [False, True]
+        nan = pd.Series(["a", float("nan"), pd.NA], dtype=object)
+        with pytest.raises(ValueError, match=r"key 1 is null"):
+            tr.tokens(nan)
+        assert tr.tokens(nan, nulls="null").mask.tolist() == [False, True, True]
+        with pytest.raises(TypeError, match=r"not int"):
+            tr.tokens(pd.Series(["a", 3], dtype=object))
         assert tr.tokens(pd.Series([1, 2], dtype="int32")).tolist() == \
             [tr.token(tr.encode_int(1)), tr.token(tr.encode_int(2))]
         # the golden composite text,int "user:42"

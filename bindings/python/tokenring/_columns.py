@@ -325,19 +325,24 @@ def _pack_list(keys: List[bytes], mask: Optional[Any]) -> Part:
 
 def _list_part(keys: Sequence[Any], t: Optional[str], nulls: str) -> Part:
     keys = list(keys)
+    if t is None:
+        try:  # the fast path: bytes-like keys joined in one call
+            data, offsets, n = pack_keys(keys)
+            return data, offsets, n, None
+        except TypeError:
+            pass  # None, or a key of another type (as_key_bytes says which)
     mask = None
-    if any(k is None for k in keys):
+    if None in keys:
         mask = _check_nulls(np.fromiter((k is None for k in keys), dtype=bool,
                                         count=len(keys)), nulls)
     if t is None:
         return _pack_list([b"" if k is None else as_key_bytes(k) for k in keys], mask)
-    if (t in _FIXED or t in ("boolean", "date")) and mask is None and \
-            all(type(k) in (int, bool, float) for k in keys):
-        try:
+    if mask is None and (t in _FIXED or t in ("boolean", "date")):
+        try:  # plain numbers: one conversion, then the vectorised encoder
             arr = np.asarray(keys)
         except (OverflowError, ValueError):
             arr = None
-        if arr is not None and arr.dtype.kind in "biuf":
+        if arr is not None and arr.ndim == 1 and arr.dtype.kind in "biuf":
             return _encode_numpy(arr, t, None)
     return _encode_values(keys, t, mask)
 
@@ -358,9 +363,13 @@ def _column_parts(col: Any, t: Optional[str], nulls: str) -> List[Part]:
             return _arrow_parts(pa.array(arr), t, nulls, 0)
         vals = col.to_numpy()
         if vals.dtype == object:
-            mask = np.asarray(col.isna())
-            return [_list_part([None if m else v for v, m in zip(vals, mask)]
-                               if mask.any() else vals.tolist(), t, nulls)]
+            try:
+                return [_list_part(vals.tolist(), t, nulls)]
+            except TypeError:  # NaN or pd.NA as the null of an object column
+                mask = np.asarray(col.isna())
+                if not mask.any():
+                    raise
+                return [_list_part([None if m else v for v, m in zip(vals, mask)], t, nulls)]
         return [_encode_numpy(vals, t, None)]
     if isinstance(col, np.ndarray):
         if col.dtype.kind in "SUO" and not (t in ("uuid", "timeuuid") and col.dtype.kind == "S"):
