@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -16,14 +17,16 @@ import (
 // context ends after ctxCancelAfter and the call must return well before it would finish.
 
 const (
-	ctxCancelAfter = 150 * time.Millisecond
+	ctxCancelAfter = 30 * time.Millisecond
 	ctxCancelLimit = 1500 * time.Millisecond
 )
 
-// longAvailability is a ring on which 3 failed nodes at QUORUM take seconds to enumerate.
+// longAvailability is a ring on which 3 failed nodes at QUORUM take a few hundred ms to
+// enumerate: as long as the library's default work budget allows (the call has no budget
+// argument), so a call that was not stopped returns no error and fails the test.
 func longAvailability(t *testing.T) (*Ring, *Replication) {
 	t.Helper()
-	topo := seededCluster(t, 180, 16)
+	topo := seededCluster(t, 84, 16)
 	defer topo.Close()
 	ring, err := topo.Build()
 	if err != nil {
@@ -58,10 +61,13 @@ func TestContextDeadlineStopsAvailability(t *testing.T) {
 		t.Errorf("a stopped analysis returned %d sets", len(sets))
 	}
 	expectStopped(t, "AvailabilityContext past its deadline", err, context.DeadlineExceeded, time.Since(start))
+	if !strings.Contains(err.Error(), "context deadline exceeded") {
+		t.Errorf("the error does not name the deadline: %v", err)
+	}
 }
 
 // TestContextCancelStopsLongCalls: cancel() from a timer goroutine during
-// AvailabilityContext and AvailabilitySummaryContext (150 single-node racks, 4 failed).
+// AvailabilityContext and AvailabilitySummaryLimited (150 single-node racks, 4 failed).
 func TestContextCancelStopsLongCalls(t *testing.T) {
 	ring, repl := longAvailability(t)
 	racks, err := NewTopology()
@@ -87,7 +93,9 @@ func TestContextCancelStopsLongCalls(t *testing.T) {
 			return err
 		},
 		"AvailabilitySummaryContext": func(ctx context.Context) error {
-			_, err := rackRing.AvailabilitySummaryContext(ctx, repl, Quorum, "", FailRacks, 4, 10)
+			// past the default work budget (about 5.4 s as the library estimates it)
+			_, err := rackRing.AvailabilitySummaryLimited(ctx, repl, Quorum, "", FailRacks, 4, 10,
+				Limits{Budget: BudgetUnlimited})
 			return err
 		},
 	}
