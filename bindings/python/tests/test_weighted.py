@@ -74,3 +74,39 @@ def test_weighted_movement_of_a_decommission():
     assert w["node3"].lost_share_low < held / SIZES.sum() < w["node3"].lost_share_high
     with pytest.raises(ValueError, match=r"no samples"):
         tr.weighted_movement(Movement.decommission(topo, repl, "node3"))
+
+
+def test_parquet_export_by_partial_sums_equals_the_whole(tmp_path):
+    """The recipe for a table export too large for one machine: an engine maps
+    load_partials over the Arrow batches of the Parquet files (Spark: mapInArrow), adds
+    the sums up by node, and load_from_partials gives the result. Here the batches of a
+    local Parquet file play the engine's partitions."""
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    ds = pytest.importorskip("pyarrow.dataset")
+    ring = tr.Ring(_topo())
+    repl = {"datacenter1": 3}
+    path = tmp_path / "export.parquet"
+    pq.write_table(pa.table({"pk": pa.array([k.decode() for k in KEYS]), "bytes": SIZES}),
+                   path, row_group_size=700)
+    batches = ds.dataset(path).to_batches(batch_size=500)
+    partials = list(tr.load_partials(batches, ring, repl, key="pk", size="bytes"))
+    assert len(partials) > 1
+    whole = tr.weighted_ownership(ring, repl, keys=KEYS, sizes=SIZES, fraction=0.1)
+    got = tr.load_from_partials(partials, fraction=0.1)
+    assert list(got) == list(whole)
+    for n in whole:
+        assert got[n] == pytest.approx(whole[n])
+    # summed by the engine first, with Spark's column names, as a pandas frame
+    pd = pytest.importorskip("pandas")
+    summed = pa.Table.from_batches(partials).to_pandas().groupby("node", sort=False).sum()
+    summed.columns = [f"sum({c})" for c in summed.columns]
+    again = tr.load_from_partials(summed.reset_index(), fraction=0.1)
+    for n in whole:
+        assert again[n] == pytest.approx(whole[n])
+    # a composite key and a token column read the same way
+    tok = pa.record_batch({"t": tr.tokens(KEYS)})
+    by_token = tr.load_from_partials(tr.load_partials([tok], ring, repl, key="t",
+                                                      key_is_token=True))
+    assert by_token[n].samples == whole[n].samples
+    del pd

@@ -22,7 +22,8 @@ from ._errors import (BufferSizeError, CancelledError, ClosedError, EmptyError, 
                       RangeError, TokenRingError, UnsupportedError)
 from ._columns import tokens
 from ._frames import Rows, Table, to_arrow, to_pandas
-from ._weighted import WeightedLoad, WeightedMove, weighted_movement, weighted_ownership
+from ._weighted import (WeightedLoad, WeightedMove, load_from_partials, load_partials,
+                        weighted_movement, weighted_ownership)
 from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token,
                     tokens_packed)
 from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
@@ -87,7 +88,8 @@ del _c, _v
 
 __all__ = [
     "token", "tokens", "tokens_packed", "Rows", "Table", "to_pandas", "to_arrow",
-    "WeightedLoad", "WeightedMove", "weighted_ownership", "weighted_movement", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
+    "WeightedLoad", "WeightedMove", "weighted_ownership", "weighted_movement",
+    "load_partials", "load_from_partials", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
     "HAVE_NUMPY", "CqlType", "cql_type", "encode_int", "encode_bigint", "encode_smallint",
     "encode_tinyint", "encode_boolean", "encode_timestamp", "encode_uuid", "encode_text",
     "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement",
