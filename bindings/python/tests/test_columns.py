@@ -133,12 +133,25 @@ def test_list_with_none_is_an_error_or_a_null():
         tr.tokens([b"a"], nulls="skip")
 
 
+try:
+    import pyarrow as pa
+except ImportError:  # the optional extras: their tests skip without them
+    pa = None
+try:
+    import pandas as pd
+except ImportError:
+    pd = None
+try:
+    import polars as pl
+except ImportError:
+    pl = None
+
+
+@pytest.mark.skipif(pa is None, reason="pyarrow is not installed")
 class TestArrow:
-    pa = pytest.importorskip("pyarrow")
 
     @pytest.mark.parametrize("typ", ["string", "large_string", "binary", "large_binary"])
     def test_arrays_and_slices(self, typ):
-        pa = self.pa
         t = getattr(pa, typ)()
         vals = [k.decode("latin-1") if "string" in typ else k for k in KEYS]
         arr = pa.array(vals, type=t)
@@ -149,7 +162,6 @@ class TestArrow:
         assert tr.tokens(chunked).tolist() == want
 
     def test_nulls(self):
-        pa = self.pa
         arr = pa.array(["a", None, "b"])
         with pytest.raises(ValueError, match=r"key 1 is null"):
             tr.tokens(arr)
@@ -162,7 +174,6 @@ class TestArrow:
                                                 tr.token(b"b")]
 
     def test_numeric_and_fixed_size(self):
-        pa = self.pa
         assert tr.tokens(pa.array([1, -1], type=pa.int32())).tolist() == \
             [tr.token(tr.encode_int(1)), tr.token(tr.encode_int(-1))]
         assert tr.tokens(pa.array([1, None], type=pa.int64()), nulls="null")[0] == \
@@ -174,16 +185,14 @@ class TestArrow:
             [tr.token(bytes.fromhex("80004d46"))]
 
     def test_strings_typed_by_their_string_form(self):
-        pa = self.pa
         assert tr.tokens(pa.array(["42", "-1"]), type="int").tolist() == \
             [tr.token(tr.encode_int(42)), tr.token(tr.encode_int(-1))]
 
     def test_ascii_is_checked(self):
         with pytest.raises(ValueError, match=r"key 1 is not ascii"):
-            tr.tokens(self.pa.array(["a", "caf\u00e9"]), type="ascii")
+            tr.tokens(pa.array(["a", "caf\u00e9"]), type="ascii")
 
     def test_routing(self):
-        pa = self.pa
         ring = tr.Ring(tr.Topology([("A", "dc1", "r1", [-5000000000000000000, 0]),
                                     ("B", "dc1", "r1", [-2000000000000000000, 4000000000000000000])]))
         pl = ring.placement(1)
@@ -201,12 +210,11 @@ class TestArrow:
             [pl.replicas(tr.encode_int(int(i))) for i in ids]
 
 
+@pytest.mark.skipif(pd is None or pa is None, reason="pandas or pyarrow is not installed")
 class TestPandas:
-    pd = pytest.importorskip("pandas")
 
     @pytest.mark.parametrize("dtype", [object, "string", "str", "string[pyarrow]"])
     def test_text_series(self, dtype):
-        pd = self.pd
         vals = ["a", "hello", "caf\u00e9", ""]
         try:
             s = pd.Series(vals, dtype=dtype)
@@ -216,7 +224,6 @@ class TestPandas:
         assert tr.tokens(s.iloc[1:]).tolist() == [tr.token(v) for v in vals[1:]]
 
     def test_nulls_and_ints(self):
-        pd = self.pd
         s = pd.Series(["a", None], dtype=object)
         with pytest.raises(ValueError, match=r"key 1 is null"):
             tr.tokens(s)
@@ -234,11 +241,10 @@ class TestPandas:
         assert tr.tokens(df, type=["text", "int"]).tolist() == [4575207870461280363]
 
 
+@pytest.mark.skipif(pl is None or pa is None, reason="polars or pyarrow is not installed")
 class TestPolars:
-    pl = pytest.importorskip("polars")
 
     def test_series(self):
-        pl = self.pl
         vals = ["a", "hello", "caf\u00e9", ""]
         assert tr.tokens(pl.Series(vals)).tolist() == [tr.token(v) for v in vals]
         assert tr.tokens(pl.Series([1, 2], dtype=pl.Int32)).tolist() == \

@@ -45,6 +45,10 @@ def test_weighted_ownership_sums_sizes_by_owner_and_replica():
     n = ring.node_names[0]
     assert (small[n].primary_share_high - small[n].primary_share_low) > \
         (w[n].primary_share_high - w[n].primary_share_low)
+    try:
+        import pandas  # noqa: F401
+    except ImportError:
+        return
     assert list(w.to_pandas().index) == list(ring.node_names)
 
 
