@@ -161,6 +161,15 @@ class TestArrow:
         chunked = pa.chunked_array([arr.slice(0, 2), arr.slice(2)])
         assert tr.tokens(chunked).tolist() == want
 
+    def test_empty_columns(self):
+        assert tr.tokens(pa.array([], type=pa.string())).tolist() == []
+        assert tr.tokens(pa.chunked_array([], type=pa.binary())).tolist() == []
+        ring = tr.Ring(tr.Topology([("A", "dc1", "r1", [0])]))
+        toks, sets = ring.placement(1).route(pa.chunked_array([], type=pa.string()))
+        assert toks.dtype == np.int64 and sets.dtype == np.uint32 and len(toks) == 0
+        assert tr.tokens(np.array([], dtype=np.int32)).tolist() == []
+        assert tr.tokens([[], []], type=["int", "text"]).tolist() == []
+
     def test_nulls(self):
         arr = pa.array(["a", None, "b"])
         with pytest.raises(ValueError, match=r"key 1 is null"):

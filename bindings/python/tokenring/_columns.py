@@ -325,6 +325,8 @@ def _pack_list(keys: List[bytes], mask: Optional[Any]) -> Part:
 
 def _list_part(keys: Sequence[Any], t: Optional[str], nulls: str) -> Part:
     keys = list(keys)
+    if not keys:
+        return b"", np.zeros(1, dtype=np.uint64), 0, None
     if t is None:
         try:  # the fast path: bytes-like keys joined in one call
             data, offsets, n = pack_keys(keys)
@@ -465,6 +467,8 @@ def is_column(keys: Any) -> bool:
 
 def tokens_of_parts(parts: List[Part], call: Any) -> Any:
     """Runs ``call(data, offsets, n)`` on each part; joins the outputs; masks nulls."""
+    if not parts:  # a chunked array without chunks
+        parts = [(b"", np.zeros(1, dtype=np.uint64), 0, None)]
     outs = [call(d, o, c) for d, o, c, _ in parts]
     masks = [m for *_, m in parts]
     out = outs[0] if len(outs) == 1 else (
