@@ -193,6 +193,26 @@ class TestArrow:
         assert tr.tokens(pa.array([dt.date(2024, 2, 29)])).tolist() == \
             [tr.token(bytes.fromhex("80004d46"))]
 
+    def test_dates_and_timestamps(self):
+        d = dt.date(2024, 2, 29)
+        want = [tr.token(bytes.fromhex("80004d46"))]
+        assert tr.tokens(pa.array([d], type=pa.date64())).tolist() == want
+        ts = dt.datetime(2020, 1, 1, tzinfo=dt.timezone.utc)
+        want_ts = [tr.token(tr.encode_timestamp(1577836800000))]
+        for unit in ("s", "ms", "us", "ns"):
+            assert tr.tokens(pa.array([ts], type=pa.timestamp(unit, tz="UTC"))).tolist() \
+                == want_ts, unit
+        if pd is not None:
+            aware = pd.Series(pd.to_datetime(["2020-01-01T01:00:00+01:00"]))
+            assert tr.tokens(aware).tolist() == want_ts
+            gap = pd.Series(pd.to_datetime(["2020-01-01", None]))
+            with pytest.raises(ValueError, match=r"key 1 is null"):
+                tr.tokens(gap)
+            got = tr.tokens(gap, nulls="null")
+            assert got.mask.tolist() == [False, True] and got[0] == want_ts[0]
+            with pytest.raises(ValueError, match=r"key 0 is null"):
+                tr.tokens(pd.Series([float("nan"), 1.5]))
+
     def test_strings_typed_by_their_string_form(self):
         assert tr.tokens(pa.array(["42", "-1"]), type="int").tolist() == \
             [tr.token(tr.encode_int(42)), tr.token(tr.encode_int(-1))]

@@ -127,6 +127,8 @@ def _arrow_parts(arr: Any, t: Optional[str], nulls: str, base: int) -> List[Part
             or pa.types.is_timestamp(typ) or pa.types.is_date(typ) or pa.types.is_time(typ):
         if mask is not None:
             arr = arr.fill_null(False if pa.types.is_boolean(typ) else 0)
+        if pa.types.is_date(typ) and t is None:
+            t = "date"  # date64 too (milliseconds, read as days)
         if pa.types.is_time(typ):  # CQL time: nanoseconds since midnight
             vals = arr.cast(pa.time64("ns")).cast(pa.int64()).to_numpy()
             return [_encode_numpy(vals, t or "time", mask)]
@@ -363,6 +365,8 @@ def _column_parts(col: Any, t: Optional[str], nulls: str) -> List[Part]:
         if hasattr(arr, "__arrow_array__") and col.dtype != object:
             import pyarrow as pa
             return _arrow_parts(pa.array(arr), t, nulls, 0)
+        if getattr(col.dtype, "tz", None) is not None:  # aware datetimes: as UTC
+            col = col.dt.tz_convert("UTC").dt.tz_localize(None)
         vals = col.to_numpy()
         if vals.dtype == object:
             try:
@@ -372,7 +376,11 @@ def _column_parts(col: Any, t: Optional[str], nulls: str) -> List[Part]:
                 if not mask.any():
                     raise
                 return [_list_part([None if m else v for v, m in zip(vals, mask)], t, nulls)]
-        return [_encode_numpy(vals, t, None)]
+        mask = _check_nulls(np.asarray(col.isna()), nulls)  # NaN and NaT are pandas' nulls
+        if mask is not None:
+            vals = vals.copy()
+            vals[mask] = np.zeros(1, dtype=vals.dtype)[0]
+        return [_encode_numpy(vals, t, mask)]
     if isinstance(col, np.ndarray):
         if col.dtype.kind in "SUO" and not (t in ("uuid", "timeuuid") and col.dtype.kind == "S"):
             return [_list_part(col.tolist(), t, nulls)]
