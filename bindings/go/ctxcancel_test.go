@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 )
@@ -18,14 +19,16 @@ import (
 // (the context, not the budget, must stop them).
 
 const (
-	ctxCancelAfter = 150 * time.Millisecond
+	ctxCancelAfter = 30 * time.Millisecond
 	ctxCancelLimit = 1500 * time.Millisecond
 )
 
-// longAvailability is a ring on which 3 failed nodes at QUORUM take seconds to enumerate.
+// longAvailability is a ring on which 3 failed nodes at QUORUM take a few hundred ms to
+// enumerate: as long as the library's default work budget allows (the call has no budget
+// argument), so a call that was not stopped returns no error and fails the test.
 func longAvailability(t *testing.T) (*Ring, *Replication) {
 	t.Helper()
-	topo := seededCluster(t, 180, 16)
+	topo := seededCluster(t, 84, 16)
 	defer topo.Close()
 	ring, err := topo.Build()
 	if err != nil {
@@ -63,6 +66,9 @@ func TestContextDeadlineStopsAvailability(t *testing.T) {
 		t.Errorf("a stopped analysis returned %d sets", len(sets))
 	}
 	expectStopped(t, "AvailabilityLimited past its deadline", err, context.DeadlineExceeded, time.Since(start))
+	if !strings.Contains(err.Error(), "context deadline exceeded") {
+		t.Errorf("the error does not name the deadline: %v", err)
+	}
 }
 
 // TestContextCancelStopsLongCalls: cancel() from a timer goroutine during

@@ -77,6 +77,9 @@ func withProgress(ctx context.Context, call func(fn C.tokenring_progress_fn, use
 		if e.cause == nil {
 			e.cause = context.Canceled
 		}
+		// The library says its progress callback stopped it; say why: the context's
+		// deadline or its cancellation.
+		e.Message += " (" + e.cause.Error() + ")"
 	}
 	return err
 }

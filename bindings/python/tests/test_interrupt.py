@@ -112,3 +112,51 @@ def test_callback_raising_outside_its_try_cancels():
     t.start()
     t.join()
     assert out["cb"] is ffi.NULL  # no signal handler runs off the main thread: no cost
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+@pytest.mark.parametrize("progress", ["", ", progress=lambda d, t: None"])
+def test_kernel_interrupt_cancels_availability_in_jupyter(progress):
+    """The notebook's Ctrl-C (Kernel > Interrupt: SIGINT to the kernel) stops the call and
+    the cell sees KeyboardInterrupt, with and without a progress callback."""
+    manager = pytest.importorskip("jupyter_client.manager")
+    pytest.importorskip("ipykernel")
+    km, kc = manager.start_new_kernel(kernel_name="python3", env=dict(os.environ))
+    lines = []
+
+    def out(m):
+        if m["msg_type"] == "stream":
+            lines.append(m["content"]["text"])
+    try:
+        kc.execute_interactive(f"""
+import time, tokenring
+from tokenring import Ring, Topology
+topo = Topology()
+names = [f"10.0.{{i // 250}}.{{i % 250 + 1}}" for i in range({NODES})]
+tokenring.add_seeded_nodes(topo, 7, {VNODES}, names, ["dc1"] * {NODES},
+                           [f"r{{i % 3 + 1}}" for i in range({NODES})])
+ring = Ring(topo)
+""", timeout=60)
+        kc.execute(f"""
+t = time.monotonic()
+try:
+    tokenring.availability(ring, {{"dc1": 3}}, "QUORUM", 3{progress},
+                           budget="unlimited")
+    print("ran to the end")
+except KeyboardInterrupt:
+    print("interrupted after", time.monotonic() - t)
+""")
+        time.sleep(DELAY)
+        km.interrupt_kernel()
+        while True:
+            m = kc.get_iopub_msg(timeout=30)
+            out(m)
+            if m["msg_type"] == "status" and m["content"]["execution_state"] == "idle":
+                break
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+    text = "".join(lines)
+    assert "interrupted after" in text, text
+    assert "Exception ignored" not in text
+    assert float(text.split("interrupted after")[1]) < LIMIT, text

@@ -25,3 +25,4 @@ def test_notebook_runs_and_plots(tmp_path, monkeypatch):
     assert any("image/png" in o.get("data", {}) for o in outputs), "no plot was rendered"
     text = "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
     assert "keys routed" in text and "change primary owner" in text
+    assert "weighted load: 5000 sampled partitions" in text

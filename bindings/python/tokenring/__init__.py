@@ -20,7 +20,11 @@ from ._budget import BudgetError, DEFAULT_BUDGET_UNITS, MAX_NUM_TOKENS, WORK_UNI
 from ._errors import (BufferSizeError, CancelledError, ClosedError, NotPlacedError, EmptyError, ExistsError, ImpossibleError,
                       InvalidArgumentError, NotFoundError, OutOfMemoryError, ParseError,
                       RangeError, TokenRingError, UnsupportedError)
-from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token, tokens,
+from ._columns import tokens
+from ._frames import Rows, Table, to_arrow, to_pandas
+from ._weighted import (WeightedLoad, WeightedMove, load_from_partials, load_partials,
+                        weighted_movement, weighted_ownership)
+from ._hash import (HAVE_NUMPY, MAX_TOKEN, MIN_TOKEN, Key, murmur3, token,
                     tokens_packed)
 from ._key import (CqlType, composite, cql_type, encode_bigint, encode_boolean, encode_int,
                    encode_smallint, encode_text, encode_timestamp, encode_tinyint,
@@ -91,7 +95,9 @@ for _c, _v in [("tokenring_allocate_join", "tokenring_allocate_join_limited"),
 del _c, _v
 
 __all__ = [
-    "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
+    "token", "tokens", "tokens_packed", "Rows", "Table", "to_pandas", "to_arrow",
+    "WeightedLoad", "WeightedMove", "weighted_ownership", "weighted_movement",
+    "load_partials", "load_from_partials", "murmur3", "MIN_TOKEN", "MAX_TOKEN", "Key",
     "HAVE_NUMPY", "CqlType", "cql_type", "encode_int", "encode_bigint", "encode_smallint",
     "encode_tinyint", "encode_boolean", "encode_timestamp", "encode_uuid", "encode_text",
     "parse_value", "parse_key", "composite", "Topology", "Ring", "Replication", "Placement", "History",

@@ -10,6 +10,7 @@ from ._ffi import ffi, lib
 from ._progress import Progress, progress_callback
 from ._convert import (U32, KeyOrToken, c_int, c_int32, c_name, c_str, token_array, token_of,
                        u128)
+from ._frames import Rows, row_to_arrow, row_to_pandas
 from ._hash import as_key_bytes
 from ._partitioner import _from_c
 from ._handle import Handle, require
@@ -69,6 +70,9 @@ class MovementSummary(NamedTuple):
     sample_count: int
     samples_primary_changed: int
     samples_replicas_changed: int
+
+    to_pandas = row_to_pandas
+    to_arrow = row_to_arrow
 
 
 class MovementNode(NamedTuple):
@@ -329,7 +333,7 @@ class Movement(Handle):
                                     u128(o.primary_after_width), o.gained_fraction,
                                     o.lost_fraction, bool(o.in_before), bool(o.in_after),
                                     bool(o.needs_cleanup)))
-        return out
+        return Rows.of(out, MovementNode._fields)
 
     @property
     def ranges(self) -> List[MovedRange]:
@@ -343,7 +347,7 @@ class Movement(Handle):
             out.append(MovedRange(start, end, u128(r.width),
                                   self._list(r.old_replicas, r.old_count),
                                   self._list(r.new_replicas, r.new_count)))
-        return out
+        return Rows.of(out, MovedRange._fields)
 
     @property
     def streams(self) -> List[Stream]:
@@ -356,7 +360,7 @@ class Movement(Handle):
             start, end = self._bounds(p, s.range_index, s.start, s.end)
             out.append(Stream(start, end, u128(s.width), self._names[s.source],
                               self._names[s.destination], s.range_index, bool(s.strict)))
-        return out
+        return Rows.of(out, Stream._fields)
 
     @property
     def samples(self) -> List[SampleChange]:
@@ -370,7 +374,7 @@ class Movement(Handle):
                                     self._list(s.new_replicas, s.new_count),
                                     self._names[s.old_owner], self._names[s.new_owner],
                                     bool(s.owner_changed), bool(s.replicas_changed)))
-        return out
+        return Rows.of(out, SampleChange._fields)
 
     def _sample_token(self, p: Any, i: int, token: int) -> AnyToken:
         part = self.partitioner
@@ -471,7 +475,7 @@ def availability(ring: Ring, replication: ReplicationLike,
         check(lib.tokenring_availability_get(nodes, width, frac, handle, i))
         out.append(FailureSet(tuple(names[j] for j in nodes[0:k]), u128(width), frac[0]))
     del handle
-    return out
+    return Rows.of(out, FailureSet._fields)
 
 
 class FailureUnit(enum.IntEnum):
@@ -506,6 +510,9 @@ class AvailabilitySummary(NamedTuple):
     worst: List[WorstSet]
     #: the share of the ring unavailable already with the ``down`` nodes down (0 without)
     unavailable_already: float = 0.0
+
+    to_pandas = row_to_pandas
+    to_arrow = row_to_arrow
 
     def __repr__(self) -> str:
         return (f"AvailabilitySummary({self.consistency.name}, {self.unit.name.lower()}, "
@@ -609,7 +616,7 @@ def availability_summary(ring: Ring, replication: ReplicationLike,
     del handle
     ww = u128(w)
     return AvailabilitySummary(consistency, unit, k, u128(t), u128(b), ww,
-                               ww / _ring_space(ring), worst, dfrac[0])
+                               ww / _ring_space(ring), Rows.of(worst, WorstSet._fields), dfrac[0])
 
 
 def _ring_space(ring: Ring) -> int:

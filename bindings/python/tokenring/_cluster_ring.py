@@ -83,9 +83,16 @@ class ClusterRing:
         routing key, or str) or token in ``keyspace``, in Cassandra's order."""
         return self.placement(keyspace).replicas(key)  # type: ignore[return-value]
 
-    def route_replicas(self, keyspace: str, keys: Iterable[Any]) -> Any:
-        """Replica names of many keys of ``keyspace`` (see :meth:`Placement.route_replicas`)."""
-        return self.placement(keyspace).route_replicas(keys)
+    def route_replicas(self, keyspace: str, keys: Iterable[Any], type: Any = None,
+                       nulls: str = "error") -> Any:
+        """Replica names of many keys of ``keyspace`` (see :meth:`Placement.route_replicas`:
+        columns, typed and composite keys, ``nulls=``)."""
+        return self.placement(keyspace).route_replicas(keys, type, nulls)
+
+    def route(self, keyspace: str, keys: Iterable[Any], type: Any = None,
+              nulls: str = "error") -> Any:
+        """``(tokens, set_ids)`` of many keys of ``keyspace`` (see :meth:`Placement.route`)."""
+        return self.placement(keyspace).route(keys, type, nulls)
 
     def owner(self, key: KeyOrToken) -> str:
         """The primary owner of a key or token (independent of keyspaces)."""

@@ -12,7 +12,7 @@ try:  # numpy is optional: batch results are numpy arrays when it is installed
 except ImportError:  # pragma: no cover - exercised without numpy
     _np = None  # type: ignore[assignment]
 
-__all__ = ["Key", "token", "tokens", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN",
+__all__ = ["Key", "token", "tokens_packed", "murmur3", "MIN_TOKEN", "MAX_TOKEN",
            "as_key_bytes", "pack_keys", "check_packed", "packed_offsets", "HAVE_NUMPY"]
 
 #: A partition key: its serialized bytes, or a str hashed as UTF-8.
@@ -98,18 +98,6 @@ def _offsets_ptr(offsets: Any) -> Any:
     if _np is not None and isinstance(offsets, _np.ndarray):
         return ffi.from_buffer("uint64_t[]", offsets)
     return offsets
-
-
-def tokens(keys: Union[Sequence[Key], Any]) -> Union["_np.ndarray", List[int]]:
-    """Tokens of many keys, hashed in one C call.
-
-    Args:
-        keys: a list (or any iterable) of bytes/str keys, or a numpy array of bytes.
-    Returns:
-        a numpy ``int64`` array when numpy is installed, otherwise a list of ints.
-    """
-    data, offsets, n = pack_keys(keys)
-    return tokens_packed(data, offsets, n)
 
 
 def check_packed(data: Any, offsets: Any, count: int) -> None:

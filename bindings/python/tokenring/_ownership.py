@@ -8,6 +8,7 @@ from typing import Any, Dict, NamedTuple, Optional, Sequence
 from ._convert import c_name, u128
 from ._errors import check, new_error
 from ._ffi import ffi, lib
+from ._frames import Table, row_to_arrow, row_to_pandas
 
 __all__ = ["Ownership", "Balance", "BalanceReport", "ownership_of", "balance_of"]
 
@@ -41,6 +42,9 @@ class Balance(NamedTuple):
     mean: float
     stdev: float
 
+    to_pandas = row_to_pandas
+    to_arrow = row_to_arrow
+
 
 class BalanceReport(NamedTuple):
     """Primary and (with a replication) effective ownership statistics."""
@@ -48,16 +52,19 @@ class BalanceReport(NamedTuple):
     primary: Balance
     effective: Optional[Balance]
 
+    to_pandas = row_to_pandas
+    to_arrow = row_to_arrow
+
 
 def ownership_of(ring_p: Any, placement_p: Any, names: Sequence[str]) -> Dict[str, Ownership]:
     """``{node name: Ownership}`` of a ring (``placement_p``: a placement or ffi.NULL)."""
     n = len(names)
     out = ffi.new("tokenring_ownership[]", max(n, 1))
     check(lib.tokenring_ring_ownership(out, n, ring_p, placement_p))
-    return {names[i]: Ownership(u128(o.primary_width), u128(o.effective_width), o.primary,
-                                o.effective, o.nodetool_primary, o.nodetool_effective,
-                                o.token_count)
-            for i, o in enumerate(out[0:n])}
+    return Table.of({names[i]: Ownership(u128(o.primary_width), u128(o.effective_width),
+                                         o.primary, o.effective, o.nodetool_primary,
+                                         o.nodetool_effective, o.token_count)
+                     for i, o in enumerate(out[0:n])}, "node", Ownership._fields)
 
 
 def _balance(b: Any, names: Sequence[str]) -> Balance:

@@ -8,6 +8,7 @@ import threading
 import warnings
 from typing import Any, List, Optional, Sequence, Tuple, Union
 
+from ._columns import is_column, packed_parts, tokens_of_parts
 from ._convert import KeyOrToken, c_index, token_array, token_of
 from ._errors import ClosedError, NotFoundError, check, new_error
 from ._ffi import ffi, lib
@@ -18,6 +19,8 @@ from ._replication import Replication, ReplicationLike
 
 if HAVE_NUMPY:
     import numpy as _np
+
+builtins_type = type
 
 __all__ = ["Placement"]
 
@@ -289,10 +292,18 @@ class Placement(Handle):
             result.append(t)
         return result
 
-    def route(self, keys: Union[Sequence[Key], Any]) -> Tuple[Any, Any]:
+    def route(self, keys: Union[Sequence[Key], Any], type: Any = None,
+              nulls: str = "error") -> Tuple[Any, Any]:
         """Routes many keys in one C call: ``(tokens, set_ids)``, numpy int64/uint32
         arrays (lists without numpy). Read names with :meth:`replica_set` /
-        :attr:`replica_sets`."""
+        :attr:`replica_sets`. ``keys``, ``type`` and ``nulls`` as for
+        :func:`tokenring.tokens` (columns, typed and composite keys; with
+        ``nulls="null"`` both arrays are masked where a key is null)."""
+        if isinstance(keys, (str, bytes, bytearray, memoryview)):
+            raise TypeError(f"route() takes a column or sequence of keys, not a bare "
+                            f"{builtins_type(keys).__name__}: wrap one key in a list")
+        if HAVE_NUMPY and (type is not None or nulls != "error" or is_column(keys)):
+            return tokens_of_parts(packed_parts(keys, type, nulls), self.route_packed)
         data, offsets, n = pack_keys(keys)
         return self.route_packed(data, offsets, n)
 
@@ -317,11 +328,17 @@ class Placement(Handle):
         check(lib.tokenring_placement_route_keys(tc, sc, p, _u8(data), offsets, n))
         return list(tc), list(sc)
 
-    def route_replicas(self, keys: Union[Sequence[Key], Any]) -> Union[List[Tuple[str, ...]],
-                                                                         "_np.ndarray"]:
+    def route_replicas(self, keys: Union[Sequence[Key], Any], type: Any = None,
+                       nulls: str = "error") -> Union[List[Tuple[str, ...]], "_np.ndarray"]:
         """Replica names of many keys: one C call, then one table lookup per key. With
-        numpy, a numpy object array of name tuples (one vectorised take); else a list."""
-        _, sets = self.route(keys)
+        numpy, a numpy object array of name tuples (one vectorised take); else a list.
+        ``keys``, ``type`` and ``nulls`` as for :meth:`route`; a null key's entry is
+        None."""
+        _, sets = self.route(keys, type, nulls)
+        if HAVE_NUMPY and isinstance(sets, _np.ma.MaskedArray):
+            out = self._names_table(sets.filled(0))
+            out[sets.mask] = None
+            return out
         return self._names_table(sets)
 
     def _names_table(self, sets: Any) -> Any:

@@ -19,6 +19,7 @@ from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle, require
 from ._hash import HAVE_NUMPY
+from ._frames import Rows
 from ._node import Node, node_from_info
 from ._ownership import BalanceReport, Ownership, balance_of, ownership_of
 from ._partitioner import Partitioner, _from_c, _to_c, random_token
@@ -379,7 +380,7 @@ class Ring(Handle):
             reps = cast(Tuple[Tuple[str, bool], ...], pl.range_replicas(i, with_transient=True))
             out.append(DescribedRange(r.start, r.end, tuple(n for n, _ in reps),
                                       tuple(n for n, t in reps if t)))
-        return out
+        return Rows.of(out, DescribedRange._fields)
 
     def close(self) -> None:
         """Drops the ring (and this object's cached placements; placements already
