@@ -67,12 +67,14 @@ var zeroReceivers = map[string]any{
 	"NodeState": new(NodeState), "ParseFlags": new(ParseFlags), "Partitioner": new(Partitioner),
 	"Placement": &Placement{}, "ReplicaOrder": new(ReplicaOrder), "PlacementFlags": new(PlacementFlags), "Range": &Range{},
 	"Range128": &Range128{}, "Replication": &Replication{}, "Ring": &Ring{}, "Strategy": new(Strategy),
+	"Router": &Router{}, "RouterBuilder": &RouterBuilder{}, "RouterHolder": &RouterHolder{}, "RouterReader": &RouterReader{},
 	"Token128": &Token128{}, "Topology": &Topology{}, "U128": &U128{},
 }
 
 // handleTypes wrap C objects: their zero values (and nil pointers) must answer every
 // method with an error result by an error; they are also called live.
-var handleTypes = map[string]bool{"Cluster": true, "History": true, "Placement": true, "Replication": true, "Ring": true, "Topology": true}
+var handleTypes = map[string]bool{"Cluster": true, "History": true, "Placement": true, "Replication": true, "Ring": true, "Topology": true,
+	"Router": true, "RouterBuilder": true, "RouterHolder": true, "RouterReader": true}
 
 // exportedFuncs holds every exported function of the package.
 var exportedFuncs = map[string]any{
@@ -85,7 +87,7 @@ var exportedFuncs = map[string]any{
 	"EncodeUUIDHalves": EncodeUUIDHalves, "EvenTokens": EvenTokens, "EvenTokens128": EvenTokens128,
 	"FormatByteToken": FormatByteToken, "HexDecode": HexDecode, "MD5": MD5, "Murmur3Cassandra": Murmur3Cassandra,
 	"NewCluster": NewCluster, "NewKeyBatch": NewKeyBatch, "NewNetworkTopologyStrategy": NewNetworkTopologyStrategy,
-	"NewPartitionedTopology": NewPartitionedTopology, "NewSimpleStrategy": NewSimpleStrategy,
+	"NewPartitionedTopology": NewPartitionedTopology, "NewRouterBuilder": NewRouterBuilder, "NewRouterHolder": NewRouterHolder, "NewSimpleStrategy": NewSimpleStrategy,
 	"NewTopology": NewTopology, "PlacementFromLists": PlacementFromLists, "ReplayHistory": ReplayHistory, "ParseByteToken": ParseByteToken, "ParseCQLType": ParseCQLType,
 	"ParseKey": ParseKey, "ParsePartitioner": ParsePartitioner, "ParseReplication": ParseReplication,
 	"ParseToken": ParseToken, "ParseToken128": ParseToken128, "ParseValue": ParseValue, "AppendValue": AppendValue,
@@ -243,11 +245,55 @@ func liveHandles(t *testing.T) map[string]reflect.Value {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { topo.Close(); ring.Close(); repl.Close(); p.Close(); c.Close(); h.Close() })
+	rb, router, holder, rd := liveRouter(t)
+	t.Cleanup(func() {
+		topo.Close()
+		ring.Close()
+		repl.Close()
+		p.Close()
+		c.Close()
+		h.Close()
+	})
 	return map[string]reflect.Value{
 		"Topology": reflect.ValueOf(topo), "Ring": reflect.ValueOf(ring), "Replication": reflect.ValueOf(repl),
 		"Placement": reflect.ValueOf(p), "Cluster": reflect.ValueOf(c), "History": reflect.ValueOf(h),
+		"RouterBuilder": reflect.ValueOf(rb), "Router": reflect.ValueOf(router),
+		"RouterHolder": reflect.ValueOf(holder), "RouterReader": reflect.ValueOf(rd),
 	}
+}
+
+// liveRouter makes a builder with two nodes and a keyspace, its router, a holder of it
+// and a reader of a second holder (so that the first one's Close can succeed).
+func liveRouter(t *testing.T) (*RouterBuilder, *Router, *RouterHolder, *RouterReader) {
+	t.Helper()
+	b, err := NewRouterBuilder("dc1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(b.AddLocal("10.0.0.1", "dc1", "r1", "", "org.apache.cassandra.dht.Murmur3Partitioner", []string{"-100", "100"}))
+	must(b.AddPeer("10.0.0.2", "dc1", "r2", "", []string{"0"}))
+	must(b.AddKeyspace("ks", map[string]string{"class": "NetworkTopologyStrategy", "dc1": "2"}))
+	r, err := b.Build()
+	must(err)
+	holder, err := NewRouterHolder(r)
+	must(err)
+	other, err := NewRouterHolder(r)
+	must(err)
+	rd, err := other.NewReader()
+	must(err)
+	t.Cleanup(func() {
+		rd.Close()
+		must(other.Close())
+		holder.Close()
+		r.Close()
+		b.Close()
+	})
+	return b, r, holder, rd
 }
 
 // TestExportedMethodsLiveZeroArgs calls every exported method of a live handle with zero

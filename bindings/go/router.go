@@ -18,6 +18,7 @@ import "C"
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -77,6 +78,7 @@ type Router struct {
 	mu       sync.RWMutex
 	ptr      *C.tokenring_router
 	borrowed bool // a RouterReader's view: not freed by Close
+	closed   bool
 }
 
 func adoptRouter(p *C.tokenring_router) *Router {
@@ -87,23 +89,20 @@ func adoptRouter(p *C.tokenring_router) *Router {
 
 // Close releases the snapshot. Calling it again does nothing.
 func (r *Router) Close() error {
+	if r == nil {
+		return nil
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.ptr != nil && !r.borrowed {
-		C.tokenring_router_free(r.ptr)
-		runtime.SetFinalizer(r, nil)
+	if r.ptr != nil {
+		if !r.borrowed {
+			C.tokenring_router_free(r.ptr)
+			runtime.SetFinalizer(r, nil)
+		}
+		r.ptr = nil
+		r.closed = true
 	}
-	r.ptr = nil
 	return nil
-}
-
-func (r *Router) lock() (*C.tokenring_router, error) {
-	r.mu.RLock()
-	if r.ptr == nil {
-		r.mu.RUnlock()
-		return nil, goError(CodeClosed, "router is closed")
-	}
-	return r.ptr, nil
 }
 
 func routeFromC(c *C.tokenring_route) Route {
@@ -123,7 +122,7 @@ func (r *Router) Route(keyspace string, key []byte, flags RouteFlags) (Route, er
 	if err != nil {
 		return Route{}, err
 	}
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return Route{}, err
 	}
@@ -162,7 +161,7 @@ func (r *Router) RouteParts(keyspace string, parts [][]byte, flags RouteFlags) (
 		lens[i] = C.size_t(len(part))
 		off += len(part)
 	}
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return Route{}, err
 	}
@@ -180,7 +179,7 @@ func (r *Router) RouteToken(keyspace string, token int64, flags RouteFlags) (Rou
 	if err != nil {
 		return Route{}, err
 	}
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return Route{}, err
 	}
@@ -199,7 +198,7 @@ func (r *Router) LocalTags(dst []uint64, keyspace string, key []byte) ([]uint64,
 	if err != nil {
 		return dst, err
 	}
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return dst, err
 	}
@@ -218,7 +217,7 @@ func (r *Router) LocalTags(dst []uint64, keyspace string, key []byte) ([]uint64,
 
 // Nodes returns the router's nodes by index.
 func (r *Router) Nodes() ([]RouterNode, error) {
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return nil, err
 	}
@@ -248,7 +247,7 @@ func (r *Router) FindNode(name string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return 0, err
 	}
@@ -263,7 +262,7 @@ func (r *Router) FindNode(name string) (int, error) {
 // Keyspaces returns the routed keyspaces, sorted; Skipped the keyspaces whose class
 // places nothing on the ring, as (name, class) pairs.
 func (r *Router) Keyspaces() ([]string, error) {
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return nil, err
 	}
@@ -282,7 +281,7 @@ func (r *Router) Keyspaces() ([]string, error) {
 // Skipped returns the keyspaces not routed (LocalStrategy, EverywhereStrategy,
 // MetaStrategy) as (name, class) pairs.
 func (r *Router) Skipped() ([][2]string, error) {
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return nil, err
 	}
@@ -372,19 +371,22 @@ func (r *Router) Apply(ev RouterEvent) (*Router, error) {
 	}
 	defer freeV()
 	cev.keys, cev.values, cev.count = ck, cv, C.size_t(len(k))
-	if ev.Placement != nil {
-		ev.Placement.mu.RLock()
-		defer ev.Placement.mu.RUnlock()
-		if ev.Placement.ptr == nil {
-			return nil, goError(CodeClosed, "placement is closed")
-		}
-		cev.placement = ev.Placement.ptr
+	if r == nil {
+		return nil, nilHandle("Router")
 	}
-	p, err := r.lock()
+	hs := []handle{r}
+	if ev.Placement != nil {
+		hs = append(hs, ev.Placement)
+	}
+	unlock, err := lockAll(hs...)
 	if err != nil {
 		return nil, err
 	}
-	defer r.mu.RUnlock()
+	defer unlock()
+	if ev.Placement != nil {
+		cev.placement = ev.Placement.ptr
+	}
+	p := r.ptr
 	var out *C.tokenring_router
 	var detail C.tokenring_error
 	if err := newError(C.tokenring_router_apply(&out, p, &cev, &detail), &detail); err != nil {
@@ -397,8 +399,9 @@ func (r *Router) Apply(ev RouterEvent) (*Router, error) {
 // reader: system.local (AddLocal, first), system.peers_v2 or system.peers (AddPeer),
 // system_schema.keyspaces (AddKeyspace). An empty string is CQL null.
 type RouterBuilder struct {
-	mu  sync.Mutex
-	ptr *C.tokenring_router_builder
+	mu     sync.Mutex
+	ptr    *C.tokenring_router_builder
+	closed bool
 }
 
 // NewRouterBuilder returns an empty builder; localDC ("" for none) is the datacenter of
@@ -423,22 +426,25 @@ func NewRouterBuilder(localDC string) (*RouterBuilder, error) {
 
 // Close frees the builder. Calling it again does nothing.
 func (b *RouterBuilder) Close() error {
+	if b == nil {
+		return nil
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.ptr != nil {
 		C.tokenring_router_builder_free(b.ptr)
 		b.ptr = nil
+		b.closed = true
 		runtime.SetFinalizer(b, nil)
 	}
 	return nil
 }
 
 func (b *RouterBuilder) node(local bool, address, dc, rack, hostID, partitioner string, tokens []string) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.ptr == nil {
-		return goError(CodeClosed, "router builder is closed")
+	if err := b.enter(); err != nil {
+		return err
 	}
+	defer b.mu.Unlock()
 	var frees []unsafe.Pointer
 	defer func() {
 		for _, f := range frees {
@@ -490,27 +496,24 @@ func (b *RouterBuilder) AddKeyspace(name string, replication map[string]string) 
 		return err
 	}
 	defer freeV()
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.ptr == nil {
-		return goError(CodeClosed, "router builder is closed")
+	if err := b.enter(); err != nil {
+		return err
 	}
+	defer b.mu.Unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_router_builder_add_keyspace(b.ptr, charp(cn), ck, cv, C.size_t(len(k)), &detail), &detail)
 }
 
 // AddCluster adds every node and keyspace of a parsed cluster.
 func (b *RouterBuilder) AddCluster(c *Cluster) error {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ptr == nil {
-		return goError(CodeClosed, "cluster is closed")
+	if b == nil {
+		return nilHandle("RouterBuilder")
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.ptr == nil {
-		return goError(CodeClosed, "router builder is closed")
+	unlock, err := lockAll(b, c)
+	if err != nil {
+		return err
 	}
+	defer unlock()
 	var detail C.tokenring_error
 	return newError(C.tokenring_router_builder_add_cluster(b.ptr, c.ptr, &detail), &detail)
 }
@@ -521,11 +524,10 @@ func (b *RouterBuilder) SetNode(name string, tag uint64, down bool) error {
 	if err != nil {
 		return err
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.ptr == nil {
-		return goError(CodeClosed, "router builder is closed")
+	if err := b.enter(); err != nil {
+		return err
 	}
+	defer b.mu.Unlock()
 	var flags C.uint32_t
 	if down {
 		flags = C.TOKENRING_ROUTER_NODE_DOWN
@@ -536,11 +538,10 @@ func (b *RouterBuilder) SetNode(name string, tag uint64, down bool) error {
 
 // Build makes a router of what was added (the builder stays usable).
 func (b *RouterBuilder) Build() (*Router, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if b.ptr == nil {
-		return nil, goError(CodeClosed, "router builder is closed")
+	if err := b.enter(); err != nil {
+		return nil, err
 	}
+	defer b.mu.Unlock()
 	var out *C.tokenring_router
 	var detail C.tokenring_error
 	if err := newError(C.tokenring_router_build(&out, b.ptr, &detail), &detail); err != nil {
@@ -551,13 +552,15 @@ func (b *RouterBuilder) Build() (*Router, error) {
 
 // RouterHolder publishes the current Router to readers without locks (router.h).
 type RouterHolder struct {
-	mu  sync.RWMutex // Close against the other methods
-	ptr *C.tokenring_router_holder
+	mu      sync.RWMutex // Close against the other methods
+	ptr     *C.tokenring_router_holder
+	closed  bool
+	readers atomic.Int64 // open RouterReaders: Close refuses while any is
 }
 
 // NewRouterHolder publishes r (the holder keeps its own reference).
 func NewRouterHolder(r *Router) (*RouterHolder, error) {
-	p, err := r.lock()
+	p, err := r.enter()
 	if err != nil {
 		return nil, err
 	}
@@ -569,39 +572,47 @@ func NewRouterHolder(r *Router) (*RouterHolder, error) {
 	return &RouterHolder{ptr: h}, nil
 }
 
-// Close frees the holder; every reader must be closed first.
+// Close frees the holder; every reader must be closed first (else an ErrInvalid error,
+// and the holder stays open).
 func (h *RouterHolder) Close() error {
+	if h == nil {
+		return nil
+	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if h.ptr != nil {
+		if n := h.readers.Load(); n > 0 {
+			return goError(CodeInvalid, "router holder has %d open reader(s): close them first", n)
+		}
 		C.tokenring_router_holder_free(h.ptr)
 		h.ptr = nil
+		h.closed = true
 	}
 	return nil
 }
 
 // Swap publishes r; the previous snapshot is freed once no reader holds it.
 func (h *RouterHolder) Swap(r *Router) error {
-	p, err := r.lock()
+	if h == nil {
+		return nilHandle("RouterHolder")
+	}
+	if r == nil {
+		return nilHandle("Router")
+	}
+	unlock, err := lockAll(h, r)
 	if err != nil {
 		return err
 	}
-	defer r.mu.RUnlock()
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.ptr == nil {
-		return goError(CodeClosed, "holder is closed")
-	}
-	return check(C.tokenring_router_holder_swap(h.ptr, p))
+	defer unlock()
+	return check(C.tokenring_router_holder_swap(h.ptr, r.ptr))
 }
 
 // Current returns a reference to the current snapshot (to apply an event to it).
 func (h *RouterHolder) Current() (*Router, error) {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.ptr == nil {
-		return nil, goError(CodeClosed, "holder is closed")
+	if err := h.enter(); err != nil {
+		return nil, err
 	}
+	defer h.mu.RUnlock()
 	p := C.tokenring_router_holder_current(h.ptr)
 	if p == nil {
 		return nil, goError(CodeNoMem, "out of memory")
@@ -612,48 +623,63 @@ func (h *RouterHolder) Current() (*Router, error) {
 // RouterReader is one worker's registration with a holder: use it from one goroutine at a
 // time (it is not tied to an OS thread), one reader per worker.
 type RouterReader struct {
-	h    *RouterHolder
-	ptr  *C.tokenring_router_reader
-	view Router
+	h        *RouterHolder
+	ptr      *C.tokenring_router_reader
+	view     Router
+	acquired bool
 }
 
 // NewReader registers a reader.
 func (h *RouterHolder) NewReader() (*RouterReader, error) {
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	if h.ptr == nil {
-		return nil, goError(CodeClosed, "holder is closed")
+	if err := h.enter(); err != nil {
+		return nil, err
 	}
+	defer h.mu.RUnlock()
 	var p *C.tokenring_router_reader
 	if err := check(C.tokenring_router_reader_new(&p, h.ptr)); err != nil {
 		return nil, err
 	}
+	h.readers.Add(1)
 	return &RouterReader{h: h, ptr: p}, nil
 }
 
-// Acquire returns the current snapshot, valid until Release (a view: do not keep it).
+// Acquire returns the current snapshot, valid until Release (a view: do not keep it). A
+// nil, zero or closed reader returns nil (whose methods return ErrInvalid).
 func (rd *RouterReader) Acquire() *Router {
+	if rd == nil || rd.ptr == nil {
+		return nil
+	}
 	rd.view.mu.Lock()
 	rd.view.ptr = C.tokenring_router_acquire(rd.ptr)
 	rd.view.borrowed = true
+	rd.view.closed = false
 	rd.view.mu.Unlock()
+	rd.acquired = true
 	return &rd.view
 }
 
-// Release gives the snapshot back.
+// Release gives the snapshot back; the view from Acquire then returns ErrClosed.
+// Without an Acquire (or on a nil, zero or closed reader) it does nothing.
 func (rd *RouterReader) Release() {
+	if rd == nil || rd.ptr == nil || !rd.acquired {
+		return
+	}
 	rd.view.mu.Lock()
 	rd.view.ptr = nil
+	rd.view.closed = true
 	rd.view.mu.Unlock()
 	C.tokenring_router_release(rd.ptr)
+	rd.acquired = false
 }
 
-// Close unregisters the reader.
+// Close unregisters the reader. Calling it again does nothing.
 func (rd *RouterReader) Close() error {
-	if rd.ptr != nil {
-		rd.Release()
-		C.tokenring_router_reader_free(rd.ptr)
-		rd.ptr = nil
+	if rd == nil || rd.ptr == nil {
+		return nil
 	}
+	rd.Release()
+	C.tokenring_router_reader_free(rd.ptr)
+	rd.ptr = nil
+	rd.h.readers.Add(-1)
 	return nil
 }

@@ -7,7 +7,8 @@ import inspect
 import pytest
 
 import tokenring
-from tokenring import RangeError, Ring, Topology
+from tokenring import RangeError, Ring, Router, RouterBuilder, Topology
+from tokenring._ffi import lib
 
 np = pytest.importorskip("numpy")
 
@@ -21,9 +22,19 @@ def env():
     return topo, ring, ring.placement({"dc1": 3})
 
 
+def _builder():
+    b = RouterBuilder(local_dc="dc1")
+    b.add_local("10.0.0.1", "dc1", "r1", ["-100", "100"],
+                partitioner="org.apache.cassandra.dht.Murmur3Partitioner")
+    b.add_peer("10.0.0.2", "dc1", "r2", ["0"])
+    b.add_keyspace("ks", {"class": "NetworkTopologyStrategy", "dc1": "2"})
+    return b
+
+
 # (public callable, argument, call with the argument X, whether -1 is a valid value)
 def _cases(topo, ring, pl):
     t = tokenring
+    r = _builder().build()
     names, racks = ["a", "b", "c"], ["r1", "r2", "r3"]
     return [
         (t.availability, "k", lambda X: t.availability(ring, {"dc1": 3}, "ONE", X), False),
@@ -77,6 +88,13 @@ def _cases(topo, ring, pl):
         (Topology.node, "index", lambda X: topo.node(X), True),  # negative counts from the end
         (type(pl).range_replicas, "index", lambda X: pl.range_replicas(X), False),
         (type(pl).replica_set, "set_id", lambda X: pl.replica_set(X), False),
+        (Router.route_token, "token", lambda X: r.route_token("ks", X), True),  # int64_t
+        (Router.apply, "kind", lambda X: r.apply(X, node="10.0.0.2"), False),
+        (Router.apply, "tag", lambda X: r.apply(lib.TOKENRING_ROUTER_EVENT_JOINED, node="10.0.0.9",
+                                                datacenter="dc1", rack="r1", tokens=["5"], tag=X), False),
+        (Router.joined, "tag", lambda X: r.joined("10.0.0.9", "dc1", "r1", ["5"], tag=X), False),
+        (Router.replaced, "tag", lambda X: r.replaced("10.0.0.2", "10.0.0.9", tag=X), False),
+        (RouterBuilder.set_node, "tag", lambda X: _builder().set_node("10.0.0.2", tag=X), False),
     ]
 
 
@@ -202,3 +220,31 @@ def test_packed_offsets_refused(env, route):
         tokenring.tokens_packed(KEYS, GOOD, -2)
     with pytest.raises(ValueError, match="offsets must have count \\+ 1 entries"):
         tokenring.tokens_packed(KEYS, GOOD, 4)
+
+
+def test_router_int_messages():
+    """The router's integer arguments: the C type's range (or the event enum's) in the
+    message, and the largest and smallest values still accepted."""
+    b = _builder()
+    r = b.build()
+    with pytest.raises(RangeError, match=r"token -9223372036854775809 is out of range "
+                                         r"\(-9223372036854775808 \.\. 9223372036854775807\)"):
+        r.route_token("ks", -2 ** 63 - 1)
+    assert r.route_token("ks", -2 ** 63).token == -2 ** 63
+    assert r.route_token("ks", np.int64(2 ** 63 - 1)).token == 2 ** 63 - 1
+    with pytest.raises(RangeError, match=r"kind 11 is out of range \(1 \.\. 10\)"):
+        r.apply(11, node="10.0.0.2")
+    with pytest.raises(RangeError, match=r"kind 0 is out of range"):
+        r.apply(0, node="10.0.0.2")
+    with pytest.raises(TypeError, match="kind must be an int, not str"):
+        r.apply("up", node="10.0.0.2")
+    with pytest.raises(RangeError, match=r"tag -1 is out of range \(0 \.\. 18446744073709551615\)"):
+        b.set_node("10.0.0.2", tag=-1)
+    with pytest.raises(TypeError, match="tag must be an int, not bool"):
+        r.joined("10.0.0.9", "dc1", "r1", ["5"], tag=True)
+    b.set_node("10.0.0.2", tag=2 ** 64 - 1)
+    r2 = b.build()
+    assert r2.nodes[r2.find_node("10.0.0.2")].tag == 2 ** 64 - 1
+    j = r.joined("10.0.0.9", "dc1", "r1", ["5"], tag=np.uint64(2 ** 64 - 1))
+    assert j.nodes[j.find_node("10.0.0.9")].tag == 2 ** 64 - 1
+    assert r.nodes == _builder().build().nodes  # refused calls left the snapshot alone

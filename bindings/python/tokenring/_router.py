@@ -21,9 +21,15 @@ from typing import Any, List, Mapping, NamedTuple, Optional, Sequence, Tuple, Un
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle, require
+from ._ints import U64, c_int
 from ._node import NodeState
 
 __all__ = ["Router", "RouterBuilder", "RouterHolder", "RouterReader", "RouterNode", "Route"]
+
+
+#: Bounds of a Murmur3 token (int64_t) and of an event kind.
+I64 = (-2 ** 63, 2 ** 63 - 1)
+EVENT_KINDS = (lib.TOKENRING_ROUTER_EVENT_UP, lib.TOKENRING_ROUTER_EVENT_PLACEMENT)
 
 
 def _s(value: Optional[str]) -> Any:
@@ -166,6 +172,7 @@ class Router(Handle):
 
     def route_token(self, keyspace: str, token: int, up_first: bool = False) -> Route:
         """The replicas of a Murmur3 token."""
+        token = c_int(token, "token", I64)
         out = ffi.new("tokenring_route *")
         check(lib.tokenring_router_route_token(out, self._p(), keyspace.encode("utf-8"), token,
                                                lib.TOKENRING_ROUTE_UP_FIRST if up_first else 0))
@@ -186,6 +193,8 @@ class Router(Handle):
     def apply(self, kind: int, **fields: Any) -> "Router":
         """The next snapshot after one event (``kind`` a
         ``lib.TOKENRING_ROUTER_EVENT_*`` value); prefer the named methods below."""
+        kind = c_int(kind, "kind", EVENT_KINDS)
+        tag = c_int(fields.get("tag", 0), "tag", U64)
         ev = ffi.new("tokenring_router_event *")
         ev.kind = kind
         keep: List[Any] = []
@@ -209,7 +218,7 @@ class Router(Handle):
         if fields.get("placement") is not None:
             ev.placement = require(fields["placement"], "placement", "set_placement()")
             keep.append(fields["placement"])
-        ev.tag = fields.get("tag", 0)
+        ev.tag = tag
         ev.flags = lib.TOKENRING_ROUTER_NODE_DOWN if fields.get("down") else 0
         pp = ffi.new("tokenring_router **")
         err = new_error()
@@ -314,6 +323,7 @@ class RouterBuilder(Handle):
 
     def set_node(self, name: str, tag: int = 0, down: bool = False) -> None:
         """A node's tag (kept across snapshots) and liveness."""
+        tag = c_int(tag, "tag", U64)
         err = new_error()
         check(lib.tokenring_router_builder_set_node(
             self._p(), name.encode("utf-8"), tag,
