@@ -977,7 +977,7 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         bool dup = false;
         for (size_t j = 0; j < i; j++)
             dup |= t[j] == t[i];
-        if (dup || bsearch(&key, h->toks, h->ntoks, sizeof *h->toks, cmp_htok))
+        if (dup || (h->ntoks && bsearch(&key, h->toks, h->ntoks, sizeof *h->toks, cmp_htok)))
             rc = tr_fail_at(err, TOKENRING_E_EXISTS, line, COL(2),
                             "token %lld is already in the ring", (long long)t[i]);
     }

@@ -35,6 +35,29 @@ struct tokenring_router_holder {
     alignas(64) _Atomic(tokenring_router_reader *) slots; /* pushed, never removed */
 };
 
+/* The library's allocator gives no 64-byte alignment (malloc's is 16), which the slots'
+ * and the holder's alignas(64) members need: take a cache line more and align by hand,
+ * keeping the block's start just below the aligned address for the free. */
+static void *line_alloc(size_t size)
+{
+    char *raw = tr_malloc(size + 64 + sizeof(void *));
+    if (!raw)
+        return NULL;
+    uintptr_t at = ((uintptr_t)(raw + sizeof(void *)) + 63) & ~(uintptr_t)63;
+    memcpy((void *)(at - sizeof(void *)), &raw, sizeof raw);
+    memset((void *)at, 0, size);
+    return (void *)at;
+}
+
+static void line_free(void *p)
+{
+    if (!p)
+        return;
+    void *raw;
+    memcpy(&raw, (char *)p - sizeof raw, sizeof raw);
+    tr_free(raw);
+}
+
 static void record_drop(record *rec)
 {
     if (atomic_fetch_sub_explicit(&rec->readers, 1, memory_order_acq_rel) == 1) {
@@ -79,12 +102,12 @@ TOKENRING_API int tokenring_router_holder_new(tokenring_router_holder **out,
 {
     if (!out || !initial)
         return TOKENRING_E_INVAL;
-    tokenring_router_holder *h = tr_calloc(1, sizeof *h);
+    tokenring_router_holder *h = line_alloc(sizeof *h);
     if (!h)
         return TOKENRING_E_NOMEM;
     record *rec = record_new(initial);
     if (!rec) {
-        tr_free(h);
+        line_free(h);
         return TOKENRING_E_NOMEM;
     }
     atomic_init(&h->current, rec);
@@ -102,11 +125,11 @@ TOKENRING_API void tokenring_router_holder_free(tokenring_router_holder *holder)
     while (s) {
         tokenring_router_reader *next = s->next;
         slot_dropped(atomic_exchange(&s->hazard, 0));
-        tr_free(s);
+        line_free(s);
         s = next;
     }
     record_drop(rec);
-    tr_free(holder);
+    line_free(holder);
 }
 
 TOKENRING_API int tokenring_router_holder_swap(tokenring_router_holder *holder,
@@ -147,10 +170,9 @@ TOKENRING_API int tokenring_router_reader_new(tokenring_router_reader **out,
             return TOKENRING_OK;
         }
     }
-    tokenring_router_reader *s = tr_malloc(sizeof *s);
+    tokenring_router_reader *s = line_alloc(sizeof *s);
     if (!s)
         return TOKENRING_E_NOMEM;
-    memset(s, 0, sizeof *s);
     atomic_init(&s->hazard, 0);
     atomic_init(&s->in_use, true);
     s->holder = holder;
