@@ -389,7 +389,7 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
         u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
         if (part == TOKENRING_PARTITIONER_RANDOM) {
             /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
-            tokenring_token128 a, z;
+            tokenring_token128 a = { 0, 0 }, z = { 0, 0 }; /* set by the calls below */
             tokenring_ring_token128(&a, s->ring, s->at);
             tokenring_ring_token128(&z, e->ring, e->at);
             width = R;

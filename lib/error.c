@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Status codes, messages and error details. */
+#if !defined(_POSIX_C_SOURCE) && !defined(_WIN32)
+#define _POSIX_C_SOURCE 200809L /* strnlen, for builds that set no feature macro */
+#endif
 #include <stdio.h>
 #include <string.h>
 

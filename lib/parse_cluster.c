@@ -1078,9 +1078,10 @@ TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
                 tokenring_token128 t;
                 uint8_t b[16];
                 rc = tokenring_topology_node_token128(&t, topology, i, j);
-                token128_bytes(b, t);
-                if (rc == TOKENRING_OK)
+                if (rc == TOKENRING_OK) {
+                    token128_bytes(b, t);
                     rc = add_vtok(&staging, idx, b, 16, 0, 0, err);
+                }
             } else {
                 const uint8_t *b = NULL;
                 size_t bn = 0;

@@ -12,7 +12,7 @@ want=${1:-build}
 pkgs_build=(gcc meson ninja-build pkg-config libcmocka-dev python3 python3-venv)
 pkgs_live=(openjdk-17-jdk-headless maven golang-go)
 pkgs_test=(doxygen abigail-tools clang lld llvm valgrind gcovr g++ git file binutils
-           golang-go nodejs npm chromium wasi-libc libclang-rt-14-dev libclang-rt-14-dev-wasm32)
+           golang-go cargo nodejs npm chromium wasi-libc libclang-rt-14-dev libclang-rt-14-dev-wasm32)
 
 missing=()
 pkgs=("${pkgs_build[@]}")
@@ -22,6 +22,7 @@ for p in "${pkgs[@]}"; do
   # Go and Node may come from outside Debian (e.g. /usr/local/go): accept either.
   case $p in
     golang-go) command -v go >/dev/null && continue ;;
+    cargo) { command -v cargo >/dev/null || [ -x "$HOME/.cargo/bin/cargo" ]; } && continue ;;
     nodejs) command -v node >/dev/null && continue ;;
     npm) command -v npm >/dev/null && continue ;;
   esac

@@ -51,7 +51,7 @@ if [ "$mode" = live ]; then
   exit 0
 fi
 
-step "meson test: unit, abi, docs, cli, python, go"
+step "meson test: unit, abi, docs, cli, python, go, dist (single file), install (Python packages), rust"
 meson test -C build --print-errorlogs --num-processes "$jobs"
 
 [ "$mode" = quick ] && exit 0

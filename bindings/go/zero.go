@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
+//go:build cgo
+
 package tokenring
 
 // Zero values. Topology, Ring, Replication, Placement and Cluster wrap C objects that

@@ -10,13 +10,18 @@ API mode, so the C compiler checks every declaration against the real header.
 
 Where libtokenring comes from, first match wins:
 
+0. by default (none of the three below asked for): the library's single-file source
+   bundled with the package (``csrc/tokenring/``, written by the repository's
+   ``scripts/amalgamate.py`` when building from a checkout, shipped in the sdist),
+   compiled into the extension itself: nothing to install, nothing to find at run time.
 1. ``--build-dir DIR`` or ``TOKENRING_BUILD_DIR=DIR``: a Meson build directory of
    libtokenring (headers from its source tree and ``DIR/include``, the library from
    ``DIR/lib``, an rpath to it). The extension is written to ``DIR/bindings/python/ext``,
    where ``import tokenring`` looks when ``TOKENRING_BUILD_DIR`` is set.
 2. ``--prefix P`` or ``TOKENRING_PREFIX=P``: an installation prefix (``P/include``,
    ``P/lib`` or ``P/lib/<multiarch>``, with an rpath).
-3. ``pkg-config tokenring`` (set ``PKG_CONFIG_PATH`` for a non-system prefix).
+3. ``TOKENRING_PKG_CONFIG=1``: ``pkg-config tokenring`` (set ``PKG_CONFIG_PATH`` for a
+   non-system prefix).
 
 Used three ways: by ``setup.py`` (``cffi_modules``), by the Meson test (``--build-dir``),
 and by hand: ``python tokenring_cffi_build.py --build-dir build`` or
@@ -58,6 +63,7 @@ class LibConfig:
     extra_compile_args: List[str] = field(default_factory=list)
     source: str = ""  # human-readable origin, for messages
     ext_dir: Optional[str] = None  # where to write the extension (None: in place)
+    sources: List[str] = field(default_factory=list)  # C sources compiled into it
 
     def header(self) -> str:
         """Absolute path of ``tokenring/tokenring.h``."""
@@ -142,23 +148,54 @@ def config_from_pkgconfig(pkg: str = "tokenring") -> LibConfig:
                      extra_compile_args=extra, source=f"pkg-config {pkg}")
 
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+BUNDLE_DIR = os.path.join(HERE, "csrc")
+AMALGAMATE = os.path.join(HERE, "..", "..", "scripts", "amalgamate.py")
+
+
+def config_from_bundle() -> LibConfig:
+    """The bundled single-file source, compiled into the extension. In a checkout of the
+    repository it is generated afresh from lib/ and include/ on every build (so it is never
+    stale); in an unpacked sdist the copy the sdist carries is used."""
+    target = os.path.join(BUNDLE_DIR, "tokenring")
+    if os.path.isfile(AMALGAMATE):
+        r = subprocess.run([sys.executable, AMALGAMATE, target], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise BuildConfigError(f"generating the single-file source failed: {r.stderr}")
+    source = os.path.join(target, "tokenring.c")
+    if not os.path.isfile(source):
+        raise BuildConfigError(
+            f"the bundled source {source} is missing: build from a checkout of libtokenring "
+            f"or from its sdist, or set TOKENRING_PKG_CONFIG=1, TOKENRING_PREFIX or "
+            f"TOKENRING_BUILD_DIR to use an installed or built library")
+    if os.path.abspath(os.getcwd()) == HERE:  # setuptools wants relative sources
+        source = os.path.relpath(source, HERE)
+    return LibConfig(include_dirs=[BUNDLE_DIR], library_dirs=[], libraries=[],
+                     sources=[source], source=f"bundled single-file source {target}")
+
+
 def locate(build_dir: Optional[str] = None, prefix: Optional[str] = None) -> LibConfig:
-    """Find libtokenring: explicit arguments, then the environment, then pkg-config."""
+    """Find libtokenring: explicit arguments, then the environment (TOKENRING_BUILD_DIR,
+    TOKENRING_PREFIX, TOKENRING_PKG_CONFIG=1), else the bundled source."""
     build_dir = build_dir or os.environ.get("TOKENRING_BUILD_DIR")
     if build_dir:
         return config_from_build_dir(build_dir)
     prefix = prefix or os.environ.get("TOKENRING_PREFIX")
     if prefix:
         return config_from_prefix(prefix)
-    return config_from_pkgconfig()
+    if os.environ.get("TOKENRING_PKG_CONFIG", "") not in ("", "0"):
+        return config_from_pkgconfig()
+    return config_from_bundle()
 
 
 def header_version(config: LibConfig) -> str:
     """The version of the libtokenring headers the extension is built against
     (``TOKENRING_VERSION_STRING`` of ``tokenring/version.h``): the package's version, so
     that pip metadata, ``tokenring.__version__`` and the library agree."""
-    for d in config.include_dirs:
-        path = os.path.join(d, "tokenring", "version.h")
+    paths = [os.path.join(d, "tokenring", "version.h") for d in config.include_dirs]
+    if not any(os.path.isfile(p) for p in paths):  # the single header of the bundled source
+        paths = [os.path.join(d, "tokenring", "tokenring.h") for d in config.include_dirs]
+    for path in paths:
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as f:
                 m = re.search(r'#define\s+TOKENRING_VERSION_STRING\s+"([^"]+)"', f.read())
@@ -347,7 +384,7 @@ def make_ffibuilder(config: Optional[LibConfig] = None):
     ffi.set_source(MODULE_NAME, source, include_dirs=config.include_dirs,
                    library_dirs=config.library_dirs, libraries=config.libraries,
                    extra_compile_args=config.extra_compile_args,
-                   extra_link_args=link_args)
+                   extra_link_args=link_args, sources=config.sources)
     ffi._tokenring_config = config  # for build()
     return ffi
 

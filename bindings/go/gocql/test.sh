@@ -23,13 +23,14 @@ if command -v ldd >/dev/null && ldd "$build/lib/libtokenring.so" 2>/dev/null | g
 fi
 export PKG_CONFIG_PATH="$build/meson-uninstalled${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}"
 export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export CGO_ENABLED=1 GOTOOLCHAIN=local GOFLAGS=-mod=mod
+# Against this build's library (-tags libtokenring); test-module.sh builds the bundled one.
+export CGO_ENABLED=1 GOTOOLCHAIN=local GOFLAGS="-mod=mod -tags=libtokenring"
 export GOCACHE="${TOKENRING_GOCACHE:-$build/go-cache}"
 [ -n "${HOME:-}" ] || export HOME="$build"
 cd "$here"
 set -x
 "$GO" mod download
 "$GO" vet ./...
-"$GO" vet -tags live ./...
+"$GO" vet -tags live,libtokenring ./...
 "$GO" test -race -count=1 ./...
 "$GO" test -count=1 -run '^$' -bench . -benchtime 1x ./... >/dev/null

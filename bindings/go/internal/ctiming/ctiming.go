@@ -2,11 +2,13 @@
 
 // Package ctiming times the library's own C calls for the Go binding's benchmarks: the
 // same rings, keys and operations as bench_test.go, in plain C, inside the benchmark
-// process. Only the benchmarks import it.
+// process. Only the benchmarks import it. The library's symbols come from the binding
+// (its bundled source, or the installed library with -tags libtokenring).
 package ctiming
 
 /*
-#cgo pkg-config: tokenring
+#cgo !libtokenring CFLAGS: -I${SRCDIR}/../../csrc
+#cgo libtokenring pkg-config: tokenring
 #cgo CFLAGS: -O2 -std=c11 -D_POSIX_C_SOURCE=200809L
 #include <stdlib.h>
 #include "ctiming.h"

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: Apache-2.0
+//! Apache Cassandra's token ring, exactly: safe Rust over libtokenring (whose single-file
+//! C source `libtokenring-sys` compiles in; nothing to install).
+//!
+//! ```
+//! use libtokenring::{Replication, Topology};
+//! let mut topo = Topology::new()?;
+//! topo.add_node("A", "dc1", "r1", &[10, 50])?;
+//! topo.add_node("B", "dc1", "r1", &[30, 80])?;
+//! topo.add_node("C", "dc1", "r1", &[65, 95])?;
+//! let ring = topo.build()?;
+//! let placement = ring.placement(&Replication::simple(2)?)?;
+//! assert_eq!(placement.replica_names(42), vec!["A", "C"]);
+//! # Ok::<(), libtokenring::Error>(())
+//! ```
+//!
+//! Threads, as the C API promises (`ring.h`, `placement.h`): a [`Ring`] and a
+//! [`Placement`] never change once built, so they are `Send + Sync` (share them with
+//! `Arc`); a [`Topology`] and a [`Replication`] are ordinary mutable objects, `Send` but
+//! not `Sync`.
+
+use libtokenring_sys as sys;
+use std::ffi::{CStr, CString};
+use std::fmt;
+use std::os::raw::c_int;
+use std::ptr;
+
+/// Placement flag: a datacenter of the strategy with no node in the ring gets no replicas
+/// instead of an error (`TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC`).
+pub const ALLOW_UNKNOWN_DC: u32 = 0x1;
+/// Placement flag: `TOKENRING_PLACEMENT_SKIP_EMPTY_DC` (see placement.h).
+pub const SKIP_EMPTY_DC: u32 = 0x2;
+
+/// A failed call: the C status code and the library's message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The `tokenring_status` code (negative).
+    pub code: i32,
+    /// What failed, naming the node, token or datacenter.
+    pub message: String,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "tokenring: {} (code {})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// `Result` with this crate's [`Error`].
+pub type Result<T> = std::result::Result<T, Error>;
+
+fn new_err() -> sys::tokenring_error {
+    sys::tokenring_error { code: 0, line: 0, column: 0, flags: 0, message: [0; 256], reserved: [0; 64] }
+}
+
+fn check(rc: c_int, err: Option<&sys::tokenring_error>) -> Result<()> {
+    if rc == sys::TOKENRING_OK {
+        return Ok(());
+    }
+    let detail = err
+        .map(|e| unsafe { CStr::from_ptr(e.message.as_ptr()) }.to_string_lossy().into_owned())
+        .filter(|m| !m.is_empty());
+    let message = detail.unwrap_or_else(|| {
+        unsafe { CStr::from_ptr(sys::tokenring_strerror(rc)) }.to_string_lossy().into_owned()
+    });
+    Err(Error { code: rc, message })
+}
+
+fn cstring(s: &str, what: &str) -> Result<CString> {
+    CString::new(s).map_err(|_| Error { code: -1, message: format!("{} {:?} contains a NUL byte", what, s) })
+}
+
+/// The library's version, e.g. "1.2.0".
+pub fn version() -> &'static str {
+    unsafe { CStr::from_ptr(sys::tokenring_version_string()) }.to_str().unwrap_or("")
+}
+
+/// The Murmur3Partitioner token of a partition key (its serialized bytes).
+pub fn token(key: &[u8]) -> i64 {
+    unsafe { sys::tokenring_token(key.as_ptr().cast(), key.len()) }
+}
+
+/// A cluster description being assembled: nodes with their datacenter, rack and tokens.
+pub struct Topology {
+    ptr: *mut sys::tokenring_topology,
+}
+
+// A topology is an ordinary mutable object (topology.h): one thread at a time.
+unsafe impl Send for Topology {}
+
+impl Topology {
+    /// An empty topology.
+    pub fn new() -> Result<Topology> {
+        let mut ptr = ptr::null_mut();
+        check(unsafe { sys::tokenring_topology_new(&mut ptr) }, None)?;
+        Ok(Topology { ptr })
+    }
+
+    /// Adds a node (Murmur3 tokens).
+    pub fn add_node(&mut self, name: &str, datacenter: &str, rack: &str, tokens: &[i64]) -> Result<()> {
+        let (n, d, r) = (cstring(name, "node name")?, cstring(datacenter, "datacenter")?, cstring(rack, "rack")?);
+        let mut err = new_err();
+        let rc = unsafe {
+            sys::tokenring_topology_add_node(self.ptr, n.as_ptr(), d.as_ptr(), r.as_ptr(), tokens.as_ptr(), tokens.len(), &mut err)
+        };
+        check(rc, Some(&err))
+    }
+
+    /// The immutable ring of the nodes added so far.
+    pub fn build(&self) -> Result<Ring> {
+        let mut ptr = ptr::null_mut();
+        let mut err = new_err();
+        check(unsafe { sys::tokenring_ring_build(&mut ptr, self.ptr, &mut err) }, Some(&err))?;
+        Ok(Ring { ptr })
+    }
+}
+
+impl Drop for Topology {
+    fn drop(&mut self) {
+        unsafe { sys::tokenring_topology_free(self.ptr) }
+    }
+}
+
+/// An immutable token ring, built from a [`Topology`].
+pub struct Ring {
+    ptr: *mut sys::tokenring_ring,
+}
+
+// ring.h: a ring never changes after it is built; any number of threads may query it.
+unsafe impl Send for Ring {}
+unsafe impl Sync for Ring {}
+
+impl Ring {
+    /// Number of nodes.
+    pub fn node_count(&self) -> usize {
+        unsafe { sys::tokenring_ring_node_count(self.ptr) }
+    }
+
+    /// Name of node `index` (as replica lists number them).
+    pub fn node_name(&self, index: u32) -> Result<&str> {
+        let mut info = sys::tokenring_node_info {
+            name: ptr::null(), datacenter: ptr::null(), rack: ptr::null(), tokens: ptr::null(),
+            token_count: 0, state: 0, liveness: 0, dc_index: 0, rack_index: 0, reserved: [0; 2],
+        };
+        check(unsafe { sys::tokenring_ring_node_brief(&mut info, self.ptr, index) }, None)?;
+        Ok(unsafe { CStr::from_ptr(info.name) }.to_str().unwrap_or(""))
+    }
+
+    /// The replica placement of a replication strategy over this ring.
+    pub fn placement(&self, replication: &Replication) -> Result<Placement<'_>> {
+        self.placement_with(replication, 0)
+    }
+
+    /// [`Ring::placement`] with flags: [`ALLOW_UNKNOWN_DC`], [`SKIP_EMPTY_DC`].
+    pub fn placement_with(&self, replication: &Replication, flags: u32) -> Result<Placement<'_>> {
+        let mut ptr = ptr::null_mut();
+        let mut err = new_err();
+        check(unsafe { sys::tokenring_placement_build(&mut ptr, self.ptr, replication.ptr, flags, &mut err) }, Some(&err))?;
+        Ok(Placement { ptr, ring: self })
+    }
+}
+
+impl Drop for Ring {
+    fn drop(&mut self) {
+        unsafe { sys::tokenring_ring_free(self.ptr) }
+    }
+}
+
+/// A replication strategy (SimpleStrategy or NetworkTopologyStrategy).
+pub struct Replication {
+    ptr: *mut sys::tokenring_replication,
+}
+
+// An ordinary mutable object: one thread at a time.
+unsafe impl Send for Replication {}
+
+impl Replication {
+    /// SimpleStrategy with replication factor `rf`.
+    pub fn simple(rf: i32) -> Result<Replication> {
+        let mut ptr = ptr::null_mut();
+        let mut err = new_err();
+        check(unsafe { sys::tokenring_replication_simple(&mut ptr, rf, 0, &mut err) }, Some(&err))?;
+        Ok(Replication { ptr })
+    }
+
+    /// NetworkTopologyStrategy with a factor per datacenter.
+    pub fn network(factors: &[(&str, i32)]) -> Result<Replication> {
+        let mut ptr = ptr::null_mut();
+        check(unsafe { sys::tokenring_replication_network(&mut ptr) }, None)?;
+        let repl = Replication { ptr };
+        for (dc, rf) in factors {
+            let d = cstring(dc, "datacenter")?;
+            let mut err = new_err();
+            check(unsafe { sys::tokenring_replication_set_dc(repl.ptr, d.as_ptr(), *rf, 0, &mut err) }, Some(&err))?;
+        }
+        Ok(repl)
+    }
+
+    /// Parses a CQL replication map or the short form, e.g.
+    /// `{'class': 'NetworkTopologyStrategy', 'dc1': '3'}` or `dc1=3`.
+    pub fn parse(text: &str) -> Result<Replication> {
+        let mut ptr = ptr::null_mut();
+        let mut err = new_err();
+        check(
+            unsafe { sys::tokenring_replication_parse(&mut ptr, text.as_ptr().cast(), text.len(), &mut err) },
+            Some(&err),
+        )?;
+        Ok(Replication { ptr })
+    }
+}
+
+impl Drop for Replication {
+    fn drop(&mut self) {
+        unsafe { sys::tokenring_replication_free(self.ptr) }
+    }
+}
+
+/// The replicas of every range of a ring for one strategy. Lookups allocate nothing in C.
+pub struct Placement<'r> {
+    ptr: *mut sys::tokenring_placement,
+    ring: &'r Ring,
+}
+
+// placement.h: a placement never changes after it is built; any number of threads may query it.
+unsafe impl Send for Placement<'_> {}
+unsafe impl Sync for Placement<'_> {}
+
+impl Placement<'_> {
+    fn names(&self, r: &sys::tokenring_replicas) -> Vec<&str> {
+        let nodes = if r.count == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(r.nodes, r.count as usize) } };
+        nodes.iter().map(|&n| self.ring.node_name(n).unwrap_or("")).collect()
+    }
+
+    fn empty() -> sys::tokenring_replicas {
+        sys::tokenring_replicas { nodes: ptr::null(), transient: ptr::null(), count: 0, range_index: 0, set_id: 0, reserved: 0 }
+    }
+
+    /// Node indices of the replicas of `token`, in Cassandra's order.
+    pub fn replicas(&self, token: i64) -> Vec<u32> {
+        let mut r = Self::empty();
+        let rc = unsafe { sys::tokenring_placement_replicas(&mut r, self.ptr, token) };
+        if rc != sys::TOKENRING_OK || r.count == 0 {
+            return Vec::new();
+        }
+        unsafe { std::slice::from_raw_parts(r.nodes, r.count as usize) }.to_vec()
+    }
+
+    /// Names of the replicas of `token`, in Cassandra's order.
+    pub fn replica_names(&self, token: i64) -> Vec<&str> {
+        let mut r = Self::empty();
+        if unsafe { sys::tokenring_placement_replicas(&mut r, self.ptr, token) } != sys::TOKENRING_OK {
+            return Vec::new();
+        }
+        self.names(&r)
+    }
+
+    /// Names of the replicas of a partition key (its serialized bytes).
+    pub fn replica_names_for_key(&self, key: &[u8]) -> Result<Vec<&str>> {
+        let mut r = Self::empty();
+        check(unsafe { sys::tokenring_placement_replicas_for_key(&mut r, self.ptr, key.as_ptr().cast(), key.len()) }, None)?;
+        Ok(self.names(&r))
+    }
+}
+
+impl Drop for Placement<'_> {
+    fn drop(&mut self) {
+        unsafe { sys::tokenring_placement_free(self.ptr) }
+    }
+}
