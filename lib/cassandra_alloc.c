@@ -1460,6 +1460,21 @@ int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_to
     return rc;
 }
 
+/* The public calls have no limits: above Cassandra's own cap there are no Cassandra
+ * tokens to reproduce (the server refuses to start such a node). */
+static int check_cassandra_cap(uint32_t num_tokens, tokenring_error *err)
+{
+    if (num_tokens > TOKENRING_MAX_NUM_TOKENS && num_tokens <= TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "num_tokens %u is above %u, Cassandra's own limit (\"A maximum number "
+                       "of 1536 tokens per node is supported\"): Cassandra refuses to start "
+                       "such a node, so it has no tokens to reproduce (the join plan, "
+                       "tokenring_allocate_join_limited() with tokenring_limits.max_num_tokens, "
+                       "plans more)",
+                       num_tokens, TOKENRING_MAX_NUM_TOKENS);
+    return TOKENRING_OK;
+}
+
 TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num_tokens,
                                                const tokenring_topology *topology,
                                                const char *name, const char *datacenter,
@@ -1469,6 +1484,9 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
                                                uint32_t release, uint32_t flags,
                                                tokenring_error *err)
 {
+    int rc = check_cassandra_cap(num_tokens, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     return tr_allocate_cassandra_lim(tokens_out, num_tokens, topology, name, datacenter, rack,
                                      keyspace, local_rf, first_token, release, flags, NULL,
                                      err);
@@ -1485,6 +1503,9 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
                                                   uint32_t release, uint32_t flags,
                                                   tokenring_error *err)
 {
+    int rc = check_cassandra_cap(num_tokens, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     return tr_allocate_cassandra128_lim(tokens_out, num_tokens, topology, name, datacenter,
                                         rack, keyspace, local_rf, first_token, release, flags,
                                         NULL, err);

@@ -699,7 +699,7 @@ static void cassandra_allocator_cap(void **state)
                                                   TOKENRING_CASSANDRA_5_0, 0, &err),
                      TOKENRING_E_RANGE);
     assert_non_null(strstr(err.message, "A maximum number of 1536 tokens per node"));
-    assert_non_null(strstr(err.message, "max_num_tokens"));
+    assert_non_null(strstr(err.message, "tokenring_allocate_join_limited"));
     assert_int_equal(tokenring_allocate_cassandra(out, 1536, t, "10.9.9.9", "datacenter1",
                                                   "rack1", NULL, 3, NULL,
                                                   TOKENRING_CASSANDRA_5_0, 0, &err),
