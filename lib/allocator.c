@@ -1620,9 +1620,14 @@ static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
                                 tokenring_error *err)
 {
     tokenring_topology *work = NULL;
-    int rc = tokenring_topology_clone(&work, topology);
-    if (rc != TOKENRING_OK)
+    int64_t *all = tr_calloc(count * (size_t)num_tokens, sizeof *all); /* tokens_out is
+                                                                          * left as it was
+                                                                          * on failure */
+    int rc = all ? tokenring_topology_clone(&work, topology) : TOKENRING_E_NOMEM;
+    if (rc != TOKENRING_OK) {
+        tr_free(all);
         return tr_fail(err, rc, "out of memory in the allocator");
+    }
     size_t group = 1; /* the datacenter's nodes holding ring tokens, the new one included */
     for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
         tokenring_node_info info;
@@ -1632,7 +1637,7 @@ static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
             group++;
     }
     for (size_t i = 0; i < count; i++, group++) {
-        int64_t *mine = tokens_out + i * (size_t)num_tokens;
+        int64_t *mine = all + i * (size_t)num_tokens;
         rc = tr_allocate_join_candidate(mine, num_tokens, work, datacenter, racks[i],
                                         group <= (size_t)rf ? 1 : rf, false, true, NULL, 0,
                                         false, NULL, err);
@@ -1648,7 +1653,10 @@ static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
                                               err)) != TOKENRING_OK)
             break;
     }
+    if (rc == TOKENRING_OK)
+        memcpy(tokens_out, all, count * (size_t)num_tokens * sizeof *all);
     tokenring_topology_free(work);
+    tr_free(all);
     return rc;
 }
 
