@@ -429,15 +429,15 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
     bool few_per_node = num_tokens < 8 || !one_step;
     int64_t zero = 0;
     tokenring_token128 zero128 = { 0, 0 };
-    int crc = rp ? tokenring_allocate_cassandra128(cass128, num_tokens, topology, name,
-                                                   datacenter, rack, keyspace,
-                                                   keyspace ? 0 : local_rf,
-                                                   few_per_node ? &zero128 : NULL, release, 0,
-                                                   &cerr)
-                 : tokenring_allocate_cassandra(cass, num_tokens, topology, name, datacenter,
-                                                rack, keyspace, keyspace ? 0 : local_rf,
-                                                few_per_node ? &zero : NULL, release, 0,
-                                                &cerr);
+    int crc = rp ? tr_allocate_cassandra128_lim(cass128, num_tokens, topology, name,
+                                                datacenter, rack, keyspace,
+                                                keyspace ? 0 : local_rf,
+                                                few_per_node ? &zero128 : NULL, release, 0,
+                                                lim, &cerr)
+                 : tr_allocate_cassandra_lim(cass, num_tokens, topology, name, datacenter,
+                                             rack, keyspace, keyspace ? 0 : local_rf,
+                                             few_per_node ? &zero : NULL, release, 0, lim,
+                                             &cerr);
     if (crc == TOKENRING_E_NOMEM) {
         rc = tr_fail(err, crc, "out of memory in the allocator");
         goto out;

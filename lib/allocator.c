@@ -19,6 +19,7 @@
  * the order is heuristic). Moving an existing token p inside (prev, next) changes no
  * replica set, only the widths of p's and next's ranges, so refinement is a cheap exact
  * one-dimensional minimisation per token. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1610,6 +1611,55 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
     }
 }
 
+/* tokenring_allocate_nodes() where the batch plan has no room: each node planned by the
+ * join plan's allocator on the ring the nodes before it joined (named "(planned node N)"
+ * in a private copy of the topology), its tokens ascending. */
+static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
+                                const tokenring_topology *topology, const char *datacenter,
+                                const char *const *racks, size_t count, int32_t rf,
+                                tokenring_error *err)
+{
+    tokenring_topology *work = NULL;
+    int64_t *all = tr_calloc(count * (size_t)num_tokens, sizeof *all); /* tokens_out is
+                                                                          * left as it was
+                                                                          * on failure */
+    int rc = all ? tokenring_topology_clone(&work, topology) : TOKENRING_E_NOMEM;
+    if (rc != TOKENRING_OK) {
+        tr_free(all);
+        return tr_fail(err, rc, "out of memory in the allocator");
+    }
+    size_t group = 1; /* the datacenter's nodes holding ring tokens, the new one included */
+    for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
+            strcmp(info.datacenter, datacenter) == 0)
+            group++;
+    }
+    for (size_t i = 0; i < count; i++, group++) {
+        int64_t *mine = all + i * (size_t)num_tokens;
+        rc = tr_allocate_join_candidate(mine, num_tokens, work, datacenter, racks[i],
+                                        group <= (size_t)rf ? 1 : rf, false, true, NULL, 0,
+                                        false, NULL, err);
+        if (rc != TOKENRING_OK)
+            break;
+        qsort(mine, num_tokens, sizeof *mine, cmp_i64);
+        char name[48];
+        size_t where, n = i + 1;
+        do /* a name no node has */
+            snprintf(name, sizeof name, "(planned node %zu)", n++);
+        while (tokenring_topology_find_node(&where, work, name) == TOKENRING_OK);
+        if ((rc = tokenring_topology_add_node(work, name, datacenter, racks[i], mine, num_tokens,
+                                              err)) != TOKENRING_OK)
+            break;
+    }
+    if (rc == TOKENRING_OK)
+        memcpy(tokens_out, all, count * (size_t)num_tokens * sizeof *all);
+    tokenring_topology_free(work);
+    tr_free(all);
+    return rc;
+}
+
 uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,
                           uint32_t num_tokens, size_t count, int32_t rf)
 {
@@ -1653,8 +1703,17 @@ TOKENRING_API int tokenring_allocate_nodes_limited(int64_t *tokens_out, uint32_t
                               "token allocation", err)) != TOKENRING_OK)
         return rc;
     tr_progress pg = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0, 0, 0 };
-    return tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
-                             flags, pg.fn ? &pg : NULL, err);
+    rc = tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                           flags, pg.fn ? &pg : NULL, err);
+    if (rc != TOKENRING_E_IMPOSSIBLE || num_tokens < 2)
+        return rc;
+    /* The plan has no room (more tokens than the datacenter has useful ranges: a
+     * single-token datacenter, a new rack's first node), where Cassandra accepts each
+     * join: plan the nodes join after join with the join plan's allocator, which puts the
+     * tokens beyond the useful ranges where they change nothing. Its work is that of the
+     * batch plan's model, node by node (the estimate above bounds it). */
+    return allocate_nodes_joins(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                                err);
 }
 
 TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,

@@ -1131,7 +1131,7 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
                               const char *datacenter, const char *rack,
                               const tokenring_replication *keyspace, int32_t local_rf,
                               const ctok *first_token, uint32_t release, uint32_t flags,
-                              bool wide, tokenring_error *err)
+                              bool wide, const tokenring_limits *lim, tokenring_error *err)
 {
     if (flags & ~TOKENRING_CASSANDRA_OFFLINE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
@@ -1145,9 +1145,9 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
         (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
         (rc = tr_check_rack_name(err, "rack name", rack)) != TOKENRING_OK)
         return rc;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
+    /* Cassandra's own cap (DatabaseDescriptor.MAX_NUM_TOKENS), raised by the limits */
+    if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK)
+        return rc;
     /* the replication the allocation follows */
     bool simple = false;
     int32_t rf;
@@ -1399,6 +1399,82 @@ done:
     return rc;
 }
 
+int tr_allocate_cassandra_lim(int64_t *tokens_out, uint32_t num_tokens,
+                              const tokenring_topology *topology, const char *name,
+                              const char *datacenter, const char *rack,
+                              const tokenring_replication *keyspace, int32_t local_rf,
+                              const int64_t *first_token, uint32_t release, uint32_t flags,
+                              const tokenring_limits *lim, tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    int rc = check_partitioner(topology, false, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK)
+        return rc;
+    ctok *out = tr_calloc(num_tokens, sizeof *out);
+    if (!out)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    ctok first = first_token ? from64(*first_token) : 0;
+    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
+                            local_rf, first_token ? &first : NULL, release, flags, false, lim, err);
+    if (rc == TOKENRING_OK)
+        for (uint32_t k = 0; k < num_tokens; k++)
+            tokens_out[k] = to64(out[k]);
+    tr_free(out);
+    return rc;
+}
+
+int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_tokens,
+                                 const tokenring_topology *topology, const char *name,
+                                 const char *datacenter, const char *rack,
+                                 const tokenring_replication *keyspace, int32_t local_rf,
+                                 const tokenring_token128 *first_token, uint32_t release,
+                                 uint32_t flags, const tokenring_limits *lim,
+                                 tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    int rc = check_partitioner(topology, true, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK)
+        return rc;
+    ctok first = 0;
+    if (first_token) {
+        first = ((u128)first_token->hi << 64) | first_token->lo;
+        if (first > TWO_127)
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "first_token is not a RandomPartitioner node token (0 .. 2^127)");
+    }
+    ctok *out = tr_calloc(num_tokens, sizeof *out);
+    if (!out)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
+                            local_rf, first_token ? &first : NULL, release, flags, true, lim, err);
+    if (rc == TOKENRING_OK)
+        for (uint32_t k = 0; k < num_tokens; k++)
+            tokens_out[k] = (tokenring_token128){ (uint64_t)(out[k] >> 64), (uint64_t)out[k] };
+    tr_free(out);
+    return rc;
+}
+
+/* The public calls have no limits: above Cassandra's own cap there are no Cassandra
+ * tokens to reproduce (the server refuses to start such a node). */
+static int check_cassandra_cap(uint32_t num_tokens, tokenring_error *err)
+{
+    if (num_tokens > TOKENRING_MAX_NUM_TOKENS && num_tokens <= TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "num_tokens %u is above %u, Cassandra's own limit (\"A maximum number "
+                       "of 1536 tokens per node is supported\"): Cassandra refuses to start "
+                       "such a node, so it has no tokens to reproduce (the join plan, "
+                       "tokenring_allocate_join_limited() with tokenring_limits.max_num_tokens, "
+                       "plans more)",
+                       num_tokens, TOKENRING_MAX_NUM_TOKENS);
+    return TOKENRING_OK;
+}
+
 TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num_tokens,
                                                const tokenring_topology *topology,
                                                const char *name, const char *datacenter,
@@ -1408,25 +1484,12 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
                                                uint32_t release, uint32_t flags,
                                                tokenring_error *err)
 {
-    if (!tokens_out || !topology || !name || !datacenter || !rack)
-        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
-    int rc = check_partitioner(topology, false, err);
+    int rc = check_cassandra_cap(num_tokens, err);
     if (rc != TOKENRING_OK)
         return rc;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    ctok *out = tr_calloc(num_tokens, sizeof *out);
-    if (!out)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    ctok first = first_token ? from64(*first_token) : 0;
-    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
-                            local_rf, first_token ? &first : NULL, release, flags, false, err);
-    if (rc == TOKENRING_OK)
-        for (uint32_t k = 0; k < num_tokens; k++)
-            tokens_out[k] = to64(out[k]);
-    tr_free(out);
-    return rc;
+    return tr_allocate_cassandra_lim(tokens_out, num_tokens, topology, name, datacenter, rack,
+                                     keyspace, local_rf, first_token, release, flags, NULL,
+                                     err);
 }
 
 TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out,
@@ -1440,29 +1503,10 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
                                                   uint32_t release, uint32_t flags,
                                                   tokenring_error *err)
 {
-    if (!tokens_out || !topology || !name || !datacenter || !rack)
-        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
-    int rc = check_partitioner(topology, true, err);
+    int rc = check_cassandra_cap(num_tokens, err);
     if (rc != TOKENRING_OK)
         return rc;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    ctok first = 0;
-    if (first_token) {
-        first = ((u128)first_token->hi << 64) | first_token->lo;
-        if (first > TWO_127)
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "first_token is not a RandomPartitioner node token (0 .. 2^127)");
-    }
-    ctok *out = tr_calloc(num_tokens, sizeof *out);
-    if (!out)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
-                            local_rf, first_token ? &first : NULL, release, flags, true, err);
-    if (rc == TOKENRING_OK)
-        for (uint32_t k = 0; k < num_tokens; k++)
-            tokens_out[k] = (tokenring_token128){ (uint64_t)(out[k] >> 64), (uint64_t)out[k] };
-    tr_free(out);
-    return rc;
+    return tr_allocate_cassandra128_lim(tokens_out, num_tokens, topology, name, datacenter,
+                                        rack, keyspace, local_rf, first_token, release, flags,
+                                        NULL, err);
 }

@@ -39,6 +39,26 @@ TR_HIDDEN int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_token
 TR_HIDDEN uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,
                                     uint32_t num_tokens, size_t count, int32_t rf);
 
+/* tokenring_allocate_cassandra() / _cassandra128() with num_tokens capped by the limits'
+ * max_num_tokens (NULL: Cassandra's TOKENRING_MAX_NUM_TOKENS), for the _limited callers
+ * (lib/cassandra_alloc.c). */
+TR_HIDDEN int tr_allocate_cassandra_lim(int64_t *tokens_out, uint32_t num_tokens,
+                                        const tokenring_topology *topology, const char *name,
+                                        const char *datacenter, const char *rack,
+                                        const tokenring_replication *keyspace,
+                                        int32_t local_rf, const int64_t *first_token,
+                                        uint32_t release, uint32_t flags,
+                                        const tokenring_limits *lim, tokenring_error *err);
+TR_HIDDEN int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_tokens,
+                                           const tokenring_topology *topology,
+                                           const char *name, const char *datacenter,
+                                           const char *rack,
+                                           const tokenring_replication *keyspace,
+                                           int32_t local_rf,
+                                           const tokenring_token128 *first_token,
+                                           uint32_t release, uint32_t flags,
+                                           const tokenring_limits *lim, tokenring_error *err);
+
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,
                               uint32_t slots);

@@ -438,6 +438,49 @@ static void more_tokens_than_ranges_accepted(void **state)
         }
 }
 
+/* The whole-datacenter plan where the datacenter has fewer ranges than the nodes ask for
+ * (single-token datacenters, the first node of a new rack), which Cassandra accepts join
+ * after join: planned join after join instead of refused ("fits only N"); every token
+ * distinct, new, and each node's ascending. */
+static void batch_plan_more_tokens_than_ranges(void **state)
+{
+    (void)state;
+    static const char *const same[] = { "r1", "r1", "r1" };
+    static const char *const fresh[] = { "r4", "r1", "r2" };
+    const char *const *plans[] = { same, fresh };
+    for (int p = 0; p < 2; p++)
+        for (uint32_t flags = 0; flags <= TOKENRING_ALLOCATE_NODE_BY_NODE;
+             flags += TOKENRING_ALLOCATE_NODE_BY_NODE) {
+            tokenring_topology *t = NULL;
+            assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+            int64_t held[3];
+            for (int i = 0; i < 3; i++) {
+                char name[16], rack[8];
+                snprintf(name, sizeof name, "10.0.0.%d", i + 1);
+                snprintf(rack, sizeof rack, "r%d", p ? i + 1 : 1);
+                held[i] = (int64_t)((uint64_t)INT64_MIN + 1 + (uint64_t)i * (UINT64_MAX / 3));
+                assert_int_equal(tokenring_topology_add_node(t, name, "dc1", rack, &held[i], 1,
+                                                             NULL),
+                                 TOKENRING_OK);
+            }
+            int64_t out[3 * 16];
+            tokenring_error err;
+            memset(&err, 0, sizeof err);
+            assert_int_equal(tokenring_allocate_nodes(out, 16, t, "dc1", plans[p], 3, 3, flags,
+                                                      &err),
+                             TOKENRING_OK);
+            for (int a = 0; a < 48; a++) {
+                if (a % 16)
+                    assert_true(out[a - 1] < out[a]);
+                for (int i = 0; i < 3; i++)
+                    assert_true(out[a] != held[i]);
+                for (int b = a + 1; b < 48; b++)
+                    assert_true(out[a] != out[b]);
+            }
+            tokenring_topology_free(t);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -447,6 +490,7 @@ int main(void)
         cmocka_unit_test(every_node_gets_a_fair_share),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(more_tokens_than_ranges_accepted),
+        cmocka_unit_test(batch_plan_more_tokens_than_ranges),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -683,6 +683,62 @@ static void availability_list_limited(void **state)
     tokenring_ring_free(ring);
 }
 
+/* Cassandra's own allocator: num_tokens capped at its 1536 (DatabaseDescriptor's
+ * MAX_NUM_TOKENS), in both partitioners; the join plan, which runs it, under the cap its
+ * limits raise. */
+static void cassandra_allocator_cap(void **state)
+{
+    (void)state;
+    tokenring_topology *t;
+    tokenring_ring *ring = seeded_ring(6, 8, &t);
+    tokenring_ring_free(ring);
+    int64_t *out = calloc(2048, sizeof *out);
+    tokenring_error err;
+    assert_int_equal(tokenring_allocate_cassandra(out, 1537, t, "10.9.9.9", "datacenter1",
+                                                  "rack1", NULL, 3, NULL,
+                                                  TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "A maximum number of 1536 tokens per node"));
+    assert_non_null(strstr(err.message, "tokenring_allocate_join_limited"));
+    assert_int_equal(tokenring_allocate_cassandra(out, 1536, t, "10.9.9.9", "datacenter1",
+                                                  "rack1", NULL, 3, NULL,
+                                                  TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_OK);
+    /* the join plan's default is Cassandra's tokens: the same at the cap */
+    int64_t *join = calloc(2048, sizeof *join);
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    assert_int_equal(tokenring_allocate_join_limited(join, NULL, 1536, t, "10.9.9.9",
+                                                     "datacenter1", "rack1", NULL, 3,
+                                                     TOKENRING_CASSANDRA_5_0, 0, &lim, &err),
+                     TOKENRING_OK);
+    assert_memory_equal(join, out, 1536 * sizeof *out);
+    assert_true(lim.estimate > 0);
+    assert_int_equal(tokenring_allocate_join_limited(join, NULL, 1537, t, "10.9.9.9",
+                                                     "datacenter1", "rack1", NULL, 3,
+                                                     TOKENRING_CASSANDRA_5_0, 0, &lim, &err),
+                     TOKENRING_E_RANGE);
+    free(join);
+    free(out);
+    tokenring_topology_free(t);
+    /* RandomPartitioner: refused before the ring is looked at (an empty ring with no
+     * first token would be TOKENRING_E_INVAL) */
+    tokenring_topology *rp;
+    assert_int_equal(tokenring_topology_new_partitioned(&rp, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    tokenring_token128 *o128 = calloc(1537, sizeof *o128);
+    assert_int_equal(tokenring_allocate_cassandra128(o128, 1537, rp, "10.9.9.9", "dc1", "r1",
+                                                     NULL, 1, NULL, TOKENRING_CASSANDRA_5_0, 0,
+                                                     &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "1536"));
+    assert_int_equal(tokenring_allocate_cassandra128(o128, 4, rp, "10.9.9.9", "dc1", "r1", NULL,
+                                                     1, NULL, TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_INVAL);
+    free(o128);
+    tokenring_topology_free(rp);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -690,6 +746,7 @@ int main(void)
         cmocka_unit_test(availability_budget),
         cmocka_unit_test(availability_list_limited),
         cmocka_unit_test(allocator_limits),
+        cmocka_unit_test(cassandra_allocator_cap),
         cmocka_unit_test(cluster_size_cap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

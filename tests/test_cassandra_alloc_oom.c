@@ -103,6 +103,16 @@ static int op_tokens_beyond(void *vctx, void **made)
     return rc;
 }
 
+/* The whole-datacenter plan with no room: planned join after join. */
+static int op_batch_beyond(void *vctx, void **made)
+{
+    (void)made;
+    oom_ctx *ctx = vctx;
+    static const char *const racks[] = { "r1", "r1" };
+    int64_t out[32];
+    return tokenring_allocate_nodes(out, 16, ctx->topology, "dc1", racks, 2, 3, 0, NULL);
+}
+
 /* ------------------------------------------------ RandomPartitioner (128-bit) */
 
 static int run128(oom_ctx *ctx, const char *dc, const char *rack, int32_t rf, uint32_t release,
@@ -277,6 +287,8 @@ static void cassandra_paths(void **state)
                      TOKENRING_OK);
     oom_check("allocate_tokens beyond the ranges, join fallback", &one, op_tokens_beyond,
               oom_dump_topology);
+    oom_check("allocate_nodes beyond the ranges, joins one after another", &one,
+              op_batch_beyond, oom_dump_topology);
     tokenring_topology_free(one.topology);
 }
 

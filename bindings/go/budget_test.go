@@ -124,6 +124,23 @@ func TestBudgetRefusals(t *testing.T) {
 	if err != nil || len(p.Nodes) != 3 || len(p.Nodes[0].Tokens) != 16 || len(p.Steps) == 0 {
 		t.Fatalf("migration: %v %v", p, err)
 	}
+	if _, err := small.AllocateAsCassandra(1537, "10.9.9.9", "datacenter1", "rack1", nil, 3, nil, Cassandra50, 0); !errors.Is(err, ErrRange) || !strings.Contains(err.Error(), "A maximum number of 1536 tokens") {
+		t.Fatalf("Cassandra's allocator, 1537 tokens: %v", err)
+	}
+	if c, err := small.AllocateAsCassandra(1536, "10.9.9.9", "datacenter1", "rack1", nil, 3, nil, Cassandra50, 0); err != nil || len(c) != 1536 {
+		t.Fatalf("Cassandra's allocator, 1536 tokens: %v", err)
+	}
+	single, _ := NewTopology()
+	defer single.Close()
+	for i := 0; i < 3; i++ {
+		tok := int64(uint64(1<<63) + 1 + uint64(i)*(^uint64(0)/3))
+		if err := single.AddNode(fmt.Sprintf("10.1.0.%d", i+1), "dc1", "r1", []int64{tok}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n, err := single.AllocateNodes(16, "dc1", []string{"r1", "r1"}, 3, 0); err != nil || len(n) != 2 || len(n[0]) != 16 || len(n[1]) != 16 {
+		t.Fatalf("a batch into a single-token datacenter: %v %v", n, err)
+	}
 	var nilTopo *Topology
 	if _, err := nilTopo.AllocateNodesLimited(context.Background(), 16, "dc", []string{"r"}, 3, 0, Limits{}); !errors.Is(err, ErrInvalid) {
 		t.Fatalf("nil topology: %v", err)

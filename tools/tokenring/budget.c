@@ -41,6 +41,16 @@ void parse_budget_option(tr_ctx *ctx, const char *flag, const char *val)
 void check_num_tokens(tr_ctx *ctx)
 {
     uint32_t max = ctx->opt.max_num_tokens ? ctx->opt.max_num_tokens : TOKENRING_MAX_NUM_TOKENS;
+    /* Cassandra's tokens (--as-cassandra, pending): the server refuses above its cap, so
+     * there is nothing to reproduce, whatever --max-num-tokens says */
+    if (ctx->opt.num_tokens > (long)TOKENRING_MAX_NUM_TOKENS &&
+        (ctx->opt.as_cassandra || (ctx->opt.cmd && strcmp(ctx->opt.cmd, "pending") == 0)))
+        die(EXIT_USAGE,
+            "--num-tokens %ld is above 1536, Cassandra's own limit (\"A maximum number of "
+            "1536 tokens per node is supported\"): Cassandra refuses to start such a node, so "
+            "%s has no Cassandra tokens to show (--max-num-tokens raises the cap of the "
+            "library's plans: join or generatetokens without --as-cassandra)",
+            ctx->opt.num_tokens, ctx->opt.as_cassandra ? "--as-cassandra" : "pending");
     if (ctx->opt.num_tokens > (long)max)
         die(EXIT_USAGE,
             "--num-tokens %ld is above %u%s; give --max-num-tokens %ld to plan it anyway "

@@ -81,6 +81,23 @@ def test_allocator_budget_and_cap():
         tokenring.allocate_nodes(t, 16, "datacenter1", ["rack1"], 3, max_num_tokens=0)
 
 
+def test_cassandra_allocator_cap_and_single_token_batch():
+    """Cassandra's allocator stops at its own 1536 tokens; the whole-datacenter plan takes
+    a single-token datacenter that Cassandra takes join after join."""
+    t = Topology()
+    tokenring.add_seeded_nodes(t, 1, 8, [f"10.0.0.{i}" for i in range(1, 7)])
+    with pytest.raises(RangeError, match="A maximum number of 1536 tokens"):
+        tokenring.allocate_as_cassandra(t, 1537, "10.9.9.9", "datacenter1", "rack1", rf=3)
+    assert len(tokenring.allocate_as_cassandra(t, 1536, "10.9.9.9", "datacenter1", "rack1",
+                                               rf=3)) == 1536
+    single = Topology()
+    for i in range(3):
+        single.add_node(f"10.1.0.{i + 1}", "dc1", "r1", [-2 ** 63 + 1 + i * (2 ** 64 // 3)])
+    nodes = tokenring.allocate_nodes(single, 16, "dc1", ["r1", "r1"], 3)
+    assert [len(set(n)) for n in nodes] == [16, 16]
+    assert len(set(nodes[0]) | set(nodes[1])) == 32
+
+
 def test_availability_list_from_down_nodes():
     """availability(down=) counts the down nodes as failed before the k, as the summary
     does: the sets are of nodes still up, with the width they add."""
