@@ -346,14 +346,24 @@ def test_policy_follows_topology_and_schema_changes():
         assert plan(pol, "ks_nts", k)[:len(want)] == want
         hit += "10.0.0.99" in want
     assert hit > 0 and pol.ring_builds == 2
-    # ALTER KEYSPACE: a new KeyspaceMetadata object
+    # the join was an event on the router: its node carries the new Host as its tag
+    r = pol.router
+    assert pol._state.hosts[r.find_node("10.0.0.99")] is newhost
+    assert pol.keyspace_builds == 0
+    # ALTER KEYSPACE: a new KeyspaceMetadata object, an ALTERED event on the router (which
+    # then shares ks_nts's placement with nothing, and ks_dc1's stays the one it had)
+    before = pol.router
     md.keyspaces["ks_nts"] = KeyspaceMetadata("ks_nts", True, NTS, {"dc1": "1", "dc2": "1"})
     for k in keys(300):
         want = server_local_first(ref, {"dc1": 1, "dc2": 1}, k, "dc1", dc_of)
         assert len(want) == 1 and plan(pol, "ks_nts", k)[0] == want[0]
-    # DROP KEYSPACE: the child's plan, no error
+        assert len(pol.router.route("ks_nts", k).replicas) == 2
+    assert pol.keyspace_builds == 1 and pol.router is not before
+    assert len(before.route("ks_nts", b"k").replicas) == 5      # the old snapshot unchanged
+    # DROP KEYSPACE: a DROPPED event; the child's plan, no error
     del md.keyspaces["ks_nts"]
     assert sorted(plan(pol, "ks_nts", b"k")) == sorted(a for a in dc_of if dc_of[a] == "dc1")
+    assert "ks_nts" not in pol.router.keyspaces and pol.keyspace_builds == 2
     assert pol.last_error is None
 
 
