@@ -752,7 +752,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
                 events.append((lib.TOKENRING_ROUTER_EVENT_JOINED,
                                {"node": n, "datacenter": _opt(s[2]), "rack": _opt(s[3]),
                                 "tokens": _token_texts(s[4]), "tag": self._tag(n),
-                                "down": not s[0].is_up}))
+                                "down": s[0].is_up is False}))
         if 2 * len(events) > len(rows):
             return None
         router = st.router
@@ -792,7 +792,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
                         except TokenRingError:
                             pass    # reported when the keyspace is first routed
                     for n, r in rows.items():
-                        b.set_node(n, self._tag(n), not r[0].is_up)
+                        b.set_node(n, self._tag(n), r[0].is_up is False)
                     router = b.build()
                 new = self._state_of(tm, router, rows, maps)
             except (TokenRingError, TypeError, ValueError) as e:
