@@ -277,6 +277,14 @@ def check_python(c, exp, down=()):
     for ks, key, eps in exp:
         assert list(md_ring.replicas(ks, key)) == eps, (ks, key)
         COUNTS["python ring_from_metadata replicas = getendpoints"] += 1
+    # the router the policy routes by: built from the same rows, then the policy's own
+    # snapshot (events applied to it since the session opened); replicas by name
+    rt = driver.router_from_session(s, local_dc=LOCAL_DC)
+    for ks, key, eps in exp:
+        names = [rt.nodes[i].name for i in rt.route(ks, key.encode()).replicas]
+        assert names == eps, (ks, key, names)
+        assert [h.address for h in pol.replicas(ks, key.encode())] == eps, (ks, key)
+        COUNTS["python router_from_session and the policy's router = getendpoints"] += 1
     dc_of = {h.address: h.datacenter for h in s.cluster.metadata.all_hosts()}
     prepared = {ks: s.prepare(f"SELECT k FROM {ks}.t WHERE k = ?") for ks in KEYSPACES}
     prepared2 = {ks: s2.prepare(f"SELECT k FROM {ks}.t WHERE k = ?") for ks in KEYSPACES}

@@ -13,10 +13,11 @@ nodes on 3 racks each; a keyspace {dc1: 3, dc2: 3}; child policy DCAwareRoundRob
 * topology change (a node joins dc1 or leaves again): Metadata.rebuild_token_map() builds
   the driver's TokenMap (untimed: the driver builds it whatever the policy, and it is
   printed apart), then each policy's first routed query is timed: TokenAwarePolicy builds
-  the keyspace's replica map, TokenRingPolicy reads the token map into its ring and
-  updates its placement ("from scratch": a policy with no previous state builds it anew);
+  the keyspace's replica map, TokenRingPolicy applies the token map's change to its router
+  as join / leave events ("from scratch": a policy with no previous state builds its
+  router anew through RouterBuilder);
 * schema change (ALTER KEYSPACE: a new KeyspaceMetadata): driver rebuild_keyspace() vs the
-  policy's placement rebuild.
+  policy's keyspace event on its router.
 
 Times are CPU time of the benchmark's thread (time.thread_time, as the Go benchmark's
 thread CPU clock: the process's clock would also count other threads, such as numpy's

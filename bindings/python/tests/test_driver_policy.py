@@ -153,13 +153,13 @@ def test_ring_from_rows_accepts_named_tuples():
 
 
 def test_ring_from_rows_bad_input():
+    """The library's rules (RouterBuilder, as its cqlsh reader), not the module's own."""
     nodes = layout()
     local, peers, ks = rows_of(nodes)
     p = [dict(x) for x in peers]
     p[2]["tokens"] = None
-    with pytest.raises(tokenring.EmptyError, match=r"node 10\.0\.0\.4 .*no tokens"):
-        driver.ring_from_rows(local, p, ks)
-    cr = driver.ring_from_rows(local, p, ks, skip_tokenless=True)
+    # a node without tokens yet (bootstrapping) is left out, as the cqlsh reader does
+    cr = driver.ring_from_rows(local, p, ks)
     assert "10.0.0.4" not in cr.ring.node_names and len(cr.ring.node_names) == len(nodes) - 1
     # a null rack is the server's DEFAULT_RACK, an empty one the rack "" (both distinct
     # racks for NetworkTopologyStrategy)
@@ -173,22 +173,49 @@ def test_ring_from_rows_bad_input():
     assert cr.ring.rack_count == len({(n.datacenter, n.rack) for n in cr.ring.nodes})
     p = [dict(x) for x in peers]
     p[1]["data_center"] = None
-    with pytest.raises(tokenring.InvalidArgumentError, match=r"10\.0\.0\.3 has no data_center"):
+    with pytest.raises(tokenring.TokenRingError, match=r"10\.0\.0\.3"):
         driver.ring_from_rows(local, p, ks)
-    bad = ks + [{"keyspace_name": "ks_every",
-                 "replication": {"class": "org.apache.cassandra.locator.EverywhereStrategy"}}]
-    with pytest.raises(tokenring.UnsupportedError, match=r"'ks_every'.*EverywhereStrategy"):
-        driver.ring_from_rows(local, peers, bad)
-    assert "ks_every" not in driver.ring_from_rows(local, peers, bad, skip_unsupported=True)
+    # EverywhereStrategy and MetaStrategy place nothing on the ring: skipped, not refused
+    skip = ks + [{"keyspace_name": "ks_every",
+                  "replication": {"class": "org.apache.cassandra.locator.EverywhereStrategy"}},
+                 {"keyspace_name": "ks_meta",
+                  "replication": {"class": "org.apache.cassandra.locator.MetaStrategy"}}]
+    cr = driver.ring_from_rows(local, peers, skip)
+    assert "ks_every" not in cr and "ks_meta" not in cr and "ks_nts" in cr
+    r = driver.router_from_rows(local, peers, skip)
+    assert {n for n, _ in r.skipped} >= {"ks_every", "ks_meta", "system"}
+    odd = ks + [{"keyspace_name": "ks_odd", "replication": {"class": "com.example.Odd"}}]
+    with pytest.raises(tokenring.TokenRingError, match="ks_odd"):
+        driver.ring_from_rows(local, peers, odd)
+    assert "ks_odd" not in driver.ring_from_rows(local, peers, odd, skip_unsupported=True)
     badrf = ks + [{"keyspace_name": "ks_bad", "replication": {"class": SIMPLE,
                                                               "replication_factor": "x"}}]
-    with pytest.raises(tokenring.TokenRingError, match="'ks_bad'"):
+    with pytest.raises(tokenring.TokenRingError, match="ks_bad"):
         driver.ring_from_rows(local, peers, badrf)
-    with pytest.raises(tokenring.UnsupportedError, match="RandomPartitioner"):
-        driver.ring_from_rows(dict(local, partitioner="org.apache.cassandra.dht."
-                                                      "RandomPartitioner"), peers, ks)
-    with pytest.raises(tokenring.InvalidArgumentError, match="not an integer"):
+    with pytest.raises(tokenring.TokenRingError, match="abc"):
         driver.ring_from_rows(dict(local, tokens={"abc"}), peers, ks)
+
+
+def test_rows_of_random_and_byte_ordered_clusters_are_read():
+    """RandomPartitioner and ByteOrderedPartitioner clusters route (the library models
+    them); the module refused them before it read rows through the router."""
+    rnd = random.Random(5)
+    for part, tok in (("org.apache.cassandra.dht.RandomPartitioner",
+                       lambda: str(rnd.randrange(2**127))),
+                      ("org.apache.cassandra.dht.ByteOrderedPartitioner",
+                       lambda: rnd.getrandbits(64).to_bytes(8, "big").hex())):
+        nodes = [(f"10.0.1.{i}", "dc1", f"r{i % 3}", sorted({tok() for _ in range(4)}))
+                 for i in range(1, 7)]
+        local = {"rpc_address": nodes[0][0], "data_center": "dc1", "rack": nodes[0][2],
+                 "tokens": set(nodes[0][3]), "partitioner": part}
+        peers = [{"peer": a, "native_address": a, "data_center": dc, "rack": rk,
+                  "tokens": set(t)} for a, dc, rk, t in nodes[1:]]
+        ks = [{"keyspace_name": "k", "replication": {"class": NTS, "dc1": "3"}}]
+        r = driver.router_from_rows(local, peers, ks, local_dc="dc1")
+        got = r.route("k", b"some key")
+        assert len(got.replicas) == 3 and len(set(got.replicas)) == 3
+        assert driver.ring_from_rows(local, peers, ks).ring.partitioner.name in (
+            "RANDOM", "BYTE_ORDERED")
 
 
 def test_ring_from_metadata_equals_library():
@@ -201,7 +228,7 @@ def test_ring_from_metadata_equals_library():
         assert cr.replicas("ks_nts", k) == ref.replicas(k, {"dc1": 3, "dc2": 2})
         assert cr.replicas("ks_simple", k) == ref.replicas(k, 3)
     md.keyspaces["ks_x"] = KeyspaceMetadata("ks_x", True, "com.example.MyStrategy", {"a": "1"})
-    with pytest.raises(tokenring.UnsupportedError, match="'ks_x'.*MyStrategy"):
+    with pytest.raises(tokenring.TokenRingError, match="ks_x.*MyStrategy"):
         driver.ring_from_metadata(md)
     assert "ks_x" not in driver.ring_from_metadata(md, skip_unsupported=True)
     md.token_map = None
@@ -319,14 +346,24 @@ def test_policy_follows_topology_and_schema_changes():
         assert plan(pol, "ks_nts", k)[:len(want)] == want
         hit += "10.0.0.99" in want
     assert hit > 0 and pol.ring_builds == 2
-    # ALTER KEYSPACE: a new KeyspaceMetadata object
+    # the join was an event on the router: its node carries the new Host as its tag
+    r = pol.router
+    assert pol._state.hosts[r.find_node("10.0.0.99")] is newhost
+    assert pol.keyspace_builds == 0
+    # ALTER KEYSPACE: a new KeyspaceMetadata object, an ALTERED event on the router (which
+    # then shares ks_nts's placement with nothing, and ks_dc1's stays the one it had)
+    before = pol.router
     md.keyspaces["ks_nts"] = KeyspaceMetadata("ks_nts", True, NTS, {"dc1": "1", "dc2": "1"})
     for k in keys(300):
         want = server_local_first(ref, {"dc1": 1, "dc2": 1}, k, "dc1", dc_of)
         assert len(want) == 1 and plan(pol, "ks_nts", k)[0] == want[0]
-    # DROP KEYSPACE: the child's plan, no error
+        assert len(pol.router.route("ks_nts", k).replicas) == 2
+    assert pol.keyspace_builds == 1 and pol.router is not before
+    assert len(before.route("ks_nts", b"k").replicas) == 5      # the old snapshot unchanged
+    # DROP KEYSPACE: a DROPPED event; the child's plan, no error
     del md.keyspaces["ks_nts"]
     assert sorted(plan(pol, "ks_nts", b"k")) == sorted(a for a in dc_of if dc_of[a] == "dc1")
+    assert "ks_nts" not in pol.router.keyspaces and pol.keyspace_builds == 2
     assert pol.last_error is None
 
 
@@ -341,10 +378,10 @@ def test_policy_bad_changes_keep_the_previous_state():
     # a host without a rack in the next token map
     bad = [list(n) for n in nodes]
     md2 = metadata([tuple(n) for n in bad], KEYSPACES)
-    host(md2, "10.0.0.2").set_location_info("dc1", None)
+    host(md2, "10.0.0.2").set_location_info(None, "r1")
     md.token_map = md2.token_map
     assert [plan(pol, "ks_nts", k)[:3] for k in ks] == before
-    assert "10.0.0.2 has no rack" in pol.last_error
+    assert "10.0.0.2" in pol.last_error and "not applied" in pol.last_error
     for k in ks[:50]:
         want = server_local_first(ref, {"dc1": 3, "dc2": 2}, k, "dc1", dc_of)
         assert plan(pol, "ks_nts", k)[:len(want)] == want
@@ -472,13 +509,18 @@ def test_token_map_changes_read_incrementally_equal_a_fresh_build(monkeypatch):
     for k in ks_keys:       # the policy has a ring and the keyspaces in use
         pol.replicas("ks_nts", k)
         pol.replicas("ks_simple", k)
-    clones = []
-    real_clone = tokenring.Topology.clone
-    monkeypatch.setattr(tokenring.Topology, "clone",
-                        lambda self: clones.append(1) or real_clone(self))
+    full = []
+    real_build = driver.RouterBuilder.build
+    monkeypatch.setattr(driver.RouterBuilder, "build",
+                        lambda self: full.append(1) or real_build(self))
     for what, layout_now in steps:
         builds = pol.ring_builds
         rebuilt(md, layout_now)
+        full.clear()
+        pol.replicas("ks_nts", ks_keys[0])
+        # applied to the previous router as events (a token swap between two nodes
+        # cannot be: one node's move would take a token the other holds)
+        assert len(full) == (1 if what == "two nodes swap tokens" else 0), what
         scratch = policy_for(md)
         got = pol.replicas("ks_nts", ks_keys[0])
         assert got == scratch.replicas("ks_nts", ks_keys[0])
@@ -495,8 +537,6 @@ def test_token_map_changes_read_incrementally_equal_a_fresh_build(monkeypatch):
             assert plan[:len(mine)] == [h.address for h in mine], what
         # every host of the plan is the token map's own Host object
         assert set(pol._state.hosts) <= set(md.token_map.token_to_host_owner.values())
-    # each change was applied to the previous topology (a clone), not read from scratch
-    assert len(clones) == len(steps)
 
 
 def test_token_map_not_grouped_by_host_is_read_the_same():
@@ -511,9 +551,11 @@ def test_token_map_not_grouped_by_host_is_read_the_same():
     tm = TokenMap(Murmur3Token, dict(items), sorted(owner), md)
     groups = driver._token_groups(tm)
     assert len(groups) == len(nodes)
-    ring, hosts, _ = driver._ring_of_token_map(tm)
+    rows = driver._node_rows(tm)
+    ring = driver._cluster_ring(driver._builder_of_nodes(PARTITIONER, rows).build(), {},
+                                True).ring
     assert ring_facts(ring) == ring_facts(library_ring(nodes))
-    assert [h.address for h in hosts] == list(ring.node_names)
+    assert sorted(rows) == sorted(ring.node_names)
 
 
 def test_runs_with_any_hint_are_groupbys():
@@ -539,21 +581,16 @@ def test_runs_with_any_hint_are_groupbys():
             assert [(id(h), n) for h, n in got] == [(id(h), n) for h, n in want], (hosts, hint)
 
 
-def test_token_map_read_packed_or_as_ints():
-    """With numpy a token map's tokens are kept as int64 bytes per node; a token outside
-    the Murmur3 range keeps the ints, and the ring is refused naming it (RangeError)."""
+def test_token_map_tokens_read_and_a_bad_one_refused():
+    """A token map's tokens are read per node; a token outside the Murmur3 range is
+    refused by the router, naming it."""
     from cassandra.metadata import TokenMap
     nodes = layout()
     md = metadata(nodes, KEYSPACES)
     groups = driver._token_groups(md.token_map)
     by_addr = {h.address: t for h, t in groups}
     for addr, _, _, toks in nodes:
-        got = by_addr[addr]
-        if driver._np is not None:
-            assert type(got) is bytes
-            assert list(driver._np.frombuffer(got, dtype=driver._np.int64)) == toks
-        else:
-            assert got == toks
+        assert list(by_addr[addr]) == toks
     owner = dict(md.token_map.token_to_host_owner)
     bad = Murmur3Token(0)
     bad.value = 2**63          # not a Murmur3 token
@@ -561,9 +598,8 @@ def test_token_map_read_packed_or_as_ints():
     tm = TokenMap(Murmur3Token, owner, sorted(owner, key=lambda t: t.value), md)
     groups = driver._token_groups(tm)
     assert len(groups) == len(nodes) + 1          # one run per host: not the by-id path
-    assert all(type(t) is list for _, t in groups)
-    with pytest.raises(tokenring.RangeError):
-        driver._ring_of_token_map(tm)
+    with pytest.raises(tokenring.TokenRingError, match=str(2**63)):
+        driver._builder_of_nodes(PARTITIONER, driver._node_rows(tm)).build()
 
 
 def test_placement_key_set_id():
@@ -802,3 +838,44 @@ def test_hot_path_entry_is_never_made_from_a_replaced_state():
     assert "ks_nts" in pol._fast
     pol.populate(types.SimpleNamespace(metadata=md), list(md.all_hosts()))
     assert pol._fast == {}
+
+
+def test_policy_routes_random_partitioner_and_skips_everywhere():
+    """The policy is built on the router: a RandomPartitioner cluster routes (it was
+    refused before), an EverywhereStrategy keyspace goes through the child without an
+    error, host down/up events reach the router's nodes, and the hosts are its tags."""
+    rp = "org.apache.cassandra.dht.RandomPartitioner"
+    rnd = random.Random(3)
+    nodes = [(f"10.0.2.{i}", "dc1", f"r{i % 3}", [rnd.randrange(2**127) for _ in range(4)])
+             for i in range(1, 7)]
+    md = Metadata()
+    md.partitioner = rp
+    tm = {}
+    for addr, dc, rack, toks in nodes:
+        h = Host(addr, SimpleConvictionPolicy, datacenter=dc, rack=rack)
+        h.set_up()
+        md._hosts[h.endpoint] = h
+        tm[h] = [str(t) for t in toks]
+    md.keyspaces["k"] = KeyspaceMetadata("k", True, NTS, {"dc1": "3"})
+    md.keyspaces["ev"] = KeyspaceMetadata(
+        "ev", True, "org.apache.cassandra.locator.EverywhereStrategy", {})
+    md.rebuild_token_map(rp, tm)
+    pol = policy_for(md)
+    for k in keys(50):
+        got = pol.replicas("k", k)
+        r = pol.router.route("k", k)
+        assert [h.address for h in got] == [pol.router.nodes[i].name for i in r.replicas]
+        assert plan(pol, "k", k)[:3] == [h.address for h in got]
+        assert len(set(plan(pol, "k", k))) == len(nodes)
+    assert pol.last_error is None
+    assert sorted(plan(pol, "ev", keys(1)[0])) == sorted(a for a, _, _, _ in nodes)
+    assert pol.last_error is None and "ev" in {n for n, _ in pol.router.skipped}
+    # tags: each node's tag gives back its Host
+    assert [h.address for h in pol._state.hosts] == [n.name for n in pol.router.nodes]
+    h = host(md, "10.0.2.2")
+    h.set_down()
+    pol.on_down(h)
+    assert not pol.router.nodes[pol.router.find_node("10.0.2.2")].up
+    h.set_up()
+    pol.on_up(h)
+    assert pol.router.nodes[pol.router.find_node("10.0.2.2")].up

@@ -75,9 +75,6 @@ UNWRAPPED: Dict[str, str] = {
                                "ffi.gc and Python references, not manual reference counts",
     "tokenring_placement_ring": "a Placement keeps its Python Ring in Placement.ring",
     "tokenring_router_ref": "same as tokenring_ring_ref",
-    "tokenring_router_ring": "a borrowed ring without its topology, which the Python Ring "
-                             "keeps; build a Ring from the same nodes and tokens to supply a "
-                             "placement (Router.set_placement)",
 }
 # The calls without limits are their _limited variants with zeroed limits (the default
 # budget): the Python functions call the variants, which take budget= and the rest.

@@ -4,12 +4,21 @@
 An optional module: ``import tokenring`` never imports the driver; ``import
 tokenring.driver`` does (and raises ImportError naming the package when it is missing).
 
-* :func:`ring_from_session`: the ring and every keyspace's replication of a connected
-  session, read from ``system.local``, ``system.peers_v2`` (``system.peers`` on servers
-  before 4.0) and ``system_schema.keyspaces``, all three pinned to ONE host (the driver's
-  default policy would send them to different nodes, whose views can differ).
-* :func:`ring_from_rows`: the same from rows already read (dicts or named tuples).
-* :func:`ring_from_metadata`: the same from a driver ``Metadata`` (``cluster.metadata``).
+Everything here goes through the library's :class:`~tokenring.Router`: the rows and the
+metadata a driver holds are handed to a :class:`~tokenring.RouterBuilder`, which applies
+the rules of the library's cqlsh reader (one owner of those rules: a row without
+datacenter is refused, a null rack is ``UNKNOWN_RACK``, a node without tokens yet is left
+out, LocalStrategy / EverywhereStrategy / MetaStrategy keyspaces are skipped, any
+partitioner the library models is read).
+
+* :func:`router_from_session`: the :class:`~tokenring.Router` of a connected session,
+  read from ``system.local``, ``system.peers_v2`` (``system.peers`` on servers before
+  4.0) and ``system_schema.keyspaces``, all three pinned to ONE host (the driver's default
+  policy would send them to different nodes, whose views can differ).
+* :func:`router_from_rows`: the same from rows already read (dicts or named tuples).
+* :func:`router_from_metadata`: the same from a driver ``Metadata`` (``cluster.metadata``).
+* :func:`ring_from_session`, :func:`ring_from_rows`, :func:`ring_from_metadata`: the same
+  as a :class:`tokenring.ClusterRing` (the router's ring and routed keyspaces).
 * :class:`TokenRingPolicy`: a load-balancing policy, a drop-in for the driver's
   ``TokenAwarePolicy``::
 
@@ -17,16 +26,13 @@ tokenring.driver`` does (and raises ImportError naming the package when it is mi
       from tokenring.driver import TokenRingPolicy
       # was: TokenAwarePolicy(DCAwareRoundRobinPolicy("dc1"))
       policy = TokenRingPolicy(DCAwareRoundRobinPolicy("dc1"))
-
-Every function returns a :class:`tokenring.ClusterRing` (keyspaces of ``LocalStrategy``, the
-node-local system keyspaces, are left out: they have no token placement).
 """
 import itertools
 import logging
 import random
 import threading
 import weakref
-from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterable, Iterator, List, Mapping, Optional, Tuple
 
 try:
     from cassandra.policies import HostDistance, LoadBalancingPolicy
@@ -35,87 +41,25 @@ except ImportError as _e:  # pragma: no cover - depends on the environment
                       "pip install cassandra-driver") from _e
 
 from ._cluster_ring import ClusterRing
-from ._errors import (EmptyError, InvalidArgumentError, TokenRingError, UnsupportedError)
+from ._errors import EmptyError, InvalidArgumentError, TokenRingError
 from ._ffi import ffi, lib
-from ._node import DEFAULT_RACK
 from ._replication import Replication
 from ._ring import Ring
-from ._topology import Topology
+from ._router import Router, RouterBuilder
 
-try:
-    import numpy as _np
-except ImportError:  # pragma: no cover - numpy is optional
-    _np = None
-
-__all__ = ["ring_from_session", "ring_from_rows", "ring_from_metadata", "TokenRingPolicy",
-           "replication_of_row", "replication_of_keyspace_metadata"]
+__all__ = ["router_from_session", "router_from_rows", "router_from_metadata",
+           "ring_from_session", "ring_from_rows", "ring_from_metadata", "TokenRingPolicy",
+           "replication_map_of_keyspace_metadata"]
 
 log = logging.getLogger("tokenring.driver")
 
-MURMUR3 = "org.apache.cassandra.dht.Murmur3Partitioner"
-
 #: What the three system tables are read with (one host answers all of them).
 SELECT_LOCAL = ("SELECT rpc_address, broadcast_address, listen_address, data_center, rack, "
-                "tokens, partitioner FROM system.local WHERE key='local'")
-SELECT_PEERS_V2 = "SELECT peer, native_address, data_center, rack, tokens FROM system.peers_v2"
-SELECT_PEERS = "SELECT peer, rpc_address, data_center, rack, tokens FROM system.peers"
+                "tokens, partitioner, host_id FROM system.local WHERE key='local'")
+SELECT_PEERS_V2 = ("SELECT peer, native_address, data_center, rack, tokens, host_id "
+                   "FROM system.peers_v2")
+SELECT_PEERS = "SELECT peer, rpc_address, data_center, rack, tokens, host_id FROM system.peers"
 SELECT_KEYSPACES = "SELECT keyspace_name, replication FROM system_schema.keyspaces"
-
-
-# ----------------------------------------------------------------------- replication
-
-def _short_class(name: str) -> str:
-    return name.rsplit(".", 1)[-1]
-
-
-def replication_of_row(keyspace: str, replication: Mapping[str, str]) -> Optional[Replication]:
-    """The :class:`Replication` of a ``system_schema.keyspaces`` row's ``replication`` map
-    (``{'class': 'org.apache.cassandra.locator.SimpleStrategy', 'replication_factor':
-    '3'}``). None for ``LocalStrategy``. UnsupportedError names the keyspace and the class
-    for any class other than SimpleStrategy and NetworkTopologyStrategy; ParseError for a
-    bad factor."""
-    if not isinstance(replication, Mapping) or "class" not in replication:
-        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
-                                   f"keyspace {keyspace!r}: replication {replication!r} has no "
-                                   "'class'")
-    cls = _short_class(str(replication["class"]))
-    if cls == "LocalStrategy":
-        return None
-    if cls not in ("SimpleStrategy", "NetworkTopologyStrategy"):
-        raise UnsupportedError(lib.TOKENRING_E_UNSUPPORTED,
-                               f"keyspace {keyspace!r}: replication class "
-                               f"{replication['class']!r} is not supported (only SimpleStrategy "
-                               "and NetworkTopologyStrategy place replicas by token)")
-    parts = [f"'class': '{cls}'"]
-    for k, v in replication.items():
-        if k == "class":
-            continue
-        parts.append(f"'{k}': '{v}'")
-    try:
-        return Replication.parse("{" + ", ".join(parts) + "}")
-    except TokenRingError as e:
-        raise type(e)(e.code, f"keyspace {keyspace!r}: {e}") from None
-
-
-def replication_of_keyspace_metadata(ks: Any) -> Optional[Replication]:
-    """The :class:`Replication` of a driver ``KeyspaceMetadata`` (None for LocalStrategy and
-    virtual keyspaces);
-    UnsupportedError for other classes (EverywhereStrategy, custom strategies)."""
-    from cassandra import metadata as md
-    s = ks.replication_strategy
-    if s is None or getattr(ks, "virtual", False):
-        return None         # a virtual keyspace (system_views, ...): node-local, no tokens
-    if isinstance(s, md.SimpleStrategy):
-        return replication_of_row(ks.name, {"class": "SimpleStrategy",
-                                            "replication_factor": str(s.replication_factor_info)})
-    if isinstance(s, md.NetworkTopologyStrategy):
-        opts = {"class": "NetworkTopologyStrategy"}
-        opts.update({dc: str(rf) for dc, rf in s.dc_replication_factors_info.items()})
-        return replication_of_row(ks.name, opts)
-    if isinstance(s, md.LocalStrategy):
-        return None
-    name = getattr(s, "name", None) or type(s).__name__
-    return replication_of_row(ks.name, {"class": str(name)})
 
 
 # ----------------------------------------------------------------------------- rows
@@ -129,93 +73,86 @@ def _row_dict(row: Any) -> Dict[str, Any]:
                     f"{type(row).__name__}")
 
 
-def _node_of(row: Mapping[str, Any], what: str, *address_columns: str
-             ) -> Tuple[str, str, str, List[int]]:
-    addr = None
-    for c in address_columns:
+def _address(row: Mapping[str, Any], what: str, *columns: str) -> str:
+    for c in columns:
         if row.get(c) is not None:
-            addr = str(row[c])
-            break
-    if addr is None:
-        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
-                                   f"{what} has no address ({' / '.join(address_columns)})")
-    dc, rack = row.get("data_center"), row.get("rack")
-    if not dc:
-        raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
-                                   f"{what} {addr} has no data_center (gossip has not told this "
-                                   "node its datacenter yet)")
-    if rack is None:
-        # what the server reads: GossipingPropertyFileSnitch.getRack gives a peer whose
-        # rack is null its DEFAULT_RACK; an empty rack is the rack "" (the C library accepts it)
-        rack = DEFAULT_RACK
-    toks = row.get("tokens")
-    tokens: List[int] = []
-    for t in toks or ():
-        try:
-            tokens.append(int(t))
-        except (TypeError, ValueError):
-            raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
-                                       f"{what} {addr}: token {t!r} is not an integer "
-                                       "(not a Murmur3Partitioner cluster?)") from None
-    return addr, str(dc), str(rack), tokens
+            return str(row[c])
+    raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                               f"{what} has no address ({' / '.join(columns)})")
 
 
-def ring_from_rows(local: Any, peers: Iterable[Any], keyspaces: Iterable[Any] = (),
-                   skip_tokenless: bool = False, skip_unsupported: bool = False,
-                   allow_unknown_dc: bool = True) -> ClusterRing:
-    """A :class:`ClusterRing` from one host's ``system.local`` row, its ``system.peers_v2``
-    (or ``system.peers``) rows and ``system_schema.keyspaces`` rows (``keyspace_name``,
-    ``replication``). Node names are the addresses clients connect to (``native_address`` /
-    ``rpc_address``; the peer address when those are null).
+def _opt(v: Any) -> Optional[str]:
+    return None if v is None else str(v)
 
-    A null rack is :data:`~tokenring.DEFAULT_RACK` and an empty one the rack "", as the
-    server reads them (the driver itself ignores such a peer row). Errors (each names the
-    row): a non-Murmur3 partitioner (UnsupportedError); a row without datacenter
-    (InvalidArgumentError); a node with no tokens yet (EmptyError; with
-    ``skip_tokenless`` such nodes are left out, as a joining node owns nothing yet); a
-    replication class other than SimpleStrategy / NetworkTopologyStrategy
-    (UnsupportedError; ``skip_unsupported`` leaves that keyspace out). ``allow_unknown_dc``
-    (default True, as the server) lets a keyspace name a datacenter with no node."""
+
+def _token_texts(tokens: Any) -> List[str]:
+    return [t.hex() if isinstance(t, (bytes, bytearray)) else str(t) for t in tokens or ()]
+
+
+def _add_keyspace(b: RouterBuilder, name: str, replication: Mapping[str, Any],
+                  skip_unsupported: bool) -> None:
+    try:
+        b.add_keyspace(name, {str(k): str(v) for k, v in replication.items()})
+    except TokenRingError:
+        if not skip_unsupported:
+            raise
+
+
+def _builder_of_rows(local: Any, peers: Iterable[Any], keyspaces: Iterable[Any],
+                     local_dc: Optional[str], skip_unsupported: bool) -> RouterBuilder:
+    b = RouterBuilder(local_dc)
     loc = _row_dict(local)
-    part = loc.get("partitioner")
-    if part is not None and _short_class(str(part)) != "Murmur3Partitioner":
-        raise UnsupportedError(lib.TOKENRING_E_UNSUPPORTED,
-                               f"partitioner {part}: only Murmur3Partitioner is supported")
-    nodes = [_node_of(loc, "system.local", "rpc_address", "broadcast_address",
-                      "listen_address")]
+    b.add_local(_address(loc, "system.local", "rpc_address", "broadcast_address",
+                         "listen_address"),
+                _opt(loc.get("data_center")), _opt(loc.get("rack")),
+                _token_texts(loc.get("tokens")), _opt(loc.get("host_id")),
+                _opt(loc.get("partitioner")))
     for p in peers:
-        nodes.append(_node_of(_row_dict(p), "peer", "native_address", "rpc_address", "peer"))
-    topo = Topology()
-    for addr, dc, rack, tokens in nodes:
-        if not tokens:
-            if skip_tokenless:
-                continue
-            raise EmptyError(lib.TOKENRING_E_EMPTY,
-                             f"node {addr} ({dc}/{rack}) has no tokens yet (joining, or its "
-                             "row is incomplete)")
-        topo.add_node(addr, dc, rack, tokens)
-    ring = topo.build()
-    repl: Dict[str, Replication] = {}
+        row = _row_dict(p)
+        b.add_peer(_address(row, "peer", "native_address", "rpc_address", "peer"),
+                   _opt(row.get("data_center")), _opt(row.get("rack")),
+                   _token_texts(row.get("tokens")), _opt(row.get("host_id")))
     for k in keyspaces:
         row = _row_dict(k)
-        name = row["keyspace_name"]
-        try:
-            r = replication_of_row(name, row["replication"])
-        except UnsupportedError:
-            if skip_unsupported:
-                continue
-            raise
-        if r is not None:
-            repl[name] = r
+        _add_keyspace(b, row["keyspace_name"], row["replication"] or {}, skip_unsupported)
+    return b
+
+
+def router_from_rows(local: Any, peers: Iterable[Any], keyspaces: Iterable[Any] = (),
+                     local_dc: Optional[str] = None, skip_unsupported: bool = False) -> Router:
+    """A :class:`~tokenring.Router` from one host's ``system.local`` row, its
+    ``system.peers_v2`` (or ``system.peers``) rows and ``system_schema.keyspaces`` rows
+    (``keyspace_name``, ``replication``). Node names are the addresses clients connect to
+    (``native_address`` / ``rpc_address``; the peer address when those are null). The
+    rules are the library's (:class:`~tokenring.RouterBuilder`); ``skip_unsupported``
+    leaves out a keyspace whose replication the library refuses instead of raising."""
+    return _builder_of_rows(local, peers, keyspaces, local_dc, skip_unsupported).build()
+
+
+def _cluster_ring(router: Router, maps: Mapping[str, Mapping[str, Any]],
+                  allow_unknown_dc: bool) -> ClusterRing:
+    ring = Ring._of_reference(lib.tokenring_ring_ref(lib.tokenring_router_ring(router._p())))
+    repl: Dict[str, Replication] = {}
+    for name in router.keyspaces:
+        m = maps[name]
+        cls = str(m["class"]).rsplit(".", 1)[-1]
+        text = ", ".join([f"'class': '{cls}'"] +
+                         [f"'{k}': '{v}'" for k, v in m.items() if k != "class"])
+        repl[name] = Replication.parse("{" + text + "}")
     return ClusterRing(ring, repl, allow_unknown_dc)
 
 
-def ring_from_session(session: Any, host: Any = None, **options: Any) -> ClusterRing:
-    """The :class:`ClusterRing` of a connected driver ``Session``: one call, three queries
-    (``system.local``, ``system.peers_v2`` or, on servers without it, ``system.peers``,
-    and ``system_schema.keyspaces``) all sent to ``host`` (a driver ``Host``; default: the
-    control connection's host, else the first host that is up). ``options`` are those of
-    :func:`ring_from_rows`."""
+def ring_from_rows(local: Any, peers: Iterable[Any], keyspaces: Iterable[Any] = (),
+                   skip_unsupported: bool = False, allow_unknown_dc: bool = True
+                   ) -> ClusterRing:
+    """:func:`router_from_rows` as a :class:`ClusterRing` (its ring and routed keyspaces)."""
+    keyspaces = [_row_dict(k) for k in keyspaces]
+    r = router_from_rows(local, peers, keyspaces, None, skip_unsupported)
+    return _cluster_ring(r, {k["keyspace_name"]: k["replication"] for k in keyspaces},
+                         allow_unknown_dc)
+
+
+def _rows_of_session(session: Any, host: Any) -> Tuple[Any, List[Any], List[Any]]:
     from cassandra import InvalidRequest
     if host is None:
         host = _pick_host(session)
@@ -228,8 +165,24 @@ def ring_from_session(session: Any, host: Any = None, **options: Any) -> Cluster
         peers = ex(SELECT_PEERS_V2)
     except InvalidRequest:        # Cassandra 3.x: no peers_v2
         peers = ex(SELECT_PEERS)
-    keyspaces = ex(SELECT_KEYSPACES)
-    return ring_from_rows(local[0], peers, keyspaces, **options)
+    return local[0], peers, [_row_dict(k) for k in ex(SELECT_KEYSPACES)]
+
+
+def router_from_session(session: Any, host: Any = None, local_dc: Optional[str] = None,
+                        skip_unsupported: bool = False) -> Router:
+    """The :class:`~tokenring.Router` of a connected driver ``Session``: three queries
+    (``system.local``, ``system.peers_v2`` or, on servers without it, ``system.peers``,
+    and ``system_schema.keyspaces``) all sent to ``host`` (a driver ``Host``; default: the
+    control connection's host, else the first host that is up)."""
+    local, peers, ks = _rows_of_session(session, host)
+    return router_from_rows(local, peers, ks, local_dc, skip_unsupported)
+
+
+def ring_from_session(session: Any, host: Any = None, **options: Any) -> ClusterRing:
+    """:func:`router_from_session` as a :class:`ClusterRing`; ``options`` are those of
+    :func:`ring_from_rows`."""
+    local, peers, ks = _rows_of_session(session, host)
+    return ring_from_rows(local, peers, ks, **options)
 
 
 def _pick_host(session: Any) -> Any:
@@ -247,30 +200,27 @@ def _pick_host(session: Any) -> Any:
 
 # --------------------------------------------------------------------------- metadata
 
-def _host_name(h: Any) -> str:
-    return str(h.address)
-
-
-#: One node of a ring read from a driver token map: (Host, name, datacenter, rack, tokens);
-#: tokens: ``bytes`` of native int64 (see :func:`_token_groups`) or a list of ints.
-_NodeRow = Tuple[Any, str, str, str, Any]
-
-
-def _token_count(tokens: Any) -> int:
-    return len(tokens) // 8 if type(tokens) is bytes else len(tokens)
-
-
-def _packed(values: List[int]) -> Optional[memoryview]:
-    """``values`` as native int64, a memoryview of their bytes (one numpy conversion; the
-    callers copy out each node's slice: one 200 KB bytes object would cost more, in page
-    faults, than 96 small ones), or None without numpy or when a value does not fit (the
-    list is then used, and the binding's own checks name the bad token)."""
-    if _np is None:
+def replication_map_of_keyspace_metadata(ks: Any) -> Optional[Dict[str, str]]:
+    """The replication map of a driver ``KeyspaceMetadata`` as ``system_schema.keyspaces``
+    holds it (``{"class": ..., ...}``), or None for a virtual keyspace. Which classes place
+    replicas is the library's to say (:class:`~tokenring.RouterBuilder`)."""
+    from cassandra import metadata as md
+    s = ks.replication_strategy
+    if getattr(ks, "virtual", False) or s is None:
         return None
-    try:
-        return memoryview(_np.fromiter(values, _np.int64, len(values))).cast("B")
-    except (OverflowError, TypeError, ValueError):
-        return None
+    if isinstance(s, md.SimpleStrategy):
+        return {"class": "org.apache.cassandra.locator.SimpleStrategy",
+                "replication_factor": str(s.replication_factor_info)}
+    if isinstance(s, md.NetworkTopologyStrategy):
+        out = {"class": "org.apache.cassandra.locator.NetworkTopologyStrategy"}
+        out.update({str(dc): str(rf) for dc, rf in s.dc_replication_factors_info.items()})
+        return out
+    if isinstance(s, md.LocalStrategy):
+        return {"class": "org.apache.cassandra.locator.LocalStrategy"}
+    out = {"class": str(getattr(s, "name", None) or type(s).__name__)}
+    out.update({str(k): str(v) for k, v in (getattr(s, "options_map", None) or {}).items()
+                if k != "class"})
+    return out
 
 
 def _runs(hosts: List[Any], hint: Optional[Dict[int, int]] = None) -> List[Tuple[Any, int]]:
@@ -304,189 +254,130 @@ def _runs(hosts: List[Any], hint: Optional[Dict[int, int]] = None) -> List[Tuple
 
 
 def _token_groups(token_map: Any, hint: Optional[Dict[int, int]] = None
-                  ) -> List[Tuple[Any, Any]]:
-    """``[(Host, tokens)]`` of a driver TokenMap, one entry per host, in the order hosts
-    first appear; tokens: ``bytes`` of native int64 (with numpy), else a list of ints.
-
-    The driver fills ``token_to_host_owner`` host by host (``Metadata.rebuild_token_map``),
-    so its values come in runs of one host: the runs are found in C-level loops
-    (:func:`_runs`, ``hint`` as there) and each run's tokens are one slice of the values,
-    read with one list comprehension. Runs that repeat a host (a token map built
-    otherwise) are grouped by the hosts' ``id()`` instead.
-
-    Why bytes: the policy keeps each node's tokens to find, at the next token map, the
-    nodes that changed. As Python ints that comparison touched 24,576 int objects
-    scattered in memory (cache misses, 0.4-0.6 ms) and freeing them 0.3-0.4 ms more at
-    the next refresh; as bytes the comparison is a memcmp per node and the previous rows
-    free in microseconds, for one numpy conversion of the values (0.4-0.7 ms)."""
+                  ) -> List[Tuple[Any, Tuple[Any, ...]]]:
+    """``[(Host, token values)]`` of a driver TokenMap, one entry per host, in the order
+    hosts first appear. The driver fills ``token_to_host_owner`` host by host
+    (``Metadata.rebuild_token_map``), so its values come in runs of one host, found in
+    C-level loops (:func:`_runs`, ``hint`` as there); runs that repeat a host (a token map
+    built otherwise) are grouped by the hosts' ``id()`` instead."""
     owner = token_map.token_to_host_owner
     hosts = list(owner.values())
     runs = _runs(hosts, hint)
     values = [t.value for t in owner]
     if len({id(h) for h, _ in runs}) == len(runs):
-        out: List[Tuple[Any, Any]] = []
+        out: List[Tuple[Any, Tuple[Any, ...]]] = []
         start = 0
-        packed = _packed(values)
-        if packed is not None:
-            for h, n in runs:
-                out.append((h, bytes(packed[8 * start:8 * (start + n)])))
-                start += n
-            return out
         for h, n in runs:
-            out.append((h, values[start:start + n]))
+            out.append((h, tuple(values[start:start + n])))
             start += n
         return out
-    by_host: Dict[int, Tuple[Any, List[int]]] = {}
+    by_host: Dict[int, Tuple[Any, List[Any]]] = {}
     for h, v in zip(hosts, values):
         e = by_host.get(id(h))
         if e is None:
             by_host[id(h)] = (h, [v])
         else:
             e[1].append(v)
-    return list(by_host.values())
+    return [(h, tuple(v)) for h, v in by_host.values()]
 
 
-def _add_node(topo: Topology, name: str, dc: str, rack: str, tokens: Any) -> None:
-    """Topology.add_node with the tokens converted by numpy when they all fit in int64
-    (a C-level loop; else the binding's own checks, which name the bad token); tokens
-    already packed (bytes of int64, :func:`_token_groups`) are passed without a copy."""
-    if type(tokens) is bytes:
-        topo.add_node(name, dc, rack, _np.frombuffer(tokens, dtype=_np.int64))
-        return
-    if _np is not None:
-        try:
-            arr = _np.array(tokens, dtype=_np.int64)
-        except (OverflowError, TypeError, ValueError):
-            arr = None
-        if arr is not None and arr.ndim == 1 and len(arr) == len(tokens):
-            topo.add_node(name, dc, rack, arr)
-            return
-    topo.add_node(name, dc, rack, tokens)
+#: One node read from a driver token map: (Host, name, datacenter, rack, token values).
+_NodeRow = Tuple[Any, str, Optional[str], Optional[str], Tuple[Any, ...]]
 
 
 def _node_rows(token_map: Any, hint: Optional[Dict[int, int]] = None) -> Dict[str, _NodeRow]:
-    """The nodes of a driver TokenMap by name; InvalidArgumentError for a host without
-    datacenter or rack (EmptyError for no tokens at all). ``hint``: as :func:`_runs`."""
+    """The nodes of a driver TokenMap by name (two Host objects of one address: one node,
+    all the tokens); EmptyError for a token map without tokens."""
     if not token_map.token_to_host_owner:
         raise EmptyError(lib.TOKENRING_E_EMPTY, "the driver's token map has no tokens")
     rows: Dict[str, _NodeRow] = {}
     for h, tokens in _token_groups(token_map, hint):
-        name = _host_name(h)
-        if not h.datacenter:
-            raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
-                                       f"host {name} has no datacenter (its peers row has no "
-                                       "data_center)")
-        if h.rack is None:
-            # the driver's metadata has not learnt this host's rack yet (it ignores peer
-            # rows without one): refused, so a policy keeps its previous ring; an empty
-            # rack is the rack "", as the server reads it
-            raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
-                                       f"host {name} has no rack (its peers row has no rack)")
-        if name in rows:     # two Host objects of one address: one node, all the tokens
+        name = str(h.address)
+        if name in rows:
             tokens = rows[name][4] + tokens
         rows[name] = (h, name, h.datacenter, h.rack, tokens)
     return rows
 
 
-def _topology_of(rows: Dict[str, _NodeRow], prev: Optional[Tuple[Topology, Dict[str, _NodeRow]]]
-                 ) -> Topology:
-    """The topology of ``rows``: from the previous one (``(topology, its rows)``, left
-    untouched) by removing the nodes that left or changed (tokens, datacenter or rack) and
-    adding the new and changed ones, on a clone; from scratch without one (or when that
-    fails, so that the error is the from-scratch build's)."""
-    if prev is not None:
-        ptopo, prows = prev
-        gone = [n for n, r in prows.items()
-                if n not in rows or rows[n][2] != r[2] or rows[n][3] != r[3]
-                or rows[n][4] != r[4]]
-        new = [n for n in rows if n not in prows or n in gone]
-        if len(gone) + len(new) < len(rows):
-            try:
-                topo = ptopo.clone()
-                for n in gone:
-                    topo.remove_node(n)
-                for n in new:
-                    _, name, dc, rack, tokens = rows[n]
-                    _add_node(topo, name, dc, rack, tokens)
-                return topo
-            except TokenRingError:
-                pass
-    topo = Topology()
+def _builder_of_nodes(partitioner: Optional[str], rows: Mapping[str, _NodeRow],
+                      local_dc: Optional[str] = None) -> RouterBuilder:
+    b = RouterBuilder(local_dc)
+    first = True
     for _, name, dc, rack, tokens in rows.values():
-        _add_node(topo, name, dc, rack, tokens)
-    return topo
+        if first:
+            b.add_local(name, _opt(dc), _opt(rack), _token_texts(tokens), None, partitioner)
+            first = False
+        else:
+            b.add_peer(name, _opt(dc), _opt(rack), _token_texts(tokens))
+    return b
 
 
-def _ring_of_token_map(token_map: Any,
-                       prev: Optional[Tuple[Topology, Dict[str, _NodeRow]]] = None
-                       ) -> Tuple[Ring, Tuple[Any, ...], Tuple[Topology, Dict[str, _NodeRow]]]:
-    """The Ring of a driver TokenMap, the driver Host of each ring node index, and what
-    the next call takes as ``prev`` (the topology and its rows: a later token map is then
-    read into the ring by changing only the nodes that changed)."""
-    # each host's token count in the previous rows: where the runs of the new token map
-    # probably are (the Host objects are alive, held by those rows, so ids are unique)
-    hint = ({id(r[0]): _token_count(r[4]) for r in prev[1].values()} if prev is not None
-            else None)
-    rows = _node_rows(token_map, hint)
-    topo = _topology_of(rows, prev)
-    ring = topo.build()
-    return ring, tuple(rows[n][0] for n in ring.node_names), (topo, rows)
+def _keyspace_maps(metadata: Any) -> Dict[str, Dict[str, str]]:
+    out = {}
+    for name, ks in list(metadata.keyspaces.items()):
+        m = replication_map_of_keyspace_metadata(ks)
+        if m is not None:
+            out[name] = m
+    return out
 
 
-def ring_from_metadata(metadata: Any, skip_unsupported: bool = False,
-                       allow_unknown_dc: bool = True) -> ClusterRing:
-    """The :class:`ClusterRing` of a driver ``Metadata`` (``cluster.metadata``): its token
-    map's tokens and hosts and its keyspaces' replication strategies. Needs token metadata
-    (the default ``Cluster(token_metadata_enabled=True)``)."""
-    _check_partitioner(metadata)
+def _metadata_builder(metadata: Any, local_dc: Optional[str], skip_unsupported: bool
+                      ) -> Tuple[RouterBuilder, Dict[str, Dict[str, str]]]:
     if metadata.token_map is None:
         raise EmptyError(lib.TOKENRING_E_EMPTY,
                          "the driver metadata has no token map (token_metadata_enabled=False, "
                          "or not connected yet)")
-    ring, _, _ = _ring_of_token_map(metadata.token_map)
-    repl: Dict[str, Replication] = {}
-    for name, ks in list(metadata.keyspaces.items()):
-        try:
-            r = replication_of_keyspace_metadata(ks)
-        except UnsupportedError:
-            if skip_unsupported:
-                continue
-            raise
-        if r is not None:
-            repl[name] = r
-    return ClusterRing(ring, repl, allow_unknown_dc)
+    b = _builder_of_nodes(metadata.partitioner, _node_rows(metadata.token_map), local_dc)
+    maps = _keyspace_maps(metadata)
+    for name, m in maps.items():
+        _add_keyspace(b, name, m, skip_unsupported)
+    return b, maps
 
 
-def _check_partitioner(metadata: Any) -> None:
-    p = metadata.partitioner
-    if p is not None and _short_class(p) != "Murmur3Partitioner":
-        raise UnsupportedError(lib.TOKENRING_E_UNSUPPORTED,
-                               f"partitioner {p}: only Murmur3Partitioner is supported")
+def router_from_metadata(metadata: Any, local_dc: Optional[str] = None,
+                         skip_unsupported: bool = False) -> Router:
+    """The :class:`~tokenring.Router` of a driver ``Metadata`` (``cluster.metadata``): its
+    token map's hosts and tokens and its keyspaces' replication. Needs token metadata (the
+    default ``Cluster(token_metadata_enabled=True)``)."""
+    return _metadata_builder(metadata, local_dc, skip_unsupported)[0].build()
+
+
+def ring_from_metadata(metadata: Any, skip_unsupported: bool = False,
+                       allow_unknown_dc: bool = True) -> ClusterRing:
+    """:func:`router_from_metadata` as a :class:`ClusterRing`."""
+    b, maps = _metadata_builder(metadata, None, skip_unsupported)
+    return _cluster_ring(b.build(), maps, allow_unknown_dc)
 
 
 # ----------------------------------------------------------------------------- policy
 
-#: Trailing empty entries of a keyspace's per-set list (more than the library's error codes,
-#: -1 .. -11).
+#: Trailing empty entries of a keyspace's per-set list (more than the library's error codes).
 _SET_PAD = 16
+_key_set_id = lib.tokenring_placement_key_set_id
+
+
+def _any_set_id(p: Any, key: bytes, n: int) -> int:
+    """The set id of a key on a placement of any partitioner (negative: an error)."""
+    out = ffi.new("tokenring_replicas *")
+    rc = lib.tokenring_placement_replicas_for_key_any(out, p, key, n)
+    return rc if rc else int(out.set_id)
 
 
 class _Keyspace:
-    """One keyspace of a routing state: the driver's KeyspaceMetadata it was built from, its
-    placement (None: route through the child policy) and, per replica set, the LOCAL hosts in
-    the server's order (filled on first use)."""
-    __slots__ = ("meta", "replication", "placement", "ptr", "sets", "error")
+    """One keyspace of a routing state: the driver's KeyspaceMetadata it was checked
+    against, its placement in the router (None: route through the child policy) and, per
+    replica set, the LOCAL hosts in the server's order (filled on first use). ``router``
+    keeps the placement alive."""
+    __slots__ = ("meta", "router", "ptr", "sets", "error")
 
-    def __init__(self, meta: Any, replication: Optional[Replication], placement: Any,
+    def __init__(self, meta: Any, router: Optional[Router], ptr: Any,
                  error: Optional[str] = None) -> None:
         self.meta = meta
-        self.replication = replication
-        self.placement = placement
-        self.ptr = placement._ptr if placement is not None else None
-        # one None per replica set (filled on first use), then _SET_PAD empty tuples: a
-        # negative set id (an error code) indexes one of those, never a set
+        self.router = router
+        self.ptr = ptr
         self.sets: List[Optional[Tuple[Any, ...]]] = (
-            [None] * placement.set_count + [()] * _SET_PAD if placement is not None else [])
+            [None] * lib.tokenring_placement_set_count(ptr) + [()] * _SET_PAD
+            if ptr is not None else [])
         self.error = error
 
 
@@ -509,25 +400,49 @@ def _weak(obj: Any) -> Any:
 
 
 class _State:
-    """An immutable routing state: one token map's ring and the hosts of its node indices.
-    Keyspaces are added to ``keyspaces`` under the policy's lock (a dict store is atomic).
-    The token map is held weakly (``tm()`` gives it, or None once the driver dropped it):
-    a state never keeps the driver's previous TokenMap alive (its 24,576 Token objects
-    would then be freed in the policy's next refresh instead of in the driver's rebuild)."""
-    __slots__ = ("tm", "ring", "hosts", "keyspaces", "local", "topo")
+    """A routing state: one router snapshot (the library's), the driver Host of each of
+    its node indices (by the nodes' tags), the child's LOCAL distance per node index, the
+    node rows and replication maps the router was made from (what the next token map or
+    keyspace metadata is compared with), and the keyspaces routed so far (added under the
+    policy's lock). The token map is held weakly: a state never keeps the driver's previous
+    TokenMap alive."""
+    __slots__ = ("tm", "router", "hosts", "local", "rows", "maps", "placements", "keyspaces",
+                 "fast", "_ring")
 
-    def __init__(self, token_map: Any, ring: Optional[Ring], hosts: Tuple[Any, ...],
-                 local: Tuple[bool, ...], topo: Any = None) -> None:
+    def __init__(self, token_map: Any, router: Optional[Router], hosts: Tuple[Any, ...],
+                 local: Tuple[bool, ...], rows: Optional[Dict[str, _NodeRow]] = None,
+                 maps: Optional[Dict[str, Dict[str, str]]] = None) -> None:
         self.tm = _weak(token_map)
-        self.ring = ring
+        self.router = router
         self.hosts = hosts
-        self.local = local       # distance LOCAL per node index (when the state was built)
-        self.topo = topo         # (Topology, rows) the ring was built from (the next one's base)
+        self.local = local
+        self.rows = rows or {}
+        self.maps = maps or {}
+        self.placements: Dict[str, Any] = {}
+        self.fast = False
+        if router is not None:
+            p = router._p()
+            name = ffi.new("const char **")
+            pl = ffi.new("const tokenring_placement **")
+            for i in range(lib.tokenring_router_keyspace_count(p)):
+                lib.tokenring_router_keyspace(name, pl, p, i)
+                self.placements[ffi.string(name[0]).decode()] = pl[0]
+            ring = lib.tokenring_router_ring(p)
+            if lib.tokenring_ring_partitioner(ring) == lib.TOKENRING_PARTITIONER_MURMUR3:
+                self.fast = True
         self.keyspaces: Dict[str, _Keyspace] = {}
+        self._ring: Optional[Ring] = None
+
+    @property
+    def ring(self) -> Optional[Ring]:
+        """The router's ring (for tests and introspection)."""
+        if self._ring is None and self.router is not None:
+            self._ring = Ring._of_reference(
+                lib.tokenring_ring_ref(lib.tokenring_router_ring(self.router._p())))
+        return self._ring
 
 
 _NO_RING = _State(None, None, (), ())
-_key_set_id = lib.tokenring_placement_key_set_id
 
 
 class _Plan:
@@ -561,24 +476,26 @@ class _Plan:
 
 
 class TokenRingPolicy(LoadBalancingPolicy):
-    """A token-aware load-balancing policy whose replicas come from libtokenring: a drop-in
-    for ``TokenAwarePolicy(child_policy)``.
+    """A token-aware load-balancing policy whose replicas come from a libtokenring
+    :class:`~tokenring.Router`: a drop-in for ``TokenAwarePolicy(child_policy)``.
 
     For a statement with a routing key and a keyspace (the statement's, else the session's),
     the query plan starts with the key's replicas that the child policy calls
     ``HostDistance.LOCAL`` and that are up, in Cassandra's replica order (with a
     DC-aware child: the local datacenter's replicas, in the server's order), then the child's
     plan without the hosts already given. Without a routing key or keyspace, with a keyspace
-    the policy cannot place (LocalStrategy, an unsupported class, a dropped keyspace) or
-    before the token map is known, the plan is the child's. ``shuffle_replicas`` shuffles the
-    replicas (as the driver's option does).
+    the router does not place (LocalStrategy, EverywhereStrategy, a class it refuses, a
+    dropped keyspace) or before the token map is known, the plan is the child's.
+    ``shuffle_replicas`` shuffles the replicas (as the driver's option does).
 
-    The placements follow the driver's metadata: a new token map (node added, removed, moved)
-    rebuilds the ring, a replaced KeyspaceMetadata (CREATE / ALTER / DROP KEYSPACE) that
-    keyspace's placement, both on the first request that sees the change; host up/down
-    events refresh the distances. A change that cannot be placed (a host without rack or
-    datacenter, an unsupported replication class) keeps the previous ring, or routes that
-    keyspace through the child, and is logged and kept in :attr:`last_error`. Thread-safe.
+    The router follows the driver's metadata: it is built (RouterBuilder) from the first
+    token map and keyspace metadata, the driver's hosts being its nodes' tags; a new token
+    map (node added, removed, moved) is applied to it as join / leave / move events (a
+    full build when many nodes changed), a replaced KeyspaceMetadata (CREATE / ALTER / DROP
+    KEYSPACE) as a keyspace event, host up/down as up/down events, each on the first
+    request that sees the change (host events at once). A change the router refuses keeps
+    the previous snapshot, or routes that keyspace through the child, and is logged and
+    kept in :attr:`last_error`. Any partitioner the library models is routed. Thread-safe.
     """
 
     def __init__(self, child_policy: Any, shuffle_replicas: bool = False) -> None:
@@ -589,13 +506,16 @@ class TokenRingPolicy(LoadBalancingPolicy):
         self._lock = threading.RLock()
         #: The hot path's entries: keyspace -> (the token map's weak reference, the
         #: KeyspaceMetadata, the placement pointer, the per-set host tuples, the
-        #: _Keyspace, which keeps the placement alive), for the keyspaces routed on the
-        #: current state; replaced (never changed in place) by every change of state,
-        #: under the lock.
+        #: _Keyspace, which keeps the router and so the placement alive), for the
+        #: keyspaces routed on the current state; replaced (never changed in place), under
+        #: the lock.
         self._fast: Dict[Optional[str], Tuple[Any, Any, Any, List[Any], Any]] = {}
+        #: Tags: the driver Host of each tag, and each node name's tag.
+        self._tag_of: Dict[str, int] = {}
         #: The message of the last change the policy could not apply (None: none).
         self.last_error: Optional[str] = None
-        #: Number of ring and keyspace (re)builds (for tests and monitoring).
+        #: Number of router builds and event batches that changed the ring, and of
+        #: keyspace events applied (for tests and monitoring).
         self.ring_builds = 0
         self.keyspace_builds = 0
 
@@ -607,36 +527,43 @@ class TokenRingPolicy(LoadBalancingPolicy):
         self._child_policy.populate(cluster, hosts)
 
     def check_supported(self) -> None:
-        md = self._metadata
-        if md is not None and md.partitioner and _short_class(md.partitioner) != \
-                "Murmur3Partitioner":
-            raise RuntimeError(f"TokenRingPolicy supports only Murmur3Partitioner, not "
-                               f"{md.partitioner}")
+        """Nothing to check: the router reads every partitioner the library models (and
+        refuses, naming it, one it does not, keeping the child's plans)."""
 
     def distance(self, *args: Any, **kwargs: Any) -> Any:
         return self._child_policy.distance(*args, **kwargs)
 
-    def on_up(self, *args: Any, **kwargs: Any) -> Any:
-        self._hosts_changed()
-        return self._child_policy.on_up(*args, **kwargs)
-
-    def on_down(self, *args: Any, **kwargs: Any) -> Any:
-        self._hosts_changed()
-        return self._child_policy.on_down(*args, **kwargs)
-
-    def on_add(self, *args: Any, **kwargs: Any) -> Any:
-        r = self._child_policy.on_add(*args, **kwargs)
-        self._hosts_changed()
+    def on_up(self, host: Any, *args: Any, **kwargs: Any) -> Any:
+        r = self._child_policy.on_up(host, *args, **kwargs)
+        self._host_event(host, lib.TOKENRING_ROUTER_EVENT_UP)
         return r
 
-    def on_remove(self, *args: Any, **kwargs: Any) -> Any:
-        r = self._child_policy.on_remove(*args, **kwargs)
-        self._hosts_changed()
+    def on_down(self, host: Any, *args: Any, **kwargs: Any) -> Any:
+        r = self._child_policy.on_down(host, *args, **kwargs)
+        self._host_event(host, lib.TOKENRING_ROUTER_EVENT_DOWN)
+        return r
+
+    def on_add(self, host: Any, *args: Any, **kwargs: Any) -> Any:
+        # the node joins the router with the token map that brings its tokens
+        r = self._child_policy.on_add(host, *args, **kwargs)
+        self._host_event(host, 0)
+        return r
+
+    def on_remove(self, host: Any, *args: Any, **kwargs: Any) -> Any:
+        # the node leaves the router with the token map that drops its tokens
+        r = self._child_policy.on_remove(host, *args, **kwargs)
+        self._host_event(host, 0)
         return r
 
     @property
     def child_policy(self) -> Any:
         return self._child_policy
+
+    @property
+    def router(self) -> Optional[Router]:
+        """The current :class:`~tokenring.Router` snapshot (None before the first token
+        map); its nodes' tags index :attr:`hosts_by_tag`."""
+        return self._state.router
 
     @property
     def shuffle_replicas(self) -> bool:
@@ -654,14 +581,15 @@ class TokenRingPolicy(LoadBalancingPolicy):
         # the hot path: a keyspace already routed on the current state (an entry of
         # _fast, made by the full path below) and a bytes routing key: two identity
         # checks (the token map, the keyspace's metadata), one C call (the key's
-        # replica-set id) and one list index (the set's LOCAL hosts, once filled)
+        # replica-set id in the router's placement) and one list index (the set's LOCAL
+        # hosts, once filled)
         if query is not None:
             key = query.routing_key
             if type(key) is bytes:
                 keyspace = query.keyspace or working_keyspace
                 f = self._fast.get(keyspace)
                 if f is not None:
-                    # (ks keeps the placement, so p, alive while this call runs)
+                    # (ks keeps the router, so p, alive while this call runs)
                     tm, meta, p, sets, ks = f
                     md = self._metadata
                     if tm() is md.token_map and meta is md.keyspaces.get(keyspace):
@@ -681,6 +609,20 @@ class TokenRingPolicy(LoadBalancingPolicy):
                             return iter(self._child_policy.make_query_plan(keyspace, query))
         return self._make_query_plan(working_keyspace, query)
 
+    def _current(self, keyspace: str) -> Tuple[Optional[_State], Optional[_Keyspace]]:
+        """The current state and ``keyspace``'s entry, brought up to date with the driver's
+        metadata (None, None before there is any)."""
+        md = self._metadata
+        if md is None:
+            return None, None
+        st = self._state
+        if st.tm() is not md.token_map:
+            st = self._refresh()
+        ks = st.keyspaces.get(keyspace)
+        if ks is None or ks.meta is not md.keyspaces.get(keyspace):
+            st, ks = self._refresh_keyspace(keyspace)
+        return st, ks
+
     def _make_query_plan(self, working_keyspace: Optional[str], query: Any) -> Iterator[Any]:
         """make_query_plan's full path: every case, and the first plan of a keyspace on
         a new state (which makes the keyspace's entry of the hot path)."""
@@ -690,28 +632,18 @@ class TokenRingPolicy(LoadBalancingPolicy):
         key = query.routing_key
         if key is None or keyspace is None:
             return iter(self._child_policy.make_query_plan(keyspace, query))
-        md = self._metadata
-        if md is None:
-            return iter(self._child_policy.make_query_plan(keyspace, query))
-        st = self._state
-        if st.tm() is not md.token_map:
-            st = self._refresh()
-        ks = st.keyspaces.get(keyspace)
-        if ks is None or ks.meta is not md.keyspaces.get(keyspace):
-            ks = self._refresh_keyspace(st, keyspace)
-        p = ks.ptr
-        if p is None:
+        st, ks = self._current(keyspace)
+        if ks is None or ks.ptr is None:
             return iter(self._child_policy.make_query_plan(keyspace, query))
         if type(key) is not bytes:
             key = bytes(key)
-        # one C call returning the set id (no output structure to keep per thread)
-        sid = _key_set_id(p, key, len(key))
+        sid = (_key_set_id if st.fast else _any_set_id)(ks.ptr, key, len(key))
         if sid < 0:
             return iter(self._child_policy.make_query_plan(keyspace, query))
         replicas = ks.sets[sid]
         if replicas is None:
             replicas = self._fill(st, ks, sid)
-        if keyspace not in self._fast and not self._shuffle:
+        if keyspace not in self._fast and not self._shuffle and st.fast:
             self._make_fast(st, keyspace, ks)
         if not replicas:
             return iter(self._child_policy.make_query_plan(keyspace, query))
@@ -727,11 +659,11 @@ class TokenRingPolicy(LoadBalancingPolicy):
 
     def _make_fast(self, st: _State, keyspace: str, ks: _Keyspace) -> None:
         """Makes ``keyspace``'s entry of the hot path, if ``st`` and ``ks`` are still the
-        policy's (under the lock, as every change of state, which drops all the entries:
-        an entry is never made from a state already replaced)."""
+        policy's (under the lock, as every change of state: an entry is never made from a
+        state already replaced)."""
         with self._lock:
             if (self._state is st and st.keyspaces.get(keyspace) is ks and ks.ptr is not None
-                    and not self._shuffle):
+                    and not self._shuffle and st.fast):
                 fast = dict(self._fast)
                 fast[keyspace] = (st.tm, ks.meta, ks.ptr, ks.sets, ks)
                 self._fast = fast
@@ -750,21 +682,12 @@ class TokenRingPolicy(LoadBalancingPolicy):
     def _local_replicas(self, keyspace: str, key: bytes) -> Tuple[Any, ...]:
         """The LOCAL replicas of ``key`` in ``keyspace`` in the server's order (() when the
         policy cannot place the key)."""
-        md = self._metadata
-        st = self._state
-        if md is None:
-            return ()
-        if st.tm() is not md.token_map:
-            st = self._refresh()
-        ks = st.keyspaces.get(keyspace)
-        if ks is None or ks.meta is not md.keyspaces.get(keyspace):
-            ks = self._refresh_keyspace(st, keyspace)
-        p = ks.ptr
-        if p is None:
+        st, ks = self._current(keyspace)
+        if ks is None or ks.ptr is None:
             return ()
         if type(key) is not bytes:
             key = bytes(key)
-        sid = _key_set_id(p, key, len(key))
+        sid = (_key_set_id if st.fast else _any_set_id)(ks.ptr, key, len(key))
         if sid < 0:
             return ()
         hosts = ks.sets[sid]
@@ -777,24 +700,72 @@ class TokenRingPolicy(LoadBalancingPolicy):
         self.last_error = msg
         log.warning("tokenring.driver.TokenRingPolicy: %s", msg)
 
-    def _distances(self, hosts: Sequence[Any]) -> Tuple[bool, ...]:
+    def _distances(self, hosts: Iterable[Any]) -> Tuple[bool, ...]:
         return tuple(self._child_policy.distance(h) == HostDistance.LOCAL for h in hosts)
 
-    def _hosts_changed(self) -> None:
+    def _tag(self, name: str) -> int:
+        t = self._tag_of.get(name)
+        if t is None:
+            t = self._tag_of[name] = len(self._tag_of) + 1
+        return t
+
+    def _state_of(self, tm: Any, router: Router, rows: Dict[str, _NodeRow],
+                  maps: Dict[str, Dict[str, str]]) -> _State:
+        """A new state of ``router``: its hosts by node index from the nodes' tags."""
+        by_tag = {self._tag_of[n]: r[0] for n, r in rows.items()}
+        hosts = tuple(by_tag[n.tag] for n in router.nodes)
+        return _State(tm, router, hosts, self._distances(hosts), rows, maps)
+
+    def _host_event(self, host: Any, kind: int) -> None:
+        """Host up / down (``kind``, 0 for add / remove): the router's liveness, fresh
+        distances and per-set host tuples."""
         with self._lock:
             st = self._state
-            if st.ring is None:
+            if st.router is None:
                 return
-            # same ring and placements, fresh distances and per-set host tuples
-            new = _State(st.tm(), st.ring, st.hosts, self._distances(st.hosts), st.topo)
-            for name, ks in st.keyspaces.items():
-                new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, ks.placement, ks.error)
+            router = st.router
+            if kind:
+                try:
+                    router = router.apply(kind, node=str(host.address))
+                except TokenRingError:
+                    pass            # a host the router does not hold (no tokens yet)
+            new = _State(st.tm(), router, st.hosts, self._distances(st.hosts), st.rows,
+                         st.maps)
             self._state = new
             self._fast = {}
 
+    def _events(self, st: _State, rows: Dict[str, _NodeRow]) -> Optional[Router]:
+        """``st``'s router with the changes from its rows to ``rows`` applied as events, or
+        None when a full build is cheaper (most nodes changed) or an event fails."""
+        prev = st.rows
+        events: List[Tuple[int, Dict[str, Any]]] = []
+        for n, r in prev.items():
+            s = rows.get(n)
+            if s is None or s[2] != r[2] or s[3] != r[3]:
+                events.append((lib.TOKENRING_ROUTER_EVENT_LEFT, {"node": n}))
+            elif s[4] != r[4]:
+                events.append((lib.TOKENRING_ROUTER_EVENT_MOVED,
+                               {"node": n, "tokens": _token_texts(s[4])}))
+        for n, s in rows.items():
+            r = prev.get(n)
+            if r is None or s[2] != r[2] or s[3] != r[3]:
+                events.append((lib.TOKENRING_ROUTER_EVENT_JOINED,
+                               {"node": n, "datacenter": _opt(s[2]), "rack": _opt(s[3]),
+                                "tokens": _token_texts(s[4]), "tag": self._tag(n),
+                                "down": s[0].is_up is False}))
+        if 2 * len(events) > len(rows):
+            return None
+        router = st.router
+        try:
+            for kind, fields in events:
+                router = router.apply(kind, **fields)
+        except TokenRingError:
+            return None
+        return router
+
     def _refresh(self) -> _State:
-        """Rebuilds the ring from the driver's current token map (under the lock; a
-        failure keeps the previous state)."""
+        """The router of the driver's current token map: events on the previous one, else
+        a full build (under the lock; a failure keeps the previous state)."""
         with self._lock:
             md = self._metadata
             st = self._state
@@ -803,89 +774,102 @@ class TokenRingPolicy(LoadBalancingPolicy):
                 return st
             if tm is None:
                 new = _State(None, None, (), ())
-            else:
-                try:
-                    _check_partitioner(md)
-                    ring, hosts, topo = _ring_of_token_map(tm, st.topo)
-                except (TokenRingError, TypeError, ValueError) as e:
-                    self._fail(f"the new token map was not applied (routing stays on the "
-                               f"previous ring): {e}")
-                    # remember the token map so that the next request does not retry it;
-                    # the ring (and so the routing) stays the previous one
-                    new = _State(tm, st.ring, st.hosts, st.local, st.topo)
-                    new.keyspaces.update(st.keyspaces)
-                    self._state = new
-                    self._fast = {}
-                    return new
-                new = _State(tm, ring, hosts, self._distances(hosts), topo)
-                self.ring_builds += 1
-                # placements of the previous ring are rebuilt (by update: only the ranges a
-                # change can affect) for the keyspaces already in use
-                for name, ks in st.keyspaces.items():
-                    if ks.placement is not None and st.ring is not None:
+                self._state = new
+                self._fast = {}
+                return new
+            try:
+                hint = {id(r[0]): len(r[4]) for r in st.rows.values()} or None
+                rows = _node_rows(tm, hint)
+                router = self._events(st, rows) if st.router is not None else None
+                maps = st.maps
+                if router is None:
+                    b = _builder_of_nodes(md.partitioner, rows)
+                    maps = {}
+                    for name, m in _keyspace_maps(md).items():
                         try:
-                            pl = ks.placement.update(ring)
+                            b.add_keyspace(name, m)
+                            maps[name] = m
                         except TokenRingError:
-                            continue        # rebuilt on first use (and reported then)
-                        new.keyspaces[name] = _Keyspace(ks.meta, ks.replication, pl)
-                        self.keyspace_builds += 1
+                            pass    # reported when the keyspace is first routed
+                    for n, r in rows.items():
+                        b.set_node(n, self._tag(n), r[0].is_up is False)
+                    router = b.build()
+                new = self._state_of(tm, router, rows, maps)
+            except (TokenRingError, TypeError, ValueError) as e:
+                self._fail(f"the new token map was not applied (routing stays on the "
+                           f"previous router): {e}")
+                # remember the token map so that the next request does not retry it
+                new = _State(tm, st.router, st.hosts, st.local, st.rows, st.maps)
+                new.keyspaces.update(st.keyspaces)
+                self._state = new
+                self._fast = {}
+                return new
+            self.ring_builds += 1
             self._state = new
             self._fast = {}
             return new
 
-    def _refresh_keyspace(self, st: _State, keyspace: str) -> _Keyspace:
+    def _refresh_keyspace(self, keyspace: str) -> Tuple[_State, _Keyspace]:
+        """``keyspace``'s entry on the current state: the router's placement when the
+        router holds the keyspace's current replication, else after a keyspace event
+        (created, altered, dropped) applied to the router, which makes a new state."""
         with self._lock:
             md = self._metadata
+            st = self._state
             meta = md.keyspaces.get(keyspace)
             cur = st.keyspaces.get(keyspace)
             if cur is not None and cur.meta is meta:
-                return cur
-            if meta is None or st.ring is None:      # dropped, unknown, or no ring yet
+                return st, cur
+            if st.router is None:
                 ks = _Keyspace(meta, None, None)
-            else:
+                st.keyspaces[keyspace] = ks
+                return st, ks
+            want = replication_map_of_keyspace_metadata(meta) if meta is not None else None
+            have = st.maps.get(keyspace)
+            error = None
+            if want != have:
+                if want is None:
+                    kind, fields = lib.TOKENRING_ROUTER_EVENT_DROPPED, {}
+                elif have is None:
+                    kind, fields = lib.TOKENRING_ROUTER_EVENT_CREATED, {"replication": want}
+                else:
+                    kind, fields = lib.TOKENRING_ROUTER_EVENT_ALTERED, {"replication": want}
                 try:
-                    repl = replication_of_keyspace_metadata(meta)
-                    if repl is None:
-                        ks = _Keyspace(meta, None, None)
-                    elif cur is not None and cur.placement is not None and \
-                            cur.replication == repl:
-                        ks = _Keyspace(meta, repl, cur.placement)
+                    router = st.router.apply(kind, keyspace=keyspace, **fields)
+                    self.keyspace_builds += 1
+                    maps = dict(st.maps)
+                    if want is None:
+                        maps.pop(keyspace, None)
                     else:
-                        ks = _Keyspace(meta, repl, st.ring.placement(repl, True))
-                        self.keyspace_builds += 1
+                        maps[keyspace] = want
+                    new = _State(st.tm(), router, st.hosts, st.local, st.rows, maps)
+                    new.keyspaces.update(st.keyspaces)
+                    st = self._state = new
                 except TokenRingError as e:
+                    error = str(e)
                     self._fail(f"keyspace {keyspace!r} routes through the child policy: {e}")
-                    ks = _Keyspace(meta, None, None, str(e))
+            ptr = st.placements.get(keyspace) if error is None else None
+            ks = _Keyspace(meta, st.router, ptr, error)
             st.keyspaces[keyspace] = ks
             if keyspace in self._fast:          # the other keyspaces' entries stay
                 fast = dict(self._fast)
                 del fast[keyspace]
                 self._fast = fast
-            return ks
+            return st, ks
 
     # -- introspection (tests, monitoring) ---------------------------------------------
     def cluster_ring(self) -> ClusterRing:
-        """A :class:`ClusterRing` of the policy's current ring and placed keyspaces."""
+        """A :class:`ClusterRing` of the policy's current router."""
         st = self._state
-        if st.ring is None:
+        if st.router is None:
             raise EmptyError(lib.TOKENRING_E_EMPTY, "the policy has no ring yet")
-        return ClusterRing(st.ring, {k: v.replication for k, v in st.keyspaces.items()
-                                     if v.replication is not None}, True)
+        return _cluster_ring(st.router, st.maps, True)
 
     def replicas(self, keyspace: str, key: bytes) -> Tuple[Any, ...]:
         """Every replica (driver Host) of ``key`` in ``keyspace`` in the server's order,
         whatever the distance (() when the policy cannot place it)."""
-        md = self._metadata
-        st = self._state
-        if md is None:
+        st, ks = self._current(keyspace)
+        if ks is None or ks.ptr is None:
             return ()
-        if st.tm() is not md.token_map:
-            st = self._refresh()
-        ks = st.keyspaces.get(keyspace)
-        if ks is None or ks.meta is not md.keyspaces.get(keyspace):
-            ks = self._refresh_keyspace(st, keyspace)
-        if ks.placement is None:
-            return ()
-        names = ks.placement.replicas(bytes(key))
-        by_name = {n: h for n, h in zip(st.ring.node_names, st.hosts)}
-        return tuple(by_name[n] for n in names)
+        route = ks.router.route(keyspace, bytes(key))
+        return tuple(st.hosts[i] for i in route.replicas)
