@@ -14,6 +14,7 @@
  * Build:  cc proxy.c $(pkg-config --cflags --libs tokenring) -pthread -o proxy
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -37,6 +38,7 @@ static char token_text[NODES + 1][VNODES][24];
 static const char *tokens[NODES + 1][VNODES];
 static tokenring_router_holder *holder;
 static atomic_bool stop;
+static atomic_int started; /* workers that have routed a request, or given up */
 static atomic_long wrong; /* a request sent to a host that is not a replica */
 
 static int fail(const char *what, int rc, const tokenring_error *err)
@@ -78,8 +80,11 @@ static host *pick(const tokenring_route *r)
 static void *worker(void *arg)
 {
     tokenring_router_reader *reader = NULL;
-    if (tokenring_router_reader_new(&reader, holder) != TOKENRING_OK)
-        return arg;
+    (void)arg;
+    if (tokenring_router_reader_new(&reader, holder) != TOKENRING_OK) {
+        atomic_fetch_add(&started, 1);
+        return (void *)1; /* main reports it */
+    }
     int64_t n = 0;
     while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
         const tokenring_router *router = tokenring_router_acquire(reader);
@@ -107,7 +112,8 @@ static void *worker(void *arg)
                 atomic_fetch_add_explicit(&h->requests, 1, memory_order_relaxed);
         }
         tokenring_router_release(reader);
-        n++;
+        if (n++ == 0)
+            atomic_fetch_add(&started, 1); /* this worker has routed */
     }
     tokenring_router_reader_free(reader);
     return NULL;
@@ -213,6 +219,10 @@ int main(void)
             return 1;
         events += 5;
     }
+    /* stop only once every worker has routed (on a loaded machine a thread may not have
+     * run at all while the events were applied) */
+    while (atomic_load(&started) < WORKERS)
+        sched_yield();
     atomic_store(&stop, true);
     long total = 0;
     for (int i = 0; i < WORKERS; i++) {

@@ -334,6 +334,26 @@ TR_HIDDEN int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_token
 TR_HIDDEN uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,
                                     uint32_t num_tokens, size_t count, int32_t rf);
 
+/* tokenring_allocate_cassandra() / _cassandra128() with num_tokens capped by the limits'
+ * max_num_tokens (NULL: Cassandra's TOKENRING_MAX_NUM_TOKENS), for the _limited callers
+ * (lib/cassandra_alloc.c). */
+TR_HIDDEN int tr_allocate_cassandra_lim(int64_t *tokens_out, uint32_t num_tokens,
+                                        const tokenring_topology *topology, const char *name,
+                                        const char *datacenter, const char *rack,
+                                        const tokenring_replication *keyspace,
+                                        int32_t local_rf, const int64_t *first_token,
+                                        uint32_t release, uint32_t flags,
+                                        const tokenring_limits *lim, tokenring_error *err);
+TR_HIDDEN int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_tokens,
+                                           const tokenring_topology *topology,
+                                           const char *name, const char *datacenter,
+                                           const char *rack,
+                                           const tokenring_replication *keyspace,
+                                           int32_t local_rf,
+                                           const tokenring_token128 *first_token,
+                                           uint32_t release, uint32_t flags,
+                                           const tokenring_limits *lim, tokenring_error *err);
+
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,
                               uint32_t slots);
@@ -758,15 +778,15 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
     bool few_per_node = num_tokens < 8 || !one_step;
     int64_t zero = 0;
     tokenring_token128 zero128 = { 0, 0 };
-    int crc = rp ? tokenring_allocate_cassandra128(cass128, num_tokens, topology, name,
-                                                   datacenter, rack, keyspace,
-                                                   keyspace ? 0 : local_rf,
-                                                   few_per_node ? &zero128 : NULL, release, 0,
-                                                   &cerr)
-                 : tokenring_allocate_cassandra(cass, num_tokens, topology, name, datacenter,
-                                                rack, keyspace, keyspace ? 0 : local_rf,
-                                                few_per_node ? &zero : NULL, release, 0,
-                                                &cerr);
+    int crc = rp ? tr_allocate_cassandra128_lim(cass128, num_tokens, topology, name,
+                                                datacenter, rack, keyspace,
+                                                keyspace ? 0 : local_rf,
+                                                few_per_node ? &zero128 : NULL, release, 0,
+                                                lim, &cerr)
+                 : tr_allocate_cassandra_lim(cass, num_tokens, topology, name, datacenter,
+                                             rack, keyspace, keyspace ? 0 : local_rf,
+                                             few_per_node ? &zero : NULL, release, 0, lim,
+                                             &cerr);
     if (crc == TOKENRING_E_NOMEM) {
         rc = tr_fail(err, crc, "out of memory in the allocator");
         goto out;
@@ -954,6 +974,7 @@ out:
 /* ======== lib/allocator.c ======== */
 #define add_delta allocator_add_delta
 #define add_model_node allocator_add_model_node
+#define allocate_nodes_joins allocator_allocate_nodes_joins
 #define allocate_nodes_opts allocator_allocate_nodes_opts
 #define anode allocator_anode
 #define cand allocator_cand
@@ -1025,12 +1046,13 @@ out:
  * the order is heuristic). Moving an existing token p inside (prev, next) changes no
  * replica set, only the widths of p's and next's ranges, so refinement is a cheap exact
  * one-dimensional minimisation per token. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#line 26 "lib/allocator.c"
 #line 27 "lib/allocator.c"
 #line 28 "lib/allocator.c"
+#line 29 "lib/allocator.c"
 
 /* Split points come from double arithmetic: no fused multiply-adds (Clang contracts
  * a * b + c by default on ARM64 and WebAssembly, GCC in GNU modes), so that every
@@ -2616,6 +2638,55 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
     }
 }
 
+/* tokenring_allocate_nodes() where the batch plan has no room: each node planned by the
+ * join plan's allocator on the ring the nodes before it joined (named "(planned node N)"
+ * in a private copy of the topology), its tokens ascending. */
+static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
+                                const tokenring_topology *topology, const char *datacenter,
+                                const char *const *racks, size_t count, int32_t rf,
+                                tokenring_error *err)
+{
+    tokenring_topology *work = NULL;
+    int64_t *all = tr_calloc(count * (size_t)num_tokens, sizeof *all); /* tokens_out is
+                                                                          * left as it was
+                                                                          * on failure */
+    int rc = all ? tokenring_topology_clone(&work, topology) : TOKENRING_E_NOMEM;
+    if (rc != TOKENRING_OK) {
+        tr_free(all);
+        return tr_fail(err, rc, "out of memory in the allocator");
+    }
+    size_t group = 1; /* the datacenter's nodes holding ring tokens, the new one included */
+    for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
+            strcmp(info.datacenter, datacenter) == 0)
+            group++;
+    }
+    for (size_t i = 0; i < count; i++, group++) {
+        int64_t *mine = all + i * (size_t)num_tokens;
+        rc = tr_allocate_join_candidate(mine, num_tokens, work, datacenter, racks[i],
+                                        group <= (size_t)rf ? 1 : rf, false, true, NULL, 0,
+                                        false, NULL, err);
+        if (rc != TOKENRING_OK)
+            break;
+        qsort(mine, num_tokens, sizeof *mine, cmp_i64);
+        char name[48];
+        size_t where, n = i + 1;
+        do /* a name no node has */
+            snprintf(name, sizeof name, "(planned node %zu)", n++);
+        while (tokenring_topology_find_node(&where, work, name) == TOKENRING_OK);
+        if ((rc = tokenring_topology_add_node(work, name, datacenter, racks[i], mine, num_tokens,
+                                              err)) != TOKENRING_OK)
+            break;
+    }
+    if (rc == TOKENRING_OK)
+        memcpy(tokens_out, all, count * (size_t)num_tokens * sizeof *all);
+    tokenring_topology_free(work);
+    tr_free(all);
+    return rc;
+}
+
 uint64_t tr_allocate_work(const tokenring_topology *topology, const char *datacenter,
                           uint32_t num_tokens, size_t count, int32_t rf)
 {
@@ -2659,8 +2730,17 @@ TOKENRING_API int tokenring_allocate_nodes_limited(int64_t *tokens_out, uint32_t
                               "token allocation", err)) != TOKENRING_OK)
         return rc;
     tr_progress pg = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0, 0, 0 };
-    return tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
-                             flags, pg.fn ? &pg : NULL, err);
+    rc = tr_allocate_nodes(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                           flags, pg.fn ? &pg : NULL, err);
+    if (rc != TOKENRING_E_IMPOSSIBLE || num_tokens < 2)
+        return rc;
+    /* The plan has no room (more tokens than the datacenter has useful ranges: a
+     * single-token datacenter, a new rack's first node), where Cassandra accepts each
+     * join: plan the nodes join after join with the join plan's allocator, which puts the
+     * tokens beyond the useful ranges where they change nothing. Its work is that of the
+     * batch plan's model, node by node (the estimate above bounds it). */
+    return allocate_nodes_joins(tokens_out, num_tokens, topology, datacenter, racks, count, rf,
+                                err);
 }
 
 TOKENRING_API int tokenring_allocate_nodes(int64_t *tokens_out, uint32_t num_tokens,
@@ -2693,6 +2773,7 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef TWO64
 #undef add_delta
 #undef add_model_node
+#undef allocate_nodes_joins
 #undef allocate_nodes_opts
 #undef anode
 #undef cand
@@ -6040,6 +6121,7 @@ done:
 
 /* ======== lib/cassandra_alloc.c ======== */
 #define allocate_cassandra cassandra_alloc_allocate_cassandra
+#define check_cassandra_cap cassandra_alloc_check_cassandra_cap
 #define check_partitioner cassandra_alloc_check_partitioner
 #define chosen cassandra_alloc_chosen
 #define cmp_ctok cassandra_alloc_cmp_ctok
@@ -7232,7 +7314,7 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
                               const char *datacenter, const char *rack,
                               const tokenring_replication *keyspace, int32_t local_rf,
                               const ctok *first_token, uint32_t release, uint32_t flags,
-                              bool wide, tokenring_error *err)
+                              bool wide, const tokenring_limits *lim, tokenring_error *err)
 {
     if (flags & ~TOKENRING_CASSANDRA_OFFLINE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
@@ -7246,9 +7328,9 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
         (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
         (rc = tr_check_rack_name(err, "rack name", rack)) != TOKENRING_OK)
         return rc;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
+    /* Cassandra's own cap (DatabaseDescriptor.MAX_NUM_TOKENS), raised by the limits */
+    if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK)
+        return rc;
     /* the replication the allocation follows */
     bool simple = false;
     int32_t rf;
@@ -7500,6 +7582,82 @@ done:
     return rc;
 }
 
+int tr_allocate_cassandra_lim(int64_t *tokens_out, uint32_t num_tokens,
+                              const tokenring_topology *topology, const char *name,
+                              const char *datacenter, const char *rack,
+                              const tokenring_replication *keyspace, int32_t local_rf,
+                              const int64_t *first_token, uint32_t release, uint32_t flags,
+                              const tokenring_limits *lim, tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    int rc = check_partitioner(topology, false, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK)
+        return rc;
+    ctok *out = tr_calloc(num_tokens, sizeof *out);
+    if (!out)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    ctok first = first_token ? from64(*first_token) : 0;
+    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
+                            local_rf, first_token ? &first : NULL, release, flags, false, lim, err);
+    if (rc == TOKENRING_OK)
+        for (uint32_t k = 0; k < num_tokens; k++)
+            tokens_out[k] = to64(out[k]);
+    tr_free(out);
+    return rc;
+}
+
+int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_tokens,
+                                 const tokenring_topology *topology, const char *name,
+                                 const char *datacenter, const char *rack,
+                                 const tokenring_replication *keyspace, int32_t local_rf,
+                                 const tokenring_token128 *first_token, uint32_t release,
+                                 uint32_t flags, const tokenring_limits *lim,
+                                 tokenring_error *err)
+{
+    if (!tokens_out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    int rc = check_partitioner(topology, true, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK)
+        return rc;
+    ctok first = 0;
+    if (first_token) {
+        first = ((u128)first_token->hi << 64) | first_token->lo;
+        if (first > TWO_127)
+            return tr_fail(err, TOKENRING_E_RANGE,
+                           "first_token is not a RandomPartitioner node token (0 .. 2^127)");
+    }
+    ctok *out = tr_calloc(num_tokens, sizeof *out);
+    if (!out)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
+                            local_rf, first_token ? &first : NULL, release, flags, true, lim, err);
+    if (rc == TOKENRING_OK)
+        for (uint32_t k = 0; k < num_tokens; k++)
+            tokens_out[k] = (tokenring_token128){ (uint64_t)(out[k] >> 64), (uint64_t)out[k] };
+    tr_free(out);
+    return rc;
+}
+
+/* The public calls have no limits: above Cassandra's own cap there are no Cassandra
+ * tokens to reproduce (the server refuses to start such a node). */
+static int check_cassandra_cap(uint32_t num_tokens, tokenring_error *err)
+{
+    if (num_tokens > TOKENRING_MAX_NUM_TOKENS && num_tokens <= TOKENRING_LAYOUT_MAX_TOKENS)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "num_tokens %u is above %u, Cassandra's own limit (\"A maximum number "
+                       "of 1536 tokens per node is supported\"): Cassandra refuses to start "
+                       "such a node, so it has no tokens to reproduce (the join plan, "
+                       "tokenring_allocate_join_limited() with tokenring_limits.max_num_tokens, "
+                       "plans more)",
+                       num_tokens, TOKENRING_MAX_NUM_TOKENS);
+    return TOKENRING_OK;
+}
+
 TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num_tokens,
                                                const tokenring_topology *topology,
                                                const char *name, const char *datacenter,
@@ -7509,25 +7667,12 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
                                                uint32_t release, uint32_t flags,
                                                tokenring_error *err)
 {
-    if (!tokens_out || !topology || !name || !datacenter || !rack)
-        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
-    int rc = check_partitioner(topology, false, err);
+    int rc = check_cassandra_cap(num_tokens, err);
     if (rc != TOKENRING_OK)
         return rc;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    ctok *out = tr_calloc(num_tokens, sizeof *out);
-    if (!out)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    ctok first = first_token ? from64(*first_token) : 0;
-    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
-                            local_rf, first_token ? &first : NULL, release, flags, false, err);
-    if (rc == TOKENRING_OK)
-        for (uint32_t k = 0; k < num_tokens; k++)
-            tokens_out[k] = to64(out[k]);
-    tr_free(out);
-    return rc;
+    return tr_allocate_cassandra_lim(tokens_out, num_tokens, topology, name, datacenter, rack,
+                                     keyspace, local_rf, first_token, release, flags, NULL,
+                                     err);
 }
 
 TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out,
@@ -7541,31 +7686,12 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
                                                   uint32_t release, uint32_t flags,
                                                   tokenring_error *err)
 {
-    if (!tokens_out || !topology || !name || !datacenter || !rack)
-        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
-    int rc = check_partitioner(topology, true, err);
+    int rc = check_cassandra_cap(num_tokens, err);
     if (rc != TOKENRING_OK)
         return rc;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS)
-        return tr_fail(err, TOKENRING_E_RANGE, "num_tokens %u is outside 1..%u", num_tokens,
-                       TOKENRING_LAYOUT_MAX_TOKENS);
-    ctok first = 0;
-    if (first_token) {
-        first = ((u128)first_token->hi << 64) | first_token->lo;
-        if (first > TWO_127)
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "first_token is not a RandomPartitioner node token (0 .. 2^127)");
-    }
-    ctok *out = tr_calloc(num_tokens, sizeof *out);
-    if (!out)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    rc = allocate_cassandra(out, num_tokens, topology, name, datacenter, rack, keyspace,
-                            local_rf, first_token ? &first : NULL, release, flags, true, err);
-    if (rc == TOKENRING_OK)
-        for (uint32_t k = 0; k < num_tokens; k++)
-            tokens_out[k] = (tokenring_token128){ (uint64_t)(out[k] >> 64), (uint64_t)out[k] };
-    tr_free(out);
-    return rc;
+    return tr_allocate_cassandra128_lim(tokens_out, num_tokens, topology, name, datacenter,
+                                        rack, keyspace, local_rf, first_token, release, flags,
+                                        NULL, err);
 }
 #undef JR_MASK
 #undef JR_MULT
@@ -7573,6 +7699,7 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef OUTSIDE
 #undef TWO_127
 #undef allocate_cassandra
+#undef check_cassandra_cap
 #undef check_partitioner
 #undef chosen
 #undef cmp_ctok

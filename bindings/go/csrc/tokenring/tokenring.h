@@ -3135,6 +3135,12 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
  * allocator cannot do better than about +-1/(2T) with one replica per rack), at the cost
  * of the intermediate states of a one-by-one rollout being less even than the final one.
  *
+ * Where the datacenter has fewer useful ranges than the nodes ask for (a single-token
+ * datacenter, the first node of a new rack), which Cassandra accepts join after join, the
+ * nodes are planned join after join with the join plan's allocator instead (since 1.2;
+ * before, #TOKENRING_E_IMPOSSIBLE "fits only N"): the tokens beyond the useful ranges go
+ * where they change nothing. Where the batch plan succeeds its result is unchanged.
+ *
  * For one node joining a running cluster, tokenring_allocate_join() is the library's
  * join plan (what `tokenring join` uses): Cassandra's own tokens by default.
  *
@@ -3282,7 +3288,9 @@ TOKENRING_API int tokenring_allocate_nodes_limited(int64_t *tokens_out, uint32_t
  * M tokens in the allocation ring, T = @p num_tokens and w tokens walked per replica
  * set, as Cassandra's.
  * @param[out] tokens_out receives @p num_tokens tokens, ascending; untouched on failure
- * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_MAX_NUM_TOKENS since 1.2,
+ *        Cassandra's own limit: it refuses to start a node with more, so there are no
+ *        tokens to reproduce; before, 1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
  * @param topology the current cluster (not modified)
  * @param name the new node's name (its address); must not be in @p topology
  * @param datacenter the new node's datacenter (need not exist yet)
@@ -3338,7 +3346,9 @@ TOKENRING_API int tokenring_allocate_cassandra(int64_t *tokens_out, uint32_t num
  * Thread-safe as a reader of @p topology. Complexity as tokenring_allocate_cassandra().
  * @param[out] tokens_out receives @p num_tokens tokens in 0 .. 2^127, ascending;
  *             untouched on failure
- * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param num_tokens the new node's num_tokens (1 .. #TOKENRING_MAX_NUM_TOKENS since 1.2,
+ *        Cassandra's own limit: it refuses to start a node with more, so there are no
+ *        tokens to reproduce; before, 1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
  * @param topology the current cluster, a RandomPartitioner topology (not modified)
  * @param name the new node's name (its address); must not be in @p topology
  * @param datacenter the new node's datacenter (need not exist yet)
