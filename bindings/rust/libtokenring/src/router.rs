@@ -488,6 +488,26 @@ impl Router {
 /// [`swap`](RouterHolder::swap), concurrently with readers and other swaps. Each reader
 /// thread registers its own [`RouterReader`], which borrows the holder so the holder
 /// outlives every reader.
+///
+/// ```
+/// use libtokenring::{Event, RouterBuilder, RouterHolder};
+/// let mut b = RouterBuilder::new(Some("dc1"))?;
+/// b.add_local("10.0.0.1", "dc1", Some("r1"), None, None, &["-100", "100"])?;
+/// b.add_peer("10.0.0.2", "dc1", Some("r1"), None, &["0"])?;
+/// b.add_keyspace("app", &[("class", "SimpleStrategy"), ("replication_factor", "1")])?;
+/// let holder = RouterHolder::new(&b.build()?)?;
+/// std::thread::scope(|s| {
+///     s.spawn(|| {
+///         let mut reader = holder.reader().unwrap();
+///         let snap = reader.acquire(); // released when `snap` drops
+///         let route = snap.route_token("app", 50, 0).unwrap();
+///         assert!(route.replicas.len() == 1);
+///     });
+///     let next = holder.current().apply(&Event::Left("10.0.0.2")).unwrap();
+///     holder.swap(&next).unwrap();
+/// });
+/// # Ok::<(), libtokenring::Error>(())
+/// ```
 pub struct RouterHolder {
     ptr: *mut sys::tokenring_router_holder,
 }
@@ -532,6 +552,35 @@ impl Drop for RouterHolder {
 
 /// One thread's registration with a [`RouterHolder`]. `Send` but not `Sync` (router.h:
 /// a reader is used by one thread at a time and holds one snapshot at a time).
+///
+/// A reader cannot be shared between threads:
+/// ```compile_fail
+/// fn sync<T: Sync>(_: &T) {}
+/// # let mut b = libtokenring::RouterBuilder::new(None).unwrap();
+/// # b.add_local("a", "dc1", None, None, None, &["0"]).unwrap();
+/// let holder = libtokenring::RouterHolder::new(&b.build().unwrap()).unwrap();
+/// let reader = holder.reader().unwrap();
+/// sync(&reader);
+/// ```
+/// and a snapshot cannot outlive its release (nor the reader acquire again while one is held):
+/// ```compile_fail
+/// # let mut b = libtokenring::RouterBuilder::new(None).unwrap();
+/// # b.add_local("a", "dc1", None, None, None, &["0"]).unwrap();
+/// let holder = libtokenring::RouterHolder::new(&b.build().unwrap()).unwrap();
+/// let mut reader = holder.reader().unwrap();
+/// let first = reader.acquire();
+/// let second = reader.acquire();
+/// first.node_count();
+/// ```
+/// nor a reader its holder:
+/// ```compile_fail
+/// # let mut b = libtokenring::RouterBuilder::new(None).unwrap();
+/// # b.add_local("a", "dc1", None, None, None, &["0"]).unwrap();
+/// let holder = libtokenring::RouterHolder::new(&b.build().unwrap()).unwrap();
+/// let reader = holder.reader().unwrap();
+/// drop(holder);
+/// drop(reader);
+/// ```
 pub struct RouterReader<'h> {
     ptr: *mut sys::tokenring_router_reader,
     _holder: PhantomData<&'h RouterHolder>,
