@@ -2,6 +2,7 @@
 //! The router against the library's placement: a router built from the rows a driver reads
 //! of a small two-datacenter cluster routes every key to the replicas the placement of a
 //! topology of the same nodes gives; events; readers routing while a writer swaps.
+use std::sync::atomic::{AtomicUsize, Ordering};
 use libtokenring::{code, token, Event, Replication, Router, RouterBuilder, RouterHolder, Topology, ROUTE_UP_FIRST};
 
 const NTS: &str = "org.apache.cassandra.locator.NetworkTopologyStrategy";
@@ -251,36 +252,47 @@ fn readers_route_while_a_writer_swaps() {
     let (ea, eb) = (expect(&a), expect(&b));
     assert_ne!(ea, eb);
     let holder = RouterHolder::new(&a).unwrap();
-    let seen = std::sync::atomic::AtomicUsize::new(0);
+    // each reader routes until it has routed through both snapshots (and 5000 times);
+    // the writer swaps until every reader is done
+    let done = AtomicUsize::new(0);
+    let readers = 3;
     std::thread::scope(|s| {
-        for t in 0..3 {
-            let (holder, keys, ea, eb, seen) = (&holder, &keys, &ea, &eb, &seen);
+        for t in 0..readers {
+            let (holder, keys, ea, eb, done) = (&holder, &keys, &ea, &eb, &done);
             s.spawn(move || {
                 let mut reader = holder.reader().unwrap();
                 let mut counts = [0usize; 2];
-                for i in 0..20_000 {
+                let mut i = t;
+                while counts[0] == 0 || counts[1] == 0 || counts[0] + counts[1] < 5000 {
                     let snap = reader.acquire();
                     let which = if snap.node_count() == 6 { 0 } else { 1 };
-                    let k = (i + t) % keys.len();
+                    let k = i % keys.len();
                     let got = snap.route(KS, keys[k].as_bytes(), 0).unwrap();
-                    assert_eq!(got.replicas, if which == 0 { &ea[k] } else { &eb[k] }.as_slice());
+                    assert_eq!(got.replicas, if which == 0 { &ea[k] } else { &eb[k] }.as_slice(), "key {}", keys[k]);
                     counts[which] += 1;
+                    i += 1;
+                    if i % 64 == 0 {
+                        std::thread::yield_now();
+                    }
                 }
-                seen.fetch_add((counts[0] > 0) as usize + (counts[1] > 0) as usize, std::sync::atomic::Ordering::Relaxed);
+                done.fetch_add(1, Ordering::SeqCst);
             });
         }
         s.spawn(|| {
-            for i in 0..2000 {
+            let mut i = 0u64;
+            while done.load(Ordering::SeqCst) < readers {
                 holder.swap(if i % 2 == 0 { &b } else { &a }).unwrap();
-                // a writer applies events to the current snapshot
                 let cur = holder.current();
                 assert!(cur.node_count() == 5 || cur.node_count() == 6);
+                i += 1;
                 std::thread::yield_now();
             }
+            assert!(i > 0);
         });
     });
-    assert!(seen.into_inner() >= 3, "each reader routed through some snapshot");
+    holder.swap(&a).unwrap();
     let cur = holder.current();
+    assert_eq!(cur.node_count(), 6);
     let next = cur.apply(&Event::Down("10.0.0.1")).unwrap();
     holder.swap(&next).unwrap();
     let mut reader = holder.reader().unwrap();
