@@ -17,7 +17,9 @@
 //! Threads, as the C API promises (`ring.h`, `placement.h`): a [`Ring`] and a
 //! [`Placement`] never change once built, so they are `Send + Sync` (share them with
 //! `Arc`); a [`Topology`] and a [`Replication`] are ordinary mutable objects, `Send` but
-//! not `Sync`.
+//! not `Sync`. The router (`router.h`): a [`Router`] snapshot and a [`RouterHolder`] are
+//! `Send + Sync`; a [`RouterBuilder`] and a [`RouterReader`] (one per thread) are `Send`
+//! only; a [`Snapshot`] borrows its reader and releases on drop.
 
 use libtokenring_sys as sys;
 use std::ffi::{CStr, CString};
