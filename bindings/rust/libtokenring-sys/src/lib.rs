@@ -43,6 +43,56 @@ pub struct tokenring_node_info {
     pub reserved: [u64; 2],
 }
 
+/// `tokenring_router_node_info`: one node of a router (valid while the router lives).
+#[repr(C)]
+pub struct tokenring_router_node_info {
+    pub name: *const c_char,
+    pub datacenter: *const c_char,
+    pub rack: *const c_char,
+    pub host_id: *const c_char,
+    pub tag: u64,
+    pub flags: u32,
+    pub state: i32,
+    pub token_count: u32,
+    pub local: u32,
+    pub reserved: [u64; 2],
+}
+
+/// `tokenring_route`: the replicas of a key (arrays owned by the router).
+#[repr(C)]
+pub struct tokenring_route {
+    pub replicas: *const u32,
+    pub local: *const u32,
+    pub tags: *const u64,
+    pub count: u32,
+    pub local_count: u32,
+    pub local_up_count: u32,
+    pub set_id: u32,
+    pub token: i64,
+    pub reserved: [u64; 2],
+}
+
+/// `tokenring_router_event`: a change to apply to a router (zero it, set `kind`).
+#[repr(C)]
+pub struct tokenring_router_event {
+    pub kind: i32,
+    pub flags: u32,
+    pub node: *const c_char,
+    pub old_node: *const c_char,
+    pub datacenter: *const c_char,
+    pub rack: *const c_char,
+    pub host_id: *const c_char,
+    pub tokens: *const *const c_char,
+    pub token_count: usize,
+    pub tag: u64,
+    pub keyspace: *const c_char,
+    pub keys: *const *const c_char,
+    pub values: *const *const c_char,
+    pub count: usize,
+    pub placement: *const tokenring_placement,
+    pub reserved: [u64; 4],
+}
+
 /// Opaque handles.
 #[repr(C)]
 pub struct tokenring_topology {
@@ -61,7 +111,45 @@ pub struct tokenring_placement {
     _private: [u8; 0],
 }
 
+#[repr(C)]
+pub struct tokenring_router {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct tokenring_router_builder {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct tokenring_router_holder {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct tokenring_router_reader {
+    _private: [u8; 0],
+}
+#[repr(C)]
+pub struct tokenring_cluster {
+    _private: [u8; 0],
+}
+
 pub const TOKENRING_OK: c_int = 0;
+pub const TOKENRING_E_BUDGET: c_int = -12;
+pub const TOKENRING_E_BUSY: c_int = -13;
+pub const TOKENRING_E_NOT_PLACED: c_int = -14;
+
+/// Router flags and event kinds (router.h).
+pub const TOKENRING_ROUTER_NODE_DOWN: u32 = 0x1;
+pub const TOKENRING_ROUTE_UP_FIRST: u32 = 0x1;
+pub const TOKENRING_ROUTER_EVENT_UP: i32 = 1;
+pub const TOKENRING_ROUTER_EVENT_DOWN: i32 = 2;
+pub const TOKENRING_ROUTER_EVENT_JOINED: i32 = 3;
+pub const TOKENRING_ROUTER_EVENT_LEFT: i32 = 4;
+pub const TOKENRING_ROUTER_EVENT_MOVED: i32 = 5;
+pub const TOKENRING_ROUTER_EVENT_REPLACED: i32 = 6;
+pub const TOKENRING_ROUTER_EVENT_CREATED: i32 = 7;
+pub const TOKENRING_ROUTER_EVENT_ALTERED: i32 = 8;
+pub const TOKENRING_ROUTER_EVENT_DROPPED: i32 = 9;
+pub const TOKENRING_ROUTER_EVENT_PLACEMENT: i32 = 10;
 
 extern "C" {
     pub fn tokenring_version_string() -> *const c_char;
@@ -135,4 +223,131 @@ extern "C" {
         key: *const c_void,
         len: usize,
     ) -> c_int;
+    pub fn tokenring_router_builder_new(
+        out: *mut *mut tokenring_router_builder,
+        local_dc: *const c_char,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_builder_free(builder: *mut tokenring_router_builder);
+    pub fn tokenring_router_builder_add_local(
+        builder: *mut tokenring_router_builder,
+        address: *const c_char,
+        datacenter: *const c_char,
+        rack: *const c_char,
+        host_id: *const c_char,
+        partitioner: *const c_char,
+        tokens: *const *const c_char,
+        token_count: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_builder_add_peer(
+        builder: *mut tokenring_router_builder,
+        address: *const c_char,
+        datacenter: *const c_char,
+        rack: *const c_char,
+        host_id: *const c_char,
+        tokens: *const *const c_char,
+        token_count: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_builder_add_keyspace(
+        builder: *mut tokenring_router_builder,
+        keyspace: *const c_char,
+        keys: *const *const c_char,
+        values: *const *const c_char,
+        count: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_builder_add_cluster(
+        builder: *mut tokenring_router_builder,
+        cluster: *const tokenring_cluster,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_builder_set_node(
+        builder: *mut tokenring_router_builder,
+        name: *const c_char,
+        tag: u64,
+        flags: u32,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_build(
+        out: *mut *mut tokenring_router,
+        builder: *const tokenring_router_builder,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_ref(router: *const tokenring_router) -> *mut tokenring_router;
+    pub fn tokenring_router_free(router: *mut tokenring_router);
+    pub fn tokenring_router_route(
+        out: *mut tokenring_route,
+        router: *const tokenring_router,
+        keyspace: *const c_char,
+        key: *const c_void,
+        len: usize,
+        flags: u32,
+    ) -> c_int;
+    pub fn tokenring_router_route_parts(
+        out: *mut tokenring_route,
+        router: *const tokenring_router,
+        keyspace: *const c_char,
+        parts: *const *const c_void,
+        lens: *const usize,
+        count: usize,
+        flags: u32,
+    ) -> c_int;
+    pub fn tokenring_router_route_token(
+        out: *mut tokenring_route,
+        router: *const tokenring_router,
+        keyspace: *const c_char,
+        token: i64,
+        flags: u32,
+    ) -> c_int;
+    pub fn tokenring_router_node_count(router: *const tokenring_router) -> usize;
+    pub fn tokenring_router_node(
+        out: *mut tokenring_router_node_info,
+        router: *const tokenring_router,
+        index: usize,
+    ) -> c_int;
+    pub fn tokenring_router_find_node(
+        index_out: *mut u32,
+        router: *const tokenring_router,
+        name: *const c_char,
+    ) -> c_int;
+    pub fn tokenring_router_ring(router: *const tokenring_router) -> *const tokenring_ring;
+    pub fn tokenring_router_keyspace_count(router: *const tokenring_router) -> usize;
+    pub fn tokenring_router_keyspace(
+        name_out: *mut *const c_char,
+        placement_out: *mut *const tokenring_placement,
+        router: *const tokenring_router,
+        index: usize,
+    ) -> c_int;
+    pub fn tokenring_router_skipped_count(router: *const tokenring_router) -> usize;
+    pub fn tokenring_router_skipped(
+        name_out: *mut *const c_char,
+        class_out: *mut *const c_char,
+        router: *const tokenring_router,
+        index: usize,
+    ) -> c_int;
+    pub fn tokenring_router_apply(
+        out: *mut *mut tokenring_router,
+        previous: *const tokenring_router,
+        event: *const tokenring_router_event,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_holder_new(
+        out: *mut *mut tokenring_router_holder,
+        initial: *const tokenring_router,
+    ) -> c_int;
+    pub fn tokenring_router_holder_free(holder: *mut tokenring_router_holder);
+    pub fn tokenring_router_holder_swap(
+        holder: *mut tokenring_router_holder,
+        next: *const tokenring_router,
+    ) -> c_int;
+    pub fn tokenring_router_holder_current(holder: *mut tokenring_router_holder) -> *mut tokenring_router;
+    pub fn tokenring_router_reader_new(
+        out: *mut *mut tokenring_router_reader,
+        holder: *mut tokenring_router_holder,
+    ) -> c_int;
+    pub fn tokenring_router_reader_free(reader: *mut tokenring_router_reader);
+    pub fn tokenring_router_acquire(reader: *mut tokenring_router_reader) -> *const tokenring_router;
+    pub fn tokenring_router_release(reader: *mut tokenring_router_reader);
 }

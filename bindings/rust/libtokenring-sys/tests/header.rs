@@ -55,13 +55,20 @@ fn functions_match_the_header() {
         assert_eq!(rnames, cnames, "parameters of {}", name);
         checked += 1;
     }
-    assert!(checked >= 20, "only {} functions found in src/lib.rs", checked);
+    assert!(checked >= 45, "only {} functions found in src/lib.rs", checked);
 }
 
 #[test]
 fn structs_match_the_header() {
     let (h, r) = (header(), rust());
-    for name in ["tokenring_error", "tokenring_replicas", "tokenring_node_info"] {
+    for name in [
+        "tokenring_error",
+        "tokenring_replicas",
+        "tokenring_node_info",
+        "tokenring_router_node_info",
+        "tokenring_route",
+        "tokenring_router_event",
+    ] {
         let rs = &r[r.find(&format!("pub struct {} {{", name)).unwrap()..];
         let rbody = &rs[rs.find('{').unwrap() + 1..rs.find('}').unwrap()];
         let rfields: Vec<String> = rbody
@@ -92,4 +99,19 @@ fn structs_match_the_header() {
 fn the_library_links_and_hashes() {
     let t = unsafe { libtokenring_sys::tokenring_token(b"hello".as_ptr().cast(), 5) };
     assert_eq!(t, -3758069500696749310);
+}
+
+#[test]
+fn constants_match_the_header() {
+    let (h, r) = (header(), rust());
+    let mut checked = 0;
+    for part in r.split("pub const ").skip(1) {
+        let name = &part[..part.find(':').unwrap()];
+        let value = part[part.find('=').unwrap() + 1..part.find(';').unwrap()].trim();
+        let as_enum = format!("{} = {}", name, value);
+        let as_define = format!("#define {} {}u", name, value);
+        assert!(h.contains(&as_enum) || h.contains(&as_define), "{} = {} is not in tokenring.h", name, value);
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {} constants found in src/lib.rs", checked);
 }

@@ -17,13 +17,50 @@
 //! Threads, as the C API promises (`ring.h`, `placement.h`): a [`Ring`] and a
 //! [`Placement`] never change once built, so they are `Send + Sync` (share them with
 //! `Arc`); a [`Topology`] and a [`Replication`] are ordinary mutable objects, `Send` but
-//! not `Sync`.
+//! not `Sync`. The router (`router.h`): a [`Router`] snapshot and a [`RouterHolder`] are
+//! `Send + Sync`; a [`RouterBuilder`] and a [`RouterReader`] (one per thread) are `Send`
+//! only; a [`Snapshot`] borrows its reader and releases on drop.
 
 use libtokenring_sys as sys;
 use std::ffi::{CStr, CString};
 use std::fmt;
 use std::os::raw::c_int;
 use std::ptr;
+
+mod router;
+pub use router::{Event, Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader, Snapshot, ROUTE_UP_FIRST};
+
+/// The `tokenring_status` codes an [`Error`] carries (`Error::code`).
+pub mod code {
+    /// An argument is invalid (also: a string with a NUL byte).
+    pub const INVAL: i32 = -1;
+    /// A memory allocation failed.
+    pub const NOMEM: i32 = -2;
+    /// A named node, datacenter or keyspace does not exist.
+    pub const NOTFOUND: i32 = -3;
+    /// A node name, token or keyspace is already present.
+    pub const EXISTS: i32 = -4;
+    /// A value is outside its limits.
+    pub const RANGE: i32 = -5;
+    /// Malformed text.
+    pub const PARSE: i32 = -6;
+    /// Nothing to work on.
+    pub const EMPTY: i32 = -7;
+    /// An output buffer is too small.
+    pub const BUFSIZE: i32 = -8;
+    /// A valid request this call cannot satisfy.
+    pub const UNSUPPORTED: i32 = -9;
+    /// The request cannot be met by any answer.
+    pub const IMPOSSIBLE: i32 = -10;
+    /// The caller's progress callback cancelled the call.
+    pub const CANCELLED: i32 = -11;
+    /// The call's estimated work is above its budget (`TOKENRING_E_BUDGET`).
+    pub const BUDGET: i32 = libtokenring_sys::TOKENRING_E_BUDGET;
+    /// Refused while objects are alive (`TOKENRING_E_BUSY`).
+    pub const BUSY: i32 = libtokenring_sys::TOKENRING_E_BUSY;
+    /// A valid replication whose class places nothing on the ring (`TOKENRING_E_NOT_PLACED`).
+    pub const NOT_PLACED: i32 = libtokenring_sys::TOKENRING_E_NOT_PLACED;
+}
 
 /// Placement flag: a datacenter of the strategy with no node in the ring gets no replicas
 /// instead of an error (`TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC`).
