@@ -253,13 +253,38 @@ for version, width in (("3.10", 9), ("4.0.19", 14), (None, 14)):
           and (version != "3.10" or got[0].rstrip() == header),
           "ring --cassandra-version %s: the address column is %d wide (3.x: no port), got %r"
           % (version, width, got[:1]))
-for version, want in (("6.0", "Cassandra 6.0 is not modelled yet"),
-                      ("6.0.0-alpha2", "Cassandra 6.0 is not modelled yet"),
-                      ("4.2", "unknown Cassandra release '4.2' (release line 4.2); the tool "
-                              "knows 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0")):
+for version, want in (("4.2", "Cassandra version '4.2': unknown release line 4.2 (the "
+                              "library knows 1.2, 2.0 to 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and "
+                              "6.0)"),
+                      ("6.1", "unknown release line 6.1"), ("7.0.0", "unknown release line 7.0")):
     rc, out, err = run(["--cassandra-version", version, "ring"])
     check(rc == 2 and out == "" and want in err, "--cassandra-version %s: want exit 2 with %r, "
           "got %d %r" % (version, want, rc, err))
+# 6.0: accepted; the sets, ranges, Owns and order of 5.0 without a history (getendpoints and
+# describering say the order is the tokens' and 6.0's follows the history), the history's
+# order with --history; nodetool's layouts of 5.0 (ports); token allocation refused until
+# checked against 6.0's classes
+TOPO12 = ["--topology", "replicas_12n_3racks_vn16.topology.tsv", "--keyspace",
+          "ks=dc1=5"]
+for cmd in (["getendpoints", "ks", "k1", "k2"], ["describering", "ks"], ["status", "ks"],
+            ["ring"]):
+    rc5, out5, err5 = run(TOPO12 + ["--cassandra-version", "5.0.9"] + cmd)
+    rc6, out6, err6 = run(TOPO12 + ["--cassandra-version", "6.0-alpha2"] + cmd)
+    check(rc5 == rc6 == 0 and out5 == out6, "%s: 6.0 without a history differs from 5.0" % cmd)
+    shows_order = cmd[0] in ("getendpoints", "describering")
+    check(("6.0 orders each range by the cluster's history" in err6) == shows_order and
+          ("replica order: from the tokens (Cassandra 3.2 to 5.0's rule; 6.0 follows" in err5)
+          == shows_order, "%s: the order's rule said where an order shows: %r %r"
+          % (cmd, err5, err6))
+H6 = ["--history", os.path.join("cassandra6", "live_stage.script")]
+rc, out, err = run(H6 + ["--cassandra-version", "6.0-alpha2", "getendpoints", "ks_simple", "k1"])
+check(rc == 0 and "replayed from the history" in err and "from the tokens" not in err,
+      "--cassandra-version 6.0 --history: the history's order, said: %d %r" % (rc, err))
+rc, out, err = run(["--cassandra-version", "6.0", "generatetokens", "--nodes", "9",
+                    "--num-tokens", "4", "--rf", "3", "--racks", "3,3,3", "--as-cassandra",
+                    "--first-token", "0"])
+check(rc == 2 and "6.0's token allocation is not checked" in err,
+      "6.0 token allocation: refused, not guessed: %d %r" % (rc, err))
 
 # ------------------------------------------------------------------ goldens
 # (exit code, output): check's findings for a node about to join with a new rack, a

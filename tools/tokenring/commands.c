@@ -284,8 +284,10 @@ const tool_option tool_options[] = {
       "datacenter has fewer racks than its replication factor; ring's address column "
       "leaves out the port before 4.0. With --as-cassandra, the "
       "release whose token allocation to follow: 4.0, 4.1 or 5.0 or a release of them "
-      "(default 5.0). Known: 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0 (any "
-      "release of those lines); others are refused (6.0's replica order depends on the cluster's history: --history)" },
+      "(default 5.0). Known: 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and 6.0 (any "
+      "release of those lines); others are refused. 6.0: the sets and Owns are 5.0's; its "
+      "order follows the cluster's history (--history FILE); without one the order is "
+      "5.0's, and getendpoints and describering say so on stderr" },
     { "--history", "FILE",
       "Cassandra 6.0: replay this cluster history (register, keyspace, unsafe_join, join, "
       "leave, move and replace lines; doc/cassandra-6.md) and give replicas in the order it "

@@ -149,6 +149,10 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out)
             return lines[i].id;
         }
     }
+    if (strncmp(v, "6.0", 3) == 0)
+        die(EXIT_USAGE, "--cassandra-version %s: Cassandra 6.0's token allocation is not "
+                        "checked against its classes; give --cassandra-version 5.0 (or 4.0, "
+                        "4.1)", v);
     die(EXIT_USAGE, "--cassandra-version: expected 4.0, 4.1 or 5.0 (or a release of them), "
                     "found '%s'", v);
 }

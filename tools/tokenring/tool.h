@@ -235,6 +235,8 @@ void load_cluster(tr_ctx *ctx);
 void load_history(tr_ctx *ctx);
 /* The history's placement of r laid over the tool's ring; NULL without --history. */
 tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_replication *r);
+/* says once on stderr which rule ordered P's replica lists (commands that show an order) */
+void order_note(tr_ctx *ctx, const tokenring_placement *p);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
 /* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
  * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
