@@ -315,6 +315,43 @@ for name, code, args in GOLDEN_CASES:
     with open(path, newline="") as f:
         check(out == f.read(), "golden %s: output differs from %s" % (name, path))
 
+# Cassandra 6.0-alpha2's real cqlsh output (WARNING line, fast_path column, release_version
+# 6.0-alpha2 in system.local and 6.0.0-alpha2 in peers_v2): the ring and the Owns of its
+# nodetool status; system_cluster_metadata skipped (placed on the CMS members only)
+CQ6 = []
+for f in ("peers_v2", "local", "system_schema-keyspaces"):
+    CQ6 += ["--cqlsh", os.path.join("captured", "6.0-alpha2-cqlsh-%s.txt" % f)]
+rc, out, err = run(CQ6 + ["status", "system_distributed"])
+with open(os.path.join(DATA, "captured", "6.0-alpha2-status.txt")) as f:
+    want = sorted(l.split()[1] + " " + l.split()[-3] for l in f if l.startswith("UN "))
+got = sorted(l.split()[1] + " " + l.split()[-3] for l in out.split("\n") if l.startswith("UN "))
+check(rc == 0 and got == want and len(got) == 2,
+      "6.0 cqlsh rows: status system_distributed %r, nodetool said %r" % (got, want))
+# the tokens of each node: those of 6.0's nodetool ring
+rc, out, _ = run(CQ6 + ["ring"])
+with open(os.path.join(DATA, "captured", "6.0-alpha2-ring.txt")) as f:
+    want = sorted((l.split()[0], l.split()[-1]) for l in f if l.startswith("127."))
+got = sorted((l.split()[0], l.split()[-1]) for l in out.split("\n") if l.startswith("127."))
+check(rc == 0 and got == want and len(got) == 32, "6.0 cqlsh rows: ring's tokens differ from "
+      "nodetool ring's (%d against %d)" % (len(got), len(want)))
+check("system_cluster_metadata (MetaStrategy)" in err,
+      "6.0 cqlsh rows: the CMS keyspace skipped and said: %r" % err)
+rc, out, err = run(CQ6 + ["getendpoints", "system_cluster_metadata", "k"])
+check(rc != 0 and "system_cluster_metadata" in err,
+      "the CMS keyspace is not a keyspace of the ring: %d %r" % (rc, err))
+with tempfile.TemporaryDirectory() as tmp:
+    cql = os.path.join(tmp, "schema.cql")
+    with open(cql, "w") as f:
+        f.write("CREATE KEYSPACE system_cluster_metadata WITH replication = {'class': "
+                "'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '1'} AND "
+                "durable_writes = true AND fast_path = 'simple';\n"
+                "CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
+                "'dc1': '2'} AND durable_writes = true AND fast_path = 'simple';\n")
+    rc, out, err = run(CQ6[:4] + ["--schema", cql, "status", "ks"])
+    check(rc == 0, "DESCRIBE with 6.0's CMS keyspace and fast_path: %d %r" % (rc, err))
+    rc, out, err = run(CQ6[:4] + ["--schema", cql, "status", "system_cluster_metadata"])
+    check(rc != 0, "DESCRIBE: the CMS keyspace skipped: %d %r" % (rc, err))
+
 if failures:
     print("%d check(s) failed" % len(failures))
     sys.exit(1)
