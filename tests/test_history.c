@@ -272,12 +272,136 @@ static void errors(void **state)
     tokenring_history_free(h);
 }
 
+/* Locked ranges and concurrent operations (6.0's LockedRanges and PlacementTransitionPlan,
+ * read in the 6.0-alpha2 source; not vectors from its classes). */
+static void locks(void **state)
+{
+    (void)state;
+    /* two nodes, SimpleStrategy 1 (system_auth's replication): a join at 500 splits
+     * (0, 1000000] and moves (0, 500] from B to C */
+    static const char two[] = "register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\n"
+                              "register 10.0.0.3 dc1 r1\nunsafe_join 10.0.0.1 0\n"
+                              "unsafe_join 10.0.0.2 1000000\n";
+    tokenring_history *h = NULL;
+    tokenring_error err = { 0 };
+    assert_int_equal(tokenring_history_replay(&h, two, strlen(two), &err), TOKENRING_OK);
+    tokenring_replication *r1 = NULL, *r9 = NULL;
+    assert_int_equal(tokenring_replication_parse(&r1, "1", 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_parse(&r9, "dc1=9", 5, NULL), TOKENRING_OK);
+    int64_t rg[16];
+    size_t n = 0;
+    static const char join[] = "join 10.0.0.3 500";
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, join, strlen(join), &err),
+                     TOKENRING_OK);
+    assert_int_equal(n, 3);
+    int64_t want[][2] = { { 0, 1000000 }, { 0, 500 }, { 500, 1000000 } };
+    for (size_t w = 0; w < 3; w++) {
+        bool found = false;
+        for (size_t i = 0; i < n; i++)
+            found |= rg[2 * i] == want[w][0] && rg[2 * i + 1] == want[w][1];
+        assert_true(found);
+    }
+    /* the history is unchanged: the placement after it as before */
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_history_placement(&p, h, r1, NULL), TOKENRING_OK);
+    tokenring_replicas rr;
+    assert_int_equal(tokenring_placement_replicas(&rr, p, 400), TOKENRING_OK);
+    assert_int_equal(rr.count, 1);
+    tokenring_placement_free(p);
+    /* too small a buffer: the count, E_BUFSIZE */
+    assert_int_equal(tokenring_history_locked_ranges(rg, 1, &n, h, r1, join, strlen(join), &err),
+                     TOKENRING_E_BUFSIZE);
+    assert_int_equal(n, 3);
+    assert_int_equal(tokenring_history_locked_ranges(NULL, 0, &n, h, r1, join, strlen(join),
+                                                     NULL),
+                     TOKENRING_E_BUFSIZE);
+    /* errors */
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r9, join, strlen(join), &err),
+                     TOKENRING_E_NOTFOUND);
+    assert_non_null(strstr(err.message, "no keyspace of the history"));
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, NULL, h, r1, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, NULL, r1, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, NULL, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(NULL, 8, &n, h, r1, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, NULL, 4, &err),
+                     TOKENRING_E_INVAL);
+    static const char *const bad[] = { "register 10.0.0.4 dc1 r1", "", "# x", "keyspace k 2",
+                                       "join 10.0.0.9 5", "leave 10.0.0.3",
+                                       "join 10.0.0.3 0", "move 10.0.0.1 7,8" };
+    static const int bad_rc[] = { TOKENRING_E_PARSE,    TOKENRING_E_PARSE,  TOKENRING_E_PARSE,
+                                  TOKENRING_E_PARSE,    TOKENRING_E_NOTFOUND, TOKENRING_E_NOTFOUND,
+                                  TOKENRING_E_EXISTS,   TOKENRING_E_PARSE };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, bad[i],
+                                                         strlen(bad[i]), &err),
+                         bad_rc[i]);
+    tokenring_history_free(h);
+    /* no ring: nothing to plan on */
+    assert_int_equal(tokenring_history_replay(&h, "", 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, join, strlen(join), &err),
+                     TOKENRING_E_EMPTY);
+    uint32_t cf[8];
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, join, strlen(join), &err),
+                     TOKENRING_E_EMPTY);
+    tokenring_history_free(h);
+
+    /* twelve nodes, one token each at i * 10^17 (i = -6..5): joins far apart lock disjoint
+     * ranges of every replication (SimpleStrategy 1, 2, 3: the system keyspaces), joins
+     * next to each other meet, and so do two operations both next to the minimum token */
+    char buf[2048];
+    size_t at = 0;
+    for (int i = 0; i < 16; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "register 10.0.1.%d dc1 r1\n", i + 1);
+    for (int i = 0; i < 12; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "unsafe_join 10.0.1.%d %lld\n", i + 1,
+                               (long long)(i - 6) * 100000000000000000LL);
+    assert_int_equal(tokenring_history_replay(&h, buf, at, &err), TOKENRING_OK);
+    static const char ops[] = "join 10.0.1.13 50\n"                  /* 0 */
+                              "\n# planned next\n"
+                              "join 10.0.1.14 450000000000000000\n" /* 1: far from 0 */
+                              "join 10.0.1.15 150000000000000000\n" /* 2: next to 0 */
+                              "leave 10.0.1.1\n"                     /* 3: -6e17, the minimum */
+                              "move 10.0.1.5 -150000000000000000\n"; /* 4 */
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, ops, strlen(ops), &err),
+                     TOKENRING_OK);
+    assert_int_equal(n, 5);
+    print_message("conflicts: %u %u %u %u %u\n", cf[0], cf[1], cf[2], cf[3], cf[4]);
+    assert_int_equal(cf[0], UINT32_MAX);
+    assert_int_equal(cf[1], UINT32_MAX);
+    assert_int_equal(cf[2], 0);
+    assert_int_equal(cf[3], 1);
+    assert_int_equal(cf[4], 0);
+    assert_int_equal(tokenring_history_concurrent(cf, 2, &n, h, ops, strlen(ops), &err),
+                     TOKENRING_E_BUFSIZE);
+    assert_int_equal(n, 5);
+    assert_int_equal(cf[1], UINT32_MAX);
+    static const char badops[] = "join 10.0.1.13 50\nregister 10.0.0.9 dc1 r1\n";
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, badops, strlen(badops), &err),
+                     TOKENRING_E_PARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(tokenring_history_concurrent(NULL, 8, &n, h, ops, 3, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, NULL, h, ops, 3, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, NULL, ops, 3, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, NULL, 3, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, "", 0, &err), TOKENRING_OK);
+    assert_int_equal(n, 0);
+    tokenring_history_free(h);
+    tokenring_replication_free(r1);
+    tokenring_replication_free(r9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vectors),
         cmocka_unit_test(fresh_and_differs),
         cmocka_unit_test(errors),
+        cmocka_unit_test(locks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -352,6 +352,17 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = run(CQ6[:4] + ["--schema", cql, "status", "system_cluster_metadata"])
     check(rc != 0, "DESCRIBE: the CMS keyspace skipped: %d %r" % (rc, err))
 
+# concurrent: needs --history; a bad operation named by its place
+rc, out, err = run(["concurrent", "join 10.0.0.1 5"])
+check(rc == 2 and "give the cluster's history with --history FILE" in err,
+      "concurrent without --history: %d %r" % (rc, err))
+H12 = ["--history", os.path.join("cassandra6", "concurrent_12n.script")]
+rc, out, err = run(H12 + ["concurrent", "join 10.0.1.13 50", "leave 10.0.9.9"])
+check(rc != 0 and "operation 2 ('leave 10.0.9.9')" in err and "not registered" in err,
+      "concurrent: a bad operation: %d %r" % (rc, err))
+rc, out, err = run(H12 + ["concurrent"])
+check(rc == 2 and "usage" in err, "concurrent without operations: %d %r" % (rc, err))
+
 if failures:
     print("%d check(s) failed" % len(failures))
     sys.exit(1)

@@ -269,6 +269,11 @@ def golden_cases():
         ("describering-history-6.0", ["--history", os.path.join("cassandra6",
                                                                 "live_stage.script"),
                                       "describering", "ks_dc2"], None),
+        # 6.0's concurrent operations: which ranges each locks, which wait
+        ("concurrent-12n", ["--history", os.path.join("cassandra6", "concurrent_12n.script"),
+                            "concurrent", "join 10.0.1.13 50",
+                            "join 10.0.1.14 450000000000000000",
+                            "join 10.0.1.15 150000000000000000", "leave 10.0.1.1"], None),
         # 6.0 without a history: 5.0's sets and order, and stderr says which rule
         ("getendpoints-12n-cassandra-6.0", ["--topology", t("12n_3racks_vn16"), "--keyspace",
                                             "ks=dc1=5", "--cassandra-version", "6.0-alpha2",

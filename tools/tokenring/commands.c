@@ -241,6 +241,15 @@
       "keyspaces'). Exit status 0 when every line is ok, 4 with warnings, 5 with errors.", \
       "tokenring --nodetool-status status.txt --nodetool-ring ring.txt --schema ks.txt " \
       "check --yaml cassandra.yaml --rackdc cassandra-rackdc.properties --node 10.0.0.7") \
+    X(cmd_concurrent, \
+      "concurrent", "OPERATION...", "say whether planned operations can run at once on Cassandra 6.0", \
+      "With --history FILE (the cluster's history): each OPERATION ('join ADDRESS TOKENS', " \
+      "'leave ADDRESS', 'move ADDRESS TOKEN', 'replace OLD NEW'; nodes registered in the " \
+      "history) is planned on the cluster as it is, as 6.0 plans one while others run, and " \
+      "6.0 refuses to prepare it when the ranges it locks meet those of an earlier one. " \
+      "Prints, per operation, the earlier one it waits for and the ranges it locks in each " \
+      "keyspace's placement (the system keyspaces' too). Read in the 6.0-alpha2 source.", \
+      "tokenring --history cluster.history concurrent 'join 10.0.0.9 -42' 'leave 10.0.0.3'") \
     X(cmd_demo, \
       "demo", "[KEY...]", "show a key's token, owner and replicas on the demo ring", \
       "The built-in demo ring: six nodes with eight seeded tokens each (layout seed 1), " \

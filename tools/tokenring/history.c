@@ -184,3 +184,8 @@ void order_note(tr_ctx *ctx, const tokenring_placement *p)
         fprintf(stderr, "tokenring: note: replica order: from the tokens (Cassandra 3.2 to "
                         "5.0's rule; 6.0 follows the cluster's history: --history FILE)\n");
 }
+
+const tokenring_history *tool_history(void)
+{
+    return history;
+}
