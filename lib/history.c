@@ -1298,8 +1298,11 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
         *count_out = nops;
         for (size_t i = 0; i < nops && i < cap; i++) {
             conflicts_out[i] = UINT32_MAX;
+            /* prepared in order: one refused holds no locks */
             for (size_t j = 0; j < i && conflicts_out[i] == UINT32_MAX; j++)
-                for (size_t a = 0; a < ops[i].n && conflicts_out[i] == UINT32_MAX; a++)
+                for (size_t a = 0; conflicts_out[j] == UINT32_MAX && a < ops[i].n &&
+                                   conflicts_out[i] == UINT32_MAX;
+                     a++)
                     for (size_t b = 0; b < ops[j].n; b++)
                         if (locks_meet(&ops[i].l[a], &ops[j].l[b])) {
                             conflicts_out[i] = (uint32_t)j;

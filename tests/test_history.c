@@ -379,6 +379,15 @@ static void locks(void **state)
                      TOKENRING_E_BUFSIZE);
     assert_int_equal(n, 5);
     assert_int_equal(cf[1], UINT32_MAX);
+    /* a refused operation holds no locks: the third meets only the refused second */
+    static const char seq[] = "join 10.0.1.13 50\njoin 10.0.1.14 150000000000000000\n"
+                              "join 10.0.1.15 350000000000000000\n";
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, seq, strlen(seq), &err),
+                     TOKENRING_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(cf[0], UINT32_MAX);
+    assert_int_equal(cf[1], 0);
+    assert_int_equal(cf[2], UINT32_MAX);
     static const char badops[] = "join 10.0.1.13 50\nregister 10.0.0.9 dc1 r1\n";
     assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, badops, strlen(badops), &err),
                      TOKENRING_E_PARSE);
@@ -395,6 +404,73 @@ static void locks(void **state)
     tokenring_replication_free(r9);
 }
 
+/* The vectors of 6.0-alpha2's own Prepare* transformations (tests/data/cassandra6/
+ * concurrent.vectors): every operation accepted or refused as 6.0 did. */
+static void concurrent_vectors(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("cassandra6/concurrent.vectors", &len);
+    size_t cases = 0, ops_total = 0, agree = 0;
+    char *p = text;
+    while ((p = strstr(p, "reset ")) != NULL) {
+        char *end = strstr(p + 1, "\nreset ");
+        size_t blen = end ? (size_t)(end - p) + 1 : strlen(p);
+        char *hist = calloc(blen + 1, 1), *ops = calloc(blen + 1, 1);
+        bool want[16];
+        size_t nops = 0, hl = 0, ol = 0;
+        assert_non_null(hist);
+        assert_non_null(ops);
+        for (char *l = p; l < p + blen;) {
+            char *e = memchr(l, '\n', (size_t)(p + blen - l));
+            size_t n = e ? (size_t)(e - l) : (size_t)(p + blen - l);
+            bool ok = n > 3 && memcmp(l, "ok ", 3) == 0;
+            bool rej = n > 9 && memcmp(l, "rejected ", 9) == 0;
+            if (ok || rej) {
+                size_t skip = ok ? 3 : 9;
+                memcpy(ops + ol, l + skip, n - skip);
+                ol += n - skip;
+                ops[ol++] = '\n';
+                assert_true(nops < 16);
+                want[nops++] = ok;
+            } else if (!(n > 6 && memcmp(l, "reset ", 6) == 0)) {
+                memcpy(hist + hl, l, n);
+                hl += n;
+                hist[hl++] = '\n';
+            }
+            l += n + 1;
+        }
+        tokenring_history *h = NULL;
+        tokenring_error err = { 0 };
+        assert_int_equal(tokenring_history_replay(&h, hist, hl, &err), TOKENRING_OK);
+        uint32_t cf[16];
+        size_t n = 0;
+        int rc = tokenring_history_concurrent(cf, 16, &n, h, ops, ol, &err);
+        if (rc != TOKENRING_OK)
+            print_message("case %zu: %s\n", cases, err.message);
+        assert_int_equal(rc, TOKENRING_OK);
+        assert_int_equal(n, nops);
+        for (size_t i = 0; i < nops; i++) {
+            bool got = cf[i] == UINT32_MAX;
+            if (got != want[i])
+                print_message("case %zu op %zu: 6.0 %s, the library %s\n", cases, i,
+                              want[i] ? "accepts" : "refuses", got ? "accepts" : "refuses");
+            agree += got == want[i];
+        }
+        ops_total += nops;
+        cases++;
+        tokenring_history_free(h);
+        free(hist);
+        free(ops);
+        p += blen;
+    }
+    print_message("concurrent vectors: %zu clusters, %zu of %zu operations as 6.0\n", cases,
+                  agree, ops_total);
+    assert_true(cases >= 50);
+    assert_int_equal(agree, ops_total);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -402,6 +478,7 @@ int main(void)
         cmocka_unit_test(fresh_and_differs),
         cmocka_unit_test(errors),
         cmocka_unit_test(locks),
+        cmocka_unit_test(concurrent_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

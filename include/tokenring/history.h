@@ -102,7 +102,8 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
  * The token ranges Cassandra 6.0 would lock in @p replication's placement to prepare
  * @p operation now, after the history: the range of every replica the operation's read
  * deltas add or remove (`PlacementTransitionPlan.affectedRanges()`), ranges as 6.0 cuts
- * them (at the minimum token too). Read in the 6.0-alpha2 source (doc/cassandra-6.md).
+ * them (at the minimum token too). Read in the 6.0-alpha2 source (doc/cassandra-6.md);
+ * the verdicts of tokenring_history_concurrent() are checked against 6.0's own classes.
  * @param[out] ranges_out receives pairs (left, right) of ranges (left, right], right ==
  *        INT64_MIN for the range up to the minimum token; room for @p cap pairs
  * @param cap the number of pairs @p ranges_out holds
@@ -135,9 +136,11 @@ TOKENRING_API int tokenring_history_locked_ranges(int64_t *ranges_out, size_t ca
  * locked ranges (tokenring_history_locked_ranges(), over every replication of the
  * history's keyspaces) meet those of one in progress: an intersection, or two ranges
  * both at the minimum token (`LockedRanges.intersects`).
+ * The operations are prepared in the order given, each while the earlier ones it did not
+ * refuse are in progress (a refused one holds no locks).
  * @param[out] conflicts_out receives, per operation in order, the index of the first
- *        earlier operation whose locks it meets (6.0 would refuse it while that one
- *        runs), or UINT32_MAX; room for @p cap
+ *        earlier operation, itself not refused, whose locks it meets (6.0 refuses it
+ *        while that one runs), or UINT32_MAX (it can start); room for @p cap
  * @param cap the number of entries @p conflicts_out holds
  * @param[out] count_out receives the number of operations (also when
  *        #TOKENRING_E_BUFSIZE)

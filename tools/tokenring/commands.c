@@ -248,7 +248,7 @@
       "history) is planned on the cluster as it is, as 6.0 plans one while others run, and " \
       "6.0 refuses to prepare it when the ranges it locks meet those of an earlier one. " \
       "Prints, per operation, the earlier one it waits for and the ranges it locks in each " \
-      "keyspace's placement (the system keyspaces' too). Read in the 6.0-alpha2 source.", \
+      "keyspace's placement (the system keyspaces' too), as 6.0-alpha2's own classes decide.", \
       "tokenring --history cluster.history concurrent 'join 10.0.0.9 -42' 'leave 10.0.0.3'") \
     X(cmd_demo, \
       "demo", "[KEY...]", "show a key's token, owner and replicas on the demo ring", \

@@ -103,6 +103,6 @@ TOOL_COMMAND(cmd_concurrent)
     }
     free(cf);
     sb_printf(&ctx->out, "%zu of %zu operations can run at once (Cassandra 6.0's locked "
-                         "ranges, read in its source: doc/cassandra-6.md)\n",
+                         "ranges, doc/cassandra-6.md)\n",
               n - refused, n);
 }
