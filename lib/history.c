@@ -1203,9 +1203,8 @@ static bool locks_meet(const hlock *a, const hlock *b)
     if ((a->left == HMIN || a->right == HMIN) && (b->left == HMIN || b->right == HMIN))
         return true;
     int64_t lo = a->left > b->left ? a->left : b->left;
+    /* not both at the minimum: at most one runs to the end of the ring */
     bool a_end = a->right == HMIN, b_end = b->right == HMIN;
-    if (a_end && b_end)
-        return true;
     int64_t hi = a_end ? b->right : b_end ? a->right : (a->right < b->right ? a->right : b->right);
     return lo < hi;
 }
