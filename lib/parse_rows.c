@@ -66,6 +66,13 @@ TR_HIDDEN int tr_row_keyspace(tokenring_cluster *cl, const tr_col *name, const t
                           "'replication_factor': '3'}", (int)name->n, name->s);
     if (tr_ringless_class(cls->s, cls->n))
         return tr_cl_add_skipped(cl, name->s, name->n, cls->s, cls->n, line, name->col, err);
+    /* Cassandra 6.0's metadata keyspace: system_schema lists it as NetworkTopologyStrategy
+     * {'dc1': '1'}, but it is placed by MetaStrategy on the CMS members only, one
+     * (min, min] range: not a placement of the ring, skipped as the other ringless ones */
+    static const char cms[] = "system_cluster_metadata";
+    if (name->n == sizeof cms - 1 && memcmp(name->s, cms, sizeof cms - 1) == 0)
+        return tr_cl_add_skipped(cl, name->s, name->n, "MetaStrategy", strlen("MetaStrategy"),
+                                 line, name->col, err);
     tokenring_replication *r = NULL;
     tokenring_error e;
     memset(&e, 0, sizeof e);

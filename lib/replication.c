@@ -779,6 +779,22 @@ TOKENRING_API int tokenring_cassandra_rules_for_version(int *rules_out, const ch
         return tr_fail(err, TOKENRING_E_RANGE,
                        "Cassandra version '%.40s': major version %ld is outside 1..99", version,
                        part[0]);
+    /* the release lines the library models; a line it does not know may place replicas
+     * otherwise (3.2 changed the order, 6.0 made it follow the cluster's history) */
+    static const struct {
+        int major, minor_min, minor_max;
+    } known[] = { { 1, 2, 2 }, { 2, 0, 2 }, { 3, 0, 11 }, { 4, 0, 1 }, { 5, 0, 0 }, { 6, 0, 0 } };
+    bool found = false;
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        found |= part[0] == known[i].major && part[1] >= known[i].minor_min &&
+                 part[1] <= known[i].minor_max;
+    if (!found)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "Cassandra version '%.40s': unknown release line %ld.%ld (the library "
+                       "knows 1.2, 2.0 to 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and 6.0)",
+                       version, part[0], part[1]);
+    /* 6.0 places the same sets with the same strategies as 3.2 to 5.0; its order follows
+     * the cluster's history (tokenring_history_replay), which no rules value can say */
     *rules_out = part[0] < 3 || (part[0] == 3 && part[1] < 2) ? TOKENRING_RULES_3_0
                                                               : TOKENRING_RULES_3_2;
     return TOKENRING_OK;

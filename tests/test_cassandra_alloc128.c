@@ -193,6 +193,13 @@ static void test_vectors_5_0(void **state)
     check_release("cassandra_allocation_random_5.0.6.tsv", TOKENRING_CASSANDRA_5_0);
 }
 
+/* the newest 5.0 (5.0.9), a fresh run of the same generator: the same allocator */
+static void test_vectors_5_0_9(void **state)
+{
+    (void)state;
+    check_release("cassandra_allocation_random_5.0.9.tsv", TOKENRING_CASSANDRA_5_0);
+}
+
 static void test_vectors_4_1(void **state)
 {
     (void)state;
@@ -410,6 +417,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_vectors_5_0),
+        cmocka_unit_test(test_vectors_5_0_9),
         cmocka_unit_test(test_vectors_4_1),
         cmocka_unit_test(test_vectors_4_0),
         cmocka_unit_test(test_release_hash_decides_ties),

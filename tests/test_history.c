@@ -272,12 +272,213 @@ static void errors(void **state)
     tokenring_history_free(h);
 }
 
+/* Locked ranges and concurrent operations (6.0's LockedRanges and PlacementTransitionPlan,
+ * read in the 6.0-alpha2 source; not vectors from its classes). */
+static void locks(void **state)
+{
+    (void)state;
+    /* two nodes, SimpleStrategy 1 (system_auth's replication): a join at 500 splits
+     * (0, 1000000] and moves (0, 500] from B to C */
+    static const char two[] = "register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\n"
+                              "register 10.0.0.3 dc1 r1\nunsafe_join 10.0.0.1 0\n"
+                              "unsafe_join 10.0.0.2 1000000\n";
+    tokenring_history *h = NULL;
+    tokenring_error err = { 0 };
+    assert_int_equal(tokenring_history_replay(&h, two, strlen(two), &err), TOKENRING_OK);
+    tokenring_replication *r1 = NULL, *r9 = NULL;
+    assert_int_equal(tokenring_replication_parse(&r1, "1", 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_parse(&r9, "dc1=9", 5, NULL), TOKENRING_OK);
+    int64_t rg[16];
+    size_t n = 0;
+    static const char join[] = "join 10.0.0.3 500";
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, join, strlen(join), &err),
+                     TOKENRING_OK);
+    assert_int_equal(n, 3);
+    int64_t want[][2] = { { 0, 1000000 }, { 0, 500 }, { 500, 1000000 } };
+    for (size_t w = 0; w < 3; w++) {
+        bool found = false;
+        for (size_t i = 0; i < n; i++)
+            found |= rg[2 * i] == want[w][0] && rg[2 * i + 1] == want[w][1];
+        assert_true(found);
+    }
+    /* the history is unchanged: the placement after it as before */
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_history_placement(&p, h, r1, NULL), TOKENRING_OK);
+    tokenring_replicas rr;
+    assert_int_equal(tokenring_placement_replicas(&rr, p, 400), TOKENRING_OK);
+    assert_int_equal(rr.count, 1);
+    tokenring_placement_free(p);
+    /* too small a buffer: the count, E_BUFSIZE */
+    assert_int_equal(tokenring_history_locked_ranges(rg, 1, &n, h, r1, join, strlen(join), &err),
+                     TOKENRING_E_BUFSIZE);
+    assert_int_equal(n, 3);
+    assert_int_equal(tokenring_history_locked_ranges(NULL, 0, &n, h, r1, join, strlen(join),
+                                                     NULL),
+                     TOKENRING_E_BUFSIZE);
+    /* errors */
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r9, join, strlen(join), &err),
+                     TOKENRING_E_NOTFOUND);
+    assert_non_null(strstr(err.message, "no keyspace of the history"));
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, NULL, h, r1, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, NULL, r1, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, NULL, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(NULL, 8, &n, h, r1, join, 4, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, NULL, 4, &err),
+                     TOKENRING_E_INVAL);
+    static const char *const bad[] = { "register 10.0.0.4 dc1 r1", "", "# x", "keyspace k 2",
+                                       "join 10.0.0.9 5", "leave 10.0.0.3",
+                                       "join 10.0.0.3 0", "move 10.0.0.1 7,8" };
+    static const int bad_rc[] = { TOKENRING_E_PARSE,    TOKENRING_E_PARSE,  TOKENRING_E_PARSE,
+                                  TOKENRING_E_PARSE,    TOKENRING_E_NOTFOUND, TOKENRING_E_NOTFOUND,
+                                  TOKENRING_E_EXISTS,   TOKENRING_E_PARSE };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, bad[i],
+                                                         strlen(bad[i]), &err),
+                         bad_rc[i]);
+    tokenring_history_free(h);
+    /* no ring: nothing to plan on */
+    assert_int_equal(tokenring_history_replay(&h, "", 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_history_locked_ranges(rg, 8, &n, h, r1, join, strlen(join), &err),
+                     TOKENRING_E_EMPTY);
+    uint32_t cf[8];
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, join, strlen(join), &err),
+                     TOKENRING_E_EMPTY);
+    tokenring_history_free(h);
+
+    /* twelve nodes, one token each at i * 10^17 (i = -6..5): joins far apart lock disjoint
+     * ranges of every replication (SimpleStrategy 1, 2, 3: the system keyspaces), joins
+     * next to each other meet, and so do two operations both next to the minimum token */
+    char buf[2048];
+    size_t at = 0;
+    for (int i = 0; i < 16; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "register 10.0.1.%d dc1 r1\n", i + 1);
+    for (int i = 0; i < 12; i++)
+        at += (size_t)snprintf(buf + at, sizeof buf - at, "unsafe_join 10.0.1.%d %lld\n", i + 1,
+                               (long long)(i - 6) * 100000000000000000LL);
+    assert_int_equal(tokenring_history_replay(&h, buf, at, &err), TOKENRING_OK);
+    static const char ops[] = "join 10.0.1.13 50\n"                  /* 0 */
+                              "\n# planned next\n"
+                              "join 10.0.1.14 450000000000000000\n" /* 1: far from 0 */
+                              "join 10.0.1.15 150000000000000000\n" /* 2: next to 0 */
+                              "leave 10.0.1.1\n"                     /* 3: -6e17, the minimum */
+                              "move 10.0.1.5 -150000000000000000\n"; /* 4 */
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, ops, strlen(ops), &err),
+                     TOKENRING_OK);
+    assert_int_equal(n, 5);
+    print_message("conflicts: %u %u %u %u %u\n", cf[0], cf[1], cf[2], cf[3], cf[4]);
+    assert_int_equal(cf[0], UINT32_MAX);
+    assert_int_equal(cf[1], UINT32_MAX);
+    assert_int_equal(cf[2], 0);
+    assert_int_equal(cf[3], 1);
+    assert_int_equal(cf[4], 0);
+    assert_int_equal(tokenring_history_concurrent(cf, 2, &n, h, ops, strlen(ops), &err),
+                     TOKENRING_E_BUFSIZE);
+    assert_int_equal(n, 5);
+    assert_int_equal(cf[1], UINT32_MAX);
+    /* a refused operation holds no locks: the third meets only the refused second */
+    static const char seq[] = "join 10.0.1.13 50\njoin 10.0.1.14 150000000000000000\n"
+                              "join 10.0.1.15 350000000000000000\n";
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, seq, strlen(seq), &err),
+                     TOKENRING_OK);
+    assert_int_equal(n, 3);
+    assert_int_equal(cf[0], UINT32_MAX);
+    assert_int_equal(cf[1], 0);
+    assert_int_equal(cf[2], UINT32_MAX);
+    static const char badops[] = "join 10.0.1.13 50\nregister 10.0.0.9 dc1 r1\n";
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, badops, strlen(badops), &err),
+                     TOKENRING_E_PARSE);
+    assert_int_equal(err.line, 2);
+    assert_int_equal(tokenring_history_concurrent(NULL, 8, &n, h, ops, 3, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, NULL, h, ops, 3, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, NULL, ops, 3, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, NULL, 3, &err), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_history_concurrent(cf, 8, &n, h, "", 0, &err), TOKENRING_OK);
+    assert_int_equal(n, 0);
+    tokenring_history_free(h);
+    tokenring_replication_free(r1);
+    tokenring_replication_free(r9);
+}
+
+/* The vectors of 6.0-alpha2's own Prepare* transformations (tests/data/cassandra6/
+ * concurrent.vectors): every operation accepted or refused as 6.0 did. */
+static void concurrent_vectors(void **state)
+{
+    (void)state;
+    size_t len;
+    char *text = slurp("cassandra6/concurrent.vectors", &len);
+    size_t cases = 0, ops_total = 0, agree = 0;
+    char *p = text;
+    while ((p = strstr(p, "reset ")) != NULL) {
+        char *end = strstr(p + 1, "\nreset ");
+        size_t blen = end ? (size_t)(end - p) + 1 : strlen(p);
+        char *hist = calloc(blen + 1, 1), *ops = calloc(blen + 1, 1);
+        bool want[16];
+        size_t nops = 0, hl = 0, ol = 0;
+        assert_non_null(hist);
+        assert_non_null(ops);
+        for (char *l = p; l < p + blen;) {
+            char *e = memchr(l, '\n', (size_t)(p + blen - l));
+            size_t n = e ? (size_t)(e - l) : (size_t)(p + blen - l);
+            bool ok = n > 3 && memcmp(l, "ok ", 3) == 0;
+            bool rej = n > 9 && memcmp(l, "rejected ", 9) == 0;
+            if (ok || rej) {
+                size_t skip = ok ? 3 : 9;
+                memcpy(ops + ol, l + skip, n - skip);
+                ol += n - skip;
+                ops[ol++] = '\n';
+                assert_true(nops < 16);
+                want[nops++] = ok;
+            } else if (!(n > 6 && memcmp(l, "reset ", 6) == 0)) {
+                memcpy(hist + hl, l, n);
+                hl += n;
+                hist[hl++] = '\n';
+            }
+            l += n + 1;
+        }
+        tokenring_history *h = NULL;
+        tokenring_error err = { 0 };
+        assert_int_equal(tokenring_history_replay(&h, hist, hl, &err), TOKENRING_OK);
+        uint32_t cf[16];
+        size_t n = 0;
+        int rc = tokenring_history_concurrent(cf, 16, &n, h, ops, ol, &err);
+        if (rc != TOKENRING_OK)
+            print_message("case %zu: %s\n", cases, err.message);
+        assert_int_equal(rc, TOKENRING_OK);
+        assert_int_equal(n, nops);
+        for (size_t i = 0; i < nops; i++) {
+            bool got = cf[i] == UINT32_MAX;
+            if (got != want[i])
+                print_message("case %zu op %zu: 6.0 %s, the library %s\n", cases, i,
+                              want[i] ? "accepts" : "refuses", got ? "accepts" : "refuses");
+            agree += got == want[i];
+        }
+        ops_total += nops;
+        cases++;
+        tokenring_history_free(h);
+        free(hist);
+        free(ops);
+        p += blen;
+    }
+    print_message("concurrent vectors: %zu clusters, %zu of %zu operations as 6.0\n", cases,
+                  agree, ops_total);
+    assert_true(cases >= 50);
+    assert_int_equal(agree, ops_total);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(vectors),
         cmocka_unit_test(fresh_and_differs),
         cmocka_unit_test(errors),
+        cmocka_unit_test(locks),
+        cmocka_unit_test(concurrent_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -45,6 +45,33 @@ static int op_placement(void *vctx, void **made)
     return rc;
 }
 
+/* the locks of planned operations (every kind), and the check over a list */
+static const char OPS[] = "join 10.0.0.2 2000\nmove 10.0.0.4 100\nreplace 10.0.0.1 10.0.0.3\n"
+                          "leave 10.0.0.4\njoin 10.0.0.2 -50,4000\nleave 10.0.0.1\n"
+                          "join 10.0.0.2 9999\njoin 10.0.0.2 -1\njoin 10.0.0.2 1\n";
+
+static int op_locked(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    int64_t rg[64];
+    size_t n = 0;
+    static const char op[] = "move 10.0.0.4 100";
+    int rc = tokenring_history_locked_ranges(rg, 32, &n, ctx->extra, ctx->replication, op,
+                                             sizeof op - 1, NULL);
+    *made = NULL;
+    return rc;
+}
+
+static int op_concurrent(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    uint32_t cf[16];
+    size_t n = 0;
+    int rc = tokenring_history_concurrent(cf, 16, &n, ctx->extra, OPS, sizeof OPS - 1, NULL);
+    *made = NULL;
+    return rc;
+}
+
 static void history_ops(void **state)
 {
     (void)state;
@@ -60,6 +87,10 @@ static void history_ops(void **state)
                                                      strlen(repls[i]), NULL),
                          TOKENRING_OK);
         oom_check(repls[i], &ctx, op_placement, NULL);
+        if (i == 0) {
+            oom_check("locked_ranges", &ctx, op_locked, NULL);
+            oom_check("concurrent", &ctx, op_concurrent, NULL);
+        }
         tokenring_replication_free(ctx.replication);
     }
     tokenring_history_free(h);

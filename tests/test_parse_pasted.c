@@ -814,6 +814,58 @@ static void schema_keyspaces(void **state)
     tokenring_cluster_free(c);
 }
 
+/* Cassandra 6.0-alpha2's cqlsh output, real (tests/data/captured/README.md): PyPI's cqlsh
+ * prints a WARNING line first; system_schema.keyspaces has a fast_path column; the metadata
+ * keyspace system_cluster_metadata is listed as NetworkTopologyStrategy {'dc1': '1'} but is
+ * placed on the CMS members only, so it is skipped (as MetaStrategy), not placed on the ring;
+ * release_version reads 6.0-alpha2 in system.local and 6.0.0-alpha2 in peers_v2. */
+static void cqlsh_cassandra_6(void **state)
+{
+    (void)state;
+    static const char *const files[] = { "captured/6.0-alpha2-cqlsh-system_schema-keyspaces.txt",
+                                         "captured/6.0-alpha2-cqlsh-peers_v2.txt",
+                                         "captured/6.0-alpha2-cqlsh-local.txt" };
+    tokenring_cluster *c = NULL;
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    for (size_t i = 0; i < 3; i++) {
+        size_t len;
+        char *text = slurp(files[i], &len);
+        assert_non_null(strstr(text, "WARNING: cqlsh was built against"));
+        tokenring_error err = { 0 };
+        int rc = tokenring_cluster_parse(c, TOKENRING_INPUT_CQLSH, text, len, 0, NULL, &err);
+        if (rc != TOKENRING_OK)
+            print_message("%s: %s\n", files[i], err.message);
+        assert_int_equal(rc, TOKENRING_OK);
+        free(text);
+    }
+    assert_int_equal(tokenring_cluster_node_count(c), 2);
+    assert_int_equal(tokenring_cluster_keyspace_count(c), 3);
+    size_t idx;
+    assert_int_equal(tokenring_cluster_find_keyspace(&idx, c, "system_cluster_metadata"),
+                     TOKENRING_E_NOTFOUND);
+    assert_int_equal(tokenring_cluster_find_keyspace(&idx, c, "system_distributed"), TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_skipped_keyspace_count(c), 3);
+    const char *name, *cls;
+    assert_int_equal(tokenring_cluster_skipped_keyspace(&name, &cls, c, 0), TOKENRING_OK);
+    assert_string_equal(name, "system_cluster_metadata");
+    assert_string_equal(cls, "MetaStrategy");
+    assert_non_null(tokenring_cluster_topology(c));
+    tokenring_cluster_free(c);
+    /* the name decides, not the class: the same row in a 5.0-style table is skipped too */
+    static const char rows[] =
+        " keyspace_name           | replication\n"
+        "-------------------------+------------\n"
+        " system_cluster_metadata | {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '1'}\n"
+        "                     ks1 | {'class': 'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '1'}\n";
+    assert_int_equal(tokenring_cluster_new(&c), TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_parse(c, TOKENRING_INPUT_CQLSH, rows, sizeof rows - 1, 0,
+                                             NULL, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_cluster_keyspace_count(c), 1);
+    assert_int_equal(tokenring_cluster_skipped_keyspace_count(c), 1);
+    tokenring_cluster_free(c);
+}
+
 static void schema_keyspaces_errors(void **state)
 {
     (void)state;
@@ -1016,6 +1068,7 @@ int main(void)
         cmocka_unit_test(format_names),
         cmocka_unit_test(schema_keyspaces),
         cmocka_unit_test(schema_keyspaces_errors),
+        cmocka_unit_test(cqlsh_cassandra_6),
         cmocka_unit_test(pasted_columns),
         cmocka_unit_test(empty_and_missing_racks),
     };

@@ -33,7 +33,9 @@ static void version_rules(void **state)
         { "3.2", TOKENRING_RULES_3_2 },    { "3.11.17", TOKENRING_RULES_3_2 },
         { "4.0.14", TOKENRING_RULES_3_2 }, { "4.1.7", TOKENRING_RULES_3_2 },
         { "5.0.2", TOKENRING_RULES_3_2 },  { "5.0-rc1", TOKENRING_RULES_3_2 },
-        { "10.0", TOKENRING_RULES_3_2 },   { "3.10", TOKENRING_RULES_3_2 },
+        { "3.10", TOKENRING_RULES_3_2 },   { "6.0-alpha2", TOKENRING_RULES_3_2 },
+        { "6.0", TOKENRING_RULES_3_2 },    { "6.0.1", TOKENRING_RULES_3_2 },
+        { "2.0.17", TOKENRING_RULES_3_0 }, { "4.0", TOKENRING_RULES_3_2 },
     };
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) {
         int r = -1;
@@ -49,6 +51,12 @@ static void version_rules(void **state)
         { "3.0.30x", TOKENRING_E_PARSE }, { "3.0.1.2", TOKENRING_E_PARSE },
         { "3.", TOKENRING_E_PARSE },     { "0.9", TOKENRING_E_RANGE },
         { "100.0", TOKENRING_E_RANGE },  { "3.99999999999", TOKENRING_E_RANGE },
+        /* release lines the library does not know: refused, not guessed */
+        { "10.0", TOKENRING_E_RANGE },   { "7.0", TOKENRING_E_RANGE },
+        { "6.1", TOKENRING_E_RANGE },    { "5.1", TOKENRING_E_RANGE },
+        { "4.2", TOKENRING_E_RANGE },    { "3.12", TOKENRING_E_RANGE },
+        { "1.1", TOKENRING_E_RANGE },    { "2.3", TOKENRING_E_RANGE },
+        { "1.0.12", TOKENRING_E_RANGE }, { "6.0x", TOKENRING_E_PARSE },
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         int r = 77;
@@ -57,6 +65,11 @@ static void version_rules(void **state)
         assert_int_equal(r, 77);
         assert_non_null(strstr(err.message, "Cassandra version"));
     }
+    tokenring_error e7 = { 0 };
+    int r7 = 0;
+    assert_int_equal(tokenring_cassandra_rules_for_version(&r7, "7.0.1", &e7), TOKENRING_E_RANGE);
+    assert_non_null(strstr(e7.message, "unknown release line 7.0"));
+    assert_non_null(strstr(e7.message, "6.0"));
     int r = 0;
     tokenring_error err = { 0 };
     assert_int_equal(tokenring_cassandra_rules_for_version(NULL, "3.0", &err), TOKENRING_E_INVAL);

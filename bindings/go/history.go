@@ -105,3 +105,78 @@ func (h *History) Placement(repl *Replication) (*Placement, error) {
 	defer names.Close()
 	return wrapPlacement(p, names.names), nil
 }
+
+// LockedRange is a range (Left, Right] of a placement; UpToMin: Right is the minimum
+// token (the range runs to the end of the ring).
+type LockedRange struct {
+	Left, Right int64
+	UpToMin     bool
+}
+
+// LockedRanges returns the ranges Cassandra 6.0 would lock in repl's placement to
+// prepare operation ("join ADDRESS TOKENS", "leave ADDRESS", "move ADDRESS TOKEN",
+// "replace OLD NEW") now, after the history (tokenring_history_locked_ranges). ErrNotFound
+// for a replication of no keyspace of the history.
+func (h *History) LockedRanges(repl *Replication, operation string) ([]LockedRange, error) {
+	unlock, err := lockAll(h, repl)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	op := C.CString(operation)
+	defer C.free(unsafe.Pointer(op))
+	capacity := 64
+	for {
+		buf := make([]C.int64_t, 2*capacity)
+		var n C.size_t
+		var detail C.tokenring_error
+		rc := C.tokenring_history_locked_ranges(&buf[0], C.size_t(capacity), &n, h.ptr, repl.ptr, op,
+			C.size_t(len(operation)), &detail)
+		if rc == C.TOKENRING_E_BUFSIZE {
+			capacity = int(n)
+			continue
+		}
+		if err := newError(rc, &detail); err != nil {
+			return nil, err
+		}
+		out := make([]LockedRange, int(n))
+		for i := range out {
+			r := int64(buf[2*i+1])
+			out[i] = LockedRange{Left: int64(buf[2*i]), Right: r, UpToMin: r == -1<<63}
+		}
+		return out, nil
+	}
+}
+
+// Concurrent says whether planned operations can run at once on Cassandra 6.0
+// (tokenring_history_concurrent): per operation, the index of the first earlier one whose
+// locked ranges it meets (6.0 refuses to prepare it while that one runs), or -1.
+func (h *History) Concurrent(operations []string) ([]int, error) {
+	unlock, err := lockAll(h)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	text := ""
+	for _, op := range operations {
+		text += op + "\n"
+	}
+	ct := C.CString(text)
+	defer C.free(unsafe.Pointer(ct))
+	buf := make([]C.uint32_t, len(operations)+1)
+	var n C.size_t
+	var detail C.tokenring_error
+	if err := newError(C.tokenring_history_concurrent(&buf[0], C.size_t(len(buf)), &n, h.ptr, ct,
+		C.size_t(len(text)), &detail), &detail); err != nil {
+		return nil, err
+	}
+	out := make([]int, int(n))
+	for i := range out {
+		if buf[i] == C.UINT32_MAX {
+			out[i] = -1
+		} else {
+			out[i] = int(buf[i])
+		}
+	}
+	return out, nil
+}

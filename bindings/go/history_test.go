@@ -96,3 +96,59 @@ func TestHistoryReplaysCassandra60(t *testing.T) {
 		t.Fatalf("nil replication: %v", err)
 	}
 }
+
+// 6.0's locked ranges (read in its source; the C test's rings): a join at 500 between
+// tokens 0 and 10^6 splits (0, 10^6] and moves (0, 500]; joins far apart run at once.
+func TestHistoryLocksAndConcurrent(t *testing.T) {
+	h, err := ReplayHistory("register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\nregister 10.0.0.3 dc1 r1\n" +
+		"unsafe_join 10.0.0.1 0\nunsafe_join 10.0.0.2 1000000\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	r1, _ := ParseReplication("1")
+	defer r1.Close()
+	got, err := h.LockedRanges(r1, "join 10.0.0.3 500")
+	if err != nil || len(got) != 3 {
+		t.Fatalf("%v %v", got, err)
+	}
+	want := map[LockedRange]bool{{0, 1000000, false}: true, {0, 500, false}: true, {500, 1000000, false}: true}
+	for _, r := range got {
+		if !want[r] {
+			t.Errorf("unexpected %v", r)
+		}
+	}
+	r9, _ := ParseReplication("dc1=9")
+	defer r9.Close()
+	if _, err := h.LockedRanges(r9, "join 10.0.0.3 500"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a replication of no keyspace: %v", err)
+	}
+	if _, err := h.LockedRanges(r1, "register 10.0.0.4 dc1 r1"); !errors.Is(err, ErrParse) {
+		t.Errorf("not an operation: %v", err)
+	}
+	text := ""
+	for i := 0; i < 16; i++ {
+		text += "register 10.0.1." + strconv.Itoa(i+1) + " dc1 r1\n"
+	}
+	for i := 0; i < 12; i++ {
+		text += "unsafe_join 10.0.1." + strconv.Itoa(i+1) + " " + strconv.FormatInt(int64(i-6)*100000000000000000, 10) + "\n"
+	}
+	h12, err := ReplayHistory(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h12.Close()
+	c, err := h12.Concurrent([]string{"join 10.0.1.13 50", "join 10.0.1.14 450000000000000000",
+		"join 10.0.1.15 150000000000000000", "leave 10.0.1.1", "move 10.0.1.5 -150000000000000000"})
+	if err != nil || strings.Trim(strings.Join(strings.Fields(fmtInts(c)), ","), "") != "-1,-1,0,1,0" {
+		t.Errorf("concurrent: %v %v", c, err)
+	}
+}
+
+func fmtInts(v []int) string {
+	s := ""
+	for _, x := range v {
+		s += strconv.Itoa(x) + " "
+	}
+	return s
+}

@@ -250,7 +250,11 @@ func (r CassandraRules) String() string {
 
 // CassandraRulesForVersion returns the rules of a Cassandra release such as "3.0.30",
 // "4.1" or "5.0-rc1": Rules30 before 3.2, Rules32 from 3.2 on. Malformed text gives
-// ErrParse, a major version outside 1..99 ErrRange.
+// ErrParse, a major version outside 1..99 or a release line the library does not know
+// (known: 1.2, 2.0 to 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0, 6.0) ErrRange. 6.0 gives Rules32:
+// its sets, ranges and ownership are 5.0's; its replica order follows the cluster's
+// history (ReplayHistory), which no rules value says: a placement from tokens keeps the
+// 5.0 order.
 func CassandraRulesForVersion(version string) (CassandraRules, error) {
 	cv, err := cname("Cassandra version", version)
 	if err != nil {

@@ -188,13 +188,21 @@ typedef enum tokenring_cassandra_rules {
 
 /**
  * The rules of a Cassandra release: "MAJOR.MINOR" with an optional ".PATCH" and an
- * optional suffix after '-' (e.g. "3.0.30", "3.11.17", "4.1", "5.0-rc1"). Releases before
- * 3.2 give #TOKENRING_RULES_3_0, later ones #TOKENRING_RULES_3_2.
+ * optional suffix after '-' (e.g. "3.0.30", "3.11.17", "4.1", "5.0-rc1", "6.0-alpha2").
+ * Releases before 3.2 give #TOKENRING_RULES_3_0, later ones #TOKENRING_RULES_3_2.
+ * The release lines known are 1.2, 2.0 to 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and 6.0; any
+ * other line (e.g. "4.2", "6.1", "7.0") is refused, since it may place replicas otherwise.
+ * 6.0 gives #TOKENRING_RULES_3_2: its replica sets, ranges and ownership are 5.0's, but
+ * its replica *order* follows the cluster's history, which no rules value says: a
+ * placement built from tokens has the 5.0 order (tokenring_placement_order() says
+ * #TOKENRING_ORDER_TOKENS); 6.0's order comes from tokenring_history_placement() or the
+ * server's lists (tokenring_placement_from_lists()).
  * @param[out] rules_out receives a ::tokenring_cassandra_rules
  * @param version the NUL-terminated release
  * @param[out] err optional detail
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL), #TOKENRING_E_PARSE (not a release
- *         number), #TOKENRING_E_RANGE (major version 0 or above 99)
+ *         number), #TOKENRING_E_RANGE (major version 0 or above 99, or a release line the
+ *         library does not know)
  * @since 1.2
  */
 TOKENRING_API int tokenring_cassandra_rules_for_version(int *rules_out, const char *version,

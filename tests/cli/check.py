@@ -253,13 +253,42 @@ for version, width in (("3.10", 9), ("4.0.19", 14), (None, 14)):
           and (version != "3.10" or got[0].rstrip() == header),
           "ring --cassandra-version %s: the address column is %d wide (3.x: no port), got %r"
           % (version, width, got[:1]))
-for version, want in (("6.0", "Cassandra 6.0 is not modelled yet"),
-                      ("6.0.0-alpha2", "Cassandra 6.0 is not modelled yet"),
-                      ("4.2", "unknown Cassandra release '4.2' (release line 4.2); the tool "
-                              "knows 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0")):
+for version, want in (("4.2", "Cassandra version '4.2': unknown release line 4.2 (the "
+                              "library knows 1.2, 2.0 to 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and "
+                              "6.0)"),
+                      ("6.1", "unknown release line 6.1"), ("7.0.0", "unknown release line 7.0")):
     rc, out, err = run(["--cassandra-version", version, "ring"])
     check(rc == 2 and out == "" and want in err, "--cassandra-version %s: want exit 2 with %r, "
           "got %d %r" % (version, want, rc, err))
+# 6.0: accepted; the sets, ranges, Owns and order of 5.0 without a history (getendpoints and
+# describering say the order is the tokens' and 6.0's follows the history), the history's
+# order with --history; nodetool's layouts of 5.0 (ports); token allocation 5.0's (its
+# classes are 5.0.9's), said on stderr
+TOPO12 = ["--topology", "replicas_12n_3racks_vn16.topology.tsv", "--keyspace",
+          "ks=dc1=5"]
+for cmd in (["getendpoints", "ks", "k1", "k2"], ["describering", "ks"], ["status", "ks"],
+            ["ring"]):
+    rc5, out5, err5 = run(TOPO12 + ["--cassandra-version", "5.0.9"] + cmd)
+    rc6, out6, err6 = run(TOPO12 + ["--cassandra-version", "6.0-alpha2"] + cmd)
+    check(rc5 == rc6 == 0 and out5 == out6, "%s: 6.0 without a history differs from 5.0" % cmd)
+    shows_order = cmd[0] in ("getendpoints", "describering")
+    check(("6.0 orders each range by the cluster's history" in err6) == shows_order and
+          ("replica order: from the tokens (Cassandra 3.2 to 5.0's rule; 6.0 follows" in err5)
+          == shows_order, "%s: the order's rule said where an order shows: %r %r"
+          % (cmd, err5, err6))
+H6 = ["--history", os.path.join("cassandra6", "live_stage.script")]
+rc, out, err = run(H6 + ["--cassandra-version", "6.0-alpha2", "getendpoints", "ks_simple", "k1"])
+check(rc == 0 and "replayed from the history" in err and "from the tokens" not in err,
+      "--cassandra-version 6.0 --history: the history's order, said: %d %r" % (rc, err))
+rc, out, err = run(["--cassandra-version", "6.0", "generatetokens", "--nodes", "9",
+                    "--num-tokens", "4", "--rf", "3", "--racks", "3,3,3", "--as-cassandra",
+                    "--first-token", "0"])
+rc5, out5, err5 = run(["--cassandra-version", "5.0.9", "generatetokens", "--nodes", "9",
+                       "--num-tokens", "4", "--rf", "3", "--racks", "3,3,3", "--as-cassandra",
+                       "--first-token", "0"])
+check(rc == rc5 == 0 and out == out5 and "token allocation as 5.0's (6.0-alpha2's allocator "
+      "classes are 5.0.9's; compared, not run)" in err,
+      "6.0 token allocation: 5.0's, said: %d %r" % (rc, err))
 
 # ------------------------------------------------------------------ goldens
 # (exit code, output): check's findings for a node about to join with a new rack, a
@@ -285,6 +314,54 @@ for name, code, args in GOLDEN_CASES:
         continue
     with open(path, newline="") as f:
         check(out == f.read(), "golden %s: output differs from %s" % (name, path))
+
+# Cassandra 6.0-alpha2's real cqlsh output (WARNING line, fast_path column, release_version
+# 6.0-alpha2 in system.local and 6.0.0-alpha2 in peers_v2): the ring and the Owns of its
+# nodetool status; system_cluster_metadata skipped (placed on the CMS members only)
+CQ6 = []
+for f in ("peers_v2", "local", "system_schema-keyspaces"):
+    CQ6 += ["--cqlsh", os.path.join("captured", "6.0-alpha2-cqlsh-%s.txt" % f)]
+rc, out, err = run(CQ6 + ["status", "system_distributed"])
+with open(os.path.join(DATA, "captured", "6.0-alpha2-status.txt")) as f:
+    want = sorted(l.split()[1] + " " + l.split()[-3] for l in f if l.startswith("UN "))
+got = sorted(l.split()[1] + " " + l.split()[-3] for l in out.split("\n") if l.startswith("UN "))
+check(rc == 0 and got == want and len(got) == 2,
+      "6.0 cqlsh rows: status system_distributed %r, nodetool said %r" % (got, want))
+# the tokens of each node: those of 6.0's nodetool ring
+rc, out, _ = run(CQ6 + ["ring"])
+with open(os.path.join(DATA, "captured", "6.0-alpha2-ring.txt")) as f:
+    want = sorted((l.split()[0], l.split()[-1]) for l in f if l.startswith("127."))
+got = sorted((l.split()[0], l.split()[-1]) for l in out.split("\n") if l.startswith("127."))
+check(rc == 0 and got == want and len(got) == 32, "6.0 cqlsh rows: ring's tokens differ from "
+      "nodetool ring's (%d against %d)" % (len(got), len(want)))
+check("system_cluster_metadata (MetaStrategy)" in err,
+      "6.0 cqlsh rows: the CMS keyspace skipped and said: %r" % err)
+rc, out, err = run(CQ6 + ["getendpoints", "system_cluster_metadata", "k"])
+check(rc != 0 and "system_cluster_metadata" in err,
+      "the CMS keyspace is not a keyspace of the ring: %d %r" % (rc, err))
+with tempfile.TemporaryDirectory() as tmp:
+    cql = os.path.join(tmp, "schema.cql")
+    with open(cql, "w") as f:
+        f.write("CREATE KEYSPACE system_cluster_metadata WITH replication = {'class': "
+                "'org.apache.cassandra.locator.NetworkTopologyStrategy', 'dc1': '1'} AND "
+                "durable_writes = true AND fast_path = 'simple';\n"
+                "CREATE KEYSPACE ks WITH replication = {'class': 'NetworkTopologyStrategy', "
+                "'dc1': '2'} AND durable_writes = true AND fast_path = 'simple';\n")
+    rc, out, err = run(CQ6[:4] + ["--schema", cql, "status", "ks"])
+    check(rc == 0, "DESCRIBE with 6.0's CMS keyspace and fast_path: %d %r" % (rc, err))
+    rc, out, err = run(CQ6[:4] + ["--schema", cql, "status", "system_cluster_metadata"])
+    check(rc != 0, "DESCRIBE: the CMS keyspace skipped: %d %r" % (rc, err))
+
+# concurrent: needs --history; a bad operation named by its place
+rc, out, err = run(["concurrent", "join 10.0.0.1 5"])
+check(rc == 2 and "give the cluster's history with --history FILE" in err,
+      "concurrent without --history: %d %r" % (rc, err))
+H12 = ["--history", os.path.join("cassandra6", "concurrent_12n.script")]
+rc, out, err = run(H12 + ["concurrent", "join 10.0.1.13 50", "leave 10.0.9.9"])
+check(rc != 0 and "operation 2 ('leave 10.0.9.9')" in err and "not registered" in err,
+      "concurrent: a bad operation: %d %r" % (rc, err))
+rc, out, err = run(H12 + ["concurrent"])
+check(rc == 2 and "usage" in err, "concurrent without operations: %d %r" % (rc, err))
 
 if failures:
     print("%d check(s) failed" % len(failures))

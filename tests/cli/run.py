@@ -269,6 +269,15 @@ def golden_cases():
         ("describering-history-6.0", ["--history", os.path.join("cassandra6",
                                                                 "live_stage.script"),
                                       "describering", "ks_dc2"], None),
+        # 6.0's concurrent operations: which ranges each locks, which wait
+        ("concurrent-12n", ["--history", os.path.join("cassandra6", "concurrent_12n.script"),
+                            "concurrent", "join 10.0.1.13 50",
+                            "join 10.0.1.14 450000000000000000",
+                            "join 10.0.1.15 150000000000000000", "leave 10.0.1.1"], None),
+        # 6.0 without a history: 5.0's sets and order, and stderr says which rule
+        ("getendpoints-12n-cassandra-6.0", ["--topology", t("12n_3racks_vn16"), "--keyspace",
+                                            "ks=dc1=5", "--cassandra-version", "6.0-alpha2",
+                                            "getendpoints", "ks", "k1", "k2", "k3"], None),
         ("getendpoints-12n-cassandra-3.0", ["--topology", t("12n_3racks_vn16"), "--keyspace",
                                             "ks=dc1=5", "--cassandra-version", "3.0.30",
                                             "getendpoints", "ks", "k1", "k2", "k3"], None),
@@ -858,10 +867,14 @@ def test_errors():
     notice = ("tokenring: note: no input given: this is the built-in demo ring (6 made-up "
               "nodes, keyspace demo), not a cluster of yours; give one with --topology, "
               "--nodetool-ring, --cqlsh or --input FILE\n")
+    order = ("tokenring: note: replica order: from the tokens (Cassandra 3.2 to 5.0's rule; "
+             "6.0 follows the cluster's history: --history FILE)\n")
     for args in (["status"], ["demo"], ["token", "a"], ["getendpoints", "demo", "a"],
                  ["ring", "--json"]):
         rc, out, err = run(args)
-        check(rc == 0 and out and err == notice, "%s on the demo ring: want exit 0 and the "
+        # getendpoints shows an order, and says which rule made it
+        want = notice + (order if args[0] == "getendpoints" else "")
+        check(rc == 0 and out and err == want, "%s on the demo ring: want exit 0 and the "
               "notice on stderr, got %d %r" % (args, rc, err))
     rc, out, err = run(["--keyspace", "x=SimpleStrategy:1", "describering", "nosuch"])
     check(rc == 2 and err.startswith(notice) and err.count("demo ring") == 1,

@@ -241,6 +241,15 @@
       "keyspaces'). Exit status 0 when every line is ok, 4 with warnings, 5 with errors.", \
       "tokenring --nodetool-status status.txt --nodetool-ring ring.txt --schema ks.txt " \
       "check --yaml cassandra.yaml --rackdc cassandra-rackdc.properties --node 10.0.0.7") \
+    X(cmd_concurrent, \
+      "concurrent", "OPERATION...", "say whether planned operations can run at once on Cassandra 6.0", \
+      "With --history FILE (the cluster's history): each OPERATION ('join ADDRESS TOKENS', " \
+      "'leave ADDRESS', 'move ADDRESS TOKEN', 'replace OLD NEW'; nodes registered in the " \
+      "history) is planned on the cluster as it is, as 6.0 plans one while others run, and " \
+      "6.0 refuses to prepare it when the ranges it locks meet those of an earlier one. " \
+      "Prints, per operation, the earlier one it waits for and the ranges it locks in each " \
+      "keyspace's placement (the system keyspaces' too), as 6.0-alpha2's own classes decide.", \
+      "tokenring --history cluster.history concurrent 'join 10.0.0.9 -42' 'leave 10.0.0.3'") \
     X(cmd_demo, \
       "demo", "[KEY...]", "show a key's token, owner and replicas on the demo ring", \
       "The built-in demo ring: six nodes with eight seeded tokens each (layout seed 1), " \
@@ -284,8 +293,10 @@ const tool_option tool_options[] = {
       "datacenter has fewer racks than its replication factor; ring's address column "
       "leaves out the port before 4.0. With --as-cassandra, the "
       "release whose token allocation to follow: 4.0, 4.1 or 5.0 or a release of them "
-      "(default 5.0). Known: 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0 (any "
-      "release of those lines); others are refused (6.0's replica order depends on the cluster's history: --history)" },
+      "(default 5.0). Known: 1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and 6.0 (any "
+      "release of those lines); others are refused. 6.0: the sets and Owns are 5.0's; its "
+      "order follows the cluster's history (--history FILE); without one the order is "
+      "5.0's, and getendpoints and describering say so on stderr" },
     { "--history", "FILE",
       "Cassandra 6.0: replay this cluster history (register, keyspace, unsafe_join, join, "
       "leave, move and replace lines; doc/cassandra-6.md) and give replicas in the order it "

@@ -158,3 +158,34 @@ tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_replication 
     }
     return p;
 }
+
+/* Which rule ordered the replica lists a command shows (getendpoints, describering),
+ * said once on stderr: the tokens (3.2-5.0's walk, or before 3.2's), the history
+ * (history_placement says it), or a server's lists. */
+void order_note(tr_ctx *ctx, const tokenring_placement *p)
+{
+    static bool said;
+    int order = tokenring_placement_order(p);
+    if (said || order == TOKENRING_ORDER_HISTORY)
+        return;
+    said = true;
+    const char *v = ctx->opt.cassandra_version;
+    if (order == TOKENRING_ORDER_SERVER)
+        fprintf(stderr, "tokenring: note: replica order: the server's lists\n");
+    else if (v && strncmp(v, "6.0", 3) == 0 && (v[3] == 0 || v[3] == '.' || v[3] == '-'))
+        fprintf(stderr, "tokenring: note: replica order: from the tokens (Cassandra 3.2 to "
+                        "5.0's rule); the sets are 6.0's, but 6.0 orders each range by the "
+                        "cluster's history (even the first replica may differ): give --history "
+                        "FILE for 6.0's order (doc/cassandra-6.md)\n");
+    else if (ctx->opt.rules == TOKENRING_RULES_3_0)
+        fprintf(stderr, "tokenring: note: replica order: from the tokens (Cassandra before "
+                        "3.2's rule, --cassandra-version %s)\n", v);
+    else
+        fprintf(stderr, "tokenring: note: replica order: from the tokens (Cassandra 3.2 to "
+                        "5.0's rule; 6.0 follows the cluster's history: --history FILE)\n");
+}
+
+const tokenring_history *tool_history(void)
+{
+    return history;
+}

@@ -182,6 +182,7 @@ TOOL_COMMAND(cmd_getendpoints_any)
     size_t n;
     struct key *keys = endpoint_keys(ctx, &n);
     tokenring_placement *p = build_placement_empty_ok(ctx, r);
+    order_note(ctx, p);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");
     for (size_t i = 0; i < n; i++) {
@@ -227,6 +228,7 @@ TOOL_COMMAND(cmd_describering_any)
     check_args(ctx, 1, 1, "KEYSPACE");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     tokenring_placement *p = build_placement_empty_ok(ctx, r);
+    order_note(ctx, p);
     size_t nt, cap = token_cap(ctx->ring);
     tokenring_ring_tokens(ctx->ring, &nt);
     char *s = malloc(cap), *e = malloc(cap);

@@ -219,6 +219,7 @@ TOOL_COMMAND(cmd_getendpoints)
     size_t n;
     struct key *keys = endpoint_keys(ctx, &n);
     tokenring_placement *p = build_placement_empty_ok(ctx, r);
+    order_note(ctx, p);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");
     for (size_t i = 0; i < n; i++) {
@@ -260,6 +261,7 @@ TOOL_COMMAND(cmd_describering)
     check_args(ctx, 1, 1, "KEYSPACE");
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     tokenring_placement *p = build_placement_empty_ok(ctx, r);
+    order_note(ctx, p);
     size_t nt;
     tokenring_ring_tokens(ctx->ring, &nt);
     if (ctx->opt.json)

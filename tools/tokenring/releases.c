@@ -7,13 +7,14 @@
 
 #include "tool.h"
 
-/* Release lines (MAJOR.MINOR) the tool models: replica order (3.2 changed it), nodetool's
- * layouts (4.0 added ports), token allocation (4.0 to 5.0, planning.c). */
+/* Release lines (MAJOR.MINOR) the tool models: replica order (3.2 changed it; 6.0 made it
+ * follow the cluster's history: --history, history.c), nodetool's layouts (4.0 added
+ * ports), token allocation (4.0 to 5.0, planning.c). */
 static const char *const known_lines[] = { "1.2", "2.0", "2.1", "2.2", "3.0", "3.1", "3.2",
                                            "3.3", "3.4", "3.5", "3.6", "3.7", "3.8", "3.9",
-                                           "3.10", "3.11", "4.0", "4.1", "5.0" };
+                                           "3.10", "3.11", "4.0", "4.1", "5.0", "6.0" };
 
-const char *const known_releases_text = "1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1 and 5.0";
+const char *const known_releases_text = "1.2, 2.0, 2.1, 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and 6.0";
 
 /* MAJOR.MINOR of V (already accepted by tokenring_cassandra_rules_for_version) in out. */
 static void line_of(const char *v, char *out, size_t cap)
@@ -31,11 +32,6 @@ void check_release(const char *v)
     for (size_t i = 0; i < sizeof known_lines / sizeof *known_lines; i++)
         if (strcmp(line, known_lines[i]) == 0)
             return;
-    if (strcmp(line, "6.0") == 0)
-        die(EXIT_USAGE, "option --cassandra-version: Cassandra 6.0 is not modelled yet (its "
-                        "transactional cluster metadata changes how nodes join and leave and "
-                        "the replica order); the tool knows %s",
-            known_releases_text);
     die(EXIT_USAGE, "option --cassandra-version: unknown Cassandra release '%s' (release line "
                     "%s); the tool knows %s",
         v, line, known_releases_text);

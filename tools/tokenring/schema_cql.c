@@ -472,6 +472,12 @@ static void parse_keyspace(tr_ctx *ctx, struct parser *ps)
      * SCHEMA), as the library's system_schema.keyspaces reader skips them */
     static const char *const local[] = { "LocalStrategy'", "EverywhereStrategy'",
                                          "MetaStrategy'" };
+    /* Cassandra 6.0's metadata keyspace, shown with NetworkTopologyStrategy but placed on
+     * the CMS members only (MetaStrategy), as the library's reader skips it */
+    if (strcmp(name, "system_cluster_metadata") == 0) {
+        free(name);
+        return;
+    }
     for (size_t i = 0; i < sizeof local / sizeof *local; i++)
         for (const char *p = open->s; p + strlen(local[i]) <= close->s; p++)
             if (memcmp(p, local[i], strlen(local[i])) == 0) {

@@ -8,6 +8,7 @@
  *   help.c      --help and --man from that table
  *   input.c     loading the cluster (files, demo ring, --keyspace), its lookups
  *   history.c   --history FILE: Cassandra 6.0's order replayed from a cluster's history
+ *   concurrent.c  concurrent: which planned operations Cassandra 6.0 lets run at once
  *   keys.c      keys and token lists from the command line or stdin
  *   schema.c    tables' partition keys from a pasted schema (--schema): the tables,
  *               cqlsh system_schema.columns
@@ -235,6 +236,10 @@ void load_cluster(tr_ctx *ctx);
 void load_history(tr_ctx *ctx);
 /* The history's placement of r laid over the tool's ring; NULL without --history. */
 tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_replication *r);
+/* says once on stderr which rule ordered P's replica lists (commands that show an order) */
+void order_note(tr_ctx *ctx, const tokenring_placement *p);
+/* the --history replayed (NULL without --history) */
+const tokenring_history *tool_history(void);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
 /* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
  * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from

@@ -140,6 +140,32 @@ def test_history_refuses_bad_steps():
         h.placement("3")
 
 
+def test_history_locks_and_concurrent():
+    """6.0's locked ranges (read in its source): a join at 500 between tokens 0 and 10^6
+    splits (0, 10^6] and moves (0, 500]; joins far apart run at once, next to each other
+    not (the C test's ring)."""
+    h = tokenring.History("register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\n"
+                          "register 10.0.0.3 dc1 r1\nunsafe_join 10.0.0.1 0\n"
+                          "unsafe_join 10.0.0.2 1000000\n")
+    assert sorted(h.locked_ranges("1", "join 10.0.0.3 500")) == [
+        (0, 500), (0, 1000000), (500, 1000000)]
+    # the range up to the minimum token: right is None
+    assert (1000000, None) in h.locked_ranges("3", "join 10.0.0.3 500")
+    with pytest.raises(tokenring.NotFoundError, match="no keyspace of the history"):
+        h.locked_ranges("dc1=9", "join 10.0.0.3 500")
+    with pytest.raises(tokenring.ParseError, match="not an operation that locks"):
+        h.locked_ranges("1", "register 10.0.0.4 dc1 r1")
+    text = "".join("register 10.0.1.%d dc1 r1\n" % (i + 1) for i in range(16))
+    text += "".join("unsafe_join 10.0.1.%d %d\n" % (i + 1, (i - 6) * 10**17) for i in range(12))
+    h = tokenring.History(text)
+    assert h.concurrent(["join 10.0.1.13 50", "join 10.0.1.14 %d" % (45 * 10**16),
+                         "join 10.0.1.15 %d" % (15 * 10**16), "leave 10.0.1.1",
+                         "move 10.0.1.5 %d" % (-15 * 10**16)]) == [None, None, 0, 1, 0]
+    assert h.concurrent([]) == []
+    with pytest.raises(TypeError):
+        h.concurrent("join 10.0.1.13 50")
+
+
 def test_from_lists_upper_part():
     ring = sample_ring()
     n = len(ring.tokens)

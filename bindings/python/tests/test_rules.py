@@ -11,7 +11,10 @@ from tokenring import CassandraRules, Replication, cassandra_rules
     ("2.2.19", CassandraRules.RULES_3_0), ("3.2", CassandraRules.RULES_3_2),
     ("3.11.17", CassandraRules.RULES_3_2), ("4.0.14", CassandraRules.RULES_3_2),
     ("4.1.7", CassandraRules.RULES_3_2), ("5.0.6", CassandraRules.RULES_3_2),
-    ("5.0-rc1", CassandraRules.LATEST)])
+    ("5.0-rc1", CassandraRules.LATEST), ("5.0.9", CassandraRules.RULES_3_2),
+    # 6.0: the sets and the walk of 5.0; its order follows the history (Placement from a
+    # tokenring.History), which no rules value says
+    ("6.0-alpha2", CassandraRules.RULES_3_2), ("6.0", CassandraRules.LATEST)])
 def test_versions(version, rules):
     assert cassandra_rules(version) is rules or cassandra_rules(version) == rules
 
@@ -19,7 +22,10 @@ def test_versions(version, rules):
 @pytest.mark.parametrize("bad,error", [("", tokenring.ParseError), ("3", tokenring.ParseError),
                                        ("3.x", tokenring.ParseError),
                                        ("0.9", tokenring.RangeError),
-                                       ("100.1", tokenring.RangeError)])
+                                       ("100.1", tokenring.RangeError),
+                                       ("7.0", tokenring.RangeError),
+                                       ("6.1", tokenring.RangeError),
+                                       ("4.2", tokenring.RangeError)])
 def test_bad_versions(bad, error):
     with pytest.raises(error, match="Cassandra version"):
         cassandra_rules(bad)

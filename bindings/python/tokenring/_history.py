@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: Apache-2.0
 """Cassandra 6.0's replica order replayed from a cluster's history (history.h)."""
-from typing import Any, Dict, Optional
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from ._errors import check, new_error
 from ._ffi import ffi, lib
@@ -61,3 +61,43 @@ class History(Handle):
             p._adopt(pp[0], ring, repl, True)
             self._placements[key] = p
         return p
+
+    def locked_ranges(self, replication: ReplicationLike,
+                      operation: str) -> List[Tuple[int, Optional[int]]]:
+        """The ranges Cassandra 6.0 would lock in ``replication``'s placement to prepare
+        ``operation`` (``"join ADDRESS TOKENS"``, ``"leave ADDRESS"``, ``"move ADDRESS
+        TOKEN"``, ``"replace OLD NEW"``) now (``tokenring_history_locked_ranges``): pairs
+        ``(left, right)`` of ``(left, right]``, ``right`` None up to the minimum token.
+        NotFoundError for a replication of no keyspace of the history."""
+        repl = Replication.of(replication)
+        data = operation.encode("utf-8")
+        n = ffi.new("size_t *")
+        cap = 64
+        while True:
+            buf = ffi.new("int64_t[]", 2 * cap)
+            err = new_error()
+            rc = lib.tokenring_history_locked_ranges(buf, cap, n, self._p(), repl._p(), data,
+                                                     len(data), err)
+            if rc == lib.TOKENRING_E_BUFSIZE:
+                cap = n[0]
+                continue
+            check(rc, err)
+            mn = -(1 << 63)
+            return [(buf[2 * i], None if buf[2 * i + 1] == mn else buf[2 * i + 1])
+                    for i in range(n[0])]
+
+    def concurrent(self, operations: Sequence[str]) -> List[Optional[int]]:
+        """Whether planned operations can run at once on Cassandra 6.0
+        (``tokenring_history_concurrent``): per operation, the index of the first earlier
+        one whose locked ranges it meets (6.0 refuses to prepare it while that one runs),
+        or None."""
+        if isinstance(operations, str):
+            raise TypeError("operations: a sequence of operation lines, not one str")
+        data = "".join(op + "\n" for op in operations).encode("utf-8")
+        n = ffi.new("size_t *")
+        cap = max(1, len(operations))
+        buf = ffi.new("uint32_t[]", cap)
+        err = new_error()
+        check(lib.tokenring_history_concurrent(buf, cap, n, self._p(), data, len(data), err),
+              err)
+        return [None if buf[i] == 0xFFFFFFFF else buf[i] for i in range(n[0])]

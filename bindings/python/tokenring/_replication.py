@@ -20,8 +20,9 @@ class CassandraRules(enum.IntEnum):
     #: Cassandra before 3.2 (2.x, 3.0.x, 3.1): skip nodes of used racks, then append them
     #: when every rack has a replica.
     RULES_3_0 = 1
-    #: Cassandra 3.2 and later (3.11, 4.0, 4.1, 5.0): a used rack's node is taken at once
-    #: while the rf - racks budget lasts. The default.
+    #: Cassandra 3.2 and later (3.11, 4.0, 4.1, 5.0; 6.0's sets, its order following the
+    #: history): a used rack's node is taken at once while the rf - racks budget lasts.
+    #: The default.
     RULES_3_2 = 2
     LATEST = 2
 
@@ -29,9 +30,15 @@ class CassandraRules(enum.IntEnum):
 def cassandra_rules(version: str) -> CassandraRules:
     """The rules of a Cassandra release, e.g. ``cassandra_rules("3.0.30")``.
 
+    Known release lines: 1.2, 2.0 to 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and 6.0. 6.0 gives
+    ``RULES_3_2``: its sets, ranges and ownership are 5.0's, but its replica *order*
+    follows the cluster's history (a placement from ``tokenring.History``, or the server's
+    lists, ``Placement.from_describering``); a placement from tokens has the 5.0 order.
+
     Raises:
         ParseError: not ``MAJOR.MINOR[.PATCH][-SUFFIX]``.
-        RangeError: a major version outside 1..99.
+        RangeError: a major version outside 1..99, or a release line the library does
+            not know (e.g. ``"4.2"``, ``"7.0"``).
     """
     out = ffi.new("int *")
     err = new_error()

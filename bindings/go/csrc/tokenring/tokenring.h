@@ -1803,13 +1803,21 @@ typedef enum tokenring_cassandra_rules {
 
 /**
  * The rules of a Cassandra release: "MAJOR.MINOR" with an optional ".PATCH" and an
- * optional suffix after '-' (e.g. "3.0.30", "3.11.17", "4.1", "5.0-rc1"). Releases before
- * 3.2 give #TOKENRING_RULES_3_0, later ones #TOKENRING_RULES_3_2.
+ * optional suffix after '-' (e.g. "3.0.30", "3.11.17", "4.1", "5.0-rc1", "6.0-alpha2").
+ * Releases before 3.2 give #TOKENRING_RULES_3_0, later ones #TOKENRING_RULES_3_2.
+ * The release lines known are 1.2, 2.0 to 2.2, 3.0 to 3.11, 4.0, 4.1, 5.0 and 6.0; any
+ * other line (e.g. "4.2", "6.1", "7.0") is refused, since it may place replicas otherwise.
+ * 6.0 gives #TOKENRING_RULES_3_2: its replica sets, ranges and ownership are 5.0's, but
+ * its replica *order* follows the cluster's history, which no rules value says: a
+ * placement built from tokens has the 5.0 order (tokenring_placement_order() says
+ * #TOKENRING_ORDER_TOKENS); 6.0's order comes from tokenring_history_placement() or the
+ * server's lists (tokenring_placement_from_lists()).
  * @param[out] rules_out receives a ::tokenring_cassandra_rules
  * @param version the NUL-terminated release
  * @param[out] err optional detail
  * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL), #TOKENRING_E_PARSE (not a release
- *         number), #TOKENRING_E_RANGE (major version 0 or above 99)
+ *         number), #TOKENRING_E_RANGE (major version 0 or above 99, or a release line the
+ *         library does not know)
  * @since 1.2
  */
 TOKENRING_API int tokenring_cassandra_rules_for_version(int *rules_out, const char *version,
@@ -4893,7 +4901,8 @@ TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *mi
  * 6.0 appends replicas added in one step in the order of Java's hash of that address.
  * Murmur3 tokens. The distributed system keyspaces of 6.0 (SimpleStrategy 1, 2 and 3)
  * exist from the start, so a keyspace sharing one of their replications shares its
- * history. Each operation runs to completion (no concurrent operations).
+ * history. Each operation runs to completion; tokenring_history_concurrent() says which
+ * planned operations 6.0 would let run at once.
  *
  * A history is immutable once replayed; any number of threads may read it at once.
  */
@@ -4961,6 +4970,66 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
                                               const tokenring_history *history,
                                               const tokenring_replication *replication,
                                               tokenring_error *err);
+
+/**
+ * The token ranges Cassandra 6.0 would lock in @p replication's placement to prepare
+ * @p operation now, after the history: the range of every replica the operation's read
+ * deltas add or remove (`PlacementTransitionPlan.affectedRanges()`), ranges as 6.0 cuts
+ * them (at the minimum token too). Read in the 6.0-alpha2 source (doc/cassandra-6.md);
+ * the verdicts of tokenring_history_concurrent() are checked against 6.0's own classes.
+ * @param[out] ranges_out receives pairs (left, right) of ranges (left, right], right ==
+ *        INT64_MIN for the range up to the minimum token; room for @p cap pairs
+ * @param cap the number of pairs @p ranges_out holds
+ * @param[out] count_out receives the number of ranges (also when #TOKENRING_E_BUFSIZE)
+ * @param history the history
+ * @param replication a replication of one of the history's keyspaces
+ * @param operation one step line: `join ADDRESS TOKEN[,TOKEN...]`, `leave ADDRESS`,
+ *        `move ADDRESS TOKEN` or `replace OLD_ADDRESS NEW_ADDRESS` (nodes registered in
+ *        the history)
+ * @param len its length
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL argument), #TOKENRING_E_PARSE (not one
+ *         of those operations), #TOKENRING_E_NOTFOUND (a node not registered or not in
+ *         the ring, or a replication of no keyspace), #TOKENRING_E_EXISTS,
+ *         #TOKENRING_E_IMPOSSIBLE (as tokenring_history_replay() for the step),
+ *         #TOKENRING_E_EMPTY (no node in the ring), #TOKENRING_E_BUFSIZE, #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_history_locked_ranges(int64_t *ranges_out, size_t cap,
+                                                  size_t *count_out,
+                                                  const tokenring_history *history,
+                                                  const tokenring_replication *replication,
+                                                  const char *operation, size_t len,
+                                                  tokenring_error *err);
+
+/**
+ * Whether planned operations can run at once on Cassandra 6.0: each is planned on the
+ * history as it is (as 6.0 plans an operation while others are in progress: their
+ * tokens are not in its token map yet), and 6.0 refuses to prepare an operation whose
+ * locked ranges (tokenring_history_locked_ranges(), over every replication of the
+ * history's keyspaces) meet those of one in progress: an intersection, or two ranges
+ * both at the minimum token (`LockedRanges.intersects`).
+ * The operations are prepared in the order given, each while the earlier ones it did not
+ * refuse are in progress (a refused one holds no locks).
+ * @param[out] conflicts_out receives, per operation in order, the index of the first
+ *        earlier operation, itself not refused, whose locks it meets (6.0 refuses it
+ *        while that one runs), or UINT32_MAX (it can start); room for @p cap
+ * @param cap the number of entries @p conflicts_out holds
+ * @param[out] count_out receives the number of operations (also when
+ *        #TOKENRING_E_BUFSIZE)
+ * @param history the history
+ * @param operations the operations, one step line each (as in
+ *        tokenring_history_locked_ranges(); blank lines and `#` comments skipped)
+ * @param len its length
+ * @param[out] err optional detail; for a bad operation it names its line
+ * @return as tokenring_history_locked_ranges()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t cap,
+                                               size_t *count_out,
+                                               const tokenring_history *history,
+                                               const char *operations, size_t len,
+                                               tokenring_error *err);
 
 #ifdef __cplusplus
 }

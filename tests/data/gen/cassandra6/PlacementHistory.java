@@ -149,6 +149,35 @@ public class PlacementHistory {
                     cm = run(seq.finishReplace);
                     break;
                 }
+                case "reset": { // a new cluster (several scenarios in one run)
+                    cm = new ClusterMetadata(Murmur3Partitioner.instance);
+                    keyspaces.clear();
+                    for (var p : DistributedSchema.distributedKeyspacesWithGeneration())
+                        keyspaces.put(p.left.name, p.left);
+                    schemaSet = false;
+                    System.out.println(line);
+                    continue;
+                }
+                case "prepare_join":
+                case "prepare_leave":
+                case "prepare_move":
+                case "prepare_replace": {
+                    // only the Prepare* transformation: the operation stays in progress,
+                    // its ranges locked; prints whether 6.0 accepts it now
+                    NodeId n = id(f[1]);
+                    Transformation t = f[0].equals("prepare_join") ? new PrepareJoin(n, tokens(f[2]), PROVIDER, true, false)
+                                     : f[0].equals("prepare_leave") ? new PrepareLeave(n, true, PROVIDER, LeaveStreams.Kind.UNBOOTSTRAP)
+                                     : f[0].equals("prepare_move") ? new PrepareMove(n, tokens(f[2]), PROVIDER, false)
+                                     : new PrepareReplace(n, id(f[2]), PROVIDER, true, false);
+                    Transformation.Result r = t.execute(cm);
+                    if (r.isRejected()) {
+                        System.out.println("prepare rejected " + line);
+                    } else {
+                        cm = r.success().metadata;
+                        System.out.println("prepare ok " + line);
+                    }
+                    continue;
+                }
                 default:
                     throw new IllegalArgumentException("unknown step: " + line);
             }
