@@ -38,12 +38,18 @@ else
   echo "rust: cargo clippy is not installed: lint skipped"
 fi
 # --workspace publishes the -sys crate to a local registry first (cargo 1.90 or newer).
+# That registry lives in the target directory, and cargo unpacks its crates under
+# ~/.cargo/registry/src in a folder named after the registry's path, where a crate of the same
+# version from an earlier run (a -sys crate without today's declarations) would be reused:
+# package in a target directory of this run's own.
+pkg_target=$(mktemp -d)
+trap 'rm -rf "$pkg_target"' EXIT
 if "$CARGO" publish --help 2>/dev/null | grep -q -- '--workspace'; then
   set -x
-  "$CARGO" publish --workspace --dry-run --allow-dirty
+  CARGO_TARGET_DIR="$pkg_target" "$CARGO" publish --workspace --dry-run --allow-dirty
   set +x
 else
   set -x
-  "$CARGO" publish -p libtokenring-sys --dry-run --allow-dirty
+  CARGO_TARGET_DIR="$pkg_target" "$CARGO" publish -p libtokenring-sys --dry-run --allow-dirty
   set +x
 fi
