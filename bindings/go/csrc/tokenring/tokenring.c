@@ -17183,8 +17183,7 @@ static int record_out(struct ebuf *b, const struct record *r, bool names, tokenr
             eput(b, k ? "-+--" : "--", k ? 4 : 2);
         eline_end(b);
     }
-    (void)err;
-    return b->oom ? TOKENRING_E_NOMEM : TOKENRING_OK;
+    return b->oom ? tr_fail(err, TOKENRING_E_NOMEM, "out of memory") : TOKENRING_OK;
 }
 
 static bool same_columns(const struct record *a, const struct record *b)
