@@ -474,33 +474,6 @@ const char *node_name(tr_ctx *ctx, uint32_t idx)
     return info.name;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-    return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* Sorted distinct datacenter names of the cluster (all nodes, any state). */
-const char **cluster_dcs(tr_ctx *ctx, size_t *count)
-{
-    size_t n = tokenring_cluster_node_count(ctx->cluster), k = 0;
-    const char **dcs = calloc(n + 1, sizeof *dcs);
-    if (!dcs)
-        die(EXIT_INTERNAL, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        tokenring_cluster_node_info info;
-        tokenring_cluster_node(&info, ctx->cluster, i);
-        bool seen = false;
-        for (size_t j = 0; j < k; j++)
-            if (strcmp(dcs[j], info.datacenter) == 0)
-                seen = true;
-        if (!seen)
-            dcs[k++] = info.datacenter;
-    }
-    qsort(dcs, k, sizeof *dcs, cmp_str);
-    *count = k;
-    return dcs;
-}
-
 const char *only_dc(tr_ctx *ctx)
 {
     size_t ndc;

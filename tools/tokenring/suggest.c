@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* "Did you mean": the known name closest to a mistyped one (Levenshtein distance, ASCII
  * case ignored), and the lookups of datacenter names given on the command line, checked
- * once before a command runs so that every command says the same thing. */
+ * once before a command runs so that every command says the same thing; and the sorted
+ * datacenter names of the cluster they are checked against (cluster_dcs). */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,4 +152,31 @@ void check_dc_lookups(tr_ctx *ctx, const char *cmd)
                             "planned as a new one%s\n",
                     given[g].flag, dc, hint);
     }
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorted distinct datacenter names of the cluster (all nodes, any state). */
+const char **cluster_dcs(tr_ctx *ctx, size_t *count)
+{
+    size_t n = tokenring_cluster_node_count(ctx->cluster), k = 0;
+    const char **dcs = calloc(n + 1, sizeof *dcs);
+    if (!dcs)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        tokenring_cluster_node_info info;
+        tokenring_cluster_node(&info, ctx->cluster, i);
+        bool seen = false;
+        for (size_t j = 0; j < k; j++)
+            if (strcmp(dcs[j], info.datacenter) == 0)
+                seen = true;
+        if (!seen)
+            dcs[k++] = info.datacenter;
+    }
+    qsort(dcs, k, sizeof *dcs, cmp_str);
+    *count = k;
+    return dcs;
 }
