@@ -351,6 +351,14 @@ static void expand_on(void **state)
     t = expand_with(" rack        | r3   \n", " rack        | r|3\n");
     fails(AUTO, t, 0, TOKENRING_E_PARSE, 16, 17, "column rack", "without EXPAND ON", NULL);
     free(t);
+    /* a line with no column name before its '|' (found by fuzzing: the name's trim ran
+     * past its start) */
+    t = expand_with(" rack        | r3   \n", "             | r3\n");
+    fails(AUTO, t, 0, TOKENRING_E_PARSE, 16, 14, "expected a column name before '|'", NULL);
+    free(t);
+    t = expand_with(" rack        | r3   \n", "| r3\n");
+    fails(AUTO, t, 0, TOKENRING_E_PARSE, 16, 1, "expected a column name", NULL);
+    free(t);
     t = expand_with(" rack        | r3   \n", " zone        | r3\n");
     fails(AUTO, t, 0, TOKENRING_E_PARSE, 12, 1, "differ from those of the row on line 5",
           NULL);

@@ -17309,10 +17309,15 @@ int tr_paste_expand(const char *text, size_t len, char **out, size_t *out_len,
             break;
         }
         struct field *f = &r->f[r->n];
-        size_t a = 0, e = (size_t)(bar - line);
+        size_t a = 0, e = trim_right(line, (size_t)(bar - line));
         while (a < e && is_ws(line[a]))
             a++;
-        e = trim_right(line, e);
+        if (a == e) {
+            rc = tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)(bar - line) + 1,
+                            "expected a column name before '|' in the record of line %u "
+                            "(cqlsh EXPAND ON output)", (unsigned)r->line);
+            break;
+        }
         size_t va = (size_t)(bar - line) + 1, ve = trim_right(line, n);
         while (va < ve && is_ws(line[va]))
             va++;
