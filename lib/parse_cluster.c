@@ -916,12 +916,109 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
     return TOKENRING_OK;
 }
 
+/* Makes room in the name index for count nodes in all, rehashing into a larger table
+ * (nothing changes on failure). */
+static int hash_reserve(tokenring_cluster *cl, size_t count)
+{
+    if (count * 2 <= cl->hcap)
+        return TOKENRING_OK;
+    size_t ncap = cl->hcap ? cl->hcap : 64;
+    while (count * 2 > ncap)
+        ncap *= 2;
+    uint32_t *h = ncap <= UINT32_MAX ? tr_calloc(ncap, sizeof *h) : NULL;
+    if (!h)
+        return TOKENRING_E_NOMEM;
+    for (size_t i = 0; i < cl->hashed; i++) {
+        const char *nm = cl->nodes[i].name;
+        size_t k = (size_t)name_hash(nm, strlen(nm)) & (ncap - 1);
+        while (h[k])
+            k = (k + 1) & (ncap - 1);
+        h[k] = (uint32_t)i + 1;
+    }
+    tr_free(cl->hash);
+    cl->hash = h;
+    cl->hcap = ncap;
+    return TOKENRING_OK;
+}
+
+/* The merge of an input that only adds nodes with known tokens to a cluster with a
+ * topology (the router builder's row by row, a peer at a time): appended in place, each
+ * node added to the cluster's topology, so that a row costs its own size and not the
+ * cluster's. The outcome, errors included, is the general merge's: the topology refuses
+ * what rebuild_topology() would, and nothing changes on failure. Sets *applies to false
+ * (and changes nothing) when the input is of another kind. */
+static int merge_append(tokenring_cluster *target, tokenring_cluster *staging, bool *applies,
+                        tokenring_error *err)
+{
+    *applies = false;
+    if (target->n == 0 || !target->topo || target->hashed != target->n ||
+        staging->partitioner != target->partitioner || staging->check_disjoint ||
+        staging->nks || staging->nskipped || staging->n == 0)
+        return TOKENRING_OK;
+    for (size_t i = 0; i < staging->n; i++) {
+        const struct tr_cnode *s = &staging->nodes[i];
+        size_t idx;
+        if (!s->known || s->ntok == 0 ||
+            tr_cl_find(target, s->name, strlen(s->name), &idx) == TOKENRING_OK)
+            return TOKENRING_OK;
+        for (size_t j = 0; j < i; j++)
+            if (strcmp(staging->nodes[j].name, s->name) == 0)
+                return TOKENRING_OK;
+    }
+    *applies = true;
+    size_t total = target->n + staging->n;
+    if (total > target->cap) {
+        size_t ncap = target->cap ? target->cap : 8;
+        while (ncap < total)
+            ncap *= 2;
+        struct tr_cnode *nn = tr_reallocarray(target->nodes, ncap, sizeof *nn);
+        if (!nn)
+            return tr_cl_fail_nomem(err);
+        target->nodes = nn;
+        target->cap = ncap;
+    }
+    if (hash_reserve(target, total) != TOKENRING_OK)
+        return tr_cl_fail_nomem(err);
+    for (size_t i = 0; i < staging->n; i++) {
+        const struct tr_cnode *nd = &staging->nodes[i];
+        tokenring_error tmp;
+        memset(&tmp, 0, sizeof tmp);
+        int rc = add_cnode(target->topo, target->partitioner, nd, &tmp);
+        if (rc == TOKENRING_OK && (nd->state != TOKENRING_STATE_NORMAL ||
+                                   nd->liveness != TOKENRING_UP))
+            rc = tokenring_topology_set_state(target->topo, nd->name,
+                                              (tokenring_node_state)nd->state,
+                                              (tokenring_liveness)nd->liveness, &tmp);
+        if (rc != TOKENRING_OK) {
+            /* back out the nodes this merge added (the one that failed too, when it
+             * was added before its state was refused) */
+            for (size_t j = i + 1; j-- > 0;)
+                (void)tokenring_topology_remove_node(target->topo, staging->nodes[j].name,
+                                                     NULL);
+            return tr_fail_at(err, rc, nd->line, nd->column, "node %s: %s", nd->name,
+                              tmp.message[0] ? tmp.message : tokenring_strerror(rc));
+        }
+    }
+    for (size_t i = 0; i < staging->n; i++) {
+        target->nodes[target->n] = staging->nodes[i];
+        memset(&staging->nodes[i], 0, sizeof staging->nodes[i]);
+        (void)hash_add(target, target->n++); /* room reserved above: cannot fail */
+    }
+    target->partitioner_fixed |= staging->partitioner_fixed;
+    target->flags |= staging->flags;
+    return TOKENRING_OK;
+}
+
 /* Merges staging into a copy of target; on success the copy replaces target. */
 int tr_cl_merge(tokenring_cluster *target, tokenring_cluster *staging,
                       tokenring_error *err)
 {
+    bool applies;
+    int rc = merge_append(target, staging, &applies, err);
+    if (applies)
+        return rc;
     tokenring_cluster merged;
-    int rc = cluster_copy(&merged, target);
+    rc = cluster_copy(&merged, target);
     if (rc != TOKENRING_OK) {
         tr_cl_clear(&merged);
         return tr_cl_fail_nomem(err);

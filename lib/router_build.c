@@ -57,9 +57,12 @@ TOKENRING_API void tokenring_router_builder_free(tokenring_router_builder *build
 /* Room for the per-node settings of every node of the cluster. */
 static int grow(tokenring_router_builder *b, tokenring_error *err)
 {
-    size_t n = b->cl.n;
-    if (n <= b->cap)
+    size_t need = b->cl.n;
+    if (need <= b->cap)
         return TOKENRING_OK;
+    size_t n = b->cap ? b->cap : 16; /* doubling: a row at a time costs O(1) amortised */
+    while (n < need)
+        n *= 2;
     uint64_t *tags = tr_reallocarray(b->tags, n, sizeof *tags);
     if (!tags)
         return nomem(err);

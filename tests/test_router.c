@@ -449,6 +449,12 @@ static void test_builder_errors(void **state)
     assert_int_equal(tokenring_router_builder_add_peer(b, names[1], "dc1", "r1", NULL, tok_ptr[0],
                                                        VN, &err),
                      TOKENRING_E_EXISTS); /* tokens held by another node */
+    assert_non_null(strstr(err.message, names[1]));
+    /* ... which left nothing behind: the node is added afresh with its own tokens */
+    assert_int_equal(tokenring_router_builder_add_peer(b, names[1], "dc1", "r1", NULL, tok_ptr[1],
+                                                       VN, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_router_builder_set_node(b, names[1], 7, 0, &err), TOKENRING_OK);
     assert_int_equal(tokenring_router_builder_add_peer(b, "10.9.9.9", "dc1", "r1", NULL, NULL, 0,
                                                        &err),
                      TOKENRING_OK);
