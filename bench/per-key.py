@@ -101,7 +101,7 @@ def python_figures(c_batch):
         f"scalar: `token(key)` per key ({fast})": scalar,
         "scalar: pure cffi `token` (`TOKENRING_NO_SPEEDUPS=1`)": scalar_py,
         f"list: `tokens(list_of_bytes)` ({fast})": lambda: tokens(keys),
-        "list: pure cffi (`b''.join`, offsets, `tokens_packed`)":
+        'list: pure cffi (`b"".join`, offsets, `tokens_packed`)':
             lambda: packed(*pack(keys)),
         "numpy: `tokens_packed(uint8 buffer, uint64 offsets)`": lambda: packed(data, offsets),
     }
