@@ -122,21 +122,30 @@ static PyObject *sp_tokens_into(PyObject *self, PyObject *const *args, Py_ssize_
                      count * (Py_ssize_t)sizeof(int64_t));
         return NULL;
     }
-    /* no Python code runs in the loop (exact types only, no callbacks), so the list
-     * cannot change under it */
-    PyObject **items = PySequence_Fast_ITEMS(seq);
+    /* No Python code should run in the loop (exact types only; the one allocation, a
+     * non-ASCII str's UTF-8 copy, is a bytes object, which the garbage collector does not
+     * track). Still, each item is held while it is read and the size read again, so that
+     * a list changed under the loop cannot be read past its end. */
     char *o = (char *)out.buf;
     int done = 1;
     for (Py_ssize_t i = 0; i < count; i++) {
         const char *p;
         Py_ssize_t n;
         PyObject *tmp = NULL;
-        if (!key_bytes(items[i], &p, &n, &tmp)) {
+        if (i >= PySequence_Fast_GET_SIZE(seq)) {
+            done = 0;
+            break;
+        }
+        PyObject *item = PySequence_Fast_GET_ITEM(seq, i);
+        Py_INCREF(item);
+        if (!key_bytes(item, &p, &n, &tmp)) {
+            Py_DECREF(item);
             done = 0;
             break;
         }
         int64_t t = hash_key(n ? p : NULL, (size_t)n);
         Py_XDECREF(tmp);
+        Py_DECREF(item);
         memcpy(o + i * (Py_ssize_t)sizeof t, &t, sizeof t); /* any alignment */
     }
     PyBuffer_Release(&out);
