@@ -134,3 +134,24 @@ def test_disabled_gives_the_pure_paths():
     want = [tokenring.token(k) for k in keys]
     assert out[0] + "]" == str(want)
     assert "[" + out[1].strip() == str(want)
+
+
+def test_list_path_without_numpy_gives_a_list():
+    # without numpy, tokens() returns a list of ints on both paths
+    code = textwrap.dedent("""
+        import sys
+        sys.modules["numpy"] = None  # import numpy fails
+        import tokenring
+        assert not tokenring.HAVE_NUMPY
+        keys = [b"a", "b\\u00e9", bytearray(b"c")]
+        got = tokenring.tokens(keys)
+        assert type(got) is list, type(got)
+        assert got == [tokenring.token(k) for k in keys]
+        mixed = tokenring.tokens([b"a", memoryview(b"b")])
+        assert mixed == [tokenring.token(b"a"), tokenring.token(b"b")]
+        print("ok")
+    """)
+    for env in ({}, {"TOKENRING_NO_SPEEDUPS": "1"}):
+        out = subprocess.run([sys.executable, "-c", code], env=dict(os.environ, **env),
+                             check=True, capture_output=True, text=True).stdout
+        assert out.strip() == "ok"
