@@ -6,7 +6,10 @@
  *   - lookups next to a plain sorted-array lower_bound over the ring's tokens with a flat
  *     per-token replica array (the "flat C" layout the drivers are measured against), and
  *     next to the memory floor: hash + one read of a row at a position taken from the token,
- *     no search (what any layout whose rows outgrow the caches pays per key).
+ *     no search (what any layout whose rows outgrow the caches pays per key); the same
+ *     plus one read of the tokens (what an exact lookup over tokens past the caches pays),
+ *     the batched floor (16 rows prefetched, then read); and the floor of a row whose
+ *     position waits on one read of a radix table as large as the library's index.
  * Fixed key sets (seeded), every figure the median of repeated runs.
  *
  *   bench-ring [--quick]      prints the tables; see doc/performance.md
@@ -414,6 +417,8 @@ typedef struct {
     const int64_t *ktok; /* each key's token */
     uint32_t *sets;      /* scratch for the batched route */
     size_t nkeys, klen;
+    const uint32_t *btab; /* floor: a radix table as large as the library's index */
+    unsigned bshift;
 } work;
 
 #define NOINLINE __attribute__((noinline))
@@ -645,6 +650,62 @@ static NOINLINE uint64_t w_route_floor(const work *w)
     return acc;
 }
 
+/* The floor with one token read: the same, plus one read of the sorted tokens at that
+ * position, issued next to the row's (both addresses come from the hash; neither waits on
+ * the other). An exact lookup on a ring whose tokens are past the caches reads at least one
+ * token line and one row: this is what it cannot go below. */
+static NOINLINE uint64_t w_route_floor_tok(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < w->nkeys; i++) {
+        uint64_t t = (uint64_t)tokenring_token(w->keys + i * w->klen, w->klen);
+        __extension__ unsigned __int128 wide = (unsigned __int128)t * w->ntok;
+        size_t r = (size_t)(wide >> 64);
+        acc += (uint64_t)w->sorted[r];
+        const uint32_t *rp = w->flat + r * w->width;
+        for (uint32_t k = 0; k < w->width; k++)
+            acc += rp[k];
+    }
+    return acc;
+}
+
+/* The floor with one dependent read: the row's position read from a radix table on the
+ * token's top bits (as large as the library's index: 2 bytes per token), then the row: a
+ * design whose row address waits on one table read (no search) pays this. */
+static NOINLINE uint64_t w_route_floor_dep(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t i = 0; i < w->nkeys; i++) {
+        uint64_t t = (uint64_t)tokenring_token(w->keys + i * w->klen, w->klen);
+        const uint32_t *rp = w->flat + (size_t)w->btab[(t ^ (UINT64_C(1) << 63)) >> w->bshift] *
+                                           w->width;
+        for (uint32_t k = 0; k < w->width; k++)
+            acc += rp[k];
+    }
+    return acc;
+}
+
+/* The batched floor: 16 keys hashed and their rows prefetched, then read (no search):
+ * what a batch that reads each key's row cannot go below. */
+static NOINLINE uint64_t w_route_floor_batch(const work *w)
+{
+    uint64_t acc = 0;
+    for (size_t g = 0; g < w->nkeys; g += BGROUP) {
+        size_t m = w->nkeys - g < BGROUP ? w->nkeys - g : BGROUP;
+        const uint32_t *rp[BGROUP];
+        for (size_t j = 0; j < m; j++) {
+            uint64_t t = (uint64_t)tokenring_token(w->keys + (g + j) * w->klen, w->klen);
+            __extension__ unsigned __int128 wide = (unsigned __int128)t * w->ntok;
+            rp[j] = w->flat + (size_t)(wide >> 64) * w->width;
+            __builtin_prefetch(rp[j]);
+        }
+        for (size_t j = 0; j < m; j++)
+            for (uint32_t k = 0; k < w->width; k++)
+                acc += rp[j][k];
+    }
+    return acc;
+}
+
 static NOINLINE tokenring_ring *w_ring_build(const tokenring_topology *topo)
 {
     tokenring_ring *ring = NULL;
@@ -672,7 +733,7 @@ static NOINLINE tokenring_placement *w_map_update_build(const tokenring_placemen
 }
 
 static int callgrind; /* --callgrind: run each workload once, no timing */
-static char baseline_rows[8][640]; /* the baselines table, printed after the rings table */
+static char baseline_rows[8][768]; /* the baselines table, printed after the rings table */
 static int baseline_count;
 
 static void bench_ring(const ring_spec *spec)
@@ -795,8 +856,19 @@ static void bench_ring(const ring_spec *spec)
     st.key = aligned_alloc(64, st.nblocks * SB * sizeof *st.key);
     st.idx = malloc(st.nblocks * SB * sizeof *st.idx);
     stree_fill(&st, sorted, ntok, 0, 0);
+    /* the dependent floor's table: 2^bits entries with bits = floor(log2 ntok) - 1, as the
+     * library's index (lib/index.c), each the first token of its bucket */
+    unsigned bbits = 1;
+    while (bbits < 24 && ((size_t)1 << (bbits + 2)) <= ntok)
+        bbits++;
+    uint32_t *btab = malloc(((size_t)1 << bbits) * sizeof *btab);
+    for (size_t b = 0, i = 0; b < ((size_t)1 << bbits); b++) {
+        while (i < ntok && (((uint64_t)sorted[i] ^ (UINT64_C(1) << 63)) >> (64 - bbits)) < b)
+            i++;
+        btab[b] = (uint32_t)(i < ntok ? i : 0);
+    }
     work w = { ring, pl, sorted, flat, eyt, eflat, &st, ntok, width, keys, offs, ktok, sets,
-               nkeys, klen };
+               nkeys, klen, btab, 64 - bbits };
     /* the baselines must give the library's answers: checked on every key before timing
      * (not under callgrind, which counts each workload's one call) */
     for (size_t i = 0; !callgrind && i < nkeys; i++) {
@@ -822,7 +894,9 @@ static void bench_ring(const ring_spec *spec)
         floor_x[REPEATS];
     double b_bf[REPEATS], b_eyt[REPEATS], b_lib[REPEATS], b_bfb[REPEATS], b_eytb[REPEATS],
         b_libb[REPEATS], b_floor[REPEATS], b_obf[REPEATS], x_single[REPEATS], x_batch[REPEATS],
-        x_text[REPEATS], f_single[REPEATS], f_batch[REPEATS], b_st[REPEATS], b_stb[REPEATS];
+        x_text[REPEATS], f_single[REPEATS], f_batch[REPEATS], b_st[REPEATS], b_stb[REPEATS],
+        b_ftok[REPEATS], b_fbatch[REPEATS], f_tok[REPEATS], f_bb[REPEATS], b_fdep[REPEATS],
+        f_dep[REPEATS];
     for (int r = 0; r < reps; r++) {
         uint64_t acc = 0;
         double t0 = now_ns();
@@ -865,6 +939,21 @@ static void bench_ring(const ring_spec *spec)
         double u9 = now_ns();
         acc += w_route_stree_batch(&w);
         double u10 = now_ns();
+        acc += w_route_floor_tok(&w);
+        double u11 = now_ns();
+        if (!callgrind) /* callgrind counts one call each */
+            acc += w_route(&w);
+        double u12 = now_ns();
+        acc += w_route_floor_batch(&w);
+        double u13 = now_ns();
+        if (!callgrind) /* callgrind counts one call each */
+            acc += w_route_batch(&w);
+        double u14 = now_ns();
+        acc += w_route_floor_dep(&w);
+        double u15 = now_ns();
+        if (!callgrind) /* callgrind counts one call each */
+            acc += w_route(&w);
+        double u16 = now_ns();
         double kn = (double)nkeys;
         b_bf[r] = (u1 - t7) / kn;
         b_eyt[r] = (u2 - u1) / kn;
@@ -876,6 +965,12 @@ static void bench_ring(const ring_spec *spec)
         b_obf[r] = (u8 - u7) / kn;
         b_st[r] = (u9 - u8) / kn;
         b_stb[r] = (u10 - u9) / kn;
+        b_ftok[r] = (u11 - u10) / kn;
+        f_tok[r] = ((u12 - u11) / kn) / b_ftok[r]; /* single, next to it in time */
+        b_fbatch[r] = (u13 - u12) / kn;
+        f_bb[r] = ((u14 - u13) / kn) / b_fbatch[r]; /* batched, next to it in time */
+        b_fdep[r] = (u15 - u14) / kn;
+        f_dep[r] = ((u16 - u15) / kn) / b_fdep[r]; /* single, next to it in time */
         double single_best = b_bf[r] < b_eyt[r] ? b_bf[r] : b_eyt[r];
         if (b_st[r] < single_best)
             single_best = b_st[r];
@@ -917,13 +1012,16 @@ static void bench_ring(const ring_spec *spec)
                median(floor_x, reps));
         snprintf(baseline_rows[baseline_count++], sizeof baseline_rows[0],
                  "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | **%.2fx** | %.2fx | %.1f | %.1f | %.1f | "
-                 "%.1f | **%.2fx** | %.1f | %.2f | %.2f | %.1f | %.1f |",
+                 "%.1f | **%.2fx** | %.1f | %.2f | %.2f | %.1f | %.1f | %.1f | %.2f | %.1f | "
+                 "%.2f | %.1f | %.2f |",
                  spec->name, median(b_lib, reps), median(b_bf, reps), median(b_eyt, reps),
                  median(b_st, reps), median(rep_base, reps), median(x_single, reps),
                  median(x_text, reps), median(b_libb, reps), median(b_bfb, reps),
                  median(b_eytb, reps), median(b_stb, reps),
                  median(x_batch, reps), median(b_floor, reps), median(f_single, reps),
-                 median(f_batch, reps), median(b_obf, reps), median(own_base, reps));
+                 median(f_batch, reps), median(b_obf, reps), median(own_base, reps),
+                 median(b_ftok, reps), median(f_tok, reps), median(b_fbatch, reps),
+                 median(f_bb, reps), median(b_fdep, reps), median(f_dep, reps));
     } else {
         printf("%s: %zu tokens, %zu keys per lookup workload\n", spec->name, ntok, nkeys);
     }
@@ -933,6 +1031,7 @@ static void bench_ring(const ring_spec *spec)
     free(ktok);
     free(sets);
     free(flat);
+    free(btab);
     free(sorted);
     free(eyt);
     free(eflat);
@@ -1062,9 +1161,11 @@ int main(int argc, char **argv)
            "single vs textbook | library batched | branchless batched | Eytzinger batched | "
            "S-tree batched | "
            "**batched speed-up vs strongest** | floor ns | single / floor | batched / floor | "
-           "owner ns (branchless) | owner ns (textbook) |\n");
+           "owner ns (branchless) | owner ns (textbook) | floor + one token read ns | "
+           "single / (floor + token) | batched floor ns | batched / batched floor | "
+           "floor, row after one table read ns | single / that floor |\n");
     printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-           "---:|\n");
+           "---:|---:|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < baseline_count; i++)
         printf("%s\n", baseline_rows[i]);
     return 0;

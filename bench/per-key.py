@@ -6,7 +6,9 @@ next to that ecosystem's own fastest way (issue 34). Not a test: prints one Mark
   C       bench-ring (this build): tokenring_token / tokenring_tokens next to the reference
           Murmur3; hash + replicas single and batched next to the strongest hand-written
           baseline (branchless lower_bound with prefetch, Eytzinger or S-tree, the fastest);
-  Python  in this process: tokenring.token per key, tokenring.tokens(list), tokens_packed
+  Python  in this process: tokenring.token per key, tokenring.tokens(list) (both through
+          the C fast paths of tokenring._speedups where built, and on the pure-cffi paths
+          for context), tokens_packed
           over a numpy buffer + offsets, tokens_packed over an Arrow binary column's buffers,
           each next to a loop over cassandra-driver's C murmur3 (cassandra.murmur3.murmur3);
   Go      go test -bench in bindings/go: Token per key, KeyBatch.TokensInto, hash + replicas
@@ -49,7 +51,7 @@ def c_figures():
         cells = [x.strip().strip("*").rstrip("x") for x in line.strip().strip("|").split("|")]
         if cells and cells[0] == "16" and len(cells) == 6:  # hashing, 16-byte keys
             c["token"], c["ref"], c["tokens"] = float(cells[1]), float(cells[2]), float(cells[4])
-        elif len(cells) == 18 and cells[0][:1].isdigit() and "x" in cells[0]:
+        elif len(cells) >= 18 and cells[0][:1].isdigit() and "x" in cells[0]:
             ring = cells[0].split(",")[0]
             v = [float(x) for x in cells[1:]]
             c[ring] = {"single": v[0], "bf": v[1], "eyt": v[2], "st": v[3], "text": v[4],
@@ -88,9 +90,19 @@ def python_figures(c_batch):
         for k in keys:
             token(k)
 
+    token_py, pack = tokenring._hash._token_py, tokenring._hash.pack_keys
+    fast = "C fast path" if tokenring._hash._speedups is not None else "no C fast path built"
+
+    def scalar_py():
+        for k in keys:
+            token_py(k)
+
     sides = {
-        "scalar: `token(key)` per key": scalar,
-        "list: `tokens(list_of_bytes)`": lambda: tokens(keys),
+        f"scalar: `token(key)` per key ({fast})": scalar,
+        "scalar: pure cffi `token` (`TOKENRING_NO_SPEEDUPS=1`)": scalar_py,
+        f"list: `tokens(list_of_bytes)` ({fast})": lambda: tokens(keys),
+        'list: pure cffi (`b"".join`, offsets, `tokens_packed`)':
+            lambda: packed(*pack(keys)),
         "numpy: `tokens_packed(uint8 buffer, uint64 offsets)`": lambda: packed(data, offsets),
     }
     if pa is not None:
@@ -105,7 +117,8 @@ def python_figures(c_batch):
     # the answers agree before anything is timed
     want = [murmur3(k) for k in keys[:1000]]
     for name, fn in sides.items():
-        got = [token(k) for k in keys[:1000]] if name.startswith("scalar") else fn()
+        got = [(token if "pure" not in name else token_py)(k) for k in keys[:1000]] \
+            if name.startswith("scalar") else fn()
         if [int(x) for x in got[:1000]] != want:
             raise SystemExit(f"per-key: {name} disagrees with cassandra.murmur3")
     for name, fn in sides.items():

@@ -66,7 +66,13 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
      * branch, whenever eight tokens follow lo (all but the ring's last buckets). Eight
      * rather than four: a bucket of 2 to 4 tokens on average still holds more than four
      * often enough (about one lookup in six) for the narrowing loop above to mispredict. */
-    if (lo + 8 <= idx->count) {
+    if (__builtin_expect(idx->count >= 8, 1)) {
+        /* In the ring's last buckets fewer than eight tokens follow lo: count the last
+         * eight instead, from count - 8 < lo (the tokens between it and lo are below t, so
+         * counting them too gives the same answer): no data-dependent branch there either
+         * (on a 48-token ring one key in six ends in those buckets). */
+        if (lo + 8 > idx->count)
+            lo = idx->count - 8;
         const int64_t *q = tok + lo; /* one base: each compare is one load at a constant offset */
         lo += (uint32_t)(q[0] < t) + (uint32_t)(q[1] < t) + (uint32_t)(q[2] < t) +
               (uint32_t)(q[3] < t) + (uint32_t)(q[4] < t) + (uint32_t)(q[5] < t) +

@@ -746,6 +746,15 @@ static bool finish(tokenring_placement *p, rowbuf *rb)
         }
         p->repeat_bits = bits;
         bits = NULL;
+        if (n <= TR_SET_TABLES_MAX) {
+            p->set_first = tr_malloc((size_t)next * sizeof *p->set_first);
+            if (!p->set_first)
+                goto out;
+            for (size_t i = n; i-- > 0;) /* from the end: the first range of a set wins */
+                p->set_first[set[i]] = (uint32_t)i;
+            p->range_set = set;
+            set = NULL;
+        }
     }
     ok = true;
 out:
@@ -765,6 +774,8 @@ static void placement_destroy(tokenring_placement *p)
     tr_free(p->repeat_rank);
     tr_free(p->set_sample);
     tr_free(p->set_mask);
+    tr_free(p->range_set);
+    tr_free(p->set_first);
     tokenring_replication_free(p->replication);
     tokenring_ring_free(p->ring);
     tr_free(p);

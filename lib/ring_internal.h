@@ -315,7 +315,16 @@ struct tokenring_placement {
     uint32_t *set_sample;   /* first range of sets 0, 16, 32, ... (NULL when no repeat) */
     uint16_t *set_mask;     /* per 16 sets: bit j set when set 16k + j has more repeats
                                before its first range than set 16k */
+    /* On small rings with repeats (at most TR_SET_TABLES_MAX ranges), both directions as
+     * plain tables, read instead of the rank: the set of each range and the first range of
+     * each set (8 bytes per range at most, 32 KiB): there the rank's branches on the
+     * repeats, which a fifth of the ranges of a 48-token ring are, cost more than the
+     * lookup. NULL otherwise (the rank above is then the only way). */
+    uint32_t *range_set;
+    uint32_t *set_first;
 };
+
+#define TR_SET_TABLES_MAX 4096
 
 /* Set bits of x, without a popcount instruction: a dozen instructions inline.
  * (__builtin_popcountll is a library call unless the build targets a CPU that has one.) */
@@ -380,6 +389,8 @@ static inline uint32_t tr_range_set(const struct tokenring_placement *p, uint32_
 {
     if (!p->repeat_bits)
         return r;
+    if (p->range_set)
+        return p->range_set[r];
     uint32_t before = tr_repeats_before(p, r);
     if (__builtin_expect((p->repeat_bits[r >> 6] >> (r & 63)) & 1, 0))
         return p->repeat_set[before];
@@ -394,6 +405,8 @@ static inline uint32_t tr_set_range(const struct tokenring_placement *p, uint32_
 {
     if (!p->repeat_bits)
         return s;
+    if (p->set_first)
+        return p->set_first[s];
     uint32_t a = p->set_sample[s >> 4] + (s & 15);
     if (__builtin_expect(!((p->set_mask[s >> 4] >> (s & 15)) & 1), 1))
         return a;

@@ -95,7 +95,7 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
 static void random_rings(void **state)
 {
     (void)state;
-    static const size_t sizes[] = { 1, 2, 3, 7, 48, 100, 1000, 24576, 256000 };
+    static const size_t sizes[] = { 1, 2, 3, 7, 8, 9, 15, 48, 100, 1000, 24576, 256000 };
     for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++) {
         int64_t *tok = malloc(sizes[s] * sizeof *tok);
         for (size_t i = 0; i < sizes[s]; i++)

@@ -177,6 +177,7 @@ static void test_rank_paths(void **state)
         { 9, 32, 3, 1, "dc1=2,dc2=2,dc3=2" }, /* NTS, one rack per datacenter */
         { 24, 16, 2, 3, "dc1=3,dc2=2" },
         { 96, 16, 3, 3, "dc1=3,dc2=3,dc3=3" }, /* few repeats: the common case */
+        { 8, 640, 1, 2, "3" }, /* past TR_SET_TABLES_MAX ranges: the rank alone */
     };
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         tokenring_ring *ring =
@@ -195,6 +196,27 @@ static void test_rank_paths(void **state)
             assert_true(tokenring_placement_set_count(pl) < ntok);
         }
         check_placement(pl);
+        /* small rings with repeats read plain tables instead of the rank (both ways);
+         * hidden, the rank answers the same */
+        size_t ntok = 0;
+        tokenring_ring_tokens(ring, &ntok);
+        bool small = ntok <= TR_SET_TABLES_MAX && tokenring_placement_set_count(pl) < ntok;
+        assert_int_equal(pl->range_set != NULL, small);
+        assert_int_equal(pl->set_first != NULL, small);
+        if (small) {
+            size_t nsets = tokenring_placement_set_count(pl);
+            for (size_t r = 0; r < ntok; r++)
+                assert_int_equal(pl->set_first[pl->range_set[r]] <= r, true);
+            uint32_t *range_set = pl->range_set, *set_first = pl->set_first;
+            pl->range_set = pl->set_first = NULL;
+            for (size_t r = 0; r < ntok; r++)
+                assert_int_equal(tr_range_set(pl, (uint32_t)r), range_set[r]);
+            for (size_t k = 0; k < nsets; k++)
+                assert_int_equal(tr_set_range(pl, (uint32_t)k), set_first[k]);
+            check_placement(pl);
+            pl->range_set = range_set;
+            pl->set_first = set_first;
+        }
         tokenring_placement_free(pl);
         tokenring_replication_free(repl);
         tokenring_ring_free(ring);

@@ -23,4 +23,5 @@ atexit.register(shutil.rmtree, build_base, ignore_errors=True)
 
 setup(version=tb.header_version(tb.locate()),
       cffi_modules=["tokenring_cffi_build.py:ffibuilder"],
+      ext_modules=tb.speedups_extensions(),
       options={"build": {"build_base": build_base}})

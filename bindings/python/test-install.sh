@@ -42,11 +42,14 @@ wheel=$(ls "$tmp"/dist/libtokenring-*.whl)
 # The sdist carries the single-file source; the wheel the extension, and no library.
 tar tzf "$sdist" >"$tmp/sdist.txt"
 grep -q '/csrc/tokenring/tokenring\.c$' "$tmp/sdist.txt" || { echo "sdist lacks csrc/tokenring/tokenring.c" >&2; exit 1; }
+grep -q '/tokenring/_speedups\.c$' "$tmp/sdist.txt" || { echo "sdist lacks tokenring/_speedups.c" >&2; exit 1; }
 "$tmp/tools/bin/python" - "$wheel" <<'PYEOF'
 import sys, zipfile
 names = zipfile.ZipFile(sys.argv[1]).namelist()
 assert any(n.startswith("tokenring/_native") for n in names), names
 assert not any("libtokenring.so" in n for n in names), names
+# the optional C fast paths are built where a compiler is (CPython, as here)
+assert any(n.startswith("tokenring/_speedups") for n in names), names
 print("wheel:", ", ".join(n for n in names if "_native" in n))
 PYEOF
 

@@ -389,15 +389,60 @@ def make_ffibuilder(config: Optional[LibConfig] = None):
     return ffi
 
 
+SPEEDUPS_MODULE = "tokenring._speedups"
+SPEEDUPS_SOURCE = os.path.join("tokenring", "_speedups.c")  # relative to this directory
+
+
+def speedups_extensions() -> list:
+    """The optional CPython extension ``tokenring._speedups`` (per-key fast paths of
+    ``token`` and ``tokens``; it links against nothing: the cffi module hands it the
+    library's function). Empty on other Pythons (PyPy's cffi calls are already cheap).
+    ``optional``: a failure to compile it leaves the pure-cffi paths, never a failed
+    install."""
+    import platform  # noqa: PLC0415
+    if platform.python_implementation() != "CPython":
+        return []
+    from setuptools import Extension  # noqa: PLC0415
+    return [Extension(SPEEDUPS_MODULE, [SPEEDUPS_SOURCE], optional=True)]
+
+
+def build_speedups(out_dir: str, verbose: bool = False) -> Optional[str]:
+    """Compile ``tokenring._speedups`` into ``out_dir`` next to the cffi module. Returns
+    its path, or None (with the reason on stderr) when it is not built."""
+    exts = speedups_extensions()
+    if not exts:
+        return None
+    from setuptools import Distribution  # noqa: PLC0415
+    here = os.path.dirname(os.path.abspath(__file__))
+    exts[0].sources = [os.path.join(here, SPEEDUPS_SOURCE)]
+    exts[0].optional = False  # report the failure here, then go on without it
+    dist = Distribution({"ext_modules": exts, "script_name": "tokenring_cffi_build.py"})
+    cmd = dist.get_command_obj("build_ext")
+    cmd.build_lib = out_dir
+    cmd.build_temp = os.path.join(out_dir, "speedups-build")
+    cmd.force = True
+    cmd.verbose = verbose
+    try:
+        cmd.ensure_finalized()
+        cmd.run()
+    except Exception as e:  # noqa: BLE001 - any compiler failure: the fallback applies
+        print(f"tokenring_cffi_build: {SPEEDUPS_MODULE} not built ({e}); token() and "
+              "tokens() use the pure-cffi paths", file=sys.stderr)
+        return None
+    return cmd.get_ext_fullpath(SPEEDUPS_MODULE)
+
+
 def build(config: LibConfig, out_dir: Optional[str] = None, verbose: bool = False) -> str:
-    """Compile the extension into ``out_dir`` (default: the config's ext_dir). Returns
-    the path of the built module."""
+    """Compile the extension into ``out_dir`` (default: the config's ext_dir), and the
+    optional ``tokenring._speedups`` next to it. Returns the path of the cffi module."""
     ffi = make_ffibuilder(config)
     out_dir = out_dir or config.ext_dir
     if not out_dir:
         raise BuildConfigError("no output directory: pass --out DIR")
     os.makedirs(out_dir, exist_ok=True)
-    return ffi.compile(tmpdir=out_dir, verbose=verbose)
+    path = ffi.compile(tmpdir=out_dir, verbose=verbose)
+    build_speedups(out_dir, verbose)
+    return path
 
 
 def _main(argv: Optional[Sequence[str]] = None) -> int:

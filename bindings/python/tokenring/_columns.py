@@ -5,6 +5,7 @@ arrays, pandas and polars Series, numpy arrays and plain sequences, as packed ke
 columns serialised as Cassandra serialises each CQL type; composite keys from several
 columns. pyarrow, pandas and polars are optional: they are never imported here unless the
 caller passes one of their objects (or asks for a frame)."""
+import array as _array
 import decimal as _decimal
 import ipaddress
 import uuid as _uuid
@@ -12,6 +13,7 @@ from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ._errors import RangeError
 from ._ffi import lib
+from . import _hash
 from ._hash import Key, as_key_bytes, pack_keys, tokens_packed
 from ._key import cql_type, encode_timestamp, parse_value
 
@@ -520,6 +522,14 @@ def tokens(keys: Union[Sequence[Key], Any], type: Any = None,
         return tokens_of_parts(packed_parts(keys, type, nulls), tokens_packed)
     if type is not None or nulls != "error":
         raise TypeError("type= and nulls= need numpy")
+    fast = _hash._speedups
+    if fast is not None and builtins_type(keys) in (list, tuple):
+        # each key's bytes hashed where they are, in one C loop (no packing); False when a
+        # key is of another type: the general path below then answers or names it
+        out = np.empty(len(keys), dtype=np.int64) if np is not None else \
+            _array.array("q", bytes(8 * len(keys)))
+        if fast.tokens_into(keys, out):
+            return out if np is not None else out.tolist()
     try:
         data, offsets, n = pack_keys(keys)
     except TypeError:

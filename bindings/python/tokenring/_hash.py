@@ -1,11 +1,19 @@
 # SPDX-License-Identifier: Apache-2.0
 """Murmur3Partitioner tokens of partition keys, single and batched."""
+import importlib as _importlib
+import os as _os
 from itertools import accumulate
 from typing import Any, Iterable, List, Sequence, Tuple, Union
 
 from ._errors import RangeError, check
 from ._ffi import ffi, lib
 from ._ints import U64, c_int
+
+try:  # the optional C fast paths of token() and tokens(list), see _load_speedups: a C
+    # module that imports nothing of the package (so no circle), absent when not built
+    _speedups_module: Any = _importlib.import_module(__name__.rpartition(".")[0] + "._speedups")
+except ImportError:
+    _speedups_module = None
 
 try:  # numpy is optional: batch results are numpy arrays when it is installed
     import numpy as _np
@@ -37,7 +45,7 @@ def as_key_bytes(key: Key) -> bytes:
     raise TypeError(f"a partition key must be bytes or str, not {type(key).__name__}")
 
 
-def token(key: Key) -> int:
+def _token_py(key: Key) -> int:
     """The Murmur3Partitioner token of one partition key, exactly as Cassandra computes it.
 
     ``str`` keys are hashed as their UTF-8 bytes (a CQL ``text`` key). The empty key gives
@@ -53,6 +61,28 @@ def token(key: Key) -> int:
 
 
 _token_c = lib.tokenring_token
+
+
+def _load_speedups() -> Any:
+    """The optional CPython extension ``tokenring._speedups`` (see its source), bound to
+    this cffi module's ``tokenring_token``; None when it is not built (PyPy, no compiler
+    at install time), of another contract, or TOKENRING_NO_SPEEDUPS is set."""
+    sp = _speedups_module
+    if sp is None or _os.environ.get("TOKENRING_NO_SPEEDUPS"):
+        return None
+    if getattr(sp, "API", None) != 1:
+        return None
+    sp._init(int(ffi.cast("uintptr_t", ffi.addressof(lib, "tokenring_token"))), _token_py)
+    return sp
+
+
+#: The C fast paths of :func:`token` and :func:`tokens` (None: the pure cffi paths).
+_speedups = _load_speedups()
+
+if _speedups is not None:
+    token = _speedups.token  # same answers and errors: other key types go to _token_py
+else:
+    token = _token_py
 
 
 def murmur3(key: Key, seed: int = 0) -> Tuple[int, int]:

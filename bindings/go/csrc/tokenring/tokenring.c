@@ -8037,7 +8037,13 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
      * branch, whenever eight tokens follow lo (all but the ring's last buckets). Eight
      * rather than four: a bucket of 2 to 4 tokens on average still holds more than four
      * often enough (about one lookup in six) for the narrowing loop above to mispredict. */
-    if (lo + 8 <= idx->count) {
+    if (__builtin_expect(idx->count >= 8, 1)) {
+        /* In the ring's last buckets fewer than eight tokens follow lo: count the last
+         * eight instead, from count - 8 < lo (the tokens between it and lo are below t, so
+         * counting them too gives the same answer): no data-dependent branch there either
+         * (on a 48-token ring one key in six ends in those buckets). */
+        if (lo + 8 > idx->count)
+            lo = idx->count - 8;
         const int64_t *q = tok + lo; /* one base: each compare is one load at a constant offset */
         lo += (uint32_t)(q[0] < t) + (uint32_t)(q[1] < t) + (uint32_t)(q[2] < t) +
               (uint32_t)(q[3] < t) + (uint32_t)(q[4] < t) + (uint32_t)(q[5] < t) +
@@ -12114,7 +12120,16 @@ struct tokenring_placement {
     uint32_t *set_sample;   /* first range of sets 0, 16, 32, ... (NULL when no repeat) */
     uint16_t *set_mask;     /* per 16 sets: bit j set when set 16k + j has more repeats
                                before its first range than set 16k */
+    /* On small rings with repeats (at most TR_SET_TABLES_MAX ranges), both directions as
+     * plain tables, read instead of the rank: the set of each range and the first range of
+     * each set (8 bytes per range at most, 32 KiB): there the rank's branches on the
+     * repeats, which a fifth of the ranges of a 48-token ring are, cost more than the
+     * lookup. NULL otherwise (the rank above is then the only way). */
+    uint32_t *range_set;
+    uint32_t *set_first;
 };
+
+#define TR_SET_TABLES_MAX 4096
 
 /* Set bits of x, without a popcount instruction: a dozen instructions inline.
  * (__builtin_popcountll is a library call unless the build targets a CPU that has one.) */
@@ -12179,6 +12194,8 @@ static inline uint32_t tr_range_set(const struct tokenring_placement *p, uint32_
 {
     if (!p->repeat_bits)
         return r;
+    if (p->range_set)
+        return p->range_set[r];
     uint32_t before = tr_repeats_before(p, r);
     if (__builtin_expect((p->repeat_bits[r >> 6] >> (r & 63)) & 1, 0))
         return p->repeat_set[before];
@@ -12193,6 +12210,8 @@ static inline uint32_t tr_set_range(const struct tokenring_placement *p, uint32_
 {
     if (!p->repeat_bits)
         return s;
+    if (p->set_first)
+        return p->set_first[s];
     uint32_t a = p->set_sample[s >> 4] + (s & 15);
     if (__builtin_expect(!((p->set_mask[s >> 4] >> (s & 15)) & 1), 1))
         return a;
@@ -19549,6 +19568,15 @@ static bool finish(tokenring_placement *p, rowbuf *rb)
         }
         p->repeat_bits = bits;
         bits = NULL;
+        if (n <= TR_SET_TABLES_MAX) {
+            p->set_first = tr_malloc((size_t)next * sizeof *p->set_first);
+            if (!p->set_first)
+                goto out;
+            for (size_t i = n; i-- > 0;) /* from the end: the first range of a set wins */
+                p->set_first[set[i]] = (uint32_t)i;
+            p->range_set = set;
+            set = NULL;
+        }
     }
     ok = true;
 out:
@@ -19568,6 +19596,8 @@ static void placement_destroy(tokenring_placement *p)
     tr_free(p->repeat_rank);
     tr_free(p->set_sample);
     tr_free(p->set_mask);
+    tr_free(p->range_set);
+    tr_free(p->set_first);
     tokenring_replication_free(p->replication);
     tokenring_ring_free(p->ring);
     tr_free(p);
