@@ -25532,7 +25532,7 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
         (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
         (rc = tr_check_rack_name(err, "rack", rack)) != TOKENRING_OK)
         return rc;
-    size_t index;
+    size_t index = 0;
     if (find_index(t, name, &index))
         return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' already exists", name);
     if (t->count >= (size_t)UINT32_MAX - 1)
@@ -25868,7 +25868,7 @@ TOKENRING_API int tokenring_topology_set_tokens128(tokenring_topology *topology,
                                                    const tokenring_token128 *tokens,
                                                    size_t token_count, tokenring_error *err)
 {
-    size_t index;
+    size_t index = 0;
     int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_RANDOM, &index, err);
     if (rc != TOKENRING_OK)
         return rc;
@@ -25884,7 +25884,7 @@ TOKENRING_API int tokenring_topology_set_tokens_bytes(tokenring_topology *topolo
                                                       const size_t *lens, size_t token_count,
                                                       tokenring_error *err)
 {
-    size_t index;
+    size_t index = 0;
     int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_BYTE_ORDERED, &index, err);
     if (rc != TOKENRING_OK)
         return rc;
@@ -25932,7 +25932,7 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
         return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
     if (name == NULL)
         return tr_fail(err, TOKENRING_E_INVAL, "node name is NULL");
-    size_t index;
+    size_t index = 0;
     if (!find_index(t, name, &index))
         return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
     tr_tnode *n = &t->nodes[index];
@@ -25988,7 +25988,7 @@ TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, co
                                                 tokenring_error *err)
 {
     tokenring_topology *t = topology;
-    size_t index;
+    size_t index = 0;
     int rc0 = set_tokens_check(t, name, TOKENRING_PARTITIONER_MURMUR3, &index, err);
     if (rc0 != TOKENRING_OK)
         return rc0;
@@ -26019,7 +26019,7 @@ TOKENRING_API int tokenring_topology_set_state(tokenring_topology *topology, con
         return tr_fail(err, TOKENRING_E_INVAL, "node state %d is not a tokenring_node_state", s);
     if (l < TOKENRING_UP || l > TOKENRING_UNKNOWN)
         return tr_fail(err, TOKENRING_E_INVAL, "liveness %d is not a tokenring_liveness", l);
-    size_t index;
+    size_t index = 0;
     if (!find_index(t, name, &index))
         return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
     t->nodes[index].state = s;
@@ -26057,7 +26057,7 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 {
     if (index_out == NULL || topology == NULL || name == NULL)
         return TOKENRING_E_INVAL;
-    size_t index;
+    size_t index = 0;
     if (!find_index(topology, name, &index))
         return TOKENRING_E_NOTFOUND;
     *index_out = index;
