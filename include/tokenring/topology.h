@@ -12,14 +12,12 @@
 #define TOKENRING_TOPOLOGY_H
 
 #include "tokenring/common.h"
+#include "tokenring/types.h"
 #include "tokenring/partitioner.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Mutable set of nodes with their datacenter, rack, tokens and state. @since 1.0 */
-typedef struct tokenring_topology tokenring_topology;
 
 /** A node's ring state, as `nodetool status` shows it. Values are ABI. @since 1.0 */
 typedef enum tokenring_node_state {
