@@ -37,12 +37,6 @@ static bool score_dominates(const score *a, const score *b)
     return a->max <= b->max && a->min >= b->min;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Where the candidates live. Murmur3: the topology's own tokens. RandomPartitioner: the
  * allocator plans on a projection of the ring to 64 bits (token t -> its bits 126..63,
  * sign bit flipped: order kept, widths to 2^-64 of the ring), Cassandra's candidate is
@@ -583,7 +577,7 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                      orc != TOKENRING_OK ? oerr.message : "its tokens are held by another node");
         goto out;
     }
-    qsort(best, T, sizeof *best, cmp_i64);
+    qsort(best, T, sizeof *best, tr_cmp_i64);
     if (rp) {
         /* the images, ascending as the plan (the projection keeps the order) */
         for (size_t i = 0; i < T; i++)

@@ -36,8 +36,6 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-__extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 i128;
 
 #define NIL UINT32_MAX
 #define TWO64 18446744073709551616.0
@@ -130,7 +128,7 @@ static void tset_remove(tset *s, int64_t t)
 /* ------------------------------------------------------------------- model */
 
 typedef struct anode {
-    i128 own;          /* exact effective ownership (token values) */
+    tr_i128 own;          /* exact effective ownership (token values) */
     uint32_t tokens;   /* tokens in the datacenter ring */
     uint32_t rack;
 } anode;
@@ -202,11 +200,11 @@ static void model_free(model *m)
     tr_free(m->taken.used);
 }
 
-static u128 slot_width(const model *m, uint32_t s)
+static tr_u128 slot_width(const model *m, uint32_t s)
 {
     if (m->ring_count == 1)
-        return (u128)1 << 64;
-    return (u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
+        return (tr_u128)1 << 64;
+    return (tr_u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
 }
 
 static void hist_add(model *m, uint32_t len, int delta)
@@ -301,9 +299,9 @@ static void recompute_all(model *m, uint32_t u)
         m->wl[s] = walk(m, s, NIL, NIL, m->rs + (size_t)s * m->rfcap, &cnt);
         m->rsn[s] = (uint8_t)cnt;
         hist_add(m, m->wl[s], +1);
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         for (uint32_t k = 0; k < cnt; k++)
-            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (i128)w;
+            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (tr_i128)w;
     }
 }
 
@@ -437,7 +435,7 @@ static bool in_set(const uint32_t *s, uint32_t n, uint32_t x)
 static bool evaluate(model *m, uint32_t j, uint32_t u, double uw, delta *d, uint32_t *tmp,
                      cand *out)
 {
-    u128 W = slot_width(m, j);
+    tr_u128 W = slot_width(m, j);
     if (W < 2)
         return false;
     /* Next to one of u's own tokens a new token of u changes no replica set: useless, and
@@ -567,19 +565,19 @@ static int ensure_slot(model *m)
 }
 
 /* Replaces slot s's replica set by a fresh walk, updating ownership. */
-static void refresh_slot(model *m, uint32_t s, u128 old_width)
+static void refresh_slot(model *m, uint32_t s, tr_u128 old_width)
 {
     uint32_t *rs = m->rs + (size_t)s * m->rfcap;
     for (uint32_t k = 0; k < m->rsn[s]; k++)
-        m->nodes[rs[k]].own -= (i128)old_width;
+        m->nodes[rs[k]].own -= (tr_i128)old_width;
     uint32_t cnt;
     hist_add(m, m->wl[s], -1);
     m->wl[s] = walk(m, s, NIL, NIL, rs, &cnt);
     m->rsn[s] = (uint8_t)cnt;
     hist_add(m, m->wl[s], +1);
-    u128 w = slot_width(m, s);
+    tr_u128 w = slot_width(m, s);
     for (uint32_t k = 0; k < cnt; k++)
-        m->nodes[rs[k]].own += (i128)w;
+        m->nodes[rs[k]].own += (tr_i128)w;
 }
 
 /* Inserts token `t` of node u before slot j (t inside (prev(j), j)); ring parameters must
@@ -604,7 +602,7 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
         return s;
     }
     /* Ranges whose walk reached j: remember them (walking back), then relink. */
-    u128 wj_old = slot_width(m, j);
+    tr_u128 wj_old = slot_width(m, j);
     uint32_t p = m->prev[j];
     m->prev[s] = p;
     m->next[s] = j;
@@ -613,9 +611,9 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
     m->ring_count++;
     m->nodes[u].tokens++;
     /* j keeps its set but shrinks. */
-    u128 wj_new = slot_width(m, j);
+    tr_u128 wj_new = slot_width(m, j);
     for (uint32_t k = 0; k < m->rsn[j]; k++)
-        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (i128)(wj_old - wj_new);
+        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (tr_i128)(wj_old - wj_new);
     refresh_slot(m, s, 0);
     /* Earlier ranges within the longest walk: refresh those whose walk reached j. */
     uint32_t q = p;
@@ -687,7 +685,7 @@ static bool refine_slot(model *m, uint32_t p, bool keep_apart)
         return false;
     tset_remove(&m->taken, m->tok[p]);
     tset_add(&m->taken, nt);
-    i128 d = (i128)step;
+    tr_i128 d = (tr_i128)step;
     for (uint32_t i = 0; i < an; i++)
         m->nodes[A[i]].own += d;
     for (uint32_t i = 0; i < bn; i++)
@@ -874,9 +872,9 @@ static int node_targets(model *m, uint32_t u, uint32_t T)
 static uint32_t place_neutral(model *m, uint32_t u, bool *nomem)
 {
     uint32_t best = NIL;
-    u128 bw = 0;
+    tr_u128 bw = 0;
     for (uint32_t s = m->nfirst[u]; s != NIL; s = m->nnext[s]) {
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         if (w >= 2 && w > bw) {
             bw = w;
             best = s;
@@ -1026,7 +1024,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             }
             uint32_t j = top.slot;
             uint64_t start = (uint64_t)m->tok[m->prev[j]];
-            u128 W = slot_width(m, j);
+            tr_u128 W = slot_width(m, j);
             uint64_t x = c.x;
             int64_t tk = (int64_t)(start + x);
             /* Step off tokens of other datacenters (or planned ones). */
@@ -1100,7 +1098,7 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
             return -1;
         sc->mine[t] = ns;
     }
-    i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
+    tr_i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
     if (halfway && !(moved_by = tr_calloc(T, sizeof *moved_by)))
         return -1;
     for (int round = 0; round < rounds; round++) {
@@ -1138,12 +1136,6 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
 }
 
 /* ------------------------------------------------------------------ entry points */
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static uint32_t rack_id(char ***names, size_t *ncount, const char *rack)
 {
@@ -1303,7 +1295,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
             }
             m.nodes[id].tokens = (uint32_t)info.token_count;
         }
-        qsort(pairs_t, k, sizeof *pairs_t, cmp_i64);
+        qsort(pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
         if (reserve_slots(&m, k + count * (size_t)num_tokens + 1)) {
             tr_free(pairs_t);
             goto nomem;
@@ -1315,7 +1307,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
             if (!in_group(&info, datacenter, only_rack, po))
                 continue;
             for (size_t j = 0; j < info.token_count; j++) {
-                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
+                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
                 m.node[hit - pairs_t] = (uint32_t)id;
             }
             id++;
@@ -1411,7 +1403,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         int64_t *o = tokens_out + i * num_tokens;
         for (uint32_t t = 0; t < num_tokens; t++)
             o[t] = m.tok[pslots[i * num_tokens + t]];
-        qsort(o, num_tokens, sizeof *o, cmp_i64);
+        qsort(o, num_tokens, sizeof *o, tr_cmp_i64);
         for (uint32_t t = 0; t < num_tokens; t++)
             if (tset_add(shared, o[t]))
                 goto nomem;
@@ -1603,7 +1595,7 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
                                              group <= (size_t)rf ? 1 : rf, false, true, NULL,
                                              0, false, NULL, err);
         if (jrc == TOKENRING_OK) {
-            qsort(alt, num_tokens, sizeof *alt, cmp_i64);
+            qsort(alt, num_tokens, sizeof *alt, tr_cmp_i64);
             memcpy(tokens_out, alt, num_tokens * sizeof *alt);
         }
         tr_free(alt);
@@ -1643,7 +1635,7 @@ static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
                                         false, NULL, err);
         if (rc != TOKENRING_OK)
             break;
-        qsort(mine, num_tokens, sizeof *mine, cmp_i64);
+        qsort(mine, num_tokens, sizeof *mine, tr_cmp_i64);
         char name[48];
         size_t where, n = i + 1;
         do /* a name no node has */

@@ -8,7 +8,6 @@
 #include "internal.h"
 #include "tokenring/analysis.h"
 
-__extension__ typedef unsigned __int128 u128;
 
 #define NONE UINT32_MAX
 #define KMAX TOKENRING_AVAILABILITY_MAX_K
@@ -23,7 +22,7 @@ typedef struct akey {
 
 typedef struct aslot {
     akey key;
-    u128 value;
+    tr_u128 value;
     uint8_t used;
 } aslot;
 
@@ -140,8 +139,8 @@ struct tokenring_availability {
     uint32_t k;
     size_t count;
     uint32_t *nodes; /* count * k */
-    u128 *widths;
-    u128 space;      /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 *widths;
+    tr_u128 space;      /* the whole ring in the widths' units (ring_space()) */
 };
 
 TOKENRING_API void tokenring_availability_free(tokenring_availability *a)
@@ -167,7 +166,7 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
     if (index >= a->count)
         return TOKENRING_E_RANGE;
     memcpy(nodes_out, a->nodes + index * a->k, a->k * sizeof *nodes_out);
-    u128 w = a->widths[index];
+    tr_u128 w = a->widths[index];
     if (width_out) {
         width_out->hi = (uint64_t)(w >> 64);
         width_out->lo = (uint64_t)w;
@@ -183,20 +182,20 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
  * 2^127 (describeOwnership's widths), and one per range on a ByteOrderedPartitioner ring,
  * whose tokens have no width (the design in doc/partitioners.md). The sets failing and
  * their order do not depend on it: they follow the ring's order alone. */
-static u128 range_width(const tokenring_ring *ring, size_t i)
+static tr_u128 range_width(const tokenring_ring *ring, size_t i)
 {
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM: {
         tokenring_range128 rg;
         tokenring_ring_range128(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return 1;
     default: {
         tokenring_range rg;
         tokenring_ring_range(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     }
 }
@@ -229,17 +228,17 @@ static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t
 }
 
 /* The whole ring in range_width()'s units: the denominator of every fraction. */
-static u128 ring_space(const tokenring_ring *ring)
+static tr_u128 ring_space(const tokenring_ring *ring)
 {
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM:
-        return (u128)1 << 127;
+        return (tr_u128)1 << 127;
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return ranges ? ranges : 1;
     default:
-        return (u128)1 << 64;
+        return (tr_u128)1 << 64;
     }
 }
 
@@ -354,13 +353,13 @@ static int add_completions(ctx *c, const uint32_t *base, unsigned m)
  * modulo 2^128: the inclusion-exclusion terms and partial sums may leave 0 .. 2^127 (a
  * RandomPartitioner width reaches 2^127, beyond a signed 128-bit integer), the result,
  * a width of the ring, does not. */
-static u128 eval_candidate(const ctx *c, const uint32_t *f)
+static tr_u128 eval_candidate(const ctx *c, const uint32_t *f)
 {
     unsigned k = c->k, full = (1u << k) - 1;
-    u128 total = 0;
+    tr_u128 total = 0;
     for (size_t cls = 0; cls < c->class_count; cls++) {
         /* A[mask] = width of sets of this class containing the nodes of mask. */
-        u128 A[1 << KMAX];
+        tr_u128 A[1 << KMAX];
         for (unsigned mask = 1; mask <= full; mask++) {
             uint32_t sub[KMAX];
             unsigned m = 0;
@@ -382,7 +381,7 @@ static u128 eval_candidate(const ctx *c, const uint32_t *f)
             if (!sub_fails(c, (uint32_t)cls, sub, m))
                 continue;
             /* Sets meeting f in exactly `mask`: inclusion-exclusion over supersets. */
-            u128 e = 0;
+            tr_u128 e = 0;
             for (unsigned sup = mask; sup <= full; sup = (sup + 1) | mask) {
                 int extra = __builtin_popcount(sup & ~mask);
                 e = (extra & 1) ? e - A[sup] : e + A[sup];
@@ -607,7 +606,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
     ctx c;
     memset(&c, 0, sizeof c);
     tokenring_placement *pl = NULL;
-    u128 *set_w = NULL;
+    tr_u128 *set_w = NULL;
     uint32_t *set_cls = NULL;
     uint32_t *cnt = NULL;
     uint32_t *dcnt = NULL;   /* per dc: replicas of the set that are down already */
@@ -802,7 +801,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
                 goto done;
             }
         }
-        u128 w = eval_candidate(&c, rows + i * KMAX);
+        tr_u128 w = eval_candidate(&c, rows + i * KMAX);
         if (w == 0)
             continue;
         memcpy(res->nodes + res->count * k, rows + i * KMAX, k * sizeof *rows);
@@ -899,12 +898,12 @@ TOKENRING_API int tokenring_availability_build_limited(
 struct tokenring_availability_summary {
     int unit;
     uint32_t k, n_units, top_count;
-    u128 breaking, total, worst;
+    tr_u128 breaking, total, worst;
     uint64_t sets;
     uint32_t *top_units; /* top_count * k */
-    u128 *top_w;
-    u128 space;          /* the whole ring in the widths' units (ring_space()) */
-    u128 down;           /* unavailable already with the failed nodes down */
+    tr_u128 *top_w;
+    tr_u128 space;          /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 down;           /* unavailable already with the failed nodes down */
 };
 
 typedef struct sm {
@@ -913,7 +912,7 @@ typedef struct sm {
     bool single;         /* units are single nodes */
     /* replica sets */
     size_t sets;
-    u128 *w;             /* width per set */
+    tr_u128 *w;             /* width per set */
     uint32_t *cnt;       /* sets * dcn: replicas per dc */
     uint32_t *fail;      /* sets * G: failed replicas per group */
     uint32_t *thr;       /* sets * G: failures in the group that break the set (NONE) */
@@ -926,20 +925,20 @@ typedef struct sm {
     uint32_t *ns_off, *ns;
     /* units -> nodes (CSR) */
     uint32_t *un_off, *un;
-    u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
+    tr_u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
     /* single-node shortcut */
-    u128 *crit_w;
+    tr_u128 *crit_w;
     uint32_t *crit_n;
     /* state */
-    u128 W;
+    tr_u128 W;
     size_t nbroken;
-    u128 W0;             /* W and nbroken with only the nodes already down failed */
+    tr_u128 W0;             /* W and nbroken with only the nodes already down failed */
     size_t nb0;
     uint32_t *chosen;    /* k */
-    u128 breaking;
+    tr_u128 breaking;
     /* top-N min-heap: worst of the kept at the root */
     size_t top_n, heap_len;
-    u128 *hw;
+    tr_u128 *hw;
     uint32_t *hu;        /* top_n * k */
     tr_progress *pg;
     tokenring_error *err;
@@ -1031,10 +1030,10 @@ static int unit_change(sm *s, uint32_t u, int delta)
     return TOKENRING_OK;
 }
 
-static u128 gcd128(u128 a, u128 b)
+static tr_u128 gcd128(tr_u128 a, tr_u128 b)
 {
     while (b) {
-        u128 t = a % b;
+        tr_u128 t = a % b;
         a = b;
         b = t;
     }
@@ -1042,18 +1041,18 @@ static u128 gcd128(u128 a, u128 b)
 }
 
 /* C(a, b) in 128 bits; *ovf set when it does not fit. */
-static u128 binom(uint64_t a, uint64_t b, bool *ovf)
+static tr_u128 binom(uint64_t a, uint64_t b, bool *ovf)
 {
     if (b > a)
         return 0;
     if (b > a - b)
         b = a - b;
-    u128 r = 1;
+    tr_u128 r = 1;
     for (uint64_t i = 1; i <= b; i++) {
         /* C(a-b+i, i) = C(a-b+i-1, i-1) * (a-b+i) / i, and i / gcd(r, i) divides a-b+i */
-        u128 g = gcd128(r, i);
-        u128 q = r / g, m = (u128)(a - b + i) / ((u128)i / g);
-        if (m != 0 && q > ~(u128)0 / m) {
+        tr_u128 g = gcd128(r, i);
+        tr_u128 q = r / g, m = (tr_u128)(a - b + i) / ((tr_u128)i / g);
+        if (m != 0 && q > ~(tr_u128)0 / m) {
             *ovf = true;
             return 0;
         }
@@ -1080,7 +1079,7 @@ static bool ranks_below(const sm *s, size_t a, size_t b)
 
 static void heap_swap(sm *s, size_t a, size_t b)
 {
-    u128 t = s->hw[a];
+    tr_u128 t = s->hw[a];
     s->hw[a] = s->hw[b];
     s->hw[b] = t;
     for (uint32_t i = 0; i < s->k; i++) {
@@ -1107,17 +1106,17 @@ static void heap_down(sm *s, size_t i)
 
 /* Does a set of width `w` still have a chance (the walk goes in lexicographic order, so a
  * later set with the width of the N-th best ranks below it)? */
-/* a + r * b, saturated at the largest u128: a bound that is only compared (widths reach
+/* a + r * b, saturated at the largest tr_u128: a bound that is only compared (widths reach
  * 2^127 on a RandomPartitioner ring, so a sum of two can overflow). */
-static u128 bound_sum(u128 a, uint32_t r, u128 b)
+static tr_u128 bound_sum(tr_u128 a, uint32_t r, tr_u128 b)
 {
-    u128 max = ~(u128)0;
+    tr_u128 max = ~(tr_u128)0;
     if (r && b > (max - a) / r)
         return max;
-    return a + (u128)r * b;
+    return a + (tr_u128)r * b;
 }
 
-static bool top_wants(const sm *s, u128 bound)
+static bool top_wants(const sm *s, tr_u128 bound)
 {
     if (!s->top_n || bound == 0)
         return false;
@@ -1125,7 +1124,7 @@ static bool top_wants(const sm *s, u128 bound)
 }
 
 /* Offers chosen[0..k-2] + last with width w. */
-static void top_offer(sm *s, uint32_t last, u128 w)
+static void top_offer(sm *s, uint32_t last, tr_u128 w)
 {
     if (!top_wants(s, w))
         return;
@@ -1207,7 +1206,7 @@ TOKENRING_API void tokenring_availability_summary_free(tokenring_availability_su
     tr_free(s);
 }
 
-static void put_u128(tokenring_u128 *out, u128 v)
+static void put_u128(tokenring_u128 *out, tr_u128 v)
 {
     if (out) {
         out->hi = (uint64_t)(v >> 64);
@@ -1249,7 +1248,7 @@ TOKENRING_API int tokenring_availability_summary_top(uint32_t *units_out,
     if (index >= s->top_count)
         return TOKENRING_E_RANGE;
     memcpy(units_out, s->top_units + index * s->k, s->k * sizeof *units_out);
-    u128 w = s->top_w[index];
+    tr_u128 w = s->top_w[index];
     put_u128(width_out, w);
     if (fraction_out)
         *fraction_out = (double)((long double)w / (long double)s->space);
@@ -1336,7 +1335,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                        unit_names[unit], U, U, unit_names[unit],
                        unit == TOKENRING_FAIL_NODES && nfailed ? " not down already" : "");
     bool ovf = false;
-    u128 total = binom(U, k, &ovf);
+    tr_u128 total = binom(U, k, &ovf);
     if (ovf)
         return tr_fail(err, TOKENRING_E_RANGE,
                        "C(%zu, %u) sets of failed %s do not fit in 128 bits", U, k,
@@ -1531,7 +1530,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
     }
     /* The width each unit holds (every set with a replica in it), suffix maxima. */
     {
-        u128 *g = tr_calloc(U + 1, sizeof *g);
+        tr_u128 *g = tr_calloc(U + 1, sizeof *g);
         uint32_t *seen = tr_calloc(sets + 1, sizeof *seen);
         if (!g || !seen) {
             tr_free(g);

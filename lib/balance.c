@@ -8,7 +8,6 @@
 #include "internal.h"
 #include "tokenring/analysis.h"
 
-__extension__ typedef unsigned __int128 tr_u128;
 
 static tokenring_u128 tr_u128_out(tr_u128 v)
 {

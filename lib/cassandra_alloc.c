@@ -43,8 +43,6 @@
 #error "tokenring_allocate_cassandra needs plain binary64 evaluation (FLT_EVAL_METHOD 0), e.g. SSE2 on x86"
 #endif
 
-__extension__ typedef __int128 i128;
-__extension__ typedef unsigned __int128 u128;
 
 #define NIL UINT32_MAX
 #define OUTSIDE (UINT32_MAX - 1) /* a node outside the allocation ring */
@@ -391,7 +389,7 @@ static double size64(int64_t from, int64_t to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-static i128 floor_half(i128 x)
+static tr_i128 floor_half(tr_i128 x)
 {
     return x >= 0 ? x / 2 : -((-x + 1) / 2);
 }
@@ -400,10 +398,10 @@ static i128 floor_half(i128 x)
 static int64_t midpoint64(int64_t l, int64_t r)
 {
     if (l < r)
-        return (int64_t)floor_half((i128)l + r);
-    i128 m = floor_half((i128)INT64_MAX - (i128)INT64_MIN + l + r);
+        return (int64_t)floor_half((tr_i128)l + r);
+    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + l + r);
     if (m > INT64_MAX)
-        m = (i128)INT64_MIN + (m - INT64_MAX);
+        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
     return (int64_t)m;
 }
 
@@ -448,31 +446,31 @@ static int64_t split64(int64_t l, int64_t r, double ratio)
     uint64_t digits;
     int scale;
     java_decimal(ratio, &digits, &scale);
-    i128 p = 1;
+    tr_i128 p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10;
-    i128 width = l < r ? (i128)r - l : ((i128)INT64_MAX - (i128)INT64_MIN) + r - l;
-    i128 t = (width * (i128)digits + (i128)l * p) / p;
+    tr_i128 width = l < r ? (tr_i128)r - l : ((tr_i128)INT64_MAX - (tr_i128)INT64_MIN) + r - l;
+    tr_i128 t = (width * (tr_i128)digits + (tr_i128)l * p) / p;
     if (l < r || t <= INT64_MAX)
         return (int64_t)t;
-    return (int64_t)((i128)INT64_MIN + (t - INT64_MAX));
+    return (int64_t)((tr_i128)INT64_MIN + (t - INT64_MAX));
 }
 
 /* ------------------------------------------------------- RandomPartitioner */
 
-#define TWO_127 ((u128)1 << 127)
+#define TWO_127 ((tr_u128)1 << 127)
 
 /* BigInteger.doubleValue() of 0 .. 2^128 - 1: the nearest double, ties to even (the
  * 64 bits below the leading one keep a sticky bit for what is dropped; converting those
  * to double rounds once, to nearest even). */
-static double u128_to_double(u128 v)
+static double u128_to_double(tr_u128 v)
 {
     uint64_t hi = (uint64_t)(v >> 64);
     if (hi == 0)
         return (double)(uint64_t)v;
     int shift = 64 - __builtin_clzll(hi); /* bits of v above the top 64: 1 .. 64 */
     uint64_t top = (uint64_t)(v >> shift);
-    if (v & (((u128)1 << shift) - 1))
+    if (v & (((tr_u128)1 << shift) - 1))
         top |= 1;
     uint64_t bits = (uint64_t)(1023 + shift) << 52; /* 2^shift, exact */
     double scale;
@@ -482,7 +480,7 @@ static double u128_to_double(u128 v)
 
 /* BigIntegerToken.size(): Math.scalb(BigInteger (to - from).doubleValue(), -127), plus
  * 1 when not positive (so from == to is the whole ring, and 2^127 to 0 is empty). */
-static double size128(u128 from, u128 to)
+static double size128(tr_u128 from, tr_u128 to)
 {
     double d = to >= from ? u128_to_double(to - from) * 0x1p-127
                           : -(u128_to_double(from - to) * 0x1p-127);
@@ -491,7 +489,7 @@ static double size128(u128 from, u128 to)
 
 /* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
  * wrapping range of 2^127 + r - l. */
-static u128 midpoint128(u128 l, u128 r)
+static tr_u128 midpoint128(tr_u128 l, tr_u128 r)
 {
     if (l < r)
         return (l + r) >> 1;
@@ -502,7 +500,7 @@ static u128 midpoint128(u128 l, u128 r)
  * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
  * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
  * 64-bit limbs; the quotient by 10^scale is below the width. */
-static u128 split128(u128 l, u128 r, double ratio)
+static tr_u128 split128(tr_u128 l, tr_u128 r, double ratio)
 {
     uint64_t digits;
     int scale;
@@ -510,12 +508,12 @@ static u128 split128(u128 l, u128 r, double ratio)
     uint64_t p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10; /* scale <= 18 for the ratios the allocator uses (0.09.. to 0.9) */
-    u128 width = l < r ? r - l : TWO_127 + r - l;
-    u128 low = (u128)(uint64_t)width * digits;
-    u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
-    u128 qhigh = high / p, rem = high % p;
-    u128 qlow = ((rem << 64) | (uint64_t)low) / p;
-    u128 t = (qhigh << 64) + qlow + l;
+    tr_u128 width = l < r ? r - l : TWO_127 + r - l;
+    tr_u128 low = (tr_u128)(uint64_t)width * digits;
+    tr_u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
+    tr_u128 qhigh = high / p, rem = high % p;
+    tr_u128 qlow = ((rem << 64) | (uint64_t)low) / p;
+    tr_u128 t = (qhigh << 64) + qlow + l;
     return l < r ? t : t % TWO_127;
 }
 
@@ -523,11 +521,11 @@ static u128 split128(u128 l, u128 r, double ratio)
 
 /* The engine's token: Murmur3's int64 t as t + 2^63 (order and differences mod 2^64
  * kept), RandomPartitioner's value as it is. */
-typedef u128 ctok;
+typedef tr_u128 ctok;
 
 static ctok from64(int64_t t)
 {
-    return (u128)((uint64_t)t ^ (UINT64_C(1) << 63));
+    return (tr_u128)((uint64_t)t ^ (UINT64_C(1) << 63));
 }
 
 static int64_t to64(ctok t)
@@ -1204,7 +1202,7 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
             if (wide) {
                 tokenring_token128 t = { 0, 0 };
                 tokenring_topology_node_token128(&t, topology, i, k);
-                all[at + k] = ((u128)t.hi << 64) | t.lo;
+                all[at + k] = ((tr_u128)t.hi << 64) | t.lo;
             } else {
                 all[at + k] = from64(info.tokens[k]);
             }
@@ -1443,7 +1441,7 @@ int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_to
         return rc;
     ctok first = 0;
     if (first_token) {
-        first = ((u128)first_token->hi << 64) | first_token->lo;
+        first = ((tr_u128)first_token->hi << 64) | first_token->lo;
         if (first > TWO_127)
             return tr_fail(err, TOKENRING_E_RANGE,
                            "first_token is not a RandomPartitioner node token (0 .. 2^127)");

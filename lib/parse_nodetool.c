@@ -15,18 +15,6 @@ static bool is_note_line(const char *t, size_t n)
            tr_starts_with(t, n, "To view status related info");
 }
 
-static bool is_elision(const char *t, size_t n)
-{
-    size_t dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '.')
-            dots++;
-        else if (t[i] != ' ' && t[i] != '\t')
-            return false;
-    }
-    return dots >= 2;
-}
-
 static int elided(tokenring_cluster *cl, uint32_t flags, uint32_t line, uint32_t col,
                   tokenring_error *err)
 {
@@ -84,7 +72,7 @@ static int common_line(tokenring_cluster *cl, uint32_t flags, const char *line, 
         return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)*i + 1,
                           "nodetool reported an error: %.*s", (int)(*tn > 200 ? 200 : *tn),
                           *t);
-    if (is_elision(*t, *tn)) {
+    if (tr_is_elision(*t, *tn)) {
         int rc = elided(cl, flags, ln, (uint32_t)*i + 1, err);
         return rc != TOKENRING_OK ? rc : LINE_SKIP;
     }

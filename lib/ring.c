@@ -228,12 +228,6 @@ static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t 
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct {
     const char *key1;
     const char *key2;
@@ -357,7 +351,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             p[i].tok = r->tokens[i];
             p[i].node = owner[i];
         }
-        qsort(p, ring_tokens, sizeof *p, cmp_i64); /* compares the leading token */
+        qsort(p, ring_tokens, sizeof *p, tr_cmp_i64); /* compares the leading token */
         for (size_t i = 0; i < ring_tokens; i++) {
             r->tokens[i] = p[i].tok;
             owner[i] = (uint32_t)p[i].node;

@@ -53,6 +53,12 @@ typedef struct tokenring_node_info {
     uint64_t reserved[2];      /**< Reserved, zero. */
 } tokenring_node_info;
 
+/** The rack Cassandra gives a node whose rack is missing: `DEFAULT_RACK` of
+ *  GossipingPropertyFileSnitch, which `getRack()` returns when neither gossip nor
+ *  `system.peers` has the node's rack. The parsers read a cqlsh `null` rack, and the
+ *  routers a null rack of a driver's rows, as this rack. @since 1.2 */
+#define TOKENRING_DEFAULT_RACK "UNKNOWN_RACK"
+
 /* ------------------------------------------------------------------ topology */
 
 /**

@@ -112,6 +112,18 @@ TR_HIDDEN int tr_check_rack_name(tokenring_error *err, const char *what, const c
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
 TR_HIDDEN size_t tr_utf8_bad_offset(const uint8_t *s, size_t n);
 
+/* Exact 128-bit integers (widths up to 2^127 and their sums and products), for the files
+ * that compute them; GCC and Clang have them on every 64-bit target. */
+__extension__ typedef unsigned __int128 tr_u128;
+__extension__ typedef __int128 tr_i128;
+
+/* qsort/bsearch order of int64_t values (tokens), ascending. */
+static inline int tr_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
  * value of the digest read as a signed big-endian 128-bit integer. */
 TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
@@ -264,7 +276,6 @@ void tr_advise_huge(void *ptr, size_t bytes)
 
 /* ======== lib/allocate_join.c ======== */
 #define allocate_join allocate_join_allocate_join
-#define cmp_i64 allocate_join_cmp_i64
 #define cmp_ptok allocate_join_cmp_ptok
 #define cmp_ptok_node allocate_join_cmp_ptok_node
 #define evaluate_join allocate_join_evaluate_join
@@ -384,12 +395,6 @@ static bool score_better(const score *a, const score *b)
 static bool score_dominates(const score *a, const score *b)
 {
     return a->max <= b->max && a->min >= b->min;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* Where the candidates live. Murmur3: the topology's own tokens. RandomPartitioner: the
@@ -932,7 +937,7 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                      orc != TOKENRING_OK ? oerr.message : "its tokens are held by another node");
         goto out;
     }
-    qsort(best, T, sizeof *best, cmp_i64);
+    qsort(best, T, sizeof *best, tr_cmp_i64);
     if (rp) {
         /* the images, ascending as the plan (the projection keeps the order) */
         for (size_t i = 0; i < T; i++)
@@ -956,7 +961,6 @@ out:
     return rc;
 }
 #undef allocate_join
-#undef cmp_i64
 #undef cmp_ptok
 #undef cmp_ptok_node
 #undef evaluate_join
@@ -979,7 +983,6 @@ out:
 #define anode allocator_anode
 #define cand allocator_cand
 #define cmp_excess allocator_cmp_excess
-#define cmp_i64 allocator_cmp_i64
 #define count_node allocator_count_node
 #define delta allocator_delta
 #define ensure_racks allocator_ensure_racks
@@ -992,7 +995,6 @@ out:
 #define hent allocator_hent
 #define hent_before allocator_hent_before
 #define hist_add allocator_hist_add
-#define i128 allocator_i128
 #define in_group allocator_in_group
 #define in_set allocator_in_set
 #define insert_token allocator_insert_token
@@ -1021,7 +1023,6 @@ out:
 #define tset_grow allocator_tset_grow
 #define tset_has allocator_tset_has
 #define tset_remove allocator_tset_remove
-#define u128 allocator_u128
 #define walk allocator_walk
 #define water_fill allocator_water_fill
 #line 1 "lib/allocator.c"
@@ -1063,8 +1064,6 @@ out:
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-__extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 i128;
 
 #define NIL UINT32_MAX
 #define TWO64 18446744073709551616.0
@@ -1157,7 +1156,7 @@ static void tset_remove(tset *s, int64_t t)
 /* ------------------------------------------------------------------- model */
 
 typedef struct anode {
-    i128 own;          /* exact effective ownership (token values) */
+    tr_i128 own;          /* exact effective ownership (token values) */
     uint32_t tokens;   /* tokens in the datacenter ring */
     uint32_t rack;
 } anode;
@@ -1229,11 +1228,11 @@ static void model_free(model *m)
     tr_free(m->taken.used);
 }
 
-static u128 slot_width(const model *m, uint32_t s)
+static tr_u128 slot_width(const model *m, uint32_t s)
 {
     if (m->ring_count == 1)
-        return (u128)1 << 64;
-    return (u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
+        return (tr_u128)1 << 64;
+    return (tr_u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
 }
 
 static void hist_add(model *m, uint32_t len, int delta)
@@ -1328,9 +1327,9 @@ static void recompute_all(model *m, uint32_t u)
         m->wl[s] = walk(m, s, NIL, NIL, m->rs + (size_t)s * m->rfcap, &cnt);
         m->rsn[s] = (uint8_t)cnt;
         hist_add(m, m->wl[s], +1);
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         for (uint32_t k = 0; k < cnt; k++)
-            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (i128)w;
+            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (tr_i128)w;
     }
 }
 
@@ -1464,7 +1463,7 @@ static bool in_set(const uint32_t *s, uint32_t n, uint32_t x)
 static bool evaluate(model *m, uint32_t j, uint32_t u, double uw, delta *d, uint32_t *tmp,
                      cand *out)
 {
-    u128 W = slot_width(m, j);
+    tr_u128 W = slot_width(m, j);
     if (W < 2)
         return false;
     /* Next to one of u's own tokens a new token of u changes no replica set: useless, and
@@ -1594,19 +1593,19 @@ static int ensure_slot(model *m)
 }
 
 /* Replaces slot s's replica set by a fresh walk, updating ownership. */
-static void refresh_slot(model *m, uint32_t s, u128 old_width)
+static void refresh_slot(model *m, uint32_t s, tr_u128 old_width)
 {
     uint32_t *rs = m->rs + (size_t)s * m->rfcap;
     for (uint32_t k = 0; k < m->rsn[s]; k++)
-        m->nodes[rs[k]].own -= (i128)old_width;
+        m->nodes[rs[k]].own -= (tr_i128)old_width;
     uint32_t cnt;
     hist_add(m, m->wl[s], -1);
     m->wl[s] = walk(m, s, NIL, NIL, rs, &cnt);
     m->rsn[s] = (uint8_t)cnt;
     hist_add(m, m->wl[s], +1);
-    u128 w = slot_width(m, s);
+    tr_u128 w = slot_width(m, s);
     for (uint32_t k = 0; k < cnt; k++)
-        m->nodes[rs[k]].own += (i128)w;
+        m->nodes[rs[k]].own += (tr_i128)w;
 }
 
 /* Inserts token `t` of node u before slot j (t inside (prev(j), j)); ring parameters must
@@ -1631,7 +1630,7 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
         return s;
     }
     /* Ranges whose walk reached j: remember them (walking back), then relink. */
-    u128 wj_old = slot_width(m, j);
+    tr_u128 wj_old = slot_width(m, j);
     uint32_t p = m->prev[j];
     m->prev[s] = p;
     m->next[s] = j;
@@ -1640,9 +1639,9 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
     m->ring_count++;
     m->nodes[u].tokens++;
     /* j keeps its set but shrinks. */
-    u128 wj_new = slot_width(m, j);
+    tr_u128 wj_new = slot_width(m, j);
     for (uint32_t k = 0; k < m->rsn[j]; k++)
-        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (i128)(wj_old - wj_new);
+        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (tr_i128)(wj_old - wj_new);
     refresh_slot(m, s, 0);
     /* Earlier ranges within the longest walk: refresh those whose walk reached j. */
     uint32_t q = p;
@@ -1714,7 +1713,7 @@ static bool refine_slot(model *m, uint32_t p, bool keep_apart)
         return false;
     tset_remove(&m->taken, m->tok[p]);
     tset_add(&m->taken, nt);
-    i128 d = (i128)step;
+    tr_i128 d = (tr_i128)step;
     for (uint32_t i = 0; i < an; i++)
         m->nodes[A[i]].own += d;
     for (uint32_t i = 0; i < bn; i++)
@@ -1901,9 +1900,9 @@ static int node_targets(model *m, uint32_t u, uint32_t T)
 static uint32_t place_neutral(model *m, uint32_t u, bool *nomem)
 {
     uint32_t best = NIL;
-    u128 bw = 0;
+    tr_u128 bw = 0;
     for (uint32_t s = m->nfirst[u]; s != NIL; s = m->nnext[s]) {
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         if (w >= 2 && w > bw) {
             bw = w;
             best = s;
@@ -2053,7 +2052,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             }
             uint32_t j = top.slot;
             uint64_t start = (uint64_t)m->tok[m->prev[j]];
-            u128 W = slot_width(m, j);
+            tr_u128 W = slot_width(m, j);
             uint64_t x = c.x;
             int64_t tk = (int64_t)(start + x);
             /* Step off tokens of other datacenters (or planned ones). */
@@ -2127,7 +2126,7 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
             return -1;
         sc->mine[t] = ns;
     }
-    i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
+    tr_i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
     if (halfway && !(moved_by = tr_calloc(T, sizeof *moved_by)))
         return -1;
     for (int round = 0; round < rounds; round++) {
@@ -2165,12 +2164,6 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
 }
 
 /* ------------------------------------------------------------------ entry points */
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static uint32_t rack_id(char ***names, size_t *ncount, const char *rack)
 {
@@ -2330,7 +2323,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
             }
             m.nodes[id].tokens = (uint32_t)info.token_count;
         }
-        qsort(pairs_t, k, sizeof *pairs_t, cmp_i64);
+        qsort(pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
         if (reserve_slots(&m, k + count * (size_t)num_tokens + 1)) {
             tr_free(pairs_t);
             goto nomem;
@@ -2342,7 +2335,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
             if (!in_group(&info, datacenter, only_rack, po))
                 continue;
             for (size_t j = 0; j < info.token_count; j++) {
-                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
+                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
                 m.node[hit - pairs_t] = (uint32_t)id;
             }
             id++;
@@ -2438,7 +2431,7 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
         int64_t *o = tokens_out + i * num_tokens;
         for (uint32_t t = 0; t < num_tokens; t++)
             o[t] = m.tok[pslots[i * num_tokens + t]];
-        qsort(o, num_tokens, sizeof *o, cmp_i64);
+        qsort(o, num_tokens, sizeof *o, tr_cmp_i64);
         for (uint32_t t = 0; t < num_tokens; t++)
             if (tset_add(shared, o[t]))
                 goto nomem;
@@ -2630,7 +2623,7 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
                                              group <= (size_t)rf ? 1 : rf, false, true, NULL,
                                              0, false, NULL, err);
         if (jrc == TOKENRING_OK) {
-            qsort(alt, num_tokens, sizeof *alt, cmp_i64);
+            qsort(alt, num_tokens, sizeof *alt, tr_cmp_i64);
             memcpy(tokens_out, alt, num_tokens * sizeof *alt);
         }
         tr_free(alt);
@@ -2670,7 +2663,7 @@ static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
                                         false, NULL, err);
         if (rc != TOKENRING_OK)
             break;
-        qsort(mine, num_tokens, sizeof *mine, cmp_i64);
+        qsort(mine, num_tokens, sizeof *mine, tr_cmp_i64);
         char name[48];
         size_t where, n = i + 1;
         do /* a name no node has */
@@ -2778,7 +2771,6 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef anode
 #undef cand
 #undef cmp_excess
-#undef cmp_i64
 #undef count_node
 #undef delta
 #undef ensure_racks
@@ -2791,7 +2783,6 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef hent
 #undef hent_before
 #undef hist_add
-#undef i128
 #undef in_group
 #undef in_set
 #undef insert_token
@@ -2820,13 +2811,11 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef tset_grow
 #undef tset_has
 #undef tset_remove
-#undef u128
 #undef walk
 #undef water_fill
 
 /* ======== lib/analysis.c ======== */
 #define arena_add analysis_arena_add
-#define cmp_i64 analysis_cmp_i64
 #define dc_id analysis_dc_id
 #define grow analysis_grow
 #define in_ring_state analysis_in_ring_state
@@ -2849,7 +2838,6 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #define sat_add analysis_sat_add
 #define tok_u128 analysis_tok_u128
 #define tokens_kept_other analysis_tokens_kept_other
-#define u128 analysis_u128
 #define u128_frac analysis_u128_frac
 #define u128_out analysis_u128_out
 #define walk_other_in analysis_walk_other_in
@@ -2863,15 +2851,14 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #line 8 "lib/analysis.c"
 #line 9 "lib/analysis.c"
 
-__extension__ typedef unsigned __int128 u128;
 
-static tokenring_u128 u128_out(u128 v)
+static tokenring_u128 u128_out(tr_u128 v)
 {
     tokenring_u128 r = { (uint64_t)(v >> 64), (uint64_t)v };
     return r;
 }
 
-static double u128_frac(u128 v)
+static double u128_frac(tr_u128 v)
 {
     return (double)((long double)v / 18446744073709551616.0L);
 }
@@ -2880,13 +2867,13 @@ static double u128_frac(u128 v)
 
 typedef struct mv_range {
     int64_t start, end;
-    u128 width;
+    tr_u128 width;
     uint32_t old_off, old_count, new_off, new_count;
 } mv_range;
 
 typedef struct mv_node {
     char *name;
-    u128 before, after, gained, lost, pbefore, pafter;
+    tr_u128 before, after, gained, lost, pbefore, pafter;
     uint8_t in_before, in_after;
     uint32_t dc; /* index into the result's dc name list */
 } mv_node;
@@ -2907,7 +2894,7 @@ struct mv_span {
 
 struct mv_other {
     int partitioner;
-    u128 space;
+    tr_u128 space;
     tokenring_token128 *t128, *s128;
     size_t t128_cap;
     struct mv_span *span, *sspan;
@@ -2927,7 +2914,7 @@ struct tokenring_movement {
     size_t sample_count;
     uint32_t *pool; /* replica lists */
     size_t pool_count, pool_cap;
-    u128 changed, pchanged, streamed;
+    tr_u128 changed, pchanged, streamed;
     uint32_t samples_primary_changed, samples_replicas_changed;
     struct mv_other *other; /* other partitioners only (NULL on Murmur3, whose result is
                              * laid out as in 1.0) */
@@ -3034,12 +3021,6 @@ static uint32_t pick_source(const tokenring_movement *m, const uint32_t *old, ui
     return UINT32_MAX;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Datacenter ids shared by both rings: index into a small list of names. */
 static uint32_t dc_id(const char ***names, size_t *count, size_t *cap, const char *dc)
 {
@@ -3069,9 +3050,9 @@ static int pos_cmp(const tokenring_ring *a, size_t i, const tokenring_ring *b, s
     return tokenring_byte_token_compare(x, xl, y, yl);
 }
 
-static u128 tok_u128(tokenring_token128 t)
+static tr_u128 tok_u128(tokenring_token128 t)
 {
-    return ((u128)t.hi << 64) | t.lo;
+    return ((tr_u128)t.hi << 64) | t.lo;
 }
 
 /* One elementary boundary of two rings of another partitioner: the ring and position
@@ -3116,10 +3097,10 @@ static int record_bounds(tokenring_movement *m, const mv_bound *s, const mv_boun
     return arena_add(m, &m->other->span[2 * k + 1], b, len);
 }
 
-static u128 sat_add(u128 a, u128 b)
+static tr_u128 sat_add(tr_u128 a, tr_u128 b)
 {
-    u128 s = a + b;
-    return s < a ? ~(u128)0 : s;
+    tr_u128 s = a + b;
+    return s < a ? ~(tr_u128)0 : s;
 }
 
 /* One elementary range (start, end] with its old and new replicas and owners: adds its
@@ -3127,7 +3108,7 @@ static u128 sat_add(u128 a, u128 b)
  * streams. *added tells whether a range was appended. Returns -1 when out of memory. */
 __attribute__((always_inline)) static inline int mv_step(tokenring_movement *m, const tokenring_replicas *ro,
                    const tokenring_replicas *rn, uint32_t own1, uint32_t own2,
-                   const uint32_t *map1, const uint32_t *map2, u128 width, int64_t start,
+                   const uint32_t *map1, const uint32_t *map2, tr_u128 width, int64_t start,
                    int64_t end, int kind, uint8_t **used, size_t *used_cap, bool *added)
 {
     *added = false;
@@ -3202,7 +3183,7 @@ __attribute__((noinline)) static int mv_step_other(tokenring_movement *m,
                                                    const tokenring_replicas *ro,
                                                    const tokenring_replicas *rn, uint32_t own1,
                                                    uint32_t own2, const uint32_t *map1,
-                                                   const uint32_t *map2, u128 width, int kind,
+                                                   const uint32_t *map2, tr_u128 width, int kind,
                                                    uint8_t **used, size_t *used_cap, bool *added)
 {
     return mv_step(m, ro, rn, own1, own2, map1, map2, width, 0, 0, kind, used, used_cap, added);
@@ -3238,11 +3219,11 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
         if (c >= 0)
             j++;
     }
-    const u128 R = (u128)1 << 127;
-    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (u128)nb;
+    const tr_u128 R = (tr_u128)1 << 127;
+    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (tr_u128)nb;
     for (size_t k = 0; k < nb; k++) {
         const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
-        u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
+        tr_u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
         if (part == TOKENRING_PARTITIONER_RANDOM) {
             /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
             tokenring_token128 a = { 0, 0 }, z = { 0, 0 }; /* set by the calls below */
@@ -3311,7 +3292,7 @@ __attribute__((noinline)) static int walk_murmur3(tokenring_movement *m,
         goto fail;
     memcpy(bounds, t1, c1 * sizeof *bounds);
     memcpy(bounds + c1, t2, c2 * sizeof *bounds);
-    qsort(bounds, c1 + c2, sizeof *bounds, cmp_i64);
+    qsort(bounds, c1 + c2, sizeof *bounds, tr_cmp_i64);
     size_t nb = 0;
     for (size_t i = 0; i < c1 + c2; i++)
         if (nb == 0 || bounds[nb - 1] != bounds[i])
@@ -3319,8 +3300,8 @@ __attribute__((noinline)) static int walk_murmur3(tokenring_movement *m,
 
     for (size_t i = 0; i < nb; i++) {
         int64_t end = bounds[i], start = bounds[i == 0 ? nb - 1 : i - 1];
-        u128 width =
-            nb == 1 ? ((u128)1 << 64) : (u128)(uint64_t)((uint64_t)end - (uint64_t)start);
+        tr_u128 width =
+            nb == 1 ? ((tr_u128)1 << 64) : (tr_u128)(uint64_t)((uint64_t)end - (uint64_t)start);
         tokenring_replicas ro, rn;
         tokenring_placement_replicas(&ro, p1, end);
         tokenring_placement_replicas(&rn, p2, end);
@@ -4090,7 +4071,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef MV_T64
 #undef MV_TB
 #undef arena_add
-#undef cmp_i64
 #undef dc_id
 #undef grow
 #undef in_ring_state
@@ -4113,7 +4093,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef sat_add
 #undef tok_u128
 #undef tokens_kept_other
-#undef u128
 #undef u128_frac
 #undef u128_out
 #undef walk_other_in
@@ -4121,7 +4100,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 /* ======== lib/balance.c ======== */
 #define fill_balance balance_fill_balance
 #define sqrt_ld balance_sqrt_ld
-#define tr_u128 balance_tr_u128
 #define tr_u128_out balance_tr_u128_out
 #line 1 "lib/balance.c"
 /* SPDX-License-Identifier: Apache-2.0 */
@@ -4134,7 +4112,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #line 9 "lib/balance.c"
 #line 10 "lib/balance.c"
 
-__extension__ typedef unsigned __int128 tr_u128;
 
 static tokenring_u128 tr_u128_out(tr_u128 v)
 {
@@ -4300,7 +4277,6 @@ done:
 
 #undef fill_balance
 #undef sqrt_ld
-#undef tr_u128
 #undef tr_u128_out
 
 /* ======== lib/budget.c ======== */
@@ -4428,7 +4404,6 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #define summary_work availability_summary_work
 #define top_offer availability_top_offer
 #define top_wants availability_top_wants
-#define u128 availability_u128
 #define unit_change availability_unit_change
 #define walk availability_walk
 #line 1 "lib/availability.c"
@@ -4442,7 +4417,6 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #line 9 "lib/availability.c"
 #line 10 "lib/availability.c"
 
-__extension__ typedef unsigned __int128 u128;
 
 #define NONE UINT32_MAX
 #define KMAX TOKENRING_AVAILABILITY_MAX_K
@@ -4457,7 +4431,7 @@ typedef struct akey {
 
 typedef struct aslot {
     akey key;
-    u128 value;
+    tr_u128 value;
     uint8_t used;
 } aslot;
 
@@ -4574,8 +4548,8 @@ struct tokenring_availability {
     uint32_t k;
     size_t count;
     uint32_t *nodes; /* count * k */
-    u128 *widths;
-    u128 space;      /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 *widths;
+    tr_u128 space;      /* the whole ring in the widths' units (ring_space()) */
 };
 
 TOKENRING_API void tokenring_availability_free(tokenring_availability *a)
@@ -4601,7 +4575,7 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
     if (index >= a->count)
         return TOKENRING_E_RANGE;
     memcpy(nodes_out, a->nodes + index * a->k, a->k * sizeof *nodes_out);
-    u128 w = a->widths[index];
+    tr_u128 w = a->widths[index];
     if (width_out) {
         width_out->hi = (uint64_t)(w >> 64);
         width_out->lo = (uint64_t)w;
@@ -4617,20 +4591,20 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
  * 2^127 (describeOwnership's widths), and one per range on a ByteOrderedPartitioner ring,
  * whose tokens have no width (the design in doc/partitioners.md). The sets failing and
  * their order do not depend on it: they follow the ring's order alone. */
-static u128 range_width(const tokenring_ring *ring, size_t i)
+static tr_u128 range_width(const tokenring_ring *ring, size_t i)
 {
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM: {
         tokenring_range128 rg;
         tokenring_ring_range128(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return 1;
     default: {
         tokenring_range rg;
         tokenring_ring_range(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     }
 }
@@ -4663,17 +4637,17 @@ static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t
 }
 
 /* The whole ring in range_width()'s units: the denominator of every fraction. */
-static u128 ring_space(const tokenring_ring *ring)
+static tr_u128 ring_space(const tokenring_ring *ring)
 {
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM:
-        return (u128)1 << 127;
+        return (tr_u128)1 << 127;
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return ranges ? ranges : 1;
     default:
-        return (u128)1 << 64;
+        return (tr_u128)1 << 64;
     }
 }
 
@@ -4788,13 +4762,13 @@ static int add_completions(ctx *c, const uint32_t *base, unsigned m)
  * modulo 2^128: the inclusion-exclusion terms and partial sums may leave 0 .. 2^127 (a
  * RandomPartitioner width reaches 2^127, beyond a signed 128-bit integer), the result,
  * a width of the ring, does not. */
-static u128 eval_candidate(const ctx *c, const uint32_t *f)
+static tr_u128 eval_candidate(const ctx *c, const uint32_t *f)
 {
     unsigned k = c->k, full = (1u << k) - 1;
-    u128 total = 0;
+    tr_u128 total = 0;
     for (size_t cls = 0; cls < c->class_count; cls++) {
         /* A[mask] = width of sets of this class containing the nodes of mask. */
-        u128 A[1 << KMAX];
+        tr_u128 A[1 << KMAX];
         for (unsigned mask = 1; mask <= full; mask++) {
             uint32_t sub[KMAX];
             unsigned m = 0;
@@ -4816,7 +4790,7 @@ static u128 eval_candidate(const ctx *c, const uint32_t *f)
             if (!sub_fails(c, (uint32_t)cls, sub, m))
                 continue;
             /* Sets meeting f in exactly `mask`: inclusion-exclusion over supersets. */
-            u128 e = 0;
+            tr_u128 e = 0;
             for (unsigned sup = mask; sup <= full; sup = (sup + 1) | mask) {
                 int extra = __builtin_popcount(sup & ~mask);
                 e = (extra & 1) ? e - A[sup] : e + A[sup];
@@ -5041,7 +5015,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
     ctx c;
     memset(&c, 0, sizeof c);
     tokenring_placement *pl = NULL;
-    u128 *set_w = NULL;
+    tr_u128 *set_w = NULL;
     uint32_t *set_cls = NULL;
     uint32_t *cnt = NULL;
     uint32_t *dcnt = NULL;   /* per dc: replicas of the set that are down already */
@@ -5236,7 +5210,7 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
                 goto done;
             }
         }
-        u128 w = eval_candidate(&c, rows + i * KMAX);
+        tr_u128 w = eval_candidate(&c, rows + i * KMAX);
         if (w == 0)
             continue;
         memcpy(res->nodes + res->count * k, rows + i * KMAX, k * sizeof *rows);
@@ -5333,12 +5307,12 @@ TOKENRING_API int tokenring_availability_build_limited(
 struct tokenring_availability_summary {
     int unit;
     uint32_t k, n_units, top_count;
-    u128 breaking, total, worst;
+    tr_u128 breaking, total, worst;
     uint64_t sets;
     uint32_t *top_units; /* top_count * k */
-    u128 *top_w;
-    u128 space;          /* the whole ring in the widths' units (ring_space()) */
-    u128 down;           /* unavailable already with the failed nodes down */
+    tr_u128 *top_w;
+    tr_u128 space;          /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 down;           /* unavailable already with the failed nodes down */
 };
 
 typedef struct sm {
@@ -5347,7 +5321,7 @@ typedef struct sm {
     bool single;         /* units are single nodes */
     /* replica sets */
     size_t sets;
-    u128 *w;             /* width per set */
+    tr_u128 *w;             /* width per set */
     uint32_t *cnt;       /* sets * dcn: replicas per dc */
     uint32_t *fail;      /* sets * G: failed replicas per group */
     uint32_t *thr;       /* sets * G: failures in the group that break the set (NONE) */
@@ -5360,20 +5334,20 @@ typedef struct sm {
     uint32_t *ns_off, *ns;
     /* units -> nodes (CSR) */
     uint32_t *un_off, *un;
-    u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
+    tr_u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
     /* single-node shortcut */
-    u128 *crit_w;
+    tr_u128 *crit_w;
     uint32_t *crit_n;
     /* state */
-    u128 W;
+    tr_u128 W;
     size_t nbroken;
-    u128 W0;             /* W and nbroken with only the nodes already down failed */
+    tr_u128 W0;             /* W and nbroken with only the nodes already down failed */
     size_t nb0;
     uint32_t *chosen;    /* k */
-    u128 breaking;
+    tr_u128 breaking;
     /* top-N min-heap: worst of the kept at the root */
     size_t top_n, heap_len;
-    u128 *hw;
+    tr_u128 *hw;
     uint32_t *hu;        /* top_n * k */
     tr_progress *pg;
     tokenring_error *err;
@@ -5465,10 +5439,10 @@ static int unit_change(sm *s, uint32_t u, int delta)
     return TOKENRING_OK;
 }
 
-static u128 gcd128(u128 a, u128 b)
+static tr_u128 gcd128(tr_u128 a, tr_u128 b)
 {
     while (b) {
-        u128 t = a % b;
+        tr_u128 t = a % b;
         a = b;
         b = t;
     }
@@ -5476,18 +5450,18 @@ static u128 gcd128(u128 a, u128 b)
 }
 
 /* C(a, b) in 128 bits; *ovf set when it does not fit. */
-static u128 binom(uint64_t a, uint64_t b, bool *ovf)
+static tr_u128 binom(uint64_t a, uint64_t b, bool *ovf)
 {
     if (b > a)
         return 0;
     if (b > a - b)
         b = a - b;
-    u128 r = 1;
+    tr_u128 r = 1;
     for (uint64_t i = 1; i <= b; i++) {
         /* C(a-b+i, i) = C(a-b+i-1, i-1) * (a-b+i) / i, and i / gcd(r, i) divides a-b+i */
-        u128 g = gcd128(r, i);
-        u128 q = r / g, m = (u128)(a - b + i) / ((u128)i / g);
-        if (m != 0 && q > ~(u128)0 / m) {
+        tr_u128 g = gcd128(r, i);
+        tr_u128 q = r / g, m = (tr_u128)(a - b + i) / ((tr_u128)i / g);
+        if (m != 0 && q > ~(tr_u128)0 / m) {
             *ovf = true;
             return 0;
         }
@@ -5514,7 +5488,7 @@ static bool ranks_below(const sm *s, size_t a, size_t b)
 
 static void heap_swap(sm *s, size_t a, size_t b)
 {
-    u128 t = s->hw[a];
+    tr_u128 t = s->hw[a];
     s->hw[a] = s->hw[b];
     s->hw[b] = t;
     for (uint32_t i = 0; i < s->k; i++) {
@@ -5541,17 +5515,17 @@ static void heap_down(sm *s, size_t i)
 
 /* Does a set of width `w` still have a chance (the walk goes in lexicographic order, so a
  * later set with the width of the N-th best ranks below it)? */
-/* a + r * b, saturated at the largest u128: a bound that is only compared (widths reach
+/* a + r * b, saturated at the largest tr_u128: a bound that is only compared (widths reach
  * 2^127 on a RandomPartitioner ring, so a sum of two can overflow). */
-static u128 bound_sum(u128 a, uint32_t r, u128 b)
+static tr_u128 bound_sum(tr_u128 a, uint32_t r, tr_u128 b)
 {
-    u128 max = ~(u128)0;
+    tr_u128 max = ~(tr_u128)0;
     if (r && b > (max - a) / r)
         return max;
-    return a + (u128)r * b;
+    return a + (tr_u128)r * b;
 }
 
-static bool top_wants(const sm *s, u128 bound)
+static bool top_wants(const sm *s, tr_u128 bound)
 {
     if (!s->top_n || bound == 0)
         return false;
@@ -5559,7 +5533,7 @@ static bool top_wants(const sm *s, u128 bound)
 }
 
 /* Offers chosen[0..k-2] + last with width w. */
-static void top_offer(sm *s, uint32_t last, u128 w)
+static void top_offer(sm *s, uint32_t last, tr_u128 w)
 {
     if (!top_wants(s, w))
         return;
@@ -5641,7 +5615,7 @@ TOKENRING_API void tokenring_availability_summary_free(tokenring_availability_su
     tr_free(s);
 }
 
-static void put_u128(tokenring_u128 *out, u128 v)
+static void put_u128(tokenring_u128 *out, tr_u128 v)
 {
     if (out) {
         out->hi = (uint64_t)(v >> 64);
@@ -5683,7 +5657,7 @@ TOKENRING_API int tokenring_availability_summary_top(uint32_t *units_out,
     if (index >= s->top_count)
         return TOKENRING_E_RANGE;
     memcpy(units_out, s->top_units + index * s->k, s->k * sizeof *units_out);
-    u128 w = s->top_w[index];
+    tr_u128 w = s->top_w[index];
     put_u128(width_out, w);
     if (fraction_out)
         *fraction_out = (double)((long double)w / (long double)s->space);
@@ -5770,7 +5744,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                        unit_names[unit], U, U, unit_names[unit],
                        unit == TOKENRING_FAIL_NODES && nfailed ? " not down already" : "");
     bool ovf = false;
-    u128 total = binom(U, k, &ovf);
+    tr_u128 total = binom(U, k, &ovf);
     if (ovf)
         return tr_fail(err, TOKENRING_E_RANGE,
                        "C(%zu, %u) sets of failed %s do not fit in 128 bits", U, k,
@@ -5965,7 +5939,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
     }
     /* The width each unit holds (every set with a replica in it), suffix maxima. */
     {
-        u128 *g = tr_calloc(U + 1, sizeof *g);
+        tr_u128 *g = tr_calloc(U + 1, sizeof *g);
         uint32_t *seen = tr_calloc(sets + 1, sizeof *seen);
         if (!g || !seen) {
             tr_free(g);
@@ -6115,7 +6089,6 @@ done:
 #undef summary_work
 #undef top_offer
 #undef top_wants
-#undef u128
 #undef unit_change
 #undef walk
 
@@ -6133,7 +6106,6 @@ done:
 #define from64 cassandra_alloc_from64
 #define further_start cassandra_alloc_further_start
 #define generate_splits cassandra_alloc_generate_splits
-#define i128 cassandra_alloc_i128
 #define java_decimal cassandra_alloc_java_decimal
 #define java_double_compare cassandra_alloc_java_double_compare
 #define java_endpoint_hash cassandra_alloc_java_endpoint_hash
@@ -6174,7 +6146,6 @@ done:
 #define token_split cassandra_alloc_token_split
 #define token_text cassandra_alloc_token_text
 #define track cassandra_alloc_track
-#define u128 cassandra_alloc_u128
 #define u128_to_double cassandra_alloc_u128_to_double
 #define visit_add cassandra_alloc_visit_add
 #define visit_clean cassandra_alloc_visit_clean
@@ -6226,8 +6197,6 @@ done:
 #error "tokenring_allocate_cassandra needs plain binary64 evaluation (FLT_EVAL_METHOD 0), e.g. SSE2 on x86"
 #endif
 
-__extension__ typedef __int128 i128;
-__extension__ typedef unsigned __int128 u128;
 
 #define NIL UINT32_MAX
 #define OUTSIDE (UINT32_MAX - 1) /* a node outside the allocation ring */
@@ -6574,7 +6543,7 @@ static double size64(int64_t from, int64_t to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-static i128 floor_half(i128 x)
+static tr_i128 floor_half(tr_i128 x)
 {
     return x >= 0 ? x / 2 : -((-x + 1) / 2);
 }
@@ -6583,10 +6552,10 @@ static i128 floor_half(i128 x)
 static int64_t midpoint64(int64_t l, int64_t r)
 {
     if (l < r)
-        return (int64_t)floor_half((i128)l + r);
-    i128 m = floor_half((i128)INT64_MAX - (i128)INT64_MIN + l + r);
+        return (int64_t)floor_half((tr_i128)l + r);
+    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + l + r);
     if (m > INT64_MAX)
-        m = (i128)INT64_MIN + (m - INT64_MAX);
+        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
     return (int64_t)m;
 }
 
@@ -6631,31 +6600,31 @@ static int64_t split64(int64_t l, int64_t r, double ratio)
     uint64_t digits;
     int scale;
     java_decimal(ratio, &digits, &scale);
-    i128 p = 1;
+    tr_i128 p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10;
-    i128 width = l < r ? (i128)r - l : ((i128)INT64_MAX - (i128)INT64_MIN) + r - l;
-    i128 t = (width * (i128)digits + (i128)l * p) / p;
+    tr_i128 width = l < r ? (tr_i128)r - l : ((tr_i128)INT64_MAX - (tr_i128)INT64_MIN) + r - l;
+    tr_i128 t = (width * (tr_i128)digits + (tr_i128)l * p) / p;
     if (l < r || t <= INT64_MAX)
         return (int64_t)t;
-    return (int64_t)((i128)INT64_MIN + (t - INT64_MAX));
+    return (int64_t)((tr_i128)INT64_MIN + (t - INT64_MAX));
 }
 
 /* ------------------------------------------------------- RandomPartitioner */
 
-#define TWO_127 ((u128)1 << 127)
+#define TWO_127 ((tr_u128)1 << 127)
 
 /* BigInteger.doubleValue() of 0 .. 2^128 - 1: the nearest double, ties to even (the
  * 64 bits below the leading one keep a sticky bit for what is dropped; converting those
  * to double rounds once, to nearest even). */
-static double u128_to_double(u128 v)
+static double u128_to_double(tr_u128 v)
 {
     uint64_t hi = (uint64_t)(v >> 64);
     if (hi == 0)
         return (double)(uint64_t)v;
     int shift = 64 - __builtin_clzll(hi); /* bits of v above the top 64: 1 .. 64 */
     uint64_t top = (uint64_t)(v >> shift);
-    if (v & (((u128)1 << shift) - 1))
+    if (v & (((tr_u128)1 << shift) - 1))
         top |= 1;
     uint64_t bits = (uint64_t)(1023 + shift) << 52; /* 2^shift, exact */
     double scale;
@@ -6665,7 +6634,7 @@ static double u128_to_double(u128 v)
 
 /* BigIntegerToken.size(): Math.scalb(BigInteger (to - from).doubleValue(), -127), plus
  * 1 when not positive (so from == to is the whole ring, and 2^127 to 0 is empty). */
-static double size128(u128 from, u128 to)
+static double size128(tr_u128 from, tr_u128 to)
 {
     double d = to >= from ? u128_to_double(to - from) * 0x1p-127
                           : -(u128_to_double(from - to) * 0x1p-127);
@@ -6674,7 +6643,7 @@ static double size128(u128 from, u128 to)
 
 /* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
  * wrapping range of 2^127 + r - l. */
-static u128 midpoint128(u128 l, u128 r)
+static tr_u128 midpoint128(tr_u128 l, tr_u128 r)
 {
     if (l < r)
         return (l + r) >> 1;
@@ -6685,7 +6654,7 @@ static u128 midpoint128(u128 l, u128 r)
  * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
  * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
  * 64-bit limbs; the quotient by 10^scale is below the width. */
-static u128 split128(u128 l, u128 r, double ratio)
+static tr_u128 split128(tr_u128 l, tr_u128 r, double ratio)
 {
     uint64_t digits;
     int scale;
@@ -6693,12 +6662,12 @@ static u128 split128(u128 l, u128 r, double ratio)
     uint64_t p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10; /* scale <= 18 for the ratios the allocator uses (0.09.. to 0.9) */
-    u128 width = l < r ? r - l : TWO_127 + r - l;
-    u128 low = (u128)(uint64_t)width * digits;
-    u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
-    u128 qhigh = high / p, rem = high % p;
-    u128 qlow = ((rem << 64) | (uint64_t)low) / p;
-    u128 t = (qhigh << 64) + qlow + l;
+    tr_u128 width = l < r ? r - l : TWO_127 + r - l;
+    tr_u128 low = (tr_u128)(uint64_t)width * digits;
+    tr_u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
+    tr_u128 qhigh = high / p, rem = high % p;
+    tr_u128 qlow = ((rem << 64) | (uint64_t)low) / p;
+    tr_u128 t = (qhigh << 64) + qlow + l;
     return l < r ? t : t % TWO_127;
 }
 
@@ -6706,11 +6675,11 @@ static u128 split128(u128 l, u128 r, double ratio)
 
 /* The engine's token: Murmur3's int64 t as t + 2^63 (order and differences mod 2^64
  * kept), RandomPartitioner's value as it is. */
-typedef u128 ctok;
+typedef tr_u128 ctok;
 
 static ctok from64(int64_t t)
 {
-    return (u128)((uint64_t)t ^ (UINT64_C(1) << 63));
+    return (tr_u128)((uint64_t)t ^ (UINT64_C(1) << 63));
 }
 
 static int64_t to64(ctok t)
@@ -7387,7 +7356,7 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
             if (wide) {
                 tokenring_token128 t = { 0, 0 };
                 tokenring_topology_node_token128(&t, topology, i, k);
-                all[at + k] = ((u128)t.hi << 64) | t.lo;
+                all[at + k] = ((tr_u128)t.hi << 64) | t.lo;
             } else {
                 all[at + k] = from64(info.tokens[k]);
             }
@@ -7626,7 +7595,7 @@ int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_to
         return rc;
     ctok first = 0;
     if (first_token) {
-        first = ((u128)first_token->hi << 64) | first_token->lo;
+        first = ((tr_u128)first_token->hi << 64) | first_token->lo;
         if (first > TWO_127)
             return tr_fail(err, TOKENRING_E_RANGE,
                            "first_token is not a RandomPartitioner node token (0 .. 2^127)");
@@ -7711,7 +7680,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef from64
 #undef further_start
 #undef generate_splits
-#undef i128
 #undef java_decimal
 #undef java_double_compare
 #undef java_endpoint_hash
@@ -7752,7 +7720,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef token_split
 #undef token_text
 #undef track
-#undef u128
 #undef u128_to_double
 #undef visit_add
 #undef visit_clean
@@ -9681,7 +9648,7 @@ TOKENRING_API int tokenring_layout_seeded_token128(tokenring_token128 *token_out
 /* The seeded layouts of both partitioners work on 128-bit keys that order as the tokens
  * do: a Murmur3 token t is the unsigned value of t with its sign bit flipped, a
  * RandomPartitioner token (0 .. 2^127, never -1 here) its value. */
-__extension__ typedef unsigned __int128 tr_key;
+typedef tr_u128 tr_key;
 
 #define SIGN64 0x8000000000000000ULL
 
@@ -10167,11 +10134,10 @@ TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num
 
 void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
 {
-    __extension__ typedef unsigned __int128 u128;
-    u128 denom = (u128)num_tokens * slots;
+    tr_u128 denom = (tr_u128)num_tokens * slots;
     for (uint32_t j = 0; j < num_tokens; j++) {
-        u128 p = (u128)j * slots + slot;
-        u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
+        tr_u128 p = (tr_u128)j * slots + slot;
+        tr_u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
         out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
     }
 }
@@ -11810,8 +11776,6 @@ TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, s
 #line 12 "lib/ring_internal.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
-__extension__ typedef unsigned __int128 tr_u128;
-
 static inline tokenring_u128 tr_u128_out(tr_u128 v)
 {
     tokenring_u128 r = { (uint64_t)(v >> 64), (uint64_t)v };
@@ -12445,7 +12409,6 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #define bytes_token128 parse_cluster_bytes_token128
 #define check_name_at parse_cluster_check_name_at
 #define cluster_copy parse_cluster_cluster_copy
-#define cmp_i64 parse_cluster_cmp_i64
 #define cmp_tokpos parse_cluster_cmp_tokpos
 #define cmp_vtok parse_cluster_cmp_vtok
 #define cnode_clear parse_cluster_cnode_clear
@@ -12512,10 +12475,6 @@ struct tr_keyspace {
 };
 
 /* A keyspace read but not kept: its class places no range on the ring. */
-/* The rack Cassandra's GossipingPropertyFileSnitch gives a peer that has none (its
- * DEFAULT_RACK): what a cqlsh `null` rack is read as. */
-#define TR_UNKNOWN_RACK "UNKNOWN_RACK"
-
 struct tr_skipped {
     char *name, *cls;
 };
@@ -12560,6 +12519,9 @@ TR_HIDDEN bool tr_lines_next(tr_lines *ls, const char **line, size_t *n);
 /* Whitespace helpers. */
 TR_HIDDEN bool tr_is_blank(const char *s, size_t n);
 TR_HIDDEN bool tr_starts_with(const char *s, size_t n, const char *prefix);
+/* An elision mark: only dots (two or more), spaces and tabs, as nodetool prints for the
+ * lines it leaves out ("..."). */
+TR_HIDDEN bool tr_is_elision(const char *s, size_t n);
 
 /* Splits a line at runs of spaces/tabs into at most max words (returns the count, or
  * max + 1 when there were more). */
@@ -12668,7 +12630,7 @@ typedef struct tr_col {
     uint32_t col;
 } tr_col;
 /* A node row: the address (required), data_center (null refused), rack (null is
- * TR_UNKNOWN_RACK), host_id (optional); a node listed twice is refused. Its tokens are
+ * TOKENRING_DEFAULT_RACK), host_id (optional); a node listed twice is refused. Its tokens are
  * added by the caller with tr_cl_add_token_text (none: unknown). */
 TR_HIDDEN int tr_row_node(tokenring_cluster *cl, const tr_col *name, const tr_col *dc,
                           const tr_col *rack, const tr_col *host_id, uint32_t line,
@@ -13315,12 +13277,6 @@ static int cmp_tokpos(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_vtok(const void *a, const void *b)
 {
     return vtok_cmp(a, b);
@@ -13374,7 +13330,7 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
         struct tr_cnode *nd = &cl->nodes[i];
         if (nd->ntok > 1) {
             if (murmur)
-                qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, cmp_i64);
+                qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, tr_cmp_i64);
             else
                 qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, cmp_vtok);
         }
@@ -13940,7 +13896,6 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
 #undef bytes_token128
 #undef check_name_at
 #undef cluster_copy
-#undef cmp_i64
 #undef cmp_tokpos
 #undef cmp_vtok
 #undef cnode_clear
@@ -14434,7 +14389,6 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
 #define end_token_limit parse_describering_end_token_limit
 #define expect parse_describering_expect
 #define expect_field parse_describering_expect_field
-#define is_elision parse_describering_is_elision
 #define list parse_describering_list
 #define names parse_describering_names
 #define range_line parse_describering_range_line
@@ -15108,18 +15062,6 @@ out:
 
 /* --------------------------------------------------------------- the reader */
 
-static bool is_elision(const char *t, size_t n)
-{
-    size_t dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '.')
-            dots++;
-        else if (t[i] != ' ' && t[i] != '\t')
-            return false;
-    }
-    return dots >= 2;
-}
-
 /* The lines: fills d's ranges (or, in the collect pass, d's keys). */
 static int read_lines(struct dr *d, const char *text, size_t len, uint32_t flags,
                       struct span *hosts, uint32_t *idx, bool *elided_out)
@@ -15153,7 +15095,7 @@ static int read_lines(struct dr *d, const char *text, size_t len, uint32_t flags
         } else if (tr_starts_with(t, tn, "TokenRange(")) {
             rc = range_line(d, &c, hosts, idx);
             lines++;
-        } else if (is_elision(t, tn)) {
+        } else if (tr_is_elision(t, tn)) {
             if (!(flags & TOKENRING_PARSE_ALLOW_PARTIAL))
                 rc = tr_fail_at(err, TOKENRING_E_PARSE, c.line, (uint32_t)c.i + 1,
                                 "elided listing ('...'): ranges are missing, so the tokens "
@@ -15292,7 +15234,6 @@ out:
 #undef end_token_limit
 #undef expect
 #undef expect_field
-#undef is_elision
 #undef list
 #undef names
 #undef range_line
@@ -15898,6 +15839,18 @@ bool tr_is_blank(const char *s, size_t n)
     return true;
 }
 
+bool tr_is_elision(const char *t, size_t n)
+{
+    size_t dots = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '.')
+            dots++;
+        else if (t[i] != ' ' && t[i] != '\t')
+            return false;
+    }
+    return dots >= 2;
+}
+
 bool tr_starts_with(const char *s, size_t n, const char *prefix)
 {
     size_t p = strlen(prefix);
@@ -15958,7 +15911,6 @@ int tr_parse_i64(const char *s, size_t n, int64_t *out)
 #define dc_header parse_nodetool_dc_header
 #define elided parse_nodetool_elided
 #define empty_dc parse_nodetool_empty_dc
-#define is_elision parse_nodetool_is_elision
 #define is_load_unit parse_nodetool_is_load_unit
 #define is_note_line parse_nodetool_is_note_line
 #define is_owns parse_nodetool_is_owns
@@ -15992,18 +15944,6 @@ static bool is_note_line(const char *t, size_t n)
 {
     return tr_starts_with(t, n, "Note:") || tr_starts_with(t, n, "Warning:") ||
            tr_starts_with(t, n, "To view status related info");
-}
-
-static bool is_elision(const char *t, size_t n)
-{
-    size_t dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '.')
-            dots++;
-        else if (t[i] != ' ' && t[i] != '\t')
-            return false;
-    }
-    return dots >= 2;
 }
 
 static int elided(tokenring_cluster *cl, uint32_t flags, uint32_t line, uint32_t col,
@@ -16063,7 +16003,7 @@ static int common_line(tokenring_cluster *cl, uint32_t flags, const char *line, 
         return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)*i + 1,
                           "nodetool reported an error: %.*s", (int)(*tn > 200 ? 200 : *tn),
                           *t);
-    if (is_elision(*t, *tn)) {
+    if (tr_is_elision(*t, *tn)) {
         int rc = elided(cl, flags, ln, (uint32_t)*i + 1, err);
         return rc != TOKENRING_OK ? rc : LINE_SKIP;
     }
@@ -16806,7 +16746,6 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
 #undef dc_header
 #undef elided
 #undef empty_dc
-#undef is_elision
 #undef is_load_unit
 #undef is_note_line
 #undef is_owns
@@ -17416,8 +17355,8 @@ TR_HIDDEN int tr_row_node(tokenring_cluster *cl, const tr_col *name, const tr_co
     const char *rack_s = rack->s;
     size_t rack_n = rack->n;
     if (!rack_s) {
-        rack_s = TR_UNKNOWN_RACK;
-        rack_n = sizeof TR_UNKNOWN_RACK - 1;
+        rack_s = TOKENRING_DEFAULT_RACK;
+        rack_n = sizeof TOKENRING_DEFAULT_RACK - 1;
     }
     size_t idx;
     bool created;
@@ -22457,7 +22396,6 @@ TOKENRING_API int tokenring_replication_rules(const tokenring_replication *repli
 /* ======== lib/ring.c ======== */
 #define build_node_tokens ring_build_node_tokens
 #define build_other_tokens ring_build_other_tokens
-#define cmp_i64 ring_cmp_i64
 #define cmp_item ring_cmp_item
 #define cmp_item128 ring_cmp_item128
 #define cmp_item_bytes ring_cmp_item_bytes
@@ -22702,12 +22640,6 @@ static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t 
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct {
     const char *key1;
     const char *key2;
@@ -22831,7 +22763,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             p[i].tok = r->tokens[i];
             p[i].node = owner[i];
         }
-        qsort(p, ring_tokens, sizeof *p, cmp_i64); /* compares the leading token */
+        qsort(p, ring_tokens, sizeof *p, tr_cmp_i64); /* compares the leading token */
         for (size_t i = 0; i < ring_tokens; i++) {
             r->tokens[i] = p[i].tok;
             owner[i] = (uint32_t)p[i].node;
@@ -23265,7 +23197,6 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 #undef RADIX_PASSES
 #undef build_node_tokens
 #undef build_other_tokens
-#undef cmp_i64
 #undef cmp_item
 #undef cmp_item128
 #undef cmp_item_bytes
@@ -24914,7 +24845,6 @@ TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader)
 #define bytes_item topology_bytes_item
 #define bytes_text topology_bytes_text
 #define cmp_bytes_item topology_cmp_bytes_item
-#define cmp_i64 topology_cmp_i64
 #define cmp_t128 topology_cmp_t128
 #define commit_tokens topology_commit_tokens
 #define find_index topology_find_index
@@ -25130,12 +25060,6 @@ static bool find_index(const tokenring_topology *t, const char *name, size_t *in
     return false;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Copies and sorts tokens; rejects repeats and tokens held by a node other than self
  * (SIZE_MAX for none). On success *out owns the sorted copy. */
 static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
@@ -25156,7 +25080,7 @@ static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
     if (!sorted)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
     memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, cmp_i64);
+    qsort(sorted, count, sizeof *sorted, tr_cmp_i64);
     for (size_t i = 1; i < count; i++) {
         if (sorted[i] == sorted[i - 1]) {
             int64_t tok = sorted[i];
@@ -25936,7 +25860,6 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef bytes_item
 #undef bytes_text
 #undef cmp_bytes_item
-#undef cmp_i64
 #undef cmp_t128
 #undef commit_tokens
 #undef find_index
