@@ -564,10 +564,58 @@ static int check_down(const tokenring_limits *lim, size_t n, tokenring_error *er
     return TOKENRING_OK;
 }
 
-static int availability(tokenring_availability **out, const tokenring_ring *ring,
-                        const tokenring_replication *replication, int consistency,
-                        const char *local_dc, uint32_t k, tokenring_limits *lim,
-                        tokenring_error *err)
+/* The state of one availability() call: the level's rules and the walk's context, each
+ * node's datacenter and whether it is down already, the placement, each replica set's
+ * width and class, the per-set scratch, the candidate rows and the result being made.
+ * Zeroed to start; avail_free() releases all of it. */
+typedef struct avail_state {
+    rules r;
+    ctx c;
+    uint32_t *node_dc;
+    uint8_t *down;
+    tokenring_placement *pl;
+    size_t sets;
+    tr_u128 *set_w;
+    uint32_t *set_cls;
+    uint32_t *cnt;
+    uint32_t *dcnt; /* per dc: replicas of the set that are down already */
+    uint32_t *zero; /* per dc: 0 */
+    uint32_t *live; /* the set's replicas that are up */
+    uint32_t *rows; /* the candidates, KMAX nodes each */
+    tokenring_availability *res;
+} avail_state;
+
+static int av_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability analysis");
+}
+
+static void avail_free(avail_state *a)
+{
+    tokenring_availability_free(a->res);
+    tokenring_placement_free(a->pl);
+    for (size_t i = 0; i < a->c.class_count; i++)
+        tr_free(a->c.class_cnt[i]);
+    tr_free(a->c.class_cnt);
+    tr_free(a->c.sums.slots);
+    tr_free(a->c.cands.slots);
+    tr_free(a->set_w);
+    tr_free(a->set_cls);
+    tr_free(a->cnt);
+    tr_free(a->dcnt);
+    tr_free(a->zero);
+    tr_free(a->live);
+    tr_free(a->rows);
+    tr_free(a->down);
+    tr_free(a->r.need_dc);
+    tr_free(a->node_dc);
+}
+
+/* The arguments, the nodes down already and the budget. */
+static int avail_check(tokenring_availability **out, const tokenring_ring *ring,
+                       const tokenring_replication *replication, int consistency,
+                       const char *local_dc, uint32_t k, tokenring_limits *lim,
+                       tokenring_error *err)
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability analysis");
@@ -593,248 +641,250 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
                               "availability analysis", err);
     if (brc != TOKENRING_OK)
         return brc;
-    tr_progress pgs = { lim->progress, lim->user, 0, 0, 0 };
-    tr_progress *pg = lim->progress ? &pgs : NULL;
+    return TOKENRING_OK;
+}
 
+/* The rules of the level, each node's datacenter and state, the placement, and the width
+ * of each distinct replica set. */
+static int avail_init(avail_state *a, const tokenring_ring *ring,
+                      const tokenring_replication *replication, int consistency,
+                      const char *local_dc, const tokenring_limits *lim, tokenring_error *err)
+{
+    size_t n = tokenring_ring_node_count(ring), ndown = lim->failed_count;
     uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
-    rules r;
-    memset(&r, 0, sizeof r);
-    r.cl = consistency;
-    r.dc_count = dcn;
-    r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
-    uint32_t *node_dc = tr_calloc(n + 1, sizeof *node_dc);
-    ctx c;
-    memset(&c, 0, sizeof c);
-    tokenring_placement *pl = NULL;
-    tr_u128 *set_w = NULL;
-    uint32_t *set_cls = NULL;
-    uint32_t *cnt = NULL;
-    uint32_t *dcnt = NULL;   /* per dc: replicas of the set that are down already */
-    uint32_t *zero = NULL;   /* per dc: 0 */
-    uint32_t *live = NULL;   /* the set's replicas that are up */
-    uint8_t *down = tr_calloc(n + 1, 1);
-    tokenring_availability *res = NULL;
-    int rc = TOKENRING_OK;
-    if (!r.need_dc || !node_dc || !down)
-        goto nomem;
+    a->r.cl = consistency;
+    a->r.dc_count = dcn;
+    a->r.need_dc = tr_calloc(dcn + 1, sizeof *a->r.need_dc);
+    a->node_dc = tr_calloc(n + 1, sizeof *a->node_dc);
+    a->down = tr_calloc(n + 1, 1);
+    if (!a->r.need_dc || !a->node_dc || !a->down)
+        return av_nomem(err);
     for (size_t i = 0; i < ndown; i++)
-        down[lim->failed_nodes[i]] = 1;
+        a->down[lim->failed_nodes[i]] = 1;
 
-    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
-        goto done;
+    int rc = make_rules(&a->r, ring, replication, consistency, local_dc, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
-        node_dc[i] = info.dc_index;
+        a->node_dc[i] = info.dc_index;
     }
 
     tokenring_error e2;
-    rc = tokenring_placement_build(&pl, ring, replication, 0, &e2);
-    if (rc != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "%s", e2.message);
-        goto done;
-    }
-    size_t sets = tokenring_placement_set_count(pl);
+    rc = tokenring_placement_build(&a->pl, ring, replication, 0, &e2);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "%s", e2.message);
+    size_t sets = a->sets = tokenring_placement_set_count(a->pl);
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
-    set_w = tr_calloc(sets + 1, sizeof *set_w);
-    set_cls = tr_calloc(sets + 1, sizeof *set_cls);
-    cnt = tr_calloc(dcn + 1, sizeof *cnt);
-    dcnt = tr_calloc(dcn + 1, sizeof *dcnt);
-    zero = tr_calloc(dcn + 1, sizeof *zero);
-    live = tr_calloc(n + 1, sizeof *live);
-    if (!set_w || !set_cls || !cnt || !dcnt || !zero || !live)
-        goto nomem;
+    a->set_w = tr_calloc(sets + 1, sizeof *a->set_w);
+    a->set_cls = tr_calloc(sets + 1, sizeof *a->set_cls);
+    a->cnt = tr_calloc(dcn + 1, sizeof *a->cnt);
+    a->dcnt = tr_calloc(dcn + 1, sizeof *a->dcnt);
+    a->zero = tr_calloc(dcn + 1, sizeof *a->zero);
+    a->live = tr_calloc(n + 1, sizeof *a->live);
+    if (!a->set_w || !a->set_cls || !a->cnt || !a->dcnt || !a->zero || !a->live)
+        return av_nomem(err);
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_placement_range_replicas(&rep, pl, i);
-        set_w[rep.set_id] += range_width(ring, i);
+        tokenring_placement_range_replicas(&rep, a->pl, i);
+        a->set_w[rep.set_id] += range_width(ring, i);
     }
+    return TOKENRING_OK;
+}
 
-    static const char what[] = "availability analysis";
-    if (pg) {
-        pg->total = sets;
-        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK)
-            goto done;
+/* One distinct replica set: its class (the replicas per datacenter that are up), then
+ * every subset of at most k of its live replicas, with the set's width added. */
+static int avail_set(avail_state *a, size_t set, const tokenring_ring *ring, uint32_t k,
+                     tokenring_error *err)
+{
+    uint32_t dcn = a->c.dc_count;
+    const uint32_t *node_dc = a->node_dc;
+    const uint8_t *down = a->down;
+    uint32_t *cnt = a->cnt, *dcnt = a->dcnt, *zero = a->zero, *live = a->live;
+    tokenring_replicas rep;
+    tokenring_placement_set(&rep, a->pl, set);
+    memset(cnt, 0, (dcn + 1) * sizeof *cnt);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < rep.count; i++) {
+        cnt[node_dc[rep.nodes[i]]]++;
+        if (!down[rep.nodes[i]])
+            live[m++] = rep.nodes[i];
     }
-    c.pg = pg;
-    c.err = err;
-    c.r = &r;
-    c.node_dc = node_dc;
-    c.dc_count = dcn;
-    c.k = k;
-    c.n = (uint32_t)n;
-    c.down = down;
-    for (size_t s = 0; s < sets; s++) {
-        if (pg) {
-            pg->done = s;
-            pg->total = sets + c.cands.count;
-            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK)
-                goto done;
+    if (m < rep.count) {
+        /* Replicas down already: the level must be reachable with every node up,
+         * the set is left out when it is unavailable already (the k-sets list what
+         * they add), and otherwise its class counts its live replicas only. */
+        memset(dcnt, 0, (dcn + 1) * sizeof *dcnt);
+        for (uint32_t i = 0; i < rep.count; i++)
+            if (down[rep.nodes[i]])
+                dcnt[node_dc[rep.nodes[i]]]++;
+        if (fails(&a->r, cnt, zero)) {
+            char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+            range_text(rt, sizeof rt, ring, rep.range_index);
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has "
+                           "%u replicas",
+                           cl_name(a->r.cl), rt, rep.count);
         }
-        tokenring_replicas rep;
-        tokenring_placement_set(&rep, pl, s);
-        memset(cnt, 0, (dcn + 1) * sizeof *cnt);
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < rep.count; i++) {
-            cnt[node_dc[rep.nodes[i]]]++;
-            if (!down[rep.nodes[i]])
-                live[m++] = rep.nodes[i];
+        if (fails(&a->r, cnt, dcnt))
+            return TOKENRING_OK; /* unavailable already: the k-sets list what they add */
+        for (uint32_t d = 0; d < dcn; d++)
+            cnt[d] -= dcnt[d];
+    }
+    size_t cls;
+    for (cls = 0; cls < a->c.class_count; cls++)
+        if (memcmp(a->c.class_cnt[cls], cnt, dcn * sizeof *cnt) == 0)
+            break;
+    if (cls == a->c.class_count) {
+        uint32_t **nc = tr_reallocarray(a->c.class_cnt, a->c.class_count + 1, sizeof *nc);
+        if (!nc)
+            return av_nomem(err);
+        a->c.class_cnt = nc;
+        if (!(nc[cls] = tr_calloc(dcn + 1, sizeof **nc)))
+            return av_nomem(err);
+        memcpy(nc[cls], cnt, dcn * sizeof *cnt);
+        a->c.class_count++;
+        /* A class that fails with nothing down makes the level unreachable. */
+        if (sub_fails(&a->c, (uint32_t)cls, NULL, 0)) {
+            char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+            range_text(rt, sizeof rt, ring, rep.range_index);
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has "
+                           "%u replicas",
+                           cl_name(a->r.cl), rt, rep.count);
         }
-        if (m < rep.count) {
-            /* Replicas down already: the level must be reachable with every node up,
-             * the set is left out when it is unavailable already (the k-sets list what
-             * they add), and otherwise its class counts its live replicas only. */
-            memset(dcnt, 0, (dcn + 1) * sizeof *dcnt);
-            for (uint32_t i = 0; i < rep.count; i++)
-                if (down[rep.nodes[i]])
-                    dcnt[node_dc[rep.nodes[i]]]++;
-            if (fails(&r, cnt, zero)) {
-                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
-                range_text(rt, sizeof rt, ring, rep.range_index);
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "%s cannot be reached even with every node up: range %s has "
-                             "%u replicas",
-                             cl_name(consistency), rt, rep.count);
-                goto done;
-            }
-            if (fails(&r, cnt, dcnt))
-                continue;
-            for (uint32_t d = 0; d < dcn; d++)
-                cnt[d] -= dcnt[d];
-        }
-        size_t cls;
-        for (cls = 0; cls < c.class_count; cls++)
-            if (memcmp(c.class_cnt[cls], cnt, dcn * sizeof *cnt) == 0)
-                break;
-        if (cls == c.class_count) {
-            uint32_t **nc = tr_reallocarray(c.class_cnt, c.class_count + 1, sizeof *nc);
-            if (!nc)
-                goto nomem;
-            c.class_cnt = nc;
-            if (!(nc[cls] = tr_calloc(dcn + 1, sizeof **nc)))
-                goto nomem;
-            memcpy(nc[cls], cnt, dcn * sizeof *cnt);
-            c.class_count++;
-            /* A class that fails with nothing down makes the level unreachable. */
-            if (sub_fails(&c, (uint32_t)cls, NULL, 0)) {
-                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
-                range_text(rt, sizeof rt, ring, rep.range_index);
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "%s cannot be reached even with every node up: range %s has "
-                             "%u replicas",
-                             cl_name(consistency), rt, rep.count);
-                goto done;
-            }
-        }
-        set_cls[s] = (uint32_t)cls;
-        /* Every subset of at most k live replicas: accumulate the set's width. */
-        uint32_t idx[KMAX];
-        for (unsigned size = 1; size <= k && size <= m; size++) {
+    }
+    a->set_cls[set] = (uint32_t)cls;
+    /* Every subset of at most k live replicas: accumulate the set's width. */
+    uint32_t idx[KMAX];
+    for (unsigned size = 1; size <= k && size <= m; size++) {
+        for (unsigned i = 0; i < size; i++)
+            idx[i] = i;
+        for (;;) {
+            uint32_t sub[KMAX];
             for (unsigned i = 0; i < size; i++)
-                idx[i] = i;
-            for (;;) {
-                uint32_t sub[KMAX];
-                for (unsigned i = 0; i < size; i++)
-                    sub[i] = live[idx[i]];
-                akey key = make_key((uint32_t)cls, sub, size);
-                aslot *sl = amap_put(&c.sums, &key);
-                if (!sl)
-                    goto nomem;
-                bool fresh = sl->value == 0;
-                sl->value += set_w[s];
-                if (fresh && sub_fails(&c, (uint32_t)cls, sub, size)) {
-                    int ac = add_completions(&c, key.n, size);
-                    if (ac == TOKENRING_E_CANCELLED) {
-                        rc = ac;
-                        goto done;
-                    }
-                    if (ac)
-                        goto nomem;
-                }
-                int i = (int)size - 1;
-                while (i >= 0 && idx[i] == m - size + (unsigned)i)
-                    i--;
-                if (i < 0)
-                    break;
-                idx[i]++;
-                for (unsigned j = (unsigned)i + 1; j < size; j++)
-                    idx[j] = idx[j - 1] + 1;
+                sub[i] = live[idx[i]];
+            akey key = make_key((uint32_t)cls, sub, size);
+            aslot *sl = amap_put(&a->c.sums, &key);
+            if (!sl)
+                return av_nomem(err);
+            bool fresh = sl->value == 0;
+            sl->value += a->set_w[set];
+            if (fresh && sub_fails(&a->c, (uint32_t)cls, sub, size)) {
+                int ac = add_completions(&a->c, key.n, size);
+                if (ac == TOKENRING_E_CANCELLED)
+                    return ac;
+                if (ac)
+                    return av_nomem(err);
             }
+            int i = (int)size - 1;
+            while (i >= 0 && idx[i] == m - size + (unsigned)i)
+                i--;
+            if (i < 0)
+                break;
+            idx[i]++;
+            for (unsigned j = (unsigned)i + 1; j < size; j++)
+                idx[j] = idx[j - 1] + 1;
         }
     }
+    return TOKENRING_OK;
+}
 
-    res = tr_calloc(1, sizeof *res);
-    if (!res)
-        goto nomem;
-    res->k = k;
-    res->space = ring_space(ring);
-    size_t nc = c.cands.count;
-    uint32_t *rows = tr_calloc(nc ? nc : 1, KMAX * sizeof *rows);
+/* The result: the candidates in order, each evaluated, those that break the level kept. */
+static int avail_result(avail_state *a, const tokenring_ring *ring, uint32_t k,
+                        tr_progress *pg, const char *what, tokenring_error *err)
+{
+    a->res = tr_calloc(1, sizeof *a->res);
+    if (!a->res)
+        return av_nomem(err);
+    a->res->k = k;
+    a->res->space = ring_space(ring);
+    size_t nc = a->c.cands.count;
+    a->rows = tr_calloc(nc ? nc : 1, KMAX * sizeof *a->rows);
+    uint32_t *rows = a->rows;
     if (!rows)
-        goto nomem;
+        return av_nomem(err);
     size_t j = 0;
-    for (size_t i = 0; i < c.cands.cap; i++)
-        if (c.cands.slots[i].used)
-            memcpy(rows + (j++) * KMAX, c.cands.slots[i].key.n, KMAX * sizeof *rows);
+    for (size_t i = 0; i < a->c.cands.cap; i++)
+        if (a->c.cands.slots[i].used)
+            memcpy(rows + (j++) * KMAX, a->c.cands.slots[i].key.n, KMAX * sizeof *rows);
     qsort(rows, nc, KMAX * sizeof *rows, cmp_tuple);
     if (pg) {
-        pg->done = sets;
-        pg->total = sets + nc;
-        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK) {
-            tr_free(rows);
-            goto done;
-        }
+        pg->done = a->sets;
+        pg->total = a->sets + nc;
+        int rc = tr_progress_report(pg, what, err);
+        if (rc != TOKENRING_OK)
+            return rc;
     }
-    res->nodes = tr_calloc(nc ? nc * k : 1, sizeof *res->nodes);
-    res->widths = tr_calloc(nc ? nc : 1, sizeof *res->widths);
-    if (!res->nodes || !res->widths) {
-        tr_free(rows);
-        goto nomem;
-    }
+    a->res->nodes = tr_calloc(nc ? nc * k : 1, sizeof *a->res->nodes);
+    a->res->widths = tr_calloc(nc ? nc : 1, sizeof *a->res->widths);
+    if (!a->res->nodes || !a->res->widths)
+        return av_nomem(err);
     for (size_t i = 0; i < nc; i++) {
         if (pg) {
-            pg->done = sets + i;
-            pg->total = sets + nc;
-            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK) {
-                tr_free(rows);
-                goto done;
-            }
+            pg->done = a->sets + i;
+            pg->total = a->sets + nc;
+            int rc = tr_progress_tick(pg, what, err);
+            if (rc != TOKENRING_OK)
+                return rc;
         }
-        tr_u128 w = eval_candidate(&c, rows + i * KMAX);
+        tr_u128 w = eval_candidate(&a->c, rows + i * KMAX);
         if (w == 0)
             continue;
-        memcpy(res->nodes + res->count * k, rows + i * KMAX, k * sizeof *rows);
-        res->widths[res->count++] = w;
+        memcpy(a->res->nodes + a->res->count * k, rows + i * KMAX, k * sizeof *rows);
+        a->res->widths[a->res->count++] = w;
     }
-    tr_free(rows);
     if (pg) {
-        pg->done = pg->total = sets + nc;
+        pg->done = pg->total = a->sets + nc;
         (void)tr_progress_report(pg, what, NULL); /* the end: too late to stop */
     }
-    *out = res;
-    res = NULL;
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability analysis");
-done:
-    tokenring_availability_free(res);
-    tokenring_placement_free(pl);
-    for (size_t i = 0; i < c.class_count; i++)
-        tr_free(c.class_cnt[i]);
-    tr_free(c.class_cnt);
-    tr_free(c.sums.slots);
-    tr_free(c.cands.slots);
-    tr_free(set_w);
-    tr_free(set_cls);
-    tr_free(cnt);
-    tr_free(dcnt);
-    tr_free(zero);
-    tr_free(live);
-    tr_free(down);
-    tr_free(r.need_dc);
-    tr_free(node_dc);
+    return TOKENRING_OK;
+}
+
+static int availability(tokenring_availability **out, const tokenring_ring *ring,
+                        const tokenring_replication *replication, int consistency,
+                        const char *local_dc, uint32_t k, tokenring_limits *lim,
+                        tokenring_error *err)
+{
+    int rc = avail_check(out, ring, replication, consistency, local_dc, k, lim, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_progress pgs = { lim->progress, lim->user, 0, 0, 0 };
+    tr_progress *pg = lim->progress ? &pgs : NULL;
+    static const char what[] = "availability analysis";
+    avail_state a;
+    memset(&a, 0, sizeof a);
+    rc = avail_init(&a, ring, replication, consistency, local_dc, lim, err);
+    if (rc == TOKENRING_OK && pg) {
+        pg->total = a.sets;
+        rc = tr_progress_report(pg, what, err);
+    }
+    a.c.pg = pg;
+    a.c.err = err;
+    a.c.r = &a.r;
+    a.c.node_dc = a.node_dc;
+    a.c.dc_count = (uint32_t)tokenring_ring_dc_count(ring);
+    a.c.k = k;
+    a.c.n = (uint32_t)tokenring_ring_node_count(ring);
+    a.c.down = a.down;
+    for (size_t set = 0; rc == TOKENRING_OK && set < a.sets; set++) {
+        if (pg) {
+            pg->done = set;
+            pg->total = a.sets + a.c.cands.count;
+            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK)
+                break;
+        }
+        rc = avail_set(&a, set, ring, k, err);
+    }
+    if (rc == TOKENRING_OK)
+        rc = avail_result(&a, ring, k, pg, what, err);
+    if (rc == TOKENRING_OK) {
+        *out = a.res;
+        a.res = NULL;
+    }
+    avail_free(&a);
     return rc;
 }
 
