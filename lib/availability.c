@@ -1350,13 +1350,61 @@ TOKENRING_API int tokenring_availability_summary_build_limited(
                          err);
 }
 
-static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+/* The state of one summary_build() call: the level's rules, the walk's state machine,
+ * the placement, the nodes down already, the walk's unit -> ring node map, the progress
+ * and the result being made. Zeroed to start; summary_free() releases all of it. */
+typedef struct sum_state {
+    rules r;
+    sm s;
+    tokenring_placement *pl;
+    tokenring_availability_summary *res;
+    uint8_t *down;       /* node -> already failed */
+    uint32_t *unit_node; /* single nodes: walk unit -> ring node */
+    tr_progress pg;
+} sum_state;
+
+static int sum_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability summary");
+}
+
+static void summary_free(sum_state *st)
+{
+    sm *s = &st->s;
+    tokenring_availability_summary_free(st->res);
+    tokenring_placement_free(st->pl);
+    tr_free(st->down);
+    tr_free(st->unit_node);
+    tr_free(st->r.need_dc);
+    tr_free(s->node_dc);
+    tr_free(s->w);
+    tr_free(s->cnt);
+    tr_free(s->fail);
+    tr_free(s->thr);
+    tr_free(s->nover);
+    tr_free(s->grp);
+    tr_free(s->mem_off);
+    tr_free(s->mem);
+    tr_free(s->ns_off);
+    tr_free(s->ns);
+    tr_free(s->un_off);
+    tr_free(s->un);
+    tr_free(s->gsuf);
+    tr_free(s->crit_w);
+    tr_free(s->crit_n);
+    tr_free(s->chosen);
+    tr_free(s->hw);
+    tr_free(s->hu);
+}
+
+/* The arguments, the nodes down already and the budget: *U_out units, *total_out
+ * C(U, k) sets of them. */
+static int summary_check(tokenring_availability_summary **out, const tokenring_ring *ring,
                          const tokenring_replication *replication, int consistency,
                          const char *local_dc, int unit, uint32_t k, size_t top_n,
-                         tokenring_limits *lim, tokenring_error *err)
+                         tokenring_limits *lim, size_t *U_out, tr_u128 *total_out,
+                         tokenring_error *err)
 {
-    tokenring_progress_fn progress = lim->progress;
-    void *user = lim->user;
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability summary");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
@@ -1399,89 +1447,105 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                               "availability summary", err);
     if (brc != TOKENRING_OK)
         return brc;
+    *U_out = U;
+    *total_out = total;
+    return TOKENRING_OK;
+}
 
-    rules r;
-    memset(&r, 0, sizeof r);
-    r.cl = consistency;
-    r.dc_count = dcn;
-    sm s;
-    memset(&s, 0, sizeof s);
-    tokenring_placement *pl = NULL;
-    tokenring_availability_summary *res = NULL;
-    tr_progress pg = { progress, user, 0, 0, 0 };
-    int rc = TOKENRING_OK;
-    uint8_t *down = NULL;     /* node -> already failed */
-    uint32_t *unit_node = NULL; /* single nodes: walk unit -> ring node */
-    r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
-    down = tr_calloc(n + 1, 1);
-    unit_node = tr_calloc(n + 1, sizeof *unit_node);
-    if (!r.need_dc || !down || !unit_node)
-        goto nomem;
+/* The rules, the nodes down already, the walk's parameters, the placement and the
+ * arrays of the walk. */
+static int summary_init(sum_state *st, const tokenring_ring *ring,
+                        const tokenring_replication *replication, int consistency,
+                        const char *local_dc, int unit, uint32_t k, size_t U, size_t top_n,
+                        const tokenring_limits *lim, const char *what, tokenring_error *err)
+{
+    rules *r = &st->r;
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), nfailed = lim->failed_count;
+    uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
+    r->cl = consistency;
+    r->dc_count = dcn;
+    r->need_dc = tr_calloc(dcn + 1, sizeof *r->need_dc);
+    st->down = tr_calloc(n + 1, 1);
+    st->unit_node = tr_calloc(n + 1, sizeof *st->unit_node);
+    if (!r->need_dc || !st->down || !st->unit_node)
+        return sum_nomem(err);
     for (size_t i = 0; i < nfailed; i++)
-        down[lim->failed_nodes[i]] = 1;
-    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
-        goto done;
+        st->down[lim->failed_nodes[i]] = 1;
+    int rc = make_rules(r, ring, replication, consistency, local_dc, err);
+    if (rc != TOKENRING_OK)
+        return rc;
 
-    s.r = &r;
-    s.dcn = dcn;
-    s.k = k;
-    s.U = (uint32_t)U;
-    s.single = unit == TOKENRING_FAIL_NODES;
-    s.top_n = top_n;
-    s.err = err;
-    s.pg = progress ? &pg : NULL;
-    static const char what[] = "availability summary";
+    s->r = r;
+    s->dcn = dcn;
+    s->k = k;
+    s->U = (uint32_t)U;
+    s->single = unit == TOKENRING_FAIL_NODES;
+    s->top_n = top_n;
+    s->err = err;
+    s->pg = lim->progress ? &st->pg : NULL;
 
     tokenring_error e2;
-    rc = tokenring_placement_build(&pl, ring, replication, 0, &e2);
-    if (rc != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "%s", e2.message);
-        goto done;
+    rc = tokenring_placement_build(&st->pl, ring, replication, 0, &e2);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "%s", e2.message);
+    size_t sets = tokenring_placement_set_count(st->pl);
+    s->sets = sets;
+    if (s->pg) {
+        st->pg.total = (uint64_t)sets + U;
+        if ((rc = tr_progress_report(s->pg, what, err)) != TOKENRING_OK)
+            return rc;
     }
-    size_t sets = tokenring_placement_set_count(pl);
-    s.sets = sets;
-    if (s.pg) {
-        pg.total = (uint64_t)sets + U;
-        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
-            goto done;
-    }
-    s.node_dc = tr_calloc(n + 1, sizeof *s.node_dc);
-    s.w = tr_calloc(sets + 1, sizeof *s.w);
-    s.cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s.cnt);
-    bool by_dc = r.cl == TOKENRING_CL_LOCAL_ONE || r.cl == TOKENRING_CL_LOCAL_QUORUM ||
-                 r.cl == TOKENRING_CL_EACH_QUORUM;
-    s.G = by_dc ? dcn : 1;
-    s.fail = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.fail);
-    s.thr = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.thr);
-    s.nover = tr_calloc(sets + 1, sizeof *s.nover);
-    s.grp = tr_calloc(n + 1, sizeof *s.grp);
-    s.mem_off = tr_calloc(sets + 2, sizeof *s.mem_off);
-    s.ns_off = tr_calloc(n + 2, sizeof *s.ns_off);
-    s.un_off = tr_calloc(U + 2, sizeof *s.un_off);
-    s.un = tr_calloc(n + 1, sizeof *s.un);
-    s.gsuf = tr_calloc(U + 2, sizeof *s.gsuf);
-    s.chosen = tr_calloc(k + 1, sizeof *s.chosen);
-    if (s.single) {
-        s.crit_w = tr_calloc(n + 1, sizeof *s.crit_w);
-        s.crit_n = tr_calloc(n + 1, sizeof *s.crit_n);
+    s->node_dc = tr_calloc(n + 1, sizeof *s->node_dc);
+    s->w = tr_calloc(sets + 1, sizeof *s->w);
+    s->cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s->cnt);
+    bool by_dc = r->cl == TOKENRING_CL_LOCAL_ONE || r->cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r->cl == TOKENRING_CL_EACH_QUORUM;
+    s->G = by_dc ? dcn : 1;
+    s->fail = tr_calloc((sets + 1) * (s->G + 1), sizeof *s->fail);
+    s->thr = tr_calloc((sets + 1) * (s->G + 1), sizeof *s->thr);
+    s->nover = tr_calloc(sets + 1, sizeof *s->nover);
+    s->grp = tr_calloc(n + 1, sizeof *s->grp);
+    s->mem_off = tr_calloc(sets + 2, sizeof *s->mem_off);
+    s->ns_off = tr_calloc(n + 2, sizeof *s->ns_off);
+    s->un_off = tr_calloc(U + 2, sizeof *s->un_off);
+    s->un = tr_calloc(n + 1, sizeof *s->un);
+    s->gsuf = tr_calloc(U + 2, sizeof *s->gsuf);
+    s->chosen = tr_calloc(k + 1, sizeof *s->chosen);
+    if (s->single) {
+        s->crit_w = tr_calloc(n + 1, sizeof *s->crit_w);
+        s->crit_n = tr_calloc(n + 1, sizeof *s->crit_n);
     }
     if (top_n) {
-        s.hw = tr_calloc(top_n, sizeof *s.hw);
-        s.hu = tr_calloc(top_n, (size_t)k * sizeof *s.hu);
+        s->hw = tr_calloc(top_n, sizeof *s->hw);
+        s->hu = tr_calloc(top_n, (size_t)k * sizeof *s->hu);
     }
-    if (!s.node_dc || !s.w || !s.cnt || !s.fail || !s.thr || !s.nover || !s.grp ||
-        !s.mem_off || !s.ns_off || !s.un_off || !s.un || !s.gsuf || !s.chosen ||
-        (s.single && (!s.crit_w || !s.crit_n)) || (top_n && (!s.hw || !s.hu)))
-        goto nomem;
+    if (!s->node_dc || !s->w || !s->cnt || !s->fail || !s->thr || !s->nover || !s->grp ||
+        !s->mem_off || !s->ns_off || !s->un_off || !s->un || !s->gsuf || !s->chosen ||
+        (s->single && (!s->crit_w || !s->crit_n)) || (top_n && (!s->hw || !s->hu)))
+        return sum_nomem(err);
+    return TOKENRING_OK;
+}
+
+/* The failure units and the ring nodes in each (CSR); nodes down already are in none.
+ * TOKENRING_E_NOMEM with err not filled. */
+static int summary_units(sum_state *st, const tokenring_ring *ring, int unit)
+{
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), U = s->U;
+    bool by_dc = st->r.cl == TOKENRING_CL_LOCAL_ONE || st->r.cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 st->r.cl == TOKENRING_CL_EACH_QUORUM;
+    const uint8_t *down = st->down;
+    uint32_t *unit_node = st->unit_node;
     uint32_t *unit_of = tr_calloc(n + 1, sizeof *unit_of);
     if (!unit_of)
-        goto nomem;
+        return TOKENRING_E_NOMEM;
     uint32_t live = 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
-        s.node_dc[i] = info.dc_index;
-        s.grp[i] = by_dc ? info.dc_index : 0;
+        s->node_dc[i] = info.dc_index;
+        s->grp[i] = by_dc ? info.dc_index : 0;
         if (down[i])
             continue; /* down already: in no unit, failed once below */
         if (unit == TOKENRING_FAIL_NODES)
@@ -1490,94 +1554,115 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                      : unit == TOKENRING_FAIL_RACKS ? info.rack_index
                                                     : info.dc_index;
         live++;
-        s.un_off[unit_of[i] + 1]++;
+        s->un_off[unit_of[i] + 1]++;
     }
     for (size_t u = 0; u < U; u++)
-        s.un_off[u + 1] += s.un_off[u];
+        s->un_off[u + 1] += s->un_off[u];
     for (size_t i = 0; i < n; i++)
         if (!down[i])
-            s.un[s.un_off[unit_of[i]] + s.ns_off[unit_of[i]]++] = (uint32_t)i; /* cursor */
+            s->un[s->un_off[unit_of[i]] + s->ns_off[unit_of[i]]++] = (uint32_t)i; /* cursor */
     tr_free(unit_of);
-    memset(s.ns_off, 0, (n + 2) * sizeof *s.ns_off);
+    memset(s->ns_off, 0, (n + 2) * sizeof *s->ns_off);
+    return TOKENRING_OK;
+}
 
+/* The distinct replica sets: widths, members, per-datacenter counts and the thresholds
+ * that break them; the members of each set and the sets of each node (CSR). */
+static int summary_sets(sum_state *st, const tokenring_ring *ring, const char *what,
+                        tokenring_error *err)
+{
+    const rules *r = &st->r;
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), sets = s->sets;
+    uint32_t dcn = s->dcn;
+    bool by_dc = r->cl == TOKENRING_CL_LOCAL_ONE || r->cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r->cl == TOKENRING_CL_EACH_QUORUM;
     /* Widths, members and per-dc counts of the distinct sets. */
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_placement_range_replicas(&rep, pl, i);
-        s.w[rep.set_id] += range_width(ring, i);
+        tokenring_placement_range_replicas(&rep, st->pl, i);
+        s->w[rep.set_id] += range_width(ring, i);
     }
     size_t members = 0;
     for (size_t t = 0; t < sets; t++) {
         tokenring_replicas rep;
-        tokenring_placement_set(&rep, pl, t);
+        tokenring_placement_set(&rep, st->pl, t);
         members += rep.count;
-        s.mem_off[t + 1] = (uint32_t)members;
+        s->mem_off[t + 1] = (uint32_t)members;
         for (uint32_t i = 0; i < rep.count; i++) {
-            s.cnt[t * dcn + s.node_dc[rep.nodes[i]]]++;
-            s.ns_off[rep.nodes[i] + 1]++;
+            s->cnt[t * dcn + s->node_dc[rep.nodes[i]]]++;
+            s->ns_off[rep.nodes[i] + 1]++;
         }
         /* Thresholds: failures within a group that break the set. */
         bool impossible = false;
         if (!by_dc) {
             int64_t all = 0;
             for (uint32_t d = 0; d < dcn; d++)
-                all += s.cnt[t * dcn + d];
-            int64_t thr = all - r.need_total + 1;
+                all += s->cnt[t * dcn + d];
+            int64_t thr = all - r->need_total + 1;
             impossible = thr <= 0;
-            s.thr[t] = impossible ? 1 : (uint32_t)thr;
+            s->thr[t] = impossible ? 1 : (uint32_t)thr;
         } else {
             for (uint32_t d = 0; d < dcn; d++) {
-                bool counts = r.cl == TOKENRING_CL_EACH_QUORUM ? r.need_dc[d] > 0 : d == r.local;
-                int64_t thr = (int64_t)s.cnt[t * dcn + d] - r.need_dc[d] + 1;
+                bool counts = r->cl == TOKENRING_CL_EACH_QUORUM ? r->need_dc[d] > 0 : d == r->local;
+                int64_t thr = (int64_t)s->cnt[t * dcn + d] - r->need_dc[d] + 1;
                 if (counts && thr <= 0)
                     impossible = true;
-                s.thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
+                s->thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
             }
         }
         if (impossible) {
             char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
             range_text(rt, sizeof rt, ring, rep.range_index);
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "%s cannot be reached even with every node up: range %s has %u "
-                         "replicas",
-                         cl_name(consistency), rt, rep.count);
-            goto done;
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has %u "
+                           "replicas",
+                           cl_name(r->cl), rt, rep.count);
         }
-        if (s.pg) {
-            pg.done = t;
-            if ((rc = tr_progress_tick(s.pg, what, err)) != TOKENRING_OK)
-                goto done;
+        if (s->pg) {
+            st->pg.done = t;
+            int rc = tr_progress_tick(s->pg, what, err);
+            if (rc != TOKENRING_OK)
+                return rc;
         }
     }
-    if (members > UINT32_MAX) {
-        rc = tr_fail(err, TOKENRING_E_RANGE,
-                     "the placement's distinct replica sets hold %zu members, above 2^32",
-                     members);
-        goto done;
-    }
-    s.mem = tr_calloc(members + 1, sizeof *s.mem);
-    s.ns = tr_calloc(members + 1, sizeof *s.ns);
-    if (!s.mem || !s.ns)
-        goto nomem;
+    if (members > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "the placement's distinct replica sets hold %zu members, above 2^32",
+                       members);
+    s->mem = tr_calloc(members + 1, sizeof *s->mem);
+    s->ns = tr_calloc(members + 1, sizeof *s->ns);
+    if (!s->mem || !s->ns)
+        return sum_nomem(err);
     for (size_t i = 0; i < n; i++)
-        s.ns_off[i + 1] += s.ns_off[i];
+        s->ns_off[i + 1] += s->ns_off[i];
     {
         uint32_t *cur = tr_calloc(n + 1, sizeof *cur);
         if (!cur)
-            goto nomem;
+            return sum_nomem(err);
         for (size_t t = 0; t < sets; t++) {
             tokenring_replicas rep;
-            tokenring_placement_set(&rep, pl, t);
+            tokenring_placement_set(&rep, st->pl, t);
             for (uint32_t i = 0; i < rep.count; i++) {
                 uint32_t y = rep.nodes[i];
-                s.mem[s.mem_off[t] + i] = y;
-                s.ns[s.ns_off[y] + cur[y]++] = (uint32_t)t;
+                s->mem[s->mem_off[t] + i] = y;
+                s->ns[s->ns_off[y] + cur[y]++] = (uint32_t)t;
             }
         }
         tr_free(cur);
     }
+    return TOKENRING_OK;
+}
+
+/* The width each unit can add (suffix maxima), the critical sets of single nodes, and
+ * the nodes already down failed first. */
+static int summary_prepare(sum_state *st, const tokenring_ring *ring, const char *what,
+                           tokenring_error *err)
+{
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), sets = s->sets, U = s->U;
     /* The width each unit holds (every set with a replica in it), suffix maxima. */
     {
         tr_u128 *g = tr_calloc(U + 1, sizeof *g);
@@ -1585,103 +1670,113 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
         if (!g || !seen) {
             tr_free(g);
             tr_free(seen);
-            goto nomem;
+            return sum_nomem(err);
         }
         for (uint32_t u = 0; u < U; u++)
-            for (uint32_t i = s.un_off[u]; i < s.un_off[u + 1]; i++) {
-                uint32_t y = s.un[i];
-                for (uint32_t j = s.ns_off[y]; j < s.ns_off[y + 1]; j++)
-                    if (seen[s.ns[j]] != u + 1) {
-                        seen[s.ns[j]] = u + 1;
-                        g[u] += s.w[s.ns[j]];
+            for (uint32_t i = s->un_off[u]; i < s->un_off[u + 1]; i++) {
+                uint32_t y = s->un[i];
+                for (uint32_t j = s->ns_off[y]; j < s->ns_off[y + 1]; j++)
+                    if (seen[s->ns[j]] != u + 1) {
+                        seen[s->ns[j]] = u + 1;
+                        g[u] += s->w[s->ns[j]];
                     }
             }
         for (size_t u = U; u-- > 0;)
-            s.gsuf[u] = g[u] > s.gsuf[u + 1] ? g[u] : s.gsuf[u + 1];
+            s->gsuf[u] = g[u] > s->gsuf[u + 1] ? g[u] : s->gsuf[u + 1];
         tr_free(g);
         tr_free(seen);
     }
-    if (s.single)
+    if (s->single)
         for (size_t t = 0; t < sets; t++)
-            crit_all(&s, t, +1);
+            crit_all(s, t, +1);
     /* The nodes already down fail first; the walk counts what more failures add. */
     for (size_t i = 0; i < n; i++)
-        if (down[i])
-            node_change(&s, (uint32_t)i, +1);
-    s.W0 = s.W;
-    s.nb0 = s.nbroken;
-    if (s.pg) {
-        pg.done = sets;
-        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
-            goto done;
+        if (st->down[i])
+            node_change(s, (uint32_t)i, +1);
+    s->W0 = s->W;
+    s->nb0 = s->nbroken;
+    if (s->pg) {
+        st->pg.done = sets;
+        int rc = tr_progress_report(s->pg, what, err);
+        if (rc != TOKENRING_OK)
+            return rc;
     }
+    return TOKENRING_OK;
+}
 
-    if ((rc = walk(&s, 0, 0, true)) != TOKENRING_OK)
-        goto done;
-
-    res = tr_calloc(1, sizeof *res);
-    if (!res)
-        goto nomem;
-    res->unit = unit;
-    res->k = k;
-    res->space = ring_space(ring);
-    res->n_units = (uint32_t)U;
-    res->breaking = s.breaking;
-    res->total = total;
-    res->down = s.W0;
-    res->sets = sets;
-    res->top_count = (uint32_t)s.heap_len;
-    if (s.heap_len) {
-        res->top_units = tr_calloc(s.heap_len, k * sizeof *res->top_units);
-        res->top_w = tr_calloc(s.heap_len, sizeof *res->top_w);
-        if (!res->top_units || !res->top_w)
-            goto nomem;
+/* The result: the counts, and the top sets popped from the heap, worst first. */
+static int summary_result(sum_state *st, const tokenring_ring *ring, int unit, uint32_t k,
+                          tr_u128 total, const char *what, tokenring_error *err)
+{
+    sm *s = &st->s;
+    size_t sets = s->sets, U = s->U;
+    st->res = tr_calloc(1, sizeof *st->res);
+    if (!st->res)
+        return sum_nomem(err);
+    st->res->unit = unit;
+    st->res->k = k;
+    st->res->space = ring_space(ring);
+    st->res->n_units = (uint32_t)U;
+    st->res->breaking = s->breaking;
+    st->res->total = total;
+    st->res->down = s->W0;
+    st->res->sets = sets;
+    st->res->top_count = (uint32_t)s->heap_len;
+    if (s->heap_len) {
+        st->res->top_units = tr_calloc(s->heap_len, k * sizeof *st->res->top_units);
+        st->res->top_w = tr_calloc(s->heap_len, sizeof *st->res->top_w);
+        if (!st->res->top_units || !st->res->top_w)
+            return sum_nomem(err);
         /* Pop the heap (lowest rank first) into the result from its end. */
-        for (size_t i = s.heap_len; i-- > 0;) {
-            res->top_w[i] = s.hw[0];
+        for (size_t i = s->heap_len; i-- > 0;) {
+            st->res->top_w[i] = s->hw[0];
             for (uint32_t j = 0; j < k; j++)
-                res->top_units[i * k + j] =
-                    unit == TOKENRING_FAIL_NODES ? unit_node[s.hu[j]] : s.hu[j];
-            heap_swap(&s, 0, i);
-            s.heap_len = i;
-            heap_down(&s, 0);
+                st->res->top_units[i * k + j] =
+                    unit == TOKENRING_FAIL_NODES ? st->unit_node[s->hu[j]] : s->hu[j];
+            heap_swap(s, 0, i);
+            s->heap_len = i;
+            heap_down(s, 0);
         }
-        res->worst = res->top_w[0];
+        st->res->worst = st->res->top_w[0];
     }
-    if (s.pg) {
-        pg.done = pg.total = (uint64_t)sets + U;
-        (void)tr_progress_report(s.pg, what, NULL); /* the end: too late to stop */
+    if (s->pg) {
+        st->pg.done = st->pg.total = (uint64_t)sets + U;
+        (void)tr_progress_report(s->pg, what, NULL); /* the end: too late to stop */
     }
-    *out = res;
-    res = NULL;
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability summary");
-done:
-    tokenring_availability_summary_free(res);
-    tokenring_placement_free(pl);
-    tr_free(down);
-    tr_free(unit_node);
-    tr_free(r.need_dc);
-    tr_free(s.node_dc);
-    tr_free(s.w);
-    tr_free(s.cnt);
-    tr_free(s.fail);
-    tr_free(s.thr);
-    tr_free(s.nover);
-    tr_free(s.grp);
-    tr_free(s.mem_off);
-    tr_free(s.mem);
-    tr_free(s.ns_off);
-    tr_free(s.ns);
-    tr_free(s.un_off);
-    tr_free(s.un);
-    tr_free(s.gsuf);
-    tr_free(s.crit_w);
-    tr_free(s.crit_n);
-    tr_free(s.chosen);
-    tr_free(s.hw);
-    tr_free(s.hu);
+    return TOKENRING_OK;
+}
+
+static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+                         const tokenring_replication *replication, int consistency,
+                         const char *local_dc, int unit, uint32_t k, size_t top_n,
+                         tokenring_limits *lim, tokenring_error *err)
+{
+    size_t U = 0;
+    tr_u128 total = 0;
+    int rc = summary_check(out, ring, replication, consistency, local_dc, unit, k, top_n, lim,
+                           &U, &total, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    static const char what[] = "availability summary";
+    sum_state st;
+    memset(&st, 0, sizeof st);
+    st.pg = (tr_progress){ lim->progress, lim->user, 0, 0, 0 };
+    rc = summary_init(&st, ring, replication, consistency, local_dc, unit, k, U, top_n, lim,
+                      what, err);
+    if (rc == TOKENRING_OK && summary_units(&st, ring, unit) != TOKENRING_OK)
+        rc = sum_nomem(err);
+    if (rc == TOKENRING_OK)
+        rc = summary_sets(&st, ring, what, err);
+    if (rc == TOKENRING_OK)
+        rc = summary_prepare(&st, ring, what, err);
+    if (rc == TOKENRING_OK)
+        rc = walk(&st.s, 0, 0, true);
+    if (rc == TOKENRING_OK)
+        rc = summary_result(&st, ring, unit, k, total, what, err);
+    if (rc == TOKENRING_OK) {
+        *out = st.res;
+        st.res = NULL;
+    }
+    summary_free(&st);
     return rc;
 }
