@@ -14,6 +14,8 @@
   among them run one way (no header includes one that includes it back, directly or
   through others: the handles they share are declared in types.h), every public header
   is named in the architecture page, and none is over HEADER_MAX_LINES lines.
+- No function in lib/ is over FUNCTION_MAX_LINES lines (signature to closing brace): a
+  long build is init / phases / free over its state struct.
 
 Usage: check-architecture.py SOURCE_ROOT
 """
@@ -51,6 +53,9 @@ WHITE_BOX = {'tests/test_index.c': {'index.h'}, 'tests/test_rank.c': {'ring_inte
 HEADER_MAX_LINES = 600
 OVER_CAP = {'router.h': 'to be split by concern: the snapshot and its lookups, building and '
                         'events, the holder'}
+# lib/ functions: the line cap (a function's body opens with '{' alone on a line and
+# closes with '}' alone, as everywhere in lib/)
+FUNCTION_MAX_LINES = 200
 OUTSIDE = ['tools', 'bindings', 'bench', 'fuzz', 'lab', 'tests', 'live', 'doc/examples']
 
 
@@ -66,6 +71,39 @@ def sources(root, folder):
 def includes(path):
     with open(path, encoding='utf-8', errors='replace') as fh:
         return INCLUDE.findall(fh.read())
+
+
+FUNCTION_NAME = re.compile(r'(\w+)\s*\(')
+
+
+def check_function_lengths(root, bad):
+    """Functions of lib/*.c over FUNCTION_MAX_LINES lines; returns how many were read."""
+    libdir = os.path.join(root, 'lib')
+    count = 0
+    for name in sorted(os.listdir(libdir)):
+        if not name.endswith('.c'):
+            continue
+        with open(os.path.join(libdir, name), encoding='utf-8') as fh:
+            lines = fh.read().split('\n')
+        i = 0
+        while i < len(lines):
+            if lines[i] == '{' and i > 0:
+                start = i - 1  # back to the first line of the signature
+                while start > 0 and lines[start][:1] in (' ', '\t'):
+                    start -= 1
+                end = i + 1
+                while end < len(lines) and lines[end] != '}':
+                    end += 1
+                count += 1
+                length = end - start + 1
+                if length > FUNCTION_MAX_LINES:
+                    m = FUNCTION_NAME.search(lines[start])
+                    bad.append(f'lib/{name}:{start + 1}: {m.group(1) if m else "a function"} '
+                               f'is {length} lines, over {FUNCTION_MAX_LINES}: split it into '
+                               f'init / phases / free over its state')
+                i = end
+            i += 1
+    return count
 
 
 SYSTEM_INCLUDE = re.compile(r'^\s*#\s*include\s+<([^>]+)>', re.M)
@@ -161,6 +199,7 @@ def main():
     with open(os.path.join(root, 'doc', 'architecture.md'), encoding='utf-8') as fh:
         page = fh.read()
     checked += check_public_headers(root, page, bad)
+    check_function_lengths(root, bad)
     for name in sorted(os.listdir(libdir)):
         if name.endswith('.c') and not re.search(r'(?<![\w/])' + re.escape(name) + r'\b', page):
             bad.append(f'lib/{name}: not named in doc/architecture.md')

@@ -243,6 +243,15 @@ static int cmp_item(const void *a, const void *b)
     return c;
 }
 
+/* Copies s with its terminator to *a, moves *a past it, and returns the copy. */
+static char *arena_put(char **a, const char *s)
+{
+    size_t l = strlen(s) + 1;
+    char *at = memcpy(*a, s, l);
+    *a += l;
+    return at;
+}
+
 TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_topology *topology,
                                        tokenring_error *err)
 {
@@ -292,19 +301,9 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     for (size_t i = 0; i < nn; i++) {
         const tr_tnode *n = &t->nodes[i];
         tr_rnode *m = &r->nodes[i];
-        size_t l;
-        l = strlen(n->name) + 1;
-        memcpy(a, n->name, l);
-        m->name = a;
-        a += l;
-        l = strlen(n->dc) + 1;
-        memcpy(a, n->dc, l);
-        m->dc = a;
-        a += l;
-        l = strlen(n->rack) + 1;
-        memcpy(a, n->rack, l);
-        m->rack = a;
-        a += l;
+        m->name = arena_put(&a, n->name);
+        m->dc = arena_put(&a, n->dc);
+        m->rack = arena_put(&a, n->rack);
         m->token_count = (uint32_t)n->token_count;
         m->state = n->state;
         m->liveness = n->liveness;

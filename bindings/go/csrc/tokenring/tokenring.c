@@ -16561,6 +16561,7 @@ int tr_parse_i64(const char *s, size_t n, int64_t *out)
 #define scol parse_nodetool_scol
 #define skip_ws parse_nodetool_skip_ws
 #define split_glued parse_nodetool_split_glued
+#define status_code parse_nodetool_status_code
 #define status_header parse_nodetool_status_header
 #define token_word parse_nodetool_token_word
 #define word_is parse_nodetool_word_is
@@ -17160,6 +17161,28 @@ static int status_header(const char *line, size_t n, uint32_t ln, enum scol *col
     return TOKENRING_OK;
 }
 
+/* The two letters that start a status row: U/D/? (liveness) and N/J/L/M (state). false:
+ * not such a code. */
+static bool status_code(const tr_word *code, int32_t *live, int32_t *state)
+{
+    if (code->n != 2)
+        return false;
+    switch (code->s[0]) {
+    case 'U': *live = TOKENRING_UP; break;
+    case 'D': *live = TOKENRING_DOWN; break;
+    case '?': *live = TOKENRING_UNKNOWN; break;
+    default: return false;
+    }
+    switch (code->s[1]) {
+    case 'N': *state = TOKENRING_STATE_NORMAL; break;
+    case 'J': *state = TOKENRING_STATE_JOINING; break;
+    case 'L': *state = TOKENRING_STATE_LEAVING; break;
+    case 'M': *state = TOKENRING_STATE_MOVING; break;
+    default: return false;
+    }
+    return true;
+}
+
 int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                          tokenring_error *err)
 {
@@ -17230,22 +17253,12 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
                               "too many fields for a status row");
         const tr_word *code = &w[0];
-        int32_t live, state;
-        if (code->n != 2)
-            goto bad_code;
-        switch (code->s[0]) {
-        case 'U': live = TOKENRING_UP; break;
-        case 'D': live = TOKENRING_DOWN; break;
-        case '?': live = TOKENRING_UNKNOWN; break;
-        default: goto bad_code;
-        }
-        switch (code->s[1]) {
-        case 'N': state = TOKENRING_STATE_NORMAL; break;
-        case 'J': state = TOKENRING_STATE_JOINING; break;
-        case 'L': state = TOKENRING_STATE_LEAVING; break;
-        case 'M': state = TOKENRING_STATE_MOVING; break;
-        default: goto bad_code;
-        }
+        int32_t live = 0, state = 0;
+        if (!status_code(code, &live, &state))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
+                              "expected a status row starting with U/D/? and N/L/J/M (e.g. "
+                              "'UN'), found '%.*s'", (int)(code->n > 40 ? 40 : code->n),
+                              code->s);
         size_t k = 1;
         const tr_word *addr = NULL, *rack = NULL, *host = NULL, *load = NULL, *own = NULL;
         size_t load_n = 0;
@@ -17357,11 +17370,6 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             nd->declared = (size_t)ntok;
         }
         dc_rows++;
-        continue;
-    bad_code:
-        return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
-                          "expected a status row starting with U/D/? and N/L/J/M (e.g. "
-                          "'UN'), found '%.*s'", (int)(code->n > 40 ? 40 : code->n), code->s);
     }
     if (!dc)
         return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
@@ -17396,6 +17404,7 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
 #undef scol
 #undef skip_ws
 #undef split_glued
+#undef status_code
 #undef status_header
 #undef token_word
 #undef word_is
@@ -23030,6 +23039,7 @@ TOKENRING_API int tokenring_replication_rules(const tokenring_replication *repli
 #undef skip_ws
 
 /* ======== lib/ring.c ======== */
+#define arena_put ring_arena_put
 #define build_node_tokens ring_build_node_tokens
 #define build_other_tokens ring_build_other_tokens
 #define cmp_item ring_cmp_item
@@ -23291,6 +23301,15 @@ static int cmp_item(const void *a, const void *b)
     return c;
 }
 
+/* Copies s with its terminator to *a, moves *a past it, and returns the copy. */
+static char *arena_put(char **a, const char *s)
+{
+    size_t l = strlen(s) + 1;
+    char *at = memcpy(*a, s, l);
+    *a += l;
+    return at;
+}
+
 TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_topology *topology,
                                        tokenring_error *err)
 {
@@ -23340,19 +23359,9 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     for (size_t i = 0; i < nn; i++) {
         const tr_tnode *n = &t->nodes[i];
         tr_rnode *m = &r->nodes[i];
-        size_t l;
-        l = strlen(n->name) + 1;
-        memcpy(a, n->name, l);
-        m->name = a;
-        a += l;
-        l = strlen(n->dc) + 1;
-        memcpy(a, n->dc, l);
-        m->dc = a;
-        a += l;
-        l = strlen(n->rack) + 1;
-        memcpy(a, n->rack, l);
-        m->rack = a;
-        a += l;
+        m->name = arena_put(&a, n->name);
+        m->dc = arena_put(&a, n->dc);
+        m->rack = arena_put(&a, n->rack);
         m->token_count = (uint32_t)n->token_count;
         m->state = n->state;
         m->liveness = n->liveness;
@@ -23831,6 +23840,7 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 }
 #undef RADIX_BITS
 #undef RADIX_PASSES
+#undef arena_put
 #undef build_node_tokens
 #undef build_other_tokens
 #undef cmp_item
