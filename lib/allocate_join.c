@@ -11,8 +11,8 @@
 
 #include "internal.h"
 #include "layout_internal.h"
-#include "tokenring/analysis.h"
-#include "tokenring/layout.h"
+#include "tokenring/allocate.h"
+#include "tokenring/balance.h"
 #include "tokenring/placement.h"
 #include "tokenring/replication.h"
 

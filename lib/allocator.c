@@ -25,6 +25,7 @@
 
 #include "internal.h"
 #include "layout_internal.h"
+#include "tokenring/allocate.h"
 #include "tokenring/layout.h"
 
 /* Split points come from double arithmetic: no fused multiply-adds (Clang contracts

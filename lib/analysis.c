@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Topology-change (movement) analysis and kept tokens (include/tokenring/analysis.h;
- * the balance statistics are balance.c). Built on the public ring/placement API only. */
+/* Topology-change (movement) analysis (include/tokenring/movement.h and
+ * movement_result.h) and kept tokens (tokenring_ring_tokens_kept(), ring.h; the balance
+ * statistics are balance.c). Built on the public ring/placement API only. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "tokenring/analysis.h"
+#include "tokenring/movement.h"
+#include "tokenring/ring.h"
 
 
 static tokenring_u128 u128_out(tr_u128 v)

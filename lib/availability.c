@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Availability analysis: the sets of k failed nodes that break a consistency level
- * (include/tokenring/analysis.h). Works on the placement's distinct replica sets. */
+ * (include/tokenring/availability.h). Works on the placement's distinct replica sets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "tokenring/analysis.h"
+#include "tokenring/availability.h"
 
 
 #define NONE UINT32_MAX

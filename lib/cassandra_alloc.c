@@ -28,6 +28,7 @@
 
 #include "internal.h"
 #include "layout_internal.h"
+#include "tokenring/allocate.h"
 #include "tokenring/layout.h"
 
 /* Java never fuses a * b + c into one rounding; GCC does by default wherever the target has

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Migration plan for changing num_tokens through a new datacenter
- * (include/tokenring/analysis.h). */
+ * (include/tokenring/migration.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,9 @@
 
 #include "internal.h"
 #include "layout_internal.h"
-#include "tokenring/analysis.h"
+#include "tokenring/allocate.h"
 #include "tokenring/layout.h"
+#include "tokenring/migration.h"
 
 typedef struct mg_node {
     char *name;

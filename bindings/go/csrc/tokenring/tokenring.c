@@ -1163,6 +1163,7 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
 #line 27 "lib/allocator.c"
 #line 28 "lib/allocator.c"
 #line 29 "lib/allocator.c"
+#line 30 "lib/allocator.c"
 
 /* Split points come from double arithmetic: no fused multiply-adds (Clang contracts
  * a * b + c by default on ARM64 and WebAssembly, GCC in GNU modes), so that every
@@ -3028,13 +3029,15 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #define walk_other_in analysis_walk_other_in
 #line 1 "lib/analysis.c"
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Topology-change (movement) analysis and kept tokens (include/tokenring/analysis.h;
- * the balance statistics are balance.c). Built on the public ring/placement API only. */
+/* Topology-change (movement) analysis (include/tokenring/movement.h and
+ * movement_result.h) and kept tokens (tokenring_ring_tokens_kept(), ring.h; the balance
+ * statistics are balance.c). Built on the public ring/placement API only. */
 #include <stdlib.h>
 #include <string.h>
 
-#line 8 "lib/analysis.c"
 #line 9 "lib/analysis.c"
+#line 10 "lib/analysis.c"
+#line 11 "lib/analysis.c"
 
 
 static tokenring_u128 u128_out(tr_u128 v)
@@ -4289,7 +4292,7 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #line 1 "lib/balance.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Balance statistics of a ring's ownership, tokenring_balance_compute()
- * (include/tokenring/analysis.h), on every partitioner. Built on the public ring/placement
+ * (include/tokenring/balance.h), on every partitioner. Built on the public ring/placement
  * API only. */
 #include <stdlib.h>
 #include <string.h>
@@ -4610,7 +4613,7 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #line 1 "lib/availability.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Availability analysis: the sets of k failed nodes that break a consistency level
- * (include/tokenring/analysis.h). Works on the placement's distinct replica sets. */
+ * (include/tokenring/availability.h). Works on the placement's distinct replica sets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -6552,6 +6555,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
 #line 30 "lib/cassandra_alloc.c"
 #line 31 "lib/cassandra_alloc.c"
 #line 32 "lib/cassandra_alloc.c"
+#line 33 "lib/cassandra_alloc.c"
 
 /* Java never fuses a * b + c into one rounding; GCC does by default wherever the target has
  * FMA (-ffp-contract=fast), clang within an expression. Off for every function here (the
@@ -10752,7 +10756,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #line 1 "lib/migration.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Migration plan for changing num_tokens through a new datacenter
- * (include/tokenring/analysis.h). */
+ * (include/tokenring/migration.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10762,6 +10766,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #line 11 "lib/migration.c"
 #line 12 "lib/migration.c"
 #line 13 "lib/migration.c"
+#line 14 "lib/migration.c"
 
 typedef struct mg_node {
     char *name;
