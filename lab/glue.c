@@ -235,21 +235,12 @@ static const char *lab_layout_rule(void)
            "name, vnode)";
 }
 
-/* Replication factor the allocator plans for in datacenter @p dc (at least 1). */
+/* Replication factor the allocator plans for in datacenter @p dc (at least 1): the
+ * library's tokenring_replication_dc_factor(). */
 static int32_t alloc_rf(const tokenring_replication *repl, const char *dc)
 {
     int32_t rf = 0;
-    if (tokenring_replication_strategy(repl) == TOKENRING_SIMPLE) {
-        (void)tokenring_replication_get(NULL, &rf, NULL, repl, 0);
-    } else {
-        for (size_t i = 0; i < tokenring_replication_dc_count(repl); i++) {
-            const char *name = NULL;
-            int32_t f = 0;
-            if (tokenring_replication_get(&name, &f, NULL, repl, i) == TOKENRING_OK && name &&
-                strcmp(name, dc) == 0)
-                rf = f;
-        }
-    }
+    (void)tokenring_replication_dc_factor(&rf, NULL, repl, dc);
     return rf < 1 ? 1 : rf;
 }
 

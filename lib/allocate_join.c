@@ -11,8 +11,8 @@
 
 #include "internal.h"
 #include "layout_internal.h"
-#include "tokenring/analysis.h"
-#include "tokenring/layout.h"
+#include "tokenring/allocate.h"
+#include "tokenring/balance.h"
 #include "tokenring/placement.h"
 #include "tokenring/replication.h"
 
@@ -35,12 +35,6 @@ static bool score_better(const score *a, const score *b)
 static bool score_dominates(const score *a, const score *b)
 {
     return a->max <= b->max && a->min >= b->min;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* Where the candidates live. Murmur3: the topology's own tokens. RandomPartitioner: the
@@ -302,21 +296,62 @@ TOKENRING_API int tokenring_allocate_join_limited(
                          rack, keyspace, local_rf, release, flags, limits, err);
 }
 
-static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32_t num_tokens,
-                         const tokenring_topology *topology, const char *name,
-                         const char *datacenter, const char *rack,
-                         const tokenring_replication *keyspace, int32_t local_rf,
-                         uint32_t release, uint32_t flags, tokenring_limits *lim,
-                         tokenring_error *err)
+/* The state of one allocate_join() call: the replication the join is judged by, the
+ * group it is judged over, the candidates (the allocator's plan, Cassandra's tokens and
+ * their refinement) with their scores, the topology they are tried on, and on
+ * RandomPartitioner rings the projection the allocator plans on. Zeroed to start;
+ * join_free() releases all of it. */
+typedef struct join_state {
+    bool rp, simple, one_step;
+    int32_t rf, plan_rf;
+    size_t group;       /* the group's nodes holding ring tokens, the new one included */
+    bool few;           /* fewer tokens in the ring than the node asks for */
+    bool few_per_node;  /* the plan follows Cassandra (see join_candidates) */
+    const tokenring_replication *repl;
+    tokenring_replication *own_repl;
+    int64_t *ours, *cass, *refined, *best;
+    tokenring_token128 *cass128;
+    space sp;
+    tokenring_topology *work, *projected;
+    const tokenring_topology *plan_topo; /* where the allocator plans */
+    score sb, sc;
+    bool have_c;
+    uint32_t placed;
+    tokenring_error oerr; /* why the allocator's plan failed (orc) */
+    int orc, crc;         /* the allocator's plan, Cassandra's tokens */
+} join_state;
+
+static int join_nomem(tokenring_error *err)
 {
-    bool rp = out128 != NULL;
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+}
+
+static void join_free(join_state *js)
+{
+    tokenring_topology_free(js->work);
+    tokenring_topology_free(js->projected);
+    tokenring_replication_free(js->own_repl);
+    tr_free(js->ours);
+    tr_free(js->cass);
+    tr_free(js->refined);
+    tr_free(js->cass128);
+    tr_free(js->sp.buf);
+}
+
+/* The arguments, the factor of the datacenter and the budget. */
+static int join_check(join_state *js, uint32_t num_tokens, const tokenring_topology *topology,
+                      const char *name, const char *datacenter, const char *rack,
+                      const tokenring_replication *keyspace, int32_t local_rf,
+                      uint32_t release, uint32_t flags, tokenring_limits *lim,
+                      tokenring_error *err)
+{
     if (flags & ~TOKENRING_JOIN_BEST_ONE_STEP)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x",
                        flags & ~TOKENRING_JOIN_BEST_ONE_STEP);
     /* Default: Cassandra's tokens (the allocator's plan only where Cassandra gives none).
      * A datacenter grown join after join with the one-step plan ended less balanced than
      * Cassandra's on the same growth (tests/growth_sweep.c), so that plan is a choice. */
-    bool one_step = (flags & TOKENRING_JOIN_BEST_ONE_STEP) != 0;
+    js->one_step = (flags & TOKENRING_JOIN_BEST_ONE_STEP) != 0;
     int rc;
     if ((rc = tr_check_name(err, "node name", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
@@ -332,49 +367,47 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
     size_t where;
     if (tokenring_topology_find_node(&where, topology, name) == TOKENRING_OK)
         return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' is already in the cluster", name);
-    bool simple = keyspace && tokenring_replication_strategy(keyspace) == TOKENRING_SIMPLE;
-    int32_t rf = local_rf;
+    js->simple = keyspace && tokenring_replication_strategy(keyspace) == TOKENRING_SIMPLE;
+    js->rf = local_rf;
     if (keyspace)
-        tokenring_replication_dc_factor(&rf, NULL, keyspace, datacenter);
-    if (keyspace && rf < 1)
+        tokenring_replication_dc_factor(&js->rf, NULL, keyspace, datacenter);
+    if (keyspace && js->rf < 1)
         return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                        "the keyspace places no replica in datacenter '%s': nothing to balance",
                        datacenter);
     if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK ||
-        (rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
+        (rc = tr_check_plan_shape(err, num_tokens, js->rf)) != TOKENRING_OK)
         return rc;
     /* Two allocator plans (ours and the refinement of Cassandra's; Cassandra's own is
      * cheaper), and three ring and placement builds of the cluster. */
-    {
-        size_t all = 0;
-        for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
-            tokenring_node_info info;
-            tokenring_topology_node(&info, topology, i);
-            all += info.token_count;
-        }
-        uint64_t work = tr_work_add(
-            tr_work_mul(2, tr_allocate_work(topology, simple ? NULL : datacenter, num_tokens,
-                                            1, rf)),
-            tr_work_mul(192, (uint64_t)all + num_tokens));
-        if ((rc = tr_budget_check(lim, work, "join planning", err)) != TOKENRING_OK)
-            return rc;
+    size_t all = 0;
+    for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        all += info.token_count;
     }
+    uint64_t work = tr_work_add(
+        tr_work_mul(2, tr_allocate_work(topology, js->simple ? NULL : datacenter, num_tokens,
+                                        1, js->rf)),
+        tr_work_mul(192, (uint64_t)all + num_tokens));
+    return tr_budget_check(lim, work, "join planning", err);
+}
 
-    /* the replication the join is judged by, and the nodes it is judged over */
-    tokenring_replication *own_repl = NULL;
-    const tokenring_replication *repl = keyspace;
-    if (!simple) {
+/* The replication the join is judged by, and the nodes it is judged over. */
+static int join_group(join_state *js, uint32_t num_tokens, const tokenring_topology *topology,
+                      const tokenring_replication *keyspace, const char *datacenter,
+                      tokenring_error *err)
+{
+    int rc;
+    js->repl = keyspace;
+    if (!js->simple) {
         /* NetworkTopologyStrategy fills each datacenter on its own: only the datacenter's
          * factor matters to its nodes' ownership */
-        if ((rc = tokenring_replication_network(&own_repl)) != TOKENRING_OK ||
-            (rc = tokenring_replication_set_dc(own_repl, datacenter, rf, 0, err)) !=
-                TOKENRING_OK) {
-            tokenring_replication_free(own_repl);
-            return rc == TOKENRING_E_NOMEM
-                       ? tr_fail(err, rc, "out of memory in the allocator")
-                       : rc;
-        }
-        repl = own_repl;
+        if ((rc = tokenring_replication_network(&js->own_repl)) != TOKENRING_OK ||
+            (rc = tokenring_replication_set_dc(js->own_repl, datacenter, js->rf, 0, err)) !=
+                TOKENRING_OK)
+            return rc == TOKENRING_E_NOMEM ? join_nomem(err) : rc;
+        js->repl = js->own_repl;
     }
     size_t group = 1, group_tokens = 0; /* the group's nodes holding ring tokens, the new
                                           * one included, and their tokens */
@@ -382,43 +415,54 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
         if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
-            (simple || strcmp(info.datacenter, datacenter) == 0)) {
+            (js->simple || strcmp(info.datacenter, datacenter) == 0)) {
             group++;
             group_tokens += info.token_count;
         }
     }
+    js->group = group;
     /* While every node of the group replicates everything, what differs is the primary
      * ranges: balance those (one replica). */
-    int32_t plan_rf = group <= (size_t)rf ? 1 : rf;
-
-    size_t T = num_tokens;
-    int64_t *ours = tr_calloc(T, sizeof *ours), *cass = tr_calloc(T, sizeof *cass),
-            *refined = tr_calloc(T, sizeof *refined), *best = NULL;
-    tokenring_token128 *cass128 = rp ? tr_calloc(T, sizeof *cass128) : NULL;
-    space sp = { rp, NULL, NULL, 0, rp ? tr_calloc(T, sizeof *sp.buf) : NULL };
-    tokenring_topology *work = NULL, *projected = NULL;
-    const tokenring_topology *plan_topo = topology; /* where the allocator plans */
-    score sb = { 0, 0, 0 }, sc = { 0, 0, 0 }, sx;
-    bool have_c = false;
-    if (!ours || !cass || !refined || (rp && (!cass128 || !sp.buf))) {
-        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-        goto out;
-    }
-    uint32_t placed = 0;
-    tokenring_error oerr;
-    memset(&oerr, 0, sizeof oerr);
-    int orc = TOKENRING_OK;
-    if (rp) {
-        orc = project_topology(&projected, topology);
-        if (orc == TOKENRING_E_NOMEM)
-            goto nomem;
-        if (orc != TOKENRING_OK)
-            tr_fail(&oerr, orc, "the ring's tokens cannot be projected to 64 bits");
-        plan_topo = projected;
-    }
+    js->plan_rf = group <= (size_t)js->rf ? 1 : js->rf;
     /* With fewer tokens in the ring than the node asks for, not every token should split
      * a range: stop splitting once no split helps. */
-    bool few = group_tokens < (size_t)num_tokens;
+    js->few = group_tokens < (size_t)num_tokens;
+    return TOKENRING_OK;
+}
+
+/* The candidates' arrays and, on RandomPartitioner rings, the projection the allocator
+ * plans on (js->orc says whether there is one). */
+static int join_alloc(join_state *js, size_t T, const tokenring_topology *topology,
+                      tokenring_error *err)
+{
+    js->ours = tr_calloc(T, sizeof *js->ours);
+    js->cass = tr_calloc(T, sizeof *js->cass);
+    js->refined = tr_calloc(T, sizeof *js->refined);
+    js->cass128 = js->rp ? tr_calloc(T, sizeof *js->cass128) : NULL;
+    js->sp = (space){ js->rp, NULL, NULL, 0,
+                      js->rp ? tr_calloc(T, sizeof *js->sp.buf) : NULL };
+    js->plan_topo = topology;
+    if (!js->ours || !js->cass || !js->refined || (js->rp && (!js->cass128 || !js->sp.buf)))
+        return join_nomem(err);
+    js->orc = TOKENRING_OK;
+    if (js->rp) {
+        js->orc = project_topology(&js->projected, topology);
+        if (js->orc == TOKENRING_E_NOMEM)
+            return join_nomem(err);
+        if (js->orc != TOKENRING_OK)
+            tr_fail(&js->oerr, js->orc, "the ring's tokens cannot be projected to 64 bits");
+        js->plan_topo = js->projected;
+    }
+    return TOKENRING_OK;
+}
+
+/* Cassandra's tokens (js->crc) and the allocator's plan (js->orc). */
+static int join_candidates(join_state *js, uint32_t num_tokens,
+                           const tokenring_topology *topology, const char *name,
+                           const char *datacenter, const char *rack,
+                           const tokenring_replication *keyspace, int32_t local_rf,
+                           uint32_t release, tokenring_limits *lim, tokenring_error *err)
+{
     tokenring_error cerr;
     /* Below 8 tokens per node one token is a large part of a node's share, and any
      * departure from Cassandra's tokens made later joins worse on the baseline (48 nodes x
@@ -426,94 +470,108 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
      * at 1.097 / 0.918 against Cassandra's 1.068 / 0.928). There the plan follows
      * Cassandra, an empty ring included (started at token 0: Cassandra's layout up to a
      * rotation), and only the allocator's plan where Cassandra gives none. */
-    bool few_per_node = num_tokens < 8 || !one_step;
+    js->few_per_node = num_tokens < 8 || !js->one_step;
     int64_t zero = 0;
     tokenring_token128 zero128 = { 0, 0 };
-    int crc = rp ? tr_allocate_cassandra128_lim(cass128, num_tokens, topology, name,
-                                                datacenter, rack, keyspace,
-                                                keyspace ? 0 : local_rf,
-                                                few_per_node ? &zero128 : NULL, release, 0,
-                                                lim, &cerr)
-                 : tr_allocate_cassandra_lim(cass, num_tokens, topology, name, datacenter,
-                                             rack, keyspace, keyspace ? 0 : local_rf,
-                                             few_per_node ? &zero : NULL, release, 0, lim,
-                                             &cerr);
-    if (crc == TOKENRING_E_NOMEM) {
-        rc = tr_fail(err, crc, "out of memory in the allocator");
-        goto out;
-    }
+    js->crc = js->rp ? tr_allocate_cassandra128_lim(js->cass128, num_tokens, topology, name,
+                                                    datacenter, rack, keyspace,
+                                                    keyspace ? 0 : local_rf,
+                                                    js->few_per_node ? &zero128 : NULL,
+                                                    release, 0, lim, &cerr)
+                     : tr_allocate_cassandra_lim(js->cass, num_tokens, topology, name,
+                                                 datacenter, rack, keyspace,
+                                                 keyspace ? 0 : local_rf,
+                                                 js->few_per_node ? &zero : NULL, release, 0,
+                                                 lim, &cerr);
+    if (js->crc == TOKENRING_E_NOMEM)
+        return join_nomem(err);
     /* the allocator's plan: a candidate of the one-step plan, and the answer where
      * Cassandra gives none */
-    if (orc == TOKENRING_OK && (one_step || crc != TOKENRING_OK))
-        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
-                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
-    else if (orc == TOKENRING_OK)
-        orc = tr_fail(&oerr, TOKENRING_E_IMPOSSIBLE, "not planned");
-    if (orc == TOKENRING_E_NOMEM || orc == TOKENRING_E_INVAL) {
-        rc = tr_fail(err, orc, "%s", oerr.message);
-        goto out;
-    }
-    if (rp && crc == TOKENRING_OK) {
+    if (js->orc == TOKENRING_OK && (js->one_step || js->crc != TOKENRING_OK))
+        js->orc = tr_allocate_join_candidate(js->ours, num_tokens, js->plan_topo, datacenter,
+                                             rack, js->plan_rf, js->simple, js->few, NULL, 0,
+                                             false, &js->placed, &js->oerr);
+    else if (js->orc == TOKENRING_OK)
+        js->orc = tr_fail(&js->oerr, TOKENRING_E_IMPOSSIBLE, "not planned");
+    if (js->orc == TOKENRING_E_NOMEM || js->orc == TOKENRING_E_INVAL)
+        return tr_fail(err, js->orc, "%s", js->oerr.message);
+    if (js->rp && js->crc == TOKENRING_OK) {
         /* Cassandra's tokens (ascending) and their projections (ascending too) */
-        for (size_t i = 0; i < T; i++)
-            cass[i] = project128(cass128[i]);
-        sp.cass128 = cass128;
-        sp.cassm = cass;
-        sp.ncass = num_tokens;
+        for (size_t i = 0; i < num_tokens; i++)
+            js->cass[i] = project128(js->cass128[i]);
+        js->sp.cass128 = js->cass128;
+        js->sp.cassm = js->cass;
+        js->sp.ncass = num_tokens;
     }
-    if (orc != TOKENRING_OK && crc != TOKENRING_OK) {
+    if (js->orc != TOKENRING_OK && js->crc != TOKENRING_OK)
         /* Nothing fits (every range of the ring too narrow to split). */
-        rc = tr_fail(err, orc, "%s", oerr.message);
-        goto out;
-    }
-    if ((rc = tokenring_topology_clone(&work, topology)) != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "out of memory in the allocator");
-        goto out;
-    }
-    if (rp) {
+        return tr_fail(err, js->orc, "%s", js->oerr.message);
+    return TOKENRING_OK;
+}
+
+/* The topology the candidates are tried on: the cluster with the node joined, with the
+ * plan's tokens, else Cassandra's (each candidate then replaces them). */
+static int join_work(join_state *js, size_t T, const tokenring_topology *topology,
+                     const char *name, const char *datacenter, const char *rack,
+                     tokenring_error *err)
+{
+    space *sp = &js->sp;
+    int rc = tokenring_topology_clone(&js->work, topology);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "out of memory in the allocator");
+    if (js->rp) {
         /* the node enters with the plan's images, else Cassandra's tokens (as for
          * Murmur3; each candidate then replaces them) */
-        if (orc == TOKENRING_OK)
+        if (js->orc == TOKENRING_OK)
             for (size_t i = 0; i < T; i++)
-                sp.buf[i] = from_plan(&sp, ours[i]);
+                sp->buf[i] = from_plan(sp, js->ours[i]);
         else
-            memcpy(sp.buf, cass128, T * sizeof *sp.buf);
-        rc = tokenring_topology_add_node128(work, name, datacenter, rack, sp.buf, T, err);
+            memcpy(sp->buf, js->cass128, T * sizeof *sp->buf);
+        rc = tokenring_topology_add_node128(js->work, name, datacenter, rack, sp->buf, T, err);
     } else {
-        rc = tokenring_topology_add_node(work, name, datacenter, rack,
-                                         orc == TOKENRING_OK ? ours : cass, T, err);
+        rc = tokenring_topology_add_node(js->work, name, datacenter, rack,
+                                         js->orc == TOKENRING_OK ? js->ours : js->cass, T,
+                                         err);
     }
-    if (rc != TOKENRING_OK && rc != TOKENRING_E_NOMEM && orc != TOKENRING_OK && !one_step &&
-        (!rp || projected)) {
+    if (rc != TOKENRING_OK && rc != TOKENRING_E_NOMEM && js->orc != TOKENRING_OK &&
+        !js->one_step && (!js->rp || js->projected)) {
         /* by default: Cassandra's tokens are held by a joining node (Cassandra does not
          * see those); the allocator's plan instead */
-        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
-                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
-        if (orc == TOKENRING_E_NOMEM)
-            goto nomem;
-        if (orc == TOKENRING_OK && rp) {
+        js->orc = tr_allocate_join_candidate(js->ours, (uint32_t)T, js->plan_topo, datacenter,
+                                             rack, js->plan_rf, js->simple, js->few, NULL, 0,
+                                             false, &js->placed, &js->oerr);
+        if (js->orc == TOKENRING_E_NOMEM)
+            return join_nomem(err);
+        if (js->orc == TOKENRING_OK && js->rp) {
             for (size_t i = 0; i < T; i++)
-                sp.buf[i] = from_plan(&sp, ours[i]);
-            rc = tokenring_topology_add_node128(work, name, datacenter, rack, sp.buf, T, err);
-        } else if (orc == TOKENRING_OK) {
-            rc = tokenring_topology_add_node(work, name, datacenter, rack, ours, T, err);
+                sp->buf[i] = from_plan(sp, js->ours[i]);
+            rc = tokenring_topology_add_node128(js->work, name, datacenter, rack, sp->buf, T,
+                                                err);
+        } else if (js->orc == TOKENRING_OK) {
+            rc = tokenring_topology_add_node(js->work, name, datacenter, rack, js->ours, T,
+                                             err);
         }
     }
-    if (rc != TOKENRING_OK) {
-        if (rc == TOKENRING_E_NOMEM)
-            rc = tr_fail(err, rc, "out of memory in the allocator");
-        goto out;
-    }
+    if (rc == TOKENRING_E_NOMEM)
+        rc = tr_fail(err, rc, "out of memory in the allocator");
+    return rc;
+}
+
+/* Each candidate tried on the work topology; js->best the best of them (NULL: none). */
+static int join_choose(join_state *js, uint32_t num_tokens, const char *name,
+                       const char *datacenter, const char *rack, tokenring_error *err)
+{
+    score sx;
     int tr;
-    if (crc == TOKENRING_OK) {
-        tr = try_candidate(&sc, work, &sp, name, cass, num_tokens, repl, datacenter, simple,
-                           rf);
+    if (js->crc == TOKENRING_OK) {
+        tr = try_candidate(&js->sc, js->work, &js->sp, name, js->cass, num_tokens, js->repl,
+                           datacenter, js->simple, js->rf);
         if (tr < 0)
-            goto nomem;
+            return join_nomem(err);
         if (tr == 0) {
-            have_c = true;
-            best = cass;
-            sb = sc;
+            js->have_c = true;
+            js->best = js->cass;
+            js->sb = js->sc;
         }
     }
     /* The allocator's own plan while the group is small (the first rf + 1 nodes: primary
@@ -523,19 +581,19 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
      * Once the group is larger, a different greedy plan at every join leaves ranges
      * that serve later joins worse than Cassandra's (the baseline, built node by node,
      * showed it), so only Cassandra's tokens refined compete. */
-    if (orc == TOKENRING_OK &&
-        (!have_c || (group <= (size_t)rf + 1 && !few_per_node) || few)) {
-        tr = try_candidate(&sx, work, &sp, name, ours, num_tokens, repl, datacenter, simple,
-                           rf);
+    if (js->orc == TOKENRING_OK &&
+        (!js->have_c || (js->group <= (size_t)js->rf + 1 && !js->few_per_node) || js->few)) {
+        tr = try_candidate(&sx, js->work, &js->sp, name, js->ours, num_tokens, js->repl,
+                           datacenter, js->simple, js->rf);
         if (tr < 0)
-            goto nomem;
-        if (tr == 0 && (!have_c || score_dominates(&sx, &sc)) &&
-            (!best || score_better(&sx, &sb))) {
-            best = ours;
-            sb = sx;
+            return join_nomem(err);
+        if (tr == 0 && (!js->have_c || score_dominates(&sx, &js->sc)) &&
+            (!js->best || score_better(&sx, &js->sb))) {
+            js->best = js->ours;
+            js->sb = sx;
         }
     }
-    if (have_c && !few_per_node) {
+    if (js->have_c && !js->few_per_node) {
         /* Cassandra's tokens, each moved towards the allocator's optimum (8 rounds: fewer
          * or several variants changed nothing or made the baseline worse), then brought
          * back half way along its move. At a large datacenter the full moves rarely change
@@ -558,51 +616,69 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
          * nodes x 3 racks: 1.015 / 0.985 against 1.000 / 1.000; Cassandra 1.030 / 0.970).
          * The last node's figures stay close to chaotic (doc/performance.md, "Balance node
          * by node"). */
-        int64_t *rf_k = refined;
-        int rrc = projected || !rp
-                      ? tr_allocate_join_candidate(rf_k, num_tokens, plan_topo, datacenter,
-                                                   rack, plan_rf, simple, false, cass, 8, true,
-                                                   NULL, NULL)
+        int64_t *rf_k = js->refined;
+        int rrc = js->projected || !js->rp
+                      ? tr_allocate_join_candidate(rf_k, num_tokens, js->plan_topo, datacenter,
+                                                   rack, js->plan_rf, js->simple, false,
+                                                   js->cass, 8, true, NULL, NULL)
                       : TOKENRING_E_IMPOSSIBLE;
         if (rrc == TOKENRING_E_NOMEM)
-            goto nomem;
+            return join_nomem(err);
         if (rrc == TOKENRING_OK) {
-            tr = try_candidate(&sx, work, &sp, name, rf_k, num_tokens, repl, datacenter,
-                               simple, rf);
+            tr = try_candidate(&sx, js->work, &js->sp, name, rf_k, num_tokens, js->repl,
+                               datacenter, js->simple, js->rf);
             if (tr < 0)
-                goto nomem;
-            if (tr == 0 && score_dominates(&sx, &sc) && score_better(&sx, &sb)) {
-                best = rf_k;
-                sb = sx;
+                return join_nomem(err);
+            if (tr == 0 && score_dominates(&sx, &js->sc) && score_better(&sx, &js->sb)) {
+                js->best = rf_k;
+                js->sb = sx;
             }
         }
     }
-    if (!best) {
+    return TOKENRING_OK;
+}
+
+static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32_t num_tokens,
+                         const tokenring_topology *topology, const char *name,
+                         const char *datacenter, const char *rack,
+                         const tokenring_replication *keyspace, int32_t local_rf,
+                         uint32_t release, uint32_t flags, tokenring_limits *lim,
+                         tokenring_error *err)
+{
+    join_state js;
+    memset(&js, 0, sizeof js);
+    js.rp = out128 != NULL;
+    int rc = join_check(&js, num_tokens, topology, name, datacenter, rack, keyspace, local_rf,
+                        release, flags, lim, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    size_t T = num_tokens;
+    rc = join_group(&js, num_tokens, topology, keyspace, datacenter, err);
+    if (rc == TOKENRING_OK)
+        rc = join_alloc(&js, T, topology, err);
+    if (rc == TOKENRING_OK)
+        rc = join_candidates(&js, num_tokens, topology, name, datacenter, rack, keyspace,
+                             local_rf, release, lim, err);
+    if (rc == TOKENRING_OK)
+        rc = join_work(&js, T, topology, name, datacenter, rack, err);
+    if (rc == TOKENRING_OK)
+        rc = join_choose(&js, num_tokens, name, datacenter, rack, err);
+    if (rc == TOKENRING_OK && !js.best)
         rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                     "no usable tokens for node '%s' in datacenter '%s' (%s)", name, datacenter,
-                     orc != TOKENRING_OK ? oerr.message : "its tokens are held by another node");
-        goto out;
+                     "no usable tokens for node '%s' in datacenter '%s' (%s)", name,
+                     datacenter,
+                     js.orc != TOKENRING_OK ? js.oerr.message
+                                            : "its tokens are held by another node");
+    if (rc == TOKENRING_OK) {
+        qsort(js.best, T, sizeof *js.best, tr_cmp_i64);
+        if (js.rp) {
+            /* the images, ascending as the plan (the projection keeps the order) */
+            for (size_t i = 0; i < T; i++)
+                out128[i] = from_plan(&js.sp, js.best[i]);
+        } else {
+            memcpy(tokens_out, js.best, T * sizeof *js.best);
+        }
     }
-    qsort(best, T, sizeof *best, cmp_i64);
-    if (rp) {
-        /* the images, ascending as the plan (the projection keeps the order) */
-        for (size_t i = 0; i < T; i++)
-            out128[i] = from_plan(&sp, best[i]);
-    } else {
-        memcpy(tokens_out, best, T * sizeof *best);
-    }
-    rc = TOKENRING_OK;
-    goto out;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-out:
-    tokenring_topology_free(work);
-    tokenring_topology_free(projected);
-    tokenring_replication_free(own_repl);
-    tr_free(ours);
-    tr_free(cass);
-    tr_free(refined);
-    tr_free(cass128);
-    tr_free(sp.buf);
+    join_free(&js);
     return rc;
 }

@@ -25,6 +25,7 @@
 
 #include "internal.h"
 #include "layout_internal.h"
+#include "tokenring/allocate.h"
 #include "tokenring/layout.h"
 
 /* Split points come from double arithmetic: no fused multiply-adds (Clang contracts
@@ -36,8 +37,6 @@
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-__extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 i128;
 
 #define NIL UINT32_MAX
 #define TWO64 18446744073709551616.0
@@ -130,7 +129,7 @@ static void tset_remove(tset *s, int64_t t)
 /* ------------------------------------------------------------------- model */
 
 typedef struct anode {
-    i128 own;          /* exact effective ownership (token values) */
+    tr_i128 own;          /* exact effective ownership (token values) */
     uint32_t tokens;   /* tokens in the datacenter ring */
     uint32_t rack;
 } anode;
@@ -202,11 +201,11 @@ static void model_free(model *m)
     tr_free(m->taken.used);
 }
 
-static u128 slot_width(const model *m, uint32_t s)
+static tr_u128 slot_width(const model *m, uint32_t s)
 {
     if (m->ring_count == 1)
-        return (u128)1 << 64;
-    return (u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
+        return (tr_u128)1 << 64;
+    return (tr_u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
 }
 
 static void hist_add(model *m, uint32_t len, int delta)
@@ -301,9 +300,9 @@ static void recompute_all(model *m, uint32_t u)
         m->wl[s] = walk(m, s, NIL, NIL, m->rs + (size_t)s * m->rfcap, &cnt);
         m->rsn[s] = (uint8_t)cnt;
         hist_add(m, m->wl[s], +1);
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         for (uint32_t k = 0; k < cnt; k++)
-            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (i128)w;
+            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (tr_i128)w;
     }
 }
 
@@ -437,7 +436,7 @@ static bool in_set(const uint32_t *s, uint32_t n, uint32_t x)
 static bool evaluate(model *m, uint32_t j, uint32_t u, double uw, delta *d, uint32_t *tmp,
                      cand *out)
 {
-    u128 W = slot_width(m, j);
+    tr_u128 W = slot_width(m, j);
     if (W < 2)
         return false;
     /* Next to one of u's own tokens a new token of u changes no replica set: useless, and
@@ -567,19 +566,19 @@ static int ensure_slot(model *m)
 }
 
 /* Replaces slot s's replica set by a fresh walk, updating ownership. */
-static void refresh_slot(model *m, uint32_t s, u128 old_width)
+static void refresh_slot(model *m, uint32_t s, tr_u128 old_width)
 {
     uint32_t *rs = m->rs + (size_t)s * m->rfcap;
     for (uint32_t k = 0; k < m->rsn[s]; k++)
-        m->nodes[rs[k]].own -= (i128)old_width;
+        m->nodes[rs[k]].own -= (tr_i128)old_width;
     uint32_t cnt;
     hist_add(m, m->wl[s], -1);
     m->wl[s] = walk(m, s, NIL, NIL, rs, &cnt);
     m->rsn[s] = (uint8_t)cnt;
     hist_add(m, m->wl[s], +1);
-    u128 w = slot_width(m, s);
+    tr_u128 w = slot_width(m, s);
     for (uint32_t k = 0; k < cnt; k++)
-        m->nodes[rs[k]].own += (i128)w;
+        m->nodes[rs[k]].own += (tr_i128)w;
 }
 
 /* Inserts token `t` of node u before slot j (t inside (prev(j), j)); ring parameters must
@@ -604,7 +603,7 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
         return s;
     }
     /* Ranges whose walk reached j: remember them (walking back), then relink. */
-    u128 wj_old = slot_width(m, j);
+    tr_u128 wj_old = slot_width(m, j);
     uint32_t p = m->prev[j];
     m->prev[s] = p;
     m->next[s] = j;
@@ -613,9 +612,9 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
     m->ring_count++;
     m->nodes[u].tokens++;
     /* j keeps its set but shrinks. */
-    u128 wj_new = slot_width(m, j);
+    tr_u128 wj_new = slot_width(m, j);
     for (uint32_t k = 0; k < m->rsn[j]; k++)
-        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (i128)(wj_old - wj_new);
+        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (tr_i128)(wj_old - wj_new);
     refresh_slot(m, s, 0);
     /* Earlier ranges within the longest walk: refresh those whose walk reached j. */
     uint32_t q = p;
@@ -687,7 +686,7 @@ static bool refine_slot(model *m, uint32_t p, bool keep_apart)
         return false;
     tset_remove(&m->taken, m->tok[p]);
     tset_add(&m->taken, nt);
-    i128 d = (i128)step;
+    tr_i128 d = (tr_i128)step;
     for (uint32_t i = 0; i < an; i++)
         m->nodes[A[i]].own += d;
     for (uint32_t i = 0; i < bn; i++)
@@ -874,9 +873,9 @@ static int node_targets(model *m, uint32_t u, uint32_t T)
 static uint32_t place_neutral(model *m, uint32_t u, bool *nomem)
 {
     uint32_t best = NIL;
-    u128 bw = 0;
+    tr_u128 bw = 0;
     for (uint32_t s = m->nfirst[u]; s != NIL; s = m->nnext[s]) {
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         if (w >= 2 && w > bw) {
             bw = w;
             best = s;
@@ -1026,7 +1025,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             }
             uint32_t j = top.slot;
             uint64_t start = (uint64_t)m->tok[m->prev[j]];
-            u128 W = slot_width(m, j);
+            tr_u128 W = slot_width(m, j);
             uint64_t x = c.x;
             int64_t tk = (int64_t)(start + x);
             /* Step off tokens of other datacenters (or planned ones). */
@@ -1100,7 +1099,7 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
             return -1;
         sc->mine[t] = ns;
     }
-    i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
+    tr_i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
     if (halfway && !(moved_by = tr_calloc(T, sizeof *moved_by)))
         return -1;
     for (int round = 0; round < rounds; round++) {
@@ -1138,12 +1137,6 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
 }
 
 /* ------------------------------------------------------------------ entry points */
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static uint32_t rack_id(char ***names, size_t *ncount, const char *rack)
 {
@@ -1227,6 +1220,249 @@ static bool in_group(const tokenring_node_info *info, const char *dc, const char
     return strcmp(info->datacenter, dc) == 0 && (!rack || strcmp(info->rack, rack) == 0);
 }
 
+/* The state of one plan_group() call: the model of the group's ring, the placement
+ * scratch, the rack names met, and the model ids and slots of the planned nodes.
+ * group_init() sets it up (allocating nothing), group_free() releases all of it. */
+typedef struct plan_state {
+    model m;
+    scratch sc;
+    char **rack_names;
+    size_t rack_n;
+    uint32_t *planned; /* model node ids of the planned nodes */
+    uint32_t *pslots;  /* their slots, count * T */
+} plan_state;
+
+static void group_init(plan_state *g, int32_t rf, uint32_t even_slot, uint32_t even_slots,
+                       const plan_opts *po, tr_progress *pg, tokenring_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->m.cur_u = NIL;
+    g->m.neutral_fill = po->neutral_fill;
+    g->m.stop_no_gain = po->stop_no_gain;
+    g->m.rf = rf;
+    g->m.rfcap = (uint32_t)rf;
+    g->m.head = NIL;
+    g->m.even_slot = even_slot;
+    g->m.even_slots = even_slots;
+    g->sc.pg = pg;
+    g->sc.err = err;
+}
+
+static void group_free(plan_state *g)
+{
+    for (size_t i = 0; i < g->rack_n; i++)
+        tr_free(g->rack_names[i]);
+    tr_free(g->rack_names);
+    tr_free(g->planned);
+    tr_free(g->pslots);
+    tr_free(g->sc.d);
+    tr_free(g->sc.tmp);
+    tr_free(g->sc.heap);
+    model_free(&g->m);
+}
+
+/* Phase 1: every token of the topology and of `shared` is taken. TOKENRING_E_NOMEM: out
+ * of memory (err not filled). */
+static int group_taken(plan_state *g, const tokenring_topology *topology,
+                       const tset *shared)
+{
+    size_t tn = tokenring_topology_node_count(topology);
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        for (size_t k = 0; k < info.token_count; k++)
+            if (tset_add(&g->m.taken, info.tokens[k]))
+                return TOKENRING_E_NOMEM;
+    }
+    for (size_t i = 0; i < shared->cap; i++)
+        if (shared->used[i] && tset_add(&g->m.taken, shared->keys[i]))
+            return TOKENRING_E_NOMEM;
+    return 0;
+}
+
+/* Phase 2: the group's nodes and tokens, sorted into one ring, with room for `more`
+ * planned slots. TOKENRING_E_NOMEM: out of memory (err not filled). */
+static int group_ring(plan_state *g, const tokenring_topology *topology,
+                      const char *datacenter, const char *only_rack, const plan_opts *po,
+                      size_t more)
+{
+    model *m = &g->m;
+    size_t tn = tokenring_topology_node_count(topology);
+    size_t dc_tokens = 0;
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (in_group(&info, datacenter, only_rack, po))
+            dc_tokens += info.token_count;
+    }
+    int64_t *pairs_t = tr_reallocarray(NULL, dc_tokens + 1, sizeof *pairs_t);
+    if (!pairs_t)
+        return TOKENRING_E_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (!in_group(&info, datacenter, only_rack, po))
+            continue;
+        uint32_t r = rack_id(&g->rack_names, &g->rack_n, po->simple ? "" : info.rack);
+        if (r == NIL || ensure_racks(m, g->rack_n)) {
+            tr_free(pairs_t);
+            return TOKENRING_E_NOMEM;
+        }
+        m->rack_count = (uint32_t)g->rack_n;
+        uint32_t id = add_model_node(m, r);
+        if (id == NIL) {
+            tr_free(pairs_t);
+            return TOKENRING_E_NOMEM;
+        }
+        for (size_t j = 0; j < info.token_count; j++) {
+            /* encode node in a side table: slot order = sorted order below */
+            pairs_t[k++] = info.tokens[j];
+        }
+        m->nodes[id].tokens = (uint32_t)info.token_count;
+    }
+    qsort(pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
+    if (reserve_slots(m, k + more + 1)) {
+        tr_free(pairs_t);
+        return TOKENRING_E_NOMEM;
+    }
+    /* Owner of each sorted token: search each node's tokens. */
+    for (size_t i = 0, id = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (!in_group(&info, datacenter, only_rack, po))
+            continue;
+        for (size_t j = 0; j < info.token_count; j++) {
+            int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
+            m->node[hit - pairs_t] = (uint32_t)id;
+        }
+        id++;
+    }
+    for (size_t i = 0; i < k; i++) {
+        m->tok[i] = pairs_t[i];
+        m->next[i] = (uint32_t)((i + 1) % k);
+        m->prev[i] = (uint32_t)((i + k - 1) % k);
+    }
+    for (size_t i = 0; i < k; i++) {
+        m->nnext[i] = m->nfirst[m->node[i]];
+        m->nfirst[m->node[i]] = (uint32_t)i;
+    }
+    m->slots = k;
+    m->ring_count = k;
+    m->head = k ? 0 : NIL;
+    tr_free(pairs_t);
+    return 0;
+}
+
+/* Phase 3: the planned nodes join the model (no tokens yet), with the scratch the
+ * placement needs. TOKENRING_E_NOMEM: out of memory (err not filled). */
+static int group_add_planned(plan_state *g, const char *const *racks, size_t count,
+                             uint32_t num_tokens, const plan_opts *po)
+{
+    model *m = &g->m;
+    g->planned = tr_calloc(count, sizeof *g->planned);
+    g->pslots = tr_calloc(count * (size_t)num_tokens, sizeof *g->pslots);
+    g->sc.tmp = tr_calloc((size_t)m->rfcap + 1, sizeof *g->sc.tmp);
+    if (!g->planned || !g->pslots || !g->sc.tmp)
+        return TOKENRING_E_NOMEM;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t r = rack_id(&g->rack_names, &g->rack_n, po->simple ? "" : racks[i]);
+        if (r == NIL || ensure_racks(m, g->rack_n))
+            return TOKENRING_E_NOMEM;
+        m->rack_count = (uint32_t)g->rack_n;
+        uint32_t id = add_model_node(m, r);
+        if (id == NIL)
+            return TOKENRING_E_NOMEM;
+        g->planned[i] = id;
+    }
+    if (po->equal_share && m->node_count > count) {
+        /* the others' mean token count: an equal share per node */
+        double sum = 0;
+        for (size_t i = 0; i + count < m->node_count; i++)
+            sum += m->nodes[i].tokens;
+        m->u_weight = sum / (double)(m->node_count - count);
+    }
+    return 0;
+}
+
+/* Phase 4: each planned node takes its tokens in turn. A status code;
+ * TOKENRING_E_NOMEM with err not filled (the caller fills it). */
+static int group_place(plan_state *g, uint32_t num_tokens, size_t count,
+                       const char *datacenter, const plan_opts *po, tr_progress *pg,
+                       tokenring_error *err)
+{
+    model *m = &g->m;
+    for (size_t i = 0; i < count; i++) {
+        g->sc.mine = g->pslots + i * num_tokens;
+        uint64_t before = pg ? pg->done : 0;
+        int prc = po->given ? place_given(m, &g->sc, g->planned[i], num_tokens, po->given,
+                                          po->refine_rounds, po->halfway)
+                            : place_node(m, &g->sc, g->planned[i], num_tokens, true);
+        if (prc < 0)
+            return TOKENRING_E_NOMEM;
+        if (prc == 2)
+            return TOKENRING_E_CANCELLED;
+        if (pg)
+            pg->done = before + num_tokens; /* evenly spaced nodes report nothing */
+        if (prc > 0 && po->given)
+            return tr_fail(err, TOKENRING_E_EXISTS, "a given token is already in the ring");
+        if (prc > 0) {
+            uint32_t placed = m->nodes[g->planned[i]].tokens;
+            if (po->placed_out)
+                *po->placed_out = placed;
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "no room left in datacenter '%s' for %u more tokens: node %zu of "
+                           "the plan fits only %u (one per range of the %zu-token ring that "
+                           "is not next to its own tokens)",
+                           datacenter, num_tokens, i + 1, placed, m->ring_count - placed);
+        }
+    }
+    return TOKENRING_OK;
+}
+
+/* Phase 5: joint refinement of every planned token against the final datacenter. A
+ * status code; TOKENRING_E_NOMEM with err not filled. */
+static int group_refine(plan_state *g, size_t total, tr_progress *pg, tokenring_error *err)
+{
+    model *m = &g->m;
+    recompute_all(m, NIL);
+    if (set_targets(m))
+        return TOKENRING_E_NOMEM;
+    uint64_t base = pg ? pg->total : 0;
+    for (int round = 0; round < 2000; round++) {
+        if (pg) {
+            pg->total = base + (uint64_t)round + 1;
+            int rc = tr_progress_report(pg, "token allocation", err);
+            if (rc != TOKENRING_OK)
+                return rc;
+            pg->done++;
+        }
+        size_t moved = 0;
+        for (size_t t = 0; t < total; t++)
+            moved += refine_slot(m, g->pslots[t], true);
+        if (moved == 0)
+            break;
+    }
+    return TOKENRING_OK;
+}
+
+/* Phase 6: each planned node's tokens, ascending, into tokens_out and `shared`.
+ * TOKENRING_E_NOMEM: out of memory (err not filled). */
+static int group_output(const plan_state *g, int64_t *tokens_out, uint32_t num_tokens,
+                        size_t count, tset *shared)
+{
+    for (size_t i = 0; i < count; i++) {
+        int64_t *o = tokens_out + i * num_tokens;
+        for (uint32_t t = 0; t < num_tokens; t++)
+            o[t] = g->m.tok[g->pslots[i * num_tokens + t]];
+        qsort(o, num_tokens, sizeof *o, tr_cmp_i64);
+        for (uint32_t t = 0; t < num_tokens; t++)
+            if (tset_add(shared, o[t]))
+                return TOKENRING_E_NOMEM;
+    }
+    return 0;
+}
+
 /* Plans `count` nodes of one group: the whole datacenter (only_rack NULL) or one rack's
  * own ring (only_rack set, rf 1). `shared` holds tokens planned by earlier groups and
  * receives this group's. */
@@ -1237,199 +1473,23 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
                       tset *shared, const plan_opts *po, tr_progress *pg,
                       tokenring_error *err)
 {
-    model m;
-    memset(&m, 0, sizeof m);
-    m.cur_u = NIL;
-    m.neutral_fill = po->neutral_fill;
-    m.stop_no_gain = po->stop_no_gain;
-    m.rf = rf;
-    m.rfcap = (uint32_t)rf;
-    m.head = NIL;
-    scratch sc;
-    memset(&sc, 0, sizeof sc);
-    sc.pg = pg;
-    sc.err = err;
-    char **rack_names = NULL;
-    size_t rack_n = 0;
-    uint32_t *planned = NULL; /* model node ids of the planned nodes */
-    uint32_t *pslots = NULL;  /* their slots, count * T */
-
-    int rc = TOKENRING_E_NOMEM;
-    m.even_slot = even_slot;
-    m.even_slots = even_slots;
-    size_t tn = tokenring_topology_node_count(topology);
-    for (size_t i = 0; i < tn; i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, topology, i);
-        for (size_t k = 0; k < info.token_count; k++)
-            if (tset_add(&m.taken, info.tokens[k]))
-                goto nomem;
-    }
-    for (size_t i = 0; i < shared->cap; i++)
-        if (shared->used[i] && tset_add(&m.taken, shared->keys[i]))
-            goto nomem;
-    /* The datacenter's nodes and tokens, sorted into one ring. */
-    size_t dc_tokens = 0;
-    for (size_t i = 0; i < tn; i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, topology, i);
-        if (in_group(&info, datacenter, only_rack, po))
-            dc_tokens += info.token_count;
-    }
-    {
-        int64_t *pairs_t = tr_reallocarray(NULL, dc_tokens + 1, sizeof *pairs_t);
-        if (!pairs_t)
-            goto nomem;
-        size_t k = 0;
-        for (size_t i = 0; i < tn; i++) {
-            tokenring_node_info info;
-            tokenring_topology_node(&info, topology, i);
-            if (!in_group(&info, datacenter, only_rack, po))
-                continue;
-            uint32_t r = rack_id(&rack_names, &rack_n, po->simple ? "" : info.rack);
-            if (r == NIL || ensure_racks(&m, rack_n)) {
-                tr_free(pairs_t);
-                goto nomem;
-            }
-            m.rack_count = (uint32_t)rack_n;
-            uint32_t id = add_model_node(&m, r);
-            if (id == NIL) {
-                tr_free(pairs_t);
-                goto nomem;
-            }
-            for (size_t j = 0; j < info.token_count; j++) {
-                /* encode node in a side table: slot order = sorted order below */
-                pairs_t[k++] = info.tokens[j];
-            }
-            m.nodes[id].tokens = (uint32_t)info.token_count;
-        }
-        qsort(pairs_t, k, sizeof *pairs_t, cmp_i64);
-        if (reserve_slots(&m, k + count * (size_t)num_tokens + 1)) {
-            tr_free(pairs_t);
-            goto nomem;
-        }
-        /* Owner of each sorted token: search each node's tokens. */
-        for (size_t i = 0, id = 0; i < tn; i++) {
-            tokenring_node_info info;
-            tokenring_topology_node(&info, topology, i);
-            if (!in_group(&info, datacenter, only_rack, po))
-                continue;
-            for (size_t j = 0; j < info.token_count; j++) {
-                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
-                m.node[hit - pairs_t] = (uint32_t)id;
-            }
-            id++;
-        }
-        for (size_t i = 0; i < k; i++) {
-            m.tok[i] = pairs_t[i];
-            m.next[i] = (uint32_t)((i + 1) % k);
-            m.prev[i] = (uint32_t)((i + k - 1) % k);
-        }
-        for (size_t i = 0; i < k; i++) {
-            m.nnext[i] = m.nfirst[m.node[i]];
-            m.nfirst[m.node[i]] = (uint32_t)i;
-        }
-        m.slots = k;
-        m.ring_count = k;
-        m.head = k ? 0 : NIL;
-        tr_free(pairs_t);
-    }
-    planned = tr_calloc(count, sizeof *planned);
-    pslots = tr_calloc(count * (size_t)num_tokens, sizeof *pslots);
-    sc.tmp = tr_calloc((size_t)m.rfcap + 1, sizeof *sc.tmp);
-    if (!planned || !pslots || !sc.tmp)
-        goto nomem;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t r = rack_id(&rack_names, &rack_n, po->simple ? "" : racks[i]);
-        if (r == NIL || ensure_racks(&m, rack_n))
-            goto nomem;
-        m.rack_count = (uint32_t)rack_n;
-        uint32_t id = add_model_node(&m, r);
-        if (id == NIL)
-            goto nomem;
-        planned[i] = id;
-    }
-    if (po->equal_share && m.node_count > count) {
-        /* the others' mean token count: an equal share per node */
-        double sum = 0;
-        for (size_t i = 0; i + count < m.node_count; i++)
-            sum += m.nodes[i].tokens;
-        m.u_weight = sum / (double)(m.node_count - count);
-    }
-    for (size_t i = 0; i < count; i++) {
-        sc.mine = pslots + i * num_tokens;
-        uint64_t before = pg ? pg->done : 0;
-        int prc = po->given ? place_given(&m, &sc, planned[i], num_tokens, po->given,
-                                          po->refine_rounds, po->halfway)
-                            : place_node(&m, &sc, planned[i], num_tokens, true);
-        if (prc < 0)
-            goto nomem;
-        if (prc == 2) {
-            rc = TOKENRING_E_CANCELLED;
-            goto done;
-        }
-        if (pg)
-            pg->done = before + num_tokens; /* evenly spaced nodes report nothing */
-        if (prc > 0 && po->given) {
-            rc = tr_fail(err, TOKENRING_E_EXISTS, "a given token is already in the ring");
-            goto done;
-        }
-        if (prc > 0) {
-            uint32_t placed = m.nodes[planned[i]].tokens;
-            if (po->placed_out)
-                *po->placed_out = placed;
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "no room left in datacenter '%s' for %u more tokens: node %zu of "
-                         "the plan fits only %u (one per range of the %zu-token ring that is "
-                         "not next to its own tokens)",
-                         datacenter, num_tokens, i + 1, placed, m.ring_count - placed);
-            goto done;
-        }
-    }
-    if (!(flags & TOKENRING_ALLOCATE_NODE_BY_NODE) && m.ring_count >= 3) {
-        /* Joint refinement of every planned token against the final datacenter. */
-        recompute_all(&m, NIL);
-        if (set_targets(&m))
-            goto nomem;
-        size_t total = count * (size_t)num_tokens;
-        uint64_t base = pg ? pg->total : 0;
-        for (int round = 0; round < 2000; round++) {
-            if (pg) {
-                pg->total = base + (uint64_t)round + 1;
-                if ((rc = tr_progress_report(pg, "token allocation", err)) != TOKENRING_OK)
-                    goto done;
-                pg->done++;
-            }
-            size_t moved = 0;
-            for (size_t t = 0; t < total; t++)
-                moved += refine_slot(&m, pslots[t], true);
-            if (moved == 0)
-                break;
-        }
-    }
-    for (size_t i = 0; i < count; i++) {
-        int64_t *o = tokens_out + i * num_tokens;
-        for (uint32_t t = 0; t < num_tokens; t++)
-            o[t] = m.tok[pslots[i * num_tokens + t]];
-        qsort(o, num_tokens, sizeof *o, cmp_i64);
-        for (uint32_t t = 0; t < num_tokens; t++)
-            if (tset_add(shared, o[t]))
-                goto nomem;
-    }
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-done:
-    for (size_t i = 0; i < rack_n; i++)
-        tr_free(rack_names[i]);
-    tr_free(rack_names);
-    tr_free(planned);
-    tr_free(pslots);
-    tr_free(sc.d);
-    tr_free(sc.tmp);
-    tr_free(sc.heap);
-    model_free(&m);
+    plan_state g;
+    group_init(&g, rf, even_slot, even_slots, po, pg, err);
+    int rc = group_taken(&g, topology, shared);
+    if (rc == TOKENRING_OK)
+        rc = group_ring(&g, topology, datacenter, only_rack, po, count * (size_t)num_tokens);
+    if (rc == TOKENRING_OK)
+        rc = group_add_planned(&g, racks, count, num_tokens, po);
+    if (rc == TOKENRING_OK)
+        rc = group_place(&g, num_tokens, count, datacenter, po, pg, err);
+    if (rc == TOKENRING_OK && !(flags & TOKENRING_ALLOCATE_NODE_BY_NODE) &&
+        g.m.ring_count >= 3)
+        rc = group_refine(&g, count * (size_t)num_tokens, pg, err);
+    if (rc == TOKENRING_OK)
+        rc = group_output(&g, tokens_out, num_tokens, count, shared);
+    if (rc == TOKENRING_E_NOMEM) /* the phases leave it to this one message */
+        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+    group_free(&g);
     return rc;
 }
 
@@ -1603,7 +1663,7 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
                                              group <= (size_t)rf ? 1 : rf, false, true, NULL,
                                              0, false, NULL, err);
         if (jrc == TOKENRING_OK) {
-            qsort(alt, num_tokens, sizeof *alt, cmp_i64);
+            qsort(alt, num_tokens, sizeof *alt, tr_cmp_i64);
             memcpy(tokens_out, alt, num_tokens * sizeof *alt);
         }
         tr_free(alt);
@@ -1643,7 +1703,7 @@ static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
                                         false, NULL, err);
         if (rc != TOKENRING_OK)
             break;
-        qsort(mine, num_tokens, sizeof *mine, cmp_i64);
+        qsort(mine, num_tokens, sizeof *mine, tr_cmp_i64);
         char name[48];
         size_t where, n = i + 1;
         do /* a name no node has */

@@ -1,21 +1,22 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Topology-change (movement) analysis and kept tokens (include/tokenring/analysis.h;
- * the balance statistics are balance.c). Built on the public ring/placement API only. */
+/* Topology-change (movement) analysis (include/tokenring/movement.h and
+ * movement_result.h) and kept tokens (tokenring_ring_tokens_kept(), ring.h; the balance
+ * statistics are balance.c). Built on the public ring/placement API only. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "tokenring/analysis.h"
+#include "tokenring/movement.h"
+#include "tokenring/ring.h"
 
-__extension__ typedef unsigned __int128 u128;
 
-static tokenring_u128 u128_out(u128 v)
+static tokenring_u128 u128_out(tr_u128 v)
 {
     tokenring_u128 r = { (uint64_t)(v >> 64), (uint64_t)v };
     return r;
 }
 
-static double u128_frac(u128 v)
+static double u128_frac(tr_u128 v)
 {
     return (double)((long double)v / 18446744073709551616.0L);
 }
@@ -24,13 +25,13 @@ static double u128_frac(u128 v)
 
 typedef struct mv_range {
     int64_t start, end;
-    u128 width;
+    tr_u128 width;
     uint32_t old_off, old_count, new_off, new_count;
 } mv_range;
 
 typedef struct mv_node {
     char *name;
-    u128 before, after, gained, lost, pbefore, pafter;
+    tr_u128 before, after, gained, lost, pbefore, pafter;
     uint8_t in_before, in_after;
     uint32_t dc; /* index into the result's dc name list */
 } mv_node;
@@ -51,7 +52,7 @@ struct mv_span {
 
 struct mv_other {
     int partitioner;
-    u128 space;
+    tr_u128 space;
     tokenring_token128 *t128, *s128;
     size_t t128_cap;
     struct mv_span *span, *sspan;
@@ -71,7 +72,7 @@ struct tokenring_movement {
     size_t sample_count;
     uint32_t *pool; /* replica lists */
     size_t pool_count, pool_cap;
-    u128 changed, pchanged, streamed;
+    tr_u128 changed, pchanged, streamed;
     uint32_t samples_primary_changed, samples_replicas_changed;
     struct mv_other *other; /* other partitioners only (NULL on Murmur3, whose result is
                              * laid out as in 1.0) */
@@ -178,12 +179,6 @@ static uint32_t pick_source(const tokenring_movement *m, const uint32_t *old, ui
     return UINT32_MAX;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Datacenter ids shared by both rings: index into a small list of names. */
 static uint32_t dc_id(const char ***names, size_t *count, size_t *cap, const char *dc)
 {
@@ -213,9 +208,9 @@ static int pos_cmp(const tokenring_ring *a, size_t i, const tokenring_ring *b, s
     return tokenring_byte_token_compare(x, xl, y, yl);
 }
 
-static u128 tok_u128(tokenring_token128 t)
+static tr_u128 tok_u128(tokenring_token128 t)
 {
-    return ((u128)t.hi << 64) | t.lo;
+    return ((tr_u128)t.hi << 64) | t.lo;
 }
 
 /* One elementary boundary of two rings of another partitioner: the ring and position
@@ -260,10 +255,10 @@ static int record_bounds(tokenring_movement *m, const mv_bound *s, const mv_boun
     return arena_add(m, &m->other->span[2 * k + 1], b, len);
 }
 
-static u128 sat_add(u128 a, u128 b)
+static tr_u128 sat_add(tr_u128 a, tr_u128 b)
 {
-    u128 s = a + b;
-    return s < a ? ~(u128)0 : s;
+    tr_u128 s = a + b;
+    return s < a ? ~(tr_u128)0 : s;
 }
 
 /* One elementary range (start, end] with its old and new replicas and owners: adds its
@@ -271,7 +266,7 @@ static u128 sat_add(u128 a, u128 b)
  * streams. *added tells whether a range was appended. Returns -1 when out of memory. */
 __attribute__((always_inline)) static inline int mv_step(tokenring_movement *m, const tokenring_replicas *ro,
                    const tokenring_replicas *rn, uint32_t own1, uint32_t own2,
-                   const uint32_t *map1, const uint32_t *map2, u128 width, int64_t start,
+                   const uint32_t *map1, const uint32_t *map2, tr_u128 width, int64_t start,
                    int64_t end, int kind, uint8_t **used, size_t *used_cap, bool *added)
 {
     *added = false;
@@ -346,7 +341,7 @@ __attribute__((noinline)) static int mv_step_other(tokenring_movement *m,
                                                    const tokenring_replicas *ro,
                                                    const tokenring_replicas *rn, uint32_t own1,
                                                    uint32_t own2, const uint32_t *map1,
-                                                   const uint32_t *map2, u128 width, int kind,
+                                                   const uint32_t *map2, tr_u128 width, int kind,
                                                    uint8_t **used, size_t *used_cap, bool *added)
 {
     return mv_step(m, ro, rn, own1, own2, map1, map2, width, 0, 0, kind, used, used_cap, added);
@@ -382,11 +377,11 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
         if (c >= 0)
             j++;
     }
-    const u128 R = (u128)1 << 127;
-    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (u128)nb;
+    const tr_u128 R = (tr_u128)1 << 127;
+    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (tr_u128)nb;
     for (size_t k = 0; k < nb; k++) {
         const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
-        u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
+        tr_u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
         if (part == TOKENRING_PARTITIONER_RANDOM) {
             /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
             tokenring_token128 a = { 0, 0 }, z = { 0, 0 }; /* set by the calls below */
@@ -455,7 +450,7 @@ __attribute__((noinline)) static int walk_murmur3(tokenring_movement *m,
         goto fail;
     memcpy(bounds, t1, c1 * sizeof *bounds);
     memcpy(bounds + c1, t2, c2 * sizeof *bounds);
-    qsort(bounds, c1 + c2, sizeof *bounds, cmp_i64);
+    qsort(bounds, c1 + c2, sizeof *bounds, tr_cmp_i64);
     size_t nb = 0;
     for (size_t i = 0; i < c1 + c2; i++)
         if (nb == 0 || bounds[nb - 1] != bounds[i])
@@ -463,8 +458,8 @@ __attribute__((noinline)) static int walk_murmur3(tokenring_movement *m,
 
     for (size_t i = 0; i < nb; i++) {
         int64_t end = bounds[i], start = bounds[i == 0 ? nb - 1 : i - 1];
-        u128 width =
-            nb == 1 ? ((u128)1 << 64) : (u128)(uint64_t)((uint64_t)end - (uint64_t)start);
+        tr_u128 width =
+            nb == 1 ? ((tr_u128)1 << 64) : (tr_u128)(uint64_t)((uint64_t)end - (uint64_t)start);
         tokenring_replicas ro, rn;
         tokenring_placement_replicas(&ro, p1, end);
         tokenring_placement_replicas(&rn, p2, end);

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Availability analysis: the sets of k failed nodes that break a consistency level
- * (include/tokenring/analysis.h). Works on the placement's distinct replica sets. */
+ * (include/tokenring/availability.h). Works on the placement's distinct replica sets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "tokenring/analysis.h"
+#include "tokenring/availability.h"
 
-__extension__ typedef unsigned __int128 u128;
 
 #define NONE UINT32_MAX
 #define KMAX TOKENRING_AVAILABILITY_MAX_K
@@ -23,7 +22,7 @@ typedef struct akey {
 
 typedef struct aslot {
     akey key;
-    u128 value;
+    tr_u128 value;
     uint8_t used;
 } aslot;
 
@@ -140,8 +139,8 @@ struct tokenring_availability {
     uint32_t k;
     size_t count;
     uint32_t *nodes; /* count * k */
-    u128 *widths;
-    u128 space;      /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 *widths;
+    tr_u128 space;      /* the whole ring in the widths' units (ring_space()) */
 };
 
 TOKENRING_API void tokenring_availability_free(tokenring_availability *a)
@@ -167,7 +166,7 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
     if (index >= a->count)
         return TOKENRING_E_RANGE;
     memcpy(nodes_out, a->nodes + index * a->k, a->k * sizeof *nodes_out);
-    u128 w = a->widths[index];
+    tr_u128 w = a->widths[index];
     if (width_out) {
         width_out->hi = (uint64_t)(w >> 64);
         width_out->lo = (uint64_t)w;
@@ -183,20 +182,20 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
  * 2^127 (describeOwnership's widths), and one per range on a ByteOrderedPartitioner ring,
  * whose tokens have no width (the design in doc/partitioners.md). The sets failing and
  * their order do not depend on it: they follow the ring's order alone. */
-static u128 range_width(const tokenring_ring *ring, size_t i)
+static tr_u128 range_width(const tokenring_ring *ring, size_t i)
 {
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM: {
         tokenring_range128 rg;
         tokenring_ring_range128(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return 1;
     default: {
         tokenring_range rg;
         tokenring_ring_range(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     }
 }
@@ -229,17 +228,17 @@ static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t
 }
 
 /* The whole ring in range_width()'s units: the denominator of every fraction. */
-static u128 ring_space(const tokenring_ring *ring)
+static tr_u128 ring_space(const tokenring_ring *ring)
 {
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM:
-        return (u128)1 << 127;
+        return (tr_u128)1 << 127;
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return ranges ? ranges : 1;
     default:
-        return (u128)1 << 64;
+        return (tr_u128)1 << 64;
     }
 }
 
@@ -354,13 +353,13 @@ static int add_completions(ctx *c, const uint32_t *base, unsigned m)
  * modulo 2^128: the inclusion-exclusion terms and partial sums may leave 0 .. 2^127 (a
  * RandomPartitioner width reaches 2^127, beyond a signed 128-bit integer), the result,
  * a width of the ring, does not. */
-static u128 eval_candidate(const ctx *c, const uint32_t *f)
+static tr_u128 eval_candidate(const ctx *c, const uint32_t *f)
 {
     unsigned k = c->k, full = (1u << k) - 1;
-    u128 total = 0;
+    tr_u128 total = 0;
     for (size_t cls = 0; cls < c->class_count; cls++) {
         /* A[mask] = width of sets of this class containing the nodes of mask. */
-        u128 A[1 << KMAX];
+        tr_u128 A[1 << KMAX];
         for (unsigned mask = 1; mask <= full; mask++) {
             uint32_t sub[KMAX];
             unsigned m = 0;
@@ -382,7 +381,7 @@ static u128 eval_candidate(const ctx *c, const uint32_t *f)
             if (!sub_fails(c, (uint32_t)cls, sub, m))
                 continue;
             /* Sets meeting f in exactly `mask`: inclusion-exclusion over supersets. */
-            u128 e = 0;
+            tr_u128 e = 0;
             for (unsigned sup = mask; sup <= full; sup = (sup + 1) | mask) {
                 int extra = __builtin_popcount(sup & ~mask);
                 e = (extra & 1) ? e - A[sup] : e + A[sup];
@@ -565,10 +564,58 @@ static int check_down(const tokenring_limits *lim, size_t n, tokenring_error *er
     return TOKENRING_OK;
 }
 
-static int availability(tokenring_availability **out, const tokenring_ring *ring,
-                        const tokenring_replication *replication, int consistency,
-                        const char *local_dc, uint32_t k, tokenring_limits *lim,
-                        tokenring_error *err)
+/* The state of one availability() call: the level's rules and the walk's context, each
+ * node's datacenter and whether it is down already, the placement, each replica set's
+ * width and class, the per-set scratch, the candidate rows and the result being made.
+ * Zeroed to start; avail_free() releases all of it. */
+typedef struct avail_state {
+    rules r;
+    ctx c;
+    uint32_t *node_dc;
+    uint8_t *down;
+    tokenring_placement *pl;
+    size_t sets;
+    tr_u128 *set_w;
+    uint32_t *set_cls;
+    uint32_t *cnt;
+    uint32_t *dcnt; /* per dc: replicas of the set that are down already */
+    uint32_t *zero; /* per dc: 0 */
+    uint32_t *live; /* the set's replicas that are up */
+    uint32_t *rows; /* the candidates, KMAX nodes each */
+    tokenring_availability *res;
+} avail_state;
+
+static int av_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability analysis");
+}
+
+static void avail_free(avail_state *a)
+{
+    tokenring_availability_free(a->res);
+    tokenring_placement_free(a->pl);
+    for (size_t i = 0; i < a->c.class_count; i++)
+        tr_free(a->c.class_cnt[i]);
+    tr_free(a->c.class_cnt);
+    tr_free(a->c.sums.slots);
+    tr_free(a->c.cands.slots);
+    tr_free(a->set_w);
+    tr_free(a->set_cls);
+    tr_free(a->cnt);
+    tr_free(a->dcnt);
+    tr_free(a->zero);
+    tr_free(a->live);
+    tr_free(a->rows);
+    tr_free(a->down);
+    tr_free(a->r.need_dc);
+    tr_free(a->node_dc);
+}
+
+/* The arguments, the nodes down already and the budget. */
+static int avail_check(tokenring_availability **out, const tokenring_ring *ring,
+                       const tokenring_replication *replication, int consistency,
+                       const char *local_dc, uint32_t k, tokenring_limits *lim,
+                       tokenring_error *err)
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability analysis");
@@ -594,248 +641,250 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
                               "availability analysis", err);
     if (brc != TOKENRING_OK)
         return brc;
-    tr_progress pgs = { lim->progress, lim->user, 0, 0, 0 };
-    tr_progress *pg = lim->progress ? &pgs : NULL;
+    return TOKENRING_OK;
+}
 
+/* The rules of the level, each node's datacenter and state, the placement, and the width
+ * of each distinct replica set. */
+static int avail_init(avail_state *a, const tokenring_ring *ring,
+                      const tokenring_replication *replication, int consistency,
+                      const char *local_dc, const tokenring_limits *lim, tokenring_error *err)
+{
+    size_t n = tokenring_ring_node_count(ring), ndown = lim->failed_count;
     uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
-    rules r;
-    memset(&r, 0, sizeof r);
-    r.cl = consistency;
-    r.dc_count = dcn;
-    r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
-    uint32_t *node_dc = tr_calloc(n + 1, sizeof *node_dc);
-    ctx c;
-    memset(&c, 0, sizeof c);
-    tokenring_placement *pl = NULL;
-    u128 *set_w = NULL;
-    uint32_t *set_cls = NULL;
-    uint32_t *cnt = NULL;
-    uint32_t *dcnt = NULL;   /* per dc: replicas of the set that are down already */
-    uint32_t *zero = NULL;   /* per dc: 0 */
-    uint32_t *live = NULL;   /* the set's replicas that are up */
-    uint8_t *down = tr_calloc(n + 1, 1);
-    tokenring_availability *res = NULL;
-    int rc = TOKENRING_OK;
-    if (!r.need_dc || !node_dc || !down)
-        goto nomem;
+    a->r.cl = consistency;
+    a->r.dc_count = dcn;
+    a->r.need_dc = tr_calloc(dcn + 1, sizeof *a->r.need_dc);
+    a->node_dc = tr_calloc(n + 1, sizeof *a->node_dc);
+    a->down = tr_calloc(n + 1, 1);
+    if (!a->r.need_dc || !a->node_dc || !a->down)
+        return av_nomem(err);
     for (size_t i = 0; i < ndown; i++)
-        down[lim->failed_nodes[i]] = 1;
+        a->down[lim->failed_nodes[i]] = 1;
 
-    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
-        goto done;
+    int rc = make_rules(&a->r, ring, replication, consistency, local_dc, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
-        node_dc[i] = info.dc_index;
+        a->node_dc[i] = info.dc_index;
     }
 
     tokenring_error e2;
-    rc = tokenring_placement_build(&pl, ring, replication, 0, &e2);
-    if (rc != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "%s", e2.message);
-        goto done;
-    }
-    size_t sets = tokenring_placement_set_count(pl);
+    rc = tokenring_placement_build(&a->pl, ring, replication, 0, &e2);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "%s", e2.message);
+    size_t sets = a->sets = tokenring_placement_set_count(a->pl);
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
-    set_w = tr_calloc(sets + 1, sizeof *set_w);
-    set_cls = tr_calloc(sets + 1, sizeof *set_cls);
-    cnt = tr_calloc(dcn + 1, sizeof *cnt);
-    dcnt = tr_calloc(dcn + 1, sizeof *dcnt);
-    zero = tr_calloc(dcn + 1, sizeof *zero);
-    live = tr_calloc(n + 1, sizeof *live);
-    if (!set_w || !set_cls || !cnt || !dcnt || !zero || !live)
-        goto nomem;
+    a->set_w = tr_calloc(sets + 1, sizeof *a->set_w);
+    a->set_cls = tr_calloc(sets + 1, sizeof *a->set_cls);
+    a->cnt = tr_calloc(dcn + 1, sizeof *a->cnt);
+    a->dcnt = tr_calloc(dcn + 1, sizeof *a->dcnt);
+    a->zero = tr_calloc(dcn + 1, sizeof *a->zero);
+    a->live = tr_calloc(n + 1, sizeof *a->live);
+    if (!a->set_w || !a->set_cls || !a->cnt || !a->dcnt || !a->zero || !a->live)
+        return av_nomem(err);
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_placement_range_replicas(&rep, pl, i);
-        set_w[rep.set_id] += range_width(ring, i);
+        tokenring_placement_range_replicas(&rep, a->pl, i);
+        a->set_w[rep.set_id] += range_width(ring, i);
     }
+    return TOKENRING_OK;
+}
 
-    static const char what[] = "availability analysis";
-    if (pg) {
-        pg->total = sets;
-        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK)
-            goto done;
+/* One distinct replica set: its class (the replicas per datacenter that are up), then
+ * every subset of at most k of its live replicas, with the set's width added. */
+static int avail_set(avail_state *a, size_t set, const tokenring_ring *ring, uint32_t k,
+                     tokenring_error *err)
+{
+    uint32_t dcn = a->c.dc_count;
+    const uint32_t *node_dc = a->node_dc;
+    const uint8_t *down = a->down;
+    uint32_t *cnt = a->cnt, *dcnt = a->dcnt, *zero = a->zero, *live = a->live;
+    tokenring_replicas rep;
+    tokenring_placement_set(&rep, a->pl, set);
+    memset(cnt, 0, (dcn + 1) * sizeof *cnt);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < rep.count; i++) {
+        cnt[node_dc[rep.nodes[i]]]++;
+        if (!down[rep.nodes[i]])
+            live[m++] = rep.nodes[i];
     }
-    c.pg = pg;
-    c.err = err;
-    c.r = &r;
-    c.node_dc = node_dc;
-    c.dc_count = dcn;
-    c.k = k;
-    c.n = (uint32_t)n;
-    c.down = down;
-    for (size_t s = 0; s < sets; s++) {
-        if (pg) {
-            pg->done = s;
-            pg->total = sets + c.cands.count;
-            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK)
-                goto done;
+    if (m < rep.count) {
+        /* Replicas down already: the level must be reachable with every node up,
+         * the set is left out when it is unavailable already (the k-sets list what
+         * they add), and otherwise its class counts its live replicas only. */
+        memset(dcnt, 0, (dcn + 1) * sizeof *dcnt);
+        for (uint32_t i = 0; i < rep.count; i++)
+            if (down[rep.nodes[i]])
+                dcnt[node_dc[rep.nodes[i]]]++;
+        if (fails(&a->r, cnt, zero)) {
+            char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+            range_text(rt, sizeof rt, ring, rep.range_index);
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has "
+                           "%u replicas",
+                           cl_name(a->r.cl), rt, rep.count);
         }
-        tokenring_replicas rep;
-        tokenring_placement_set(&rep, pl, s);
-        memset(cnt, 0, (dcn + 1) * sizeof *cnt);
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < rep.count; i++) {
-            cnt[node_dc[rep.nodes[i]]]++;
-            if (!down[rep.nodes[i]])
-                live[m++] = rep.nodes[i];
+        if (fails(&a->r, cnt, dcnt))
+            return TOKENRING_OK; /* unavailable already: the k-sets list what they add */
+        for (uint32_t d = 0; d < dcn; d++)
+            cnt[d] -= dcnt[d];
+    }
+    size_t cls;
+    for (cls = 0; cls < a->c.class_count; cls++)
+        if (memcmp(a->c.class_cnt[cls], cnt, dcn * sizeof *cnt) == 0)
+            break;
+    if (cls == a->c.class_count) {
+        uint32_t **nc = tr_reallocarray(a->c.class_cnt, a->c.class_count + 1, sizeof *nc);
+        if (!nc)
+            return av_nomem(err);
+        a->c.class_cnt = nc;
+        if (!(nc[cls] = tr_calloc(dcn + 1, sizeof **nc)))
+            return av_nomem(err);
+        memcpy(nc[cls], cnt, dcn * sizeof *cnt);
+        a->c.class_count++;
+        /* A class that fails with nothing down makes the level unreachable. */
+        if (sub_fails(&a->c, (uint32_t)cls, NULL, 0)) {
+            char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+            range_text(rt, sizeof rt, ring, rep.range_index);
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has "
+                           "%u replicas",
+                           cl_name(a->r.cl), rt, rep.count);
         }
-        if (m < rep.count) {
-            /* Replicas down already: the level must be reachable with every node up,
-             * the set is left out when it is unavailable already (the k-sets list what
-             * they add), and otherwise its class counts its live replicas only. */
-            memset(dcnt, 0, (dcn + 1) * sizeof *dcnt);
-            for (uint32_t i = 0; i < rep.count; i++)
-                if (down[rep.nodes[i]])
-                    dcnt[node_dc[rep.nodes[i]]]++;
-            if (fails(&r, cnt, zero)) {
-                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
-                range_text(rt, sizeof rt, ring, rep.range_index);
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "%s cannot be reached even with every node up: range %s has "
-                             "%u replicas",
-                             cl_name(consistency), rt, rep.count);
-                goto done;
-            }
-            if (fails(&r, cnt, dcnt))
-                continue;
-            for (uint32_t d = 0; d < dcn; d++)
-                cnt[d] -= dcnt[d];
-        }
-        size_t cls;
-        for (cls = 0; cls < c.class_count; cls++)
-            if (memcmp(c.class_cnt[cls], cnt, dcn * sizeof *cnt) == 0)
-                break;
-        if (cls == c.class_count) {
-            uint32_t **nc = tr_reallocarray(c.class_cnt, c.class_count + 1, sizeof *nc);
-            if (!nc)
-                goto nomem;
-            c.class_cnt = nc;
-            if (!(nc[cls] = tr_calloc(dcn + 1, sizeof **nc)))
-                goto nomem;
-            memcpy(nc[cls], cnt, dcn * sizeof *cnt);
-            c.class_count++;
-            /* A class that fails with nothing down makes the level unreachable. */
-            if (sub_fails(&c, (uint32_t)cls, NULL, 0)) {
-                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
-                range_text(rt, sizeof rt, ring, rep.range_index);
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "%s cannot be reached even with every node up: range %s has "
-                             "%u replicas",
-                             cl_name(consistency), rt, rep.count);
-                goto done;
-            }
-        }
-        set_cls[s] = (uint32_t)cls;
-        /* Every subset of at most k live replicas: accumulate the set's width. */
-        uint32_t idx[KMAX];
-        for (unsigned size = 1; size <= k && size <= m; size++) {
+    }
+    a->set_cls[set] = (uint32_t)cls;
+    /* Every subset of at most k live replicas: accumulate the set's width. */
+    uint32_t idx[KMAX];
+    for (unsigned size = 1; size <= k && size <= m; size++) {
+        for (unsigned i = 0; i < size; i++)
+            idx[i] = i;
+        for (;;) {
+            uint32_t sub[KMAX];
             for (unsigned i = 0; i < size; i++)
-                idx[i] = i;
-            for (;;) {
-                uint32_t sub[KMAX];
-                for (unsigned i = 0; i < size; i++)
-                    sub[i] = live[idx[i]];
-                akey key = make_key((uint32_t)cls, sub, size);
-                aslot *sl = amap_put(&c.sums, &key);
-                if (!sl)
-                    goto nomem;
-                bool fresh = sl->value == 0;
-                sl->value += set_w[s];
-                if (fresh && sub_fails(&c, (uint32_t)cls, sub, size)) {
-                    int ac = add_completions(&c, key.n, size);
-                    if (ac == TOKENRING_E_CANCELLED) {
-                        rc = ac;
-                        goto done;
-                    }
-                    if (ac)
-                        goto nomem;
-                }
-                int i = (int)size - 1;
-                while (i >= 0 && idx[i] == m - size + (unsigned)i)
-                    i--;
-                if (i < 0)
-                    break;
-                idx[i]++;
-                for (unsigned j = (unsigned)i + 1; j < size; j++)
-                    idx[j] = idx[j - 1] + 1;
+                sub[i] = live[idx[i]];
+            akey key = make_key((uint32_t)cls, sub, size);
+            aslot *sl = amap_put(&a->c.sums, &key);
+            if (!sl)
+                return av_nomem(err);
+            bool fresh = sl->value == 0;
+            sl->value += a->set_w[set];
+            if (fresh && sub_fails(&a->c, (uint32_t)cls, sub, size)) {
+                int ac = add_completions(&a->c, key.n, size);
+                if (ac == TOKENRING_E_CANCELLED)
+                    return ac;
+                if (ac)
+                    return av_nomem(err);
             }
+            int i = (int)size - 1;
+            while (i >= 0 && idx[i] == m - size + (unsigned)i)
+                i--;
+            if (i < 0)
+                break;
+            idx[i]++;
+            for (unsigned j = (unsigned)i + 1; j < size; j++)
+                idx[j] = idx[j - 1] + 1;
         }
     }
+    return TOKENRING_OK;
+}
 
-    res = tr_calloc(1, sizeof *res);
-    if (!res)
-        goto nomem;
-    res->k = k;
-    res->space = ring_space(ring);
-    size_t nc = c.cands.count;
-    uint32_t *rows = tr_calloc(nc ? nc : 1, KMAX * sizeof *rows);
+/* The result: the candidates in order, each evaluated, those that break the level kept. */
+static int avail_result(avail_state *a, const tokenring_ring *ring, uint32_t k,
+                        tr_progress *pg, const char *what, tokenring_error *err)
+{
+    a->res = tr_calloc(1, sizeof *a->res);
+    if (!a->res)
+        return av_nomem(err);
+    a->res->k = k;
+    a->res->space = ring_space(ring);
+    size_t nc = a->c.cands.count;
+    a->rows = tr_calloc(nc ? nc : 1, KMAX * sizeof *a->rows);
+    uint32_t *rows = a->rows;
     if (!rows)
-        goto nomem;
+        return av_nomem(err);
     size_t j = 0;
-    for (size_t i = 0; i < c.cands.cap; i++)
-        if (c.cands.slots[i].used)
-            memcpy(rows + (j++) * KMAX, c.cands.slots[i].key.n, KMAX * sizeof *rows);
+    for (size_t i = 0; i < a->c.cands.cap; i++)
+        if (a->c.cands.slots[i].used)
+            memcpy(rows + (j++) * KMAX, a->c.cands.slots[i].key.n, KMAX * sizeof *rows);
     qsort(rows, nc, KMAX * sizeof *rows, cmp_tuple);
     if (pg) {
-        pg->done = sets;
-        pg->total = sets + nc;
-        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK) {
-            tr_free(rows);
-            goto done;
-        }
+        pg->done = a->sets;
+        pg->total = a->sets + nc;
+        int rc = tr_progress_report(pg, what, err);
+        if (rc != TOKENRING_OK)
+            return rc;
     }
-    res->nodes = tr_calloc(nc ? nc * k : 1, sizeof *res->nodes);
-    res->widths = tr_calloc(nc ? nc : 1, sizeof *res->widths);
-    if (!res->nodes || !res->widths) {
-        tr_free(rows);
-        goto nomem;
-    }
+    a->res->nodes = tr_calloc(nc ? nc * k : 1, sizeof *a->res->nodes);
+    a->res->widths = tr_calloc(nc ? nc : 1, sizeof *a->res->widths);
+    if (!a->res->nodes || !a->res->widths)
+        return av_nomem(err);
     for (size_t i = 0; i < nc; i++) {
         if (pg) {
-            pg->done = sets + i;
-            pg->total = sets + nc;
-            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK) {
-                tr_free(rows);
-                goto done;
-            }
+            pg->done = a->sets + i;
+            pg->total = a->sets + nc;
+            int rc = tr_progress_tick(pg, what, err);
+            if (rc != TOKENRING_OK)
+                return rc;
         }
-        u128 w = eval_candidate(&c, rows + i * KMAX);
+        tr_u128 w = eval_candidate(&a->c, rows + i * KMAX);
         if (w == 0)
             continue;
-        memcpy(res->nodes + res->count * k, rows + i * KMAX, k * sizeof *rows);
-        res->widths[res->count++] = w;
+        memcpy(a->res->nodes + a->res->count * k, rows + i * KMAX, k * sizeof *rows);
+        a->res->widths[a->res->count++] = w;
     }
-    tr_free(rows);
     if (pg) {
-        pg->done = pg->total = sets + nc;
+        pg->done = pg->total = a->sets + nc;
         (void)tr_progress_report(pg, what, NULL); /* the end: too late to stop */
     }
-    *out = res;
-    res = NULL;
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability analysis");
-done:
-    tokenring_availability_free(res);
-    tokenring_placement_free(pl);
-    for (size_t i = 0; i < c.class_count; i++)
-        tr_free(c.class_cnt[i]);
-    tr_free(c.class_cnt);
-    tr_free(c.sums.slots);
-    tr_free(c.cands.slots);
-    tr_free(set_w);
-    tr_free(set_cls);
-    tr_free(cnt);
-    tr_free(dcnt);
-    tr_free(zero);
-    tr_free(live);
-    tr_free(down);
-    tr_free(r.need_dc);
-    tr_free(node_dc);
+    return TOKENRING_OK;
+}
+
+static int availability(tokenring_availability **out, const tokenring_ring *ring,
+                        const tokenring_replication *replication, int consistency,
+                        const char *local_dc, uint32_t k, tokenring_limits *lim,
+                        tokenring_error *err)
+{
+    int rc = avail_check(out, ring, replication, consistency, local_dc, k, lim, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_progress pgs = { lim->progress, lim->user, 0, 0, 0 };
+    tr_progress *pg = lim->progress ? &pgs : NULL;
+    static const char what[] = "availability analysis";
+    avail_state a;
+    memset(&a, 0, sizeof a);
+    rc = avail_init(&a, ring, replication, consistency, local_dc, lim, err);
+    if (rc == TOKENRING_OK && pg) {
+        pg->total = a.sets;
+        rc = tr_progress_report(pg, what, err);
+    }
+    a.c.pg = pg;
+    a.c.err = err;
+    a.c.r = &a.r;
+    a.c.node_dc = a.node_dc;
+    a.c.dc_count = (uint32_t)tokenring_ring_dc_count(ring);
+    a.c.k = k;
+    a.c.n = (uint32_t)tokenring_ring_node_count(ring);
+    a.c.down = a.down;
+    for (size_t set = 0; rc == TOKENRING_OK && set < a.sets; set++) {
+        if (pg) {
+            pg->done = set;
+            pg->total = a.sets + a.c.cands.count;
+            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK)
+                break;
+        }
+        rc = avail_set(&a, set, ring, k, err);
+    }
+    if (rc == TOKENRING_OK)
+        rc = avail_result(&a, ring, k, pg, what, err);
+    if (rc == TOKENRING_OK) {
+        *out = a.res;
+        a.res = NULL;
+    }
+    avail_free(&a);
     return rc;
 }
 
@@ -899,12 +948,12 @@ TOKENRING_API int tokenring_availability_build_limited(
 struct tokenring_availability_summary {
     int unit;
     uint32_t k, n_units, top_count;
-    u128 breaking, total, worst;
+    tr_u128 breaking, total, worst;
     uint64_t sets;
     uint32_t *top_units; /* top_count * k */
-    u128 *top_w;
-    u128 space;          /* the whole ring in the widths' units (ring_space()) */
-    u128 down;           /* unavailable already with the failed nodes down */
+    tr_u128 *top_w;
+    tr_u128 space;          /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 down;           /* unavailable already with the failed nodes down */
 };
 
 typedef struct sm {
@@ -913,7 +962,7 @@ typedef struct sm {
     bool single;         /* units are single nodes */
     /* replica sets */
     size_t sets;
-    u128 *w;             /* width per set */
+    tr_u128 *w;             /* width per set */
     uint32_t *cnt;       /* sets * dcn: replicas per dc */
     uint32_t *fail;      /* sets * G: failed replicas per group */
     uint32_t *thr;       /* sets * G: failures in the group that break the set (NONE) */
@@ -926,20 +975,20 @@ typedef struct sm {
     uint32_t *ns_off, *ns;
     /* units -> nodes (CSR) */
     uint32_t *un_off, *un;
-    u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
+    tr_u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
     /* single-node shortcut */
-    u128 *crit_w;
+    tr_u128 *crit_w;
     uint32_t *crit_n;
     /* state */
-    u128 W;
+    tr_u128 W;
     size_t nbroken;
-    u128 W0;             /* W and nbroken with only the nodes already down failed */
+    tr_u128 W0;             /* W and nbroken with only the nodes already down failed */
     size_t nb0;
     uint32_t *chosen;    /* k */
-    u128 breaking;
+    tr_u128 breaking;
     /* top-N min-heap: worst of the kept at the root */
     size_t top_n, heap_len;
-    u128 *hw;
+    tr_u128 *hw;
     uint32_t *hu;        /* top_n * k */
     tr_progress *pg;
     tokenring_error *err;
@@ -1031,10 +1080,10 @@ static int unit_change(sm *s, uint32_t u, int delta)
     return TOKENRING_OK;
 }
 
-static u128 gcd128(u128 a, u128 b)
+static tr_u128 gcd128(tr_u128 a, tr_u128 b)
 {
     while (b) {
-        u128 t = a % b;
+        tr_u128 t = a % b;
         a = b;
         b = t;
     }
@@ -1042,18 +1091,18 @@ static u128 gcd128(u128 a, u128 b)
 }
 
 /* C(a, b) in 128 bits; *ovf set when it does not fit. */
-static u128 binom(uint64_t a, uint64_t b, bool *ovf)
+static tr_u128 binom(uint64_t a, uint64_t b, bool *ovf)
 {
     if (b > a)
         return 0;
     if (b > a - b)
         b = a - b;
-    u128 r = 1;
+    tr_u128 r = 1;
     for (uint64_t i = 1; i <= b; i++) {
         /* C(a-b+i, i) = C(a-b+i-1, i-1) * (a-b+i) / i, and i / gcd(r, i) divides a-b+i */
-        u128 g = gcd128(r, i);
-        u128 q = r / g, m = (u128)(a - b + i) / ((u128)i / g);
-        if (m != 0 && q > ~(u128)0 / m) {
+        tr_u128 g = gcd128(r, i);
+        tr_u128 q = r / g, m = (tr_u128)(a - b + i) / ((tr_u128)i / g);
+        if (m != 0 && q > ~(tr_u128)0 / m) {
             *ovf = true;
             return 0;
         }
@@ -1080,7 +1129,7 @@ static bool ranks_below(const sm *s, size_t a, size_t b)
 
 static void heap_swap(sm *s, size_t a, size_t b)
 {
-    u128 t = s->hw[a];
+    tr_u128 t = s->hw[a];
     s->hw[a] = s->hw[b];
     s->hw[b] = t;
     for (uint32_t i = 0; i < s->k; i++) {
@@ -1107,17 +1156,17 @@ static void heap_down(sm *s, size_t i)
 
 /* Does a set of width `w` still have a chance (the walk goes in lexicographic order, so a
  * later set with the width of the N-th best ranks below it)? */
-/* a + r * b, saturated at the largest u128: a bound that is only compared (widths reach
+/* a + r * b, saturated at the largest tr_u128: a bound that is only compared (widths reach
  * 2^127 on a RandomPartitioner ring, so a sum of two can overflow). */
-static u128 bound_sum(u128 a, uint32_t r, u128 b)
+static tr_u128 bound_sum(tr_u128 a, uint32_t r, tr_u128 b)
 {
-    u128 max = ~(u128)0;
+    tr_u128 max = ~(tr_u128)0;
     if (r && b > (max - a) / r)
         return max;
-    return a + (u128)r * b;
+    return a + (tr_u128)r * b;
 }
 
-static bool top_wants(const sm *s, u128 bound)
+static bool top_wants(const sm *s, tr_u128 bound)
 {
     if (!s->top_n || bound == 0)
         return false;
@@ -1125,7 +1174,7 @@ static bool top_wants(const sm *s, u128 bound)
 }
 
 /* Offers chosen[0..k-2] + last with width w. */
-static void top_offer(sm *s, uint32_t last, u128 w)
+static void top_offer(sm *s, uint32_t last, tr_u128 w)
 {
     if (!top_wants(s, w))
         return;
@@ -1207,7 +1256,7 @@ TOKENRING_API void tokenring_availability_summary_free(tokenring_availability_su
     tr_free(s);
 }
 
-static void put_u128(tokenring_u128 *out, u128 v)
+static void put_u128(tokenring_u128 *out, tr_u128 v)
 {
     if (out) {
         out->hi = (uint64_t)(v >> 64);
@@ -1249,7 +1298,7 @@ TOKENRING_API int tokenring_availability_summary_top(uint32_t *units_out,
     if (index >= s->top_count)
         return TOKENRING_E_RANGE;
     memcpy(units_out, s->top_units + index * s->k, s->k * sizeof *units_out);
-    u128 w = s->top_w[index];
+    tr_u128 w = s->top_w[index];
     put_u128(width_out, w);
     if (fraction_out)
         *fraction_out = (double)((long double)w / (long double)s->space);
@@ -1301,13 +1350,61 @@ TOKENRING_API int tokenring_availability_summary_build_limited(
                          err);
 }
 
-static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+/* The state of one summary_build() call: the level's rules, the walk's state machine,
+ * the placement, the nodes down already, the walk's unit -> ring node map, the progress
+ * and the result being made. Zeroed to start; summary_free() releases all of it. */
+typedef struct sum_state {
+    rules r;
+    sm s;
+    tokenring_placement *pl;
+    tokenring_availability_summary *res;
+    uint8_t *down;       /* node -> already failed */
+    uint32_t *unit_node; /* single nodes: walk unit -> ring node */
+    tr_progress pg;
+} sum_state;
+
+static int sum_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability summary");
+}
+
+static void summary_free(sum_state *st)
+{
+    sm *s = &st->s;
+    tokenring_availability_summary_free(st->res);
+    tokenring_placement_free(st->pl);
+    tr_free(st->down);
+    tr_free(st->unit_node);
+    tr_free(st->r.need_dc);
+    tr_free(s->node_dc);
+    tr_free(s->w);
+    tr_free(s->cnt);
+    tr_free(s->fail);
+    tr_free(s->thr);
+    tr_free(s->nover);
+    tr_free(s->grp);
+    tr_free(s->mem_off);
+    tr_free(s->mem);
+    tr_free(s->ns_off);
+    tr_free(s->ns);
+    tr_free(s->un_off);
+    tr_free(s->un);
+    tr_free(s->gsuf);
+    tr_free(s->crit_w);
+    tr_free(s->crit_n);
+    tr_free(s->chosen);
+    tr_free(s->hw);
+    tr_free(s->hu);
+}
+
+/* The arguments, the nodes down already and the budget: *U_out units, *total_out
+ * C(U, k) sets of them. */
+static int summary_check(tokenring_availability_summary **out, const tokenring_ring *ring,
                          const tokenring_replication *replication, int consistency,
                          const char *local_dc, int unit, uint32_t k, size_t top_n,
-                         tokenring_limits *lim, tokenring_error *err)
+                         tokenring_limits *lim, size_t *U_out, tr_u128 *total_out,
+                         tokenring_error *err)
 {
-    tokenring_progress_fn progress = lim->progress;
-    void *user = lim->user;
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability summary");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
@@ -1336,7 +1433,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                        unit_names[unit], U, U, unit_names[unit],
                        unit == TOKENRING_FAIL_NODES && nfailed ? " not down already" : "");
     bool ovf = false;
-    u128 total = binom(U, k, &ovf);
+    tr_u128 total = binom(U, k, &ovf);
     if (ovf)
         return tr_fail(err, TOKENRING_E_RANGE,
                        "C(%zu, %u) sets of failed %s do not fit in 128 bits", U, k,
@@ -1350,89 +1447,105 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                               "availability summary", err);
     if (brc != TOKENRING_OK)
         return brc;
+    *U_out = U;
+    *total_out = total;
+    return TOKENRING_OK;
+}
 
-    rules r;
-    memset(&r, 0, sizeof r);
-    r.cl = consistency;
-    r.dc_count = dcn;
-    sm s;
-    memset(&s, 0, sizeof s);
-    tokenring_placement *pl = NULL;
-    tokenring_availability_summary *res = NULL;
-    tr_progress pg = { progress, user, 0, 0, 0 };
-    int rc = TOKENRING_OK;
-    uint8_t *down = NULL;     /* node -> already failed */
-    uint32_t *unit_node = NULL; /* single nodes: walk unit -> ring node */
-    r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
-    down = tr_calloc(n + 1, 1);
-    unit_node = tr_calloc(n + 1, sizeof *unit_node);
-    if (!r.need_dc || !down || !unit_node)
-        goto nomem;
+/* The rules, the nodes down already, the walk's parameters, the placement and the
+ * arrays of the walk. */
+static int summary_init(sum_state *st, const tokenring_ring *ring,
+                        const tokenring_replication *replication, int consistency,
+                        const char *local_dc, int unit, uint32_t k, size_t U, size_t top_n,
+                        const tokenring_limits *lim, const char *what, tokenring_error *err)
+{
+    rules *r = &st->r;
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), nfailed = lim->failed_count;
+    uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
+    r->cl = consistency;
+    r->dc_count = dcn;
+    r->need_dc = tr_calloc(dcn + 1, sizeof *r->need_dc);
+    st->down = tr_calloc(n + 1, 1);
+    st->unit_node = tr_calloc(n + 1, sizeof *st->unit_node);
+    if (!r->need_dc || !st->down || !st->unit_node)
+        return sum_nomem(err);
     for (size_t i = 0; i < nfailed; i++)
-        down[lim->failed_nodes[i]] = 1;
-    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
-        goto done;
+        st->down[lim->failed_nodes[i]] = 1;
+    int rc = make_rules(r, ring, replication, consistency, local_dc, err);
+    if (rc != TOKENRING_OK)
+        return rc;
 
-    s.r = &r;
-    s.dcn = dcn;
-    s.k = k;
-    s.U = (uint32_t)U;
-    s.single = unit == TOKENRING_FAIL_NODES;
-    s.top_n = top_n;
-    s.err = err;
-    s.pg = progress ? &pg : NULL;
-    static const char what[] = "availability summary";
+    s->r = r;
+    s->dcn = dcn;
+    s->k = k;
+    s->U = (uint32_t)U;
+    s->single = unit == TOKENRING_FAIL_NODES;
+    s->top_n = top_n;
+    s->err = err;
+    s->pg = lim->progress ? &st->pg : NULL;
 
     tokenring_error e2;
-    rc = tokenring_placement_build(&pl, ring, replication, 0, &e2);
-    if (rc != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "%s", e2.message);
-        goto done;
+    rc = tokenring_placement_build(&st->pl, ring, replication, 0, &e2);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "%s", e2.message);
+    size_t sets = tokenring_placement_set_count(st->pl);
+    s->sets = sets;
+    if (s->pg) {
+        st->pg.total = (uint64_t)sets + U;
+        if ((rc = tr_progress_report(s->pg, what, err)) != TOKENRING_OK)
+            return rc;
     }
-    size_t sets = tokenring_placement_set_count(pl);
-    s.sets = sets;
-    if (s.pg) {
-        pg.total = (uint64_t)sets + U;
-        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
-            goto done;
-    }
-    s.node_dc = tr_calloc(n + 1, sizeof *s.node_dc);
-    s.w = tr_calloc(sets + 1, sizeof *s.w);
-    s.cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s.cnt);
-    bool by_dc = r.cl == TOKENRING_CL_LOCAL_ONE || r.cl == TOKENRING_CL_LOCAL_QUORUM ||
-                 r.cl == TOKENRING_CL_EACH_QUORUM;
-    s.G = by_dc ? dcn : 1;
-    s.fail = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.fail);
-    s.thr = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.thr);
-    s.nover = tr_calloc(sets + 1, sizeof *s.nover);
-    s.grp = tr_calloc(n + 1, sizeof *s.grp);
-    s.mem_off = tr_calloc(sets + 2, sizeof *s.mem_off);
-    s.ns_off = tr_calloc(n + 2, sizeof *s.ns_off);
-    s.un_off = tr_calloc(U + 2, sizeof *s.un_off);
-    s.un = tr_calloc(n + 1, sizeof *s.un);
-    s.gsuf = tr_calloc(U + 2, sizeof *s.gsuf);
-    s.chosen = tr_calloc(k + 1, sizeof *s.chosen);
-    if (s.single) {
-        s.crit_w = tr_calloc(n + 1, sizeof *s.crit_w);
-        s.crit_n = tr_calloc(n + 1, sizeof *s.crit_n);
+    s->node_dc = tr_calloc(n + 1, sizeof *s->node_dc);
+    s->w = tr_calloc(sets + 1, sizeof *s->w);
+    s->cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s->cnt);
+    bool by_dc = r->cl == TOKENRING_CL_LOCAL_ONE || r->cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r->cl == TOKENRING_CL_EACH_QUORUM;
+    s->G = by_dc ? dcn : 1;
+    s->fail = tr_calloc((sets + 1) * (s->G + 1), sizeof *s->fail);
+    s->thr = tr_calloc((sets + 1) * (s->G + 1), sizeof *s->thr);
+    s->nover = tr_calloc(sets + 1, sizeof *s->nover);
+    s->grp = tr_calloc(n + 1, sizeof *s->grp);
+    s->mem_off = tr_calloc(sets + 2, sizeof *s->mem_off);
+    s->ns_off = tr_calloc(n + 2, sizeof *s->ns_off);
+    s->un_off = tr_calloc(U + 2, sizeof *s->un_off);
+    s->un = tr_calloc(n + 1, sizeof *s->un);
+    s->gsuf = tr_calloc(U + 2, sizeof *s->gsuf);
+    s->chosen = tr_calloc(k + 1, sizeof *s->chosen);
+    if (s->single) {
+        s->crit_w = tr_calloc(n + 1, sizeof *s->crit_w);
+        s->crit_n = tr_calloc(n + 1, sizeof *s->crit_n);
     }
     if (top_n) {
-        s.hw = tr_calloc(top_n, sizeof *s.hw);
-        s.hu = tr_calloc(top_n, (size_t)k * sizeof *s.hu);
+        s->hw = tr_calloc(top_n, sizeof *s->hw);
+        s->hu = tr_calloc(top_n, (size_t)k * sizeof *s->hu);
     }
-    if (!s.node_dc || !s.w || !s.cnt || !s.fail || !s.thr || !s.nover || !s.grp ||
-        !s.mem_off || !s.ns_off || !s.un_off || !s.un || !s.gsuf || !s.chosen ||
-        (s.single && (!s.crit_w || !s.crit_n)) || (top_n && (!s.hw || !s.hu)))
-        goto nomem;
+    if (!s->node_dc || !s->w || !s->cnt || !s->fail || !s->thr || !s->nover || !s->grp ||
+        !s->mem_off || !s->ns_off || !s->un_off || !s->un || !s->gsuf || !s->chosen ||
+        (s->single && (!s->crit_w || !s->crit_n)) || (top_n && (!s->hw || !s->hu)))
+        return sum_nomem(err);
+    return TOKENRING_OK;
+}
+
+/* The failure units and the ring nodes in each (CSR); nodes down already are in none.
+ * TOKENRING_E_NOMEM with err not filled. */
+static int summary_units(sum_state *st, const tokenring_ring *ring, int unit)
+{
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), U = s->U;
+    bool by_dc = st->r.cl == TOKENRING_CL_LOCAL_ONE || st->r.cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 st->r.cl == TOKENRING_CL_EACH_QUORUM;
+    const uint8_t *down = st->down;
+    uint32_t *unit_node = st->unit_node;
     uint32_t *unit_of = tr_calloc(n + 1, sizeof *unit_of);
     if (!unit_of)
-        goto nomem;
+        return TOKENRING_E_NOMEM;
     uint32_t live = 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
-        s.node_dc[i] = info.dc_index;
-        s.grp[i] = by_dc ? info.dc_index : 0;
+        s->node_dc[i] = info.dc_index;
+        s->grp[i] = by_dc ? info.dc_index : 0;
         if (down[i])
             continue; /* down already: in no unit, failed once below */
         if (unit == TOKENRING_FAIL_NODES)
@@ -1441,198 +1554,229 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                      : unit == TOKENRING_FAIL_RACKS ? info.rack_index
                                                     : info.dc_index;
         live++;
-        s.un_off[unit_of[i] + 1]++;
+        s->un_off[unit_of[i] + 1]++;
     }
     for (size_t u = 0; u < U; u++)
-        s.un_off[u + 1] += s.un_off[u];
+        s->un_off[u + 1] += s->un_off[u];
     for (size_t i = 0; i < n; i++)
         if (!down[i])
-            s.un[s.un_off[unit_of[i]] + s.ns_off[unit_of[i]]++] = (uint32_t)i; /* cursor */
+            s->un[s->un_off[unit_of[i]] + s->ns_off[unit_of[i]]++] = (uint32_t)i; /* cursor */
     tr_free(unit_of);
-    memset(s.ns_off, 0, (n + 2) * sizeof *s.ns_off);
+    memset(s->ns_off, 0, (n + 2) * sizeof *s->ns_off);
+    return TOKENRING_OK;
+}
 
+/* The distinct replica sets: widths, members, per-datacenter counts and the thresholds
+ * that break them; the members of each set and the sets of each node (CSR). */
+static int summary_sets(sum_state *st, const tokenring_ring *ring, const char *what,
+                        tokenring_error *err)
+{
+    const rules *r = &st->r;
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), sets = s->sets;
+    uint32_t dcn = s->dcn;
+    bool by_dc = r->cl == TOKENRING_CL_LOCAL_ONE || r->cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r->cl == TOKENRING_CL_EACH_QUORUM;
     /* Widths, members and per-dc counts of the distinct sets. */
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_placement_range_replicas(&rep, pl, i);
-        s.w[rep.set_id] += range_width(ring, i);
+        tokenring_placement_range_replicas(&rep, st->pl, i);
+        s->w[rep.set_id] += range_width(ring, i);
     }
     size_t members = 0;
     for (size_t t = 0; t < sets; t++) {
         tokenring_replicas rep;
-        tokenring_placement_set(&rep, pl, t);
+        tokenring_placement_set(&rep, st->pl, t);
         members += rep.count;
-        s.mem_off[t + 1] = (uint32_t)members;
+        s->mem_off[t + 1] = (uint32_t)members;
         for (uint32_t i = 0; i < rep.count; i++) {
-            s.cnt[t * dcn + s.node_dc[rep.nodes[i]]]++;
-            s.ns_off[rep.nodes[i] + 1]++;
+            s->cnt[t * dcn + s->node_dc[rep.nodes[i]]]++;
+            s->ns_off[rep.nodes[i] + 1]++;
         }
         /* Thresholds: failures within a group that break the set. */
         bool impossible = false;
         if (!by_dc) {
             int64_t all = 0;
             for (uint32_t d = 0; d < dcn; d++)
-                all += s.cnt[t * dcn + d];
-            int64_t thr = all - r.need_total + 1;
+                all += s->cnt[t * dcn + d];
+            int64_t thr = all - r->need_total + 1;
             impossible = thr <= 0;
-            s.thr[t] = impossible ? 1 : (uint32_t)thr;
+            s->thr[t] = impossible ? 1 : (uint32_t)thr;
         } else {
             for (uint32_t d = 0; d < dcn; d++) {
-                bool counts = r.cl == TOKENRING_CL_EACH_QUORUM ? r.need_dc[d] > 0 : d == r.local;
-                int64_t thr = (int64_t)s.cnt[t * dcn + d] - r.need_dc[d] + 1;
+                bool counts = r->cl == TOKENRING_CL_EACH_QUORUM ? r->need_dc[d] > 0 : d == r->local;
+                int64_t thr = (int64_t)s->cnt[t * dcn + d] - r->need_dc[d] + 1;
                 if (counts && thr <= 0)
                     impossible = true;
-                s.thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
+                s->thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
             }
         }
         if (impossible) {
             char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
             range_text(rt, sizeof rt, ring, rep.range_index);
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "%s cannot be reached even with every node up: range %s has %u "
-                         "replicas",
-                         cl_name(consistency), rt, rep.count);
-            goto done;
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has %u "
+                           "replicas",
+                           cl_name(r->cl), rt, rep.count);
         }
-        if (s.pg) {
-            pg.done = t;
-            if ((rc = tr_progress_tick(s.pg, what, err)) != TOKENRING_OK)
-                goto done;
+        if (s->pg) {
+            st->pg.done = t;
+            int rc = tr_progress_tick(s->pg, what, err);
+            if (rc != TOKENRING_OK)
+                return rc;
         }
     }
-    if (members > UINT32_MAX) {
-        rc = tr_fail(err, TOKENRING_E_RANGE,
-                     "the placement's distinct replica sets hold %zu members, above 2^32",
-                     members);
-        goto done;
-    }
-    s.mem = tr_calloc(members + 1, sizeof *s.mem);
-    s.ns = tr_calloc(members + 1, sizeof *s.ns);
-    if (!s.mem || !s.ns)
-        goto nomem;
+    if (members > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "the placement's distinct replica sets hold %zu members, above 2^32",
+                       members);
+    s->mem = tr_calloc(members + 1, sizeof *s->mem);
+    s->ns = tr_calloc(members + 1, sizeof *s->ns);
+    if (!s->mem || !s->ns)
+        return sum_nomem(err);
     for (size_t i = 0; i < n; i++)
-        s.ns_off[i + 1] += s.ns_off[i];
+        s->ns_off[i + 1] += s->ns_off[i];
     {
         uint32_t *cur = tr_calloc(n + 1, sizeof *cur);
         if (!cur)
-            goto nomem;
+            return sum_nomem(err);
         for (size_t t = 0; t < sets; t++) {
             tokenring_replicas rep;
-            tokenring_placement_set(&rep, pl, t);
+            tokenring_placement_set(&rep, st->pl, t);
             for (uint32_t i = 0; i < rep.count; i++) {
                 uint32_t y = rep.nodes[i];
-                s.mem[s.mem_off[t] + i] = y;
-                s.ns[s.ns_off[y] + cur[y]++] = (uint32_t)t;
+                s->mem[s->mem_off[t] + i] = y;
+                s->ns[s->ns_off[y] + cur[y]++] = (uint32_t)t;
             }
         }
         tr_free(cur);
     }
+    return TOKENRING_OK;
+}
+
+/* The width each unit can add (suffix maxima), the critical sets of single nodes, and
+ * the nodes already down failed first. */
+static int summary_prepare(sum_state *st, const tokenring_ring *ring, const char *what,
+                           tokenring_error *err)
+{
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), sets = s->sets, U = s->U;
     /* The width each unit holds (every set with a replica in it), suffix maxima. */
     {
-        u128 *g = tr_calloc(U + 1, sizeof *g);
+        tr_u128 *g = tr_calloc(U + 1, sizeof *g);
         uint32_t *seen = tr_calloc(sets + 1, sizeof *seen);
         if (!g || !seen) {
             tr_free(g);
             tr_free(seen);
-            goto nomem;
+            return sum_nomem(err);
         }
         for (uint32_t u = 0; u < U; u++)
-            for (uint32_t i = s.un_off[u]; i < s.un_off[u + 1]; i++) {
-                uint32_t y = s.un[i];
-                for (uint32_t j = s.ns_off[y]; j < s.ns_off[y + 1]; j++)
-                    if (seen[s.ns[j]] != u + 1) {
-                        seen[s.ns[j]] = u + 1;
-                        g[u] += s.w[s.ns[j]];
+            for (uint32_t i = s->un_off[u]; i < s->un_off[u + 1]; i++) {
+                uint32_t y = s->un[i];
+                for (uint32_t j = s->ns_off[y]; j < s->ns_off[y + 1]; j++)
+                    if (seen[s->ns[j]] != u + 1) {
+                        seen[s->ns[j]] = u + 1;
+                        g[u] += s->w[s->ns[j]];
                     }
             }
         for (size_t u = U; u-- > 0;)
-            s.gsuf[u] = g[u] > s.gsuf[u + 1] ? g[u] : s.gsuf[u + 1];
+            s->gsuf[u] = g[u] > s->gsuf[u + 1] ? g[u] : s->gsuf[u + 1];
         tr_free(g);
         tr_free(seen);
     }
-    if (s.single)
+    if (s->single)
         for (size_t t = 0; t < sets; t++)
-            crit_all(&s, t, +1);
+            crit_all(s, t, +1);
     /* The nodes already down fail first; the walk counts what more failures add. */
     for (size_t i = 0; i < n; i++)
-        if (down[i])
-            node_change(&s, (uint32_t)i, +1);
-    s.W0 = s.W;
-    s.nb0 = s.nbroken;
-    if (s.pg) {
-        pg.done = sets;
-        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
-            goto done;
+        if (st->down[i])
+            node_change(s, (uint32_t)i, +1);
+    s->W0 = s->W;
+    s->nb0 = s->nbroken;
+    if (s->pg) {
+        st->pg.done = sets;
+        int rc = tr_progress_report(s->pg, what, err);
+        if (rc != TOKENRING_OK)
+            return rc;
     }
+    return TOKENRING_OK;
+}
 
-    if ((rc = walk(&s, 0, 0, true)) != TOKENRING_OK)
-        goto done;
-
-    res = tr_calloc(1, sizeof *res);
-    if (!res)
-        goto nomem;
-    res->unit = unit;
-    res->k = k;
-    res->space = ring_space(ring);
-    res->n_units = (uint32_t)U;
-    res->breaking = s.breaking;
-    res->total = total;
-    res->down = s.W0;
-    res->sets = sets;
-    res->top_count = (uint32_t)s.heap_len;
-    if (s.heap_len) {
-        res->top_units = tr_calloc(s.heap_len, k * sizeof *res->top_units);
-        res->top_w = tr_calloc(s.heap_len, sizeof *res->top_w);
-        if (!res->top_units || !res->top_w)
-            goto nomem;
+/* The result: the counts, and the top sets popped from the heap, worst first. */
+static int summary_result(sum_state *st, const tokenring_ring *ring, int unit, uint32_t k,
+                          tr_u128 total, const char *what, tokenring_error *err)
+{
+    sm *s = &st->s;
+    size_t sets = s->sets, U = s->U;
+    st->res = tr_calloc(1, sizeof *st->res);
+    if (!st->res)
+        return sum_nomem(err);
+    st->res->unit = unit;
+    st->res->k = k;
+    st->res->space = ring_space(ring);
+    st->res->n_units = (uint32_t)U;
+    st->res->breaking = s->breaking;
+    st->res->total = total;
+    st->res->down = s->W0;
+    st->res->sets = sets;
+    st->res->top_count = (uint32_t)s->heap_len;
+    if (s->heap_len) {
+        st->res->top_units = tr_calloc(s->heap_len, k * sizeof *st->res->top_units);
+        st->res->top_w = tr_calloc(s->heap_len, sizeof *st->res->top_w);
+        if (!st->res->top_units || !st->res->top_w)
+            return sum_nomem(err);
         /* Pop the heap (lowest rank first) into the result from its end. */
-        for (size_t i = s.heap_len; i-- > 0;) {
-            res->top_w[i] = s.hw[0];
+        for (size_t i = s->heap_len; i-- > 0;) {
+            st->res->top_w[i] = s->hw[0];
             for (uint32_t j = 0; j < k; j++)
-                res->top_units[i * k + j] =
-                    unit == TOKENRING_FAIL_NODES ? unit_node[s.hu[j]] : s.hu[j];
-            heap_swap(&s, 0, i);
-            s.heap_len = i;
-            heap_down(&s, 0);
+                st->res->top_units[i * k + j] =
+                    unit == TOKENRING_FAIL_NODES ? st->unit_node[s->hu[j]] : s->hu[j];
+            heap_swap(s, 0, i);
+            s->heap_len = i;
+            heap_down(s, 0);
         }
-        res->worst = res->top_w[0];
+        st->res->worst = st->res->top_w[0];
     }
-    if (s.pg) {
-        pg.done = pg.total = (uint64_t)sets + U;
-        (void)tr_progress_report(s.pg, what, NULL); /* the end: too late to stop */
+    if (s->pg) {
+        st->pg.done = st->pg.total = (uint64_t)sets + U;
+        (void)tr_progress_report(s->pg, what, NULL); /* the end: too late to stop */
     }
-    *out = res;
-    res = NULL;
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability summary");
-done:
-    tokenring_availability_summary_free(res);
-    tokenring_placement_free(pl);
-    tr_free(down);
-    tr_free(unit_node);
-    tr_free(r.need_dc);
-    tr_free(s.node_dc);
-    tr_free(s.w);
-    tr_free(s.cnt);
-    tr_free(s.fail);
-    tr_free(s.thr);
-    tr_free(s.nover);
-    tr_free(s.grp);
-    tr_free(s.mem_off);
-    tr_free(s.mem);
-    tr_free(s.ns_off);
-    tr_free(s.ns);
-    tr_free(s.un_off);
-    tr_free(s.un);
-    tr_free(s.gsuf);
-    tr_free(s.crit_w);
-    tr_free(s.crit_n);
-    tr_free(s.chosen);
-    tr_free(s.hw);
-    tr_free(s.hu);
+    return TOKENRING_OK;
+}
+
+static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+                         const tokenring_replication *replication, int consistency,
+                         const char *local_dc, int unit, uint32_t k, size_t top_n,
+                         tokenring_limits *lim, tokenring_error *err)
+{
+    size_t U = 0;
+    tr_u128 total = 0;
+    int rc = summary_check(out, ring, replication, consistency, local_dc, unit, k, top_n, lim,
+                           &U, &total, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    static const char what[] = "availability summary";
+    sum_state st;
+    memset(&st, 0, sizeof st);
+    st.pg = (tr_progress){ lim->progress, lim->user, 0, 0, 0 };
+    rc = summary_init(&st, ring, replication, consistency, local_dc, unit, k, U, top_n, lim,
+                      what, err);
+    if (rc == TOKENRING_OK && summary_units(&st, ring, unit) != TOKENRING_OK)
+        rc = sum_nomem(err);
+    if (rc == TOKENRING_OK)
+        rc = summary_sets(&st, ring, what, err);
+    if (rc == TOKENRING_OK)
+        rc = summary_prepare(&st, ring, what, err);
+    if (rc == TOKENRING_OK)
+        rc = walk(&st.s, 0, 0, true);
+    if (rc == TOKENRING_OK)
+        rc = summary_result(&st, ring, unit, k, total, what, err);
+    if (rc == TOKENRING_OK) {
+        *out = st.res;
+        st.res = NULL;
+    }
+    summary_free(&st);
     return rc;
 }

@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Balance statistics of a ring's ownership, tokenring_balance_compute()
- * (include/tokenring/analysis.h), on every partitioner. Built on the public ring/placement
+ * (include/tokenring/balance.h), on every partitioner. Built on the public ring/placement
  * API only. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
-#include "tokenring/analysis.h"
+#include "tokenring/balance.h"
 
-__extension__ typedef unsigned __int128 tr_u128;
 
 static tokenring_u128 tr_u128_out(tr_u128 v)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tokens Apache Cassandra 4.0 - 5.0 gives a bootstrapping node that allocates with
  * allocate_tokens_for_local_replication_factor or allocate_tokens_for_keyspace
- * (include/tokenring/layout.h, tokenring_allocate_cassandra()).
+ * (include/tokenring/allocate.h, tokenring_allocate_cassandra()).
  *
  * Written from a reading of Cassandra's dht/tokenallocator package (TokenAllocation,
  * TokenAllocatorFactory, TokenAllocatorBase, ReplicationAwareTokenAllocator,
@@ -28,6 +28,7 @@
 
 #include "internal.h"
 #include "layout_internal.h"
+#include "tokenring/allocate.h"
 #include "tokenring/layout.h"
 
 /* Java never fuses a * b + c into one rounding; GCC does by default wherever the target has
@@ -43,8 +44,6 @@
 #error "tokenring_allocate_cassandra needs plain binary64 evaluation (FLT_EVAL_METHOD 0), e.g. SSE2 on x86"
 #endif
 
-__extension__ typedef __int128 i128;
-__extension__ typedef unsigned __int128 u128;
 
 #define NIL UINT32_MAX
 #define OUTSIDE (UINT32_MAX - 1) /* a node outside the allocation ring */
@@ -391,7 +390,7 @@ static double size64(int64_t from, int64_t to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-static i128 floor_half(i128 x)
+static tr_i128 floor_half(tr_i128 x)
 {
     return x >= 0 ? x / 2 : -((-x + 1) / 2);
 }
@@ -400,10 +399,10 @@ static i128 floor_half(i128 x)
 static int64_t midpoint64(int64_t l, int64_t r)
 {
     if (l < r)
-        return (int64_t)floor_half((i128)l + r);
-    i128 m = floor_half((i128)INT64_MAX - (i128)INT64_MIN + l + r);
+        return (int64_t)floor_half((tr_i128)l + r);
+    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + l + r);
     if (m > INT64_MAX)
-        m = (i128)INT64_MIN + (m - INT64_MAX);
+        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
     return (int64_t)m;
 }
 
@@ -448,31 +447,31 @@ static int64_t split64(int64_t l, int64_t r, double ratio)
     uint64_t digits;
     int scale;
     java_decimal(ratio, &digits, &scale);
-    i128 p = 1;
+    tr_i128 p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10;
-    i128 width = l < r ? (i128)r - l : ((i128)INT64_MAX - (i128)INT64_MIN) + r - l;
-    i128 t = (width * (i128)digits + (i128)l * p) / p;
+    tr_i128 width = l < r ? (tr_i128)r - l : ((tr_i128)INT64_MAX - (tr_i128)INT64_MIN) + r - l;
+    tr_i128 t = (width * (tr_i128)digits + (tr_i128)l * p) / p;
     if (l < r || t <= INT64_MAX)
         return (int64_t)t;
-    return (int64_t)((i128)INT64_MIN + (t - INT64_MAX));
+    return (int64_t)((tr_i128)INT64_MIN + (t - INT64_MAX));
 }
 
 /* ------------------------------------------------------- RandomPartitioner */
 
-#define TWO_127 ((u128)1 << 127)
+#define TWO_127 ((tr_u128)1 << 127)
 
 /* BigInteger.doubleValue() of 0 .. 2^128 - 1: the nearest double, ties to even (the
  * 64 bits below the leading one keep a sticky bit for what is dropped; converting those
  * to double rounds once, to nearest even). */
-static double u128_to_double(u128 v)
+static double u128_to_double(tr_u128 v)
 {
     uint64_t hi = (uint64_t)(v >> 64);
     if (hi == 0)
         return (double)(uint64_t)v;
     int shift = 64 - __builtin_clzll(hi); /* bits of v above the top 64: 1 .. 64 */
     uint64_t top = (uint64_t)(v >> shift);
-    if (v & (((u128)1 << shift) - 1))
+    if (v & (((tr_u128)1 << shift) - 1))
         top |= 1;
     uint64_t bits = (uint64_t)(1023 + shift) << 52; /* 2^shift, exact */
     double scale;
@@ -482,7 +481,7 @@ static double u128_to_double(u128 v)
 
 /* BigIntegerToken.size(): Math.scalb(BigInteger (to - from).doubleValue(), -127), plus
  * 1 when not positive (so from == to is the whole ring, and 2^127 to 0 is empty). */
-static double size128(u128 from, u128 to)
+static double size128(tr_u128 from, tr_u128 to)
 {
     double d = to >= from ? u128_to_double(to - from) * 0x1p-127
                           : -(u128_to_double(from - to) * 0x1p-127);
@@ -491,7 +490,7 @@ static double size128(u128 from, u128 to)
 
 /* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
  * wrapping range of 2^127 + r - l. */
-static u128 midpoint128(u128 l, u128 r)
+static tr_u128 midpoint128(tr_u128 l, tr_u128 r)
 {
     if (l < r)
         return (l + r) >> 1;
@@ -502,7 +501,7 @@ static u128 midpoint128(u128 l, u128 r)
  * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
  * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
  * 64-bit limbs; the quotient by 10^scale is below the width. */
-static u128 split128(u128 l, u128 r, double ratio)
+static tr_u128 split128(tr_u128 l, tr_u128 r, double ratio)
 {
     uint64_t digits;
     int scale;
@@ -510,12 +509,12 @@ static u128 split128(u128 l, u128 r, double ratio)
     uint64_t p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10; /* scale <= 18 for the ratios the allocator uses (0.09.. to 0.9) */
-    u128 width = l < r ? r - l : TWO_127 + r - l;
-    u128 low = (u128)(uint64_t)width * digits;
-    u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
-    u128 qhigh = high / p, rem = high % p;
-    u128 qlow = ((rem << 64) | (uint64_t)low) / p;
-    u128 t = (qhigh << 64) + qlow + l;
+    tr_u128 width = l < r ? r - l : TWO_127 + r - l;
+    tr_u128 low = (tr_u128)(uint64_t)width * digits;
+    tr_u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
+    tr_u128 qhigh = high / p, rem = high % p;
+    tr_u128 qlow = ((rem << 64) | (uint64_t)low) / p;
+    tr_u128 t = (qhigh << 64) + qlow + l;
     return l < r ? t : t % TWO_127;
 }
 
@@ -523,11 +522,11 @@ static u128 split128(u128 l, u128 r, double ratio)
 
 /* The engine's token: Murmur3's int64 t as t + 2^63 (order and differences mod 2^64
  * kept), RandomPartitioner's value as it is. */
-typedef u128 ctok;
+typedef tr_u128 ctok;
 
 static ctok from64(int64_t t)
 {
-    return (u128)((uint64_t)t ^ (UINT64_C(1) << 63));
+    return (tr_u128)((uint64_t)t ^ (UINT64_C(1) << 63));
 }
 
 static int64_t to64(ctok t)
@@ -1124,14 +1123,45 @@ static int check_partitioner(const tokenring_topology *topology, bool wide, toke
     return TOKENRING_OK;
 }
 
-/* TokenAllocation.allocate() over either partitioner's tokens (the arguments checked
- * except the topology's partitioner and first_token's range); tokens_out ascending. */
-static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
-                              const tokenring_topology *topology, const char *name,
-                              const char *datacenter, const char *rack,
-                              const tokenring_replication *keyspace, int32_t local_rf,
-                              const ctok *first_token, uint32_t release, uint32_t flags,
-                              bool wide, const tokenring_limits *lim, tokenring_error *err)
+/* The state of one allocate_cassandra() call: the topology's nodes and tokens, which of
+ * them form the allocation ring (createStrategy()), the ring with its unit and group
+ * maps, and the chosen tokens. Zeroed to start; cass_free() releases all of it. */
+typedef struct cass_state {
+    bool wide;
+    cnode *nodes;
+    ctok *all;
+    size_t nn, total;
+    const char *dc_filter, *rack_filter;
+    int replicas;
+    bool by_rack;
+    cring r;
+    chosen out;
+    uint32_t *unit_of_node, *node_of_unit;
+    owned *normal;
+    size_t nnormal;
+} cass_state;
+
+static void cass_free(cass_state *s)
+{
+    tr_free(s->nodes);
+    tr_free(s->all);
+    tr_free(s->out.tok);
+    tr_free(s->unit_of_node);
+    tr_free(s->node_of_unit);
+    tr_free(s->normal);
+    tr_free(s->r.tok);
+    tr_free(s->r.unit);
+    tr_free(s->r.group);
+    tr_free(s->r.hash);
+}
+
+/* The arguments and the replication the allocation follows: *rf_out, and *simple_out
+ * for a SimpleStrategy keyspace. */
+static int cass_check(uint32_t num_tokens, const char *name, const char *datacenter,
+                      const char *rack, const tokenring_replication *keyspace,
+                      int32_t local_rf, uint32_t release, uint32_t flags,
+                      const tokenring_limits *lim, int32_t *rf_out, bool *simple_out,
+                      tokenring_error *err)
 {
     if (flags & ~TOKENRING_CASSANDRA_OFFLINE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
@@ -1180,7 +1210,16 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
                            local_rf, TOKENRING_MAX_RF);
         rf = local_rf;
     }
+    *rf_out = rf;
+    *simple_out = simple;
+    return TOKENRING_OK;
+}
 
+/* The topology's nodes with their tokens (either partitioner's, as ctok); the new node
+ * must not be one of them. */
+static int cass_read_nodes(cass_state *s, const tokenring_topology *topology,
+                           const char *name, tokenring_error *err)
+{
     size_t nn = tokenring_topology_node_count(topology);
     size_t total = 0;
     for (size_t i = 0; i < nn; i++) {
@@ -1190,94 +1229,105 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
         if (strcmp(info.name, name) == 0)
             return tr_fail(err, TOKENRING_E_EXISTS, "node %s is already in the ring", name);
     }
-    cnode *nodes = tr_calloc(nn ? nn : 1, sizeof *nodes);
-    ctok *all = tr_calloc(total ? total : 1, sizeof *all);
-    if (!nodes || !all) {
-        tr_free(nodes);
-        tr_free(all);
+    s->nn = nn;
+    s->total = total;
+    s->nodes = tr_calloc(nn ? nn : 1, sizeof *s->nodes);
+    s->all = tr_calloc(total ? total : 1, sizeof *s->all);
+    if (!s->nodes || !s->all)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    }
     for (size_t i = 0, at = 0; i < nn; i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
         for (size_t k = 0; k < info.token_count; k++) {
-            if (wide) {
+            if (s->wide) {
                 tokenring_token128 t = { 0, 0 };
                 tokenring_topology_node_token128(&t, topology, i, k);
-                all[at + k] = ((u128)t.hi << 64) | t.lo;
+                s->all[at + k] = ((tr_u128)t.hi << 64) | t.lo;
             } else {
-                all[at + k] = from64(info.tokens[k]);
+                s->all[at + k] = from64(info.tokens[k]);
             }
         }
-        nodes[i] = (cnode){ info.name, info.datacenter, info.rack, all + at, info.token_count,
-                            info.state != TOKENRING_STATE_JOINING };
+        s->nodes[i] = (cnode){ info.name, info.datacenter, info.rack, s->all + at,
+                               info.token_count, info.state != TOKENRING_STATE_JOINING };
         at += info.token_count;
     }
+    return TOKENRING_OK;
+}
 
-    /* TokenAllocation.createStrategy(): which ring, how many replicas, which groups */
-    const char *dc_filter = simple ? NULL : datacenter, *rack_filter = NULL;
-    int replicas;
-    bool by_rack = false;
+/* TokenAllocation.createStrategy(): which ring, how many replicas, which groups. */
+static int cass_strategy(cass_state *s, const char *datacenter, const char *rack, int32_t rf,
+                         bool simple, uint32_t flags, tokenring_error *err)
+{
+    const cnode *nodes = s->nodes;
+    size_t nn = s->nn;
+    s->dc_filter = simple ? NULL : datacenter;
+    s->rack_filter = NULL;
+    s->by_rack = false;
     if (simple) {
-        replicas = rf;
+        s->replicas = rf;
+        return TOKENRING_OK;
+    }
+    /* racks of the datacenter among nodes with normal tokens; 1 if the new rack is not
+     * one of them (or always, offline) */
+    size_t racks = 0;
+    bool known = false;
+    for (size_t i = 0; i < nn; i++) {
+        if (!nodes[i].normal || strcmp(nodes[i].dc, datacenter) != 0)
+            continue;
+        bool first_of_rack = true;
+        for (size_t j = 0; j < i && first_of_rack; j++)
+            if (nodes[j].normal && strcmp(nodes[j].dc, datacenter) == 0 &&
+                strcmp(nodes[j].rack, nodes[i].rack) == 0)
+                first_of_rack = false;
+        racks += first_of_rack;
+        known |= strcmp(nodes[i].rack, rack) == 0;
+    }
+    if (!known || (flags & TOKENRING_CASSANDRA_OFFLINE))
+        racks = 1;
+    if (rf <= 1) {
+        s->replicas = 1;
+    } else if (racks == (size_t)rf) {
+        s->replicas = 1;
+        s->rack_filter = rack;
+    } else if (racks > (size_t)rf) {
+        s->replicas = rf;
+        s->by_rack = true;
+    } else if (racks == 1) {
+        s->replicas = rf;
     } else {
-        /* racks of the datacenter among nodes with normal tokens; 1 if the new rack is not
-         * one of them (or always, offline) */
-        size_t racks = 0;
-        bool known = false;
-        for (size_t i = 0; i < nn; i++) {
-            if (!nodes[i].normal || strcmp(nodes[i].dc, datacenter) != 0)
-                continue;
-            bool first_of_rack = true;
-            for (size_t j = 0; j < i && first_of_rack; j++)
-                if (nodes[j].normal && strcmp(nodes[j].dc, datacenter) == 0 &&
-                    strcmp(nodes[j].rack, nodes[i].rack) == 0)
-                    first_of_rack = false;
-            racks += first_of_rack;
-            known |= strcmp(nodes[i].rack, rack) == 0;
-        }
-        if (!known || (flags & TOKENRING_CASSANDRA_OFFLINE))
-            racks = 1;
-        if (rf <= 1) {
-            replicas = 1;
-        } else if (racks == (size_t)rf) {
-            replicas = 1;
-            rack_filter = rack;
-        } else if (racks > (size_t)rf) {
-            replicas = rf;
-            by_rack = true;
-        } else if (racks == 1) {
-            replicas = rf;
-        } else {
-            tr_free(nodes);
-            tr_free(all);
-            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                           "Token allocation failed: the number of racks %zu in datacenter %s "
-                           "is lower than its replication factor %d.",
-                           racks, datacenter, rf);
-        }
+        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                       "Token allocation failed: the number of racks %zu in datacenter %s "
+                       "is lower than its replication factor %d.",
+                       racks, datacenter, rf);
     }
+    return TOKENRING_OK;
+}
 
-    /* the allocation ring */
-    cring r;
-    memset(&r, 0, sizeof r);
-    chosen out = { tr_calloc(num_tokens, sizeof(ctok)), 0 };
-    r.wide = wide;
-    uint32_t *unit_of_node = tr_calloc(nn ? nn : 1, sizeof *unit_of_node);
-    uint32_t *node_of_unit = tr_calloc(nn + 1, sizeof *node_of_unit);
-    owned *normal = tr_calloc(total ? total : 1, sizeof *normal);
-    r.cap = total + num_tokens;
-    r.tok = tr_calloc(r.cap, sizeof *r.tok);
-    r.unit = tr_calloc(r.cap, sizeof *r.unit);
-    r.group = tr_calloc(nn + 1, sizeof *r.group);
-    r.hash = tr_calloc(nn + 1, sizeof *r.hash);
-    if (!out.tok || !unit_of_node || !node_of_unit || !normal || !r.tok || !r.unit || !r.group ||
-        !r.hash) {
-        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-        goto done;
-    }
-    /* every normal token sorted once; the allocation ring is the part of it that its
-     * nodes hold (tokens are distinct in a topology) */
+/* The allocation ring: every normal token sorted once; the ring is the part of it that
+ * its nodes hold (tokens are distinct in a topology), with units numbered by first
+ * appearance and their groups. */
+static int cass_ring(cass_state *s, uint32_t num_tokens, const char *rack, uint32_t release,
+                     tokenring_error *err)
+{
+    cring *r = &s->r;
+    size_t nn = s->nn, total = s->total;
+    const cnode *nodes = s->nodes;
+    const char *dc_filter = s->dc_filter, *rack_filter = s->rack_filter;
+    s->out.tok = tr_calloc(num_tokens, sizeof(ctok));
+    r->wide = s->wide;
+    s->unit_of_node = tr_calloc(nn ? nn : 1, sizeof *s->unit_of_node);
+    s->node_of_unit = tr_calloc(nn + 1, sizeof *s->node_of_unit);
+    s->normal = tr_calloc(total ? total : 1, sizeof *s->normal);
+    r->cap = total + num_tokens;
+    r->tok = tr_calloc(r->cap, sizeof *r->tok);
+    r->unit = tr_calloc(r->cap, sizeof *r->unit);
+    r->group = tr_calloc(nn + 1, sizeof *r->group);
+    r->hash = tr_calloc(nn + 1, sizeof *r->hash);
+    if (!s->out.tok || !s->unit_of_node || !s->node_of_unit || !s->normal || !r->tok ||
+        !r->unit || !r->group || !r->hash)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    uint32_t *unit_of_node = s->unit_of_node, *node_of_unit = s->node_of_unit;
+    owned *normal = s->normal;
     size_t nnormal = 0;
     for (size_t i = 0; i < nn; i++) {
         /* TokenAllocation works on TokenMetadata.cloneOnlyTokenMap(), which keeps normal
@@ -1295,107 +1345,130 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
         if (unit_of_node[node] == OUTSIDE)
             continue;
         if (unit_of_node[node] == NIL) { /* units numbered by first appearance */
-            unit_of_node[node] = r.units;
-            node_of_unit[r.units] = node;
-            r.hash[r.units] =
+            unit_of_node[node] = r->units;
+            node_of_unit[r->units] = node;
+            r->hash[r->units] =
                 java_endpoint_hash(nodes[node].name, release == TOKENRING_CASSANDRA_4_0);
-            r.units++;
+            r->units++;
         }
-        r.tok[r.n] = normal[i].token;
-        r.unit[r.n++] = unit_of_node[node];
+        r->tok[r->n] = normal[i].token;
+        r->unit[r->n++] = unit_of_node[node];
     }
     /* groups: the unit itself, or its rack (numbered by first appearance); the new
      * unit's group is counted apart (Cassandra counts the existing units' groups) */
-    if (!by_rack) {
-        for (uint32_t u = 0; u <= r.units; u++)
-            r.group[u] = u;
-        r.groups = r.units;
-        r.new_group = r.units;
+    if (!s->by_rack) {
+        for (uint32_t u = 0; u <= r->units; u++)
+            r->group[u] = u;
+        r->groups = r->units;
+        r->new_group = r->units;
     } else {
-        for (uint32_t u = 0; u <= r.units; u++) {
-            const char *rk = u < r.units ? nodes[node_of_unit[u]].rack : rack;
+        for (uint32_t u = 0; u <= r->units; u++) {
+            const char *rk = u < r->units ? nodes[node_of_unit[u]].rack : rack;
             uint32_t g = NIL;
             for (uint32_t v = 0; v < u && g == NIL; v++)
                 if (strcmp(nodes[node_of_unit[v]].rack, rk) == 0)
-                    g = r.group[v];
+                    g = r->group[v];
             if (g == NIL)
-                g = u < r.units ? r.groups++ : r.groups;
-            r.group[u] = g;
+                g = u < r->units ? r->groups++ : r->groups;
+            r->group[u] = g;
         }
-        r.new_group = r.group[r.units];
+        r->new_group = r->group[r->units];
     }
-    r.replicas = replicas;
-    if (r.n == 0 && !first_token) {
+    s->nnormal = nnormal;
+    r->replicas = s->replicas;
+    return TOKENRING_OK;
+}
+
+/* adjustForCrossDatacenterClashes() on the chosen tokens, then ascending; a token
+ * chosen twice is refused. */
+static int cass_adjust(cass_state *s, tokenring_error *err)
+{
+    for (size_t k = 0; k < s->out.n; k++) {
+        ctok t = s->out.tok[k];
+        for (;;) {
+            owned key = { t, 0 };
+            owned *hit = bsearch(&key, s->normal, s->nnormal, sizeof *s->normal, cmp_owned);
+            if (!hit)
+                break;
+            const cnode *o = &s->nodes[hit->node];
+            if ((!s->dc_filter || strcmp(o->dc, s->dc_filter) == 0) &&
+                (!s->rack_filter || strcmp(o->rack, s->rack_filter) == 0)) {
+                char buf[TOKENRING_TOKEN128_TEXT_MAX];
+                return tr_fail(err, TOKENRING_E_EXISTS,
+                               "Allocated token %s already assigned to node %s. Is "
+                               "another node also allocating tokens?",
+                               token_text(buf, s->wide, t), o->name);
+            }
+            /* nextValidToken(): LongToken wraps, a BigIntegerToken just counts on */
+            if (!s->wide) {
+                t = from64((int64_t)((uint64_t)to64(t) + 1));
+            } else if (t == TWO_127) {
+                return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                               "Cassandra would step past token 2^127, held in another "
+                               "datacenter, to 2^127 + 1, which is no RandomPartitioner "
+                               "token");
+            } else {
+                t++;
+            }
+        }
+        s->out.tok[k] = t;
+    }
+    qsort(s->out.tok, s->out.n, sizeof *s->out.tok, cmp_ctok);
+    for (size_t k = 1; k < s->out.n; k++)
+        if (s->out.tok[k] == s->out.tok[k - 1]) {
+            char buf[TOKENRING_TOKEN128_TEXT_MAX];
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "Cassandra would choose token %s twice (the node would join "
+                           "with fewer tokens)",
+                           token_text(buf, s->wide, s->out.tok[k]));
+        }
+    return TOKENRING_OK;
+}
+
+/* TokenAllocation.allocate() over either partitioner's tokens (the arguments checked
+ * except the topology's partitioner and first_token's range); tokens_out ascending. */
+static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
+                              const tokenring_topology *topology, const char *name,
+                              const char *datacenter, const char *rack,
+                              const tokenring_replication *keyspace, int32_t local_rf,
+                              const ctok *first_token, uint32_t release, uint32_t flags,
+                              bool wide, const tokenring_limits *lim, tokenring_error *err)
+{
+    int32_t rf = 0;
+    bool simple = false;
+    int rc = cass_check(num_tokens, name, datacenter, rack, keyspace, local_rf, release, flags,
+                        lim, &rf, &simple, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    cass_state s;
+    memset(&s, 0, sizeof s);
+    s.wide = wide;
+    if ((rc = cass_read_nodes(&s, topology, name, err)) != TOKENRING_OK ||
+        (rc = cass_strategy(&s, datacenter, rack, rf, simple, flags, err)) != TOKENRING_OK ||
+        (rc = cass_ring(&s, num_tokens, rack, release, err)) != TOKENRING_OK)
+        goto done;
+    if (s.r.n == 0 && !first_token) {
         rc = tr_fail(err, TOKENRING_E_INVAL,
                      "the allocation ring is empty: Cassandra starts it at a random token; "
                      "pass one as first_token");
         goto done;
     }
     ctok first = first_token ? *first_token : 0;
-    if (replicas == 1)
-        rc = no_replication(&r, &out, num_tokens, first, err);
+    if (s.replicas == 1)
+        rc = no_replication(&s.r, &s.out, num_tokens, first, err);
     else
-        rc = replication_aware(&r, &out, num_tokens, first);
+        rc = replication_aware(&s.r, &s.out, num_tokens, first);
     if (rc != TOKENRING_OK) {
         if (rc == TOKENRING_E_NOMEM)
             rc = tr_fail(err, rc, "out of memory");
         goto done;
     }
-    /* adjustForCrossDatacenterClashes(): step past tokens other rings own */
-    for (size_t k = 0; k < out.n; k++) {
-        ctok t = out.tok[k];
-        for (;;) {
-            owned key = { t, 0 };
-            owned *hit = bsearch(&key, normal, nnormal, sizeof *normal, cmp_owned);
-            if (!hit)
-                break;
-            const cnode *o = &nodes[hit->node];
-            if ((!dc_filter || strcmp(o->dc, dc_filter) == 0) &&
-                (!rack_filter || strcmp(o->rack, rack_filter) == 0)) {
-                char buf[TOKENRING_TOKEN128_TEXT_MAX];
-                rc = tr_fail(err, TOKENRING_E_EXISTS,
-                             "Allocated token %s already assigned to node %s. Is "
-                             "another node also allocating tokens?",
-                             token_text(buf, wide, t), o->name);
-                goto done;
-            }
-            /* nextValidToken(): LongToken wraps, a BigIntegerToken just counts on */
-            if (!wide) {
-                t = from64((int64_t)((uint64_t)to64(t) + 1));
-            } else if (t == TWO_127) {
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "Cassandra would step past token 2^127, held in another "
-                             "datacenter, to 2^127 + 1, which is no RandomPartitioner token");
-                goto done;
-            } else {
-                t++;
-            }
-        }
-        out.tok[k] = t;
-    }
-    qsort(out.tok, out.n, sizeof *out.tok, cmp_ctok);
-    for (size_t k = 1; k < out.n; k++)
-        if (out.tok[k] == out.tok[k - 1]) {
-            char buf[TOKENRING_TOKEN128_TEXT_MAX];
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "Cassandra would choose token %s twice (the node would join "
-                         "with fewer tokens)",
-                         token_text(buf, wide, out.tok[k]));
-            goto done;
-        }
-    memcpy(tokens_out, out.tok, out.n * sizeof *out.tok);
+    if ((rc = cass_adjust(&s, err)) != TOKENRING_OK)
+        goto done;
+    memcpy(tokens_out, s.out.tok, s.out.n * sizeof *s.out.tok);
     rc = TOKENRING_OK;
 done:
-    tr_free(nodes);
-    tr_free(all);
-    tr_free(out.tok);
-    tr_free(unit_of_node);
-    tr_free(node_of_unit);
-    tr_free(normal);
-    tr_free(r.tok);
-    tr_free(r.unit);
-    tr_free(r.group);
-    tr_free(r.hash);
+    cass_free(&s);
     return rc;
 }
 
@@ -1443,7 +1516,7 @@ int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_to
         return rc;
     ctok first = 0;
     if (first_token) {
-        first = ((u128)first_token->hi << 64) | first_token->lo;
+        first = ((tr_u128)first_token->hi << 64) | first_token->lo;
         if (first > TWO_127)
             return tr_fail(err, TOKENRING_E_RANGE,
                            "first_token is not a RandomPartitioner node token (0 .. 2^127)");

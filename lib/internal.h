@@ -77,6 +77,18 @@ TR_HIDDEN int tr_check_rack_name(tokenring_error *err, const char *what, const c
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
 TR_HIDDEN size_t tr_utf8_bad_offset(const uint8_t *s, size_t n);
 
+/* Exact 128-bit integers (widths up to 2^127 and their sums and products), for the files
+ * that compute them; GCC and Clang have them on every 64-bit target. */
+__extension__ typedef unsigned __int128 tr_u128;
+__extension__ typedef __int128 tr_i128;
+
+/* qsort/bsearch order of int64_t values (tokens), ascending. */
+static inline int tr_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
  * value of the digest read as a signed big-endian 128-bit integer. */
 TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);

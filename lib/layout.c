@@ -110,7 +110,7 @@ TOKENRING_API int tokenring_layout_seeded_token128(tokenring_token128 *token_out
 /* The seeded layouts of both partitioners work on 128-bit keys that order as the tokens
  * do: a Murmur3 token t is the unsigned value of t with its sign bit flipped, a
  * RandomPartitioner token (0 .. 2^127, never -1 here) its value. */
-__extension__ typedef unsigned __int128 tr_key;
+typedef tr_u128 tr_key;
 
 #define SIGN64 0x8000000000000000ULL
 
@@ -596,11 +596,10 @@ TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num
 
 void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
 {
-    __extension__ typedef unsigned __int128 u128;
-    u128 denom = (u128)num_tokens * slots;
+    tr_u128 denom = (tr_u128)num_tokens * slots;
     for (uint32_t j = 0; j < num_tokens; j++) {
-        u128 p = (u128)j * slots + slot;
-        u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
+        tr_u128 p = (tr_u128)j * slots + slot;
+        tr_u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
         out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
     }
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Migration plan for changing num_tokens through a new datacenter
- * (include/tokenring/analysis.h). */
+ * (include/tokenring/migration.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,8 +8,9 @@
 
 #include "internal.h"
 #include "layout_internal.h"
-#include "tokenring/analysis.h"
+#include "tokenring/allocate.h"
 #include "tokenring/layout.h"
+#include "tokenring/migration.h"
 
 typedef struct mg_node {
     char *name;
@@ -219,13 +220,71 @@ static char *factor_list(const char *const *keyspaces, const mg_keyspace *k, siz
     return s;
 }
 
-static int plan(tokenring_migration **out, const tokenring_topology *topology,
-                const char *old_datacenter, const char *new_datacenter,
-                const char *const *node_names, const char *const *racks, size_t node_count,
-                uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
-                const tokenring_replication *const *replications, size_t keyspace_count,
-                tr_progress *pg, tokenring_error *err)
+/* The state of one plan() call: its arguments, what it read of the cluster, the plan
+ * being made with each keyspace's factors, the new nodes' racks, the copy of the cluster
+ * their tokens are chosen in, and the scratch of the steps. Zeroed to start, then the
+ * arguments; mig_free() releases all of it but the plan. */
+typedef struct mig_state {
+    const tokenring_topology *topology;
+    const char *old_datacenter, *new_datacenter;
+    const char *const *node_names, *const *racks;
+    size_t node_count;
+    uint32_t num_tokens;
+    int32_t rf;
+    const char *const *keyspaces;
+    const tokenring_replication *const *replications;
+    size_t keyspace_count;
+    tr_progress *pg;
+    tokenring_error *err;
+    size_t tn, old_nodes, dcs; /* the cluster's nodes, the old datacenter's, datacenters */
+    uint32_t old_tokens;       /* the old datacenter's largest token count */
+    int32_t alloc_rf;          /* the factor the new tokens are balanced for */
+    size_t simple;             /* SimpleStrategy keyspaces with replicas to move */
+    tokenring_migration *m;
+    mg_keyspace *ks;
+    tokenring_topology *copy;
+    int64_t *rest;
+    const char **rest_racks;
+    size_t *rest_idx;
+    const char **rack_list;
+    size_t *first_rack;
+    size_t K; /* racks of the new nodes */
+    char *list;
+} mig_state;
+
+static int mg_nomem(tokenring_error *err)
 {
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory planning a migration");
+}
+
+static void mig_free(mig_state *st)
+{
+    tr_free(st->list);
+    tokenring_topology_free(st->copy);
+    tr_free(st->ks);
+    tr_free(st->rest);
+    tr_free(st->rest_racks);
+    tr_free(st->rest_idx);
+    tr_free(st->rack_list);
+    tr_free(st->first_rack);
+}
+
+/* The arguments, and what the plan reads of the cluster: the old datacenter's nodes
+ * and largest token count, the number of datacenters. */
+static int mig_check(mig_state *st, tokenring_migration **out)
+{
+    const tokenring_topology *topology = st->topology;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    int32_t rf = st->rf;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
     if (!out || !topology || !old_datacenter || !new_datacenter || !node_names || !racks ||
         (keyspace_count && (!keyspaces || !replications)))
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a migration plan");
@@ -293,29 +352,35 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
                            "keep: make it NetworkTopologyStrategy first",
                            keyspaces[i], dcs);
     }
+    st->tn = tn;
+    st->old_nodes = old_nodes;
+    st->old_tokens = old_tokens;
+    st->dcs = dcs;
+    return TOKENRING_OK;
+}
 
-    tokenring_migration *m = tr_calloc(1, sizeof *m);
-    mg_keyspace *ks = NULL;
-    tokenring_topology *copy = NULL;
-    int64_t *rest = NULL;
-    const char **rest_racks = NULL;
-    size_t *rest_idx = NULL;
-    const char **rack_list = NULL;
-    size_t *first_rack = NULL;
-    char *list = NULL;
-    if (!m || !(ks = tr_calloc(keyspace_count + 1, sizeof *ks)))
-        goto nomem;
-    /* Each keyspace's factor in the old datacenter and in the new one; the factor the
-     * new datacenter's tokens are balanced for: rf, else the largest it takes. */
+/* Each keyspace's factor in the old datacenter and in the new one; the factor the new
+ * datacenter's tokens are balanced for: rf, else the largest it takes. */
+static int mig_factors(mig_state *st)
+{
+    mg_keyspace *ks = st->ks;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    int32_t rf = st->rf;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
     int32_t alloc_rf = rf;
-    size_t changed = 0, simple = 0;
+    size_t simple = 0;
     for (size_t i = 0; i < keyspace_count; i++) {
         mg_keyspace *k = &ks[i];
         tokenring_replication_dc_factor(&k->old_rf, &k->old_tr, replications[i],
                                         old_datacenter);
         if (k->old_rf == 0)
             continue;
-        changed++;
         k->simple = tokenring_replication_strategy(replications[i]) == TOKENRING_SIMPLE;
         simple += k->simple;
         k->new_rf = rf ? rf : k->old_rf;
@@ -325,48 +390,58 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (k->new_tr > 0 && num_tokens > 1) {
             /* AlterKeyspaceStatement: "Transient replication is not supported with vnodes
              * yet" (Cassandra 4.0 to 5.0) */
-            rc = tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                         "keyspace '%s' has %d transient replica%s in datacenter '%s': "
-                         "Cassandra supports transient replication without vnodes only "
-                         "(num_tokens 1), not with num_tokens %u",
-                         keyspaces[i], k->new_tr, k->new_tr == 1 ? "" : "s", old_datacenter,
-                         num_tokens);
-            goto fail;
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "keyspace '%s' has %d transient replica%s in datacenter '%s': "
+                           "Cassandra supports transient replication without vnodes only "
+                           "(num_tokens 1), not with num_tokens %u",
+                           keyspaces[i], k->new_tr, k->new_tr == 1 ? "" : "s", old_datacenter,
+                           num_tokens);
         }
-        if ((size_t)k->new_rf > node_count) {
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "%zu new nodes cannot hold keyspace '%s''s replication factor %d in "
-                         "datacenter '%s'",
-                         node_count, keyspaces[i], k->new_rf, new_datacenter);
-            goto fail;
-        }
+        if ((size_t)k->new_rf > node_count)
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%zu new nodes cannot hold keyspace '%s''s replication factor %d in "
+                           "datacenter '%s'",
+                           node_count, keyspaces[i], k->new_rf, new_datacenter);
     }
-    if (alloc_rf == 0) {
-        rc = tr_fail(err, TOKENRING_E_EMPTY,
-                     "no keyspace given has a replica in datacenter '%s': nothing to move",
-                     old_datacenter);
-        goto fail;
-    }
-    if (node_count < (size_t)alloc_rf) {
-        rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                     "%zu new nodes cannot hold replication factor %d in datacenter '%s'",
-                     node_count, alloc_rf, new_datacenter);
-        goto fail;
-    }
+    if (alloc_rf == 0)
+        return tr_fail(err, TOKENRING_E_EMPTY,
+                       "no keyspace given has a replica in datacenter '%s': nothing to move",
+                       old_datacenter);
+    if (node_count < (size_t)alloc_rf)
+        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                       "%zu new nodes cannot hold replication factor %d in datacenter '%s'",
+                       node_count, alloc_rf, new_datacenter);
+    st->alloc_rf = alloc_rf;
+    st->simple = simple;
+    return TOKENRING_OK;
+}
+
+/* The new nodes with their names and racks, the racks in order of first appearance, and
+ * the copy of the cluster the tokens are chosen in. */
+static int mig_nodes(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    const tokenring_topology *topology = st->topology;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    tr_progress *pg = st->pg;
+    tokenring_error *err = st->err;
     m->num_tokens = num_tokens;
     m->nodes = tr_calloc(node_count, sizeof *m->nodes);
-    rack_list = tr_calloc(node_count, sizeof *rack_list);
-    rest_racks = tr_calloc(node_count, sizeof *rest_racks);
-    rest_idx = tr_calloc(node_count, sizeof *rest_idx);
-    first_rack = tr_calloc(node_count, sizeof *first_rack);
-    if (!m->nodes || !rack_list || !rest_racks || !rest_idx || !first_rack)
-        goto nomem;
+    const char **rack_list = st->rack_list = tr_calloc(node_count, sizeof *rack_list);
+    st->rest_racks = tr_calloc(node_count, sizeof *st->rest_racks);
+    st->rest_idx = tr_calloc(node_count, sizeof *st->rest_idx);
+    size_t *first_rack = st->first_rack = tr_calloc(node_count, sizeof *first_rack);
+    if (!m->nodes || !rack_list || !st->rest_racks || !st->rest_idx || !first_rack)
+        return mg_nomem(err);
     for (size_t i = 0; i < node_count; i++) {
         mg_node *n = &m->nodes[i];
         m->node_count++; /* counted first: a half-made node (zeroed) is freed too */
         if (!(n->name = tr_strdup(node_names[i])) || !(n->rack = tr_strdup(racks[i])) ||
             !(n->tokens = tr_calloc(num_tokens, sizeof *n->tokens)))
-            goto nomem;
+            return mg_nomem(err);
     }
     /* Racks in order of first appearance; first_rack[i]: the rack index when node i is
      * the first node of its rack, else SIZE_MAX. */
@@ -380,11 +455,32 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (r == K)
             rack_list[K++] = racks[i];
     }
-    if ((rc = tokenring_topology_clone(&copy, topology)) != TOKENRING_OK)
-        goto nomem;
-    if (pg && (rc = tr_progress_report(pg, "migration plan", err)) != TOKENRING_OK)
-        goto fail;
-    /* First node of each rack: evenly spaced, rack i offset by i * step / racks. */
+    st->K = K;
+    if (tokenring_topology_clone(&st->copy, topology) != TOKENRING_OK)
+        return mg_nomem(err);
+    if (pg)
+        return tr_progress_report(pg, "migration plan", err);
+    return TOKENRING_OK;
+}
+
+/* The tokens: the first node of each rack evenly spaced, rack i offset by i * step /
+ * racks, off the tokens of other datacenters; the others by the allocator. */
+static int mig_tokens(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    const char *new_datacenter = st->new_datacenter;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    tr_progress *pg = st->pg;
+    tokenring_error *err = st->err;
+    int32_t alloc_rf = st->alloc_rf;
+    const char **rest_racks = st->rest_racks;
+    size_t *rest_idx = st->rest_idx;
+    size_t *first_rack = st->first_rack;
+    size_t K = st->K;
+    tokenring_topology *copy = st->copy;
     size_t nrest = 0;
     for (size_t i = 0; i < node_count; i++) {
         size_t r = first_rack[i];
@@ -422,46 +518,69 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
             }
         }
         tokenring_error e2;
-        rc = tokenring_topology_add_node(copy, node_names[i], new_datacenter, racks[i], t,
-                                         num_tokens, &e2);
-        if (rc != TOKENRING_OK) {
-            rc = tr_fail(err, rc, "%s", e2.message);
-            goto fail;
-        }
+        int rc = tokenring_topology_add_node(copy, node_names[i], new_datacenter, racks[i], t,
+                                             num_tokens, &e2);
+        if (rc != TOKENRING_OK)
+            return tr_fail(err, rc, "%s", e2.message);
     }
     if (nrest > 0) {
-        rest = tr_calloc(nrest * (size_t)num_tokens, sizeof *rest);
+        int64_t *rest = st->rest = tr_calloc(nrest * (size_t)num_tokens, sizeof *rest);
         if (!rest)
-            goto nomem;
-        rc = tr_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks, nrest,
-                               alloc_rf, 0, pg, err);
+            return mg_nomem(err);
+        int rc = tr_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks, nrest,
+                                   alloc_rf, 0, pg, err);
         if (rc != TOKENRING_OK)
-            goto fail;
+            return rc;
         for (size_t i = 0; i < nrest; i++)
             memcpy(m->nodes[rest_idx[i]].tokens, rest + i * num_tokens,
                    num_tokens * sizeof *rest);
     }
+    return TOKENRING_OK;
+}
 
-    /* Steps. */
-#define STEP(...)                       \
-    do {                                \
-        if (step(m, __VA_ARGS__))       \
-            goto nomem;                 \
+/* The steps of a plan, in mig_steps_*(): each adds one line to m; out of memory returns
+ * from the function. ALTER: ALTER KEYSPACE k WITH replication = variant; */
+#define STEP(...)                           \
+    do {                                    \
+        if (step(m, __VA_ARGS__))           \
+            return mg_nomem(err);           \
     } while (0)
-    /* ALTER KEYSPACE k WITH replication = variant; */
 #define ALTER(i, add_dc, add_rf, add_tr, drop_dc, zero)                                    \
     do {                                                                                   \
         char q_[2 * TOKENRING_MAX_NAME + 3];                                               \
         char *r_ = format_variant(replications[i], old_datacenter, add_dc, add_rf, add_tr, \
                                   drop_dc, zero);                                          \
         if (!r_)                                                                           \
-            goto nomem;                                                                    \
+            return mg_nomem(err);                                                          \
         cql_name(q_, keyspaces[i]);                                                        \
         int s_ = step(m, "cqlsh: ALTER KEYSPACE %s WITH replication = %s;", q_, r_);       \
         tr_free(r_);                                                                       \
         if (s_)                                                                            \
-            goto nomem;                                                                    \
+            return mg_nomem(err);                                                          \
     } while (0)
+
+/* The steps before the new nodes start: what the plan does, the clients pinned, the
+ * SimpleStrategy keyspaces made NetworkTopologyStrategy. */
+static int mig_steps_before(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    mg_keyspace *ks = st->ks;
+    const tokenring_topology *topology = st->topology;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    int32_t rf = st->rf;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
+    size_t tn = st->tn;
+    size_t old_nodes = st->old_nodes;
+    uint32_t old_tokens = st->old_tokens;
+    size_t dcs = st->dcs;
+    int32_t alloc_rf = st->alloc_rf;
+    size_t simple = st->simple;
     size_t old_racks = 0;
     for (size_t i = 0; i < tn; i++) {
         tokenring_node_info info;
@@ -481,24 +600,25 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
          "new datacenter '%s' (%zu nodes, tokens balanced for replication factor %d)",
          old_tokens, num_tokens, old_datacenter, old_nodes, new_datacenter, node_count,
          alloc_rf);
-    if (!(list = factor_list(keyspaces, ks, keyspace_count, rf == 0)))
-        goto nomem;
+    char *list = st->list = factor_list(keyspaces, ks, keyspace_count, rf == 0);
+    if (!list)
+        return mg_nomem(err);
     if (rf == 0) {
         STEP("# Replication in '%s': each keyspace keeps its factor of '%s' (%s)",
              new_datacenter, old_datacenter, list);
     } else {
         char *was = factor_list(keyspaces, ks, keyspace_count, true);
         if (!was)
-            goto nomem;
+            return mg_nomem(err);
         int s = step(m, "# Replication in '%s': factor %d for every keyspace with replicas in "
                         "'%s', as asked (their factors in '%s': %s)",
                      new_datacenter, rf, old_datacenter, old_datacenter, was);
         tr_free(was);
         if (s)
-            goto nomem;
+            return mg_nomem(err);
     }
-    tr_free(list);
-    list = NULL;
+    tr_free(st->list);
+    st->list = NULL;
     for (size_t i = 0; i < keyspace_count; i++)
         if (ks[i].old_rf == 0)
             STEP("# Keyspace %s has no replica in '%s': left as it is", keyspaces[i],
@@ -529,6 +649,27 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
             }
         }
     }
+    return TOKENRING_OK;
+}
+
+/* The new nodes started, the keyspaces replicated to them, rebuilt and repaired, the
+ * clients moved, the old datacenter dropped and decommissioned. */
+static int mig_steps_move(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    mg_keyspace *ks = st->ks;
+    const tokenring_topology *topology = st->topology;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
+    size_t tn = st->tn;
     for (size_t i = 0; i < node_count; i++) {
         size_t len = 0;
         for (uint32_t k = 0; k < num_tokens; k++) {
@@ -536,8 +677,9 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
             len += (size_t)snprintf(buf, sizeof buf, "%lld,",
                                     (long long)m->nodes[i].tokens[k]);
         }
-        if (!(list = tr_malloc(len + 1)))
-            goto nomem;
+        char *list = st->list = tr_malloc(len + 1);
+        if (!list)
+            return mg_nomem(err);
         size_t pos = 0;
         for (uint32_t k = 0; k < num_tokens; k++)
             pos += (size_t)snprintf(list + pos, len + 1 - pos, k ? ",%lld" : "%lld",
@@ -547,10 +689,10 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
                      "num_tokens: %u, initial_token: %s, auto_bootstrap: false; start the "
                      "node",
                      node_names[i], new_datacenter, racks[i], num_tokens, list);
-        tr_free(list);
-        list = NULL;
+        tr_free(st->list);
+        st->list = NULL;
         if (s)
-            goto nomem;
+            return mg_nomem(err);
     }
     for (size_t i = 0; i < keyspace_count; i++)
         if (ks[i].old_rf > 0)
@@ -594,34 +736,61 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
     for (size_t i = 0; auth && i < keyspace_count; i++)
         if (ks[i].old_rf > 0 && strcmp(keyspaces[i], "system_auth") == 0)
             ALTER(i, new_datacenter, ks[i].new_rf, ks[i].new_tr, old_datacenter, false);
+    return TOKENRING_OK;
+}
+
 #undef ALTER
 #undef STEP
-    tokenring_topology_free(copy);
-    tr_free(ks);
-    tr_free(rest);
-    tr_free(rest_racks);
-    tr_free(rest_idx);
-    tr_free(rack_list);
-    tr_free(first_rack);
+
+static int plan(tokenring_migration **out, const tokenring_topology *topology,
+                const char *old_datacenter, const char *new_datacenter,
+                const char *const *node_names, const char *const *racks, size_t node_count,
+                uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
+                const tokenring_replication *const *replications, size_t keyspace_count,
+                tr_progress *pg, tokenring_error *err)
+{
+    mig_state st;
+    memset(&st, 0, sizeof st);
+    st.topology = topology;
+    st.old_datacenter = old_datacenter;
+    st.new_datacenter = new_datacenter;
+    st.node_names = node_names;
+    st.racks = racks;
+    st.node_count = node_count;
+    st.num_tokens = num_tokens;
+    st.rf = rf;
+    st.keyspaces = keyspaces;
+    st.replications = replications;
+    st.keyspace_count = keyspace_count;
+    st.pg = pg;
+    st.err = err;
+    int rc = mig_check(&st, out);
+    if (rc != TOKENRING_OK)
+        return rc;
+    st.m = tr_calloc(1, sizeof *st.m);
+    if (!st.m || !(st.ks = tr_calloc(keyspace_count + 1, sizeof *st.ks)))
+        rc = mg_nomem(err);
+    if (rc == TOKENRING_OK)
+        rc = mig_factors(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_nodes(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_tokens(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_steps_before(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_steps_move(&st);
+    mig_free(&st);
+    if (rc != TOKENRING_OK) {
+        tokenring_migration_free(st.m);
+        return rc;
+    }
     if (pg) {
         pg->total = pg->done;
         (void)tr_progress_report(pg, "migration plan", NULL); /* the end: too late to stop */
     }
-    *out = m;
+    *out = st.m;
     return TOKENRING_OK;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory planning a migration");
-fail:
-    tr_free(list);
-    tokenring_topology_free(copy);
-    tr_free(ks);
-    tr_free(rest);
-    tr_free(rest_racks);
-    tr_free(rest_idx);
-    tr_free(rack_list);
-    tr_free(first_rack);
-    tokenring_migration_free(m);
-    return rc;
 }
 
 /* The budget at the entry: the allocator's cost model for the new datacenter's nodes

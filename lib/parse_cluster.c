@@ -640,12 +640,6 @@ static int cmp_tokpos(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_vtok(const void *a, const void *b)
 {
     return vtok_cmp(a, b);
@@ -699,7 +693,7 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
         struct tr_cnode *nd = &cl->nodes[i];
         if (nd->ntok > 1) {
             if (murmur)
-                qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, cmp_i64);
+                qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, tr_cmp_i64);
             else
                 qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, cmp_vtok);
         }

@@ -659,18 +659,6 @@ out:
 
 /* --------------------------------------------------------------- the reader */
 
-static bool is_elision(const char *t, size_t n)
-{
-    size_t dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '.')
-            dots++;
-        else if (t[i] != ' ' && t[i] != '\t')
-            return false;
-    }
-    return dots >= 2;
-}
-
 /* The lines: fills d's ranges (or, in the collect pass, d's keys). */
 static int read_lines(struct dr *d, const char *text, size_t len, uint32_t flags,
                       struct span *hosts, uint32_t *idx, bool *elided_out)
@@ -704,7 +692,7 @@ static int read_lines(struct dr *d, const char *text, size_t len, uint32_t flags
         } else if (tr_starts_with(t, tn, "TokenRange(")) {
             rc = range_line(d, &c, hosts, idx);
             lines++;
-        } else if (is_elision(t, tn)) {
+        } else if (tr_is_elision(t, tn)) {
             if (!(flags & TOKENRING_PARSE_ALLOW_PARTIAL))
                 rc = tr_fail_at(err, TOKENRING_E_PARSE, c.line, (uint32_t)c.i + 1,
                                 "elided listing ('...'): ranges are missing, so the tokens "

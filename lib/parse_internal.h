@@ -38,10 +38,6 @@ struct tr_keyspace {
 };
 
 /* A keyspace read but not kept: its class places no range on the ring. */
-/* The rack Cassandra's GossipingPropertyFileSnitch gives a peer that has none (its
- * DEFAULT_RACK): what a cqlsh `null` rack is read as. */
-#define TR_UNKNOWN_RACK "UNKNOWN_RACK"
-
 struct tr_skipped {
     char *name, *cls;
 };
@@ -86,6 +82,9 @@ TR_HIDDEN bool tr_lines_next(tr_lines *ls, const char **line, size_t *n);
 /* Whitespace helpers. */
 TR_HIDDEN bool tr_is_blank(const char *s, size_t n);
 TR_HIDDEN bool tr_starts_with(const char *s, size_t n, const char *prefix);
+/* An elision mark: only dots (two or more), spaces and tabs, as nodetool prints for the
+ * lines it leaves out ("..."). */
+TR_HIDDEN bool tr_is_elision(const char *s, size_t n);
 
 /* Splits a line at runs of spaces/tabs into at most max words (returns the count, or
  * max + 1 when there were more). */
@@ -194,7 +193,7 @@ typedef struct tr_col {
     uint32_t col;
 } tr_col;
 /* A node row: the address (required), data_center (null refused), rack (null is
- * TR_UNKNOWN_RACK), host_id (optional); a node listed twice is refused. Its tokens are
+ * TOKENRING_DEFAULT_RACK), host_id (optional); a node listed twice is refused. Its tokens are
  * added by the caller with tr_cl_add_token_text (none: unknown). */
 TR_HIDDEN int tr_row_node(tokenring_cluster *cl, const tr_col *name, const tr_col *dc,
                           const tr_col *rack, const tr_col *host_id, uint32_t line,

@@ -46,6 +46,18 @@ bool tr_is_blank(const char *s, size_t n)
     return true;
 }
 
+bool tr_is_elision(const char *t, size_t n)
+{
+    size_t dots = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '.')
+            dots++;
+        else if (t[i] != ' ' && t[i] != '\t')
+            return false;
+    }
+    return dots >= 2;
+}
+
 bool tr_starts_with(const char *s, size_t n, const char *prefix)
 {
     size_t p = strlen(prefix);

@@ -15,18 +15,6 @@ static bool is_note_line(const char *t, size_t n)
            tr_starts_with(t, n, "To view status related info");
 }
 
-static bool is_elision(const char *t, size_t n)
-{
-    size_t dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '.')
-            dots++;
-        else if (t[i] != ' ' && t[i] != '\t')
-            return false;
-    }
-    return dots >= 2;
-}
-
 static int elided(tokenring_cluster *cl, uint32_t flags, uint32_t line, uint32_t col,
                   tokenring_error *err)
 {
@@ -84,7 +72,7 @@ static int common_line(tokenring_cluster *cl, uint32_t flags, const char *line, 
         return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)*i + 1,
                           "nodetool reported an error: %.*s", (int)(*tn > 200 ? 200 : *tn),
                           *t);
-    if (is_elision(*t, *tn)) {
+    if (tr_is_elision(*t, *tn)) {
         int rc = elided(cl, flags, ln, (uint32_t)*i + 1, err);
         return rc != TOKENRING_OK ? rc : LINE_SKIP;
     }
@@ -605,6 +593,28 @@ static int status_header(const char *line, size_t n, uint32_t ln, enum scol *col
     return TOKENRING_OK;
 }
 
+/* The two letters that start a status row: U/D/? (liveness) and N/J/L/M (state). false:
+ * not such a code. */
+static bool status_code(const tr_word *code, int32_t *live, int32_t *state)
+{
+    if (code->n != 2)
+        return false;
+    switch (code->s[0]) {
+    case 'U': *live = TOKENRING_UP; break;
+    case 'D': *live = TOKENRING_DOWN; break;
+    case '?': *live = TOKENRING_UNKNOWN; break;
+    default: return false;
+    }
+    switch (code->s[1]) {
+    case 'N': *state = TOKENRING_STATE_NORMAL; break;
+    case 'J': *state = TOKENRING_STATE_JOINING; break;
+    case 'L': *state = TOKENRING_STATE_LEAVING; break;
+    case 'M': *state = TOKENRING_STATE_MOVING; break;
+    default: return false;
+    }
+    return true;
+}
+
 int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                          tokenring_error *err)
 {
@@ -675,22 +685,12 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
                               "too many fields for a status row");
         const tr_word *code = &w[0];
-        int32_t live, state;
-        if (code->n != 2)
-            goto bad_code;
-        switch (code->s[0]) {
-        case 'U': live = TOKENRING_UP; break;
-        case 'D': live = TOKENRING_DOWN; break;
-        case '?': live = TOKENRING_UNKNOWN; break;
-        default: goto bad_code;
-        }
-        switch (code->s[1]) {
-        case 'N': state = TOKENRING_STATE_NORMAL; break;
-        case 'J': state = TOKENRING_STATE_JOINING; break;
-        case 'L': state = TOKENRING_STATE_LEAVING; break;
-        case 'M': state = TOKENRING_STATE_MOVING; break;
-        default: goto bad_code;
-        }
+        int32_t live = 0, state = 0;
+        if (!status_code(code, &live, &state))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
+                              "expected a status row starting with U/D/? and N/L/J/M (e.g. "
+                              "'UN'), found '%.*s'", (int)(code->n > 40 ? 40 : code->n),
+                              code->s);
         size_t k = 1;
         const tr_word *addr = NULL, *rack = NULL, *host = NULL, *load = NULL, *own = NULL;
         size_t load_n = 0;
@@ -802,11 +802,6 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             nd->declared = (size_t)ntok;
         }
         dc_rows++;
-        continue;
-    bad_code:
-        return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
-                          "expected a status row starting with U/D/? and N/L/J/M (e.g. "
-                          "'UN'), found '%.*s'", (int)(code->n > 40 ? 40 : code->n), code->s);
     }
     if (!dc)
         return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,

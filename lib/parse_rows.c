@@ -22,8 +22,8 @@ TR_HIDDEN int tr_row_node(tokenring_cluster *cl, const tr_col *name, const tr_co
     const char *rack_s = rack->s;
     size_t rack_n = rack->n;
     if (!rack_s) {
-        rack_s = TR_UNKNOWN_RACK;
-        rack_n = sizeof TR_UNKNOWN_RACK - 1;
+        rack_s = TOKENRING_DEFAULT_RACK;
+        rack_n = sizeof TOKENRING_DEFAULT_RACK - 1;
     }
     size_t idx;
     bool created;

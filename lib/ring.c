@@ -228,12 +228,6 @@ static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t 
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct {
     const char *key1;
     const char *key2;
@@ -247,6 +241,15 @@ static int cmp_item(const void *a, const void *b)
     if (c == 0 && x->key2 && y->key2)
         c = strcmp(x->key2, y->key2);
     return c;
+}
+
+/* Copies s with its terminator to *a, moves *a past it, and returns the copy. */
+static char *arena_put(char **a, const char *s)
+{
+    size_t l = strlen(s) + 1;
+    char *at = memcpy(*a, s, l);
+    *a += l;
+    return at;
 }
 
 TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_topology *topology,
@@ -298,19 +301,9 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     for (size_t i = 0; i < nn; i++) {
         const tr_tnode *n = &t->nodes[i];
         tr_rnode *m = &r->nodes[i];
-        size_t l;
-        l = strlen(n->name) + 1;
-        memcpy(a, n->name, l);
-        m->name = a;
-        a += l;
-        l = strlen(n->dc) + 1;
-        memcpy(a, n->dc, l);
-        m->dc = a;
-        a += l;
-        l = strlen(n->rack) + 1;
-        memcpy(a, n->rack, l);
-        m->rack = a;
-        a += l;
+        m->name = arena_put(&a, n->name);
+        m->dc = arena_put(&a, n->dc);
+        m->rack = arena_put(&a, n->rack);
         m->token_count = (uint32_t)n->token_count;
         m->state = n->state;
         m->liveness = n->liveness;
@@ -357,7 +350,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             p[i].tok = r->tokens[i];
             p[i].node = owner[i];
         }
-        qsort(p, ring_tokens, sizeof *p, cmp_i64); /* compares the leading token */
+        qsort(p, ring_tokens, sizeof *p, tr_cmp_i64); /* compares the leading token */
         for (size_t i = 0; i < ring_tokens; i++) {
             r->tokens[i] = p[i].tok;
             owner[i] = (uint32_t)p[i].node;

@@ -11,8 +11,6 @@
 #include "index.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
-__extension__ typedef unsigned __int128 tr_u128;
-
 static inline tokenring_u128 tr_u128_out(tr_u128 v)
 {
     tokenring_u128 r = { (uint64_t)(v >> 64), (uint64_t)v };

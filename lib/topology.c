@@ -182,12 +182,6 @@ static bool find_index(const tokenring_topology *t, const char *name, size_t *in
     return false;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Copies and sorts tokens; rejects repeats and tokens held by a node other than self
  * (SIZE_MAX for none). On success *out owns the sorted copy. */
 static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
@@ -208,7 +202,7 @@ static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
     if (!sorted)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
     memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, cmp_i64);
+    qsort(sorted, count, sizeof *sorted, tr_cmp_i64);
     for (size_t i = 1; i < count; i++) {
         if (sorted[i] == sorted[i - 1]) {
             int64_t tok = sorted[i];

@@ -964,6 +964,7 @@ static void empty_and_missing_racks(void **state)
                                     TOKENRING_INPUT_CQLSH);
     tokenring_cluster_node_info n;
     const char *want[] = { "", "UNKNOWN_RACK", "r1" };
+    assert_string_equal(TOKENRING_DEFAULT_RACK, "UNKNOWN_RACK"); /* the public name of it */
     for (size_t i = 0; i < 3; i++) {
         assert_int_equal(tokenring_cluster_node(&n, c, i), TOKENRING_OK);
         assert_string_equal(n.rack, want[i]);

@@ -122,7 +122,8 @@ func (t *Topology) Clone() (*Topology, error) {
 // DefaultRack is the rack Cassandra gives a node whose rack is missing: DEFAULT_RACK of
 // Cassandra's GossipingPropertyFileSnitch, which getRack returns when neither gossip nor
 // system.peers has the node's rack. Cluster.Parse reads a cqlsh null rack as DefaultRack.
-const DefaultRack = "UNKNOWN_RACK"
+// The library's TOKENRING_DEFAULT_RACK.
+const DefaultRack = C.TOKENRING_DEFAULT_RACK
 
 // AddNode adds a node in state StateNormal, Up, with the given tokens (copied; any order).
 // Names must be valid UTF-8 of at most MaxName bytes; name and datacenter non-empty. The

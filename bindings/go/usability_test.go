@@ -459,6 +459,9 @@ func TestEmptyAndMissingRacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer topo.Close()
+	if DefaultRack != "UNKNOWN_RACK" { // the library's TOKENRING_DEFAULT_RACK
+		t.Fatalf("DefaultRack = %q", DefaultRack)
+	}
 	for i, r := range []string{"", "", "r1", DefaultRack} {
 		if err := topo.AddNode(string(rune('A'+i)), "dc1", r, []int64{int64(10 * (i + 1))}); err != nil {
 			t.Fatalf("AddNode rack %q: %v", r, err)

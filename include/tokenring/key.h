@@ -18,6 +18,9 @@
 #define TOKENRING_KEY_H
 
 #include "tokenring/common.h"
+/* tokenring_token_parse() moved to partitioner.h with the other tokens' text forms; a
+ * program that includes only key.h still sees it. */
+#include "tokenring/partitioner.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -159,23 +162,6 @@ TOKENRING_API int tokenring_key_parse(uint8_t *out, size_t cap, size_t *len_out,
                                       const tokenring_cql_type *types, size_t ntypes,
                                       const char *text, size_t text_len,
                                       tokenring_error *err);
-
-/**
- * Parses a token in the string form Cassandra's Murmur3Partitioner reads
- * (`Long.parseLong`): an optional '+' or '-' and one or more ASCII decimal digits,
- * nothing else (no spaces), within [#TOKENRING_MIN_TOKEN, #TOKENRING_MAX_TOKEN]. This is
- * the form `nodetool getendpoints`, `initial_token` and the tokens of the input formats use.
- * @param[out] token_out receives the token; unchanged on error
- * @param text the string (need not be NUL-terminated)
- * @param text_len its length in bytes
- * @param[out] err optional detail (column of the offending character)
- * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an empty or malformed string;
- *         #TOKENRING_E_RANGE for a number outside the signed 64-bit range;
- *         #TOKENRING_E_INVAL for NULL arguments
- * @since 1.2
- */
-TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
-                                        tokenring_error *err);
 
 /**
  * Decodes hexadecimal text into bytes: an optional "0x" or "0X" prefix, then an even

@@ -8,8 +8,7 @@
 #define TOKENRING_OWNERSHIP_H
 
 #include "tokenring/common.h"
-#include "tokenring/ring.h"
-#include "tokenring/placement.h"
+#include "tokenring/types.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -4,7 +4,8 @@
  * @brief Tokens of Cassandra's RandomPartitioner (MD5) and ByteOrderedPartitioner (the
  *        key's bytes), their order and their text forms.
  *
- * Murmur3Partitioner's tokens are in hash.h and key.h and are unchanged by this file.
+ * Murmur3Partitioner's tokens are hashed in hash.h; their text form is read here too
+ * (tokenring_token_parse()), next to the other partitioners' text forms.
  *
  * @section partitioner_random RandomPartitioner
  * Cassandra's `RandomPartitioner.getToken` reads the 16-byte MD5 digest of the key as a
@@ -241,6 +242,23 @@ TOKENRING_API int tokenring_byte_token_format(char *out, size_t cap, size_t *len
 TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *len_out,
                                              const char *text, size_t text_len,
                                              tokenring_error *err);
+
+/**
+ * Parses a token in the string form Cassandra's Murmur3Partitioner reads
+ * (`Long.parseLong`): an optional '+' or '-' and one or more ASCII decimal digits,
+ * nothing else (no spaces), within [#TOKENRING_MIN_TOKEN, #TOKENRING_MAX_TOKEN]. This is
+ * the form `nodetool getendpoints`, `initial_token` and the tokens of the input formats use.
+ * @param[out] token_out receives the token; unchanged on error
+ * @param text the string (need not be NUL-terminated)
+ * @param text_len its length in bytes
+ * @param[out] err optional detail (column of the offending character)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an empty or malformed string;
+ *         #TOKENRING_E_RANGE for a number outside the signed 64-bit range;
+ *         #TOKENRING_E_INVAL for NULL arguments
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
+                                        tokenring_error *err);
 
 #ifdef __cplusplus
 }

@@ -11,13 +11,11 @@
 #define TOKENRING_REPLICATION_H
 
 #include "tokenring/common.h"
+#include "tokenring/types.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** A replication description (SimpleStrategy or NetworkTopologyStrategy). @since 1.0 */
-typedef struct tokenring_replication tokenring_replication;
 
 /** Kind of a replication description. Values are ABI. @since 1.0 */
 typedef enum tokenring_strategy {
@@ -229,6 +227,34 @@ TOKENRING_API int tokenring_replication_set_rules(tokenring_replication *replica
  * @since 1.2
  */
 TOKENRING_API int tokenring_replication_rules(const tokenring_replication *replication);
+
+/**
+ * Number of datacenters that @p replication gives a factor above 0 and that have no
+ * Normal, Leaving or Moving node in @p ring: the datacenters Cassandra places no replica
+ * in, which tokenring_placement_build() refuses without a flag and skips with
+ * #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC or #TOKENRING_PLACEMENT_SKIP_EMPTY_DC.
+ * SimpleStrategy has none. Thread-safe (reads immutable objects).
+ * @param replication the replication (NULL gives 0)
+ * @param ring the ring (NULL gives 0)
+ * @return the count
+ * @since 1.2
+ */
+TOKENRING_API size_t tokenring_replication_empty_dc_count(
+    const tokenring_replication *replication, const tokenring_ring *ring);
+
+/**
+ * Name of the @p index-th datacenter counted by tokenring_replication_empty_dc_count(), in
+ * the replication's order (tokenring_replication_get()).
+ * @param replication the replication
+ * @param ring the ring
+ * @param index 0 .. count - 1
+ * @return the name, valid while @p replication lives, or NULL for a bad argument or an
+ *         index past the end
+ * @since 1.2
+ */
+TOKENRING_API const char *tokenring_replication_empty_dc(const tokenring_replication *replication,
+                                                         const tokenring_ring *ring,
+                                                         size_t index);
 
 #ifdef __cplusplus
 }

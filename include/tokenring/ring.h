@@ -7,8 +7,10 @@
  * The ring part of the API is declared in one header per concern, each implemented by
  * the library file of the same name: topology.h (the mutable builder), ring.h (this
  * file), replication.h (replication descriptions), placement.h (replica maps) and
- * ownership.h (exact ownership). ring.h includes the other four, so a program that
- * includes ring.h (or tokenring.h) sees all of them, as before they were split.
+ * ownership.h (exact ownership). They name each other's handles through types.h, so none
+ * includes a header that includes it back; ring.h includes the other four at its end, so
+ * a program that includes ring.h (or tokenring.h) sees all of them, as before they were
+ * split.
  *
  * Data flows one way:
  *
@@ -64,22 +66,13 @@
 #define TOKENRING_RING_H
 
 #include "tokenring/common.h"
+#include "tokenring/types.h"
 #include "tokenring/topology.h"
 #include "tokenring/partitioner.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Immutable, reference-counted snapshot of a topology's token ring. @since 1.0 */
-typedef struct tokenring_ring tokenring_ring;
-
-/** An unsigned 128-bit integer, for exact widths that can reach 2^64 or more.
- *  @since 1.0 */
-typedef struct tokenring_u128 {
-    uint64_t hi; /**< High 64 bits. */
-    uint64_t lo; /**< Low 64 bits. */
-} tokenring_u128;
 
 /* ---------------------------------------------------------------------- ring */
 
@@ -378,11 +371,44 @@ typedef struct tokenring_range128 {
 TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenring_ring *ring,
                                           size_t index);
 
+/**
+ * Which tokens of @p before are still held by the same node in @p after: the property a
+ * join must have (the new nodes take new tokens; every existing node keeps its own) and
+ * a move or a decommission does not. Nodes are matched by name. For every node of
+ * @p before, each of its tokens counts as kept when the node of that name in @p after
+ * holds it, and as lost otherwise (also when the node is gone); each token such a node
+ * holds in @p after but did not hold in @p before counts as gained. Tokens of nodes only
+ * in @p after (the joining nodes) are not counted. A change kept every existing token
+ * exactly when lost and gained are both 0; kept is then the token count of @p before.
+ *
+ * Reads the node token lists of both rings (see tokenring_ring_node(): built on first
+ * use). O(tokens of both rings) plus a name lookup per node.
+ *
+ * Every partitioner, tokens compared exactly (tokenring_token128_compare(),
+ * tokenring_byte_token_compare()). A RandomPartitioner or ByteOrderedPartitioner ring
+ * keeps the tokens of its ring members only: a node of @p before outside the ring
+ * holding tokens (e.g. joining), or its namesake in @p after, gives
+ * #TOKENRING_E_UNSUPPORTED. O(tokens * log) on those rings.
+ * @param[out] kept_out tokens of @p before their node still holds (may be NULL)
+ * @param[out] lost_out tokens of @p before their node no longer holds (may be NULL)
+ * @param[out] gained_out tokens the nodes of @p before hold only in @p after (may be NULL)
+ * @param before the ring before the change
+ * @param after the ring after it
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL ring, rings of different
+ *         partitioners); #TOKENRING_E_UNSUPPORTED (see above); #TOKENRING_E_NOMEM
+ *         (building a node token list failed); outputs unchanged on error
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
+                                             size_t *gained_out, const tokenring_ring *before,
+                                             const tokenring_ring *after);
+
 #ifdef __cplusplus
 }
 #endif
 
-/* The rest of what ring.h declared before the split (see the file comment). */
+/* The rest of what ring.h declared before the split (see the file comment); none of these
+ * includes ring.h. */
 #include "tokenring/replication.h"
 #include "tokenring/placement.h"
 #include "tokenring/ownership.h"

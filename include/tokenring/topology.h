@@ -12,14 +12,12 @@
 #define TOKENRING_TOPOLOGY_H
 
 #include "tokenring/common.h"
+#include "tokenring/types.h"
 #include "tokenring/partitioner.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Mutable set of nodes with their datacenter, rack, tokens and state. @since 1.0 */
-typedef struct tokenring_topology tokenring_topology;
 
 /** A node's ring state, as `nodetool status` shows it. Values are ABI. @since 1.0 */
 typedef enum tokenring_node_state {
@@ -54,6 +52,12 @@ typedef struct tokenring_node_info {
     uint32_t rack_index;       /**< Index of the (datacenter, rack) pair (rings only). */
     uint64_t reserved[2];      /**< Reserved, zero. */
 } tokenring_node_info;
+
+/** The rack Cassandra gives a node whose rack is missing: `DEFAULT_RACK` of
+ *  GossipingPropertyFileSnitch, which `getRack()` returns when neither gossip nor
+ *  `system.peers` has the node's rack. The parsers read a cqlsh `null` rack, and the
+ *  routers a null rack of a driver's rows, as this rack. @since 1.2 */
+#define TOKENRING_DEFAULT_RACK "UNKNOWN_RACK"
 
 /* ------------------------------------------------------------------ topology */
 

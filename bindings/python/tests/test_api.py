@@ -254,6 +254,7 @@ def test_missing_rack_is_cassandras_default_rack():
     tokenring.add_seeded_nodes(topo, 1, 2, ["D"], ["dc1"], [None])
     assert [n.rack for n in topo] == ["UNKNOWN_RACK", "r1", "UNKNOWN_RACK", "UNKNOWN_RACK"]
     assert tokenring.DEFAULT_RACK == "UNKNOWN_RACK"
+    assert tokenring._ffi.string(tokenring._lib.TOKENRING_DEFAULT_RACK) == b"UNKNOWN_RACK"
     ring = Ring(topo)
     assert ring.rack_count == 2
     # the nodes without a rack share one rack: NTS with rf 2 takes one of each rack first

@@ -12,8 +12,8 @@ __all__ = ["NodeState", "Liveness", "Node", "DEFAULT_RACK", "node_from_info", "r
 #: The rack Cassandra gives a node whose rack is missing: DEFAULT_RACK of Cassandra's
 #: locator/GossipingPropertyFileSnitch.java, which getRack() returns when neither gossip
 #: nor system.peers has the node's rack (db/SystemKeyspace.java loadDcRackInfo skips a
-#: peers row whose rack is null).
-DEFAULT_RACK = "UNKNOWN_RACK"
+#: peers row whose rack is null). The library's TOKENRING_DEFAULT_RACK.
+DEFAULT_RACK = ffi.string(lib.TOKENRING_DEFAULT_RACK).decode("ascii")
 
 
 class NodeState(enum.IntEnum):

@@ -112,6 +112,18 @@ TR_HIDDEN int tr_check_rack_name(tokenring_error *err, const char *what, const c
 TR_HIDDEN bool tr_utf8_valid(const uint8_t *s, size_t n);
 TR_HIDDEN size_t tr_utf8_bad_offset(const uint8_t *s, size_t n);
 
+/* Exact 128-bit integers (widths up to 2^127 and their sums and products), for the files
+ * that compute them; GCC and Clang have them on every 64-bit target. */
+__extension__ typedef unsigned __int128 tr_u128;
+__extension__ typedef __int128 tr_i128;
+
+/* qsort/bsearch order of int64_t values (tokens), ascending. */
+static inline int tr_cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 /* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
  * value of the digest read as a signed big-endian 128-bit integer. */
 TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
@@ -264,11 +276,19 @@ void tr_advise_huge(void *ptr, size_t bytes)
 
 /* ======== lib/allocate_join.c ======== */
 #define allocate_join allocate_join_allocate_join
-#define cmp_i64 allocate_join_cmp_i64
 #define cmp_ptok allocate_join_cmp_ptok
 #define cmp_ptok_node allocate_join_cmp_ptok_node
 #define evaluate_join allocate_join_evaluate_join
 #define from_plan allocate_join_from_plan
+#define join_alloc allocate_join_join_alloc
+#define join_candidates allocate_join_join_candidates
+#define join_check allocate_join_join_check
+#define join_choose allocate_join_join_choose
+#define join_free allocate_join_join_free
+#define join_group allocate_join_join_group
+#define join_nomem allocate_join_join_nomem
+#define join_state allocate_join_join_state
+#define join_work allocate_join_join_work
 #define project128 allocate_join_project128
 #define project_topology allocate_join_project_topology
 #define ptok allocate_join_ptok
@@ -384,12 +404,6 @@ static bool score_better(const score *a, const score *b)
 static bool score_dominates(const score *a, const score *b)
 {
     return a->max <= b->max && a->min >= b->min;
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
 }
 
 /* Where the candidates live. Murmur3: the topology's own tokens. RandomPartitioner: the
@@ -651,21 +665,62 @@ TOKENRING_API int tokenring_allocate_join_limited(
                          rack, keyspace, local_rf, release, flags, limits, err);
 }
 
-static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32_t num_tokens,
-                         const tokenring_topology *topology, const char *name,
-                         const char *datacenter, const char *rack,
-                         const tokenring_replication *keyspace, int32_t local_rf,
-                         uint32_t release, uint32_t flags, tokenring_limits *lim,
-                         tokenring_error *err)
+/* The state of one allocate_join() call: the replication the join is judged by, the
+ * group it is judged over, the candidates (the allocator's plan, Cassandra's tokens and
+ * their refinement) with their scores, the topology they are tried on, and on
+ * RandomPartitioner rings the projection the allocator plans on. Zeroed to start;
+ * join_free() releases all of it. */
+typedef struct join_state {
+    bool rp, simple, one_step;
+    int32_t rf, plan_rf;
+    size_t group;       /* the group's nodes holding ring tokens, the new one included */
+    bool few;           /* fewer tokens in the ring than the node asks for */
+    bool few_per_node;  /* the plan follows Cassandra (see join_candidates) */
+    const tokenring_replication *repl;
+    tokenring_replication *own_repl;
+    int64_t *ours, *cass, *refined, *best;
+    tokenring_token128 *cass128;
+    space sp;
+    tokenring_topology *work, *projected;
+    const tokenring_topology *plan_topo; /* where the allocator plans */
+    score sb, sc;
+    bool have_c;
+    uint32_t placed;
+    tokenring_error oerr; /* why the allocator's plan failed (orc) */
+    int orc, crc;         /* the allocator's plan, Cassandra's tokens */
+} join_state;
+
+static int join_nomem(tokenring_error *err)
 {
-    bool rp = out128 != NULL;
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+}
+
+static void join_free(join_state *js)
+{
+    tokenring_topology_free(js->work);
+    tokenring_topology_free(js->projected);
+    tokenring_replication_free(js->own_repl);
+    tr_free(js->ours);
+    tr_free(js->cass);
+    tr_free(js->refined);
+    tr_free(js->cass128);
+    tr_free(js->sp.buf);
+}
+
+/* The arguments, the factor of the datacenter and the budget. */
+static int join_check(join_state *js, uint32_t num_tokens, const tokenring_topology *topology,
+                      const char *name, const char *datacenter, const char *rack,
+                      const tokenring_replication *keyspace, int32_t local_rf,
+                      uint32_t release, uint32_t flags, tokenring_limits *lim,
+                      tokenring_error *err)
+{
     if (flags & ~TOKENRING_JOIN_BEST_ONE_STEP)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x",
                        flags & ~TOKENRING_JOIN_BEST_ONE_STEP);
     /* Default: Cassandra's tokens (the allocator's plan only where Cassandra gives none).
      * A datacenter grown join after join with the one-step plan ended less balanced than
      * Cassandra's on the same growth (tests/growth_sweep.c), so that plan is a choice. */
-    bool one_step = (flags & TOKENRING_JOIN_BEST_ONE_STEP) != 0;
+    js->one_step = (flags & TOKENRING_JOIN_BEST_ONE_STEP) != 0;
     int rc;
     if ((rc = tr_check_name(err, "node name", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter name", datacenter)) != TOKENRING_OK ||
@@ -681,49 +736,47 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
     size_t where;
     if (tokenring_topology_find_node(&where, topology, name) == TOKENRING_OK)
         return tr_fail(err, TOKENRING_E_EXISTS, "node '%s' is already in the cluster", name);
-    bool simple = keyspace && tokenring_replication_strategy(keyspace) == TOKENRING_SIMPLE;
-    int32_t rf = local_rf;
+    js->simple = keyspace && tokenring_replication_strategy(keyspace) == TOKENRING_SIMPLE;
+    js->rf = local_rf;
     if (keyspace)
-        tokenring_replication_dc_factor(&rf, NULL, keyspace, datacenter);
-    if (keyspace && rf < 1)
+        tokenring_replication_dc_factor(&js->rf, NULL, keyspace, datacenter);
+    if (keyspace && js->rf < 1)
         return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
                        "the keyspace places no replica in datacenter '%s': nothing to balance",
                        datacenter);
     if ((rc = tr_check_num_tokens(err, num_tokens, lim)) != TOKENRING_OK ||
-        (rc = tr_check_plan_shape(err, num_tokens, rf)) != TOKENRING_OK)
+        (rc = tr_check_plan_shape(err, num_tokens, js->rf)) != TOKENRING_OK)
         return rc;
     /* Two allocator plans (ours and the refinement of Cassandra's; Cassandra's own is
      * cheaper), and three ring and placement builds of the cluster. */
-    {
-        size_t all = 0;
-        for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
-            tokenring_node_info info;
-            tokenring_topology_node(&info, topology, i);
-            all += info.token_count;
-        }
-        uint64_t work = tr_work_add(
-            tr_work_mul(2, tr_allocate_work(topology, simple ? NULL : datacenter, num_tokens,
-                                            1, rf)),
-            tr_work_mul(192, (uint64_t)all + num_tokens));
-        if ((rc = tr_budget_check(lim, work, "join planning", err)) != TOKENRING_OK)
-            return rc;
+    size_t all = 0;
+    for (size_t i = 0; i < tokenring_topology_node_count(topology); i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        all += info.token_count;
     }
+    uint64_t work = tr_work_add(
+        tr_work_mul(2, tr_allocate_work(topology, js->simple ? NULL : datacenter, num_tokens,
+                                        1, js->rf)),
+        tr_work_mul(192, (uint64_t)all + num_tokens));
+    return tr_budget_check(lim, work, "join planning", err);
+}
 
-    /* the replication the join is judged by, and the nodes it is judged over */
-    tokenring_replication *own_repl = NULL;
-    const tokenring_replication *repl = keyspace;
-    if (!simple) {
+/* The replication the join is judged by, and the nodes it is judged over. */
+static int join_group(join_state *js, uint32_t num_tokens, const tokenring_topology *topology,
+                      const tokenring_replication *keyspace, const char *datacenter,
+                      tokenring_error *err)
+{
+    int rc;
+    js->repl = keyspace;
+    if (!js->simple) {
         /* NetworkTopologyStrategy fills each datacenter on its own: only the datacenter's
          * factor matters to its nodes' ownership */
-        if ((rc = tokenring_replication_network(&own_repl)) != TOKENRING_OK ||
-            (rc = tokenring_replication_set_dc(own_repl, datacenter, rf, 0, err)) !=
-                TOKENRING_OK) {
-            tokenring_replication_free(own_repl);
-            return rc == TOKENRING_E_NOMEM
-                       ? tr_fail(err, rc, "out of memory in the allocator")
-                       : rc;
-        }
-        repl = own_repl;
+        if ((rc = tokenring_replication_network(&js->own_repl)) != TOKENRING_OK ||
+            (rc = tokenring_replication_set_dc(js->own_repl, datacenter, js->rf, 0, err)) !=
+                TOKENRING_OK)
+            return rc == TOKENRING_E_NOMEM ? join_nomem(err) : rc;
+        js->repl = js->own_repl;
     }
     size_t group = 1, group_tokens = 0; /* the group's nodes holding ring tokens, the new
                                           * one included, and their tokens */
@@ -731,43 +784,54 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
         if (info.state != TOKENRING_STATE_JOINING && info.token_count > 0 &&
-            (simple || strcmp(info.datacenter, datacenter) == 0)) {
+            (js->simple || strcmp(info.datacenter, datacenter) == 0)) {
             group++;
             group_tokens += info.token_count;
         }
     }
+    js->group = group;
     /* While every node of the group replicates everything, what differs is the primary
      * ranges: balance those (one replica). */
-    int32_t plan_rf = group <= (size_t)rf ? 1 : rf;
-
-    size_t T = num_tokens;
-    int64_t *ours = tr_calloc(T, sizeof *ours), *cass = tr_calloc(T, sizeof *cass),
-            *refined = tr_calloc(T, sizeof *refined), *best = NULL;
-    tokenring_token128 *cass128 = rp ? tr_calloc(T, sizeof *cass128) : NULL;
-    space sp = { rp, NULL, NULL, 0, rp ? tr_calloc(T, sizeof *sp.buf) : NULL };
-    tokenring_topology *work = NULL, *projected = NULL;
-    const tokenring_topology *plan_topo = topology; /* where the allocator plans */
-    score sb = { 0, 0, 0 }, sc = { 0, 0, 0 }, sx;
-    bool have_c = false;
-    if (!ours || !cass || !refined || (rp && (!cass128 || !sp.buf))) {
-        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-        goto out;
-    }
-    uint32_t placed = 0;
-    tokenring_error oerr;
-    memset(&oerr, 0, sizeof oerr);
-    int orc = TOKENRING_OK;
-    if (rp) {
-        orc = project_topology(&projected, topology);
-        if (orc == TOKENRING_E_NOMEM)
-            goto nomem;
-        if (orc != TOKENRING_OK)
-            tr_fail(&oerr, orc, "the ring's tokens cannot be projected to 64 bits");
-        plan_topo = projected;
-    }
+    js->plan_rf = group <= (size_t)js->rf ? 1 : js->rf;
     /* With fewer tokens in the ring than the node asks for, not every token should split
      * a range: stop splitting once no split helps. */
-    bool few = group_tokens < (size_t)num_tokens;
+    js->few = group_tokens < (size_t)num_tokens;
+    return TOKENRING_OK;
+}
+
+/* The candidates' arrays and, on RandomPartitioner rings, the projection the allocator
+ * plans on (js->orc says whether there is one). */
+static int join_alloc(join_state *js, size_t T, const tokenring_topology *topology,
+                      tokenring_error *err)
+{
+    js->ours = tr_calloc(T, sizeof *js->ours);
+    js->cass = tr_calloc(T, sizeof *js->cass);
+    js->refined = tr_calloc(T, sizeof *js->refined);
+    js->cass128 = js->rp ? tr_calloc(T, sizeof *js->cass128) : NULL;
+    js->sp = (space){ js->rp, NULL, NULL, 0,
+                      js->rp ? tr_calloc(T, sizeof *js->sp.buf) : NULL };
+    js->plan_topo = topology;
+    if (!js->ours || !js->cass || !js->refined || (js->rp && (!js->cass128 || !js->sp.buf)))
+        return join_nomem(err);
+    js->orc = TOKENRING_OK;
+    if (js->rp) {
+        js->orc = project_topology(&js->projected, topology);
+        if (js->orc == TOKENRING_E_NOMEM)
+            return join_nomem(err);
+        if (js->orc != TOKENRING_OK)
+            tr_fail(&js->oerr, js->orc, "the ring's tokens cannot be projected to 64 bits");
+        js->plan_topo = js->projected;
+    }
+    return TOKENRING_OK;
+}
+
+/* Cassandra's tokens (js->crc) and the allocator's plan (js->orc). */
+static int join_candidates(join_state *js, uint32_t num_tokens,
+                           const tokenring_topology *topology, const char *name,
+                           const char *datacenter, const char *rack,
+                           const tokenring_replication *keyspace, int32_t local_rf,
+                           uint32_t release, tokenring_limits *lim, tokenring_error *err)
+{
     tokenring_error cerr;
     /* Below 8 tokens per node one token is a large part of a node's share, and any
      * departure from Cassandra's tokens made later joins worse on the baseline (48 nodes x
@@ -775,94 +839,108 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
      * at 1.097 / 0.918 against Cassandra's 1.068 / 0.928). There the plan follows
      * Cassandra, an empty ring included (started at token 0: Cassandra's layout up to a
      * rotation), and only the allocator's plan where Cassandra gives none. */
-    bool few_per_node = num_tokens < 8 || !one_step;
+    js->few_per_node = num_tokens < 8 || !js->one_step;
     int64_t zero = 0;
     tokenring_token128 zero128 = { 0, 0 };
-    int crc = rp ? tr_allocate_cassandra128_lim(cass128, num_tokens, topology, name,
-                                                datacenter, rack, keyspace,
-                                                keyspace ? 0 : local_rf,
-                                                few_per_node ? &zero128 : NULL, release, 0,
-                                                lim, &cerr)
-                 : tr_allocate_cassandra_lim(cass, num_tokens, topology, name, datacenter,
-                                             rack, keyspace, keyspace ? 0 : local_rf,
-                                             few_per_node ? &zero : NULL, release, 0, lim,
-                                             &cerr);
-    if (crc == TOKENRING_E_NOMEM) {
-        rc = tr_fail(err, crc, "out of memory in the allocator");
-        goto out;
-    }
+    js->crc = js->rp ? tr_allocate_cassandra128_lim(js->cass128, num_tokens, topology, name,
+                                                    datacenter, rack, keyspace,
+                                                    keyspace ? 0 : local_rf,
+                                                    js->few_per_node ? &zero128 : NULL,
+                                                    release, 0, lim, &cerr)
+                     : tr_allocate_cassandra_lim(js->cass, num_tokens, topology, name,
+                                                 datacenter, rack, keyspace,
+                                                 keyspace ? 0 : local_rf,
+                                                 js->few_per_node ? &zero : NULL, release, 0,
+                                                 lim, &cerr);
+    if (js->crc == TOKENRING_E_NOMEM)
+        return join_nomem(err);
     /* the allocator's plan: a candidate of the one-step plan, and the answer where
      * Cassandra gives none */
-    if (orc == TOKENRING_OK && (one_step || crc != TOKENRING_OK))
-        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
-                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
-    else if (orc == TOKENRING_OK)
-        orc = tr_fail(&oerr, TOKENRING_E_IMPOSSIBLE, "not planned");
-    if (orc == TOKENRING_E_NOMEM || orc == TOKENRING_E_INVAL) {
-        rc = tr_fail(err, orc, "%s", oerr.message);
-        goto out;
-    }
-    if (rp && crc == TOKENRING_OK) {
+    if (js->orc == TOKENRING_OK && (js->one_step || js->crc != TOKENRING_OK))
+        js->orc = tr_allocate_join_candidate(js->ours, num_tokens, js->plan_topo, datacenter,
+                                             rack, js->plan_rf, js->simple, js->few, NULL, 0,
+                                             false, &js->placed, &js->oerr);
+    else if (js->orc == TOKENRING_OK)
+        js->orc = tr_fail(&js->oerr, TOKENRING_E_IMPOSSIBLE, "not planned");
+    if (js->orc == TOKENRING_E_NOMEM || js->orc == TOKENRING_E_INVAL)
+        return tr_fail(err, js->orc, "%s", js->oerr.message);
+    if (js->rp && js->crc == TOKENRING_OK) {
         /* Cassandra's tokens (ascending) and their projections (ascending too) */
-        for (size_t i = 0; i < T; i++)
-            cass[i] = project128(cass128[i]);
-        sp.cass128 = cass128;
-        sp.cassm = cass;
-        sp.ncass = num_tokens;
+        for (size_t i = 0; i < num_tokens; i++)
+            js->cass[i] = project128(js->cass128[i]);
+        js->sp.cass128 = js->cass128;
+        js->sp.cassm = js->cass;
+        js->sp.ncass = num_tokens;
     }
-    if (orc != TOKENRING_OK && crc != TOKENRING_OK) {
+    if (js->orc != TOKENRING_OK && js->crc != TOKENRING_OK)
         /* Nothing fits (every range of the ring too narrow to split). */
-        rc = tr_fail(err, orc, "%s", oerr.message);
-        goto out;
-    }
-    if ((rc = tokenring_topology_clone(&work, topology)) != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "out of memory in the allocator");
-        goto out;
-    }
-    if (rp) {
+        return tr_fail(err, js->orc, "%s", js->oerr.message);
+    return TOKENRING_OK;
+}
+
+/* The topology the candidates are tried on: the cluster with the node joined, with the
+ * plan's tokens, else Cassandra's (each candidate then replaces them). */
+static int join_work(join_state *js, size_t T, const tokenring_topology *topology,
+                     const char *name, const char *datacenter, const char *rack,
+                     tokenring_error *err)
+{
+    space *sp = &js->sp;
+    int rc = tokenring_topology_clone(&js->work, topology);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "out of memory in the allocator");
+    if (js->rp) {
         /* the node enters with the plan's images, else Cassandra's tokens (as for
          * Murmur3; each candidate then replaces them) */
-        if (orc == TOKENRING_OK)
+        if (js->orc == TOKENRING_OK)
             for (size_t i = 0; i < T; i++)
-                sp.buf[i] = from_plan(&sp, ours[i]);
+                sp->buf[i] = from_plan(sp, js->ours[i]);
         else
-            memcpy(sp.buf, cass128, T * sizeof *sp.buf);
-        rc = tokenring_topology_add_node128(work, name, datacenter, rack, sp.buf, T, err);
+            memcpy(sp->buf, js->cass128, T * sizeof *sp->buf);
+        rc = tokenring_topology_add_node128(js->work, name, datacenter, rack, sp->buf, T, err);
     } else {
-        rc = tokenring_topology_add_node(work, name, datacenter, rack,
-                                         orc == TOKENRING_OK ? ours : cass, T, err);
+        rc = tokenring_topology_add_node(js->work, name, datacenter, rack,
+                                         js->orc == TOKENRING_OK ? js->ours : js->cass, T,
+                                         err);
     }
-    if (rc != TOKENRING_OK && rc != TOKENRING_E_NOMEM && orc != TOKENRING_OK && !one_step &&
-        (!rp || projected)) {
+    if (rc != TOKENRING_OK && rc != TOKENRING_E_NOMEM && js->orc != TOKENRING_OK &&
+        !js->one_step && (!js->rp || js->projected)) {
         /* by default: Cassandra's tokens are held by a joining node (Cassandra does not
          * see those); the allocator's plan instead */
-        orc = tr_allocate_join_candidate(ours, num_tokens, plan_topo, datacenter, rack,
-                                         plan_rf, simple, few, NULL, 0, false, &placed, &oerr);
-        if (orc == TOKENRING_E_NOMEM)
-            goto nomem;
-        if (orc == TOKENRING_OK && rp) {
+        js->orc = tr_allocate_join_candidate(js->ours, (uint32_t)T, js->plan_topo, datacenter,
+                                             rack, js->plan_rf, js->simple, js->few, NULL, 0,
+                                             false, &js->placed, &js->oerr);
+        if (js->orc == TOKENRING_E_NOMEM)
+            return join_nomem(err);
+        if (js->orc == TOKENRING_OK && js->rp) {
             for (size_t i = 0; i < T; i++)
-                sp.buf[i] = from_plan(&sp, ours[i]);
-            rc = tokenring_topology_add_node128(work, name, datacenter, rack, sp.buf, T, err);
-        } else if (orc == TOKENRING_OK) {
-            rc = tokenring_topology_add_node(work, name, datacenter, rack, ours, T, err);
+                sp->buf[i] = from_plan(sp, js->ours[i]);
+            rc = tokenring_topology_add_node128(js->work, name, datacenter, rack, sp->buf, T,
+                                                err);
+        } else if (js->orc == TOKENRING_OK) {
+            rc = tokenring_topology_add_node(js->work, name, datacenter, rack, js->ours, T,
+                                             err);
         }
     }
-    if (rc != TOKENRING_OK) {
-        if (rc == TOKENRING_E_NOMEM)
-            rc = tr_fail(err, rc, "out of memory in the allocator");
-        goto out;
-    }
+    if (rc == TOKENRING_E_NOMEM)
+        rc = tr_fail(err, rc, "out of memory in the allocator");
+    return rc;
+}
+
+/* Each candidate tried on the work topology; js->best the best of them (NULL: none). */
+static int join_choose(join_state *js, uint32_t num_tokens, const char *name,
+                       const char *datacenter, const char *rack, tokenring_error *err)
+{
+    score sx;
     int tr;
-    if (crc == TOKENRING_OK) {
-        tr = try_candidate(&sc, work, &sp, name, cass, num_tokens, repl, datacenter, simple,
-                           rf);
+    if (js->crc == TOKENRING_OK) {
+        tr = try_candidate(&js->sc, js->work, &js->sp, name, js->cass, num_tokens, js->repl,
+                           datacenter, js->simple, js->rf);
         if (tr < 0)
-            goto nomem;
+            return join_nomem(err);
         if (tr == 0) {
-            have_c = true;
-            best = cass;
-            sb = sc;
+            js->have_c = true;
+            js->best = js->cass;
+            js->sb = js->sc;
         }
     }
     /* The allocator's own plan while the group is small (the first rf + 1 nodes: primary
@@ -872,19 +950,19 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
      * Once the group is larger, a different greedy plan at every join leaves ranges
      * that serve later joins worse than Cassandra's (the baseline, built node by node,
      * showed it), so only Cassandra's tokens refined compete. */
-    if (orc == TOKENRING_OK &&
-        (!have_c || (group <= (size_t)rf + 1 && !few_per_node) || few)) {
-        tr = try_candidate(&sx, work, &sp, name, ours, num_tokens, repl, datacenter, simple,
-                           rf);
+    if (js->orc == TOKENRING_OK &&
+        (!js->have_c || (js->group <= (size_t)js->rf + 1 && !js->few_per_node) || js->few)) {
+        tr = try_candidate(&sx, js->work, &js->sp, name, js->ours, num_tokens, js->repl,
+                           datacenter, js->simple, js->rf);
         if (tr < 0)
-            goto nomem;
-        if (tr == 0 && (!have_c || score_dominates(&sx, &sc)) &&
-            (!best || score_better(&sx, &sb))) {
-            best = ours;
-            sb = sx;
+            return join_nomem(err);
+        if (tr == 0 && (!js->have_c || score_dominates(&sx, &js->sc)) &&
+            (!js->best || score_better(&sx, &js->sb))) {
+            js->best = js->ours;
+            js->sb = sx;
         }
     }
-    if (have_c && !few_per_node) {
+    if (js->have_c && !js->few_per_node) {
         /* Cassandra's tokens, each moved towards the allocator's optimum (8 rounds: fewer
          * or several variants changed nothing or made the baseline worse), then brought
          * back half way along its move. At a large datacenter the full moves rarely change
@@ -907,60 +985,86 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
          * nodes x 3 racks: 1.015 / 0.985 against 1.000 / 1.000; Cassandra 1.030 / 0.970).
          * The last node's figures stay close to chaotic (doc/performance.md, "Balance node
          * by node"). */
-        int64_t *rf_k = refined;
-        int rrc = projected || !rp
-                      ? tr_allocate_join_candidate(rf_k, num_tokens, plan_topo, datacenter,
-                                                   rack, plan_rf, simple, false, cass, 8, true,
-                                                   NULL, NULL)
+        int64_t *rf_k = js->refined;
+        int rrc = js->projected || !js->rp
+                      ? tr_allocate_join_candidate(rf_k, num_tokens, js->plan_topo, datacenter,
+                                                   rack, js->plan_rf, js->simple, false,
+                                                   js->cass, 8, true, NULL, NULL)
                       : TOKENRING_E_IMPOSSIBLE;
         if (rrc == TOKENRING_E_NOMEM)
-            goto nomem;
+            return join_nomem(err);
         if (rrc == TOKENRING_OK) {
-            tr = try_candidate(&sx, work, &sp, name, rf_k, num_tokens, repl, datacenter,
-                               simple, rf);
+            tr = try_candidate(&sx, js->work, &js->sp, name, rf_k, num_tokens, js->repl,
+                               datacenter, js->simple, js->rf);
             if (tr < 0)
-                goto nomem;
-            if (tr == 0 && score_dominates(&sx, &sc) && score_better(&sx, &sb)) {
-                best = rf_k;
-                sb = sx;
+                return join_nomem(err);
+            if (tr == 0 && score_dominates(&sx, &js->sc) && score_better(&sx, &js->sb)) {
+                js->best = rf_k;
+                js->sb = sx;
             }
         }
     }
-    if (!best) {
+    return TOKENRING_OK;
+}
+
+static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32_t num_tokens,
+                         const tokenring_topology *topology, const char *name,
+                         const char *datacenter, const char *rack,
+                         const tokenring_replication *keyspace, int32_t local_rf,
+                         uint32_t release, uint32_t flags, tokenring_limits *lim,
+                         tokenring_error *err)
+{
+    join_state js;
+    memset(&js, 0, sizeof js);
+    js.rp = out128 != NULL;
+    int rc = join_check(&js, num_tokens, topology, name, datacenter, rack, keyspace, local_rf,
+                        release, flags, lim, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    size_t T = num_tokens;
+    rc = join_group(&js, num_tokens, topology, keyspace, datacenter, err);
+    if (rc == TOKENRING_OK)
+        rc = join_alloc(&js, T, topology, err);
+    if (rc == TOKENRING_OK)
+        rc = join_candidates(&js, num_tokens, topology, name, datacenter, rack, keyspace,
+                             local_rf, release, lim, err);
+    if (rc == TOKENRING_OK)
+        rc = join_work(&js, T, topology, name, datacenter, rack, err);
+    if (rc == TOKENRING_OK)
+        rc = join_choose(&js, num_tokens, name, datacenter, rack, err);
+    if (rc == TOKENRING_OK && !js.best)
         rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                     "no usable tokens for node '%s' in datacenter '%s' (%s)", name, datacenter,
-                     orc != TOKENRING_OK ? oerr.message : "its tokens are held by another node");
-        goto out;
+                     "no usable tokens for node '%s' in datacenter '%s' (%s)", name,
+                     datacenter,
+                     js.orc != TOKENRING_OK ? js.oerr.message
+                                            : "its tokens are held by another node");
+    if (rc == TOKENRING_OK) {
+        qsort(js.best, T, sizeof *js.best, tr_cmp_i64);
+        if (js.rp) {
+            /* the images, ascending as the plan (the projection keeps the order) */
+            for (size_t i = 0; i < T; i++)
+                out128[i] = from_plan(&js.sp, js.best[i]);
+        } else {
+            memcpy(tokens_out, js.best, T * sizeof *js.best);
+        }
     }
-    qsort(best, T, sizeof *best, cmp_i64);
-    if (rp) {
-        /* the images, ascending as the plan (the projection keeps the order) */
-        for (size_t i = 0; i < T; i++)
-            out128[i] = from_plan(&sp, best[i]);
-    } else {
-        memcpy(tokens_out, best, T * sizeof *best);
-    }
-    rc = TOKENRING_OK;
-    goto out;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-out:
-    tokenring_topology_free(work);
-    tokenring_topology_free(projected);
-    tokenring_replication_free(own_repl);
-    tr_free(ours);
-    tr_free(cass);
-    tr_free(refined);
-    tr_free(cass128);
-    tr_free(sp.buf);
+    join_free(&js);
     return rc;
 }
 #undef allocate_join
-#undef cmp_i64
 #undef cmp_ptok
 #undef cmp_ptok_node
 #undef evaluate_join
 #undef from_plan
+#undef join_alloc
+#undef join_candidates
+#undef join_check
+#undef join_choose
+#undef join_free
+#undef join_group
+#undef join_nomem
+#undef join_state
+#undef join_work
 #undef project128
 #undef project_topology
 #undef ptok
@@ -979,7 +1083,6 @@ out:
 #define anode allocator_anode
 #define cand allocator_cand
 #define cmp_excess allocator_cmp_excess
-#define cmp_i64 allocator_cmp_i64
 #define count_node allocator_count_node
 #define delta allocator_delta
 #define ensure_racks allocator_ensure_racks
@@ -987,12 +1090,19 @@ out:
 #define ensure_slot allocator_ensure_slot
 #define evaluate allocator_evaluate
 #define frac_to_offset allocator_frac_to_offset
+#define group_add_planned allocator_group_add_planned
+#define group_free allocator_group_free
+#define group_init allocator_group_init
+#define group_output allocator_group_output
+#define group_place allocator_group_place
+#define group_refine allocator_group_refine
+#define group_ring allocator_group_ring
+#define group_taken allocator_group_taken
 #define heap_down allocator_heap_down
 #define heap_up allocator_heap_up
 #define hent allocator_hent
 #define hent_before allocator_hent_before
 #define hist_add allocator_hist_add
-#define i128 allocator_i128
 #define in_group allocator_in_group
 #define in_set allocator_in_set
 #define insert_token allocator_insert_token
@@ -1006,6 +1116,7 @@ out:
 #define place_node allocator_place_node
 #define plan_group allocator_plan_group
 #define plan_opts allocator_plan_opts
+#define plan_state allocator_plan_state
 #define queue_candidate allocator_queue_candidate
 #define rack_id allocator_rack_id
 #define recompute_all allocator_recompute_all
@@ -1021,7 +1132,6 @@ out:
 #define tset_grow allocator_tset_grow
 #define tset_has allocator_tset_has
 #define tset_remove allocator_tset_remove
-#define u128 allocator_u128
 #define walk allocator_walk
 #define water_fill allocator_water_fill
 #line 1 "lib/allocator.c"
@@ -1053,6 +1163,7 @@ out:
 #line 27 "lib/allocator.c"
 #line 28 "lib/allocator.c"
 #line 29 "lib/allocator.c"
+#line 30 "lib/allocator.c"
 
 /* Split points come from double arithmetic: no fused multiply-adds (Clang contracts
  * a * b + c by default on ARM64 and WebAssembly, GCC in GNU modes), so that every
@@ -1063,8 +1174,6 @@ out:
 #pragma GCC optimize("fp-contract=off")
 #endif
 
-__extension__ typedef unsigned __int128 u128;
-__extension__ typedef __int128 i128;
 
 #define NIL UINT32_MAX
 #define TWO64 18446744073709551616.0
@@ -1157,7 +1266,7 @@ static void tset_remove(tset *s, int64_t t)
 /* ------------------------------------------------------------------- model */
 
 typedef struct anode {
-    i128 own;          /* exact effective ownership (token values) */
+    tr_i128 own;          /* exact effective ownership (token values) */
     uint32_t tokens;   /* tokens in the datacenter ring */
     uint32_t rack;
 } anode;
@@ -1229,11 +1338,11 @@ static void model_free(model *m)
     tr_free(m->taken.used);
 }
 
-static u128 slot_width(const model *m, uint32_t s)
+static tr_u128 slot_width(const model *m, uint32_t s)
 {
     if (m->ring_count == 1)
-        return (u128)1 << 64;
-    return (u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
+        return (tr_u128)1 << 64;
+    return (tr_u128)(uint64_t)((uint64_t)m->tok[s] - (uint64_t)m->tok[m->prev[s]]);
 }
 
 static void hist_add(model *m, uint32_t len, int delta)
@@ -1328,9 +1437,9 @@ static void recompute_all(model *m, uint32_t u)
         m->wl[s] = walk(m, s, NIL, NIL, m->rs + (size_t)s * m->rfcap, &cnt);
         m->rsn[s] = (uint8_t)cnt;
         hist_add(m, m->wl[s], +1);
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         for (uint32_t k = 0; k < cnt; k++)
-            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (i128)w;
+            m->nodes[m->rs[(size_t)s * m->rfcap + k]].own += (tr_i128)w;
     }
 }
 
@@ -1464,7 +1573,7 @@ static bool in_set(const uint32_t *s, uint32_t n, uint32_t x)
 static bool evaluate(model *m, uint32_t j, uint32_t u, double uw, delta *d, uint32_t *tmp,
                      cand *out)
 {
-    u128 W = slot_width(m, j);
+    tr_u128 W = slot_width(m, j);
     if (W < 2)
         return false;
     /* Next to one of u's own tokens a new token of u changes no replica set: useless, and
@@ -1594,19 +1703,19 @@ static int ensure_slot(model *m)
 }
 
 /* Replaces slot s's replica set by a fresh walk, updating ownership. */
-static void refresh_slot(model *m, uint32_t s, u128 old_width)
+static void refresh_slot(model *m, uint32_t s, tr_u128 old_width)
 {
     uint32_t *rs = m->rs + (size_t)s * m->rfcap;
     for (uint32_t k = 0; k < m->rsn[s]; k++)
-        m->nodes[rs[k]].own -= (i128)old_width;
+        m->nodes[rs[k]].own -= (tr_i128)old_width;
     uint32_t cnt;
     hist_add(m, m->wl[s], -1);
     m->wl[s] = walk(m, s, NIL, NIL, rs, &cnt);
     m->rsn[s] = (uint8_t)cnt;
     hist_add(m, m->wl[s], +1);
-    u128 w = slot_width(m, s);
+    tr_u128 w = slot_width(m, s);
     for (uint32_t k = 0; k < cnt; k++)
-        m->nodes[rs[k]].own += (i128)w;
+        m->nodes[rs[k]].own += (tr_i128)w;
 }
 
 /* Inserts token `t` of node u before slot j (t inside (prev(j), j)); ring parameters must
@@ -1631,7 +1740,7 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
         return s;
     }
     /* Ranges whose walk reached j: remember them (walking back), then relink. */
-    u128 wj_old = slot_width(m, j);
+    tr_u128 wj_old = slot_width(m, j);
     uint32_t p = m->prev[j];
     m->prev[s] = p;
     m->next[s] = j;
@@ -1640,9 +1749,9 @@ static uint32_t insert_token(model *m, uint32_t j, int64_t t, uint32_t u)
     m->ring_count++;
     m->nodes[u].tokens++;
     /* j keeps its set but shrinks. */
-    u128 wj_new = slot_width(m, j);
+    tr_u128 wj_new = slot_width(m, j);
     for (uint32_t k = 0; k < m->rsn[j]; k++)
-        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (i128)(wj_old - wj_new);
+        m->nodes[m->rs[(size_t)j * m->rfcap + k]].own -= (tr_i128)(wj_old - wj_new);
     refresh_slot(m, s, 0);
     /* Earlier ranges within the longest walk: refresh those whose walk reached j. */
     uint32_t q = p;
@@ -1714,7 +1823,7 @@ static bool refine_slot(model *m, uint32_t p, bool keep_apart)
         return false;
     tset_remove(&m->taken, m->tok[p]);
     tset_add(&m->taken, nt);
-    i128 d = (i128)step;
+    tr_i128 d = (tr_i128)step;
     for (uint32_t i = 0; i < an; i++)
         m->nodes[A[i]].own += d;
     for (uint32_t i = 0; i < bn; i++)
@@ -1901,9 +2010,9 @@ static int node_targets(model *m, uint32_t u, uint32_t T)
 static uint32_t place_neutral(model *m, uint32_t u, bool *nomem)
 {
     uint32_t best = NIL;
-    u128 bw = 0;
+    tr_u128 bw = 0;
     for (uint32_t s = m->nfirst[u]; s != NIL; s = m->nnext[s]) {
-        u128 w = slot_width(m, s);
+        tr_u128 w = slot_width(m, s);
         if (w >= 2 && w > bw) {
             bw = w;
             best = s;
@@ -2053,7 +2162,7 @@ static int place_node(model *m, scratch *sc, uint32_t u, uint32_t T, bool refine
             }
             uint32_t j = top.slot;
             uint64_t start = (uint64_t)m->tok[m->prev[j]];
-            u128 W = slot_width(m, j);
+            tr_u128 W = slot_width(m, j);
             uint64_t x = c.x;
             int64_t tk = (int64_t)(start + x);
             /* Step off tokens of other datacenters (or planned ones). */
@@ -2127,7 +2236,7 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
             return -1;
         sc->mine[t] = ns;
     }
-    i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
+    tr_i128 *moved_by = NULL; /* halfway: each token's total move (steps fit int64 each) */
     if (halfway && !(moved_by = tr_calloc(T, sizeof *moved_by)))
         return -1;
     for (int round = 0; round < rounds; round++) {
@@ -2165,12 +2274,6 @@ static int place_given(model *m, scratch *sc, uint32_t u, uint32_t T, const int6
 }
 
 /* ------------------------------------------------------------------ entry points */
-
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
 
 static uint32_t rack_id(char ***names, size_t *ncount, const char *rack)
 {
@@ -2254,6 +2357,249 @@ static bool in_group(const tokenring_node_info *info, const char *dc, const char
     return strcmp(info->datacenter, dc) == 0 && (!rack || strcmp(info->rack, rack) == 0);
 }
 
+/* The state of one plan_group() call: the model of the group's ring, the placement
+ * scratch, the rack names met, and the model ids and slots of the planned nodes.
+ * group_init() sets it up (allocating nothing), group_free() releases all of it. */
+typedef struct plan_state {
+    model m;
+    scratch sc;
+    char **rack_names;
+    size_t rack_n;
+    uint32_t *planned; /* model node ids of the planned nodes */
+    uint32_t *pslots;  /* their slots, count * T */
+} plan_state;
+
+static void group_init(plan_state *g, int32_t rf, uint32_t even_slot, uint32_t even_slots,
+                       const plan_opts *po, tr_progress *pg, tokenring_error *err)
+{
+    memset(g, 0, sizeof *g);
+    g->m.cur_u = NIL;
+    g->m.neutral_fill = po->neutral_fill;
+    g->m.stop_no_gain = po->stop_no_gain;
+    g->m.rf = rf;
+    g->m.rfcap = (uint32_t)rf;
+    g->m.head = NIL;
+    g->m.even_slot = even_slot;
+    g->m.even_slots = even_slots;
+    g->sc.pg = pg;
+    g->sc.err = err;
+}
+
+static void group_free(plan_state *g)
+{
+    for (size_t i = 0; i < g->rack_n; i++)
+        tr_free(g->rack_names[i]);
+    tr_free(g->rack_names);
+    tr_free(g->planned);
+    tr_free(g->pslots);
+    tr_free(g->sc.d);
+    tr_free(g->sc.tmp);
+    tr_free(g->sc.heap);
+    model_free(&g->m);
+}
+
+/* Phase 1: every token of the topology and of `shared` is taken. TOKENRING_E_NOMEM: out
+ * of memory (err not filled). */
+static int group_taken(plan_state *g, const tokenring_topology *topology,
+                       const tset *shared)
+{
+    size_t tn = tokenring_topology_node_count(topology);
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        for (size_t k = 0; k < info.token_count; k++)
+            if (tset_add(&g->m.taken, info.tokens[k]))
+                return TOKENRING_E_NOMEM;
+    }
+    for (size_t i = 0; i < shared->cap; i++)
+        if (shared->used[i] && tset_add(&g->m.taken, shared->keys[i]))
+            return TOKENRING_E_NOMEM;
+    return 0;
+}
+
+/* Phase 2: the group's nodes and tokens, sorted into one ring, with room for `more`
+ * planned slots. TOKENRING_E_NOMEM: out of memory (err not filled). */
+static int group_ring(plan_state *g, const tokenring_topology *topology,
+                      const char *datacenter, const char *only_rack, const plan_opts *po,
+                      size_t more)
+{
+    model *m = &g->m;
+    size_t tn = tokenring_topology_node_count(topology);
+    size_t dc_tokens = 0;
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (in_group(&info, datacenter, only_rack, po))
+            dc_tokens += info.token_count;
+    }
+    int64_t *pairs_t = tr_reallocarray(NULL, dc_tokens + 1, sizeof *pairs_t);
+    if (!pairs_t)
+        return TOKENRING_E_NOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (!in_group(&info, datacenter, only_rack, po))
+            continue;
+        uint32_t r = rack_id(&g->rack_names, &g->rack_n, po->simple ? "" : info.rack);
+        if (r == NIL || ensure_racks(m, g->rack_n)) {
+            tr_free(pairs_t);
+            return TOKENRING_E_NOMEM;
+        }
+        m->rack_count = (uint32_t)g->rack_n;
+        uint32_t id = add_model_node(m, r);
+        if (id == NIL) {
+            tr_free(pairs_t);
+            return TOKENRING_E_NOMEM;
+        }
+        for (size_t j = 0; j < info.token_count; j++) {
+            /* encode node in a side table: slot order = sorted order below */
+            pairs_t[k++] = info.tokens[j];
+        }
+        m->nodes[id].tokens = (uint32_t)info.token_count;
+    }
+    qsort(pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
+    if (reserve_slots(m, k + more + 1)) {
+        tr_free(pairs_t);
+        return TOKENRING_E_NOMEM;
+    }
+    /* Owner of each sorted token: search each node's tokens. */
+    for (size_t i = 0, id = 0; i < tn; i++) {
+        tokenring_node_info info;
+        tokenring_topology_node(&info, topology, i);
+        if (!in_group(&info, datacenter, only_rack, po))
+            continue;
+        for (size_t j = 0; j < info.token_count; j++) {
+            int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, tr_cmp_i64);
+            m->node[hit - pairs_t] = (uint32_t)id;
+        }
+        id++;
+    }
+    for (size_t i = 0; i < k; i++) {
+        m->tok[i] = pairs_t[i];
+        m->next[i] = (uint32_t)((i + 1) % k);
+        m->prev[i] = (uint32_t)((i + k - 1) % k);
+    }
+    for (size_t i = 0; i < k; i++) {
+        m->nnext[i] = m->nfirst[m->node[i]];
+        m->nfirst[m->node[i]] = (uint32_t)i;
+    }
+    m->slots = k;
+    m->ring_count = k;
+    m->head = k ? 0 : NIL;
+    tr_free(pairs_t);
+    return 0;
+}
+
+/* Phase 3: the planned nodes join the model (no tokens yet), with the scratch the
+ * placement needs. TOKENRING_E_NOMEM: out of memory (err not filled). */
+static int group_add_planned(plan_state *g, const char *const *racks, size_t count,
+                             uint32_t num_tokens, const plan_opts *po)
+{
+    model *m = &g->m;
+    g->planned = tr_calloc(count, sizeof *g->planned);
+    g->pslots = tr_calloc(count * (size_t)num_tokens, sizeof *g->pslots);
+    g->sc.tmp = tr_calloc((size_t)m->rfcap + 1, sizeof *g->sc.tmp);
+    if (!g->planned || !g->pslots || !g->sc.tmp)
+        return TOKENRING_E_NOMEM;
+    for (size_t i = 0; i < count; i++) {
+        uint32_t r = rack_id(&g->rack_names, &g->rack_n, po->simple ? "" : racks[i]);
+        if (r == NIL || ensure_racks(m, g->rack_n))
+            return TOKENRING_E_NOMEM;
+        m->rack_count = (uint32_t)g->rack_n;
+        uint32_t id = add_model_node(m, r);
+        if (id == NIL)
+            return TOKENRING_E_NOMEM;
+        g->planned[i] = id;
+    }
+    if (po->equal_share && m->node_count > count) {
+        /* the others' mean token count: an equal share per node */
+        double sum = 0;
+        for (size_t i = 0; i + count < m->node_count; i++)
+            sum += m->nodes[i].tokens;
+        m->u_weight = sum / (double)(m->node_count - count);
+    }
+    return 0;
+}
+
+/* Phase 4: each planned node takes its tokens in turn. A status code;
+ * TOKENRING_E_NOMEM with err not filled (the caller fills it). */
+static int group_place(plan_state *g, uint32_t num_tokens, size_t count,
+                       const char *datacenter, const plan_opts *po, tr_progress *pg,
+                       tokenring_error *err)
+{
+    model *m = &g->m;
+    for (size_t i = 0; i < count; i++) {
+        g->sc.mine = g->pslots + i * num_tokens;
+        uint64_t before = pg ? pg->done : 0;
+        int prc = po->given ? place_given(m, &g->sc, g->planned[i], num_tokens, po->given,
+                                          po->refine_rounds, po->halfway)
+                            : place_node(m, &g->sc, g->planned[i], num_tokens, true);
+        if (prc < 0)
+            return TOKENRING_E_NOMEM;
+        if (prc == 2)
+            return TOKENRING_E_CANCELLED;
+        if (pg)
+            pg->done = before + num_tokens; /* evenly spaced nodes report nothing */
+        if (prc > 0 && po->given)
+            return tr_fail(err, TOKENRING_E_EXISTS, "a given token is already in the ring");
+        if (prc > 0) {
+            uint32_t placed = m->nodes[g->planned[i]].tokens;
+            if (po->placed_out)
+                *po->placed_out = placed;
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "no room left in datacenter '%s' for %u more tokens: node %zu of "
+                           "the plan fits only %u (one per range of the %zu-token ring that "
+                           "is not next to its own tokens)",
+                           datacenter, num_tokens, i + 1, placed, m->ring_count - placed);
+        }
+    }
+    return TOKENRING_OK;
+}
+
+/* Phase 5: joint refinement of every planned token against the final datacenter. A
+ * status code; TOKENRING_E_NOMEM with err not filled. */
+static int group_refine(plan_state *g, size_t total, tr_progress *pg, tokenring_error *err)
+{
+    model *m = &g->m;
+    recompute_all(m, NIL);
+    if (set_targets(m))
+        return TOKENRING_E_NOMEM;
+    uint64_t base = pg ? pg->total : 0;
+    for (int round = 0; round < 2000; round++) {
+        if (pg) {
+            pg->total = base + (uint64_t)round + 1;
+            int rc = tr_progress_report(pg, "token allocation", err);
+            if (rc != TOKENRING_OK)
+                return rc;
+            pg->done++;
+        }
+        size_t moved = 0;
+        for (size_t t = 0; t < total; t++)
+            moved += refine_slot(m, g->pslots[t], true);
+        if (moved == 0)
+            break;
+    }
+    return TOKENRING_OK;
+}
+
+/* Phase 6: each planned node's tokens, ascending, into tokens_out and `shared`.
+ * TOKENRING_E_NOMEM: out of memory (err not filled). */
+static int group_output(const plan_state *g, int64_t *tokens_out, uint32_t num_tokens,
+                        size_t count, tset *shared)
+{
+    for (size_t i = 0; i < count; i++) {
+        int64_t *o = tokens_out + i * num_tokens;
+        for (uint32_t t = 0; t < num_tokens; t++)
+            o[t] = g->m.tok[g->pslots[i * num_tokens + t]];
+        qsort(o, num_tokens, sizeof *o, tr_cmp_i64);
+        for (uint32_t t = 0; t < num_tokens; t++)
+            if (tset_add(shared, o[t]))
+                return TOKENRING_E_NOMEM;
+    }
+    return 0;
+}
+
 /* Plans `count` nodes of one group: the whole datacenter (only_rack NULL) or one rack's
  * own ring (only_rack set, rf 1). `shared` holds tokens planned by earlier groups and
  * receives this group's. */
@@ -2264,199 +2610,23 @@ static int plan_group(int64_t *tokens_out, uint32_t num_tokens,
                       tset *shared, const plan_opts *po, tr_progress *pg,
                       tokenring_error *err)
 {
-    model m;
-    memset(&m, 0, sizeof m);
-    m.cur_u = NIL;
-    m.neutral_fill = po->neutral_fill;
-    m.stop_no_gain = po->stop_no_gain;
-    m.rf = rf;
-    m.rfcap = (uint32_t)rf;
-    m.head = NIL;
-    scratch sc;
-    memset(&sc, 0, sizeof sc);
-    sc.pg = pg;
-    sc.err = err;
-    char **rack_names = NULL;
-    size_t rack_n = 0;
-    uint32_t *planned = NULL; /* model node ids of the planned nodes */
-    uint32_t *pslots = NULL;  /* their slots, count * T */
-
-    int rc = TOKENRING_E_NOMEM;
-    m.even_slot = even_slot;
-    m.even_slots = even_slots;
-    size_t tn = tokenring_topology_node_count(topology);
-    for (size_t i = 0; i < tn; i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, topology, i);
-        for (size_t k = 0; k < info.token_count; k++)
-            if (tset_add(&m.taken, info.tokens[k]))
-                goto nomem;
-    }
-    for (size_t i = 0; i < shared->cap; i++)
-        if (shared->used[i] && tset_add(&m.taken, shared->keys[i]))
-            goto nomem;
-    /* The datacenter's nodes and tokens, sorted into one ring. */
-    size_t dc_tokens = 0;
-    for (size_t i = 0; i < tn; i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, topology, i);
-        if (in_group(&info, datacenter, only_rack, po))
-            dc_tokens += info.token_count;
-    }
-    {
-        int64_t *pairs_t = tr_reallocarray(NULL, dc_tokens + 1, sizeof *pairs_t);
-        if (!pairs_t)
-            goto nomem;
-        size_t k = 0;
-        for (size_t i = 0; i < tn; i++) {
-            tokenring_node_info info;
-            tokenring_topology_node(&info, topology, i);
-            if (!in_group(&info, datacenter, only_rack, po))
-                continue;
-            uint32_t r = rack_id(&rack_names, &rack_n, po->simple ? "" : info.rack);
-            if (r == NIL || ensure_racks(&m, rack_n)) {
-                tr_free(pairs_t);
-                goto nomem;
-            }
-            m.rack_count = (uint32_t)rack_n;
-            uint32_t id = add_model_node(&m, r);
-            if (id == NIL) {
-                tr_free(pairs_t);
-                goto nomem;
-            }
-            for (size_t j = 0; j < info.token_count; j++) {
-                /* encode node in a side table: slot order = sorted order below */
-                pairs_t[k++] = info.tokens[j];
-            }
-            m.nodes[id].tokens = (uint32_t)info.token_count;
-        }
-        qsort(pairs_t, k, sizeof *pairs_t, cmp_i64);
-        if (reserve_slots(&m, k + count * (size_t)num_tokens + 1)) {
-            tr_free(pairs_t);
-            goto nomem;
-        }
-        /* Owner of each sorted token: search each node's tokens. */
-        for (size_t i = 0, id = 0; i < tn; i++) {
-            tokenring_node_info info;
-            tokenring_topology_node(&info, topology, i);
-            if (!in_group(&info, datacenter, only_rack, po))
-                continue;
-            for (size_t j = 0; j < info.token_count; j++) {
-                int64_t *hit = bsearch(&info.tokens[j], pairs_t, k, sizeof *pairs_t, cmp_i64);
-                m.node[hit - pairs_t] = (uint32_t)id;
-            }
-            id++;
-        }
-        for (size_t i = 0; i < k; i++) {
-            m.tok[i] = pairs_t[i];
-            m.next[i] = (uint32_t)((i + 1) % k);
-            m.prev[i] = (uint32_t)((i + k - 1) % k);
-        }
-        for (size_t i = 0; i < k; i++) {
-            m.nnext[i] = m.nfirst[m.node[i]];
-            m.nfirst[m.node[i]] = (uint32_t)i;
-        }
-        m.slots = k;
-        m.ring_count = k;
-        m.head = k ? 0 : NIL;
-        tr_free(pairs_t);
-    }
-    planned = tr_calloc(count, sizeof *planned);
-    pslots = tr_calloc(count * (size_t)num_tokens, sizeof *pslots);
-    sc.tmp = tr_calloc((size_t)m.rfcap + 1, sizeof *sc.tmp);
-    if (!planned || !pslots || !sc.tmp)
-        goto nomem;
-    for (size_t i = 0; i < count; i++) {
-        uint32_t r = rack_id(&rack_names, &rack_n, po->simple ? "" : racks[i]);
-        if (r == NIL || ensure_racks(&m, rack_n))
-            goto nomem;
-        m.rack_count = (uint32_t)rack_n;
-        uint32_t id = add_model_node(&m, r);
-        if (id == NIL)
-            goto nomem;
-        planned[i] = id;
-    }
-    if (po->equal_share && m.node_count > count) {
-        /* the others' mean token count: an equal share per node */
-        double sum = 0;
-        for (size_t i = 0; i + count < m.node_count; i++)
-            sum += m.nodes[i].tokens;
-        m.u_weight = sum / (double)(m.node_count - count);
-    }
-    for (size_t i = 0; i < count; i++) {
-        sc.mine = pslots + i * num_tokens;
-        uint64_t before = pg ? pg->done : 0;
-        int prc = po->given ? place_given(&m, &sc, planned[i], num_tokens, po->given,
-                                          po->refine_rounds, po->halfway)
-                            : place_node(&m, &sc, planned[i], num_tokens, true);
-        if (prc < 0)
-            goto nomem;
-        if (prc == 2) {
-            rc = TOKENRING_E_CANCELLED;
-            goto done;
-        }
-        if (pg)
-            pg->done = before + num_tokens; /* evenly spaced nodes report nothing */
-        if (prc > 0 && po->given) {
-            rc = tr_fail(err, TOKENRING_E_EXISTS, "a given token is already in the ring");
-            goto done;
-        }
-        if (prc > 0) {
-            uint32_t placed = m.nodes[planned[i]].tokens;
-            if (po->placed_out)
-                *po->placed_out = placed;
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "no room left in datacenter '%s' for %u more tokens: node %zu of "
-                         "the plan fits only %u (one per range of the %zu-token ring that is "
-                         "not next to its own tokens)",
-                         datacenter, num_tokens, i + 1, placed, m.ring_count - placed);
-            goto done;
-        }
-    }
-    if (!(flags & TOKENRING_ALLOCATE_NODE_BY_NODE) && m.ring_count >= 3) {
-        /* Joint refinement of every planned token against the final datacenter. */
-        recompute_all(&m, NIL);
-        if (set_targets(&m))
-            goto nomem;
-        size_t total = count * (size_t)num_tokens;
-        uint64_t base = pg ? pg->total : 0;
-        for (int round = 0; round < 2000; round++) {
-            if (pg) {
-                pg->total = base + (uint64_t)round + 1;
-                if ((rc = tr_progress_report(pg, "token allocation", err)) != TOKENRING_OK)
-                    goto done;
-                pg->done++;
-            }
-            size_t moved = 0;
-            for (size_t t = 0; t < total; t++)
-                moved += refine_slot(&m, pslots[t], true);
-            if (moved == 0)
-                break;
-        }
-    }
-    for (size_t i = 0; i < count; i++) {
-        int64_t *o = tokens_out + i * num_tokens;
-        for (uint32_t t = 0; t < num_tokens; t++)
-            o[t] = m.tok[pslots[i * num_tokens + t]];
-        qsort(o, num_tokens, sizeof *o, cmp_i64);
-        for (uint32_t t = 0; t < num_tokens; t++)
-            if (tset_add(shared, o[t]))
-                goto nomem;
-    }
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
-done:
-    for (size_t i = 0; i < rack_n; i++)
-        tr_free(rack_names[i]);
-    tr_free(rack_names);
-    tr_free(planned);
-    tr_free(pslots);
-    tr_free(sc.d);
-    tr_free(sc.tmp);
-    tr_free(sc.heap);
-    model_free(&m);
+    plan_state g;
+    group_init(&g, rf, even_slot, even_slots, po, pg, err);
+    int rc = group_taken(&g, topology, shared);
+    if (rc == TOKENRING_OK)
+        rc = group_ring(&g, topology, datacenter, only_rack, po, count * (size_t)num_tokens);
+    if (rc == TOKENRING_OK)
+        rc = group_add_planned(&g, racks, count, num_tokens, po);
+    if (rc == TOKENRING_OK)
+        rc = group_place(&g, num_tokens, count, datacenter, po, pg, err);
+    if (rc == TOKENRING_OK && !(flags & TOKENRING_ALLOCATE_NODE_BY_NODE) &&
+        g.m.ring_count >= 3)
+        rc = group_refine(&g, count * (size_t)num_tokens, pg, err);
+    if (rc == TOKENRING_OK)
+        rc = group_output(&g, tokens_out, num_tokens, count, shared);
+    if (rc == TOKENRING_E_NOMEM) /* the phases leave it to this one message */
+        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in the allocator");
+    group_free(&g);
     return rc;
 }
 
@@ -2630,7 +2800,7 @@ TOKENRING_API int tokenring_allocate_tokens(int64_t *tokens_out, uint32_t num_to
                                              group <= (size_t)rf ? 1 : rf, false, true, NULL,
                                              0, false, NULL, err);
         if (jrc == TOKENRING_OK) {
-            qsort(alt, num_tokens, sizeof *alt, cmp_i64);
+            qsort(alt, num_tokens, sizeof *alt, tr_cmp_i64);
             memcpy(tokens_out, alt, num_tokens * sizeof *alt);
         }
         tr_free(alt);
@@ -2670,7 +2840,7 @@ static int allocate_nodes_joins(int64_t *tokens_out, uint32_t num_tokens,
                                         false, NULL, err);
         if (rc != TOKENRING_OK)
             break;
-        qsort(mine, num_tokens, sizeof *mine, cmp_i64);
+        qsort(mine, num_tokens, sizeof *mine, tr_cmp_i64);
         char name[48];
         size_t where, n = i + 1;
         do /* a name no node has */
@@ -2778,7 +2948,6 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef anode
 #undef cand
 #undef cmp_excess
-#undef cmp_i64
 #undef count_node
 #undef delta
 #undef ensure_racks
@@ -2786,12 +2955,19 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef ensure_slot
 #undef evaluate
 #undef frac_to_offset
+#undef group_add_planned
+#undef group_free
+#undef group_init
+#undef group_output
+#undef group_place
+#undef group_refine
+#undef group_ring
+#undef group_taken
 #undef heap_down
 #undef heap_up
 #undef hent
 #undef hent_before
 #undef hist_add
-#undef i128
 #undef in_group
 #undef in_set
 #undef insert_token
@@ -2805,6 +2981,7 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef place_node
 #undef plan_group
 #undef plan_opts
+#undef plan_state
 #undef queue_candidate
 #undef rack_id
 #undef recompute_all
@@ -2820,13 +2997,11 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #undef tset_grow
 #undef tset_has
 #undef tset_remove
-#undef u128
 #undef walk
 #undef water_fill
 
 /* ======== lib/analysis.c ======== */
 #define arena_add analysis_arena_add
-#define cmp_i64 analysis_cmp_i64
 #define dc_id analysis_dc_id
 #define grow analysis_grow
 #define in_ring_state analysis_in_ring_state
@@ -2849,29 +3024,29 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #define sat_add analysis_sat_add
 #define tok_u128 analysis_tok_u128
 #define tokens_kept_other analysis_tokens_kept_other
-#define u128 analysis_u128
 #define u128_frac analysis_u128_frac
 #define u128_out analysis_u128_out
 #define walk_other_in analysis_walk_other_in
 #line 1 "lib/analysis.c"
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Topology-change (movement) analysis and kept tokens (include/tokenring/analysis.h;
- * the balance statistics are balance.c). Built on the public ring/placement API only. */
+/* Topology-change (movement) analysis (include/tokenring/movement.h and
+ * movement_result.h) and kept tokens (tokenring_ring_tokens_kept(), ring.h; the balance
+ * statistics are balance.c). Built on the public ring/placement API only. */
 #include <stdlib.h>
 #include <string.h>
 
-#line 8 "lib/analysis.c"
 #line 9 "lib/analysis.c"
+#line 10 "lib/analysis.c"
+#line 11 "lib/analysis.c"
 
-__extension__ typedef unsigned __int128 u128;
 
-static tokenring_u128 u128_out(u128 v)
+static tokenring_u128 u128_out(tr_u128 v)
 {
     tokenring_u128 r = { (uint64_t)(v >> 64), (uint64_t)v };
     return r;
 }
 
-static double u128_frac(u128 v)
+static double u128_frac(tr_u128 v)
 {
     return (double)((long double)v / 18446744073709551616.0L);
 }
@@ -2880,13 +3055,13 @@ static double u128_frac(u128 v)
 
 typedef struct mv_range {
     int64_t start, end;
-    u128 width;
+    tr_u128 width;
     uint32_t old_off, old_count, new_off, new_count;
 } mv_range;
 
 typedef struct mv_node {
     char *name;
-    u128 before, after, gained, lost, pbefore, pafter;
+    tr_u128 before, after, gained, lost, pbefore, pafter;
     uint8_t in_before, in_after;
     uint32_t dc; /* index into the result's dc name list */
 } mv_node;
@@ -2907,7 +3082,7 @@ struct mv_span {
 
 struct mv_other {
     int partitioner;
-    u128 space;
+    tr_u128 space;
     tokenring_token128 *t128, *s128;
     size_t t128_cap;
     struct mv_span *span, *sspan;
@@ -2927,7 +3102,7 @@ struct tokenring_movement {
     size_t sample_count;
     uint32_t *pool; /* replica lists */
     size_t pool_count, pool_cap;
-    u128 changed, pchanged, streamed;
+    tr_u128 changed, pchanged, streamed;
     uint32_t samples_primary_changed, samples_replicas_changed;
     struct mv_other *other; /* other partitioners only (NULL on Murmur3, whose result is
                              * laid out as in 1.0) */
@@ -3034,12 +3209,6 @@ static uint32_t pick_source(const tokenring_movement *m, const uint32_t *old, ui
     return UINT32_MAX;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Datacenter ids shared by both rings: index into a small list of names. */
 static uint32_t dc_id(const char ***names, size_t *count, size_t *cap, const char *dc)
 {
@@ -3069,9 +3238,9 @@ static int pos_cmp(const tokenring_ring *a, size_t i, const tokenring_ring *b, s
     return tokenring_byte_token_compare(x, xl, y, yl);
 }
 
-static u128 tok_u128(tokenring_token128 t)
+static tr_u128 tok_u128(tokenring_token128 t)
 {
-    return ((u128)t.hi << 64) | t.lo;
+    return ((tr_u128)t.hi << 64) | t.lo;
 }
 
 /* One elementary boundary of two rings of another partitioner: the ring and position
@@ -3116,10 +3285,10 @@ static int record_bounds(tokenring_movement *m, const mv_bound *s, const mv_boun
     return arena_add(m, &m->other->span[2 * k + 1], b, len);
 }
 
-static u128 sat_add(u128 a, u128 b)
+static tr_u128 sat_add(tr_u128 a, tr_u128 b)
 {
-    u128 s = a + b;
-    return s < a ? ~(u128)0 : s;
+    tr_u128 s = a + b;
+    return s < a ? ~(tr_u128)0 : s;
 }
 
 /* One elementary range (start, end] with its old and new replicas and owners: adds its
@@ -3127,7 +3296,7 @@ static u128 sat_add(u128 a, u128 b)
  * streams. *added tells whether a range was appended. Returns -1 when out of memory. */
 __attribute__((always_inline)) static inline int mv_step(tokenring_movement *m, const tokenring_replicas *ro,
                    const tokenring_replicas *rn, uint32_t own1, uint32_t own2,
-                   const uint32_t *map1, const uint32_t *map2, u128 width, int64_t start,
+                   const uint32_t *map1, const uint32_t *map2, tr_u128 width, int64_t start,
                    int64_t end, int kind, uint8_t **used, size_t *used_cap, bool *added)
 {
     *added = false;
@@ -3202,7 +3371,7 @@ __attribute__((noinline)) static int mv_step_other(tokenring_movement *m,
                                                    const tokenring_replicas *ro,
                                                    const tokenring_replicas *rn, uint32_t own1,
                                                    uint32_t own2, const uint32_t *map1,
-                                                   const uint32_t *map2, u128 width, int kind,
+                                                   const uint32_t *map2, tr_u128 width, int kind,
                                                    uint8_t **used, size_t *used_cap, bool *added)
 {
     return mv_step(m, ro, rn, own1, own2, map1, map2, width, 0, 0, kind, used, used_cap, added);
@@ -3238,11 +3407,11 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
         if (c >= 0)
             j++;
     }
-    const u128 R = (u128)1 << 127;
-    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (u128)nb;
+    const tr_u128 R = (tr_u128)1 << 127;
+    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (tr_u128)nb;
     for (size_t k = 0; k < nb; k++) {
         const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
-        u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
+        tr_u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
         if (part == TOKENRING_PARTITIONER_RANDOM) {
             /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
             tokenring_token128 a = { 0, 0 }, z = { 0, 0 }; /* set by the calls below */
@@ -3311,7 +3480,7 @@ __attribute__((noinline)) static int walk_murmur3(tokenring_movement *m,
         goto fail;
     memcpy(bounds, t1, c1 * sizeof *bounds);
     memcpy(bounds + c1, t2, c2 * sizeof *bounds);
-    qsort(bounds, c1 + c2, sizeof *bounds, cmp_i64);
+    qsort(bounds, c1 + c2, sizeof *bounds, tr_cmp_i64);
     size_t nb = 0;
     for (size_t i = 0; i < c1 + c2; i++)
         if (nb == 0 || bounds[nb - 1] != bounds[i])
@@ -3319,8 +3488,8 @@ __attribute__((noinline)) static int walk_murmur3(tokenring_movement *m,
 
     for (size_t i = 0; i < nb; i++) {
         int64_t end = bounds[i], start = bounds[i == 0 ? nb - 1 : i - 1];
-        u128 width =
-            nb == 1 ? ((u128)1 << 64) : (u128)(uint64_t)((uint64_t)end - (uint64_t)start);
+        tr_u128 width =
+            nb == 1 ? ((tr_u128)1 << 64) : (tr_u128)(uint64_t)((uint64_t)end - (uint64_t)start);
         tokenring_replicas ro, rn;
         tokenring_placement_replicas(&ro, p1, end);
         tokenring_placement_replicas(&rn, p2, end);
@@ -4090,7 +4259,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef MV_T64
 #undef MV_TB
 #undef arena_add
-#undef cmp_i64
 #undef dc_id
 #undef grow
 #undef in_ring_state
@@ -4113,7 +4281,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef sat_add
 #undef tok_u128
 #undef tokens_kept_other
-#undef u128
 #undef u128_frac
 #undef u128_out
 #undef walk_other_in
@@ -4121,12 +4288,11 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 /* ======== lib/balance.c ======== */
 #define fill_balance balance_fill_balance
 #define sqrt_ld balance_sqrt_ld
-#define tr_u128 balance_tr_u128
 #define tr_u128_out balance_tr_u128_out
 #line 1 "lib/balance.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Balance statistics of a ring's ownership, tokenring_balance_compute()
- * (include/tokenring/analysis.h), on every partitioner. Built on the public ring/placement
+ * (include/tokenring/balance.h), on every partitioner. Built on the public ring/placement
  * API only. */
 #include <stdlib.h>
 #include <string.h>
@@ -4134,7 +4300,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #line 9 "lib/balance.c"
 #line 10 "lib/balance.c"
 
-__extension__ typedef unsigned __int128 tr_u128;
 
 static tokenring_u128 tr_u128_out(tr_u128 v)
 {
@@ -4300,7 +4465,6 @@ done:
 
 #undef fill_balance
 #undef sqrt_ld
-#undef tr_u128
 #undef tr_u128_out
 
 /* ======== lib/budget.c ======== */
@@ -4394,6 +4558,13 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #define amap_grow availability_amap_grow
 #define amap_put availability_amap_put
 #define aslot availability_aslot
+#define av_nomem availability_av_nomem
+#define avail_check availability_avail_check
+#define avail_free availability_avail_free
+#define avail_init availability_avail_init
+#define avail_result availability_avail_result
+#define avail_set availability_avail_set
+#define avail_state availability_avail_state
 #define availability availability_availability
 #define binom availability_binom
 #define bound_sum availability_bound_sum
@@ -4424,17 +4595,25 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #define sm availability_sm
 #define sort_small availability_sort_small
 #define sub_fails availability_sub_fails
+#define sum_nomem availability_sum_nomem
+#define sum_state availability_sum_state
 #define summary_build availability_summary_build
+#define summary_check availability_summary_check
+#define summary_free availability_summary_free
+#define summary_init availability_summary_init
+#define summary_prepare availability_summary_prepare
+#define summary_result availability_summary_result
+#define summary_sets availability_summary_sets
+#define summary_units availability_summary_units
 #define summary_work availability_summary_work
 #define top_offer availability_top_offer
 #define top_wants availability_top_wants
-#define u128 availability_u128
 #define unit_change availability_unit_change
 #define walk availability_walk
 #line 1 "lib/availability.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Availability analysis: the sets of k failed nodes that break a consistency level
- * (include/tokenring/analysis.h). Works on the placement's distinct replica sets. */
+ * (include/tokenring/availability.h). Works on the placement's distinct replica sets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -4442,7 +4621,6 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #line 9 "lib/availability.c"
 #line 10 "lib/availability.c"
 
-__extension__ typedef unsigned __int128 u128;
 
 #define NONE UINT32_MAX
 #define KMAX TOKENRING_AVAILABILITY_MAX_K
@@ -4457,7 +4635,7 @@ typedef struct akey {
 
 typedef struct aslot {
     akey key;
-    u128 value;
+    tr_u128 value;
     uint8_t used;
 } aslot;
 
@@ -4574,8 +4752,8 @@ struct tokenring_availability {
     uint32_t k;
     size_t count;
     uint32_t *nodes; /* count * k */
-    u128 *widths;
-    u128 space;      /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 *widths;
+    tr_u128 space;      /* the whole ring in the widths' units (ring_space()) */
 };
 
 TOKENRING_API void tokenring_availability_free(tokenring_availability *a)
@@ -4601,7 +4779,7 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
     if (index >= a->count)
         return TOKENRING_E_RANGE;
     memcpy(nodes_out, a->nodes + index * a->k, a->k * sizeof *nodes_out);
-    u128 w = a->widths[index];
+    tr_u128 w = a->widths[index];
     if (width_out) {
         width_out->hi = (uint64_t)(w >> 64);
         width_out->lo = (uint64_t)w;
@@ -4617,20 +4795,20 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
  * 2^127 (describeOwnership's widths), and one per range on a ByteOrderedPartitioner ring,
  * whose tokens have no width (the design in doc/partitioners.md). The sets failing and
  * their order do not depend on it: they follow the ring's order alone. */
-static u128 range_width(const tokenring_ring *ring, size_t i)
+static tr_u128 range_width(const tokenring_ring *ring, size_t i)
 {
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM: {
         tokenring_range128 rg;
         tokenring_ring_range128(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return 1;
     default: {
         tokenring_range rg;
         tokenring_ring_range(&rg, ring, i);
-        return ((u128)rg.width.hi << 64) | rg.width.lo;
+        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
     }
     }
 }
@@ -4663,17 +4841,17 @@ static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t
 }
 
 /* The whole ring in range_width()'s units: the denominator of every fraction. */
-static u128 ring_space(const tokenring_ring *ring)
+static tr_u128 ring_space(const tokenring_ring *ring)
 {
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     switch (tokenring_ring_partitioner(ring)) {
     case TOKENRING_PARTITIONER_RANDOM:
-        return (u128)1 << 127;
+        return (tr_u128)1 << 127;
     case TOKENRING_PARTITIONER_BYTE_ORDERED:
         return ranges ? ranges : 1;
     default:
-        return (u128)1 << 64;
+        return (tr_u128)1 << 64;
     }
 }
 
@@ -4788,13 +4966,13 @@ static int add_completions(ctx *c, const uint32_t *base, unsigned m)
  * modulo 2^128: the inclusion-exclusion terms and partial sums may leave 0 .. 2^127 (a
  * RandomPartitioner width reaches 2^127, beyond a signed 128-bit integer), the result,
  * a width of the ring, does not. */
-static u128 eval_candidate(const ctx *c, const uint32_t *f)
+static tr_u128 eval_candidate(const ctx *c, const uint32_t *f)
 {
     unsigned k = c->k, full = (1u << k) - 1;
-    u128 total = 0;
+    tr_u128 total = 0;
     for (size_t cls = 0; cls < c->class_count; cls++) {
         /* A[mask] = width of sets of this class containing the nodes of mask. */
-        u128 A[1 << KMAX];
+        tr_u128 A[1 << KMAX];
         for (unsigned mask = 1; mask <= full; mask++) {
             uint32_t sub[KMAX];
             unsigned m = 0;
@@ -4816,7 +4994,7 @@ static u128 eval_candidate(const ctx *c, const uint32_t *f)
             if (!sub_fails(c, (uint32_t)cls, sub, m))
                 continue;
             /* Sets meeting f in exactly `mask`: inclusion-exclusion over supersets. */
-            u128 e = 0;
+            tr_u128 e = 0;
             for (unsigned sup = mask; sup <= full; sup = (sup + 1) | mask) {
                 int extra = __builtin_popcount(sup & ~mask);
                 e = (extra & 1) ? e - A[sup] : e + A[sup];
@@ -4999,10 +5177,58 @@ static int check_down(const tokenring_limits *lim, size_t n, tokenring_error *er
     return TOKENRING_OK;
 }
 
-static int availability(tokenring_availability **out, const tokenring_ring *ring,
-                        const tokenring_replication *replication, int consistency,
-                        const char *local_dc, uint32_t k, tokenring_limits *lim,
-                        tokenring_error *err)
+/* The state of one availability() call: the level's rules and the walk's context, each
+ * node's datacenter and whether it is down already, the placement, each replica set's
+ * width and class, the per-set scratch, the candidate rows and the result being made.
+ * Zeroed to start; avail_free() releases all of it. */
+typedef struct avail_state {
+    rules r;
+    ctx c;
+    uint32_t *node_dc;
+    uint8_t *down;
+    tokenring_placement *pl;
+    size_t sets;
+    tr_u128 *set_w;
+    uint32_t *set_cls;
+    uint32_t *cnt;
+    uint32_t *dcnt; /* per dc: replicas of the set that are down already */
+    uint32_t *zero; /* per dc: 0 */
+    uint32_t *live; /* the set's replicas that are up */
+    uint32_t *rows; /* the candidates, KMAX nodes each */
+    tokenring_availability *res;
+} avail_state;
+
+static int av_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability analysis");
+}
+
+static void avail_free(avail_state *a)
+{
+    tokenring_availability_free(a->res);
+    tokenring_placement_free(a->pl);
+    for (size_t i = 0; i < a->c.class_count; i++)
+        tr_free(a->c.class_cnt[i]);
+    tr_free(a->c.class_cnt);
+    tr_free(a->c.sums.slots);
+    tr_free(a->c.cands.slots);
+    tr_free(a->set_w);
+    tr_free(a->set_cls);
+    tr_free(a->cnt);
+    tr_free(a->dcnt);
+    tr_free(a->zero);
+    tr_free(a->live);
+    tr_free(a->rows);
+    tr_free(a->down);
+    tr_free(a->r.need_dc);
+    tr_free(a->node_dc);
+}
+
+/* The arguments, the nodes down already and the budget. */
+static int avail_check(tokenring_availability **out, const tokenring_ring *ring,
+                       const tokenring_replication *replication, int consistency,
+                       const char *local_dc, uint32_t k, tokenring_limits *lim,
+                       tokenring_error *err)
 {
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability analysis");
@@ -5028,248 +5254,250 @@ static int availability(tokenring_availability **out, const tokenring_ring *ring
                               "availability analysis", err);
     if (brc != TOKENRING_OK)
         return brc;
-    tr_progress pgs = { lim->progress, lim->user, 0, 0, 0 };
-    tr_progress *pg = lim->progress ? &pgs : NULL;
+    return TOKENRING_OK;
+}
 
+/* The rules of the level, each node's datacenter and state, the placement, and the width
+ * of each distinct replica set. */
+static int avail_init(avail_state *a, const tokenring_ring *ring,
+                      const tokenring_replication *replication, int consistency,
+                      const char *local_dc, const tokenring_limits *lim, tokenring_error *err)
+{
+    size_t n = tokenring_ring_node_count(ring), ndown = lim->failed_count;
     uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
-    rules r;
-    memset(&r, 0, sizeof r);
-    r.cl = consistency;
-    r.dc_count = dcn;
-    r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
-    uint32_t *node_dc = tr_calloc(n + 1, sizeof *node_dc);
-    ctx c;
-    memset(&c, 0, sizeof c);
-    tokenring_placement *pl = NULL;
-    u128 *set_w = NULL;
-    uint32_t *set_cls = NULL;
-    uint32_t *cnt = NULL;
-    uint32_t *dcnt = NULL;   /* per dc: replicas of the set that are down already */
-    uint32_t *zero = NULL;   /* per dc: 0 */
-    uint32_t *live = NULL;   /* the set's replicas that are up */
-    uint8_t *down = tr_calloc(n + 1, 1);
-    tokenring_availability *res = NULL;
-    int rc = TOKENRING_OK;
-    if (!r.need_dc || !node_dc || !down)
-        goto nomem;
+    a->r.cl = consistency;
+    a->r.dc_count = dcn;
+    a->r.need_dc = tr_calloc(dcn + 1, sizeof *a->r.need_dc);
+    a->node_dc = tr_calloc(n + 1, sizeof *a->node_dc);
+    a->down = tr_calloc(n + 1, 1);
+    if (!a->r.need_dc || !a->node_dc || !a->down)
+        return av_nomem(err);
     for (size_t i = 0; i < ndown; i++)
-        down[lim->failed_nodes[i]] = 1;
+        a->down[lim->failed_nodes[i]] = 1;
 
-    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
-        goto done;
+    int rc = make_rules(&a->r, ring, replication, consistency, local_dc, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
-        node_dc[i] = info.dc_index;
+        a->node_dc[i] = info.dc_index;
     }
 
     tokenring_error e2;
-    rc = tokenring_placement_build(&pl, ring, replication, 0, &e2);
-    if (rc != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "%s", e2.message);
-        goto done;
-    }
-    size_t sets = tokenring_placement_set_count(pl);
+    rc = tokenring_placement_build(&a->pl, ring, replication, 0, &e2);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "%s", e2.message);
+    size_t sets = a->sets = tokenring_placement_set_count(a->pl);
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
-    set_w = tr_calloc(sets + 1, sizeof *set_w);
-    set_cls = tr_calloc(sets + 1, sizeof *set_cls);
-    cnt = tr_calloc(dcn + 1, sizeof *cnt);
-    dcnt = tr_calloc(dcn + 1, sizeof *dcnt);
-    zero = tr_calloc(dcn + 1, sizeof *zero);
-    live = tr_calloc(n + 1, sizeof *live);
-    if (!set_w || !set_cls || !cnt || !dcnt || !zero || !live)
-        goto nomem;
+    a->set_w = tr_calloc(sets + 1, sizeof *a->set_w);
+    a->set_cls = tr_calloc(sets + 1, sizeof *a->set_cls);
+    a->cnt = tr_calloc(dcn + 1, sizeof *a->cnt);
+    a->dcnt = tr_calloc(dcn + 1, sizeof *a->dcnt);
+    a->zero = tr_calloc(dcn + 1, sizeof *a->zero);
+    a->live = tr_calloc(n + 1, sizeof *a->live);
+    if (!a->set_w || !a->set_cls || !a->cnt || !a->dcnt || !a->zero || !a->live)
+        return av_nomem(err);
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_placement_range_replicas(&rep, pl, i);
-        set_w[rep.set_id] += range_width(ring, i);
+        tokenring_placement_range_replicas(&rep, a->pl, i);
+        a->set_w[rep.set_id] += range_width(ring, i);
     }
+    return TOKENRING_OK;
+}
 
-    static const char what[] = "availability analysis";
-    if (pg) {
-        pg->total = sets;
-        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK)
-            goto done;
+/* One distinct replica set: its class (the replicas per datacenter that are up), then
+ * every subset of at most k of its live replicas, with the set's width added. */
+static int avail_set(avail_state *a, size_t set, const tokenring_ring *ring, uint32_t k,
+                     tokenring_error *err)
+{
+    uint32_t dcn = a->c.dc_count;
+    const uint32_t *node_dc = a->node_dc;
+    const uint8_t *down = a->down;
+    uint32_t *cnt = a->cnt, *dcnt = a->dcnt, *zero = a->zero, *live = a->live;
+    tokenring_replicas rep;
+    tokenring_placement_set(&rep, a->pl, set);
+    memset(cnt, 0, (dcn + 1) * sizeof *cnt);
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < rep.count; i++) {
+        cnt[node_dc[rep.nodes[i]]]++;
+        if (!down[rep.nodes[i]])
+            live[m++] = rep.nodes[i];
     }
-    c.pg = pg;
-    c.err = err;
-    c.r = &r;
-    c.node_dc = node_dc;
-    c.dc_count = dcn;
-    c.k = k;
-    c.n = (uint32_t)n;
-    c.down = down;
-    for (size_t s = 0; s < sets; s++) {
-        if (pg) {
-            pg->done = s;
-            pg->total = sets + c.cands.count;
-            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK)
-                goto done;
+    if (m < rep.count) {
+        /* Replicas down already: the level must be reachable with every node up,
+         * the set is left out when it is unavailable already (the k-sets list what
+         * they add), and otherwise its class counts its live replicas only. */
+        memset(dcnt, 0, (dcn + 1) * sizeof *dcnt);
+        for (uint32_t i = 0; i < rep.count; i++)
+            if (down[rep.nodes[i]])
+                dcnt[node_dc[rep.nodes[i]]]++;
+        if (fails(&a->r, cnt, zero)) {
+            char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+            range_text(rt, sizeof rt, ring, rep.range_index);
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has "
+                           "%u replicas",
+                           cl_name(a->r.cl), rt, rep.count);
         }
-        tokenring_replicas rep;
-        tokenring_placement_set(&rep, pl, s);
-        memset(cnt, 0, (dcn + 1) * sizeof *cnt);
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < rep.count; i++) {
-            cnt[node_dc[rep.nodes[i]]]++;
-            if (!down[rep.nodes[i]])
-                live[m++] = rep.nodes[i];
+        if (fails(&a->r, cnt, dcnt))
+            return TOKENRING_OK; /* unavailable already: the k-sets list what they add */
+        for (uint32_t d = 0; d < dcn; d++)
+            cnt[d] -= dcnt[d];
+    }
+    size_t cls;
+    for (cls = 0; cls < a->c.class_count; cls++)
+        if (memcmp(a->c.class_cnt[cls], cnt, dcn * sizeof *cnt) == 0)
+            break;
+    if (cls == a->c.class_count) {
+        uint32_t **nc = tr_reallocarray(a->c.class_cnt, a->c.class_count + 1, sizeof *nc);
+        if (!nc)
+            return av_nomem(err);
+        a->c.class_cnt = nc;
+        if (!(nc[cls] = tr_calloc(dcn + 1, sizeof **nc)))
+            return av_nomem(err);
+        memcpy(nc[cls], cnt, dcn * sizeof *cnt);
+        a->c.class_count++;
+        /* A class that fails with nothing down makes the level unreachable. */
+        if (sub_fails(&a->c, (uint32_t)cls, NULL, 0)) {
+            char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
+            range_text(rt, sizeof rt, ring, rep.range_index);
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has "
+                           "%u replicas",
+                           cl_name(a->r.cl), rt, rep.count);
         }
-        if (m < rep.count) {
-            /* Replicas down already: the level must be reachable with every node up,
-             * the set is left out when it is unavailable already (the k-sets list what
-             * they add), and otherwise its class counts its live replicas only. */
-            memset(dcnt, 0, (dcn + 1) * sizeof *dcnt);
-            for (uint32_t i = 0; i < rep.count; i++)
-                if (down[rep.nodes[i]])
-                    dcnt[node_dc[rep.nodes[i]]]++;
-            if (fails(&r, cnt, zero)) {
-                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
-                range_text(rt, sizeof rt, ring, rep.range_index);
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "%s cannot be reached even with every node up: range %s has "
-                             "%u replicas",
-                             cl_name(consistency), rt, rep.count);
-                goto done;
-            }
-            if (fails(&r, cnt, dcnt))
-                continue;
-            for (uint32_t d = 0; d < dcn; d++)
-                cnt[d] -= dcnt[d];
-        }
-        size_t cls;
-        for (cls = 0; cls < c.class_count; cls++)
-            if (memcmp(c.class_cnt[cls], cnt, dcn * sizeof *cnt) == 0)
-                break;
-        if (cls == c.class_count) {
-            uint32_t **nc = tr_reallocarray(c.class_cnt, c.class_count + 1, sizeof *nc);
-            if (!nc)
-                goto nomem;
-            c.class_cnt = nc;
-            if (!(nc[cls] = tr_calloc(dcn + 1, sizeof **nc)))
-                goto nomem;
-            memcpy(nc[cls], cnt, dcn * sizeof *cnt);
-            c.class_count++;
-            /* A class that fails with nothing down makes the level unreachable. */
-            if (sub_fails(&c, (uint32_t)cls, NULL, 0)) {
-                char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
-                range_text(rt, sizeof rt, ring, rep.range_index);
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "%s cannot be reached even with every node up: range %s has "
-                             "%u replicas",
-                             cl_name(consistency), rt, rep.count);
-                goto done;
-            }
-        }
-        set_cls[s] = (uint32_t)cls;
-        /* Every subset of at most k live replicas: accumulate the set's width. */
-        uint32_t idx[KMAX];
-        for (unsigned size = 1; size <= k && size <= m; size++) {
+    }
+    a->set_cls[set] = (uint32_t)cls;
+    /* Every subset of at most k live replicas: accumulate the set's width. */
+    uint32_t idx[KMAX];
+    for (unsigned size = 1; size <= k && size <= m; size++) {
+        for (unsigned i = 0; i < size; i++)
+            idx[i] = i;
+        for (;;) {
+            uint32_t sub[KMAX];
             for (unsigned i = 0; i < size; i++)
-                idx[i] = i;
-            for (;;) {
-                uint32_t sub[KMAX];
-                for (unsigned i = 0; i < size; i++)
-                    sub[i] = live[idx[i]];
-                akey key = make_key((uint32_t)cls, sub, size);
-                aslot *sl = amap_put(&c.sums, &key);
-                if (!sl)
-                    goto nomem;
-                bool fresh = sl->value == 0;
-                sl->value += set_w[s];
-                if (fresh && sub_fails(&c, (uint32_t)cls, sub, size)) {
-                    int ac = add_completions(&c, key.n, size);
-                    if (ac == TOKENRING_E_CANCELLED) {
-                        rc = ac;
-                        goto done;
-                    }
-                    if (ac)
-                        goto nomem;
-                }
-                int i = (int)size - 1;
-                while (i >= 0 && idx[i] == m - size + (unsigned)i)
-                    i--;
-                if (i < 0)
-                    break;
-                idx[i]++;
-                for (unsigned j = (unsigned)i + 1; j < size; j++)
-                    idx[j] = idx[j - 1] + 1;
+                sub[i] = live[idx[i]];
+            akey key = make_key((uint32_t)cls, sub, size);
+            aslot *sl = amap_put(&a->c.sums, &key);
+            if (!sl)
+                return av_nomem(err);
+            bool fresh = sl->value == 0;
+            sl->value += a->set_w[set];
+            if (fresh && sub_fails(&a->c, (uint32_t)cls, sub, size)) {
+                int ac = add_completions(&a->c, key.n, size);
+                if (ac == TOKENRING_E_CANCELLED)
+                    return ac;
+                if (ac)
+                    return av_nomem(err);
             }
+            int i = (int)size - 1;
+            while (i >= 0 && idx[i] == m - size + (unsigned)i)
+                i--;
+            if (i < 0)
+                break;
+            idx[i]++;
+            for (unsigned j = (unsigned)i + 1; j < size; j++)
+                idx[j] = idx[j - 1] + 1;
         }
     }
+    return TOKENRING_OK;
+}
 
-    res = tr_calloc(1, sizeof *res);
-    if (!res)
-        goto nomem;
-    res->k = k;
-    res->space = ring_space(ring);
-    size_t nc = c.cands.count;
-    uint32_t *rows = tr_calloc(nc ? nc : 1, KMAX * sizeof *rows);
+/* The result: the candidates in order, each evaluated, those that break the level kept. */
+static int avail_result(avail_state *a, const tokenring_ring *ring, uint32_t k,
+                        tr_progress *pg, const char *what, tokenring_error *err)
+{
+    a->res = tr_calloc(1, sizeof *a->res);
+    if (!a->res)
+        return av_nomem(err);
+    a->res->k = k;
+    a->res->space = ring_space(ring);
+    size_t nc = a->c.cands.count;
+    a->rows = tr_calloc(nc ? nc : 1, KMAX * sizeof *a->rows);
+    uint32_t *rows = a->rows;
     if (!rows)
-        goto nomem;
+        return av_nomem(err);
     size_t j = 0;
-    for (size_t i = 0; i < c.cands.cap; i++)
-        if (c.cands.slots[i].used)
-            memcpy(rows + (j++) * KMAX, c.cands.slots[i].key.n, KMAX * sizeof *rows);
+    for (size_t i = 0; i < a->c.cands.cap; i++)
+        if (a->c.cands.slots[i].used)
+            memcpy(rows + (j++) * KMAX, a->c.cands.slots[i].key.n, KMAX * sizeof *rows);
     qsort(rows, nc, KMAX * sizeof *rows, cmp_tuple);
     if (pg) {
-        pg->done = sets;
-        pg->total = sets + nc;
-        if ((rc = tr_progress_report(pg, what, err)) != TOKENRING_OK) {
-            tr_free(rows);
-            goto done;
-        }
+        pg->done = a->sets;
+        pg->total = a->sets + nc;
+        int rc = tr_progress_report(pg, what, err);
+        if (rc != TOKENRING_OK)
+            return rc;
     }
-    res->nodes = tr_calloc(nc ? nc * k : 1, sizeof *res->nodes);
-    res->widths = tr_calloc(nc ? nc : 1, sizeof *res->widths);
-    if (!res->nodes || !res->widths) {
-        tr_free(rows);
-        goto nomem;
-    }
+    a->res->nodes = tr_calloc(nc ? nc * k : 1, sizeof *a->res->nodes);
+    a->res->widths = tr_calloc(nc ? nc : 1, sizeof *a->res->widths);
+    if (!a->res->nodes || !a->res->widths)
+        return av_nomem(err);
     for (size_t i = 0; i < nc; i++) {
         if (pg) {
-            pg->done = sets + i;
-            pg->total = sets + nc;
-            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK) {
-                tr_free(rows);
-                goto done;
-            }
+            pg->done = a->sets + i;
+            pg->total = a->sets + nc;
+            int rc = tr_progress_tick(pg, what, err);
+            if (rc != TOKENRING_OK)
+                return rc;
         }
-        u128 w = eval_candidate(&c, rows + i * KMAX);
+        tr_u128 w = eval_candidate(&a->c, rows + i * KMAX);
         if (w == 0)
             continue;
-        memcpy(res->nodes + res->count * k, rows + i * KMAX, k * sizeof *rows);
-        res->widths[res->count++] = w;
+        memcpy(a->res->nodes + a->res->count * k, rows + i * KMAX, k * sizeof *rows);
+        a->res->widths[a->res->count++] = w;
     }
-    tr_free(rows);
     if (pg) {
-        pg->done = pg->total = sets + nc;
+        pg->done = pg->total = a->sets + nc;
         (void)tr_progress_report(pg, what, NULL); /* the end: too late to stop */
     }
-    *out = res;
-    res = NULL;
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability analysis");
-done:
-    tokenring_availability_free(res);
-    tokenring_placement_free(pl);
-    for (size_t i = 0; i < c.class_count; i++)
-        tr_free(c.class_cnt[i]);
-    tr_free(c.class_cnt);
-    tr_free(c.sums.slots);
-    tr_free(c.cands.slots);
-    tr_free(set_w);
-    tr_free(set_cls);
-    tr_free(cnt);
-    tr_free(dcnt);
-    tr_free(zero);
-    tr_free(live);
-    tr_free(down);
-    tr_free(r.need_dc);
-    tr_free(node_dc);
+    return TOKENRING_OK;
+}
+
+static int availability(tokenring_availability **out, const tokenring_ring *ring,
+                        const tokenring_replication *replication, int consistency,
+                        const char *local_dc, uint32_t k, tokenring_limits *lim,
+                        tokenring_error *err)
+{
+    int rc = avail_check(out, ring, replication, consistency, local_dc, k, lim, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_progress pgs = { lim->progress, lim->user, 0, 0, 0 };
+    tr_progress *pg = lim->progress ? &pgs : NULL;
+    static const char what[] = "availability analysis";
+    avail_state a;
+    memset(&a, 0, sizeof a);
+    rc = avail_init(&a, ring, replication, consistency, local_dc, lim, err);
+    if (rc == TOKENRING_OK && pg) {
+        pg->total = a.sets;
+        rc = tr_progress_report(pg, what, err);
+    }
+    a.c.pg = pg;
+    a.c.err = err;
+    a.c.r = &a.r;
+    a.c.node_dc = a.node_dc;
+    a.c.dc_count = (uint32_t)tokenring_ring_dc_count(ring);
+    a.c.k = k;
+    a.c.n = (uint32_t)tokenring_ring_node_count(ring);
+    a.c.down = a.down;
+    for (size_t set = 0; rc == TOKENRING_OK && set < a.sets; set++) {
+        if (pg) {
+            pg->done = set;
+            pg->total = a.sets + a.c.cands.count;
+            if ((rc = tr_progress_tick(pg, what, err)) != TOKENRING_OK)
+                break;
+        }
+        rc = avail_set(&a, set, ring, k, err);
+    }
+    if (rc == TOKENRING_OK)
+        rc = avail_result(&a, ring, k, pg, what, err);
+    if (rc == TOKENRING_OK) {
+        *out = a.res;
+        a.res = NULL;
+    }
+    avail_free(&a);
     return rc;
 }
 
@@ -5333,12 +5561,12 @@ TOKENRING_API int tokenring_availability_build_limited(
 struct tokenring_availability_summary {
     int unit;
     uint32_t k, n_units, top_count;
-    u128 breaking, total, worst;
+    tr_u128 breaking, total, worst;
     uint64_t sets;
     uint32_t *top_units; /* top_count * k */
-    u128 *top_w;
-    u128 space;          /* the whole ring in the widths' units (ring_space()) */
-    u128 down;           /* unavailable already with the failed nodes down */
+    tr_u128 *top_w;
+    tr_u128 space;          /* the whole ring in the widths' units (ring_space()) */
+    tr_u128 down;           /* unavailable already with the failed nodes down */
 };
 
 typedef struct sm {
@@ -5347,7 +5575,7 @@ typedef struct sm {
     bool single;         /* units are single nodes */
     /* replica sets */
     size_t sets;
-    u128 *w;             /* width per set */
+    tr_u128 *w;             /* width per set */
     uint32_t *cnt;       /* sets * dcn: replicas per dc */
     uint32_t *fail;      /* sets * G: failed replicas per group */
     uint32_t *thr;       /* sets * G: failures in the group that break the set (NONE) */
@@ -5360,20 +5588,20 @@ typedef struct sm {
     uint32_t *ns_off, *ns;
     /* units -> nodes (CSR) */
     uint32_t *un_off, *un;
-    u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
+    tr_u128 *gsuf;          /* gsuf[u] = max over units >= u of the width its nodes hold */
     /* single-node shortcut */
-    u128 *crit_w;
+    tr_u128 *crit_w;
     uint32_t *crit_n;
     /* state */
-    u128 W;
+    tr_u128 W;
     size_t nbroken;
-    u128 W0;             /* W and nbroken with only the nodes already down failed */
+    tr_u128 W0;             /* W and nbroken with only the nodes already down failed */
     size_t nb0;
     uint32_t *chosen;    /* k */
-    u128 breaking;
+    tr_u128 breaking;
     /* top-N min-heap: worst of the kept at the root */
     size_t top_n, heap_len;
-    u128 *hw;
+    tr_u128 *hw;
     uint32_t *hu;        /* top_n * k */
     tr_progress *pg;
     tokenring_error *err;
@@ -5465,10 +5693,10 @@ static int unit_change(sm *s, uint32_t u, int delta)
     return TOKENRING_OK;
 }
 
-static u128 gcd128(u128 a, u128 b)
+static tr_u128 gcd128(tr_u128 a, tr_u128 b)
 {
     while (b) {
-        u128 t = a % b;
+        tr_u128 t = a % b;
         a = b;
         b = t;
     }
@@ -5476,18 +5704,18 @@ static u128 gcd128(u128 a, u128 b)
 }
 
 /* C(a, b) in 128 bits; *ovf set when it does not fit. */
-static u128 binom(uint64_t a, uint64_t b, bool *ovf)
+static tr_u128 binom(uint64_t a, uint64_t b, bool *ovf)
 {
     if (b > a)
         return 0;
     if (b > a - b)
         b = a - b;
-    u128 r = 1;
+    tr_u128 r = 1;
     for (uint64_t i = 1; i <= b; i++) {
         /* C(a-b+i, i) = C(a-b+i-1, i-1) * (a-b+i) / i, and i / gcd(r, i) divides a-b+i */
-        u128 g = gcd128(r, i);
-        u128 q = r / g, m = (u128)(a - b + i) / ((u128)i / g);
-        if (m != 0 && q > ~(u128)0 / m) {
+        tr_u128 g = gcd128(r, i);
+        tr_u128 q = r / g, m = (tr_u128)(a - b + i) / ((tr_u128)i / g);
+        if (m != 0 && q > ~(tr_u128)0 / m) {
             *ovf = true;
             return 0;
         }
@@ -5514,7 +5742,7 @@ static bool ranks_below(const sm *s, size_t a, size_t b)
 
 static void heap_swap(sm *s, size_t a, size_t b)
 {
-    u128 t = s->hw[a];
+    tr_u128 t = s->hw[a];
     s->hw[a] = s->hw[b];
     s->hw[b] = t;
     for (uint32_t i = 0; i < s->k; i++) {
@@ -5541,17 +5769,17 @@ static void heap_down(sm *s, size_t i)
 
 /* Does a set of width `w` still have a chance (the walk goes in lexicographic order, so a
  * later set with the width of the N-th best ranks below it)? */
-/* a + r * b, saturated at the largest u128: a bound that is only compared (widths reach
+/* a + r * b, saturated at the largest tr_u128: a bound that is only compared (widths reach
  * 2^127 on a RandomPartitioner ring, so a sum of two can overflow). */
-static u128 bound_sum(u128 a, uint32_t r, u128 b)
+static tr_u128 bound_sum(tr_u128 a, uint32_t r, tr_u128 b)
 {
-    u128 max = ~(u128)0;
+    tr_u128 max = ~(tr_u128)0;
     if (r && b > (max - a) / r)
         return max;
-    return a + (u128)r * b;
+    return a + (tr_u128)r * b;
 }
 
-static bool top_wants(const sm *s, u128 bound)
+static bool top_wants(const sm *s, tr_u128 bound)
 {
     if (!s->top_n || bound == 0)
         return false;
@@ -5559,7 +5787,7 @@ static bool top_wants(const sm *s, u128 bound)
 }
 
 /* Offers chosen[0..k-2] + last with width w. */
-static void top_offer(sm *s, uint32_t last, u128 w)
+static void top_offer(sm *s, uint32_t last, tr_u128 w)
 {
     if (!top_wants(s, w))
         return;
@@ -5641,7 +5869,7 @@ TOKENRING_API void tokenring_availability_summary_free(tokenring_availability_su
     tr_free(s);
 }
 
-static void put_u128(tokenring_u128 *out, u128 v)
+static void put_u128(tokenring_u128 *out, tr_u128 v)
 {
     if (out) {
         out->hi = (uint64_t)(v >> 64);
@@ -5683,7 +5911,7 @@ TOKENRING_API int tokenring_availability_summary_top(uint32_t *units_out,
     if (index >= s->top_count)
         return TOKENRING_E_RANGE;
     memcpy(units_out, s->top_units + index * s->k, s->k * sizeof *units_out);
-    u128 w = s->top_w[index];
+    tr_u128 w = s->top_w[index];
     put_u128(width_out, w);
     if (fraction_out)
         *fraction_out = (double)((long double)w / (long double)s->space);
@@ -5735,13 +5963,61 @@ TOKENRING_API int tokenring_availability_summary_build_limited(
                          err);
 }
 
-static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+/* The state of one summary_build() call: the level's rules, the walk's state machine,
+ * the placement, the nodes down already, the walk's unit -> ring node map, the progress
+ * and the result being made. Zeroed to start; summary_free() releases all of it. */
+typedef struct sum_state {
+    rules r;
+    sm s;
+    tokenring_placement *pl;
+    tokenring_availability_summary *res;
+    uint8_t *down;       /* node -> already failed */
+    uint32_t *unit_node; /* single nodes: walk unit -> ring node */
+    tr_progress pg;
+} sum_state;
+
+static int sum_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability summary");
+}
+
+static void summary_free(sum_state *st)
+{
+    sm *s = &st->s;
+    tokenring_availability_summary_free(st->res);
+    tokenring_placement_free(st->pl);
+    tr_free(st->down);
+    tr_free(st->unit_node);
+    tr_free(st->r.need_dc);
+    tr_free(s->node_dc);
+    tr_free(s->w);
+    tr_free(s->cnt);
+    tr_free(s->fail);
+    tr_free(s->thr);
+    tr_free(s->nover);
+    tr_free(s->grp);
+    tr_free(s->mem_off);
+    tr_free(s->mem);
+    tr_free(s->ns_off);
+    tr_free(s->ns);
+    tr_free(s->un_off);
+    tr_free(s->un);
+    tr_free(s->gsuf);
+    tr_free(s->crit_w);
+    tr_free(s->crit_n);
+    tr_free(s->chosen);
+    tr_free(s->hw);
+    tr_free(s->hu);
+}
+
+/* The arguments, the nodes down already and the budget: *U_out units, *total_out
+ * C(U, k) sets of them. */
+static int summary_check(tokenring_availability_summary **out, const tokenring_ring *ring,
                          const tokenring_replication *replication, int consistency,
                          const char *local_dc, int unit, uint32_t k, size_t top_n,
-                         tokenring_limits *lim, tokenring_error *err)
+                         tokenring_limits *lim, size_t *U_out, tr_u128 *total_out,
+                         tokenring_error *err)
 {
-    tokenring_progress_fn progress = lim->progress;
-    void *user = lim->user;
     if (!out || !ring || !replication)
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to an availability summary");
     if (consistency < TOKENRING_CL_ONE || consistency > TOKENRING_CL_EACH_QUORUM)
@@ -5770,7 +6046,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                        unit_names[unit], U, U, unit_names[unit],
                        unit == TOKENRING_FAIL_NODES && nfailed ? " not down already" : "");
     bool ovf = false;
-    u128 total = binom(U, k, &ovf);
+    tr_u128 total = binom(U, k, &ovf);
     if (ovf)
         return tr_fail(err, TOKENRING_E_RANGE,
                        "C(%zu, %u) sets of failed %s do not fit in 128 bits", U, k,
@@ -5784,89 +6060,105 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                               "availability summary", err);
     if (brc != TOKENRING_OK)
         return brc;
+    *U_out = U;
+    *total_out = total;
+    return TOKENRING_OK;
+}
 
-    rules r;
-    memset(&r, 0, sizeof r);
-    r.cl = consistency;
-    r.dc_count = dcn;
-    sm s;
-    memset(&s, 0, sizeof s);
-    tokenring_placement *pl = NULL;
-    tokenring_availability_summary *res = NULL;
-    tr_progress pg = { progress, user, 0, 0, 0 };
-    int rc = TOKENRING_OK;
-    uint8_t *down = NULL;     /* node -> already failed */
-    uint32_t *unit_node = NULL; /* single nodes: walk unit -> ring node */
-    r.need_dc = tr_calloc(dcn + 1, sizeof *r.need_dc);
-    down = tr_calloc(n + 1, 1);
-    unit_node = tr_calloc(n + 1, sizeof *unit_node);
-    if (!r.need_dc || !down || !unit_node)
-        goto nomem;
+/* The rules, the nodes down already, the walk's parameters, the placement and the
+ * arrays of the walk. */
+static int summary_init(sum_state *st, const tokenring_ring *ring,
+                        const tokenring_replication *replication, int consistency,
+                        const char *local_dc, int unit, uint32_t k, size_t U, size_t top_n,
+                        const tokenring_limits *lim, const char *what, tokenring_error *err)
+{
+    rules *r = &st->r;
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), nfailed = lim->failed_count;
+    uint32_t dcn = (uint32_t)tokenring_ring_dc_count(ring);
+    r->cl = consistency;
+    r->dc_count = dcn;
+    r->need_dc = tr_calloc(dcn + 1, sizeof *r->need_dc);
+    st->down = tr_calloc(n + 1, 1);
+    st->unit_node = tr_calloc(n + 1, sizeof *st->unit_node);
+    if (!r->need_dc || !st->down || !st->unit_node)
+        return sum_nomem(err);
     for (size_t i = 0; i < nfailed; i++)
-        down[lim->failed_nodes[i]] = 1;
-    if ((rc = make_rules(&r, ring, replication, consistency, local_dc, err)) != TOKENRING_OK)
-        goto done;
+        st->down[lim->failed_nodes[i]] = 1;
+    int rc = make_rules(r, ring, replication, consistency, local_dc, err);
+    if (rc != TOKENRING_OK)
+        return rc;
 
-    s.r = &r;
-    s.dcn = dcn;
-    s.k = k;
-    s.U = (uint32_t)U;
-    s.single = unit == TOKENRING_FAIL_NODES;
-    s.top_n = top_n;
-    s.err = err;
-    s.pg = progress ? &pg : NULL;
-    static const char what[] = "availability summary";
+    s->r = r;
+    s->dcn = dcn;
+    s->k = k;
+    s->U = (uint32_t)U;
+    s->single = unit == TOKENRING_FAIL_NODES;
+    s->top_n = top_n;
+    s->err = err;
+    s->pg = lim->progress ? &st->pg : NULL;
 
     tokenring_error e2;
-    rc = tokenring_placement_build(&pl, ring, replication, 0, &e2);
-    if (rc != TOKENRING_OK) {
-        rc = tr_fail(err, rc, "%s", e2.message);
-        goto done;
+    rc = tokenring_placement_build(&st->pl, ring, replication, 0, &e2);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "%s", e2.message);
+    size_t sets = tokenring_placement_set_count(st->pl);
+    s->sets = sets;
+    if (s->pg) {
+        st->pg.total = (uint64_t)sets + U;
+        if ((rc = tr_progress_report(s->pg, what, err)) != TOKENRING_OK)
+            return rc;
     }
-    size_t sets = tokenring_placement_set_count(pl);
-    s.sets = sets;
-    if (s.pg) {
-        pg.total = (uint64_t)sets + U;
-        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
-            goto done;
-    }
-    s.node_dc = tr_calloc(n + 1, sizeof *s.node_dc);
-    s.w = tr_calloc(sets + 1, sizeof *s.w);
-    s.cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s.cnt);
-    bool by_dc = r.cl == TOKENRING_CL_LOCAL_ONE || r.cl == TOKENRING_CL_LOCAL_QUORUM ||
-                 r.cl == TOKENRING_CL_EACH_QUORUM;
-    s.G = by_dc ? dcn : 1;
-    s.fail = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.fail);
-    s.thr = tr_calloc((sets + 1) * (s.G + 1), sizeof *s.thr);
-    s.nover = tr_calloc(sets + 1, sizeof *s.nover);
-    s.grp = tr_calloc(n + 1, sizeof *s.grp);
-    s.mem_off = tr_calloc(sets + 2, sizeof *s.mem_off);
-    s.ns_off = tr_calloc(n + 2, sizeof *s.ns_off);
-    s.un_off = tr_calloc(U + 2, sizeof *s.un_off);
-    s.un = tr_calloc(n + 1, sizeof *s.un);
-    s.gsuf = tr_calloc(U + 2, sizeof *s.gsuf);
-    s.chosen = tr_calloc(k + 1, sizeof *s.chosen);
-    if (s.single) {
-        s.crit_w = tr_calloc(n + 1, sizeof *s.crit_w);
-        s.crit_n = tr_calloc(n + 1, sizeof *s.crit_n);
+    s->node_dc = tr_calloc(n + 1, sizeof *s->node_dc);
+    s->w = tr_calloc(sets + 1, sizeof *s->w);
+    s->cnt = tr_calloc((sets + 1) * (dcn + 1), sizeof *s->cnt);
+    bool by_dc = r->cl == TOKENRING_CL_LOCAL_ONE || r->cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r->cl == TOKENRING_CL_EACH_QUORUM;
+    s->G = by_dc ? dcn : 1;
+    s->fail = tr_calloc((sets + 1) * (s->G + 1), sizeof *s->fail);
+    s->thr = tr_calloc((sets + 1) * (s->G + 1), sizeof *s->thr);
+    s->nover = tr_calloc(sets + 1, sizeof *s->nover);
+    s->grp = tr_calloc(n + 1, sizeof *s->grp);
+    s->mem_off = tr_calloc(sets + 2, sizeof *s->mem_off);
+    s->ns_off = tr_calloc(n + 2, sizeof *s->ns_off);
+    s->un_off = tr_calloc(U + 2, sizeof *s->un_off);
+    s->un = tr_calloc(n + 1, sizeof *s->un);
+    s->gsuf = tr_calloc(U + 2, sizeof *s->gsuf);
+    s->chosen = tr_calloc(k + 1, sizeof *s->chosen);
+    if (s->single) {
+        s->crit_w = tr_calloc(n + 1, sizeof *s->crit_w);
+        s->crit_n = tr_calloc(n + 1, sizeof *s->crit_n);
     }
     if (top_n) {
-        s.hw = tr_calloc(top_n, sizeof *s.hw);
-        s.hu = tr_calloc(top_n, (size_t)k * sizeof *s.hu);
+        s->hw = tr_calloc(top_n, sizeof *s->hw);
+        s->hu = tr_calloc(top_n, (size_t)k * sizeof *s->hu);
     }
-    if (!s.node_dc || !s.w || !s.cnt || !s.fail || !s.thr || !s.nover || !s.grp ||
-        !s.mem_off || !s.ns_off || !s.un_off || !s.un || !s.gsuf || !s.chosen ||
-        (s.single && (!s.crit_w || !s.crit_n)) || (top_n && (!s.hw || !s.hu)))
-        goto nomem;
+    if (!s->node_dc || !s->w || !s->cnt || !s->fail || !s->thr || !s->nover || !s->grp ||
+        !s->mem_off || !s->ns_off || !s->un_off || !s->un || !s->gsuf || !s->chosen ||
+        (s->single && (!s->crit_w || !s->crit_n)) || (top_n && (!s->hw || !s->hu)))
+        return sum_nomem(err);
+    return TOKENRING_OK;
+}
+
+/* The failure units and the ring nodes in each (CSR); nodes down already are in none.
+ * TOKENRING_E_NOMEM with err not filled. */
+static int summary_units(sum_state *st, const tokenring_ring *ring, int unit)
+{
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), U = s->U;
+    bool by_dc = st->r.cl == TOKENRING_CL_LOCAL_ONE || st->r.cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 st->r.cl == TOKENRING_CL_EACH_QUORUM;
+    const uint8_t *down = st->down;
+    uint32_t *unit_node = st->unit_node;
     uint32_t *unit_of = tr_calloc(n + 1, sizeof *unit_of);
     if (!unit_of)
-        goto nomem;
+        return TOKENRING_E_NOMEM;
     uint32_t live = 0;
     for (size_t i = 0; i < n; i++) {
         tokenring_node_info info;
         tokenring_ring_node_brief(&info, ring, (uint32_t)i);
-        s.node_dc[i] = info.dc_index;
-        s.grp[i] = by_dc ? info.dc_index : 0;
+        s->node_dc[i] = info.dc_index;
+        s->grp[i] = by_dc ? info.dc_index : 0;
         if (down[i])
             continue; /* down already: in no unit, failed once below */
         if (unit == TOKENRING_FAIL_NODES)
@@ -5875,199 +6167,230 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
                      : unit == TOKENRING_FAIL_RACKS ? info.rack_index
                                                     : info.dc_index;
         live++;
-        s.un_off[unit_of[i] + 1]++;
+        s->un_off[unit_of[i] + 1]++;
     }
     for (size_t u = 0; u < U; u++)
-        s.un_off[u + 1] += s.un_off[u];
+        s->un_off[u + 1] += s->un_off[u];
     for (size_t i = 0; i < n; i++)
         if (!down[i])
-            s.un[s.un_off[unit_of[i]] + s.ns_off[unit_of[i]]++] = (uint32_t)i; /* cursor */
+            s->un[s->un_off[unit_of[i]] + s->ns_off[unit_of[i]]++] = (uint32_t)i; /* cursor */
     tr_free(unit_of);
-    memset(s.ns_off, 0, (n + 2) * sizeof *s.ns_off);
+    memset(s->ns_off, 0, (n + 2) * sizeof *s->ns_off);
+    return TOKENRING_OK;
+}
 
+/* The distinct replica sets: widths, members, per-datacenter counts and the thresholds
+ * that break them; the members of each set and the sets of each node (CSR). */
+static int summary_sets(sum_state *st, const tokenring_ring *ring, const char *what,
+                        tokenring_error *err)
+{
+    const rules *r = &st->r;
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), sets = s->sets;
+    uint32_t dcn = s->dcn;
+    bool by_dc = r->cl == TOKENRING_CL_LOCAL_ONE || r->cl == TOKENRING_CL_LOCAL_QUORUM ||
+                 r->cl == TOKENRING_CL_EACH_QUORUM;
     /* Widths, members and per-dc counts of the distinct sets. */
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     for (size_t i = 0; i < ranges; i++) {
         tokenring_replicas rep;
-        tokenring_placement_range_replicas(&rep, pl, i);
-        s.w[rep.set_id] += range_width(ring, i);
+        tokenring_placement_range_replicas(&rep, st->pl, i);
+        s->w[rep.set_id] += range_width(ring, i);
     }
     size_t members = 0;
     for (size_t t = 0; t < sets; t++) {
         tokenring_replicas rep;
-        tokenring_placement_set(&rep, pl, t);
+        tokenring_placement_set(&rep, st->pl, t);
         members += rep.count;
-        s.mem_off[t + 1] = (uint32_t)members;
+        s->mem_off[t + 1] = (uint32_t)members;
         for (uint32_t i = 0; i < rep.count; i++) {
-            s.cnt[t * dcn + s.node_dc[rep.nodes[i]]]++;
-            s.ns_off[rep.nodes[i] + 1]++;
+            s->cnt[t * dcn + s->node_dc[rep.nodes[i]]]++;
+            s->ns_off[rep.nodes[i] + 1]++;
         }
         /* Thresholds: failures within a group that break the set. */
         bool impossible = false;
         if (!by_dc) {
             int64_t all = 0;
             for (uint32_t d = 0; d < dcn; d++)
-                all += s.cnt[t * dcn + d];
-            int64_t thr = all - r.need_total + 1;
+                all += s->cnt[t * dcn + d];
+            int64_t thr = all - r->need_total + 1;
             impossible = thr <= 0;
-            s.thr[t] = impossible ? 1 : (uint32_t)thr;
+            s->thr[t] = impossible ? 1 : (uint32_t)thr;
         } else {
             for (uint32_t d = 0; d < dcn; d++) {
-                bool counts = r.cl == TOKENRING_CL_EACH_QUORUM ? r.need_dc[d] > 0 : d == r.local;
-                int64_t thr = (int64_t)s.cnt[t * dcn + d] - r.need_dc[d] + 1;
+                bool counts = r->cl == TOKENRING_CL_EACH_QUORUM ? r->need_dc[d] > 0 : d == r->local;
+                int64_t thr = (int64_t)s->cnt[t * dcn + d] - r->need_dc[d] + 1;
                 if (counts && thr <= 0)
                     impossible = true;
-                s.thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
+                s->thr[t * dcn + d] = !counts ? NONE : thr <= 0 ? 1 : (uint32_t)thr;
             }
         }
         if (impossible) {
             char rt[2 * TOKENRING_TOKEN128_TEXT_MAX + 8];
             range_text(rt, sizeof rt, ring, rep.range_index);
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "%s cannot be reached even with every node up: range %s has %u "
-                         "replicas",
-                         cl_name(consistency), rt, rep.count);
-            goto done;
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%s cannot be reached even with every node up: range %s has %u "
+                           "replicas",
+                           cl_name(r->cl), rt, rep.count);
         }
-        if (s.pg) {
-            pg.done = t;
-            if ((rc = tr_progress_tick(s.pg, what, err)) != TOKENRING_OK)
-                goto done;
+        if (s->pg) {
+            st->pg.done = t;
+            int rc = tr_progress_tick(s->pg, what, err);
+            if (rc != TOKENRING_OK)
+                return rc;
         }
     }
-    if (members > UINT32_MAX) {
-        rc = tr_fail(err, TOKENRING_E_RANGE,
-                     "the placement's distinct replica sets hold %zu members, above 2^32",
-                     members);
-        goto done;
-    }
-    s.mem = tr_calloc(members + 1, sizeof *s.mem);
-    s.ns = tr_calloc(members + 1, sizeof *s.ns);
-    if (!s.mem || !s.ns)
-        goto nomem;
+    if (members > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "the placement's distinct replica sets hold %zu members, above 2^32",
+                       members);
+    s->mem = tr_calloc(members + 1, sizeof *s->mem);
+    s->ns = tr_calloc(members + 1, sizeof *s->ns);
+    if (!s->mem || !s->ns)
+        return sum_nomem(err);
     for (size_t i = 0; i < n; i++)
-        s.ns_off[i + 1] += s.ns_off[i];
+        s->ns_off[i + 1] += s->ns_off[i];
     {
         uint32_t *cur = tr_calloc(n + 1, sizeof *cur);
         if (!cur)
-            goto nomem;
+            return sum_nomem(err);
         for (size_t t = 0; t < sets; t++) {
             tokenring_replicas rep;
-            tokenring_placement_set(&rep, pl, t);
+            tokenring_placement_set(&rep, st->pl, t);
             for (uint32_t i = 0; i < rep.count; i++) {
                 uint32_t y = rep.nodes[i];
-                s.mem[s.mem_off[t] + i] = y;
-                s.ns[s.ns_off[y] + cur[y]++] = (uint32_t)t;
+                s->mem[s->mem_off[t] + i] = y;
+                s->ns[s->ns_off[y] + cur[y]++] = (uint32_t)t;
             }
         }
         tr_free(cur);
     }
+    return TOKENRING_OK;
+}
+
+/* The width each unit can add (suffix maxima), the critical sets of single nodes, and
+ * the nodes already down failed first. */
+static int summary_prepare(sum_state *st, const tokenring_ring *ring, const char *what,
+                           tokenring_error *err)
+{
+    sm *s = &st->s;
+    size_t n = tokenring_ring_node_count(ring), sets = s->sets, U = s->U;
     /* The width each unit holds (every set with a replica in it), suffix maxima. */
     {
-        u128 *g = tr_calloc(U + 1, sizeof *g);
+        tr_u128 *g = tr_calloc(U + 1, sizeof *g);
         uint32_t *seen = tr_calloc(sets + 1, sizeof *seen);
         if (!g || !seen) {
             tr_free(g);
             tr_free(seen);
-            goto nomem;
+            return sum_nomem(err);
         }
         for (uint32_t u = 0; u < U; u++)
-            for (uint32_t i = s.un_off[u]; i < s.un_off[u + 1]; i++) {
-                uint32_t y = s.un[i];
-                for (uint32_t j = s.ns_off[y]; j < s.ns_off[y + 1]; j++)
-                    if (seen[s.ns[j]] != u + 1) {
-                        seen[s.ns[j]] = u + 1;
-                        g[u] += s.w[s.ns[j]];
+            for (uint32_t i = s->un_off[u]; i < s->un_off[u + 1]; i++) {
+                uint32_t y = s->un[i];
+                for (uint32_t j = s->ns_off[y]; j < s->ns_off[y + 1]; j++)
+                    if (seen[s->ns[j]] != u + 1) {
+                        seen[s->ns[j]] = u + 1;
+                        g[u] += s->w[s->ns[j]];
                     }
             }
         for (size_t u = U; u-- > 0;)
-            s.gsuf[u] = g[u] > s.gsuf[u + 1] ? g[u] : s.gsuf[u + 1];
+            s->gsuf[u] = g[u] > s->gsuf[u + 1] ? g[u] : s->gsuf[u + 1];
         tr_free(g);
         tr_free(seen);
     }
-    if (s.single)
+    if (s->single)
         for (size_t t = 0; t < sets; t++)
-            crit_all(&s, t, +1);
+            crit_all(s, t, +1);
     /* The nodes already down fail first; the walk counts what more failures add. */
     for (size_t i = 0; i < n; i++)
-        if (down[i])
-            node_change(&s, (uint32_t)i, +1);
-    s.W0 = s.W;
-    s.nb0 = s.nbroken;
-    if (s.pg) {
-        pg.done = sets;
-        if ((rc = tr_progress_report(s.pg, what, err)) != TOKENRING_OK)
-            goto done;
+        if (st->down[i])
+            node_change(s, (uint32_t)i, +1);
+    s->W0 = s->W;
+    s->nb0 = s->nbroken;
+    if (s->pg) {
+        st->pg.done = sets;
+        int rc = tr_progress_report(s->pg, what, err);
+        if (rc != TOKENRING_OK)
+            return rc;
     }
+    return TOKENRING_OK;
+}
 
-    if ((rc = walk(&s, 0, 0, true)) != TOKENRING_OK)
-        goto done;
-
-    res = tr_calloc(1, sizeof *res);
-    if (!res)
-        goto nomem;
-    res->unit = unit;
-    res->k = k;
-    res->space = ring_space(ring);
-    res->n_units = (uint32_t)U;
-    res->breaking = s.breaking;
-    res->total = total;
-    res->down = s.W0;
-    res->sets = sets;
-    res->top_count = (uint32_t)s.heap_len;
-    if (s.heap_len) {
-        res->top_units = tr_calloc(s.heap_len, k * sizeof *res->top_units);
-        res->top_w = tr_calloc(s.heap_len, sizeof *res->top_w);
-        if (!res->top_units || !res->top_w)
-            goto nomem;
+/* The result: the counts, and the top sets popped from the heap, worst first. */
+static int summary_result(sum_state *st, const tokenring_ring *ring, int unit, uint32_t k,
+                          tr_u128 total, const char *what, tokenring_error *err)
+{
+    sm *s = &st->s;
+    size_t sets = s->sets, U = s->U;
+    st->res = tr_calloc(1, sizeof *st->res);
+    if (!st->res)
+        return sum_nomem(err);
+    st->res->unit = unit;
+    st->res->k = k;
+    st->res->space = ring_space(ring);
+    st->res->n_units = (uint32_t)U;
+    st->res->breaking = s->breaking;
+    st->res->total = total;
+    st->res->down = s->W0;
+    st->res->sets = sets;
+    st->res->top_count = (uint32_t)s->heap_len;
+    if (s->heap_len) {
+        st->res->top_units = tr_calloc(s->heap_len, k * sizeof *st->res->top_units);
+        st->res->top_w = tr_calloc(s->heap_len, sizeof *st->res->top_w);
+        if (!st->res->top_units || !st->res->top_w)
+            return sum_nomem(err);
         /* Pop the heap (lowest rank first) into the result from its end. */
-        for (size_t i = s.heap_len; i-- > 0;) {
-            res->top_w[i] = s.hw[0];
+        for (size_t i = s->heap_len; i-- > 0;) {
+            st->res->top_w[i] = s->hw[0];
             for (uint32_t j = 0; j < k; j++)
-                res->top_units[i * k + j] =
-                    unit == TOKENRING_FAIL_NODES ? unit_node[s.hu[j]] : s.hu[j];
-            heap_swap(&s, 0, i);
-            s.heap_len = i;
-            heap_down(&s, 0);
+                st->res->top_units[i * k + j] =
+                    unit == TOKENRING_FAIL_NODES ? st->unit_node[s->hu[j]] : s->hu[j];
+            heap_swap(s, 0, i);
+            s->heap_len = i;
+            heap_down(s, 0);
         }
-        res->worst = res->top_w[0];
+        st->res->worst = st->res->top_w[0];
     }
-    if (s.pg) {
-        pg.done = pg.total = (uint64_t)sets + U;
-        (void)tr_progress_report(s.pg, what, NULL); /* the end: too late to stop */
+    if (s->pg) {
+        st->pg.done = st->pg.total = (uint64_t)sets + U;
+        (void)tr_progress_report(s->pg, what, NULL); /* the end: too late to stop */
     }
-    *out = res;
-    res = NULL;
-    rc = TOKENRING_OK;
-    goto done;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory in an availability summary");
-done:
-    tokenring_availability_summary_free(res);
-    tokenring_placement_free(pl);
-    tr_free(down);
-    tr_free(unit_node);
-    tr_free(r.need_dc);
-    tr_free(s.node_dc);
-    tr_free(s.w);
-    tr_free(s.cnt);
-    tr_free(s.fail);
-    tr_free(s.thr);
-    tr_free(s.nover);
-    tr_free(s.grp);
-    tr_free(s.mem_off);
-    tr_free(s.mem);
-    tr_free(s.ns_off);
-    tr_free(s.ns);
-    tr_free(s.un_off);
-    tr_free(s.un);
-    tr_free(s.gsuf);
-    tr_free(s.crit_w);
-    tr_free(s.crit_n);
-    tr_free(s.chosen);
-    tr_free(s.hw);
-    tr_free(s.hu);
+    return TOKENRING_OK;
+}
+
+static int summary_build(tokenring_availability_summary **out, const tokenring_ring *ring,
+                         const tokenring_replication *replication, int consistency,
+                         const char *local_dc, int unit, uint32_t k, size_t top_n,
+                         tokenring_limits *lim, tokenring_error *err)
+{
+    size_t U = 0;
+    tr_u128 total = 0;
+    int rc = summary_check(out, ring, replication, consistency, local_dc, unit, k, top_n, lim,
+                           &U, &total, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    static const char what[] = "availability summary";
+    sum_state st;
+    memset(&st, 0, sizeof st);
+    st.pg = (tr_progress){ lim->progress, lim->user, 0, 0, 0 };
+    rc = summary_init(&st, ring, replication, consistency, local_dc, unit, k, U, top_n, lim,
+                      what, err);
+    if (rc == TOKENRING_OK && summary_units(&st, ring, unit) != TOKENRING_OK)
+        rc = sum_nomem(err);
+    if (rc == TOKENRING_OK)
+        rc = summary_sets(&st, ring, what, err);
+    if (rc == TOKENRING_OK)
+        rc = summary_prepare(&st, ring, what, err);
+    if (rc == TOKENRING_OK)
+        rc = walk(&st.s, 0, 0, true);
+    if (rc == TOKENRING_OK)
+        rc = summary_result(&st, ring, unit, k, total, what, err);
+    if (rc == TOKENRING_OK) {
+        *out = st.res;
+        st.res = NULL;
+    }
+    summary_free(&st);
     return rc;
 }
 #undef KMAX
@@ -6081,6 +6404,13 @@ done:
 #undef amap_grow
 #undef amap_put
 #undef aslot
+#undef av_nomem
+#undef avail_check
+#undef avail_free
+#undef avail_init
+#undef avail_result
+#undef avail_set
+#undef avail_state
 #undef availability
 #undef binom
 #undef bound_sum
@@ -6111,16 +6441,31 @@ done:
 #undef sm
 #undef sort_small
 #undef sub_fails
+#undef sum_nomem
+#undef sum_state
 #undef summary_build
+#undef summary_check
+#undef summary_free
+#undef summary_init
+#undef summary_prepare
+#undef summary_result
+#undef summary_sets
+#undef summary_units
 #undef summary_work
 #undef top_offer
 #undef top_wants
-#undef u128
 #undef unit_change
 #undef walk
 
 /* ======== lib/cassandra_alloc.c ======== */
 #define allocate_cassandra cassandra_alloc_allocate_cassandra
+#define cass_adjust cassandra_alloc_cass_adjust
+#define cass_check cassandra_alloc_cass_check
+#define cass_free cassandra_alloc_cass_free
+#define cass_read_nodes cassandra_alloc_cass_read_nodes
+#define cass_ring cassandra_alloc_cass_ring
+#define cass_state cassandra_alloc_cass_state
+#define cass_strategy cassandra_alloc_cass_strategy
 #define check_cassandra_cap cassandra_alloc_check_cassandra_cap
 #define check_partitioner cassandra_alloc_check_partitioner
 #define chosen cassandra_alloc_chosen
@@ -6133,7 +6478,6 @@ done:
 #define from64 cassandra_alloc_from64
 #define further_start cassandra_alloc_further_start
 #define generate_splits cassandra_alloc_generate_splits
-#define i128 cassandra_alloc_i128
 #define java_decimal cassandra_alloc_java_decimal
 #define java_double_compare cassandra_alloc_java_double_compare
 #define java_endpoint_hash cassandra_alloc_java_endpoint_hash
@@ -6174,7 +6518,6 @@ done:
 #define token_split cassandra_alloc_token_split
 #define token_text cassandra_alloc_token_text
 #define track cassandra_alloc_track
-#define u128 cassandra_alloc_u128
 #define u128_to_double cassandra_alloc_u128_to_double
 #define visit_add cassandra_alloc_visit_add
 #define visit_clean cassandra_alloc_visit_clean
@@ -6184,7 +6527,7 @@ done:
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The tokens Apache Cassandra 4.0 - 5.0 gives a bootstrapping node that allocates with
  * allocate_tokens_for_local_replication_factor or allocate_tokens_for_keyspace
- * (include/tokenring/layout.h, tokenring_allocate_cassandra()).
+ * (include/tokenring/allocate.h, tokenring_allocate_cassandra()).
  *
  * Written from a reading of Cassandra's dht/tokenallocator package (TokenAllocation,
  * TokenAllocatorFactory, TokenAllocatorBase, ReplicationAwareTokenAllocator,
@@ -6212,6 +6555,7 @@ done:
 #line 30 "lib/cassandra_alloc.c"
 #line 31 "lib/cassandra_alloc.c"
 #line 32 "lib/cassandra_alloc.c"
+#line 33 "lib/cassandra_alloc.c"
 
 /* Java never fuses a * b + c into one rounding; GCC does by default wherever the target has
  * FMA (-ffp-contract=fast), clang within an expression. Off for every function here (the
@@ -6226,8 +6570,6 @@ done:
 #error "tokenring_allocate_cassandra needs plain binary64 evaluation (FLT_EVAL_METHOD 0), e.g. SSE2 on x86"
 #endif
 
-__extension__ typedef __int128 i128;
-__extension__ typedef unsigned __int128 u128;
 
 #define NIL UINT32_MAX
 #define OUTSIDE (UINT32_MAX - 1) /* a node outside the allocation ring */
@@ -6574,7 +6916,7 @@ static double size64(int64_t from, int64_t to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-static i128 floor_half(i128 x)
+static tr_i128 floor_half(tr_i128 x)
 {
     return x >= 0 ? x / 2 : -((-x + 1) / 2);
 }
@@ -6583,10 +6925,10 @@ static i128 floor_half(i128 x)
 static int64_t midpoint64(int64_t l, int64_t r)
 {
     if (l < r)
-        return (int64_t)floor_half((i128)l + r);
-    i128 m = floor_half((i128)INT64_MAX - (i128)INT64_MIN + l + r);
+        return (int64_t)floor_half((tr_i128)l + r);
+    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + l + r);
     if (m > INT64_MAX)
-        m = (i128)INT64_MIN + (m - INT64_MAX);
+        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
     return (int64_t)m;
 }
 
@@ -6631,31 +6973,31 @@ static int64_t split64(int64_t l, int64_t r, double ratio)
     uint64_t digits;
     int scale;
     java_decimal(ratio, &digits, &scale);
-    i128 p = 1;
+    tr_i128 p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10;
-    i128 width = l < r ? (i128)r - l : ((i128)INT64_MAX - (i128)INT64_MIN) + r - l;
-    i128 t = (width * (i128)digits + (i128)l * p) / p;
+    tr_i128 width = l < r ? (tr_i128)r - l : ((tr_i128)INT64_MAX - (tr_i128)INT64_MIN) + r - l;
+    tr_i128 t = (width * (tr_i128)digits + (tr_i128)l * p) / p;
     if (l < r || t <= INT64_MAX)
         return (int64_t)t;
-    return (int64_t)((i128)INT64_MIN + (t - INT64_MAX));
+    return (int64_t)((tr_i128)INT64_MIN + (t - INT64_MAX));
 }
 
 /* ------------------------------------------------------- RandomPartitioner */
 
-#define TWO_127 ((u128)1 << 127)
+#define TWO_127 ((tr_u128)1 << 127)
 
 /* BigInteger.doubleValue() of 0 .. 2^128 - 1: the nearest double, ties to even (the
  * 64 bits below the leading one keep a sticky bit for what is dropped; converting those
  * to double rounds once, to nearest even). */
-static double u128_to_double(u128 v)
+static double u128_to_double(tr_u128 v)
 {
     uint64_t hi = (uint64_t)(v >> 64);
     if (hi == 0)
         return (double)(uint64_t)v;
     int shift = 64 - __builtin_clzll(hi); /* bits of v above the top 64: 1 .. 64 */
     uint64_t top = (uint64_t)(v >> shift);
-    if (v & (((u128)1 << shift) - 1))
+    if (v & (((tr_u128)1 << shift) - 1))
         top |= 1;
     uint64_t bits = (uint64_t)(1023 + shift) << 52; /* 2^shift, exact */
     double scale;
@@ -6665,7 +7007,7 @@ static double u128_to_double(u128 v)
 
 /* BigIntegerToken.size(): Math.scalb(BigInteger (to - from).doubleValue(), -127), plus
  * 1 when not positive (so from == to is the whole ring, and 2^127 to 0 is empty). */
-static double size128(u128 from, u128 to)
+static double size128(tr_u128 from, tr_u128 to)
 {
     double d = to >= from ? u128_to_double(to - from) * 0x1p-127
                           : -(u128_to_double(from - to) * 0x1p-127);
@@ -6674,7 +7016,7 @@ static double size128(u128 from, u128 to)
 
 /* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
  * wrapping range of 2^127 + r - l. */
-static u128 midpoint128(u128 l, u128 r)
+static tr_u128 midpoint128(tr_u128 l, tr_u128 r)
 {
     if (l < r)
         return (l + r) >> 1;
@@ -6685,7 +7027,7 @@ static u128 midpoint128(u128 l, u128 r)
  * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
  * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
  * 64-bit limbs; the quotient by 10^scale is below the width. */
-static u128 split128(u128 l, u128 r, double ratio)
+static tr_u128 split128(tr_u128 l, tr_u128 r, double ratio)
 {
     uint64_t digits;
     int scale;
@@ -6693,12 +7035,12 @@ static u128 split128(u128 l, u128 r, double ratio)
     uint64_t p = 1;
     for (int i = 0; i < scale; i++)
         p *= 10; /* scale <= 18 for the ratios the allocator uses (0.09.. to 0.9) */
-    u128 width = l < r ? r - l : TWO_127 + r - l;
-    u128 low = (u128)(uint64_t)width * digits;
-    u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
-    u128 qhigh = high / p, rem = high % p;
-    u128 qlow = ((rem << 64) | (uint64_t)low) / p;
-    u128 t = (qhigh << 64) + qlow + l;
+    tr_u128 width = l < r ? r - l : TWO_127 + r - l;
+    tr_u128 low = (tr_u128)(uint64_t)width * digits;
+    tr_u128 high = (width >> 64) * digits + (low >> 64); /* product = high * 2^64 + (low & mask) */
+    tr_u128 qhigh = high / p, rem = high % p;
+    tr_u128 qlow = ((rem << 64) | (uint64_t)low) / p;
+    tr_u128 t = (qhigh << 64) + qlow + l;
     return l < r ? t : t % TWO_127;
 }
 
@@ -6706,11 +7048,11 @@ static u128 split128(u128 l, u128 r, double ratio)
 
 /* The engine's token: Murmur3's int64 t as t + 2^63 (order and differences mod 2^64
  * kept), RandomPartitioner's value as it is. */
-typedef u128 ctok;
+typedef tr_u128 ctok;
 
 static ctok from64(int64_t t)
 {
-    return (u128)((uint64_t)t ^ (UINT64_C(1) << 63));
+    return (tr_u128)((uint64_t)t ^ (UINT64_C(1) << 63));
 }
 
 static int64_t to64(ctok t)
@@ -7307,14 +7649,45 @@ static int check_partitioner(const tokenring_topology *topology, bool wide, toke
     return TOKENRING_OK;
 }
 
-/* TokenAllocation.allocate() over either partitioner's tokens (the arguments checked
- * except the topology's partitioner and first_token's range); tokens_out ascending. */
-static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
-                              const tokenring_topology *topology, const char *name,
-                              const char *datacenter, const char *rack,
-                              const tokenring_replication *keyspace, int32_t local_rf,
-                              const ctok *first_token, uint32_t release, uint32_t flags,
-                              bool wide, const tokenring_limits *lim, tokenring_error *err)
+/* The state of one allocate_cassandra() call: the topology's nodes and tokens, which of
+ * them form the allocation ring (createStrategy()), the ring with its unit and group
+ * maps, and the chosen tokens. Zeroed to start; cass_free() releases all of it. */
+typedef struct cass_state {
+    bool wide;
+    cnode *nodes;
+    ctok *all;
+    size_t nn, total;
+    const char *dc_filter, *rack_filter;
+    int replicas;
+    bool by_rack;
+    cring r;
+    chosen out;
+    uint32_t *unit_of_node, *node_of_unit;
+    owned *normal;
+    size_t nnormal;
+} cass_state;
+
+static void cass_free(cass_state *s)
+{
+    tr_free(s->nodes);
+    tr_free(s->all);
+    tr_free(s->out.tok);
+    tr_free(s->unit_of_node);
+    tr_free(s->node_of_unit);
+    tr_free(s->normal);
+    tr_free(s->r.tok);
+    tr_free(s->r.unit);
+    tr_free(s->r.group);
+    tr_free(s->r.hash);
+}
+
+/* The arguments and the replication the allocation follows: *rf_out, and *simple_out
+ * for a SimpleStrategy keyspace. */
+static int cass_check(uint32_t num_tokens, const char *name, const char *datacenter,
+                      const char *rack, const tokenring_replication *keyspace,
+                      int32_t local_rf, uint32_t release, uint32_t flags,
+                      const tokenring_limits *lim, int32_t *rf_out, bool *simple_out,
+                      tokenring_error *err)
 {
     if (flags & ~TOKENRING_CASSANDRA_OFFLINE)
         return tr_fail(err, TOKENRING_E_INVAL, "unknown flags 0x%x", flags);
@@ -7363,7 +7736,16 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
                            local_rf, TOKENRING_MAX_RF);
         rf = local_rf;
     }
+    *rf_out = rf;
+    *simple_out = simple;
+    return TOKENRING_OK;
+}
 
+/* The topology's nodes with their tokens (either partitioner's, as ctok); the new node
+ * must not be one of them. */
+static int cass_read_nodes(cass_state *s, const tokenring_topology *topology,
+                           const char *name, tokenring_error *err)
+{
     size_t nn = tokenring_topology_node_count(topology);
     size_t total = 0;
     for (size_t i = 0; i < nn; i++) {
@@ -7373,94 +7755,105 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
         if (strcmp(info.name, name) == 0)
             return tr_fail(err, TOKENRING_E_EXISTS, "node %s is already in the ring", name);
     }
-    cnode *nodes = tr_calloc(nn ? nn : 1, sizeof *nodes);
-    ctok *all = tr_calloc(total ? total : 1, sizeof *all);
-    if (!nodes || !all) {
-        tr_free(nodes);
-        tr_free(all);
+    s->nn = nn;
+    s->total = total;
+    s->nodes = tr_calloc(nn ? nn : 1, sizeof *s->nodes);
+    s->all = tr_calloc(total ? total : 1, sizeof *s->all);
+    if (!s->nodes || !s->all)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    }
     for (size_t i = 0, at = 0; i < nn; i++) {
         tokenring_node_info info;
         tokenring_topology_node(&info, topology, i);
         for (size_t k = 0; k < info.token_count; k++) {
-            if (wide) {
+            if (s->wide) {
                 tokenring_token128 t = { 0, 0 };
                 tokenring_topology_node_token128(&t, topology, i, k);
-                all[at + k] = ((u128)t.hi << 64) | t.lo;
+                s->all[at + k] = ((tr_u128)t.hi << 64) | t.lo;
             } else {
-                all[at + k] = from64(info.tokens[k]);
+                s->all[at + k] = from64(info.tokens[k]);
             }
         }
-        nodes[i] = (cnode){ info.name, info.datacenter, info.rack, all + at, info.token_count,
-                            info.state != TOKENRING_STATE_JOINING };
+        s->nodes[i] = (cnode){ info.name, info.datacenter, info.rack, s->all + at,
+                               info.token_count, info.state != TOKENRING_STATE_JOINING };
         at += info.token_count;
     }
+    return TOKENRING_OK;
+}
 
-    /* TokenAllocation.createStrategy(): which ring, how many replicas, which groups */
-    const char *dc_filter = simple ? NULL : datacenter, *rack_filter = NULL;
-    int replicas;
-    bool by_rack = false;
+/* TokenAllocation.createStrategy(): which ring, how many replicas, which groups. */
+static int cass_strategy(cass_state *s, const char *datacenter, const char *rack, int32_t rf,
+                         bool simple, uint32_t flags, tokenring_error *err)
+{
+    const cnode *nodes = s->nodes;
+    size_t nn = s->nn;
+    s->dc_filter = simple ? NULL : datacenter;
+    s->rack_filter = NULL;
+    s->by_rack = false;
     if (simple) {
-        replicas = rf;
+        s->replicas = rf;
+        return TOKENRING_OK;
+    }
+    /* racks of the datacenter among nodes with normal tokens; 1 if the new rack is not
+     * one of them (or always, offline) */
+    size_t racks = 0;
+    bool known = false;
+    for (size_t i = 0; i < nn; i++) {
+        if (!nodes[i].normal || strcmp(nodes[i].dc, datacenter) != 0)
+            continue;
+        bool first_of_rack = true;
+        for (size_t j = 0; j < i && first_of_rack; j++)
+            if (nodes[j].normal && strcmp(nodes[j].dc, datacenter) == 0 &&
+                strcmp(nodes[j].rack, nodes[i].rack) == 0)
+                first_of_rack = false;
+        racks += first_of_rack;
+        known |= strcmp(nodes[i].rack, rack) == 0;
+    }
+    if (!known || (flags & TOKENRING_CASSANDRA_OFFLINE))
+        racks = 1;
+    if (rf <= 1) {
+        s->replicas = 1;
+    } else if (racks == (size_t)rf) {
+        s->replicas = 1;
+        s->rack_filter = rack;
+    } else if (racks > (size_t)rf) {
+        s->replicas = rf;
+        s->by_rack = true;
+    } else if (racks == 1) {
+        s->replicas = rf;
     } else {
-        /* racks of the datacenter among nodes with normal tokens; 1 if the new rack is not
-         * one of them (or always, offline) */
-        size_t racks = 0;
-        bool known = false;
-        for (size_t i = 0; i < nn; i++) {
-            if (!nodes[i].normal || strcmp(nodes[i].dc, datacenter) != 0)
-                continue;
-            bool first_of_rack = true;
-            for (size_t j = 0; j < i && first_of_rack; j++)
-                if (nodes[j].normal && strcmp(nodes[j].dc, datacenter) == 0 &&
-                    strcmp(nodes[j].rack, nodes[i].rack) == 0)
-                    first_of_rack = false;
-            racks += first_of_rack;
-            known |= strcmp(nodes[i].rack, rack) == 0;
-        }
-        if (!known || (flags & TOKENRING_CASSANDRA_OFFLINE))
-            racks = 1;
-        if (rf <= 1) {
-            replicas = 1;
-        } else if (racks == (size_t)rf) {
-            replicas = 1;
-            rack_filter = rack;
-        } else if (racks > (size_t)rf) {
-            replicas = rf;
-            by_rack = true;
-        } else if (racks == 1) {
-            replicas = rf;
-        } else {
-            tr_free(nodes);
-            tr_free(all);
-            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                           "Token allocation failed: the number of racks %zu in datacenter %s "
-                           "is lower than its replication factor %d.",
-                           racks, datacenter, rf);
-        }
+        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                       "Token allocation failed: the number of racks %zu in datacenter %s "
+                       "is lower than its replication factor %d.",
+                       racks, datacenter, rf);
     }
+    return TOKENRING_OK;
+}
 
-    /* the allocation ring */
-    cring r;
-    memset(&r, 0, sizeof r);
-    chosen out = { tr_calloc(num_tokens, sizeof(ctok)), 0 };
-    r.wide = wide;
-    uint32_t *unit_of_node = tr_calloc(nn ? nn : 1, sizeof *unit_of_node);
-    uint32_t *node_of_unit = tr_calloc(nn + 1, sizeof *node_of_unit);
-    owned *normal = tr_calloc(total ? total : 1, sizeof *normal);
-    r.cap = total + num_tokens;
-    r.tok = tr_calloc(r.cap, sizeof *r.tok);
-    r.unit = tr_calloc(r.cap, sizeof *r.unit);
-    r.group = tr_calloc(nn + 1, sizeof *r.group);
-    r.hash = tr_calloc(nn + 1, sizeof *r.hash);
-    if (!out.tok || !unit_of_node || !node_of_unit || !normal || !r.tok || !r.unit || !r.group ||
-        !r.hash) {
-        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-        goto done;
-    }
-    /* every normal token sorted once; the allocation ring is the part of it that its
-     * nodes hold (tokens are distinct in a topology) */
+/* The allocation ring: every normal token sorted once; the ring is the part of it that
+ * its nodes hold (tokens are distinct in a topology), with units numbered by first
+ * appearance and their groups. */
+static int cass_ring(cass_state *s, uint32_t num_tokens, const char *rack, uint32_t release,
+                     tokenring_error *err)
+{
+    cring *r = &s->r;
+    size_t nn = s->nn, total = s->total;
+    const cnode *nodes = s->nodes;
+    const char *dc_filter = s->dc_filter, *rack_filter = s->rack_filter;
+    s->out.tok = tr_calloc(num_tokens, sizeof(ctok));
+    r->wide = s->wide;
+    s->unit_of_node = tr_calloc(nn ? nn : 1, sizeof *s->unit_of_node);
+    s->node_of_unit = tr_calloc(nn + 1, sizeof *s->node_of_unit);
+    s->normal = tr_calloc(total ? total : 1, sizeof *s->normal);
+    r->cap = total + num_tokens;
+    r->tok = tr_calloc(r->cap, sizeof *r->tok);
+    r->unit = tr_calloc(r->cap, sizeof *r->unit);
+    r->group = tr_calloc(nn + 1, sizeof *r->group);
+    r->hash = tr_calloc(nn + 1, sizeof *r->hash);
+    if (!s->out.tok || !s->unit_of_node || !s->node_of_unit || !s->normal || !r->tok ||
+        !r->unit || !r->group || !r->hash)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    uint32_t *unit_of_node = s->unit_of_node, *node_of_unit = s->node_of_unit;
+    owned *normal = s->normal;
     size_t nnormal = 0;
     for (size_t i = 0; i < nn; i++) {
         /* TokenAllocation works on TokenMetadata.cloneOnlyTokenMap(), which keeps normal
@@ -7478,107 +7871,130 @@ static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
         if (unit_of_node[node] == OUTSIDE)
             continue;
         if (unit_of_node[node] == NIL) { /* units numbered by first appearance */
-            unit_of_node[node] = r.units;
-            node_of_unit[r.units] = node;
-            r.hash[r.units] =
+            unit_of_node[node] = r->units;
+            node_of_unit[r->units] = node;
+            r->hash[r->units] =
                 java_endpoint_hash(nodes[node].name, release == TOKENRING_CASSANDRA_4_0);
-            r.units++;
+            r->units++;
         }
-        r.tok[r.n] = normal[i].token;
-        r.unit[r.n++] = unit_of_node[node];
+        r->tok[r->n] = normal[i].token;
+        r->unit[r->n++] = unit_of_node[node];
     }
     /* groups: the unit itself, or its rack (numbered by first appearance); the new
      * unit's group is counted apart (Cassandra counts the existing units' groups) */
-    if (!by_rack) {
-        for (uint32_t u = 0; u <= r.units; u++)
-            r.group[u] = u;
-        r.groups = r.units;
-        r.new_group = r.units;
+    if (!s->by_rack) {
+        for (uint32_t u = 0; u <= r->units; u++)
+            r->group[u] = u;
+        r->groups = r->units;
+        r->new_group = r->units;
     } else {
-        for (uint32_t u = 0; u <= r.units; u++) {
-            const char *rk = u < r.units ? nodes[node_of_unit[u]].rack : rack;
+        for (uint32_t u = 0; u <= r->units; u++) {
+            const char *rk = u < r->units ? nodes[node_of_unit[u]].rack : rack;
             uint32_t g = NIL;
             for (uint32_t v = 0; v < u && g == NIL; v++)
                 if (strcmp(nodes[node_of_unit[v]].rack, rk) == 0)
-                    g = r.group[v];
+                    g = r->group[v];
             if (g == NIL)
-                g = u < r.units ? r.groups++ : r.groups;
-            r.group[u] = g;
+                g = u < r->units ? r->groups++ : r->groups;
+            r->group[u] = g;
         }
-        r.new_group = r.group[r.units];
+        r->new_group = r->group[r->units];
     }
-    r.replicas = replicas;
-    if (r.n == 0 && !first_token) {
+    s->nnormal = nnormal;
+    r->replicas = s->replicas;
+    return TOKENRING_OK;
+}
+
+/* adjustForCrossDatacenterClashes() on the chosen tokens, then ascending; a token
+ * chosen twice is refused. */
+static int cass_adjust(cass_state *s, tokenring_error *err)
+{
+    for (size_t k = 0; k < s->out.n; k++) {
+        ctok t = s->out.tok[k];
+        for (;;) {
+            owned key = { t, 0 };
+            owned *hit = bsearch(&key, s->normal, s->nnormal, sizeof *s->normal, cmp_owned);
+            if (!hit)
+                break;
+            const cnode *o = &s->nodes[hit->node];
+            if ((!s->dc_filter || strcmp(o->dc, s->dc_filter) == 0) &&
+                (!s->rack_filter || strcmp(o->rack, s->rack_filter) == 0)) {
+                char buf[TOKENRING_TOKEN128_TEXT_MAX];
+                return tr_fail(err, TOKENRING_E_EXISTS,
+                               "Allocated token %s already assigned to node %s. Is "
+                               "another node also allocating tokens?",
+                               token_text(buf, s->wide, t), o->name);
+            }
+            /* nextValidToken(): LongToken wraps, a BigIntegerToken just counts on */
+            if (!s->wide) {
+                t = from64((int64_t)((uint64_t)to64(t) + 1));
+            } else if (t == TWO_127) {
+                return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                               "Cassandra would step past token 2^127, held in another "
+                               "datacenter, to 2^127 + 1, which is no RandomPartitioner "
+                               "token");
+            } else {
+                t++;
+            }
+        }
+        s->out.tok[k] = t;
+    }
+    qsort(s->out.tok, s->out.n, sizeof *s->out.tok, cmp_ctok);
+    for (size_t k = 1; k < s->out.n; k++)
+        if (s->out.tok[k] == s->out.tok[k - 1]) {
+            char buf[TOKENRING_TOKEN128_TEXT_MAX];
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "Cassandra would choose token %s twice (the node would join "
+                           "with fewer tokens)",
+                           token_text(buf, s->wide, s->out.tok[k]));
+        }
+    return TOKENRING_OK;
+}
+
+/* TokenAllocation.allocate() over either partitioner's tokens (the arguments checked
+ * except the topology's partitioner and first_token's range); tokens_out ascending. */
+static int allocate_cassandra(ctok *tokens_out, uint32_t num_tokens,
+                              const tokenring_topology *topology, const char *name,
+                              const char *datacenter, const char *rack,
+                              const tokenring_replication *keyspace, int32_t local_rf,
+                              const ctok *first_token, uint32_t release, uint32_t flags,
+                              bool wide, const tokenring_limits *lim, tokenring_error *err)
+{
+    int32_t rf = 0;
+    bool simple = false;
+    int rc = cass_check(num_tokens, name, datacenter, rack, keyspace, local_rf, release, flags,
+                        lim, &rf, &simple, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    cass_state s;
+    memset(&s, 0, sizeof s);
+    s.wide = wide;
+    if ((rc = cass_read_nodes(&s, topology, name, err)) != TOKENRING_OK ||
+        (rc = cass_strategy(&s, datacenter, rack, rf, simple, flags, err)) != TOKENRING_OK ||
+        (rc = cass_ring(&s, num_tokens, rack, release, err)) != TOKENRING_OK)
+        goto done;
+    if (s.r.n == 0 && !first_token) {
         rc = tr_fail(err, TOKENRING_E_INVAL,
                      "the allocation ring is empty: Cassandra starts it at a random token; "
                      "pass one as first_token");
         goto done;
     }
     ctok first = first_token ? *first_token : 0;
-    if (replicas == 1)
-        rc = no_replication(&r, &out, num_tokens, first, err);
+    if (s.replicas == 1)
+        rc = no_replication(&s.r, &s.out, num_tokens, first, err);
     else
-        rc = replication_aware(&r, &out, num_tokens, first);
+        rc = replication_aware(&s.r, &s.out, num_tokens, first);
     if (rc != TOKENRING_OK) {
         if (rc == TOKENRING_E_NOMEM)
             rc = tr_fail(err, rc, "out of memory");
         goto done;
     }
-    /* adjustForCrossDatacenterClashes(): step past tokens other rings own */
-    for (size_t k = 0; k < out.n; k++) {
-        ctok t = out.tok[k];
-        for (;;) {
-            owned key = { t, 0 };
-            owned *hit = bsearch(&key, normal, nnormal, sizeof *normal, cmp_owned);
-            if (!hit)
-                break;
-            const cnode *o = &nodes[hit->node];
-            if ((!dc_filter || strcmp(o->dc, dc_filter) == 0) &&
-                (!rack_filter || strcmp(o->rack, rack_filter) == 0)) {
-                char buf[TOKENRING_TOKEN128_TEXT_MAX];
-                rc = tr_fail(err, TOKENRING_E_EXISTS,
-                             "Allocated token %s already assigned to node %s. Is "
-                             "another node also allocating tokens?",
-                             token_text(buf, wide, t), o->name);
-                goto done;
-            }
-            /* nextValidToken(): LongToken wraps, a BigIntegerToken just counts on */
-            if (!wide) {
-                t = from64((int64_t)((uint64_t)to64(t) + 1));
-            } else if (t == TWO_127) {
-                rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                             "Cassandra would step past token 2^127, held in another "
-                             "datacenter, to 2^127 + 1, which is no RandomPartitioner token");
-                goto done;
-            } else {
-                t++;
-            }
-        }
-        out.tok[k] = t;
-    }
-    qsort(out.tok, out.n, sizeof *out.tok, cmp_ctok);
-    for (size_t k = 1; k < out.n; k++)
-        if (out.tok[k] == out.tok[k - 1]) {
-            char buf[TOKENRING_TOKEN128_TEXT_MAX];
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "Cassandra would choose token %s twice (the node would join "
-                         "with fewer tokens)",
-                         token_text(buf, wide, out.tok[k]));
-            goto done;
-        }
-    memcpy(tokens_out, out.tok, out.n * sizeof *out.tok);
+    if ((rc = cass_adjust(&s, err)) != TOKENRING_OK)
+        goto done;
+    memcpy(tokens_out, s.out.tok, s.out.n * sizeof *s.out.tok);
     rc = TOKENRING_OK;
 done:
-    tr_free(nodes);
-    tr_free(all);
-    tr_free(out.tok);
-    tr_free(unit_of_node);
-    tr_free(node_of_unit);
-    tr_free(normal);
-    tr_free(r.tok);
-    tr_free(r.unit);
-    tr_free(r.group);
-    tr_free(r.hash);
+    cass_free(&s);
     return rc;
 }
 
@@ -7626,7 +8042,7 @@ int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint32_t num_to
         return rc;
     ctok first = 0;
     if (first_token) {
-        first = ((u128)first_token->hi << 64) | first_token->lo;
+        first = ((tr_u128)first_token->hi << 64) | first_token->lo;
         if (first > TWO_127)
             return tr_fail(err, TOKENRING_E_RANGE,
                            "first_token is not a RandomPartitioner node token (0 .. 2^127)");
@@ -7699,6 +8115,13 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef OUTSIDE
 #undef TWO_127
 #undef allocate_cassandra
+#undef cass_adjust
+#undef cass_check
+#undef cass_free
+#undef cass_read_nodes
+#undef cass_ring
+#undef cass_state
+#undef cass_strategy
 #undef check_cassandra_cap
 #undef check_partitioner
 #undef chosen
@@ -7711,7 +8134,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef from64
 #undef further_start
 #undef generate_splits
-#undef i128
 #undef java_decimal
 #undef java_double_compare
 #undef java_endpoint_hash
@@ -7752,7 +8174,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef token_split
 #undef token_text
 #undef track
-#undef u128
 #undef u128_to_double
 #undef visit_add
 #undef visit_clean
@@ -9687,7 +10108,7 @@ TOKENRING_API int tokenring_layout_seeded_token128(tokenring_token128 *token_out
 /* The seeded layouts of both partitioners work on 128-bit keys that order as the tokens
  * do: a Murmur3 token t is the unsigned value of t with its sign bit flipped, a
  * RandomPartitioner token (0 .. 2^127, never -1 here) its value. */
-__extension__ typedef unsigned __int128 tr_key;
+typedef tr_u128 tr_key;
 
 #define SIGN64 0x8000000000000000ULL
 
@@ -10173,11 +10594,10 @@ TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num
 
 void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
 {
-    __extension__ typedef unsigned __int128 u128;
-    u128 denom = (u128)num_tokens * slots;
+    tr_u128 denom = (tr_u128)num_tokens * slots;
     for (uint32_t j = 0; j < num_tokens; j++) {
-        u128 p = (u128)j * slots + slot;
-        u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
+        tr_u128 p = (tr_u128)j * slots + slot;
+        tr_u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
         out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
     }
 }
@@ -10328,12 +10748,21 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #define format_variant migration_format_variant
 #define mg_keyspace migration_mg_keyspace
 #define mg_node migration_mg_node
+#define mg_nomem migration_mg_nomem
+#define mig_check migration_mig_check
+#define mig_factors migration_mig_factors
+#define mig_free migration_mig_free
+#define mig_nodes migration_mig_nodes
+#define mig_state migration_mig_state
+#define mig_steps_before migration_mig_steps_before
+#define mig_steps_move migration_mig_steps_move
+#define mig_tokens migration_mig_tokens
 #define plan migration_plan
 #define step migration_step
 #line 1 "lib/migration.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Migration plan for changing num_tokens through a new datacenter
- * (include/tokenring/analysis.h). */
+ * (include/tokenring/migration.h). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10343,6 +10772,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #line 11 "lib/migration.c"
 #line 12 "lib/migration.c"
 #line 13 "lib/migration.c"
+#line 14 "lib/migration.c"
 
 typedef struct mg_node {
     char *name;
@@ -10552,13 +10982,71 @@ static char *factor_list(const char *const *keyspaces, const mg_keyspace *k, siz
     return s;
 }
 
-static int plan(tokenring_migration **out, const tokenring_topology *topology,
-                const char *old_datacenter, const char *new_datacenter,
-                const char *const *node_names, const char *const *racks, size_t node_count,
-                uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
-                const tokenring_replication *const *replications, size_t keyspace_count,
-                tr_progress *pg, tokenring_error *err)
+/* The state of one plan() call: its arguments, what it read of the cluster, the plan
+ * being made with each keyspace's factors, the new nodes' racks, the copy of the cluster
+ * their tokens are chosen in, and the scratch of the steps. Zeroed to start, then the
+ * arguments; mig_free() releases all of it but the plan. */
+typedef struct mig_state {
+    const tokenring_topology *topology;
+    const char *old_datacenter, *new_datacenter;
+    const char *const *node_names, *const *racks;
+    size_t node_count;
+    uint32_t num_tokens;
+    int32_t rf;
+    const char *const *keyspaces;
+    const tokenring_replication *const *replications;
+    size_t keyspace_count;
+    tr_progress *pg;
+    tokenring_error *err;
+    size_t tn, old_nodes, dcs; /* the cluster's nodes, the old datacenter's, datacenters */
+    uint32_t old_tokens;       /* the old datacenter's largest token count */
+    int32_t alloc_rf;          /* the factor the new tokens are balanced for */
+    size_t simple;             /* SimpleStrategy keyspaces with replicas to move */
+    tokenring_migration *m;
+    mg_keyspace *ks;
+    tokenring_topology *copy;
+    int64_t *rest;
+    const char **rest_racks;
+    size_t *rest_idx;
+    const char **rack_list;
+    size_t *first_rack;
+    size_t K; /* racks of the new nodes */
+    char *list;
+} mig_state;
+
+static int mg_nomem(tokenring_error *err)
 {
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory planning a migration");
+}
+
+static void mig_free(mig_state *st)
+{
+    tr_free(st->list);
+    tokenring_topology_free(st->copy);
+    tr_free(st->ks);
+    tr_free(st->rest);
+    tr_free(st->rest_racks);
+    tr_free(st->rest_idx);
+    tr_free(st->rack_list);
+    tr_free(st->first_rack);
+}
+
+/* The arguments, and what the plan reads of the cluster: the old datacenter's nodes
+ * and largest token count, the number of datacenters. */
+static int mig_check(mig_state *st, tokenring_migration **out)
+{
+    const tokenring_topology *topology = st->topology;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    int32_t rf = st->rf;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
     if (!out || !topology || !old_datacenter || !new_datacenter || !node_names || !racks ||
         (keyspace_count && (!keyspaces || !replications)))
         return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a migration plan");
@@ -10626,29 +11114,35 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
                            "keep: make it NetworkTopologyStrategy first",
                            keyspaces[i], dcs);
     }
+    st->tn = tn;
+    st->old_nodes = old_nodes;
+    st->old_tokens = old_tokens;
+    st->dcs = dcs;
+    return TOKENRING_OK;
+}
 
-    tokenring_migration *m = tr_calloc(1, sizeof *m);
-    mg_keyspace *ks = NULL;
-    tokenring_topology *copy = NULL;
-    int64_t *rest = NULL;
-    const char **rest_racks = NULL;
-    size_t *rest_idx = NULL;
-    const char **rack_list = NULL;
-    size_t *first_rack = NULL;
-    char *list = NULL;
-    if (!m || !(ks = tr_calloc(keyspace_count + 1, sizeof *ks)))
-        goto nomem;
-    /* Each keyspace's factor in the old datacenter and in the new one; the factor the
-     * new datacenter's tokens are balanced for: rf, else the largest it takes. */
+/* Each keyspace's factor in the old datacenter and in the new one; the factor the new
+ * datacenter's tokens are balanced for: rf, else the largest it takes. */
+static int mig_factors(mig_state *st)
+{
+    mg_keyspace *ks = st->ks;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    int32_t rf = st->rf;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
     int32_t alloc_rf = rf;
-    size_t changed = 0, simple = 0;
+    size_t simple = 0;
     for (size_t i = 0; i < keyspace_count; i++) {
         mg_keyspace *k = &ks[i];
         tokenring_replication_dc_factor(&k->old_rf, &k->old_tr, replications[i],
                                         old_datacenter);
         if (k->old_rf == 0)
             continue;
-        changed++;
         k->simple = tokenring_replication_strategy(replications[i]) == TOKENRING_SIMPLE;
         simple += k->simple;
         k->new_rf = rf ? rf : k->old_rf;
@@ -10658,48 +11152,58 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (k->new_tr > 0 && num_tokens > 1) {
             /* AlterKeyspaceStatement: "Transient replication is not supported with vnodes
              * yet" (Cassandra 4.0 to 5.0) */
-            rc = tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                         "keyspace '%s' has %d transient replica%s in datacenter '%s': "
-                         "Cassandra supports transient replication without vnodes only "
-                         "(num_tokens 1), not with num_tokens %u",
-                         keyspaces[i], k->new_tr, k->new_tr == 1 ? "" : "s", old_datacenter,
-                         num_tokens);
-            goto fail;
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "keyspace '%s' has %d transient replica%s in datacenter '%s': "
+                           "Cassandra supports transient replication without vnodes only "
+                           "(num_tokens 1), not with num_tokens %u",
+                           keyspaces[i], k->new_tr, k->new_tr == 1 ? "" : "s", old_datacenter,
+                           num_tokens);
         }
-        if ((size_t)k->new_rf > node_count) {
-            rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                         "%zu new nodes cannot hold keyspace '%s''s replication factor %d in "
-                         "datacenter '%s'",
-                         node_count, keyspaces[i], k->new_rf, new_datacenter);
-            goto fail;
-        }
+        if ((size_t)k->new_rf > node_count)
+            return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                           "%zu new nodes cannot hold keyspace '%s''s replication factor %d in "
+                           "datacenter '%s'",
+                           node_count, keyspaces[i], k->new_rf, new_datacenter);
     }
-    if (alloc_rf == 0) {
-        rc = tr_fail(err, TOKENRING_E_EMPTY,
-                     "no keyspace given has a replica in datacenter '%s': nothing to move",
-                     old_datacenter);
-        goto fail;
-    }
-    if (node_count < (size_t)alloc_rf) {
-        rc = tr_fail(err, TOKENRING_E_IMPOSSIBLE,
-                     "%zu new nodes cannot hold replication factor %d in datacenter '%s'",
-                     node_count, alloc_rf, new_datacenter);
-        goto fail;
-    }
+    if (alloc_rf == 0)
+        return tr_fail(err, TOKENRING_E_EMPTY,
+                       "no keyspace given has a replica in datacenter '%s': nothing to move",
+                       old_datacenter);
+    if (node_count < (size_t)alloc_rf)
+        return tr_fail(err, TOKENRING_E_IMPOSSIBLE,
+                       "%zu new nodes cannot hold replication factor %d in datacenter '%s'",
+                       node_count, alloc_rf, new_datacenter);
+    st->alloc_rf = alloc_rf;
+    st->simple = simple;
+    return TOKENRING_OK;
+}
+
+/* The new nodes with their names and racks, the racks in order of first appearance, and
+ * the copy of the cluster the tokens are chosen in. */
+static int mig_nodes(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    const tokenring_topology *topology = st->topology;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    tr_progress *pg = st->pg;
+    tokenring_error *err = st->err;
     m->num_tokens = num_tokens;
     m->nodes = tr_calloc(node_count, sizeof *m->nodes);
-    rack_list = tr_calloc(node_count, sizeof *rack_list);
-    rest_racks = tr_calloc(node_count, sizeof *rest_racks);
-    rest_idx = tr_calloc(node_count, sizeof *rest_idx);
-    first_rack = tr_calloc(node_count, sizeof *first_rack);
-    if (!m->nodes || !rack_list || !rest_racks || !rest_idx || !first_rack)
-        goto nomem;
+    const char **rack_list = st->rack_list = tr_calloc(node_count, sizeof *rack_list);
+    st->rest_racks = tr_calloc(node_count, sizeof *st->rest_racks);
+    st->rest_idx = tr_calloc(node_count, sizeof *st->rest_idx);
+    size_t *first_rack = st->first_rack = tr_calloc(node_count, sizeof *first_rack);
+    if (!m->nodes || !rack_list || !st->rest_racks || !st->rest_idx || !first_rack)
+        return mg_nomem(err);
     for (size_t i = 0; i < node_count; i++) {
         mg_node *n = &m->nodes[i];
         m->node_count++; /* counted first: a half-made node (zeroed) is freed too */
         if (!(n->name = tr_strdup(node_names[i])) || !(n->rack = tr_strdup(racks[i])) ||
             !(n->tokens = tr_calloc(num_tokens, sizeof *n->tokens)))
-            goto nomem;
+            return mg_nomem(err);
     }
     /* Racks in order of first appearance; first_rack[i]: the rack index when node i is
      * the first node of its rack, else SIZE_MAX. */
@@ -10713,11 +11217,32 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
         if (r == K)
             rack_list[K++] = racks[i];
     }
-    if ((rc = tokenring_topology_clone(&copy, topology)) != TOKENRING_OK)
-        goto nomem;
-    if (pg && (rc = tr_progress_report(pg, "migration plan", err)) != TOKENRING_OK)
-        goto fail;
-    /* First node of each rack: evenly spaced, rack i offset by i * step / racks. */
+    st->K = K;
+    if (tokenring_topology_clone(&st->copy, topology) != TOKENRING_OK)
+        return mg_nomem(err);
+    if (pg)
+        return tr_progress_report(pg, "migration plan", err);
+    return TOKENRING_OK;
+}
+
+/* The tokens: the first node of each rack evenly spaced, rack i offset by i * step /
+ * racks, off the tokens of other datacenters; the others by the allocator. */
+static int mig_tokens(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    const char *new_datacenter = st->new_datacenter;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    tr_progress *pg = st->pg;
+    tokenring_error *err = st->err;
+    int32_t alloc_rf = st->alloc_rf;
+    const char **rest_racks = st->rest_racks;
+    size_t *rest_idx = st->rest_idx;
+    size_t *first_rack = st->first_rack;
+    size_t K = st->K;
+    tokenring_topology *copy = st->copy;
     size_t nrest = 0;
     for (size_t i = 0; i < node_count; i++) {
         size_t r = first_rack[i];
@@ -10755,46 +11280,69 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
             }
         }
         tokenring_error e2;
-        rc = tokenring_topology_add_node(copy, node_names[i], new_datacenter, racks[i], t,
-                                         num_tokens, &e2);
-        if (rc != TOKENRING_OK) {
-            rc = tr_fail(err, rc, "%s", e2.message);
-            goto fail;
-        }
+        int rc = tokenring_topology_add_node(copy, node_names[i], new_datacenter, racks[i], t,
+                                             num_tokens, &e2);
+        if (rc != TOKENRING_OK)
+            return tr_fail(err, rc, "%s", e2.message);
     }
     if (nrest > 0) {
-        rest = tr_calloc(nrest * (size_t)num_tokens, sizeof *rest);
+        int64_t *rest = st->rest = tr_calloc(nrest * (size_t)num_tokens, sizeof *rest);
         if (!rest)
-            goto nomem;
-        rc = tr_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks, nrest,
-                               alloc_rf, 0, pg, err);
+            return mg_nomem(err);
+        int rc = tr_allocate_nodes(rest, num_tokens, copy, new_datacenter, rest_racks, nrest,
+                                   alloc_rf, 0, pg, err);
         if (rc != TOKENRING_OK)
-            goto fail;
+            return rc;
         for (size_t i = 0; i < nrest; i++)
             memcpy(m->nodes[rest_idx[i]].tokens, rest + i * num_tokens,
                    num_tokens * sizeof *rest);
     }
+    return TOKENRING_OK;
+}
 
-    /* Steps. */
-#define STEP(...)                       \
-    do {                                \
-        if (step(m, __VA_ARGS__))       \
-            goto nomem;                 \
+/* The steps of a plan, in mig_steps_*(): each adds one line to m; out of memory returns
+ * from the function. ALTER: ALTER KEYSPACE k WITH replication = variant; */
+#define STEP(...)                           \
+    do {                                    \
+        if (step(m, __VA_ARGS__))           \
+            return mg_nomem(err);           \
     } while (0)
-    /* ALTER KEYSPACE k WITH replication = variant; */
 #define ALTER(i, add_dc, add_rf, add_tr, drop_dc, zero)                                    \
     do {                                                                                   \
         char q_[2 * TOKENRING_MAX_NAME + 3];                                               \
         char *r_ = format_variant(replications[i], old_datacenter, add_dc, add_rf, add_tr, \
                                   drop_dc, zero);                                          \
         if (!r_)                                                                           \
-            goto nomem;                                                                    \
+            return mg_nomem(err);                                                          \
         cql_name(q_, keyspaces[i]);                                                        \
         int s_ = step(m, "cqlsh: ALTER KEYSPACE %s WITH replication = %s;", q_, r_);       \
         tr_free(r_);                                                                       \
         if (s_)                                                                            \
-            goto nomem;                                                                    \
+            return mg_nomem(err);                                                          \
     } while (0)
+
+/* The steps before the new nodes start: what the plan does, the clients pinned, the
+ * SimpleStrategy keyspaces made NetworkTopologyStrategy. */
+static int mig_steps_before(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    mg_keyspace *ks = st->ks;
+    const tokenring_topology *topology = st->topology;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    int32_t rf = st->rf;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
+    size_t tn = st->tn;
+    size_t old_nodes = st->old_nodes;
+    uint32_t old_tokens = st->old_tokens;
+    size_t dcs = st->dcs;
+    int32_t alloc_rf = st->alloc_rf;
+    size_t simple = st->simple;
     size_t old_racks = 0;
     for (size_t i = 0; i < tn; i++) {
         tokenring_node_info info;
@@ -10814,24 +11362,25 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
          "new datacenter '%s' (%zu nodes, tokens balanced for replication factor %d)",
          old_tokens, num_tokens, old_datacenter, old_nodes, new_datacenter, node_count,
          alloc_rf);
-    if (!(list = factor_list(keyspaces, ks, keyspace_count, rf == 0)))
-        goto nomem;
+    char *list = st->list = factor_list(keyspaces, ks, keyspace_count, rf == 0);
+    if (!list)
+        return mg_nomem(err);
     if (rf == 0) {
         STEP("# Replication in '%s': each keyspace keeps its factor of '%s' (%s)",
              new_datacenter, old_datacenter, list);
     } else {
         char *was = factor_list(keyspaces, ks, keyspace_count, true);
         if (!was)
-            goto nomem;
+            return mg_nomem(err);
         int s = step(m, "# Replication in '%s': factor %d for every keyspace with replicas in "
                         "'%s', as asked (their factors in '%s': %s)",
                      new_datacenter, rf, old_datacenter, old_datacenter, was);
         tr_free(was);
         if (s)
-            goto nomem;
+            return mg_nomem(err);
     }
-    tr_free(list);
-    list = NULL;
+    tr_free(st->list);
+    st->list = NULL;
     for (size_t i = 0; i < keyspace_count; i++)
         if (ks[i].old_rf == 0)
             STEP("# Keyspace %s has no replica in '%s': left as it is", keyspaces[i],
@@ -10862,6 +11411,27 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
             }
         }
     }
+    return TOKENRING_OK;
+}
+
+/* The new nodes started, the keyspaces replicated to them, rebuilt and repaired, the
+ * clients moved, the old datacenter dropped and decommissioned. */
+static int mig_steps_move(mig_state *st)
+{
+    tokenring_migration *m = st->m;
+    mg_keyspace *ks = st->ks;
+    const tokenring_topology *topology = st->topology;
+    const char *old_datacenter = st->old_datacenter;
+    const char *new_datacenter = st->new_datacenter;
+    const char *const *node_names = st->node_names;
+    const char *const *racks = st->racks;
+    size_t node_count = st->node_count;
+    uint32_t num_tokens = st->num_tokens;
+    const char *const *keyspaces = st->keyspaces;
+    const tokenring_replication *const *replications = st->replications;
+    size_t keyspace_count = st->keyspace_count;
+    tokenring_error *err = st->err;
+    size_t tn = st->tn;
     for (size_t i = 0; i < node_count; i++) {
         size_t len = 0;
         for (uint32_t k = 0; k < num_tokens; k++) {
@@ -10869,8 +11439,9 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
             len += (size_t)snprintf(buf, sizeof buf, "%lld,",
                                     (long long)m->nodes[i].tokens[k]);
         }
-        if (!(list = tr_malloc(len + 1)))
-            goto nomem;
+        char *list = st->list = tr_malloc(len + 1);
+        if (!list)
+            return mg_nomem(err);
         size_t pos = 0;
         for (uint32_t k = 0; k < num_tokens; k++)
             pos += (size_t)snprintf(list + pos, len + 1 - pos, k ? ",%lld" : "%lld",
@@ -10880,10 +11451,10 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
                      "num_tokens: %u, initial_token: %s, auto_bootstrap: false; start the "
                      "node",
                      node_names[i], new_datacenter, racks[i], num_tokens, list);
-        tr_free(list);
-        list = NULL;
+        tr_free(st->list);
+        st->list = NULL;
         if (s)
-            goto nomem;
+            return mg_nomem(err);
     }
     for (size_t i = 0; i < keyspace_count; i++)
         if (ks[i].old_rf > 0)
@@ -10927,34 +11498,61 @@ static int plan(tokenring_migration **out, const tokenring_topology *topology,
     for (size_t i = 0; auth && i < keyspace_count; i++)
         if (ks[i].old_rf > 0 && strcmp(keyspaces[i], "system_auth") == 0)
             ALTER(i, new_datacenter, ks[i].new_rf, ks[i].new_tr, old_datacenter, false);
+    return TOKENRING_OK;
+}
+
 #undef ALTER
 #undef STEP
-    tokenring_topology_free(copy);
-    tr_free(ks);
-    tr_free(rest);
-    tr_free(rest_racks);
-    tr_free(rest_idx);
-    tr_free(rack_list);
-    tr_free(first_rack);
+
+static int plan(tokenring_migration **out, const tokenring_topology *topology,
+                const char *old_datacenter, const char *new_datacenter,
+                const char *const *node_names, const char *const *racks, size_t node_count,
+                uint32_t num_tokens, int32_t rf, const char *const *keyspaces,
+                const tokenring_replication *const *replications, size_t keyspace_count,
+                tr_progress *pg, tokenring_error *err)
+{
+    mig_state st;
+    memset(&st, 0, sizeof st);
+    st.topology = topology;
+    st.old_datacenter = old_datacenter;
+    st.new_datacenter = new_datacenter;
+    st.node_names = node_names;
+    st.racks = racks;
+    st.node_count = node_count;
+    st.num_tokens = num_tokens;
+    st.rf = rf;
+    st.keyspaces = keyspaces;
+    st.replications = replications;
+    st.keyspace_count = keyspace_count;
+    st.pg = pg;
+    st.err = err;
+    int rc = mig_check(&st, out);
+    if (rc != TOKENRING_OK)
+        return rc;
+    st.m = tr_calloc(1, sizeof *st.m);
+    if (!st.m || !(st.ks = tr_calloc(keyspace_count + 1, sizeof *st.ks)))
+        rc = mg_nomem(err);
+    if (rc == TOKENRING_OK)
+        rc = mig_factors(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_nodes(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_tokens(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_steps_before(&st);
+    if (rc == TOKENRING_OK)
+        rc = mig_steps_move(&st);
+    mig_free(&st);
+    if (rc != TOKENRING_OK) {
+        tokenring_migration_free(st.m);
+        return rc;
+    }
     if (pg) {
         pg->total = pg->done;
         (void)tr_progress_report(pg, "migration plan", NULL); /* the end: too late to stop */
     }
-    *out = m;
+    *out = st.m;
     return TOKENRING_OK;
-nomem:
-    rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory planning a migration");
-fail:
-    tr_free(list);
-    tokenring_topology_free(copy);
-    tr_free(ks);
-    tr_free(rest);
-    tr_free(rest_racks);
-    tr_free(rest_idx);
-    tr_free(rack_list);
-    tr_free(first_rack);
-    tokenring_migration_free(m);
-    return rc;
 }
 
 /* The budget at the entry: the allocator's cost model for the new datacenter's nodes
@@ -11032,6 +11630,15 @@ TOKENRING_API int tokenring_migration_plan_progress(
 #undef format_variant
 #undef mg_keyspace
 #undef mg_node
+#undef mg_nomem
+#undef mig_check
+#undef mig_factors
+#undef mig_free
+#undef mig_nodes
+#undef mig_state
+#undef mig_steps_before
+#undef mig_steps_move
+#undef mig_tokens
 #undef plan
 #undef step
 
@@ -11816,8 +12423,6 @@ TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, s
 #line 12 "lib/ring_internal.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
-__extension__ typedef unsigned __int128 tr_u128;
-
 static inline tokenring_u128 tr_u128_out(tr_u128 v)
 {
     tokenring_u128 r = { (uint64_t)(v >> 64), (uint64_t)v };
@@ -12464,7 +13069,6 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #define bytes_token128 parse_cluster_bytes_token128
 #define check_name_at parse_cluster_check_name_at
 #define cluster_copy parse_cluster_cluster_copy
-#define cmp_i64 parse_cluster_cmp_i64
 #define cmp_tokpos parse_cluster_cmp_tokpos
 #define cmp_vtok parse_cluster_cmp_vtok
 #define cnode_clear parse_cluster_cnode_clear
@@ -12533,10 +13137,6 @@ struct tr_keyspace {
 };
 
 /* A keyspace read but not kept: its class places no range on the ring. */
-/* The rack Cassandra's GossipingPropertyFileSnitch gives a peer that has none (its
- * DEFAULT_RACK): what a cqlsh `null` rack is read as. */
-#define TR_UNKNOWN_RACK "UNKNOWN_RACK"
-
 struct tr_skipped {
     char *name, *cls;
 };
@@ -12581,6 +13181,9 @@ TR_HIDDEN bool tr_lines_next(tr_lines *ls, const char **line, size_t *n);
 /* Whitespace helpers. */
 TR_HIDDEN bool tr_is_blank(const char *s, size_t n);
 TR_HIDDEN bool tr_starts_with(const char *s, size_t n, const char *prefix);
+/* An elision mark: only dots (two or more), spaces and tabs, as nodetool prints for the
+ * lines it leaves out ("..."). */
+TR_HIDDEN bool tr_is_elision(const char *s, size_t n);
 
 /* Splits a line at runs of spaces/tabs into at most max words (returns the count, or
  * max + 1 when there were more). */
@@ -12689,7 +13292,7 @@ typedef struct tr_col {
     uint32_t col;
 } tr_col;
 /* A node row: the address (required), data_center (null refused), rack (null is
- * TR_UNKNOWN_RACK), host_id (optional); a node listed twice is refused. Its tokens are
+ * TOKENRING_DEFAULT_RACK), host_id (optional); a node listed twice is refused. Its tokens are
  * added by the caller with tr_cl_add_token_text (none: unknown). */
 TR_HIDDEN int tr_row_node(tokenring_cluster *cl, const tr_col *name, const tr_col *dc,
                           const tr_col *rack, const tr_col *host_id, uint32_t line,
@@ -13336,12 +13939,6 @@ static int cmp_tokpos(const void *a, const void *b)
     return x->pos < y->pos ? -1 : x->pos > y->pos;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return x < y ? -1 : x > y;
-}
-
 static int cmp_vtok(const void *a, const void *b)
 {
     return vtok_cmp(a, b);
@@ -13395,7 +13992,7 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
         struct tr_cnode *nd = &cl->nodes[i];
         if (nd->ntok > 1) {
             if (murmur)
-                qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, cmp_i64);
+                qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, tr_cmp_i64);
             else
                 qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, cmp_vtok);
         }
@@ -14058,7 +14655,6 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
 #undef bytes_token128
 #undef check_name_at
 #undef cluster_copy
-#undef cmp_i64
 #undef cmp_tokpos
 #undef cmp_vtok
 #undef cnode_clear
@@ -14554,7 +15150,6 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
 #define end_token_limit parse_describering_end_token_limit
 #define expect parse_describering_expect
 #define expect_field parse_describering_expect_field
-#define is_elision parse_describering_is_elision
 #define list parse_describering_list
 #define names parse_describering_names
 #define range_line parse_describering_range_line
@@ -15228,18 +15823,6 @@ out:
 
 /* --------------------------------------------------------------- the reader */
 
-static bool is_elision(const char *t, size_t n)
-{
-    size_t dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '.')
-            dots++;
-        else if (t[i] != ' ' && t[i] != '\t')
-            return false;
-    }
-    return dots >= 2;
-}
-
 /* The lines: fills d's ranges (or, in the collect pass, d's keys). */
 static int read_lines(struct dr *d, const char *text, size_t len, uint32_t flags,
                       struct span *hosts, uint32_t *idx, bool *elided_out)
@@ -15273,7 +15856,7 @@ static int read_lines(struct dr *d, const char *text, size_t len, uint32_t flags
         } else if (tr_starts_with(t, tn, "TokenRange(")) {
             rc = range_line(d, &c, hosts, idx);
             lines++;
-        } else if (is_elision(t, tn)) {
+        } else if (tr_is_elision(t, tn)) {
             if (!(flags & TOKENRING_PARSE_ALLOW_PARTIAL))
                 rc = tr_fail_at(err, TOKENRING_E_PARSE, c.line, (uint32_t)c.i + 1,
                                 "elided listing ('...'): ranges are missing, so the tokens "
@@ -15412,7 +15995,6 @@ out:
 #undef end_token_limit
 #undef expect
 #undef expect_field
-#undef is_elision
 #undef list
 #undef names
 #undef range_line
@@ -16018,6 +16600,18 @@ bool tr_is_blank(const char *s, size_t n)
     return true;
 }
 
+bool tr_is_elision(const char *t, size_t n)
+{
+    size_t dots = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (t[i] == '.')
+            dots++;
+        else if (t[i] != ' ' && t[i] != '\t')
+            return false;
+    }
+    return dots >= 2;
+}
+
 bool tr_starts_with(const char *s, size_t n, const char *prefix)
 {
     size_t p = strlen(prefix);
@@ -16078,7 +16672,6 @@ int tr_parse_i64(const char *s, size_t n, int64_t *out)
 #define dc_header parse_nodetool_dc_header
 #define elided parse_nodetool_elided
 #define empty_dc parse_nodetool_empty_dc
-#define is_elision parse_nodetool_is_elision
 #define is_load_unit parse_nodetool_is_load_unit
 #define is_note_line parse_nodetool_is_note_line
 #define is_owns parse_nodetool_is_owns
@@ -16093,6 +16686,7 @@ int tr_parse_i64(const char *s, size_t n, int64_t *out)
 #define scol parse_nodetool_scol
 #define skip_ws parse_nodetool_skip_ws
 #define split_glued parse_nodetool_split_glued
+#define status_code parse_nodetool_status_code
 #define status_header parse_nodetool_status_header
 #define token_word parse_nodetool_token_word
 #define word_is parse_nodetool_word_is
@@ -16112,18 +16706,6 @@ static bool is_note_line(const char *t, size_t n)
 {
     return tr_starts_with(t, n, "Note:") || tr_starts_with(t, n, "Warning:") ||
            tr_starts_with(t, n, "To view status related info");
-}
-
-static bool is_elision(const char *t, size_t n)
-{
-    size_t dots = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (t[i] == '.')
-            dots++;
-        else if (t[i] != ' ' && t[i] != '\t')
-            return false;
-    }
-    return dots >= 2;
 }
 
 static int elided(tokenring_cluster *cl, uint32_t flags, uint32_t line, uint32_t col,
@@ -16183,7 +16765,7 @@ static int common_line(tokenring_cluster *cl, uint32_t flags, const char *line, 
         return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)*i + 1,
                           "nodetool reported an error: %.*s", (int)(*tn > 200 ? 200 : *tn),
                           *t);
-    if (is_elision(*t, *tn)) {
+    if (tr_is_elision(*t, *tn)) {
         int rc = elided(cl, flags, ln, (uint32_t)*i + 1, err);
         return rc != TOKENRING_OK ? rc : LINE_SKIP;
     }
@@ -16704,6 +17286,28 @@ static int status_header(const char *line, size_t n, uint32_t ln, enum scol *col
     return TOKENRING_OK;
 }
 
+/* The two letters that start a status row: U/D/? (liveness) and N/J/L/M (state). false:
+ * not such a code. */
+static bool status_code(const tr_word *code, int32_t *live, int32_t *state)
+{
+    if (code->n != 2)
+        return false;
+    switch (code->s[0]) {
+    case 'U': *live = TOKENRING_UP; break;
+    case 'D': *live = TOKENRING_DOWN; break;
+    case '?': *live = TOKENRING_UNKNOWN; break;
+    default: return false;
+    }
+    switch (code->s[1]) {
+    case 'N': *state = TOKENRING_STATE_NORMAL; break;
+    case 'J': *state = TOKENRING_STATE_JOINING; break;
+    case 'L': *state = TOKENRING_STATE_LEAVING; break;
+    case 'M': *state = TOKENRING_STATE_MOVING; break;
+    default: return false;
+    }
+    return true;
+}
+
 int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, uint32_t flags,
                          tokenring_error *err)
 {
@@ -16774,22 +17378,12 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             return tr_fail_at(err, TOKENRING_E_PARSE, ln, (uint32_t)i + 1,
                               "too many fields for a status row");
         const tr_word *code = &w[0];
-        int32_t live, state;
-        if (code->n != 2)
-            goto bad_code;
-        switch (code->s[0]) {
-        case 'U': live = TOKENRING_UP; break;
-        case 'D': live = TOKENRING_DOWN; break;
-        case '?': live = TOKENRING_UNKNOWN; break;
-        default: goto bad_code;
-        }
-        switch (code->s[1]) {
-        case 'N': state = TOKENRING_STATE_NORMAL; break;
-        case 'J': state = TOKENRING_STATE_JOINING; break;
-        case 'L': state = TOKENRING_STATE_LEAVING; break;
-        case 'M': state = TOKENRING_STATE_MOVING; break;
-        default: goto bad_code;
-        }
+        int32_t live = 0, state = 0;
+        if (!status_code(code, &live, &state))
+            return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
+                              "expected a status row starting with U/D/? and N/L/J/M (e.g. "
+                              "'UN'), found '%.*s'", (int)(code->n > 40 ? 40 : code->n),
+                              code->s);
         size_t k = 1;
         const tr_word *addr = NULL, *rack = NULL, *host = NULL, *load = NULL, *own = NULL;
         size_t load_n = 0;
@@ -16901,11 +17495,6 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
             nd->declared = (size_t)ntok;
         }
         dc_rows++;
-        continue;
-    bad_code:
-        return tr_fail_at(err, TOKENRING_E_PARSE, ln, code->col,
-                          "expected a status row starting with U/D/? and N/L/J/M (e.g. "
-                          "'UN'), found '%.*s'", (int)(code->n > 40 ? 40 : code->n), code->s);
     }
     if (!dc)
         return tr_fail_at(err, TOKENRING_E_PARSE, ls.lineno ? ls.lineno : 1, 1,
@@ -16926,7 +17515,6 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
 #undef dc_header
 #undef elided
 #undef empty_dc
-#undef is_elision
 #undef is_load_unit
 #undef is_note_line
 #undef is_owns
@@ -16941,6 +17529,7 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
 #undef scol
 #undef skip_ws
 #undef split_glued
+#undef status_code
 #undef status_header
 #undef token_word
 #undef word_is
@@ -17536,8 +18125,8 @@ TR_HIDDEN int tr_row_node(tokenring_cluster *cl, const tr_col *name, const tr_co
     const char *rack_s = rack->s;
     size_t rack_n = rack->n;
     if (!rack_s) {
-        rack_s = TR_UNKNOWN_RACK;
-        rack_n = sizeof TR_UNKNOWN_RACK - 1;
+        rack_s = TOKENRING_DEFAULT_RACK;
+        rack_n = sizeof TOKENRING_DEFAULT_RACK - 1;
     }
     size_t idx;
     bool created;
@@ -22586,9 +23175,9 @@ TOKENRING_API int tokenring_replication_rules(const tokenring_replication *repli
 #undef skip_ws
 
 /* ======== lib/ring.c ======== */
+#define arena_put ring_arena_put
 #define build_node_tokens ring_build_node_tokens
 #define build_other_tokens ring_build_other_tokens
-#define cmp_i64 ring_cmp_i64
 #define cmp_item ring_cmp_item
 #define cmp_item128 ring_cmp_item128
 #define cmp_item_bytes ring_cmp_item_bytes
@@ -22833,12 +23422,6 @@ static void sort_pairs(int64_t *tok, uint32_t *node, int64_t *tmp_tok, uint32_t 
     }
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 typedef struct {
     const char *key1;
     const char *key2;
@@ -22852,6 +23435,15 @@ static int cmp_item(const void *a, const void *b)
     if (c == 0 && x->key2 && y->key2)
         c = strcmp(x->key2, y->key2);
     return c;
+}
+
+/* Copies s with its terminator to *a, moves *a past it, and returns the copy. */
+static char *arena_put(char **a, const char *s)
+{
+    size_t l = strlen(s) + 1;
+    char *at = memcpy(*a, s, l);
+    *a += l;
+    return at;
 }
 
 TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_topology *topology,
@@ -22903,19 +23495,9 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
     for (size_t i = 0; i < nn; i++) {
         const tr_tnode *n = &t->nodes[i];
         tr_rnode *m = &r->nodes[i];
-        size_t l;
-        l = strlen(n->name) + 1;
-        memcpy(a, n->name, l);
-        m->name = a;
-        a += l;
-        l = strlen(n->dc) + 1;
-        memcpy(a, n->dc, l);
-        m->dc = a;
-        a += l;
-        l = strlen(n->rack) + 1;
-        memcpy(a, n->rack, l);
-        m->rack = a;
-        a += l;
+        m->name = arena_put(&a, n->name);
+        m->dc = arena_put(&a, n->dc);
+        m->rack = arena_put(&a, n->rack);
         m->token_count = (uint32_t)n->token_count;
         m->state = n->state;
         m->liveness = n->liveness;
@@ -22962,7 +23544,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             p[i].tok = r->tokens[i];
             p[i].node = owner[i];
         }
-        qsort(p, ring_tokens, sizeof *p, cmp_i64); /* compares the leading token */
+        qsort(p, ring_tokens, sizeof *p, tr_cmp_i64); /* compares the leading token */
         for (size_t i = 0; i < ring_tokens; i++) {
             r->tokens[i] = p[i].tok;
             owner[i] = (uint32_t)p[i].node;
@@ -23394,9 +23976,9 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 }
 #undef RADIX_BITS
 #undef RADIX_PASSES
+#undef arena_put
 #undef build_node_tokens
 #undef build_other_tokens
-#undef cmp_i64
 #undef cmp_item
 #undef cmp_item128
 #undef cmp_item_bytes
@@ -25048,7 +25630,6 @@ TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader)
 #define bytes_item topology_bytes_item
 #define bytes_text topology_bytes_text
 #define cmp_bytes_item topology_cmp_bytes_item
-#define cmp_i64 topology_cmp_i64
 #define cmp_t128 topology_cmp_t128
 #define commit_tokens topology_commit_tokens
 #define find_index topology_find_index
@@ -25264,12 +25845,6 @@ static bool find_index(const tokenring_topology *t, const char *name, size_t *in
     return false;
 }
 
-static int cmp_i64(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* Copies and sorts tokens; rejects repeats and tokens held by a node other than self
  * (SIZE_MAX for none). On success *out owns the sorted copy. */
 static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
@@ -25290,7 +25865,7 @@ static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
     if (!sorted)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
     memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, cmp_i64);
+    qsort(sorted, count, sizeof *sorted, tr_cmp_i64);
     for (size_t i = 1; i < count; i++) {
         if (sorted[i] == sorted[i - 1]) {
             int64_t tok = sorted[i];
@@ -26070,7 +26645,6 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef bytes_item
 #undef bytes_text
 #undef cmp_bytes_item
-#undef cmp_i64
 #undef cmp_t128
 #undef commit_tokens
 #undef find_index

@@ -8,11 +8,13 @@
  * @brief The whole public API of libtokenring: include this one header.
  *
  * libtokenring reproduces Apache Cassandra's token ring exactly: Murmur3Partitioner
- * tokens (hash.h), partition-key bytes (key.h), topologies (topology.h), rings (ring.h),
- * replication descriptions (replication.h), replica placement (placement.h), ownership
- * (ownership.h), cluster documents and their parsers (parse.h), token layouts and the
- * allocator (layout.h), analyses (analysis.h) and routers (router.h). Everything the library exports is
- * declared in the headers this file includes, and nothing else is exported.
+ * tokens (hash.h), partition-key bytes (key.h), the handles of the ring core (types.h),
+ * topologies (topology.h), rings (ring.h), replication descriptions (replication.h),
+ * replica placement (placement.h), ownership (ownership.h), cluster documents and their
+ * parsers (parse.h), token layouts (layout.h) and the allocators (allocate.h), analyses
+ * (analysis.h: balance.h, movement.h with movement_result.h, availability.h,
+ * migration.h) and routers (router.h). Everything the library exports is declared in the
+ * headers this file includes, and nothing else is exported.
  */
 #ifndef TOKENRING_TOKENRING_H
 #define TOKENRING_TOKENRING_H
@@ -443,205 +445,8 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
 #ifndef TOKENRING_KEY_H
 #define TOKENRING_KEY_H
 
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/**
- * CQL types whose values can be serialized or parsed. Values are ABI and never change.
- * @since 1.0
- */
-typedef enum tokenring_cql_type {
-    TOKENRING_CQL_ASCII = 1,      /**< ascii: the bytes of the text */
-    TOKENRING_CQL_BIGINT = 2,     /**< bigint (and counter): 8 bytes big-endian */
-    TOKENRING_CQL_BLOB = 3,       /**< blob: the bytes; string form is hex without 0x */
-    TOKENRING_CQL_BOOLEAN = 4,    /**< boolean: one byte 00/01; string form true/false */
-    TOKENRING_CQL_DATE = 5,       /**< date: u32 days with 1970-01-01 = 2^31; YYYY-MM-DD */
-    TOKENRING_CQL_DECIMAL = 6,    /**< decimal: i32 scale then the unscaled varint */
-    TOKENRING_CQL_DOUBLE = 7,     /**< double: IEEE-754 binary64 big-endian */
-    TOKENRING_CQL_FLOAT = 8,      /**< float: IEEE-754 binary32 big-endian */
-    TOKENRING_CQL_INET = 9,       /**< inet: 4 (IPv4) or 16 (IPv6) bytes */
-    TOKENRING_CQL_INT = 10,       /**< int: 4 bytes big-endian */
-    TOKENRING_CQL_SMALLINT = 11,  /**< smallint: 2 bytes big-endian */
-    TOKENRING_CQL_TEXT = 12,      /**< text/varchar: UTF-8 bytes */
-    TOKENRING_CQL_TIME = 13,      /**< time: nanoseconds since midnight, 8 bytes */
-    TOKENRING_CQL_TIMESTAMP = 14, /**< timestamp: signed ms since the epoch, 8 bytes */
-    TOKENRING_CQL_TIMEUUID = 15,  /**< timeuuid: 16 bytes, RFC 4122 order */
-    TOKENRING_CQL_TINYINT = 16,   /**< tinyint: 1 byte */
-    TOKENRING_CQL_UUID = 17,      /**< uuid: 16 bytes, RFC 4122 order */
-    TOKENRING_CQL_VARINT = 18     /**< varint: shortest big-endian two's complement */
-} tokenring_cql_type;
-
-/**
- * Looks up a CQL type by its CQL name, case-insensitively ("int", "bigint", "counter",
- * "varchar", "text", "uuid", ...).
- * @param[out] type_out receives the type
- * @param name NUL-terminated CQL type name
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL for NULL arguments, #TOKENRING_E_NOTFOUND for
- *         an unknown or unsupported name
- * @since 1.0
- */
-TOKENRING_API int tokenring_cql_type_from_name(tokenring_cql_type *type_out, const char *name);
-
-/**
- * The canonical CQL name of a type ("int", "text", ...).
- * @param type a ::tokenring_cql_type
- * @return a static string, or NULL for a value that is not a ::tokenring_cql_type
- * @since 1.0
- */
-TOKENRING_API const char *tokenring_cql_type_name(tokenring_cql_type type);
-
-/** Serializes a CQL @c int. @param[out] out 4 bytes @param value the value
- *  @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
-TOKENRING_API int tokenring_encode_int(uint8_t out[4], int32_t value);
-/** Serializes a CQL @c bigint (or @c counter). @param[out] out 8 bytes @param value the
- *  value @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
-TOKENRING_API int tokenring_encode_bigint(uint8_t out[8], int64_t value);
-/** Serializes a CQL @c smallint. @param[out] out 2 bytes @param value the value
- *  @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
-TOKENRING_API int tokenring_encode_smallint(uint8_t out[2], int16_t value);
-/** Serializes a CQL @c tinyint. @param[out] out 1 byte @param value the value
- *  @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
-TOKENRING_API int tokenring_encode_tinyint(uint8_t out[1], int8_t value);
-/** Serializes a CQL @c boolean. @param[out] out 1 byte @param value zero for false,
- *  anything else for true @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL
- *  @since 1.0 */
-TOKENRING_API int tokenring_encode_boolean(uint8_t out[1], int value);
-/** Serializes a CQL @c timestamp. @param[out] out 8 bytes @param millis signed
- *  milliseconds since 1970-01-01T00:00Z @return #TOKENRING_OK or #TOKENRING_E_INVAL if
- *  @p out is NULL @since 1.0 */
-TOKENRING_API int tokenring_encode_timestamp(uint8_t out[8], int64_t millis);
-/** Serializes a CQL @c uuid or @c timeuuid from its two 64-bit halves.
- *  @param[out] out 16 bytes @param msb most significant 64 bits @param lsb least
- *  significant 64 bits @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL
- *  @since 1.0 */
-TOKENRING_API int tokenring_encode_uuid(uint8_t out[16], uint64_t msb, uint64_t lsb);
-
-/**
- * Parses the string form `nodetool getendpoints` accepts for one value of @p type
- * (Cassandra's AbstractType.fromString) into its serialized bytes. An empty string gives
- * an empty value (so a one-column key's token is #TOKENRING_MIN_TOKEN), except that, as in
- * Cassandra, it is @c false for boolean and an error (#TOKENRING_E_PARSE) for date and
- * time.
- *
- * @param[out] out buffer for the bytes (may be NULL when @p cap is 0)
- * @param cap size of @p out
- * @param[out] len_out receives the serialized length (also on #TOKENRING_E_BUFSIZE)
- * @param type the CQL type
- * @param text the string (need not be NUL-terminated)
- * @param text_len its length in bytes
- * @param[out] err optional detail (column of the offending character, what was expected)
- * @return #TOKENRING_OK; #TOKENRING_E_PARSE for malformed text; #TOKENRING_E_RANGE for a
- *         number that does not fit; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL for NULL
- *         arguments or an unknown type
- * @since 1.0
- */
-TOKENRING_API int tokenring_value_parse(uint8_t *out, size_t cap, size_t *len_out,
-                                        tokenring_cql_type type, const char *text,
-                                        size_t text_len, tokenring_error *err);
-
-/**
- * Builds a composite partition key from component bytes: for each component a u16
- * big-endian length, the bytes, and a 0x00 end-of-component byte. Components are packed
- * in @p parts with @p offsets (count + 1 entries) as in tokenring_tokens(). A single
- * component is still wrapped (use the value bytes themselves for one-column keys).
- * @param[out] out buffer for the key (may be NULL when @p cap is 0)
- * @param cap size of @p out
- * @param[out] len_out receives the key length (also on #TOKENRING_E_BUFSIZE)
- * @param parts the packed component bytes
- * @param offsets @p count + 1 non-decreasing offsets into @p parts
- * @param count number of components (at least 1)
- * @return #TOKENRING_OK; #TOKENRING_E_RANGE if a component exceeds #TOKENRING_MAX_KEY
- *         bytes; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL for NULL pointers, a zero
- *         @p count or decreasing offsets
- * @since 1.0
- */
-TOKENRING_API int tokenring_composite_encode(uint8_t *out, size_t cap, size_t *len_out,
-                                             const uint8_t *parts, const uint64_t *offsets,
-                                             size_t count);
-
-/**
- * Parses a whole partition key in `nodetool getendpoints` string form. With one type the
- * text is one value (see tokenring_value_parse()); with several, the components are
- * separated by ':' (a literal ':' written "\:"; a component ending in '\' or '!' carries
- * one extra '!'; a part that is exactly "!" or "_" is an end-of-component marker that
- * sets the last end byte to 0x01 or 0xFF and stops parsing) and the result is the
- * composite layout.
- * @param[out] out buffer for the key bytes (may be NULL when @p cap is 0)
- * @param cap size of @p out
- * @param[out] len_out receives the key length (also on #TOKENRING_E_BUFSIZE)
- * @param types the partition-key column types in order
- * @param ntypes number of columns (at least 1)
- * @param text the string
- * @param text_len its length in bytes
- * @param[out] err optional detail (component and column of the error)
- * @return as tokenring_value_parse(); #TOKENRING_E_PARSE also for too many or too few
- *         components
- * @since 1.0
- */
-TOKENRING_API int tokenring_key_parse(uint8_t *out, size_t cap, size_t *len_out,
-                                      const tokenring_cql_type *types, size_t ntypes,
-                                      const char *text, size_t text_len,
-                                      tokenring_error *err);
-
-/**
- * Parses a token in the string form Cassandra's Murmur3Partitioner reads
- * (`Long.parseLong`): an optional '+' or '-' and one or more ASCII decimal digits,
- * nothing else (no spaces), within [#TOKENRING_MIN_TOKEN, #TOKENRING_MAX_TOKEN]. This is
- * the form `nodetool getendpoints`, `initial_token` and the tokens of the input formats use.
- * @param[out] token_out receives the token; unchanged on error
- * @param text the string (need not be NUL-terminated)
- * @param text_len its length in bytes
- * @param[out] err optional detail (column of the offending character)
- * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an empty or malformed string;
- *         #TOKENRING_E_RANGE for a number outside the signed 64-bit range;
- *         #TOKENRING_E_INVAL for NULL arguments
- * @since 1.2
- */
-TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
-                                        tokenring_error *err);
-
-/**
- * Decodes hexadecimal text into bytes: an optional "0x" or "0X" prefix, then an even
- * number of hex digits of either case (two per byte; "" and "0x" give no bytes). This is
- * how raw key bytes are written on a command line; the blob form of
- * tokenring_value_parse() is Cassandra's and has no prefix.
- * @param[out] out buffer for the bytes (may be NULL when @p cap is 0)
- * @param cap size of @p out
- * @param[out] len_out receives the decoded length (also on #TOKENRING_E_BUFSIZE)
- * @param text the text (need not be NUL-terminated)
- * @param text_len its length in bytes
- * @param[out] err optional detail: for a character that is not a hex digit, its column
- *        (1-based, counting the prefix); an odd number of digits has no column
- * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an odd number of digits or a non-digit
- *         (the count is checked first); #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL for NULL
- *         arguments
- * @since 1.2
- */
-TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out,
-                                       const char *text, size_t text_len,
-                                       tokenring_error *err);
-
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* TOKENRING_KEY_H */
-/* ---- include/tokenring/topology.h ---- */
-/* SPDX-License-Identifier: Apache-2.0 */
-/**
- * @file topology.h
- * @brief Topologies: the mutable set of nodes (names, datacenters, racks, tokens, states)
- *        that rings are built from (lib/topology.c).
- *
- * A ::tokenring_topology is an ordinary mutable object: use it from one thread at a time.
- * Every mutation checks its arguments first and leaves the topology unchanged when it
- * fails. tokenring_ring_build() (ring.h) takes an immutable snapshot of it.
- */
-#ifndef TOKENRING_TOPOLOGY_H
-#define TOKENRING_TOPOLOGY_H
-
+/* tokenring_token_parse() moved to partitioner.h with the other tokens' text forms; a
+ * program that includes only key.h still sees it. */
 /* ---- include/tokenring/partitioner.h ---- */
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
@@ -649,7 +454,8 @@ TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out
  * @brief Tokens of Cassandra's RandomPartitioner (MD5) and ByteOrderedPartitioner (the
  *        key's bytes), their order and their text forms.
  *
- * Murmur3Partitioner's tokens are in hash.h and key.h and are unchanged by this file.
+ * Murmur3Partitioner's tokens are hashed in hash.h; their text form is read here too
+ * (tokenring_token_parse()), next to the other partitioners' text forms.
  *
  * @section partitioner_random RandomPartitioner
  * Cassandra's `RandomPartitioner.getToken` reads the 16-byte MD5 digest of the key as a
@@ -886,6 +692,23 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
                                              const char *text, size_t text_len,
                                              tokenring_error *err);
 
+/**
+ * Parses a token in the string form Cassandra's Murmur3Partitioner reads
+ * (`Long.parseLong`): an optional '+' or '-' and one or more ASCII decimal digits,
+ * nothing else (no spaces), within [#TOKENRING_MIN_TOKEN, #TOKENRING_MAX_TOKEN]. This is
+ * the form `nodetool getendpoints`, `initial_token` and the tokens of the input formats use.
+ * @param[out] token_out receives the token; unchanged on error
+ * @param text the string (need not be NUL-terminated)
+ * @param text_len its length in bytes
+ * @param[out] err optional detail (column of the offending character)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an empty or malformed string;
+ *         #TOKENRING_E_RANGE for a number outside the signed 64-bit range;
+ *         #TOKENRING_E_INVAL for NULL arguments
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
+                                        tokenring_error *err);
+
 #ifdef __cplusplus
 }
 #endif
@@ -896,8 +719,234 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 extern "C" {
 #endif
 
-/** Mutable set of nodes with their datacenter, rack, tokens and state. @since 1.0 */
+/**
+ * CQL types whose values can be serialized or parsed. Values are ABI and never change.
+ * @since 1.0
+ */
+typedef enum tokenring_cql_type {
+    TOKENRING_CQL_ASCII = 1,      /**< ascii: the bytes of the text */
+    TOKENRING_CQL_BIGINT = 2,     /**< bigint (and counter): 8 bytes big-endian */
+    TOKENRING_CQL_BLOB = 3,       /**< blob: the bytes; string form is hex without 0x */
+    TOKENRING_CQL_BOOLEAN = 4,    /**< boolean: one byte 00/01; string form true/false */
+    TOKENRING_CQL_DATE = 5,       /**< date: u32 days with 1970-01-01 = 2^31; YYYY-MM-DD */
+    TOKENRING_CQL_DECIMAL = 6,    /**< decimal: i32 scale then the unscaled varint */
+    TOKENRING_CQL_DOUBLE = 7,     /**< double: IEEE-754 binary64 big-endian */
+    TOKENRING_CQL_FLOAT = 8,      /**< float: IEEE-754 binary32 big-endian */
+    TOKENRING_CQL_INET = 9,       /**< inet: 4 (IPv4) or 16 (IPv6) bytes */
+    TOKENRING_CQL_INT = 10,       /**< int: 4 bytes big-endian */
+    TOKENRING_CQL_SMALLINT = 11,  /**< smallint: 2 bytes big-endian */
+    TOKENRING_CQL_TEXT = 12,      /**< text/varchar: UTF-8 bytes */
+    TOKENRING_CQL_TIME = 13,      /**< time: nanoseconds since midnight, 8 bytes */
+    TOKENRING_CQL_TIMESTAMP = 14, /**< timestamp: signed ms since the epoch, 8 bytes */
+    TOKENRING_CQL_TIMEUUID = 15,  /**< timeuuid: 16 bytes, RFC 4122 order */
+    TOKENRING_CQL_TINYINT = 16,   /**< tinyint: 1 byte */
+    TOKENRING_CQL_UUID = 17,      /**< uuid: 16 bytes, RFC 4122 order */
+    TOKENRING_CQL_VARINT = 18     /**< varint: shortest big-endian two's complement */
+} tokenring_cql_type;
+
+/**
+ * Looks up a CQL type by its CQL name, case-insensitively ("int", "bigint", "counter",
+ * "varchar", "text", "uuid", ...).
+ * @param[out] type_out receives the type
+ * @param name NUL-terminated CQL type name
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL for NULL arguments, #TOKENRING_E_NOTFOUND for
+ *         an unknown or unsupported name
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_cql_type_from_name(tokenring_cql_type *type_out, const char *name);
+
+/**
+ * The canonical CQL name of a type ("int", "text", ...).
+ * @param type a ::tokenring_cql_type
+ * @return a static string, or NULL for a value that is not a ::tokenring_cql_type
+ * @since 1.0
+ */
+TOKENRING_API const char *tokenring_cql_type_name(tokenring_cql_type type);
+
+/** Serializes a CQL @c int. @param[out] out 4 bytes @param value the value
+ *  @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
+TOKENRING_API int tokenring_encode_int(uint8_t out[4], int32_t value);
+/** Serializes a CQL @c bigint (or @c counter). @param[out] out 8 bytes @param value the
+ *  value @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
+TOKENRING_API int tokenring_encode_bigint(uint8_t out[8], int64_t value);
+/** Serializes a CQL @c smallint. @param[out] out 2 bytes @param value the value
+ *  @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
+TOKENRING_API int tokenring_encode_smallint(uint8_t out[2], int16_t value);
+/** Serializes a CQL @c tinyint. @param[out] out 1 byte @param value the value
+ *  @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL @since 1.0 */
+TOKENRING_API int tokenring_encode_tinyint(uint8_t out[1], int8_t value);
+/** Serializes a CQL @c boolean. @param[out] out 1 byte @param value zero for false,
+ *  anything else for true @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL
+ *  @since 1.0 */
+TOKENRING_API int tokenring_encode_boolean(uint8_t out[1], int value);
+/** Serializes a CQL @c timestamp. @param[out] out 8 bytes @param millis signed
+ *  milliseconds since 1970-01-01T00:00Z @return #TOKENRING_OK or #TOKENRING_E_INVAL if
+ *  @p out is NULL @since 1.0 */
+TOKENRING_API int tokenring_encode_timestamp(uint8_t out[8], int64_t millis);
+/** Serializes a CQL @c uuid or @c timeuuid from its two 64-bit halves.
+ *  @param[out] out 16 bytes @param msb most significant 64 bits @param lsb least
+ *  significant 64 bits @return #TOKENRING_OK or #TOKENRING_E_INVAL if @p out is NULL
+ *  @since 1.0 */
+TOKENRING_API int tokenring_encode_uuid(uint8_t out[16], uint64_t msb, uint64_t lsb);
+
+/**
+ * Parses the string form `nodetool getendpoints` accepts for one value of @p type
+ * (Cassandra's AbstractType.fromString) into its serialized bytes. An empty string gives
+ * an empty value (so a one-column key's token is #TOKENRING_MIN_TOKEN), except that, as in
+ * Cassandra, it is @c false for boolean and an error (#TOKENRING_E_PARSE) for date and
+ * time.
+ *
+ * @param[out] out buffer for the bytes (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the serialized length (also on #TOKENRING_E_BUFSIZE)
+ * @param type the CQL type
+ * @param text the string (need not be NUL-terminated)
+ * @param text_len its length in bytes
+ * @param[out] err optional detail (column of the offending character, what was expected)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE for malformed text; #TOKENRING_E_RANGE for a
+ *         number that does not fit; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL for NULL
+ *         arguments or an unknown type
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_value_parse(uint8_t *out, size_t cap, size_t *len_out,
+                                        tokenring_cql_type type, const char *text,
+                                        size_t text_len, tokenring_error *err);
+
+/**
+ * Builds a composite partition key from component bytes: for each component a u16
+ * big-endian length, the bytes, and a 0x00 end-of-component byte. Components are packed
+ * in @p parts with @p offsets (count + 1 entries) as in tokenring_tokens(). A single
+ * component is still wrapped (use the value bytes themselves for one-column keys).
+ * @param[out] out buffer for the key (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the key length (also on #TOKENRING_E_BUFSIZE)
+ * @param parts the packed component bytes
+ * @param offsets @p count + 1 non-decreasing offsets into @p parts
+ * @param count number of components (at least 1)
+ * @return #TOKENRING_OK; #TOKENRING_E_RANGE if a component exceeds #TOKENRING_MAX_KEY
+ *         bytes; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL for NULL pointers, a zero
+ *         @p count or decreasing offsets
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_composite_encode(uint8_t *out, size_t cap, size_t *len_out,
+                                             const uint8_t *parts, const uint64_t *offsets,
+                                             size_t count);
+
+/**
+ * Parses a whole partition key in `nodetool getendpoints` string form. With one type the
+ * text is one value (see tokenring_value_parse()); with several, the components are
+ * separated by ':' (a literal ':' written "\:"; a component ending in '\' or '!' carries
+ * one extra '!'; a part that is exactly "!" or "_" is an end-of-component marker that
+ * sets the last end byte to 0x01 or 0xFF and stops parsing) and the result is the
+ * composite layout.
+ * @param[out] out buffer for the key bytes (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the key length (also on #TOKENRING_E_BUFSIZE)
+ * @param types the partition-key column types in order
+ * @param ntypes number of columns (at least 1)
+ * @param text the string
+ * @param text_len its length in bytes
+ * @param[out] err optional detail (component and column of the error)
+ * @return as tokenring_value_parse(); #TOKENRING_E_PARSE also for too many or too few
+ *         components
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_key_parse(uint8_t *out, size_t cap, size_t *len_out,
+                                      const tokenring_cql_type *types, size_t ntypes,
+                                      const char *text, size_t text_len,
+                                      tokenring_error *err);
+
+/**
+ * Decodes hexadecimal text into bytes: an optional "0x" or "0X" prefix, then an even
+ * number of hex digits of either case (two per byte; "" and "0x" give no bytes). This is
+ * how raw key bytes are written on a command line; the blob form of
+ * tokenring_value_parse() is Cassandra's and has no prefix.
+ * @param[out] out buffer for the bytes (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the decoded length (also on #TOKENRING_E_BUFSIZE)
+ * @param text the text (need not be NUL-terminated)
+ * @param text_len its length in bytes
+ * @param[out] err optional detail: for a character that is not a hex digit, its column
+ *        (1-based, counting the prefix); an odd number of digits has no column
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE for an odd number of digits or a non-digit
+ *         (the count is checked first); #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL for NULL
+ *         arguments
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out,
+                                       const char *text, size_t text_len,
+                                       tokenring_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_KEY_H */
+/* ---- include/tokenring/types.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file types.h
+ * @brief The handles of the ring core (topology, ring, replication, placement) and the
+ *        exact 128-bit width, declared once for every header that names them.
+ *
+ * Each header of the ring core includes this file instead of another's: topology.h,
+ * ring.h, replication.h, placement.h and ownership.h name each other's handles only
+ * through it, so none of them includes a header that includes it back. The handles are
+ * opaque; their functions are in the header of their concern.
+ */
+#ifndef TOKENRING_TYPES_H
+#define TOKENRING_TYPES_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Mutable set of nodes with their datacenter, rack, tokens and state (topology.h).
+ *  @since 1.0 */
 typedef struct tokenring_topology tokenring_topology;
+
+/** Immutable, reference-counted snapshot of a topology's token ring (ring.h). @since 1.0 */
+typedef struct tokenring_ring tokenring_ring;
+
+/** A replication description (SimpleStrategy or NetworkTopologyStrategy; replication.h).
+ *  @since 1.0 */
+typedef struct tokenring_replication tokenring_replication;
+
+/** Immutable, reference-counted replica map of one ring under one replication
+ *  (placement.h). @since 1.0 */
+typedef struct tokenring_placement tokenring_placement;
+
+/** An unsigned 128-bit integer, for exact widths that can reach 2^64 or more.
+ *  @since 1.0 */
+typedef struct tokenring_u128 {
+    uint64_t hi; /**< High 64 bits. */
+    uint64_t lo; /**< Low 64 bits. */
+} tokenring_u128;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_TYPES_H */
+/* ---- include/tokenring/topology.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file topology.h
+ * @brief Topologies: the mutable set of nodes (names, datacenters, racks, tokens, states)
+ *        that rings are built from (lib/topology.c).
+ *
+ * A ::tokenring_topology is an ordinary mutable object: use it from one thread at a time.
+ * Every mutation checks its arguments first and leaves the topology unchanged when it
+ * fails. tokenring_ring_build() (ring.h) takes an immutable snapshot of it.
+ */
+#ifndef TOKENRING_TOPOLOGY_H
+#define TOKENRING_TOPOLOGY_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** A node's ring state, as `nodetool status` shows it. Values are ABI. @since 1.0 */
 typedef enum tokenring_node_state {
@@ -932,6 +981,12 @@ typedef struct tokenring_node_info {
     uint32_t rack_index;       /**< Index of the (datacenter, rack) pair (rings only). */
     uint64_t reserved[2];      /**< Reserved, zero. */
 } tokenring_node_info;
+
+/** The rack Cassandra gives a node whose rack is missing: `DEFAULT_RACK` of
+ *  GossipingPropertyFileSnitch, which `getRack()` returns when neither gossip nor
+ *  `system.peers` has the node's rack. The parsers read a cqlsh `null` rack, and the
+ *  routers a null rack of a driver's rows, as this rack. @since 1.2 */
+#define TOKENRING_DEFAULT_RACK "UNKNOWN_RACK"
 
 /* ------------------------------------------------------------------ topology */
 
@@ -1240,8 +1295,10 @@ TOKENRING_API int tokenring_topology_node_token_bytes(const uint8_t **out, size_
  * The ring part of the API is declared in one header per concern, each implemented by
  * the library file of the same name: topology.h (the mutable builder), ring.h (this
  * file), replication.h (replication descriptions), placement.h (replica maps) and
- * ownership.h (exact ownership). ring.h includes the other four, so a program that
- * includes ring.h (or tokenring.h) sees all of them, as before they were split.
+ * ownership.h (exact ownership). They name each other's handles through types.h, so none
+ * includes a header that includes it back; ring.h includes the other four at its end, so
+ * a program that includes ring.h (or tokenring.h) sees all of them, as before they were
+ * split.
  *
  * Data flows one way:
  *
@@ -1300,16 +1357,6 @@ TOKENRING_API int tokenring_topology_node_token_bytes(const uint8_t **out, size_
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Immutable, reference-counted snapshot of a topology's token ring. @since 1.0 */
-typedef struct tokenring_ring tokenring_ring;
-
-/** An unsigned 128-bit integer, for exact widths that can reach 2^64 or more.
- *  @since 1.0 */
-typedef struct tokenring_u128 {
-    uint64_t hi; /**< High 64 bits. */
-    uint64_t lo; /**< Low 64 bits. */
-} tokenring_u128;
 
 /* ---------------------------------------------------------------------- ring */
 
@@ -1608,11 +1655,44 @@ typedef struct tokenring_range128 {
 TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenring_ring *ring,
                                           size_t index);
 
+/**
+ * Which tokens of @p before are still held by the same node in @p after: the property a
+ * join must have (the new nodes take new tokens; every existing node keeps its own) and
+ * a move or a decommission does not. Nodes are matched by name. For every node of
+ * @p before, each of its tokens counts as kept when the node of that name in @p after
+ * holds it, and as lost otherwise (also when the node is gone); each token such a node
+ * holds in @p after but did not hold in @p before counts as gained. Tokens of nodes only
+ * in @p after (the joining nodes) are not counted. A change kept every existing token
+ * exactly when lost and gained are both 0; kept is then the token count of @p before.
+ *
+ * Reads the node token lists of both rings (see tokenring_ring_node(): built on first
+ * use). O(tokens of both rings) plus a name lookup per node.
+ *
+ * Every partitioner, tokens compared exactly (tokenring_token128_compare(),
+ * tokenring_byte_token_compare()). A RandomPartitioner or ByteOrderedPartitioner ring
+ * keeps the tokens of its ring members only: a node of @p before outside the ring
+ * holding tokens (e.g. joining), or its namesake in @p after, gives
+ * #TOKENRING_E_UNSUPPORTED. O(tokens * log) on those rings.
+ * @param[out] kept_out tokens of @p before their node still holds (may be NULL)
+ * @param[out] lost_out tokens of @p before their node no longer holds (may be NULL)
+ * @param[out] gained_out tokens the nodes of @p before hold only in @p after (may be NULL)
+ * @param before the ring before the change
+ * @param after the ring after it
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL ring, rings of different
+ *         partitioners); #TOKENRING_E_UNSUPPORTED (see above); #TOKENRING_E_NOMEM
+ *         (building a node token list failed); outputs unchanged on error
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
+                                             size_t *gained_out, const tokenring_ring *before,
+                                             const tokenring_ring *after);
+
 #ifdef __cplusplus
 }
 #endif
 
-/* The rest of what ring.h declared before the split (see the file comment). */
+/* The rest of what ring.h declared before the split (see the file comment); none of these
+ * includes ring.h. */
 /* ---- include/tokenring/replication.h ---- */
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
@@ -1630,9 +1710,6 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** A replication description (SimpleStrategy or NetworkTopologyStrategy). @since 1.0 */
-typedef struct tokenring_replication tokenring_replication;
 
 /** Kind of a replication description. Values are ABI. @since 1.0 */
 typedef enum tokenring_strategy {
@@ -1845,49 +1922,6 @@ TOKENRING_API int tokenring_replication_set_rules(tokenring_replication *replica
  */
 TOKENRING_API int tokenring_replication_rules(const tokenring_replication *replication);
 
-#ifdef __cplusplus
-}
-#endif
-
-#endif /* TOKENRING_REPLICATION_H */
-/* ---- include/tokenring/placement.h ---- */
-/* SPDX-License-Identifier: Apache-2.0 */
-/**
- * @file placement.h
- * @brief Placements: the replica map of one ring under one replication, in Cassandra's
- *        replica order, and key and token routing through it (lib/placement.c).
- *
- * A ::tokenring_placement never changes after it is built; any number of threads may
- * query it at once (see @ref ring_threads in ring.h for the publication pattern).
- */
-#ifndef TOKENRING_PLACEMENT_H
-#define TOKENRING_PLACEMENT_H
-
-
-/* Declared before ring.h is included: ring.h includes ownership.h, which names it. */
-/** Immutable, reference-counted replica map of one ring under one replication.
- *  @since 1.0 */
-typedef struct tokenring_placement tokenring_placement;
-
-
-#ifdef __cplusplus
-extern "C" {
-#endif
-
-/** Flag for tokenring_placement_build(): accept datacenters that have no node in the
- *  ring (they get no replicas, as in Cassandra) instead of failing with
- *  #TOKENRING_E_NOTFOUND. @since 1.0 */
-#define TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC 0x1u
-
-/** Flag for tokenring_placement_build(): Cassandra's rule for a datacenter of a
- *  NetworkTopologyStrategy replication that has no node in the ring: it gets no replicas
- *  (ask which with tokenring_replication_empty_dc()), and the build fails with
- *  #TOKENRING_E_IMPOSSIBLE, naming those datacenters, when no replica at all results
- *  (every datacenter with a factor above 0 is empty, or every factor is 0). Callers warn
- *  about the skipped datacenters. Implies #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC for the
- *  datacenters it skips. @since 1.2 */
-#define TOKENRING_PLACEMENT_SKIP_EMPTY_DC 0x2u
-
 /**
  * Number of datacenters that @p replication gives a factor above 0 and that have no
  * Normal, Leaving or Moving node in @p ring: the datacenters Cassandra places no replica
@@ -1915,6 +1949,43 @@ TOKENRING_API size_t tokenring_replication_empty_dc_count(
 TOKENRING_API const char *tokenring_replication_empty_dc(const tokenring_replication *replication,
                                                          const tokenring_ring *ring,
                                                          size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_REPLICATION_H */
+/* ---- include/tokenring/placement.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file placement.h
+ * @brief Placements: the replica map of one ring under one replication, in Cassandra's
+ *        replica order, and key and token routing through it (lib/placement.c).
+ *
+ * A ::tokenring_placement never changes after it is built; any number of threads may
+ * query it at once (see @ref ring_threads in ring.h for the publication pattern).
+ */
+#ifndef TOKENRING_PLACEMENT_H
+#define TOKENRING_PLACEMENT_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Flag for tokenring_placement_build(): accept datacenters that have no node in the
+ *  ring (they get no replicas, as in Cassandra) instead of failing with
+ *  #TOKENRING_E_NOTFOUND. @since 1.0 */
+#define TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC 0x1u
+
+/** Flag for tokenring_placement_build(): Cassandra's rule for a datacenter of a
+ *  NetworkTopologyStrategy replication that has no node in the ring: it gets no replicas
+ *  (ask which with tokenring_replication_empty_dc()), and the build fails with
+ *  #TOKENRING_E_IMPOSSIBLE, naming those datacenters, when no replica at all results
+ *  (every datacenter with a factor above 0 is empty, or every factor is 0). Callers warn
+ *  about the skipped datacenters. Implies #TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC for the
+ *  datacenters it skips. @since 1.2 */
+#define TOKENRING_PLACEMENT_SKIP_EMPTY_DC 0x2u
 
 /**
  * Builds the replica map of every range of @p ring under @p replication, with exactly
@@ -2720,7 +2791,7 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
 /**
  * @file layout.h
  * @brief Choosing tokens: seeded (reproducible random) layouts, evenly spaced layouts and
- *        a replication-aware allocator for joining nodes.
+ *        the racks of new nodes (lib/layout.c); the allocators are in allocate.h.
  *
  * @section layout_seeded Seeded layouts, bit for bit
  * The token of vnode @c v of the node called @c identity in layout @c seed, at collision
@@ -2780,11 +2851,10 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
  * initial_token recipe s * 2^127 / N. Slot 0 starts at token 0, and every token is below
  * 2^127.
  *
- * @section layout_alloc The allocator
- * tokenring_allocate_tokens() and tokenring_allocate_nodes() choose tokens for nodes
- * joining one datacenter so that effective (replicated) ownership under the real
- * NetworkTopologyStrategy rules is as even as possible. See their documentation for the
- * model and the algorithm.
+ * @section layout_alloc The allocators
+ * Choosing tokens for joining nodes (the replication-aware allocator, Cassandra's own
+ * allocation, the default plan for one join) is declared in allocate.h, which this file
+ * includes.
  *
  * Threads: every function here only reads its inputs (except
  * tokenring_layout_add_seeded_nodes(), which adds to the topology it is given) and may run
@@ -3039,6 +3109,36 @@ TOKENRING_API int tokenring_layout_assign_racks(uint32_t *dc_out, uint32_t *rack
  */
 TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_out,
                                              uint32_t rack);
+
+#ifdef __cplusplus
+}
+#endif
+
+/* The allocators, declared here before they had a header of their own. */
+/* ---- include/tokenring/allocate.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file allocate.h
+ * @brief Choosing tokens for joining nodes: the replication-aware allocator
+ *        (lib/allocator.c), Cassandra's own allocation reproduced bit for bit
+ *        (lib/cassandra_alloc.c) and the default plan for one join (lib/allocate_join.c).
+ *
+ * tokenring_allocate_tokens() and tokenring_allocate_nodes() choose tokens for nodes
+ * joining one datacenter so that effective (replicated) ownership under the real
+ * NetworkTopologyStrategy rules is as even as possible. See their documentation for the
+ * model and the algorithm. The token caps (#TOKENRING_LAYOUT_MAX_TOKENS,
+ * #TOKENRING_MAX_CLUSTER_TOKENS) are in layout.h, which includes this file.
+ *
+ * Threads: every function here only reads its inputs and may run concurrently with other
+ * readers of the same objects.
+ */
+#ifndef TOKENRING_ALLOCATE_H
+#define TOKENRING_ALLOCATE_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /* ----------------------------------------------------------------- allocator */
 
@@ -3574,6 +3674,8 @@ TOKENRING_API int tokenring_allocate_join_limited(
 }
 #endif
 
+#endif /* TOKENRING_ALLOCATE_H */
+
 #endif /* TOKENRING_LAYOUT_H */
 /* ---- include/tokenring/analysis.h ---- */
 /* SPDX-License-Identifier: Apache-2.0 */
@@ -3592,16 +3694,34 @@ TOKENRING_API int tokenring_allocate_join_limited(
  * and fractions divide by 2^127; ByteOrderedPartitioner tokens have no width, so there
  * widths count ranges (see tokenring_balance_compute(),
  * tokenring_movement_compare_keys() and tokenring_availability_build()).
+ *
+ * This header gathers one header per concern, each implemented by its library file:
+ * balance.h (lib/balance.c), movement.h with movement_result.h (lib/analysis.c),
+ * availability.h (lib/availability.c) and migration.h (lib/migration.c); with ring.h,
+ * which now declares tokenring_ring_tokens_kept(). A program may include any of them
+ * alone.
  */
 #ifndef TOKENRING_ANALYSIS_H
 #define TOKENRING_ANALYSIS_H
+
+/* ---- include/tokenring/balance.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file balance.h
+ * @brief Balance statistics of ownership over a ring, a datacenter or a rack
+ *        (lib/balance.c).
+ *
+ * Part of the analyses (analysis.h, which includes this file): they never modify their
+ * inputs, and every width is exact (see analysis.h for what widths count on each
+ * partitioner).
+ */
+#ifndef TOKENRING_BALANCE_H
+#define TOKENRING_BALANCE_H
 
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------------- balance */
 
 /**
  * Statistics of one ownership measure over a group of nodes. Fractions are of the whole
@@ -3664,205 +3784,53 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
                                             const char *datacenter, const char *rack,
                                             tokenring_error *err);
 
-/* ------------------------------------------------------------------ movement */
+#ifdef __cplusplus
+}
+#endif
 
-/** What a movement analysis compares; decides the streaming sources. Values are ABI.
- *  @since 1.0 */
-typedef enum tokenring_change_kind {
-    TOKENRING_CHANGE_GENERIC = 0,      /**< Any two topologies: sources as for a join. */
-    TOKENRING_CHANGE_JOIN = 1,         /**< A node bootstraps. */
-    TOKENRING_CHANGE_DECOMMISSION = 2, /**< A node leaves and streams its data away. */
-    TOKENRING_CHANGE_REPLACE = 3,      /**< A dead node is replaced (replace_address). */
-    TOKENRING_CHANGE_MOVE = 4          /**< A node takes new tokens (nodetool move). */
-} tokenring_change_kind;
+#endif /* TOKENRING_BALANCE_H */
+/* ---- include/tokenring/movement.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file movement.h
+ * @brief What a join, decommission, replacement or move changes and streams, on every
+ *        partitioner (lib/analysis.c).
+ *
+ * A topology change is simulated on a copy (tokenring_topology_clone()); the result is
+ * read through movement_result.h, which this file includes.
+ *
+ * Part of the analyses (analysis.h, which includes this file): they never modify their
+ * inputs, and every width is exact (see analysis.h for what widths count on each
+ * partitioner).
+ */
+#ifndef TOKENRING_MOVEMENT_H
+#define TOKENRING_MOVEMENT_H
+
+/* ---- include/tokenring/movement_result.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file movement_result.h
+ * @brief Reading a movement result: its summary, nodes, changed ranges, streams and
+ *        samples, and the bounds of its ranges on every partitioner (lib/analysis.c).
+ *
+ * A ::tokenring_movement is made by the simulations of movement.h; it is immutable and
+ * may be read from any number of threads at once.
+ *
+ * Part of the analyses (analysis.h, which includes this file): they never modify their
+ * inputs, and every width is exact (see analysis.h for what widths count on each
+ * partitioner).
+ */
+#ifndef TOKENRING_MOVEMENT_RESULT_H
+#define TOKENRING_MOVEMENT_RESULT_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Result of a movement analysis (immutable; free with tokenring_movement_free()).
  *  @since 1.0 */
 typedef struct tokenring_movement tokenring_movement;
-
-/**
- * Compares the replica placement of two topologies under one replication.
- *
- * Ranges. The boundaries of both rings together cut the token space into elementary
- * ranges (previous boundary, boundary]; each lies inside one range of each ring, so it has
- * one old and one new replica list. An elementary range is reported when the old and new
- * replica SETS differ (a change of order alone moves no data).
- *
- * Nodes are identified by name across the two topologies and numbered in the result:
- * first the nodes of @p before in its order, then the nodes only in @p after.
- *
- * Streaming, for every reported range and every node that gains it (in the new list but
- * not the old), one source, following Cassandra's bootstrap with strict consistency
- * (RangeStreamer.calculateRangesToFetchWithPreferredEndpoints: the replica that loses the
- * range is the one to stream from, so that no consistency guarantee is broken):
- *  - the gaining nodes are paired, in new-replica order, with the losing nodes (old list,
- *    not new list), in old-replica order, preferring a loser of the gainer's datacenter;
- *    such a stream is marked strict;
- *  - when no loser is left (e.g. fewer nodes than the replication factor), the source is
- *    the first old replica of the gainer's datacenter still present, else the first old
- *    replica still present (Cassandra would ask the snitch for the closest one);
- *  - for #TOKENRING_CHANGE_REPLACE the replaced node is dead and never a source: every
- *    gained range comes from the first other old replica of the same datacenter (else any
- *    datacenter), non-strict, as a replacement streams;
- *  - for #TOKENRING_CHANGE_DECOMMISSION the leaving node is the loser and so the source of
- *    its ranges, as unbootstrap streams them.
- *
- * Sample tokens (e.g. tokens of sample keys from tokenring_tokens()) are looked up in both
- * placements.
- *
- * Topologies of every partitioner (since 1.2), both of the same one; on a
- * RandomPartitioner or ByteOrderedPartitioner topology @c int64_t sample tokens do not
- * exist (#TOKENRING_E_UNSUPPORTED when @p sample_count > 0: pass sample keys to
- * tokenring_movement_compare_keys()), and widths, fractions and range bounds are as
- * tokenring_movement_compare_keys() says.
- *
- * Thread-safe as a reader of its inputs. O((n1 + n2) * (log + rf)) plus the two placement
- * builds.
- * @param[out] out receives the result; free with tokenring_movement_free()
- * @param before the topology before the change
- * @param after the topology after the change
- * @param replication the replication to compare under
- * @param kind a ::tokenring_change_kind
- * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
- * @param sample_count number of sample tokens
- * @param[out] err optional detail
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, unknown kind, topologies of
- *         different partitioners); #TOKENRING_E_EMPTY (a topology has no ring token);
- *         #TOKENRING_E_NOTFOUND (a datacenter of the replication has no node);
- *         #TOKENRING_E_UNSUPPORTED (sample tokens on topologies of another partitioner
- *         than Murmur3); #TOKENRING_E_NOMEM
- * @since 1.0
- */
-TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
-                                             const tokenring_topology *before,
-                                             const tokenring_topology *after,
-                                             const tokenring_replication *replication,
-                                             int kind, const int64_t *sample_tokens,
-                                             size_t sample_count, tokenring_error *err);
-
-/**
- * Which tokens of @p before are still held by the same node in @p after: the property a
- * join must have (the new nodes take new tokens; every existing node keeps its own) and
- * a move or a decommission does not. Nodes are matched by name. For every node of
- * @p before, each of its tokens counts as kept when the node of that name in @p after
- * holds it, and as lost otherwise (also when the node is gone); each token such a node
- * holds in @p after but did not hold in @p before counts as gained. Tokens of nodes only
- * in @p after (the joining nodes) are not counted. A change kept every existing token
- * exactly when lost and gained are both 0; kept is then the token count of @p before.
- *
- * Reads the node token lists of both rings (see tokenring_ring_node(): built on first
- * use). O(tokens of both rings) plus a name lookup per node.
- *
- * Every partitioner, tokens compared exactly (tokenring_token128_compare(),
- * tokenring_byte_token_compare()). A RandomPartitioner or ByteOrderedPartitioner ring
- * keeps the tokens of its ring members only: a node of @p before outside the ring
- * holding tokens (e.g. joining), or its namesake in @p after, gives
- * #TOKENRING_E_UNSUPPORTED. O(tokens * log) on those rings.
- * @param[out] kept_out tokens of @p before their node still holds (may be NULL)
- * @param[out] lost_out tokens of @p before their node no longer holds (may be NULL)
- * @param[out] gained_out tokens the nodes of @p before hold only in @p after (may be NULL)
- * @param before the ring before the change
- * @param after the ring after it
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL ring, rings of different
- *         partitioners); #TOKENRING_E_UNSUPPORTED (see above); #TOKENRING_E_NOMEM
- *         (building a node token list failed); outputs unchanged on error
- * @since 1.2
- */
-TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
-                                             size_t *gained_out, const tokenring_ring *before,
-                                             const tokenring_ring *after);
-
-/**
- * Simulates a node joining (state normal afterwards) and compares, as
- * tokenring_movement_compare() with #TOKENRING_CHANGE_JOIN. @p topology is not modified.
- * @param[out] out receives the result
- * @param topology the cluster before the join
- * @param replication the replication
- * @param name the new node's name (must not exist)
- * @param datacenter its datacenter
- * @param rack its rack
- * @param tokens its tokens
- * @param token_count number of tokens (at least 1)
- * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
- * @param sample_count number of sample tokens
- * @param[out] err optional detail
- * @return as tokenring_movement_compare(), plus the errors of
- *         tokenring_topology_add_node() (#TOKENRING_E_EXISTS for a known name or a taken
- *         token)
- * @since 1.0
- */
-TOKENRING_API int tokenring_movement_join(tokenring_movement **out,
-                                          const tokenring_topology *topology,
-                                          const tokenring_replication *replication,
-                                          const char *name, const char *datacenter,
-                                          const char *rack, const int64_t *tokens,
-                                          size_t token_count, const int64_t *sample_tokens,
-                                          size_t sample_count, tokenring_error *err);
-
-/**
- * Simulates a decommission (the node leaves) and compares, with
- * #TOKENRING_CHANGE_DECOMMISSION. @p topology is not modified.
- * @param[out] out receives the result
- * @param topology the cluster before
- * @param replication the replication
- * @param name the leaving node
- * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
- * @param sample_count number of sample tokens
- * @param[out] err optional detail
- * @return as tokenring_movement_compare(); #TOKENRING_E_NOTFOUND for an unknown node;
- *         #TOKENRING_E_EMPTY when it is the last node
- * @since 1.0
- */
-TOKENRING_API int tokenring_movement_decommission(tokenring_movement **out,
-                                                  const tokenring_topology *topology,
-                                                  const tokenring_replication *replication,
-                                                  const char *name,
-                                                  const int64_t *sample_tokens,
-                                                  size_t sample_count, tokenring_error *err);
-
-/**
- * Simulates replacing a dead node by a new one with the same tokens, datacenter and rack,
- * with #TOKENRING_CHANGE_REPLACE. @p topology is not modified.
- * @param[out] out receives the result
- * @param topology the cluster before
- * @param replication the replication
- * @param old_name the replaced node
- * @param new_name the replacement (must not exist)
- * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
- * @param sample_count number of sample tokens
- * @param[out] err optional detail
- * @return as tokenring_movement_compare(); #TOKENRING_E_NOTFOUND, #TOKENRING_E_EXISTS
- * @since 1.0
- */
-TOKENRING_API int tokenring_movement_replace(tokenring_movement **out,
-                                             const tokenring_topology *topology,
-                                             const tokenring_replication *replication,
-                                             const char *old_name, const char *new_name,
-                                             const int64_t *sample_tokens,
-                                             size_t sample_count, tokenring_error *err);
-
-/**
- * Simulates a node moving to new tokens, with #TOKENRING_CHANGE_MOVE. @p topology is not
- * modified.
- * @param[out] out receives the result
- * @param topology the cluster before
- * @param replication the replication
- * @param name the moving node
- * @param tokens its new tokens
- * @param token_count number of new tokens (at least 1)
- * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
- * @param sample_count number of sample tokens
- * @param[out] err optional detail
- * @return as tokenring_movement_compare(), plus the errors of
- *         tokenring_topology_set_tokens()
- * @since 1.0
- */
-TOKENRING_API int tokenring_movement_move(tokenring_movement **out,
-                                          const tokenring_topology *topology,
-                                          const tokenring_replication *replication,
-                                          const char *name, const int64_t *tokens,
-                                          size_t token_count, const int64_t *sample_tokens,
-                                          size_t sample_count, tokenring_error *err);
 
 /**
  * Frees a movement result.
@@ -4035,6 +4003,257 @@ typedef struct tokenring_sample_change {
 TOKENRING_API int tokenring_movement_get_sample(tokenring_sample_change *out,
                                                 const tokenring_movement *movement,
                                                 size_t index);
+
+/**
+ * The partitioner of the topologies a movement result compares: it says how to read the
+ * bounds of its ranges (the @c int64_t fields for Murmur3,
+ * tokenring_movement_range_bounds128() or tokenring_movement_range_bounds_bytes()
+ * otherwise) and what its widths count.
+ * @param movement the result (NULL gives #TOKENRING_PARTITIONER_MURMUR3)
+ * @return its ::tokenring_partitioner
+ * @since 1.2
+ */
+TOKENRING_API tokenring_partitioner tokenring_movement_partitioner(
+    const tokenring_movement *movement);
+
+/**
+ * The bounds (start, end] of changed range @p index of a RandomPartitioner result (the
+ * range tokenring_movement_get_range() reads at the same index).
+ * @param[out] start_out receives the exclusive lower bound (may be NULL)
+ * @param[out] end_out receives the inclusive upper bound (may be NULL)
+ * @param movement the result
+ * @param index the range, 0 .. summary.range_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p movement, both outputs NULL);
+ *         #TOKENRING_E_UNSUPPORTED (a result of another partitioner);
+ *         #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_range_bounds128(tokenring_token128 *start_out,
+                                                     tokenring_token128 *end_out,
+                                                     const tokenring_movement *movement,
+                                                     size_t index);
+
+/**
+ * The bounds (start, end] of changed range @p index of a ByteOrderedPartitioner result,
+ * as byte strings owned by the result.
+ * @param[out] start_out receives a pointer to the lower bound's bytes (valid while the
+ *             result lives)
+ * @param[out] start_len_out receives its length
+ * @param[out] end_out receives a pointer to the upper bound's bytes
+ * @param[out] end_len_out receives its length
+ * @param movement the result
+ * @param index the range, 0 .. summary.range_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (a NULL argument);
+ *         #TOKENRING_E_UNSUPPORTED (a result of another partitioner);
+ *         #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_range_bounds_bytes(const uint8_t **start_out,
+                                                        size_t *start_len_out,
+                                                        const uint8_t **end_out,
+                                                        size_t *end_len_out,
+                                                        const tokenring_movement *movement,
+                                                        size_t index);
+
+/**
+ * The RandomPartitioner token of sample @p index (tokenring_random_token() of the key;
+ * -1 for the empty key).
+ * @param[out] out receives the token
+ * @param movement the result
+ * @param index the sample, 0 .. summary.sample_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_UNSUPPORTED (a result of
+ *         another partitioner); #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_sample_token128(tokenring_token128 *out,
+                                                     const tokenring_movement *movement,
+                                                     size_t index);
+
+/**
+ * The ByteOrderedPartitioner token of sample @p index (the key's bytes, copied).
+ * @param[out] out receives a pointer to its bytes, valid while the result lives
+ * @param[out] len_out receives its length
+ * @param movement the result
+ * @param index the sample, 0 .. summary.sample_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_UNSUPPORTED (a result of
+ *         another partitioner); #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, size_t *len_out,
+                                                        const tokenring_movement *movement,
+                                                        size_t index);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_MOVEMENT_RESULT_H */
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a movement analysis compares; decides the streaming sources. Values are ABI.
+ *  @since 1.0 */
+typedef enum tokenring_change_kind {
+    TOKENRING_CHANGE_GENERIC = 0,      /**< Any two topologies: sources as for a join. */
+    TOKENRING_CHANGE_JOIN = 1,         /**< A node bootstraps. */
+    TOKENRING_CHANGE_DECOMMISSION = 2, /**< A node leaves and streams its data away. */
+    TOKENRING_CHANGE_REPLACE = 3,      /**< A dead node is replaced (replace_address). */
+    TOKENRING_CHANGE_MOVE = 4          /**< A node takes new tokens (nodetool move). */
+} tokenring_change_kind;
+
+/**
+ * Compares the replica placement of two topologies under one replication.
+ *
+ * Ranges. The boundaries of both rings together cut the token space into elementary
+ * ranges (previous boundary, boundary]; each lies inside one range of each ring, so it has
+ * one old and one new replica list. An elementary range is reported when the old and new
+ * replica SETS differ (a change of order alone moves no data).
+ *
+ * Nodes are identified by name across the two topologies and numbered in the result:
+ * first the nodes of @p before in its order, then the nodes only in @p after.
+ *
+ * Streaming, for every reported range and every node that gains it (in the new list but
+ * not the old), one source, following Cassandra's bootstrap with strict consistency
+ * (RangeStreamer.calculateRangesToFetchWithPreferredEndpoints: the replica that loses the
+ * range is the one to stream from, so that no consistency guarantee is broken):
+ *  - the gaining nodes are paired, in new-replica order, with the losing nodes (old list,
+ *    not new list), in old-replica order, preferring a loser of the gainer's datacenter;
+ *    such a stream is marked strict;
+ *  - when no loser is left (e.g. fewer nodes than the replication factor), the source is
+ *    the first old replica of the gainer's datacenter still present, else the first old
+ *    replica still present (Cassandra would ask the snitch for the closest one);
+ *  - for #TOKENRING_CHANGE_REPLACE the replaced node is dead and never a source: every
+ *    gained range comes from the first other old replica of the same datacenter (else any
+ *    datacenter), non-strict, as a replacement streams;
+ *  - for #TOKENRING_CHANGE_DECOMMISSION the leaving node is the loser and so the source of
+ *    its ranges, as unbootstrap streams them.
+ *
+ * Sample tokens (e.g. tokens of sample keys from tokenring_tokens()) are looked up in both
+ * placements.
+ *
+ * Topologies of every partitioner (since 1.2), both of the same one; on a
+ * RandomPartitioner or ByteOrderedPartitioner topology @c int64_t sample tokens do not
+ * exist (#TOKENRING_E_UNSUPPORTED when @p sample_count > 0: pass sample keys to
+ * tokenring_movement_compare_keys()), and widths, fractions and range bounds are as
+ * tokenring_movement_compare_keys() says.
+ *
+ * Thread-safe as a reader of its inputs. O((n1 + n2) * (log + rf)) plus the two placement
+ * builds.
+ * @param[out] out receives the result; free with tokenring_movement_free()
+ * @param before the topology before the change
+ * @param after the topology after the change
+ * @param replication the replication to compare under
+ * @param kind a ::tokenring_change_kind
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL pointer, unknown kind, topologies of
+ *         different partitioners); #TOKENRING_E_EMPTY (a topology has no ring token);
+ *         #TOKENRING_E_NOTFOUND (a datacenter of the replication has no node);
+ *         #TOKENRING_E_UNSUPPORTED (sample tokens on topologies of another partitioner
+ *         than Murmur3); #TOKENRING_E_NOMEM
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_compare(tokenring_movement **out,
+                                             const tokenring_topology *before,
+                                             const tokenring_topology *after,
+                                             const tokenring_replication *replication,
+                                             int kind, const int64_t *sample_tokens,
+                                             size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node joining (state normal afterwards) and compares, as
+ * tokenring_movement_compare() with #TOKENRING_CHANGE_JOIN. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before the join
+ * @param replication the replication
+ * @param name the new node's name (must not exist)
+ * @param datacenter its datacenter
+ * @param rack its rack
+ * @param tokens its tokens
+ * @param token_count number of tokens (at least 1)
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(), plus the errors of
+ *         tokenring_topology_add_node() (#TOKENRING_E_EXISTS for a known name or a taken
+ *         token)
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_join(tokenring_movement **out,
+                                          const tokenring_topology *topology,
+                                          const tokenring_replication *replication,
+                                          const char *name, const char *datacenter,
+                                          const char *rack, const int64_t *tokens,
+                                          size_t token_count, const int64_t *sample_tokens,
+                                          size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a decommission (the node leaves) and compares, with
+ * #TOKENRING_CHANGE_DECOMMISSION. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param name the leaving node
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(); #TOKENRING_E_NOTFOUND for an unknown node;
+ *         #TOKENRING_E_EMPTY when it is the last node
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_decommission(tokenring_movement **out,
+                                                  const tokenring_topology *topology,
+                                                  const tokenring_replication *replication,
+                                                  const char *name,
+                                                  const int64_t *sample_tokens,
+                                                  size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates replacing a dead node by a new one with the same tokens, datacenter and rack,
+ * with #TOKENRING_CHANGE_REPLACE. @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param old_name the replaced node
+ * @param new_name the replacement (must not exist)
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(); #TOKENRING_E_NOTFOUND, #TOKENRING_E_EXISTS
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_replace(tokenring_movement **out,
+                                             const tokenring_topology *topology,
+                                             const tokenring_replication *replication,
+                                             const char *old_name, const char *new_name,
+                                             const int64_t *sample_tokens,
+                                             size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node moving to new tokens, with #TOKENRING_CHANGE_MOVE. @p topology is not
+ * modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before
+ * @param replication the replication
+ * @param name the moving node
+ * @param tokens its new tokens
+ * @param token_count number of new tokens (at least 1)
+ * @param sample_tokens tokens to trace (may be NULL when @p sample_count is 0)
+ * @param sample_count number of sample tokens
+ * @param[out] err optional detail
+ * @return as tokenring_movement_compare(), plus the errors of
+ *         tokenring_topology_set_tokens()
+ * @since 1.0
+ */
+TOKENRING_API int tokenring_movement_move(tokenring_movement **out,
+                                          const tokenring_topology *topology,
+                                          const tokenring_replication *replication,
+                                          const char *name, const int64_t *tokens,
+                                          size_t token_count, const int64_t *sample_tokens,
+                                          size_t sample_count, tokenring_error *err);
 
 /* --------------------------------------------- movement on every partitioner */
 
@@ -4244,86 +4463,29 @@ TOKENRING_API int tokenring_movement_replace_keys(tokenring_movement **out,
                                                   const uint64_t *sample_offsets,
                                                   size_t sample_count, tokenring_error *err);
 
-/**
- * The partitioner of the topologies a movement result compares: it says how to read the
- * bounds of its ranges (the @c int64_t fields for Murmur3,
- * tokenring_movement_range_bounds128() or tokenring_movement_range_bounds_bytes()
- * otherwise) and what its widths count.
- * @param movement the result (NULL gives #TOKENRING_PARTITIONER_MURMUR3)
- * @return its ::tokenring_partitioner
- * @since 1.2
- */
-TOKENRING_API tokenring_partitioner tokenring_movement_partitioner(
-    const tokenring_movement *movement);
+#ifdef __cplusplus
+}
+#endif
 
+#endif /* TOKENRING_MOVEMENT_H */
+/* ---- include/tokenring/availability.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
 /**
- * The bounds (start, end] of changed range @p index of a RandomPartitioner result (the
- * range tokenring_movement_get_range() reads at the same index).
- * @param[out] start_out receives the exclusive lower bound (may be NULL)
- * @param[out] end_out receives the inclusive upper bound (may be NULL)
- * @param movement the result
- * @param index the range, 0 .. summary.range_count - 1
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p movement, both outputs NULL);
- *         #TOKENRING_E_UNSUPPORTED (a result of another partitioner);
- *         #TOKENRING_E_RANGE
- * @since 1.2
+ * @file availability.h
+ * @brief Which failures of nodes, racks or datacenters make data unavailable at a
+ *        consistency level (lib/availability.c).
+ *
+ * Part of the analyses (analysis.h, which includes this file): they never modify their
+ * inputs, and every width is exact (see analysis.h for what widths count on each
+ * partitioner).
  */
-TOKENRING_API int tokenring_movement_range_bounds128(tokenring_token128 *start_out,
-                                                     tokenring_token128 *end_out,
-                                                     const tokenring_movement *movement,
-                                                     size_t index);
+#ifndef TOKENRING_AVAILABILITY_H
+#define TOKENRING_AVAILABILITY_H
 
-/**
- * The bounds (start, end] of changed range @p index of a ByteOrderedPartitioner result,
- * as byte strings owned by the result.
- * @param[out] start_out receives a pointer to the lower bound's bytes (valid while the
- *             result lives)
- * @param[out] start_len_out receives its length
- * @param[out] end_out receives a pointer to the upper bound's bytes
- * @param[out] end_len_out receives its length
- * @param movement the result
- * @param index the range, 0 .. summary.range_count - 1
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL (a NULL argument);
- *         #TOKENRING_E_UNSUPPORTED (a result of another partitioner);
- *         #TOKENRING_E_RANGE
- * @since 1.2
- */
-TOKENRING_API int tokenring_movement_range_bounds_bytes(const uint8_t **start_out,
-                                                        size_t *start_len_out,
-                                                        const uint8_t **end_out,
-                                                        size_t *end_len_out,
-                                                        const tokenring_movement *movement,
-                                                        size_t index);
 
-/**
- * The RandomPartitioner token of sample @p index (tokenring_random_token() of the key;
- * -1 for the empty key).
- * @param[out] out receives the token
- * @param movement the result
- * @param index the sample, 0 .. summary.sample_count - 1
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_UNSUPPORTED (a result of
- *         another partitioner); #TOKENRING_E_RANGE
- * @since 1.2
- */
-TOKENRING_API int tokenring_movement_sample_token128(tokenring_token128 *out,
-                                                     const tokenring_movement *movement,
-                                                     size_t index);
-
-/**
- * The ByteOrderedPartitioner token of sample @p index (the key's bytes, copied).
- * @param[out] out receives a pointer to its bytes, valid while the result lives
- * @param[out] len_out receives its length
- * @param movement the result
- * @param index the sample, 0 .. summary.sample_count - 1
- * @return #TOKENRING_OK; #TOKENRING_E_INVAL; #TOKENRING_E_UNSUPPORTED (a result of
- *         another partitioner); #TOKENRING_E_RANGE
- * @since 1.2
- */
-TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, size_t *len_out,
-                                                        const tokenring_movement *movement,
-                                                        size_t index);
-
-/* -------------------------------------------------------------- availability */
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Consistency levels for availability analyses. Values are ABI. @since 1.0 */
 typedef enum tokenring_consistency {
@@ -4684,7 +4846,29 @@ TOKENRING_API int tokenring_availability_summary_top(
     uint32_t *units_out, tokenring_u128 *width_out, double *fraction_out,
     const tokenring_availability_summary *summary, size_t index);
 
-/* ----------------------------------------------------------------- migration */
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_AVAILABILITY_H */
+/* ---- include/tokenring/migration.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file migration.h
+ * @brief A plan for changing num_tokens of a live cluster node by node
+ *        (lib/migration.c).
+ *
+ * Part of the analyses (analysis.h, which includes this file): they never modify their
+ * inputs, and every width is exact (see analysis.h for what widths count on each
+ * partitioner).
+ */
+#ifndef TOKENRING_MIGRATION_H
+#define TOKENRING_MIGRATION_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 /** Result of a num_tokens migration plan (immutable; free with
  *  tokenring_migration_free()). @since 1.0 */
@@ -4870,6 +5054,8 @@ TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *mi
 #ifdef __cplusplus
 }
 #endif
+
+#endif /* TOKENRING_MIGRATION_H */
 
 #endif /* TOKENRING_ANALYSIS_H */
 /* ---- include/tokenring/history.h ---- */
