@@ -23,61 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-#define HMIN INT64_MIN
-
-typedef struct {
-    char *name, *dc, *rack;
-    int32_t jhash; /* Java's InetSocketAddress.hashCode(): address + port */
-} hnode;
-
-typedef struct {
-    int64_t t;
-    uint32_t node;
-} htok;
-
-typedef struct {
-    int64_t left, right; /* (left, right]; right == HMIN: up to the minimum token */
-    uint32_t *eps;
-    uint32_t n, cap;
-} hrange;
-
-typedef struct {
-    hrange *r; /* sorted by left (ranges never overlap) */
-    size_t n, cap;
-} hmap;
-
-typedef struct {
-    tokenring_replication *repl;
-    char *key;  /* its formatted text: equal replications, equal keys */
-    hmap reads;
-    bool placed;
-} hrepl;
-
-struct tokenring_history {
-    hnode *nodes;
-    size_t nnodes, capn;
-    htok *toks; /* the token map, sorted */
-    size_t ntoks;
-    hrepl *repls;
-    size_t nrepls, capr;
-    tokenring_ring *ring; /* after the last step (NULL: no node in the ring) */
-    struct hlocks *collect; /* non-NULL: a planned operation, its locks collected, nothing
-                               applied (tokenring_history_concurrent) */
-};
-
-/* The ranges a planned operation locks (6.0's PlacementTransitionPlan.affectedRanges()):
- * per replication, the range of every replica its read deltas add or remove. */
-typedef struct {
-    size_t repl;
-    int64_t left, right;
-} hlock;
-
-struct hlocks {
-    hlock *l;
-    size_t n, cap;
-};
+#include "history_internal.h"
 
 /* ------------------------------------------------------------------ maps */
 
@@ -135,7 +81,7 @@ static hrange *hmap_get(hmap *m, int64_t left, int64_t right)
     return h;
 }
 
-static const hrange *hmap_lookup(const hmap *m, int64_t left, int64_t right)
+const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right)
 {
     bool found;
     size_t at = hmap_find(m, left, &found);
@@ -156,7 +102,7 @@ static bool hrange_push(hrange *h, uint32_t v)
     return true;
 }
 
-static bool hrange_has(const hrange *h, uint32_t v)
+bool tr_hist_hrange_has(const hrange *h, uint32_t v)
 {
     for (uint32_t k = 0; k < h->n; k++)
         if (h->eps[k] == v)
@@ -179,7 +125,7 @@ static int cmp_htok(const void *a, const void *b)
     return cmp_left(x->t, y->t);
 }
 
-static int nomem(tokenring_error *err)
+int tr_hist_nomem(tokenring_error *err)
 {
     return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replaying the history");
 }
@@ -204,7 +150,7 @@ static int ring_of(tokenring_ring **out, const tokenring_history *h, const htok 
         rc = tokenring_ring_build(out, t, err);
     tokenring_topology_free(t);
     tr_free(buf);
-    return rc == TOKENRING_E_NOMEM ? nomem(err) : rc;
+    return rc == TOKENRING_E_NOMEM ? tr_hist_nomem(err) : rc;
 }
 
 /* History node index of each node of ring (by name). */
@@ -241,7 +187,7 @@ static int canonical(hmap *out, const tokenring_history *h, const htok *toks, si
         return rc;
     rc = tokenring_placement_build(&p, ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, err);
     if (rc == TOKENRING_OK && !(map = node_map(h, ring)))
-        rc = nomem(err);
+        rc = tr_hist_nomem(err);
     for (size_t i = 0; rc == TOKENRING_OK && i <= ncut; i++) {
         int64_t left = i == 0 ? HMIN : cut[i - 1], right = i == ncut ? HMIN : cut[i];
         if (left == right)
@@ -250,12 +196,12 @@ static int canonical(hmap *out, const tokenring_history *h, const htok *toks, si
         tokenring_placement_replicas(&rr, p, right == HMIN ? cut[0] : right);
         hrange *hr = hmap_get(out, left, right);
         if (!hr) {
-            rc = nomem(err);
+            rc = tr_hist_nomem(err);
             break;
         }
         for (uint32_t k = 0; k < rr.count; k++)
             if (!hrange_push(hr, map[rr.nodes[k]])) {
-                rc = nomem(err);
+                rc = tr_hist_nomem(err);
                 break;
             }
     }
@@ -369,14 +315,14 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
     /* removals */
     for (size_t i = 0; i < old->n; i++) {
         const hrange *o = &old->r[i];
-        const hrange *n = hmap_lookup(neu, o->left, o->right);
+        const hrange *n = tr_hist_hmap_lookup(neu, o->left, o->right);
         bool found;
         size_t at = hmap_find(P, o->left, &found);
         if (!found || P->r[at].right != o->right)
             continue;
         hrange *pr = &P->r[at];
         for (uint32_t k = 0; k < o->n; k++) {
-            if (n && hrange_has(n, o->eps[k]))
+            if (n && tr_hist_hrange_has(n, o->eps[k]))
                 continue;
             for (uint32_t j = 0; j < pr->n; j++)
                 if (pr->eps[j] == o->eps[k]) {
@@ -403,15 +349,15 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
         tr_free(keys);
         tr_free(nadd);
         jmap_free(&map);
-        return nomem(err);
+        return tr_hist_nomem(err);
     }
     for (size_t i = 0; i < neu->n; i++) {
         const hrange *n = &neu->r[i];
-        const hrange *o = hmap_lookup(old, n->left, n->right);
+        const hrange *o = tr_hist_hmap_lookup(old, n->left, n->right);
         for (uint32_t k = 0; o && k < o->n; k++)
             jmap_call(&map, o->eps[k]);
         for (uint32_t k = 0; k < n->n; k++)
-            if (!o || !hrange_has(o, n->eps[k])) {
+            if (!o || !tr_hist_hrange_has(o, n->eps[k])) {
                 jmap_call(&map, n->eps[k]);
                 nadd[n->eps[k]]++;
             }
@@ -424,7 +370,7 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
             tr_free(keys);
             tr_free(nadd);
             jmap_free(&map);
-            return nomem(err);
+            return tr_hist_nomem(err);
         }
         for (size_t q = 0; q < nall; q++)
             for (uint32_t c = 0; c < nadd[keys[q]] * (level ? 2u : 1u); c++)
@@ -440,14 +386,14 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
     for (size_t i = 0; i < neu->n; i++)
         longest = neu->r[i].n > longest ? neu->r[i].n : longest;
     uint32_t *add = tr_malloc((longest ? longest : 1) * sizeof *add);
-    int rc = add ? TOKENRING_OK : nomem(err);
+    int rc = add ? TOKENRING_OK : tr_hist_nomem(err);
     for (size_t i = 0; i < neu->n && rc == TOKENRING_OK; i++) {
         const hrange *n = &neu->r[i];
-        const hrange *o = hmap_lookup(old, n->left, n->right);
+        const hrange *o = tr_hist_hmap_lookup(old, n->left, n->right);
         uint32_t na = 0;
         for (uint32_t k = 0; k < n->n; k++) {
             uint32_t e = n->eps[k];
-            if (o && hrange_has(o, e))
+            if (o && tr_hist_hrange_has(o, e))
                 continue;
             uint32_t j = na++; /* insertion by rank */
             while (j > 0 && seq[add[j - 1]] > seq[e]) {
@@ -463,7 +409,7 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
             if (!hrange_push(pr, add[j]))
                 pr = NULL;
         if (!pr)
-            rc = nomem(err);
+            rc = tr_hist_nomem(err);
     }
     tr_free(add);
     tr_free(seq);
@@ -507,48 +453,12 @@ static int64_t *token_list(const htok *toks, size_t n)
 
 /* One phase for every placed replication: P += delta(canonical(fa at cut ca) ->
  * canonical(fb at cut cb)). */
-static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
-{
-    for (size_t i = 0; i < L->n; i++)
-        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
-            return TOKENRING_OK;
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? 2 * L->cap : 16;
-        hlock *l = tr_realloc(L->l, cap * sizeof *l);
-        if (!l)
-            return nomem(err);
-        L->l = l;
-        L->cap = cap;
-    }
-    L->l[L->n++] = (hlock){ repl, r->left, r->right };
-    return TOKENRING_OK;
-}
-
-/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
-static int collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
-                         tokenring_error *err)
-{
-    int rc = TOKENRING_OK;
-    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
-        const hmap *x = side ? b : a, *y = side ? a : b;
-        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
-            const hrange *o = hmap_lookup(y, x->r[i].left, x->r[i].right);
-            bool differs = false;
-            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
-                differs = !o || !hrange_has(o, x->r[i].eps[k]);
-            if (differs)
-                rc = lock_add(L, repl, &x->r[i], err);
-        }
-    }
-    return rc;
-}
-
 static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca, size_t nca,
                  const htok *fb, size_t nb, const htok *cb, size_t ncb, bool merged,
                  tokenring_error *err)
 {
     int64_t *cuta = token_list(ca, nca), *cutb = token_list(cb, ncb);
-    int rc = cuta && cutb ? TOKENRING_OK : nomem(err);
+    int rc = cuta && cutb ? TOKENRING_OK : tr_hist_nomem(err);
     for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
         hrepl *hr = &h->repls[r];
         if (!hr->placed)
@@ -559,7 +469,7 @@ static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca
             break;
         rc = canonical(&b, h, fb, nb, hr->repl, cutb, ncb, err);
         if (rc == TOKENRING_OK)
-            rc = h->collect ? collect_locks(h->collect, r, &a, &b, err)
+            rc = h->collect ? tr_hist_collect_locks(h->collect, r, &a, &b, err)
                             : apply_delta(h, &hr->reads, &a, &b, merged, err);
         hmap_free(&a);
         hmap_free(&b);
@@ -602,7 +512,7 @@ static void set_map(tokenring_history *h, htok *next, size_t n)
 static int place_new(tokenring_history *h, tokenring_error *err)
 {
     int64_t *cut = token_list(h->toks, h->ntoks);
-    int rc = cut ? TOKENRING_OK : nomem(err);
+    int rc = cut ? TOKENRING_OK : tr_hist_nomem(err);
     for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
         if (h->repls[r].placed)
             continue;
@@ -622,7 +532,7 @@ static int step_join(tokenring_history *h, uint32_t node, const int64_t *t, size
     size_t na;
     htok *after = tokmap(h->toks, h->ntoks, UINT32_MAX, t, n, node, &na);
     if (!after)
-        return nomem(err);
+        return tr_hist_nomem(err);
     if (h->ntoks == 0) { /* the first node: every placement at once */
         set_map(h, after, na);
         return place_new(h, err);
@@ -651,7 +561,7 @@ static int step_leave(tokenring_history *h, uint32_t node, tokenring_error *err)
     size_t na;
     htok *after = tokmap(h->toks, h->ntoks, node, NULL, 0, node, &na);
     if (!after)
-        return nomem(err);
+        return tr_hist_nomem(err);
     const htok *cur = h->toks;
     size_t nc = h->ntoks;
     /* MID_LEAVE: reads move to the replicas without the leaving node (at the current
@@ -678,7 +588,7 @@ static int step_move(tokenring_history *h, uint32_t node, int64_t token, tokenri
     if (!with || !after) {
         tr_free(with);
         tr_free(after);
-        return nomem(err);
+        return tr_hist_nomem(err);
     }
     const htok *cur = h->toks;
     size_t nc = h->ntoks;
@@ -707,7 +617,7 @@ static int step_replace(tokenring_history *h, uint32_t old, uint32_t neu, tokenr
 {
     htok *after = tr_malloc((h->ntoks ? h->ntoks : 1) * sizeof *after);
     if (!after)
-        return nomem(err);
+        return tr_hist_nomem(err);
     for (size_t i = 0; i < h->ntoks; i++)
         after[i] = (htok){ h->toks[i].t, h->toks[i].node == old ? neu : h->toks[i].node };
     const htok *cur = h->toks;
@@ -726,13 +636,8 @@ static int step_replace(tokenring_history *h, uint32_t old, uint32_t neu, tokenr
 
 /* ------------------------------------------------------------------ parsing */
 
-typedef struct {
-    const char *p;
-    size_t n;
-} field;
-
 /* Splits a line into at most max blank-separated fields; returns their count. */
-static size_t fields(const char *s, size_t len, field *f, size_t max)
+size_t tr_hist_fields(const char *s, size_t len, field *f, size_t max)
 {
     size_t k = 0, i = 0;
     while (i < len) {
@@ -750,7 +655,7 @@ static size_t fields(const char *s, size_t len, field *f, size_t max)
     return k;
 }
 
-static bool is(const field *f, const char *word)
+bool tr_hist_is(const field *f, const char *word)
 {
     return f->n == strlen(word) && memcmp(f->p, word, f->n) == 0;
 }
@@ -871,7 +776,7 @@ static void history_destroy(tokenring_history *h)
     tr_free(h);
 }
 
-static char *repl_key(const tokenring_replication *r)
+char *tr_hist_repl_key(const tokenring_replication *r)
 {
     size_t len = 0;
     tokenring_replication_format(NULL, 0, &len, r);
@@ -886,7 +791,7 @@ static char *repl_key(const tokenring_replication *r)
 /* Adds a replication (taking r) unless an equal one is there (then frees r). */
 static int add_repl(tokenring_history *h, tokenring_replication *r)
 {
-    char *key = repl_key(r);
+    char *key = tr_hist_repl_key(r);
     if (!key) {
         tokenring_replication_free(r);
         return TOKENRING_E_NOMEM;
@@ -929,7 +834,7 @@ static int register_node(tokenring_history *h, const field *f, uint32_t line,
         size_t cap = h->capn ? h->capn * 2 : 16;
         hnode *n = tr_reallocarray(h->nodes, cap, sizeof *n);
         if (!n)
-            return nomem(err);
+            return tr_hist_nomem(err);
         h->nodes = n;
         h->capn = cap;
     }
@@ -938,14 +843,14 @@ static int register_node(tokenring_history *h, const field *f, uint32_t line,
         tr_free(nd.name);
         tr_free(nd.dc);
         tr_free(nd.rack);
-        return nomem(err);
+        return tr_hist_nomem(err);
     }
     h->nodes[h->nnodes++] = nd;
     return TOKENRING_OK;
 }
 
 /* One step (a line of fields f[0..nf)); line for messages. */
-static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
+int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
                     tokenring_error *err)
 {
 #define COL(k) ((uint32_t)(f[k].p - f[0].p) + 1)
@@ -963,7 +868,7 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         { "replace", 3, "replace OLD_ADDRESS NEW_ADDRESS" },
     };
     size_t s = 0;
-    while (s < sizeof steps / sizeof steps[0] && !is(&f[0], steps[s].verb))
+    while (s < sizeof steps / sizeof steps[0] && !tr_hist_is(&f[0], steps[s].verb))
         s++;
     if (s == sizeof steps / sizeof steps[0])
         return tr_fail_at(err, TOKENRING_E_PARSE, line, 1,
@@ -983,7 +888,7 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
                               f[1].p, e2.message);
         rc = add_repl(h, r);
         if (rc != TOKENRING_OK)
-            return nomem(err);
+            return tr_hist_nomem(err);
         return h->ntoks ? place_new(h, err) : TOKENRING_OK;
     }
     uint32_t v, w = 0;
@@ -1019,7 +924,7 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
     size_t nt = 0, bad = 0;
     int rc = parse_tokens(&f[2], &t, &nt, &bad);
     if (rc == TOKENRING_E_NOMEM)
-        return nomem(err);
+        return tr_hist_nomem(err);
     if (rc != TOKENRING_OK)
         return tr_fail_at(err, rc, line, COL(2) + (uint32_t)bad,
                           "bad token (a Murmur3 token above the minimum %lld)",
@@ -1050,7 +955,7 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !out ? "out" : "text");
     tokenring_history *h = tr_calloc(1, sizeof *h);
     if (!h)
-        return nomem(err);
+        return tr_hist_nomem(err);
     /* 6.0's distributed system keyspaces: system_auth, system_traces, system_distributed */
     static const char *const sys[] = { "1", "2", "3" };
     int rc = TOKENRING_OK;
@@ -1061,7 +966,7 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
             rc = add_repl(h, r);
     }
     if (rc != TOKENRING_OK)
-        rc = nomem(err);
+        rc = tr_hist_nomem(err);
     uint32_t line = 0;
     for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
         size_t e = i;
@@ -1069,9 +974,9 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
             e++;
         line++;
         field f[5];
-        size_t nf = fields(text + i, e - i, f, 5);
+        size_t nf = tr_hist_fields(text + i, e - i, f, 5);
         if (nf > 0 && f[0].p[0] != '#')
-            rc = run_step(h, f, nf, line, err);
+            rc = tr_hist_run_step(h, f, nf, line, err);
         i = e + 1;
     }
     if (rc == TOKENRING_OK && h->ntoks)
@@ -1105,9 +1010,9 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     const tokenring_history *h = history;
     if (!h->ring)
         return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
-    char *key = repl_key(replication);
+    char *key = tr_hist_repl_key(replication);
     if (!key)
-        return nomem(err);
+        return tr_hist_nomem(err);
     const hmap *P = NULL;
     for (size_t r = 0; r < h->nrepls && !P; r++)
         if (strcmp(h->repls[r].key, key) == 0)
@@ -1118,7 +1023,7 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     if (!P) { /* as a CREATE KEYSPACE would place it now: canonical, owners first */
         int64_t *cut = token_list(h->toks, h->ntoks);
         rc = cut ? canonical(&fresh, h, h->toks, h->ntoks, replication, cut, h->ntoks, err)
-                 : nomem(err);
+                 : tr_hist_nomem(err);
         tr_free(cut);
         if (rc != TOKENRING_OK)
             return rc;
@@ -1138,7 +1043,7 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     uint32_t *nodes = tr_malloc((total ? total : 1) * sizeof *nodes);
     uint32_t *to_ring = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *to_ring);
     if (!off || !nodes || !to_ring)
-        rc = nomem(err);
+        rc = tr_hist_nomem(err);
     if (rc == TOKENRING_OK) {
         for (size_t v = 0; v < h->nnodes; v++) {
             uint32_t idx = UINT32_MAX;
@@ -1148,14 +1053,14 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
         size_t at = 0;
         for (size_t i = 0; i < n; i++) {
             int64_t left = i == 0 ? HMIN : h->toks[i - 1].t;
-            const hrange *pr = hmap_lookup(P, left, h->toks[i].t);
+            const hrange *pr = tr_hist_hmap_lookup(P, left, h->toks[i].t);
             off[i] = (uint32_t)at;
             for (uint32_t k = 0; pr && k < pr->n; k++)
                 nodes[at++] = to_ring[pr->eps[k]];
         }
         off[n] = (uint32_t)at;
         /* (t_{n-1}, min]: 6.0 keeps it apart from (min, t_0], possibly in another order */
-        const hrange *up = hmap_lookup(P, h->toks[n - 1].t, HMIN);
+        const hrange *up = tr_hist_hmap_lookup(P, h->toks[n - 1].t, HMIN);
         uint32_t *upper = nodes + at;
         uint32_t nup = 0;
         for (uint32_t k = 0; up && k < up->n; k++)
@@ -1167,152 +1072,5 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     tr_free(nodes);
     tr_free(to_ring);
     hmap_free(&fresh);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ locks */
-
-/* The locks of one planned operation (a step line), on the history as it is. */
-static int plan_locks(const tokenring_history *history, const char *line, size_t len,
-                      uint32_t lineno, struct hlocks *L, tokenring_error *err)
-{
-    field f[5];
-    size_t nf = fields(line, len, f, 5);
-    if (nf == 0 || f[0].p[0] == '#')
-        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
-                          "expected an operation: join, leave, move or replace");
-    if (!is(&f[0], "join") && !is(&f[0], "leave") && !is(&f[0], "move") &&
-        !is(&f[0], "replace"))
-        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
-                          "'%.*s' is not an operation that locks ranges (join, leave, move, "
-                          "replace; register nodes and create keyspaces in the history)",
-                          (int)f[0].n, f[0].p);
-    if (!history->ring)
-        return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
-    tokenring_history tmp = *history; /* read only: collect mode applies nothing */
-    tmp.collect = L;
-    return run_step(&tmp, f, nf, lineno, err);
-}
-
-/* Range.intersects for ranges cut at the minimum token (right == HMIN: to the end), and
- * LockedRanges' rule: two ranges both at the minimum token always meet. */
-static bool locks_meet(const hlock *a, const hlock *b)
-{
-    if (a->repl != b->repl)
-        return false;
-    if ((a->left == HMIN || a->right == HMIN) && (b->left == HMIN || b->right == HMIN))
-        return true;
-    int64_t lo = a->left > b->left ? a->left : b->left;
-    /* not both at the minimum: at most one runs to the end of the ring */
-    bool a_end = a->right == HMIN, b_end = b->right == HMIN;
-    int64_t hi = a_end ? b->right : b_end ? a->right : (a->right < b->right ? a->right : b->right);
-    return lo < hi;
-}
-
-TOKENRING_API int tokenring_history_locked_ranges(int64_t *ranges_out, size_t cap,
-                                                  size_t *count_out,
-                                                  const tokenring_history *history,
-                                                  const tokenring_replication *replication,
-                                                  const char *operation, size_t len,
-                                                  tokenring_error *err)
-{
-    if (count_out == NULL || history == NULL || replication == NULL ||
-        (operation == NULL && len > 0) || (ranges_out == NULL && cap > 0))
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
-                       !count_out ? "count_out" : !history ? "history" : !replication
-                                                                 ? "replication"
-                                                                 : !ranges_out ? "ranges_out"
-                                                                               : "operation");
-    char *key = repl_key(replication);
-    if (!key)
-        return nomem(err);
-    size_t repl = SIZE_MAX;
-    for (size_t r = 0; r < history->nrepls && repl == SIZE_MAX; r++)
-        if (strcmp(history->repls[r].key, key) == 0)
-            repl = r;
-    tr_free(key);
-    if (repl == SIZE_MAX)
-        return tr_fail(err, TOKENRING_E_NOTFOUND, "no keyspace of the history has this "
-                                                  "replication (6.0 locks ranges per "
-                                                  "replication of its keyspaces)");
-    struct hlocks L = { 0 };
-    int rc = plan_locks(history, operation, len, 1, &L, err);
-    size_t n = 0;
-    for (size_t i = 0; rc == TOKENRING_OK && i < L.n; i++)
-        if (L.l[i].repl == repl) {
-            if (n < cap) {
-                ranges_out[2 * n] = L.l[i].left;
-                ranges_out[2 * n + 1] = L.l[i].right;
-            }
-            n++;
-        }
-    tr_free(L.l);
-    if (rc != TOKENRING_OK)
-        return rc;
-    *count_out = n;
-    if (n > cap)
-        return tr_fail(err, TOKENRING_E_BUFSIZE, "%zu ranges, room for %zu", n, cap);
-    return TOKENRING_OK;
-}
-
-TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t cap,
-                                               size_t *count_out,
-                                               const tokenring_history *history,
-                                               const char *operations, size_t len,
-                                               tokenring_error *err)
-{
-    if (count_out == NULL || history == NULL || (operations == NULL && len > 0) ||
-        (conflicts_out == NULL && cap > 0))
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
-                       !count_out ? "count_out" : !history ? "history" : !operations
-                                                                 ? "operations"
-                                                                 : "conflicts_out");
-    struct hlocks *ops = NULL;
-    size_t nops = 0, capops = 0;
-    int rc = TOKENRING_OK;
-    uint32_t line = 0;
-    for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
-        size_t e = i;
-        while (e < len && operations[e] != '\n')
-            e++;
-        line++;
-        field f[1];
-        if (fields(operations + i, e - i, f, 1) && f[0].p[0] != '#') {
-            if (nops == capops) {
-                size_t c = capops ? 2 * capops : 8;
-                struct hlocks *o = tr_realloc(ops, c * sizeof *o);
-                if (!o) {
-                    rc = nomem(err);
-                    break;
-                }
-                memset(o + capops, 0, (c - capops) * sizeof *o);
-                ops = o;
-                capops = c;
-            }
-            rc = plan_locks(history, operations + i, e - i, line, &ops[nops++], err);
-        }
-        i = e + 1;
-    }
-    if (rc == TOKENRING_OK) {
-        *count_out = nops;
-        for (size_t i = 0; i < nops && i < cap; i++) {
-            conflicts_out[i] = UINT32_MAX;
-            /* prepared in order: one refused holds no locks */
-            for (size_t j = 0; j < i && conflicts_out[i] == UINT32_MAX; j++)
-                for (size_t a = 0; conflicts_out[j] == UINT32_MAX && a < ops[i].n &&
-                                   conflicts_out[i] == UINT32_MAX;
-                     a++)
-                    for (size_t b = 0; b < ops[j].n; b++)
-                        if (locks_meet(&ops[i].l[a], &ops[j].l[b])) {
-                            conflicts_out[i] = (uint32_t)j;
-                            break;
-                        }
-        }
-        if (nops > cap)
-            rc = tr_fail(err, TOKENRING_E_BUFSIZE, "%zu operations, room for %zu", nops, cap);
-    }
-    for (size_t i = 0; i < nops; i++)
-        tr_free(ops[i].l);
-    tr_free(ops);
     return rc;
 }
