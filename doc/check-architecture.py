@@ -24,7 +24,8 @@ PRIVATE = {
     'internal.h': None,  # everyone in lib/
     'index.h': {'index.c', 'ring_internal.h'},
     'ring_internal.h': {'ring.c', 'topology.c', 'replication.c', 'placement.c', 'ownership.c',
-                        'placement_given.c', 'router.c', 'router_build.c', 'router_event.c'},
+                        'placement_given.c', 'router.c', 'router_build.c', 'router_event.c',
+                        'history.c'},
     'layout_internal.h': {'layout.c', 'allocator.c', 'allocate_join.c', 'cassandra_alloc.c',
                           'migration.c'},
     'parse_internal.h': {'parse_cluster.c', 'parse_lex.c', 'parse_rows.c', 'parse_formats.h',

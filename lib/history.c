@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "history_internal.h"
+#include "ring_internal.h"
 
 /* ------------------------------------------------------------------ maps */
 
@@ -55,32 +56,6 @@ static size_t hmap_find(const hmap *m, int64_t left, bool *found)
     return lo;
 }
 
-/* The range (left, right] of m, created empty where absent; NULL when out of memory. */
-static hrange *hmap_get(hmap *m, int64_t left, int64_t right)
-{
-    bool found;
-    size_t at = hmap_find(m, left, &found);
-    if (found && m->r[at].right == right)
-        return &m->r[at];
-    if (found) /* a range of another extent starting there: the map is being rebuilt */
-        at++;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        hrange *r = tr_reallocarray(m->r, cap, sizeof *r);
-        if (!r)
-            return NULL;
-        m->r = r;
-        m->cap = cap;
-    }
-    memmove(m->r + at + 1, m->r + at, (m->n - at) * sizeof *m->r);
-    m->n++;
-    hrange *h = &m->r[at];
-    memset(h, 0, sizeof *h);
-    h->left = left;
-    h->right = right;
-    return h;
-}
-
 const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right)
 {
     bool found;
@@ -110,11 +85,21 @@ bool tr_hist_hrange_has(const hrange *h, uint32_t v)
     return false;
 }
 
-static void hmap_remove_at(hmap *m, size_t at)
+/* ------------------------------------------------------------------ work */
+
+/* Work units per token of the ring for one replication's phase of a step (two canonical
+ * placements, the delta, the owners' sort), calibrated on 40 nodes x 256 tokens
+ * (doc/performance.md). */
+#define HIST_UNITS_PER_TOKEN 160u
+
+/* A phase of one replication done on a ring of `tokens` tokens: progress. */
+static int work_done(tokenring_history *h, size_t tokens, tokenring_error *err)
 {
-    tr_free(m->r[at].eps);
-    memmove(m->r + at, m->r + at + 1, (m->n - at - 1) * sizeof *m->r);
-    m->n--;
+    if (!h->progress)
+        return TOKENRING_OK;
+    h->progress->done = tr_work_add(h->progress->done,
+                                    tr_work_mul(HIST_UNITS_PER_TOKEN, tokens));
+    return tr_progress_report(h->progress, "replaying the history", err);
 }
 
 /* ------------------------------------------------------------------ canonical */
@@ -171,43 +156,66 @@ static uint32_t *node_map(const tokenring_history *h, const tokenring_ring *ring
     return map;
 }
 
-/* The canonical placement of replication r on the token map toks, at the ranges of the
- * tokens cut (sorted, distinct, a superset of toks' tokens): every range (l, r] gets the
- * walk's replicas of the ring range holding r (of the first token for r == minimum). */
-static int canonical(hmap *out, const tokenring_history *h, const htok *toks, size_t n,
-                     const tokenring_replication *repl, const int64_t *cut, size_t ncut,
-                     tokenring_error *err)
+/* The ring of a token map and the history node index of each of its nodes: built once
+ * per token map, shared by the canonical placements of every replication. */
+typedef struct {
+    tokenring_ring *ring;
+    uint32_t *map;
+} hring;
+
+static void hring_free(hring *r)
+{
+    tokenring_ring_free(r->ring);
+    tr_free(r->map);
+    memset(r, 0, sizeof *r);
+}
+
+static int hring_make(hring *out, const tokenring_history *h, const htok *toks, size_t n,
+                      tokenring_error *err)
 {
     memset(out, 0, sizeof *out);
-    tokenring_ring *ring = NULL;
-    tokenring_placement *p = NULL;
-    uint32_t *map = NULL;
-    int rc = ring_of(&ring, h, toks, n, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    rc = tokenring_placement_build(&p, ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, err);
-    if (rc == TOKENRING_OK && !(map = node_map(h, ring)))
+    int rc = ring_of(&out->ring, h, toks, n, err);
+    if (rc == TOKENRING_OK && !(out->map = node_map(h, out->ring)))
         rc = tr_hist_nomem(err);
+    if (rc != TOKENRING_OK)
+        hring_free(out);
+    return rc;
+}
+
+/* The canonical placement of replication repl on the ring R, at the ranges of the tokens
+ * cut (sorted, distinct, a superset of the ring's tokens): every range (l, r] gets the
+ * walk's replicas of the ring range holding r (of the first token for r == minimum), each
+ * marked transient as the walk marks it. The ranges come in order: appended. */
+static int canonical(hmap *out, const hring *R, const tokenring_replication *repl,
+                     const int64_t *cut, size_t ncut, tokenring_error *err)
+{
+    memset(out, 0, sizeof *out);
+    tokenring_placement *p = NULL;
+    int rc = tokenring_placement_build(&p, R->ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                       err);
+    if (rc == TOKENRING_OK && !(out->r = tr_calloc(ncut + 1, sizeof *out->r)))
+        rc = tr_hist_nomem(err);
+    out->cap = ncut + 1;
     for (size_t i = 0; rc == TOKENRING_OK && i <= ncut; i++) {
         int64_t left = i == 0 ? HMIN : cut[i - 1], right = i == ncut ? HMIN : cut[i];
         if (left == right)
             continue;
         tokenring_replicas rr;
         tokenring_placement_replicas(&rr, p, right == HMIN ? cut[0] : right);
-        hrange *hr = hmap_get(out, left, right);
-        if (!hr) {
+        hrange *hr = &out->r[out->n++];
+        hr->left = left;
+        hr->right = right;
+        hr->cap = rr.count ? rr.count : 1;
+        if (!(hr->eps = tr_malloc(hr->cap * sizeof *hr->eps))) {
             rc = tr_hist_nomem(err);
             break;
         }
         for (uint32_t k = 0; k < rr.count; k++)
-            if (!hrange_push(hr, map[rr.nodes[k]])) {
-                rc = tr_hist_nomem(err);
-                break;
-            }
+            hr->eps[k] = R->map[rr.nodes[k]] |
+                         (rr.transient && rr.transient[k] ? HEP_TRANSIENT : 0);
+        hr->n = rr.count;
     }
-    tr_free(map);
     tokenring_placement_free(p);
-    tokenring_ring_free(ring);
     if (rc != TOKENRING_OK)
         hmap_free(out);
     return rc;
@@ -305,98 +313,156 @@ static size_t jmap_keys(const jmap *m, uint32_t *out)
     return n;
 }
 
-/* Applies the delta old -> new (replica granularity, ranges matched exactly) to P:
- * replicas of old missing from new are removed (a range left empty disappears), then
- * those of new missing from old are appended, endpoint after endpoint in Java's HashMap
- * order over every endpoint with an addition. */
+/* The range (left, right] of m at or after *cur, for queries in increasing left order
+ * (a walk instead of a search); NULL when m has no such range. */
+static hrange *seek(const hmap *m, size_t *cur, int64_t left, int64_t right)
+{
+    size_t i = *cur;
+    while (i < m->n && m->r[i].left < left)
+        i++;
+    *cur = i;
+    return i < m->n && m->r[i].left == left && m->r[i].right == right ? &m->r[i] : NULL;
+}
+
+static bool hrange_has_node(const hrange *h, uint32_t node)
+{
+    for (uint32_t k = 0; k < h->n; k++)
+        if (HEP_NODE(h->eps[k]) == node)
+            return true;
+    return false;
+}
+
+/* dst gets, for each key of src in iteration order, mult * nadd[key] calls. */
+static void jmap_refill(jmap *dst, const jmap *src, const uint32_t *nadd, uint32_t mult,
+                        uint32_t *keys)
+{
+    size_t nk = jmap_keys(src, keys);
+    for (size_t q = 0; q < nk; q++)
+        for (uint32_t c = 0; c < nadd[keys[q]] * mult; c++)
+            jmap_call(dst, keys[q]);
+}
+
+/* Applies the delta old -> new (replica granularity: an endpoint, its range and whether it
+ * is full; ranges matched exactly) to P: replicas of old missing from new are removed
+ * (by endpoint, as withoutReplica; a range left empty disappears), then those of new
+ * missing from old are appended, endpoint after endpoint in Java's HashMap order over
+ * every endpoint with an addition. A replica turning transient or full is removed and
+ * appended again. */
 static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, const hmap *neu,
                        bool merged, tokenring_error *err)
 {
-    /* removals */
+    /* removals, old and P walked in step */
+    size_t pc = 0, nc = 0;
+    bool dead = false;
     for (size_t i = 0; i < old->n; i++) {
         const hrange *o = &old->r[i];
-        const hrange *n = tr_hist_hmap_lookup(neu, o->left, o->right);
-        bool found;
-        size_t at = hmap_find(P, o->left, &found);
-        if (!found || P->r[at].right != o->right)
+        const hrange *n = seek(neu, &nc, o->left, o->right);
+        hrange *pr = seek(P, &pc, o->left, o->right);
+        if (!pr)
             continue;
-        hrange *pr = &P->r[at];
         for (uint32_t k = 0; k < o->n; k++) {
             if (n && tr_hist_hrange_has(n, o->eps[k]))
                 continue;
             for (uint32_t j = 0; j < pr->n; j++)
-                if (pr->eps[j] == o->eps[k]) {
+                if (HEP_NODE(pr->eps[j]) == HEP_NODE(o->eps[k])) {
                     memmove(pr->eps + j, pr->eps + j + 1, (pr->n - j - 1) * sizeof *pr->eps);
                     pr->n--;
                     break;
                 }
         }
-        if (pr->n == 0)
-            hmap_remove_at(P, at);
+        if (pr->n == 0) { /* gone: marked, the map compacted once below */
+            tr_free(pr->eps);
+            pr->eps = NULL;
+            pr->cap = UINT32_MAX;
+            dead = true;
+        }
+    }
+    if (dead) {
+        size_t k = 0;
+        for (size_t i = 0; i < P->n; i++)
+            if (!(P->r[i].n == 0 && P->r[i].cap == UINT32_MAX))
+                P->r[k++] = P->r[i];
+        P->n = k;
     }
     /* additions, endpoint after endpoint in the iteration order of the delta's map, a
      * HashMap (jmap) filled by iterating another: the target placement's endpoints
      * (ReplicaGroups.byEndpoint: along its ranges, each range's list in order; for a MID
-     * step the target is start and final combined: the old list, then the new one's
-     * others); one call per replica added. A MID step's delta, and a FINISH step's merge
-     * of ranges, pass through Delta.merge: one more map, two calls per replica. */
-    uint32_t *seq = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *seq);
-    uint32_t *keys = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *keys);
-    uint32_t *nadd = tr_calloc(h->nnodes ? h->nnodes : 1, sizeof *nadd);
-    jmap map = { 0 };
-    if (!seq || !keys || !nadd || !jmap_init(&map, h)) {
-        tr_free(seq);
-        tr_free(keys);
-        tr_free(nadd);
-        jmap_free(&map);
-        return tr_hist_nomem(err);
-    }
-    for (size_t i = 0; i < neu->n; i++) {
+     * step the target is the maximal placement, start and final combined: the old list,
+     * then the new one's others); one call per replica added. A MID step's delta, and a
+     * FINISH step's merge of ranges, pass through Delta.merge: one more map, two calls per
+     * replica. With transient replicas a MID step has a second delta, maximal -> final:
+     * the replicas turning transient (the maximal placement keeps them full), found by
+     * iterating the final placement's endpoints, merged after the first one's. */
+    size_t nn = h->nnodes ? h->nnodes : 1;
+    uint32_t *seq = tr_malloc(nn * sizeof *seq);
+    uint32_t *keys = tr_malloc(nn * sizeof *keys);
+    uint32_t *nadd = tr_calloc(2 * nn, sizeof *nadd), *naddb = nadd ? nadd + nn : NULL;
+    jmap m[5] = { { 0 } }; /* A0, A1, B0, B1, final */
+    bool ok = seq && keys && nadd;
+    for (int k = 0; ok && k < 5; k++)
+        ok = jmap_init(&m[k], h);
+    bool any_b = false;
+    size_t oc = 0;
+    for (size_t i = 0; ok && i < neu->n; i++) {
         const hrange *n = &neu->r[i];
-        const hrange *o = tr_hist_hmap_lookup(old, n->left, n->right);
+        const hrange *o = seek(old, &oc, n->left, n->right);
         for (uint32_t k = 0; o && k < o->n; k++)
-            jmap_call(&map, o->eps[k]);
-        for (uint32_t k = 0; k < n->n; k++)
-            if (!o || !tr_hist_hrange_has(o, n->eps[k])) {
-                jmap_call(&map, n->eps[k]);
-                nadd[n->eps[k]]++;
+            jmap_call(&m[0], HEP_NODE(o->eps[k]));
+        for (uint32_t k = 0; k < n->n; k++) {
+            uint32_t e = n->eps[k], v = HEP_NODE(e);
+            if (o && tr_hist_hrange_has(o, e))
+                continue;
+            if (!o || !hrange_has_node(o, v)) { /* a new endpoint */
+                jmap_call(&m[0], v);
+                nadd[v]++;
+            } else if (e & HEP_TRANSIENT) { /* full -> transient: maximal -> final */
+                naddb[v]++;
+                any_b = true;
+            } else { /* transient -> full: start -> maximal */
+                nadd[v]++;
             }
-    }
-    for (int level = 0; level < (merged ? 2 : 1); level++) {
-        size_t nall = jmap_keys(&map, keys);
-        jmap_free(&map);
-        if (!jmap_init(&map, h)) {
-            tr_free(seq);
-            tr_free(keys);
-            tr_free(nadd);
-            jmap_free(&map);
-            return tr_hist_nomem(err);
         }
-        for (size_t q = 0; q < nall; q++)
-            for (uint32_t c = 0; c < nadd[keys[q]] * (level ? 2u : 1u); c++)
-                jmap_call(&map, keys[q]);
     }
-    size_t nkeys = jmap_keys(&map, keys);
-    jmap_free(&map);
+    if (ok && any_b)
+        for (size_t i = 0; i < neu->n; i++)
+            for (uint32_t k = 0; k < neu->r[i].n; k++)
+                jmap_call(&m[2], HEP_NODE(neu->r[i].eps[k]));
+    jmap *fin = merged ? &m[4] : &m[1];
+    if (ok) {
+        jmap_refill(&m[1], &m[0], nadd, 1, keys);
+        if (any_b)
+            jmap_refill(&m[3], &m[2], naddb, 1, keys);
+        if (merged)
+            jmap_refill(fin, &m[1], nadd, 2, keys);
+        if (any_b)
+            jmap_refill(fin, &m[3], naddb, merged ? 2 : 1, keys);
+        /* an endpoint's rank in that order; each range appends its additions by rank */
+        size_t nkeys = jmap_keys(fin, keys);
+        for (size_t q = 0; q < nkeys; q++)
+            seq[keys[q]] = (uint32_t)q;
+    }
+    for (int k = 0; k < 5; k++)
+        jmap_free(&m[k]);
     tr_free(nadd);
-    /* an endpoint's rank in that order; each range appends its additions by rank */
-    for (size_t q = 0; q < nkeys; q++)
-        seq[keys[q]] = (uint32_t)q;
+    tr_free(keys);
     uint32_t longest = 0;
     for (size_t i = 0; i < neu->n; i++)
         longest = neu->r[i].n > longest ? neu->r[i].n : longest;
-    uint32_t *add = tr_malloc((longest ? longest : 1) * sizeof *add);
+    uint32_t *add = ok ? tr_malloc((longest ? longest : 1) * sizeof *add) : NULL;
+    /* ranges P lacks, in order, merged into P at the end */
+    hmap fresh = { 0 };
     int rc = add ? TOKENRING_OK : tr_hist_nomem(err);
+    oc = pc = 0;
     for (size_t i = 0; i < neu->n && rc == TOKENRING_OK; i++) {
         const hrange *n = &neu->r[i];
-        const hrange *o = tr_hist_hmap_lookup(old, n->left, n->right);
+        const hrange *o = seek(old, &oc, n->left, n->right);
         uint32_t na = 0;
         for (uint32_t k = 0; k < n->n; k++) {
             uint32_t e = n->eps[k];
             if (o && tr_hist_hrange_has(o, e))
                 continue;
             uint32_t j = na++; /* insertion by rank */
-            while (j > 0 && seq[add[j - 1]] > seq[e]) {
+            while (j > 0 && seq[HEP_NODE(add[j - 1])] > seq[HEP_NODE(e)]) {
                 add[j] = add[j - 1];
                 j--;
             }
@@ -404,16 +470,47 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
         }
         if (na == 0)
             continue;
-        hrange *pr = hmap_get(P, n->left, n->right);
-        for (uint32_t j = 0; pr && j < na; j++)
-            if (!hrange_push(pr, add[j]))
-                pr = NULL;
-        if (!pr)
-            rc = tr_hist_nomem(err);
+        hrange *pr = seek(P, &pc, n->left, n->right);
+        if (!pr) {
+            if (fresh.n == fresh.cap) {
+                size_t cap = fresh.cap ? fresh.cap * 2 : 16;
+                hrange *r = tr_reallocarray(fresh.r, cap, sizeof *r);
+                if (!r) {
+                    rc = tr_hist_nomem(err);
+                    break;
+                }
+                fresh.r = r;
+                fresh.cap = cap;
+            }
+            pr = &fresh.r[fresh.n++];
+            *pr = (hrange){ n->left, n->right, NULL, 0, 0 };
+        }
+        for (uint32_t j = 0; j < na; j++)
+            if (!hrange_push(pr, add[j])) {
+                rc = tr_hist_nomem(err);
+                break;
+            }
     }
+    if (rc == TOKENRING_OK && fresh.n) { /* merge by left; P's range first on a tie */
+        hrange *r = tr_reallocarray(NULL, P->n + fresh.n, sizeof *r);
+        if (!r) {
+            rc = tr_hist_nomem(err);
+        } else {
+            size_t i = 0, j = 0, k = 0;
+            while (i < P->n || j < fresh.n)
+                r[k++] = j == fresh.n || (i < P->n && P->r[i].left <= fresh.r[j].left)
+                             ? P->r[i++]
+                             : fresh.r[j++];
+            tr_free(P->r);
+            P->r = r;
+            P->n = P->cap = k;
+            tr_free(fresh.r);
+            fresh = (hmap){ 0 };
+        }
+    }
+    hmap_free(&fresh);
     tr_free(add);
     tr_free(seq);
-    tr_free(keys);
     return rc;
 }
 
@@ -424,16 +521,22 @@ static void sort_owners(tokenring_history *h, const htok *toks, size_t n)
         return;
     for (size_t r = 0; r < h->nrepls; r++) {
         hmap *P = &h->repls[r].reads;
+        size_t at = 0; /* the ranges' end tokens increase: a walk over the token map */
         for (size_t i = 0; i < P->n; i++) {
             hrange *pr = &P->r[i];
-            htok key = { pr->right == HMIN ? toks[0].t : pr->right, 0 };
-            const htok *o = bsearch(&key, toks, n, sizeof *toks, cmp_htok);
-            if (!o)
+            int64_t key = pr->right == HMIN ? toks[0].t : pr->right;
+            if (pr->right == HMIN || (at > 0 && toks[at - 1].t >= key))
+                at = 0;
+            while (at < n && toks[at].t < key)
+                at++;
+            if (at == n || toks[at].t != key)
                 continue;
+            uint32_t owner = toks[at].node;
             for (uint32_t j = 1; j < pr->n; j++)
-                if (pr->eps[j] == o->node) {
+                if (HEP_NODE(pr->eps[j]) == owner) {
+                    uint32_t e = pr->eps[j];
                     memmove(pr->eps + 1, pr->eps, j * sizeof *pr->eps);
-                    pr->eps[0] = o->node;
+                    pr->eps[0] = e;
                     break;
                 }
         }
@@ -459,21 +562,31 @@ static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca
 {
     int64_t *cuta = token_list(ca, nca), *cutb = token_list(cb, ncb);
     int rc = cuta && cutb ? TOKENRING_OK : tr_hist_nomem(err);
+    hring ra = { 0 }, rb = { 0 };
+    bool same = fa == fb && na == nb;
+    if (rc == TOKENRING_OK)
+        rc = hring_make(&ra, h, fa, na, err);
+    if (rc == TOKENRING_OK && !same)
+        rc = hring_make(&rb, h, fb, nb, err);
     for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
         hrepl *hr = &h->repls[r];
         if (!hr->placed)
             continue;
         hmap a, b;
-        rc = canonical(&a, h, fa, na, hr->repl, cuta, nca, err);
+        rc = canonical(&a, &ra, hr->repl, cuta, nca, err);
         if (rc != TOKENRING_OK)
             break;
-        rc = canonical(&b, h, fb, nb, hr->repl, cutb, ncb, err);
+        rc = canonical(&b, same ? &ra : &rb, hr->repl, cutb, ncb, err);
         if (rc == TOKENRING_OK)
             rc = h->collect ? tr_hist_collect_locks(h->collect, r, &a, &b, err)
                             : apply_delta(h, &hr->reads, &a, &b, merged, err);
         hmap_free(&a);
         hmap_free(&b);
+        if (rc == TOKENRING_OK)
+            rc = work_done(h, na > nb ? na : nb, err);
     }
+    hring_free(&ra);
+    hring_free(&rb);
     tr_free(cuta);
     tr_free(cutb);
     return rc;
@@ -513,13 +626,18 @@ static int place_new(tokenring_history *h, tokenring_error *err)
 {
     int64_t *cut = token_list(h->toks, h->ntoks);
     int rc = cut ? TOKENRING_OK : tr_hist_nomem(err);
+    hring R = { 0 };
+    if (rc == TOKENRING_OK)
+        rc = hring_make(&R, h, h->toks, h->ntoks, err);
     for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
         if (h->repls[r].placed)
             continue;
-        rc = canonical(&h->repls[r].reads, h, h->toks, h->ntoks, h->repls[r].repl, cut,
-                       h->ntoks, err);
+        rc = canonical(&h->repls[r].reads, &R, h->repls[r].repl, cut, h->ntoks, err);
         h->repls[r].placed = rc == TOKENRING_OK;
+        if (rc == TOKENRING_OK)
+            rc = work_done(h, h->ntoks, err);
     }
+    hring_free(&R);
     tr_free(cut);
     if (rc == TOKENRING_OK)
         sort_owners(h, h->toks, h->ntoks);
@@ -720,6 +838,22 @@ static bool in_ring(const tokenring_history *h, uint32_t v)
     return false;
 }
 
+/* Whether a replication has transient replicas ('3/1', 'dc1': '3/1'). */
+static bool repl_transient(const tokenring_replication *r)
+{
+    bool t = r->transient > 0;
+    for (size_t k = 0; k < r->dc_count; k++)
+        t |= r->dcs[k].transient > 0;
+    return t;
+}
+
+/* 6.0-alpha2 builds every keyspace's strategy on every node, and ReplicationFactor.validate
+ * refuses transient replicas on a node whose num_tokens is not 1: a transient keyspace and
+ * a node of several tokens cannot be in one cluster. */
+#define TRANSIENT_VNODES "Cassandra 6.0 refuses transient replicas with several tokens a " \
+                         "node (ReplicationFactor.validate: \"Transient nodes are not allowed " \
+                         "with multiple tokens\"; num_tokens must be 1)"
+
 /* Tokens "T[,T...]" of field f into *out (allocated); column of a bad one in *bad. */
 static int parse_tokens(const field *f, int64_t **out, size_t *n, size_t *bad)
 {
@@ -886,6 +1020,16 @@ int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         if (rc != TOKENRING_OK)
             return tr_fail_at(err, rc, line, COL(2), "keyspace %.*s: %s", (int)f[1].n,
                               f[1].p, e2.message);
+        if (repl_transient(r))
+            for (size_t i = 0; i + 1 < h->ntoks; i++)
+                for (size_t j = i + 1; j < h->ntoks; j++)
+                    if (h->toks[j].node == h->toks[i].node) {
+                        tokenring_replication_free(r);
+                        return tr_fail_at(err, TOKENRING_E_UNSUPPORTED, line, COL(2),
+                                          "keyspace %.*s: node %s has several tokens: "
+                                          TRANSIENT_VNODES, (int)f[1].n, f[1].p,
+                                          h->nodes[h->toks[i].node].name);
+                    }
         rc = add_repl(h, r);
         if (rc != TOKENRING_OK)
             return tr_hist_nomem(err);
@@ -932,6 +1076,12 @@ int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
     if (s == 5 && nt != 1)
         rc = tr_fail_at(err, TOKENRING_E_PARSE, line, COL(2), "move takes one token, not %zu",
                         nt);
+    for (size_t r = 0; rc == TOKENRING_OK && nt > 1 && r < h->nrepls; r++)
+        if (repl_transient(h->repls[r].repl))
+            rc = tr_fail_at(err, TOKENRING_E_UNSUPPORTED, line, COL(2),
+                            "node %.*s joins with %zu tokens, and a keyspace has transient "
+                            "replicas (%s): " TRANSIENT_VNODES,
+                            (int)f[1].n, f[1].p, nt, h->repls[r].key);
     for (size_t i = 0; rc == TOKENRING_OK && i < nt; i++) {
         htok key = { t[i], 0 };
         bool dup = false;
@@ -948,17 +1098,67 @@ int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
 #undef COL
 }
 
-TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
-                                           size_t len, tokenring_error *err)
+/* The replay's work, an upper bound read from the text before it starts: per step, its
+ * phases times the replications known then (3 system ones and every keyspace line) times
+ * the ring's tokens (every token a join names, never fewer after a leave). */
+static uint64_t replay_estimate(const char *text, size_t len)
 {
+    uint64_t work = len, toks = 0, repls = 3;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        field f[3];
+        size_t nf = tr_hist_fields(text + i, e - i, f, 3);
+        uint64_t phases = 0;
+        if (nf == 0 || f[0].p[0] == '#') {
+        } else if (tr_hist_is(&f[0], "keyspace")) {
+            repls++;
+            phases = toks ? 1 : 0;
+        } else if ((tr_hist_is(&f[0], "join") || tr_hist_is(&f[0], "unsafe_join")) && nf >= 3) {
+            uint64_t n = 1;
+            for (size_t k = 0; k < f[2].n; k++)
+                n += f[2].p[k] == ',';
+            phases = toks ? 2 : 1;
+            toks += n;
+        } else if (tr_hist_is(&f[0], "move")) {
+            toks++;
+            phases = 3;
+        } else if (tr_hist_is(&f[0], "leave")) {
+            phases = 2;
+        } else if (tr_hist_is(&f[0], "replace")) {
+            phases = 1;
+        }
+        work = tr_work_add(work, tr_work_mul(tr_work_mul(phases, repls),
+                                             tr_work_mul(toks, HIST_UNITS_PER_TOKEN)));
+        i = e + 1;
+    }
+    return work;
+}
+
+TOKENRING_API int tokenring_history_replay_limited(tokenring_history **out, const char *text,
+                                                   size_t len, tokenring_limits *limits,
+                                                   tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
     if (out == NULL || (text == NULL && len > 0))
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !out ? "out" : "text");
+    uint64_t estimate = replay_estimate(text, len);
+    int rc = tr_budget_check(limits, estimate, "replaying the history", err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_progress pg = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0,
+                       estimate, 0 };
+    rc = tr_progress_report(&pg, "replaying the history", err);
+    if (rc != TOKENRING_OK)
+        return rc;
     tokenring_history *h = tr_calloc(1, sizeof *h);
     if (!h)
         return tr_hist_nomem(err);
+    h->progress = pg.fn ? &pg : NULL;
     /* 6.0's distributed system keyspaces: system_auth, system_traces, system_distributed */
     static const char *const sys[] = { "1", "2", "3" };
-    int rc = TOKENRING_OK;
     for (size_t i = 0; rc == TOKENRING_OK && i < 3; i++) {
         tokenring_replication *r = NULL;
         rc = tokenring_replication_parse(&r, sys[i], 1, NULL);
@@ -981,12 +1181,23 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
     }
     if (rc == TOKENRING_OK && h->ntoks)
         rc = ring_of(&h->ring, h, h->toks, h->ntoks, err);
+    if (rc == TOKENRING_OK && pg.fn) {
+        pg.done = pg.total = estimate > pg.done ? estimate : pg.done;
+        rc = tr_progress_report(&pg, "replaying the history", err);
+    }
+    h->progress = NULL;
     if (rc != TOKENRING_OK) {
         history_destroy(h);
         return rc;
     }
     *out = h;
     return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
+                                           size_t len, tokenring_error *err)
+{
+    return tokenring_history_replay_limited(out, text, len, NULL, err);
 }
 
 TOKENRING_API void tokenring_history_free(tokenring_history *history)
@@ -1022,8 +1233,11 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     int rc = TOKENRING_OK;
     if (!P) { /* as a CREATE KEYSPACE would place it now: canonical, owners first */
         int64_t *cut = token_list(h->toks, h->ntoks);
-        rc = cut ? canonical(&fresh, h, h->toks, h->ntoks, replication, cut, h->ntoks, err)
-                 : tr_hist_nomem(err);
+        hring R = { 0 };
+        rc = cut ? hring_make(&R, h, h->toks, h->ntoks, err) : tr_hist_nomem(err);
+        if (rc == TOKENRING_OK)
+            rc = canonical(&fresh, &R, replication, cut, h->ntoks, err);
+        hring_free(&R);
         tr_free(cut);
         if (rc != TOKENRING_OK)
             return rc;
@@ -1041,8 +1255,9 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
         total += P->r[k].n; /* every list once: the ring's ranges and (t_{n-1}, min] */
     uint32_t *off = tr_calloc(n + 1, sizeof *off);
     uint32_t *nodes = tr_malloc((total ? total : 1) * sizeof *nodes);
+    uint8_t *flags = tr_calloc(total ? total : 1, 1);
     uint32_t *to_ring = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *to_ring);
-    if (!off || !nodes || !to_ring)
+    if (!off || !nodes || !flags || !to_ring)
         rc = tr_hist_nomem(err);
     if (rc == TOKENRING_OK) {
         for (size_t v = 0; v < h->nnodes; v++) {
@@ -1050,26 +1265,36 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
             tokenring_ring_find_node(&idx, h->ring, h->nodes[v].name);
             to_ring[v] = idx;
         }
-        size_t at = 0;
+        size_t at = 0, pc = 0;
+        bool transient = false;
         for (size_t i = 0; i < n; i++) {
             int64_t left = i == 0 ? HMIN : h->toks[i - 1].t;
-            const hrange *pr = tr_hist_hmap_lookup(P, left, h->toks[i].t);
+            const hrange *pr = seek(P, &pc, left, h->toks[i].t);
             off[i] = (uint32_t)at;
-            for (uint32_t k = 0; pr && k < pr->n; k++)
-                nodes[at++] = to_ring[pr->eps[k]];
+            for (uint32_t k = 0; pr && k < pr->n; k++) {
+                transient |= (flags[at] = (pr->eps[k] & HEP_TRANSIENT) != 0);
+                nodes[at++] = to_ring[HEP_NODE(pr->eps[k])];
+            }
         }
         off[n] = (uint32_t)at;
         /* (t_{n-1}, min]: 6.0 keeps it apart from (min, t_0], possibly in another order */
         const hrange *up = tr_hist_hmap_lookup(P, h->toks[n - 1].t, HMIN);
         uint32_t *upper = nodes + at;
+        uint8_t *upper_flags = flags + at;
         uint32_t nup = 0;
-        for (uint32_t k = 0; up && k < up->n; k++)
-            upper[nup++] = to_ring[up->eps[k]];
-        rc = tokenring_placement_from_lists(out, h->ring, replication, off, nodes, upper, nup,
-                                            TOKENRING_ORDER_HISTORY, err);
+        for (uint32_t k = 0; up && k < up->n; k++) {
+            transient |= (upper_flags[nup] = (up->eps[k] & HEP_TRANSIENT) != 0);
+            upper[nup++] = to_ring[HEP_NODE(up->eps[k])];
+        }
+        rc = tr_placement_from_rows(out, h->ring, replication, off, nodes, upper, nup,
+                                    transient ? flags : NULL, transient ? upper_flags : NULL,
+                                    TOKENRING_ORDER_HISTORY, err);
+        if (rc == TOKENRING_E_NOMEM)
+            rc = tr_hist_nomem(err);
     }
     tr_free(off);
     tr_free(nodes);
+    tr_free(flags);
     tr_free(to_ring);
     hmap_free(&fresh);
     return rc;

@@ -21,9 +21,15 @@ typedef struct {
     uint32_t node;
 } htok;
 
+/* A replica in a range's list: the history node index, its top bit set for a transient
+ * replica (so that equal values are equal replicas, as 6.0's Replica.equals: endpoint,
+ * range and whether it is full). */
+#define HEP_TRANSIENT 0x80000000u
+#define HEP_NODE(e) ((e) & ~HEP_TRANSIENT)
+
 typedef struct {
     int64_t left, right; /* (left, right]; right == HMIN: up to the minimum token */
-    uint32_t *eps;
+    uint32_t *eps;       /* replicas in order (HEP_*) */
     uint32_t n, cap;
 } hrange;
 
@@ -47,6 +53,7 @@ struct tokenring_history {
     hrepl *repls;
     size_t nrepls, capr;
     tokenring_ring *ring; /* after the last step (NULL: no node in the ring) */
+    tr_progress *progress;  /* while replaying: progress (NULL: none) */
     struct hlocks *collect; /* non-NULL: a planned operation, its locks collected, nothing
                                applied (tokenring_history_concurrent) */
 };
