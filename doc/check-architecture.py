@@ -33,7 +33,7 @@ PRIVATE = {
     'parse_paste.h': {'parse_paste.c', 'parse_detect.c'},
     'router_internal.h': {'router.c', 'router_build.c', 'router_event.c', 'router_holder.c',
                           'murmur3_parts.c'},
-    'history_internal.h': {'history.c', 'history_concurrent.c'},
+    'history_internal.h': {'history.c', 'history_concurrent.c', 'history_delta.c'},
     'parse_formats.h': {'parse_detect.c', 'parse_topology.c', 'parse_nodetool.c',
                         'parse_cqlsh.c', 'parse_describering.c', 'parse_tsv.c'},
 }

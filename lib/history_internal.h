@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The state of a replayed history (lib/history.c), shared with the concurrent-operations
- * check (lib/history_concurrent.c): the nodes, the token map, each replication's read
+/* The state of a replayed history (lib/history.c), shared with the delta application
+ * (lib/history_delta.c) and the concurrent-operations check (lib/history_concurrent.c): the nodes, the token map, each replication's read
  * placement as 6.0 keeps it, and the step runner, which in collect mode plans a step and
  * collects the ranges it would lock instead of applying it. */
 #ifndef TOKENRING_HISTORY_INTERNAL_H
@@ -76,9 +76,19 @@ typedef struct {
 } field;
 
 TR_HIDDEN int tr_hist_nomem(tokenring_error *err);
+
+/* lib/history_delta.c: the kept placements and 6.0's way of applying a delta to them */
+TR_HIDDEN void tr_hist_hmap_free(hmap *m);
 /* The range (left, right] of m, or NULL. */
 TR_HIDDEN const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right);
+/* The same at or after *cur, for queries in increasing left order (a walk). */
+TR_HIDDEN hrange *tr_hist_seek(const hmap *m, size_t *cur, int64_t left, int64_t right);
 TR_HIDDEN bool tr_hist_hrange_has(const hrange *h, uint32_t v);
+/* Applies the delta old -> neu (two canonical placements at the same ranges, or a split
+ * or merge of them) to P as 6.0 does; merged: it passed through Delta.merge (a MID step,
+ * or a FINISH step's merge of ranges). */
+TR_HIDDEN int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old,
+                                  const hmap *neu, bool merged, tokenring_error *err);
 /* Splits a line into at most max blank-separated fields; returns their count. */
 TR_HIDDEN size_t tr_hist_fields(const char *s, size_t len, field *f, size_t max);
 TR_HIDDEN bool tr_hist_is(const field *f, const char *word);

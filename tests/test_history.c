@@ -631,10 +631,10 @@ static void limited(void **state)
     assert_int_equal(tokenring_history_replay_limited(&h, NULL, 1, &lim, &err),
                      TOKENRING_E_INVAL);
     free(script);
-    /* the plain call applies the default budget: 2,000 joins of one token each (the
+    /* the plain call applies the default budget: 4,000 joins of one token each (the
      * estimate reads the text; nothing is replayed) */
     static const char line[] = "join 10.0.0.1 1\n";
-    size_t n = 2000, ll = sizeof line - 1;
+    size_t n = 4000, ll = sizeof line - 1;
     char *big = malloc(n * ll + 64);
     assert_non_null(big);
     for (size_t i = 0; i < n; i++)

@@ -235,7 +235,7 @@ func TestHistoryReplayLimits(t *testing.T) {
 	if _, err := ReplayHistoryContext(cctx, string(script), Limits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("cancelled: %v", err)
 	}
-	big := strings.Repeat("join 10.0.0.1 1\n", 2000)
+	big := strings.Repeat("join 10.0.0.1 1\n", 4000)
 	if _, err := ReplayHistory(big); !errors.As(err, &be) {
 		t.Fatalf("default budget: %v", err)
 	}

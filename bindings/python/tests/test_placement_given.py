@@ -167,7 +167,7 @@ def test_history_budget_progress_cancel():
         tokenring.History(text, lambda done, total: done > 0)
     with pytest.raises(ZeroDivisionError):  # an exception in the callback cancels, raised
         tokenring.History(text, lambda done, total: 1 / 0)
-    big = "join 10.0.0.1 1\n" * 2000  # estimated above the default budget, not replayed
+    big = "join 10.0.0.1 1\n" * 4000  # estimated above the default budget, not replayed
     with pytest.raises(tokenring.BudgetError, match="replaying the history"):
         tokenring.History(big)
     assert tokenring.History(text, budget="unlimited").ring is not None

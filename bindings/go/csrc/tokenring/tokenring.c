@@ -20167,29 +20167,15 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 /* ======== lib/history.c ======== */
 #define add_repl history_add_repl
 #define address_hash history_address_hash
-#define apply_delta history_apply_delta
-#define bucket history_bucket
 #define canonical history_canonical
 #define cmp_htok history_cmp_htok
-#define cmp_left history_cmp_left
 #define dup_field history_dup_field
 #define find_node history_find_node
 #define history_destroy history_history_destroy
-#define hmap_find history_hmap_find
-#define hmap_free history_hmap_free
-#define hrange_has_node history_hrange_has_node
-#define hrange_push history_hrange_push
 #define hring history_hring
 #define hring_free history_hring_free
 #define hring_make history_hring_make
 #define in_ring history_in_ring
-#define jmap history_jmap
-#define jmap_call history_jmap_call
-#define jmap_free history_jmap_free
-#define jmap_init history_jmap_init
-#define jmap_keys history_jmap_keys
-#define jmap_refill history_jmap_refill
-#define jmap_resize history_jmap_resize
 #define node_map history_node_map
 #define parse_tokens history_parse_tokens
 #define phase history_phase
@@ -20198,7 +20184,6 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 #define repl_transient history_repl_transient
 #define replay_estimate history_replay_estimate
 #define ring_of history_ring_of
-#define seek history_seek
 #define set_map history_set_map
 #define sort_owners history_sort_owners
 #define step_join history_step_join
@@ -20229,7 +20214,10 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
  *            tokens leave the map)
  *   move:    PREPARE (split at the new token) / MID / FINISH (merge at the old token)
  *   replace: MID / FINISH (the tokens change owner)
- * START steps change the write placement only. */
+ * START steps change the write placement only. A replica is an endpoint, its range and
+ * whether it is full or transient ('3/1'). This file holds the history's state, its
+ * steps, the text and the public calls; applying a delta is lib/history_delta.c, the
+ * concurrent-operations check lib/history_concurrent.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20237,8 +20225,8 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 /* ---- lib/history_internal.h ---- */
 #line 1 "lib/history_internal.h"
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The state of a replayed history (lib/history.c), shared with the concurrent-operations
- * check (lib/history_concurrent.c): the nodes, the token map, each replication's read
+/* The state of a replayed history (lib/history.c), shared with the delta application
+ * (lib/history_delta.c) and the concurrent-operations check (lib/history_concurrent.c): the nodes, the token map, each replication's read
  * placement as 6.0 keeps it, and the step runner, which in collect mode plans a step and
  * collects the ranges it would lock instead of applying it. */
 #ifndef TOKENRING_HISTORY_INTERNAL_H
@@ -20314,9 +20302,19 @@ typedef struct {
 } field;
 
 TR_HIDDEN int tr_hist_nomem(tokenring_error *err);
+
+/* lib/history_delta.c: the kept placements and 6.0's way of applying a delta to them */
+TR_HIDDEN void tr_hist_hmap_free(hmap *m);
 /* The range (left, right] of m, or NULL. */
 TR_HIDDEN const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right);
+/* The same at or after *cur, for queries in increasing left order (a walk). */
+TR_HIDDEN hrange *tr_hist_seek(const hmap *m, size_t *cur, int64_t left, int64_t right);
 TR_HIDDEN bool tr_hist_hrange_has(const hrange *h, uint32_t v);
+/* Applies the delta old -> neu (two canonical placements at the same ranges, or a split
+ * or merge of them) to P as 6.0 does; merged: it passed through Delta.merge (a MID step,
+ * or a FINISH step's merge of ranges). */
+TR_HIDDEN int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old,
+                                  const hmap *neu, bool merged, tokenring_error *err);
 /* Splits a line into at most max blank-separated fields; returns their count. */
 TR_HIDDEN size_t tr_hist_fields(const char *s, size_t len, field *f, size_t max);
 TR_HIDDEN bool tr_hist_is(const field *f, const char *word);
@@ -20332,74 +20330,15 @@ TR_HIDDEN int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a
                                     tokenring_error *err);
 
 #endif /* TOKENRING_HISTORY_INTERNAL_H */
-#line 27 "lib/history.c"
-#line 28 "lib/history.c"
-
-/* ------------------------------------------------------------------ maps */
-
-static void hmap_free(hmap *m)
-{
-    for (size_t i = 0; i < m->n; i++)
-        tr_free(m->r[i].eps);
-    tr_free(m->r);
-    memset(m, 0, sizeof *m);
-}
-
-static int cmp_left(int64_t a, int64_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
-/* Index of the range (left, right] in m, or of where it would go (*found false). */
-static size_t hmap_find(const hmap *m, int64_t left, bool *found)
-{
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->r[mid].left < left)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *found = lo < m->n && m->r[lo].left == left;
-    return lo;
-}
-
-const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right)
-{
-    bool found;
-    size_t at = hmap_find(m, left, &found);
-    return found && m->r[at].right == right ? &m->r[at] : NULL;
-}
-
-static bool hrange_push(hrange *h, uint32_t v)
-{
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 4;
-        uint32_t *e = tr_reallocarray(h->eps, cap, sizeof *e);
-        if (!e)
-            return false;
-        h->eps = e;
-        h->cap = cap;
-    }
-    h->eps[h->n++] = v;
-    return true;
-}
-
-bool tr_hist_hrange_has(const hrange *h, uint32_t v)
-{
-    for (uint32_t k = 0; k < h->n; k++)
-        if (h->eps[k] == v)
-            return true;
-    return false;
-}
+#line 30 "lib/history.c"
+#line 31 "lib/history.c"
 
 /* ------------------------------------------------------------------ work */
 
 /* Work units per token of the ring for one replication's phase of a step (two canonical
  * placements, the delta, the owners' sort), calibrated on 40 nodes x 256 tokens
  * (doc/performance.md). */
-#define HIST_UNITS_PER_TOKEN 160u
+#define HIST_UNITS_PER_TOKEN 100u
 
 /* A phase of one replication done on a ring of `tokens` tokens: progress. */
 static int work_done(tokenring_history *h, size_t tokens, tokenring_error *err)
@@ -20416,7 +20355,7 @@ static int work_done(tokenring_history *h, size_t tokens, tokenring_error *err)
 static int cmp_htok(const void *a, const void *b)
 {
     const htok *x = a, *y = b;
-    return cmp_left(x->t, y->t);
+    return x->t < y->t ? -1 : x->t > y->t;
 }
 
 int tr_hist_nomem(tokenring_error *err)
@@ -20526,300 +20465,7 @@ static int canonical(hmap *out, const hring *R, const tokenring_replication *rep
     }
     tokenring_placement_free(p);
     if (rc != TOKENRING_OK)
-        hmap_free(out);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ deltas */
-
-/* Java's HashMap bucket of a key hash for a table of cap buckets. */
-static uint32_t bucket(int32_t hash, size_t cap)
-{
-    uint32_t hv = (uint32_t)hash;
-    return (hv ^ (hv >> 16)) & (uint32_t)(cap - 1);
-}
-
-/* A java.util.HashMap of endpoints (node indices) filled by computeIfAbsent, as
- * ReplicaMultimap.Builder fills the maps of 6.0's deltas: each call first resizes the table
- * when the size has passed 0.75 of it (16 buckets at the first call, then doubled); a new
- * key goes to the HEAD of its bucket's chain; a key landing in a chain of 7 or more makes
- * the table double when it has fewer than 64 buckets (treeifyBin). A resize splits every
- * chain in two, keeping its order. Iteration: bucket by bucket, each chain in order. */
-typedef struct {
-    const tokenring_history *h;
-    uint32_t *head, *next; /* head[bucket], next[key]: chains (UINT32_MAX ends one) */
-    size_t cap, size, max;
-} jmap;
-
-static bool jmap_init(jmap *m, const tokenring_history *h)
-{
-    size_t max = 128;
-    while (max < 4 * h->nnodes)
-        max *= 2;
-    *m = (jmap){ h, tr_malloc(max * sizeof *m->head),
-                 tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *m->next), 0, 0, max };
-    return m->head && m->next;
-}
-
-static void jmap_free(jmap *m)
-{
-    tr_free(m->head);
-    tr_free(m->next);
-}
-
-static void jmap_resize(jmap *m)
-{
-    size_t old = m->cap, cap = old ? old * 2 : 16;
-    if (cap > m->max)
-        return; /* (cannot happen: the size stays below the keys' count) */
-    for (size_t b = old; b < cap; b++)
-        m->head[b] = UINT32_MAX;
-    if (!old)
-        for (size_t b = 0; b < cap; b++)
-            m->head[b] = UINT32_MAX;
-    for (size_t b = 0; b < old; b++) {
-        uint32_t lo = UINT32_MAX, lo_tail = UINT32_MAX, hi = UINT32_MAX, hi_tail = UINT32_MAX;
-        for (uint32_t k = m->head[b]; k != UINT32_MAX;) {
-            uint32_t nk = m->next[k];
-            bool up = bucket(m->h->nodes[k].jhash, cap) != b;
-            uint32_t *hd = up ? &hi : &lo, *tl = up ? &hi_tail : &lo_tail;
-            if (*tl == UINT32_MAX)
-                *hd = k;
-            else
-                m->next[*tl] = k;
-            *tl = k;
-            m->next[k] = UINT32_MAX;
-            k = nk;
-        }
-        m->head[b] = lo;
-        m->head[b + old] = hi;
-    }
-    m->cap = cap;
-}
-
-static void jmap_call(jmap *m, uint32_t key)
-{
-    if (m->cap == 0 || m->size > m->cap / 4 * 3)
-        jmap_resize(m);
-    uint32_t b = bucket(m->h->nodes[key].jhash, m->cap), chain = 0;
-    for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k], chain++)
-        if (k == key)
-            return;
-    m->next[key] = m->head[b];
-    m->head[b] = key;
-    m->size++;
-    if (chain >= 7 && m->cap < 64)
-        jmap_resize(m);
-}
-
-/* The keys in iteration order into out; their count. */
-static size_t jmap_keys(const jmap *m, uint32_t *out)
-{
-    size_t n = 0;
-    for (size_t b = 0; b < m->cap; b++)
-        for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k])
-            out[n++] = k;
-    return n;
-}
-
-/* The range (left, right] of m at or after *cur, for queries in increasing left order
- * (a walk instead of a search); NULL when m has no such range. */
-static hrange *seek(const hmap *m, size_t *cur, int64_t left, int64_t right)
-{
-    size_t i = *cur;
-    while (i < m->n && m->r[i].left < left)
-        i++;
-    *cur = i;
-    return i < m->n && m->r[i].left == left && m->r[i].right == right ? &m->r[i] : NULL;
-}
-
-static bool hrange_has_node(const hrange *h, uint32_t node)
-{
-    for (uint32_t k = 0; k < h->n; k++)
-        if (HEP_NODE(h->eps[k]) == node)
-            return true;
-    return false;
-}
-
-/* dst gets, for each key of src in iteration order, mult * nadd[key] calls. */
-static void jmap_refill(jmap *dst, const jmap *src, const uint32_t *nadd, uint32_t mult,
-                        uint32_t *keys)
-{
-    size_t nk = jmap_keys(src, keys);
-    for (size_t q = 0; q < nk; q++)
-        for (uint32_t c = 0; c < nadd[keys[q]] * mult; c++)
-            jmap_call(dst, keys[q]);
-}
-
-/* Applies the delta old -> new (replica granularity: an endpoint, its range and whether it
- * is full; ranges matched exactly) to P: replicas of old missing from new are removed
- * (by endpoint, as withoutReplica; a range left empty disappears), then those of new
- * missing from old are appended, endpoint after endpoint in Java's HashMap order over
- * every endpoint with an addition. A replica turning transient or full is removed and
- * appended again. */
-static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, const hmap *neu,
-                       bool merged, tokenring_error *err)
-{
-    /* removals, old and P walked in step */
-    size_t pc = 0, nc = 0;
-    bool dead = false;
-    for (size_t i = 0; i < old->n; i++) {
-        const hrange *o = &old->r[i];
-        const hrange *n = seek(neu, &nc, o->left, o->right);
-        hrange *pr = seek(P, &pc, o->left, o->right);
-        if (!pr)
-            continue;
-        for (uint32_t k = 0; k < o->n; k++) {
-            if (n && tr_hist_hrange_has(n, o->eps[k]))
-                continue;
-            for (uint32_t j = 0; j < pr->n; j++)
-                if (HEP_NODE(pr->eps[j]) == HEP_NODE(o->eps[k])) {
-                    memmove(pr->eps + j, pr->eps + j + 1, (pr->n - j - 1) * sizeof *pr->eps);
-                    pr->n--;
-                    break;
-                }
-        }
-        if (pr->n == 0) { /* gone: marked, the map compacted once below */
-            tr_free(pr->eps);
-            pr->eps = NULL;
-            pr->cap = UINT32_MAX;
-            dead = true;
-        }
-    }
-    if (dead) {
-        size_t k = 0;
-        for (size_t i = 0; i < P->n; i++)
-            if (!(P->r[i].n == 0 && P->r[i].cap == UINT32_MAX))
-                P->r[k++] = P->r[i];
-        P->n = k;
-    }
-    /* additions, endpoint after endpoint in the iteration order of the delta's map, a
-     * HashMap (jmap) filled by iterating another: the target placement's endpoints
-     * (ReplicaGroups.byEndpoint: along its ranges, each range's list in order; for a MID
-     * step the target is the maximal placement, start and final combined: the old list,
-     * then the new one's others); one call per replica added. A MID step's delta, and a
-     * FINISH step's merge of ranges, pass through Delta.merge: one more map, two calls per
-     * replica. With transient replicas a MID step has a second delta, maximal -> final:
-     * the replicas turning transient (the maximal placement keeps them full), found by
-     * iterating the final placement's endpoints, merged after the first one's. */
-    size_t nn = h->nnodes ? h->nnodes : 1;
-    uint32_t *seq = tr_malloc(nn * sizeof *seq);
-    uint32_t *keys = tr_malloc(nn * sizeof *keys);
-    uint32_t *nadd = tr_calloc(2 * nn, sizeof *nadd), *naddb = nadd ? nadd + nn : NULL;
-    jmap m[5] = { { 0 } }; /* A0, A1, B0, B1, final */
-    bool ok = seq && keys && nadd;
-    for (int k = 0; ok && k < 5; k++)
-        ok = jmap_init(&m[k], h);
-    bool any_b = false;
-    size_t oc = 0;
-    for (size_t i = 0; ok && i < neu->n; i++) {
-        const hrange *n = &neu->r[i];
-        const hrange *o = seek(old, &oc, n->left, n->right);
-        for (uint32_t k = 0; o && k < o->n; k++)
-            jmap_call(&m[0], HEP_NODE(o->eps[k]));
-        for (uint32_t k = 0; k < n->n; k++) {
-            uint32_t e = n->eps[k], v = HEP_NODE(e);
-            if (o && tr_hist_hrange_has(o, e))
-                continue;
-            if (!o || !hrange_has_node(o, v)) { /* a new endpoint */
-                jmap_call(&m[0], v);
-                nadd[v]++;
-            } else if (e & HEP_TRANSIENT) { /* full -> transient: maximal -> final */
-                naddb[v]++;
-                any_b = true;
-            } else { /* transient -> full: start -> maximal */
-                nadd[v]++;
-            }
-        }
-    }
-    if (ok && any_b)
-        for (size_t i = 0; i < neu->n; i++)
-            for (uint32_t k = 0; k < neu->r[i].n; k++)
-                jmap_call(&m[2], HEP_NODE(neu->r[i].eps[k]));
-    jmap *fin = merged ? &m[4] : &m[1];
-    if (ok) {
-        jmap_refill(&m[1], &m[0], nadd, 1, keys);
-        if (any_b)
-            jmap_refill(&m[3], &m[2], naddb, 1, keys);
-        if (merged)
-            jmap_refill(fin, &m[1], nadd, 2, keys);
-        if (any_b)
-            jmap_refill(fin, &m[3], naddb, merged ? 2 : 1, keys);
-        /* an endpoint's rank in that order; each range appends its additions by rank */
-        size_t nkeys = jmap_keys(fin, keys);
-        for (size_t q = 0; q < nkeys; q++)
-            seq[keys[q]] = (uint32_t)q;
-    }
-    for (int k = 0; k < 5; k++)
-        jmap_free(&m[k]);
-    tr_free(nadd);
-    tr_free(keys);
-    uint32_t longest = 0;
-    for (size_t i = 0; i < neu->n; i++)
-        longest = neu->r[i].n > longest ? neu->r[i].n : longest;
-    uint32_t *add = ok ? tr_malloc((longest ? longest : 1) * sizeof *add) : NULL;
-    /* ranges P lacks, in order, merged into P at the end */
-    hmap fresh = { 0 };
-    int rc = add ? TOKENRING_OK : tr_hist_nomem(err);
-    oc = pc = 0;
-    for (size_t i = 0; i < neu->n && rc == TOKENRING_OK; i++) {
-        const hrange *n = &neu->r[i];
-        const hrange *o = seek(old, &oc, n->left, n->right);
-        uint32_t na = 0;
-        for (uint32_t k = 0; k < n->n; k++) {
-            uint32_t e = n->eps[k];
-            if (o && tr_hist_hrange_has(o, e))
-                continue;
-            uint32_t j = na++; /* insertion by rank */
-            while (j > 0 && seq[HEP_NODE(add[j - 1])] > seq[HEP_NODE(e)]) {
-                add[j] = add[j - 1];
-                j--;
-            }
-            add[j] = e;
-        }
-        if (na == 0)
-            continue;
-        hrange *pr = seek(P, &pc, n->left, n->right);
-        if (!pr) {
-            if (fresh.n == fresh.cap) {
-                size_t cap = fresh.cap ? fresh.cap * 2 : 16;
-                hrange *r = tr_reallocarray(fresh.r, cap, sizeof *r);
-                if (!r) {
-                    rc = tr_hist_nomem(err);
-                    break;
-                }
-                fresh.r = r;
-                fresh.cap = cap;
-            }
-            pr = &fresh.r[fresh.n++];
-            *pr = (hrange){ n->left, n->right, NULL, 0, 0 };
-        }
-        for (uint32_t j = 0; j < na; j++)
-            if (!hrange_push(pr, add[j])) {
-                rc = tr_hist_nomem(err);
-                break;
-            }
-    }
-    if (rc == TOKENRING_OK && fresh.n) { /* merge by left; P's range first on a tie */
-        hrange *r = tr_reallocarray(NULL, P->n + fresh.n, sizeof *r);
-        if (!r) {
-            rc = tr_hist_nomem(err);
-        } else {
-            size_t i = 0, j = 0, k = 0;
-            while (i < P->n || j < fresh.n)
-                r[k++] = j == fresh.n || (i < P->n && P->r[i].left <= fresh.r[j].left)
-                             ? P->r[i++]
-                             : fresh.r[j++];
-            tr_free(P->r);
-            P->r = r;
-            P->n = P->cap = k;
-            tr_free(fresh.r);
-            fresh = (hmap){ 0 };
-        }
-    }
-    hmap_free(&fresh);
-    tr_free(add);
-    tr_free(seq);
+        tr_hist_hmap_free(out);
     return rc;
 }
 
@@ -20888,9 +20534,9 @@ static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca
         rc = canonical(&b, same ? &ra : &rb, hr->repl, cutb, ncb, err);
         if (rc == TOKENRING_OK)
             rc = h->collect ? tr_hist_collect_locks(h->collect, r, &a, &b, err)
-                            : apply_delta(h, &hr->reads, &a, &b, merged, err);
-        hmap_free(&a);
-        hmap_free(&b);
+                            : tr_hist_apply_delta(h, &hr->reads, &a, &b, merged, err);
+        tr_hist_hmap_free(&a);
+        tr_hist_hmap_free(&b);
         if (rc == TOKENRING_OK)
             rc = work_done(h, na > nb ? na : nb, err);
     }
@@ -21211,7 +20857,7 @@ static void history_destroy(tokenring_history *h)
     for (size_t r = 0; r < h->nrepls; r++) {
         tokenring_replication_free(h->repls[r].repl);
         tr_free(h->repls[r].key);
-        hmap_free(&h->repls[r].reads);
+        tr_hist_hmap_free(&h->repls[r].reads);
     }
     tr_free(h->repls);
     tr_free(h->toks);
@@ -21578,7 +21224,7 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
         bool transient = false;
         for (size_t i = 0; i < n; i++) {
             int64_t left = i == 0 ? HMIN : h->toks[i - 1].t;
-            const hrange *pr = seek(P, &pc, left, h->toks[i].t);
+            const hrange *pr = tr_hist_seek(P, &pc, left, h->toks[i].t);
             off[i] = (uint32_t)at;
             for (uint32_t k = 0; pr && k < pr->n; k++) {
                 transient |= (flags[at] = (pr->eps[k] & HEP_TRANSIENT) != 0);
@@ -21605,7 +21251,7 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     tr_free(nodes);
     tr_free(flags);
     tr_free(to_ring);
-    hmap_free(&fresh);
+    tr_hist_hmap_free(&fresh);
     return rc;
 }
 #undef COL
@@ -21613,29 +21259,15 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
 #undef TRANSIENT_VNODES
 #undef add_repl
 #undef address_hash
-#undef apply_delta
-#undef bucket
 #undef canonical
 #undef cmp_htok
-#undef cmp_left
 #undef dup_field
 #undef find_node
 #undef history_destroy
-#undef hmap_find
-#undef hmap_free
-#undef hrange_has_node
-#undef hrange_push
 #undef hring
 #undef hring_free
 #undef hring_make
 #undef in_ring
-#undef jmap
-#undef jmap_call
-#undef jmap_free
-#undef jmap_init
-#undef jmap_keys
-#undef jmap_refill
-#undef jmap_resize
 #undef node_map
 #undef parse_tokens
 #undef phase
@@ -21644,7 +21276,6 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
 #undef repl_transient
 #undef replay_estimate
 #undef ring_of
-#undef seek
 #undef set_map
 #undef sort_owners
 #undef step_join
@@ -21857,6 +21488,390 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
 #undef lock_add
 #undef locks_meet
 #undef plan_locks
+
+/* ======== lib/history_delta.c ======== */
+#define bucket history_delta_bucket
+#define hmap_find history_delta_hmap_find
+#define hrange_has_node history_delta_hrange_has_node
+#define hrange_push history_delta_hrange_push
+#define jmap history_delta_jmap
+#define jmap_call history_delta_jmap_call
+#define jmap_free history_delta_jmap_free
+#define jmap_init history_delta_jmap_init
+#define jmap_keys history_delta_jmap_keys
+#define jmap_refill history_delta_jmap_refill
+#define jmap_resize history_delta_jmap_resize
+#line 1 "lib/history_delta.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* How Cassandra 6.0 applies a placement delta (doc/cassandra-6.md), for the history replay
+ * (lib/history.c): the kept read placement as sorted ranges with ordered replica lists,
+ * and a delta between two canonical placements applied to it as 6.0's
+ * PlacementDelta.apply does: every removal (by endpoint: withoutReplica), then every
+ * addition appended (withReplica), the additions of one step in the iteration order of
+ * the java.util.HashMaps 6.0 passes them through (RangesByEndpoint, Delta.merge),
+ * emulated call by call. */
+#include <stdlib.h>
+#include <string.h>
+
+#line 13 "lib/history_delta.c"
+
+/* ------------------------------------------------------------------ maps */
+
+void tr_hist_hmap_free(hmap *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        tr_free(m->r[i].eps);
+    tr_free(m->r);
+    memset(m, 0, sizeof *m);
+}
+
+/* Index of the range (left, right] in m, or of where it would go (*found false). */
+static size_t hmap_find(const hmap *m, int64_t left, bool *found)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->r[mid].left < left)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = lo < m->n && m->r[lo].left == left;
+    return lo;
+}
+
+const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right)
+{
+    bool found;
+    size_t at = hmap_find(m, left, &found);
+    return found && m->r[at].right == right ? &m->r[at] : NULL;
+}
+
+static bool hrange_push(hrange *h, uint32_t v)
+{
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? h->cap * 2 : 4;
+        uint32_t *e = tr_reallocarray(h->eps, cap, sizeof *e);
+        if (!e)
+            return false;
+        h->eps = e;
+        h->cap = cap;
+    }
+    h->eps[h->n++] = v;
+    return true;
+}
+
+bool tr_hist_hrange_has(const hrange *h, uint32_t v)
+{
+    for (uint32_t k = 0; k < h->n; k++)
+        if (h->eps[k] == v)
+            return true;
+    return false;
+}
+
+/* ------------------------------------------------------------------ deltas */
+
+/* Java's HashMap bucket of a key hash for a table of cap buckets. */
+static uint32_t bucket(int32_t hash, size_t cap)
+{
+    uint32_t hv = (uint32_t)hash;
+    return (hv ^ (hv >> 16)) & (uint32_t)(cap - 1);
+}
+
+/* A java.util.HashMap of endpoints (node indices) filled by computeIfAbsent, as
+ * ReplicaMultimap.Builder fills the maps of 6.0's deltas: each call first resizes the table
+ * when the size has passed 0.75 of it (16 buckets at the first call, then doubled); a new
+ * key goes to the HEAD of its bucket's chain; a key landing in a chain of 7 or more makes
+ * the table double when it has fewer than 64 buckets (treeifyBin). A resize splits every
+ * chain in two, keeping its order. Iteration: bucket by bucket, each chain in order. */
+typedef struct {
+    const tokenring_history *h;
+    uint32_t *head, *next; /* head[bucket], next[key]: chains (UINT32_MAX ends one) */
+    size_t cap, size, max;
+} jmap;
+
+static bool jmap_init(jmap *m, const tokenring_history *h)
+{
+    size_t max = 128;
+    while (max < 4 * h->nnodes)
+        max *= 2;
+    *m = (jmap){ h, tr_malloc(max * sizeof *m->head),
+                 tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *m->next), 0, 0, max };
+    return m->head && m->next;
+}
+
+static void jmap_free(jmap *m)
+{
+    tr_free(m->head);
+    tr_free(m->next);
+}
+
+static void jmap_resize(jmap *m)
+{
+    size_t old = m->cap, cap = old ? old * 2 : 16;
+    if (cap > m->max)
+        return; /* (cannot happen: the size stays below the keys' count) */
+    for (size_t b = old; b < cap; b++)
+        m->head[b] = UINT32_MAX;
+    if (!old)
+        for (size_t b = 0; b < cap; b++)
+            m->head[b] = UINT32_MAX;
+    for (size_t b = 0; b < old; b++) {
+        uint32_t lo = UINT32_MAX, lo_tail = UINT32_MAX, hi = UINT32_MAX, hi_tail = UINT32_MAX;
+        for (uint32_t k = m->head[b]; k != UINT32_MAX;) {
+            uint32_t nk = m->next[k];
+            bool up = bucket(m->h->nodes[k].jhash, cap) != b;
+            uint32_t *hd = up ? &hi : &lo, *tl = up ? &hi_tail : &lo_tail;
+            if (*tl == UINT32_MAX)
+                *hd = k;
+            else
+                m->next[*tl] = k;
+            *tl = k;
+            m->next[k] = UINT32_MAX;
+            k = nk;
+        }
+        m->head[b] = lo;
+        m->head[b + old] = hi;
+    }
+    m->cap = cap;
+}
+
+static void jmap_call(jmap *m, uint32_t key)
+{
+    if (m->cap == 0 || m->size > m->cap / 4 * 3)
+        jmap_resize(m);
+    uint32_t b = bucket(m->h->nodes[key].jhash, m->cap), chain = 0;
+    for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k], chain++)
+        if (k == key)
+            return;
+    m->next[key] = m->head[b];
+    m->head[b] = key;
+    m->size++;
+    if (chain >= 7 && m->cap < 64)
+        jmap_resize(m);
+}
+
+/* The keys in iteration order into out; their count. */
+static size_t jmap_keys(const jmap *m, uint32_t *out)
+{
+    size_t n = 0;
+    for (size_t b = 0; b < m->cap; b++)
+        for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k])
+            out[n++] = k;
+    return n;
+}
+
+/* The range (left, right] of m at or after *cur, for queries in increasing left order
+ * (a walk instead of a search); NULL when m has no such range. */
+hrange *tr_hist_seek(const hmap *m, size_t *cur, int64_t left, int64_t right)
+{
+    size_t i = *cur;
+    while (i < m->n && m->r[i].left < left)
+        i++;
+    *cur = i;
+    return i < m->n && m->r[i].left == left && m->r[i].right == right ? &m->r[i] : NULL;
+}
+
+static bool hrange_has_node(const hrange *h, uint32_t node)
+{
+    for (uint32_t k = 0; k < h->n; k++)
+        if (HEP_NODE(h->eps[k]) == node)
+            return true;
+    return false;
+}
+
+/* dst gets, for each key of src in iteration order, mult * nadd[key] calls. */
+static void jmap_refill(jmap *dst, const jmap *src, const uint32_t *nadd, uint32_t mult,
+                        uint32_t *keys)
+{
+    size_t nk = jmap_keys(src, keys);
+    for (size_t q = 0; q < nk; q++)
+        for (uint32_t c = 0; c < nadd[keys[q]] * mult; c++)
+            jmap_call(dst, keys[q]);
+}
+
+/* Applies the delta old -> new (replica granularity: an endpoint, its range and whether it
+ * is full; ranges matched exactly) to P: replicas of old missing from new are removed
+ * (by endpoint, as withoutReplica; a range left empty disappears), then those of new
+ * missing from old are appended, endpoint after endpoint in Java's HashMap order over
+ * every endpoint with an addition. A replica turning transient or full is removed and
+ * appended again. */
+int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old, const hmap *neu,
+                       bool merged, tokenring_error *err)
+{
+    /* removals, old and P walked in step */
+    size_t pc = 0, nc = 0;
+    bool dead = false;
+    for (size_t i = 0; i < old->n; i++) {
+        const hrange *o = &old->r[i];
+        const hrange *n = tr_hist_seek(neu, &nc, o->left, o->right);
+        hrange *pr = tr_hist_seek(P, &pc, o->left, o->right);
+        if (!pr)
+            continue;
+        for (uint32_t k = 0; k < o->n; k++) {
+            if (n && tr_hist_hrange_has(n, o->eps[k]))
+                continue;
+            for (uint32_t j = 0; j < pr->n; j++)
+                if (HEP_NODE(pr->eps[j]) == HEP_NODE(o->eps[k])) {
+                    memmove(pr->eps + j, pr->eps + j + 1, (pr->n - j - 1) * sizeof *pr->eps);
+                    pr->n--;
+                    break;
+                }
+        }
+        if (pr->n == 0) { /* gone: marked, the map compacted once below */
+            tr_free(pr->eps);
+            pr->eps = NULL;
+            pr->cap = UINT32_MAX;
+            dead = true;
+        }
+    }
+    if (dead) {
+        size_t k = 0;
+        for (size_t i = 0; i < P->n; i++)
+            if (!(P->r[i].n == 0 && P->r[i].cap == UINT32_MAX))
+                P->r[k++] = P->r[i];
+        P->n = k;
+    }
+    /* additions, endpoint after endpoint in the iteration order of the delta's map, a
+     * HashMap (jmap) filled by iterating another: the target placement's endpoints
+     * (ReplicaGroups.byEndpoint: along its ranges, each range's list in order; for a MID
+     * step the target is the maximal placement, start and final combined: the old list,
+     * then the new one's others); one call per replica added. A MID step's delta, and a
+     * FINISH step's merge of ranges, pass through Delta.merge: one more map, two calls per
+     * replica. With transient replicas a MID step has a second delta, maximal -> final:
+     * the replicas turning transient (the maximal placement keeps them full), found by
+     * iterating the final placement's endpoints, merged after the first one's. */
+    size_t nn = h->nnodes ? h->nnodes : 1;
+    uint32_t *seq = tr_malloc(nn * sizeof *seq);
+    uint32_t *keys = tr_malloc(nn * sizeof *keys);
+    uint32_t *nadd = tr_calloc(2 * nn, sizeof *nadd), *naddb = nadd ? nadd + nn : NULL;
+    jmap m[5] = { { 0 } }; /* A0, A1, B0, B1, final */
+    bool ok = seq && keys && nadd;
+    for (int k = 0; ok && k < 5; k++)
+        ok = jmap_init(&m[k], h);
+    bool any_b = false;
+    size_t oc = 0;
+    for (size_t i = 0; ok && i < neu->n; i++) {
+        const hrange *n = &neu->r[i];
+        const hrange *o = tr_hist_seek(old, &oc, n->left, n->right);
+        for (uint32_t k = 0; o && k < o->n; k++)
+            jmap_call(&m[0], HEP_NODE(o->eps[k]));
+        for (uint32_t k = 0; k < n->n; k++) {
+            uint32_t e = n->eps[k], v = HEP_NODE(e);
+            if (o && tr_hist_hrange_has(o, e))
+                continue;
+            if (!o || !hrange_has_node(o, v)) { /* a new endpoint */
+                jmap_call(&m[0], v);
+                nadd[v]++;
+            } else if (e & HEP_TRANSIENT) { /* full -> transient: maximal -> final */
+                naddb[v]++;
+                any_b = true;
+            } else { /* transient -> full: start -> maximal */
+                nadd[v]++;
+            }
+        }
+    }
+    if (ok && any_b)
+        for (size_t i = 0; i < neu->n; i++)
+            for (uint32_t k = 0; k < neu->r[i].n; k++)
+                jmap_call(&m[2], HEP_NODE(neu->r[i].eps[k]));
+    jmap *fin = merged ? &m[4] : &m[1];
+    if (ok) {
+        jmap_refill(&m[1], &m[0], nadd, 1, keys);
+        if (any_b)
+            jmap_refill(&m[3], &m[2], naddb, 1, keys);
+        if (merged)
+            jmap_refill(fin, &m[1], nadd, 2, keys);
+        if (any_b)
+            jmap_refill(fin, &m[3], naddb, merged ? 2 : 1, keys);
+        /* an endpoint's rank in that order; each range appends its additions by rank */
+        size_t nkeys = jmap_keys(fin, keys);
+        for (size_t q = 0; q < nkeys; q++)
+            seq[keys[q]] = (uint32_t)q;
+    }
+    for (int k = 0; k < 5; k++)
+        jmap_free(&m[k]);
+    tr_free(nadd);
+    tr_free(keys);
+    uint32_t longest = 0;
+    for (size_t i = 0; i < neu->n; i++)
+        longest = neu->r[i].n > longest ? neu->r[i].n : longest;
+    uint32_t *add = ok ? tr_malloc((longest ? longest : 1) * sizeof *add) : NULL;
+    /* ranges P lacks, in order, merged into P at the end */
+    hmap fresh = { 0 };
+    int rc = add ? TOKENRING_OK : tr_hist_nomem(err);
+    oc = pc = 0;
+    for (size_t i = 0; i < neu->n && rc == TOKENRING_OK; i++) {
+        const hrange *n = &neu->r[i];
+        const hrange *o = tr_hist_seek(old, &oc, n->left, n->right);
+        uint32_t na = 0;
+        for (uint32_t k = 0; k < n->n; k++) {
+            uint32_t e = n->eps[k];
+            if (o && tr_hist_hrange_has(o, e))
+                continue;
+            uint32_t j = na++; /* insertion by rank */
+            while (j > 0 && seq[HEP_NODE(add[j - 1])] > seq[HEP_NODE(e)]) {
+                add[j] = add[j - 1];
+                j--;
+            }
+            add[j] = e;
+        }
+        if (na == 0)
+            continue;
+        hrange *pr = tr_hist_seek(P, &pc, n->left, n->right);
+        if (!pr) {
+            if (fresh.n == fresh.cap) {
+                size_t cap = fresh.cap ? fresh.cap * 2 : 16;
+                hrange *r = tr_reallocarray(fresh.r, cap, sizeof *r);
+                if (!r) {
+                    rc = tr_hist_nomem(err);
+                    break;
+                }
+                fresh.r = r;
+                fresh.cap = cap;
+            }
+            pr = &fresh.r[fresh.n++];
+            *pr = (hrange){ n->left, n->right, NULL, 0, 0 };
+        }
+        for (uint32_t j = 0; j < na; j++)
+            if (!hrange_push(pr, add[j])) {
+                rc = tr_hist_nomem(err);
+                break;
+            }
+    }
+    if (rc == TOKENRING_OK && fresh.n) { /* merge by left; P's range first on a tie */
+        hrange *r = tr_reallocarray(NULL, P->n + fresh.n, sizeof *r);
+        if (!r) {
+            rc = tr_hist_nomem(err);
+        } else {
+            size_t i = 0, j = 0, k = 0;
+            while (i < P->n || j < fresh.n)
+                r[k++] = j == fresh.n || (i < P->n && P->r[i].left <= fresh.r[j].left)
+                             ? P->r[i++]
+                             : fresh.r[j++];
+            tr_free(P->r);
+            P->r = r;
+            P->n = P->cap = k;
+            tr_free(fresh.r);
+            fresh = (hmap){ 0 };
+        }
+    }
+    tr_hist_hmap_free(&fresh);
+    tr_free(add);
+    tr_free(seq);
+    return rc;
+}
+#undef bucket
+#undef hmap_find
+#undef hrange_has_node
+#undef hrange_push
+#undef jmap
+#undef jmap_call
+#undef jmap_free
+#undef jmap_init
+#undef jmap_keys
+#undef jmap_refill
+#undef jmap_resize
 
 /* ======== lib/replication.c ======== */
 #define check_factors replication_check_factors

@@ -137,7 +137,7 @@ fn replay_limited_budget_progress_cancel() {
     let mut lim = Limits { progress: Some(&mut boom), ..Default::default() };
     assert_eq!(History::replay_limited(&script, &mut lim).err().unwrap().code, code::CANCELLED);
     // the plain replay applies the default budget (estimated from the text)
-    let big = "join 10.0.0.1 1\n".repeat(2000);
+    let big = "join 10.0.0.1 1\n".repeat(4000);
     assert_eq!(History::replay(&big).err().unwrap().code, code::BUDGET);
 }
 
