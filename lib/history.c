@@ -18,157 +18,32 @@
  *            tokens leave the map)
  *   move:    PREPARE (split at the new token) / MID / FINISH (merge at the old token)
  *   replace: MID / FINISH (the tokens change owner)
- * START steps change the write placement only. */
+ * START steps change the write placement only. A replica is an endpoint, its range and
+ * whether it is full or transient ('3/1'). This file holds the history's state, its
+ * steps, the text and the public calls; applying a delta is lib/history_delta.c, the
+ * concurrent-operations check lib/history_concurrent.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "history_internal.h"
+#include "ring_internal.h"
 
-#define HMIN INT64_MIN
+/* ------------------------------------------------------------------ work */
 
-typedef struct {
-    char *name, *dc, *rack;
-    int32_t jhash; /* Java's InetSocketAddress.hashCode(): address + port */
-} hnode;
+/* Work units per token of the ring for one replication's phase of a step (two canonical
+ * placements, the delta, the owners' sort), calibrated on 40 nodes x 256 tokens
+ * (doc/performance.md). */
+#define HIST_UNITS_PER_TOKEN 100u
 
-typedef struct {
-    int64_t t;
-    uint32_t node;
-} htok;
-
-typedef struct {
-    int64_t left, right; /* (left, right]; right == HMIN: up to the minimum token */
-    uint32_t *eps;
-    uint32_t n, cap;
-} hrange;
-
-typedef struct {
-    hrange *r; /* sorted by left (ranges never overlap) */
-    size_t n, cap;
-} hmap;
-
-typedef struct {
-    tokenring_replication *repl;
-    char *key;  /* its formatted text: equal replications, equal keys */
-    hmap reads;
-    bool placed;
-} hrepl;
-
-struct tokenring_history {
-    hnode *nodes;
-    size_t nnodes, capn;
-    htok *toks; /* the token map, sorted */
-    size_t ntoks;
-    hrepl *repls;
-    size_t nrepls, capr;
-    tokenring_ring *ring; /* after the last step (NULL: no node in the ring) */
-    struct hlocks *collect; /* non-NULL: a planned operation, its locks collected, nothing
-                               applied (tokenring_history_concurrent) */
-};
-
-/* The ranges a planned operation locks (6.0's PlacementTransitionPlan.affectedRanges()):
- * per replication, the range of every replica its read deltas add or remove. */
-typedef struct {
-    size_t repl;
-    int64_t left, right;
-} hlock;
-
-struct hlocks {
-    hlock *l;
-    size_t n, cap;
-};
-
-/* ------------------------------------------------------------------ maps */
-
-static void hmap_free(hmap *m)
+/* A phase of one replication done on a ring of `tokens` tokens: progress. */
+static int work_done(tokenring_history *h, size_t tokens, tokenring_error *err)
 {
-    for (size_t i = 0; i < m->n; i++)
-        tr_free(m->r[i].eps);
-    tr_free(m->r);
-    memset(m, 0, sizeof *m);
-}
-
-static int cmp_left(int64_t a, int64_t b)
-{
-    return a < b ? -1 : a > b;
-}
-
-/* Index of the range (left, right] in m, or of where it would go (*found false). */
-static size_t hmap_find(const hmap *m, int64_t left, bool *found)
-{
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->r[mid].left < left)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *found = lo < m->n && m->r[lo].left == left;
-    return lo;
-}
-
-/* The range (left, right] of m, created empty where absent; NULL when out of memory. */
-static hrange *hmap_get(hmap *m, int64_t left, int64_t right)
-{
-    bool found;
-    size_t at = hmap_find(m, left, &found);
-    if (found && m->r[at].right == right)
-        return &m->r[at];
-    if (found) /* a range of another extent starting there: the map is being rebuilt */
-        at++;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        hrange *r = tr_reallocarray(m->r, cap, sizeof *r);
-        if (!r)
-            return NULL;
-        m->r = r;
-        m->cap = cap;
-    }
-    memmove(m->r + at + 1, m->r + at, (m->n - at) * sizeof *m->r);
-    m->n++;
-    hrange *h = &m->r[at];
-    memset(h, 0, sizeof *h);
-    h->left = left;
-    h->right = right;
-    return h;
-}
-
-static const hrange *hmap_lookup(const hmap *m, int64_t left, int64_t right)
-{
-    bool found;
-    size_t at = hmap_find(m, left, &found);
-    return found && m->r[at].right == right ? &m->r[at] : NULL;
-}
-
-static bool hrange_push(hrange *h, uint32_t v)
-{
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 4;
-        uint32_t *e = tr_reallocarray(h->eps, cap, sizeof *e);
-        if (!e)
-            return false;
-        h->eps = e;
-        h->cap = cap;
-    }
-    h->eps[h->n++] = v;
-    return true;
-}
-
-static bool hrange_has(const hrange *h, uint32_t v)
-{
-    for (uint32_t k = 0; k < h->n; k++)
-        if (h->eps[k] == v)
-            return true;
-    return false;
-}
-
-static void hmap_remove_at(hmap *m, size_t at)
-{
-    tr_free(m->r[at].eps);
-    memmove(m->r + at, m->r + at + 1, (m->n - at - 1) * sizeof *m->r);
-    m->n--;
+    if (!h->progress)
+        return TOKENRING_OK;
+    h->progress->done = tr_work_add(h->progress->done,
+                                    tr_work_mul(HIST_UNITS_PER_TOKEN, tokens));
+    return tr_progress_report(h->progress, "replaying the history", err);
 }
 
 /* ------------------------------------------------------------------ canonical */
@@ -176,10 +51,10 @@ static void hmap_remove_at(hmap *m, size_t at)
 static int cmp_htok(const void *a, const void *b)
 {
     const htok *x = a, *y = b;
-    return cmp_left(x->t, y->t);
+    return x->t < y->t ? -1 : x->t > y->t;
 }
 
-static int nomem(tokenring_error *err)
+int tr_hist_nomem(tokenring_error *err)
 {
     return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replaying the history");
 }
@@ -204,7 +79,7 @@ static int ring_of(tokenring_ring **out, const tokenring_history *h, const htok 
         rc = tokenring_ring_build(out, t, err);
     tokenring_topology_free(t);
     tr_free(buf);
-    return rc == TOKENRING_E_NOMEM ? nomem(err) : rc;
+    return rc == TOKENRING_E_NOMEM ? tr_hist_nomem(err) : rc;
 }
 
 /* History node index of each node of ring (by name). */
@@ -225,249 +100,68 @@ static uint32_t *node_map(const tokenring_history *h, const tokenring_ring *ring
     return map;
 }
 
-/* The canonical placement of replication r on the token map toks, at the ranges of the
- * tokens cut (sorted, distinct, a superset of toks' tokens): every range (l, r] gets the
- * walk's replicas of the ring range holding r (of the first token for r == minimum). */
-static int canonical(hmap *out, const tokenring_history *h, const htok *toks, size_t n,
-                     const tokenring_replication *repl, const int64_t *cut, size_t ncut,
-                     tokenring_error *err)
+/* The ring of a token map and the history node index of each of its nodes: built once
+ * per token map, shared by the canonical placements of every replication. */
+typedef struct {
+    tokenring_ring *ring;
+    uint32_t *map;
+} hring;
+
+static void hring_free(hring *r)
+{
+    tokenring_ring_free(r->ring);
+    tr_free(r->map);
+    memset(r, 0, sizeof *r);
+}
+
+static int hring_make(hring *out, const tokenring_history *h, const htok *toks, size_t n,
+                      tokenring_error *err)
 {
     memset(out, 0, sizeof *out);
-    tokenring_ring *ring = NULL;
-    tokenring_placement *p = NULL;
-    uint32_t *map = NULL;
-    int rc = ring_of(&ring, h, toks, n, err);
+    int rc = ring_of(&out->ring, h, toks, n, err);
+    if (rc == TOKENRING_OK && !(out->map = node_map(h, out->ring)))
+        rc = tr_hist_nomem(err);
     if (rc != TOKENRING_OK)
-        return rc;
-    rc = tokenring_placement_build(&p, ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, err);
-    if (rc == TOKENRING_OK && !(map = node_map(h, ring)))
-        rc = nomem(err);
+        hring_free(out);
+    return rc;
+}
+
+/* The canonical placement of replication repl on the ring R, at the ranges of the tokens
+ * cut (sorted, distinct, a superset of the ring's tokens): every range (l, r] gets the
+ * walk's replicas of the ring range holding r (of the first token for r == minimum), each
+ * marked transient as the walk marks it. The ranges come in order: appended. */
+static int canonical(hmap *out, const hring *R, const tokenring_replication *repl,
+                     const int64_t *cut, size_t ncut, tokenring_error *err)
+{
+    memset(out, 0, sizeof *out);
+    tokenring_placement *p = NULL;
+    int rc = tokenring_placement_build(&p, R->ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                       err);
+    if (rc == TOKENRING_OK && !(out->r = tr_calloc(ncut + 1, sizeof *out->r)))
+        rc = tr_hist_nomem(err);
+    out->cap = ncut + 1;
     for (size_t i = 0; rc == TOKENRING_OK && i <= ncut; i++) {
         int64_t left = i == 0 ? HMIN : cut[i - 1], right = i == ncut ? HMIN : cut[i];
         if (left == right)
             continue;
         tokenring_replicas rr;
         tokenring_placement_replicas(&rr, p, right == HMIN ? cut[0] : right);
-        hrange *hr = hmap_get(out, left, right);
-        if (!hr) {
-            rc = nomem(err);
+        hrange *hr = &out->r[out->n++];
+        hr->left = left;
+        hr->right = right;
+        hr->cap = rr.count ? rr.count : 1;
+        if (!(hr->eps = tr_malloc(hr->cap * sizeof *hr->eps))) {
+            rc = tr_hist_nomem(err);
             break;
         }
         for (uint32_t k = 0; k < rr.count; k++)
-            if (!hrange_push(hr, map[rr.nodes[k]])) {
-                rc = nomem(err);
-                break;
-            }
+            hr->eps[k] = R->map[rr.nodes[k]] |
+                         (rr.transient && rr.transient[k] ? HEP_TRANSIENT : 0);
+        hr->n = rr.count;
     }
-    tr_free(map);
     tokenring_placement_free(p);
-    tokenring_ring_free(ring);
     if (rc != TOKENRING_OK)
-        hmap_free(out);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ deltas */
-
-/* Java's HashMap bucket of a key hash for a table of cap buckets. */
-static uint32_t bucket(int32_t hash, size_t cap)
-{
-    uint32_t hv = (uint32_t)hash;
-    return (hv ^ (hv >> 16)) & (uint32_t)(cap - 1);
-}
-
-/* A java.util.HashMap of endpoints (node indices) filled by computeIfAbsent, as
- * ReplicaMultimap.Builder fills the maps of 6.0's deltas: each call first resizes the table
- * when the size has passed 0.75 of it (16 buckets at the first call, then doubled); a new
- * key goes to the HEAD of its bucket's chain; a key landing in a chain of 7 or more makes
- * the table double when it has fewer than 64 buckets (treeifyBin). A resize splits every
- * chain in two, keeping its order. Iteration: bucket by bucket, each chain in order. */
-typedef struct {
-    const tokenring_history *h;
-    uint32_t *head, *next; /* head[bucket], next[key]: chains (UINT32_MAX ends one) */
-    size_t cap, size, max;
-} jmap;
-
-static bool jmap_init(jmap *m, const tokenring_history *h)
-{
-    size_t max = 128;
-    while (max < 4 * h->nnodes)
-        max *= 2;
-    *m = (jmap){ h, tr_malloc(max * sizeof *m->head),
-                 tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *m->next), 0, 0, max };
-    return m->head && m->next;
-}
-
-static void jmap_free(jmap *m)
-{
-    tr_free(m->head);
-    tr_free(m->next);
-}
-
-static void jmap_resize(jmap *m)
-{
-    size_t old = m->cap, cap = old ? old * 2 : 16;
-    if (cap > m->max)
-        return; /* (cannot happen: the size stays below the keys' count) */
-    for (size_t b = old; b < cap; b++)
-        m->head[b] = UINT32_MAX;
-    if (!old)
-        for (size_t b = 0; b < cap; b++)
-            m->head[b] = UINT32_MAX;
-    for (size_t b = 0; b < old; b++) {
-        uint32_t lo = UINT32_MAX, lo_tail = UINT32_MAX, hi = UINT32_MAX, hi_tail = UINT32_MAX;
-        for (uint32_t k = m->head[b]; k != UINT32_MAX;) {
-            uint32_t nk = m->next[k];
-            bool up = bucket(m->h->nodes[k].jhash, cap) != b;
-            uint32_t *hd = up ? &hi : &lo, *tl = up ? &hi_tail : &lo_tail;
-            if (*tl == UINT32_MAX)
-                *hd = k;
-            else
-                m->next[*tl] = k;
-            *tl = k;
-            m->next[k] = UINT32_MAX;
-            k = nk;
-        }
-        m->head[b] = lo;
-        m->head[b + old] = hi;
-    }
-    m->cap = cap;
-}
-
-static void jmap_call(jmap *m, uint32_t key)
-{
-    if (m->cap == 0 || m->size > m->cap / 4 * 3)
-        jmap_resize(m);
-    uint32_t b = bucket(m->h->nodes[key].jhash, m->cap), chain = 0;
-    for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k], chain++)
-        if (k == key)
-            return;
-    m->next[key] = m->head[b];
-    m->head[b] = key;
-    m->size++;
-    if (chain >= 7 && m->cap < 64)
-        jmap_resize(m);
-}
-
-/* The keys in iteration order into out; their count. */
-static size_t jmap_keys(const jmap *m, uint32_t *out)
-{
-    size_t n = 0;
-    for (size_t b = 0; b < m->cap; b++)
-        for (uint32_t k = m->head[b]; k != UINT32_MAX; k = m->next[k])
-            out[n++] = k;
-    return n;
-}
-
-/* Applies the delta old -> new (replica granularity, ranges matched exactly) to P:
- * replicas of old missing from new are removed (a range left empty disappears), then
- * those of new missing from old are appended, endpoint after endpoint in Java's HashMap
- * order over every endpoint with an addition. */
-static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, const hmap *neu,
-                       bool merged, tokenring_error *err)
-{
-    /* removals */
-    for (size_t i = 0; i < old->n; i++) {
-        const hrange *o = &old->r[i];
-        const hrange *n = hmap_lookup(neu, o->left, o->right);
-        bool found;
-        size_t at = hmap_find(P, o->left, &found);
-        if (!found || P->r[at].right != o->right)
-            continue;
-        hrange *pr = &P->r[at];
-        for (uint32_t k = 0; k < o->n; k++) {
-            if (n && hrange_has(n, o->eps[k]))
-                continue;
-            for (uint32_t j = 0; j < pr->n; j++)
-                if (pr->eps[j] == o->eps[k]) {
-                    memmove(pr->eps + j, pr->eps + j + 1, (pr->n - j - 1) * sizeof *pr->eps);
-                    pr->n--;
-                    break;
-                }
-        }
-        if (pr->n == 0)
-            hmap_remove_at(P, at);
-    }
-    /* additions, endpoint after endpoint in the iteration order of the delta's map, a
-     * HashMap (jmap) filled by iterating another: the target placement's endpoints
-     * (ReplicaGroups.byEndpoint: along its ranges, each range's list in order; for a MID
-     * step the target is start and final combined: the old list, then the new one's
-     * others); one call per replica added. A MID step's delta, and a FINISH step's merge
-     * of ranges, pass through Delta.merge: one more map, two calls per replica. */
-    uint32_t *seq = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *seq);
-    uint32_t *keys = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *keys);
-    uint32_t *nadd = tr_calloc(h->nnodes ? h->nnodes : 1, sizeof *nadd);
-    jmap map = { 0 };
-    if (!seq || !keys || !nadd || !jmap_init(&map, h)) {
-        tr_free(seq);
-        tr_free(keys);
-        tr_free(nadd);
-        jmap_free(&map);
-        return nomem(err);
-    }
-    for (size_t i = 0; i < neu->n; i++) {
-        const hrange *n = &neu->r[i];
-        const hrange *o = hmap_lookup(old, n->left, n->right);
-        for (uint32_t k = 0; o && k < o->n; k++)
-            jmap_call(&map, o->eps[k]);
-        for (uint32_t k = 0; k < n->n; k++)
-            if (!o || !hrange_has(o, n->eps[k])) {
-                jmap_call(&map, n->eps[k]);
-                nadd[n->eps[k]]++;
-            }
-    }
-    for (int level = 0; level < (merged ? 2 : 1); level++) {
-        size_t nall = jmap_keys(&map, keys);
-        jmap_free(&map);
-        if (!jmap_init(&map, h)) {
-            tr_free(seq);
-            tr_free(keys);
-            tr_free(nadd);
-            jmap_free(&map);
-            return nomem(err);
-        }
-        for (size_t q = 0; q < nall; q++)
-            for (uint32_t c = 0; c < nadd[keys[q]] * (level ? 2u : 1u); c++)
-                jmap_call(&map, keys[q]);
-    }
-    size_t nkeys = jmap_keys(&map, keys);
-    jmap_free(&map);
-    tr_free(nadd);
-    /* an endpoint's rank in that order; each range appends its additions by rank */
-    for (size_t q = 0; q < nkeys; q++)
-        seq[keys[q]] = (uint32_t)q;
-    uint32_t longest = 0;
-    for (size_t i = 0; i < neu->n; i++)
-        longest = neu->r[i].n > longest ? neu->r[i].n : longest;
-    uint32_t *add = tr_malloc((longest ? longest : 1) * sizeof *add);
-    int rc = add ? TOKENRING_OK : nomem(err);
-    for (size_t i = 0; i < neu->n && rc == TOKENRING_OK; i++) {
-        const hrange *n = &neu->r[i];
-        const hrange *o = hmap_lookup(old, n->left, n->right);
-        uint32_t na = 0;
-        for (uint32_t k = 0; k < n->n; k++) {
-            uint32_t e = n->eps[k];
-            if (o && hrange_has(o, e))
-                continue;
-            uint32_t j = na++; /* insertion by rank */
-            while (j > 0 && seq[add[j - 1]] > seq[e]) {
-                add[j] = add[j - 1];
-                j--;
-            }
-            add[j] = e;
-        }
-        if (na == 0)
-            continue;
-        hrange *pr = hmap_get(P, n->left, n->right);
-        for (uint32_t j = 0; pr && j < na; j++)
-            if (!hrange_push(pr, add[j]))
-                pr = NULL;
-        if (!pr)
-            rc = nomem(err);
-    }
-    tr_free(add);
-    tr_free(seq);
-    tr_free(keys);
+        tr_hist_hmap_free(out);
     return rc;
 }
 
@@ -478,16 +172,22 @@ static void sort_owners(tokenring_history *h, const htok *toks, size_t n)
         return;
     for (size_t r = 0; r < h->nrepls; r++) {
         hmap *P = &h->repls[r].reads;
+        size_t at = 0; /* the ranges' end tokens increase: a walk over the token map */
         for (size_t i = 0; i < P->n; i++) {
             hrange *pr = &P->r[i];
-            htok key = { pr->right == HMIN ? toks[0].t : pr->right, 0 };
-            const htok *o = bsearch(&key, toks, n, sizeof *toks, cmp_htok);
-            if (!o)
+            int64_t key = pr->right == HMIN ? toks[0].t : pr->right;
+            if (pr->right == HMIN || (at > 0 && toks[at - 1].t >= key))
+                at = 0;
+            while (at < n && toks[at].t < key)
+                at++;
+            if (at == n || toks[at].t != key)
                 continue;
+            uint32_t owner = toks[at].node;
             for (uint32_t j = 1; j < pr->n; j++)
-                if (pr->eps[j] == o->node) {
+                if (HEP_NODE(pr->eps[j]) == owner) {
+                    uint32_t e = pr->eps[j];
                     memmove(pr->eps + 1, pr->eps, j * sizeof *pr->eps);
-                    pr->eps[0] = o->node;
+                    pr->eps[0] = e;
                     break;
                 }
         }
@@ -507,63 +207,37 @@ static int64_t *token_list(const htok *toks, size_t n)
 
 /* One phase for every placed replication: P += delta(canonical(fa at cut ca) ->
  * canonical(fb at cut cb)). */
-static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
-{
-    for (size_t i = 0; i < L->n; i++)
-        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
-            return TOKENRING_OK;
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? 2 * L->cap : 16;
-        hlock *l = tr_realloc(L->l, cap * sizeof *l);
-        if (!l)
-            return nomem(err);
-        L->l = l;
-        L->cap = cap;
-    }
-    L->l[L->n++] = (hlock){ repl, r->left, r->right };
-    return TOKENRING_OK;
-}
-
-/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
-static int collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
-                         tokenring_error *err)
-{
-    int rc = TOKENRING_OK;
-    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
-        const hmap *x = side ? b : a, *y = side ? a : b;
-        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
-            const hrange *o = hmap_lookup(y, x->r[i].left, x->r[i].right);
-            bool differs = false;
-            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
-                differs = !o || !hrange_has(o, x->r[i].eps[k]);
-            if (differs)
-                rc = lock_add(L, repl, &x->r[i], err);
-        }
-    }
-    return rc;
-}
-
 static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca, size_t nca,
                  const htok *fb, size_t nb, const htok *cb, size_t ncb, bool merged,
                  tokenring_error *err)
 {
     int64_t *cuta = token_list(ca, nca), *cutb = token_list(cb, ncb);
-    int rc = cuta && cutb ? TOKENRING_OK : nomem(err);
+    int rc = cuta && cutb ? TOKENRING_OK : tr_hist_nomem(err);
+    hring ra = { 0 }, rb = { 0 };
+    bool same = fa == fb && na == nb;
+    if (rc == TOKENRING_OK)
+        rc = hring_make(&ra, h, fa, na, err);
+    if (rc == TOKENRING_OK && !same)
+        rc = hring_make(&rb, h, fb, nb, err);
     for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
         hrepl *hr = &h->repls[r];
         if (!hr->placed)
             continue;
         hmap a, b;
-        rc = canonical(&a, h, fa, na, hr->repl, cuta, nca, err);
+        rc = canonical(&a, &ra, hr->repl, cuta, nca, err);
         if (rc != TOKENRING_OK)
             break;
-        rc = canonical(&b, h, fb, nb, hr->repl, cutb, ncb, err);
+        rc = canonical(&b, same ? &ra : &rb, hr->repl, cutb, ncb, err);
         if (rc == TOKENRING_OK)
-            rc = h->collect ? collect_locks(h->collect, r, &a, &b, err)
-                            : apply_delta(h, &hr->reads, &a, &b, merged, err);
-        hmap_free(&a);
-        hmap_free(&b);
+            rc = h->collect ? tr_hist_collect_locks(h->collect, r, &a, &b, err)
+                            : tr_hist_apply_delta(h, &hr->reads, &a, &b, merged, err);
+        tr_hist_hmap_free(&a);
+        tr_hist_hmap_free(&b);
+        if (rc == TOKENRING_OK)
+            rc = work_done(h, na > nb ? na : nb, err);
     }
+    hring_free(&ra);
+    hring_free(&rb);
     tr_free(cuta);
     tr_free(cutb);
     return rc;
@@ -602,14 +276,19 @@ static void set_map(tokenring_history *h, htok *next, size_t n)
 static int place_new(tokenring_history *h, tokenring_error *err)
 {
     int64_t *cut = token_list(h->toks, h->ntoks);
-    int rc = cut ? TOKENRING_OK : nomem(err);
+    int rc = cut ? TOKENRING_OK : tr_hist_nomem(err);
+    hring R = { 0 };
+    if (rc == TOKENRING_OK)
+        rc = hring_make(&R, h, h->toks, h->ntoks, err);
     for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
         if (h->repls[r].placed)
             continue;
-        rc = canonical(&h->repls[r].reads, h, h->toks, h->ntoks, h->repls[r].repl, cut,
-                       h->ntoks, err);
+        rc = canonical(&h->repls[r].reads, &R, h->repls[r].repl, cut, h->ntoks, err);
         h->repls[r].placed = rc == TOKENRING_OK;
+        if (rc == TOKENRING_OK)
+            rc = work_done(h, h->ntoks, err);
     }
+    hring_free(&R);
     tr_free(cut);
     if (rc == TOKENRING_OK)
         sort_owners(h, h->toks, h->ntoks);
@@ -622,7 +301,7 @@ static int step_join(tokenring_history *h, uint32_t node, const int64_t *t, size
     size_t na;
     htok *after = tokmap(h->toks, h->ntoks, UINT32_MAX, t, n, node, &na);
     if (!after)
-        return nomem(err);
+        return tr_hist_nomem(err);
     if (h->ntoks == 0) { /* the first node: every placement at once */
         set_map(h, after, na);
         return place_new(h, err);
@@ -651,7 +330,7 @@ static int step_leave(tokenring_history *h, uint32_t node, tokenring_error *err)
     size_t na;
     htok *after = tokmap(h->toks, h->ntoks, node, NULL, 0, node, &na);
     if (!after)
-        return nomem(err);
+        return tr_hist_nomem(err);
     const htok *cur = h->toks;
     size_t nc = h->ntoks;
     /* MID_LEAVE: reads move to the replicas without the leaving node (at the current
@@ -678,7 +357,7 @@ static int step_move(tokenring_history *h, uint32_t node, int64_t token, tokenri
     if (!with || !after) {
         tr_free(with);
         tr_free(after);
-        return nomem(err);
+        return tr_hist_nomem(err);
     }
     const htok *cur = h->toks;
     size_t nc = h->ntoks;
@@ -707,7 +386,7 @@ static int step_replace(tokenring_history *h, uint32_t old, uint32_t neu, tokenr
 {
     htok *after = tr_malloc((h->ntoks ? h->ntoks : 1) * sizeof *after);
     if (!after)
-        return nomem(err);
+        return tr_hist_nomem(err);
     for (size_t i = 0; i < h->ntoks; i++)
         after[i] = (htok){ h->toks[i].t, h->toks[i].node == old ? neu : h->toks[i].node };
     const htok *cur = h->toks;
@@ -726,13 +405,8 @@ static int step_replace(tokenring_history *h, uint32_t old, uint32_t neu, tokenr
 
 /* ------------------------------------------------------------------ parsing */
 
-typedef struct {
-    const char *p;
-    size_t n;
-} field;
-
 /* Splits a line into at most max blank-separated fields; returns their count. */
-static size_t fields(const char *s, size_t len, field *f, size_t max)
+size_t tr_hist_fields(const char *s, size_t len, field *f, size_t max)
 {
     size_t k = 0, i = 0;
     while (i < len) {
@@ -750,7 +424,7 @@ static size_t fields(const char *s, size_t len, field *f, size_t max)
     return k;
 }
 
-static bool is(const field *f, const char *word)
+bool tr_hist_is(const field *f, const char *word)
 {
     return f->n == strlen(word) && memcmp(f->p, word, f->n) == 0;
 }
@@ -815,6 +489,22 @@ static bool in_ring(const tokenring_history *h, uint32_t v)
     return false;
 }
 
+/* Whether a replication has transient replicas ('3/1', 'dc1': '3/1'). */
+static bool repl_transient(const tokenring_replication *r)
+{
+    bool t = r->transient > 0;
+    for (size_t k = 0; k < r->dc_count; k++)
+        t |= r->dcs[k].transient > 0;
+    return t;
+}
+
+/* 6.0-alpha2 builds every keyspace's strategy on every node, and ReplicationFactor.validate
+ * refuses transient replicas on a node whose num_tokens is not 1: a transient keyspace and
+ * a node of several tokens cannot be in one cluster. */
+#define TRANSIENT_VNODES "Cassandra 6.0 refuses transient replicas with several tokens a " \
+                         "node (ReplicationFactor.validate: \"Transient nodes are not allowed " \
+                         "with multiple tokens\"; num_tokens must be 1)"
+
 /* Tokens "T[,T...]" of field f into *out (allocated); column of a bad one in *bad. */
 static int parse_tokens(const field *f, int64_t **out, size_t *n, size_t *bad)
 {
@@ -863,7 +553,7 @@ static void history_destroy(tokenring_history *h)
     for (size_t r = 0; r < h->nrepls; r++) {
         tokenring_replication_free(h->repls[r].repl);
         tr_free(h->repls[r].key);
-        hmap_free(&h->repls[r].reads);
+        tr_hist_hmap_free(&h->repls[r].reads);
     }
     tr_free(h->repls);
     tr_free(h->toks);
@@ -871,7 +561,7 @@ static void history_destroy(tokenring_history *h)
     tr_free(h);
 }
 
-static char *repl_key(const tokenring_replication *r)
+char *tr_hist_repl_key(const tokenring_replication *r)
 {
     size_t len = 0;
     tokenring_replication_format(NULL, 0, &len, r);
@@ -886,7 +576,7 @@ static char *repl_key(const tokenring_replication *r)
 /* Adds a replication (taking r) unless an equal one is there (then frees r). */
 static int add_repl(tokenring_history *h, tokenring_replication *r)
 {
-    char *key = repl_key(r);
+    char *key = tr_hist_repl_key(r);
     if (!key) {
         tokenring_replication_free(r);
         return TOKENRING_E_NOMEM;
@@ -929,7 +619,7 @@ static int register_node(tokenring_history *h, const field *f, uint32_t line,
         size_t cap = h->capn ? h->capn * 2 : 16;
         hnode *n = tr_reallocarray(h->nodes, cap, sizeof *n);
         if (!n)
-            return nomem(err);
+            return tr_hist_nomem(err);
         h->nodes = n;
         h->capn = cap;
     }
@@ -938,14 +628,14 @@ static int register_node(tokenring_history *h, const field *f, uint32_t line,
         tr_free(nd.name);
         tr_free(nd.dc);
         tr_free(nd.rack);
-        return nomem(err);
+        return tr_hist_nomem(err);
     }
     h->nodes[h->nnodes++] = nd;
     return TOKENRING_OK;
 }
 
 /* One step (a line of fields f[0..nf)); line for messages. */
-static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
+int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
                     tokenring_error *err)
 {
 #define COL(k) ((uint32_t)(f[k].p - f[0].p) + 1)
@@ -963,7 +653,7 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         { "replace", 3, "replace OLD_ADDRESS NEW_ADDRESS" },
     };
     size_t s = 0;
-    while (s < sizeof steps / sizeof steps[0] && !is(&f[0], steps[s].verb))
+    while (s < sizeof steps / sizeof steps[0] && !tr_hist_is(&f[0], steps[s].verb))
         s++;
     if (s == sizeof steps / sizeof steps[0])
         return tr_fail_at(err, TOKENRING_E_PARSE, line, 1,
@@ -981,9 +671,19 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         if (rc != TOKENRING_OK)
             return tr_fail_at(err, rc, line, COL(2), "keyspace %.*s: %s", (int)f[1].n,
                               f[1].p, e2.message);
+        if (repl_transient(r))
+            for (size_t i = 0; i + 1 < h->ntoks; i++)
+                for (size_t j = i + 1; j < h->ntoks; j++)
+                    if (h->toks[j].node == h->toks[i].node) {
+                        tokenring_replication_free(r);
+                        return tr_fail_at(err, TOKENRING_E_UNSUPPORTED, line, COL(2),
+                                          "keyspace %.*s: node %s has several tokens: "
+                                          TRANSIENT_VNODES, (int)f[1].n, f[1].p,
+                                          h->nodes[h->toks[i].node].name);
+                    }
         rc = add_repl(h, r);
         if (rc != TOKENRING_OK)
-            return nomem(err);
+            return tr_hist_nomem(err);
         return h->ntoks ? place_new(h, err) : TOKENRING_OK;
     }
     uint32_t v, w = 0;
@@ -1019,7 +719,7 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
     size_t nt = 0, bad = 0;
     int rc = parse_tokens(&f[2], &t, &nt, &bad);
     if (rc == TOKENRING_E_NOMEM)
-        return nomem(err);
+        return tr_hist_nomem(err);
     if (rc != TOKENRING_OK)
         return tr_fail_at(err, rc, line, COL(2) + (uint32_t)bad,
                           "bad token (a Murmur3 token above the minimum %lld)",
@@ -1027,6 +727,12 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
     if (s == 5 && nt != 1)
         rc = tr_fail_at(err, TOKENRING_E_PARSE, line, COL(2), "move takes one token, not %zu",
                         nt);
+    for (size_t r = 0; rc == TOKENRING_OK && nt > 1 && r < h->nrepls; r++)
+        if (repl_transient(h->repls[r].repl))
+            rc = tr_fail_at(err, TOKENRING_E_UNSUPPORTED, line, COL(2),
+                            "node %.*s joins with %zu tokens, and a keyspace has transient "
+                            "replicas (%s): " TRANSIENT_VNODES,
+                            (int)f[1].n, f[1].p, nt, h->repls[r].key);
     for (size_t i = 0; rc == TOKENRING_OK && i < nt; i++) {
         htok key = { t[i], 0 };
         bool dup = false;
@@ -1043,17 +749,67 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
 #undef COL
 }
 
-TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
-                                           size_t len, tokenring_error *err)
+/* The replay's work, an upper bound read from the text before it starts: per step, its
+ * phases times the replications known then (3 system ones and every keyspace line) times
+ * the ring's tokens (every token a join names, never fewer after a leave). */
+static uint64_t replay_estimate(const char *text, size_t len)
 {
+    uint64_t work = len, toks = 0, repls = 3;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        field f[3];
+        size_t nf = tr_hist_fields(text + i, e - i, f, 3);
+        uint64_t phases = 0;
+        if (nf == 0 || f[0].p[0] == '#') {
+        } else if (tr_hist_is(&f[0], "keyspace")) {
+            repls++;
+            phases = toks ? 1 : 0;
+        } else if ((tr_hist_is(&f[0], "join") || tr_hist_is(&f[0], "unsafe_join")) && nf >= 3) {
+            uint64_t n = 1;
+            for (size_t k = 0; k < f[2].n; k++)
+                n += f[2].p[k] == ',';
+            phases = toks ? 2 : 1;
+            toks += n;
+        } else if (tr_hist_is(&f[0], "move")) {
+            toks++;
+            phases = 3;
+        } else if (tr_hist_is(&f[0], "leave")) {
+            phases = 2;
+        } else if (tr_hist_is(&f[0], "replace")) {
+            phases = 1;
+        }
+        work = tr_work_add(work, tr_work_mul(tr_work_mul(phases, repls),
+                                             tr_work_mul(toks, HIST_UNITS_PER_TOKEN)));
+        i = e + 1;
+    }
+    return work;
+}
+
+TOKENRING_API int tokenring_history_replay_limited(tokenring_history **out, const char *text,
+                                                   size_t len, tokenring_limits *limits,
+                                                   tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
     if (out == NULL || (text == NULL && len > 0))
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !out ? "out" : "text");
+    uint64_t estimate = replay_estimate(text, len);
+    int rc = tr_budget_check(limits, estimate, "replaying the history", err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_progress pg = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0,
+                       estimate, 0 };
+    rc = tr_progress_report(&pg, "replaying the history", err);
+    if (rc != TOKENRING_OK)
+        return rc;
     tokenring_history *h = tr_calloc(1, sizeof *h);
     if (!h)
-        return nomem(err);
+        return tr_hist_nomem(err);
+    h->progress = pg.fn ? &pg : NULL;
     /* 6.0's distributed system keyspaces: system_auth, system_traces, system_distributed */
     static const char *const sys[] = { "1", "2", "3" };
-    int rc = TOKENRING_OK;
     for (size_t i = 0; rc == TOKENRING_OK && i < 3; i++) {
         tokenring_replication *r = NULL;
         rc = tokenring_replication_parse(&r, sys[i], 1, NULL);
@@ -1061,7 +817,7 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
             rc = add_repl(h, r);
     }
     if (rc != TOKENRING_OK)
-        rc = nomem(err);
+        rc = tr_hist_nomem(err);
     uint32_t line = 0;
     for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
         size_t e = i;
@@ -1069,19 +825,30 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
             e++;
         line++;
         field f[5];
-        size_t nf = fields(text + i, e - i, f, 5);
+        size_t nf = tr_hist_fields(text + i, e - i, f, 5);
         if (nf > 0 && f[0].p[0] != '#')
-            rc = run_step(h, f, nf, line, err);
+            rc = tr_hist_run_step(h, f, nf, line, err);
         i = e + 1;
     }
     if (rc == TOKENRING_OK && h->ntoks)
         rc = ring_of(&h->ring, h, h->toks, h->ntoks, err);
+    if (rc == TOKENRING_OK && pg.fn) {
+        pg.done = pg.total = estimate > pg.done ? estimate : pg.done;
+        rc = tr_progress_report(&pg, "replaying the history", err);
+    }
+    h->progress = NULL;
     if (rc != TOKENRING_OK) {
         history_destroy(h);
         return rc;
     }
     *out = h;
     return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
+                                           size_t len, tokenring_error *err)
+{
+    return tokenring_history_replay_limited(out, text, len, NULL, err);
 }
 
 TOKENRING_API void tokenring_history_free(tokenring_history *history)
@@ -1105,9 +872,9 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     const tokenring_history *h = history;
     if (!h->ring)
         return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
-    char *key = repl_key(replication);
+    char *key = tr_hist_repl_key(replication);
     if (!key)
-        return nomem(err);
+        return tr_hist_nomem(err);
     const hmap *P = NULL;
     for (size_t r = 0; r < h->nrepls && !P; r++)
         if (strcmp(h->repls[r].key, key) == 0)
@@ -1117,8 +884,11 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
     int rc = TOKENRING_OK;
     if (!P) { /* as a CREATE KEYSPACE would place it now: canonical, owners first */
         int64_t *cut = token_list(h->toks, h->ntoks);
-        rc = cut ? canonical(&fresh, h, h->toks, h->ntoks, replication, cut, h->ntoks, err)
-                 : nomem(err);
+        hring R = { 0 };
+        rc = cut ? hring_make(&R, h, h->toks, h->ntoks, err) : tr_hist_nomem(err);
+        if (rc == TOKENRING_OK)
+            rc = canonical(&fresh, &R, replication, cut, h->ntoks, err);
+        hring_free(&R);
         tr_free(cut);
         if (rc != TOKENRING_OK)
             return rc;
@@ -1136,183 +906,47 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
         total += P->r[k].n; /* every list once: the ring's ranges and (t_{n-1}, min] */
     uint32_t *off = tr_calloc(n + 1, sizeof *off);
     uint32_t *nodes = tr_malloc((total ? total : 1) * sizeof *nodes);
+    uint8_t *flags = tr_calloc(total ? total : 1, 1);
     uint32_t *to_ring = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *to_ring);
-    if (!off || !nodes || !to_ring)
-        rc = nomem(err);
+    if (!off || !nodes || !flags || !to_ring)
+        rc = tr_hist_nomem(err);
     if (rc == TOKENRING_OK) {
         for (size_t v = 0; v < h->nnodes; v++) {
             uint32_t idx = UINT32_MAX;
             tokenring_ring_find_node(&idx, h->ring, h->nodes[v].name);
             to_ring[v] = idx;
         }
-        size_t at = 0;
+        size_t at = 0, pc = 0;
+        bool transient = false;
         for (size_t i = 0; i < n; i++) {
             int64_t left = i == 0 ? HMIN : h->toks[i - 1].t;
-            const hrange *pr = hmap_lookup(P, left, h->toks[i].t);
+            const hrange *pr = tr_hist_seek(P, &pc, left, h->toks[i].t);
             off[i] = (uint32_t)at;
-            for (uint32_t k = 0; pr && k < pr->n; k++)
-                nodes[at++] = to_ring[pr->eps[k]];
+            for (uint32_t k = 0; pr && k < pr->n; k++) {
+                transient |= (flags[at] = (pr->eps[k] & HEP_TRANSIENT) != 0);
+                nodes[at++] = to_ring[HEP_NODE(pr->eps[k])];
+            }
         }
         off[n] = (uint32_t)at;
         /* (t_{n-1}, min]: 6.0 keeps it apart from (min, t_0], possibly in another order */
-        const hrange *up = hmap_lookup(P, h->toks[n - 1].t, HMIN);
+        const hrange *up = tr_hist_hmap_lookup(P, h->toks[n - 1].t, HMIN);
         uint32_t *upper = nodes + at;
+        uint8_t *upper_flags = flags + at;
         uint32_t nup = 0;
-        for (uint32_t k = 0; up && k < up->n; k++)
-            upper[nup++] = to_ring[up->eps[k]];
-        rc = tokenring_placement_from_lists(out, h->ring, replication, off, nodes, upper, nup,
-                                            TOKENRING_ORDER_HISTORY, err);
+        for (uint32_t k = 0; up && k < up->n; k++) {
+            transient |= (upper_flags[nup] = (up->eps[k] & HEP_TRANSIENT) != 0);
+            upper[nup++] = to_ring[HEP_NODE(up->eps[k])];
+        }
+        rc = tr_placement_from_rows(out, h->ring, replication, off, nodes, upper, nup,
+                                    transient ? flags : NULL, transient ? upper_flags : NULL,
+                                    TOKENRING_ORDER_HISTORY, err);
+        if (rc == TOKENRING_E_NOMEM)
+            rc = tr_hist_nomem(err);
     }
     tr_free(off);
     tr_free(nodes);
+    tr_free(flags);
     tr_free(to_ring);
-    hmap_free(&fresh);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ locks */
-
-/* The locks of one planned operation (a step line), on the history as it is. */
-static int plan_locks(const tokenring_history *history, const char *line, size_t len,
-                      uint32_t lineno, struct hlocks *L, tokenring_error *err)
-{
-    field f[5];
-    size_t nf = fields(line, len, f, 5);
-    if (nf == 0 || f[0].p[0] == '#')
-        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
-                          "expected an operation: join, leave, move or replace");
-    if (!is(&f[0], "join") && !is(&f[0], "leave") && !is(&f[0], "move") &&
-        !is(&f[0], "replace"))
-        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
-                          "'%.*s' is not an operation that locks ranges (join, leave, move, "
-                          "replace; register nodes and create keyspaces in the history)",
-                          (int)f[0].n, f[0].p);
-    if (!history->ring)
-        return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
-    tokenring_history tmp = *history; /* read only: collect mode applies nothing */
-    tmp.collect = L;
-    return run_step(&tmp, f, nf, lineno, err);
-}
-
-/* Range.intersects for ranges cut at the minimum token (right == HMIN: to the end), and
- * LockedRanges' rule: two ranges both at the minimum token always meet. */
-static bool locks_meet(const hlock *a, const hlock *b)
-{
-    if (a->repl != b->repl)
-        return false;
-    if ((a->left == HMIN || a->right == HMIN) && (b->left == HMIN || b->right == HMIN))
-        return true;
-    int64_t lo = a->left > b->left ? a->left : b->left;
-    /* not both at the minimum: at most one runs to the end of the ring */
-    bool a_end = a->right == HMIN, b_end = b->right == HMIN;
-    int64_t hi = a_end ? b->right : b_end ? a->right : (a->right < b->right ? a->right : b->right);
-    return lo < hi;
-}
-
-TOKENRING_API int tokenring_history_locked_ranges(int64_t *ranges_out, size_t cap,
-                                                  size_t *count_out,
-                                                  const tokenring_history *history,
-                                                  const tokenring_replication *replication,
-                                                  const char *operation, size_t len,
-                                                  tokenring_error *err)
-{
-    if (count_out == NULL || history == NULL || replication == NULL ||
-        (operation == NULL && len > 0) || (ranges_out == NULL && cap > 0))
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
-                       !count_out ? "count_out" : !history ? "history" : !replication
-                                                                 ? "replication"
-                                                                 : !ranges_out ? "ranges_out"
-                                                                               : "operation");
-    char *key = repl_key(replication);
-    if (!key)
-        return nomem(err);
-    size_t repl = SIZE_MAX;
-    for (size_t r = 0; r < history->nrepls && repl == SIZE_MAX; r++)
-        if (strcmp(history->repls[r].key, key) == 0)
-            repl = r;
-    tr_free(key);
-    if (repl == SIZE_MAX)
-        return tr_fail(err, TOKENRING_E_NOTFOUND, "no keyspace of the history has this "
-                                                  "replication (6.0 locks ranges per "
-                                                  "replication of its keyspaces)");
-    struct hlocks L = { 0 };
-    int rc = plan_locks(history, operation, len, 1, &L, err);
-    size_t n = 0;
-    for (size_t i = 0; rc == TOKENRING_OK && i < L.n; i++)
-        if (L.l[i].repl == repl) {
-            if (n < cap) {
-                ranges_out[2 * n] = L.l[i].left;
-                ranges_out[2 * n + 1] = L.l[i].right;
-            }
-            n++;
-        }
-    tr_free(L.l);
-    if (rc != TOKENRING_OK)
-        return rc;
-    *count_out = n;
-    if (n > cap)
-        return tr_fail(err, TOKENRING_E_BUFSIZE, "%zu ranges, room for %zu", n, cap);
-    return TOKENRING_OK;
-}
-
-TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t cap,
-                                               size_t *count_out,
-                                               const tokenring_history *history,
-                                               const char *operations, size_t len,
-                                               tokenring_error *err)
-{
-    if (count_out == NULL || history == NULL || (operations == NULL && len > 0) ||
-        (conflicts_out == NULL && cap > 0))
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
-                       !count_out ? "count_out" : !history ? "history" : !operations
-                                                                 ? "operations"
-                                                                 : "conflicts_out");
-    struct hlocks *ops = NULL;
-    size_t nops = 0, capops = 0;
-    int rc = TOKENRING_OK;
-    uint32_t line = 0;
-    for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
-        size_t e = i;
-        while (e < len && operations[e] != '\n')
-            e++;
-        line++;
-        field f[1];
-        if (fields(operations + i, e - i, f, 1) && f[0].p[0] != '#') {
-            if (nops == capops) {
-                size_t c = capops ? 2 * capops : 8;
-                struct hlocks *o = tr_realloc(ops, c * sizeof *o);
-                if (!o) {
-                    rc = nomem(err);
-                    break;
-                }
-                memset(o + capops, 0, (c - capops) * sizeof *o);
-                ops = o;
-                capops = c;
-            }
-            rc = plan_locks(history, operations + i, e - i, line, &ops[nops++], err);
-        }
-        i = e + 1;
-    }
-    if (rc == TOKENRING_OK) {
-        *count_out = nops;
-        for (size_t i = 0; i < nops && i < cap; i++) {
-            conflicts_out[i] = UINT32_MAX;
-            /* prepared in order: one refused holds no locks */
-            for (size_t j = 0; j < i && conflicts_out[i] == UINT32_MAX; j++)
-                for (size_t a = 0; conflicts_out[j] == UINT32_MAX && a < ops[i].n &&
-                                   conflicts_out[i] == UINT32_MAX;
-                     a++)
-                    for (size_t b = 0; b < ops[j].n; b++)
-                        if (locks_meet(&ops[i].l[a], &ops[j].l[b])) {
-                            conflicts_out[i] = (uint32_t)j;
-                            break;
-                        }
-        }
-        if (nops > cap)
-            rc = tr_fail(err, TOKENRING_E_BUFSIZE, "%zu operations, room for %zu", nops, cap);
-    }
-    for (size_t i = 0; i < nops; i++)
-        tr_free(ops[i].l);
-    tr_free(ops);
+    tr_hist_hmap_free(&fresh);
     return rc;
 }

@@ -932,7 +932,8 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
 int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
                            const tokenring_replication *replication, const uint32_t *offsets,
                            const uint32_t *nodes, const uint32_t *upper, uint32_t upper_count,
-                           uint8_t order, tokenring_error *err)
+                           const uint8_t *flags, const uint8_t *upper_flags, uint8_t order,
+                           tokenring_error *err)
 {
     const size_t n = ring->token_count;
     size_t stride = upper ? upper_count : 0;
@@ -946,9 +947,10 @@ int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring
     size_t rows = n + (upper != NULL);
     bool ok = p && rowbuf_init(&rb, rows, stride);
     for (size_t i = 0; ok && i < n; i++)
-        ok = rowbuf_put(&rb, nodes + offsets[i], NULL, offsets[i + 1] - offsets[i]);
+        ok = rowbuf_put(&rb, nodes + offsets[i], flags ? flags + offsets[i] : NULL,
+                        offsets[i + 1] - offsets[i]);
     if (ok && upper)
-        ok = rowbuf_put(&rb, upper, NULL, upper_count);
+        ok = rowbuf_put(&rb, upper, upper_flags, upper_count);
     ok = ok && finish(p, &rb);
     if (ok && upper) {
         p->wrap_set = tr_range_set(p, (uint32_t)n);

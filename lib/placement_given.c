@@ -89,7 +89,7 @@ TOKENRING_API int tokenring_placement_from_lists(tokenring_placement **out,
     if (rc != TOKENRING_OK)
         return rc;
     return tr_placement_from_rows(out, ring, replication, offsets, nodes, upper,
-                                  (uint32_t)upper_count, (uint8_t)order, err);
+                                  (uint32_t)upper_count, NULL, NULL, (uint8_t)order, err);
 }
 
 TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement)

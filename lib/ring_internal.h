@@ -336,12 +336,14 @@ static inline uint32_t tr_popcount64_swar(uint64_t x)
 
 /* A placement of ring whose range i has the replicas nodes[offsets[i] .. offsets[i + 1])
  * (already checked: indices below the node count, no repeats), ordered by rule `order`
- * (TOKENRING_ORDER_*); replication is copied. TOKENRING_OK or TOKENRING_E_NOMEM
- * (placement.c). */
+ * (TOKENRING_ORDER_*); replication is copied. flags (parallel to nodes) and upper_flags
+ * (to upper) mark transient replicas, or are NULL when none is. TOKENRING_OK or
+ * TOKENRING_E_NOMEM (placement.c). */
 TR_HIDDEN int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
                            const tokenring_replication *replication, const uint32_t *offsets,
                            const uint32_t *nodes, const uint32_t *upper, uint32_t upper_count,
-                           uint8_t order, tokenring_error *err);
+                           const uint8_t *flags, const uint8_t *upper_flags, uint8_t order,
+                           tokenring_error *err);
 
 /* Set bits of x: the POPCNT instruction when the placement was built on a processor that
  * has it (hw_popcnt, from tr_cpu_features()), else the SWAR form. */

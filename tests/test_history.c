@@ -20,7 +20,8 @@
 
 static const char *const SCENARIOS[] = { "simple_1dc_vnodes", "nts_2dc_3racks_vnodes",
                                          "nts_3dc_single_token", "live_stage",
-                                         "bucket_collisions_3dc" };
+                                         "bucket_collisions_3dc", "transient_single_token",
+                                         "transient_bucket_collisions" };
 
 /* The replication of keyspace `name` in the script (system keyspaces: 6.0's). */
 static tokenring_replication *keyspace_repl(const char *script, const char *name)
@@ -84,7 +85,8 @@ static int check_place(const tokenring_history *h, const char *script, char *lin
     for (uint32_t k = 0; k < rr.count; k++) {
         tokenring_node_info info;
         assert_int_equal(tokenring_ring_node(&info, ring, rr.nodes[k]), TOKENRING_OK);
-        len += (size_t)snprintf(got + len, sizeof got - len, "%s%s", k ? "," : "", info.name);
+        len += (size_t)snprintf(got + len, sizeof got - len, "%s%s%s", k ? "," : "", info.name,
+                                rr.transient && rr.transient[k] ? "/t" : "");
     }
     if (strcmp(got, eps ? eps : "") != 0)
         fail_msg("%s: %s (%lld, %lld]: library %s, Cassandra %s", step, kss, start, end, got,
@@ -406,11 +408,10 @@ static void locks(void **state)
 
 /* The vectors of 6.0-alpha2's own Prepare* transformations (tests/data/cassandra6/
  * concurrent.vectors): every operation accepted or refused as 6.0 did. */
-static void concurrent_vectors(void **state)
+static void concurrent_file(const char *path, size_t min_cases)
 {
-    (void)state;
     size_t len;
-    char *text = slurp("cassandra6/concurrent.vectors", &len);
+    char *text = slurp(path, &len);
     size_t cases = 0, ops_total = 0, agree = 0;
     char *p = text;
     while ((p = strstr(p, "reset ")) != NULL) {
@@ -464,11 +465,194 @@ static void concurrent_vectors(void **state)
         free(ops);
         p += blen;
     }
-    print_message("concurrent vectors: %zu clusters, %zu of %zu operations as 6.0\n", cases,
-                  agree, ops_total);
-    assert_true(cases >= 50);
+    print_message("%s: %zu clusters, %zu of %zu operations as 6.0\n", path, cases, agree,
+                  ops_total);
+    assert_true(cases >= min_cases);
     assert_int_equal(agree, ops_total);
     free(text);
+}
+
+static void concurrent_vectors(void **state)
+{
+    (void)state;
+    concurrent_file("cassandra6/concurrent.vectors", 50);
+    /* transient replicas: a replica turning transient or full locks its range too */
+    concurrent_file("cassandra6/concurrent_transient.vectors", 30);
+}
+
+/* Transient replicas: 6.0 places them (flags in the history's placement) with one token a
+ * node, and refuses them with several (ReplicationFactor.validate). */
+static void transient(void **state)
+{
+    (void)state;
+    static const char reg[] = "register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\n"
+                              "register 10.0.0.3 dc1 r1\nregister 10.0.0.4 dc1 r1\n";
+    char buf[1024];
+    /* a node of several tokens, then a transient keyspace: refused at the keyspace */
+    snprintf(buf, sizeof buf, "%sunsafe_join 10.0.0.1 5,50\nkeyspace t 3/1\n", reg);
+    expect_error(buf, TOKENRING_E_UNSUPPORTED, "Transient nodes are not allowed with multiple");
+    tokenring_history *h = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_history_replay(&h, buf, strlen(buf), &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(err.line, 6);
+    assert_int_equal(err.column, 12);
+    assert_non_null(strstr(err.message, "keyspace t: node 10.0.0.1 has several tokens"));
+    /* a transient keyspace (NetworkTopologyStrategy too), then a node of several tokens */
+    snprintf(buf, sizeof buf, "keyspace t dc1=3/1\n%sunsafe_join 10.0.0.1 5\n"
+                              "join 10.0.0.2 7,9\n", reg);
+    expect_error(buf, TOKENRING_E_UNSUPPORTED, "joins with 2 tokens, and a keyspace has "
+                                               "transient replicas");
+    /* with one token a node: placed, the walk's last replica transient, then the history's */
+    snprintf(buf, sizeof buf, "%sunsafe_join 10.0.0.1 -100\nunsafe_join 10.0.0.2 0\n"
+                              "unsafe_join 10.0.0.3 100\nkeyspace t 3/1\n"
+                              "join 10.0.0.4 50\n", reg);
+    assert_int_equal(tokenring_history_replay(&h, buf, strlen(buf), &err), TOKENRING_OK);
+    tokenring_replication *r = NULL, *full = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, "3/1", 3, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_parse(&full, "3", 1, NULL), TOKENRING_OK);
+    tokenring_placement *p = NULL, *pf = NULL;
+    assert_int_equal(tokenring_history_placement(&p, h, r, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_history_placement(&pf, h, full, &err), TOKENRING_OK);
+    size_t transients = 0;
+    for (uint32_t i = 0; i < 4; i++) {
+        tokenring_replicas a, b;
+        assert_int_equal(tokenring_placement_range_replicas(&a, p, i), TOKENRING_OK);
+        assert_int_equal(tokenring_placement_range_replicas(&b, pf, i), TOKENRING_OK);
+        assert_int_equal(a.count, 3);
+        assert_non_null(a.transient);
+        assert_null(b.transient);
+        for (uint32_t k = 0; k < a.count; k++)
+            transients += a.transient[k];
+    }
+    assert_int_equal(transients, 4); /* one transient replica a range */
+    /* (-100, 0] after the join of 10.0.0.4 at 50 (6.0-alpha2's own classes on this
+     * history): 10.0.0.2, 10.0.0.3/t, 10.0.0.4. 10.0.0.3 turned transient (a removal and
+     * an appended addition), 10.0.0.4 joined full and was appended; the walk's order is
+     * 10.0.0.2, 10.0.0.4, 10.0.0.3/t */
+    tokenring_replicas rr;
+    assert_int_equal(tokenring_placement_replicas(&rr, p, -50), TOKENRING_OK);
+    const tokenring_ring *ring = tokenring_history_ring(h);
+    static const char *const want[] = { "10.0.0.2", "10.0.0.3", "10.0.0.4" };
+    static const uint8_t want_t[] = { 0, 1, 0 };
+    assert_int_equal(rr.count, 3);
+    for (uint32_t k = 0; k < 3; k++) {
+        tokenring_node_info info;
+        assert_int_equal(tokenring_ring_node(&info, ring, rr.nodes[k]), TOKENRING_OK);
+        assert_string_equal(info.name, want[k]);
+        assert_int_equal(rr.transient[k], want_t[k]);
+    }
+    tokenring_placement_free(p);
+    tokenring_placement_free(pf);
+    tokenring_replication_free(r);
+    tokenring_replication_free(full);
+    tokenring_history_free(h);
+}
+
+typedef struct {
+    uint64_t calls, last_done, last_total, stop_at;
+    bool monotonic;
+} prog;
+
+static int on_progress(void *user, uint64_t done, uint64_t total)
+{
+    prog *pg = user;
+    pg->monotonic &= done >= pg->last_done && total >= done;
+    pg->last_done = done;
+    pg->last_total = total;
+    return ++pg->calls == pg->stop_at;
+}
+
+/* tokenring_history_replay_limited: the estimate, the budget, progress and cancel. */
+static void limited(void **state)
+{
+    (void)state;
+    size_t len;
+    char *script = slurp("cassandra6/nts_2dc_3racks_vnodes.script", &len);
+    tokenring_history *h = NULL, *keep = (tokenring_history *)1;
+    tokenring_error err;
+    tokenring_limits lim;
+    /* above a small budget: refused before it starts, with the estimate */
+    memset(&lim, 0, sizeof lim);
+    lim.budget = 1000;
+    assert_int_equal(tokenring_history_replay_limited(&keep, script, len, &lim, &err),
+                     TOKENRING_E_BUDGET);
+    assert_ptr_equal(keep, (tokenring_history *)1);
+    assert_true(lim.estimate > 1000);
+    assert_non_null(strstr(err.message, "replaying the history: estimated"));
+    uint64_t estimate = lim.estimate;
+    /* progress: from 0 to the estimate, never backwards; the same history as without */
+    prog pg = { 0, 0, 0, 0, true };
+    memset(&lim, 0, sizeof lim);
+    lim.progress = on_progress;
+    lim.user = &pg;
+    assert_int_equal(tokenring_history_replay_limited(&h, script, len, &lim, &err),
+                     TOKENRING_OK);
+    assert_int_equal(lim.estimate, estimate);
+    assert_true(pg.calls > 20);
+    assert_true(pg.monotonic);
+    assert_int_equal(pg.last_done, estimate);
+    assert_int_equal(pg.last_total, estimate);
+    tokenring_history *plain = NULL;
+    assert_int_equal(tokenring_history_replay(&plain, script, len, NULL), TOKENRING_OK);
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=3,dc2=2", 11, NULL), TOKENRING_OK);
+    tokenring_placement *a = NULL, *b = NULL;
+    assert_int_equal(tokenring_history_placement(&a, h, r, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_history_placement(&b, plain, r, NULL), TOKENRING_OK);
+    size_t nt = 0;
+    tokenring_ring_tokens(tokenring_history_ring(h), &nt);
+    assert_true(nt > 40);
+    for (uint32_t i = 0; i < nt; i++) {
+        tokenring_replicas x, y;
+        tokenring_placement_range_replicas(&x, a, i);
+        tokenring_placement_range_replicas(&y, b, i);
+        assert_int_equal(x.count, y.count);
+        assert_memory_equal(x.nodes, y.nodes, x.count * sizeof *x.nodes);
+    }
+    tokenring_placement_free(a);
+    tokenring_placement_free(b);
+    tokenring_replication_free(r);
+    tokenring_history_free(plain);
+    tokenring_history_free(h);
+    /* cancelled at the start, and in the middle: nothing made */
+    for (uint64_t stop = 1; stop <= 9; stop += 8) {
+        prog c = { 0, 0, 0, stop, true };
+        lim.user = &c;
+        keep = (tokenring_history *)1;
+        assert_int_equal(tokenring_history_replay_limited(&keep, script, len, &lim, &err),
+                         TOKENRING_E_CANCELLED);
+        assert_ptr_equal(keep, (tokenring_history *)1);
+        assert_int_equal(c.calls, stop);
+        assert_non_null(strstr(err.message, "replaying the history cancelled"));
+    }
+    /* unlimited, NULL arguments */
+    memset(&lim, 0, sizeof lim);
+    lim.budget = TOKENRING_BUDGET_UNLIMITED;
+    assert_int_equal(tokenring_history_replay_limited(&h, script, len, &lim, NULL), TOKENRING_OK);
+    tokenring_history_free(h);
+    lim.estimate = 7;
+    assert_int_equal(tokenring_history_replay_limited(NULL, script, len, &lim, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(lim.estimate, 0);
+    assert_int_equal(tokenring_history_replay_limited(&h, NULL, 1, &lim, &err),
+                     TOKENRING_E_INVAL);
+    free(script);
+    /* the plain call applies the default budget: 4,000 joins of one token each (the
+     * estimate reads the text; nothing is replayed) */
+    static const char line[] = "join 10.0.0.1 1\n";
+    size_t n = 4000, ll = sizeof line - 1;
+    char *big = malloc(n * ll + 64);
+    assert_non_null(big);
+    for (size_t i = 0; i < n; i++)
+        memcpy(big + i * ll, line, ll);
+    memcpy(big + n * ll, "keyspace k 3\n# a comment\nleave 10.0.0.1\nmove 10.0.0.1 2\n", 54);
+    keep = (tokenring_history *)1;
+    assert_int_equal(tokenring_history_replay(&keep, big, n * ll + 54, &err),
+                     TOKENRING_E_BUDGET);
+    assert_non_null(strstr(err.message, "raise tokenring_limits.budget"));
+    assert_ptr_equal(keep, (tokenring_history *)1);
+    free(big);
 }
 
 int main(void)
@@ -479,6 +663,8 @@ int main(void)
         cmocka_unit_test(errors),
         cmocka_unit_test(locks),
         cmocka_unit_test(concurrent_vectors),
+        cmocka_unit_test(transient),
+        cmocka_unit_test(limited),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

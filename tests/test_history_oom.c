@@ -35,6 +35,41 @@ static int op_replay(void *vctx, void **made)
     return rc;
 }
 
+/* transient replicas (one token a node): flags through the deltas and the placement; the
+ * bounded call with a progress callback */
+static const char TRANSIENT[] =
+    "register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\nregister 10.0.0.3 dc1 r1\n"
+    "register 10.0.0.4 dc1 r1\nregister 10.0.0.5 dc1 r1\n"
+    "unsafe_join 10.0.0.1 -100\nunsafe_join 10.0.0.2 0\nunsafe_join 10.0.0.3 100\n"
+    "keyspace t 3/1\njoin 10.0.0.4 50\nmove 10.0.0.1 -200\nleave 10.0.0.2\n"
+    "replace 10.0.0.3 10.0.0.5\n";
+
+static int count_progress(void *user, uint64_t done, uint64_t total)
+{
+    (void)done;
+    (void)total;
+    ++*(int *)user;
+    return 0;
+}
+
+static int op_replay_transient(void *vctx, void **made)
+{
+    (void)vctx;
+    tokenring_history *h = NULL;
+    tokenring_error err;
+    int calls = 0;
+    tokenring_limits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.progress = count_progress;
+    lim.user = &calls;
+    int rc = tokenring_history_replay_limited(&h, TRANSIENT, sizeof TRANSIENT - 1, &lim, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    *made = h;
+    tokenring_history_free(h);
+    return rc;
+}
+
 static int op_placement(void *vctx, void **made)
 {
     oom_ctx *ctx = vctx;
@@ -93,6 +128,15 @@ static void history_ops(void **state)
         }
         tokenring_replication_free(ctx.replication);
     }
+    tokenring_history_free(h);
+    oom_check("history_replay_limited transient", NULL, op_replay_transient, NULL);
+    assert_int_equal(tokenring_history_replay(&h, TRANSIENT, sizeof TRANSIENT - 1, NULL),
+                     TOKENRING_OK);
+    oom_ctx ctx = { .extra = h };
+    assert_int_equal(tokenring_replication_parse(&ctx.replication, "3/1", 3, NULL),
+                     TOKENRING_OK);
+    oom_check("transient placement", &ctx, op_placement, NULL);
+    tokenring_replication_free(ctx.replication);
     tokenring_history_free(h);
 }
 

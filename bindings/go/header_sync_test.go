@@ -20,6 +20,8 @@ var notWrapped = map[string]string{
 		"to offer without C shims, and swapping allocators while Go holds objects would free them with the wrong allocator",
 	"tokenring_get_allocator": "only meaningful together with tokenring_set_allocator (see there)",
 	"tokenring_router_ref":    "a Router owns one reference; Go shares the *Router",
+	"tokenring_history_replay": "ReplayHistory calls tokenring_history_replay_limited with zeroed limits, " +
+		"which is the same call (the default budget)",
 	"tokenring_router_ring": "a borrowed ring without the topology a Go Ring keeps; build a Ring of the same " +
 		"nodes and tokens to supply a placement (EventPlacement)",
 }

@@ -9,6 +9,7 @@ package tokenring
 import "C"
 
 import (
+	"context"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -44,13 +45,26 @@ func (h *History) gone() error {
 }
 
 // ReplayHistory replays a history text. A bad step gives an *Error naming its line and
-// column.
+// column; a history whose estimated work is above the default budget (about 5 s) a
+// *BudgetError (ReplayHistoryContext raises it).
 func ReplayHistory(text string) (*History, error) {
+	return ReplayHistoryContext(context.Background(), text, Limits{})
+}
+
+// ReplayHistoryContext is ReplayHistory under ctx and lim
+// (tokenring_history_replay_limited): the replay's work is estimated from the text
+// first and refused past lim.Budget (a *BudgetError); it reports progress to the
+// context's ProgressFunc (WithProgress) after every replication's phase of every step,
+// and stops when ctx is done (an *Error that unwraps to ctx.Err()).
+func ReplayHistoryContext(ctx context.Context, text string, lim Limits) (*History, error) {
 	ct := C.CString(text)
 	defer C.free(unsafe.Pointer(ct))
 	var h *C.tokenring_history
-	var detail C.tokenring_error
-	if err := newError(C.tokenring_history_replay(&h, ct, C.size_t(len(text)), &detail), &detail); err != nil {
+	_, err := withLimits(ctx, lim, func(l *C.tokenring_limits) error {
+		var detail C.tokenring_error
+		return newError(C.tokenring_history_replay_limited(&h, ct, C.size_t(len(text)), l, &detail), &detail)
+	})
+	if err != nil {
 		return nil, err
 	}
 	out := &History{ptr: h}

@@ -3,12 +3,14 @@
 package tokenring
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The live stage's history: the last step's every range of every replication in
@@ -151,4 +153,90 @@ func fmtInts(v []int) string {
 		s += strconv.Itoa(x) + " "
 	}
 	return s
+}
+
+// Transient replicas in 6.0's history order (6.0-alpha2's own classes on this history:
+// (-100, 0] is 10.0.0.2, 10.0.0.3/t, 10.0.0.4), refused with several tokens a node.
+func TestHistoryTransient(t *testing.T) {
+	reg := "register 10.0.0.1 dc1 r1\nregister 10.0.0.2 dc1 r1\nregister 10.0.0.3 dc1 r1\nregister 10.0.0.4 dc1 r1\n"
+	h, err := ReplayHistory(reg + "unsafe_join 10.0.0.1 -100\nunsafe_join 10.0.0.2 0\nunsafe_join 10.0.0.3 100\nkeyspace t 3/1\njoin 10.0.0.4 50\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	repl, err := ParseReplication("3/1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer repl.Close()
+	p, err := h.Placement(repl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	r, err := p.Replicas(-50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ring, _ := h.Ring()
+	var got []string
+	for i, n := range r.Nodes {
+		info, _ := ring.Node(int(n))
+		name := info.Name
+		if r.Transient != nil && r.Transient[i] {
+			name += "/t"
+		}
+		got = append(got, name)
+	}
+	if strings.Join(got, ",") != "10.0.0.2,10.0.0.3/t,10.0.0.4" {
+		t.Fatalf("(-100, 0]: %v", got)
+	}
+	_, err = ReplayHistory(reg + "unsafe_join 10.0.0.1 5,50\nkeyspace t 3/1\n")
+	if !errors.Is(err, ErrUnsupported) || !strings.Contains(err.Error(), "Transient nodes are not allowed with multiple tokens") {
+		t.Fatalf("several tokens and a transient keyspace: %v", err)
+	}
+}
+
+// ReplayHistoryContext: the budget, progress and cancellation.
+func TestHistoryReplayLimits(t *testing.T) {
+	script, err := os.ReadFile(filepath.Join("..", "..", "tests", "data", "cassandra6", "nts_2dc_3racks_vnodes.script"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReplayHistoryContext(context.Background(), string(script), Limits{Budget: time.Nanosecond})
+	var be *BudgetError
+	if !errors.As(err, &be) || be.Estimate < 200 {
+		t.Fatalf("tiny budget: %v", err)
+	}
+	var calls int
+	var last, lastTotal uint64
+	ctx := WithProgress(context.Background(), func(done, total uint64) {
+		if done < last {
+			t.Errorf("progress went back: %d after %d", done, last)
+		}
+		calls++
+		last, lastTotal = done, total
+	})
+	h, err := ReplayHistoryContext(ctx, string(script), Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Close()
+	if calls < 20 || last != lastTotal || last != be.Estimate {
+		t.Fatalf("progress: %d calls, last %d of %d, estimate %d", calls, last, lastTotal, be.Estimate)
+	}
+	cctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	cctx = WithProgress(cctx, func(done, total uint64) {
+		if n++; n == 3 {
+			cancel()
+		}
+	})
+	if _, err := ReplayHistoryContext(cctx, string(script), Limits{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	big := strings.Repeat("join 10.0.0.1 1\n", 4000)
+	if _, err := ReplayHistory(big); !errors.As(err, &be) {
+		t.Fatalf("default budget: %v", err)
+	}
 }

@@ -55,7 +55,10 @@ typedef struct tokenring_history tokenring_history;
  *         #TOKENRING_E_NOTFOUND (a step names a node not registered, or not in the ring),
  *         #TOKENRING_E_EXISTS (a node registered twice, a token already owned),
  *         #TOKENRING_E_IMPOSSIBLE (a step that leaves no node in the ring),
- *         #TOKENRING_E_NOMEM
+ *         #TOKENRING_E_UNSUPPORTED (a keyspace with transient replicas and a node of
+ *         several tokens: Cassandra 6.0 refuses them together),
+ *         #TOKENRING_E_BUDGET (the work is above the default budget:
+ *         tokenring_history_replay_limited() raises it), #TOKENRING_E_NOMEM
  * @since 1.2
  */
 TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
@@ -157,6 +160,30 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
                                                const tokenring_history *history,
                                                const char *operations, size_t len,
                                                tokenring_error *err);
+
+/* ---- Bounded replay (a budget, progress and cancel) ---------------------------------- */
+
+/**
+ * tokenring_history_replay() under @p limits (see ::tokenring_limits): before it starts,
+ * the replay estimates its work from the text (per step, its phases times the keyspaces'
+ * distinct replications, the three system ones included, times the ring's tokens; an
+ * upper bound, doc/performance.md) and refuses with #TOKENRING_E_BUDGET when that is
+ * above @c limits->budget; while it runs it reports progress after every replication's
+ * phase of every step, and stops with #TOKENRING_E_CANCELLED when the callback asks.
+ * tokenring_history_replay() is this call with the default budget.
+ * @param[out] out as tokenring_history_replay()
+ * @param text as tokenring_history_replay()
+ * @param len as tokenring_history_replay()
+ * @param[in,out] limits budget and progress; receives the estimate (NULL: the defaults)
+ * @param[out] err optional detail
+ * @return as tokenring_history_replay(); #TOKENRING_E_BUDGET; #TOKENRING_E_CANCELLED;
+ *         #TOKENRING_E_UNSUPPORTED (a keyspace with transient replicas and a node of
+ *         several tokens, which 6.0 refuses)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_history_replay_limited(tokenring_history **out, const char *text,
+                                                   size_t len, tokenring_limits *limits,
+                                                   tokenring_error *err);
 
 #ifdef __cplusplus
 }

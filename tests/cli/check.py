@@ -363,6 +363,18 @@ check(rc != 0 and "operation 2 ('leave 10.0.9.9')" in err and "not registered" i
 rc, out, err = run(H12 + ["concurrent"])
 check(rc == 2 and "usage" in err, "concurrent without operations: %d %r" % (rc, err))
 
+# --history under --budget and --progress (tokenring_history_replay_limited)
+H6S = ["--history", os.path.join("cassandra6", "nts_2dc_3racks_vnodes.script")]
+rc, out, err = run(H6S + ["--budget", "0.000001", "getendpoints", "ks_dc1_3", "k"])
+check(rc == 2 and "--history" in err and "replaying the history: estimated" in err
+      and "give --budget SECONDS (or --budget unlimited)" in err,
+      "--history above --budget: %d %r" % (rc, err))
+rc, out, err = run(H6S + ["--progress", "getendpoints", "ks_dc1_3", "k"])
+check(rc == 0 and "tokenring: replaying the history: 0/" in err and out.strip(),
+      "--history --progress: %d %r" % (rc, err))
+rc, out, err = run(H6S + ["--budget", "unlimited", "getendpoints", "ks_dc1_3", "k"])
+check(rc == 0 and out.strip(), "--history --budget unlimited: %d %r" % (rc, err))
+
 if failures:
     print("%d check(s) failed" % len(failures))
     sys.exit(1)

@@ -376,7 +376,8 @@ const tool_option tool_options[] = {
                         "or a new one (check)" },
     { "--budget", "SECONDS", "how long a long command may run, as the library estimates it "
                              "before starting (availability, join, generatetokens, "
-                             "migrate-num-tokens; default about 5 s; 'unlimited' for no limit)" },
+                             "migrate-num-tokens, the replay of --history; default about 5 s; "
+                             "'unlimited' for no limit)" },
     { "--max-num-tokens", "T", "accept --num-tokens up to T (default 1536, Cassandra's own "
                                "limit)" },
     { "--progress", NULL, "report progress on stderr even when it is not a terminal (off a "

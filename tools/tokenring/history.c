@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* --history FILE: Cassandra 6.0's replica order, replayed from a cluster's history
- * (tokenring_history_replay; doc/cassandra-6.md). With no other input the history is the
+ * (tokenring_history_replay_limited, under --budget and --progress; doc/cassandra-6.md). With no other input the history is the
  * input: its ring and its keyspaces. Placements then come from the history, laid over the
  * tool's ring node by node, and stderr says which rule ordered them. */
 #include <stdio.h>
@@ -67,12 +67,20 @@ void load_history(tr_ctx *ctx)
     char *text = read_all(path, &len);
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_history_replay(&history, text, len, &err);
+    /* a long history: --budget, --progress (tokenring_history_replay_limited) */
+    tokenring_limits lim;
+    tool_limits(ctx, &lim, "replaying the history");
+    int rc = tokenring_history_replay_limited(&history, text, len, &lim, &err);
     if (rc != TOKENRING_OK) {
         free(text);
         if (err.line)
             die(lib_exit(rc), "%s:%u:%u: %s", path, (unsigned)err.line, (unsigned)err.column,
                 err.message);
+        if (rc == TOKENRING_E_BUDGET) {
+            char what[300];
+            snprintf(what, sizeof what, "--history %s", path);
+            fail_lib(rc, &err, what);
+        }
         die(lib_exit(rc), "%s: %s", path, err.message);
     }
     atexit(free_history);

@@ -81,6 +81,25 @@ def test_sigint_cancels_availability_summary():
     assert DELAY <= took < LIMIT, f"the call ran on for {took:.1f} s after SIGINT"
 
 
+def _long_history(nodes=60, vnodes=256):
+    """A 6.0 history of nodes joining one by one (about 3 s to replay here)."""
+    import random
+    rnd = random.Random(29)
+    lines = [f"register 10.0.0.{i + 1} dc{i % 2 + 1} r{i % 3 + 1}" for i in range(nodes)]
+    lines.append("keyspace ks dc1=3,dc2=3")
+    for i in range(nodes):
+        toks = ",".join(str(rnd.randrange(-2**63 + 1, 2**63)) for _ in range(vnodes))
+        lines.append(f"{'unsafe_join' if i == 0 else 'join'} 10.0.0.{i + 1} {toks}")
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGINT") or os.name != "posix", reason="POSIX signals")
+def test_sigint_cancels_history_replay():
+    text = _long_history()
+    took = _interrupted(lambda: tokenring.History(text, budget="unlimited"))
+    assert DELAY <= took < LIMIT, f"the replay ran on for {took:.1f} s after SIGINT"
+
+
 def test_callback_raising_outside_its_try_cancels():
     """An exception the callback's own try cannot catch (what a signal handler raises as
     the callback starts) cancels the call and is raised afterwards, not printed."""

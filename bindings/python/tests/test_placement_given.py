@@ -140,6 +140,39 @@ def test_history_refuses_bad_steps():
         h.placement("3")
 
 
+def test_history_transient_replicas():
+    """Transient replicas in 6.0's history order (6.0-alpha2's own classes on this history:
+    (-100, 0] is 10.0.0.2, 10.0.0.3/t, 10.0.0.4); refused with several tokens a node."""
+    reg = "".join("register 10.0.0.%d dc1 r1\n" % i for i in range(1, 5))
+    h = tokenring.History(reg + "unsafe_join 10.0.0.1 -100\nunsafe_join 10.0.0.2 0\n"
+                          "unsafe_join 10.0.0.3 100\nkeyspace t 3/1\njoin 10.0.0.4 50\n")
+    assert h.placement("3/1").replicas(-50, with_transient=True) == (
+        ("10.0.0.2", False), ("10.0.0.3", True), ("10.0.0.4", False))
+    with pytest.raises(tokenring.UnsupportedError,
+                       match="Transient nodes are not allowed with multiple tokens"):
+        tokenring.History(reg + "unsafe_join 10.0.0.1 5,50\nkeyspace t 3/1\n")
+
+
+def test_history_budget_progress_cancel():
+    text = (DATA / "nts_2dc_3racks_vnodes.script").read_text()
+    with pytest.raises(tokenring.BudgetError) as e:
+        tokenring.History(text, budget=1e-6)
+    assert e.value.estimate > 200
+    seen = []
+    h = tokenring.History(text, lambda done, total: seen.append((done, total)))
+    assert len(seen) > 20 and seen[0][0] == 0 and seen[-1][0] == seen[-1][1]
+    assert all(a[0] <= b[0] for a, b in zip(seen, seen[1:]))
+    assert h.placement("dc1=3").order == "history"
+    with pytest.raises(tokenring.CancelledError):
+        tokenring.History(text, lambda done, total: done > 0)
+    with pytest.raises(ZeroDivisionError):  # an exception in the callback cancels, raised
+        tokenring.History(text, lambda done, total: 1 / 0)
+    big = "join 10.0.0.1 1\n" * 4000  # estimated above the default budget, not replayed
+    with pytest.raises(tokenring.BudgetError, match="replaying the history"):
+        tokenring.History(big)
+    assert tokenring.History(text, budget="unlimited").ring is not None
+
+
 def test_history_locks_and_concurrent():
     """6.0's locked ranges (read in its source): a join at 500 between tokens 0 and 10^6
     splits (0, 10^6] and moves (0, 500]; joins far apart run at once, next to each other

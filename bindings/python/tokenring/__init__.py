@@ -87,7 +87,8 @@ for _c, _v in [("tokenring_allocate_join", "tokenring_allocate_join_limited"),
                ("tokenring_availability_summary_build",
                 "tokenring_availability_summary_build_limited"),
                ("tokenring_migration_plan", "tokenring_migration_plan_limited"),
-               ("tokenring_migration_plan_progress", "tokenring_migration_plan_limited")]:
+               ("tokenring_migration_plan_progress", "tokenring_migration_plan_limited"),
+               ("tokenring_history_replay", "tokenring_history_replay_limited")]:
     UNWRAPPED[_c] = "wrapped through " + _v + " (the same call with limits; budget=)"
 del _c, _v
 

@@ -2,10 +2,12 @@
 """Cassandra 6.0's replica order replayed from a cluster's history (history.h)."""
 from typing import Any, Dict, List, Optional, Sequence, Tuple
 
+from ._budget import Budget, budget_error, new_limits
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle
 from ._placement import Placement
+from ._progress import Progress, progress_callback
 from ._replication import Replication, ReplicationLike
 from ._ring import Ring
 
@@ -25,13 +27,22 @@ class History(Handle):
 
     _kind = "history"
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, progress: Optional[Progress] = None, *,
+                 budget: Budget = None) -> None:
         """Replays ``text``. ParseError names the line and column of a bad step;
-        NotFoundError, ExistsError or ImpossibleError a step the cluster refuses."""
+        NotFoundError, ExistsError or ImpossibleError a step the cluster refuses;
+        UnsupportedError a transient keyspace with a node of several tokens (6.0 refuses
+        them together). The replay's work is estimated first: above ``budget`` (seconds,
+        or "unlimited"; default about 5 s) it raises BudgetError. ``progress(done,
+        total)`` is called as it goes (a true return cancels: CancelledError); Ctrl-C
+        cancels it too (KeyboardInterrupt)."""
         data = text.encode("utf-8")
         pp = ffi.new("tokenring_history **")
         err = new_error()
-        check(lib.tokenring_history_replay(pp, data, len(data), err), err)
+        with progress_callback(progress) as (cb, _):
+            lim, _keep = new_limits(budget, cb)
+            rc = lib.tokenring_history_replay_limited(pp, data, len(data), lim, err)
+        budget_error(rc, err, lim)
         self._ptr = ffi.gc(pp[0], lib.tokenring_history_free)
         self._ring: Optional[Ring] = None
         self._placements: Dict[str, Placement] = {}

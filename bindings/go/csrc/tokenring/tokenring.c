@@ -12748,12 +12748,14 @@ static inline uint32_t tr_popcount64_swar(uint64_t x)
 
 /* A placement of ring whose range i has the replicas nodes[offsets[i] .. offsets[i + 1])
  * (already checked: indices below the node count, no repeats), ordered by rule `order`
- * (TOKENRING_ORDER_*); replication is copied. TOKENRING_OK or TOKENRING_E_NOMEM
- * (placement.c). */
+ * (TOKENRING_ORDER_*); replication is copied. flags (parallel to nodes) and upper_flags
+ * (to upper) mark transient replicas, or are NULL when none is. TOKENRING_OK or
+ * TOKENRING_E_NOMEM (placement.c). */
 TR_HIDDEN int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
                            const tokenring_replication *replication, const uint32_t *offsets,
                            const uint32_t *nodes, const uint32_t *upper, uint32_t upper_count,
-                           uint8_t order, tokenring_error *err);
+                           const uint8_t *flags, const uint8_t *upper_flags, uint8_t order,
+                           tokenring_error *err);
 
 /* Set bits of x: the POPCNT instruction when the placement was built on a processor that
  * has it (hw_popcnt, from tr_cpu_features()), else the SWAR form. */
@@ -20343,7 +20345,8 @@ TOKENRING_API int tokenring_placement_build(tokenring_placement **out,
 int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring,
                            const tokenring_replication *replication, const uint32_t *offsets,
                            const uint32_t *nodes, const uint32_t *upper, uint32_t upper_count,
-                           uint8_t order, tokenring_error *err)
+                           const uint8_t *flags, const uint8_t *upper_flags, uint8_t order,
+                           tokenring_error *err)
 {
     const size_t n = ring->token_count;
     size_t stride = upper ? upper_count : 0;
@@ -20357,9 +20360,10 @@ int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring
     size_t rows = n + (upper != NULL);
     bool ok = p && rowbuf_init(&rb, rows, stride);
     for (size_t i = 0; ok && i < n; i++)
-        ok = rowbuf_put(&rb, nodes + offsets[i], NULL, offsets[i + 1] - offsets[i]);
+        ok = rowbuf_put(&rb, nodes + offsets[i], flags ? flags + offsets[i] : NULL,
+                        offsets[i + 1] - offsets[i]);
     if (ok && upper)
-        ok = rowbuf_put(&rb, upper, NULL, upper_count);
+        ok = rowbuf_put(&rb, upper, upper_flags, upper_count);
     ok = ok && finish(p, &rb);
     if (ok && upper) {
         p->wrap_set = tr_range_set(p, (uint32_t)n);
@@ -20871,7 +20875,7 @@ TOKENRING_API int tokenring_placement_from_lists(tokenring_placement **out,
     if (rc != TOKENRING_OK)
         return rc;
     return tr_placement_from_rows(out, ring, replication, offsets, nodes, upper,
-                                  (uint32_t)upper_count, (uint8_t)order, err);
+                                  (uint32_t)upper_count, NULL, NULL, (uint8_t)order, err);
 }
 
 TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement)
@@ -20883,51 +20887,23 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 /* ======== lib/history.c ======== */
 #define add_repl history_add_repl
 #define address_hash history_address_hash
-#define apply_delta history_apply_delta
-#define bucket history_bucket
 #define canonical history_canonical
 #define cmp_htok history_cmp_htok
-#define cmp_left history_cmp_left
-#define collect_locks history_collect_locks
 #define dup_field history_dup_field
-#define field history_field
-#define fields history_fields
 #define find_node history_find_node
 #define history_destroy history_history_destroy
-#define hlock history_hlock
-#define hlocks history_hlocks
-#define hmap history_hmap
-#define hmap_find history_hmap_find
-#define hmap_free history_hmap_free
-#define hmap_get history_hmap_get
-#define hmap_lookup history_hmap_lookup
-#define hmap_remove_at history_hmap_remove_at
-#define hnode history_hnode
-#define hrange history_hrange
-#define hrange_has history_hrange_has
-#define hrange_push history_hrange_push
-#define hrepl history_hrepl
-#define htok history_htok
+#define hring history_hring
+#define hring_free history_hring_free
+#define hring_make history_hring_make
 #define in_ring history_in_ring
-#define is history_is
-#define jmap history_jmap
-#define jmap_call history_jmap_call
-#define jmap_free history_jmap_free
-#define jmap_init history_jmap_init
-#define jmap_keys history_jmap_keys
-#define jmap_resize history_jmap_resize
-#define lock_add history_lock_add
-#define locks_meet history_locks_meet
 #define node_map history_node_map
-#define nomem history_nomem
 #define parse_tokens history_parse_tokens
 #define phase history_phase
 #define place_new history_place_new
-#define plan_locks history_plan_locks
 #define register_node history_register_node
-#define repl_key history_repl_key
+#define repl_transient history_repl_transient
+#define replay_estimate history_replay_estimate
 #define ring_of history_ring_of
-#define run_step history_run_step
 #define set_map history_set_map
 #define sort_owners history_sort_owners
 #define step_join history_step_join
@@ -20936,6 +20912,7 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 #define step_replace history_step_replace
 #define token_list history_token_list
 #define tokmap history_tokmap
+#define work_done history_work_done
 #line 1 "lib/history.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Cassandra 6.0's read placements replayed from a cluster's history (doc/cassandra-6.md).
@@ -20957,12 +20934,26 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
  *            tokens leave the map)
  *   move:    PREPARE (split at the new token) / MID / FINISH (merge at the old token)
  *   replace: MID / FINISH (the tokens change owner)
- * START steps change the write placement only. */
+ * START steps change the write placement only. A replica is an endpoint, its range and
+ * whether it is full or transient ('3/1'). This file holds the history's state, its
+ * steps, the text and the public calls; applying a delta is lib/history_delta.c, the
+ * concurrent-operations check lib/history_concurrent.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#line 27 "lib/history.c"
+/* ---- lib/history_internal.h ---- */
+#line 1 "lib/history_internal.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The state of a replayed history (lib/history.c), shared with the delta application
+ * (lib/history_delta.c) and the concurrent-operations check (lib/history_concurrent.c): the nodes, the token map, each replication's read
+ * placement as 6.0 keeps it, and the step runner, which in collect mode plans a step and
+ * collects the ranges it would lock instead of applying it. */
+#ifndef TOKENRING_HISTORY_INTERNAL_H
+#define TOKENRING_HISTORY_INTERNAL_H
+
+#line 10 "lib/history_internal.h"
+#line 11 "lib/history_internal.h"
 
 #define HMIN INT64_MIN
 
@@ -20976,9 +20967,15 @@ typedef struct {
     uint32_t node;
 } htok;
 
+/* A replica in a range's list: the history node index, its top bit set for a transient
+ * replica (so that equal values are equal replicas, as 6.0's Replica.equals: endpoint,
+ * range and whether it is full). */
+#define HEP_TRANSIENT 0x80000000u
+#define HEP_NODE(e) ((e) & ~HEP_TRANSIENT)
+
 typedef struct {
     int64_t left, right; /* (left, right]; right == HMIN: up to the minimum token */
-    uint32_t *eps;
+    uint32_t *eps;       /* replicas in order (HEP_*) */
     uint32_t n, cap;
 } hrange;
 
@@ -21002,6 +20999,7 @@ struct tokenring_history {
     hrepl *repls;
     size_t nrepls, capr;
     tokenring_ring *ring; /* after the last step (NULL: no node in the ring) */
+    tr_progress *progress;  /* while replaying: progress (NULL: none) */
     struct hlocks *collect; /* non-NULL: a planned operation, its locks collected, nothing
                                applied (tokenring_history_concurrent) */
 };
@@ -21018,96 +21016,58 @@ struct hlocks {
     size_t n, cap;
 };
 
-/* ------------------------------------------------------------------ maps */
+typedef struct {
+    const char *p;
+    size_t n;
+} field;
 
-static void hmap_free(hmap *m)
-{
-    for (size_t i = 0; i < m->n; i++)
-        tr_free(m->r[i].eps);
-    tr_free(m->r);
-    memset(m, 0, sizeof *m);
-}
+TR_HIDDEN int tr_hist_nomem(tokenring_error *err);
 
-static int cmp_left(int64_t a, int64_t b)
-{
-    return a < b ? -1 : a > b;
-}
+/* lib/history_delta.c: the kept placements and 6.0's way of applying a delta to them */
+TR_HIDDEN void tr_hist_hmap_free(hmap *m);
+/* The range (left, right] of m, or NULL. */
+TR_HIDDEN const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right);
+/* The same at or after *cur, for queries in increasing left order (a walk). */
+TR_HIDDEN hrange *tr_hist_seek(const hmap *m, size_t *cur, int64_t left, int64_t right);
+TR_HIDDEN bool tr_hist_hrange_has(const hrange *h, uint32_t v);
+/* Applies the delta old -> neu (two canonical placements at the same ranges, or a split
+ * or merge of them) to P as 6.0 does; merged: it passed through Delta.merge (a MID step,
+ * or a FINISH step's merge of ranges). */
+TR_HIDDEN int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old,
+                                  const hmap *neu, bool merged, tokenring_error *err);
+/* Splits a line into at most max blank-separated fields; returns their count. */
+TR_HIDDEN size_t tr_hist_fields(const char *s, size_t len, field *f, size_t max);
+TR_HIDDEN bool tr_hist_is(const field *f, const char *word);
+/* The formatted text of a replication (equal replications, equal keys); NULL: no memory. */
+TR_HIDDEN char *tr_hist_repl_key(const tokenring_replication *r);
+/* One step (a line of fields f[0..nf)); line for messages. In collect mode (h->collect)
+ * the step is planned and its locks collected, nothing applied. */
+TR_HIDDEN int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
+                               tokenring_error *err);
+/* Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
+ * other, added to L under replication index repl. */
+TR_HIDDEN int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
+                                    tokenring_error *err);
 
-/* Index of the range (left, right] in m, or of where it would go (*found false). */
-static size_t hmap_find(const hmap *m, int64_t left, bool *found)
-{
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->r[mid].left < left)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    *found = lo < m->n && m->r[lo].left == left;
-    return lo;
-}
+#endif /* TOKENRING_HISTORY_INTERNAL_H */
+#line 30 "lib/history.c"
+#line 31 "lib/history.c"
 
-/* The range (left, right] of m, created empty where absent; NULL when out of memory. */
-static hrange *hmap_get(hmap *m, int64_t left, int64_t right)
-{
-    bool found;
-    size_t at = hmap_find(m, left, &found);
-    if (found && m->r[at].right == right)
-        return &m->r[at];
-    if (found) /* a range of another extent starting there: the map is being rebuilt */
-        at++;
-    if (m->n == m->cap) {
-        size_t cap = m->cap ? m->cap * 2 : 16;
-        hrange *r = tr_reallocarray(m->r, cap, sizeof *r);
-        if (!r)
-            return NULL;
-        m->r = r;
-        m->cap = cap;
-    }
-    memmove(m->r + at + 1, m->r + at, (m->n - at) * sizeof *m->r);
-    m->n++;
-    hrange *h = &m->r[at];
-    memset(h, 0, sizeof *h);
-    h->left = left;
-    h->right = right;
-    return h;
-}
+/* ------------------------------------------------------------------ work */
 
-static const hrange *hmap_lookup(const hmap *m, int64_t left, int64_t right)
-{
-    bool found;
-    size_t at = hmap_find(m, left, &found);
-    return found && m->r[at].right == right ? &m->r[at] : NULL;
-}
+/* Work units per token of the ring for one replication's phase of a step (two canonical
+ * placements, the delta, the owners' sort), calibrated on 40 nodes x 256 tokens
+ * (doc/performance.md). */
+#define HIST_UNITS_PER_TOKEN 100u
 
-static bool hrange_push(hrange *h, uint32_t v)
+/* A phase of one replication done on a ring of `tokens` tokens: progress. */
+static int work_done(tokenring_history *h, size_t tokens, tokenring_error *err)
 {
-    if (h->n == h->cap) {
-        uint32_t cap = h->cap ? h->cap * 2 : 4;
-        uint32_t *e = tr_reallocarray(h->eps, cap, sizeof *e);
-        if (!e)
-            return false;
-        h->eps = e;
-        h->cap = cap;
-    }
-    h->eps[h->n++] = v;
-    return true;
-}
-
-static bool hrange_has(const hrange *h, uint32_t v)
-{
-    for (uint32_t k = 0; k < h->n; k++)
-        if (h->eps[k] == v)
-            return true;
-    return false;
-}
-
-static void hmap_remove_at(hmap *m, size_t at)
-{
-    tr_free(m->r[at].eps);
-    memmove(m->r + at, m->r + at + 1, (m->n - at - 1) * sizeof *m->r);
-    m->n--;
+    if (!h->progress)
+        return TOKENRING_OK;
+    h->progress->done = tr_work_add(h->progress->done,
+                                    tr_work_mul(HIST_UNITS_PER_TOKEN, tokens));
+    return tr_progress_report(h->progress, "replaying the history", err);
 }
 
 /* ------------------------------------------------------------------ canonical */
@@ -21115,10 +21075,10 @@ static void hmap_remove_at(hmap *m, size_t at)
 static int cmp_htok(const void *a, const void *b)
 {
     const htok *x = a, *y = b;
-    return cmp_left(x->t, y->t);
+    return x->t < y->t ? -1 : x->t > y->t;
 }
 
-static int nomem(tokenring_error *err)
+int tr_hist_nomem(tokenring_error *err)
 {
     return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replaying the history");
 }
@@ -21143,7 +21103,7 @@ static int ring_of(tokenring_ring **out, const tokenring_history *h, const htok 
         rc = tokenring_ring_build(out, t, err);
     tokenring_topology_free(t);
     tr_free(buf);
-    return rc == TOKENRING_E_NOMEM ? nomem(err) : rc;
+    return rc == TOKENRING_E_NOMEM ? tr_hist_nomem(err) : rc;
 }
 
 /* History node index of each node of ring (by name). */
@@ -21164,46 +21124,1169 @@ static uint32_t *node_map(const tokenring_history *h, const tokenring_ring *ring
     return map;
 }
 
-/* The canonical placement of replication r on the token map toks, at the ranges of the
- * tokens cut (sorted, distinct, a superset of toks' tokens): every range (l, r] gets the
- * walk's replicas of the ring range holding r (of the first token for r == minimum). */
-static int canonical(hmap *out, const tokenring_history *h, const htok *toks, size_t n,
-                     const tokenring_replication *repl, const int64_t *cut, size_t ncut,
-                     tokenring_error *err)
+/* The ring of a token map and the history node index of each of its nodes: built once
+ * per token map, shared by the canonical placements of every replication. */
+typedef struct {
+    tokenring_ring *ring;
+    uint32_t *map;
+} hring;
+
+static void hring_free(hring *r)
+{
+    tokenring_ring_free(r->ring);
+    tr_free(r->map);
+    memset(r, 0, sizeof *r);
+}
+
+static int hring_make(hring *out, const tokenring_history *h, const htok *toks, size_t n,
+                      tokenring_error *err)
 {
     memset(out, 0, sizeof *out);
-    tokenring_ring *ring = NULL;
-    tokenring_placement *p = NULL;
-    uint32_t *map = NULL;
-    int rc = ring_of(&ring, h, toks, n, err);
+    int rc = ring_of(&out->ring, h, toks, n, err);
+    if (rc == TOKENRING_OK && !(out->map = node_map(h, out->ring)))
+        rc = tr_hist_nomem(err);
     if (rc != TOKENRING_OK)
-        return rc;
-    rc = tokenring_placement_build(&p, ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC, err);
-    if (rc == TOKENRING_OK && !(map = node_map(h, ring)))
-        rc = nomem(err);
+        hring_free(out);
+    return rc;
+}
+
+/* The canonical placement of replication repl on the ring R, at the ranges of the tokens
+ * cut (sorted, distinct, a superset of the ring's tokens): every range (l, r] gets the
+ * walk's replicas of the ring range holding r (of the first token for r == minimum), each
+ * marked transient as the walk marks it. The ranges come in order: appended. */
+static int canonical(hmap *out, const hring *R, const tokenring_replication *repl,
+                     const int64_t *cut, size_t ncut, tokenring_error *err)
+{
+    memset(out, 0, sizeof *out);
+    tokenring_placement *p = NULL;
+    int rc = tokenring_placement_build(&p, R->ring, repl, TOKENRING_PLACEMENT_ALLOW_UNKNOWN_DC,
+                                       err);
+    if (rc == TOKENRING_OK && !(out->r = tr_calloc(ncut + 1, sizeof *out->r)))
+        rc = tr_hist_nomem(err);
+    out->cap = ncut + 1;
     for (size_t i = 0; rc == TOKENRING_OK && i <= ncut; i++) {
         int64_t left = i == 0 ? HMIN : cut[i - 1], right = i == ncut ? HMIN : cut[i];
         if (left == right)
             continue;
         tokenring_replicas rr;
         tokenring_placement_replicas(&rr, p, right == HMIN ? cut[0] : right);
-        hrange *hr = hmap_get(out, left, right);
-        if (!hr) {
-            rc = nomem(err);
+        hrange *hr = &out->r[out->n++];
+        hr->left = left;
+        hr->right = right;
+        hr->cap = rr.count ? rr.count : 1;
+        if (!(hr->eps = tr_malloc(hr->cap * sizeof *hr->eps))) {
+            rc = tr_hist_nomem(err);
             break;
         }
         for (uint32_t k = 0; k < rr.count; k++)
-            if (!hrange_push(hr, map[rr.nodes[k]])) {
-                rc = nomem(err);
-                break;
-            }
+            hr->eps[k] = R->map[rr.nodes[k]] |
+                         (rr.transient && rr.transient[k] ? HEP_TRANSIENT : 0);
+        hr->n = rr.count;
     }
-    tr_free(map);
     tokenring_placement_free(p);
-    tokenring_ring_free(ring);
     if (rc != TOKENRING_OK)
-        hmap_free(out);
+        tr_hist_hmap_free(out);
     return rc;
+}
+
+/* Every range's owner first, for the token map toks (each placed replication). */
+static void sort_owners(tokenring_history *h, const htok *toks, size_t n)
+{
+    if (n == 0 || h->collect)
+        return;
+    for (size_t r = 0; r < h->nrepls; r++) {
+        hmap *P = &h->repls[r].reads;
+        size_t at = 0; /* the ranges' end tokens increase: a walk over the token map */
+        for (size_t i = 0; i < P->n; i++) {
+            hrange *pr = &P->r[i];
+            int64_t key = pr->right == HMIN ? toks[0].t : pr->right;
+            if (pr->right == HMIN || (at > 0 && toks[at - 1].t >= key))
+                at = 0;
+            while (at < n && toks[at].t < key)
+                at++;
+            if (at == n || toks[at].t != key)
+                continue;
+            uint32_t owner = toks[at].node;
+            for (uint32_t j = 1; j < pr->n; j++)
+                if (HEP_NODE(pr->eps[j]) == owner) {
+                    uint32_t e = pr->eps[j];
+                    memmove(pr->eps + 1, pr->eps, j * sizeof *pr->eps);
+                    pr->eps[0] = e;
+                    break;
+                }
+        }
+    }
+}
+
+/* ------------------------------------------------------------------ steps */
+
+static int64_t *token_list(const htok *toks, size_t n)
+{
+    int64_t *c = tr_malloc((n ? n : 1) * sizeof *c);
+    if (c)
+        for (size_t i = 0; i < n; i++)
+            c[i] = toks[i].t;
+    return c;
+}
+
+/* One phase for every placed replication: P += delta(canonical(fa at cut ca) ->
+ * canonical(fb at cut cb)). */
+static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca, size_t nca,
+                 const htok *fb, size_t nb, const htok *cb, size_t ncb, bool merged,
+                 tokenring_error *err)
+{
+    int64_t *cuta = token_list(ca, nca), *cutb = token_list(cb, ncb);
+    int rc = cuta && cutb ? TOKENRING_OK : tr_hist_nomem(err);
+    hring ra = { 0 }, rb = { 0 };
+    bool same = fa == fb && na == nb;
+    if (rc == TOKENRING_OK)
+        rc = hring_make(&ra, h, fa, na, err);
+    if (rc == TOKENRING_OK && !same)
+        rc = hring_make(&rb, h, fb, nb, err);
+    for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
+        hrepl *hr = &h->repls[r];
+        if (!hr->placed)
+            continue;
+        hmap a, b;
+        rc = canonical(&a, &ra, hr->repl, cuta, nca, err);
+        if (rc != TOKENRING_OK)
+            break;
+        rc = canonical(&b, same ? &ra : &rb, hr->repl, cutb, ncb, err);
+        if (rc == TOKENRING_OK)
+            rc = h->collect ? tr_hist_collect_locks(h->collect, r, &a, &b, err)
+                            : tr_hist_apply_delta(h, &hr->reads, &a, &b, merged, err);
+        tr_hist_hmap_free(&a);
+        tr_hist_hmap_free(&b);
+        if (rc == TOKENRING_OK)
+            rc = work_done(h, na > nb ? na : nb, err);
+    }
+    hring_free(&ra);
+    hring_free(&rb);
+    tr_free(cuta);
+    tr_free(cutb);
+    return rc;
+}
+
+/* A token map: copy of cur, without node `drop`, with `add` (n tokens) owned by `node`. */
+static htok *tokmap(const htok *cur, size_t ncur, uint32_t drop, const int64_t *add, size_t n,
+                    uint32_t node, size_t *count)
+{
+    htok *out = tr_malloc((ncur + n + 1) * sizeof *out);
+    if (!out)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < ncur; i++)
+        if (cur[i].node != drop)
+            out[k++] = cur[i];
+    for (size_t i = 0; i < n; i++)
+        out[k++] = (htok){ add[i], node };
+    qsort(out, k, sizeof *out, cmp_htok);
+    *count = k;
+    return out;
+}
+
+static void set_map(tokenring_history *h, htok *next, size_t n)
+{
+    if (h->collect) { /* planned, not applied */
+        tr_free(next);
+        return;
+    }
+    tr_free(h->toks);
+    h->toks = next;
+    h->ntoks = n;
+}
+
+/* Places every replication not yet placed: canonical, owners first (a new keyspace). */
+static int place_new(tokenring_history *h, tokenring_error *err)
+{
+    int64_t *cut = token_list(h->toks, h->ntoks);
+    int rc = cut ? TOKENRING_OK : tr_hist_nomem(err);
+    hring R = { 0 };
+    if (rc == TOKENRING_OK)
+        rc = hring_make(&R, h, h->toks, h->ntoks, err);
+    for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
+        if (h->repls[r].placed)
+            continue;
+        rc = canonical(&h->repls[r].reads, &R, h->repls[r].repl, cut, h->ntoks, err);
+        h->repls[r].placed = rc == TOKENRING_OK;
+        if (rc == TOKENRING_OK)
+            rc = work_done(h, h->ntoks, err);
+    }
+    hring_free(&R);
+    tr_free(cut);
+    if (rc == TOKENRING_OK)
+        sort_owners(h, h->toks, h->ntoks);
+    return rc;
+}
+
+static int step_join(tokenring_history *h, uint32_t node, const int64_t *t, size_t n,
+                     tokenring_error *err)
+{
+    size_t na;
+    htok *after = tokmap(h->toks, h->ntoks, UINT32_MAX, t, n, node, &na);
+    if (!after)
+        return tr_hist_nomem(err);
+    if (h->ntoks == 0) { /* the first node: every placement at once */
+        set_map(h, after, na);
+        return place_new(h, err);
+    }
+    const htok *cur = h->toks;
+    size_t nc = h->ntoks;
+    /* PREPARE_JOIN: the ranges split at the new tokens */
+    int rc = phase(h, cur, nc, cur, nc, cur, nc, after, na, false, err);
+    if (rc == TOKENRING_OK) {
+        sort_owners(h, cur, nc);
+        /* MID_JOIN: reads move to the new ring's replicas */
+        rc = phase(h, cur, nc, after, na, after, na, after, na, true, err);
+    }
+    if (rc == TOKENRING_OK) {
+        sort_owners(h, cur, nc);
+        set_map(h, after, na); /* FINISH_JOIN */
+        sort_owners(h, h->toks, h->ntoks);
+        return TOKENRING_OK;
+    }
+    tr_free(after);
+    return rc;
+}
+
+static int step_leave(tokenring_history *h, uint32_t node, tokenring_error *err)
+{
+    size_t na;
+    htok *after = tokmap(h->toks, h->ntoks, node, NULL, 0, node, &na);
+    if (!after)
+        return tr_hist_nomem(err);
+    const htok *cur = h->toks;
+    size_t nc = h->ntoks;
+    /* MID_LEAVE: reads move to the replicas without the leaving node (at the current
+     * ranges); FINISH_LEAVE: the ranges at its tokens merge */
+    int rc = phase(h, cur, nc, cur, nc, after, na, cur, nc, true, err);
+    if (rc == TOKENRING_OK) {
+        sort_owners(h, cur, nc);
+        rc = phase(h, after, na, cur, nc, after, na, after, na, true, err);
+    }
+    if (rc == TOKENRING_OK) {
+        set_map(h, after, na);
+        sort_owners(h, h->toks, h->ntoks);
+        return TOKENRING_OK;
+    }
+    tr_free(after);
+    return rc;
+}
+
+static int step_move(tokenring_history *h, uint32_t node, int64_t token, tokenring_error *err)
+{
+    size_t nw, na;
+    htok *with = tokmap(h->toks, h->ntoks, UINT32_MAX, &token, 1, node, &nw);
+    htok *after = tokmap(h->toks, h->ntoks, node, &token, 1, node, &na);
+    if (!with || !after) {
+        tr_free(with);
+        tr_free(after);
+        return tr_hist_nomem(err);
+    }
+    const htok *cur = h->toks;
+    size_t nc = h->ntoks;
+    /* PREPARE_MOVE: split at the new token; MID_MOVE: reads move; FINISH_MOVE: merge at
+     * the old token */
+    int rc = phase(h, cur, nc, cur, nc, cur, nc, with, nw, false, err);
+    if (rc == TOKENRING_OK) {
+        sort_owners(h, cur, nc);
+        rc = phase(h, cur, nc, with, nw, after, na, with, nw, true, err);
+    }
+    if (rc == TOKENRING_OK) {
+        sort_owners(h, cur, nc);
+        rc = phase(h, after, na, with, nw, after, na, after, na, true, err);
+    }
+    tr_free(with);
+    if (rc == TOKENRING_OK) {
+        set_map(h, after, na);
+        sort_owners(h, h->toks, h->ntoks);
+        return TOKENRING_OK;
+    }
+    tr_free(after);
+    return rc;
+}
+
+static int step_replace(tokenring_history *h, uint32_t old, uint32_t neu, tokenring_error *err)
+{
+    htok *after = tr_malloc((h->ntoks ? h->ntoks : 1) * sizeof *after);
+    if (!after)
+        return tr_hist_nomem(err);
+    for (size_t i = 0; i < h->ntoks; i++)
+        after[i] = (htok){ h->toks[i].t, h->toks[i].node == old ? neu : h->toks[i].node };
+    const htok *cur = h->toks;
+    size_t nc = h->ntoks;
+    /* MID_REPLACE: reads move to the replacement; FINISH_REPLACE: it takes the tokens */
+    int rc = phase(h, cur, nc, cur, nc, after, nc, after, nc, true, err);
+    if (rc == TOKENRING_OK) {
+        sort_owners(h, cur, nc);
+        set_map(h, after, nc);
+        sort_owners(h, h->toks, h->ntoks);
+        return TOKENRING_OK;
+    }
+    tr_free(after);
+    return rc;
+}
+
+/* ------------------------------------------------------------------ parsing */
+
+/* Splits a line into at most max blank-separated fields; returns their count. */
+size_t tr_hist_fields(const char *s, size_t len, field *f, size_t max)
+{
+    size_t k = 0, i = 0;
+    while (i < len) {
+        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
+            i++;
+        if (i >= len)
+            break;
+        size_t st = i;
+        while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+            i++;
+        if (k < max)
+            f[k] = (field){ s + st, i - st };
+        k++;
+    }
+    return k;
+}
+
+bool tr_hist_is(const field *f, const char *word)
+{
+    return f->n == strlen(word) && memcmp(f->p, word, f->n) == 0;
+}
+
+static char *dup_field(const field *f)
+{
+    char *s = tr_malloc(f->n + 1);
+    if (s) {
+        memcpy(s, f->p, f->n);
+        s[f->n] = 0;
+    }
+    return s;
+}
+
+/* Java's hash of an IPv4 address (dotted quad, optional :PORT, default 7000). */
+static bool address_hash(const field *f, int32_t *out)
+{
+    uint32_t ip = 0, port = 7000;
+    size_t i = 0;
+    for (int part = 0; part < 4; part++) {
+        if (part && (i >= f->n || f->p[i++] != '.'))
+            return false;
+        uint32_t v = 0;
+        size_t st = i;
+        while (i < f->n && f->p[i] >= '0' && f->p[i] <= '9' && i - st < 3)
+            v = v * 10 + (uint32_t)(f->p[i++] - '0');
+        if (i == st || v > 255)
+            return false;
+        ip = ip << 8 | v;
+    }
+    if (i < f->n) {
+        if (f->p[i++] != ':' || i == f->n)
+            return false;
+        port = 0;
+        for (; i < f->n; i++) {
+            if (f->p[i] < '0' || f->p[i] > '9' || port > 65535)
+                return false;
+            port = port * 10 + (uint32_t)(f->p[i] - '0');
+        }
+        if (port > 65535)
+            return false;
+    }
+    *out = (int32_t)(ip + port);
+    return true;
+}
+
+static int find_node(const tokenring_history *h, const field *f, uint32_t *out)
+{
+    for (size_t v = 0; v < h->nnodes; v++)
+        if (strlen(h->nodes[v].name) == f->n && memcmp(h->nodes[v].name, f->p, f->n) == 0) {
+            *out = (uint32_t)v;
+            return 1;
+        }
+    return 0;
+}
+
+static bool in_ring(const tokenring_history *h, uint32_t v)
+{
+    for (size_t i = 0; i < h->ntoks; i++)
+        if (h->toks[i].node == v)
+            return true;
+    return false;
+}
+
+/* Whether a replication has transient replicas ('3/1', 'dc1': '3/1'). */
+static bool repl_transient(const tokenring_replication *r)
+{
+    bool t = r->transient > 0;
+    for (size_t k = 0; k < r->dc_count; k++)
+        t |= r->dcs[k].transient > 0;
+    return t;
+}
+
+/* 6.0-alpha2 builds every keyspace's strategy on every node, and ReplicationFactor.validate
+ * refuses transient replicas on a node whose num_tokens is not 1: a transient keyspace and
+ * a node of several tokens cannot be in one cluster. */
+#define TRANSIENT_VNODES "Cassandra 6.0 refuses transient replicas with several tokens a " \
+                         "node (ReplicationFactor.validate: \"Transient nodes are not allowed " \
+                         "with multiple tokens\"; num_tokens must be 1)"
+
+/* Tokens "T[,T...]" of field f into *out (allocated); column of a bad one in *bad. */
+static int parse_tokens(const field *f, int64_t **out, size_t *n, size_t *bad)
+{
+    size_t cap = 1;
+    for (size_t i = 0; i < f->n; i++)
+        cap += f->p[i] == ',';
+    int64_t *t = tr_malloc(cap * sizeof *t);
+    if (!t)
+        return TOKENRING_E_NOMEM;
+    size_t k = 0, i = 0;
+    while (i <= f->n) {
+        size_t st = i;
+        while (i < f->n && f->p[i] != ',')
+            i++;
+        char buf[32];
+        size_t len = i - st;
+        bool ok = len > 0 && len < sizeof buf;
+        if (ok) {
+            memcpy(buf, f->p + st, len);
+            buf[len] = 0;
+            ok = tokenring_token_parse(&t[k], buf, len, NULL) == TOKENRING_OK && t[k] != HMIN;
+        }
+        if (!ok) {
+            tr_free(t);
+            *bad = st;
+            return TOKENRING_E_PARSE;
+        }
+        k++;
+        i++;
+    }
+    *out = t;
+    *n = k;
+    return TOKENRING_OK;
+}
+
+static void history_destroy(tokenring_history *h)
+{
+    if (!h)
+        return;
+    for (size_t v = 0; v < h->nnodes; v++) {
+        tr_free(h->nodes[v].name);
+        tr_free(h->nodes[v].dc);
+        tr_free(h->nodes[v].rack);
+    }
+    tr_free(h->nodes);
+    for (size_t r = 0; r < h->nrepls; r++) {
+        tokenring_replication_free(h->repls[r].repl);
+        tr_free(h->repls[r].key);
+        tr_hist_hmap_free(&h->repls[r].reads);
+    }
+    tr_free(h->repls);
+    tr_free(h->toks);
+    tokenring_ring_free(h->ring);
+    tr_free(h);
+}
+
+char *tr_hist_repl_key(const tokenring_replication *r)
+{
+    size_t len = 0;
+    tokenring_replication_format(NULL, 0, &len, r);
+    char *s = tr_malloc(len + 1);
+    if (s && tokenring_replication_format(s, len + 1, &len, r) != TOKENRING_OK) {
+        tr_free(s);
+        s = NULL;
+    }
+    return s;
+}
+
+/* Adds a replication (taking r) unless an equal one is there (then frees r). */
+static int add_repl(tokenring_history *h, tokenring_replication *r)
+{
+    char *key = tr_hist_repl_key(r);
+    if (!key) {
+        tokenring_replication_free(r);
+        return TOKENRING_E_NOMEM;
+    }
+    for (size_t i = 0; i < h->nrepls; i++)
+        if (strcmp(h->repls[i].key, key) == 0) {
+            tr_free(key);
+            tokenring_replication_free(r);
+            return TOKENRING_OK;
+        }
+    if (h->nrepls == h->capr) {
+        size_t cap = h->capr ? h->capr * 2 : 8;
+        hrepl *n = tr_reallocarray(h->repls, cap, sizeof *n);
+        if (!n) {
+            tr_free(key);
+            tokenring_replication_free(r);
+            return TOKENRING_E_NOMEM;
+        }
+        h->repls = n;
+        h->capr = cap;
+    }
+    h->repls[h->nrepls++] = (hrepl){ r, key, { 0 }, false };
+    return TOKENRING_OK;
+}
+
+static int register_node(tokenring_history *h, const field *f, uint32_t line,
+                         tokenring_error *err)
+{
+    uint32_t dummy;
+    int32_t jh;
+    if (find_node(h, &f[1], &dummy))
+        return tr_fail_at(err, TOKENRING_E_EXISTS, line, (uint32_t)(f[1].p - f[0].p) + 1,
+                          "node %.*s is registered already", (int)f[1].n, f[1].p);
+    if (!address_hash(&f[1], &jh))
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, (uint32_t)(f[1].p - f[0].p) + 1,
+                          "'%.*s' is not an IPv4 address (optionally with :PORT): 6.0 orders "
+                          "replicas added at once by Java's hash of the node's address",
+                          (int)f[1].n, f[1].p);
+    if (h->nnodes == h->capn) {
+        size_t cap = h->capn ? h->capn * 2 : 16;
+        hnode *n = tr_reallocarray(h->nodes, cap, sizeof *n);
+        if (!n)
+            return tr_hist_nomem(err);
+        h->nodes = n;
+        h->capn = cap;
+    }
+    hnode nd = { dup_field(&f[1]), dup_field(&f[2]), dup_field(&f[3]), jh };
+    if (!nd.name || !nd.dc || !nd.rack) {
+        tr_free(nd.name);
+        tr_free(nd.dc);
+        tr_free(nd.rack);
+        return tr_hist_nomem(err);
+    }
+    h->nodes[h->nnodes++] = nd;
+    return TOKENRING_OK;
+}
+
+/* One step (a line of fields f[0..nf)); line for messages. */
+int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
+                    tokenring_error *err)
+{
+#define COL(k) ((uint32_t)(f[k].p - f[0].p) + 1)
+    static const struct {
+        const char *verb;
+        size_t nf;
+        const char *usage;
+    } steps[] = {
+        { "register", 4, "register ADDRESS DC RACK" },
+        { "keyspace", 3, "keyspace NAME REPLICATION" },
+        { "unsafe_join", 3, "unsafe_join ADDRESS TOKEN[,TOKEN...]" },
+        { "join", 3, "join ADDRESS TOKEN[,TOKEN...]" },
+        { "leave", 2, "leave ADDRESS" },
+        { "move", 3, "move ADDRESS TOKEN" },
+        { "replace", 3, "replace OLD_ADDRESS NEW_ADDRESS" },
+    };
+    size_t s = 0;
+    while (s < sizeof steps / sizeof steps[0] && !tr_hist_is(&f[0], steps[s].verb))
+        s++;
+    if (s == sizeof steps / sizeof steps[0])
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, 1,
+                          "unknown step '%.*s' (register, keyspace, unsafe_join, join, leave, "
+                          "move, replace)", (int)f[0].n, f[0].p);
+    if (nf != steps[s].nf)
+        return tr_fail_at(err, TOKENRING_E_PARSE, line, 1, "%zu fields; want: %s", nf,
+                          steps[s].usage);
+    if (s == 0)
+        return register_node(h, f, line, err);
+    if (s == 1) {
+        tokenring_replication *r = NULL;
+        tokenring_error e2;
+        int rc = tokenring_replication_parse(&r, f[2].p, f[2].n, &e2);
+        if (rc != TOKENRING_OK)
+            return tr_fail_at(err, rc, line, COL(2), "keyspace %.*s: %s", (int)f[1].n,
+                              f[1].p, e2.message);
+        if (repl_transient(r))
+            for (size_t i = 0; i + 1 < h->ntoks; i++)
+                for (size_t j = i + 1; j < h->ntoks; j++)
+                    if (h->toks[j].node == h->toks[i].node) {
+                        tokenring_replication_free(r);
+                        return tr_fail_at(err, TOKENRING_E_UNSUPPORTED, line, COL(2),
+                                          "keyspace %.*s: node %s has several tokens: "
+                                          TRANSIENT_VNODES, (int)f[1].n, f[1].p,
+                                          h->nodes[h->toks[i].node].name);
+                    }
+        rc = add_repl(h, r);
+        if (rc != TOKENRING_OK)
+            return tr_hist_nomem(err);
+        return h->ntoks ? place_new(h, err) : TOKENRING_OK;
+    }
+    uint32_t v, w = 0;
+    if (!find_node(h, &f[1], &v))
+        return tr_fail_at(err, TOKENRING_E_NOTFOUND, line, COL(1),
+                          "node %.*s is not registered (register ADDRESS DC RACK first)",
+                          (int)f[1].n, f[1].p);
+    bool joining = s == 2 || s == 3;
+    if (joining == in_ring(h, v))
+        return tr_fail_at(err, joining ? TOKENRING_E_EXISTS : TOKENRING_E_NOTFOUND, line,
+                          COL(1), "node %.*s is %s the ring", (int)f[1].n, f[1].p,
+                          joining ? "already in" : "not in");
+    if (s == 6) {
+        if (!find_node(h, &f[2], &w))
+            return tr_fail_at(err, TOKENRING_E_NOTFOUND, line, COL(2),
+                              "node %.*s is not registered (register ADDRESS DC RACK first)",
+                              (int)f[2].n, f[2].p);
+        if (in_ring(h, w))
+            return tr_fail_at(err, TOKENRING_E_EXISTS, line, COL(2),
+                              "node %.*s is already in the ring", (int)f[2].n, f[2].p);
+        return step_replace(h, v, w, err);
+    }
+    if (s == 4) {
+        bool other = false;
+        for (size_t i = 0; i < h->ntoks; i++)
+            other |= h->toks[i].node != v;
+        if (!other)
+            return tr_fail_at(err, TOKENRING_E_IMPOSSIBLE, line, COL(1),
+                              "node %.*s is the last node of the ring", (int)f[1].n, f[1].p);
+        return step_leave(h, v, err);
+    }
+    int64_t *t = NULL;
+    size_t nt = 0, bad = 0;
+    int rc = parse_tokens(&f[2], &t, &nt, &bad);
+    if (rc == TOKENRING_E_NOMEM)
+        return tr_hist_nomem(err);
+    if (rc != TOKENRING_OK)
+        return tr_fail_at(err, rc, line, COL(2) + (uint32_t)bad,
+                          "bad token (a Murmur3 token above the minimum %lld)",
+                          (long long)HMIN);
+    if (s == 5 && nt != 1)
+        rc = tr_fail_at(err, TOKENRING_E_PARSE, line, COL(2), "move takes one token, not %zu",
+                        nt);
+    for (size_t r = 0; rc == TOKENRING_OK && nt > 1 && r < h->nrepls; r++)
+        if (repl_transient(h->repls[r].repl))
+            rc = tr_fail_at(err, TOKENRING_E_UNSUPPORTED, line, COL(2),
+                            "node %.*s joins with %zu tokens, and a keyspace has transient "
+                            "replicas (%s): " TRANSIENT_VNODES,
+                            (int)f[1].n, f[1].p, nt, h->repls[r].key);
+    for (size_t i = 0; rc == TOKENRING_OK && i < nt; i++) {
+        htok key = { t[i], 0 };
+        bool dup = false;
+        for (size_t j = 0; j < i; j++)
+            dup |= t[j] == t[i];
+        if (dup || (h->ntoks && bsearch(&key, h->toks, h->ntoks, sizeof *h->toks, cmp_htok)))
+            rc = tr_fail_at(err, TOKENRING_E_EXISTS, line, COL(2),
+                            "token %lld is already in the ring", (long long)t[i]);
+    }
+    if (rc == TOKENRING_OK)
+        rc = s == 5 ? step_move(h, v, t[0], err) : step_join(h, v, t, nt, err);
+    tr_free(t);
+    return rc;
+#undef COL
+}
+
+/* The replay's work, an upper bound read from the text before it starts: per step, its
+ * phases times the replications known then (3 system ones and every keyspace line) times
+ * the ring's tokens (every token a join names, never fewer after a leave). */
+static uint64_t replay_estimate(const char *text, size_t len)
+{
+    uint64_t work = len, toks = 0, repls = 3;
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        field f[3];
+        size_t nf = tr_hist_fields(text + i, e - i, f, 3);
+        uint64_t phases = 0;
+        if (nf == 0 || f[0].p[0] == '#') {
+        } else if (tr_hist_is(&f[0], "keyspace")) {
+            repls++;
+            phases = toks ? 1 : 0;
+        } else if ((tr_hist_is(&f[0], "join") || tr_hist_is(&f[0], "unsafe_join")) && nf >= 3) {
+            uint64_t n = 1;
+            for (size_t k = 0; k < f[2].n; k++)
+                n += f[2].p[k] == ',';
+            phases = toks ? 2 : 1;
+            toks += n;
+        } else if (tr_hist_is(&f[0], "move")) {
+            toks++;
+            phases = 3;
+        } else if (tr_hist_is(&f[0], "leave")) {
+            phases = 2;
+        } else if (tr_hist_is(&f[0], "replace")) {
+            phases = 1;
+        }
+        work = tr_work_add(work, tr_work_mul(tr_work_mul(phases, repls),
+                                             tr_work_mul(toks, HIST_UNITS_PER_TOKEN)));
+        i = e + 1;
+    }
+    return work;
+}
+
+TOKENRING_API int tokenring_history_replay_limited(tokenring_history **out, const char *text,
+                                                   size_t len, tokenring_limits *limits,
+                                                   tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
+    if (out == NULL || (text == NULL && len > 0))
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !out ? "out" : "text");
+    uint64_t estimate = replay_estimate(text, len);
+    int rc = tr_budget_check(limits, estimate, "replaying the history", err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_progress pg = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0,
+                       estimate, 0 };
+    rc = tr_progress_report(&pg, "replaying the history", err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tokenring_history *h = tr_calloc(1, sizeof *h);
+    if (!h)
+        return tr_hist_nomem(err);
+    h->progress = pg.fn ? &pg : NULL;
+    /* 6.0's distributed system keyspaces: system_auth, system_traces, system_distributed */
+    static const char *const sys[] = { "1", "2", "3" };
+    for (size_t i = 0; rc == TOKENRING_OK && i < 3; i++) {
+        tokenring_replication *r = NULL;
+        rc = tokenring_replication_parse(&r, sys[i], 1, NULL);
+        if (rc == TOKENRING_OK)
+            rc = add_repl(h, r);
+    }
+    if (rc != TOKENRING_OK)
+        rc = tr_hist_nomem(err);
+    uint32_t line = 0;
+    for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        line++;
+        field f[5];
+        size_t nf = tr_hist_fields(text + i, e - i, f, 5);
+        if (nf > 0 && f[0].p[0] != '#')
+            rc = tr_hist_run_step(h, f, nf, line, err);
+        i = e + 1;
+    }
+    if (rc == TOKENRING_OK && h->ntoks)
+        rc = ring_of(&h->ring, h, h->toks, h->ntoks, err);
+    if (rc == TOKENRING_OK && pg.fn) {
+        pg.done = pg.total = estimate > pg.done ? estimate : pg.done;
+        rc = tr_progress_report(&pg, "replaying the history", err);
+    }
+    h->progress = NULL;
+    if (rc != TOKENRING_OK) {
+        history_destroy(h);
+        return rc;
+    }
+    *out = h;
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
+                                           size_t len, tokenring_error *err)
+{
+    return tokenring_history_replay_limited(out, text, len, NULL, err);
+}
+
+TOKENRING_API void tokenring_history_free(tokenring_history *history)
+{
+    history_destroy(history);
+}
+
+TOKENRING_API const tokenring_ring *tokenring_history_ring(const tokenring_history *history)
+{
+    return history ? history->ring : NULL;
+}
+
+TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
+                                              const tokenring_history *history,
+                                              const tokenring_replication *replication,
+                                              tokenring_error *err)
+{
+    if (out == NULL || history == NULL || replication == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
+                       !out ? "out" : !history ? "history" : "replication");
+    const tokenring_history *h = history;
+    if (!h->ring)
+        return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
+    char *key = tr_hist_repl_key(replication);
+    if (!key)
+        return tr_hist_nomem(err);
+    const hmap *P = NULL;
+    for (size_t r = 0; r < h->nrepls && !P; r++)
+        if (strcmp(h->repls[r].key, key) == 0)
+            P = &h->repls[r].reads;
+    tr_free(key);
+    hmap fresh = { 0 };
+    int rc = TOKENRING_OK;
+    if (!P) { /* as a CREATE KEYSPACE would place it now: canonical, owners first */
+        int64_t *cut = token_list(h->toks, h->ntoks);
+        hring R = { 0 };
+        rc = cut ? hring_make(&R, h, h->toks, h->ntoks, err) : tr_hist_nomem(err);
+        if (rc == TOKENRING_OK)
+            rc = canonical(&fresh, &R, replication, cut, h->ntoks, err);
+        hring_free(&R);
+        tr_free(cut);
+        if (rc != TOKENRING_OK)
+            return rc;
+        tokenring_history tmp = *h;
+        hrepl one = { NULL, NULL, fresh, true };
+        tmp.repls = &one;
+        tmp.nrepls = 1;
+        sort_owners(&tmp, h->toks, h->ntoks);
+        fresh = one.reads;
+        P = &fresh;
+    }
+    /* ring range i, (t_{i-1}, t_i], is 6.0's range ending at t_i ((min, t_0] for 0) */
+    size_t n = h->ntoks, total = 0;
+    for (size_t k = 0; k < P->n; k++)
+        total += P->r[k].n; /* every list once: the ring's ranges and (t_{n-1}, min] */
+    uint32_t *off = tr_calloc(n + 1, sizeof *off);
+    uint32_t *nodes = tr_malloc((total ? total : 1) * sizeof *nodes);
+    uint8_t *flags = tr_calloc(total ? total : 1, 1);
+    uint32_t *to_ring = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *to_ring);
+    if (!off || !nodes || !flags || !to_ring)
+        rc = tr_hist_nomem(err);
+    if (rc == TOKENRING_OK) {
+        for (size_t v = 0; v < h->nnodes; v++) {
+            uint32_t idx = UINT32_MAX;
+            tokenring_ring_find_node(&idx, h->ring, h->nodes[v].name);
+            to_ring[v] = idx;
+        }
+        size_t at = 0, pc = 0;
+        bool transient = false;
+        for (size_t i = 0; i < n; i++) {
+            int64_t left = i == 0 ? HMIN : h->toks[i - 1].t;
+            const hrange *pr = tr_hist_seek(P, &pc, left, h->toks[i].t);
+            off[i] = (uint32_t)at;
+            for (uint32_t k = 0; pr && k < pr->n; k++) {
+                transient |= (flags[at] = (pr->eps[k] & HEP_TRANSIENT) != 0);
+                nodes[at++] = to_ring[HEP_NODE(pr->eps[k])];
+            }
+        }
+        off[n] = (uint32_t)at;
+        /* (t_{n-1}, min]: 6.0 keeps it apart from (min, t_0], possibly in another order */
+        const hrange *up = tr_hist_hmap_lookup(P, h->toks[n - 1].t, HMIN);
+        uint32_t *upper = nodes + at;
+        uint8_t *upper_flags = flags + at;
+        uint32_t nup = 0;
+        for (uint32_t k = 0; up && k < up->n; k++) {
+            transient |= (upper_flags[nup] = (up->eps[k] & HEP_TRANSIENT) != 0);
+            upper[nup++] = to_ring[HEP_NODE(up->eps[k])];
+        }
+        rc = tr_placement_from_rows(out, h->ring, replication, off, nodes, upper, nup,
+                                    transient ? flags : NULL, transient ? upper_flags : NULL,
+                                    TOKENRING_ORDER_HISTORY, err);
+        if (rc == TOKENRING_E_NOMEM)
+            rc = tr_hist_nomem(err);
+    }
+    tr_free(off);
+    tr_free(nodes);
+    tr_free(flags);
+    tr_free(to_ring);
+    tr_hist_hmap_free(&fresh);
+    return rc;
+}
+#undef COL
+#undef HIST_UNITS_PER_TOKEN
+#undef TRANSIENT_VNODES
+#undef add_repl
+#undef address_hash
+#undef canonical
+#undef cmp_htok
+#undef dup_field
+#undef find_node
+#undef history_destroy
+#undef hring
+#undef hring_free
+#undef hring_make
+#undef in_ring
+#undef node_map
+#undef parse_tokens
+#undef phase
+#undef place_new
+#undef register_node
+#undef repl_transient
+#undef replay_estimate
+#undef ring_of
+#undef set_map
+#undef sort_owners
+#undef step_join
+#undef step_leave
+#undef step_move
+#undef step_replace
+#undef token_list
+#undef tokmap
+#undef work_done
+
+/* ======== lib/history_concurrent.c ======== */
+#define lock_add history_concurrent_lock_add
+#define locks_meet history_concurrent_locks_meet
+#define plan_locks history_concurrent_plan_locks
+#line 1 "lib/history_concurrent.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Concurrent operations on Cassandra 6.0 (doc/cassandra-6.md): the ranges a planned join,
+ * leave, move or replace would lock (PlacementTransitionPlan.affectedRanges(): per
+ * replication, the range of every replica its read deltas add or remove), computed by
+ * running the step in collect mode on the replayed history, and which planned operations
+ * 6.0 would refuse while another runs (LockedRanges.intersects). */
+#include <stdlib.h>
+#include <string.h>
+
+#line 11 "lib/history_concurrent.c"
+
+static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
+{
+    for (size_t i = 0; i < L->n; i++)
+        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
+            return TOKENRING_OK;
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 16;
+        hlock *l = tr_realloc(L->l, cap * sizeof *l);
+        if (!l)
+            return tr_hist_nomem(err);
+        L->l = l;
+        L->cap = cap;
+    }
+    L->l[L->n++] = (hlock){ repl, r->left, r->right };
+    return TOKENRING_OK;
+}
+
+/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
+int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
+                         tokenring_error *err)
+{
+    int rc = TOKENRING_OK;
+    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
+        const hmap *x = side ? b : a, *y = side ? a : b;
+        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
+            const hrange *o = tr_hist_hmap_lookup(y, x->r[i].left, x->r[i].right);
+            bool differs = false;
+            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
+                differs = !o || !tr_hist_hrange_has(o, x->r[i].eps[k]);
+            if (differs)
+                rc = lock_add(L, repl, &x->r[i], err);
+        }
+    }
+    return rc;
+}
+
+
+/* ------------------------------------------------------------------ locks */
+
+/* The locks of one planned operation (a step line), on the history as it is. */
+static int plan_locks(const tokenring_history *history, const char *line, size_t len,
+                      uint32_t lineno, struct hlocks *L, tokenring_error *err)
+{
+    field f[5];
+    size_t nf = tr_hist_fields(line, len, f, 5);
+    if (nf == 0 || f[0].p[0] == '#')
+        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
+                          "expected an operation: join, leave, move or replace");
+    if (!tr_hist_is(&f[0], "join") && !tr_hist_is(&f[0], "leave") && !tr_hist_is(&f[0], "move") &&
+        !tr_hist_is(&f[0], "replace"))
+        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
+                          "'%.*s' is not an operation that locks ranges (join, leave, move, "
+                          "replace; register nodes and create keyspaces in the history)",
+                          (int)f[0].n, f[0].p);
+    if (!history->ring)
+        return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
+    tokenring_history tmp = *history; /* read only: collect mode applies nothing */
+    tmp.collect = L;
+    return tr_hist_run_step(&tmp, f, nf, lineno, err);
+}
+
+/* Range.intersects for ranges cut at the minimum token (right == HMIN: to the end), and
+ * LockedRanges' rule: two ranges both at the minimum token always meet. */
+static bool locks_meet(const hlock *a, const hlock *b)
+{
+    if (a->repl != b->repl)
+        return false;
+    if ((a->left == HMIN || a->right == HMIN) && (b->left == HMIN || b->right == HMIN))
+        return true;
+    int64_t lo = a->left > b->left ? a->left : b->left;
+    /* not both at the minimum: at most one runs to the end of the ring */
+    bool a_end = a->right == HMIN, b_end = b->right == HMIN;
+    int64_t hi = a_end ? b->right : b_end ? a->right : (a->right < b->right ? a->right : b->right);
+    return lo < hi;
+}
+
+TOKENRING_API int tokenring_history_locked_ranges(int64_t *ranges_out, size_t cap,
+                                                  size_t *count_out,
+                                                  const tokenring_history *history,
+                                                  const tokenring_replication *replication,
+                                                  const char *operation, size_t len,
+                                                  tokenring_error *err)
+{
+    if (count_out == NULL || history == NULL || replication == NULL ||
+        (operation == NULL && len > 0) || (ranges_out == NULL && cap > 0))
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
+                       !count_out ? "count_out" : !history ? "history" : !replication
+                                                                 ? "replication"
+                                                                 : !ranges_out ? "ranges_out"
+                                                                               : "operation");
+    char *key = tr_hist_repl_key(replication);
+    if (!key)
+        return tr_hist_nomem(err);
+    size_t repl = SIZE_MAX;
+    for (size_t r = 0; r < history->nrepls && repl == SIZE_MAX; r++)
+        if (strcmp(history->repls[r].key, key) == 0)
+            repl = r;
+    tr_free(key);
+    if (repl == SIZE_MAX)
+        return tr_fail(err, TOKENRING_E_NOTFOUND, "no keyspace of the history has this "
+                                                  "replication (6.0 locks ranges per "
+                                                  "replication of its keyspaces)");
+    struct hlocks L = { 0 };
+    int rc = plan_locks(history, operation, len, 1, &L, err);
+    size_t n = 0;
+    for (size_t i = 0; rc == TOKENRING_OK && i < L.n; i++)
+        if (L.l[i].repl == repl) {
+            if (n < cap) {
+                ranges_out[2 * n] = L.l[i].left;
+                ranges_out[2 * n + 1] = L.l[i].right;
+            }
+            n++;
+        }
+    tr_free(L.l);
+    if (rc != TOKENRING_OK)
+        return rc;
+    *count_out = n;
+    if (n > cap)
+        return tr_fail(err, TOKENRING_E_BUFSIZE, "%zu ranges, room for %zu", n, cap);
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t cap,
+                                               size_t *count_out,
+                                               const tokenring_history *history,
+                                               const char *operations, size_t len,
+                                               tokenring_error *err)
+{
+    if (count_out == NULL || history == NULL || (operations == NULL && len > 0) ||
+        (conflicts_out == NULL && cap > 0))
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
+                       !count_out ? "count_out" : !history ? "history" : !operations
+                                                                 ? "operations"
+                                                                 : "conflicts_out");
+    struct hlocks *ops = NULL;
+    size_t nops = 0, capops = 0;
+    int rc = TOKENRING_OK;
+    uint32_t line = 0;
+    for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
+        size_t e = i;
+        while (e < len && operations[e] != '\n')
+            e++;
+        line++;
+        field f[1];
+        if (tr_hist_fields(operations + i, e - i, f, 1) && f[0].p[0] != '#') {
+            if (nops == capops) {
+                size_t c = capops ? 2 * capops : 8;
+                struct hlocks *o = tr_realloc(ops, c * sizeof *o);
+                if (!o) {
+                    rc = tr_hist_nomem(err);
+                    break;
+                }
+                memset(o + capops, 0, (c - capops) * sizeof *o);
+                ops = o;
+                capops = c;
+            }
+            rc = plan_locks(history, operations + i, e - i, line, &ops[nops++], err);
+        }
+        i = e + 1;
+    }
+    if (rc == TOKENRING_OK) {
+        *count_out = nops;
+        for (size_t i = 0; i < nops && i < cap; i++) {
+            conflicts_out[i] = UINT32_MAX;
+            /* prepared in order: one refused holds no locks */
+            for (size_t j = 0; j < i && conflicts_out[i] == UINT32_MAX; j++)
+                for (size_t a = 0; conflicts_out[j] == UINT32_MAX && a < ops[i].n &&
+                                   conflicts_out[i] == UINT32_MAX;
+                     a++)
+                    for (size_t b = 0; b < ops[j].n; b++)
+                        if (locks_meet(&ops[i].l[a], &ops[j].l[b])) {
+                            conflicts_out[i] = (uint32_t)j;
+                            break;
+                        }
+        }
+        if (nops > cap)
+            rc = tr_fail(err, TOKENRING_E_BUFSIZE, "%zu operations, room for %zu", nops, cap);
+    }
+    for (size_t i = 0; i < nops; i++)
+        tr_free(ops[i].l);
+    tr_free(ops);
+    return rc;
+}
+#undef lock_add
+#undef locks_meet
+#undef plan_locks
+
+/* ======== lib/history_delta.c ======== */
+#define bucket history_delta_bucket
+#define hmap_find history_delta_hmap_find
+#define hrange_has_node history_delta_hrange_has_node
+#define hrange_push history_delta_hrange_push
+#define jmap history_delta_jmap
+#define jmap_call history_delta_jmap_call
+#define jmap_free history_delta_jmap_free
+#define jmap_init history_delta_jmap_init
+#define jmap_keys history_delta_jmap_keys
+#define jmap_refill history_delta_jmap_refill
+#define jmap_resize history_delta_jmap_resize
+#line 1 "lib/history_delta.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* How Cassandra 6.0 applies a placement delta (doc/cassandra-6.md), for the history replay
+ * (lib/history.c): the kept read placement as sorted ranges with ordered replica lists,
+ * and a delta between two canonical placements applied to it as 6.0's
+ * PlacementDelta.apply does: every removal (by endpoint: withoutReplica), then every
+ * addition appended (withReplica), the additions of one step in the iteration order of
+ * the java.util.HashMaps 6.0 passes them through (RangesByEndpoint, Delta.merge),
+ * emulated call by call. */
+#include <stdlib.h>
+#include <string.h>
+
+#line 13 "lib/history_delta.c"
+
+/* ------------------------------------------------------------------ maps */
+
+void tr_hist_hmap_free(hmap *m)
+{
+    for (size_t i = 0; i < m->n; i++)
+        tr_free(m->r[i].eps);
+    tr_free(m->r);
+    memset(m, 0, sizeof *m);
+}
+
+/* Index of the range (left, right] in m, or of where it would go (*found false). */
+static size_t hmap_find(const hmap *m, int64_t left, bool *found)
+{
+    size_t lo = 0, hi = m->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->r[mid].left < left)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *found = lo < m->n && m->r[lo].left == left;
+    return lo;
+}
+
+const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right)
+{
+    bool found;
+    size_t at = hmap_find(m, left, &found);
+    return found && m->r[at].right == right ? &m->r[at] : NULL;
+}
+
+static bool hrange_push(hrange *h, uint32_t v)
+{
+    if (h->n == h->cap) {
+        uint32_t cap = h->cap ? h->cap * 2 : 4;
+        uint32_t *e = tr_reallocarray(h->eps, cap, sizeof *e);
+        if (!e)
+            return false;
+        h->eps = e;
+        h->cap = cap;
+    }
+    h->eps[h->n++] = v;
+    return true;
+}
+
+bool tr_hist_hrange_has(const hrange *h, uint32_t v)
+{
+    for (uint32_t k = 0; k < h->n; k++)
+        if (h->eps[k] == v)
+            return true;
+    return false;
 }
 
 /* ------------------------------------------------------------------ deltas */
@@ -21298,98 +22381,156 @@ static size_t jmap_keys(const jmap *m, uint32_t *out)
     return n;
 }
 
-/* Applies the delta old -> new (replica granularity, ranges matched exactly) to P:
- * replicas of old missing from new are removed (a range left empty disappears), then
- * those of new missing from old are appended, endpoint after endpoint in Java's HashMap
- * order over every endpoint with an addition. */
-static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, const hmap *neu,
+/* The range (left, right] of m at or after *cur, for queries in increasing left order
+ * (a walk instead of a search); NULL when m has no such range. */
+hrange *tr_hist_seek(const hmap *m, size_t *cur, int64_t left, int64_t right)
+{
+    size_t i = *cur;
+    while (i < m->n && m->r[i].left < left)
+        i++;
+    *cur = i;
+    return i < m->n && m->r[i].left == left && m->r[i].right == right ? &m->r[i] : NULL;
+}
+
+static bool hrange_has_node(const hrange *h, uint32_t node)
+{
+    for (uint32_t k = 0; k < h->n; k++)
+        if (HEP_NODE(h->eps[k]) == node)
+            return true;
+    return false;
+}
+
+/* dst gets, for each key of src in iteration order, mult * nadd[key] calls. */
+static void jmap_refill(jmap *dst, const jmap *src, const uint32_t *nadd, uint32_t mult,
+                        uint32_t *keys)
+{
+    size_t nk = jmap_keys(src, keys);
+    for (size_t q = 0; q < nk; q++)
+        for (uint32_t c = 0; c < nadd[keys[q]] * mult; c++)
+            jmap_call(dst, keys[q]);
+}
+
+/* Applies the delta old -> new (replica granularity: an endpoint, its range and whether it
+ * is full; ranges matched exactly) to P: replicas of old missing from new are removed
+ * (by endpoint, as withoutReplica; a range left empty disappears), then those of new
+ * missing from old are appended, endpoint after endpoint in Java's HashMap order over
+ * every endpoint with an addition. A replica turning transient or full is removed and
+ * appended again. */
+int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old, const hmap *neu,
                        bool merged, tokenring_error *err)
 {
-    /* removals */
+    /* removals, old and P walked in step */
+    size_t pc = 0, nc = 0;
+    bool dead = false;
     for (size_t i = 0; i < old->n; i++) {
         const hrange *o = &old->r[i];
-        const hrange *n = hmap_lookup(neu, o->left, o->right);
-        bool found;
-        size_t at = hmap_find(P, o->left, &found);
-        if (!found || P->r[at].right != o->right)
+        const hrange *n = tr_hist_seek(neu, &nc, o->left, o->right);
+        hrange *pr = tr_hist_seek(P, &pc, o->left, o->right);
+        if (!pr)
             continue;
-        hrange *pr = &P->r[at];
         for (uint32_t k = 0; k < o->n; k++) {
-            if (n && hrange_has(n, o->eps[k]))
+            if (n && tr_hist_hrange_has(n, o->eps[k]))
                 continue;
             for (uint32_t j = 0; j < pr->n; j++)
-                if (pr->eps[j] == o->eps[k]) {
+                if (HEP_NODE(pr->eps[j]) == HEP_NODE(o->eps[k])) {
                     memmove(pr->eps + j, pr->eps + j + 1, (pr->n - j - 1) * sizeof *pr->eps);
                     pr->n--;
                     break;
                 }
         }
-        if (pr->n == 0)
-            hmap_remove_at(P, at);
+        if (pr->n == 0) { /* gone: marked, the map compacted once below */
+            tr_free(pr->eps);
+            pr->eps = NULL;
+            pr->cap = UINT32_MAX;
+            dead = true;
+        }
+    }
+    if (dead) {
+        size_t k = 0;
+        for (size_t i = 0; i < P->n; i++)
+            if (!(P->r[i].n == 0 && P->r[i].cap == UINT32_MAX))
+                P->r[k++] = P->r[i];
+        P->n = k;
     }
     /* additions, endpoint after endpoint in the iteration order of the delta's map, a
      * HashMap (jmap) filled by iterating another: the target placement's endpoints
      * (ReplicaGroups.byEndpoint: along its ranges, each range's list in order; for a MID
-     * step the target is start and final combined: the old list, then the new one's
-     * others); one call per replica added. A MID step's delta, and a FINISH step's merge
-     * of ranges, pass through Delta.merge: one more map, two calls per replica. */
-    uint32_t *seq = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *seq);
-    uint32_t *keys = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *keys);
-    uint32_t *nadd = tr_calloc(h->nnodes ? h->nnodes : 1, sizeof *nadd);
-    jmap map = { 0 };
-    if (!seq || !keys || !nadd || !jmap_init(&map, h)) {
-        tr_free(seq);
-        tr_free(keys);
-        tr_free(nadd);
-        jmap_free(&map);
-        return nomem(err);
-    }
-    for (size_t i = 0; i < neu->n; i++) {
+     * step the target is the maximal placement, start and final combined: the old list,
+     * then the new one's others); one call per replica added. A MID step's delta, and a
+     * FINISH step's merge of ranges, pass through Delta.merge: one more map, two calls per
+     * replica. With transient replicas a MID step has a second delta, maximal -> final:
+     * the replicas turning transient (the maximal placement keeps them full), found by
+     * iterating the final placement's endpoints, merged after the first one's. */
+    size_t nn = h->nnodes ? h->nnodes : 1;
+    uint32_t *seq = tr_malloc(nn * sizeof *seq);
+    uint32_t *keys = tr_malloc(nn * sizeof *keys);
+    uint32_t *nadd = tr_calloc(2 * nn, sizeof *nadd), *naddb = nadd ? nadd + nn : NULL;
+    jmap m[5] = { { 0 } }; /* A0, A1, B0, B1, final */
+    bool ok = seq && keys && nadd;
+    for (int k = 0; ok && k < 5; k++)
+        ok = jmap_init(&m[k], h);
+    bool any_b = false;
+    size_t oc = 0;
+    for (size_t i = 0; ok && i < neu->n; i++) {
         const hrange *n = &neu->r[i];
-        const hrange *o = hmap_lookup(old, n->left, n->right);
+        const hrange *o = tr_hist_seek(old, &oc, n->left, n->right);
         for (uint32_t k = 0; o && k < o->n; k++)
-            jmap_call(&map, o->eps[k]);
-        for (uint32_t k = 0; k < n->n; k++)
-            if (!o || !hrange_has(o, n->eps[k])) {
-                jmap_call(&map, n->eps[k]);
-                nadd[n->eps[k]]++;
+            jmap_call(&m[0], HEP_NODE(o->eps[k]));
+        for (uint32_t k = 0; k < n->n; k++) {
+            uint32_t e = n->eps[k], v = HEP_NODE(e);
+            if (o && tr_hist_hrange_has(o, e))
+                continue;
+            if (!o || !hrange_has_node(o, v)) { /* a new endpoint */
+                jmap_call(&m[0], v);
+                nadd[v]++;
+            } else if (e & HEP_TRANSIENT) { /* full -> transient: maximal -> final */
+                naddb[v]++;
+                any_b = true;
+            } else { /* transient -> full: start -> maximal */
+                nadd[v]++;
             }
-    }
-    for (int level = 0; level < (merged ? 2 : 1); level++) {
-        size_t nall = jmap_keys(&map, keys);
-        jmap_free(&map);
-        if (!jmap_init(&map, h)) {
-            tr_free(seq);
-            tr_free(keys);
-            tr_free(nadd);
-            jmap_free(&map);
-            return nomem(err);
         }
-        for (size_t q = 0; q < nall; q++)
-            for (uint32_t c = 0; c < nadd[keys[q]] * (level ? 2u : 1u); c++)
-                jmap_call(&map, keys[q]);
     }
-    size_t nkeys = jmap_keys(&map, keys);
-    jmap_free(&map);
+    if (ok && any_b)
+        for (size_t i = 0; i < neu->n; i++)
+            for (uint32_t k = 0; k < neu->r[i].n; k++)
+                jmap_call(&m[2], HEP_NODE(neu->r[i].eps[k]));
+    jmap *fin = merged ? &m[4] : &m[1];
+    if (ok) {
+        jmap_refill(&m[1], &m[0], nadd, 1, keys);
+        if (any_b)
+            jmap_refill(&m[3], &m[2], naddb, 1, keys);
+        if (merged)
+            jmap_refill(fin, &m[1], nadd, 2, keys);
+        if (any_b)
+            jmap_refill(fin, &m[3], naddb, merged ? 2 : 1, keys);
+        /* an endpoint's rank in that order; each range appends its additions by rank */
+        size_t nkeys = jmap_keys(fin, keys);
+        for (size_t q = 0; q < nkeys; q++)
+            seq[keys[q]] = (uint32_t)q;
+    }
+    for (int k = 0; k < 5; k++)
+        jmap_free(&m[k]);
     tr_free(nadd);
-    /* an endpoint's rank in that order; each range appends its additions by rank */
-    for (size_t q = 0; q < nkeys; q++)
-        seq[keys[q]] = (uint32_t)q;
+    tr_free(keys);
     uint32_t longest = 0;
     for (size_t i = 0; i < neu->n; i++)
         longest = neu->r[i].n > longest ? neu->r[i].n : longest;
-    uint32_t *add = tr_malloc((longest ? longest : 1) * sizeof *add);
-    int rc = add ? TOKENRING_OK : nomem(err);
+    uint32_t *add = ok ? tr_malloc((longest ? longest : 1) * sizeof *add) : NULL;
+    /* ranges P lacks, in order, merged into P at the end */
+    hmap fresh = { 0 };
+    int rc = add ? TOKENRING_OK : tr_hist_nomem(err);
+    oc = pc = 0;
     for (size_t i = 0; i < neu->n && rc == TOKENRING_OK; i++) {
         const hrange *n = &neu->r[i];
-        const hrange *o = hmap_lookup(old, n->left, n->right);
+        const hrange *o = tr_hist_seek(old, &oc, n->left, n->right);
         uint32_t na = 0;
         for (uint32_t k = 0; k < n->n; k++) {
             uint32_t e = n->eps[k];
-            if (o && hrange_has(o, e))
+            if (o && tr_hist_hrange_has(o, e))
                 continue;
             uint32_t j = na++; /* insertion by rank */
-            while (j > 0 && seq[add[j - 1]] > seq[e]) {
+            while (j > 0 && seq[HEP_NODE(add[j - 1])] > seq[HEP_NODE(e)]) {
                 add[j] = add[j - 1];
                 j--;
             }
@@ -21397,921 +22538,60 @@ static int apply_delta(const tokenring_history *h, hmap *P, const hmap *old, con
         }
         if (na == 0)
             continue;
-        hrange *pr = hmap_get(P, n->left, n->right);
-        for (uint32_t j = 0; pr && j < na; j++)
-            if (!hrange_push(pr, add[j]))
-                pr = NULL;
-        if (!pr)
-            rc = nomem(err);
+        hrange *pr = tr_hist_seek(P, &pc, n->left, n->right);
+        if (!pr) {
+            if (fresh.n == fresh.cap) {
+                size_t cap = fresh.cap ? fresh.cap * 2 : 16;
+                hrange *r = tr_reallocarray(fresh.r, cap, sizeof *r);
+                if (!r) {
+                    rc = tr_hist_nomem(err);
+                    break;
+                }
+                fresh.r = r;
+                fresh.cap = cap;
+            }
+            pr = &fresh.r[fresh.n++];
+            *pr = (hrange){ n->left, n->right, NULL, 0, 0 };
+        }
+        for (uint32_t j = 0; j < na; j++)
+            if (!hrange_push(pr, add[j])) {
+                rc = tr_hist_nomem(err);
+                break;
+            }
     }
+    if (rc == TOKENRING_OK && fresh.n) { /* merge by left; P's range first on a tie */
+        hrange *r = tr_reallocarray(NULL, P->n + fresh.n, sizeof *r);
+        if (!r) {
+            rc = tr_hist_nomem(err);
+        } else {
+            size_t i = 0, j = 0, k = 0;
+            while (i < P->n || j < fresh.n)
+                r[k++] = j == fresh.n || (i < P->n && P->r[i].left <= fresh.r[j].left)
+                             ? P->r[i++]
+                             : fresh.r[j++];
+            tr_free(P->r);
+            P->r = r;
+            P->n = P->cap = k;
+            tr_free(fresh.r);
+            fresh = (hmap){ 0 };
+        }
+    }
+    tr_hist_hmap_free(&fresh);
     tr_free(add);
     tr_free(seq);
-    tr_free(keys);
     return rc;
 }
-
-/* Every range's owner first, for the token map toks (each placed replication). */
-static void sort_owners(tokenring_history *h, const htok *toks, size_t n)
-{
-    if (n == 0 || h->collect)
-        return;
-    for (size_t r = 0; r < h->nrepls; r++) {
-        hmap *P = &h->repls[r].reads;
-        for (size_t i = 0; i < P->n; i++) {
-            hrange *pr = &P->r[i];
-            htok key = { pr->right == HMIN ? toks[0].t : pr->right, 0 };
-            const htok *o = bsearch(&key, toks, n, sizeof *toks, cmp_htok);
-            if (!o)
-                continue;
-            for (uint32_t j = 1; j < pr->n; j++)
-                if (pr->eps[j] == o->node) {
-                    memmove(pr->eps + 1, pr->eps, j * sizeof *pr->eps);
-                    pr->eps[0] = o->node;
-                    break;
-                }
-        }
-    }
-}
-
-/* ------------------------------------------------------------------ steps */
-
-static int64_t *token_list(const htok *toks, size_t n)
-{
-    int64_t *c = tr_malloc((n ? n : 1) * sizeof *c);
-    if (c)
-        for (size_t i = 0; i < n; i++)
-            c[i] = toks[i].t;
-    return c;
-}
-
-/* One phase for every placed replication: P += delta(canonical(fa at cut ca) ->
- * canonical(fb at cut cb)). */
-static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
-{
-    for (size_t i = 0; i < L->n; i++)
-        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
-            return TOKENRING_OK;
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? 2 * L->cap : 16;
-        hlock *l = tr_realloc(L->l, cap * sizeof *l);
-        if (!l)
-            return nomem(err);
-        L->l = l;
-        L->cap = cap;
-    }
-    L->l[L->n++] = (hlock){ repl, r->left, r->right };
-    return TOKENRING_OK;
-}
-
-/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
-static int collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
-                         tokenring_error *err)
-{
-    int rc = TOKENRING_OK;
-    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
-        const hmap *x = side ? b : a, *y = side ? a : b;
-        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
-            const hrange *o = hmap_lookup(y, x->r[i].left, x->r[i].right);
-            bool differs = false;
-            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
-                differs = !o || !hrange_has(o, x->r[i].eps[k]);
-            if (differs)
-                rc = lock_add(L, repl, &x->r[i], err);
-        }
-    }
-    return rc;
-}
-
-static int phase(tokenring_history *h, const htok *fa, size_t na, const htok *ca, size_t nca,
-                 const htok *fb, size_t nb, const htok *cb, size_t ncb, bool merged,
-                 tokenring_error *err)
-{
-    int64_t *cuta = token_list(ca, nca), *cutb = token_list(cb, ncb);
-    int rc = cuta && cutb ? TOKENRING_OK : nomem(err);
-    for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
-        hrepl *hr = &h->repls[r];
-        if (!hr->placed)
-            continue;
-        hmap a, b;
-        rc = canonical(&a, h, fa, na, hr->repl, cuta, nca, err);
-        if (rc != TOKENRING_OK)
-            break;
-        rc = canonical(&b, h, fb, nb, hr->repl, cutb, ncb, err);
-        if (rc == TOKENRING_OK)
-            rc = h->collect ? collect_locks(h->collect, r, &a, &b, err)
-                            : apply_delta(h, &hr->reads, &a, &b, merged, err);
-        hmap_free(&a);
-        hmap_free(&b);
-    }
-    tr_free(cuta);
-    tr_free(cutb);
-    return rc;
-}
-
-/* A token map: copy of cur, without node `drop`, with `add` (n tokens) owned by `node`. */
-static htok *tokmap(const htok *cur, size_t ncur, uint32_t drop, const int64_t *add, size_t n,
-                    uint32_t node, size_t *count)
-{
-    htok *out = tr_malloc((ncur + n + 1) * sizeof *out);
-    if (!out)
-        return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < ncur; i++)
-        if (cur[i].node != drop)
-            out[k++] = cur[i];
-    for (size_t i = 0; i < n; i++)
-        out[k++] = (htok){ add[i], node };
-    qsort(out, k, sizeof *out, cmp_htok);
-    *count = k;
-    return out;
-}
-
-static void set_map(tokenring_history *h, htok *next, size_t n)
-{
-    if (h->collect) { /* planned, not applied */
-        tr_free(next);
-        return;
-    }
-    tr_free(h->toks);
-    h->toks = next;
-    h->ntoks = n;
-}
-
-/* Places every replication not yet placed: canonical, owners first (a new keyspace). */
-static int place_new(tokenring_history *h, tokenring_error *err)
-{
-    int64_t *cut = token_list(h->toks, h->ntoks);
-    int rc = cut ? TOKENRING_OK : nomem(err);
-    for (size_t r = 0; rc == TOKENRING_OK && r < h->nrepls; r++) {
-        if (h->repls[r].placed)
-            continue;
-        rc = canonical(&h->repls[r].reads, h, h->toks, h->ntoks, h->repls[r].repl, cut,
-                       h->ntoks, err);
-        h->repls[r].placed = rc == TOKENRING_OK;
-    }
-    tr_free(cut);
-    if (rc == TOKENRING_OK)
-        sort_owners(h, h->toks, h->ntoks);
-    return rc;
-}
-
-static int step_join(tokenring_history *h, uint32_t node, const int64_t *t, size_t n,
-                     tokenring_error *err)
-{
-    size_t na;
-    htok *after = tokmap(h->toks, h->ntoks, UINT32_MAX, t, n, node, &na);
-    if (!after)
-        return nomem(err);
-    if (h->ntoks == 0) { /* the first node: every placement at once */
-        set_map(h, after, na);
-        return place_new(h, err);
-    }
-    const htok *cur = h->toks;
-    size_t nc = h->ntoks;
-    /* PREPARE_JOIN: the ranges split at the new tokens */
-    int rc = phase(h, cur, nc, cur, nc, cur, nc, after, na, false, err);
-    if (rc == TOKENRING_OK) {
-        sort_owners(h, cur, nc);
-        /* MID_JOIN: reads move to the new ring's replicas */
-        rc = phase(h, cur, nc, after, na, after, na, after, na, true, err);
-    }
-    if (rc == TOKENRING_OK) {
-        sort_owners(h, cur, nc);
-        set_map(h, after, na); /* FINISH_JOIN */
-        sort_owners(h, h->toks, h->ntoks);
-        return TOKENRING_OK;
-    }
-    tr_free(after);
-    return rc;
-}
-
-static int step_leave(tokenring_history *h, uint32_t node, tokenring_error *err)
-{
-    size_t na;
-    htok *after = tokmap(h->toks, h->ntoks, node, NULL, 0, node, &na);
-    if (!after)
-        return nomem(err);
-    const htok *cur = h->toks;
-    size_t nc = h->ntoks;
-    /* MID_LEAVE: reads move to the replicas without the leaving node (at the current
-     * ranges); FINISH_LEAVE: the ranges at its tokens merge */
-    int rc = phase(h, cur, nc, cur, nc, after, na, cur, nc, true, err);
-    if (rc == TOKENRING_OK) {
-        sort_owners(h, cur, nc);
-        rc = phase(h, after, na, cur, nc, after, na, after, na, true, err);
-    }
-    if (rc == TOKENRING_OK) {
-        set_map(h, after, na);
-        sort_owners(h, h->toks, h->ntoks);
-        return TOKENRING_OK;
-    }
-    tr_free(after);
-    return rc;
-}
-
-static int step_move(tokenring_history *h, uint32_t node, int64_t token, tokenring_error *err)
-{
-    size_t nw, na;
-    htok *with = tokmap(h->toks, h->ntoks, UINT32_MAX, &token, 1, node, &nw);
-    htok *after = tokmap(h->toks, h->ntoks, node, &token, 1, node, &na);
-    if (!with || !after) {
-        tr_free(with);
-        tr_free(after);
-        return nomem(err);
-    }
-    const htok *cur = h->toks;
-    size_t nc = h->ntoks;
-    /* PREPARE_MOVE: split at the new token; MID_MOVE: reads move; FINISH_MOVE: merge at
-     * the old token */
-    int rc = phase(h, cur, nc, cur, nc, cur, nc, with, nw, false, err);
-    if (rc == TOKENRING_OK) {
-        sort_owners(h, cur, nc);
-        rc = phase(h, cur, nc, with, nw, after, na, with, nw, true, err);
-    }
-    if (rc == TOKENRING_OK) {
-        sort_owners(h, cur, nc);
-        rc = phase(h, after, na, with, nw, after, na, after, na, true, err);
-    }
-    tr_free(with);
-    if (rc == TOKENRING_OK) {
-        set_map(h, after, na);
-        sort_owners(h, h->toks, h->ntoks);
-        return TOKENRING_OK;
-    }
-    tr_free(after);
-    return rc;
-}
-
-static int step_replace(tokenring_history *h, uint32_t old, uint32_t neu, tokenring_error *err)
-{
-    htok *after = tr_malloc((h->ntoks ? h->ntoks : 1) * sizeof *after);
-    if (!after)
-        return nomem(err);
-    for (size_t i = 0; i < h->ntoks; i++)
-        after[i] = (htok){ h->toks[i].t, h->toks[i].node == old ? neu : h->toks[i].node };
-    const htok *cur = h->toks;
-    size_t nc = h->ntoks;
-    /* MID_REPLACE: reads move to the replacement; FINISH_REPLACE: it takes the tokens */
-    int rc = phase(h, cur, nc, cur, nc, after, nc, after, nc, true, err);
-    if (rc == TOKENRING_OK) {
-        sort_owners(h, cur, nc);
-        set_map(h, after, nc);
-        sort_owners(h, h->toks, h->ntoks);
-        return TOKENRING_OK;
-    }
-    tr_free(after);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ parsing */
-
-typedef struct {
-    const char *p;
-    size_t n;
-} field;
-
-/* Splits a line into at most max blank-separated fields; returns their count. */
-static size_t fields(const char *s, size_t len, field *f, size_t max)
-{
-    size_t k = 0, i = 0;
-    while (i < len) {
-        while (i < len && (s[i] == ' ' || s[i] == '\t' || s[i] == '\r'))
-            i++;
-        if (i >= len)
-            break;
-        size_t st = i;
-        while (i < len && s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
-            i++;
-        if (k < max)
-            f[k] = (field){ s + st, i - st };
-        k++;
-    }
-    return k;
-}
-
-static bool is(const field *f, const char *word)
-{
-    return f->n == strlen(word) && memcmp(f->p, word, f->n) == 0;
-}
-
-static char *dup_field(const field *f)
-{
-    char *s = tr_malloc(f->n + 1);
-    if (s) {
-        memcpy(s, f->p, f->n);
-        s[f->n] = 0;
-    }
-    return s;
-}
-
-/* Java's hash of an IPv4 address (dotted quad, optional :PORT, default 7000). */
-static bool address_hash(const field *f, int32_t *out)
-{
-    uint32_t ip = 0, port = 7000;
-    size_t i = 0;
-    for (int part = 0; part < 4; part++) {
-        if (part && (i >= f->n || f->p[i++] != '.'))
-            return false;
-        uint32_t v = 0;
-        size_t st = i;
-        while (i < f->n && f->p[i] >= '0' && f->p[i] <= '9' && i - st < 3)
-            v = v * 10 + (uint32_t)(f->p[i++] - '0');
-        if (i == st || v > 255)
-            return false;
-        ip = ip << 8 | v;
-    }
-    if (i < f->n) {
-        if (f->p[i++] != ':' || i == f->n)
-            return false;
-        port = 0;
-        for (; i < f->n; i++) {
-            if (f->p[i] < '0' || f->p[i] > '9' || port > 65535)
-                return false;
-            port = port * 10 + (uint32_t)(f->p[i] - '0');
-        }
-        if (port > 65535)
-            return false;
-    }
-    *out = (int32_t)(ip + port);
-    return true;
-}
-
-static int find_node(const tokenring_history *h, const field *f, uint32_t *out)
-{
-    for (size_t v = 0; v < h->nnodes; v++)
-        if (strlen(h->nodes[v].name) == f->n && memcmp(h->nodes[v].name, f->p, f->n) == 0) {
-            *out = (uint32_t)v;
-            return 1;
-        }
-    return 0;
-}
-
-static bool in_ring(const tokenring_history *h, uint32_t v)
-{
-    for (size_t i = 0; i < h->ntoks; i++)
-        if (h->toks[i].node == v)
-            return true;
-    return false;
-}
-
-/* Tokens "T[,T...]" of field f into *out (allocated); column of a bad one in *bad. */
-static int parse_tokens(const field *f, int64_t **out, size_t *n, size_t *bad)
-{
-    size_t cap = 1;
-    for (size_t i = 0; i < f->n; i++)
-        cap += f->p[i] == ',';
-    int64_t *t = tr_malloc(cap * sizeof *t);
-    if (!t)
-        return TOKENRING_E_NOMEM;
-    size_t k = 0, i = 0;
-    while (i <= f->n) {
-        size_t st = i;
-        while (i < f->n && f->p[i] != ',')
-            i++;
-        char buf[32];
-        size_t len = i - st;
-        bool ok = len > 0 && len < sizeof buf;
-        if (ok) {
-            memcpy(buf, f->p + st, len);
-            buf[len] = 0;
-            ok = tokenring_token_parse(&t[k], buf, len, NULL) == TOKENRING_OK && t[k] != HMIN;
-        }
-        if (!ok) {
-            tr_free(t);
-            *bad = st;
-            return TOKENRING_E_PARSE;
-        }
-        k++;
-        i++;
-    }
-    *out = t;
-    *n = k;
-    return TOKENRING_OK;
-}
-
-static void history_destroy(tokenring_history *h)
-{
-    if (!h)
-        return;
-    for (size_t v = 0; v < h->nnodes; v++) {
-        tr_free(h->nodes[v].name);
-        tr_free(h->nodes[v].dc);
-        tr_free(h->nodes[v].rack);
-    }
-    tr_free(h->nodes);
-    for (size_t r = 0; r < h->nrepls; r++) {
-        tokenring_replication_free(h->repls[r].repl);
-        tr_free(h->repls[r].key);
-        hmap_free(&h->repls[r].reads);
-    }
-    tr_free(h->repls);
-    tr_free(h->toks);
-    tokenring_ring_free(h->ring);
-    tr_free(h);
-}
-
-static char *repl_key(const tokenring_replication *r)
-{
-    size_t len = 0;
-    tokenring_replication_format(NULL, 0, &len, r);
-    char *s = tr_malloc(len + 1);
-    if (s && tokenring_replication_format(s, len + 1, &len, r) != TOKENRING_OK) {
-        tr_free(s);
-        s = NULL;
-    }
-    return s;
-}
-
-/* Adds a replication (taking r) unless an equal one is there (then frees r). */
-static int add_repl(tokenring_history *h, tokenring_replication *r)
-{
-    char *key = repl_key(r);
-    if (!key) {
-        tokenring_replication_free(r);
-        return TOKENRING_E_NOMEM;
-    }
-    for (size_t i = 0; i < h->nrepls; i++)
-        if (strcmp(h->repls[i].key, key) == 0) {
-            tr_free(key);
-            tokenring_replication_free(r);
-            return TOKENRING_OK;
-        }
-    if (h->nrepls == h->capr) {
-        size_t cap = h->capr ? h->capr * 2 : 8;
-        hrepl *n = tr_reallocarray(h->repls, cap, sizeof *n);
-        if (!n) {
-            tr_free(key);
-            tokenring_replication_free(r);
-            return TOKENRING_E_NOMEM;
-        }
-        h->repls = n;
-        h->capr = cap;
-    }
-    h->repls[h->nrepls++] = (hrepl){ r, key, { 0 }, false };
-    return TOKENRING_OK;
-}
-
-static int register_node(tokenring_history *h, const field *f, uint32_t line,
-                         tokenring_error *err)
-{
-    uint32_t dummy;
-    int32_t jh;
-    if (find_node(h, &f[1], &dummy))
-        return tr_fail_at(err, TOKENRING_E_EXISTS, line, (uint32_t)(f[1].p - f[0].p) + 1,
-                          "node %.*s is registered already", (int)f[1].n, f[1].p);
-    if (!address_hash(&f[1], &jh))
-        return tr_fail_at(err, TOKENRING_E_PARSE, line, (uint32_t)(f[1].p - f[0].p) + 1,
-                          "'%.*s' is not an IPv4 address (optionally with :PORT): 6.0 orders "
-                          "replicas added at once by Java's hash of the node's address",
-                          (int)f[1].n, f[1].p);
-    if (h->nnodes == h->capn) {
-        size_t cap = h->capn ? h->capn * 2 : 16;
-        hnode *n = tr_reallocarray(h->nodes, cap, sizeof *n);
-        if (!n)
-            return nomem(err);
-        h->nodes = n;
-        h->capn = cap;
-    }
-    hnode nd = { dup_field(&f[1]), dup_field(&f[2]), dup_field(&f[3]), jh };
-    if (!nd.name || !nd.dc || !nd.rack) {
-        tr_free(nd.name);
-        tr_free(nd.dc);
-        tr_free(nd.rack);
-        return nomem(err);
-    }
-    h->nodes[h->nnodes++] = nd;
-    return TOKENRING_OK;
-}
-
-/* One step (a line of fields f[0..nf)); line for messages. */
-static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
-                    tokenring_error *err)
-{
-#define COL(k) ((uint32_t)(f[k].p - f[0].p) + 1)
-    static const struct {
-        const char *verb;
-        size_t nf;
-        const char *usage;
-    } steps[] = {
-        { "register", 4, "register ADDRESS DC RACK" },
-        { "keyspace", 3, "keyspace NAME REPLICATION" },
-        { "unsafe_join", 3, "unsafe_join ADDRESS TOKEN[,TOKEN...]" },
-        { "join", 3, "join ADDRESS TOKEN[,TOKEN...]" },
-        { "leave", 2, "leave ADDRESS" },
-        { "move", 3, "move ADDRESS TOKEN" },
-        { "replace", 3, "replace OLD_ADDRESS NEW_ADDRESS" },
-    };
-    size_t s = 0;
-    while (s < sizeof steps / sizeof steps[0] && !is(&f[0], steps[s].verb))
-        s++;
-    if (s == sizeof steps / sizeof steps[0])
-        return tr_fail_at(err, TOKENRING_E_PARSE, line, 1,
-                          "unknown step '%.*s' (register, keyspace, unsafe_join, join, leave, "
-                          "move, replace)", (int)f[0].n, f[0].p);
-    if (nf != steps[s].nf)
-        return tr_fail_at(err, TOKENRING_E_PARSE, line, 1, "%zu fields; want: %s", nf,
-                          steps[s].usage);
-    if (s == 0)
-        return register_node(h, f, line, err);
-    if (s == 1) {
-        tokenring_replication *r = NULL;
-        tokenring_error e2;
-        int rc = tokenring_replication_parse(&r, f[2].p, f[2].n, &e2);
-        if (rc != TOKENRING_OK)
-            return tr_fail_at(err, rc, line, COL(2), "keyspace %.*s: %s", (int)f[1].n,
-                              f[1].p, e2.message);
-        rc = add_repl(h, r);
-        if (rc != TOKENRING_OK)
-            return nomem(err);
-        return h->ntoks ? place_new(h, err) : TOKENRING_OK;
-    }
-    uint32_t v, w = 0;
-    if (!find_node(h, &f[1], &v))
-        return tr_fail_at(err, TOKENRING_E_NOTFOUND, line, COL(1),
-                          "node %.*s is not registered (register ADDRESS DC RACK first)",
-                          (int)f[1].n, f[1].p);
-    bool joining = s == 2 || s == 3;
-    if (joining == in_ring(h, v))
-        return tr_fail_at(err, joining ? TOKENRING_E_EXISTS : TOKENRING_E_NOTFOUND, line,
-                          COL(1), "node %.*s is %s the ring", (int)f[1].n, f[1].p,
-                          joining ? "already in" : "not in");
-    if (s == 6) {
-        if (!find_node(h, &f[2], &w))
-            return tr_fail_at(err, TOKENRING_E_NOTFOUND, line, COL(2),
-                              "node %.*s is not registered (register ADDRESS DC RACK first)",
-                              (int)f[2].n, f[2].p);
-        if (in_ring(h, w))
-            return tr_fail_at(err, TOKENRING_E_EXISTS, line, COL(2),
-                              "node %.*s is already in the ring", (int)f[2].n, f[2].p);
-        return step_replace(h, v, w, err);
-    }
-    if (s == 4) {
-        bool other = false;
-        for (size_t i = 0; i < h->ntoks; i++)
-            other |= h->toks[i].node != v;
-        if (!other)
-            return tr_fail_at(err, TOKENRING_E_IMPOSSIBLE, line, COL(1),
-                              "node %.*s is the last node of the ring", (int)f[1].n, f[1].p);
-        return step_leave(h, v, err);
-    }
-    int64_t *t = NULL;
-    size_t nt = 0, bad = 0;
-    int rc = parse_tokens(&f[2], &t, &nt, &bad);
-    if (rc == TOKENRING_E_NOMEM)
-        return nomem(err);
-    if (rc != TOKENRING_OK)
-        return tr_fail_at(err, rc, line, COL(2) + (uint32_t)bad,
-                          "bad token (a Murmur3 token above the minimum %lld)",
-                          (long long)HMIN);
-    if (s == 5 && nt != 1)
-        rc = tr_fail_at(err, TOKENRING_E_PARSE, line, COL(2), "move takes one token, not %zu",
-                        nt);
-    for (size_t i = 0; rc == TOKENRING_OK && i < nt; i++) {
-        htok key = { t[i], 0 };
-        bool dup = false;
-        for (size_t j = 0; j < i; j++)
-            dup |= t[j] == t[i];
-        if (dup || (h->ntoks && bsearch(&key, h->toks, h->ntoks, sizeof *h->toks, cmp_htok)))
-            rc = tr_fail_at(err, TOKENRING_E_EXISTS, line, COL(2),
-                            "token %lld is already in the ring", (long long)t[i]);
-    }
-    if (rc == TOKENRING_OK)
-        rc = s == 5 ? step_move(h, v, t[0], err) : step_join(h, v, t, nt, err);
-    tr_free(t);
-    return rc;
-#undef COL
-}
-
-TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *text,
-                                           size_t len, tokenring_error *err)
-{
-    if (out == NULL || (text == NULL && len > 0))
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !out ? "out" : "text");
-    tokenring_history *h = tr_calloc(1, sizeof *h);
-    if (!h)
-        return nomem(err);
-    /* 6.0's distributed system keyspaces: system_auth, system_traces, system_distributed */
-    static const char *const sys[] = { "1", "2", "3" };
-    int rc = TOKENRING_OK;
-    for (size_t i = 0; rc == TOKENRING_OK && i < 3; i++) {
-        tokenring_replication *r = NULL;
-        rc = tokenring_replication_parse(&r, sys[i], 1, NULL);
-        if (rc == TOKENRING_OK)
-            rc = add_repl(h, r);
-    }
-    if (rc != TOKENRING_OK)
-        rc = nomem(err);
-    uint32_t line = 0;
-    for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
-        size_t e = i;
-        while (e < len && text[e] != '\n')
-            e++;
-        line++;
-        field f[5];
-        size_t nf = fields(text + i, e - i, f, 5);
-        if (nf > 0 && f[0].p[0] != '#')
-            rc = run_step(h, f, nf, line, err);
-        i = e + 1;
-    }
-    if (rc == TOKENRING_OK && h->ntoks)
-        rc = ring_of(&h->ring, h, h->toks, h->ntoks, err);
-    if (rc != TOKENRING_OK) {
-        history_destroy(h);
-        return rc;
-    }
-    *out = h;
-    return TOKENRING_OK;
-}
-
-TOKENRING_API void tokenring_history_free(tokenring_history *history)
-{
-    history_destroy(history);
-}
-
-TOKENRING_API const tokenring_ring *tokenring_history_ring(const tokenring_history *history)
-{
-    return history ? history->ring : NULL;
-}
-
-TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
-                                              const tokenring_history *history,
-                                              const tokenring_replication *replication,
-                                              tokenring_error *err)
-{
-    if (out == NULL || history == NULL || replication == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
-                       !out ? "out" : !history ? "history" : "replication");
-    const tokenring_history *h = history;
-    if (!h->ring)
-        return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
-    char *key = repl_key(replication);
-    if (!key)
-        return nomem(err);
-    const hmap *P = NULL;
-    for (size_t r = 0; r < h->nrepls && !P; r++)
-        if (strcmp(h->repls[r].key, key) == 0)
-            P = &h->repls[r].reads;
-    tr_free(key);
-    hmap fresh = { 0 };
-    int rc = TOKENRING_OK;
-    if (!P) { /* as a CREATE KEYSPACE would place it now: canonical, owners first */
-        int64_t *cut = token_list(h->toks, h->ntoks);
-        rc = cut ? canonical(&fresh, h, h->toks, h->ntoks, replication, cut, h->ntoks, err)
-                 : nomem(err);
-        tr_free(cut);
-        if (rc != TOKENRING_OK)
-            return rc;
-        tokenring_history tmp = *h;
-        hrepl one = { NULL, NULL, fresh, true };
-        tmp.repls = &one;
-        tmp.nrepls = 1;
-        sort_owners(&tmp, h->toks, h->ntoks);
-        fresh = one.reads;
-        P = &fresh;
-    }
-    /* ring range i, (t_{i-1}, t_i], is 6.0's range ending at t_i ((min, t_0] for 0) */
-    size_t n = h->ntoks, total = 0;
-    for (size_t k = 0; k < P->n; k++)
-        total += P->r[k].n; /* every list once: the ring's ranges and (t_{n-1}, min] */
-    uint32_t *off = tr_calloc(n + 1, sizeof *off);
-    uint32_t *nodes = tr_malloc((total ? total : 1) * sizeof *nodes);
-    uint32_t *to_ring = tr_malloc((h->nnodes ? h->nnodes : 1) * sizeof *to_ring);
-    if (!off || !nodes || !to_ring)
-        rc = nomem(err);
-    if (rc == TOKENRING_OK) {
-        for (size_t v = 0; v < h->nnodes; v++) {
-            uint32_t idx = UINT32_MAX;
-            tokenring_ring_find_node(&idx, h->ring, h->nodes[v].name);
-            to_ring[v] = idx;
-        }
-        size_t at = 0;
-        for (size_t i = 0; i < n; i++) {
-            int64_t left = i == 0 ? HMIN : h->toks[i - 1].t;
-            const hrange *pr = hmap_lookup(P, left, h->toks[i].t);
-            off[i] = (uint32_t)at;
-            for (uint32_t k = 0; pr && k < pr->n; k++)
-                nodes[at++] = to_ring[pr->eps[k]];
-        }
-        off[n] = (uint32_t)at;
-        /* (t_{n-1}, min]: 6.0 keeps it apart from (min, t_0], possibly in another order */
-        const hrange *up = hmap_lookup(P, h->toks[n - 1].t, HMIN);
-        uint32_t *upper = nodes + at;
-        uint32_t nup = 0;
-        for (uint32_t k = 0; up && k < up->n; k++)
-            upper[nup++] = to_ring[up->eps[k]];
-        rc = tokenring_placement_from_lists(out, h->ring, replication, off, nodes, upper, nup,
-                                            TOKENRING_ORDER_HISTORY, err);
-    }
-    tr_free(off);
-    tr_free(nodes);
-    tr_free(to_ring);
-    hmap_free(&fresh);
-    return rc;
-}
-
-/* ------------------------------------------------------------------ locks */
-
-/* The locks of one planned operation (a step line), on the history as it is. */
-static int plan_locks(const tokenring_history *history, const char *line, size_t len,
-                      uint32_t lineno, struct hlocks *L, tokenring_error *err)
-{
-    field f[5];
-    size_t nf = fields(line, len, f, 5);
-    if (nf == 0 || f[0].p[0] == '#')
-        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
-                          "expected an operation: join, leave, move or replace");
-    if (!is(&f[0], "join") && !is(&f[0], "leave") && !is(&f[0], "move") &&
-        !is(&f[0], "replace"))
-        return tr_fail_at(err, TOKENRING_E_PARSE, lineno, 1,
-                          "'%.*s' is not an operation that locks ranges (join, leave, move, "
-                          "replace; register nodes and create keyspaces in the history)",
-                          (int)f[0].n, f[0].p);
-    if (!history->ring)
-        return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
-    tokenring_history tmp = *history; /* read only: collect mode applies nothing */
-    tmp.collect = L;
-    return run_step(&tmp, f, nf, lineno, err);
-}
-
-/* Range.intersects for ranges cut at the minimum token (right == HMIN: to the end), and
- * LockedRanges' rule: two ranges both at the minimum token always meet. */
-static bool locks_meet(const hlock *a, const hlock *b)
-{
-    if (a->repl != b->repl)
-        return false;
-    if ((a->left == HMIN || a->right == HMIN) && (b->left == HMIN || b->right == HMIN))
-        return true;
-    int64_t lo = a->left > b->left ? a->left : b->left;
-    /* not both at the minimum: at most one runs to the end of the ring */
-    bool a_end = a->right == HMIN, b_end = b->right == HMIN;
-    int64_t hi = a_end ? b->right : b_end ? a->right : (a->right < b->right ? a->right : b->right);
-    return lo < hi;
-}
-
-TOKENRING_API int tokenring_history_locked_ranges(int64_t *ranges_out, size_t cap,
-                                                  size_t *count_out,
-                                                  const tokenring_history *history,
-                                                  const tokenring_replication *replication,
-                                                  const char *operation, size_t len,
-                                                  tokenring_error *err)
-{
-    if (count_out == NULL || history == NULL || replication == NULL ||
-        (operation == NULL && len > 0) || (ranges_out == NULL && cap > 0))
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
-                       !count_out ? "count_out" : !history ? "history" : !replication
-                                                                 ? "replication"
-                                                                 : !ranges_out ? "ranges_out"
-                                                                               : "operation");
-    char *key = repl_key(replication);
-    if (!key)
-        return nomem(err);
-    size_t repl = SIZE_MAX;
-    for (size_t r = 0; r < history->nrepls && repl == SIZE_MAX; r++)
-        if (strcmp(history->repls[r].key, key) == 0)
-            repl = r;
-    tr_free(key);
-    if (repl == SIZE_MAX)
-        return tr_fail(err, TOKENRING_E_NOTFOUND, "no keyspace of the history has this "
-                                                  "replication (6.0 locks ranges per "
-                                                  "replication of its keyspaces)");
-    struct hlocks L = { 0 };
-    int rc = plan_locks(history, operation, len, 1, &L, err);
-    size_t n = 0;
-    for (size_t i = 0; rc == TOKENRING_OK && i < L.n; i++)
-        if (L.l[i].repl == repl) {
-            if (n < cap) {
-                ranges_out[2 * n] = L.l[i].left;
-                ranges_out[2 * n + 1] = L.l[i].right;
-            }
-            n++;
-        }
-    tr_free(L.l);
-    if (rc != TOKENRING_OK)
-        return rc;
-    *count_out = n;
-    if (n > cap)
-        return tr_fail(err, TOKENRING_E_BUFSIZE, "%zu ranges, room for %zu", n, cap);
-    return TOKENRING_OK;
-}
-
-TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t cap,
-                                               size_t *count_out,
-                                               const tokenring_history *history,
-                                               const char *operations, size_t len,
-                                               tokenring_error *err)
-{
-    if (count_out == NULL || history == NULL || (operations == NULL && len > 0) ||
-        (conflicts_out == NULL && cap > 0))
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
-                       !count_out ? "count_out" : !history ? "history" : !operations
-                                                                 ? "operations"
-                                                                 : "conflicts_out");
-    struct hlocks *ops = NULL;
-    size_t nops = 0, capops = 0;
-    int rc = TOKENRING_OK;
-    uint32_t line = 0;
-    for (size_t i = 0; rc == TOKENRING_OK && i < len;) {
-        size_t e = i;
-        while (e < len && operations[e] != '\n')
-            e++;
-        line++;
-        field f[1];
-        if (fields(operations + i, e - i, f, 1) && f[0].p[0] != '#') {
-            if (nops == capops) {
-                size_t c = capops ? 2 * capops : 8;
-                struct hlocks *o = tr_realloc(ops, c * sizeof *o);
-                if (!o) {
-                    rc = nomem(err);
-                    break;
-                }
-                memset(o + capops, 0, (c - capops) * sizeof *o);
-                ops = o;
-                capops = c;
-            }
-            rc = plan_locks(history, operations + i, e - i, line, &ops[nops++], err);
-        }
-        i = e + 1;
-    }
-    if (rc == TOKENRING_OK) {
-        *count_out = nops;
-        for (size_t i = 0; i < nops && i < cap; i++) {
-            conflicts_out[i] = UINT32_MAX;
-            /* prepared in order: one refused holds no locks */
-            for (size_t j = 0; j < i && conflicts_out[i] == UINT32_MAX; j++)
-                for (size_t a = 0; conflicts_out[j] == UINT32_MAX && a < ops[i].n &&
-                                   conflicts_out[i] == UINT32_MAX;
-                     a++)
-                    for (size_t b = 0; b < ops[j].n; b++)
-                        if (locks_meet(&ops[i].l[a], &ops[j].l[b])) {
-                            conflicts_out[i] = (uint32_t)j;
-                            break;
-                        }
-        }
-        if (nops > cap)
-            rc = tr_fail(err, TOKENRING_E_BUFSIZE, "%zu operations, room for %zu", nops, cap);
-    }
-    for (size_t i = 0; i < nops; i++)
-        tr_free(ops[i].l);
-    tr_free(ops);
-    return rc;
-}
-#undef COL
-#undef HMIN
-#undef add_repl
-#undef address_hash
-#undef apply_delta
 #undef bucket
-#undef canonical
-#undef cmp_htok
-#undef cmp_left
-#undef collect_locks
-#undef dup_field
-#undef field
-#undef fields
-#undef find_node
-#undef history_destroy
-#undef hlock
-#undef hlocks
-#undef hmap
 #undef hmap_find
-#undef hmap_free
-#undef hmap_get
-#undef hmap_lookup
-#undef hmap_remove_at
-#undef hnode
-#undef hrange
-#undef hrange_has
+#undef hrange_has_node
 #undef hrange_push
-#undef hrepl
-#undef htok
-#undef in_ring
-#undef is
 #undef jmap
 #undef jmap_call
 #undef jmap_free
 #undef jmap_init
 #undef jmap_keys
+#undef jmap_refill
 #undef jmap_resize
-#undef lock_add
-#undef locks_meet
-#undef node_map
-#undef nomem
-#undef parse_tokens
-#undef phase
-#undef place_new
-#undef plan_locks
-#undef register_node
-#undef repl_key
-#undef ring_of
-#undef run_step
-#undef set_map
-#undef sort_owners
-#undef step_join
-#undef step_leave
-#undef step_move
-#undef step_replace
-#undef token_list
-#undef tokmap
 
 /* ======== lib/replication.c ======== */
 #define check_factors replication_check_factors

@@ -131,11 +131,42 @@ pub struct tokenring_router_reader {
 pub struct tokenring_cluster {
     _private: [u8; 0],
 }
+#[repr(C)]
+pub struct tokenring_history {
+    _private: [u8; 0],
+}
+
+/// `tokenring_progress_fn`: the progress callback of the long calls (non-zero cancels).
+pub type tokenring_progress_fn = Option<unsafe extern "C" fn(user: *mut c_void, done: u64, total: u64) -> c_int>;
+
+/// `tokenring_limits`: a long call's budget and progress (zero it: the defaults).
+#[repr(C)]
+pub struct tokenring_limits {
+    pub budget: u64,
+    pub estimate: u64,
+    pub progress: tokenring_progress_fn,
+    pub user: *mut c_void,
+    pub failed_nodes: *const u32,
+    pub failed_count: usize,
+    pub max_num_tokens: u32,
+    pub flags: u32,
+    pub reserved: [u8; 48],
+}
 
 pub const TOKENRING_OK: c_int = 0;
+pub const TOKENRING_E_CANCELLED: c_int = -11;
 pub const TOKENRING_E_BUDGET: c_int = -12;
 pub const TOKENRING_E_BUSY: c_int = -13;
 pub const TOKENRING_E_NOT_PLACED: c_int = -14;
+
+/// Budgets (common.h): the default in work units, and the calibration's units a second.
+pub const TOKENRING_BUDGET_DEFAULT: u64 = 1000000000;
+pub const TOKENRING_WORK_UNITS_PER_SECOND: u64 = 200000000;
+
+/// Replica orders (placement.h, `tokenring_placement_order`).
+pub const TOKENRING_ORDER_TOKENS: c_int = 0;
+pub const TOKENRING_ORDER_SERVER: c_int = 1;
+pub const TOKENRING_ORDER_HISTORY: c_int = 2;
 
 /// Router flags and event kinds (router.h).
 pub const TOKENRING_ROUTER_NODE_DOWN: u32 = 0x1;
@@ -223,6 +254,50 @@ extern "C" {
         key: *const c_void,
         len: usize,
     ) -> c_int;
+    pub fn tokenring_placement_order(placement: *const tokenring_placement) -> c_int;
+    pub fn tokenring_ring_ref(ring: *const tokenring_ring) -> *mut tokenring_ring;
+
+    pub fn tokenring_history_replay(
+        out: *mut *mut tokenring_history,
+        text: *const c_char,
+        len: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_history_replay_limited(
+        out: *mut *mut tokenring_history,
+        text: *const c_char,
+        len: usize,
+        limits: *mut tokenring_limits,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_history_free(history: *mut tokenring_history);
+    pub fn tokenring_history_ring(history: *const tokenring_history) -> *const tokenring_ring;
+    pub fn tokenring_history_placement(
+        out: *mut *mut tokenring_placement,
+        history: *const tokenring_history,
+        replication: *const tokenring_replication,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_history_locked_ranges(
+        ranges_out: *mut i64,
+        cap: usize,
+        count_out: *mut usize,
+        history: *const tokenring_history,
+        replication: *const tokenring_replication,
+        operation: *const c_char,
+        len: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_history_concurrent(
+        conflicts_out: *mut u32,
+        cap: usize,
+        count_out: *mut usize,
+        history: *const tokenring_history,
+        operations: *const c_char,
+        len: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+
     pub fn tokenring_router_builder_new(
         out: *mut *mut tokenring_router_builder,
         local_dc: *const c_char,

@@ -19,7 +19,9 @@
 //! `Arc`); a [`Topology`] and a [`Replication`] are ordinary mutable objects, `Send` but
 //! not `Sync`. The router (`router.h`): a [`Router`] snapshot and a [`RouterHolder`] are
 //! `Send + Sync`; a [`RouterBuilder`] and a [`RouterReader`] (one per thread) are `Send`
-//! only; a [`Snapshot`] borrows its reader and releases on drop.
+//! only; a [`Snapshot`] borrows its reader and releases on drop. A [`History`] (Cassandra
+//! 6.0's order replayed from a cluster's history) never changes once replayed:
+//! `Send + Sync`.
 
 use libtokenring_sys as sys;
 use std::ffi::{CStr, CString};
@@ -27,6 +29,8 @@ use std::fmt;
 use std::os::raw::c_int;
 use std::ptr;
 
+mod history;
+pub use history::{History, Limits, BUDGET_DEFAULT, BUDGET_UNLIMITED, WORK_UNITS_PER_SECOND};
 mod router;
 pub use router::{Event, Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader, Snapshot, ROUTE_UP_FIRST};
 
@@ -53,7 +57,7 @@ pub mod code {
     /// The request cannot be met by any answer.
     pub const IMPOSSIBLE: i32 = -10;
     /// The caller's progress callback cancelled the call.
-    pub const CANCELLED: i32 = -11;
+    pub const CANCELLED: i32 = libtokenring_sys::TOKENRING_E_CANCELLED;
     /// The call's estimated work is above its budget (`TOKENRING_E_BUDGET`).
     pub const BUDGET: i32 = libtokenring_sys::TOKENRING_E_BUDGET;
     /// Refused while objects are alive (`TOKENRING_E_BUSY`).
@@ -88,11 +92,11 @@ impl std::error::Error for Error {}
 /// `Result` with this crate's [`Error`].
 pub type Result<T> = std::result::Result<T, Error>;
 
-fn new_err() -> sys::tokenring_error {
+pub(crate) fn new_err() -> sys::tokenring_error {
     sys::tokenring_error { code: 0, line: 0, column: 0, flags: 0, message: [0; 256], reserved: [0; 64] }
 }
 
-fn check(rc: c_int, err: Option<&sys::tokenring_error>) -> Result<()> {
+pub(crate) fn check(rc: c_int, err: Option<&sys::tokenring_error>) -> Result<()> {
     if rc == sys::TOKENRING_OK {
         return Ok(());
     }
@@ -105,7 +109,7 @@ fn check(rc: c_int, err: Option<&sys::tokenring_error>) -> Result<()> {
     Err(Error { code: rc, message })
 }
 
-fn cstring(s: &str, what: &str) -> Result<CString> {
+pub(crate) fn cstring(s: &str, what: &str) -> Result<CString> {
     CString::new(s).map_err(|_| Error { code: -1, message: format!("{} {:?} contains a NUL byte", what, s) })
 }
 
@@ -160,9 +164,9 @@ impl Drop for Topology {
     }
 }
 
-/// An immutable token ring, built from a [`Topology`].
+/// An immutable token ring, built from a [`Topology`] (or a [`History`]'s).
 pub struct Ring {
-    ptr: *mut sys::tokenring_ring,
+    pub(crate) ptr: *mut sys::tokenring_ring,
 }
 
 // ring.h: a ring never changes after it is built; any number of threads may query it.
@@ -207,7 +211,7 @@ impl Drop for Ring {
 
 /// A replication strategy (SimpleStrategy or NetworkTopologyStrategy).
 pub struct Replication {
-    ptr: *mut sys::tokenring_replication,
+    pub(crate) ptr: *mut sys::tokenring_replication,
 }
 
 // An ordinary mutable object: one thread at a time.
@@ -256,8 +260,19 @@ impl Drop for Replication {
 
 /// The replicas of every range of a ring for one strategy. Lookups allocate nothing in C.
 pub struct Placement<'r> {
-    ptr: *mut sys::tokenring_placement,
-    ring: &'r Ring,
+    pub(crate) ptr: *mut sys::tokenring_placement,
+    pub(crate) ring: &'r Ring,
+}
+
+/// Which rule ordered a placement's replicas (`tokenring_replica_order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// Computed from the ring's tokens: Cassandra's order before 6.0.
+    Tokens,
+    /// Given: the order a server reported.
+    Server,
+    /// Given: Cassandra 6.0's order, replayed from the cluster's history.
+    History,
 }
 
 // placement.h: a placement never changes after it is built; any number of threads may query it.
@@ -291,6 +306,28 @@ impl Placement<'_> {
             return Vec::new();
         }
         self.names(&r)
+    }
+
+    /// Which rule ordered the replicas.
+    pub fn order(&self) -> Order {
+        match unsafe { sys::tokenring_placement_order(self.ptr) } {
+            sys::TOKENRING_ORDER_SERVER => Order::Server,
+            sys::TOKENRING_ORDER_HISTORY => Order::History,
+            _ => Order::Tokens,
+        }
+    }
+
+    /// Whether each replica of `token` is transient (`'3/1'`), in the order of
+    /// [`Placement::replicas`]; all `false` when every replica is full.
+    pub fn transient(&self, token: i64) -> Vec<bool> {
+        let mut r = Self::empty();
+        if unsafe { sys::tokenring_placement_replicas(&mut r, self.ptr, token) } != sys::TOKENRING_OK || r.count == 0 {
+            return Vec::new();
+        }
+        if r.transient.is_null() {
+            return vec![false; r.count as usize];
+        }
+        unsafe { std::slice::from_raw_parts(r.transient, r.count as usize) }.iter().map(|&f| f != 0).collect()
     }
 
     /// Names of the replicas of a partition key (its serialized bytes).

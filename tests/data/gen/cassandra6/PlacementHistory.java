@@ -16,11 +16,16 @@
 //   leave ADDRESS                           decommission: PREPARE_LEAVE, START, MID, FINISH
 //   move ADDRESS TOKEN                      PREPARE_MOVE, START, MID, FINISH
 //   replace OLD_ADDRESS NEW_ADDRESS         PREPARE_REPLACE, START, MID, FINISH (NEW registered)
+//   config transient_replication_enabled true|false    cassandra.yaml of every node (before
+//   config num_tokens N                                 the keyspaces they concern)
+// A replication factor may be RF/TRANSIENT (transient replication, '3/1'); a keyspace 6.0
+// refuses is printed as "refused KEYSPACE: <the exception's message>" and left out.
 // Output (standard output), after each step but register (and keyspaces before a ring):
 //   step N <the step's line>
 //   ring ADDRESS DC RACK TOKEN,TOKEN...     (every node in the ring, by address)
 //   place KEYSPACE[,KEYSPACE...] START END ADDRESS,ADDRESS...   (the read placement of
-//        each distinct replication, range by range, in the server's order)
+//        each distinct replication, range by range, in the server's order; a transient
+//        replica is written ADDRESS/t)
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.util.*;
@@ -78,6 +83,8 @@ public class PlacementHistory {
         int step = 0;
         while ((line = in.readLine()) != null) {
             line = line.strip();
+            if (line.startsWith("# config "))
+                line = line.substring(2); // a script's cassandra.yaml (the library skips it)
             if (line.isEmpty() || line.startsWith("#"))
                 continue;
             String[] f = line.split("\\s+");
@@ -86,7 +93,7 @@ public class PlacementHistory {
                     // SPEC as the library's compact replication syntax: RF (SimpleStrategy)
                     // or DC=RF,DC=RF (NetworkTopologyStrategy)
                     Map<String, String> m = new LinkedHashMap<>();
-                    if (f[2].matches("\\d+")) {
+                    if (f[2].matches("\\d+(/\\d+)?")) {
                         m.put("class", "SimpleStrategy");
                         m.put("replication_factor", f[2]);
                     } else {
@@ -97,12 +104,29 @@ public class PlacementHistory {
                         }
                     }
                     ReplicationParams rp = ReplicationParams.fromMap(m);
-                    keyspaces.put(f[1], KeyspaceMetadata.create(f[1], KeyspaceParams.create(true, rp.asMap())));
+                    KeyspaceMetadata ksm;
+                    try {
+                        // as CreateKeyspaceStatement.apply: the strategy is built (and its
+                        // replication factors validated) by KeyspaceMetadata.create
+                        ksm = KeyspaceMetadata.create(f[1], KeyspaceParams.create(true, rp.asMap()));
+                    } catch (RuntimeException e) {
+                        System.out.println("refused " + f[1] + ": " + e.getMessage());
+                        continue;
+                    }
+                    keyspaces.put(f[1], ksm);
                     if (!schemaSet || cm.tokenMap.tokens().isEmpty())
                         continue;
                     alterSchema();
                     break;
                 }
+                case "config":
+                    if (f[1].equals("transient_replication_enabled"))
+                        DatabaseDescriptor.setTransientReplicationEnabledUnsafe(Boolean.parseBoolean(f[2]));
+                    else if (f[1].equals("num_tokens"))
+                        DatabaseDescriptor.getRawConfig().num_tokens = Integer.parseInt(f[2]);
+                    else
+                        throw new IllegalArgumentException("unknown config: " + line);
+                    continue;
                 case "register":
                     if (!schemaSet) {
                         cm = cm.transformer().with(new DistributedSchema(Keyspaces.of(keyspaces.values().toArray(new KeyspaceMetadata[0])))).build().metadata;
@@ -233,7 +257,7 @@ public class PlacementHistory {
                 Range<Token> r = reads.ranges.get(i);
                 List<String> eps = new ArrayList<>();
                 for (Replica rep : reads.endpoints.get(i).get())
-                    eps.add(rep.endpoint().getHostAddress(false));
+                    eps.add(rep.endpoint().getHostAddress(false) + (rep.isTransient() ? "/t" : ""));
                 System.out.println("place " + String.join(",", kss) + " " + r.left + " " + r.right + " " + String.join(",", eps));
             }
         });

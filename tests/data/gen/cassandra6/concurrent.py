@@ -10,15 +10,23 @@ import random
 import sys
 
 rnd = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 20261205)
+# "transient": one token a node and keyspaces with transient replicas ('3/1'), which 6.0
+# accepts only with transient replication enabled and num_tokens 1 (every node's yaml)
+TRANSIENT = len(sys.argv) > 3 and sys.argv[3] == "transient"
 M = 2**63
 out = []
+if TRANSIENT:
+    out += ["# config transient_replication_enabled true", "# config num_tokens 1"]
 for case in range(int(sys.argv[2]) if len(sys.argv) > 2 else 60):
-    vnodes = rnd.choice([1, 1, 4, 8])
+    vnodes = 1 if TRANSIENT else rnd.choice([1, 1, 4, 8])
     dcs = rnd.choice([1, 2])
     n = rnd.randint(4, 10)
     spare = 4
     out.append("reset case %d" % case)
     ks = rnd.choice(["2", "3", "1"] if dcs == 1 else ["dc1=2,dc2=1", "dc1=3,dc2=2", "dc2=1", "2"])
+    if TRANSIENT:
+        ks = rnd.choice(["3/1", "2/1", "4/2"] if dcs == 1
+                        else ["dc1=3/1,dc2=2/1", "dc1=3,dc2=2/1", "dc2=3/1", "3/1"])
     nodes = []
     for i in range(n + spare):
         dc = "dc%d" % (1 + i % dcs)
