@@ -201,6 +201,7 @@ def test_policy_keeps_the_tokens_order_when_the_history_fails(monkeypatch):
     s3.log, s3.directory = LOG, DIRECTORY
     assert p3.refresh_history() is True
     assert p3.replica_order == "history"
+    assert p3.last_error is None                # superseded by the read that applied
 
 
 def test_policy_reads_nothing_before_60_or_when_told_not_to():

@@ -51,10 +51,11 @@ def history_from_session(session: Any, router: Any, host: Any = None) -> History
 
 class HistoryWorker:
     """One daemon thread that runs ``apply(target)`` for the latest target it is given
-    (:meth:`want`), retrying a failure after 0.5, 1, 2 and 4 s (``report`` gets each
-    failure) unless a newer target arrives; ``apply`` returns whether it applied."""
+    (:meth:`want`), retrying a failure after 0.5, 1, 2, 4, 8, 16 and 30 s (``report`` gets
+    each failure: a node's view of the log can lag the driver's token map by seconds)
+    unless a newer target arrives; ``apply`` returns whether it applied."""
 
-    RETRIES = (0.5, 1.0, 2.0, 4.0)
+    RETRIES = (0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 30.0)
 
     def __init__(self, apply: Callable[[Any], bool], report: Callable[[Exception], None]
                  ) -> None:

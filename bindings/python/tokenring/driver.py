@@ -59,6 +59,7 @@ __all__ = ["router_from_session", "router_from_rows", "router_from_metadata",
            "replication_map_of_keyspace_metadata", "history_from_session"]
 
 log = logging.getLogger("tokenring.driver")
+_HISTORY_FAILED = "the replica order stays the tokens' (Cassandra 6.0's history was not applied)"
 
 #: What the three system tables are read with (one host answers all of them).
 SELECT_LOCAL = ("SELECT rpc_address, broadcast_address, listen_address, data_center, rack, "
@@ -516,8 +517,9 @@ class TokenRingPolicy(LoadBalancingPolicy):
     replications from the router) and swaps in the router routed through it
     (:meth:`tokenring.Router.with_history`) if no newer change came meanwhile. Until then,
     and when the history cannot be read or does not match the ring (an operation in
-    progress, rows of another moment: retried after 0.5 to 4 s, then at the next change),
-    the order is the tokens'; :attr:`replica_order` says which, :attr:`last_error` why.
+    progress, rows of another moment: retried after 0.5 s to 30 s, a minute in all, then
+    at the next change), the order is the tokens'; :attr:`replica_order` says which,
+    :attr:`last_error` why (cleared when a later read applies).
     ``history=False`` keeps the tokens' order.
     """
 
@@ -963,11 +965,12 @@ class TokenRingPolicy(LoadBalancingPolicy):
             new.order = "history"
             self._state = new
             self._fast = {}
+            if self.last_error and self.last_error.startswith(_HISTORY_FAILED):
+                self.last_error = None      # superseded
         return True
 
     def _history_failed(self, e: Exception) -> None:
-        self._fail(f"the replica order stays the tokens' (Cassandra 6.0's history was not "
-                   f"applied): {e}")
+        self._fail(f"{_HISTORY_FAILED}: {e}")
 
     # -- introspection (tests, monitoring) ---------------------------------------------
     def cluster_ring(self) -> ClusterRing:
