@@ -50,7 +50,7 @@ except Exception:  # noqa: BLE001 - run alone
 cassandra = pytest.importorskip("cassandra")
 from cassandra.cluster import Cluster as DriverCluster, EXEC_PROFILE_DEFAULT, ExecutionProfile  # noqa: E402
 from cassandra.policies import DCAwareRoundRobinPolicy, TokenAwarePolicy  # noqa: E402
-from cassandra import ConsistencyLevel  # noqa: E402
+from cassandra import ConsistencyLevel, Unavailable  # noqa: E402
 
 from tokenring import driver  # noqa: E402
 
@@ -316,11 +316,18 @@ def check_python(c, exp, down=()):
     # to it since the session opened); replicas by name
     rt = driver.router_from_session(s, local_dc=LOCAL_DC)
     if ORDER_RULE == "6.0":
-        rt = rt.with_history(driver.history_from_session(s, rt))
         policy_in_history_order(pol)
+        try:
+            rt = rt.with_history(driver.history_from_session(s, rt))
+        except Unavailable:
+            # the log is read from the CMS at QUORUM: with its member stopped it cannot be
+            # read (the policy keeps the order of the history it read before the stop)
+            COUNTS["6.0: metadata log unreadable (CMS member down): phases"] += 1
+            rt = None
     for ks, key, eps in exp:
-        names = [rt.nodes[i].name for i in rt.route(ks, key.encode()).replicas]
-        assert names == eps, (ks, key, names)
+        if rt is not None:
+            names = [rt.nodes[i].name for i in rt.route(ks, key.encode()).replicas]
+            assert names == eps, (ks, key, names)
         assert [h.address for h in pol.replicas(ks, key.encode())] == eps, (ks, key)
         COUNTS["python router_from_session and the policy's router = getendpoints"
                + ("" if ORDER_RULE == "5.0" else " (6.0: the history's order)")] += 1

@@ -204,6 +204,17 @@ def test_policy_keeps_the_tokens_order_when_the_history_fails(monkeypatch):
     assert p3.last_error is None                # superseded by the read that applied
 
 
+def test_policy_history_budget(monkeypatch):
+    monkeypatch.setattr(driver.HistoryWorker, "RETRIES", ())
+    p = policy_for(metadata(), FakeSession(), history_budget=1e-9)
+    p.replicas("ks_a", b"k")
+    assert p.wait_for_history(30)
+    assert p.replica_order == "tokens" and "budget" in p.last_error
+    p2 = policy_for(metadata(), FakeSession(), history_budget="unlimited")
+    p2.replicas("ks_a", b"k")
+    assert p2.wait_for_history(30) and p2.replica_order == "history"
+
+
 def test_policy_reads_nothing_before_60_or_when_told_not_to():
     s = FakeSession()
     p = policy_for(metadata(release="5.0.9"), s)

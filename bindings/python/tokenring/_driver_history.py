@@ -41,12 +41,14 @@ def read_metadata(session: Any, host: Any = None) -> Tuple[List[Any], List[Any]]
     return run(SELECT_LOG), run(SELECT_DIRECTORY)
 
 
-def history_from_session(session: Any, router: Any, host: Any = None) -> History:
+def history_from_session(session: Any, router: Any, host: Any = None,
+                         budget: Any = None) -> History:
     """The history of a connected 6.0 cluster: its metadata log and directory read through
     ``session`` (from ``host`` when given), the keyspaces' replications from ``router``
-    (e.g. :func:`tokenring.driver.router_from_session`'s)."""
+    (e.g. :func:`tokenring.driver.router_from_session`'s); ``budget`` as
+    :meth:`tokenring.History.from_metadata`'s."""
     log, directory = read_metadata(session, host)
-    return History.from_metadata(log, directory, keyspaces=router)
+    return History.from_metadata(log, directory, keyspaces=router, budget=budget)
 
 
 class HistoryWorker:

@@ -520,17 +520,21 @@ class TokenRingPolicy(LoadBalancingPolicy):
     progress, rows of another moment: retried after 0.5 s to 30 s, a minute in all, then
     at the next change), the order is the tokens'; :attr:`replica_order` says which,
     :attr:`last_error` why (cleared when a later read applies).
-    ``history=False`` keeps the tokens' order.
+    ``history=False`` keeps the tokens' order. ``history_budget``: the seconds of work a
+    history's replay may take (estimated before it starts; None: the library's default,
+    about 5 s; ``"unlimited"``); a larger cluster keeps the tokens' order, saying so.
     """
 
     def __init__(self, child_policy: Any, shuffle_replicas: bool = False,
-                 session: Any = None, history: bool = True) -> None:
+                 session: Any = None, history: bool = True,
+                 history_budget: Any = None) -> None:
         self._child_policy = child_policy
         self._shuffle = bool(shuffle_replicas)
         self._cluster: Any = None
         self._session = session
         self._own_session = False
         self._history = bool(history)
+        self._history_budget = history_budget
         self._history_worker = HistoryWorker(self._apply_history, self._history_failed)
         self._metadata: Any = None
         self._state: _State = _NO_RING
@@ -956,7 +960,8 @@ class TokenRingPolicy(LoadBalancingPolicy):
         router routed through the history."""
         if self._state is not st:
             return False
-        hist = history_from_session(self._history_session(), st.router, self._history_host())
+        hist = history_from_session(self._history_session(), st.router, self._history_host(),
+                                    budget=self._history_budget)
         routed = st.router.with_history(hist)
         with self._lock:
             if self._state is not st:
