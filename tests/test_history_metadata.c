@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "oom.h"
 #include "testdata.h"
 
 #define N_LOG 40
@@ -828,6 +829,53 @@ static void test_keyspace_change_vectors(void **state)
     free(vec);
 }
 
+/* Under every allocation failure in turn: each call gives TOKENRING_E_NOMEM, makes nothing
+ * and leaks nothing. */
+static rows OOM_ROWS;
+
+static int op_from_metadata(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_history *h = NULL;
+    tokenring_error err;
+    int rc = tokenring_history_from_metadata(&h, OOM_ROWS.log, OOM_ROWS.nlog, OOM_ROWS.dir,
+                                             OOM_ROWS.ndir, ctx->extra, NULL, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    *made = h;
+    tokenring_history_free(h);
+    return rc;
+}
+
+static int op_with_history(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_router *out = NULL;
+    int rc = tokenring_router_with_history(&out, ctx->extra, (tokenring_history *)ctx->placement,
+                                           NULL);
+    *made = out;
+    tokenring_router_free(out);
+    return rc;
+}
+
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    base(&OOM_ROWS);
+    tokenring_router *ks = make_router(false);
+    oom_ctx ctx = { .extra = ks };
+    oom_check("history_from_metadata", &ctx, op_from_metadata, NULL);
+    tokenring_history *h = NULL;
+    assert_int_equal(tokenring_history_from_metadata(&h, OOM_ROWS.log, OOM_ROWS.nlog,
+                                                     OOM_ROWS.dir, OOM_ROWS.ndir, ks, NULL,
+                                                     NULL),
+                     TOKENRING_OK);
+    ctx.placement = (tokenring_placement *)h; /* (the history, through the context) */
+    oom_check("router_with_history", &ctx, op_with_history, NULL);
+    tokenring_history_free(h);
+    tokenring_router_free(ks);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -839,6 +887,7 @@ int main(void)
         cmocka_unit_test(test_ports),
         cmocka_unit_test(test_keyspace_steps),
         cmocka_unit_test(test_keyspace_change_vectors),
+        cmocka_unit_test_setup_teardown(test_out_of_memory, oom_setup, oom_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
