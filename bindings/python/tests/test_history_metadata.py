@@ -94,3 +94,48 @@ def test_router_of_another_moment_is_refused():
         router.with_history(h)
     with pytest.raises(TypeError):
         router.with_history("history")
+
+
+def test_a_real_60_log():
+    """A real 6.0-alpha2 cluster's log and directory (tests/data/captured: the live stage's
+    cluster after a join and a decommission): the history builds, skipping what it must
+    (a CMS reconfiguration, schema changes of tables), and its ring is nodetool ring's."""
+    cap = os.path.join(DATA, "captured")
+    with open(os.path.join(cap, "6.0-alpha2-metadata-log.tsv"), encoding="utf-8") as f:
+        log = [LogRow(*line.rstrip("\n").split("\t", 2)) for line in f]
+    with open(os.path.join(cap, "6.0-alpha2-metadata-directory.tsv"), encoding="utf-8") as f:
+        directory = [NodeRow(*(f[:6] + [f[6].split(",") if f[6] else None]))
+                     for f in (line.rstrip("\n").split("\t") for line in f)]
+    with open(os.path.join(cap, "6.0-alpha2-metadata-ring.txt"), encoding="utf-8") as f:
+        ring = tokenring.Cluster.parse(f.read()).topology()
+    assert {r.kind for r in log} >= {"PREPARE_COMPLEX_CMS_RECONFIGURATION", "PREPARE_JOIN",
+                                     "PREPARE_LEAVE", "UNSAFE_JOIN"}
+    b = tokenring.RouterBuilder()
+    for r in directory:
+        if r.tokens:
+            b.add_peer(r.broadcast_address, r.dc, r.rack, r.tokens)
+    nts = "NetworkTopologyStrategy"
+    for name, m in {"ks_simple": {"class": "SimpleStrategy", "replication_factor": "3"},
+                    "ks_below": {"class": nts, "dc1": "2", "dc2": "1"},
+                    "ks_at": {"class": nts, "dc1": "3", "dc2": "0"},
+                    "ks_above": {"class": nts, "dc1": "4", "dc2": "2"},
+                    "ks_dc2": {"class": nts, "dc2": "1"}}.items():
+        b.add_keyspace(name, m)
+    router = b.build()
+    h = tokenring.History.from_metadata(log, directory, keyspaces=router)
+    want = tokenring.Ring(ring)
+    assert list(h.ring.tokens) == list(want.tokens)
+    assert list(h.ring.token_owners) == list(want.token_owners)
+    routed = router.with_history(h)
+    assert len(routed.route_token("ks_below", 0).replicas) == 3
+    # without the keyspaces the log creates: refused, naming the first
+    with pytest.raises(tokenring.NotFoundError, match="keyspace ks_simple exists"):
+        tokenring.History.from_metadata(log, directory, keyspaces=_nodes_only(directory))
+
+
+def _nodes_only(directory):
+    b = tokenring.RouterBuilder()
+    for r in directory:
+        if r.tokens:
+            b.add_peer(r.broadcast_address, r.dc, r.rack, r.tokens)
+    return b.build()
