@@ -45,9 +45,17 @@ typedef struct {
     bool placed;
 } hrepl;
 
+/* A keyspace and the replication it has (an index of repls). */
+typedef struct {
+    char *name;
+    size_t repl;
+} hks;
+
 struct tokenring_history {
     hnode *nodes;
     size_t nnodes, capn;
+    hks *ks; /* keyspaces by name: a replication no keyspace has any more is dropped */
+    size_t nks, capk;
     htok *toks; /* the token map, sorted */
     size_t ntoks;
     hrepl *repls;

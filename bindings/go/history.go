@@ -67,9 +67,13 @@ func ReplayHistoryContext(ctx context.Context, text string, lim Limits) (*Histor
 	if err != nil {
 		return nil, err
 	}
+	return adoptHistory(h), nil
+}
+
+func adoptHistory(h *C.tokenring_history) *History {
 	out := &History{ptr: h}
 	runtime.SetFinalizer(out, (*History).Close)
-	return out, nil
+	return out
 }
 
 // Close frees the history (placements and rings taken from it stay valid).

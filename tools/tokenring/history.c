@@ -67,10 +67,17 @@ void load_history(tr_ctx *ctx)
     char *text = read_all(path, &len);
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    /* a long history: --budget, --progress (tokenring_history_replay_limited) */
-    tokenring_limits lim;
-    tool_limits(ctx, &lim, "replaying the history");
-    int rc = tokenring_history_replay_limited(&history, text, len, &lim, &err);
+    strbuf dump_ks = { 0 };
+    bool dump = history_is_metadata_dump(text, len);
+    int rc = TOKENRING_OK;
+    if (dump) {
+        history = history_from_dump(ctx, path, text, len, &dump_ks);
+    } else {
+        /* a long history: --budget, --progress (tokenring_history_replay_limited) */
+        tokenring_limits lim;
+        tool_limits(ctx, &lim, "replaying the history");
+        rc = tokenring_history_replay_limited(&history, text, len, &lim, &err);
+    }
     if (rc != TOKENRING_OK) {
         free(text);
         if (err.line)
@@ -90,13 +97,16 @@ void load_history(tr_ctx *ctx)
     }
     if (ctx->opt.ninputs == 0) {
         strbuf sb = { 0 };
-        history_topology(&sb, text, len);
+        if (dump_ks.n)
+            sb_printf(&sb, "%s", dump_ks.p);
+        history_topology(&sb, dump ? "" : text, dump ? 0 : len);
         rc = tokenring_cluster_parse(ctx->cluster, TOKENRING_INPUT_TOPOLOGY, sb.p, sb.n, 0,
                                      NULL, &err);
         free(sb.p);
         if (rc != TOKENRING_OK)
             die(lib_exit(rc), "%s: %s", path, err.message);
     }
+    free(dump_ks.p);
     free(text);
 }
 

@@ -153,6 +153,31 @@ pub struct tokenring_limits {
     pub reserved: [u8; 48],
 }
 
+/// `tokenring_metadata_log_row`: a row of Cassandra 6.0's
+/// system_views.cluster_metadata_log, as column text (NULL: CQL null).
+#[repr(C)]
+pub struct tokenring_metadata_log_row {
+    pub epoch: *const c_char,
+    pub kind: *const c_char,
+    pub transformation: *const c_char,
+    pub reserved: [u64; 2],
+}
+
+/// `tokenring_metadata_node_row`: a row of Cassandra 6.0's
+/// system_views.cluster_metadata_directory, as column text (NULL: CQL null).
+#[repr(C)]
+pub struct tokenring_metadata_node_row {
+    pub node_id: *const c_char,
+    pub broadcast_address: *const c_char,
+    pub broadcast_port: *const c_char,
+    pub dc: *const c_char,
+    pub rack: *const c_char,
+    pub state: *const c_char,
+    pub tokens: *const *const c_char,
+    pub token_count: usize,
+    pub reserved: [u64; 2],
+}
+
 pub const TOKENRING_OK: c_int = 0;
 pub const TOKENRING_E_CANCELLED: c_int = -11;
 pub const TOKENRING_E_BUDGET: c_int = -12;
@@ -425,4 +450,20 @@ extern "C" {
     pub fn tokenring_router_reader_free(reader: *mut tokenring_router_reader);
     pub fn tokenring_router_acquire(reader: *mut tokenring_router_reader) -> *const tokenring_router;
     pub fn tokenring_router_release(reader: *mut tokenring_router_reader);
+    pub fn tokenring_history_from_metadata(
+        out: *mut *mut tokenring_history,
+        log: *const tokenring_metadata_log_row,
+        log_count: usize,
+        directory: *const tokenring_metadata_node_row,
+        directory_count: usize,
+        keyspaces: *const tokenring_router,
+        limits: *mut tokenring_limits,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_with_history(
+        out: *mut *mut tokenring_router,
+        router: *const tokenring_router,
+        history: *const tokenring_history,
+        err: *mut tokenring_error,
+    ) -> c_int;
 }

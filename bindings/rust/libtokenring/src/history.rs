@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: Apache-2.0
-//! Cassandra 6.0's replica order replayed from a cluster's history (`history.h`), and the
-//! bounded replay (`tokenring_limits`: a budget, progress, cancel).
+//! Cassandra 6.0's replica order replayed from a cluster's history (`history.h`), or built
+//! from what a driver reads of `system_views.cluster_metadata_log` and
+//! `cluster_metadata_directory`, a router routed through it, and the bounded replay
+//! (`tokenring_limits`: a budget, progress, cancel).
 
-use crate::{check, code, cstring, new_err, Error, Placement, Replication, Result, Ring};
+use crate::{check, code, cstring, new_err, Error, Placement, Replication, Result, Ring, Router};
 use libtokenring_sys as sys;
-use std::os::raw::{c_int, c_void};
+use std::ffi::CString;
+use std::os::raw::{c_char, c_int, c_void};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::ptr;
 
@@ -76,6 +79,27 @@ fn with_limits(limits: &mut Limits<'_>, call: impl FnOnce(*mut sys::tokenring_li
     (rc, panicked)
 }
 
+/// One row of Cassandra 6.0's `system_views.cluster_metadata_log`, as column text.
+#[derive(Debug, Clone, Default)]
+pub struct MetadataLogRow {
+    pub epoch: String,
+    pub kind: String,
+    pub transformation: String,
+}
+
+/// One row of Cassandra 6.0's `system_views.cluster_metadata_directory`, as column text
+/// (`None`: CQL null).
+#[derive(Debug, Clone, Default)]
+pub struct MetadataNodeRow {
+    pub node_id: String,
+    pub broadcast_address: String,
+    pub broadcast_port: Option<String>,
+    pub dc: String,
+    pub rack: String,
+    pub state: Option<String>,
+    pub tokens: Vec<String>,
+}
+
 /// A cluster's history replayed with Cassandra 6.0's placement rules (`register`,
 /// `keyspace`, `unsafe_join`, `join`, `leave`, `move`, `replace` steps, one a line:
 /// doc/cassandra-6.md). Its placements give each range's replicas in the order a 6.0
@@ -126,6 +150,83 @@ impl History {
         let mut err = new_err();
         let (rc, panicked) = with_limits(limits, |l| unsafe {
             sys::tokenring_history_replay_limited(&mut ptr, text.as_ptr().cast(), text.len(), l, &mut err)
+        });
+        if panicked && rc != sys::TOKENRING_OK {
+            return Err(Error { code: code::CANCELLED, message: "the progress callback panicked".into() });
+        }
+        check(rc, Some(&err))?;
+        Ok(History::adopt(ptr))
+    }
+
+    /// The history of a Cassandra 6.0 cluster from the rows a driver reads of its metadata
+    /// log and directory (`tokenring_history_from_metadata`), the keyspaces' replications
+    /// from `keyspaces` (a router built from the same moment's rows). The replay runs under
+    /// `limits` (as [`History::replay_limited`]; `&mut Limits::default()` for the
+    /// defaults). A bad row's error names it (its epoch or node id).
+    pub fn from_metadata(
+        log: &[MetadataLogRow],
+        directory: &[MetadataNodeRow],
+        keyspaces: Option<&Router>,
+        limits: &mut Limits<'_>,
+    ) -> Result<History> {
+        let mut keep: Vec<CString> = Vec::new();
+        let mut text = |s: &str, what: &str| -> Result<*const c_char> {
+            let c = cstring(s, what)?;
+            let p = c.as_ptr();
+            keep.push(c);
+            Ok(p)
+        };
+        let mut lrows = Vec::with_capacity(log.len());
+        for r in log {
+            lrows.push(sys::tokenring_metadata_log_row {
+                epoch: text(&r.epoch, "epoch")?,
+                kind: text(&r.kind, "kind")?,
+                transformation: text(&r.transformation, "transformation")?,
+                reserved: [0; 2],
+            });
+        }
+        let mut token_arrays: Vec<Vec<*const c_char>> = Vec::with_capacity(directory.len());
+        let mut drows = Vec::with_capacity(directory.len());
+        for r in directory {
+            let toks = r.tokens.iter().map(|t| text(t, "token")).collect::<Result<Vec<_>>>()?;
+            let port = match &r.broadcast_port {
+                Some(p) => text(p, "broadcast_port")?,
+                None => ptr::null(),
+            };
+            let state = match &r.state {
+                Some(s) => text(s, "state")?,
+                None => ptr::null(),
+            };
+            drows.push(sys::tokenring_metadata_node_row {
+                node_id: text(&r.node_id, "node_id")?,
+                broadcast_address: text(&r.broadcast_address, "broadcast_address")?,
+                broadcast_port: port,
+                dc: text(&r.dc, "dc")?,
+                rack: text(&r.rack, "rack")?,
+                state,
+                tokens: ptr::null(),
+                token_count: toks.len(),
+                reserved: [0; 2],
+            });
+            token_arrays.push(toks);
+        }
+        // (the arrays no longer move: point the rows at them)
+        for (row, toks) in drows.iter_mut().zip(token_arrays.iter()) {
+            row.tokens = if toks.is_empty() { ptr::null() } else { toks.as_ptr() };
+        }
+        let mut ptr = ptr::null_mut();
+        let mut err = new_err();
+        let (rc, panicked) = with_limits(limits, |l| unsafe {
+            sys::tokenring_history_from_metadata(
+                &mut ptr,
+                if lrows.is_empty() { ptr::null() } else { lrows.as_ptr() },
+                lrows.len(),
+                if drows.is_empty() { ptr::null() } else { drows.as_ptr() },
+                drows.len(),
+                keyspaces.map_or(ptr::null(), |r| r.ptr),
+                l,
+                &mut err,
+            )
         });
         if panicked && rc != sys::TOKENRING_OK {
             return Err(Error { code: code::CANCELLED, message: "the progress callback panicked".into() });
@@ -207,5 +308,21 @@ impl Drop for History {
     fn drop(&mut self) {
         self.ring = None; // its own reference
         unsafe { sys::tokenring_history_free(self.ptr) }
+    }
+}
+
+impl Router {
+    /// A new snapshot whose every keyspace routes through `history`'s placement of its
+    /// replication (6.0's order), with this one's nodes, tags and liveness
+    /// (`tokenring_router_with_history`); refused when the history's ring is not this
+    /// router's (rows of another moment).
+    pub fn with_history(&self, history: &History) -> Result<Router> {
+        let mut out = ptr::null_mut();
+        let mut err = new_err();
+        check(
+            unsafe { sys::tokenring_router_with_history(&mut out, self.ptr, history.ptr, &mut err) },
+            Some(&err),
+        )?;
+        Ok(Router { ptr: out })
     }
 }

@@ -30,7 +30,7 @@ use std::os::raw::c_int;
 use std::ptr;
 
 mod history;
-pub use history::{History, Limits, BUDGET_DEFAULT, BUDGET_UNLIMITED, WORK_UNITS_PER_SECOND};
+pub use history::{History, Limits, MetadataLogRow, MetadataNodeRow, BUDGET_DEFAULT, BUDGET_UNLIMITED, WORK_UNITS_PER_SECOND};
 mod router;
 pub use router::{Event, Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader, Snapshot, ROUTE_UP_FIRST};
 
