@@ -199,7 +199,7 @@ func BenchmarkMemory(b *testing.B) {
 				cBytes += c1 - c0
 				runtime.KeepAlive(p)
 				if pp, ok := p.(*Policy); ok {
-					pp.closeAll()
+					pp.Close()
 				}
 			}
 			b.ReportMetric(float64(goBytes)/float64(b.N), "go-heap-B")

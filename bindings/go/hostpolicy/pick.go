@@ -4,6 +4,7 @@ package hostpolicy
 
 import (
 	"errors"
+	"sort"
 
 	tokenring "github.com/libtokenring/tokenring/bindings/go"
 )
@@ -107,4 +108,20 @@ func (c *Core[H]) Host(name string) (h H, ok bool) {
 		return rec.h, true
 	}
 	return h, false
+}
+
+// Hosts returns every known host (in the router or not), by address.
+func (c *Core[H]) Hosts() []H {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	addrs := make([]string, 0, len(c.hosts))
+	for a := range c.hosts {
+		addrs = append(addrs, a)
+	}
+	sort.Strings(addrs)
+	out := make([]H, len(addrs))
+	for i, a := range addrs {
+		out[i] = c.hosts[a].h
+	}
+	return out
 }
