@@ -20,8 +20,6 @@ var notWrapped = map[string]string{
 		"to offer without C shims, and swapping allocators while Go holds objects would free them with the wrong allocator",
 	"tokenring_get_allocator": "only meaningful together with tokenring_set_allocator (see there)",
 	"tokenring_router_ref":    "a Router owns one reference; Go shares the *Router",
-	"tokenring_router_ring": "a borrowed ring without the topology a Go Ring keeps; build a Ring of the same " +
-		"nodes and tokens to supply a placement (EventPlacement)",
 }
 
 // notMirrored lists the public macros and enumerators the binding deliberately has no Go
