@@ -71,6 +71,7 @@ type Core[H comparable] struct {
 	nextTag     uint64
 	given       map[string]map[string]string // replication maps the router holds (routed or skipped)
 	refused     map[string]string            // keyspaces the router refused: the error
+	loadMu      sync.Mutex                   // guards loading (Pick takes it, never mu)
 	loading     map[string]bool
 	closed      bool
 	state       atomic.Pointer[state[H]]

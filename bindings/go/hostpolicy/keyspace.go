@@ -48,21 +48,25 @@ func (c *Core[H]) loadKeyspaceLocked(name string) {
 	c.setKeyspaceLocked(name, m)
 }
 
+// loadAsync loads a keyspace in the background, once at a time (Pick calls it: it never
+// waits for the writers' lock, which a schema read may hold for a network round trip).
 func (c *Core[H]) loadAsync(name string) {
-	c.mu.Lock()
-	if c.loading[name] || c.closed {
-		c.mu.Unlock()
+	c.loadMu.Lock()
+	if c.loading[name] {
+		c.loadMu.Unlock()
 		return
 	}
 	c.loading[name] = true
-	c.mu.Unlock()
+	c.loadMu.Unlock()
 	go func() {
 		c.mu.Lock()
-		defer c.mu.Unlock()
 		if st := c.state.Load(); st != nil && st.keyspaces[name] == nil {
 			c.loadKeyspaceLocked(name)
 		}
+		c.mu.Unlock()
+		c.loadMu.Lock()
 		delete(c.loading, name)
+		c.loadMu.Unlock()
 	}()
 }
 
