@@ -24,14 +24,15 @@ PRIVATE = {
     'internal.h': None,  # everyone in lib/
     'index.h': {'index.c', 'ring_internal.h'},
     'ring_internal.h': {'ring.c', 'topology.c', 'replication.c', 'placement.c', 'ownership.c',
-                        'placement_given.c', 'router.c', 'router_build.c', 'router_event.c'},
+                        'placement_given.c', 'router.c', 'router_build.c', 'router_event.c',
+                        'router_history.c'},
     'layout_internal.h': {'layout.c', 'allocator.c', 'allocate_join.c', 'cassandra_alloc.c',
                           'migration.c'},
     'parse_internal.h': {'parse_cluster.c', 'parse_lex.c', 'parse_rows.c', 'parse_formats.h',
                          'parse_paste.h', 'router_build.c', 'router_event.c'},
     'parse_paste.h': {'parse_paste.c', 'parse_detect.c'},
     'router_internal.h': {'router.c', 'router_build.c', 'router_event.c', 'router_holder.c',
-                          'murmur3_parts.c'},
+                          'router_history.c', 'murmur3_parts.c'},
     'parse_formats.h': {'parse_detect.c', 'parse_topology.c', 'parse_nodetool.c',
                         'parse_cqlsh.c', 'parse_describering.c', 'parse_tsv.c'},
 }

@@ -55,9 +55,17 @@ typedef struct {
     bool placed;
 } hrepl;
 
+/* A keyspace and the replication it has (an index of repls). */
+typedef struct {
+    char *name;
+    size_t repl;
+} hks;
+
 struct tokenring_history {
     hnode *nodes;
     size_t nnodes, capn;
+    hks *ks; /* keyspaces by name: a replication no keyspace has any more is dropped */
+    size_t nks, capk;
     htok *toks; /* the token map, sorted */
     size_t ntoks;
     hrepl *repls;
@@ -866,6 +874,9 @@ static void history_destroy(tokenring_history *h)
         hmap_free(&h->repls[r].reads);
     }
     tr_free(h->repls);
+    for (size_t k = 0; k < h->nks; k++)
+        tr_free(h->ks[k].name);
+    tr_free(h->ks);
     tr_free(h->toks);
     tokenring_ring_free(h->ring);
     tr_free(h);
@@ -883,8 +894,9 @@ static char *repl_key(const tokenring_replication *r)
     return s;
 }
 
-/* Adds a replication (taking r) unless an equal one is there (then frees r). */
-static int add_repl(tokenring_history *h, tokenring_replication *r)
+/* Adds a replication (taking r) unless an equal one is there (then frees r); *at
+ * receives its index. */
+static int add_repl(tokenring_history *h, tokenring_replication *r, size_t *at)
 {
     char *key = repl_key(r);
     if (!key) {
@@ -895,6 +907,7 @@ static int add_repl(tokenring_history *h, tokenring_replication *r)
         if (strcmp(h->repls[i].key, key) == 0) {
             tr_free(key);
             tokenring_replication_free(r);
+            *at = i;
             return TOKENRING_OK;
         }
     if (h->nrepls == h->capr) {
@@ -908,7 +921,82 @@ static int add_repl(tokenring_history *h, tokenring_replication *r)
         h->repls = n;
         h->capr = cap;
     }
+    *at = h->nrepls;
     h->repls[h->nrepls++] = (hrepl){ r, key, { 0 }, false };
+    return TOKENRING_OK;
+}
+
+/* Drops replication i when no keyspace has it any more (AlterSchema computes placements
+ * for the keyspaces' replications only: a later keyspace with it starts afresh). */
+static void drop_unused(tokenring_history *h, size_t i)
+{
+    for (size_t k = 0; k < h->nks; k++)
+        if (h->ks[k].repl == i)
+            return;
+    tokenring_replication_free(h->repls[i].repl);
+    tr_free(h->repls[i].key);
+    hmap_free(&h->repls[i].reads);
+    memmove(&h->repls[i], &h->repls[i + 1], (h->nrepls - i - 1) * sizeof *h->repls);
+    h->nrepls--;
+    for (size_t k = 0; k < h->nks; k++)
+        h->ks[k].repl -= h->ks[k].repl > i;
+}
+
+static size_t find_ks(const tokenring_history *h, const char *name, size_t n)
+{
+    for (size_t k = 0; k < h->nks; k++)
+        if (strlen(h->ks[k].name) == n && memcmp(h->ks[k].name, name, n) == 0)
+            return k;
+    return SIZE_MAX;
+}
+
+/* CREATE KEYSPACE name (or ALTER, when it exists) with r (taken): its replication's
+ * placement is shared, or placed afresh when new; the one it leaves is dropped when no
+ * keyspace has it any more. */
+static int set_keyspace(tokenring_history *h, const char *name, size_t n,
+                        tokenring_replication *r, tokenring_error *err)
+{
+    size_t k = find_ks(h, name, n);
+    if (k == SIZE_MAX) {
+        if (h->nks == h->capk) {
+            size_t cap = h->capk ? h->capk * 2 : 8;
+            hks *m = tr_reallocarray(h->ks, cap, sizeof *m);
+            if (!m) {
+                tokenring_replication_free(r);
+                return nomem(err);
+            }
+            h->ks = m;
+            h->capk = cap;
+        }
+        char *copy = tr_malloc(n + 1);
+        if (!copy) {
+            tokenring_replication_free(r);
+            return nomem(err);
+        }
+        memcpy(copy, name, n);
+        copy[n] = '\0';
+        h->ks[h->nks] = (hks){ copy, SIZE_MAX };
+        k = h->nks++;
+    }
+    size_t at, old = h->ks[k].repl;
+    if (add_repl(h, r, &at) != TOKENRING_OK)
+        return nomem(err);
+    h->ks[k].repl = at;
+    if (old != SIZE_MAX && old != at)
+        drop_unused(h, old);
+    return h->ntoks ? place_new(h, err) : TOKENRING_OK;
+}
+
+/* DROP KEYSPACE name. */
+static int drop_keyspace(tokenring_history *h, const char *name, size_t n)
+{
+    size_t k = find_ks(h, name, n);
+    if (k == SIZE_MAX)
+        return TOKENRING_E_NOTFOUND;
+    size_t old = h->ks[k].repl;
+    tr_free(h->ks[k].name);
+    h->ks[k] = h->ks[--h->nks];
+    drop_unused(h, old);
     return TOKENRING_OK;
 }
 
@@ -961,14 +1049,15 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         { "leave", 2, "leave ADDRESS" },
         { "move", 3, "move ADDRESS TOKEN" },
         { "replace", 3, "replace OLD_ADDRESS NEW_ADDRESS" },
+        { "drop_keyspace", 2, "drop_keyspace NAME" },
     };
     size_t s = 0;
     while (s < sizeof steps / sizeof steps[0] && !is(&f[0], steps[s].verb))
         s++;
     if (s == sizeof steps / sizeof steps[0])
         return tr_fail_at(err, TOKENRING_E_PARSE, line, 1,
-                          "unknown step '%.*s' (register, keyspace, unsafe_join, join, leave, "
-                          "move, replace)", (int)f[0].n, f[0].p);
+                          "unknown step '%.*s' (register, keyspace, drop_keyspace, unsafe_join, "
+                          "join, leave, move, replace)", (int)f[0].n, f[0].p);
     if (nf != steps[s].nf)
         return tr_fail_at(err, TOKENRING_E_PARSE, line, 1, "%zu fields; want: %s", nf,
                           steps[s].usage);
@@ -981,10 +1070,14 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         if (rc != TOKENRING_OK)
             return tr_fail_at(err, rc, line, COL(2), "keyspace %.*s: %s", (int)f[1].n,
                               f[1].p, e2.message);
-        rc = add_repl(h, r);
-        if (rc != TOKENRING_OK)
-            return nomem(err);
-        return h->ntoks ? place_new(h, err) : TOKENRING_OK;
+        return set_keyspace(h, f[1].p, f[1].n, r, err);
+    }
+    if (s == 7) {
+        if (drop_keyspace(h, f[1].p, f[1].n) != TOKENRING_OK)
+            return tr_fail_at(err, TOKENRING_E_NOTFOUND, line, COL(1),
+                              "keyspace %.*s does not exist (no keyspace step created it)",
+                              (int)f[1].n, f[1].p);
+        return TOKENRING_OK;
     }
     uint32_t v, w = 0;
     if (!find_node(h, &f[1], &v))
@@ -1051,14 +1144,15 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
     tokenring_history *h = tr_calloc(1, sizeof *h);
     if (!h)
         return nomem(err);
-    /* 6.0's distributed system keyspaces: system_auth, system_traces, system_distributed */
-    static const char *const sys[] = { "1", "2", "3" };
+    /* 6.0's distributed system keyspaces, with their replication at creation */
+    static const char *const sys[] = { "system_auth", "system_traces", "system_distributed" };
+    static const char *const sysr[] = { "1", "2", "3" };
     int rc = TOKENRING_OK;
     for (size_t i = 0; rc == TOKENRING_OK && i < 3; i++) {
         tokenring_replication *r = NULL;
-        rc = tokenring_replication_parse(&r, sys[i], 1, NULL);
+        rc = tokenring_replication_parse(&r, sysr[i], 1, NULL);
         if (rc == TOKENRING_OK)
-            rc = add_repl(h, r);
+            rc = set_keyspace(h, sys[i], strlen(sys[i]), r, err);
     }
     if (rc != TOKENRING_OK)
         rc = nomem(err);

@@ -61,6 +61,12 @@ TR_HIDDEN int tr_budget_check(tokenring_limits *limits, uint64_t estimate, const
 TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
                                   const tokenring_limits *limits);
 
+/* The replication of a router's keyspace (name, len bytes), or NULL (none, or a NULL
+ * router) (lib/router_history.c). */
+struct tokenring_router;
+TR_HIDDEN const tokenring_replication *
+tr_router_keyspace_replication(const struct tokenring_router *r, const char *name, size_t len);
+
 /* Processor features beyond the baseline instruction set (lib/cpu.c): TR_CPU_* bits,
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)

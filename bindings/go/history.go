@@ -53,9 +53,13 @@ func ReplayHistory(text string) (*History, error) {
 	if err := newError(C.tokenring_history_replay(&h, ct, C.size_t(len(text)), &detail), &detail); err != nil {
 		return nil, err
 	}
+	return adoptHistory(h), nil
+}
+
+func adoptHistory(h *C.tokenring_history) *History {
 	out := &History{ptr: h}
 	runtime.SetFinalizer(out, (*History).Close)
-	return out, nil
+	return out
 }
 
 // Close frees the history (placements and rings taken from it stay valid).

@@ -88,7 +88,7 @@ var exportedFuncs = map[string]any{
 	"FormatByteToken": FormatByteToken, "HexDecode": HexDecode, "MD5": MD5, "Murmur3Cassandra": Murmur3Cassandra,
 	"NewCluster": NewCluster, "NewKeyBatch": NewKeyBatch, "NewNetworkTopologyStrategy": NewNetworkTopologyStrategy,
 	"NewPartitionedTopology": NewPartitionedTopology, "NewRouterBuilder": NewRouterBuilder, "NewRouterHolder": NewRouterHolder, "NewSimpleStrategy": NewSimpleStrategy,
-	"NewTopology": NewTopology, "PlacementFromLists": PlacementFromLists, "ReplayHistory": ReplayHistory, "ParseByteToken": ParseByteToken, "ParseCQLType": ParseCQLType,
+	"NewTopology": NewTopology, "PlacementFromLists": PlacementFromLists, "ReplayHistory": ReplayHistory, "HistoryFromMetadata": HistoryFromMetadata, "ParseByteToken": ParseByteToken, "ParseCQLType": ParseCQLType,
 	"ParseKey": ParseKey, "ParsePartitioner": ParsePartitioner, "ParseReplication": ParseReplication,
 	"ParseToken": ParseToken, "ParseToken128": ParseToken128, "ParseValue": ParseValue, "AppendValue": AppendValue,
 	"AppendKey": AppendKey, "AppendComposite": AppendComposite, "RackName": RackName, "RandomToken": RandomToken,

@@ -96,6 +96,12 @@ TR_HIDDEN int tr_budget_check(tokenring_limits *limits, uint64_t estimate, const
 TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
                                   const tokenring_limits *limits);
 
+/* The replication of a router's keyspace (name, len bytes), or NULL (none, or a NULL
+ * router) (lib/router_history.c). */
+struct tokenring_router;
+TR_HIDDEN const tokenring_replication *
+tr_router_keyspace_replication(const struct tokenring_router *r, const char *name, size_t len);
+
 /* Processor features beyond the baseline instruction set (lib/cpu.c): TR_CPU_* bits,
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -20169,11 +20175,15 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 #define cmp_htok history_cmp_htok
 #define cmp_left history_cmp_left
 #define collect_locks history_collect_locks
+#define drop_keyspace history_drop_keyspace
+#define drop_unused history_drop_unused
 #define dup_field history_dup_field
 #define field history_field
 #define fields history_fields
+#define find_ks history_find_ks
 #define find_node history_find_node
 #define history_destroy history_history_destroy
+#define hks history_hks
 #define hlock history_hlock
 #define hlocks history_hlocks
 #define hmap history_hmap
@@ -20208,6 +20218,7 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 #define repl_key history_repl_key
 #define ring_of history_ring_of
 #define run_step history_run_step
+#define set_keyspace history_set_keyspace
 #define set_map history_set_map
 #define sort_owners history_sort_owners
 #define step_join history_step_join
@@ -20274,9 +20285,17 @@ typedef struct {
     bool placed;
 } hrepl;
 
+/* A keyspace and the replication it has (an index of repls). */
+typedef struct {
+    char *name;
+    size_t repl;
+} hks;
+
 struct tokenring_history {
     hnode *nodes;
     size_t nnodes, capn;
+    hks *ks; /* keyspaces by name: a replication no keyspace has any more is dropped */
+    size_t nks, capk;
     htok *toks; /* the token map, sorted */
     size_t ntoks;
     hrepl *repls;
@@ -21085,6 +21104,9 @@ static void history_destroy(tokenring_history *h)
         hmap_free(&h->repls[r].reads);
     }
     tr_free(h->repls);
+    for (size_t k = 0; k < h->nks; k++)
+        tr_free(h->ks[k].name);
+    tr_free(h->ks);
     tr_free(h->toks);
     tokenring_ring_free(h->ring);
     tr_free(h);
@@ -21102,8 +21124,9 @@ static char *repl_key(const tokenring_replication *r)
     return s;
 }
 
-/* Adds a replication (taking r) unless an equal one is there (then frees r). */
-static int add_repl(tokenring_history *h, tokenring_replication *r)
+/* Adds a replication (taking r) unless an equal one is there (then frees r); *at
+ * receives its index. */
+static int add_repl(tokenring_history *h, tokenring_replication *r, size_t *at)
 {
     char *key = repl_key(r);
     if (!key) {
@@ -21114,6 +21137,7 @@ static int add_repl(tokenring_history *h, tokenring_replication *r)
         if (strcmp(h->repls[i].key, key) == 0) {
             tr_free(key);
             tokenring_replication_free(r);
+            *at = i;
             return TOKENRING_OK;
         }
     if (h->nrepls == h->capr) {
@@ -21127,7 +21151,82 @@ static int add_repl(tokenring_history *h, tokenring_replication *r)
         h->repls = n;
         h->capr = cap;
     }
+    *at = h->nrepls;
     h->repls[h->nrepls++] = (hrepl){ r, key, { 0 }, false };
+    return TOKENRING_OK;
+}
+
+/* Drops replication i when no keyspace has it any more (AlterSchema computes placements
+ * for the keyspaces' replications only: a later keyspace with it starts afresh). */
+static void drop_unused(tokenring_history *h, size_t i)
+{
+    for (size_t k = 0; k < h->nks; k++)
+        if (h->ks[k].repl == i)
+            return;
+    tokenring_replication_free(h->repls[i].repl);
+    tr_free(h->repls[i].key);
+    hmap_free(&h->repls[i].reads);
+    memmove(&h->repls[i], &h->repls[i + 1], (h->nrepls - i - 1) * sizeof *h->repls);
+    h->nrepls--;
+    for (size_t k = 0; k < h->nks; k++)
+        h->ks[k].repl -= h->ks[k].repl > i;
+}
+
+static size_t find_ks(const tokenring_history *h, const char *name, size_t n)
+{
+    for (size_t k = 0; k < h->nks; k++)
+        if (strlen(h->ks[k].name) == n && memcmp(h->ks[k].name, name, n) == 0)
+            return k;
+    return SIZE_MAX;
+}
+
+/* CREATE KEYSPACE name (or ALTER, when it exists) with r (taken): its replication's
+ * placement is shared, or placed afresh when new; the one it leaves is dropped when no
+ * keyspace has it any more. */
+static int set_keyspace(tokenring_history *h, const char *name, size_t n,
+                        tokenring_replication *r, tokenring_error *err)
+{
+    size_t k = find_ks(h, name, n);
+    if (k == SIZE_MAX) {
+        if (h->nks == h->capk) {
+            size_t cap = h->capk ? h->capk * 2 : 8;
+            hks *m = tr_reallocarray(h->ks, cap, sizeof *m);
+            if (!m) {
+                tokenring_replication_free(r);
+                return nomem(err);
+            }
+            h->ks = m;
+            h->capk = cap;
+        }
+        char *copy = tr_malloc(n + 1);
+        if (!copy) {
+            tokenring_replication_free(r);
+            return nomem(err);
+        }
+        memcpy(copy, name, n);
+        copy[n] = '\0';
+        h->ks[h->nks] = (hks){ copy, SIZE_MAX };
+        k = h->nks++;
+    }
+    size_t at, old = h->ks[k].repl;
+    if (add_repl(h, r, &at) != TOKENRING_OK)
+        return nomem(err);
+    h->ks[k].repl = at;
+    if (old != SIZE_MAX && old != at)
+        drop_unused(h, old);
+    return h->ntoks ? place_new(h, err) : TOKENRING_OK;
+}
+
+/* DROP KEYSPACE name. */
+static int drop_keyspace(tokenring_history *h, const char *name, size_t n)
+{
+    size_t k = find_ks(h, name, n);
+    if (k == SIZE_MAX)
+        return TOKENRING_E_NOTFOUND;
+    size_t old = h->ks[k].repl;
+    tr_free(h->ks[k].name);
+    h->ks[k] = h->ks[--h->nks];
+    drop_unused(h, old);
     return TOKENRING_OK;
 }
 
@@ -21180,14 +21279,15 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         { "leave", 2, "leave ADDRESS" },
         { "move", 3, "move ADDRESS TOKEN" },
         { "replace", 3, "replace OLD_ADDRESS NEW_ADDRESS" },
+        { "drop_keyspace", 2, "drop_keyspace NAME" },
     };
     size_t s = 0;
     while (s < sizeof steps / sizeof steps[0] && !is(&f[0], steps[s].verb))
         s++;
     if (s == sizeof steps / sizeof steps[0])
         return tr_fail_at(err, TOKENRING_E_PARSE, line, 1,
-                          "unknown step '%.*s' (register, keyspace, unsafe_join, join, leave, "
-                          "move, replace)", (int)f[0].n, f[0].p);
+                          "unknown step '%.*s' (register, keyspace, drop_keyspace, unsafe_join, "
+                          "join, leave, move, replace)", (int)f[0].n, f[0].p);
     if (nf != steps[s].nf)
         return tr_fail_at(err, TOKENRING_E_PARSE, line, 1, "%zu fields; want: %s", nf,
                           steps[s].usage);
@@ -21200,10 +21300,14 @@ static int run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
         if (rc != TOKENRING_OK)
             return tr_fail_at(err, rc, line, COL(2), "keyspace %.*s: %s", (int)f[1].n,
                               f[1].p, e2.message);
-        rc = add_repl(h, r);
-        if (rc != TOKENRING_OK)
-            return nomem(err);
-        return h->ntoks ? place_new(h, err) : TOKENRING_OK;
+        return set_keyspace(h, f[1].p, f[1].n, r, err);
+    }
+    if (s == 7) {
+        if (drop_keyspace(h, f[1].p, f[1].n) != TOKENRING_OK)
+            return tr_fail_at(err, TOKENRING_E_NOTFOUND, line, COL(1),
+                              "keyspace %.*s does not exist (no keyspace step created it)",
+                              (int)f[1].n, f[1].p);
+        return TOKENRING_OK;
     }
     uint32_t v, w = 0;
     if (!find_node(h, &f[1], &v))
@@ -21270,14 +21374,15 @@ TOKENRING_API int tokenring_history_replay(tokenring_history **out, const char *
     tokenring_history *h = tr_calloc(1, sizeof *h);
     if (!h)
         return nomem(err);
-    /* 6.0's distributed system keyspaces: system_auth, system_traces, system_distributed */
-    static const char *const sys[] = { "1", "2", "3" };
+    /* 6.0's distributed system keyspaces, with their replication at creation */
+    static const char *const sys[] = { "system_auth", "system_traces", "system_distributed" };
+    static const char *const sysr[] = { "1", "2", "3" };
     int rc = TOKENRING_OK;
     for (size_t i = 0; rc == TOKENRING_OK && i < 3; i++) {
         tokenring_replication *r = NULL;
-        rc = tokenring_replication_parse(&r, sys[i], 1, NULL);
+        rc = tokenring_replication_parse(&r, sysr[i], 1, NULL);
         if (rc == TOKENRING_OK)
-            rc = add_repl(h, r);
+            rc = set_keyspace(h, sys[i], strlen(sys[i]), r, err);
     }
     if (rc != TOKENRING_OK)
         rc = nomem(err);
@@ -21545,11 +21650,15 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
 #undef cmp_htok
 #undef cmp_left
 #undef collect_locks
+#undef drop_keyspace
+#undef drop_unused
 #undef dup_field
 #undef field
 #undef fields
+#undef find_ks
 #undef find_node
 #undef history_destroy
+#undef hks
 #undef hlock
 #undef hlocks
 #undef hmap
@@ -21584,6 +21693,7 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
 #undef repl_key
 #undef ring_of
 #undef run_step
+#undef set_keyspace
 #undef set_map
 #undef sort_owners
 #undef step_join
@@ -21592,6 +21702,1024 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
 #undef step_replace
 #undef token_list
 #undef tokmap
+
+/* ======== lib/history_metadata.c ======== */
+#define act history_metadata_act
+#define add_address history_metadata_add_address
+#define add_replication history_metadata_add_replication
+#define cmp_dir history_metadata_cmp_dir
+#define cmp_log history_metadata_cmp_log
+#define conv history_metadata_conv
+#define dir_ix history_metadata_dir_ix
+#define dir_node history_metadata_dir_node
+#define directory_lines history_metadata_directory_lines
+#define fail_row history_metadata_fail_row
+#define is_system_keyspace history_metadata_is_system_keyspace
+#define keyspaces_created history_metadata_keyspaces_created
+#define later_change history_metadata_later_change
+#define line_end history_metadata_line_end
+#define log_ix history_metadata_log_ix
+#define log_lines history_metadata_log_lines
+#define node_after history_metadata_node_after
+#define parse_cstr_i64 history_metadata_parse_cstr_i64
+#define parse_i64 history_metadata_parse_i64
+#define plain_name history_metadata_plain_name
+#define refused_why history_metadata_refused_why
+#define replay_work history_metadata_replay_work
+#define same_moment history_metadata_same_moment
+#define sb_add history_metadata_sb_add
+#define sb_str history_metadata_sb_str
+#define sbuf history_metadata_sbuf
+#define schema_keyspace history_metadata_schema_keyspace
+#define schema_step history_metadata_schema_step
+#define step_node history_metadata_step_node
+#define tokens_after history_metadata_tokens_after
+#line 1 "lib/history_metadata.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Cassandra 6.0's history from what a driver reads (system_views.cluster_metadata_log and
+ * cluster_metadata_directory, plus the keyspaces' replications), turned into the history
+ * text lib/history.c replays; and a router snapshot routed through a history's
+ * placements. The rules are listed in include/tokenring/history.h and doc/cassandra-6.md;
+ * the entries' text is Transformation.toString() of 6.0-alpha2 (tcm/transformations). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#line 13 "lib/history_metadata.c"
+#line 14 "lib/history_metadata.c"
+
+/* What an entry of the log is to the replay. */
+enum act {
+    A_SKIP,    /* changes no read placement of the ring */
+    A_START,   /* the first entry of a cluster (PRE_INITIALIZE_CMS, INITIALIZE_CMS) */
+    A_UNSAFE,  /* UNSAFE_JOIN: a join in one entry */
+    A_JOIN,    /* PREPARE_JOIN */
+    A_LEAVE,   /* PREPARE_LEAVE */
+    A_MOVE,    /* PREPARE_MOVE */
+    A_REPLACE, /* PREPARE_REPLACE */
+    A_STEP,    /* START_ and MID_ of an operation */
+    A_FINISH,  /* FINISH_ of an operation */
+    A_SCHEMA,  /* SCHEMA_CHANGE */
+    A_REFUSE   /* a change the replay does not model */
+};
+
+static const struct {
+    const char *kind;
+    enum act act;
+    const char *op; /* A_JOIN..A_REPLACE, A_STEP, A_FINISH: the operation */
+} KINDS[] = {
+    { "PRE_INITIALIZE_CMS", A_START, NULL },
+    { "INITIALIZE_CMS", A_START, NULL },
+    { "FORCE_SNAPSHOT", A_REFUSE, NULL },
+    { "TRIGGER_SNAPSHOT", A_SKIP, NULL },
+    { "SCHEMA_CHANGE", A_SCHEMA, NULL },
+    { "REGISTER", A_SKIP, NULL },
+    { "UNREGISTER", A_SKIP, NULL },
+    { "UNSAFE_JOIN", A_UNSAFE, NULL },
+    { "PREPARE_JOIN", A_JOIN, "JOIN" },
+    { "START_JOIN", A_STEP, "JOIN" },
+    { "MID_JOIN", A_STEP, "JOIN" },
+    { "FINISH_JOIN", A_FINISH, "JOIN" },
+    { "PREPARE_MOVE", A_MOVE, "MOVE" },
+    { "START_MOVE", A_STEP, "MOVE" },
+    { "MID_MOVE", A_STEP, "MOVE" },
+    { "FINISH_MOVE", A_FINISH, "MOVE" },
+    { "PREPARE_LEAVE", A_LEAVE, "LEAVE" },
+    { "START_LEAVE", A_STEP, "LEAVE" },
+    { "MID_LEAVE", A_STEP, "LEAVE" },
+    { "FINISH_LEAVE", A_FINISH, "LEAVE" },
+    { "ASSASSINATE", A_REFUSE, NULL },
+    { "PREPARE_REPLACE", A_REPLACE, "REPLACE" },
+    { "START_REPLACE", A_STEP, "REPLACE" },
+    { "MID_REPLACE", A_STEP, "REPLACE" },
+    { "FINISH_REPLACE", A_FINISH, "REPLACE" },
+    { "CANCEL_SEQUENCE", A_REFUSE, NULL },
+    { "START_ADD_TO_CMS", A_SKIP, NULL },
+    { "FINISH_ADD_TO_CMS", A_SKIP, NULL },
+    { "REMOVE_FROM_CMS", A_SKIP, NULL },
+    { "STARTUP", A_SKIP, NULL },
+    { "CUSTOM", A_REFUSE, NULL },
+    { "PREPARE_SIMPLE_CMS_RECONFIGURATION", A_SKIP, NULL },
+    { "PREPARE_COMPLEX_CMS_RECONFIGURATION", A_SKIP, NULL },
+    { "ADVANCE_CMS_RECONFIGURATION", A_SKIP, NULL },
+    { "CANCEL_CMS_RECONFIGURATION", A_SKIP, NULL },
+    { "ALTER_TOPOLOGY", A_REFUSE, NULL },
+    { "UPDATE_AVAILABILITY", A_SKIP, NULL },
+    { "BEGIN_CONSENSUS_MIGRATION_FOR_TABLE_AND_RANGE", A_SKIP, NULL },
+    { "MAYBE_FINISH_CONSENSUS_MIGRATION_FOR_TABLE_AND_RANGE", A_SKIP, NULL },
+    { "ACCORD_MARK_STALE", A_SKIP, NULL },
+    { "ACCORD_MARK_REJOINING", A_SKIP, NULL },
+    { "PREPARE_DROP_ACCORD_TABLE", A_SKIP, NULL },
+    { "FINISH_DROP_ACCORD_TABLE", A_SKIP, NULL },
+    { "ACCORD_MARK_HARD_REMOVED", A_SKIP, NULL },
+};
+
+/* Why a refused kind is refused. */
+static const char *refused_why(const char *kind)
+{
+    if (strcmp(kind, "FORCE_SNAPSHOT") == 0)
+        return "a forced metadata snapshot replaces the placements";
+    if (strcmp(kind, "ASSASSINATE") == 0)
+        return "an assassinated node leaves without the steps of a decommission";
+    if (strcmp(kind, "CANCEL_SEQUENCE") == 0)
+        return "a cancelled operation reverts its deltas, appending replicas again";
+    if (strcmp(kind, "ALTER_TOPOLOGY") == 0)
+        return "a node's datacenter or rack changed, and the directory gives only the last";
+    return "a custom transformation";
+}
+
+/* A growing text buffer. */
+typedef struct {
+    char *s;
+    size_t n, cap;
+    bool failed;
+} sbuf;
+
+static void sb_add(sbuf *b, const char *p, size_t n)
+{
+    if (b->failed)
+        return;
+    if (b->n + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap < b->n + n + 1)
+            cap *= 2;
+        char *m = tr_realloc(b->s, cap);
+        if (!m) {
+            b->failed = true;
+            return;
+        }
+        b->s = m;
+        b->cap = cap;
+    }
+    memcpy(b->s + b->n, p, n);
+    b->n += n;
+    b->s[b->n] = '\0';
+}
+
+static void sb_str(sbuf *b, const char *s)
+{
+    sb_add(b, s, strlen(s));
+}
+
+/* A strict decimal integer (optional '-'), the whole of [p, p + n). */
+static bool parse_i64(const char *p, size_t n, int64_t *out)
+{
+    size_t i = 0;
+    bool neg = n > 0 && p[0] == '-';
+    i += neg;
+    if (i == n || n - i > 19)
+        return false;
+    uint64_t v = 0;
+    for (; i < n; i++) {
+        if (p[i] < '0' || p[i] > '9')
+            return false;
+        uint64_t d = (uint64_t)(p[i] - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return false;
+        v = v * 10 + d;
+    }
+    if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+        return false;
+    *out = neg ? (int64_t)(0 - v) : (int64_t)v;
+    return true;
+}
+
+static bool parse_cstr_i64(const char *s, int64_t *out)
+{
+    return s && parse_i64(s, strlen(s), out);
+}
+
+/* The node id after key (e.g. "nodeId=") in an entry: key NodeId{id=N}. */
+static bool node_after(const char *t, const char *key, int64_t *id)
+{
+    const char *p = strstr(t, key);
+    if (!p)
+        return false;
+    p += strlen(key);
+    static const char pre[] = "NodeId{id=";
+    if (strncmp(p, pre, sizeof pre - 1) != 0)
+        return false;
+    p += sizeof pre - 1;
+    const char *e = strchr(p, '}');
+    return e && parse_i64(p, (size_t)(e - p), id);
+}
+
+/* The token list after "tokens=[" in an entry, checked and appended to b as
+ * TOKEN,TOKEN (no blank). *count receives the number of tokens. */
+static bool tokens_after(const char *t, sbuf *b, size_t *count)
+{
+    const char *p = strstr(t, "tokens=[");
+    if (!p)
+        return false;
+    p += 8;
+    const char *e = strchr(p, ']');
+    if (!e)
+        return false;
+    *count = 0;
+    while (p < e) {
+        while (p < e && *p == ' ')
+            p++;
+        const char *q = p;
+        while (q < e && *q != ',')
+            q++;
+        const char *r = q;
+        while (r > p && r[-1] == ' ')
+            r--;
+        int64_t v;
+        if (!parse_i64(p, (size_t)(r - p), &v) || v == INT64_MIN)
+            return false;
+        if ((*count)++)
+            sb_str(b, ",");
+        sb_add(b, p, (size_t)(r - p));
+        p = q < e ? q + 1 : e;
+    }
+    return *count > 0;
+}
+
+/* A name the history text takes as one field. */
+static bool plain_name(const char *s)
+{
+    if (!s || !*s || *s == '#')
+        return false;
+    for (; *s; s++)
+        if (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+            return false;
+    return true;
+}
+
+typedef struct {
+    int64_t id;
+    size_t row;
+} dir_ix;
+
+typedef struct {
+    int64_t epoch;
+    size_t row;
+} log_ix;
+
+static int cmp_dir(const void *a, const void *b)
+{
+    const dir_ix *x = a, *y = b;
+    return (x->id > y->id) - (x->id < y->id);
+}
+
+static int cmp_log(const void *a, const void *b)
+{
+    const log_ix *x = a, *y = b;
+    return (x->epoch > y->epoch) - (x->epoch < y->epoch);
+}
+
+/* What the conversion builds: the text and, per line, the row it came from. */
+typedef struct {
+    sbuf text;
+    const char **line_what; /* per text line: "directory" or "log" */
+    int64_t *line_key;      /* the node id or the epoch */
+    size_t nlines, caplines;
+    const tokenring_metadata_log_row *log;
+    const tokenring_metadata_node_row *dir;
+    dir_ix *dirs;
+    size_t ndirs;
+} conv;
+
+static bool line_end(conv *c, const char *what, int64_t key)
+{
+    sb_str(&c->text, "\n");
+    if (c->nlines == c->caplines) {
+        size_t cap = c->caplines ? c->caplines * 2 : 64;
+        const char **w = tr_reallocarray(c->line_what, cap, sizeof *w);
+        if (w)
+            c->line_what = w;
+        int64_t *k = w ? tr_reallocarray(c->line_key, cap, sizeof *k) : NULL;
+        if (!k)
+            return false;
+        c->line_key = k;
+        c->caplines = cap;
+    }
+    c->line_what[c->nlines] = what;
+    c->line_key[c->nlines++] = key;
+    return !c->text.failed;
+}
+
+/* The directory row of node id, or NULL. */
+static const tokenring_metadata_node_row *dir_node(const conv *c, int64_t id)
+{
+    dir_ix key = { id, 0 };
+    const dir_ix *d = c->ndirs ? bsearch(&key, c->dirs, c->ndirs, sizeof *c->dirs, cmp_dir)
+                               : NULL;
+    return d ? &c->dir[d->row] : NULL;
+}
+
+/* The node's name in the history text: its address, with :PORT when not 7000. */
+static void add_address(sbuf *b, const tokenring_metadata_node_row *r)
+{
+    const char *a = r->broadcast_address;
+    sb_str(b, a[0] == '/' ? a + 1 : a);
+    if (r->broadcast_port && strcmp(r->broadcast_port, "7000") != 0) {
+        sb_str(b, ":");
+        sb_str(b, r->broadcast_port);
+    }
+}
+
+static int fail_row(tokenring_error *err, int code, const tokenring_metadata_log_row *r,
+                    const char *fmt, ...)
+{
+    char msg[200];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return tr_fail(err, code, "cluster_metadata_log epoch %s (%s): %s", r->epoch, r->kind,
+                   msg);
+}
+
+/* The node a step names, by the key before its NodeId; appends its address. */
+static int step_node(conv *c, const tokenring_metadata_log_row *r, const char *key,
+                     tokenring_error *err)
+{
+    int64_t id;
+    if (!node_after(r->transformation, key, &id))
+        return fail_row(err, TOKENRING_E_PARSE, r, "no '%sNodeId{id=N}' in '%.80s'", key,
+                        r->transformation);
+    const tokenring_metadata_node_row *d = dir_node(c, id);
+    if (!d)
+        return fail_row(err, TOKENRING_E_NOTFOUND, r,
+                        "node id %lld is not in cluster_metadata_directory (read both tables "
+                        "at the same moment)",
+                        (long long)id);
+    add_address(&c->text, d);
+    return TOKENRING_OK;
+}
+
+/* The keyspace a schema change names: "AlterSchema{schemaTransformation=VERB (NAME)}"
+ * with VERB one of the keyspace statements; *verb 0 otherwise (another schema change). */
+static int schema_keyspace(const tokenring_metadata_log_row *r, int *verb, const char **name,
+                           size_t *len)
+{
+    static const char *const verbs[] = { "CreateKeyspaceStatement (",
+                                         "AlterKeyspaceStatement (",
+                                         "DropKeyspaceStatement (" };
+    static const char pre[] = "AlterSchema{schemaTransformation=";
+    *verb = 0;
+    if (strncmp(r->transformation, pre, sizeof pre - 1) != 0)
+        return TOKENRING_E_PARSE;
+    const char *p = r->transformation + sizeof pre - 1;
+    for (int v = 0; v < 3; v++) {
+        size_t n = strlen(verbs[v]);
+        if (strncmp(p, verbs[v], n) == 0) {
+            const char *e = strchr(p + n, ')');
+            if (!e || e == p + n)
+                return TOKENRING_E_PARSE;
+            *verb = v + 1;
+            *name = p + n;
+            *len = (size_t)(e - (p + n));
+            return TOKENRING_OK;
+        }
+    }
+    return TOKENRING_OK;
+}
+
+
+static bool is_system_keyspace(const char *name, size_t len)
+{
+    static const char *const sys[] = { "system_auth", "system_traces", "system_distributed" };
+    for (size_t i = 0; i < 3; i++)
+        if (strlen(sys[i]) == len && memcmp(sys[i], name, len) == 0)
+            return true;
+    return false;
+}
+
+/* A replication in the history text's compact form (RF, or DC=RF,DC=RF). */
+static bool add_replication(sbuf *b, const tokenring_replication *repl)
+{
+    size_t n = 0;
+    tokenring_replication_format(NULL, 0, &n, repl);
+    char *s = tr_malloc(n + 1);
+    if (!s || tokenring_replication_format(s, n + 1, &n, repl) != TOKENRING_OK) {
+        tr_free(s);
+        return false;
+    }
+    /* the formatted text has no blank (the replication syntax's compact form) */
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ')
+            sb_add(b, &s[i], 1);
+    tr_free(s);
+    return true;
+}
+
+/* Whether keyspace name is altered or dropped in the log after sorted position from. */
+static int later_change(const conv *c, const log_ix *order, size_t nlog, size_t from,
+                        const char *name, size_t len)
+{
+    int last = 0;
+    for (size_t i = from + 1; i < nlog; i++) {
+        const tokenring_metadata_log_row *r = &c->log[order[i].row];
+        int verb;
+        const char *n2;
+        size_t l2;
+        if (strcmp(r->kind, "SCHEMA_CHANGE") == 0 &&
+            schema_keyspace(r, &verb, &n2, &l2) == TOKENRING_OK && verb > 1 && l2 == len &&
+            memcmp(n2, name, len) == 0) {
+            if (verb == 3)
+                return 3;
+            last = 2;
+        }
+    }
+    return last;
+}
+
+/* One schema change: a keyspace step, or nothing. */
+static int schema_step(conv *c, const log_ix *order, size_t nlog, size_t i,
+                       const tokenring_router *keyspaces, tokenring_error *err)
+{
+    const tokenring_metadata_log_row *r = &c->log[order[i].row];
+    int verb;
+    const char *name;
+    size_t len;
+    if (schema_keyspace(r, &verb, &name, &len) != TOKENRING_OK)
+        return fail_row(err, TOKENRING_E_PARSE, r,
+                        "not 'AlterSchema{schemaTransformation=...}': '%.80s'",
+                        r->transformation);
+    if (verb == 0)
+        return TOKENRING_OK; /* tables, types, functions, the system keyspaces' start-up */
+    /* a keyspace's replication before its last ALTER is not in the log: it is taken from
+     * its last ALTER on (and one dropped since as one that shared no placement) */
+    int later = later_change(c, order, nlog, i, name, len);
+    if (later != 0 || verb == 3)
+        return TOKENRING_OK;
+    const tokenring_replication *repl = tr_router_keyspace_replication(keyspaces, name, len);
+    if (!repl) {
+        if (is_system_keyspace(name, len) || !keyspaces)
+            return TOKENRING_OK;
+        /* a keyspace the router skips (LocalStrategy, ...) places nothing */
+        for (size_t k = 0; k < tokenring_router_skipped_count(keyspaces); k++) {
+            const char *sk = NULL;
+            tokenring_router_skipped(&sk, NULL, keyspaces, k);
+            if (strlen(sk) == len && memcmp(sk, name, len) == 0)
+                return TOKENRING_OK;
+        }
+        return fail_row(err, TOKENRING_E_NOTFOUND, r,
+                        "keyspace %.*s exists but the keyspaces given do not have it (give "
+                        "the schema read at the same moment)",
+                        (int)len, name);
+    }
+    sb_str(&c->text, "keyspace ");
+    sb_add(&c->text, name, len);
+    sb_str(&c->text, " ");
+    if (!add_replication(&c->text, repl))
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    return line_end(c, "log", order[i].epoch) ? TOKENRING_OK
+                                              : tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+}
+
+/* Every keyspace the router routes is created in the log (or is a system keyspace). */
+static int keyspaces_created(const conv *c, const log_ix *order, size_t nlog,
+                             const tokenring_router *keyspaces, tokenring_error *err)
+{
+    for (size_t k = 0; k < tokenring_router_keyspace_count(keyspaces); k++) {
+        const char *name = NULL;
+        tokenring_router_keyspace(&name, NULL, keyspaces, k);
+        size_t len = strlen(name);
+        if (is_system_keyspace(name, len))
+            continue;
+        bool found = false;
+        for (size_t i = 0; i < nlog && !found; i++) {
+            const tokenring_metadata_log_row *r = &c->log[order[i].row];
+            int verb;
+            const char *n2;
+            size_t l2;
+            found = strcmp(r->kind, "SCHEMA_CHANGE") == 0 &&
+                    schema_keyspace(r, &verb, &n2, &l2) == TOKENRING_OK && verb != 0 &&
+                    verb != 3 && l2 == len && memcmp(n2, name, len) == 0;
+        }
+        if (!found)
+            return tr_fail(err, TOKENRING_E_NOTFOUND,
+                           "keyspace %s is in the schema, but no cluster_metadata_log entry "
+                           "creates it: the log does not hold the cluster's whole history",
+                           name);
+    }
+    return TOKENRING_OK;
+}
+
+/* The directory's rows: checked, registered, indexed by node id. */
+static int directory_lines(conv *c, size_t ndir, tokenring_error *err)
+{
+    for (size_t i = 0; i < ndir; i++) {
+        const tokenring_metadata_node_row *d = &c->dir[i];
+        int64_t id;
+        if (!parse_cstr_i64(d->node_id, &id))
+            return tr_fail(err, TOKENRING_E_PARSE,
+                           "cluster_metadata_directory row %zu: node_id '%s' is not a number",
+                           i + 1, d->node_id ? d->node_id : "null");
+        const char *col = !d->broadcast_address ? "broadcast_address"
+                          : !plain_name(d->dc)  ? "dc"
+                          : !plain_name(d->rack) ? "rack"
+                                                 : NULL;
+        if (col)
+            return tr_fail(err, TOKENRING_E_PARSE,
+                           "cluster_metadata_directory node_id %lld: %s is null, empty or has "
+                           "a blank",
+                           (long long)id, col);
+        int64_t port;
+        if (d->broadcast_port && (!parse_cstr_i64(d->broadcast_port, &port) || port < 1 ||
+                                  port > 65535))
+            return tr_fail(err, TOKENRING_E_PARSE,
+                           "cluster_metadata_directory node_id %lld: broadcast_port '%s' is "
+                           "not a port",
+                           (long long)id, d->broadcast_port);
+        if (d->token_count && !d->tokens)
+            return tr_fail(err, TOKENRING_E_INVAL,
+                           "cluster_metadata_directory node_id %lld: NULL tokens", (long long)id);
+        for (size_t t = 0; t < d->token_count; t++) {
+            int64_t v;
+            if (!parse_cstr_i64(d->tokens[t], &v) || v == INT64_MIN)
+                return tr_fail(err, TOKENRING_E_PARSE,
+                               "cluster_metadata_directory node_id %lld: token '%s' is not a "
+                               "Murmur3 token",
+                               (long long)id, d->tokens[t] ? d->tokens[t] : "null");
+        }
+        c->dirs[i] = (dir_ix){ id, i };
+        sb_str(&c->text, "register ");
+        add_address(&c->text, d);
+        sb_str(&c->text, " ");
+        sb_str(&c->text, d->dc);
+        sb_str(&c->text, " ");
+        sb_str(&c->text, d->rack);
+        if (!line_end(c, "directory", id))
+            return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    }
+    c->ndirs = ndir;
+    if (ndir)
+        qsort(c->dirs, ndir, sizeof *c->dirs, cmp_dir);
+    for (size_t i = 1; i < ndir; i++)
+        if (c->dirs[i].id == c->dirs[i - 1].id)
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "cluster_metadata_directory: node_id %lld is in two rows",
+                           (long long)c->dirs[i].id);
+    return TOKENRING_OK;
+}
+
+/* The log's entries, in epoch order, as history steps. *ops receives the number of
+ * operations (for the work estimate). */
+static int log_lines(conv *c, log_ix *order, size_t nlog, const tokenring_router *keyspaces,
+                     size_t *ops, tokenring_error *err)
+{
+    for (size_t i = 0; i < nlog; i++) {
+        const tokenring_metadata_log_row *r = &c->log[i];
+        if (!r->epoch || !r->kind || !r->transformation)
+            return tr_fail(err, TOKENRING_E_PARSE, "cluster_metadata_log row %zu: %s is null",
+                           i + 1, !r->epoch ? "epoch" : !r->kind ? "kind" : "transformation");
+        if (!parse_cstr_i64(r->epoch, &order[i].epoch))
+            return tr_fail(err, TOKENRING_E_PARSE,
+                           "cluster_metadata_log row %zu: epoch '%s' is not a number", i + 1,
+                           r->epoch);
+        order[i].row = i;
+    }
+    if (nlog)
+        qsort(order, nlog, sizeof *order, cmp_log);
+    for (size_t i = 1; i < nlog; i++)
+        if (order[i].epoch == order[i - 1].epoch)
+            return tr_fail(err, TOKENRING_E_EXISTS, "cluster_metadata_log: epoch %lld is in "
+                                                    "two rows",
+                           (long long)order[i].epoch);
+    for (size_t i = 1; i < nlog; i++) {
+        if (order[i].epoch == order[i - 1].epoch + 2)
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "cluster_metadata_log: epoch %lld is missing (read the whole table)",
+                           (long long)order[i - 1].epoch + 1);
+        if (order[i].epoch != order[i - 1].epoch + 1)
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "cluster_metadata_log: epochs %lld to %lld are missing (read the "
+                           "whole table)",
+                           (long long)order[i - 1].epoch + 1, (long long)order[i].epoch - 1);
+    }
+    const char *open = NULL; /* the operation in progress */
+    const tokenring_metadata_log_row *open_row = NULL;
+    *ops = 0;
+    for (size_t i = 0; i < nlog; i++) {
+        const tokenring_metadata_log_row *r = &c->log[order[i].row];
+        size_t k = 0;
+        while (k < sizeof KINDS / sizeof KINDS[0] && strcmp(KINDS[k].kind, r->kind) != 0)
+            k++;
+        if (k == sizeof KINDS / sizeof KINDS[0])
+            return fail_row(err, TOKENRING_E_UNSUPPORTED, r,
+                            "a kind of entry this release does not know: it may change "
+                            "placements");
+        enum act a = KINDS[k].act;
+        if (i == 0 && a != A_START)
+            return fail_row(err, TOKENRING_E_UNSUPPORTED, r,
+                            "the log does not start at the cluster's first entry "
+                            "(PRE_INITIALIZE_CMS): older entries are gone (a metadata "
+                            "snapshot), and the history with them");
+        if (a == A_START && strstr(r->transformation, "baseState = Epoch{epoch=-"))
+            return fail_row(err, TOKENRING_E_UNSUPPORTED, r,
+                            "a cluster upgraded from gossip: its first placements are "
+                            "Cassandra 5.0's, not in the log");
+        if (a == A_REFUSE)
+            return fail_row(err, TOKENRING_E_UNSUPPORTED, r, "not modelled: %s",
+                            refused_why(r->kind));
+        if (a == A_SKIP || a == A_START)
+            continue;
+        if (a == A_SCHEMA) {
+            int rc = schema_step(c, order, nlog, i, keyspaces, err);
+            if (rc != TOKENRING_OK)
+                return rc;
+            continue;
+        }
+        if (a == A_STEP || a == A_FINISH) {
+            if (!open || strcmp(open, KINDS[k].op) != 0)
+                return fail_row(err, TOKENRING_E_UNSUPPORTED, r,
+                                "no PREPARE_%s in progress: operations interleave, or the log "
+                                "is not whole",
+                                KINDS[k].op);
+            if (a == A_FINISH)
+                open = NULL;
+            continue;
+        }
+        if (open)
+            return fail_row(err, TOKENRING_E_UNSUPPORTED, r,
+                            "starts while the %s of epoch %s is in progress: the replay "
+                            "takes one operation at a time",
+                            open, open_row->epoch);
+        if ((a == A_JOIN || a == A_UNSAFE || a == A_REPLACE) &&
+            strstr(r->transformation, "joinTokenRing=false"))
+            return fail_row(err, TOKENRING_E_UNSUPPORTED, r,
+                            "a node that does not join the ring (write survey)");
+        static const char *const verbs[] = { [A_UNSAFE] = "unsafe_join ", [A_JOIN] = "join ",
+                                             [A_LEAVE] = "leave ", [A_MOVE] = "move ",
+                                             [A_REPLACE] = "replace " };
+        sb_str(&c->text, verbs[a]);
+        int rc = step_node(c, r, a == A_LEAVE     ? "leaving="
+                                 : a == A_REPLACE ? "replaced="
+                                                  : "nodeId=",
+                           err);
+        if (rc == TOKENRING_OK && a == A_REPLACE) {
+            sb_str(&c->text, " ");
+            rc = step_node(c, r, "replacement=", err);
+        }
+        if (rc != TOKENRING_OK)
+            return rc;
+        if (a == A_JOIN || a == A_UNSAFE || a == A_MOVE) {
+            size_t n = 0;
+            sb_str(&c->text, " ");
+            if (!tokens_after(r->transformation, &c->text, &n))
+                return fail_row(err, TOKENRING_E_PARSE, r,
+                                "no list of Murmur3 tokens 'tokens=[...]' in '%.80s'",
+                                r->transformation);
+        }
+        if (!line_end(c, "log", order[i].epoch))
+            return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+        (*ops)++;
+        if (a != A_UNSAFE) {
+            open = KINDS[k].op;
+            open_row = r;
+        }
+    }
+    if (open)
+        return fail_row(err, TOKENRING_E_UNSUPPORTED, open_row,
+                        "still in progress (no FINISH_%s in the log): read the tables again "
+                        "when it has finished",
+                        open);
+    return keyspaces_created(c, order, nlog, keyspaces, err);
+}
+
+/* Every node the directory gives tokens has them in the history's ring, and no other
+ * node is in it. */
+static int same_moment(const conv *c, const tokenring_history *h, tokenring_error *err)
+{
+    const tokenring_ring *ring = tokenring_history_ring(h);
+    for (size_t i = 0; i < c->ndirs; i++) {
+        const tokenring_metadata_node_row *d = &c->dir[c->dirs[i].row];
+        sbuf name = { 0 };
+        add_address(&name, d);
+        if (name.failed)
+            return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+        uint32_t v = UINT32_MAX;
+        if (ring)
+            tokenring_ring_find_node(&v, ring, name.s);
+        tokenring_node_info info;
+        memset(&info, 0, sizeof info);
+        if (v != UINT32_MAX)
+            tokenring_ring_node(&info, ring, v);
+        bool same = info.token_count == d->token_count;
+        for (size_t t = 0; same && t < d->token_count; t++) {
+            int64_t x;
+            parse_cstr_i64(d->tokens[t], &x);
+            same = false;
+            for (size_t u = 0; u < info.token_count && !same; u++)
+                same = info.tokens[u] == x;
+        }
+        if (!same) {
+            int rc = tr_fail(err, TOKENRING_E_INVAL,
+                             "cluster_metadata_directory node_id %lld (%s) has %zu tokens, "
+                             "the log's replay gives it %zu%s: the two tables were read at "
+                             "different moments",
+                             (long long)c->dirs[i].id, name.s, d->token_count,
+                             (size_t)info.token_count,
+                             info.token_count == d->token_count ? " others" : "");
+            tr_free(name.s);
+            return rc;
+        }
+        tr_free(name.s);
+    }
+    return TOKENRING_OK;
+}
+
+/* The replay's work: per operation and keyspace step, every replication's placement
+ * planned (the walk of every range over the nodes) and applied as deltas. */
+static uint64_t replay_work(const conv *c, size_t ops, const tokenring_router *keyspaces)
+{
+    uint64_t tokens = 0;
+    for (size_t i = 0; i < c->ndirs; i++)
+        tokens = tr_work_add(tokens, c->dir[c->dirs[i].row].token_count);
+    size_t nrepl = 3; /* the system keyspaces' */
+    for (size_t k = 0; k < tokenring_router_keyspace_count(keyspaces); k++) {
+        const tokenring_placement *p = NULL, *q = NULL;
+        tokenring_router_keyspace(NULL, &p, keyspaces, k);
+        bool seen = false;
+        for (size_t j = 0; j < k && !seen; j++) {
+            tokenring_router_keyspace(NULL, &q, keyspaces, j);
+            seen = p == q;
+        }
+        nrepl += !seen;
+    }
+    uint64_t per = tr_work_mul(tr_work_mul(tokens + 1, (uint64_t)c->ndirs + 8), nrepl);
+    return tr_work_mul(tr_work_mul(per, (uint64_t)ops + 1), 8);
+}
+
+TOKENRING_API int tokenring_history_from_metadata(tokenring_history **out,
+                                                  const tokenring_metadata_log_row *log,
+                                                  size_t log_count,
+                                                  const tokenring_metadata_node_row *directory,
+                                                  size_t directory_count,
+                                                  const tokenring_router *keyspaces,
+                                                  tokenring_limits *limits,
+                                                  tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
+    if (!out || (!log && log_count) || (!directory && directory_count))
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
+                       !out ? "out" : !log && log_count ? "log" : "directory");
+    conv c;
+    memset(&c, 0, sizeof c);
+    c.log = log;
+    c.dir = directory;
+    c.dirs = tr_malloc((directory_count ? directory_count : 1) * sizeof *c.dirs);
+    log_ix *order = tr_malloc((log_count ? log_count : 1) * sizeof *order);
+    int rc = c.dirs && order ? TOKENRING_OK : tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    size_t ops = 0;
+    if (rc == TOKENRING_OK)
+        rc = directory_lines(&c, directory_count, err);
+    if (rc == TOKENRING_OK)
+        rc = log_lines(&c, order, log_count, keyspaces, &ops, err);
+    if (rc == TOKENRING_OK)
+        rc = tr_budget_check(limits, replay_work(&c, ops, keyspaces),
+                             "replaying the cluster's metadata log", err);
+    tr_progress prog = { limits ? limits->progress : NULL, limits ? limits->user : NULL, 0, 1,
+                         0 };
+    if (rc == TOKENRING_OK)
+        rc = tr_progress_report(&prog, "replaying the cluster's metadata log", err);
+    tokenring_history *h = NULL;
+    if (rc == TOKENRING_OK) {
+        tokenring_error e2;
+        memset(&e2, 0, sizeof e2);
+        rc = tokenring_history_replay(&h, c.text.s ? c.text.s : "", c.text.n, &e2);
+        if (rc == TOKENRING_E_NOMEM) {
+            rc = tr_fail(err, rc, "out of memory");
+        } else if (rc != TOKENRING_OK) {
+            size_t l = e2.line ? e2.line - 1 : 0;
+            bool dir = l < c.nlines && strcmp(c.line_what[l], "directory") == 0;
+            rc = tr_fail(err, rc, "%s %lld: %s", dir ? "cluster_metadata_directory node_id"
+                                                     : "cluster_metadata_log epoch",
+                         l < c.nlines ? (long long)c.line_key[l] : 0LL, e2.message);
+        }
+    }
+    if (rc == TOKENRING_OK)
+        rc = same_moment(&c, h, err);
+    prog.done = 1;
+    if (rc == TOKENRING_OK)
+        rc = tr_progress_report(&prog, "replaying the cluster's metadata log", err);
+    tr_free(c.text.s);
+    tr_free(c.line_what);
+    tr_free(c.line_key);
+    tr_free(c.dirs);
+    tr_free(order);
+    if (rc != TOKENRING_OK) {
+        tokenring_history_free(h);
+        return rc;
+    }
+    *out = h;
+    return TOKENRING_OK;
+}
+#undef act
+#undef add_address
+#undef add_replication
+#undef cmp_dir
+#undef cmp_log
+#undef conv
+#undef dir_ix
+#undef dir_node
+#undef directory_lines
+#undef fail_row
+#undef is_system_keyspace
+#undef keyspaces_created
+#undef later_change
+#undef line_end
+#undef log_ix
+#undef log_lines
+#undef node_after
+#undef parse_cstr_i64
+#undef parse_i64
+#undef plain_name
+#undef refused_why
+#undef replay_work
+#undef same_moment
+#undef sb_add
+#undef sb_str
+#undef sbuf
+#undef schema_keyspace
+#undef schema_step
+#undef step_node
+#undef tokens_after
+
+/* ======== lib/router_history.c ======== */
+#define history_node router_history_history_node
+#define placement_on router_history_placement_on
+#define same_ring router_history_same_ring
+#line 1 "lib/router_history.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* A router snapshot routed through a Cassandra 6.0 history's placements
+ * (tokenring_router_with_history): the history's ring checked against the router's, each
+ * distinct replication's history placement moved onto the router's ring, handed over as
+ * supplied placements. */
+#include <string.h>
+
+#line 9 "lib/router_history.c"
+#line 10 "lib/router_history.c"
+#line 11 "lib/router_history.c"
+#line 12 "lib/router_history.c"
+
+const tokenring_replication *tr_router_keyspace_replication(const tokenring_router *r,
+                                                            const char *name, size_t len)
+{
+    for (size_t k = 0; r && k < r->nks; k++)
+        if (strlen(r->ks[k].name) == len && memcmp(r->ks[k].name, name, len) == 0)
+            return r->groups[r->ks[k].group].pl->replication;
+    return NULL;
+}
+
+/* The history node of router node v (by name, the history's without :PORT), or
+ * UINT32_MAX. */
+static uint32_t history_node(const tokenring_ring *hr, const tokenring_ring *rr, uint32_t v)
+{
+    const char *name = rr->nodes[v].name;
+    uint32_t w = UINT32_MAX;
+    if (tokenring_ring_find_node(&w, hr, name) == TOKENRING_OK)
+        return w;
+    size_t n = strlen(name);
+    for (uint32_t x = 0; x < hr->node_count; x++) {
+        const char *hn = hr->nodes[x].name;
+        if (strncmp(hn, name, n) == 0 && hn[n] == ':')
+            return x;
+    }
+    return UINT32_MAX;
+}
+
+/* The router's ring is the history's: same tokens, owned by the same nodes (by name),
+ * in the same datacenters and racks. map[history node] = router node. */
+static int same_ring(uint32_t *map, const tokenring_ring *hr, const tokenring_ring *rr,
+                     tokenring_error *err)
+{
+    for (uint32_t x = 0; x < hr->node_count; x++)
+        map[x] = UINT32_MAX;
+    size_t n = rr->token_count;
+    for (size_t i = 0; i < n || i < hr->token_count; i++) {
+        if (i >= n || i >= hr->token_count || rr->tokens[i] != hr->tokens[i]) {
+            int64_t t = i < n && (i >= hr->token_count || rr->tokens[i] < hr->tokens[i])
+                            ? rr->tokens[i]
+                            : hr->tokens[i];
+            bool in_router = i < n && t == rr->tokens[i];
+            return tr_fail(err, TOKENRING_E_INVAL,
+                           "the history's ring differs from the router's: token %lld is in "
+                           "%s only (were the metadata log and the peers read at different "
+                           "moments?)",
+                           (long long)t, in_router ? "the router's" : "the history's");
+        }
+        uint32_t v = tr_ring_owner(rr, i), x = tr_ring_owner(hr, i);
+        uint32_t want = history_node(hr, rr, v);
+        if (want != x)
+            return tr_fail(err, TOKENRING_E_INVAL,
+                           "the history's ring differs from the router's: token %lld is "
+                           "%s's in the router, %s's in the history",
+                           (long long)rr->tokens[i], rr->nodes[v].name, hr->nodes[x].name);
+        if (strcmp(rr->nodes[v].dc, hr->nodes[x].dc) != 0 ||
+            strcmp(rr->nodes[v].rack, hr->nodes[x].rack) != 0)
+            return tr_fail(err, TOKENRING_E_INVAL,
+                           "the history's ring differs from the router's: node %s is in %s/%s "
+                           "in the router, %s/%s in the history",
+                           rr->nodes[v].name, rr->nodes[v].dc, rr->nodes[v].rack,
+                           hr->nodes[x].dc, hr->nodes[x].rack);
+        map[x] = v;
+    }
+    return TOKENRING_OK;
+}
+
+/* The history's placement of repl, moved onto the router's ring. */
+static int placement_on(tokenring_placement **out, const tokenring_history *h,
+                        const tokenring_ring *rr, const uint32_t *map,
+                        const tokenring_replication *repl, tokenring_error *err)
+{
+    tokenring_placement *hp = NULL;
+    int rc = tokenring_history_placement(&hp, h, repl, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    size_t n = rr->token_count, total = 0;
+    for (size_t i = 0; i < n; i++) {
+        tokenring_replicas r;
+        tokenring_placement_range_replicas(&r, hp, i);
+        total += r.count;
+    }
+    tokenring_replicas up;
+    memset(&up, 0, sizeof up);
+    if (rr->tokens[n - 1] != INT64_MAX)
+        tokenring_placement_replicas(&up, hp, INT64_MAX);
+    uint32_t *off = tr_malloc((n + 1) * sizeof *off);
+    uint32_t *nodes = tr_malloc((total + up.count + 1) * sizeof *nodes);
+    if (!off || !nodes) {
+        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    } else {
+        size_t at = 0;
+        for (size_t i = 0; i < n; i++) {
+            tokenring_replicas r;
+            tokenring_placement_range_replicas(&r, hp, i);
+            off[i] = (uint32_t)at;
+            for (uint32_t k = 0; k < r.count; k++)
+                nodes[at++] = map[r.nodes[k]];
+        }
+        off[n] = (uint32_t)at;
+        for (uint32_t k = 0; k < up.count; k++)
+            nodes[at + k] = map[up.nodes[k]];
+        rc = tokenring_placement_from_lists(out, rr, repl, off, nodes,
+                                            up.count ? nodes + at : NULL, up.count,
+                                            TOKENRING_ORDER_HISTORY, err);
+    }
+    tr_free(off);
+    tr_free(nodes);
+    tokenring_placement_free(hp);
+    return rc;
+}
+
+TOKENRING_API int tokenring_router_with_history(tokenring_router **out,
+                                                const tokenring_router *router,
+                                                const tokenring_history *history,
+                                                tokenring_error *err)
+{
+    if (!out || !router || !history)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL",
+                       !out ? "out" : !router ? "router" : "history");
+    const tokenring_ring *hr = tokenring_history_ring(history);
+    if (!hr)
+        return tr_fail(err, TOKENRING_E_EMPTY, "the history leaves no node in the ring");
+    const tokenring_ring *rr = router->ring;
+    if (rr->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+        return tr_fail(err, TOKENRING_E_INVAL,
+                       "the router's partitioner is not Murmur3, the history's is");
+    uint32_t *map = tr_malloc(hr->node_count * sizeof *map);
+    if (!map)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    int rc = same_ring(map, hr, rr, err);
+    tr_rspec s;
+    memset(&s, 0, sizeof s);
+    if (rc == TOKENRING_OK)
+        rc = tr_rspec_from_router(&s, router, err);
+    if (rc != TOKENRING_OK) {
+        tr_free(map);
+        return rc;
+    }
+    /* every keyspace through the history (placements supplied before included); one
+     * placement per distinct replication: keyspaces that share one share it */
+    for (size_t k = 0; k < s.nks; k++) {
+        tokenring_placement_free(s.ks_given[k]);
+        s.ks_given[k] = NULL;
+    }
+    for (size_t k = 0; rc == TOKENRING_OK && k < s.nks; k++) {
+        for (size_t j = 0; j < k && !s.ks_given[k]; j++)
+            if (tr_replication_equal(s.ks_repl[j], s.ks_repl[k]))
+                s.ks_given[k] = tokenring_placement_ref(s.ks_given[j]);
+        if (!s.ks_given[k])
+            rc = placement_on(&s.ks_given[k], history, rr, map, s.ks_repl[k], err);
+    }
+    tr_free(map);
+    if (rc != TOKENRING_OK) {
+        tr_rspec_clear(&s);
+        return rc;
+    }
+    return tr_router_make(out, &s, router, true, err);
+}
+#undef history_node
+#undef placement_on
+#undef same_ring
 
 /* ======== lib/replication.c ======== */
 #define check_factors replication_check_factors
