@@ -57,6 +57,9 @@ type Config[H comparable] struct {
 	// Keyspace returns a keyspace's replication map as system_schema.keyspaces holds it
 	// ({"class": ..., "dc1": "3"}), or ErrNoKeyspace; nil until SetKeyspaceSource.
 	Keyspace func(name string) (map[string]string, error)
+	// Query runs a CQL statement on one host of the cluster and gives its rows (nil until
+	// SetQuery): on Cassandra 6.0 and later the core reads the cluster's history with it.
+	Query func(stmt string) ([]Row, error)
 }
 
 // Core is the routing state of one driver session. Safe for concurrent use: writers
@@ -78,6 +81,10 @@ type Core[H comparable] struct {
 	lastErr     atomic.Pointer[string]
 
 	ringBuilds, keyspaceBuilds atomic.Int64
+
+	historyWanted, historyDone uint64 // history reads asked for and finished (under mu)
+	queriedRelease             int    // system.local's release: 6, 5 (older), 0 not asked
+	historyApplied             atomic.Int64
 }
 
 type hostRec[H comparable] struct {
@@ -131,6 +138,16 @@ func (c *Core[H]) SetKeyspaceSource(fn func(name string) (map[string]string, err
 	c.mu.Lock()
 	if c.cfg.Keyspace == nil {
 		c.cfg.Keyspace = fn
+	}
+	c.mu.Unlock()
+}
+
+// SetQuery sets the function that runs a CQL statement on one host (Config.Query), once
+// the session exists.
+func (c *Core[H]) SetQuery(fn func(stmt string) ([]Row, error)) {
+	c.mu.Lock()
+	if c.cfg.Query == nil {
+		c.cfg.Query = fn
 	}
 	c.mu.Unlock()
 }
@@ -379,6 +396,7 @@ func (c *Core[H]) rebuildLocked() {
 	}
 	c.ringBuilds.Add(1)
 	c.publishLocked(r, true, "")
+	c.scheduleHistoryLocked()
 }
 
 // applyLocked applies node events to the current router; a refused event leaves the
@@ -434,6 +452,9 @@ func (c *Core[H]) applyLocked(events []tokenring.RouterEvent) {
 		c.ringBuilds.Add(1)
 	}
 	c.publishLocked(r, ringChanged, "")
+	if ringChanged {
+		c.scheduleHistoryLocked()
+	}
 }
 
 // refuseLocked records a keyspace the router refused: it routes through the fallback.

@@ -101,6 +101,7 @@ func (c *Core[H]) setKeyspaceLocked(name string, m map[string]string) {
 			r = st.router
 		}
 		c.publishLocked(r, false, name)
+		c.scheduleHistoryLocked()
 		return
 	}
 	if had && canonical(prev) == canonical(m) {
@@ -130,4 +131,5 @@ func (c *Core[H]) setKeyspaceLocked(name string, m map[string]string) {
 	delete(c.refused, name)
 	c.given[name] = m
 	c.publishLocked(r, false, name)
+	c.scheduleHistoryLocked()
 }
