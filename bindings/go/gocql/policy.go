@@ -15,6 +15,7 @@
 package tokenringgocql
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -108,6 +109,10 @@ func (p *Policy) LastError() string { return p.core.LastError() }
 // tables made (tests, monitoring).
 func (p *Policy) Builds() (ring, keyspace int64) { return p.core.Builds() }
 
+// HistoryApplied returns how many times the cluster's history (Cassandra 6 and later) has
+// been applied, and whether every change so far has had its history read.
+func (p *Policy) HistoryApplied() (n int64, current bool) { return p.core.HistoryApplied() }
+
 // Router returns the policy's current router snapshot (nil before the first). Do not
 // close it; once replaced, its methods give tokenring.ErrClosed.
 func (p *Policy) Router() *tokenring.Router { return p.core.Router() }
@@ -115,6 +120,18 @@ func (p *Policy) Router() *tokenring.Router { return p.core.Router() }
 // Init is called by gocql when the session starts.
 func (p *Policy) Init(s *gocql.Session) {
 	p.core.SetKeyspaceSource(keyspaceSource(s.KeyspaceMetadata))
+	// on Cassandra 6 and later the core reads the cluster's history with it, all tables
+	// from one host
+	p.core.SetQuery(func(stmt string) ([]Row, error) {
+		ctx := context.Background()
+		for _, h := range p.core.Hosts() {
+			if h.IsUp() {
+				ctx = PinHost(ctx, h)
+				break
+			}
+		}
+		return s.Query(stmt).WithContext(ctx).Iter().SliceMap()
+	})
 	p.fallback.Init(s)
 }
 

@@ -42,7 +42,9 @@ func readAll(ctx context.Context, s *gocql.Session, host *gocql.HostInfo, stmt s
 
 // RouterFromSession returns the router of a connected session: system.local,
 // system.peers_v2 (system.peers on servers without it) and system_schema.keyspaces, all
-// read from ONE host (other nodes may see another ring for a moment). With any policy but
+// read from ONE host (other nodes may see another ring for a moment); on Cassandra 6 and
+// later also system_views.cluster_metadata_log and cluster_metadata_directory, whose
+// history gives the replicas' order (hostpolicy.WithHistoryRows). With any policy but
 // a Policy (whose reads go to one host) the three reads are repeated (up to 20 times) until one host has answered all
 // three.
 func RouterFromSession(s *gocql.Session, opt RowOptions) (*tokenring.Router, error) {
@@ -88,7 +90,30 @@ func RouterFromSessionContext(ctx context.Context, s *gocql.Session, policy *Pol
 		if len(local) != 1 {
 			return nil, fmt.Errorf("system.local of %s has %d rows", h1.ConnectAddress(), len(local))
 		}
-		return hostpolicy.RouterFromRows(local[0], peers, keyspaces, opt)
+		r, err := hostpolicy.RouterFromRows(local[0], peers, keyspaces, opt)
+		if err != nil || hostpolicy.ReleaseMajor(hostpolicy.Text(local[0]["release_version"])) < 6 {
+			return r, err
+		}
+		// Cassandra 6 and later: the replica order of the cluster's history, read from
+		// the same host
+		log, h4, err := readAll(ctx, s, host, hostpolicy.SelectMetadataLog)
+		if err == nil {
+			var dir []Row
+			var h5 *gocql.HostInfo
+			if dir, h5, err = readAll(ctx, s, host, hostpolicy.SelectMetadataDirectory); err == nil {
+				if h4 != h1 || h5 != h1 {
+					lastErr = fmt.Errorf("the metadata tables came from another host (%v, %v, %v)", h1, h4, h5)
+					r.Close()
+					continue
+				}
+				var hr *tokenring.Router
+				hr, err = hostpolicy.WithHistoryRows(r, log, dir)
+				r.Close()
+				return hr, err
+			}
+		}
+		r.Close()
+		return nil, fmt.Errorf("the cluster's history (Cassandra 6): %w", err)
 	}
 	return nil, fmt.Errorf("could not read the system tables from one host: %w (use a Policy session, or one host)", lastErr)
 }
