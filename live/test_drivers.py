@@ -58,6 +58,10 @@ ALTER = ("drv_nts", "{'class': 'NetworkTopologyStrategy', 'dc1': 1, 'dc2': 1}")
 RING_KEYS = 100            # keys per keyspace and phase (300 prepared statements a phase)
 LOCAL_DC = "dc1"
 STATE = {}
+#: Cassandra 6.0 and later order replicas by the cluster's history, which the Go policies
+#: read (system_views.cluster_metadata_log) and tokenring.driver does not yet: there the
+#: Python half is left out (counted), the Go half asserted as before.
+HISTORY_ORDER = harness.release_line(harness.DEFAULT_VERSION) >= (6, 0)
 
 
 @pytest.fixture(scope="module")
@@ -265,6 +269,9 @@ def sessions(c):
 
 
 def check_python(c, exp, down=()):
+    if HISTORY_ORDER:
+        COUNTS["python checks left out (history order, 6.0+)"] += len(exp)
+        return
     pol, s, tap, s2 = sessions(c)
     builds = (pol.ring_builds, pol.keyspace_builds)
     wait_schema(s)
@@ -419,10 +426,11 @@ def test_drivers_close():
         pol, s, tap, s2 = STATE.pop("py")
         # the kept session's policy rebuilt its ring after the join (a new token map) and
         # the altered keyspace's placement during the ALTER phase
-        if STATE.get("joined_here"):
+        if STATE.get("joined_here") and not HISTORY_ORDER:
             assert pol.ring_builds >= 2, pol.ring_builds
-        b = STATE["builds"]        # (ring, keyspace) builds at the start of each phase
-        assert len(b) == 4 and b[3][1] > b[2][1], b
+        if not HISTORY_ORDER:
+            b = STATE["builds"]    # (ring, keyspace) builds at the start of each phase
+            assert len(b) == 4 and b[3][1] > b[2][1], b
         COUNTS["python kept-session ring rebuilds"] += pol.ring_builds
         COUNTS["python kept-session keyspace rebuilds"] += pol.keyspace_builds
         s.cluster.shutdown()
@@ -434,6 +442,6 @@ def test_drivers_counts():
     mine = {k: v for k, v in COUNTS.items() if k.startswith(("python ", "go "))}
     for k in sorted(mine):
         print(f"  {mine[k]:7d}  {k}")
-    assert mine.get("python coordinator = server's first up local replica", 0) > 0
+    assert HISTORY_ORDER or mine.get("python coordinator = server's first up local replica", 0) > 0
     assert mine.get("go coordinator_first_local_replica", 0) > 0
     assert mine.get("go v2 coordinator_first_local_replica", 0) > 0
