@@ -23,7 +23,7 @@ env = dict(os.environ, PKG_CONFIG_PATH=str(build / "meson-uninstalled"), LD_LIBR
            CGO_ENABLED="1", GOFLAGS="-mod=mod -tags=libtokenring", GOCACHE=str(build / "go-cache"),
            GOTOOLCHAIN="local")
 # (benchmark regexp, -benchtime): per-op figures need many ops, rebuilds few
-RUNS = [("Pick$", "100000x"), ("PickPlan", "10000x"), ("TopologyChange|SchemaChange", "10x"), ("Memory", "2x")]
+RUNS = [("Pick$", "100000x"), ("PickPlan", "10000x"), ("TopologyChange|SchemaChange|Build", "10x"), ("Memory", "2x")]
 best = {}
 for module in ("gocql", "gocqlv2"):
     for regexp, benchtime in RUNS:
@@ -48,6 +48,7 @@ for module in ("gocql", "gocqlv2"):
 FIGS = [("Pick + first host", "Pick", "cpu-ns/op", 1, "ns"), ("Pick + whole plan (96 hosts)", "PickPlan", "cpu-ns/op", 1, "ns"),
         ("topology change (join + leave)", "TopologyChange", "cpu-ns/op", 1e6, "ms"),
         ("ALTER KEYSPACE (one keyspace)", "SchemaChange", "cpu-ns/op", 1e6, "ms"),
+        ("policy from scratch (96 hosts, the keyspace)", "Build", "cpu-ns/op", 1e6, "ms"),
         ("memory of a built policy", "Memory", "total-B", 1e6, "MB")]
 print()
 print("| figure | gocql v1.7 own | v1 tokenring | ratio | driver v2 own | v2 tokenring | ratio |")
