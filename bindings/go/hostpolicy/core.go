@@ -116,7 +116,9 @@ type ksState struct {
 
 // table holds, by range, the local replicas' node indices in the server's order:
 // rnodes[i*stride:][:stride] when every range has stride of them, else
-// rnodes[rstart[i]:rstart[i+1]].
+// rnodes[rstart[i]:rstart[i+1]]; for i in 0 .. token count, the last entry being the list
+// of the tokens above the last ring token (range 0's, except on a Cassandra 6.0 history
+// placement, which cuts the wrapping range at the minimum token).
 type table struct {
 	rnodes []uint16
 	rstart []uint32
@@ -587,7 +589,7 @@ func (c *Core[H]) keyspaceStateLocked(st *state[H], name string) *ksState {
 	if t := st.tables[key]; t != nil {
 		return &ksState{routed: true, t: t, key: key}
 	}
-	t, err := makeTable(pl, st.local, len(st.tokens))
+	t, err := makeTable(pl, st.local, st.tokens)
 	if err != nil {
 		return &ksState{routed: true} // Pick asks the router
 	}
@@ -596,8 +598,9 @@ func (c *Core[H]) keyspaceStateLocked(st *state[H], name string) *ksState {
 	return &ksState{routed: true, t: t, key: key}
 }
 
-// makeTable reads the local replicas of every range of pl (two calls into C).
-func makeTable(pl *tokenring.Placement, local []bool, ntokens int) (*table, error) {
+// makeTable reads the local replicas of every range of pl (two calls into C), and of the
+// tokens above the last ring token (one more).
+func makeTable(pl *tokenring.Placement, local []bool, tokens []int64) (*table, error) {
 	if len(local) > math.MaxUint16+1 {
 		return nil, errors.New("too many nodes for a table")
 	}
@@ -605,13 +608,29 @@ func makeTable(pl *tokenring.Placement, local []bool, ntokens int) (*table, erro
 	if err != nil {
 		return nil, err
 	}
-	if len(starts) != ntokens+1 {
+	if len(starts) != len(tokens)+1 {
 		return nil, errors.New("the placement's ring is not the router's")
 	}
+	// the list above the last token (what a lookup of the largest token gives; range 0's
+	// when the placement does not cut at the minimum token)
+	upper := nodes[starts[0]:starts[1]]
+	if last := tokens[len(tokens)-1]; last < math.MaxInt64 {
+		r, err := pl.Replicas(math.MaxInt64)
+		if err != nil {
+			return nil, err
+		}
+		upper = r.Nodes
+	}
+	list := func(i int) []uint32 {
+		if i == len(tokens) {
+			return upper
+		}
+		return nodes[starts[i]:starts[i+1]]
+	}
 	n, stride := 0, -1
-	for i := 0; i+1 < len(starts); i++ {
+	for i := 0; i <= len(tokens); i++ {
 		cnt := 0
-		for _, x := range nodes[starts[i]:starts[i+1]] {
+		for _, x := range list(i) {
 			if local[x] {
 				cnt++
 			}
@@ -619,27 +638,27 @@ func makeTable(pl *tokenring.Placement, local []bool, ntokens int) (*table, erro
 		if i == 0 {
 			stride = cnt
 		} else if cnt != stride {
-			stride = -1 - len(starts) // not uniform
+			stride = -1 // not uniform
 		}
 		n += cnt
 	}
 	t := &table{rnodes: make([]uint16, 0, n), stride: stride}
 	if stride < 0 {
-		t.rstart = make([]uint32, len(starts))
+		t.rstart = make([]uint32, len(tokens)+2)
 		t.stride = 0
 	}
-	for i := 0; i+1 < len(starts); i++ {
+	for i := 0; i <= len(tokens); i++ {
 		if t.rstart != nil {
 			t.rstart[i] = uint32(len(t.rnodes))
 		}
-		for _, x := range nodes[starts[i]:starts[i+1]] {
+		for _, x := range list(i) {
 			if local[x] {
 				t.rnodes = append(t.rnodes, uint16(x))
 			}
 		}
 	}
 	if t.rstart != nil {
-		t.rstart[len(starts)-1] = uint32(len(t.rnodes))
+		t.rstart[len(tokens)+1] = uint32(len(t.rnodes))
 	}
 	return t, nil
 }

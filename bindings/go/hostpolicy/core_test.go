@@ -4,6 +4,7 @@ package hostpolicy
 
 import (
 	"errors"
+	"fmt"
 	"math/rand"
 	"reflect"
 	"strings"
@@ -372,4 +373,68 @@ func TestCoreChurn(t *testing.T) {
 	if picks.Load() < 2000 {
 		t.Fatalf("only %d answers", picks.Load())
 	}
+}
+
+// A placement that keeps a list of its own above the last ring token (Cassandra 6.0 cuts
+// the wrapping range at the minimum token; a history can order its two parts
+// differently): Pick's table answers the keys there from that list, not range 0's.
+func TestCoreTableAboveTheLastToken(t *testing.T) {
+	nodes := topo1()
+	c, _ := newCore(t, nodes, testSchema())
+	defer c.Close()
+	c.mu.Lock()
+	st := c.state.Load()
+	ring, err := st.router.Ring()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := st.router.Placement("ks_all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	starts, lists, err := pl.RangeReplicaNodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the upper part: range 0's list reversed
+	r0 := lists[starts[0]:starts[1]]
+	upper := make([]uint32, len(r0))
+	for i, x := range r0 {
+		upper[len(r0)-1-i] = x
+	}
+	repl, _ := tokenring.ParseReplication("dc1=3,dc2=2")
+	given, err := tokenring.PlacementFromLists(ring, repl, starts, lists, upper, tokenring.OrderHistory)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := st.router.Apply(tokenring.RouterEvent{Kind: tokenring.EventPlacement, Keyspace: "ks_all", Placement: given})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.publishLocked(r, true, "")
+	c.mu.Unlock()
+	toks, _ := ring.Tokens()
+	above, below := 0, 0
+	for i := 0; above < 50 || below < 50; i++ {
+		k := []byte(fmt.Sprintf("key-%d", i))
+		var want []string
+		for _, h := range c.Replicas("ks_all", k) {
+			if h.info.Datacenter == "dc1" {
+				want = append(want, h.info.Addr)
+			}
+		}
+		got, ok := localNames(c, "ks_all", k)
+		if !ok || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%x (token %d, last ring token %d): local %v, the router's %v", k, keyToken(k), toks[len(toks)-1], got, want)
+		}
+		if keyToken(k) > toks[len(toks)-1] {
+			above++
+		} else if keyToken(k) <= toks[0] {
+			below++
+		}
+	}
+	ring.Close()
+	pl.Close()
+	given.Close()
+	repl.Close()
 }

@@ -163,6 +163,36 @@ func TestCoreHistory(t *testing.T) {
 		if differ == 0 {
 			t.Fatal("the history's order equals the tokens' for every key: the test proves nothing")
 		}
+		// keys above the last ring token: 6.0 keeps a list of their own there (the
+		// wrapping range cut at the minimum token), which Pick's table holds apart
+		ring, err := want.Ring()
+		if err != nil {
+			t.Fatal(err)
+		}
+		toks, _ := ring.Tokens()
+		ring.Close()
+		above := 0
+		for i := 0; above < 60; i++ {
+			k := []byte(fmt.Sprintf("upper-%d", i))
+			if keyToken(k) <= toks[len(toks)-1] {
+				continue
+			}
+			above++
+			for _, ks := range []string{"ks_a", "ks_b", "ks_c"} {
+				w, _ := ReplicaNames(want, ks, k)
+				var local []string
+				for _, n := range w {
+					for _, h := range hs {
+						if h.info.Addr == n && h.info.Datacenter == "dc1" {
+							local = append(local, n)
+						}
+					}
+				}
+				if l, ok := localNames(c, ks, k); !ok || !reflect.DeepEqual(l, local) && len(l)+len(local) > 0 {
+					t.Fatalf("%s %x above the last token: local %v, want %v", ks, k, l, local)
+				}
+			}
+		}
 		plain.Close()
 		want.Close()
 		c.Close()
