@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	tokenring "github.com/libtokenring/tokenring/bindings/go"
 )
@@ -96,17 +97,55 @@ func (c *Core[H]) scheduleHistoryLocked() {
 	go c.refreshHistory(gen)
 }
 
+// historyRetries bounds the reads of one change's history that fail (no host ready yet at
+// a session's start, a timeout), historyBackoff is the first wait between two (doubled
+// each time, at most 5 s).
+var (
+	historyRetries = 8
+	historyBackoff = 250 * time.Millisecond
+)
+
 // refreshHistory reads the two metadata tables and system_schema.keyspaces (outside the
 // writers' lock: a network round trip), then routes the current snapshot through the
-// history, unless a newer change asked for another read meanwhile.
+// history, unless a newer change asked for another read meanwhile. A failed read is tried
+// again (historyRetries, with a growing wait) while no newer change came.
 func (c *Core[H]) refreshHistory(gen uint64) {
+	wait := historyBackoff
+	for attempt := 0; ; attempt++ {
+		err := c.readHistory(gen)
+		if err == nil {
+			return
+		}
+		c.mu.Lock()
+		stale := gen != c.historyWanted || c.closed
+		if !stale && attempt+1 >= historyRetries {
+			c.historyDone = gen
+			c.fail("the cluster's history could not be read (replicas in the tokens' order until the next change): %v", err)
+		}
+		c.mu.Unlock()
+		if stale || attempt+1 >= historyRetries {
+			return
+		}
+		time.Sleep(wait)
+		if wait *= 2; wait > 5*time.Second {
+			wait = 5 * time.Second
+		}
+	}
+}
+
+// readHistory is one attempt of refreshHistory: an error only for a read that failed (and
+// may succeed later); the rest is reported through LastError.
+func (c *Core[H]) readHistory(gen uint64) error {
 	c.mu.Lock()
 	release := c.releaseLocked()
 	c.mu.Unlock()
 	if release == 0 { // no host said: ask the server once
 		rows, err := c.cfg.Query(SelectReleaseVersion)
-		if err != nil || len(rows) != 1 {
-			return // asked again at the next change
+		if err != nil {
+			return err
+		}
+		if len(rows) != 1 {
+			return fmt.Errorf("system.local has %d rows", len(rows))
 		}
 		release = 5
 		if ReleaseMajor(Text(rows[0]["release_version"])) >= 6 {
@@ -114,12 +153,12 @@ func (c *Core[H]) refreshHistory(gen uint64) {
 		}
 		c.mu.Lock()
 		c.queriedRelease = release
-		if release < 6 {
-			c.historyDone = c.historyWanted
+		if release < 6 && gen == c.historyWanted {
+			c.historyDone = gen
 		}
 		c.mu.Unlock()
 		if release < 6 {
-			return
+			return nil
 		}
 	}
 	log, err := c.cfg.Query(SelectMetadataLog)
@@ -130,19 +169,18 @@ func (c *Core[H]) refreshHistory(gen uint64) {
 	if err == nil {
 		kss, err = c.cfg.Query(SelectKeyspaces)
 	}
+	if err != nil {
+		return err
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if gen != c.historyWanted || c.closed {
-		return
+		return nil
 	}
-	defer func() { c.historyDone = gen }()
-	if err != nil {
-		c.fail("the cluster's history could not be read (replicas in the tokens' order): %v", err)
-		return
-	}
+	c.historyDone = gen
 	st := c.state.Load()
 	if st == nil {
-		return
+		return nil
 	}
 	// every keyspace the log may create goes to the router (the history needs their
 	// replications)
@@ -178,10 +216,11 @@ func (c *Core[H]) refreshHistory(gen uint64) {
 	}
 	if err != nil {
 		c.fail("the cluster's history was not applied (replicas in the tokens' order): %v", err)
-		return
+		return nil
 	}
 	c.historyApplied.Add(1)
 	c.publishLocked(hr, true, "")
+	return nil
 }
 
 // HistoryApplied returns how many times the cluster's history has been applied (Cassandra

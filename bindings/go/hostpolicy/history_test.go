@@ -198,3 +198,49 @@ func TestCoreHistory(t *testing.T) {
 		c.Close()
 	}
 }
+
+// A history read that fails (no host ready yet at a session's start) is tried again: the
+// history is applied and LastError stays empty; one that keeps failing is reported.
+func TestCoreHistoryRetries(t *testing.T) {
+	log, dir, kss := metadata6(t)
+	defer func(b time.Duration) { historyBackoff = b }(historyBackoff)
+	historyBackoff = time.Millisecond
+	for _, failures := range []int64{3, 1000} {
+		var calls atomic.Int64
+		query := func(stmt string) ([]Row, error) {
+			if calls.Add(1) <= failures {
+				return nil, fmt.Errorf("no hosts available in the pool")
+			}
+			switch stmt {
+			case SelectMetadataLog:
+				return log, nil
+			case SelectMetadataDirectory:
+				return dir, nil
+			}
+			return kss, nil
+		}
+		c := New(Config[*fakeHost]{Describe: (*fakeHost).describe, IsLocal: func(*fakeHost) bool { return true }, Query: query})
+		c.SetPartitioner(murmur3)
+		var hs []*fakeHost
+		for _, d := range dir {
+			if toks := d["tokens"].([]string); len(toks) > 0 {
+				hs = append(hs, &fakeHost{info: HostInfo{Addr: strings.TrimPrefix(Text(d["broadcast_address"]), "/"),
+					Datacenter: Text(d["dc"]), Rack: Text(d["rack"]), Tokens: toks, Up: true, Version: "6.0-alpha2"}})
+			}
+		}
+		c.AddHosts(hs)
+		for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(2 * time.Millisecond) {
+			if _, current := c.HistoryApplied(); current {
+				break
+			}
+		}
+		n, current := c.HistoryApplied()
+		if failures == 3 && (n != 1 || !current || c.LastError() != "") {
+			t.Fatalf("after 3 failed reads: applied %d, current %v, LastError %q", n, current, c.LastError())
+		}
+		if failures == 1000 && (n != 0 || !current || !strings.Contains(c.LastError(), "no hosts available")) {
+			t.Fatalf("reads that keep failing: applied %d, current %v, LastError %q", n, current, c.LastError())
+		}
+		c.Close()
+	}
+}
