@@ -354,6 +354,12 @@ def check_go(c, exp, down=(), expect_repeats=False, adapter=GO_ADAPTERS[0]):
     r = subprocess.run([str(gocql_binary(module, name)), "-test.run", "^TestLive$",
                         "-test.count=1"],
                        env=env, capture_output=True, text=True, timeout=600)
+    if r.returncode and HISTORY_ORDER and down and "Cannot achieve consistency level" in r.stdout:
+        # 6.0: a fresh session cannot read the cluster's history while the node the
+        # metadata log needs is down (the log is read at QUORUM of the CMS): no order to
+        # route by; counted, not asserted (a kept session keeps the history it read)
+        COUNTS[prefix + " history unreadable with a node down (metadata log at QUORUM)"] += 1
+        return {}
     assert r.returncode == 0, module + ": " + r.stdout[-4000:] + r.stderr[-2000:]
     line = [x for x in r.stdout.splitlines() if x.startswith("COUNTS ")][-1]
     counts = json.loads(line[7:])
