@@ -939,7 +939,7 @@ static void drop_unused(tokenring_history *h, size_t i)
     memmove(&h->repls[i], &h->repls[i + 1], (h->nrepls - i - 1) * sizeof *h->repls);
     h->nrepls--;
     for (size_t k = 0; k < h->nks; k++)
-        h->ks[k].repl -= h->ks[k].repl > i;
+        h->ks[k].repl -= h->ks[k].repl != SIZE_MAX && h->ks[k].repl > i;
 }
 
 static size_t find_ks(const tokenring_history *h, const char *name, size_t n)

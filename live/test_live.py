@@ -43,6 +43,7 @@ import pytest
 
 import harness
 import tokenring
+import tokenring.driver as tokenring_driver
 from conftest import BUILD, JOINER, LEAVER, NODES
 
 COUNTS = collections.Counter()
@@ -238,68 +239,33 @@ class View:
         self.topology = self.cluster.topology()
         self.ring = tokenring.Ring(self.topology)
         if ORDER_RULE == "6.0":
-            text = self.history_text()
-            (self.dir / "history.txt").write_text(text)
-            self.history = tokenring.History(text)
             assert set(self.history.ring.token_owners) == set(self.ring.token_owners)
 
     def dump_metadata(self, s):
-        """6.0: the metadata log and directory as a driver reads them (the history
-        tokenring.History replays), kept in the phase's directory."""
+        """6.0: the metadata log and directory as a driver reads them, kept in the phase's
+        directory; the history the library builds from them (History.from_metadata, the
+        library's one reader of those rows, the keyspaces' replications from the router of
+        the same moment's rows) and that router routed through it (Router.with_history):
+        what tokenring.driver.TokenRingPolicy routes by on 6.0."""
         self.log = sorted(s.execute("SELECT epoch, kind, transformation FROM "
                                     "system_views.cluster_metadata_log"),
                           key=lambda r: r.epoch)
         (self.dir / "metadata_log.txt").write_text(
             "".join(f"{r.epoch}\t{r.kind}\t{r.transformation}\n" for r in self.log))
         self.directory = list(s.execute(
-            "SELECT node_id, broadcast_address, dc, rack, state, tokens FROM "
-            "system_views.cluster_metadata_directory"))
+            "SELECT node_id, broadcast_address, broadcast_port, dc, rack, state, tokens "
+            "FROM system_views.cluster_metadata_directory"))
         (self.dir / "metadata_directory.txt").write_text(
-            "".join(f"{r.node_id}\t{r.broadcast_address}\t{r.dc}\t{r.rack}\t{r.state}\t"
-                    f"{r.tokens}\n" for r in self.directory))
-
-    def history_text(self):
-        """6.0: the cluster's history (tokenring.History's text) from its metadata log:
-        every node of the directory registered, then in epoch order the joins (UNSAFE_JOIN,
-        PREPARE_JOIN), leaves, moves, replacements and the stage's CREATE KEYSPACEs (with
-        the replication system_schema gives)."""
-        addr = {r.node_id: str(r.broadcast_address) for r in self.directory}
-        out = [f"register {addr[r.node_id]} {r.dc} {r.rack}" for r in self.directory]
-        node = r"NodeId\{id=(\d+)\}"
-        for r in self.log:
-            t = r.transformation
-            m = re.match(r"(UnsafeJoin|PrepareJoin|PrepareMove)\{nodeId=" + node +
-                         r", tokens=\[([^\]]*)\]", t)
-            if m:
-                verb = {"UnsafeJoin": "unsafe_join", "PrepareJoin": "join",
-                        "PrepareMove": "move"}[m.group(1)]
-                toks = ",".join(x.strip() for x in m.group(3).split(","))
-                out.append(f"{verb} {addr[int(m.group(2))]} {toks}")
-                continue
-            m = re.match(r"PrepareLeave\{leaving=" + node, t)
-            if m:
-                out.append(f"leave {addr[int(m.group(1))]}")
-                continue
-            assert not t.startswith("PrepareReplace"), t  # (the stage replaces no node)
-            m = re.match(r"AlterSchema\{schemaTransformation=CreateKeyspaceStatement "
-                         r"\((\w+)\)", t)
-            if m and m.group(1) in self.replication:
-                spec = tokenring.Replication.parse(self.replication[m.group(1)])
-                out.append(f"keyspace {m.group(1)} {compact(spec)}")
-        return "\n".join(out) + "\n"
+            "".join(f"{r.node_id}\t{r.broadcast_address}\t{r.broadcast_port}\t{r.dc}\t"
+                    f"{r.rack}\t{r.state}\t{','.join(r.tokens or ())}\n"
+                    for r in self.directory))
+        self.router = tokenring_driver.router_from_session(s)
+        self.history = tokenring.History.from_metadata(self.log, self.directory,
+                                                       keyspaces=self.router)
+        self.routed = self.router.with_history(self.history)
 
     def tool_args(self, source, ks):
         return self.inputs[source] + ["--keyspace", f"{ks}={self.replication[ks]}"]
-
-
-def compact(replication):
-    """A replication in the library's compact syntax (RF, or DC=RF,DC=RF): what a history
-    text's keyspace step takes."""
-    text = str(replication)
-    opts = dict(re.findall(r"'([^']+)': '([^']*)'", text))
-    if opts.pop("class").endswith("SimpleStrategy"):
-        return opts["replication_factor"]
-    return ",".join(f"{dc}={rf}" for dc, rf in opts.items())
 
 
 def wait_until(what, fn, timeout=300, every=1):
@@ -670,6 +636,13 @@ def check_order_60(view, ks, text, keys, server):
             f"{view.phase} {ks} {k!r}: history model {list(hp.replicas(k))}, getendpoints "
             f"{server[k]}")
     COUNTS["getendpoints lists = the 6.0 model replayed from the metadata log, in order"] += \
+        len(keys)
+    # the router routed through that history (what the driver policy routes by on 6.0)
+    names = [n.name for n in view.routed.nodes]
+    for k in keys:
+        got = [names[i] for i in view.routed.route(ks, k.encode()).replicas]
+        assert got == server[k], f"{view.phase} {ks} {k!r}: routed router {got}, getendpoints {server[k]}"
+    COUNTS["getendpoints lists = Router.with_history(History.from_metadata), in order"] += \
         len(keys)
 
 

@@ -17,6 +17,8 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "oom.h"
+#include "testdata.h"
 
 #define N_LOG 40
 #define N_DIR 5
@@ -733,6 +735,147 @@ static void test_keyspace_steps(void **state)
     assert_non_null(strstr(err.message, "want: drop_keyspace NAME"));
 }
 
+/* The replication keyspace `name` has at script position `upto`: its last keyspace step
+ * before it (the system keyspaces': 6.0's until a step alters them). */
+static tokenring_replication *repl_at(const char *script, const char *upto, const char *name)
+{
+    char want[160], spec[256] = "";
+    snprintf(want, sizeof want, "\nkeyspace %s ", name);
+    strcpy(spec, strcmp(name, "system_auth") == 0       ? "1"
+                 : strcmp(name, "system_traces") == 0   ? "2"
+                 : strcmp(name, "system_distributed") == 0 ? "3"
+                                                          : "");
+    /* (the newline before a step is the end of the previous one: at + 1 is the step) */
+    for (const char *at = strstr(script, want); at && at + 1 < upto; at = strstr(at + 1, want)) {
+        const char *v = at + strlen(want);
+        size_t n = strcspn(v, "\n");
+        assert_true(n < sizeof spec);
+        memcpy(spec, v, n);
+        spec[n] = 0;
+    }
+    assert_true(spec[0] != 0);
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, spec, strlen(spec), NULL), TOKENRING_OK);
+    return r;
+}
+
+/* tests/data/cassandra6/keyspace_changes: keyspaces created, altered and dropped between
+ * joins and leaves, replayed step by step against 6.0-alpha2's own classes (the
+ * generator's AlterSchema): every range list of every replication, in order. */
+static void test_keyspace_change_vectors(void **state)
+{
+    (void)state;
+    size_t slen, vlen, lists = 0;
+    char *script = slurp("cassandra6/keyspace_changes.script", &slen);
+    char *vec = slurp("cassandra6/keyspace_changes.placements", &vlen);
+    tokenring_history *h = NULL;
+    const char *pos = script;
+    for (char *save = NULL, *line = strtok_r(vec, "\n", &save); line;
+         line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "step ", 5) == 0) {
+            const char *text = strchr(line + 5, ' ') + 1;
+            char want[4096];
+            snprintf(want, sizeof want, "\n%s\n", text);
+            const char *at = strstr(pos - 1 > script ? pos - 1 : script, want);
+            assert_non_null(at);
+            pos = at + strlen(want);
+            tokenring_history_free(h);
+            tokenring_error err;
+            if (tokenring_history_replay(&h, script, (size_t)(pos - script), &err) != 0)
+                fail_msg("%s: %s", text, err.message);
+            continue;
+        }
+        if (strncmp(line, "place ", 6) != 0)
+            continue;
+        char *sv = NULL;
+        strtok_r(line, " ", &sv);
+        char *kss = strtok_r(NULL, " ", &sv);
+        strtok_r(NULL, " ", &sv);
+        long long end = strtoll(strtok_r(NULL, " ", &sv), NULL, 10);
+        char *eps = strtok_r(NULL, " ", &sv);
+        char first[128];
+        snprintf(first, sizeof first, "%.*s", (int)strcspn(kss, ","), kss);
+        tokenring_replication *r = repl_at(script, pos, first);
+        tokenring_placement *p = NULL;
+        assert_int_equal(tokenring_history_placement(&p, h, r, NULL), TOKENRING_OK);
+        const tokenring_ring *ring = tokenring_history_ring(h);
+        size_t nt = 0;
+        const int64_t *toks = tokenring_ring_tokens(ring, &nt);
+        tokenring_replicas rr;
+        if (end == INT64_MIN)
+            assert_int_equal(tokenring_placement_replicas(&rr, p, toks[nt - 1] + 1), 0);
+        else
+            assert_int_equal(tokenring_placement_range_replicas(&rr, p,
+                                                                tokenring_ring_search(ring, end)),
+                             0);
+        char got[512] = "";
+        size_t len = 0;
+        for (uint32_t k = 0; k < rr.count; k++) {
+            tokenring_node_info info;
+            tokenring_ring_node_brief(&info, ring, rr.nodes[k]);
+            len += (size_t)snprintf(got + len, sizeof got - len, "%s%s", k ? "," : "",
+                                    info.name);
+        }
+        if (strcmp(got, eps ? eps : "") != 0)
+            fail_msg("%s (.., %lld]: library %s, Cassandra %s", kss, end, got, eps);
+        lists++;
+        tokenring_placement_free(p);
+        tokenring_replication_free(r);
+    }
+    assert_true(lists > 2000);
+    printf("keyspace_changes: %zu range lists equal Cassandra 6.0-alpha2's, in order\n", lists);
+    tokenring_history_free(h);
+    free(script);
+    free(vec);
+}
+
+/* Under every allocation failure in turn: each call gives TOKENRING_E_NOMEM, makes nothing
+ * and leaks nothing. */
+static rows OOM_ROWS;
+
+static int op_from_metadata(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_history *h = NULL;
+    tokenring_error err;
+    int rc = tokenring_history_from_metadata(&h, OOM_ROWS.log, OOM_ROWS.nlog, OOM_ROWS.dir,
+                                             OOM_ROWS.ndir, ctx->extra, NULL, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    *made = h;
+    tokenring_history_free(h);
+    return rc;
+}
+
+static int op_with_history(void *vctx, void **made)
+{
+    oom_ctx *ctx = vctx;
+    tokenring_router *out = NULL;
+    int rc = tokenring_router_with_history(&out, ctx->extra, (tokenring_history *)ctx->placement,
+                                           NULL);
+    *made = out;
+    tokenring_router_free(out);
+    return rc;
+}
+
+static void test_out_of_memory(void **state)
+{
+    (void)state;
+    base(&OOM_ROWS);
+    tokenring_router *ks = make_router(false);
+    oom_ctx ctx = { .extra = ks };
+    oom_check("history_from_metadata", &ctx, op_from_metadata, NULL);
+    tokenring_history *h = NULL;
+    assert_int_equal(tokenring_history_from_metadata(&h, OOM_ROWS.log, OOM_ROWS.nlog,
+                                                     OOM_ROWS.dir, OOM_ROWS.ndir, ks, NULL,
+                                                     NULL),
+                     TOKENRING_OK);
+    ctx.placement = (tokenring_placement *)h; /* (the history, through the context) */
+    oom_check("router_with_history", &ctx, op_with_history, NULL);
+    tokenring_history_free(h);
+    tokenring_router_free(ks);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -743,6 +886,8 @@ int main(void)
         cmocka_unit_test(test_router_ring_differs),
         cmocka_unit_test(test_ports),
         cmocka_unit_test(test_keyspace_steps),
+        cmocka_unit_test(test_keyspace_change_vectors),
+        cmocka_unit_test_setup_teardown(test_out_of_memory, oom_setup, oom_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1580,6 +1580,27 @@ def test_history():
                         "getendpoints", "ks", "k"])
     check(rc == 3 and "is not the input's" in err, "--history with another ring: %d %r"
           % (rc, err))
+    # cqlsh's output of a 6.0 cluster's metadata log, directory and keyspaces: the same
+    # order as the history text those rows stand for, and bad rows named
+    dump = os.path.join("cassandra6", "metadata", "cqlsh-dump.txt")
+    text = os.path.join("cassandra6", "metadata", "history.txt")
+    toks = [str(t) for t in range(-2 ** 63 + 1, 2 ** 63 - 1, 2 ** 59)]
+    for ks in ("ks_a", "ks_b", "ks_c"):
+        rc, out, err = run(["--history", dump, "getendpoints", ks, "--token", "--"] + toks)
+        rc2, out2, err2 = run(["--history", text, "getendpoints", ks, "--token", "--"]
+                              + toks)
+        check(rc == 0 and rc2 == 0 and out == out2 and out.strip(),
+              "--history cqlsh dump %s: %d %r / %d %r" % (ks, rc, err, rc2, err2))
+    with open(os.path.join(DATA, dump)) as f:
+        dump_text = f.read()
+    bad = tmpfile("bad-dump.txt", dump_text.replace("PREPARE_LEAVE", "PREPARE_LEAF"))
+    rc, out, err = run(["--history", bad, "ring"])
+    check(rc != 0 and "epoch 31 (PREPARE_LEAF): a kind of entry this release does not know"
+          in err, "--history dump with an unknown kind: %d %r" % (rc, err))
+    cut = dump_text[:dump_text.index(" node_id |")]
+    rc, out, err = run(["--history", tmpfile("cut-dump.txt", cut), "ring"])
+    check(rc == 3 and "the directory is missing" in err,
+          "--history dump without the directory: %d %r" % (rc, err))
 
 
 GROUPS = OrderedDict([("golden", test_golden), ("vectors", test_vectors),

@@ -298,10 +298,15 @@ const tool_option tool_options[] = {
       "order follows the cluster's history (--history FILE); without one the order is "
       "5.0's, and getendpoints and describering say so on stderr" },
     { "--history", "FILE",
-      "Cassandra 6.0: replay this cluster history (register, keyspace, unsafe_join, join, "
-      "leave, move and replace lines; doc/cassandra-6.md) and give replicas in the order it "
-      "makes (6.0's order depends on the history, not on the tokens alone); alone, it is "
-      "the input: its ring and keyspaces" },
+      "Cassandra 6.0: replay this cluster history (register, keyspace, drop_keyspace, "
+      "unsafe_join, join, leave, move and replace lines; doc/cassandra-6.md) and give "
+      "replicas in the order it makes (6.0's order depends on the history, not on the "
+      "tokens alone); alone, it is the input: its ring and keyspaces. FILE may instead "
+      "hold cqlsh's output of SELECT epoch, kind, transformation FROM "
+      "system_views.cluster_metadata_log, SELECT node_id, broadcast_address, "
+      "broadcast_port, dc, rack, state, tokens FROM "
+      "system_views.cluster_metadata_directory and SELECT keyspace_name, replication FROM "
+      "system_schema.keyspaces, read from one node: the history is built from those rows" },
     { "--allow-partial", NULL,
       "accept elided or cut-short listings (an elided '...' line, a datacenter or table "
       "without rows, a cut token set), each named in a warning on stderr (results then "

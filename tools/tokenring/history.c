@@ -67,7 +67,13 @@ void load_history(tr_ctx *ctx)
     char *text = read_all(path, &len);
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_history_replay(&history, text, len, &err);
+    strbuf dump_ks = { 0 };
+    bool dump = history_is_metadata_dump(text, len);
+    int rc = TOKENRING_OK;
+    if (dump)
+        history = history_from_dump(ctx, path, text, len, &dump_ks);
+    else
+        rc = tokenring_history_replay(&history, text, len, &err);
     if (rc != TOKENRING_OK) {
         free(text);
         if (err.line)
@@ -82,13 +88,16 @@ void load_history(tr_ctx *ctx)
     }
     if (ctx->opt.ninputs == 0) {
         strbuf sb = { 0 };
-        history_topology(&sb, text, len);
+        if (dump_ks.n)
+            sb_printf(&sb, "%s", dump_ks.p);
+        history_topology(&sb, dump ? "" : text, dump ? 0 : len);
         rc = tokenring_cluster_parse(ctx->cluster, TOKENRING_INPUT_TOPOLOGY, sb.p, sb.n, 0,
                                      NULL, &err);
         free(sb.p);
         if (rc != TOKENRING_OK)
             die(lib_exit(rc), "%s: %s", path, err.message);
     }
+    free(dump_ks.p);
     free(text);
 }
 

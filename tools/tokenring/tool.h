@@ -8,6 +8,8 @@
  *   help.c      --help and --man from that table
  *   input.c     loading the cluster (files, demo ring, --keyspace), its lookups
  *   history.c   --history FILE: Cassandra 6.0's order replayed from a cluster's history
+ *   history_dump.c  --history FILE as cqlsh's output of 6.0's metadata log, directory
+ *               and keyspaces (the history built by the library from those rows)
  *   concurrent.c  concurrent: which planned operations Cassandra 6.0 lets run at once
  *   keys.c      keys and token lists from the command line or stdin
  *   schema.c    tables' partition keys from a pasted schema (--schema): the tables,
@@ -234,6 +236,12 @@ char *read_all(const char *path, size_t *len);
 void load_cluster(tr_ctx *ctx);
 /* history.c: --history FILE replayed (with no other input, the history is the input) */
 void load_history(tr_ctx *ctx);
+/* history_dump.c: whether a --history file is cqlsh's output of 6.0's metadata tables;
+ * the history the library builds from them (dies naming the line or row on bad input),
+ * the schema's keyspaces appended to `keyspaces` as the tool's topology lines. */
+bool history_is_metadata_dump(const char *text, size_t len);
+tokenring_history *history_from_dump(tr_ctx *ctx, const char *path, const char *text,
+                                     size_t len, strbuf *keyspaces);
 /* The history's placement of r laid over the tool's ring; NULL without --history. */
 tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_replication *r);
 /* says once on stderr which rule ordered P's replica lists (commands that show an order) */

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: Apache-2.0
 """Cassandra 6.0's replica order replayed from a cluster's history (history.h)."""
-from typing import Any, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from ._budget import Budget, budget_error, new_limits
 from ._errors import check, new_error
 from ._ffi import ffi, lib
-from ._handle import Handle
+from ._handle import Handle, require
 from ._placement import Placement
 from ._replication import Replication, ReplicationLike
 from ._ring import Ring
@@ -35,6 +36,74 @@ class History(Handle):
         self._ptr = ffi.gc(pp[0], lib.tokenring_history_free)
         self._ring: Optional[Ring] = None
         self._placements: Dict[str, Placement] = {}
+
+    @classmethod
+    def from_metadata(cls, log: Sequence[Any], directory: Sequence[Any],
+                      keyspaces: Any = None, budget: Budget = None) -> "History":
+        """The history of a Cassandra 6.0 cluster from what a driver reads
+        (``tokenring_history_from_metadata``): the rows of
+        ``system_views.cluster_metadata_log`` (each with ``epoch``, ``kind`` and
+        ``transformation``) and ``system_views.cluster_metadata_directory`` (``node_id``,
+        ``broadcast_address``, optionally ``broadcast_port``, ``dc``, ``rack``, ``state``,
+        ``tokens``), as the driver's row objects, mappings or tuples in those orders; the
+        keyspaces' replications from ``keyspaces``, a :class:`Router` built from the same
+        moment's rows (None when no user keyspace is created in the log). Errors name the
+        row (its epoch or node id): ParseError for a malformed column, NotFoundError for
+        a node id the directory lacks, UnsupportedError for an entry the replay does not
+        model, an operation in progress or a log without its first entries, BudgetError
+        above ``budget`` seconds (None: the default)."""
+        def col(row: Any, name: str, index: int) -> Any:
+            if isinstance(row, Mapping):
+                return row.get(name)
+            if isinstance(row, tuple) and not hasattr(row, "_fields"):
+                return row[index] if index < len(row) else None
+            return getattr(row, name, None)
+
+        keep: List[Any] = []
+
+        def text(value: Any) -> Any:
+            if value is None:
+                return ffi.NULL
+            b = ffi.new("char[]", str(value).encode("utf-8"))
+            keep.append(b)
+            return b
+
+        logs = list(log)
+        dirs = list(directory)
+        lrows = ffi.new("tokenring_metadata_log_row[]", max(1, len(logs)))
+        for i, r in enumerate(logs):
+            lrows[i].epoch = text(col(r, "epoch", 0))
+            lrows[i].kind = text(col(r, "kind", 1))
+            lrows[i].transformation = text(col(r, "transformation", 2))
+        drows = ffi.new("tokenring_metadata_node_row[]", max(1, len(dirs)))
+        for i, r in enumerate(dirs):
+            drows[i].node_id = text(col(r, "node_id", 0))
+            drows[i].broadcast_address = text(col(r, "broadcast_address", 1))
+            drows[i].broadcast_port = text(col(r, "broadcast_port", 2))
+            drows[i].dc = text(col(r, "dc", 3))
+            drows[i].rack = text(col(r, "rack", 4))
+            drows[i].state = text(col(r, "state", 5))
+            toks = col(r, "tokens", 6)
+            if isinstance(toks, str):
+                raise TypeError("directory row tokens: a sequence of tokens, not one str")
+            toks = list(toks or [])
+            if toks:
+                arr = ffi.new("const char *[]", [text(t) for t in toks])
+                keep.append(arr)
+                drows[i].tokens = arr
+            drows[i].token_count = len(toks)
+        ks = ffi.NULL if keyspaces is None else require(keyspaces, "router", "History.from_metadata() keyspaces")
+        lim, _lkeep = new_limits(budget)
+        pp = ffi.new("tokenring_history **")
+        err = new_error()
+        rc = lib.tokenring_history_from_metadata(pp, lrows, len(logs), drows, len(dirs), ks,
+                                                 lim, err)
+        budget_error(rc, err, lim)
+        h = cls.__new__(cls)
+        h._ptr = ffi.gc(pp[0], lib.tokenring_history_free)
+        h._ring = None
+        h._placements = {}
+        return h
 
     @property
     def ring(self) -> Optional[Ring]:

@@ -225,6 +225,18 @@ class Router(Handle):
         check(lib.tokenring_router_apply(pp, self._p(), ev, err), err)
         return Router._adopt(pp[0])
 
+    def with_history(self, history: Any) -> "Router":
+        """A new snapshot whose every keyspace routes through ``history``'s placement of
+        its replication (Cassandra 6.0's order, ``"history"``), with this one's nodes,
+        tags and liveness (``tokenring_router_with_history``). InvalidArgumentError when
+        the history's ring is not this router's (e.g. a metadata log older than the peers
+        rows); this snapshot is unchanged."""
+        h = require(history, "history", "Router.with_history()")
+        pp = ffi.new("tokenring_router **")
+        err = new_error()
+        check(lib.tokenring_router_with_history(pp, self._p(), h, err), err)
+        return Router._adopt(pp[0])
+
     def up(self, node: str) -> "Router":
         """``node`` is up."""
         return self.apply(lib.TOKENRING_ROUTER_EVENT_UP, node=node)

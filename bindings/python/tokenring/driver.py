@@ -26,6 +26,12 @@ partitioner the library models is read).
       from tokenring.driver import TokenRingPolicy
       # was: TokenAwarePolicy(DCAwareRoundRobinPolicy("dc1"))
       policy = TokenRingPolicy(DCAwareRoundRobinPolicy("dc1"))
+
+  On Cassandra 6.0 and later (a host's ``release_version``), whose replica order follows
+  the cluster's history, the policy reads ``system_views.cluster_metadata_log`` and
+  ``cluster_metadata_directory`` through a session after each change of its ring or
+  schema and routes in the history's order (:attr:`TokenRingPolicy.replica_order`).
+* :func:`history_from_session`: that history of a connected 6.0 cluster.
 """
 import itertools
 import logging
@@ -41,6 +47,7 @@ except ImportError as _e:  # pragma: no cover - depends on the environment
                       "pip install cassandra-driver") from _e
 
 from ._cluster_ring import ClusterRing
+from ._driver_history import HistoryWorker, history_from_session, orders_by_history
 from ._errors import EmptyError, InvalidArgumentError, TokenRingError
 from ._ffi import ffi, lib
 from ._replication import Replication
@@ -49,9 +56,10 @@ from ._router import Router, RouterBuilder
 
 __all__ = ["router_from_session", "router_from_rows", "router_from_metadata",
            "ring_from_session", "ring_from_rows", "ring_from_metadata", "TokenRingPolicy",
-           "replication_map_of_keyspace_metadata"]
+           "replication_map_of_keyspace_metadata", "history_from_session"]
 
 log = logging.getLogger("tokenring.driver")
+_HISTORY_FAILED = "the replica order stays the tokens' (Cassandra 6.0's history was not applied)"
 
 #: What the three system tables are read with (one host answers all of them).
 SELECT_LOCAL = ("SELECT rpc_address, broadcast_address, listen_address, data_center, rack, "
@@ -407,7 +415,7 @@ class _State:
     policy's lock). The token map is held weakly: a state never keeps the driver's previous
     TokenMap alive."""
     __slots__ = ("tm", "router", "hosts", "local", "rows", "maps", "placements", "keyspaces",
-                 "fast", "_ring")
+                 "fast", "_ring", "order")
 
     def __init__(self, token_map: Any, router: Optional[Router], hosts: Tuple[Any, ...],
                  local: Tuple[bool, ...], rows: Optional[Dict[str, _NodeRow]] = None,
@@ -432,6 +440,8 @@ class _State:
                 self.fast = True
         self.keyspaces: Dict[str, _Keyspace] = {}
         self._ring: Optional[Ring] = None
+        #: Which rule orders the router's replicas: "tokens" or "history" (6.0).
+        self.order = "tokens"
 
     @property
     def ring(self) -> Optional[Ring]:
@@ -496,11 +506,36 @@ class TokenRingPolicy(LoadBalancingPolicy):
     request that sees the change (host events at once). A change the router refuses keeps
     the previous snapshot, or routes that keyspace through the child, and is logged and
     kept in :attr:`last_error`. Any partitioner the library models is routed. Thread-safe.
+
+    On Cassandra 6.0 and later (a host's ``release_version`` 6 or more), whose replica
+    order follows the cluster's history rather than its tokens (doc/cassandra-6.md), each
+    router made after a change of the ring or of a keyspace is brought, in the
+    background, to the history's order: a worker thread reads
+    ``system_views.cluster_metadata_log`` and ``cluster_metadata_directory`` (from one
+    host) through ``session`` (by default a session of its own, connected on first use),
+    builds the history (:meth:`tokenring.History.from_metadata`, the keyspaces'
+    replications from the router) and swaps in the router routed through it
+    (:meth:`tokenring.Router.with_history`) if no newer change came meanwhile. Until then,
+    and when the history cannot be read or does not match the ring (an operation in
+    progress, rows of another moment: retried after 0.5 s to 30 s, a minute in all, then
+    at the next change), the order is the tokens'; :attr:`replica_order` says which,
+    :attr:`last_error` why (cleared when a later read applies).
+    ``history=False`` keeps the tokens' order. ``history_budget``: the seconds of work a
+    history's replay may take (estimated before it starts; None: the library's default,
+    about 5 s; ``"unlimited"``); a larger cluster keeps the tokens' order, saying so.
     """
 
-    def __init__(self, child_policy: Any, shuffle_replicas: bool = False) -> None:
+    def __init__(self, child_policy: Any, shuffle_replicas: bool = False,
+                 session: Any = None, history: bool = True,
+                 history_budget: Any = None) -> None:
         self._child_policy = child_policy
         self._shuffle = bool(shuffle_replicas)
+        self._cluster: Any = None
+        self._session = session
+        self._own_session = False
+        self._history = bool(history)
+        self._history_budget = history_budget
+        self._history_worker = HistoryWorker(self._apply_history, self._history_failed)
         self._metadata: Any = None
         self._state: _State = _NO_RING
         self._lock = threading.RLock()
@@ -522,6 +557,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
     # -- the LoadBalancingPolicy interface ----------------------------------------------
     def populate(self, cluster: Any, hosts: Any) -> None:
         with self._lock:
+            self._cluster = cluster
             self._metadata = cluster.metadata
             self._fast = {}
         self._child_policy.populate(cluster, hosts)
@@ -564,6 +600,32 @@ class TokenRingPolicy(LoadBalancingPolicy):
         """The current :class:`~tokenring.Router` snapshot (None before the first token
         map); its nodes' tags index :attr:`hosts_by_tag`."""
         return self._state.router
+
+    @property
+    def replica_order(self) -> str:
+        """Which rule orders the current router's replicas: ``"tokens"`` (every release
+        before 6.0, and 6.0 until its history is read) or ``"history"`` (6.0's order,
+        from the cluster's metadata log)."""
+        return self._state.order
+
+    @property
+    def history_refreshes(self) -> int:
+        """Routers brought to the history's order so far (6.0; tests and monitoring)."""
+        return self._history_worker.applied
+
+    def wait_for_history(self, timeout: float = 30.0) -> bool:
+        """Waits until no history refresh is pending (tests); True unless timed out."""
+        return self._history_worker.wait_idle(timeout)
+
+    def refresh_history(self) -> bool:
+        """Reads the cluster's metadata log now and routes the current router in its
+        order (what the worker does after each change); True when applied, False when
+        the router changed meanwhile. Raises what reading or building the history raises
+        (and records it in :attr:`last_error`)."""
+        st = self._current_state()
+        if st.router is None:
+            raise EmptyError(lib.TOKENRING_E_EMPTY, "the policy has no ring yet")
+        return self._apply_history(st)
 
     @property
     def shuffle_replicas(self) -> bool:
@@ -731,6 +793,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
                     pass            # a host the router does not hold (no tokens yet)
             new = _State(st.tm(), router, st.hosts, self._distances(st.hosts), st.rows,
                          st.maps)
+            new.order = st.order    # up and down keep every placement
             self._state = new
             self._fast = {}
 
@@ -807,6 +870,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
             self.ring_builds += 1
             self._state = new
             self._fast = {}
+            self._want_history(new)
             return new
 
     def _refresh_keyspace(self, keyspace: str) -> Tuple[_State, _Keyspace]:
@@ -845,6 +909,7 @@ class TokenRingPolicy(LoadBalancingPolicy):
                     new = _State(st.tm(), router, st.hosts, st.local, st.rows, maps)
                     new.keyspaces.update(st.keyspaces)
                     st = self._state = new
+                    self._want_history(new)
                 except TokenRingError as e:
                     error = str(e)
                     self._fail(f"keyspace {keyspace!r} routes through the child policy: {e}")
@@ -856,6 +921,61 @@ class TokenRingPolicy(LoadBalancingPolicy):
                 del fast[keyspace]
                 self._fast = fast
             return st, ks
+
+    # -- Cassandra 6.0: the history's order --------------------------------------------
+    def _current_state(self) -> _State:
+        md = self._metadata
+        st = self._state
+        if md is not None and st.tm() is not md.token_map:
+            st = self._refresh()
+        return st
+
+    def _want_history(self, st: _State) -> None:
+        """Queues a new state for the history's order (6.0 and later only)."""
+        md = self._metadata
+        if self._history and st.router is not None and md is not None and \
+                orders_by_history(md.all_hosts()):
+            self._history_worker.want(st)
+
+    def _history_session(self) -> Any:
+        with self._lock:
+            if self._session is None:
+                if self._cluster is None:
+                    raise InvalidArgumentError(lib.TOKENRING_E_INVAL,
+                                               "no session to read the metadata log with")
+                self._session = self._cluster.connect()
+                self._own_session = True
+            return self._session
+
+    def _history_host(self) -> Any:
+        """One up host to read both tables from (None: any)."""
+        md = self._metadata
+        for h in (md.all_hosts() if md is not None else ()):
+            if getattr(h, "is_up", None):
+                return h
+        return None
+
+    def _apply_history(self, st: _State) -> bool:
+        """Reads the history and, if ``st`` is still the policy's state, swaps in its
+        router routed through the history."""
+        if self._state is not st:
+            return False
+        hist = history_from_session(self._history_session(), st.router, self._history_host(),
+                                    budget=self._history_budget)
+        routed = st.router.with_history(hist)
+        with self._lock:
+            if self._state is not st:
+                return False
+            new = _State(st.tm(), routed, st.hosts, st.local, st.rows, st.maps)
+            new.order = "history"
+            self._state = new
+            self._fast = {}
+            if self.last_error and self.last_error.startswith(_HISTORY_FAILED):
+                self.last_error = None      # superseded
+        return True
+
+    def _history_failed(self, e: Exception) -> None:
+        self._fail(f"{_HISTORY_FAILED}: {e}")
 
     # -- introspection (tests, monitoring) ---------------------------------------------
     def cluster_ring(self) -> ClusterRing:

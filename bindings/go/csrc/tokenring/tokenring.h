@@ -5668,8 +5668,8 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
 typedef struct tokenring_metadata_log_row {
     const char *epoch;          /**< epoch (a bigint, as decimal text). */
     const char *kind;           /**< kind, e.g. `PREPARE_JOIN`. */
-    const char *transformation; /**< transformation: the entry's text, e.g.
-                                     `PrepareJoin{nodeId=NodeId{id=5}, tokens=[...], ...}`. */
+    const char *transformation; /**< transformation: the entry's text
+                                     (Transformation.toString() of the server). */
     uint64_t reserved[2];       /**< Reserved, zero. */
 } tokenring_metadata_log_row;
 

@@ -131,6 +131,52 @@ pub struct tokenring_router_reader {
 pub struct tokenring_cluster {
     _private: [u8; 0],
 }
+#[repr(C)]
+pub struct tokenring_history {
+    _private: [u8; 0],
+}
+
+/// `tokenring_progress_fn`: a long call's progress callback (non-zero return: stop).
+pub type tokenring_progress_fn = Option<unsafe extern "C" fn(user: *mut c_void, done: u64, total: u64) -> c_int>;
+
+/// `tokenring_limits`: the budget (work units; 0: the default) of a long call.
+#[repr(C)]
+pub struct tokenring_limits {
+    pub budget: u64,
+    pub estimate: u64,
+    pub progress: tokenring_progress_fn,
+    pub user: *mut c_void,
+    pub failed_nodes: *const u32,
+    pub failed_count: usize,
+    pub max_num_tokens: u32,
+    pub flags: u32,
+    pub reserved: [u8; 48],
+}
+
+/// `tokenring_metadata_log_row`: a row of Cassandra 6.0's
+/// system_views.cluster_metadata_log, as column text (NULL: CQL null).
+#[repr(C)]
+pub struct tokenring_metadata_log_row {
+    pub epoch: *const c_char,
+    pub kind: *const c_char,
+    pub transformation: *const c_char,
+    pub reserved: [u64; 2],
+}
+
+/// `tokenring_metadata_node_row`: a row of Cassandra 6.0's
+/// system_views.cluster_metadata_directory, as column text (NULL: CQL null).
+#[repr(C)]
+pub struct tokenring_metadata_node_row {
+    pub node_id: *const c_char,
+    pub broadcast_address: *const c_char,
+    pub broadcast_port: *const c_char,
+    pub dc: *const c_char,
+    pub rack: *const c_char,
+    pub state: *const c_char,
+    pub tokens: *const *const c_char,
+    pub token_count: usize,
+    pub reserved: [u64; 2],
+}
 
 pub const TOKENRING_OK: c_int = 0;
 pub const TOKENRING_E_BUDGET: c_int = -12;
@@ -350,4 +396,35 @@ extern "C" {
     pub fn tokenring_router_reader_free(reader: *mut tokenring_router_reader);
     pub fn tokenring_router_acquire(reader: *mut tokenring_router_reader) -> *const tokenring_router;
     pub fn tokenring_router_release(reader: *mut tokenring_router_reader);
+    pub fn tokenring_history_replay(
+        out: *mut *mut tokenring_history,
+        text: *const c_char,
+        len: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_history_free(history: *mut tokenring_history);
+    pub fn tokenring_history_ring(history: *const tokenring_history) -> *const tokenring_ring;
+    pub fn tokenring_history_placement(
+        out: *mut *mut tokenring_placement,
+        history: *const tokenring_history,
+        replication: *const tokenring_replication,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_history_from_metadata(
+        out: *mut *mut tokenring_history,
+        log: *const tokenring_metadata_log_row,
+        log_count: usize,
+        directory: *const tokenring_metadata_node_row,
+        directory_count: usize,
+        keyspaces: *const tokenring_router,
+        limits: *mut tokenring_limits,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_router_with_history(
+        out: *mut *mut tokenring_router,
+        router: *const tokenring_router,
+        history: *const tokenring_history,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_ring_ref(ring: *const tokenring_ring) -> *mut tokenring_ring;
 }

@@ -68,6 +68,9 @@ fn structs_match_the_header() {
         "tokenring_router_node_info",
         "tokenring_route",
         "tokenring_router_event",
+        "tokenring_limits",
+        "tokenring_metadata_log_row",
+        "tokenring_metadata_node_row",
     ] {
         let rs = &r[r.find(&format!("pub struct {} {{", name)).unwrap()..];
         let rbody = &rs[rs.find('{').unwrap() + 1..rs.find('}').unwrap()];

@@ -27,7 +27,9 @@ use std::fmt;
 use std::os::raw::c_int;
 use std::ptr;
 
+mod history;
 mod router;
+pub use history::{History, MetadataLogRow, MetadataNodeRow};
 pub use router::{Event, Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader, Snapshot, ROUTE_UP_FIRST};
 
 /// The `tokenring_status` codes an [`Error`] carries (`Error::code`).

@@ -251,7 +251,7 @@ pub enum Event<'a> {
 /// An immutable, reference-counted routing snapshot. `Send + Sync` (router.h: a snapshot
 /// may be read by any number of threads at once); `clone` takes another reference.
 pub struct Router {
-    ptr: *mut sys::tokenring_router,
+    pub(crate) ptr: *mut sys::tokenring_router,
 }
 
 // router.h: a snapshot never changes; any number of threads may read it at once, and its

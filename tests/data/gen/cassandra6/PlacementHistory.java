@@ -9,7 +9,9 @@
 // Input (a script, standard input), one step a line:
 //   keyspace NAME RF                        a SimpleStrategy keyspace (CREATE KEYSPACE: before
 //   keyspace NAME DC=RF[,DC=RF...]           the first join, or later as AlterSchema places
-//                                           it), or a NetworkTopologyStrategy one
+//                                           it), or a NetworkTopologyStrategy one; for a
+//                                           keyspace that exists, ALTER KEYSPACE
+//   drop_keyspace NAME                      DROP KEYSPACE (as AlterSchema places the rest)
 //   register ADDRESS DC RACK                a node known to the cluster, not yet in the ring
 //   unsafe_join ADDRESS TOKEN[,TOKEN...]    what a node started with auto_bootstrap: false does
 //   join ADDRESS TOKEN[,TOKEN...]           a bootstrap: PREPARE_JOIN, START, MID, FINISH
@@ -100,6 +102,11 @@ public class PlacementHistory {
                     keyspaces.put(f[1], KeyspaceMetadata.create(f[1], KeyspaceParams.create(true, rp.asMap())));
                     if (!schemaSet || cm.tokenMap.tokens().isEmpty())
                         continue;
+                    alterSchema();
+                    break;
+                }
+                case "drop_keyspace": { // DROP KEYSPACE
+                    keyspaces.remove(f[1]);
                     alterSchema();
                     break;
                 }
