@@ -3,15 +3,14 @@
 #   live/run.sh BUILD_DIR [pytest args...]
 # Builds the Python binding's cffi extension and the Go checker (live/go) against
 # BUILD_DIR's library, then, for each Cassandra release in turn, runs live/test_live.py and
-# live/test_drivers.py (the drivers' policies; it builds bindings/go/gocql's live test,
-# fetching gocql from the Go module proxy) with the project's .venv.
+# live/test_drivers.py (the drivers' policies; it builds the live tests of bindings/go/gocql
+# and bindings/go/gocqlv2, fetching the drivers from the Go module proxy) with the project's .venv.
 #
 # Releases: TOKENRING_CASSANDRA_VERSION=X (one release), else TOKENRING_CASSANDRA_VERSIONS
 # (space-separated), else every line of live/versions (6.0 pre-release, 5.0.x, 4.1.x, 4.0.x).
 # Driver checks: TOKENRING_LIVE_DRIVERS=all (every release, the default; on 6.0, whose
-# replica order follows the cluster's history, the Python policy's, which reads that
-# history, while the gocql policy, which computes the order from tokens, is not checked:
-# live/test_drivers.py's GO_ORDERS_BY_HISTORY), =0 (none), or a list of releases. Then
+# replica order follows the cluster's history, the Python and Go policies', which read
+# that history), =0 (none), or a list of releases. Then
 # live/test_partitioners.py (RandomPartitioner and ByteOrderedPartitioner clusters) on the first release; TOKENRING_LIVE_PARTITIONERS=0
 # skips it, TOKENRING_LIVE_MAIN=0 skips the main stage (to run that part alone).
 set -euo pipefail

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""The drivers on the live cluster: tokenring.driver (cassandra-driver) and the gocql module
-(bindings/go/gocql, its `live`-tagged test) routing real requests.
+"""The drivers on the live cluster: tokenring.driver (cassandra-driver) and the Go driver
+adapters (bindings/go/gocql for gocql v1.7 and bindings/go/gocqlv2 for the Apache driver
+v2, each module's `live`-tagged test) routing real requests.
 
 Runs after test_live.py on the stage's cluster (or, when TOKENRING_DRIVERS_CLUSTER names a
 running cluster directory, on that one). Keyspaces: SimpleStrategy 2, {dc1: 2, dc2: 1},
@@ -15,7 +16,8 @@ every key (RING_KEYS a keyspace):
   the server's first up replica in dc1 (ResponseFuture.coordinator_host and
   attempted_hosts); TokenAwarePolicy's first host is counted where it differs from the
   server's;
-* Go: the same through gocql (Iter.Host()), RingFromSession, and gocql's own
+* Go, once per adapter (v1: gocql v1.7; v2: the Apache driver v2.1): the same through the
+  driver (Iter.Host()), RouterFromSession and the policy's own router, and the driver's own
   TokenAwareHostPolicy's plans (repeated hosts asserted on {dc1: 3}).
 The counts are added to test_live's COUNTS and printed by the last test.
 
@@ -24,8 +26,10 @@ doc/cassandra-6.md) the Python policy must reach the history's order on its own 
 system_views.cluster_metadata_log through its session: replica_order "history") and every
 list above is asserted in that order; ring_from_session / ring_from_metadata, which compute
 from tokens, are asserted as sets, and router_from_session routed through
-history_from_session in order. The Go policy still computes from tokens:
-GO_ORDERS_BY_HISTORY says whether check_go runs on 6.0.
+history_from_session in order. The Go policies read the same history (bindings/go/
+hostpolicy) and are asserted in that order too; a fresh Go session that cannot read the
+metadata log while the stopped node is down (the log is read at QUORUM of the CMS) is
+counted, not failed.
 """
 import json
 import os
@@ -63,10 +67,6 @@ KEYSPACES = {
 ALTER = ("drv_nts", "{'class': 'NetworkTopologyStrategy', 'dc1': 1, 'dc2': 1}")
 # Which rule the server's replica order follows on this release (as test_live.ORDER_RULE).
 ORDER_RULE = "6.0" if harness.release_line(harness.DEFAULT_VERSION) >= (6, 0) else "5.0"
-# Whether the gocql policy (bindings/go/gocql) routes in 6.0's history order: set to True
-# when it reads the metadata log (tokenring.HistoryFromMetadata + Router.WithHistory);
-# until then its checks run before 6.0 only.
-GO_ORDERS_BY_HISTORY = False
 RING_KEYS = 100            # keys per keyspace and phase (300 prepared statements a phase)
 LOCAL_DC = "dc1"
 STATE = {}
@@ -357,45 +357,59 @@ def check_python(c, exp, down=()):
     STATE.setdefault("builds", []).append(builds)
 
 
-def gocql_binary():
-    b = STATE.get("gocql_bin")
+#: The Go adapters: (counts prefix, module directory, test binary name).
+GO_ADAPTERS = (("go", "gocql", "gocql-live.test"), ("go v2", "gocqlv2", "gocqlv2-live.test"))
+
+
+def gocql_binary(module="gocql", name="gocql-live.test"):
+    b = STATE.get(("go_bin", module))
     if b:
         return b
-    out = BUILD / "gocql-live.test"
+    out = BUILD / name
     env = dict(os.environ, PKG_CONFIG_PATH=str(BUILD / "meson-uninstalled"),
                CGO_ENABLED="1", GOFLAGS="-mod=mod", GOCACHE=str(BUILD / "go-cache"),
                GOTOOLCHAIN="local")
     go = "go" if subprocess.run(["which", "go"], capture_output=True).returncode == 0 \
         else "/usr/local/go/bin/go"
-    subprocess.run([go, "mod", "download"], cwd=ROOT / "bindings/go/gocql", env=env,
+    subprocess.run([go, "mod", "download"], cwd=ROOT / "bindings/go" / module, env=env,
                    check=True)
     r = subprocess.run([go, "test", "-c", "-tags", "live", "-o", str(out), "."],
-                       cwd=ROOT / "bindings/go/gocql", env=env, capture_output=True, text=True)
+                       cwd=ROOT / "bindings/go" / module, env=env, capture_output=True,
+                       text=True)
     assert r.returncode == 0, r.stdout + r.stderr
-    STATE["gocql_bin"] = out
+    STATE[("go_bin", module)] = out
     return out
 
 
-def check_go(c, exp, down=(), expect_repeats=False):
+def check_go(c, exp, down=(), expect_repeats=False, adapter=GO_ADAPTERS[0]):
+    prefix, module, name = adapter
     f = BUILD / "gocql-live-expect.json"
     f.write_text(json.dumps([{"keyspace": ks, "key": k, "endpoints": e} for ks, k, e in exp]))
     env = dict(os.environ, TOKENRING_LIVE_CONTACT=contact(c), TOKENRING_LIVE_DC=LOCAL_DC,
                TOKENRING_LIVE_EXPECT=str(f), TOKENRING_LIVE_DOWN=",".join(down),
                LD_LIBRARY_PATH=str(BUILD / "lib"))
-    r = subprocess.run([str(gocql_binary()), "-test.run", "^TestLive$", "-test.count=1"],
+    r = subprocess.run([str(gocql_binary(module, name)), "-test.run", "^TestLive$",
+                        "-test.count=1"],
                        env=env, capture_output=True, text=True, timeout=600)
-    assert r.returncode == 0, r.stdout[-4000:] + r.stderr[-2000:]
+    if r.returncode and ORDER_RULE == "6.0" and down and "Cannot achieve consistency level" in r.stdout:
+        # 6.0: a fresh session cannot read the cluster's history while the node the
+        # metadata log needs is down (the log is read at QUORUM of the CMS): no order to
+        # route by; counted, not asserted (a kept session keeps the history it read)
+        COUNTS[prefix + " history unreadable with a node down (metadata log at QUORUM)"] += 1
+        return {}
+    assert r.returncode == 0, module + ": " + r.stdout[-4000:] + r.stderr[-2000:]
     line = [x for x in r.stdout.splitlines() if x.startswith("COUNTS ")][-1]
     counts = json.loads(line[7:])
-    assert counts["ring_from_session_replicas"] == len(exp)
+    assert counts["ring_from_session_replicas"] == len(exp), (module, counts)
+    assert counts["policy_router_replicas"] == len(exp), (module, counts)
     assert counts.get("coordinator_first_local_replica", 0) + \
-        counts.get("coordinator_fallback", 0) == len(exp)
+        counts.get("coordinator_fallback", 0) == len(exp), (module, counts)
     for k, v in counts.items():
-        COUNTS["go " + k] += v
+        COUNTS[prefix + " " + k] += v
     if expect_repeats:
-        # drv_dc1 has rf 3 over dc1's racks with vnodes: gocql's NetworkTopologyStrategy
-        # walk adds a host once per vnode it meets
-        assert counts.get("gocql_plan_repeats_host", 0) > 0, counts
+        # drv_dc1 has rf 3 over dc1's racks with vnodes: the driver's NetworkTopologyStrategy
+        # walk adds a host once per vnode it meets (both lines)
+        assert counts.get("gocql_plan_repeats_host", 0) > 0, (module, counts)
     return counts
 
 
@@ -407,12 +421,7 @@ def phase(c, name, down=(), expect_repeats=False):
     exp = expectations(c)
     driver_settled(c, ring, down)
     check_python(c, exp, down)
-    if ORDER_RULE == "6.0" and not GO_ORDERS_BY_HISTORY:
-        COUNTS["go: phases not checked on 6.0 (the gocql policy orders by tokens)"] += 1
-        print(f"\ndrivers phase {name}: {len(exp)} keys (Python), "
-              f"{time.monotonic() - t0:.0f} s")
-        return
-    counts = check_go(c, exp, down, expect_repeats)
+    counts = {a[0]: check_go(c, exp, down, expect_repeats, a) for a in GO_ADAPTERS}
     print(f"\ndrivers phase {name}: {len(exp)} keys, go {counts}, "
           f"{time.monotonic() - t0:.0f} s")
 
@@ -476,5 +485,5 @@ def test_drivers_counts():
     for k in sorted(mine):
         print(f"  {mine[k]:7d}  {k}")
     assert mine.get("python coordinator = server's first up local replica", 0) > 0
-    if ORDER_RULE == "5.0" or GO_ORDERS_BY_HISTORY:
-        assert mine.get("go coordinator_first_local_replica", 0) > 0
+    assert mine.get("go coordinator_first_local_replica", 0) > 0
+    assert mine.get("go v2 coordinator_first_local_replica", 0) > 0

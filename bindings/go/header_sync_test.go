@@ -22,8 +22,6 @@ var notWrapped = map[string]string{
 	"tokenring_router_ref":    "a Router owns one reference; Go shares the *Router",
 	"tokenring_history_replay": "ReplayHistory calls tokenring_history_replay_limited with zeroed limits, " +
 		"which is the same call (the default budget)",
-	"tokenring_router_ring": "a borrowed ring without the topology a Go Ring keeps; build a Ring of the same " +
-		"nodes and tokens to supply a placement (EventPlacement)",
 }
 
 // notMirrored lists the public macros and enumerators the binding deliberately has no Go

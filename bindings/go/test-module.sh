@@ -8,7 +8,8 @@
 #   - the same program linked fully static (-ldflags '-extldflags -static') runs;
 #   - with CGO_ENABLED=0 the build fails with a message that says cgo is required;
 #   - the binding's golden-vector tests pass against the bundled source;
-#   - the gocql module builds the same way (skipped when the module proxy is unreachable).
+#   - the gocql and gocqlv2 modules build the same way (skipped when the module proxy is
+#     unreachable).
 # Exits 77 (skipped) when no Go toolchain is found.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -111,18 +112,23 @@ echo "+ go test (golden vectors, bundled source)"
 cd "$here"
 GOPROXY=off "$GO" test -count=1 -run 'TestTokenVectors|TestReplicaVectors|TestHeaderInSync' .
 
-echo "+ gocql module (bundled source), and a fresh module using it with README's two replace lines"
-cd "$here/gocql"
-if "$GO" mod download >/dev/null 2>&1; then
-  "$GO" build ./... && "$GO" vet ./... && echo "gocql module builds with no libtokenring installed"
-  mkdir "$tmp/gocqlapp" && cd "$tmp/gocqlapp"
-  "$GO" mod init example.com/gocqlapp >/dev/null 2>&1
-  "$GO" mod edit -require=github.com/libtokenring/tokenring/bindings/go/gocql@v0.0.0 \
-    -replace=github.com/libtokenring/tokenring/bindings/go/gocql="$here/gocql" \
-    -replace=github.com/libtokenring/tokenring/bindings/go="$here"
-  printf 'package main\n\nimport (\n\t"fmt"\n\n\ttokenringgocql "github.com/libtokenring/tokenring/bindings/go/gocql"\n)\n\nfunc main() { fmt.Println(tokenringgocql.NewPolicy(nil) != nil) }\n' > main.go
-  "$GO" mod tidy >/dev/null 2>&1
-  "$GO" build -o gocqlapp . && echo "fresh gocql module builds"
-else
-  echo "gocql module: the module proxy ($("$GO" env GOPROXY)) is unreachable: skipped"
-fi
+# The driver adapters: gocql v1.7 (package tokenringgocql) and the Apache driver v2
+# (package tokenringgocqlv2), each over the hostpolicy core.
+for mod in gocql:tokenringgocql gocqlv2:tokenringgocqlv2; do
+  dir=${mod%%:*} pkg=${mod#*:}
+  echo "+ $dir module (bundled source), and a fresh module using it with README's two replace lines"
+  cd "$here/$dir"
+  if "$GO" mod download >/dev/null 2>&1; then
+    "$GO" build ./... && "$GO" vet ./... && echo "$dir module builds with no libtokenring installed"
+    mkdir "$tmp/${dir}app" && cd "$tmp/${dir}app"
+    "$GO" mod init "example.com/${dir}app" >/dev/null 2>&1
+    "$GO" mod edit -require="github.com/libtokenring/tokenring/bindings/go/$dir@v0.0.0" \
+      -replace="github.com/libtokenring/tokenring/bindings/go/$dir=$here/$dir" \
+      -replace=github.com/libtokenring/tokenring/bindings/go="$here"
+    printf 'package main\n\nimport (\n\t"fmt"\n\n\t%s "github.com/libtokenring/tokenring/bindings/go/%s"\n)\n\nfunc main() {\n\tp := %s.NewPolicy(nil)\n\tdefer p.Close()\n\tfmt.Println(p != nil)\n}\n' "$pkg" "$dir" "$pkg" > main.go
+    "$GO" mod tidy >/dev/null 2>&1
+    "$GO" build -o "${dir}app" . && [ "$(./"${dir}app")" = true ] && echo "fresh $dir module builds and runs"
+  else
+    echo "$dir module: the module proxy ($("$GO" env GOPROXY)) is unreachable: skipped"
+  fi
+done

@@ -159,6 +159,25 @@ func BenchmarkSchemaChange(b *testing.B) {
 	}
 }
 
+// BenchmarkBuild: a policy from scratch, as at a session's start (the hosts, then the
+// keyspace; the driver's own policy builds its token ring and replica map).
+func BenchmarkBuild(b *testing.B) {
+	s := setupBench()
+	for _, c := range []struct {
+		name  string
+		build func(schema, []*gocql.HostInfo) gocql.HostSelectionPolicy
+	}{{"tokenring", buildOurs}, {"gocql", buildTheirs}} {
+		b.Run(c.name, func(b *testing.B) {
+			cpu(b, func(int) {
+				p := c.build(s.s, s.hosts)
+				if pp, ok := p.(*Policy); ok {
+					pp.Close()
+				}
+			})
+		})
+	}
+}
+
 // cpu runs fn b.N times on one locked OS thread and reports its CPU time per op.
 func cpu(b *testing.B, fn func(i int)) {
 	runtime.LockOSThread()
@@ -199,7 +218,7 @@ func BenchmarkMemory(b *testing.B) {
 				cBytes += c1 - c0
 				runtime.KeepAlive(p)
 				if pp, ok := p.(*Policy); ok {
-					pp.closeAll()
+					pp.Close()
 				}
 			}
 			b.ReportMetric(float64(goBytes)/float64(b.N), "go-heap-B")

@@ -15,9 +15,9 @@ package tokenringgocql
 //
 // For every key: a prepared SELECT through a session whose policy is NewPolicy(
 // DCAwareRoundRobinPolicy(dc)) is served by the first up replica of the local datacenter
-// in the server's order (Iter.Host()); RingFromSession gives exactly the server's replica
-// lists; gocql's own TokenAwareHostPolicy's plan is compared (repeated hosts, first host).
-// The last line printed is a JSON object of counts.
+// in the server's order (Iter.Host()); RouterFromSession and the policy's own router give
+// exactly the server's replica lists; gocql's own TokenAwareHostPolicy's plan is
+// compared (repeated hosts, first host). The last line printed is a JSON object of counts.
 
 import (
 	"context"
@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/gocql/gocql"
+	"github.com/libtokenring/tokenring/bindings/go/hostpolicy"
 )
 
 type expectation struct {
@@ -69,37 +70,50 @@ func TestLive(t *testing.T) {
 		}
 	}
 	ours := NewPolicy(gocql.DCAwareRoundRobinPolicy(dc))
+	defer ours.Close()
 	s := liveSession(t, ours)
 	defer s.Close()
 	counts := map[string]int{}
 
-	// the ring from the session: exactly the server's replica lists
-	cr, err := RingFromSessionContext(context.Background(), s, ours, RowOptions{})
+	// the router from the session: exactly the server's replica lists
+	rt, err := RouterFromSessionContext(context.Background(), s, ours, RowOptions{})
 	if err != nil {
-		t.Fatalf("RingFromSession: %v", err)
+		t.Fatalf("RouterFromSession: %v", err)
 	}
-	defer cr.Close()
+	defer rt.Close()
 	for _, e := range exp {
-		got, err := cr.Replicas(e.Keyspace, []byte(e.Key))
+		got, err := hostpolicy.ReplicaNames(rt, e.Keyspace, []byte(e.Key))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if strings.Join(got, ",") != strings.Join(e.Endpoints, ",") {
-			t.Fatalf("RingFromSession %s %q: %v, server %v", e.Keyspace, e.Key, got, e.Endpoints)
+			t.Fatalf("RouterFromSession %s %q: %v, server %v", e.Keyspace, e.Key, got, e.Endpoints)
 		}
 		counts["ring_from_session_replicas"]++
+	}
+	nodes, err := rt.Nodes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dcOf := map[string]string{}
+	for _, n := range nodes {
+		dcOf[n.Name] = n.Datacenter
 	}
 
 	// every running node up in the session's view first
 	for end := time.Now().Add(90 * time.Second); ; {
-		ours.mu.Lock()
-		missing := []string{}
-		for _, n := range cr.Ring.NodeNames() {
-			if h := ours.byName[n]; !down[n] && (h == nil || !h.IsUp()) {
-				missing = append(missing, n)
+		up := map[string]bool{}
+		for _, h := range ours.core.Hosts() {
+			if h.IsUp() {
+				up[h.ConnectAddress().String()] = true
 			}
 		}
-		ours.mu.Unlock()
+		missing := []string{}
+		for _, n := range nodes {
+			if !down[n.Name] && !up[n.Name] {
+				missing = append(missing, n.Name)
+			}
+		}
 		if len(missing) == 0 {
 			break
 		}
@@ -109,16 +123,42 @@ func TestLive(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 
-	// coordinators
-	dcOf := map[string]string{}
-	for _, n := range cr.Ring.NodeNames() {
-		i, _ := cr.Ring.FindNode(n)
-		info, _ := cr.Ring.Node(i)
-		dcOf[n] = info.Datacenter
-	}
-	for ks := range cr.Replication {
+	// the policy's own router: the server's replica lists too
+	kss, _ := rt.Keyspaces()
+	for _, ks := range kss {
 		ours.LoadKeyspace(ks)
 	}
+	// on Cassandra 6 the history is read in the background: wait for it (deadline 60 s)
+	mismatch := func() string {
+		if _, current := ours.HistoryApplied(); !current {
+			return "the history is being read"
+		}
+		for _, e := range exp {
+			var got []string
+			for _, h := range ours.Replicas(e.Keyspace, []byte(e.Key)) {
+				got = append(got, h.ConnectAddress().String())
+			}
+			if strings.Join(got, ",") != strings.Join(e.Endpoints, ",") {
+				return fmt.Sprintf("the policy's router %s %q: %v, server %v", e.Keyspace, e.Key, got, e.Endpoints)
+			}
+		}
+		return ""
+	}
+	for end := time.Now().Add(60 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		m := mismatch()
+		if m == "" {
+			break
+		}
+		if time.Now().After(end) {
+			t.Fatalf("%s (LastError %q)", m, ours.LastError())
+		}
+	}
+	counts["policy_router_replicas"] += len(exp)
+	if n, _ := ours.HistoryApplied(); n > 0 {
+		counts["policy_history_applied"] += int(n)
+	}
+
+	// coordinators
 	for _, e := range exp {
 		want := ""
 		for _, ep := range e.Endpoints {
@@ -140,6 +180,9 @@ func TestLive(t *testing.T) {
 			t.Fatalf("%s %q: served by %s, want %s (server replicas %v, down %v)", e.Keyspace, e.Key, host, want, e.Endpoints, down)
 		}
 		counts["coordinator_first_local_replica"]++
+	}
+	if e := ours.LastError(); e != "" {
+		t.Fatalf("LastError: %s", e)
 	}
 
 	// gocql's own token-aware policy on the same cluster: its plans

@@ -5,15 +5,18 @@ package tokenringgocql
 import (
 	"errors"
 	"math/rand"
+	"net"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/gocql/gocql"
 	tokenring "github.com/libtokenring/tokenring/bindings/go"
+	"github.com/libtokenring/tokenring/bindings/go/hostpolicy"
 )
 
 const murmur3 = "org.apache.cassandra.dht.Murmur3Partitioner"
@@ -219,9 +222,9 @@ func TestPolicyTopologyAndSchemaChanges(t *testing.T) {
 	joined := append(append([]testNode(nil), nodes...), extra)
 	dcOf[extra.addr] = "dc1"
 	eh := newHost(extra)
-	builds := p.RingBuilds.Load()
+	builds, _ := p.Builds()
 	p.AddHost(eh)
-	if p.RingBuilds.Load() != builds+1 {
+	if b, _ := p.Builds(); b != builds+1 {
 		t.Fatal("AddHost did not rebuild the ring")
 	}
 	pl := placementOf(t, libRing(t, joined), "dc1=2,dc2=1")
@@ -273,10 +276,8 @@ func TestPolicyTopologyAndSchemaChanges(t *testing.T) {
 	// a keyspace first seen in Pick is loaded in the background
 	s["late"] = ksMeta("late", nts, map[string]interface{}{"dc1": "2"})
 	planOf(p, query("late", []byte("k")))
-	p.mu.Lock() // waits for the loader
-	p.mu.Unlock()
 	for i := 0; i < 1000 && p.Replicas("late", []byte("k")) == nil; i++ {
-		p.LoadKeyspace("late")
+		time.Sleep(time.Millisecond) // the background load
 	}
 	if len(p.Replicas("late", []byte("k"))) != 2 {
 		t.Fatal("a keyspace first seen in Pick was not loaded")
@@ -287,7 +288,7 @@ func TestPolicyTopologyAndSchemaChanges(t *testing.T) {
 func TestPolicyBadInputKeepsState(t *testing.T) {
 	nodes := topo1()
 	s := testSchema()
-	p, hosts := newTestPolicy(t, nodes, s)
+	p, _ := newTestPolicy(t, nodes, s)
 	ks := keys(200, 5)
 	before := make([][]string, len(ks))
 	for i, k := range ks {
@@ -301,44 +302,43 @@ func TestPolicyBadInputKeepsState(t *testing.T) {
 			}
 		}
 	}
-	// a host without a rack (its peers row had none)
-	n := layout(8, 8, []string{"dc1"}, [][]string{{""}})[0]
-	n.addr = "10.0.1.50"
+	// a host without a datacenter: refused by the router's rules
+	n := layout(8, 8, []string{"dc1"}, [][]string{{"r1"}})[0]
+	n.addr, n.dc = "10.0.1.50", ""
 	p.AddHost(newHost(n))
-	if !strings.Contains(p.LastError(), "10.0.1.50 has no rack") {
-		t.Fatalf("LastError %q", p.LastError())
-	}
-	same("host without rack")
-	p.RemoveHost(newHost(n))
-	// a host without a datacenter
-	n.rack, n.dc = "r1", ""
-	p.AddHost(newHost(n))
-	if !strings.Contains(p.LastError(), "has no data_center") {
+	if !strings.Contains(p.LastError(), "10.0.1.50") {
 		t.Fatalf("LastError %q", p.LastError())
 	}
 	p.RemoveHost(newHost(n))
 	same("host without datacenter")
-	// a host without tokens yet: left out
+	// a host without tokens yet: outside the ring, no error
 	n.dc, n.tokens = "dc1", nil
 	p.AddHost(newHost(n))
-	if !strings.Contains(p.LastError(), "has no tokens yet") {
-		t.Fatalf("LastError %q", p.LastError())
-	}
 	same("host without tokens")
+	p.RemoveHost(newHost(n))
+	// EverywhereStrategy: skipped by the router (the fallback), no error
+	s["ks_e"] = ksMeta("ks_e", "EverywhereStrategy", nil)
+	last := p.LastError()
+	p.KeyspaceChanged(gocql.KeyspaceUpdateEvent{Keyspace: "ks_e", Change: "CREATED"})
+	if got := planOf(p, query("ks_e", ks[0])); !localFirst(got, nodes) || p.LastError() != last {
+		t.Fatalf("EverywhereStrategy: %v, %q", got, p.LastError())
+	}
 	// an unknown replication class: that keyspace falls back, the others stay
 	s["ks_all"] = ksMeta("ks_all", "com.example.OddStrategy", map[string]interface{}{"x": "1"})
 	p.KeyspaceChanged(gocql.KeyspaceUpdateEvent{Keyspace: "ks_all", Change: "UPDATED"})
 	if !strings.Contains(p.LastError(), `"ks_all"`) || !strings.Contains(p.LastError(), "OddStrategy") {
 		t.Fatalf("LastError %q", p.LastError())
 	}
-	if got := planOf(p, query("ks_all", ks[0])); len(got) != 6 { // 5 + the tokenless one
+	if got := planOf(p, query("ks_all", ks[0])); !localFirst(got, nodes) || p.Replicas("ks_all", ks[0]) != nil {
 		t.Fatalf("unknown class: %v", got)
 	}
 	same("unknown class")
-	_ = hosts
 }
 
-func TestRingFromRows(t *testing.T) {
+// RouterFromRows reads rows as gocql's MapScan gives them (addresses as net.IP, the
+// host ID as a UUID), under the router's rules; ReplicationMap is a KeyspaceMetadata's
+// replication as system_schema.keyspaces holds it.
+func TestRouterFromGocqlRows(t *testing.T) {
 	nodes := topo1()
 	toks := func(n testNode) []string {
 		var out []string
@@ -347,103 +347,60 @@ func TestRingFromRows(t *testing.T) {
 		}
 		return out
 	}
-	local := Row{"rpc_address": nodes[0].addr, "data_center": nodes[0].dc, "rack": nodes[0].rack, "tokens": toks(nodes[0]), "partitioner": murmur3}
+	uuid, _ := gocql.ParseUUID("6c2f1a55-0000-4000-8000-000000000001")
+	local := Row{"rpc_address": net.ParseIP(nodes[0].addr), "data_center": nodes[0].dc, "rack": nodes[0].rack, "tokens": toks(nodes[0]), "partitioner": murmur3, "host_id": uuid}
 	var peers []Row
 	for _, n := range nodes[1:] {
-		peers = append(peers, Row{"peer": n.addr, "native_address": n.addr, "data_center": n.dc, "rack": n.rack, "tokens": toks(n)})
+		peers = append(peers, Row{"peer": net.ParseIP(n.addr), "native_address": net.ParseIP(n.addr), "data_center": n.dc, "rack": n.rack, "tokens": toks(n)})
 	}
-	kss := []Row{
-		{"keyspace_name": "ks", "replication": map[string]string{"class": nts, "dc1": "2", "dc2": "1"}},
-		{"keyspace_name": "system", "replication": map[string]string{"class": "org.apache.cassandra.locator.LocalStrategy"}},
-	}
-	cr, err := RingFromRows(local, peers, kss, RowOptions{})
+	kss := []Row{{"keyspace_name": "ks", "replication": ReplicationMap(testSchema()["ks"])}}
+	r, err := RouterFromRows(local, peers, kss, RowOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cr.Close()
-	if len(cr.Replication) != 1 {
-		t.Fatalf("keyspaces %v", cr.Replication)
+	defer r.Close()
+	rn, _ := r.Nodes()
+	if rn[0].Name != nodes[0].addr || rn[0].HostID != uuid.String() {
+		t.Fatalf("node 0: %+v", rn[0])
 	}
 	pl := placementOf(t, libRing(t, nodes), "dc1=2,dc2=1")
 	for _, k := range keys(300, 6) {
-		got, err := cr.Replicas("ks", k)
+		got, err := hostpolicy.ReplicaNames(r, "ks", k)
 		if err != nil {
 			t.Fatal(err)
 		}
-		r, _ := pl.ReplicasForKey(k)
+		rs, _ := pl.ReplicasForKey(k)
 		var want []string
-		for _, n := range r.Nodes {
+		for _, n := range rs.Nodes {
 			want = append(want, pl.NodeName(int(n)))
 		}
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%x: %v want %v", k, got, want)
 		}
 	}
-	if _, err := cr.Replicas("nope", nil); !errors.Is(err, tokenring.ErrNotFound) {
-		t.Fatalf("unknown keyspace: %v", err)
+	if m := ReplicationMap(ksMeta("x", nts, map[string]interface{}{"dc1": 3})); !reflect.DeepEqual(m, map[string]string{"class": nts, "dc1": "3"}) {
+		t.Fatalf("ReplicationMap %v", m)
 	}
-	bad := func(want string, mod func(l Row, p []Row, k []Row) []Row, opt RowOptions) {
-		t.Helper()
-		l := Row{}
-		for k, v := range local {
-			l[k] = v
-		}
-		ps := make([]Row, len(peers))
-		for i, p := range peers {
-			ps[i] = Row{}
-			for k, v := range p {
-				ps[i][k] = v
-			}
-		}
-		k := mod(l, ps, append([]Row(nil), kss...))
-		_, err := RingFromRows(l, ps, k, opt)
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Fatalf("want error %q, got %v", want, err)
-		}
+}
+
+func TestPolicyClose(t *testing.T) {
+	nodes := topo1()
+	p, hosts := newTestPolicy(t, nodes, testSchema())
+	r := p.Router()
+	p.Close()
+	p.Close()
+	if p.Router() != nil {
+		t.Fatal("a router after Close")
 	}
-	bad("has no data_center", func(l Row, p []Row, k []Row) []Row { p[1]["data_center"] = ""; return k }, RowOptions{})
-	bad("has no tokens yet", func(l Row, p []Row, k []Row) []Row { p[2]["tokens"] = nil; return k }, RowOptions{})
-	bad("EverywhereStrategy", func(l Row, p []Row, k []Row) []Row {
-		return append(k, Row{"keyspace_name": "e", "replication": map[string]string{"class": "EverywhereStrategy"}})
-	}, RowOptions{})
-	bad("RandomPartitioner", func(l Row, p []Row, k []Row) []Row {
-		l["partitioner"] = "org.apache.cassandra.dht.RandomPartitioner"
-		return k
-	}, RowOptions{})
-	bad("not a signed 64-bit", func(l Row, p []Row, k []Row) []Row { l["tokens"] = []string{"x"}; return k }, RowOptions{})
-	p2 := append([]Row(nil), peers...)
-	p2[2] = Row{"peer": "10.9.9.9", "native_address": "10.9.9.9", "data_center": "dc1", "rack": "r1"}
-	cr2, err := RingFromRows(local, p2, append(kss, Row{"keyspace_name": "e", "replication": map[string]string{"class": "EverywhereStrategy"}}), RowOptions{SkipTokenless: true, SkipUnsupported: true})
-	if err != nil {
-		t.Fatal(err)
+	if _, err := r.Nodes(); !errors.Is(err, tokenring.ErrClosed) {
+		t.Fatalf("the router after Close: %v", err)
 	}
-	if cr2.Ring.NodeCount() != len(nodes)-1 || cr2.Replication["e"] != nil {
-		t.Fatalf("skips: %d nodes", cr2.Ring.NodeCount())
+	if got := planOf(p, query("ks", []byte("k"))); !localFirst(got, nodes) {
+		t.Fatalf("after Close: %v", got)
 	}
-	cr2.Close()
-	// a null rack is the server's DefaultRack, an empty one the rack ""
-	p3 := append([]Row(nil), peers...)
-	p3[0], p3[1] = Row{}, Row{}
-	for k, v := range peers[0] {
-		p3[0][k] = v
-	}
-	for k, v := range peers[1] {
-		p3[1][k] = v
-	}
-	p3[0]["rack"] = nil
-	p3[1]["rack"] = ""
-	cr3, err := RingFromRows(local, p3, kss, RowOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cr3.Close()
-	racks := map[string]string{}
-	for i := 0; i < cr3.Ring.NodeCount(); i++ {
-		ni, _ := cr3.Ring.Node(i)
-		racks[ni.Name] = ni.Rack
-	}
-	if racks[peers[0]["peer"].(string)] != tokenring.DefaultRack || racks[peers[1]["peer"].(string)] != "" {
-		t.Fatalf("racks %v", racks)
+	p.AddHost(hosts[nodes[0].addr])
+	if p.Router() != nil {
+		t.Fatal("an event after Close built a router")
 	}
 }
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package tokenringgocql
+package hostpolicy
 
 import (
 	"encoding/binary"
@@ -100,6 +100,17 @@ func keyToken(key []byte) int64 {
 // searchRange is the index of the range holding t: the first of the sorted tokens at or
 // after t, wrapping to 0 (tokens is never empty).
 func searchRange(tokens []int64, t int64) int {
+	if i := lowerBound(tokens, t); i < len(tokens) {
+		return i
+	}
+	return 0
+}
+
+// lowerBound is the index of the first of the sorted tokens at or after t, len(tokens)
+// when t is above the last: the tables' extra entry, the list of the tokens above the
+// last ring token (Cassandra 6.0 cuts the wrapping range at the minimum token, and a
+// history can order its two parts differently).
+func lowerBound(tokens []int64, t int64) int {
 	lo, hi := 0, len(tokens)
 	for lo < hi {
 		m := int(uint(lo+hi) >> 1)
@@ -108,9 +119,6 @@ func searchRange(tokens []int64, t int64) int {
 		} else {
 			hi = m
 		}
-	}
-	if lo == len(tokens) {
-		return 0
 	}
 	return lo
 }

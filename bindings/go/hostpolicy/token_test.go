@@ -1,11 +1,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
-package tokenringgocql
+package hostpolicy
 
 import (
 	"math"
 	"math/rand"
-	"reflect"
 	"testing"
 
 	tokenring "github.com/libtokenring/tokenring/bindings/go"
@@ -82,60 +81,4 @@ func TestSearchRangeIsTheLibrarys(t *testing.T) {
 			t.Fatalf("token %d: range %d, the library %d", x, got, want)
 		}
 	}
-}
-
-func buildRing(t *testing.T, nodes []testNode) *tokenring.Ring {
-	t.Helper()
-	topo, err := tokenring.NewTopology()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer topo.Close()
-	for _, n := range nodes {
-		if err := topo.AddNode(n.addr, n.dc, n.rack, n.tokens); err != nil {
-			t.Fatal(err)
-		}
-	}
-	ring, err := topo.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ring
-}
-
-// Pick routes from its Go tables in both shapes (a uniform number of local replicas per
-// range: NetworkTopologyStrategy; a varying one: SimpleStrategy over two datacenters), and
-// gives the same plans as the path that asks the placement (a state without tables).
-func TestPickTablesMatchThePlacement(t *testing.T) {
-	nodes := topo1()
-	p, _ := newTestPolicy(t, nodes, testSchema())
-	st := p.state.Load()
-	if ks := st.keyspaces["ks_all"]; ks.tokens == nil || ks.rstart != nil || ks.stride != 3 {
-		t.Fatalf("ks_all: tables %v, rstart %v, stride %d (want uniform 3)", ks.tokens != nil, ks.rstart != nil, ks.stride)
-	}
-	if ks := st.keyspaces["ks_s"]; ks.tokens == nil || ks.rstart == nil {
-		t.Fatalf("ks_s: tables %v, rstart %v (want per-range starts)", ks.tokens != nil, ks.rstart != nil)
-	}
-	var withTables = map[string][][]string{}
-	for _, name := range []string{"ks", "ks_all", "ks_s"} {
-		for _, k := range keys(300, 12) {
-			withTables[name] = append(withTables[name], planOf(p, query(name, k)))
-		}
-	}
-	// the same state without Pick's tables
-	bare := &policyState{ring: st.ring, hosts: st.hosts, local: st.local, keyspaces: map[string]*ksState{}}
-	for name, ks := range st.keyspaces {
-		c := *ks
-		c.tokens, c.rstart, c.rnodes, c.stride = nil, nil, nil, 0
-		bare.keyspaces[name] = &c
-	}
-	p.state.Store(bare)
-	for name, plans := range withTables {
-		for i, k := range keys(300, 12) {
-			if got := planOf(p, query(name, k)); !reflect.DeepEqual(got, plans[i]) {
-				t.Fatalf("%s %x: from the placement %v, from the tables %v", name, k, got, plans[i])
-			}
-		}
-	}
-	p.state.Store(st)
 }
