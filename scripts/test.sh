@@ -39,10 +39,10 @@ meson compile -C build -j "$jobs"
 # The live stage: Cassandra's release jars (Maven, cached in ~/.m2 and
 # ~/.cache/tokenring-cassandra), a 4-node cluster on loopback for each release of
 # live/versions (5.0.x, 4.1.x, 4.0.x; TOKENRING_CASSANDRA_VERSION=X runs one), every answer
-# compared with the library's, the tool's and both bindings'. Stops every JVM it started,
+# compared with the library's, the tool's and the Python and Go bindings' (and the driver policies'). Stops every JVM it started,
 # also on failure.
 live_stage() {
-  step "live: real Cassandra clusters (${TOKENRING_CASSANDRA_VERSION:-${TOKENRING_CASSANDRA_VERSIONS:-$(cat live/versions)}}) against the library, the tool and both bindings"
+  step "live: real Cassandra clusters (${TOKENRING_CASSANDRA_VERSION:-${TOKENRING_CASSANDRA_VERSIONS:-$(cat live/versions)}}) against the library, the tool, the bindings and the driver policies"
   scripts/deps.sh live
   live/run.sh build
 }
