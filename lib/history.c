@@ -54,11 +54,6 @@ static int cmp_htok(const void *a, const void *b)
     return x->t < y->t ? -1 : x->t > y->t;
 }
 
-int tr_hist_nomem(tokenring_error *err)
-{
-    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replaying the history");
-}
-
 /* The ring of a token map (node names from h). */
 static int ring_of(tokenring_ring **out, const tokenring_history *h, const htok *toks,
                    size_t n, tokenring_error *err)

@@ -9,43 +9,6 @@
 
 #include "history_internal.h"
 
-static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
-{
-    for (size_t i = 0; i < L->n; i++)
-        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
-            return TOKENRING_OK;
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? 2 * L->cap : 16;
-        hlock *l = tr_realloc(L->l, cap * sizeof *l);
-        if (!l)
-            return tr_hist_nomem(err);
-        L->l = l;
-        L->cap = cap;
-    }
-    L->l[L->n++] = (hlock){ repl, r->left, r->right };
-    return TOKENRING_OK;
-}
-
-/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
-int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
-                         tokenring_error *err)
-{
-    int rc = TOKENRING_OK;
-    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
-        const hmap *x = side ? b : a, *y = side ? a : b;
-        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
-            const hrange *o = tr_hist_hmap_lookup(y, x->r[i].left, x->r[i].right);
-            bool differs = false;
-            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
-                differs = !o || !tr_hist_hrange_has(o, x->r[i].eps[k]);
-            if (differs)
-                rc = lock_add(L, repl, &x->r[i], err);
-        }
-    }
-    return rc;
-}
-
-
 /* ------------------------------------------------------------------ locks */
 
 /* The locks of one planned operation (a step line), on the history as it is. */

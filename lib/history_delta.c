@@ -5,13 +5,20 @@
  * PlacementDelta.apply does: every removal (by endpoint: withoutReplica), then every
  * addition appended (withReplica), the additions of one step in the iteration order of
  * the java.util.HashMaps 6.0 passes them through (RangesByEndpoint, Delta.merge),
- * emulated call by call. */
+ * emulated call by call; and two placements compared, the ranges a planned operation
+ * locks (history_concurrent.c). The replay's lowest layer: it calls nothing of history.c. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "history_internal.h"
 
 /* ------------------------------------------------------------------ maps */
+
+int tr_hist_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replaying the history");
+}
+
 
 void tr_hist_hmap_free(hmap *m)
 {
@@ -355,5 +362,43 @@ int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old, co
     tr_hist_hmap_free(&fresh);
     tr_free(add);
     tr_free(seq);
+    return rc;
+}
+
+/* ------------------------------------------------ two maps compared (locks) */
+
+static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
+{
+    for (size_t i = 0; i < L->n; i++)
+        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
+            return TOKENRING_OK;
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 16;
+        hlock *l = tr_realloc(L->l, cap * sizeof *l);
+        if (!l)
+            return tr_hist_nomem(err);
+        L->l = l;
+        L->cap = cap;
+    }
+    L->l[L->n++] = (hlock){ repl, r->left, r->right };
+    return TOKENRING_OK;
+}
+
+/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
+int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
+                         tokenring_error *err)
+{
+    int rc = TOKENRING_OK;
+    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
+        const hmap *x = side ? b : a, *y = side ? a : b;
+        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
+            const hrange *o = tr_hist_hmap_lookup(y, x->r[i].left, x->r[i].right);
+            bool differs = false;
+            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
+                differs = !o || !tr_hist_hrange_has(o, x->r[i].eps[k]);
+            if (differs)
+                rc = lock_add(L, repl, &x->r[i], err);
+        }
+    }
     return rc;
 }

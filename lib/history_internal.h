@@ -83,9 +83,10 @@ typedef struct {
     size_t n;
 } field;
 
+/* lib/history_delta.c, the lowest layer of the replay (it calls nothing of history.c or
+ * history_concurrent.c): the kept placements, 6.0's way of applying a delta to them, and
+ * two of them compared (the locks of a planned operation) */
 TR_HIDDEN int tr_hist_nomem(tokenring_error *err);
-
-/* lib/history_delta.c: the kept placements and 6.0's way of applying a delta to them */
 TR_HIDDEN void tr_hist_hmap_free(hmap *m);
 /* The range (left, right] of m, or NULL. */
 TR_HIDDEN const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right);
@@ -106,7 +107,7 @@ TR_HIDDEN char *tr_hist_repl_key(const tokenring_replication *r);
  * the step is planned and its locks collected, nothing applied. */
 TR_HIDDEN int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
                                tokenring_error *err);
-/* Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
+/* lib/history_delta.c. Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
  * other, added to L under replication index repl. */
 TR_HIDDEN int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
                                     tokenring_error *err);

@@ -21039,9 +21039,10 @@ typedef struct {
     size_t n;
 } field;
 
+/* lib/history_delta.c, the lowest layer of the replay (it calls nothing of history.c or
+ * history_concurrent.c): the kept placements, 6.0's way of applying a delta to them, and
+ * two of them compared (the locks of a planned operation) */
 TR_HIDDEN int tr_hist_nomem(tokenring_error *err);
-
-/* lib/history_delta.c: the kept placements and 6.0's way of applying a delta to them */
 TR_HIDDEN void tr_hist_hmap_free(hmap *m);
 /* The range (left, right] of m, or NULL. */
 TR_HIDDEN const hrange *tr_hist_hmap_lookup(const hmap *m, int64_t left, int64_t right);
@@ -21062,7 +21063,7 @@ TR_HIDDEN char *tr_hist_repl_key(const tokenring_replication *r);
  * the step is planned and its locks collected, nothing applied. */
 TR_HIDDEN int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
                                tokenring_error *err);
-/* Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
+/* lib/history_delta.c. Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
  * other, added to L under replication index repl. */
 TR_HIDDEN int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
                                     tokenring_error *err);
@@ -21094,11 +21095,6 @@ static int cmp_htok(const void *a, const void *b)
 {
     const htok *x = a, *y = b;
     return x->t < y->t ? -1 : x->t > y->t;
-}
-
-int tr_hist_nomem(tokenring_error *err)
-{
-    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replaying the history");
 }
 
 /* The ring of a token map (node names from h). */
@@ -22115,7 +22111,6 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
 #undef work_done
 
 /* ======== lib/history_concurrent.c ======== */
-#define lock_add history_concurrent_lock_add
 #define locks_meet history_concurrent_locks_meet
 #define plan_locks history_concurrent_plan_locks
 #line 1 "lib/history_concurrent.c"
@@ -22129,43 +22124,6 @@ TOKENRING_API int tokenring_history_placement(tokenring_placement **out,
 #include <string.h>
 
 #line 11 "lib/history_concurrent.c"
-
-static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
-{
-    for (size_t i = 0; i < L->n; i++)
-        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
-            return TOKENRING_OK;
-    if (L->n == L->cap) {
-        size_t cap = L->cap ? 2 * L->cap : 16;
-        hlock *l = tr_realloc(L->l, cap * sizeof *l);
-        if (!l)
-            return tr_hist_nomem(err);
-        L->l = l;
-        L->cap = cap;
-    }
-    L->l[L->n++] = (hlock){ repl, r->left, r->right };
-    return TOKENRING_OK;
-}
-
-/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
-int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
-                         tokenring_error *err)
-{
-    int rc = TOKENRING_OK;
-    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
-        const hmap *x = side ? b : a, *y = side ? a : b;
-        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
-            const hrange *o = tr_hist_hmap_lookup(y, x->r[i].left, x->r[i].right);
-            bool differs = false;
-            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
-                differs = !o || !tr_hist_hrange_has(o, x->r[i].eps[k]);
-            if (differs)
-                rc = lock_add(L, repl, &x->r[i], err);
-        }
-    }
-    return rc;
-}
-
 
 /* ------------------------------------------------------------------ locks */
 
@@ -22313,7 +22271,6 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
     tr_free(ops);
     return rc;
 }
-#undef lock_add
 #undef locks_meet
 #undef plan_locks
 
@@ -22329,6 +22286,7 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
 #define jmap_keys history_delta_jmap_keys
 #define jmap_refill history_delta_jmap_refill
 #define jmap_resize history_delta_jmap_resize
+#define lock_add history_delta_lock_add
 #line 1 "lib/history_delta.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* How Cassandra 6.0 applies a placement delta (doc/cassandra-6.md), for the history replay
@@ -22337,13 +22295,20 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
  * PlacementDelta.apply does: every removal (by endpoint: withoutReplica), then every
  * addition appended (withReplica), the additions of one step in the iteration order of
  * the java.util.HashMaps 6.0 passes them through (RangesByEndpoint, Delta.merge),
- * emulated call by call. */
+ * emulated call by call; and two placements compared, the ranges a planned operation
+ * locks (history_concurrent.c). The replay's lowest layer: it calls nothing of history.c. */
 #include <stdlib.h>
 #include <string.h>
 
-#line 13 "lib/history_delta.c"
+#line 14 "lib/history_delta.c"
 
 /* ------------------------------------------------------------------ maps */
+
+int tr_hist_nomem(tokenring_error *err)
+{
+    return tr_fail(err, TOKENRING_E_NOMEM, "out of memory replaying the history");
+}
+
 
 void tr_hist_hmap_free(hmap *m)
 {
@@ -22689,6 +22654,44 @@ int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old, co
     tr_free(seq);
     return rc;
 }
+
+/* ------------------------------------------------ two maps compared (locks) */
+
+static int lock_add(struct hlocks *L, size_t repl, const hrange *r, tokenring_error *err)
+{
+    for (size_t i = 0; i < L->n; i++)
+        if (L->l[i].repl == repl && L->l[i].left == r->left && L->l[i].right == r->right)
+            return TOKENRING_OK;
+    if (L->n == L->cap) {
+        size_t cap = L->cap ? 2 * L->cap : 16;
+        hlock *l = tr_realloc(L->l, cap * sizeof *l);
+        if (!l)
+            return tr_hist_nomem(err);
+        L->l = l;
+        L->cap = cap;
+    }
+    L->l[L->n++] = (hlock){ repl, r->left, r->right };
+    return TOKENRING_OK;
+}
+
+/* Ranges of the replicas (endpoint and range) in one map and not in the other. */
+int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
+                         tokenring_error *err)
+{
+    int rc = TOKENRING_OK;
+    for (int side = 0; side < 2 && rc == TOKENRING_OK; side++) {
+        const hmap *x = side ? b : a, *y = side ? a : b;
+        for (size_t i = 0; i < x->n && rc == TOKENRING_OK; i++) {
+            const hrange *o = tr_hist_hmap_lookup(y, x->r[i].left, x->r[i].right);
+            bool differs = false;
+            for (uint32_t k = 0; k < x->r[i].n && !differs; k++)
+                differs = !o || !tr_hist_hrange_has(o, x->r[i].eps[k]);
+            if (differs)
+                rc = lock_add(L, repl, &x->r[i], err);
+        }
+    }
+    return rc;
+}
 #undef bucket
 #undef hmap_find
 #undef hrange_has_node
@@ -22700,6 +22703,7 @@ int tr_hist_apply_delta(const tokenring_history *h, hmap *P, const hmap *old, co
 #undef jmap_keys
 #undef jmap_refill
 #undef jmap_resize
+#undef lock_add
 
 /* ======== lib/history_metadata.c ======== */
 #define act history_metadata_act
