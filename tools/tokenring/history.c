@@ -110,11 +110,11 @@ void load_history(tr_ctx *ctx)
     free(text);
 }
 
-tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_replication *r)
+tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_ring *ring,
+                                       const tokenring_replication *r)
 {
     if (!history)
         return NULL;
-    const tokenring_ring *ring = need_ring(ctx);
     const tokenring_ring *hring = tokenring_history_ring(history);
     size_t n = 0, hn = 0;
     const int64_t *toks = tokenring_ring_tokens(ring, &n);

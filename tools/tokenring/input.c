@@ -2,43 +2,11 @@
 /* Input loading: the cluster from files (any format the library parses), the demo ring
  * or --keyspace definitions; the ring and placements built from it on demand; lookups the
  * commands share. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tool.h"
-
-char *read_all(const char *path, size_t *len)
-{
-    FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    if (!f)
-        die(EXIT_INPUT, "%s: %s", path, strerror(errno));
-    size_t cap = 65536, n = 0;
-    char *buf = malloc(cap);
-    if (!buf)
-        die(EXIT_INTERNAL, "out of memory");
-    for (;;) {
-        if (n == cap) {
-            cap *= 2;
-            char *q = realloc(buf, cap);
-            if (!q)
-                die(EXIT_INTERNAL, "out of memory");
-            buf = q;
-        }
-        size_t k = fread(buf + n, 1, cap - n, f);
-        n += k;
-        if (k == 0) {
-            if (ferror(f))
-                die(EXIT_INPUT, "%s: read error", path);
-            break;
-        }
-    }
-    if (f != stdin)
-        fclose(f);
-    *len = n;
-    return buf;
-}
 
 /* Which input first named which nodes (for messages about a node's tokens). */
 static struct origin {
@@ -410,7 +378,7 @@ static tokenring_placement *placement_for(tr_ctx *ctx, const tokenring_replicati
                                           bool empty_ok)
 {
     const tokenring_ring *ring = need_ring(ctx);
-    tokenring_placement *p = history_placement(ctx, r);
+    tokenring_placement *p = history_placement(ctx, ring, r);
     if (p)
         return p;
     tokenring_error err;

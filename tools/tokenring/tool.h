@@ -12,9 +12,11 @@
  *               and keyspaces (the history built by the library from those rows)
  *   concurrent.c  concurrent: which planned operations Cassandra 6.0 lets run at once
  *   keys.c      keys and token lists from the command line or stdin
- *   schema.c    tables' partition keys from a pasted schema (--schema): the tables,
- *               cqlsh system_schema.columns
+ *   files.c     a file or stdin read whole
+ *   schema.c    tables' partition keys from a pasted schema (--schema): cqlsh
+ *               system_schema.columns, and which reader reads a paste
  *   schema_cql.c  the same from CQL (DESCRIBE output, CREATE statements)
+ *   schema_store.c  the tables both readers add to and getendpoints looks up
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
  *   queries.c   token, getendpoints, ring, describering, status, demo
  *   partitioners.c  --partitioner random|byteordered: token, and getendpoints,
@@ -232,6 +234,7 @@ void tool_limits(tr_ctx *ctx, tokenring_limits *lim, const char *what);
     "keyspace demo), not a cluster of yours; give one with --topology, --nodetool-ring, " \
     "--cqlsh or --input FILE"
 
+/* files.c: a file, or stdin for "-", read whole (dies naming it on error) */
 char *read_all(const char *path, size_t *len);
 void load_cluster(tr_ctx *ctx);
 /* history.c: --history FILE replayed (with no other input, the history is the input) */
@@ -242,8 +245,10 @@ void load_history(tr_ctx *ctx);
 bool history_is_metadata_dump(const char *text, size_t len);
 tokenring_history *history_from_dump(tr_ctx *ctx, const char *path, const char *text,
                                      size_t len, strbuf *keyspaces);
-/* The history's placement of r laid over the tool's ring; NULL without --history. */
-tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_replication *r);
+/* The history's placement of r laid over the tool's ring (RING, which must have the
+ * history's tokens); NULL without --history. */
+tokenring_placement *history_placement(tr_ctx *ctx, const tokenring_ring *ring,
+                                       const tokenring_replication *r);
 /* says once on stderr which rule ordered P's replica lists (commands that show an order) */
 void order_note(tr_ctx *ctx, const tokenring_placement *p);
 /* the --history replayed (NULL without --history) */
@@ -273,8 +278,9 @@ const char **cluster_dcs(tr_ctx *ctx, size_t *count);
 const char *only_dc(tr_ctx *ctx);
 void check_args(tr_ctx *ctx, size_t min, size_t max, const char *usage);
 
-/* schema.c: a pasted schema (cqlsh system_schema.columns, or CQL: DESCRIBE output,
- * CREATE KEYSPACE / TABLE / MATERIALIZED VIEW) read into ctx->tables and, for CREATE
+/* schema.c (schema_read) and schema_store.c (schema_table, schema_free): a pasted
+ * schema (cqlsh system_schema.columns, or CQL: DESCRIBE output, CREATE KEYSPACE /
+ * TABLE / MATERIALIZED VIEW) read into ctx->tables and, for CREATE
  * KEYSPACE, the cluster's keyspaces. schema_read returns false for any other text (the
  * library's parsers read it). schema_table: KEYSPACE.TABLE, or NULL; then the names of
  * the keyspace's known tables are appended to KNOWN (if not NULL). */
@@ -282,10 +288,10 @@ bool schema_read(tr_ctx *ctx, const char *name, const char *text, size_t len);
 const struct schema_table *schema_table(tr_ctx *ctx, const char *keyspace, const char *table,
                                         strbuf *known);
 void schema_free(tr_ctx *ctx);
-/* Between schema.c and schema_cql.c: a table read (T moved in; one read twice must have
+/* For both readers: a table read (schema_store.c; T moved in; one read twice must have
  * the same key, else a refusal naming WHERE); does TEXT open with CREATE or USE (after
- * comments and cqlsh prompts); reading it; and malloc / strndup that die when out of
- * memory. */
+ * comments and cqlsh prompts) and reading it (schema_cql.c); malloc / strndup that die
+ * when out of memory (schema_store.c). */
 void schema_add_table(tr_ctx *ctx, struct schema_table *t, const char *where);
 bool schema_is_cql(const char *text, size_t len);
 void schema_read_cql(tr_ctx *ctx, const char *name, const char *text, size_t len);
