@@ -425,11 +425,11 @@ func TestCoreTableAboveTheLastToken(t *testing.T) {
 		}
 		got, ok := localNames(c, "ks_all", k)
 		if !ok || !reflect.DeepEqual(got, want) {
-			t.Fatalf("%x (token %d, last ring token %d): local %v, the router's %v", k, keyToken(k), toks[len(toks)-1], got, want)
+			t.Fatalf("%x (token %d, last ring token %d): local %v, the router's %v", k, tokenring.Token(k), toks[len(toks)-1], got, want)
 		}
-		if keyToken(k) > toks[len(toks)-1] {
+		if tokenring.Token(k) > toks[len(toks)-1] {
 			above++
-		} else if keyToken(k) <= toks[0] {
+		} else if tokenring.Token(k) <= toks[0] {
 			below++
 		}
 	}

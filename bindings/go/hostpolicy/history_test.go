@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	tokenring "github.com/libtokenring/tokenring/bindings/go"
 )
 
 // metadata6 reads tests/data/cassandra6/metadata (a 6.0 cluster's metadata log and
@@ -174,7 +176,7 @@ func TestCoreHistory(t *testing.T) {
 		above := 0
 		for i := 0; above < 60; i++ {
 			k := []byte(fmt.Sprintf("upper-%d", i))
-			if keyToken(k) <= toks[len(toks)-1] {
+			if tokenring.Token(k) <= toks[len(toks)-1] {
 				continue
 			}
 			above++

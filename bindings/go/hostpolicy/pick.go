@@ -55,7 +55,7 @@ func (c *Core[H]) Local(keyspace string, key []byte) (r Replicas[H], ok bool) {
 	if t := ks.t; t != nil {
 		// no call into C: the token and the range search in Go, then the range's local
 		// replicas from the placement's table (entry len(tokens): above the last token)
-		i := lowerBound(st.tokens, keyToken(key))
+		i := lowerBound(st.tokens, tokenring.Token(key))
 		if t.rstart == nil {
 			a := i * t.stride
 			return Replicas[H]{st.hosts, t.rnodes[a : a+t.stride : a+t.stride]}, true

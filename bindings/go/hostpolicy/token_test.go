@@ -10,7 +10,7 @@ import (
 	tokenring "github.com/libtokenring/tokenring/bindings/go"
 )
 
-// keyToken is the library's tokenring_token, key by key: every length 0..300 (random
+// tokenring.Token (what Pick hashes with) is the library's tokenring_token, key by key: every length 0..300 (random
 // bytes), every sign pattern of tails of 1..15 bytes, and keys of all-0x80 / all-0xff bytes.
 // The reference is the C library through the binding's batch call (tokenring_tokens):
 // the binding's scalar Token is this same port in Go since 1.2.
@@ -18,7 +18,7 @@ func TestKeyTokenIsTheLibrarys(t *testing.T) {
 	rnd := rand.New(rand.NewSource(3))
 	check := func(k []byte) {
 		t.Helper()
-		if got, want := keyToken(k), tokenring.Tokens(k)[0]; got != want {
+		if got, want := tokenring.Token(k), tokenring.Tokens(k)[0]; got != want {
 			t.Fatalf("key %x (%d bytes): %d, the library %d", k, len(k), got, want)
 		}
 	}

@@ -13389,27 +13389,38 @@ static uint64_t name_hash(const char *s, size_t n)
     return h ^ h >> 32; /* the table keeps the low bits: fold the high ones in */
 }
 
+/* Makes room in the name index for count nodes in all, rehashing into a larger table
+ * (nothing changes on failure). */
+static int hash_reserve(tokenring_cluster *cl, size_t count)
+{
+    if (count * 2 <= cl->hcap)
+        return TOKENRING_OK;
+    size_t ncap = cl->hcap ? cl->hcap : 64;
+    while (count * 2 > ncap)
+        ncap *= 2;
+    uint32_t *h = ncap <= UINT32_MAX ? tr_calloc(ncap, sizeof *h) : NULL;
+    if (!h)
+        return TOKENRING_E_NOMEM;
+    for (size_t i = 0; i < cl->hashed; i++) {
+        const char *nm = cl->nodes[i].name;
+        size_t k = (size_t)name_hash(nm, strlen(nm)) & (ncap - 1);
+        while (h[k])
+            k = (k + 1) & (ncap - 1);
+        h[k] = (uint32_t)i + 1;
+    }
+    tr_free(cl->hash);
+    cl->hash = h;
+    cl->hcap = ncap;
+    return TOKENRING_OK;
+}
+
 /* Adds node idx to the name index, growing it as needed. */
 static int hash_add(tokenring_cluster *cl, size_t idx)
 {
     if (cl->hashed != idx)
         return TOKENRING_OK; /* not a cluster built row by row: lookups scan */
-    if ((cl->hashed + 1) * 2 > cl->hcap) {
-        size_t ncap = cl->hcap ? cl->hcap * 2 : 64;
-        uint32_t *h = ncap <= UINT32_MAX ? tr_calloc(ncap, sizeof *h) : NULL;
-        if (!h)
-            return TOKENRING_E_NOMEM;
-        for (size_t i = 0; i < cl->hashed; i++) {
-            const char *nm = cl->nodes[i].name;
-            size_t k = (size_t)name_hash(nm, strlen(nm)) & (ncap - 1);
-            while (h[k])
-                k = (k + 1) & (ncap - 1);
-            h[k] = (uint32_t)i + 1;
-        }
-        tr_free(cl->hash);
-        cl->hash = h;
-        cl->hcap = ncap;
-    }
+    if (hash_reserve(cl, cl->hashed + 1) != TOKENRING_OK)
+        return TOKENRING_E_NOMEM;
     const char *nm = cl->nodes[idx].name;
     size_t k = (size_t)name_hash(nm, strlen(nm)) & (cl->hcap - 1);
     while (cl->hash[k])
@@ -14214,31 +14225,6 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
                               strlen(src->skipped[i].cls), 0, 0, NULL) != TOKENRING_OK)
             return TOKENRING_E_NOMEM;
     }
-    return TOKENRING_OK;
-}
-
-/* Makes room in the name index for count nodes in all, rehashing into a larger table
- * (nothing changes on failure). */
-static int hash_reserve(tokenring_cluster *cl, size_t count)
-{
-    if (count * 2 <= cl->hcap)
-        return TOKENRING_OK;
-    size_t ncap = cl->hcap ? cl->hcap : 64;
-    while (count * 2 > ncap)
-        ncap *= 2;
-    uint32_t *h = ncap <= UINT32_MAX ? tr_calloc(ncap, sizeof *h) : NULL;
-    if (!h)
-        return TOKENRING_E_NOMEM;
-    for (size_t i = 0; i < cl->hashed; i++) {
-        const char *nm = cl->nodes[i].name;
-        size_t k = (size_t)name_hash(nm, strlen(nm)) & (ncap - 1);
-        while (h[k])
-            k = (k + 1) & (ncap - 1);
-        h[k] = (uint32_t)i + 1;
-    }
-    tr_free(cl->hash);
-    cl->hash = h;
-    cl->hcap = ncap;
     return TOKENRING_OK;
 }
 
