@@ -11,7 +11,8 @@ naming it (and pass on the unbroken copy).
 - a lib/ file that includes the private header of a higher layer's folder;
 - a lib/ file that calls a function a higher layer's folder defines;
 - a parser file outside INSIDE's list that includes parse_formats.h;
-- a lib/ source outside the layer folders.
+- a lib/ source outside the layer folders;
+- a lib/ source the architecture page does not name with its folder.
 
 Usage: test-check-architecture.py SOURCE_ROOT
 """
@@ -108,6 +109,15 @@ def main():
             problems.append(f'file outside the folders: expected a failure, got exit {rc}:\n{out}')
         else:
             print('ok  file outside the folders')
+        path = os.path.join(root, 'lib', 'ring', 'unnamed.c')
+        with open(path, 'w', encoding='utf-8') as fh:
+            fh.write('/* unnamed */\n')
+        rc, out = run(root)
+        os.remove(path)
+        if rc == 0 or 'lib/ring/unnamed.c: not named in doc/architecture.md' not in out:
+            problems.append(f'unnamed file: expected a failure, got exit {rc}:\n{out}')
+        else:
+            print('ok  unnamed file')
     for p in problems:
         print('FAIL:', p)
     return 1 if problems else 0
