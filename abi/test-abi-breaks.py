@@ -100,17 +100,30 @@ class Tree:
         self.dirty = {p for p in self.dirty if os.path.relpath(p, self.src) in keep}
 
     def restrict_sources(self, sources):
-        """Builds only `sources` of lib/ (rewrites lib_sources in the copy's lib/meson.build)."""
-        rel = 'lib/meson.build'
-        text = self.read(rel)
-        listing = ',\n'.join("  '%s'" % s for s in sources)
-        new, n = re.subn(r'lib_sources\s*=\s*files\((.*?)\)', 'lib_sources = files(\n%s,\n)' % listing,
-                         text, count=1, flags=re.S)
-        if n != 1 or re.search(r'lib_sources\s*\+=', text):
+        """Builds only `sources` of lib/ (paths relative to lib/, base/alloc.c ...): rewrites
+        the `lib_sources += files(...)` of each folder's meson.build in the copy."""
+        wanted = {}
+        for s in sources:
+            folder, _, name = s.rpartition('/')
+            wanted.setdefault(folder, []).append(name)
+        builds = sorted(glob.glob(self.path('lib/*/meson.build')))
+        texts = {}
+        for b in builds:
+            rel = os.path.relpath(b, self.src)
+            folder = os.path.basename(os.path.dirname(b))
+            text = self.read(rel)
+            listing = ''.join("  '%s',\n" % s for s in sorted(wanted.pop(folder, [])))
+            new, n = re.subn(r'lib_sources\s*\+=\s*files\((.*?)\)',
+                             'lib_sources += files(\n%s)' % listing, text, count=1, flags=re.S)
+            if n != 1:
+                return False
+            texts[rel] = new
+        if wanted or not texts:  # a source outside the folders the copy knows
             return False
-        self.write(rel, new)
-        self.pristine[self.path(rel)] = new
-        self.dirty.discard(self.path(rel))
+        for rel, new in texts.items():
+            self.write(rel, new)
+            self.pristine[self.path(rel)] = new
+            self.dirty.discard(self.path(rel))
         return True
 
     def setup(self):
@@ -129,11 +142,17 @@ class Tree:
         return max(libs, key=os.path.getmtime)
 
 
-def object_symbols(objdir):
-    """{source basename: (defined, undefined)} from the objects of an existing build."""
+def object_symbols(objdir, src):
+    """{source path relative to lib/: (defined, undefined)} from the objects of an existing
+    build (Meson names the object of lib/FOLDER/X.c FOLDER_X.c.o)."""
+    by_object = {os.path.relpath(c, os.path.join(src, 'lib')).replace(os.sep, '_'):
+                 os.path.relpath(c, os.path.join(src, 'lib')).replace(os.sep, '/')
+                 for c in glob.glob(os.path.join(src, 'lib', '*', '*.c'))}
     table = {}
     for o in sorted(glob.glob(os.path.join(objdir, '*.c.o'))):
-        src = os.path.basename(o)[:-2]
+        obj = os.path.basename(o)[:-2]
+        if obj not in by_object:
+            return {}  # an object of a source this tree no longer has: a stale build
         res = run(['nm', o])
         if res.returncode != 0:
             return {}
@@ -144,7 +163,7 @@ def object_symbols(objdir):
                 undefined.add(parts[1])
             elif len(parts) == 3 and parts[1] in 'TDBRVWG':
                 defined.add(parts[2])
-        table[src] = (defined, undefined)
+        table[by_object[obj]] = (defined, undefined)
     return table
 
 
@@ -215,7 +234,7 @@ def patch_param_type(t, exported):
     order = sorted(decls, key=lambda n: (n != 'tokenring_token', n))
     for name in order:
         hdr, param = decls[name]
-        for c in sorted(glob.glob(t.path('lib/*.c'))):
+        for c in sorted(glob.glob(t.path('lib/*/*.c'))):
             rel = os.path.relpath(c, t.src)
             text = t.read(rel)
             defn = re.search(r'\b%s\s*\(([^)]*)\)\s*\{' % name, text)
@@ -226,7 +245,7 @@ def patch_param_type(t, exported):
     # No function with a size_t parameter is built yet: change a return type instead.
     t.sub('include/tokenring/common.h', r'TOKENRING_API uint32_t tokenring_version_number',
           'TOKENRING_API uint64_t tokenring_version_number')
-    t.sub('lib/version.c', r'\buint32_t(\s+tokenring_version_number)', r'uint64_t\1')
+    t.sub('lib/base/version.c', r'\buint32_t(\s+tokenring_version_number)', r'uint64_t\1')
     return 'tokenring_version_number(): return type uint32_t -> uint64_t (no size_t function built yet)'
 
 
@@ -287,8 +306,8 @@ def current_nodes(t):
 def add_function(t, node):
     t.sub('include/tokenring/common.h', r'(\n#ifdef __cplusplus\n\}\n#endif)',
           r'\n/** Test addition. @return 42 @since 9.9 */\nTOKENRING_API int %s(void);\n\1' % ADDED)
-    text = t.read('lib/version.c')
-    t.write('lib/version.c', text + '\nTOKENRING_API int %s(void)\n{\n    return 42;\n}\n' % ADDED)
+    text = t.read('lib/base/version.c')
+    t.write('lib/base/version.c', text + '\nTOKENRING_API int %s(void)\n{\n    return 42;\n}\n' % ADDED)
     nodes, _, _ = current_nodes(t)
     if node in nodes:
         t.sub('abi/libtokenring.map', r'(%s\s*\{\s*global:)' % re.escape(node), r'\1\n    %s;' % ADDED)
@@ -328,7 +347,7 @@ def main():
         table = {}
         if args.objdir:
             for d in glob.glob(os.path.join(args.objdir, 'lib', 'libtokenring-internal.a.p')):
-                table = object_symbols(d)
+                table = object_symbols(d, t.src)
         if table and all(os.path.exists(t.path('lib/' + s)) for s in table):
             subset, picked = choose_subset(t, table)
             if t.restrict_sources(subset):
@@ -431,7 +450,7 @@ def main():
         case('add-no-bump', False, add_no_bump)
 
         def add_no_log():
-            t.restore(keep=('include/tokenring/common.h', 'lib/version.c', 'abi/libtokenring.map'))
+            t.restore(keep=('include/tokenring/common.h', 'lib/base/version.c', 'abi/libtokenring.map'))
             bump_minor(t)
             return 'new node %s, version %s, CHANGELOG not updated' % (new_node, new_version)
         case('add-no-log', False, add_no_log)

@@ -857,7 +857,7 @@ static void bench_ring(const ring_spec *spec)
     st.idx = malloc(st.nblocks * SB * sizeof *st.idx);
     stree_fill(&st, sorted, ntok, 0, 0);
     /* the dependent floor's table: 2^bits entries with bits = floor(log2 ntok) - 1, as the
-     * library's index (lib/index.c), each the first token of its bucket */
+     * library's index (lib/ring/index.c), each the first token of its bucket */
     unsigned bbits = 1;
     while (bbits < 24 && ((size_t)1 << (bbits + 2)) <= ntok)
         bbits++;

@@ -7,7 +7,12 @@ naming it (and pass on the unbroken copy).
 - a public header that includes one that includes it back (an include cycle);
 - a public header over the line cap;
 - a public header that includes a system header other than the C standard ones;
-- a lib/ function over the line cap.
+- a lib/ function over the line cap;
+- a lib/ file that includes the private header of a higher layer's folder;
+- a lib/ file that calls a function a higher layer's folder defines;
+- a parser file outside INSIDE's list that includes parse_formats.h;
+- a lib/ source outside the layer folders;
+- a lib/ source the architecture page does not name with its folder.
 
 Usage: test-check-architecture.py SOURCE_ROOT
 """
@@ -72,12 +77,47 @@ def main():
         text = edit(path, guard.replace('types.h', 'common.h'),
                     guard.replace('types.h', 'common.h') + '#include <stdio.h>\n')
         expect('system header', path, text, 'includes <stdio.h>')
-        path = os.path.join(root, 'lib', 'balance.c')
+        path = os.path.join(root, 'lib', 'analysis', 'balance.c')
         with open(path, encoding='utf-8') as fh:
             text = fh.read()
         with open(path, 'a', encoding='utf-8') as fh:
             fh.write('\nstatic int long_one(void)\n{\n' + '    ;\n' * 200 + '    return 0;\n}\n')
         expect('long function', path, text, 'long_one is 204 lines')
+        path = os.path.join(root, 'lib', 'ring', 'ring.c')
+        text = edit(path, '#include "ring_internal.h"\n',
+                    '#include "ring_internal.h"\n#include "router_internal.h"\n')
+        expect('include upward', path, text,
+               'lib/ring/ring.c: includes "router_internal.h" of lib/router/')
+        path = os.path.join(root, 'lib', 'base', 'version.c')
+        with open(path, encoding='utf-8') as fh:
+            text = fh.read()
+        with open(path, 'a', encoding='utf-8') as fh:
+            fh.write('\nvoid tr_upward(void);\nvoid tr_upward(void)\n{\n'
+                     '    (void)tokenring_ring_build(NULL, NULL, NULL);\n}\n')
+        expect('call upward', path, text, 'lib/base/version.c: calls tokenring_ring_build()')
+        path = os.path.join(root, 'lib', 'parse', 'parse_lex.c')
+        text = edit(path, '#include "parse_internal.h"\n',
+                    '#include "parse_internal.h"\n#include "parse_formats.h"\n')
+        expect('parser bottom reaching a format', path, text,
+               'lib/parse/parse_lex.c: includes "parse_formats.h", which is for')
+        path = os.path.join(root, 'lib', 'stray.c')
+        with open(path, 'w', encoding='utf-8') as fh:
+            fh.write('/* stray */\n')
+        rc, out = run(root)
+        os.remove(path)
+        if rc == 0 or 'lib/stray.c: a file outside the layer folders' not in out:
+            problems.append(f'file outside the folders: expected a failure, got exit {rc}:\n{out}')
+        else:
+            print('ok  file outside the folders')
+        path = os.path.join(root, 'lib', 'ring', 'unnamed.c')
+        with open(path, 'w', encoding='utf-8') as fh:
+            fh.write('/* unnamed */\n')
+        rc, out = run(root)
+        os.remove(path)
+        if rc == 0 or 'lib/ring/unnamed.c: not named in doc/architecture.md' not in out:
+            problems.append(f'unnamed file: expected a failure, got exit {rc}:\n{out}')
+        else:
+            print('ok  unnamed file')
     for p in problems:
         print('FAIL:', p)
     return 1 if problems else 0

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* lib/alloc.c: tokenring_set_allocator() refuses, with TOKENRING_E_BUSY and no change, an
+/* lib/base/alloc.c: tokenring_set_allocator() refuses, with TOKENRING_E_BUSY and no change, an
  * allocator whose free function could not release the blocks alive; the count of live
  * blocks follows every way a block is made (malloc, calloc, realloc of NULL, strdup) and
  * freed, and returns to zero. Links the internal archive to reach tr_realloc directly. */

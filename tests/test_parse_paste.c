@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* What operators really paste (lib/parse_paste.c and the readers' variants): a shell or
+/* What operators really paste (lib/parse/parse_paste.c and the readers' variants): a shell or
  * cqlsh prompt line, the JVM's "Picked up ..." notices, cqlsh's version WARNING, a block
  * indented as a whole, `nodetool status` and `nodetool ring` in one text, cqlsh EXPAND ON
  * records, describering without ", " separators (DSE), the pre-1.2 ring with a DC column,

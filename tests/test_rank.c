@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The set-id rank of a placement (lib/ring_internal.h) on both of its popcount paths: the
- * processor's POPCNT, which a placement uses when tr_cpu_features() reports it (lib/cpu.c),
+/* The set-id rank of a placement (lib/ring/ring_internal.h) on both of its popcount paths: the
+ * processor's POPCNT, which a placement uses when tr_cpu_features() reports it (lib/base/cpu.c),
  * and the portable SWAR form that other processors run. The machine running the tests
  * takes one path on its own, so each placement here is read on both (the hw_popcnt flag
  * flipped; the POPCNT path only where the processor has it), and they must agree with each

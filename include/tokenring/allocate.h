@@ -2,8 +2,9 @@
 /**
  * @file allocate.h
  * @brief Choosing tokens for joining nodes: the replication-aware allocator
- *        (lib/allocator.c), Cassandra's own allocation reproduced bit for bit
- *        (lib/cassandra_alloc.c) and the default plan for one join (lib/allocate_join.c).
+ *        (lib/layout/allocator.c), Cassandra's own allocation reproduced bit for bit
+ *        (lib/layout/cassandra_alloc.c) and the default plan for one join
+ *        (lib/layout/allocate_join.c).
  *
  * tokenring_allocate_tokens() and tokenring_allocate_nodes() choose tokens for nodes
  * joining one datacenter so that effective (replicated) ownership under the real

@@ -16,10 +16,10 @@
  * tokenring_movement_compare_keys() and tokenring_availability_build()).
  *
  * This header gathers one header per concern, each implemented by its library file:
- * balance.h (lib/balance.c), movement.h with movement_result.h (lib/analysis.c),
- * availability.h (lib/availability.c) and migration.h (lib/migration.c); with ring.h,
- * which now declares tokenring_ring_tokens_kept(). A program may include any of them
- * alone.
+ * balance.h (lib/analysis/balance.c), movement.h with movement_result.h
+ * (lib/analysis/movement.c), availability.h (lib/analysis/availability.c) and migration.h
+ * (lib/layout/migration.c); with ring.h, which now declares tokenring_ring_tokens_kept().
+ * A program may include any of them alone.
  */
 #ifndef TOKENRING_ANALYSIS_H
 #define TOKENRING_ANALYSIS_H

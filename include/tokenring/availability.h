@@ -2,7 +2,7 @@
 /**
  * @file availability.h
  * @brief Which failures of nodes, racks or datacenters make data unavailable at a
- *        consistency level (lib/availability.c).
+ *        consistency level (lib/analysis/availability.c).
  *
  * Part of the analyses (analysis.h, which includes this file): they never modify their
  * inputs, and every width is exact (see analysis.h for what widths count on each

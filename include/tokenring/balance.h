@@ -2,7 +2,7 @@
 /**
  * @file balance.h
  * @brief Balance statistics of ownership over a ring, a datacenter or a rack
- *        (lib/balance.c).
+ *        (lib/analysis/balance.c).
  *
  * Part of the analyses (analysis.h, which includes this file): they never modify their
  * inputs, and every width is exact (see analysis.h for what widths count on each

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file history.h
- * @brief Cassandra 6.0's replica order, replayed from a cluster's history (lib/history.c).
+ * @brief Cassandra 6.0's replica order, replayed from a cluster's history
+ *        (lib/history/history.c).
  *
  * Cassandra 6.0 (Transactional Cluster Metadata) keeps one read placement per distinct
  * replication and changes it at every join, leave, move and replace by deltas (replicas

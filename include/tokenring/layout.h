@@ -2,7 +2,7 @@
 /**
  * @file layout.h
  * @brief Choosing tokens: seeded (reproducible random) layouts, evenly spaced layouts and
- *        the racks of new nodes (lib/layout.c); the allocators are in allocate.h.
+ *        the racks of new nodes (lib/layout/layout.c); the allocators are in allocate.h.
  *
  * @section layout_seeded Seeded layouts, bit for bit
  * The token of vnode @c v of the node called @c identity in layout @c seed, at collision

@@ -2,7 +2,7 @@
 /**
  * @file migration.h
  * @brief A plan for changing num_tokens of a live cluster node by node
- *        (lib/migration.c).
+ *        (lib/layout/migration.c).
  *
  * Part of the analyses (analysis.h, which includes this file): they never modify their
  * inputs, and every width is exact (see analysis.h for what widths count on each

@@ -2,7 +2,7 @@
 /**
  * @file movement.h
  * @brief What a join, decommission, replacement or move changes and streams, on every
- *        partitioner (lib/analysis.c).
+ *        partitioner (lib/analysis/movement.c).
  *
  * A topology change is simulated on a copy (tokenring_topology_clone()); the result is
  * read through movement_result.h, which this file includes.

@@ -2,7 +2,7 @@
 /**
  * @file movement_result.h
  * @brief Reading a movement result: its summary, nodes, changed ranges, streams and
- *        samples, and the bounds of its ranges on every partitioner (lib/analysis.c).
+ *        samples, and the bounds of its ranges on every partitioner (lib/analysis/movement.c).
  *
  * A ::tokenring_movement is made by the simulations of movement.h; it is immutable and
  * may be read from any number of threads at once.

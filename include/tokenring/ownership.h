@@ -2,7 +2,7 @@
 /**
  * @file ownership.h
  * @brief Ownership: the exact share of the token space each node owns, as a primary and
- *        as a replica, with what nodetool prints next to it (lib/ownership.c).
+ *        as a replica, with what nodetool prints next to it (lib/ring/ownership.c).
  */
 #ifndef TOKENRING_OWNERSHIP_H
 #define TOKENRING_OWNERSHIP_H

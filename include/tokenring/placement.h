@@ -2,7 +2,7 @@
 /**
  * @file placement.h
  * @brief Placements: the replica map of one ring under one replication, in Cassandra's
- *        replica order, and key and token routing through it (lib/placement.c).
+ *        replica order, and key and token routing through it (lib/ring/placement.c).
  *
  * A ::tokenring_placement never changes after it is built; any number of threads may
  * query it at once (see @ref ring_threads in ring.h for the publication pattern).

@@ -2,7 +2,7 @@
 /**
  * @file replication.h
  * @brief Replication descriptions: SimpleStrategy and NetworkTopologyStrategy with their
- *        per-datacenter factors, parsed from and written as CQL (lib/replication.c).
+ *        per-datacenter factors, parsed from and written as CQL (lib/ring/replication.c).
  *
  * A description is a small mutable value: build it, then hand it to
  * tokenring_placement_build() (placement.h), which copies it.

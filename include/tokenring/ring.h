@@ -2,7 +2,7 @@
 /**
  * @file ring.h
  * @brief Rings: immutable, reference-counted snapshots of a topology's tokens, with
- *        token, range and node lookups (lib/ring.c).
+ *        token, range and node lookups (lib/ring/ring.c).
  *
  * The ring part of the API is declared in one header per concern, each implemented by
  * the library file of the same name: topology.h (the mutable builder), ring.h (this

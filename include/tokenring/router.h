@@ -4,7 +4,7 @@
  * @brief Routers: the routing state a driver or a proxy needs (nodes, partitioner, every
  *        keyspace's placement) as one immutable snapshot, built from the rows a driver
  *        reads, changed by cluster events, and published to reader threads without locks
- *        (lib/router.c, lib/router_build.c, lib/router_event.c, lib/router_holder.c).
+ *        (lib/router/: router.c, router_build.c, router_event.c, router_holder.c).
  *
  * @section router_snapshot Snapshots
  * A ::tokenring_router is an immutable, reference-counted snapshot of:

@@ -2,7 +2,7 @@
 /**
  * @file topology.h
  * @brief Topologies: the mutable set of nodes (names, datacenters, racks, tokens, states)
- *        that rings are built from (lib/topology.c).
+ *        that rings are built from (lib/ring/topology.c).
  *
  * A ::tokenring_topology is an ordinary mutable object: use it from one thread at a time.
  * Every mutation checks its arguments first and leaves the topology unchanged when it

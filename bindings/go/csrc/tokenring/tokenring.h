@@ -934,7 +934,7 @@ typedef struct tokenring_u128 {
 /**
  * @file topology.h
  * @brief Topologies: the mutable set of nodes (names, datacenters, racks, tokens, states)
- *        that rings are built from (lib/topology.c).
+ *        that rings are built from (lib/ring/topology.c).
  *
  * A ::tokenring_topology is an ordinary mutable object: use it from one thread at a time.
  * Every mutation checks its arguments first and leaves the topology unchanged when it
@@ -1290,7 +1290,7 @@ TOKENRING_API int tokenring_topology_node_token_bytes(const uint8_t **out, size_
 /**
  * @file ring.h
  * @brief Rings: immutable, reference-counted snapshots of a topology's tokens, with
- *        token, range and node lookups (lib/ring.c).
+ *        token, range and node lookups (lib/ring/ring.c).
  *
  * The ring part of the API is declared in one header per concern, each implemented by
  * the library file of the same name: topology.h (the mutable builder), ring.h (this
@@ -1698,7 +1698,7 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 /**
  * @file replication.h
  * @brief Replication descriptions: SimpleStrategy and NetworkTopologyStrategy with their
- *        per-datacenter factors, parsed from and written as CQL (lib/replication.c).
+ *        per-datacenter factors, parsed from and written as CQL (lib/ring/replication.c).
  *
  * A description is a small mutable value: build it, then hand it to
  * tokenring_placement_build() (placement.h), which copies it.
@@ -1960,7 +1960,7 @@ TOKENRING_API const char *tokenring_replication_empty_dc(const tokenring_replica
 /**
  * @file placement.h
  * @brief Placements: the replica map of one ring under one replication, in Cassandra's
- *        replica order, and key and token routing through it (lib/placement.c).
+ *        replica order, and key and token routing through it (lib/ring/placement.c).
  *
  * A ::tokenring_placement never changes after it is built; any number of threads may
  * query it at once (see @ref ring_threads in ring.h for the publication pattern).
@@ -2272,7 +2272,7 @@ TOKENRING_API int tokenring_placement_order(const tokenring_placement *placement
 /**
  * @file ownership.h
  * @brief Ownership: the exact share of the token space each node owns, as a primary and
- *        as a replica, with what nodetool prints next to it (lib/ownership.c).
+ *        as a replica, with what nodetool prints next to it (lib/ring/ownership.c).
  */
 #ifndef TOKENRING_OWNERSHIP_H
 #define TOKENRING_OWNERSHIP_H
@@ -2791,7 +2791,7 @@ TOKENRING_API int tokenring_cluster_format(char *out, size_t cap, size_t *len_ou
 /**
  * @file layout.h
  * @brief Choosing tokens: seeded (reproducible random) layouts, evenly spaced layouts and
- *        the racks of new nodes (lib/layout.c); the allocators are in allocate.h.
+ *        the racks of new nodes (lib/layout/layout.c); the allocators are in allocate.h.
  *
  * @section layout_seeded Seeded layouts, bit for bit
  * The token of vnode @c v of the node called @c identity in layout @c seed, at collision
@@ -3120,8 +3120,9 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 /**
  * @file allocate.h
  * @brief Choosing tokens for joining nodes: the replication-aware allocator
- *        (lib/allocator.c), Cassandra's own allocation reproduced bit for bit
- *        (lib/cassandra_alloc.c) and the default plan for one join (lib/allocate_join.c).
+ *        (lib/layout/allocator.c), Cassandra's own allocation reproduced bit for bit
+ *        (lib/layout/cassandra_alloc.c) and the default plan for one join
+ *        (lib/layout/allocate_join.c).
  *
  * tokenring_allocate_tokens() and tokenring_allocate_nodes() choose tokens for nodes
  * joining one datacenter so that effective (replicated) ownership under the real
@@ -3696,10 +3697,10 @@ TOKENRING_API int tokenring_allocate_join_limited(
  * tokenring_movement_compare_keys() and tokenring_availability_build()).
  *
  * This header gathers one header per concern, each implemented by its library file:
- * balance.h (lib/balance.c), movement.h with movement_result.h (lib/analysis.c),
- * availability.h (lib/availability.c) and migration.h (lib/migration.c); with ring.h,
- * which now declares tokenring_ring_tokens_kept(). A program may include any of them
- * alone.
+ * balance.h (lib/analysis/balance.c), movement.h with movement_result.h
+ * (lib/analysis/movement.c), availability.h (lib/analysis/availability.c) and migration.h
+ * (lib/layout/migration.c); with ring.h, which now declares tokenring_ring_tokens_kept().
+ * A program may include any of them alone.
  */
 #ifndef TOKENRING_ANALYSIS_H
 #define TOKENRING_ANALYSIS_H
@@ -3709,7 +3710,7 @@ TOKENRING_API int tokenring_allocate_join_limited(
 /**
  * @file balance.h
  * @brief Balance statistics of ownership over a ring, a datacenter or a rack
- *        (lib/balance.c).
+ *        (lib/analysis/balance.c).
  *
  * Part of the analyses (analysis.h, which includes this file): they never modify their
  * inputs, and every width is exact (see analysis.h for what widths count on each
@@ -3794,7 +3795,7 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
 /**
  * @file movement.h
  * @brief What a join, decommission, replacement or move changes and streams, on every
- *        partitioner (lib/analysis.c).
+ *        partitioner (lib/analysis/movement.c).
  *
  * A topology change is simulated on a copy (tokenring_topology_clone()); the result is
  * read through movement_result.h, which this file includes.
@@ -3811,7 +3812,7 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
 /**
  * @file movement_result.h
  * @brief Reading a movement result: its summary, nodes, changed ranges, streams and
- *        samples, and the bounds of its ranges on every partitioner (lib/analysis.c).
+ *        samples, and the bounds of its ranges on every partitioner (lib/analysis/movement.c).
  *
  * A ::tokenring_movement is made by the simulations of movement.h; it is immutable and
  * may be read from any number of threads at once.
@@ -4473,7 +4474,7 @@ TOKENRING_API int tokenring_movement_replace_keys(tokenring_movement **out,
 /**
  * @file availability.h
  * @brief Which failures of nodes, racks or datacenters make data unavailable at a
- *        consistency level (lib/availability.c).
+ *        consistency level (lib/analysis/availability.c).
  *
  * Part of the analyses (analysis.h, which includes this file): they never modify their
  * inputs, and every width is exact (see analysis.h for what widths count on each
@@ -4856,7 +4857,7 @@ TOKENRING_API int tokenring_availability_summary_top(
 /**
  * @file migration.h
  * @brief A plan for changing num_tokens of a live cluster node by node
- *        (lib/migration.c).
+ *        (lib/layout/migration.c).
  *
  * Part of the analyses (analysis.h, which includes this file): they never modify their
  * inputs, and every width is exact (see analysis.h for what widths count on each
@@ -5062,7 +5063,8 @@ TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *mi
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
  * @file history.h
- * @brief Cassandra 6.0's replica order, replayed from a cluster's history (lib/history.c).
+ * @brief Cassandra 6.0's replica order, replayed from a cluster's history
+ *        (lib/history/history.c).
  *
  * Cassandra 6.0 (Transactional Cluster Metadata) keeps one read placement per distinct
  * replication and changes it at every join, leave, move and replace by deltas (replicas
@@ -5108,7 +5110,7 @@ TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *mi
  * @brief Routers: the routing state a driver or a proxy needs (nodes, partitioner, every
  *        keyspace's placement) as one immutable snapshot, built from the rows a driver
  *        reads, changed by cluster events, and published to reader threads without locks
- *        (lib/router.c, lib/router_build.c, lib/router_event.c, lib/router_holder.c).
+ *        (lib/router/: router.c, router_build.c, router_event.c, router_holder.c).
  *
  * @section router_snapshot Snapshots
  * A ::tokenring_router is an immutable, reference-counted snapshot of:
