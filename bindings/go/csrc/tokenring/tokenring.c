@@ -12658,6 +12658,206 @@ TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, s
 
 #line 11 "lib/ring_internal.h"
 #line 12 "lib/ring_internal.h"
+/* ---- lib/token.h ---- */
+#line 1 "lib/token.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One token of any partitioner, and one table of operations per partitioner: Cassandra's
+ * IPartitioner / Token.TokenFactory pair (lib/token.c). Never installed; every lib/ file
+ * may include it.
+ *
+ * A token (tr_tok) carries the 64-bit order-preserving key that the ring's index searches
+ * (a < b implies key(a) <= key(b); for Murmur3 the key is the token itself) and, for the
+ * partitioners whose tokens do not fit 64 bits, the full value: RandomPartitioner's
+ * 128-bit integer, ByteOrderedPartitioner's bytes (borrowed, never owned by the tr_tok).
+ *
+ * What stays outside the table, by design: the routing hot path (the ring search and the
+ * replicas of a Murmur3 key) keeps its int64 form, and the stored columns of a topology
+ * or ring keep their compact layout (int64 keys, 16-byte values, bytes with offsets);
+ * tr_tok_at() reads one of them as a tr_tok. */
+#ifndef TOKENRING_TOKEN_H
+#define TOKENRING_TOKEN_H
+
+#include <string.h>
+
+#line 21 "lib/token.h"
+
+/* ------------------------------------------------------------------ the token */
+
+typedef struct tr_tok {
+    int64_t key;             /* order-preserving 64-bit key; Murmur3: the token */
+    tokenring_token128 v128; /* RandomPartitioner: the value, -1 (all ones) the minimum */
+    const uint8_t *b;        /* ByteOrderedPartitioner: the bytes, borrowed (NULL if len 0) */
+    size_t len;              /* ByteOrderedPartitioner: bytes at b (else 0) */
+    int32_t p;               /* tokenring_partitioner */
+} tr_tok;
+
+/* The 64-bit key of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to 0
+ * and the buckets of the index spread over the whole range), saturated for 2^127, as a
+ * signed value (sign bit flipped) so that signed order is token order. Monotone:
+ * a < b implies key(a) <= key(b). */
+static inline int64_t tr_prefix128(tokenring_token128 t)
+{
+    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
+    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
+    uint64_t p;
+    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
+        p = 0;
+    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
+        p = UINT64_MAX;
+    else
+        p = hi << 1 | lo >> 63;
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* The 64-bit key of a byte token: its first 8 bytes big-endian, zero-padded, sign bit
+ * flipped. Monotone in tokenring_byte_token_compare order. */
+static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
+{
+    uint64_t p = 0;
+    for (size_t i = 0; i < 8; i++)
+        p = p << 8 | (i < len ? b[i] : 0);
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* RandomPartitioner order: -1 first, then numeric. */
+static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
+{
+    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
+    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
+    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
+    if (ahi != bhi)
+        return ahi < bhi ? -1 : 1;
+    return (alo > blo) - (alo < blo);
+}
+
+/* ByteOrderedPartitioner order: unsigned bytes, a proper prefix first. */
+static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t m = al < bl ? al : bl;
+    int c = m ? memcmp(a, b, m) : 0;
+    if (c)
+        return c;
+    return (al > bl) - (al < bl);
+}
+
+static inline tr_tok tr_tok_m3(int64_t t)
+{
+    tr_tok r = { t, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 };
+    return r;
+}
+
+static inline tr_tok tr_tok_128(tokenring_token128 v)
+{
+    tr_tok r = { tr_prefix128(v), v, NULL, 0, TOKENRING_PARTITIONER_RANDOM };
+    return r;
+}
+
+/* b borrowed (may be NULL when len is 0). */
+static inline tr_tok tr_tok_bytes(const uint8_t *b, size_t len)
+{
+    tr_tok r = { tr_prefix_bytes(b, len), { 0, 0 }, len ? b : NULL, len,
+                 TOKENRING_PARTITIONER_BYTE_ORDERED };
+    return r;
+}
+
+/* Token i of a stored column: the 128-bit values when t128 is set, else the bytes when
+ * off is set (token i is tb[off[i] .. off[i + 1])), else the Murmur3 tokens m3. */
+static inline tr_tok tr_tok_at(const int64_t *m3, const tokenring_token128 *t128,
+                               const uint8_t *tb, const uint32_t *off, size_t i)
+{
+    if (t128)
+        return tr_tok_128(t128[i]);
+    if (off)
+        return tr_tok_bytes(tb + off[i], off[i + 1] - off[i]);
+    return tr_tok_m3(m3[i]);
+}
+
+/* Order of two tokens of one partitioner: the keys, then the full values. */
+static inline int tr_tok_cmp(const tr_tok *a, const tr_tok *b)
+{
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->p == TOKENRING_PARTITIONER_RANDOM) /* the full value breaks a tie of keys */
+        return tr_cmp128(a->v128, b->v128);
+    if (a->p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return tr_cmp_bytes(a->b, a->len, b->b, b->len);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the partitioner */
+
+/* Room parse() needs in buf for a text of len characters, and midpoint() for tokens l, r. */
+#define TR_TOK_PARSE_ROOM(len) ((len) / 2 + 1)
+#define TR_TOK_MID_ROOM(l, r) (((l)->len > (r)->len ? (l)->len : (r)->len) + 1)
+
+typedef struct tr_partitioner_ops {
+    tokenring_partitioner id;
+    const char *name;       /* Cassandra's class name (tokenring_partitioner_name) */
+    const char *short_name; /* murmur3, random, byteordered */
+    const char *kind;       /* what its tokens are, for messages: "64-bit integers", ... */
+    /* size() counts in units of 2^-width_bits of the ring (the units of
+     * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
+     * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
+    unsigned width_bits;
+    size_t text_max;        /* longest text form, without the NUL */
+    tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
+    /* Token order (tr_tok_cmp): negative, 0 or positive. */
+    int (*compare)(const tr_tok *a, const tr_tok *b);
+    /* Cassandra's midpoint(l, r); l >= r is the wrapping range. ByteOrdered writes the
+     * bytes to buf (TR_TOK_MID_ROOM(l, r) bytes); the others ignore buf (may be NULL). */
+    tr_tok (*midpoint)(const tr_tok *l, const tr_tok *r, uint8_t *buf);
+    /* Exact width of the range (from, to] in units of 2^-width_bits of the ring:
+     * (to - from) modulo the ring, the whole ring (2^width_bits) when from == to. The
+     * RandomPartitioner minimum counts as 0 (as in Cassandra's midpoint). */
+    tr_u128 (*size)(const tr_tok *from, const tr_tok *to);
+    /* Reads Cassandra's text form (TokenFactory.fromString), all of text[0 .. len):
+     * TOKENRING_OK, TOKENRING_E_PARSE (err names the column) or TOKENRING_E_RANGE.
+     * ByteOrdered writes the bytes to buf (TR_TOK_PARSE_ROOM(len) bytes) and out->b
+     * points there; the others ignore buf (may be NULL). */
+    int (*parse)(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                 tokenring_error *err);
+    /* Writes the text form (TokenFactory.toString) and a NUL: TOKENRING_OK, or
+     * TOKENRING_E_BUFSIZE with *len_out the length needed (without the NUL). */
+    int (*format)(char *out, size_t cap, size_t *len_out, const tr_tok *t);
+    /* The token of a partition key (getToken): Murmur3 hash, MD5, or the key's bytes
+     * (borrowed: ByteOrdered's token points into key). key may be NULL when len is 0. */
+    tr_tok (*key_token)(const void *key, size_t len);
+    /* The 64-bit order-preserving key of a token (what tr_tok.key holds). */
+    int64_t (*key64)(const tr_tok *t);
+    /* The topology's hash-table key of a token (tr_tnode.keys): Murmur3's token itself;
+     * a mix of the full value otherwise (distinct tokens may share one). */
+    int64_t (*hash_key)(const tr_tok *t);
+    /* Whether t can be a node's token: TOKENRING_OK, or TOKENRING_E_RANGE with err
+     * naming token `index` of node `node` (RandomPartitioner: 0 .. 2^127, not -1;
+     * ByteOrdered: at most TOKENRING_BYTE_TOKEN_MAX bytes). */
+    int (*check_node_token)(const tr_tok *t, size_t index, const char *node,
+                            tokenring_error *err);
+} tr_partitioner_ops;
+
+/* The table of partitioner p, or NULL when p is not a tokenring_partitioner. */
+TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p);
+
+/* The table of a known-valid partitioner value (a topology's, a ring's). */
+TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p);
+
+/* Stores tokens toks[0 .. n) of partitioner p (ascending) as the columns a topology and a
+ * ring keep beside their 64-bit keys: RandomPartitioner's values in *t128,
+ * ByteOrderedPartitioner's bytes in *tb with n + 1 offsets in *off; the others stay NULL
+ * (Murmur3 has nothing beyond the key). The caller checks that the bytes fit 32-bit
+ * offsets. TOKENRING_OK or TOKENRING_E_NOMEM (nothing allocated then). */
+TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
+                           uint8_t **tb, uint32_t **off);
+
+/* qsort order of tr_tok values (tr_tok_cmp). */
+TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
+
+/* Formats t into buf for a message: the text form, a byte token cut after 32 bytes with
+ * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
+#define TR_TOK_MSG_MAX 80
+TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
+
+#endif
+#line 13 "lib/ring_internal.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
 static inline tokenring_u128 tr_u128_out(tr_u128 v)
@@ -12765,53 +12965,13 @@ struct tr_ring_full {
     uint32_t *tok_off;             /* token_count + 1 offsets into tok_bytes */
 };
 
-/* The 64-bit prefix of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to
- * 0 and the buckets of the index spread over the whole range), saturated for 2^127, as
- * a signed value (sign bit flipped) so that signed order is token order. Monotone:
- * a < b implies prefix(a) <= prefix(b). */
-static inline int64_t tr_prefix128(tokenring_token128 t)
+/* Ring token i as a tr_tok (lib/token.h). */
+static inline tr_tok tr_ring_tok(const struct tokenring_ring *ring, size_t i)
 {
-    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
-    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
-    uint64_t p;
-    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
-        p = 0;
-    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
-        p = UINT64_MAX;
-    else
-        p = hi << 1 | lo >> 63;
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* The 64-bit prefix of a byte token: its first 8 bytes big-endian, zero-padded, sign
- * bit flipped. Monotone in tokenring_byte_token_compare order. */
-static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t p = 0;
-    for (size_t i = 0; i < 8; i++)
-        p = p << 8 | (i < len ? b[i] : 0);
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* Full comparison of a RandomPartitioner token with ring token i. */
-static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
-{
-    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
-    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
-    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
-    if (ahi != bhi)
-        return ahi < bhi ? -1 : 1;
-    return (alo > blo) - (alo < blo);
-}
-
-/* tokenring_byte_token_compare's order (memcmp compares unsigned bytes). */
-static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t m = al < bl ? al : bl;
-    int c = m ? memcmp(a, b, m) : 0;
-    if (c)
-        return c;
-    return (al > bl) - (al < bl);
+    const struct tr_ring_full *f = ring->full;
+    if (!f)
+        return tr_tok_m3(ring->tokens[i]);
+    return tr_tok_at(ring->tokens, f->tokens128, f->tok_bytes, f->tok_off, i);
 }
 
 /* Order of ring a's token i against ring b's token j (rings of one partitioner): the
@@ -12838,14 +12998,10 @@ static inline int tr_ring_cmp_at(const struct tokenring_ring *a, size_t i,
 {
     if (a->tokens[i] != b->tokens[j])
         return a->tokens[i] < b->tokens[j] ? -1 : 1;
-    if (a->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return tr_cmp128(a->full->tokens128[i], b->full->tokens128[j]);
-    if (a->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED) {
-        const struct tr_ring_full *x = a->full, *y = b->full;
-        return tr_cmp_bytes(x->tok_bytes + x->tok_off[i], x->tok_off[i + 1] - x->tok_off[i],
-                            y->tok_bytes + y->tok_off[j], y->tok_off[j + 1] - y->tok_off[j]);
-    }
-    return 0;
+    if (!a->full) /* Murmur3: the key is the token */
+        return 0;
+    tr_tok x = tr_ring_tok(a, i), y = tr_ring_tok(b, j);
+    return tr_tok_cmp(&x, &y);
 }
 
 /* Owner node of ring token i. */
@@ -12881,33 +13037,14 @@ static inline tr_u128 tr_ring_width(const struct tokenring_ring *ring, size_t i)
     return (tr_u128)(uint64_t)(end - start);
 }
 
-/* Cassandra's width of range i of a RandomPartitioner ring, RandomPartitioner.
- * describeOwnership's (t_i - t_{i-1} + R) mod R with R = 2^127 (so 0 and 2^127 are one
- * point), or R for a single token. */
-static inline tr_u128 tr_ring_width128(const struct tokenring_ring *ring, size_t i)
-{
-    size_t n = ring->token_count;
-    const tr_u128 R = (tr_u128)1 << 127;
-    if (n == 1)
-        return R;
-    tokenring_token128 a = ring->full->tokens128[i], b = ring->full->tokens128[i == 0 ? n - 1 : i - 1];
-    tr_u128 end = ((tr_u128)a.hi << 64) | a.lo, start = ((tr_u128)b.hi << 64) | b.lo;
-    /* both in 0 .. R: end - start + R is in 0 .. 2R */
-    tr_u128 w = end + R - start;
-    while (w >= R)
-        w -= R;
-    return w;
-}
-
-/* Width of range i in its partitioner's units: Murmur3 over 2^64, RandomPartitioner over
- * 2^127 (tr_ring_width128), 0 for ByteOrderedPartitioner (no token arithmetic). */
+/* Exact width of range i in its partitioner's units (tr_partitioner_ops.size: Murmur3
+ * over 2^64, RandomPartitioner over 2^127 with Cassandra's describeOwnership rule,
+ * ByteOrderedPartitioner 0), the whole ring for a single token. */
 static inline tr_u128 tr_ring_width_any(const struct tokenring_ring *ring, size_t i)
 {
-    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return tr_ring_width128(ring, i);
-    if (ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return 0;
-    return tr_ring_width(ring, i);
+    size_t n = ring->token_count;
+    tr_tok from = tr_ring_tok(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_tok(ring, i);
+    return tr_ops(ring->partitioner)->size(&from, &to);
 }
 
 /* --------------------------------------------------------------- replication */
@@ -13236,7 +13373,7 @@ static float nodetool_fraction_any(const tokenring_ring *ring, size_t i)
     if (ring->token_count == 1)
         return 1.0f;
     if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return float_over_2_127(tr_ring_width128(ring, i));
+        return float_over_2_127(tr_ring_width_any(ring, i));
     return float_one_over(ring->token_count);
 }
 
@@ -25567,7 +25704,7 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
     memset(out, 0, sizeof *out);
     out->end = ring->full->tokens128[index];
     out->start = ring->full->tokens128[index == 0 ? n - 1 : index - 1];
-    out->width = tr_u128_out(tr_ring_width128(ring, index));
+    out->width = tr_u128_out(tr_ring_width_any(ring, index));
     out->index = (uint32_t)index;
     out->owner = tr_ring_owner(ring, index);
     return TOKENRING_OK;
@@ -27221,6 +27358,465 @@ TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader)
 #undef record_new
 #undef retire
 #undef slot_dropped
+
+/* ======== lib/token.c ======== */
+#define bop_check token_bop_check
+#define bop_format token_bop_format
+#define bop_hash token_bop_hash
+#define bop_key_token token_bop_key_token
+#define bop_midpoint token_bop_midpoint
+#define bop_parse token_bop_parse
+#define bop_size token_bop_size
+#define cmp_tok token_cmp_tok
+#define floor_half token_floor_half
+#define is_min128 token_is_min128
+#define key_of token_key_of
+#define m3_check token_m3_check
+#define m3_format token_m3_format
+#define m3_key_token token_m3_key_token
+#define m3_midpoint token_m3_midpoint
+#define m3_parse token_m3_parse
+#define m3_size token_m3_size
+#define mix64 token_mix64
+#define ops token_ops
+#define put_text token_put_text
+#define rp_check token_rp_check
+#define rp_format token_rp_format
+#define rp_hash token_rp_hash
+#define rp_key_token token_rp_key_token
+#define rp_midpoint token_rp_midpoint
+#define rp_parse token_rp_parse
+#define rp_size token_rp_size
+#define tok_of128 token_tok_of128
+#define value128 token_value128
+#line 1 "lib/token.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The partitioner table (lib/token.h): for each of Murmur3Partitioner, RandomPartitioner
+ * and ByteOrderedPartitioner, what Cassandra's IPartitioner and Token.TokenFactory do
+ * with a token: order, midpoint, size of a range, text form, token of a key. The
+ * arithmetic is Cassandra's own (Murmur3Partitioner.midpoint, FBUtilities.midpoint,
+ * ByteOrderedPartitioner's bigForBytes / bytesForBig); the text forms are the public
+ * parse and format functions', so there is one reader and one writer of each.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#line 14 "lib/token.c"
+
+#define TWO_127 ((tr_u128)1 << 127)
+
+static int cmp_tok(const tr_tok *a, const tr_tok *b)
+{
+    return tr_tok_cmp(a, b);
+}
+
+static int64_t key_of(const tr_tok *t)
+{
+    return t->key;
+}
+
+/* A 64-bit finaliser (MurmurHash3's fmix64). */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* ---------------------------------------------------------------- Murmur3 */
+
+static tr_i128 floor_half(tr_i128 x)
+{
+    return x >= 0 ? x / 2 : -((-x + 1) / 2);
+}
+
+/* Murmur3Partitioner.midpoint(): (l + r) / 2, or for the wrapping range (l >= r)
+ * (max - min + l + r) / 2 brought back past max, in BigInteger (floor) arithmetic. */
+static tr_tok m3_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
+{
+    (void)buf;
+    int64_t a = l->key, b = r->key;
+    if (a < b)
+        return tr_tok_m3((int64_t)floor_half((tr_i128)a + b));
+    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + a + b);
+    if (m > INT64_MAX)
+        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
+    return tr_tok_m3((int64_t)m);
+}
+
+static tr_u128 m3_size(const tr_tok *from, const tr_tok *to)
+{
+    uint64_t w = (uint64_t)to->key - (uint64_t)from->key;
+    return w ? (tr_u128)w : (tr_u128)1 << 64;
+}
+
+static int m3_parse(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                    tokenring_error *err)
+{
+    (void)buf;
+    int64_t v = 0;
+    int rc = tokenring_token_parse(&v, text, len, err);
+    if (rc == TOKENRING_OK)
+        *out = tr_tok_m3(v);
+    return rc;
+}
+
+/* Writes text[0 .. n) and a NUL to out, or says how long it is. */
+static int put_text(char *out, size_t cap, size_t *len_out, const char *text, size_t n)
+{
+    *len_out = n;
+    if (cap < n + 1)
+        return TOKENRING_E_BUFSIZE;
+    memcpy(out, text, n);
+    out[n] = '\0';
+    return TOKENRING_OK;
+}
+
+static int m3_format(char *out, size_t cap, size_t *len_out, const tr_tok *t)
+{
+    char text[24];
+    int n = snprintf(text, sizeof text, "%lld", (long long)t->key);
+    return put_text(out, cap, len_out, text, (size_t)n);
+}
+
+static tr_tok m3_key_token(const void *key, size_t len)
+{
+    return tr_tok_m3(tokenring_token(key, len));
+}
+
+static int m3_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
+{
+    (void)t, (void)index, (void)node, (void)err;
+    return TOKENRING_OK;
+}
+
+/* ------------------------------------------------------- RandomPartitioner */
+
+static bool is_min128(tokenring_token128 v)
+{
+    return v.hi == UINT64_MAX && v.lo == UINT64_MAX;
+}
+
+/* The value as a 128-bit integer, the minimum (-1) as 0 (Cassandra's midpoint). */
+static tr_u128 value128(const tr_tok *t)
+{
+    if (is_min128(t->v128))
+        return 0;
+    return ((tr_u128)t->v128.hi << 64) | t->v128.lo;
+}
+
+static tr_tok tok_of128(tr_u128 v)
+{
+    tokenring_token128 t = { (uint64_t)(v >> 64), (uint64_t)v };
+    return tr_tok_128(t);
+}
+
+/* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits, the remainder
+ * dropped); l >= r is the wrapping range of 2^127 + r - l. */
+static tr_tok rp_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
+{
+    (void)buf;
+    tr_u128 a = value128(l), b = value128(r);
+    if (a < b)
+        return tok_of128((a + b) >> 1);
+    return tok_of128((((TWO_127 + b - a) >> 1) + a) % TWO_127);
+}
+
+/* describeOwnership's width: (to - from + R) mod R with R = 2^127 (so 0 and 2^127 are
+ * one point), R when from == to. */
+static tr_u128 rp_size(const tr_tok *from, const tr_tok *to)
+{
+    tr_u128 a = value128(from), b = value128(to);
+    if (a == b)
+        return TWO_127;
+    tr_u128 w = b + TWO_127 - a; /* both in 0 .. R: in 0 .. 2R */
+    while (w >= TWO_127)
+        w -= TWO_127;
+    return w;
+}
+
+static int rp_parse(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                    tokenring_error *err)
+{
+    (void)buf;
+    tokenring_token128 v = { 0, 0 };
+    int rc = tokenring_token128_parse(&v, text, len, err);
+    if (rc == TOKENRING_OK)
+        *out = tr_tok_128(v);
+    return rc;
+}
+
+static int rp_format(char *out, size_t cap, size_t *len_out, const tr_tok *t)
+{
+    char text[TOKENRING_TOKEN128_TEXT_MAX];
+    size_t n;
+    int rc = tokenring_token128_format(text, sizeof text, &n, t->v128);
+    if (rc != TOKENRING_OK) /* not a token (above 2^127): as the bytes would never hold */
+        return rc;
+    return put_text(out, cap, len_out, text, n);
+}
+
+static tr_tok rp_key_token(const void *key, size_t len)
+{
+    return tr_tok_128(tokenring_random_token(key, len));
+}
+
+static int64_t rp_hash(const tr_tok *t)
+{
+    return (int64_t)(mix64(t->v128.hi) ^ t->v128.lo);
+}
+
+static int rp_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
+{
+    tokenring_token128 v = t->v128;
+    if (v.hi < TOKENRING_TOKEN128_MAX_HI || (v.hi == TOKENRING_TOKEN128_MAX_HI && v.lo == 0))
+        return TOKENRING_OK;
+    return tr_fail(err, TOKENRING_E_RANGE,
+                   "token %zu of node '%s' is %s: RandomPartitioner node tokens are 0 .. 2^127",
+                   index, node, is_min128(v) ? "-1 (the minimum token)" : "above 2^127");
+}
+
+/* -------------------------------------------------- ByteOrderedPartitioner */
+
+/* ByteOrderedPartitioner.midpoint(): both tokens as unsigned integers of sigbytes =
+ * max(lengths) bytes (the shorter padded with zeros on the right, bigForBytes),
+ * FBUtilities.midpoint over 8 * sigbytes bits, and the result as sigbytes bytes plus, when
+ * the sum was odd, a byte 0x80 (bytesForBig's remainder bit). Big-endian byte arithmetic
+ * in buf (TR_TOK_MID_ROOM bytes). */
+static tr_tok bop_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
+{
+    size_t n = l->len > r->len ? l->len : r->len;
+#define BYTE_AT(t, i) ((i) < (t)->len ? (t)->b[i] : 0)
+    int c = tr_cmp_bytes(l->b, l->len, r->b, r->len);
+    /* left < right as padded integers is the byte order unless one is the other padded
+     * with zeros (then they are equal as integers: the wrapping case, as in Java). */
+    bool less = false;
+    if (c < 0)
+        for (size_t i = 0; i < n; i++)
+            if (BYTE_AT(l, i) != BYTE_AT(r, i)) {
+                less = true;
+                break;
+            }
+    /* sum = left + right (less), or 2^(8n) + right - left (wrapping), in n + 1 bytes:
+     * buf[0] holds the carry (the bit 8n), buf[1 .. n] the low bytes. */
+    if (less) {
+        unsigned carry = 0;
+        for (size_t i = n; i-- > 0;) {
+            unsigned s = (unsigned)BYTE_AT(l, i) + BYTE_AT(r, i) + carry;
+            buf[i + 1] = (uint8_t)s;
+            carry = s >> 8;
+        }
+        buf[0] = (uint8_t)carry;
+    } else {
+        /* right - left as n bytes with a borrow, then + 2^(8n) */
+        unsigned borrow = 0;
+        for (size_t i = n; i-- > 0;) {
+            int d = (int)BYTE_AT(r, i) - (int)BYTE_AT(l, i) - (int)borrow;
+            borrow = d < 0;
+            buf[i + 1] = (uint8_t)(d + (d < 0 ? 256 : 0));
+        }
+        buf[0] = (uint8_t)(1 - borrow); /* + 2^(8n), less the borrow's 2^(8n) */
+    }
+    bool remainder = n ? (buf[n] & 1) : (buf[0] & 1);
+    /* halve the n + 1 bytes: shift right one bit */
+    for (size_t i = n + 1; i-- > 0;) {
+        unsigned hi = i ? buf[i - 1] & 1 : 0;
+        buf[i] = (uint8_t)(buf[i] >> 1 | hi << 7);
+    }
+    /* buf[1 .. n] holds half (below 2^(8n) when less; distance / 2 otherwise) */
+    if (!less) {
+        /* + left, mod 2^(8n) */
+        unsigned cy = 0;
+        for (size_t i = n; i-- > 0;) {
+            unsigned s = (unsigned)buf[i + 1] + BYTE_AT(l, i) + cy;
+            buf[i + 1] = (uint8_t)s;
+            cy = s >> 8;
+        }
+    }
+#undef BYTE_AT
+    memmove(buf, buf + 1, n);
+    if (remainder)
+        buf[n] = 0x80;
+    return tr_tok_bytes(buf, n + remainder);
+}
+
+static tr_u128 bop_size(const tr_tok *from, const tr_tok *to)
+{
+    (void)from, (void)to;
+    return 0;
+}
+
+static int bop_parse(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                     tokenring_error *err)
+{
+    size_t n = 0;
+    int rc = tokenring_byte_token_parse(buf, TR_TOK_PARSE_ROOM(len), &n, text, len, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    *out = tr_tok_bytes(buf, n);
+    return TOKENRING_OK;
+}
+
+static int bop_format(char *out, size_t cap, size_t *len_out, const tr_tok *t)
+{
+    return tokenring_byte_token_format(out, cap, len_out, t->b, t->len);
+}
+
+static tr_tok bop_key_token(const void *key, size_t len)
+{
+    return tr_tok_bytes(key, len);
+}
+
+static int64_t bop_hash(const tr_tok *t)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < t->len; i++)
+        h = (h ^ t->b[i]) * 0x100000001b3ULL;
+    return (int64_t)mix64(h ^ t->len);
+}
+
+static int bop_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
+{
+    if (t->len <= TOKENRING_BYTE_TOKEN_MAX)
+        return TOKENRING_OK;
+    return tr_fail(err, TOKENRING_E_RANGE, "token %zu of node '%s' has %zu bytes (at most %d)",
+                   index, node, t->len, TOKENRING_BYTE_TOKEN_MAX);
+}
+
+/* ------------------------------------------------------------------ the table */
+
+static const tr_partitioner_ops ops[3] = {
+    {
+        TOKENRING_PARTITIONER_MURMUR3, "org.apache.cassandra.dht.Murmur3Partitioner",
+        "murmur3", "64-bit integers", 64, 20,
+        { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 },
+        cmp_tok, m3_midpoint, m3_size, m3_parse, m3_format, m3_key_token, key_of, key_of,
+        m3_check,
+    },
+    {
+        TOKENRING_PARTITIONER_RANDOM, "org.apache.cassandra.dht.RandomPartitioner", "random",
+        "128-bit integers", 127, TOKENRING_TOKEN128_TEXT_MAX - 1,
+        { INT64_MIN, { UINT64_MAX, UINT64_MAX }, NULL, 0, TOKENRING_PARTITIONER_RANDOM },
+        cmp_tok, rp_midpoint, rp_size, rp_parse, rp_format, rp_key_token, key_of, rp_hash,
+        rp_check,
+    },
+    {
+        TOKENRING_PARTITIONER_BYTE_ORDERED, "org.apache.cassandra.dht.ByteOrderedPartitioner",
+        "byteordered", "byte strings", 0, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
+        { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_BYTE_ORDERED },
+        cmp_tok, bop_midpoint, bop_size, bop_parse, bop_format, bop_key_token, key_of,
+        bop_hash, bop_check,
+    },
+};
+
+TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p)
+{
+    int i = (int)p;
+    if (i < TOKENRING_PARTITIONER_MURMUR3 || i > TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return NULL;
+    return &ops[i];
+}
+
+TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p)
+{
+    return &ops[p];
+}
+
+TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
+                           uint8_t **tb, uint32_t **off)
+{
+    *t128 = NULL;
+    *tb = NULL;
+    *off = NULL;
+    if (p == TOKENRING_PARTITIONER_RANDOM) { /* the column's layout is the partitioner's */
+        if (!(*t128 = tr_reallocarray(NULL, n ? n : 1, sizeof **t128)))
+            return TOKENRING_E_NOMEM;
+        for (size_t i = 0; i < n; i++)
+            (*t128)[i] = toks[i].v128;
+        return TOKENRING_OK;
+    }
+    if (p != TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return TOKENRING_OK;
+    size_t bytes = 0; /* at most UINT32_MAX: the caller checked */
+    for (size_t i = 0; i < n; i++)
+        bytes += toks[i].len;
+    *off = tr_reallocarray(NULL, n + 1, sizeof **off);
+    *tb = tr_malloc(bytes ? bytes : 1);
+    if (!*off || !*tb) {
+        tr_free(*off);
+        tr_free(*tb);
+        *off = NULL;
+        *tb = NULL;
+        return TOKENRING_E_NOMEM;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        (*off)[i] = (uint32_t)at;
+        if (toks[i].len)
+            memcpy(*tb + at, toks[i].b, toks[i].len);
+        at += toks[i].len;
+    }
+    (*off)[n] = (uint32_t)at;
+    return TOKENRING_OK;
+}
+
+TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b)
+{
+    return tr_tok_cmp(a, b);
+}
+
+TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
+{
+    size_t len;
+    if (t->p == TOKENRING_PARTITIONER_BYTE_ORDERED) {
+        if (t->len == 0) {
+            strcpy(buf, "'' (empty)");
+            return buf;
+        }
+        size_t n = t->len > 32 ? 32 : t->len;
+        tokenring_byte_token_format(buf, TR_TOK_MSG_MAX, &len, t->b, n);
+        if (t->len > n)
+            strcat(buf, "...");
+        return buf;
+    }
+    ops[t->p].format(buf, TR_TOK_MSG_MAX, &len, t);
+    return buf;
+}
+#undef BYTE_AT
+#undef TWO_127
+#undef bop_check
+#undef bop_format
+#undef bop_hash
+#undef bop_key_token
+#undef bop_midpoint
+#undef bop_parse
+#undef bop_size
+#undef cmp_tok
+#undef floor_half
+#undef is_min128
+#undef key_of
+#undef m3_check
+#undef m3_format
+#undef m3_key_token
+#undef m3_midpoint
+#undef m3_parse
+#undef m3_size
+#undef mix64
+#undef ops
+#undef put_text
+#undef rp_check
+#undef rp_format
+#undef rp_hash
+#undef rp_key_token
+#undef rp_midpoint
+#undef rp_parse
+#undef rp_size
+#undef tok_of128
+#undef value128
 
 /* ======== lib/topology.c ======== */
 #define add_node_check topology_add_node_check
