@@ -350,7 +350,7 @@ static void test_normalize(void **state)
                      TOKENRING_E_PARSE);
     assert_msg(&err, TOKENRING_E_PARSE, "\"1?11111111111111111111111111111111111111...\"");
     /* ByteOrderedPartitioner texts longer than the calls' stack buffers: 1201 digits */
-    static char big[1202], want[1203], big2[1204];
+    static char big[1202], want[1203], big2[1205];
     memset(big, 'A', 1201);
     want[0] = '0';
     memset(want + 1, 'a', 1201);
