@@ -27,7 +27,10 @@
  *   migrate.c   migrate-num-tokens
  *   analyses.c  availability, balance
  *   removal.c   removenode, assassinate, ranges, pending
- *   check.c     check: the cluster's layout and a node's settings against it
+ *   check.c     check: the findings collected and printed, the cluster's datacenters
+ *               and racks counted once
+ *   check_cluster.c  check: the cluster's layout (racks, factors, num_tokens, Owns)
+ *   check_node.c     check --yaml/--rackdc: a node's settings against the cluster
  *   config.c    cassandra.yaml's scalar keys and cassandra-rackdc.properties (for check)
  *   suggest.c   "did you mean" for mistyped names, the datacenter lookups
  *   releases.c  the Cassandra releases --cassandra-version knows
@@ -371,6 +374,50 @@ void emit_node64(tr_ctx *ctx, const char *label, const char *dc, const char *rac
                  const int64_t *tokens, size_t nt, const char *allocation);
 /* --write-topology FILE: AFTER, with the input's keyspaces, as a topology file. */
 void write_topology_after(tr_ctx *ctx, const tokenring_topology *after);
+
+/* ------------------------------------------------------------------ check */
+
+/* check.c: one finding of check (a line `error:`, `warning:` or `ok:` about SUBJECT), the
+ * cluster's datacenters and racks as check counts them, and their lookups. */
+enum sev { SEV_OK, SEV_WARNING, SEV_ERROR };
+
+struct finding {
+    enum sev sev;
+    char *subject, *text;
+};
+
+struct findings {
+    struct finding *f;
+    size_t n, cap;
+};
+
+struct rack {
+    const char *name;
+    size_t nodes;          /* normal, leaving and moving nodes: the ones placement counts */
+    long double eff;       /* effective ownership of the keyspace in hand, of 2^64 */
+};
+
+struct dc {
+    const char *name;
+    struct rack racks[256];
+    size_t nracks, nodes, joining;
+};
+
+void check_add(struct findings *fs, enum sev sev, const char *subject, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+struct dc *check_find_dc(struct dc *dcs, size_t n, const char *name);
+struct rack *check_find_rack(struct dc *d, const char *name);
+/* The token count most of the datacenter's nodes have (0 when none is known). */
+size_t check_usual_tokens(tr_ctx *ctx, const char *dc);
+/* check_cluster.c: the layout (nodes per rack per datacenter, mixed num_tokens), each
+ * keyspace's factor against its datacenters and racks (KEYSPACE... on the command line, or
+ * all), and pasted Owns against the computed one. */
+void check_layout(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc);
+void check_keyspaces(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc);
+void check_owns(tr_ctx *ctx, struct findings *fs);
+/* check_node.c: --yaml / --rackdc (of --node NAME, or of a node about to join) against the
+ * cluster. */
+void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc);
 
 /* refusals.c: dies with Cassandra's message (and what would make it possible) where
  * Cassandra refuses to decommission NODE of T: a joining node, the ring's only node, and
