@@ -241,6 +241,20 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
     check_num_tokens(ctx);
 }
 
+/* The commands that take rings of every partitioner; the others refuse a ring of
+ * RandomPartitioner or ByteOrderedPartitioner (below). */
+bool partitioned_command(const char *name)
+{
+    static const char *const names[] = { "getendpoints", "describering", "ring", "status",
+                                         "availability", "convert", "token", "join",
+                                         "decommission", "replace", "move", "balance",
+                                         "removenode", "assassinate", "ranges", "check" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1, .top = -1,
@@ -266,10 +280,6 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "generatetokens --layout plans a new cluster: give no input");
     check_plan_options(ctx);
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
-    if (other && strcmp(cmd->name, "token") == 0 && ctx->opt.ninputs > 0)
-        die(EXIT_USAGE, "--partitioner %s: the token command prints tokens only, without a "
-                        "ring input; a key's replicas on such a ring: getendpoints",
-            ctx->opt.partitioner);
     load_cluster(ctx);
     check_dc_lookups(ctx, cmd->name);
     tokenring_partitioner part = tokenring_cluster_partitioner(ctx->cluster);

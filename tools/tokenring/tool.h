@@ -18,9 +18,8 @@
  *   schema_cql.c  the same from CQL (DESCRIBE output, CREATE statements)
  *   schema_store.c  the tables both readers add to and getendpoints looks up
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
- *   queries.c   token, getendpoints, ring, describering, status, demo
- *   partitioners.c  --partitioner random|byteordered: token, and getendpoints,
- *                   describering and ring on a topology file of that partitioner
+ *   queries.c   token, getendpoints, ring, describering, status, demo (every
+ *               partitioner: tokens in Cassandra's text form)
  *   convert.c   convert
  *   changes.c   join, decommission, replace, move
  *   planning.c  generatetokens
@@ -257,12 +256,10 @@ void order_note(tr_ctx *ctx, const tokenring_placement *p);
 /* the --history replayed (NULL without --history) */
 const tokenring_history *tool_history(void);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
-/* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
- * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
- * --keyspace; the commands that work on it. */
 /* --first-token for a RandomPartitioner ring, else a random one (planning.c). */
 tokenring_token128 cassandra_first_token128(tr_ctx *ctx);
 
+/* main.c: whether command NAME takes rings of every partitioner. */
 bool partitioned_command(const char *name);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
@@ -313,13 +310,20 @@ void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t 
                      int64_t end, char **a, char **b);
 long double movement_scale_of(const tokenring_movement *m);
 double movement_frac(long double scale, tokenring_u128 w);
-/* Ring token i as the ring's partitioner writes it (partitioners.c); token_text_cap:
+/* Ring token i as the ring's partitioner writes it (output.c); ring_token_text_cap:
  * the buffer that holds the longest. */
 void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i);
 /* Token k of cluster node i in its partitioner's text form (malloc'ed), or NULL when the
  * node's tokens are not known (output.c). */
 char *cluster_token_text(tr_ctx *ctx, size_t i, size_t k);
 size_t ring_token_text_cap(const tokenring_ring *r);
+
+/* The token of key K under partitioner P in its text form (malloc'ed; with --token the
+ * token given), output.c. */
+struct key;
+char *key_token_text(tr_ctx *ctx, tokenring_partitioner p, const struct key *k);
+/* The partitioner the command works in: --partitioner, else the input's (input.c). */
+tokenring_partitioner tool_partitioner(tr_ctx *ctx);
 
 /* As print_movement; JSON also lists the joining node's tokens ("tokens") when given. */
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
