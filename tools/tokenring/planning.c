@@ -432,6 +432,24 @@ tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
     return t;
 }
 
+/* The first token as text: Cassandra draws it as its partitioner's getRandomToken() does,
+ * which the library does not model (a Murmur3 long, or RandomPartitioner's 0 .. 2^127). */
+char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p)
+{
+    char *out = malloc(TOKENRING_TOKEN128_TEXT_MAX);
+    if (!out)
+        die(EXIT_INTERNAL, "out of memory");
+    size_t len;
+    if (p == TOKENRING_PARTITIONER_RANDOM) {
+        if (tokenring_token128_format(out, TOKENRING_TOKEN128_TEXT_MAX, &len,
+                                      cassandra_first_token128(ctx)) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "formatting the first token");
+    } else {
+        snprintf(out, TOKENRING_TOKEN128_TEXT_MAX, "%lld", (long long)cassandra_first_token(ctx));
+    }
+    return out;
+}
+
 /* generatetokens --partitioner random --as-cassandra: Cassandra's allocator on a
  * RandomPartitioner ring (tokenring_allocate_cassandra128()), node after node as
  * cassandra_generate(); the ring from --topology, else an empty cluster as Cassandra's

@@ -256,8 +256,10 @@ void order_note(tr_ctx *ctx, const tokenring_placement *p);
 /* the --history replayed (NULL without --history) */
 const tokenring_history *tool_history(void);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
-/* --first-token for a RandomPartitioner ring, else a random one (planning.c). */
+/* --first-token for a RandomPartitioner ring, else a random one (planning.c);
+ * cassandra_first_token_text: the same for partitioner P as text (malloc'ed). */
 tokenring_token128 cassandra_first_token128(tr_ctx *ctx);
+char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p);
 
 /* main.c: whether command NAME takes rings of every partitioner. */
 bool partitioned_command(const char *name);
