@@ -47,7 +47,7 @@ static double mfrac(long double scale, tokenring_u128 w)
 static void stream_bounds(const tokenring_movement *m, const tokenring_stream *st, char **a,
                           char **b)
 {
-    movement_bounds(m, st->range_index, st->start, st->end, a, b);
+    movement_bounds(m, st->range_index, a, b);
 }
 
 long double movement_scale_of(const tokenring_movement *m)
@@ -63,41 +63,21 @@ double movement_frac(long double scale, tokenring_u128 w)
     return mfrac(scale, w);
 }
 
-void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t start,
-                     int64_t end, char **a, char **b)
+static char *bound_text(const tokenring_movement *m, uint32_t range_index, int end)
 {
-    tokenring_partitioner p = tokenring_movement_partitioner(m);
-    size_t len;
-    const uint32_t ri = range_index;
-    if (p == TOKENRING_PARTITIONER_MURMUR3) {
-        *a = malloc(24);
-        *b = malloc(24);
-        if (!*a || !*b)
-            die(EXIT_INTERNAL, "out of memory");
-        snprintf(*a, 24, "%lld", (long long)start);
-        snprintf(*b, 24, "%lld", (long long)end);
-    } else if (p == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 x, y;
-        *a = malloc(TOKENRING_TOKEN128_TEXT_MAX);
-        *b = malloc(TOKENRING_TOKEN128_TEXT_MAX);
-        if (!*a || !*b)
-            die(EXIT_INTERNAL, "out of memory");
-        if (tokenring_movement_range_bounds128(&x, &y, m, ri) != TOKENRING_OK ||
-            tokenring_token128_format(*a, TOKENRING_TOKEN128_TEXT_MAX, &len, x) != TOKENRING_OK ||
-            tokenring_token128_format(*b, TOKENRING_TOKEN128_TEXT_MAX, &len, y) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "cannot read a stream's bounds");
-    } else {
-        const uint8_t *x, *y;
-        size_t xn, yn;
-        if (tokenring_movement_range_bounds_bytes(&x, &xn, &y, &yn, m, ri) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "cannot read a stream's bounds");
-        *a = malloc(2 * xn + 1);
-        *b = malloc(2 * yn + 1);
-        if (!*a || !*b)
-            die(EXIT_INTERNAL, "out of memory");
-        tokenring_byte_token_format(*a, 2 * xn + 1, &len, x, xn);
-        tokenring_byte_token_format(*b, 2 * yn + 1, &len, y, yn);
-    }
+    size_t len = 0;
+    int rc = tokenring_movement_range_bound_text(NULL, 0, &len, m, range_index, end);
+    char *out = rc == TOKENRING_E_BUFSIZE || rc == TOKENRING_OK ? malloc(len + 1) : NULL;
+    if (!out || tokenring_movement_range_bound_text(out, len + 1, &len, m, range_index, end) !=
+                    TOKENRING_OK)
+        die(EXIT_INTERNAL, "cannot read the bounds of changed range %u", range_index);
+    return out;
+}
+
+void movement_bounds(const tokenring_movement *m, uint32_t range_index, char **a, char **b)
+{
+    *a = bound_text(m, range_index, 0);
+    *b = bound_text(m, range_index, 1);
 }
 
 static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,

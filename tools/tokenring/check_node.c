@@ -61,29 +61,12 @@ static long find_node(tr_ctx *ctx, const char *name)
     return -1;
 }
 
-/* A token of the cluster's partitioner, for comparing texts that may differ in form. */
-struct ptoken {
-    int64_t m;
-    tokenring_token128 r;
-    uint8_t b[256];
-    size_t bn;
-};
-
-static bool parse_ptoken(struct ptoken *t, tokenring_partitioner p, const char *s)
+/* Whether A and B, texts of partitioner P's tokens that may differ in form (case, leading
+ * zeros), are the same token; false when either is no token of P. */
+static bool same_token(tokenring_partitioner p, const char *a, const char *b)
 {
-    memset(t, 0, sizeof *t);
-    size_t n = strlen(s);
-    if (p == TOKENRING_PARTITIONER_MURMUR3)
-        return tokenring_token_parse(&t->m, s, n, NULL) == TOKENRING_OK;
-    if (p == TOKENRING_PARTITIONER_RANDOM)
-        return tokenring_token128_parse(&t->r, s, n, NULL) == TOKENRING_OK;
-    return tokenring_byte_token_parse(t->b, sizeof t->b, &t->bn, s, n, NULL) == TOKENRING_OK;
-}
-
-static bool same_ptoken(const struct ptoken *a, const struct ptoken *b)
-{
-    return a->m == b->m && a->r.hi == b->r.hi && a->r.lo == b->r.lo && a->bn == b->bn &&
-           memcmp(a->b, b->b, a->bn) == 0;
+    int c = 1;
+    return tokenring_token_text_compare(&c, p, a, b, NULL) == TOKENRING_OK && c == 0;
 }
 
 /* initial_token's list as Cassandra reads it: split at commas, each trimmed, empty ones
@@ -376,29 +359,26 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
                       ninit, ninit == 1 ? "" : "s", num_tokens, ninit, num_tokens);
         size_t n = tokenring_cluster_node_count(ctx->cluster);
         for (size_t i = 0; i < ninit; i++) {
-            struct ptoken t;
-            if (!parse_ptoken(&t, cp, parts[i])) {
-                check_add(fs, SEV_ERROR, "cassandra.yaml",
-                          "initial_token '%s' (line %u) is not a %s token (%s)", parts[i], it->line,
-                          short_class(tokenring_partitioner_name(cp)),
-                          cp == TOKENRING_PARTITIONER_MURMUR3 ? "a decimal from -2^63 to 2^63-1"
-                          : cp == TOKENRING_PARTITIONER_RANDOM ? "a decimal from 0 to 2^127"
-                                                               : "hex bytes");
+            tokenring_error err;
+            memset(&err, 0, sizeof err);
+            size_t len;
+            int rc = tokenring_token_text_normalize(NULL, 0, &len, cp, parts[i],
+                                                    strlen(parts[i]), &err);
+            if (rc != TOKENRING_OK && rc != TOKENRING_E_BUFSIZE) {
+                check_add(fs, SEV_ERROR, "cassandra.yaml", "initial_token (line %u): %s",
+                          it->line, err.message);
                 continue;
             }
-            for (size_t j = 0; j < i; j++) {
-                struct ptoken u;
-                if (parse_ptoken(&u, cp, parts[j]) && same_ptoken(&t, &u))
+            for (size_t j = 0; j < i; j++)
+                if (same_token(cp, parts[i], parts[j]))
                     check_add(fs, SEV_ERROR, "cassandra.yaml", "initial_token lists %s twice",
                               parts[i]);
-            }
             for (size_t a = 0; a < n && idx < 0; a++) { /* a joined node keeps its tokens */
                 tokenring_cluster_node_info o;
                 tokenring_cluster_node(&o, ctx->cluster, a);
                 for (size_t k = 0; k < o.declared_tokens; k++) {
                     char *text = cluster_token_text(ctx, a, k);
-                    struct ptoken u;
-                    if (text && parse_ptoken(&u, cp, text) && same_ptoken(&t, &u))
+                    if (text && same_token(cp, parts[i], text))
                         check_add(fs, SEV_ERROR, subj,
                                   "initial_token %s is node %s's: Cassandra refuses the bootstrap "
                                   "(\"Bootstrapping to existing token %s is not allowed\")",

@@ -95,7 +95,7 @@ TOOL_COMMAND(cmd_assassinate)
         tokenring_moved_range mr;
         tokenring_movement_get_range(&mr, m, i);
         char *a, *b;
-        movement_bounds(m, i, mr.start, mr.end, &a, &b);
+        movement_bounds(m, i, &a, &b);
         if (ctx->opt.json) {
             char w[48];
             u128_str(w, mr.width);

@@ -305,11 +305,10 @@ char *schema_strndup(const char *s, size_t n);
 /* changes.c: a movement as the change commands print it (tables, or JSON with TITLE). */
 void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title);
 /* A movement's changed range @p range_index (or a stream's: its range_index) as the
- * partitioner writes its bounds (start, end: the int64 fields, read on Murmur3); the
- * caller frees *a and *b. movement_scale_of: the ring's size in the movement's width
- * units; movement_frac: a width over it. */
-void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t start,
-                     int64_t end, char **a, char **b);
+ * partitioner writes its bounds (tokenring_movement_range_bound_text); the caller frees
+ * *a and *b. movement_scale_of: the ring's size in the movement's width units;
+ * movement_frac: a width over it. */
+void movement_bounds(const tokenring_movement *m, uint32_t range_index, char **a, char **b);
 long double movement_scale_of(const tokenring_movement *m);
 double movement_frac(long double scale, tokenring_u128 w);
 /* Ring token i as the ring's partitioner writes it (output.c); ring_token_text_cap:
