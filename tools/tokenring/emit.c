@@ -80,9 +80,8 @@ void write_topology_after(tr_ctx *ctx, const tokenring_topology *after)
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc = tokenring_cluster_new(&c);
-    tokenring_partitioner p = tokenring_topology_partitioner(after);
-    if (rc == TOKENRING_OK && p != TOKENRING_PARTITIONER_MURMUR3)
-        rc = tokenring_cluster_set_partitioner(c, p, &err);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_cluster_set_partitioner(c, tokenring_topology_partitioner(after), &err);
     if (rc == TOKENRING_OK)
         rc = tokenring_cluster_add_topology(c, after, &err);
     for (size_t i = 0; rc == TOKENRING_OK && i < tokenring_cluster_keyspace_count(ctx->cluster);

@@ -217,25 +217,45 @@ static int cassandra_generate(tr_ctx *ctx, const tokenring_topology *t, const ch
     return rc;
 }
 
-/* One token in the partitioner's decimal form (Cassandra's initial_token / toString). */
-static void put_layout_token(tr_ctx *ctx, const tokenring_topology *t, bool random,
-                             size_t node, size_t k, const tokenring_node_info *info,
-                             const tokenring_token128 *t128)
+/* Node i's NUM tokens of a layout in the partitioner's text form (malloc'ed, NUM + 1
+ * entries): seeded, the topology's (tokenring_layout_add_seeded_nodes laid them out);
+ * even, slot i of N (tokenring_layout_even_tokens_text). */
+static char **layout_tokens(tokenring_partitioner p, const tokenring_topology *t, bool seeded,
+                            size_t i, size_t n, uint32_t num)
 {
-    char text[TOKENRING_TOKEN128_TEXT_MAX];
-    if (random) {
-        tokenring_token128 v;
-        size_t len;
-        if (t128)
-            v = t128[k];
-        else if (tokenring_topology_node_token128(&v, t, node, k) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "reading a planned token");
-        if (tokenring_token128_format(text, sizeof text, &len, v) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "formatting a planned token");
-    } else {
-        snprintf(text, sizeof text, "%lld", (long long)info->tokens[k]);
+    char **text = calloc((size_t)num + 1, sizeof *text);
+    if (!text)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_token_list *list = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (!seeded &&
+        tokenring_layout_even_tokens_text(&list, p, num, (uint32_t)i, (uint32_t)n, &err) !=
+            TOKENRING_OK)
+        die(EXIT_INTERNAL, "generatetokens --layout even: %s", err.message);
+    for (uint32_t k = 0; k < num; k++) {
+        if (list) {
+            text[k] = strdup(tokenring_token_list_get(list, k, NULL));
+        } else {
+            size_t len = 0;
+            tokenring_topology_node_token_text(NULL, 0, &len, t, i, k);
+            if ((text[k] = malloc(len + 1)) &&
+                tokenring_topology_node_token_text(text[k], len + 1, &len, t, i, k) !=
+                    TOKENRING_OK)
+                die(EXIT_INTERNAL, "reading a planned token");
+        }
+        if (!text[k])
+            die(EXIT_INTERNAL, "out of memory");
     }
-    sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", k ? ", " : "", text);
+    tokenring_token_list_free(list);
+    return text;
+}
+
+static void free_texts(char **text, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        free(text[k]);
+    free(text);
 }
 
 /* generatetokens --layout even|seeded: a new cluster laid out without the allocator. */
@@ -269,69 +289,30 @@ static void generate_layout(tr_ctx *ctx)
     tokenring_topology *t = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_topology_new_partitioned(&t, random ? TOKENRING_PARTITIONER_RANDOM
-                                                           : TOKENRING_PARTITIONER_MURMUR3);
+    tokenring_partitioner part = random ? TOKENRING_PARTITIONER_RANDOM
+                                        : TOKENRING_PARTITIONER_MURMUR3;
+    int rc = tokenring_topology_new_partitioned(&t, part);
     const char **dcs = calloc(n, sizeof *dcs);
     if (rc != TOKENRING_OK || !dcs)
         die(EXIT_INTERNAL, "out of memory");
     for (size_t i = 0; i < n; i++)
         dcs[i] = dc;
-    int64_t *even = NULL;
-    tokenring_token128 *even128 = NULL;
     if (seeded) {
         rc = tokenring_layout_add_seeded_nodes(t, seed, num, (const char *const *)names, dcs,
                                                (const char *const *)racks, n, 0, &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "generatetokens");
-    } else {
-        /* node i of N takes slot i of N: N * T evenly spaced tokens, interleaved */
-        even = calloc(num, sizeof *even);
-        even128 = calloc(num, sizeof *even128);
-        if (!even || !even128)
-            die(EXIT_INTERNAL, "out of memory");
-    }
-    const char *pname = random ? "RandomPartitioner" : "Murmur3Partitioner";
+    } /* else node i of N takes slot i of N: N * T evenly spaced tokens, interleaved */
+    const char *pname = strrchr(tokenring_partitioner_name(part), '.') + 1;
     if (ctx->opt.emit) {
         /* what each node of the new cluster takes, no allocator involved */
-        char **text = calloc(num + 1, sizeof *text);
-        if (!text)
-            die(EXIT_INTERNAL, "out of memory");
         for (size_t i = 0; i < n; i++) {
-            for (uint32_t k = 0; k < num; k++) {
-                tokenring_token128 v = { 0, 0 };
-                size_t len;
-                if (!(text[k] = malloc(TOKENRING_TOKEN128_TEXT_MAX)))
-                    die(EXIT_INTERNAL, "out of memory");
-                if (seeded && random)
-                    rc = tokenring_topology_node_token128(&v, t, i, k);
-                else if (!seeded)
-                    rc = random ? tokenring_layout_even_tokens128(even128, num, (uint32_t)i,
-                                                                  (uint32_t)n)
-                                : tokenring_layout_even_tokens(even, num, (uint32_t)i,
-                                                               (uint32_t)n);
-                if (rc != TOKENRING_OK)
-                    die(EXIT_INTERNAL, "generatetokens --layout: %s", tokenring_strerror(rc));
-                if (random) {
-                    if (!seeded)
-                        v = even128[k];
-                    rc = tokenring_token128_format(text[k], TOKENRING_TOKEN128_TEXT_MAX, &len, v);
-                } else {
-                    tokenring_node_info info;
-                    memset(&info, 0, sizeof info);
-                    if (seeded)
-                        tokenring_topology_node(&info, t, i);
-                    snprintf(text[k], TOKENRING_TOKEN128_TEXT_MAX, "%lld",
-                             (long long)(seeded ? info.tokens[k] : even[k]));
-                }
-            }
+            char **text = layout_tokens(part, t, seeded, i, n, num);
             char label[32];
             snprintf(label, sizeof label, "node %zu", i);
-            emit_node(ctx, random ? TOKENRING_PARTITIONER_RANDOM : TOKENRING_PARTITIONER_MURMUR3,
-                      seeded ? names[i] : label, dc, racks[i], text, num, NULL);
-            for (uint32_t k = 0; k < num; k++)
-                free(text[k]);
+            emit_node(ctx, part, seeded ? names[i] : label, dc, racks[i], text, num, NULL);
+            free_texts(text, num);
         }
-        free(text);
     } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
@@ -350,17 +331,7 @@ static void generate_layout(tr_ctx *ctx)
                   n, num, pname, dc);
     }
     for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
-        tokenring_node_info info;
-        memset(&info, 0, sizeof info);
-        if (seeded) {
-            tokenring_topology_node(&info, t, i);
-        } else {
-            rc = random ? tokenring_layout_even_tokens128(even128, num, (uint32_t)i, (uint32_t)n)
-                        : tokenring_layout_even_tokens(even, num, (uint32_t)i, (uint32_t)n);
-            if (rc != TOKENRING_OK)
-                die(EXIT_INTERNAL, "generatetokens --layout even: %s", tokenring_strerror(rc));
-            info.tokens = even;
-        }
+        char **text = layout_tokens(part, t, seeded, i, n, num);
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
             if (seeded) {
@@ -378,8 +349,9 @@ static void generate_layout(tr_ctx *ctx)
             sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
         }
         for (size_t k = 0; k < num; k++)
-            put_layout_token(ctx, t, random, i, k, &info, seeded ? NULL : even128);
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", k ? ", " : "", text[k]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
+        free_texts(text, num);
     }
     if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
@@ -394,15 +366,13 @@ static void generate_layout(tr_ctx *ctx)
         free(racks[i]);
     free(racks);
     free(dcs);
-    free(even);
-    free(even128);
     tokenring_topology_free(t);
 }
 
 /* --first-token for a RandomPartitioner ring, else a random token as
  * RandomPartitioner.getRandomToken() draws it: the absolute value of 128 random bits
  * read as a signed integer (0 .. 2^127). */
-tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
+static tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
 {
     tokenring_token128 t = { 0, 0 };
     if (ctx->opt.first_token) {
@@ -502,8 +472,8 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
     }
     const char *line = NULL;
     uint32_t release = cassandra_release(ctx, &line);
-    tokenring_token128 first = cassandra_first_token128(ctx);
-    tokenring_token128 *tokens = calloc(n * T, sizeof *tokens);
+    char *first = cassandra_first_token_text(ctx, TOKENRING_PARTITIONER_RANDOM);
+    char ***tokens = calloc(n, sizeof *tokens); /* node i's T tokens as text */
     if (!tokens)
         die(EXIT_INTERNAL, "out of memory");
     tokenring_error err;
@@ -516,37 +486,35 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
             snprintf(name, sizeof name, "127.0.0.1:%zu", i);
         else
             snprintf(name, sizeof name, "planned-node-%zu", i);
-        tokenring_token128 *mine = tokens + i * T;
-        rc = tokenring_allocate_cassandra128(mine, (uint32_t)T, t, name, dc, racks[i], NULL,
-                                             (int32_t)ctx->opt.rf, &first, release,
-                                             offline ? TOKENRING_CASSANDRA_OFFLINE : 0, &err);
-        if (rc == TOKENRING_OK)
-            rc = tokenring_topology_add_node128(t, name, dc, racks[i], mine, T, &err);
+        tokenring_token_list *list = NULL;
+        rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, t, name, dc, racks[i], NULL,
+                                               (int32_t)ctx->opt.rf, first, release,
+                                               offline ? TOKENRING_CASSANDRA_OFFLINE : 0, NULL,
+                                               &err);
+        if (rc != TOKENRING_OK)
+            break;
+        if (!(tokens[i] = calloc(T + 1, sizeof *tokens[i])))
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t j = 0; j < T; j++)
+            if (!(tokens[i][j] = strdup(tokenring_token_list_get(list, j, NULL))))
+                die(EXIT_INTERNAL, "out of memory");
+        tokenring_token_list_free(list);
+        rc = tokenring_topology_add_node_text(t, name, dc, racks[i],
+                                              (const char *const *)tokens[i], T, &err);
     }
+    free(first);
     progress(ctx, "generatetokens", n, n);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "generatetokens");
     if (ctx->opt.emit) {
         char alloc[64], label[32];
-        char **text = calloc(T + 1, sizeof *text);
-        if (!text)
-            die(EXIT_INTERNAL, "out of memory");
         snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
                  ctx->opt.rf);
         for (size_t i = 0; i < n; i++) {
-            for (size_t j = 0; j < T; j++) {
-                size_t len;
-                if (!(text[j] = malloc(TOKENRING_TOKEN128_TEXT_MAX)) ||
-                    tokenring_token128_format(text[j], TOKENRING_TOKEN128_TEXT_MAX, &len,
-                                              tokens[i * T + j]) != TOKENRING_OK)
-                    die(EXIT_INTERNAL, "formatting a token failed");
-            }
             snprintf(label, sizeof label, "node %zu", i);
-            emit_node(ctx, TOKENRING_PARTITIONER_RANDOM, label, dc, racks[i], text, T, alloc);
-            for (size_t j = 0; j < T; j++)
-                free(text[j]);
+            emit_node(ctx, TOKENRING_PARTITIONER_RANDOM, label, dc, racks[i], tokens[i], T,
+                      alloc);
         }
-        free(text);
     } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
@@ -568,14 +536,9 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
         } else {
             sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
         }
-        for (size_t j = 0; j < T; j++) {
-            char text[TOKENRING_TOKEN128_TEXT_MAX];
-            size_t len;
-            if (tokenring_token128_format(text, sizeof text, &len, tokens[i * T + j]) !=
-                TOKENRING_OK)
-                die(EXIT_INTERNAL, "formatting a token failed");
-            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", j ? ", " : "", text);
-        }
+        for (size_t j = 0; j < T; j++)
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", j ? ", " : "",
+                      tokens[i][j]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
     if (ctx->opt.json && !ctx->opt.emit)
@@ -583,6 +546,9 @@ static void generate_random_as_cassandra(tr_ctx *ctx)
     for (size_t i = 0; i < n; i++)
         free(racks[i]);
     free(racks);
+    for (size_t i = 0; i < n; i++)
+        if (tokens[i])
+            free_texts(tokens[i], T);
     free(tokens);
     tokenring_topology_free(t);
 }

@@ -256,9 +256,8 @@ void order_note(tr_ctx *ctx, const tokenring_placement *p);
 /* the --history replayed (NULL without --history) */
 const tokenring_history *tool_history(void);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
-/* --first-token for a RandomPartitioner ring, else a random one (planning.c);
- * cassandra_first_token_text: the same for partitioner P as text (malloc'ed). */
-tokenring_token128 cassandra_first_token128(tr_ctx *ctx);
+/* --first-token, else a random token as partitioner P's getRandomToken() draws it, in
+ * P's text form (malloc'ed; planning.c). */
 char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p);
 
 /* main.c: whether command NAME takes rings of every partitioner. */
