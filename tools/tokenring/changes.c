@@ -80,22 +80,11 @@ void movement_bounds(const tokenring_movement *m, uint32_t range_index, char **a
     *b = bound_text(m, range_index, 1);
 }
 
-static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
-                                       const char *title, char *const *text_tokens,
-                                       size_t ntext, const int64_t *tokens, size_t nt);
 static void join_allocation(tr_ctx *ctx, const tokenring_replication *r, const char *dc,
                             char *out, size_t cap);
 
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
-                           const int64_t *tokens, size_t nt)
-{
-    print_movement_text_tokens(ctx, m, title, NULL, 0, tokens, nt);
-}
-
-/* As print_movement_tokens, the tokens as text (the partitioner's form; JSON "tokens"). */
-static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
-                                       const char *title, char *const *text_tokens,
-                                       size_t ntext, const int64_t *tokens, size_t nt)
+                           char *const *text_tokens, size_t ntext)
 {
     tokenring_movement_summary sum;
     if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)
@@ -110,12 +99,6 @@ static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"change\": ");
         sb_json_str(&ctx->out, title);
-        if (tokens) {
-            sb_puts(&ctx->out, ", \"tokens\": [");
-            for (size_t i = 0; i < nt; i++)
-                sb_printf(&ctx->out, "%s\"%lld\"", i ? ", " : "", (long long)tokens[i]);
-            sb_puts(&ctx->out, "]");
-        }
         if (text_tokens) {
             sb_puts(&ctx->out, ", \"tokens\": [");
             for (size_t i = 0; i < ntext; i++) {
@@ -269,30 +252,7 @@ static void ptokens_from_list(struct ptokens *pt, tokenring_token_list *list)
  * in its canonical form. */
 static void ptokens_parse(struct ptokens *pt, tokenring_partitioner p, const char *list)
 {
-    size_t n;
-    char **v = split_list(list, &n);
-    pt->n = n;
-    if (!(pt->text = calloc(n ? n : 1, sizeof *pt->text)))
-        die(EXIT_INTERNAL, "out of memory");
-    for (size_t i = 0; i < n; i++) {
-        tokenring_error err;
-        memset(&err, 0, sizeof err);
-        size_t len = strlen(v[i]), need = 0;
-        if (len == 0)
-            die(EXIT_USAGE, "--initial-token: an empty token in '%s'", list);
-        int rc = tokenring_token_text_normalize(NULL, 0, &need, p, v[i], len, &err);
-        if (rc == TOKENRING_E_BUFSIZE) {
-            if (!(pt->text[i] = malloc(need + 1)))
-                die(EXIT_INTERNAL, "out of memory");
-            rc = tokenring_token_text_normalize(pt->text[i], need + 1, &need, p, v[i], len,
-                                                &err);
-        }
-        if (rc != TOKENRING_OK)
-            die(EXIT_USAGE, "--initial-token: '%s' is no %s token: %s", v[i],
-                tokenring_partitioner_name(p), err.message);
-    }
-    free(v[0]);
-    free(v);
+    pt->text = parse_token_texts(p, "--initial-token", list, &pt->n);
 }
 
 static const char *const *ptexts(const struct ptokens *pt)
@@ -526,7 +486,7 @@ TOOL_COMMAND(cmd_join)
             compare_with_cassandra(ctx, t, r, dc, rack, &pt);
         print_movement(ctx, m, "");
     } else {
-        print_movement_text_tokens(ctx, m, title, pt.text, pt.n, NULL, 0);
+        print_movement_tokens(ctx, m, title, pt.text, pt.n);
     }
     tokenring_movement_free(m);
     ptokens_free(&pt);

@@ -326,7 +326,7 @@ const tool_option tool_options[] = {
                             "topology file's partitioner line or cqlsh system.local, else "
                             "read from the tokens; getendpoints, describering, ring, status, "
                             "availability, convert, join, decommission, replace, move, "
-                            "removenode, assassinate, ranges, balance and check take such "
+                            "removenode, assassinate, ranges, pending, balance and check take such "
                             "rings); generatetokens' tokens (--layout, or --as-cassandra: random "
                             "only)" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "

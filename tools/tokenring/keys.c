@@ -302,3 +302,40 @@ int64_t *parse_token_list_arg(const char *s, size_t *count)
     free(v);
     return t;
 }
+
+char **parse_token_texts(tokenring_partitioner p, const char *flag, const char *list,
+                         size_t *count)
+{
+    size_t n;
+    char **v = split_list(list, &n);
+    char **out = calloc(n + 1, sizeof *out);
+    if (!out)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        size_t len = strlen(v[i]), need = 0;
+        if (len == 0)
+            die(EXIT_USAGE, "%s: an empty token in '%s'", flag, list);
+        int rc = tokenring_token_text_normalize(NULL, 0, &need, p, v[i], len, &err);
+        if (rc == TOKENRING_E_BUFSIZE) {
+            if (!(out[i] = malloc(need + 1)))
+                die(EXIT_INTERNAL, "out of memory");
+            rc = tokenring_token_text_normalize(out[i], need + 1, &need, p, v[i], len, &err);
+        }
+        if (rc != TOKENRING_OK)
+            die(EXIT_USAGE, "%s: '%s' is no %s token: %s", flag, v[i],
+                tokenring_partitioner_name(p), err.message);
+    }
+    free(v[0]);
+    free(v);
+    *count = n;
+    return out;
+}
+
+void free_token_texts(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
+}

@@ -248,7 +248,8 @@ bool partitioned_command(const char *name)
     static const char *const names[] = { "getendpoints", "describering", "ring", "status",
                                          "availability", "convert", "token", "join",
                                          "decommission", "replace", "move", "balance",
-                                         "removenode", "assassinate", "ranges", "check" };
+                                         "removenode", "assassinate", "ranges", "check",
+                                         "pending" };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (strcmp(name, names[i]) == 0)
             return true;
@@ -271,7 +272,7 @@ int main(int argc, char **argv)
     if (other && !partitioned_command(cmd->name) && !generate)
         die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering, "
                         "ring, status, availability, convert, join, decommission, replace, "
-                        "move, removenode, assassinate, ranges, balance, check and "
+                        "move, removenode, assassinate, ranges, pending, balance, check and "
                         "generatetokens commands only (so far)",
             ctx->opt.partitioner);
     if ((ctx->opt.layout || ctx->opt.seed_given) && !generate)
@@ -288,7 +289,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "%s works on Murmur3Partitioner rings only (so far); the input's "
                         "tokens are %s tokens (token, getendpoints, describering, ring, "
                         "status, availability, convert, join, decommission, replace, move, "
-                        "removenode, assassinate, ranges, balance and check take them; "
+                        "removenode, assassinate, ranges, pending, balance and check take them; "
                         "generatetokens RandomPartitioner's)",
             cmd->name, tokenring_partitioner_name(part));
     cmd->fn(ctx);

@@ -325,9 +325,10 @@ char *key_token_text(tr_ctx *ctx, tokenring_partitioner p, const struct key *k);
 /* The partitioner the command works in: --partitioner, else the input's (input.c). */
 tokenring_partitioner tool_partitioner(tr_ctx *ctx);
 
-/* As print_movement; JSON also lists the joining node's tokens ("tokens") when given. */
+/* As print_movement; JSON also lists the joining node's tokens ("tokens", in the
+ * partitioner's text form) when given. */
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
-                           const int64_t *tokens, size_t nt);
+                           char *const *tokens, size_t nt);
 
 /* ------------------------------------------------------------------- keys */
 
@@ -346,6 +347,11 @@ struct key *endpoint_keys(tr_ctx *ctx, size_t *count);
 void free_keys(struct key *keys, size_t n);
 char **split_list(const char *s, size_t *count);
 int64_t *parse_token_list_arg(const char *s, size_t *count);
+/* A list of tokens T1,T2,... of partitioner P (FLAG names its option in errors), each read
+ * and written back in P's canonical text form; free with free_token_texts. */
+char **parse_token_texts(tokenring_partitioner p, const char *flag, const char *list,
+                         size_t *count);
+void free_token_texts(char **v, size_t n);
 
 /* --as-cassandra (planning.c): the release line of --cassandra-version (default 5.0) as the
  * library's TOKENRING_CASSANDRA_* value and as text, and the token an empty ring starts at
