@@ -182,6 +182,46 @@ double frac(tokenring_u128 w)
     return (double)w.hi + (double)w.lo / 18446744073709551616.0;
 }
 
+/* The one place the tool knows the size of a partitioner's ring: the text-form calls carry
+ * tokens, not widths. Murmur3's ring is 2^64 values, RandomPartitioner's 2^127;
+ * ByteOrderedPartitioner's ranges have no width (TOKENRING_OWNERSHIP_NO_WIDTHS), so its
+ * fractions count ranges. */
+bool ring_range_width(const tokenring_ring *r, size_t i, tokenring_u128 *w)
+{
+    tokenring_range rg;
+    tokenring_range128 rg128;
+    switch (tokenring_ring_partitioner(r)) {
+    case TOKENRING_PARTITIONER_MURMUR3:
+        if (tokenring_ring_range(&rg, r, i) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "range lookup failed");
+        *w = rg.width;
+        return true;
+    case TOKENRING_PARTITIONER_RANDOM:
+        if (tokenring_ring_range128(&rg128, r, i) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "range lookup failed");
+        *w = rg128.width;
+        return true;
+    default:
+        return false;
+    }
+}
+
+double ring_frac(const tokenring_ring *r, tokenring_u128 w)
+{
+    long double v = (long double)w.hi * 18446744073709551616.0L + (long double)w.lo;
+    switch (tokenring_ring_partitioner(r)) {
+    case TOKENRING_PARTITIONER_MURMUR3:
+        return frac(w);
+    case TOKENRING_PARTITIONER_RANDOM:
+        return (double)(v / 170141183460469231731687303715884105728.0L);
+    default: {
+        size_t n = 0;
+        tokenring_ring_tokens(r, &n);
+        return n ? (double)(v / (long double)n) : 0.0;
+    }
+    }
+}
+
 int lib_exit(int rc)
 {
     return rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL : EXIT_INPUT;

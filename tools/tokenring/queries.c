@@ -304,24 +304,6 @@ TOOL_COMMAND(cmd_getendpoints)
     free_keys(keys, n);
 }
 
-/* The width of ring range i in the units of its partitioner's ring (2^64 values for
- * Murmur3, 2^127 for RandomPartitioner), or false: ByteOrderedPartitioner's ranges have
- * no width (ownership depends on the data). */
-static bool range_width(const tokenring_ring *ring, size_t i, tokenring_u128 *w)
-{
-    if (tokenring_ring_ownership_flags(ring) & TOKENRING_OWNERSHIP_NO_WIDTHS)
-        return false;
-    tokenring_range rg;
-    tokenring_range128 rg128;
-    if (tokenring_ring_range(&rg, ring, i) == TOKENRING_OK)
-        *w = rg.width;
-    else if (tokenring_ring_range128(&rg128, ring, i) == TOKENRING_OK)
-        *w = rg128.width;
-    else
-        die(EXIT_INTERNAL, "range lookup failed");
-    return true;
-}
-
 /* describering KS */
 TOOL_COMMAND(cmd_describering)
 {
@@ -351,7 +333,7 @@ TOOL_COMMAND(cmd_describering)
             sb_printf(&ctx->out, "%s{\"start_token\": \"%s\", \"end_token\": \"%s\"",
                       i ? ",\n " : "", s, e);
             tokenring_u128 width;
-            if (range_width(ctx->ring, i, &width)) {
+            if (ring_range_width(ctx->ring, i, &width)) {
                 char w[48];
                 u128_str(w, width);
                 sb_printf(&ctx->out, ", \"width\": \"%s\"", w);

@@ -149,7 +149,7 @@ TOOL_COMMAND(cmd_ranges)
     size_t count = 0, primary = 0;
     /* tokens as the partitioner writes them; widths in its units (ByteOrdered: a range
      * counts 1) */
-    tokenring_partitioner part = tokenring_ring_partitioner(ctx->ring);
+    bool widths = !(tokenring_ring_ownership_flags(ctx->ring) & TOKENRING_OWNERSHIP_NO_WIDTHS);
     size_t cap = ring_token_text_cap(ctx->ring);
     char *ts = malloc(cap), *te = malloc(cap);
     if (!ts || !te)
@@ -165,15 +165,8 @@ TOOL_COMMAND(cmd_ranges)
         tokenring_range rg;
         tokenring_replicas rep;
         memset(&rg, 0, sizeof rg);
-        if (part == TOKENRING_PARTITIONER_MURMUR3) {
-            tokenring_ring_range(&rg, ctx->ring, i);
-        } else if (part == TOKENRING_PARTITIONER_RANDOM) {
-            tokenring_range128 r128;
-            tokenring_ring_range128(&r128, ctx->ring, i);
-            rg.width = r128.width;
-        } else {
-            rg.width.lo = 1;
-        }
+        if (!ring_range_width(ctx->ring, i, &rg.width))
+            rg.width.lo = 1; /* no widths: a range counts 1 */
         ring_token_text(ts, cap, ctx->ring, i ? i - 1 : nt - 1);
         ring_token_text(te, cap, ctx->ring, i);
         tokenring_placement_range_replicas(&rep, p, i);
@@ -218,13 +211,8 @@ TOOL_COMMAND(cmd_ranges)
         sb_printf(&ctx->out, "# %s replicates %zu of %zu ranges of keyspace %s (%zu as the "
                              "first replica), %.4f%% of the ring: width %s%s\n",
                   node, count, nt, ctx->opt.args[0], primary,
-                  part == TOKENRING_PARTITIONER_MURMUR3 ? frac(total) * 100
-                  : part == TOKENRING_PARTITIONER_RANDOM
-                      ? ((double)total.hi * 18446744073709551616.0 + (double)total.lo) /
-                            170141183460469231731687303715884105728.0 * 100
-                      : (double)count / (double)nt * 100,
-                  w, part == TOKENRING_PARTITIONER_BYTE_ORDERED
-                         ? " (ByteOrderedPartitioner: ranges, tokens have no width)" : "");
+                  ring_frac(ctx->ring, total) * 100, w,
+                  widths ? "" : " (ByteOrderedPartitioner: ranges, tokens have no width)");
     free(ts);
     free(te);
     tokenring_placement_free(p);

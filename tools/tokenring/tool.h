@@ -216,6 +216,12 @@ void sb_json_str(strbuf *b, const char *s);
 void u128_str(char buf[48], tokenring_u128 v);
 /* A width as a fraction of the ring, for display only. */
 double frac(tokenring_u128 w);
+/* Ring range i's width in the units of the ring's partitioner (2^64 values for Murmur3,
+ * 2^127 for RandomPartitioner), or false: ByteOrderedPartitioner's ranges have none;
+ * ring_frac: a width as a fraction of the ring (ByteOrdered: a count of ranges over the
+ * ring's). */
+bool ring_range_width(const tokenring_ring *r, size_t i, tokenring_u128 *w);
+double ring_frac(const tokenring_ring *r, tokenring_u128 w);
 const char *liveness_word(int32_t l);
 const char *state_word(int32_t s);
 const char *repl_text(const tokenring_replication *r, char *buf, size_t cap);
