@@ -373,6 +373,18 @@ def main() -> int:
             if t["token"] != g["token"] or t["owner"] != g["endpoints"][0]:
                 print(f"{name}: token {t}, getendpoints {g}")
                 failures += 1
+        # --token: the partitioner's tokens as given, in canonical form, the same owner
+        toks = [t["token"] for t in json.loads(tk.stdout)]
+        tt = run(tool, base + ["--token", "token", "--",
+                               *[x.upper() if part == "byteordered" else x for x in toks]])
+        gt = run(tool, base + ["--token", "getendpoints", "ks", "--", *toks])
+        if (tt.returncode or gt.returncode
+                or [t["owner"] for t in json.loads(tt.stdout)] != [t["owner"] for t in json.loads(tk.stdout)]
+                or [g["token"] for g in json.loads(gt.stdout)] != toks
+                or [g["endpoints"] for g in json.loads(gt.stdout)]
+                != [g["endpoints"] for g in json.loads(ge.stdout)]):
+            print(f"--token on {name}: {tt.stdout} {tt.stderr} {gt.stdout} {gt.stderr}")
+            failures += 1
     failures += check_rings(tool, data)
     failures += check_layouts(tool, data)
     failures += check_allocation(tool, data)
@@ -399,7 +411,10 @@ def main() -> int:
         (["--topology", os.path.join(data, "samples", "partitioned", "random_toy.topology.tsv"),
           "--keyspace", "ks=SimpleStrategy:2", "move", "ks", "10.0.0.1", "--initial-token", "5,-3"],
          "is no org.apache.cassandra.dht.RandomPartitioner token"),
-        (["token", "--partitioner", "random", "--token", "5"], "--token reads Murmur3 tokens"),
+        (["token", "--partitioner", "random", "--token", "--", "-2"],
+         "is not a RandomPartitioner token"),
+        (["token", "--partitioner", "byteordered", "--token", "0g"],
+         "is not a ByteOrderedPartitioner token"),
     ):
         p = run(tool, args)
         if p.returncode != 2 or p.stdout or words not in p.stderr:

@@ -323,11 +323,10 @@ char *cluster_token_text(tr_ctx *ctx, size_t i, size_t k)
 /* The token of key K under partitioner P (with --token: the token given), malloc'ed. */
 char *key_token_text(tr_ctx *ctx, tokenring_partitioner p, const struct key *k)
 {
-    if (ctx->opt.token_mode) {
-        char *out = malloc(24); /* --token: the token itself */
+    if (ctx->opt.token_mode) { /* the token itself */
+        char *out = strdup(k->token_text);
         if (!out)
             die(EXIT_INTERNAL, "out of memory");
-        snprintf(out, 24, "%lld", (long long)k->token);
         return out;
     }
     TEXT_OF(tokenring_key_token_text(out, cap, &len, p, k->bytes, k->len));

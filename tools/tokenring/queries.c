@@ -157,10 +157,6 @@ static const char *mode_name(enum own_mode m)
 TOOL_COMMAND(cmd_token)
 {
     tokenring_partitioner part = tool_partitioner(ctx);
-    if (ctx->opt.token_mode && part != TOKENRING_PARTITIONER_MURMUR3)
-        die(EXIT_USAGE, "--token reads Murmur3 tokens; with --partitioner %s give keys",
-            ctx->opt.partitioner ? ctx->opt.partitioner
-                                 : tokenring_partitioner_name(part));
     size_t n;
     struct key *keys = collect_keys(ctx, ctx->opt.args, ctx->opt.nargs, &n);
     bool with_owner = tokenring_cluster_topology(ctx->cluster) != NULL &&
@@ -263,17 +259,18 @@ TOOL_COMMAND(cmd_getendpoints)
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");
     tokenring_partitioner part = tokenring_ring_partitioner(need_ring(ctx));
-    if (ctx->opt.token_mode && part != TOKENRING_PARTITIONER_MURMUR3)
-        die(EXIT_USAGE, "--token reads Murmur3 tokens; on a ring of %s give keys",
-            tokenring_partitioner_name(part));
     for (size_t i = 0; i < n; i++) {
         tokenring_replicas rep;
-        int rc = ctx->opt.token_mode
-                     ? tokenring_placement_replicas(&rep, p, keys[i].token)
+        char *tt = key_token_text(ctx, part, &keys[i]);
+        uint32_t range = 0;
+        int rc = !tt ? TOKENRING_E_NOMEM
+                 : ctx->opt.token_mode
+                     ? tokenring_ring_search_text(&range, ctx->ring, tt, strlen(tt), NULL)
                      : tokenring_placement_replicas_for_key_any(&rep, p, keys[i].bytes,
                                                                 keys[i].len);
-        char *tt = key_token_text(ctx, part, &keys[i]);
-        if (rc != TOKENRING_OK || !tt)
+        if (rc == TOKENRING_OK && ctx->opt.token_mode)
+            rc = tokenring_placement_range_replicas(&rep, p, range);
+        if (rc != TOKENRING_OK)
             die(EXIT_INTERNAL, "replica lookup failed");
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "");

@@ -342,7 +342,8 @@ struct key {
     char *label; /* as given */
     uint8_t *bytes;
     size_t len;
-    int64_t token;
+    int64_t token;    /* Murmur3's token of the key (with --token: the token, on Murmur3) */
+    char *token_text; /* with --token: the token in the partitioner's canonical text form */
 };
 
 struct key *collect_keys(tr_ctx *ctx, char **args, size_t nargs, size_t *count);
