@@ -90,9 +90,8 @@ void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char 
     if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)
         die(EXIT_INTERNAL, "cannot read the movement summary");
     long double scale = movement_scale(m, sum.node_count);
-    bool murmur3 = tokenring_movement_partitioner(m) == TOKENRING_PARTITIONER_MURMUR3;
-    double changed = murmur3 ? sum.changed_fraction : mfrac(scale, sum.changed_width);
-    double streamed = murmur3 ? sum.streamed_fraction : mfrac(scale, sum.streamed_width);
+    double changed = mfrac(scale, sum.changed_width);
+    double streamed = mfrac(scale, sum.streamed_width);
     char cw[48], sw[48];
     u128_str(cw, sum.changed_width);
     u128_str(sw, sum.streamed_width);
@@ -162,8 +161,8 @@ void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char 
         sb_printf(&ctx->out, "%-*s  %-10s  %-10s  %-10s  %-10s  %s\n", (int)wn, nd.name, c[0],
                   c[1], c[2], c[3], nd.needs_cleanup ? "yes" : "no");
     }
-    int bw = 20; /* the bound columns: wider for longer tokens (other partitioners) */
-    for (uint32_t i = 0; !murmur3 && !ctx->opt.json && i < sum.stream_count; i++) {
+    int bw = 20; /* the bound columns: a Murmur3 token's 20 characters, or the longest bound */
+    for (uint32_t i = 0; !ctx->opt.json && i < sum.stream_count; i++) {
         tokenring_stream st;
         char *a, *b;
         tokenring_movement_get_stream(&st, m, i);
@@ -407,8 +406,7 @@ TOOL_COMMAND(cmd_join)
         const char *line;
         uint32_t release = cassandra_release(ctx, &line);
         bool local = ctx->opt.rf > 0;
-        char *first = p == TOKENRING_PARTITIONER_BYTE_ORDERED ? NULL
-                                                              : cassandra_first_token_text(ctx, p);
+        char *first = cassandra_first_token_text(ctx, p);
         rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, t, ctx->opt.args[1], dc,
                                                rack, local ? NULL : r,
                                                local ? (int32_t)ctx->opt.rf : 0, first,

@@ -403,9 +403,12 @@ static tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
 }
 
 /* The first token as text: Cassandra draws it as its partitioner's getRandomToken() does,
- * which the library does not model (a Murmur3 long, or RandomPartitioner's 0 .. 2^127). */
+ * which the library does not model (a Murmur3 long, or RandomPartitioner's 0 .. 2^127);
+ * NULL for ByteOrderedPartitioner, which allocates no tokens. */
 char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p)
 {
+    if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return NULL;
     char *out = malloc(TOKENRING_TOKEN128_TEXT_MAX);
     if (!out)
         die(EXIT_INTERNAL, "out of memory");

@@ -71,8 +71,7 @@ TOOL_COMMAND(cmd_assassinate)
     char rb[512], cw[48];
     u128_str(cw, sum.changed_width);
     long double scale = movement_scale_of(m);
-    bool murmur3 = tokenring_movement_partitioner(m) == TOKENRING_PARTITIONER_MURMUR3;
-    double changed = murmur3 ? sum.changed_fraction : movement_frac(scale, sum.changed_width);
+    double changed = movement_frac(scale, sum.changed_width);
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"assassinated\": ");
         sb_json_str(&ctx->out, ctx->opt.args[1]);
@@ -275,8 +274,7 @@ static char **plan_pending(tr_ctx *ctx, const tokenring_topology *before,
     const char *line;
     uint32_t release = cassandra_release(ctx, &line);
     long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : count > 0 ? count : 16;
-    char *first = p == TOKENRING_PARTITIONER_BYTE_ORDERED ? NULL
-                                                          : cassandra_first_token_text(ctx, p);
+    char *first = cassandra_first_token_text(ctx, p);
     bool local = ctx->opt.rf > 0;
     tokenring_token_list *list = NULL;
     int rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, before, name, dc, rack,

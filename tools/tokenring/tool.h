@@ -263,7 +263,7 @@ void order_note(tr_ctx *ctx, const tokenring_placement *p);
 const tokenring_history *tool_history(void);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
 /* --first-token, else a random token as partitioner P's getRandomToken() draws it, in
- * P's text form (malloc'ed; planning.c). */
+ * P's text form (malloc'ed; NULL for ByteOrderedPartitioner; planning.c). */
 char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p);
 
 /* main.c: whether command NAME takes rings of every partitioner. */
