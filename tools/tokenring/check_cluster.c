@@ -125,9 +125,9 @@ static void check_dc_factor(tr_ctx *ctx, struct findings *fs, const char *ks, st
     if ((size_t)rf > N) {
         if (q > N)
             check_add(fs, SEV_ERROR, subj,
-                      "factor %d is larger than the datacenter's %zu node%s: every node holds every "
-                      "range, and LOCAL_QUORUM (and QUORUM, EACH_QUORUM) can never succeed: it "
-                      "needs %zu replicas of the configured %d; lower the factor to %zu or add "
+                      "factor %d is larger than the datacenter's %zu node%s: every node holds "
+                      "every range, and LOCAL_QUORUM (and QUORUM, EACH_QUORUM) can never succeed: "
+                      "it needs %zu replicas of the configured %d; lower the factor to %zu or add "
                       "nodes",
                       rf, N, N == 1 ? "" : "s", q, rf, N);
         else
@@ -164,8 +164,8 @@ static void check_dc_factor(tr_ctx *ctx, struct findings *fs, const char *ks, st
         if (rf == 1)
             check_add(fs, SEV_OK, subj, "factor 1: one replica of each range%s", load);
         else
-            check_add(fs, SEV_OK, subj, "factor %d on one rack: replicas on %d distinct nodes%s", rf,
-                      rf, load);
+            check_add(fs, SEV_OK, subj,
+                      "factor %d on one rack: replicas on %d distinct nodes%s", rf, rf, load);
         return;
     }
     if (R < (size_t)rf) {
@@ -176,9 +176,9 @@ static void check_dc_factor(tr_ctx *ctx, struct findings *fs, const char *ks, st
         bool quorum_lost = (size_t)rf - most < q;
         check_add(fs, SEV_WARNING, subj,
                   "%zu racks for factor %d: NetworkTopologyStrategy takes one replica per rack and "
-                  "the remaining %zu from racks already used (the first met on the ring), so one rack "
-                  "holds up to %zu replicas of a range%s and the extra replicas land unevenly%s; "
-                  "Cassandra's token allocation (allocate_tokens_for_keyspace or "
+                  "the remaining %zu from racks already used (the first met on the ring), so one "
+                  "rack holds up to %zu replicas of a range%s and the extra replicas land "
+                  "unevenly%s; Cassandra's token allocation (allocate_tokens_for_keyspace or "
                   "allocate_tokens_for_local_replication_factor) refuses a node joining one of "
                   "these racks (\"the number of racks %zu in datacenter %s is lower than its "
                   "replication factor %d\"); use %d racks, or one",
@@ -257,10 +257,10 @@ void check_keyspaces(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t nd
             tokenring_replication_get(NULL, &rf, NULL, r, 0);
             if (ndc > 1)
                 check_add(fs, SEV_WARNING, name,
-                          "SimpleStrategy (factor %d) in a cluster of %zu datacenters: replicas are "
-                          "the next %d nodes on the ring whatever their datacenter and rack, so a "
-                          "datacenter may hold none of a range and LOCAL_* levels fail there; use "
-                          "NetworkTopologyStrategy",
+                          "SimpleStrategy (factor %d) in a cluster of %zu datacenters: replicas "
+                          "are the next %d nodes on the ring whatever their datacenter and rack, "
+                          "so a datacenter may hold none of a range and LOCAL_* levels fail there; "
+                          "use NetworkTopologyStrategy",
                           rf, ndc, rf);
             else if ((size_t)rf > total)
                 check_add(fs, (size_t)rf / 2 + 1 > total ? SEV_ERROR : SEV_WARNING, name,
@@ -341,7 +341,8 @@ void check_owns(tr_ctx *ctx, struct findings *fs)
                   "the pasted Owns of %zu node%s not compared: %s; name the keyspace nodetool was "
                   "run with (check KEYSPACE)",
                   pasted, pasted == 1 ? "" : "s",
-                  k ? "the input's keyspaces replicate differently" : "the input defines no keyspace");
+                  k ? "the input's keyspaces replicate differently"
+                    : "the input defines no keyspace");
         return;
     }
     tokenring_ownership *o = ownership_of(ctx, with_rules(ctx, r));
@@ -372,9 +373,9 @@ void check_owns(tr_ctx *ctx, struct findings *fs)
         char subj[512];
         snprintf(subj, sizeof subj, "node %s", a.name);
         check_add(fs, SEV_WARNING, subj,
-                  "pasted Owns %s differs from the computed %.*f%% (effective, keyspace %s): "
-                  "the paste was taken with another keyspace, before a topology change, or the "
-                  "input misses some tokens; every figure the tool derives assumes the computed one",
+                  "pasted Owns %s differs from the computed %.*f%% (effective, keyspace %s): the "
+                  "paste was taken with another keyspace, before a topology change, or the input "
+                  "misses some tokens; every figure the tool derives assumes the computed one",
                   own, decimals, v, ksname);
         differ++;
     }

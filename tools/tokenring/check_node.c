@@ -142,8 +142,8 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
     char where[1024];
     if (have_y && !sn)
         check_add(fs, SEV_ERROR, "cassandra.yaml",
-                  "endpoint_snitch is not set: Cassandra refuses to start (\"Missing endpoint_snitch "
-                  "directive\"); set GossipingPropertyFileSnitch");
+                  "endpoint_snitch is not set: Cassandra refuses to start (\"Missing "
+                  "endpoint_snitch directive\"); set GossipingPropertyFileSnitch");
     if (have_p) {
         for (size_t i = 0; i < p.n; i++) {
             bool known = false;
@@ -179,7 +179,8 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
             if (!pdc || !pdc->value || !*pdc->value || !prack || !prack->value ||
                 !*prack->value)
                 check_add(fs, SEV_ERROR, p.path,
-                          "%s%s%s not set (or empty): GossipingPropertyFileSnitch puts the node in %s",
+                          "%s%s%s not set (or empty): GossipingPropertyFileSnitch puts the node in "
+                          "%s",
                           !pdc || !pdc->value || !*pdc->value ? "dc" : "",
                           (!pdc || !pdc->value || !*pdc->value) &&
                                   (!prack || !prack->value || !*prack->value)
@@ -265,10 +266,10 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
                 snprintf(ks_subj, sizeof ks_subj, "%s in %s", ksn, dc);
                 if ((size_t)f == R)
                     check_add(fs, SEV_WARNING, ks_subj,
-                              "each of the %zu racks holds a full copy today (factor %d); with rack "
-                              "%s a range is on %d of %zu racks, so the new rack's nodes, however "
-                              "few, take about %.0f%% of the data between them, streamed when they "
-                              "join",
+                              "each of the %zu racks holds a full copy today (factor %d); with "
+                              "rack %s a range is on %d of %zu racks, so the new rack's nodes, "
+                              "however few, take about %.0f%% of the data between them, streamed "
+                              "when they join",
                               R, f, rack, f, R + 1, 100.0 * f / (double)(R + 1));
                 else
                     check_add(fs, SEV_WARNING, ks_subj,
@@ -290,14 +291,14 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
     tokenring_partitioner cp = tokenring_cluster_partitioner(ctx->cluster);
     if (!pe || !pe->value) {
         check_add(fs, SEV_ERROR, "cassandra.yaml", "partitioner is not set: Cassandra refuses to "
-                                                   "start (\"Missing directive: partitioner\"); the "
-                                                   "cluster's is %s",
+                                                   "start (\"Missing directive: partitioner\"); "
+                                                   "the cluster's is %s",
                   short_class(tokenring_partitioner_name(cp)));
     } else {
         tokenring_partitioner yp;
         if (tokenring_partitioner_parse(&yp, pe->value, strlen(pe->value), NULL) != TOKENRING_OK)
-            check_add(fs, SEV_ERROR, "cassandra.yaml", "partitioner %s: unknown (line %u)", pe->value,
-                      pe->line);
+            check_add(fs, SEV_ERROR, "cassandra.yaml", "partitioner %s: unknown (line %u)",
+                      pe->value, pe->line);
         else if (yp != cp)
             check_add(fs, SEV_ERROR, "cassandra.yaml",
                       "partitioner %s, but the cluster's tokens are %s's: a node of another "
@@ -309,8 +310,8 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
     long num_tokens = 1;
     if (!nt || !nt->value) {
         check_add(fs, SEV_WARNING, "cassandra.yaml",
-                  "num_tokens is not set: Cassandra's default is 1 (the cassandra.yaml shipped with "
-                  "4.0 and later sets 16)");
+                  "num_tokens is not set: Cassandra's default is 1 (the cassandra.yaml shipped "
+                  "with 4.0 and later sets 16)");
     } else {
         char *end;
         num_tokens = strtol(nt->value, &end, 10);
@@ -326,7 +327,8 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
             check_add(fs, SEV_ERROR, subj,
                       "num_tokens %ld, but the node has %zu tokens: Cassandra refuses to start "
                       "(\"Cannot change the number of tokens from %zu to %ld\"); a node changes "
-                      "num_tokens only by a new bootstrap (or a new datacenter: migrate-num-tokens)",
+                      "num_tokens only by a new bootstrap (or a new datacenter: "
+                      "migrate-num-tokens)",
                       num_tokens, me.declared_tokens, me.declared_tokens, num_tokens);
         else if (idx < 0 && mydc) {
             size_t usual = check_usual_tokens(ctx, mydc->name);
@@ -347,9 +349,9 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
         char **parts = token_list(it->value, &ninit);
         if (!nt || !nt->value)
             check_add(fs, SEV_ERROR, "cassandra.yaml",
-                      "initial_token lists %zu token%s but num_tokens is not set: Cassandra refuses "
-                      "to start (\"initial_token was set but num_tokens is not!\"); set num_tokens: "
-                      "%zu",
+                      "initial_token lists %zu token%s but num_tokens is not set: Cassandra "
+                      "refuses to start (\"initial_token was set but num_tokens is not!\"); set "
+                      "num_tokens: %zu",
                       ninit, ninit == 1 ? "" : "s", ninit);
         else if (num_tokens > 0 && ninit != (size_t)num_tokens)
             check_add(fs, SEV_ERROR, "cassandra.yaml",
@@ -398,11 +400,13 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
     if (ninit && (has_aks || has_arf))
         check_add(fs, SEV_WARNING, "cassandra.yaml",
                   "initial_token is set: Cassandra takes those tokens and ignores %s",
-                  has_aks ? "allocate_tokens_for_keyspace" : "allocate_tokens_for_local_replication_factor");
+                  has_aks ? "allocate_tokens_for_keyspace"
+                          : "allocate_tokens_for_local_replication_factor");
     else if (has_aks && has_arf)
         check_add(fs, SEV_WARNING, "cassandra.yaml",
-                  "both allocate_tokens_for_keyspace and allocate_tokens_for_local_replication_factor "
-                  "are set: Cassandra uses the keyspace's replication and ignores the factor");
+                  "both allocate_tokens_for_keyspace and "
+                  "allocate_tokens_for_local_replication_factor are set: Cassandra uses the "
+                  "keyspace's replication and ignores the factor");
     if (!ninit && !has_aks && !has_arf && num_tokens >= 1 && idx < 0)
         check_add(fs, SEV_WARNING, "cassandra.yaml",
                   "num_tokens %ld without allocate_tokens_for_local_replication_factor (or "
@@ -413,8 +417,8 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
     if (idx < 0 && dc && !mydc && !(ab && ab->value && strcasecmp(ab->value, "false") == 0))
         check_add(fs, SEV_WARNING, "cassandra.yaml",
                   "auto_bootstrap is %s for a node of the new datacenter %s: a new datacenter's "
-                  "nodes start with auto_bootstrap: false, get added to the keyspaces' replication, "
-                  "then run nodetool rebuild -- <an existing datacenter>",
+                  "nodes start with auto_bootstrap: false, get added to the keyspaces' "
+                  "replication, then run nodetool rebuild -- <an existing datacenter>",
                   ab && ab->value ? ab->value : "not set (true)", dc);
     if (idx >= 0 && (ninit || has_aks || has_arf))
         check_add(fs, SEV_OK, subj, "%s: read at bootstrap only; the node keeps its tokens",
@@ -434,8 +438,8 @@ void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc)
             free(names);
             check_add(fs, k ? SEV_ERROR : SEV_WARNING, "cassandra.yaml",
                       "allocate_tokens_for_keyspace: %s is %s%s", aks->value,
-                      k ? "not a keyspace of the input: the bootstrap fails if the cluster has none "
-                          "of that name"
+                      k ? "not a keyspace of the input: the bootstrap fails if the cluster has "
+                          "none of that name"
                         : "not checked: the input defines no keyspace",
                       hint);
         } else if (alloc_dc) {
