@@ -349,6 +349,31 @@ static void test_normalize(void **state)
                                                     sizeof longbad, &err),
                      TOKENRING_E_PARSE);
     assert_msg(&err, TOKENRING_E_PARSE, "\"1?11111111111111111111111111111111111111...\"");
+    /* ByteOrderedPartitioner texts longer than the calls' stack buffers: 1201 digits */
+    static char big[1202], want[1203], big2[1204];
+    memset(big, 'A', 1201);
+    want[0] = '0';
+    memset(want + 1, 'a', 1201);
+    char norm[1300];
+    assert_int_equal(tokenring_token_text_normalize(norm, sizeof norm, &len,
+                                                    TOKENRING_PARTITIONER_BYTE_ORDERED, big, 1201,
+                                                    &err),
+                     TOKENRING_OK);
+    assert_string_equal(norm, want);
+    assert_int_equal(len, 1202);
+    big[1200] = 'G';
+    assert_int_equal(tokenring_token_text_normalize(norm, sizeof norm, &len,
+                                                    TOKENRING_PARTITIONER_BYTE_ORDERED, big, 1201,
+                                                    &err),
+                     TOKENRING_E_PARSE);
+    assert_int_equal(err.column, 1201);
+    int cmp = 9;
+    memcpy(big2, want, 1202);
+    memcpy(big2 + 1202, "00", 2);
+    assert_int_equal(tokenring_token_text_compare(&cmp, TOKENRING_PARTITIONER_BYTE_ORDERED, want,
+                                                  big2, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(cmp, -1); /* a proper prefix first */
 }
 
 /* The typed order of two tokens of a case's partitioner. */

@@ -192,6 +192,30 @@ static int op_search_long(void *vctx, void **made)
     return rc;
 }
 
+/* ByteOrderedPartitioner texts longer than the stack buffers of normalize and compare */
+static char long_hex[1201];
+
+static int op_normalize_long(void *vctx, void **made)
+{
+    (void)vctx, (void)made;
+    static char out[1300];
+    size_t len;
+    return tokenring_token_text_normalize(out, sizeof out, &len,
+                                          TOKENRING_PARTITIONER_BYTE_ORDERED, long_hex,
+                                          sizeof long_hex - 1, NULL);
+}
+
+static int op_compare_long(void *vctx, void **made)
+{
+    (void)vctx, (void)made;
+    int cmp;
+    int rc = tokenring_token_text_compare(&cmp, TOKENRING_PARTITIONER_BYTE_ORDERED, long_hex,
+                                          long_hex, NULL);
+    if (rc == TOKENRING_OK)
+        assert_int_equal(cmp, 0);
+    return rc;
+}
+
 static void test_text_oom(void **state)
 {
     (void)state;
@@ -227,6 +251,11 @@ static void test_text_oom(void **state)
     tctx ctx;
     setup_case(&ctx, &tcases[2]);
     oom_check("ring_search_text (long ByteOrderedPartitioner token)", &ctx, op_search_long,
+              dump_text);
+    memset(long_hex, 'c', sizeof long_hex - 1);
+    oom_check("token_text_normalize (long ByteOrderedPartitioner token)", &ctx,
+              op_normalize_long, dump_text);
+    oom_check("token_text_compare (long ByteOrderedPartitioner tokens)", &ctx, op_compare_long,
               dump_text);
     teardown_case(&ctx);
 }
