@@ -182,7 +182,8 @@ def check_layouts(tool, data):
         (base + ["--rf", "3", "--partitioner", "byteordered"],
          "ByteOrderedPartitioner has no token allocation"),
         (base + ["--rf", "3", "--partitioner", "random"],
-         "needs --as-cassandra (Cassandra's allocator) or --layout even or --layout seeded"),
+         "needs --as-cassandra (Cassandra's allocator), --node-by-node (the library's join "
+         "plan, node after node) or --layout even or --layout seeded"),
         (base + ["--layout", "diagonal"], "--layout: expected even or seeded"),
         (base + ["--layout", "seeded", "--seed", "+1"], "option --seed: expected a number"),
         (base + ["--layout", "seeded", "--seed", "18446744073709551616"],
@@ -385,6 +386,23 @@ def main() -> int:
                 != [g["endpoints"] for g in json.loads(ge.stdout)]):
             print(f"--token on {name}: {tt.stdout} {tt.stderr} {gt.stdout} {gt.stderr}")
             failures += 1
+    # generatetokens --partitioner random --node-by-node: the library's join plan, node
+    # after node (tokenring_allocate_join_text), on an empty cluster and on a ring
+    p = run(tool, ["--json", "generatetokens", "--partitioner", "random", "--nodes", "3",
+                   "--num-tokens", "4", "--rf", "2", "--node-by-node"])
+    toks = [t for n in json.loads(p.stdout)["nodes"] for t in n["tokens"]] if not p.returncode else []
+    if len(toks) != 12 or len(set(toks)) != 12 or not all(0 <= int(t) <= 2**127 for t in toks):
+        print(f"random --node-by-node: {p.stdout!r} {p.stderr!r}")
+        failures += 1
+    rt = os.path.join(data, "samples", "partitioned", "random_toy.topology.tsv")
+    p = run(tool, ["--topology", rt, "--json", "generatetokens", "--nodes", "2", "--num-tokens",
+                   "4", "--rf", "2", "--rack", "r1", "--node-by-node"])
+    ring = {"0", "42535295865117307932921825928971026432", "85070591730234615865843651857942052864",
+            "127605887595351923798765477786913079296", "170141183460469231731687303715884105728"}
+    toks = [t for n in json.loads(p.stdout)["nodes"] for t in n["tokens"]] if not p.returncode else []
+    if len(toks) != 8 or len(set(toks) | ring) != 13:
+        print(f"random --node-by-node on a ring: {p.stdout!r} {p.stderr!r}")
+        failures += 1
     failures += check_rings(tool, data)
     failures += check_layouts(tool, data)
     failures += check_allocation(tool, data)

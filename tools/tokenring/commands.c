@@ -101,7 +101,8 @@
       "snippet with partitioner, num_tokens, initial_token and " \
       "allocate_tokens_for_local_replication_factor; its cassandra-rackdc.properties; or " \
       "its comma-separated initial_token line). --partitioner random " \
-      "takes --layout or --as-cassandra (Cassandra's allocator, bit for bit, on a " \
+      "takes --layout, --node-by-node (the library's join plan, node after node) or " \
+      "--as-cassandra (Cassandra's allocator, bit for bit, on a " \
       "--topology file of RandomPartitioner tokens or an empty cluster) and prints " \
       "decimal tokens, as initial_token takes them; byteordered has no token allocation " \
       "(Cassandra has none either).", \

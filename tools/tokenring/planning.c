@@ -568,14 +568,16 @@ TOOL_COMMAND(cmd_generatetokens)
                                                TOKENRING_PARTITIONER_RANDOM);
     if (ctx->opt.seed_given && !ctx->opt.layout)
         die(EXIT_USAGE, "--seed: only --layout seeded takes a seed");
-    if (random && !ctx->opt.layout && !ctx->opt.as_cassandra)
+    if (ctx->opt.as_cassandra && ctx->opt.node_by_node)
+        die(EXIT_USAGE, "generatetokens: --node-by-node plans with the library's join plan, "
+                        "--as-cassandra with Cassandra's allocator (node by node too): give "
+                        "one of them");
+    if (random && !ctx->opt.layout && !ctx->opt.as_cassandra && !ctx->opt.node_by_node)
         die(EXIT_USAGE, "generatetokens --partitioner random needs --as-cassandra (Cassandra's "
-                        "allocator) or --layout even or --layout seeded (the library's own "
-                        "allocator plans Murmur3 tokens only, so far)");
-    if (random && !ctx->opt.layout) {
-        if (ctx->opt.node_by_node)
-            die(EXIT_USAGE, "generatetokens --partitioner random: --node-by-node plans with "
-                            "the library's allocator, which plans Murmur3 tokens only");
+                        "allocator), --node-by-node (the library's join plan, node after node) "
+                        "or --layout even or --layout seeded (the library's plan of all the "
+                        "nodes at once plans Murmur3 tokens only, so far)");
+    if (random && !ctx->opt.layout && ctx->opt.as_cassandra) {
         generate_random_as_cassandra(ctx);
         return;
     }
@@ -596,8 +598,10 @@ TOOL_COMMAND(cmd_generatetokens)
     char **racks = rack_plan(ctx, n, &nr);
     tokenring_topology *empty = NULL;
     const tokenring_topology *t = NULL;
+    tokenring_partitioner part = random ? TOKENRING_PARTITIONER_RANDOM
+                                        : TOKENRING_PARTITIONER_MURMUR3;
     if (ctx->demo) {
-        if (tokenring_topology_new(&empty) != TOKENRING_OK)
+        if (tokenring_topology_new_partitioned(&empty, part) != TOKENRING_OK)
             die(EXIT_INTERNAL, "out of memory");
         t = empty;
     } else {
@@ -615,8 +619,10 @@ TOOL_COMMAND(cmd_generatetokens)
                 die(EXIT_INTERNAL, "out of memory");
         }
     }
-    int64_t *tokens = calloc(n * (size_t)ctx->opt.num_tokens, sizeof *tokens);
-    if (!tokens)
+    size_t T = (size_t)ctx->opt.num_tokens;
+    int64_t *tokens = calloc(n * T, sizeof *tokens);
+    char ***text = calloc(n, sizeof *text); /* node i's tokens as text */
+    if (!tokens || !text)
         die(EXIT_INTERNAL, "out of memory");
     tokenring_error err;
     memset(&err, 0, sizeof err);
@@ -625,24 +631,31 @@ TOOL_COMMAND(cmd_generatetokens)
         rc = cassandra_generate(ctx, t, dc, racks, n, tokens, &err);
     } else if (ctx->opt.node_by_node) {
         /* node by node, so that progress can be shown: each node against the cluster
-         * plus the nodes planned before it */
+         * plus the nodes planned before it; any partitioner the join plan takes */
         tokenring_topology *work = NULL;
         rc = tokenring_topology_clone(&work, t);
         for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
             progress(ctx, "generatetokens", i, n);
-            int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
             char name[64];
             snprintf(name, sizeof name, "planned-node-%zu", i);
             /* the library's plan for one join: Cassandra's tokens, or --one-step */
             tokenring_limits lim;
             tool_limits(ctx, &lim, "generatetokens");
-            rc = tokenring_allocate_join_limited(
-                mine, NULL, (uint32_t)ctx->opt.num_tokens, work, name, dc, racks[i], NULL,
-                (int32_t)ctx->opt.rf, cassandra_release(ctx, NULL),
+            tokenring_token_list *list = NULL;
+            rc = tokenring_allocate_join_text(
+                &list, (uint32_t)T, work, name, dc, racks[i], NULL, (int32_t)ctx->opt.rf,
+                cassandra_release(ctx, NULL),
                 ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0, &lim, &err);
-            if (rc == TOKENRING_OK)
-                rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
-                                                 (size_t)ctx->opt.num_tokens, &err);
+            if (rc != TOKENRING_OK)
+                break;
+            if (!(text[i] = calloc(T + 1, sizeof *text[i])))
+                die(EXIT_INTERNAL, "out of memory");
+            for (size_t j = 0; j < T; j++)
+                if (!(text[i][j] = strdup(tokenring_token_list_get(list, j, NULL))))
+                    die(EXIT_INTERNAL, "out of memory");
+            tokenring_token_list_free(list);
+            rc = tokenring_topology_add_node_text(work, name, dc, racks[i],
+                                                  (const char *const *)text[i], T, &err);
         }
         progress(ctx, "generatetokens", n, n);
         tokenring_topology_free(work);
@@ -659,14 +672,24 @@ TOOL_COMMAND(cmd_generatetokens)
     }
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "generatetokens");
+    for (size_t i = 0; i < n; i++) { /* the int64 plans as text */
+        if (text[i])
+            continue;
+        if (!(text[i] = calloc(T + 1, sizeof *text[i])))
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t j = 0; j < T; j++) {
+            if (!(text[i][j] = malloc(24)))
+                die(EXIT_INTERNAL, "out of memory");
+            snprintf(text[i][j], 24, "%lld", (long long)tokens[i * T + j]);
+        }
+    }
     if (ctx->opt.emit) {
         char alloc[64], label[32];
         snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
                  ctx->opt.rf);
         for (size_t i = 0; i < n; i++) {
             snprintf(label, sizeof label, "node %zu", i);
-            emit_node64(ctx, label, dc, racks[i], tokens + i * (size_t)ctx->opt.num_tokens,
-                        (size_t)ctx->opt.num_tokens, alloc);
+            emit_node(ctx, part, label, dc, racks[i], text[i], T, alloc);
         }
     } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
@@ -677,8 +700,10 @@ TOOL_COMMAND(cmd_generatetokens)
         if (ctx->opt.as_cassandra)
             cassandra_release(ctx, &line);
         sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s): %s%s%s\n",
-                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, ctx->demo ? ", empty cluster" : "",
+                        "factor %ld and partitioner %s (datacenter %s%s): %s%s%s\n",
+                  n, ctx->opt.num_tokens, ctx->opt.rf,
+                  strrchr(tokenring_partitioner_name(part), '.') + 1, dc,
+                  ctx->demo ? ", empty cluster" : "",
                   line ? "Cassandra " : "the library's plan",
                   line ? line : (ctx->opt.node_by_node ? ", node by node" : ""),
                   line ? (ctx->demo ? "'s allocator, as its generatetokens tool runs it"
@@ -687,7 +712,6 @@ TOOL_COMMAND(cmd_generatetokens)
                        : "");
     }
     for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
-        const int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
             sb_puts(&ctx->out, "{\"rack\": ");
@@ -696,16 +720,19 @@ TOOL_COMMAND(cmd_generatetokens)
         } else {
             sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
         }
-        for (long j = 0; j < ctx->opt.num_tokens; j++)
-            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%lld\"" : "%s%lld", j ? ", " : "",
-                      (long long)mine[j]);
+        for (size_t j = 0; j < T; j++)
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", j ? ", " : "",
+                      text[i][j]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
     if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(racks[i]);
+        free_texts(text[i], T);
+    }
     free(racks);
+    free(text);
     free(tokens);
     tokenring_topology_free(empty);
 }

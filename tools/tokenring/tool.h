@@ -384,11 +384,9 @@ void check_plan_options(tr_ctx *ctx);
 /* One planned node as --emit asks: a cassandra.yaml snippet (partitioner, num_tokens,
  * initial_token, and ALLOCATION, e.g. "allocate_tokens_for_local_replication_factor: 3",
  * when not NULL), its cassandra-rackdc.properties, or its initial_token line; tokens in
- * the partitioner's text form. emit_node64: Murmur3 tokens. */
+ * the partitioner's text form. */
 void emit_node(tr_ctx *ctx, tokenring_partitioner p, const char *label, const char *dc,
                const char *rack, char *const *tokens, size_t nt, const char *allocation);
-void emit_node64(tr_ctx *ctx, const char *label, const char *dc, const char *rack,
-                 const int64_t *tokens, size_t nt, const char *allocation);
 /* --write-topology FILE: AFTER, with the input's keyspaces, as a topology file. */
 void write_topology_after(tr_ctx *ctx, const tokenring_topology *after);
 
