@@ -166,7 +166,7 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out)
                     "found '%s'", v);
 }
 
-int64_t cassandra_first_token(tr_ctx *ctx)
+static int64_t cassandra_first_token(tr_ctx *ctx)
 {
     if (ctx->opt.first_token) {
         size_t n;
@@ -189,12 +189,13 @@ int64_t cassandra_first_token(tr_ctx *ctx)
 }
 
 /* generatetokens as Cassandra: its offline tool with no input (nodes 127.0.0.1:i, every
- * rack treated as the only one), else bootstrap after bootstrap against the input. */
+ * rack treated as the only one), else bootstrap after bootstrap against the input; node
+ * i's tokens as text in text[i] (T + 1 entries). */
 static int cassandra_generate(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
-                              char **racks, size_t n, int64_t *tokens, tokenring_error *err)
+                              char **racks, size_t n, char ***text, tokenring_error *err)
 {
     uint32_t release = cassandra_release(ctx, NULL);
-    int64_t first = cassandra_first_token(ctx);
+    char *first = cassandra_first_token_text(ctx, tokenring_topology_partitioner(t));
     tokenring_topology *work = NULL;
     int rc = tokenring_topology_clone(&work, t);
     size_t T = (size_t)ctx->opt.num_tokens;
@@ -205,13 +206,23 @@ static int cassandra_generate(tr_ctx *ctx, const tokenring_topology *t, const ch
             snprintf(name, sizeof name, "127.0.0.1:%zu", i);
         else
             snprintf(name, sizeof name, "planned-node-%zu", i);
-        int64_t *mine = tokens + i * T;
-        rc = tokenring_allocate_cassandra(mine, (uint32_t)T, work, name, dc, racks[i], NULL,
-                                          (int32_t)ctx->opt.rf, &first, release,
-                                          ctx->demo ? TOKENRING_CASSANDRA_OFFLINE : 0, err);
-        if (rc == TOKENRING_OK)
-            rc = tokenring_topology_add_node(work, name, dc, racks[i], mine, T, err);
+        tokenring_token_list *list = NULL;
+        rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, work, name, dc, racks[i],
+                                               NULL, (int32_t)ctx->opt.rf, first, release,
+                                               ctx->demo ? TOKENRING_CASSANDRA_OFFLINE : 0,
+                                               NULL, err);
+        if (rc != TOKENRING_OK)
+            break;
+        if (!(text[i] = calloc(T + 1, sizeof *text[i])))
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t j = 0; j < T; j++)
+            if (!(text[i][j] = strdup(tokenring_token_list_get(list, j, NULL))))
+                die(EXIT_INTERNAL, "out of memory");
+        tokenring_token_list_free(list);
+        rc = tokenring_topology_add_node_text(work, name, dc, racks[i],
+                                              (const char *const *)text[i], T, err);
     }
+    free(first);
     progress(ctx, "generatetokens", n, n);
     tokenring_topology_free(work);
     return rc;
@@ -423,139 +434,6 @@ char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p)
     return out;
 }
 
-/* generatetokens --partitioner random --as-cassandra: Cassandra's allocator on a
- * RandomPartitioner ring (tokenring_allocate_cassandra128()), node after node as
- * cassandra_generate(); the ring from --topology, else an empty cluster as Cassandra's
- * generatetokens -p RandomPartitioner. Tokens in decimal. */
-static void generate_random_as_cassandra(tr_ctx *ctx)
-{
-    if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
-        die(EXIT_USAGE, "generatetokens needs --nodes N, --num-tokens T and --rf RF (each at "
-                        "least 1)");
-    if (ctx->opt.rack && ctx->opt.racks)
-        die(EXIT_USAGE, "generatetokens: give --rack (every new node in one rack) or --racks "
-                        "(nodes per rack), not both");
-    bool offline = ctx->opt.ninputs == 0; /* Cassandra's own offline tool */
-    size_t n = (size_t)ctx->opt.nodes, nr, T = (size_t)ctx->opt.num_tokens;
-    char **racks = rack_plan(ctx, n, &nr);
-    tokenring_topology *t = NULL;
-    if (offline) {
-        if (tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "out of memory");
-    } else {
-        const tokenring_topology *ct = need_topology(ctx);
-        if (tokenring_topology_partitioner(ct) != TOKENRING_PARTITIONER_RANDOM)
-            die(EXIT_USAGE, "generatetokens --partitioner random: the input's tokens are %s "
-                            "tokens", tokenring_partitioner_name(tokenring_topology_partitioner(ct)));
-        if (tokenring_topology_clone(&t, ct) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "out of memory");
-    }
-    const char *dc = ctx->opt.dc ? ctx->opt.dc : offline ? "datacenter1" : NULL;
-    for (size_t i = 0; !dc && i < tokenring_topology_node_count(t); i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, t, i);
-        for (size_t j = 0; j < tokenring_topology_node_count(t); j++) {
-            tokenring_node_info other;
-            tokenring_topology_node(&other, t, j);
-            if (strcmp(other.datacenter, info.datacenter) != 0)
-                die(EXIT_USAGE, "generatetokens: the cluster has several datacenters: give "
-                                "--dc");
-        }
-        dc = info.datacenter;
-    }
-    if (!dc)
-        dc = "datacenter1"; /* an input without nodes */
-    if (!ctx->opt.racks) {
-        const char *rk = join_rack(ctx, offline ? NULL : t, dc, "generatetokens");
-        for (size_t i = 0; i < n; i++) {
-            free(racks[i]);
-            if (!(racks[i] = strdup(rk)))
-                die(EXIT_INTERNAL, "out of memory");
-        }
-    }
-    const char *line = NULL;
-    uint32_t release = cassandra_release(ctx, &line);
-    char *first = cassandra_first_token_text(ctx, TOKENRING_PARTITIONER_RANDOM);
-    char ***tokens = calloc(n, sizeof *tokens); /* node i's T tokens as text */
-    if (!tokens)
-        die(EXIT_INTERNAL, "out of memory");
-    tokenring_error err;
-    memset(&err, 0, sizeof err);
-    int rc = TOKENRING_OK;
-    for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
-        progress(ctx, "generatetokens", i, n);
-        char name[64];
-        if (offline)
-            snprintf(name, sizeof name, "127.0.0.1:%zu", i);
-        else
-            snprintf(name, sizeof name, "planned-node-%zu", i);
-        tokenring_token_list *list = NULL;
-        rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, t, name, dc, racks[i], NULL,
-                                               (int32_t)ctx->opt.rf, first, release,
-                                               offline ? TOKENRING_CASSANDRA_OFFLINE : 0, NULL,
-                                               &err);
-        if (rc != TOKENRING_OK)
-            break;
-        if (!(tokens[i] = calloc(T + 1, sizeof *tokens[i])))
-            die(EXIT_INTERNAL, "out of memory");
-        for (size_t j = 0; j < T; j++)
-            if (!(tokens[i][j] = strdup(tokenring_token_list_get(list, j, NULL))))
-                die(EXIT_INTERNAL, "out of memory");
-        tokenring_token_list_free(list);
-        rc = tokenring_topology_add_node_text(t, name, dc, racks[i],
-                                              (const char *const *)tokens[i], T, &err);
-    }
-    free(first);
-    progress(ctx, "generatetokens", n, n);
-    if (rc != TOKENRING_OK)
-        fail_lib(rc, &err, "generatetokens");
-    if (ctx->opt.emit) {
-        char alloc[64], label[32];
-        snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
-                 ctx->opt.rf);
-        for (size_t i = 0; i < n; i++) {
-            snprintf(label, sizeof label, "node %zu", i);
-            emit_node(ctx, TOKENRING_PARTITIONER_RANDOM, label, dc, racks[i], tokens[i], T,
-                      alloc);
-        }
-    } else if (ctx->opt.json) {
-        sb_puts(&ctx->out, "{\"datacenter\": ");
-        sb_json_str(&ctx->out, dc);
-        sb_puts(&ctx->out, ", \"partitioner\": \"RandomPartitioner\", \"nodes\": [");
-    } else {
-        sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner RandomPartitioner (datacenter %s%s): "
-                        "Cassandra %s's allocator, %s\n",
-                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, offline ? ", empty cluster" : "",
-                  line, offline ? "as its generatetokens tool runs it"
-                                : "as each node gets them bootstrapping in turn");
-    }
-    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
-        if (ctx->opt.json) {
-            sb_puts(&ctx->out, i ? ",\n " : "\n ");
-            sb_puts(&ctx->out, "{\"rack\": ");
-            sb_json_str(&ctx->out, racks[i]);
-            sb_puts(&ctx->out, ", \"tokens\": [");
-        } else {
-            sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
-        }
-        for (size_t j = 0; j < T; j++)
-            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", j ? ", " : "",
-                      tokens[i][j]);
-        sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
-    }
-    if (ctx->opt.json && !ctx->opt.emit)
-        sb_puts(&ctx->out, "]}\n");
-    for (size_t i = 0; i < n; i++)
-        free(racks[i]);
-    free(racks);
-    for (size_t i = 0; i < n; i++)
-        if (tokens[i])
-            free_texts(tokens[i], T);
-    free(tokens);
-    tokenring_topology_free(t);
-}
-
 /* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]
  * generatetokens -n NODES --num-tokens T --layout even|seeded [--partitioner random]
  * generatetokens -n NODES --num-tokens T --rf RF --as-cassandra --partitioner random */
@@ -577,10 +455,6 @@ TOOL_COMMAND(cmd_generatetokens)
                         "allocator), --node-by-node (the library's join plan, node after node) "
                         "or --layout even or --layout seeded (the library's plan of all the "
                         "nodes at once plans Murmur3 tokens only, so far)");
-    if (random && !ctx->opt.layout && ctx->opt.as_cassandra) {
-        generate_random_as_cassandra(ctx);
-        return;
-    }
     if (ctx->opt.layout) {
         if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1)
             die(EXIT_USAGE, "generatetokens --layout needs --nodes N and --num-tokens T (each "
@@ -628,7 +502,7 @@ TOOL_COMMAND(cmd_generatetokens)
     memset(&err, 0, sizeof err);
     int rc;
     if (ctx->opt.as_cassandra) {
-        rc = cassandra_generate(ctx, t, dc, racks, n, tokens, &err);
+        rc = cassandra_generate(ctx, t, dc, racks, n, text, &err);
     } else if (ctx->opt.node_by_node) {
         /* node by node, so that progress can be shown: each node against the cluster
          * plus the nodes planned before it; any partitioner the join plan takes */
@@ -694,7 +568,8 @@ TOOL_COMMAND(cmd_generatetokens)
     } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
-        sb_puts(&ctx->out, ", \"nodes\": [");
+        sb_printf(&ctx->out, ", \"partitioner\": \"%s\", \"nodes\": [",
+                  strrchr(tokenring_partitioner_name(part), '.') + 1);
     } else {
         const char *line = NULL;
         if (ctx->opt.as_cassandra)

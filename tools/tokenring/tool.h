@@ -361,8 +361,8 @@ char **parse_token_texts(tokenring_partitioner p, const char *flag, const char *
 void free_token_texts(char **v, size_t n);
 
 /* --as-cassandra (planning.c): the release line of --cassandra-version (default 5.0) as the
- * library's TOKENRING_CASSANDRA_* value and as text, and the token an empty ring starts at
- * (--first-token, else random as Cassandra's Murmur3Partitioner.getRandomToken()). */
+ * library's TOKENRING_CASSANDRA_* value and as text (the token an empty ring starts at:
+ * cassandra_first_token_text). */
 uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
 /* The rack a new node of datacenter dc joins (planning.c): --rack if given (an existing
  * rack or, on purpose, a new one); else the datacenter's only rack, or "rack1" for a
@@ -370,7 +370,6 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
  * lists them. */
 const char *join_rack(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
                       const char *cmd);
-int64_t cassandra_first_token(tr_ctx *ctx);
 /* planning.c: the names of n planned nodes (--names, exactly n, else node1, ... or
  * PREFIX-node1, ...) and their racks (--racks: nodes per rack, or named RAC1=2,...; else
  * one rack), malloc'ed; *nracks_out receives the number of racks. */
