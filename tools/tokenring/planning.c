@@ -272,7 +272,7 @@ static void free_texts(char **text, size_t n)
 /* generatetokens --layout even|seeded: a new cluster laid out without the allocator. */
 static void generate_layout(tr_ctx *ctx)
 {
-    bool random = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0;
+    tokenring_partitioner part = tool_partitioner(ctx); /* no input: --partitioner's */
     bool seeded = strcmp(ctx->opt.layout, "seeded") == 0;
     if (ctx->opt.rf >= 1 || ctx->opt.as_cassandra || ctx->opt.node_by_node)
         die(EXIT_USAGE, "generatetokens --layout lays tokens out without the allocator: "
@@ -300,8 +300,6 @@ static void generate_layout(tr_ctx *ctx)
     tokenring_topology *t = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    tokenring_partitioner part = random ? TOKENRING_PARTITIONER_RANDOM
-                                        : TOKENRING_PARTITIONER_MURMUR3;
     int rc = tokenring_topology_new_partitioned(&t, part);
     const char **dcs = calloc(n, sizeof *dcs);
     if (rc != TOKENRING_OK || !dcs)
@@ -441,16 +439,17 @@ TOOL_COMMAND(cmd_generatetokens)
 {
     check_args(ctx, 0, 0, "--nodes N --num-tokens T (--rf RF | --layout even|seeded) "
                           "[--racks 2,2,2] [--dc DC]");
-    bool random = (ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0) ||
-                  (ctx->opt.ninputs > 0 && tokenring_cluster_partitioner(ctx->cluster) ==
-                                               TOKENRING_PARTITIONER_RANDOM);
+    tokenring_partitioner part = tool_partitioner(ctx);
     if (ctx->opt.seed_given && !ctx->opt.layout)
         die(EXIT_USAGE, "--seed: only --layout seeded takes a seed");
     if (ctx->opt.as_cassandra && ctx->opt.node_by_node)
         die(EXIT_USAGE, "generatetokens: --node-by-node plans with the library's join plan, "
                         "--as-cassandra with Cassandra's allocator (node by node too): give "
                         "one of them");
-    if (random && !ctx->opt.layout && !ctx->opt.as_cassandra && !ctx->opt.node_by_node)
+    /* the library's plan of all the nodes at once (tokenring_allocate_nodes) has no
+     * text form: Murmur3's only */
+    if (part != TOKENRING_PARTITIONER_MURMUR3 && !ctx->opt.layout && !ctx->opt.as_cassandra &&
+        !ctx->opt.node_by_node)
         die(EXIT_USAGE, "generatetokens --partitioner random needs --as-cassandra (Cassandra's "
                         "allocator), --node-by-node (the library's join plan, node after node) "
                         "or --layout even or --layout seeded (the library's plan of all the "
@@ -472,8 +471,6 @@ TOOL_COMMAND(cmd_generatetokens)
     char **racks = rack_plan(ctx, n, &nr);
     tokenring_topology *empty = NULL;
     const tokenring_topology *t = NULL;
-    tokenring_partitioner part = random ? TOKENRING_PARTITIONER_RANDOM
-                                        : TOKENRING_PARTITIONER_MURMUR3;
     if (ctx->demo) {
         if (tokenring_topology_new_partitioned(&empty, part) != TOKENRING_OK)
             die(EXIT_INTERNAL, "out of memory");
