@@ -215,8 +215,9 @@ TOOL_COMMAND(cmd_token)
         }
         sb_puts(&ctx->out, "]\n");
     } else {
-        /* Murmur3's column is as wide as its longest token; the others' as their longest
-         * here (nothing follows it without an owner) */
+        /* the layout only: Murmur3's Token column is always as wide as its longest token
+         * can be (20), as the tool has printed it since 1.0; the others' as the longest
+         * shown before an Owner column, unpadded without one */
         if (part == TOKENRING_PARTITIONER_MURMUR3 || !with_owner)
             wt = part == TOKENRING_PARTITIONER_MURMUR3 ? 20 : 0;
         sb_pad(&ctx->out, "Key", wk);
