@@ -43,7 +43,7 @@
 
 #include "tokenring/common.h"
 #include "tokenring/placement.h"
-#include "tokenring/router.h"
+#include "tokenring/router_snapshot.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -9,8 +9,9 @@
  * replica placement (placement.h), ownership (ownership.h), cluster documents and their
  * parsers (parse.h), token layouts (layout.h) and the allocators (allocate.h), analyses
  * (analysis.h: balance.h, movement.h with movement_result.h, availability.h,
- * migration.h) and routers (router.h). Everything the library exports is declared in the
- * headers this file includes, and nothing else is exported.
+ * migration.h) and routers (router.h: router_snapshot.h, router_build.h,
+ * router_holder.h). Everything the library exports is declared in the headers this file
+ * includes, and nothing else is exported.
  */
 #ifndef TOKENRING_TOKENRING_H
 #define TOKENRING_TOKENRING_H
@@ -38,5 +39,8 @@
 #include "tokenring/partitioner.h"
 #include "tokenring/history.h"
 #include "tokenring/router.h"
+#include "tokenring/router_snapshot.h"
+#include "tokenring/router_build.h"
+#include "tokenring/router_holder.h"
 
 #endif /* TOKENRING_TOKENRING_H */

@@ -161,6 +161,17 @@ check(rc == 5 and "ok: dc1: 2 nodes in 2 racks (r1 1, r2 1), num_tokens 4" in ou
       and "initial_token 043670719200469348867329696283634648000 is node 127.0.0.2's" in out
       and "partitioner" not in out,
       "check on a RandomPartitioner ring: got %d %r %r" % (rc, out, err))
+# a ByteOrderedPartitioner ring: a taken token in upper case, a token given twice in two
+# forms, a token that is no hex
+byaml = tmp("bop.yaml", "num_tokens: 4\ninitial_token: 7A,0f,f,zz\n"
+            "partitioner: ByteOrderedPartitioner\nendpoint_snitch: GossipingPropertyFileSnitch\n")
+rc, out, err = run(["--topology", os.path.join("samples", "partitioned",
+                                               "byteordered_toy.topology.tsv"),
+                    "check", "--yaml", byaml])
+check(rc == 5 and "initial_token 7A is node 10.0.1.2's" in out
+      and "initial_token lists f twice" in out
+      and "initial_token (line 2): " in out and "zz" in out,
+      "check on a ByteOrderedPartitioner ring: got %d %r %r" % (rc, out, err))
 for text, where, what in (("num_tokens:\n  - 1\n", "2:3", "found a list"),
                           ("num_tokens: [1]\n", "1:13", "expected a single value"),
                           ("num_tokens: 1\nnum_tokens: 2\n", "2:1", "set twice"),

@@ -80,7 +80,7 @@ def check_rings(tool, data):
                 if owns:
                     p = run(tool, base + ["--json", "ring", "ks"])
                     rows = [r for d in json.loads(p.stdout)["datacenters"] for r in d["rows"]]
-                    owns_of = {r["address"]: r["owns"] for r in rows}
+                    owns_of = {r["address"]: r["owns"]["nodetool"] for r in rows if r["owns"]}
                     for node, _pbits, ebits in owns:
                         if node in owns_of and struct.pack(">f", owns_of[node]).hex() != ebits:
                             print(f"{rid} {options} node {node}: owns {owns_of[node]}, "
@@ -182,7 +182,8 @@ def check_layouts(tool, data):
         (base + ["--rf", "3", "--partitioner", "byteordered"],
          "ByteOrderedPartitioner has no token allocation"),
         (base + ["--rf", "3", "--partitioner", "random"],
-         "needs --as-cassandra (Cassandra's allocator) or --layout even or --layout seeded"),
+         "needs --as-cassandra (Cassandra's allocator), --node-by-node (the library's join "
+         "plan, node after node) or --layout even or --layout seeded"),
         (base + ["--layout", "diagonal"], "--layout: expected even or seeded"),
         (base + ["--layout", "seeded", "--seed", "+1"], "option --seed: expected a number"),
         (base + ["--layout", "seeded", "--seed", "18446744073709551616"],
@@ -356,6 +357,52 @@ def main() -> int:
         print("murmur3 default:", a.stdout, b.stdout)
         failures += 1
 
+    # With a ring of the partitioner, token names each key's owner: the first replica
+    # getendpoints gives under SimpleStrategy, with the same token.
+    for part, name in (("random", "random_toy"), ("byteordered", "byteordered_toy")):
+        base = ["--topology", os.path.join(data, "samples", "partitioned",
+                                           name + ".topology.tsv"),
+                "--partitioner", part, "--keyspace", "ks=SimpleStrategy:2", "--json"]
+        keys = ["alice", "bob", "carol", "", "zzz"]
+        tk = run(tool, base + ["token", "--", *keys])
+        ge = run(tool, base + ["getendpoints", "ks", "--", *keys])
+        if tk.returncode or ge.returncode:
+            print(f"token/getendpoints on {name}: {tk.stderr} {ge.stderr}")
+            failures += 1
+            continue
+        for t, g in zip(json.loads(tk.stdout), json.loads(ge.stdout)):
+            if t["token"] != g["token"] or t["owner"] != g["endpoints"][0]:
+                print(f"{name}: token {t}, getendpoints {g}")
+                failures += 1
+        # --token: the partitioner's tokens as given, in canonical form, the same owner
+        toks = [t["token"] for t in json.loads(tk.stdout)]
+        tt = run(tool, base + ["--token", "token", "--",
+                               *[x.upper() if part == "byteordered" else x for x in toks]])
+        gt = run(tool, base + ["--token", "getendpoints", "ks", "--", *toks])
+        if (tt.returncode or gt.returncode
+                or [t["owner"] for t in json.loads(tt.stdout)] != [t["owner"] for t in json.loads(tk.stdout)]
+                or [g["token"] for g in json.loads(gt.stdout)] != toks
+                or [g["endpoints"] for g in json.loads(gt.stdout)]
+                != [g["endpoints"] for g in json.loads(ge.stdout)]):
+            print(f"--token on {name}: {tt.stdout} {tt.stderr} {gt.stdout} {gt.stderr}")
+            failures += 1
+    # generatetokens --partitioner random --node-by-node: the library's join plan, node
+    # after node (tokenring_allocate_join_text), on an empty cluster and on a ring
+    p = run(tool, ["--json", "generatetokens", "--partitioner", "random", "--nodes", "3",
+                   "--num-tokens", "4", "--rf", "2", "--node-by-node"])
+    toks = [t for n in json.loads(p.stdout)["nodes"] for t in n["tokens"]] if not p.returncode else []
+    if len(toks) != 12 or len(set(toks)) != 12 or not all(0 <= int(t) <= 2**127 for t in toks):
+        print(f"random --node-by-node: {p.stdout!r} {p.stderr!r}")
+        failures += 1
+    rt = os.path.join(data, "samples", "partitioned", "random_toy.topology.tsv")
+    p = run(tool, ["--topology", rt, "--json", "generatetokens", "--nodes", "2", "--num-tokens",
+                   "4", "--rf", "2", "--rack", "r1", "--node-by-node"])
+    ring = {"0", "42535295865117307932921825928971026432", "85070591730234615865843651857942052864",
+            "127605887595351923798765477786913079296", "170141183460469231731687303715884105728"}
+    toks = [t for n in json.loads(p.stdout)["nodes"] for t in n["tokens"]] if not p.returncode else []
+    if len(toks) != 8 or len(set(toks) | ring) != 13:
+        print(f"random --node-by-node on a ring: {p.stdout!r} {p.stderr!r}")
+        failures += 1
     failures += check_rings(tool, data)
     failures += check_layouts(tool, data)
     failures += check_allocation(tool, data)
@@ -368,18 +415,24 @@ def main() -> int:
          "class names are case-sensitive, as in Cassandra (RandomPartitioner)"),
         (["ring", "--partitioner", "random"], "give the ring (--topology FILE"),
         (["status", "--partitioner", "random"], "give the ring (--topology FILE"),
-        (["pending", "--partitioner", "random"], "ranges, balance, check and generatetokens commands only"),
+        (["concurrent", "--partitioner", "random"],
+         "ranges, pending, balance, check and generatetokens commands only"),
         (["--topology", os.path.join(data, "samples", "partitioned", "random_toy.topology.tsv"),
-          "--keyspace", "ks=SimpleStrategy:2", "pending", "ks"],
-         "pending works on Murmur3Partitioner rings only (so far)"),
+          "--keyspace", "ks=SimpleStrategy:2", "migrate-num-tokens", "ks"],
+         "migrate-num-tokens works on Murmur3Partitioner rings only (so far)"),
+        (["--topology", os.path.join(data, "samples", "partitioned", "byteordered_toy.topology.tsv"),
+          "--keyspace", "ks=SimpleStrategy:2", "pending", "ks", "10.9.9.9", "--rack", "r1"],
+         "give the joining node's --initial-token"),
         (["--topology", os.path.join(data, "samples", "partitioned", "byteordered_toy.topology.tsv"),
           "--keyspace", "ks=SimpleStrategy:2", "join", "ks", "10.9.9.9", "--rack", "r1"],
          "give --initial-token"),
         (["--topology", os.path.join(data, "samples", "partitioned", "random_toy.topology.tsv"),
           "--keyspace", "ks=SimpleStrategy:2", "move", "ks", "10.0.0.1", "--initial-token", "5,-3"],
          "is no org.apache.cassandra.dht.RandomPartitioner token"),
-        (["--topology", topo, "token", "--partitioner", "byteordered", "a"], "prints tokens only"),
-        (["token", "--partitioner", "random", "--token", "5"], "--token reads Murmur3 tokens"),
+        (["token", "--partitioner", "random", "--token", "--", "-2"],
+         "is not a RandomPartitioner token"),
+        (["token", "--partitioner", "byteordered", "--token", "0g"],
+         "is not a ByteOrderedPartitioner token"),
     ):
         p = run(tool, args)
         if p.returncode != 2 or p.stdout or words not in p.stderr:

@@ -26,23 +26,6 @@ static long double u128_ld(tokenring_u128 v)
     return (long double)v.hi * 18446744073709551616.0L + (long double)v.lo;
 }
 
-/* A width as a fraction of the ring in its partitioner's units: 2^64 (Murmur3), 2^127
- * (RandomPartitioner), the range count (ByteOrdered, whose widths count ranges). */
-static double ring_frac(const tokenring_ring *rg, tokenring_u128 w)
-{
-    switch (tokenring_ring_partitioner(rg)) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        return (double)(u128_ld(w) / 170141183460469231731687303715884105728.0L);
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        size_t n = 0;
-        tokenring_ring_tokens(rg, &n);
-        return n ? (double)(u128_ld(w) / (long double)n) : 0.0;
-    }
-    default:
-        return frac(w);
-    }
-}
-
 static uint32_t *down_nodes(const tokenring_ring *rg, size_t *count);
 
 /* availability KEYSPACE --list: every failing set of at most 3 nodes (the 1.0 list), under
@@ -395,7 +378,7 @@ TOOL_COMMAND(cmd_availability)
     if (notes.p)
         fputs(notes.p + 1, stderr);
     free(notes.p);
-    if (!ctx->opt.json && tokenring_ring_partitioner(rg) == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    if (!ctx->opt.json && (tokenring_ring_ownership_flags(rg) & TOKENRING_OWNERSHIP_NO_WIDTHS))
         sb_puts(&ctx->out, "\nNote: ByteOrderedPartitioner tokens have no width: losses "
                            "count ranges (of the ring's ranges), not keys\n");
 }

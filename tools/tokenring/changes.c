@@ -47,7 +47,7 @@ static double mfrac(long double scale, tokenring_u128 w)
 static void stream_bounds(const tokenring_movement *m, const tokenring_stream *st, char **a,
                           char **b)
 {
-    movement_bounds(m, st->range_index, st->start, st->end, a, b);
+    movement_bounds(m, st->range_index, a, b);
 }
 
 long double movement_scale_of(const tokenring_movement *m)
@@ -63,79 +63,41 @@ double movement_frac(long double scale, tokenring_u128 w)
     return mfrac(scale, w);
 }
 
-void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t start,
-                     int64_t end, char **a, char **b)
+static char *bound_text(const tokenring_movement *m, uint32_t range_index, int end)
 {
-    tokenring_partitioner p = tokenring_movement_partitioner(m);
-    size_t len;
-    const uint32_t ri = range_index;
-    if (p == TOKENRING_PARTITIONER_MURMUR3) {
-        *a = malloc(24);
-        *b = malloc(24);
-        if (!*a || !*b)
-            die(EXIT_INTERNAL, "out of memory");
-        snprintf(*a, 24, "%lld", (long long)start);
-        snprintf(*b, 24, "%lld", (long long)end);
-    } else if (p == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 x, y;
-        *a = malloc(TOKENRING_TOKEN128_TEXT_MAX);
-        *b = malloc(TOKENRING_TOKEN128_TEXT_MAX);
-        if (!*a || !*b)
-            die(EXIT_INTERNAL, "out of memory");
-        if (tokenring_movement_range_bounds128(&x, &y, m, ri) != TOKENRING_OK ||
-            tokenring_token128_format(*a, TOKENRING_TOKEN128_TEXT_MAX, &len, x) != TOKENRING_OK ||
-            tokenring_token128_format(*b, TOKENRING_TOKEN128_TEXT_MAX, &len, y) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "cannot read a stream's bounds");
-    } else {
-        const uint8_t *x, *y;
-        size_t xn, yn;
-        if (tokenring_movement_range_bounds_bytes(&x, &xn, &y, &yn, m, ri) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "cannot read a stream's bounds");
-        *a = malloc(2 * xn + 1);
-        *b = malloc(2 * yn + 1);
-        if (!*a || !*b)
-            die(EXIT_INTERNAL, "out of memory");
-        tokenring_byte_token_format(*a, 2 * xn + 1, &len, x, xn);
-        tokenring_byte_token_format(*b, 2 * yn + 1, &len, y, yn);
-    }
+    size_t len = 0;
+    int rc = tokenring_movement_range_bound_text(NULL, 0, &len, m, range_index, end);
+    char *out = rc == TOKENRING_E_BUFSIZE || rc == TOKENRING_OK ? malloc(len + 1) : NULL;
+    if (!out || tokenring_movement_range_bound_text(out, len + 1, &len, m, range_index, end) !=
+                    TOKENRING_OK)
+        die(EXIT_INTERNAL, "cannot read the bounds of changed range %u", range_index);
+    return out;
 }
 
-static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
-                                       const char *title, char *const *text_tokens,
-                                       size_t ntext, const int64_t *tokens, size_t nt);
+void movement_bounds(const tokenring_movement *m, uint32_t range_index, char **a, char **b)
+{
+    *a = bound_text(m, range_index, 0);
+    *b = bound_text(m, range_index, 1);
+}
+
 static void join_allocation(tr_ctx *ctx, const tokenring_replication *r, const char *dc,
                             char *out, size_t cap);
 
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
-                           const int64_t *tokens, size_t nt)
-{
-    print_movement_text_tokens(ctx, m, title, NULL, 0, tokens, nt);
-}
-
-/* As print_movement_tokens, the tokens as text (the partitioner's form; JSON "tokens"). */
-static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
-                                       const char *title, char *const *text_tokens,
-                                       size_t ntext, const int64_t *tokens, size_t nt)
+                           char *const *text_tokens, size_t ntext)
 {
     tokenring_movement_summary sum;
     if (tokenring_movement_get_summary(&sum, m) != TOKENRING_OK)
         die(EXIT_INTERNAL, "cannot read the movement summary");
     long double scale = movement_scale(m, sum.node_count);
-    bool murmur3 = tokenring_movement_partitioner(m) == TOKENRING_PARTITIONER_MURMUR3;
-    double changed = murmur3 ? sum.changed_fraction : mfrac(scale, sum.changed_width);
-    double streamed = murmur3 ? sum.streamed_fraction : mfrac(scale, sum.streamed_width);
+    double changed = mfrac(scale, sum.changed_width);
+    double streamed = mfrac(scale, sum.streamed_width);
     char cw[48], sw[48];
     u128_str(cw, sum.changed_width);
     u128_str(sw, sum.streamed_width);
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"change\": ");
         sb_json_str(&ctx->out, title);
-        if (tokens) {
-            sb_puts(&ctx->out, ", \"tokens\": [");
-            for (size_t i = 0; i < nt; i++)
-                sb_printf(&ctx->out, "%s\"%lld\"", i ? ", " : "", (long long)tokens[i]);
-            sb_puts(&ctx->out, "]");
-        }
         if (text_tokens) {
             sb_puts(&ctx->out, ", \"tokens\": [");
             for (size_t i = 0; i < ntext; i++) {
@@ -199,8 +161,8 @@ static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
         sb_printf(&ctx->out, "%-*s  %-10s  %-10s  %-10s  %-10s  %s\n", (int)wn, nd.name, c[0],
                   c[1], c[2], c[3], nd.needs_cleanup ? "yes" : "no");
     }
-    int bw = 20; /* the bound columns: wider for longer tokens (other partitioners) */
-    for (uint32_t i = 0; !murmur3 && !ctx->opt.json && i < sum.stream_count; i++) {
+    int bw = 20; /* the bound columns: a Murmur3 token's 20 characters, or the longest bound */
+    for (uint32_t i = 0; !ctx->opt.json && i < sum.stream_count; i++) {
         tokenring_stream st;
         char *a, *b;
         tokenring_movement_get_stream(&st, m, i);
@@ -256,18 +218,59 @@ static void print_movement_text_tokens(tr_ctx *ctx, const tokenring_movement *m,
     free(names);
 }
 
+/* ----------------------------------------------------------- tokens as text */
+
+/* A node's tokens in its partitioner's text form (Cassandra's TokenFactory.toString),
+ * from --initial-token or an allocator: what join and move hand to the library's _text
+ * calls and print. */
+struct ptokens {
+    size_t n;
+    char **text;
+};
+
+static void ptokens_free(struct ptokens *pt)
+{
+    for (size_t i = 0; i < pt->n; i++)
+        free(pt->text[i]);
+    free(pt->text);
+}
+
+/* A token list the library made, copied out (and freed). */
+static void ptokens_from_list(struct ptokens *pt, tokenring_token_list *list)
+{
+    pt->n = tokenring_token_list_count(list);
+    if (!(pt->text = calloc(pt->n ? pt->n : 1, sizeof *pt->text)))
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < pt->n; i++)
+        if (!(pt->text[i] = strdup(tokenring_token_list_get(list, i, NULL))))
+            die(EXIT_INTERNAL, "out of memory");
+    tokenring_token_list_free(list);
+}
+
+/* --initial-token T1,T2,... in the partitioner's text form, each read and written back
+ * in its canonical form. */
+static void ptokens_parse(struct ptokens *pt, tokenring_partitioner p, const char *list)
+{
+    pt->text = parse_token_texts(p, "--initial-token", list, &pt->n);
+}
+
+static const char *const *ptexts(const struct ptokens *pt)
+{
+    return (const char *const *)pt->text;
+}
+
 /* Balance of datacenter dc once node `name` has joined with `tokens`: max/mean and
  * min/mean of the nodes' effective ownership (primary ownership while the datacenter has
  * at most rf nodes, when every node replicates everything). False if it cannot be had. */
 static bool join_balance(const tokenring_topology *t, const tokenring_replication *r,
                          const char *name, const char *dc, const char *rack,
-                         const int64_t *tokens, size_t nt, int32_t rf, double out[2],
-                         bool *primary)
+                         const struct ptokens *pt, int32_t rf, double out[2], bool *primary)
 {
     tokenring_movement *m = NULL;
-    if (tokenring_movement_join(&m, t, r, name, dc, rack, tokens, nt, NULL, 0, NULL) !=
-        TOKENRING_OK)
+    if (tokenring_movement_join_text(&m, t, r, name, dc, rack, ptexts(pt), pt->n, NULL, NULL,
+                                     0, NULL) != TOKENRING_OK)
         return false;
+    long double scale = movement_scale_of(m);
     tokenring_movement_summary sum;
     tokenring_movement_get_summary(&sum, m);
     double *eff = calloc(sum.node_count + 1, sizeof *eff);
@@ -288,8 +291,8 @@ static bool join_balance(const tokenring_topology *t, const tokenring_replicatio
         }
         if (strcmp(ndc, dc) != 0)
             continue;
-        eff[n] = frac(node.after_width);
-        pri[n] = frac(node.primary_after_width);
+        eff[n] = mfrac(scale, node.after_width);
+        pri[n] = mfrac(scale, node.primary_after_width);
         n++;
     }
     tokenring_movement_free(m);
@@ -316,7 +319,7 @@ static bool join_balance(const tokenring_topology *t, const tokenring_replicatio
  * same keyspace) would choose for the same node. */
 static void compare_with_cassandra(tr_ctx *ctx, const tokenring_topology *t,
                                    const tokenring_replication *r, const char *dc,
-                                   const char *rack, const int64_t *tokens, size_t nt)
+                                   const char *rack, const struct ptokens *pt)
 {
     const char *line;
     uint32_t release = cassandra_release(ctx, &line);
@@ -324,20 +327,21 @@ static void compare_with_cassandra(tr_ctx *ctx, const tokenring_topology *t,
     tokenring_replication_dc_factor(&rf, NULL, r, dc);
     double ours[2], theirs[2];
     bool primary = false, p2 = false;
-    if (!join_balance(t, r, ctx->opt.args[1], dc, rack, tokens, nt, rf, ours, &primary))
+    if (!join_balance(t, r, ctx->opt.args[1], dc, rack, pt, rf, ours, &primary))
         return;
-    int64_t *c = calloc(nt, sizeof *c);
-    if (!c)
-        die(EXIT_INTERNAL, "out of memory");
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_allocate_cassandra(c, (uint32_t)nt, t, ctx->opt.args[1], dc, rack, r, 0,
-                                          NULL, release, 0, &err);
+    tokenring_token_list *list = NULL;
+    int rc = tokenring_allocate_cassandra_text(&list, (uint32_t)pt->n, t, ctx->opt.args[1], dc,
+                                               rack, r, 0, NULL, release, 0, NULL, &err);
     sb_printf(&ctx->out, "Balance of %s after the join (%s ownership, max/mean min/mean): "
                          "the library's plan %.3f / %.3f",
               dc, primary ? "primary" : "effective", ours[0], ours[1]);
+    struct ptokens c = { 0, NULL };
+    if (rc == TOKENRING_OK)
+        ptokens_from_list(&c, list);
     if (rc == TOKENRING_OK &&
-        join_balance(t, r, ctx->opt.args[1], dc, rack, c, nt, rf, theirs, &p2))
+        join_balance(t, r, ctx->opt.args[1], dc, rack, &c, rf, theirs, &p2))
         sb_printf(&ctx->out, "; Cassandra %s's allocator %.3f / %.3f "
                              "(allocate_tokens_for_keyspace: %s; its tokens: join "
                              "--as-cassandra, pending)\n",
@@ -349,257 +353,7 @@ static void compare_with_cassandra(tr_ctx *ctx, const tokenring_topology *t,
     else
         sb_printf(&ctx->out, "; Cassandra %s's allocator would refuse: %s\n", line,
                   err.message);
-    free(c);
-}
-
-/* ------------------------------------------ join and move on these partitioners */
-
-/* Tokens in the ring's partitioner's form, from --initial-token or the allocator. */
-struct ptokens {
-    tokenring_partitioner p;
-    size_t n;
-    tokenring_token128 *t128;   /* RandomPartitioner */
-    uint8_t **bytes;            /* ByteOrderedPartitioner */
-    size_t *lens;
-    char **text;                /* TokenFactory.toString of each */
-};
-
-static void ptokens_free(struct ptokens *pt)
-{
-    for (size_t i = 0; i < pt->n; i++) {
-        if (pt->bytes)
-            free(pt->bytes[i]);
-        free(pt->text[i]);
-    }
-    free(pt->t128);
-    free(pt->bytes);
-    free(pt->lens);
-    free(pt->text);
-}
-
-static void ptokens_alloc(struct ptokens *pt, tokenring_partitioner p, size_t n)
-{
-    memset(pt, 0, sizeof *pt);
-    pt->p = p;
-    pt->n = n;
-    pt->t128 = calloc(n ? n : 1, sizeof *pt->t128);
-    pt->bytes = calloc(n ? n : 1, sizeof *pt->bytes);
-    pt->lens = calloc(n ? n : 1, sizeof *pt->lens);
-    pt->text = calloc(n ? n : 1, sizeof *pt->text);
-    if (!pt->t128 || !pt->bytes || !pt->lens || !pt->text)
-        die(EXIT_INTERNAL, "out of memory");
-}
-
-static void ptokens_texts(struct ptokens *pt)
-{
-    for (size_t i = 0; i < pt->n; i++) {
-        size_t cap = pt->p == TOKENRING_PARTITIONER_RANDOM ? TOKENRING_TOKEN128_TEXT_MAX
-                                                           : 2 * pt->lens[i] + 1, len;
-        if (!(pt->text[i] = malloc(cap)))
-            die(EXIT_INTERNAL, "out of memory");
-        int rc = pt->p == TOKENRING_PARTITIONER_RANDOM
-                     ? tokenring_token128_format(pt->text[i], cap, &len, pt->t128[i])
-                     : tokenring_byte_token_format(pt->text[i], cap, &len, pt->bytes[i],
-                                                   pt->lens[i]);
-        if (rc != TOKENRING_OK)
-            die(EXIT_INTERNAL, "formatting a token: %s", tokenring_strerror(rc));
-    }
-}
-
-/* --initial-token T1,T2,... as decimal (RandomPartitioner) or hex (ByteOrdered) tokens. */
-static void ptokens_parse(struct ptokens *pt, tokenring_partitioner p, const char *list)
-{
-    size_t n = 1;
-    for (const char *c = list; *c; c++)
-        n += *c == ',';
-    ptokens_alloc(pt, p, n);
-    const char *s = list;
-    for (size_t i = 0; i < n; i++) {
-        const char *e = strchr(s, ',');
-        size_t len = e ? (size_t)(e - s) : strlen(s), out = 0;
-        tokenring_error err;
-        memset(&err, 0, sizeof err);
-        int rc;
-        if (len == 0)
-            die(EXIT_USAGE, "--initial-token: an empty token in '%s'", list);
-        if (p == TOKENRING_PARTITIONER_RANDOM) {
-            rc = tokenring_token128_parse(&pt->t128[i], s, len, &err);
-        } else {
-            if (!(pt->bytes[i] = malloc(len / 2 + 1)))
-                die(EXIT_INTERNAL, "out of memory");
-            rc = tokenring_byte_token_parse(pt->bytes[i], len / 2 + 1, &out, s, len, &err);
-            pt->lens[i] = out;
-        }
-        if (rc != TOKENRING_OK)
-            die(EXIT_USAGE, "--initial-token: '%.*s' is no %s token: %s", (int)len, s,
-                tokenring_partitioner_name(p), err.message);
-        s = e ? e + 1 : s + len;
-    }
-    ptokens_texts(pt);
-}
-
-static void print_change(tr_ctx *ctx, tokenring_movement *m, const char *title,
-                         const struct ptokens *pt)
-{
-    if (ctx->opt.json) {
-        print_movement_text_tokens(ctx, m, title, pt->text, pt->n, NULL, 0);
-        return;
-    }
-    sb_printf(&ctx->out, "%s\nTokens: ", title);
-    for (size_t i = 0; i < pt->n; i++)
-        sb_printf(&ctx->out, "%s%s", i ? "," : "", pt->text[i]);
-    sb_puts(&ctx->out, "\n");
-    print_movement(ctx, m, "");
-}
-
-/* join KEYSPACE NODE on a RandomPartitioner ring (tokens from --initial-token, with
- * --as-cassandra as Cassandra's allocator gives them, else the library's plan,
- * tokenring_allocate_join128()) or a ByteOrderedPartitioner ring (--initial-token:
- * Cassandra allocates none). */
-static void join_partitioned(tr_ctx *ctx)
-{
-    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    const tokenring_topology *t = need_topology(ctx);
-    tokenring_partitioner p = tokenring_topology_partitioner(t);
-    const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
-    if (!dc)
-        die(EXIT_USAGE, "join: the cluster has several datacenters: give --dc");
-    const char *rack = join_rack(ctx, t, dc, "join");
-    struct ptokens pt;
-    char how[512] = "";
-    tokenring_error err;
-    memset(&err, 0, sizeof err);
-    if (ctx->opt.initial_token) {
-        ptokens_parse(&pt, p, ctx->opt.initial_token);
-        snprintf(how, sizeof how, ": --initial-token");
-    } else if (p == TOKENRING_PARTITIONER_BYTE_ORDERED) {
-        die(EXIT_USAGE, "join: a ByteOrderedPartitioner ring's tokens are keys, and Cassandra "
-                        "allocates none: give --initial-token T1,T2,... (hex)");
-    } else if (!ctx->opt.as_cassandra) {
-        /* the library's plan, never less balanced than Cassandra's tokens */
-        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
-        int32_t rf = 0;
-        tokenring_replication_dc_factor(&rf, NULL, r, dc);
-        if (rf < 1)
-            die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
-                ctx->opt.args[0], dc);
-        ptokens_alloc(&pt, p, (size_t)T);
-        tokenring_limits lim;
-        tool_limits(ctx, &lim, "join");
-        int rc = tokenring_allocate_join_limited(
-            NULL, pt.t128, (uint32_t)T, t, ctx->opt.args[1], dc, rack, r, 0,
-            cassandra_release(ctx, NULL), ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0,
-            &lim, &err);
-        if (rc != TOKENRING_OK)
-            fail_lib(rc, &err, "join: allocating tokens");
-        ptokens_texts(&pt);
-        snprintf(how, sizeof how, ctx->opt.one_step ? ": the library's plan, best in one step"
-                                                    : ": the library's plan");
-    } else {
-        const char *line;
-        uint32_t release = cassandra_release(ctx, &line);
-        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
-        bool local = ctx->opt.rf > 0;
-        ptokens_alloc(&pt, p, (size_t)T);
-        tokenring_token128 first = cassandra_first_token128(ctx);
-        int rc = tokenring_allocate_cassandra128(pt.t128, (uint32_t)T, t, ctx->opt.args[1], dc,
-                                                 rack, local ? NULL : r,
-                                                 local ? (int32_t)ctx->opt.rf : 0, &first,
-                                                 release, 0, &err);
-        if (rc != TOKENRING_OK)
-            fail_lib(rc, &err, "join: Cassandra's allocation");
-        ptokens_texts(&pt);
-        if (local)
-            snprintf(how, sizeof how, ": Cassandra %s's allocator with "
-                                      "allocate_tokens_for_local_replication_factor: %ld",
-                     line, ctx->opt.rf);
-        else
-            snprintf(how, sizeof how, ": Cassandra %s's allocator with "
-                                      "allocate_tokens_for_keyspace: %s", line,
-                     ctx->opt.args[0]);
-    }
-    tokenring_movement *m = NULL;
-    int rc = p == TOKENRING_PARTITIONER_RANDOM
-                 ? tokenring_movement_join128(&m, t, r, ctx->opt.args[1], dc, rack, pt.t128,
-                                              pt.n, NULL, NULL, 0, &err)
-                 : tokenring_movement_join_bytes(&m, t, r, ctx->opt.args[1], dc, rack,
-                                                 (const uint8_t *const *)pt.bytes, pt.lens,
-                                                 pt.n, NULL, NULL, 0, &err);
-    if (rc != TOKENRING_OK)
-        fail_lib(rc, &err, "join");
-    if (ctx->opt.write_topology) {
-        tokenring_topology *after = NULL;
-        rc = tokenring_topology_clone(&after, t);
-        if (rc == TOKENRING_OK)
-            rc = p == TOKENRING_PARTITIONER_RANDOM
-                     ? tokenring_topology_add_node128(after, ctx->opt.args[1], dc, rack,
-                                                      pt.t128, pt.n, &err)
-                     : tokenring_topology_add_node_bytes(after, ctx->opt.args[1], dc, rack,
-                                                         (const uint8_t *const *)pt.bytes,
-                                                         pt.lens, pt.n, &err);
-        if (rc != TOKENRING_OK)
-            fail_lib(rc, &err, "--write-topology");
-        write_topology_after(ctx, after);
-        tokenring_topology_free(after);
-    }
-    if (ctx->opt.emit) {
-        char alloc[600];
-        join_allocation(ctx, r, dc, alloc, sizeof alloc);
-        emit_node(ctx, p, ctx->opt.args[1], dc, rack, pt.text, pt.n, alloc[0] ? alloc : NULL);
-        tokenring_movement_free(m);
-        ptokens_free(&pt);
-        return;
-    }
-    char title[1024], rb[512];
-    snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
-             ctx->opt.args[1], dc, rack, pt.n, how, ctx->opt.args[0],
-             repl_text(r, rb, sizeof rb));
-    print_change(ctx, m, title, &pt);
-    tokenring_movement_free(m);
-    ptokens_free(&pt);
-}
-
-/* move KEYSPACE NODE --initial-token LIST on such a ring */
-static void move_partitioned(tr_ctx *ctx)
-{
-    const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    const tokenring_topology *t = need_topology(ctx);
-    tokenring_partitioner p = tokenring_topology_partitioner(t);
-    struct ptokens pt;
-    ptokens_parse(&pt, p, ctx->opt.initial_token);
-    tokenring_movement *m = NULL;
-    tokenring_error err;
-    memset(&err, 0, sizeof err);
-    int rc = p == TOKENRING_PARTITIONER_RANDOM
-                 ? tokenring_movement_move128(&m, t, r, ctx->opt.args[1], pt.t128, pt.n, NULL,
-                                              NULL, 0, &err)
-                 : tokenring_movement_move_bytes(&m, t, r, ctx->opt.args[1],
-                                                 (const uint8_t *const *)pt.bytes, pt.lens,
-                                                 pt.n, NULL, NULL, 0, &err);
-    if (rc != TOKENRING_OK)
-        fail_lib(rc, &err, "move");
-    if (ctx->opt.write_topology) {
-        tokenring_topology *after = NULL;
-        rc = tokenring_topology_clone(&after, t);
-        if (rc == TOKENRING_OK)
-            rc = p == TOKENRING_PARTITIONER_RANDOM
-                     ? tokenring_topology_set_tokens128(after, ctx->opt.args[1], pt.t128, pt.n,
-                                                        &err)
-                     : tokenring_topology_set_tokens_bytes(after, ctx->opt.args[1],
-                                                           (const uint8_t *const *)pt.bytes,
-                                                           pt.lens, pt.n, &err);
-        if (rc != TOKENRING_OK)
-            fail_lib(rc, &err, "--write-topology");
-        write_topology_after(ctx, after);
-        tokenring_topology_free(after);
-    }
-    char title[1024], rb[512];
-    snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
-             ctx->opt.args[1], pt.n, pt.n == 1 ? "" : "s", ctx->opt.args[0],
-             repl_text(r, rb, sizeof rb));
-    print_change(ctx, m, title, &pt);
-    tokenring_movement_free(m);
-    ptokens_free(&pt);
+    ptokens_free(&c);
 }
 
 /* The allocation setting a joined node's tokens were planned for (--emit yaml): the
@@ -623,115 +377,117 @@ static void join_allocation(tr_ctx *ctx, const tokenring_replication *r, const c
     snprintf(out, cap, "allocate_tokens_for_local_replication_factor: %d", rf);
 }
 
-/* join KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token LIST] */
+/* join KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token LIST]: tokens
+ * from --initial-token, with --as-cassandra as Cassandra's allocator gives them, else the
+ * library's plan; on every partitioner (ByteOrderedPartitioner's tokens are keys, and
+ * Cassandra allocates none: --initial-token only). */
 TOOL_COMMAND(cmd_join)
 {
     check_args(ctx, 2, 2, "KEYSPACE NODE --dc DC --rack RACK [--num-tokens T | --initial-token "
                      "T1,T2,...]");
-    if (tokenring_cluster_partitioner(ctx->cluster) != TOKENRING_PARTITIONER_MURMUR3) {
-        join_partitioned(ctx);
-        return;
-    }
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     const tokenring_topology *t = need_topology(ctx);
+    tokenring_partitioner p = tokenring_topology_partitioner(t);
     const char *dc = ctx->opt.dc ? ctx->opt.dc : only_dc(ctx);
     if (!dc)
         die(EXIT_USAGE, "join: the cluster has several datacenters: give --dc");
     const char *rack = join_rack(ctx, t, dc, "join");
-    size_t nt = 0;
-    int64_t *tokens = NULL;
+    struct ptokens pt = { 0, NULL };
+    tokenring_token_list *list = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
     char how[512] = ": the library's plan";
+    long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
+    int rc = TOKENRING_OK;
     if (ctx->opt.initial_token) {
-        tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);
+        ptokens_parse(&pt, p, ctx->opt.initial_token);
         snprintf(how, sizeof how, ": --initial-token");
     } else if (ctx->opt.as_cassandra) {
         const char *line;
         uint32_t release = cassandra_release(ctx, &line);
-        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
-        nt = (size_t)T;
-        tokens = calloc(nt, sizeof *tokens);
-        if (!tokens)
-            die(EXIT_INTERNAL, "out of memory");
-        int64_t first = cassandra_first_token(ctx);
         bool local = ctx->opt.rf > 0;
-        int rc = tokenring_allocate_cassandra(tokens, (uint32_t)T, t, ctx->opt.args[1], dc, rack,
-                                              local ? NULL : r, local ? (int32_t)ctx->opt.rf : 0,
-                                              &first, release, 0, &err);
-        if (rc != TOKENRING_OK)
-            fail_lib(rc, &err, "join: Cassandra's allocation");
-        if (local)
+        char *first = cassandra_first_token_text(ctx, p);
+        rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, t, ctx->opt.args[1], dc,
+                                               rack, local ? NULL : r,
+                                               local ? (int32_t)ctx->opt.rf : 0, first,
+                                               release, 0, NULL, &err);
+        free(first);
+        if (rc == TOKENRING_OK && local)
             snprintf(how, sizeof how,
                      ": Cassandra %s's allocator with "
                      "allocate_tokens_for_local_replication_factor: %ld",
                      line, ctx->opt.rf);
-        else
+        else if (rc == TOKENRING_OK)
             snprintf(how, sizeof how,
                      ": Cassandra %s's allocator with allocate_tokens_for_keyspace: %s", line,
                      ctx->opt.args[0]);
     } else {
-        long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : 16;
         int32_t rf = 0;
         tokenring_replication_dc_factor(&rf, NULL, r, dc);
         if (rf < 1)
             die(EXIT_USAGE, "join: keyspace %s places no replica in datacenter %s",
                 ctx->opt.args[0], dc);
-        nt = (size_t)T;
-        tokens = calloc(nt, sizeof *tokens);
-        if (!tokens)
-            die(EXIT_INTERNAL, "out of memory");
         /* the library's plan: Cassandra's tokens, or with --one-step the plan best in one
          * step (never less balanced than Cassandra's for this join) */
         tokenring_limits lim;
         tool_limits(ctx, &lim, "join");
-        int rc = tokenring_allocate_join_limited(
-            tokens, NULL, (uint32_t)T, t, ctx->opt.args[1], dc, rack, r, 0,
-            cassandra_release(ctx, NULL), ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0,
-            &lim, &err);
+        rc = tokenring_allocate_join_text(&list, (uint32_t)T, t, ctx->opt.args[1], dc, rack, r,
+                                          0, cassandra_release(ctx, NULL),
+                                          ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0,
+                                          &lim, &err);
         if (ctx->opt.one_step)
             snprintf(how, sizeof how, ": the library's plan, best in one step");
-        if (rc != TOKENRING_OK)
-            fail_lib(rc, &err, "join: allocating tokens");
     }
+    if (rc == TOKENRING_E_UNSUPPORTED)
+        die(EXIT_USAGE, "join: the tokens of a %s ring are keys, and Cassandra allocates "
+                        "none: give --initial-token T1,T2,...",
+            tokenring_partitioner_name(p));
+    if (rc != TOKENRING_OK)
+        fail_lib(rc, &err, ctx->opt.as_cassandra ? "join: Cassandra's allocation"
+                                                 : "join: allocating tokens");
+    if (list)
+        ptokens_from_list(&pt, list);
     tokenring_movement *m = NULL;
-    int rc = tokenring_movement_join(&m, t, r, ctx->opt.args[1], dc, rack, tokens, nt, NULL, 0,
-                                     &err);
+    rc = tokenring_movement_join_text(&m, t, r, ctx->opt.args[1], dc, rack, ptexts(&pt), pt.n,
+                                      NULL, NULL, 0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "join");
     if (ctx->opt.write_topology) {
         tokenring_topology *after = NULL;
-        if (tokenring_topology_clone(&after, t) != TOKENRING_OK ||
-            tokenring_topology_add_node(after, ctx->opt.args[1], dc, rack, tokens, nt, &err) !=
-                TOKENRING_OK)
-            fail_lib(TOKENRING_E_NOMEM, &err, "--write-topology");
+        rc = tokenring_topology_clone(&after, t);
+        if (rc == TOKENRING_OK)
+            rc = tokenring_topology_add_node_text(after, ctx->opt.args[1], dc, rack,
+                                                  ptexts(&pt), pt.n, &err);
+        if (rc != TOKENRING_OK)
+            fail_lib(rc, &err, "--write-topology");
         write_topology_after(ctx, after);
         tokenring_topology_free(after);
     }
     if (ctx->opt.emit) {
         char alloc[600];
         join_allocation(ctx, r, dc, alloc, sizeof alloc);
-        emit_node64(ctx, ctx->opt.args[1], dc, rack, tokens, nt, alloc[0] ? alloc : NULL);
+        emit_node(ctx, p, ctx->opt.args[1], dc, rack, pt.text, pt.n, alloc[0] ? alloc : NULL);
         tokenring_movement_free(m);
-        free(tokens);
+        ptokens_free(&pt);
         return;
     }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Join of %s (%s/%s, %zu tokens%s) under keyspace %s %s",
-             ctx->opt.args[1], dc, rack, nt, how, ctx->opt.args[0], repl_text(r, rb, sizeof rb));
+             ctx->opt.args[1], dc, rack, pt.n, how, ctx->opt.args[0],
+             repl_text(r, rb, sizeof rb));
     if (!ctx->opt.json) {
         sb_printf(&ctx->out, "%s\nTokens: ", title);
-        for (size_t i = 0; i < nt; i++)
-            sb_printf(&ctx->out, "%s%lld", i ? "," : "", (long long)tokens[i]);
+        for (size_t i = 0; i < pt.n; i++)
+            sb_printf(&ctx->out, "%s%s", i ? "," : "", pt.text[i]);
         sb_puts(&ctx->out, "\n");
         if (!ctx->opt.initial_token && !ctx->opt.as_cassandra)
-            compare_with_cassandra(ctx, t, r, dc, rack, tokens, nt);
+            compare_with_cassandra(ctx, t, r, dc, rack, &pt);
         print_movement(ctx, m, "");
     } else {
-        print_movement_tokens(ctx, m, title, tokens, nt);
+        print_movement_tokens(ctx, m, title, pt.text, pt.n);
     }
     tokenring_movement_free(m);
-    free(tokens);
+    ptokens_free(&pt);
 }
 
 /* decommission KEYSPACE NODE */
@@ -795,32 +551,29 @@ TOOL_COMMAND(cmd_replace)
     tokenring_movement_free(m);
 }
 
-/* move KEYSPACE NODE --initial-token LIST */
+/* move KEYSPACE NODE --initial-token LIST, on every partitioner */
 TOOL_COMMAND(cmd_move)
 {
     check_args(ctx, 2, 2, "KEYSPACE NODE --initial-token T1,T2,...");
     if (!ctx->opt.initial_token)
         die(EXIT_USAGE, "move needs the node's new tokens: --initial-token T1,T2,...");
-    if (tokenring_cluster_partitioner(ctx->cluster) != TOKENRING_PARTITIONER_MURMUR3) {
-        move_partitioned(ctx);
-        return;
-    }
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
-    size_t nt;
-    int64_t *tokens = parse_token_list_arg(ctx->opt.initial_token, &nt);
+    const tokenring_topology *t = need_topology(ctx);
+    struct ptokens pt;
+    ptokens_parse(&pt, tokenring_topology_partitioner(t), ctx->opt.initial_token);
     tokenring_movement *m = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_movement_move(&m, need_topology(ctx), r, ctx->opt.args[1], tokens, nt,
-                                     NULL, 0,
-                                     &err);
+    int rc = tokenring_movement_move_text(&m, t, r, ctx->opt.args[1], ptexts(&pt), pt.n, NULL,
+                                          NULL, 0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "move");
     if (ctx->opt.write_topology) {
         tokenring_topology *after = NULL;
-        rc = tokenring_topology_clone(&after, need_topology(ctx));
+        rc = tokenring_topology_clone(&after, t);
         if (rc == TOKENRING_OK)
-            rc = tokenring_topology_set_tokens(after, ctx->opt.args[1], tokens, nt, &err);
+            rc = tokenring_topology_set_tokens_text(after, ctx->opt.args[1], ptexts(&pt), pt.n,
+                                                    &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "--write-topology");
         write_topology_after(ctx, after);
@@ -828,9 +581,9 @@ TOOL_COMMAND(cmd_move)
     }
     char title[1024], rb[512];
     snprintf(title, sizeof title, "Move of %s to %zu new token%s under keyspace %s %s",
-             ctx->opt.args[1], nt, nt == 1 ? "" : "s", ctx->opt.args[0],
+             ctx->opt.args[1], pt.n, pt.n == 1 ? "" : "s", ctx->opt.args[0],
              repl_text(r, rb, sizeof rb));
     print_movement(ctx, m, title);
     tokenring_movement_free(m);
-    free(tokens);
+    ptokens_free(&pt);
 }

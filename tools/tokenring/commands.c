@@ -7,7 +7,7 @@
 #include "tool.h"
 
 #define TOOL_COMMANDS(X) \
-    X(cmd_token_partitioned, \
+    X(cmd_token, \
       "token", "[KEY...]", "print the token of each key (and its owner)", \
       "Keys come from the arguments, or from standard input one per line when none is " \
       "given. A key is text (its UTF-8 bytes) unless --hex (hex bytes) or --types (the " \
@@ -15,11 +15,12 @@
       "by ':') is given. With a ring, the owner is the node of the first token at or after " \
       "the key's token. --partitioner random prints RandomPartitioner's token (MD5, decimal; -1 " \
       "for the empty key), --partitioner byteordered ByteOrderedPartitioner's (the key's " \
-      "bytes in hex), without owners; the default is murmur3. Rings of those partitioners " \
-      "come from any input (tokens in Cassandra's text form: decimal, or hex bytes; see " \
-      "--partitioner): getendpoints prints a key's replicas there.", \
+      "bytes in hex); the default is the input's partitioner (murmur3 without one). Rings " \
+      "of those partitioners come from any input (tokens in Cassandra's text form: " \
+      "decimal, or hex bytes; see --partitioner), and give the owners as a Murmur3 ring " \
+      "does.", \
       "tokenring token --types int,text '42:alice'") \
-    X(cmd_getendpoints_any, \
+    X(cmd_getendpoints, \
       "getendpoints", "KEYSPACE TABLE KEY | KEYSPACE KEY...", \
       "print the replicas of a key, as nodetool getendpoints", \
       "One address per line in Cassandra's replica order (pending nodes excluded). " \
@@ -40,7 +41,7 @@
       "lists, as Cassandra answers, with a warning; so do describering, ring and status.", \
       "tokenring --nodetool-ring ring.txt --schema schema.cql getendpoints shop orders " \
       "f47ac10b-58cc-4372-a567-0e02b2c3d479") \
-    X(cmd_ring_any, \
+    X(cmd_ring, \
       "ring", "[KEYSPACE]", "print the ring, as nodetool ring", \
       "One row per token (joining nodes included), grouped by datacenter, in nodetool's " \
       "column layout. Owns is the node's effective ownership for KEYSPACE; without one, " \
@@ -50,7 +51,7 @@
       "tokens are unknown, Owns is the pasted figure, and a Note says which Owns is " \
       "shown when the pasted one differs.", \
       "tokenring --nodetool-ring ring.txt ring shop") \
-    X(cmd_describering_any, \
+    X(cmd_describering, \
       "describering", "KEYSPACE", "print every range with its replicas, as nodetool describering", \
       "Ranges are printed in ring order (range (t_last, t_0] first). Cassandra prints them " \
       "in the iteration order of a Java hash map, so compare sets of lines, not the order. " \
@@ -100,7 +101,8 @@
       "snippet with partitioner, num_tokens, initial_token and " \
       "allocate_tokens_for_local_replication_factor; its cassandra-rackdc.properties; or " \
       "its comma-separated initial_token line). --partitioner random " \
-      "takes --layout or --as-cassandra (Cassandra's allocator, bit for bit, on a " \
+      "takes --layout, --node-by-node (the library's join plan, node after node) or " \
+      "--as-cassandra (Cassandra's allocator, bit for bit, on a " \
       "--topology file of RandomPartitioner tokens or an empty cluster) and prints " \
       "decimal tokens, as initial_token takes them; byteordered has no token allocation " \
       "(Cassandra has none either).", \
@@ -325,7 +327,7 @@ const tool_option tool_options[] = {
                             "topology file's partitioner line or cqlsh system.local, else "
                             "read from the tokens; getendpoints, describering, ring, status, "
                             "availability, convert, join, decommission, replace, move, "
-                            "removenode, assassinate, ranges, balance and check take such "
+                            "removenode, assassinate, ranges, pending, balance and check take such "
                             "rings); generatetokens' tokens (--layout, or --as-cassandra: random "
                             "only)" },
     { "--dc", "DC", "datacenter (join, generatetokens, balance; the old one for "

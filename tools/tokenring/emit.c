@@ -55,23 +55,6 @@ void emit_node(tr_ctx *ctx, tokenring_partitioner p, const char *label, const ch
                      "planned for:\n%s\n", allocation);
 }
 
-void emit_node64(tr_ctx *ctx, const char *label, const char *dc, const char *rack,
-                 const int64_t *tokens, size_t nt, const char *allocation)
-{
-    char **text = calloc(nt + 1, sizeof *text);
-    if (!text)
-        die(EXIT_INTERNAL, "out of memory");
-    for (size_t i = 0; i < nt; i++) {
-        if (!(text[i] = malloc(24)))
-            die(EXIT_INTERNAL, "out of memory");
-        snprintf(text[i], 24, "%lld", (long long)tokens[i]);
-    }
-    emit_node(ctx, TOKENRING_PARTITIONER_MURMUR3, label, dc, rack, text, nt, allocation);
-    for (size_t i = 0; i < nt; i++)
-        free(text[i]);
-    free(text);
-}
-
 void write_topology_after(tr_ctx *ctx, const tokenring_topology *after)
 {
     if (!ctx->opt.write_topology)
@@ -80,9 +63,8 @@ void write_topology_after(tr_ctx *ctx, const tokenring_topology *after)
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc = tokenring_cluster_new(&c);
-    tokenring_partitioner p = tokenring_topology_partitioner(after);
-    if (rc == TOKENRING_OK && p != TOKENRING_PARTITIONER_MURMUR3)
-        rc = tokenring_cluster_set_partitioner(c, p, &err);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_cluster_set_partitioner(c, tokenring_topology_partitioner(after), &err);
     if (rc == TOKENRING_OK)
         rc = tokenring_cluster_add_topology(c, after, &err);
     for (size_t i = 0; rc == TOKENRING_OK && i < tokenring_cluster_keyspace_count(ctx->cluster);

@@ -153,15 +153,21 @@ void add_keyspace_defs(tr_ctx *ctx)
 /* --partitioner P fixes the partitioner the inputs' tokens are read in (without it the
  * library reads it from the tokens, a topology file's partitioner line or cqlsh
  * system.local's partitioner column). */
+tokenring_partitioner tool_partitioner(tr_ctx *ctx)
+{
+    if (!ctx->opt.partitioner)
+        return tokenring_cluster_partitioner(ctx->cluster);
+    return strcmp(ctx->opt.partitioner, "random") == 0 ? TOKENRING_PARTITIONER_RANDOM
+           : strcmp(ctx->opt.partitioner, "byteordered") == 0
+               ? TOKENRING_PARTITIONER_BYTE_ORDERED
+               : TOKENRING_PARTITIONER_MURMUR3;
+}
+
 static void apply_partitioner(tr_ctx *ctx)
 {
     if (!ctx->opt.partitioner)
         return;
-    tokenring_partitioner p = strcmp(ctx->opt.partitioner, "random") == 0
-                                  ? TOKENRING_PARTITIONER_RANDOM
-                              : strcmp(ctx->opt.partitioner, "byteordered") == 0
-                                  ? TOKENRING_PARTITIONER_BYTE_ORDERED
-                                  : TOKENRING_PARTITIONER_MURMUR3;
+    tokenring_partitioner p = tool_partitioner(ctx);
     tokenring_error err;
     memset(&err, 0, sizeof err);
     if (tokenring_cluster_set_partitioner(ctx->cluster, p, &err) != TOKENRING_OK)

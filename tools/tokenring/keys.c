@@ -48,14 +48,24 @@ static bool make_key(tr_ctx *ctx, const struct key_types *kt, struct key *k, con
     k->label[n] = '\0';
     k->bytes = NULL;
     k->len = 0;
+    k->token_text = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
     if (ctx->opt.token_mode) {
-        if (tokenring_token_parse(&k->token, s, n, &err) != TOKENRING_OK) {
-            snprintf(msg, msgcap, "expected a token (a signed 64-bit integer), found '%s'",
-                     k->label);
+        /* a token of the partitioner in its text form, kept in its canonical form */
+        tokenring_partitioner p = tool_partitioner(ctx);
+        size_t need = 0;
+        int rc = tokenring_token_text_normalize(NULL, 0, &need, p, s, n, &err);
+        if (rc == TOKENRING_E_BUFSIZE) {
+            if (!(k->token_text = malloc(need + 1)))
+                die(EXIT_INTERNAL, "out of memory");
+            rc = tokenring_token_text_normalize(k->token_text, need + 1, &need, p, s, n, &err);
+        }
+        if (rc != TOKENRING_OK) {
+            snprintf(msg, msgcap, "%s", err.message);
             return false;
         }
+        tokenring_token_parse(&k->token, s, n, NULL); /* Murmur3's, for the demo ring */
         return true;
     }
     if (ctx->opt.hex) {
@@ -110,6 +120,7 @@ void free_keys(struct key *keys, size_t n)
     for (size_t i = 0; i < n; i++) {
         free(keys[i].label);
         free(keys[i].bytes);
+        free(keys[i].token_text);
     }
     free(keys);
 }
@@ -301,4 +312,41 @@ int64_t *parse_token_list_arg(const char *s, size_t *count)
     free(v[0]);
     free(v);
     return t;
+}
+
+char **parse_token_texts(tokenring_partitioner p, const char *flag, const char *list,
+                         size_t *count)
+{
+    size_t n;
+    char **v = split_list(list, &n);
+    char **out = calloc(n + 1, sizeof *out);
+    if (!out)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        tokenring_error err;
+        memset(&err, 0, sizeof err);
+        size_t len = strlen(v[i]), need = 0;
+        if (len == 0)
+            die(EXIT_USAGE, "%s: an empty token in '%s'", flag, list);
+        int rc = tokenring_token_text_normalize(NULL, 0, &need, p, v[i], len, &err);
+        if (rc == TOKENRING_E_BUFSIZE) {
+            if (!(out[i] = malloc(need + 1)))
+                die(EXIT_INTERNAL, "out of memory");
+            rc = tokenring_token_text_normalize(out[i], need + 1, &need, p, v[i], len, &err);
+        }
+        if (rc != TOKENRING_OK)
+            die(EXIT_USAGE, "%s: '%s' is no %s token: %s", flag, v[i],
+                tokenring_partitioner_name(p), err.message);
+    }
+    free(v[0]);
+    free(v);
+    *count = n;
+    return out;
+}
+
+void free_token_texts(char **v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(v[i]);
+    free(v);
 }

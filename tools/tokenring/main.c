@@ -241,6 +241,21 @@ static void parse_args(tr_ctx *ctx, int argc, char **argv)
     check_num_tokens(ctx);
 }
 
+/* The commands that take rings of every partitioner; the others refuse a ring of
+ * RandomPartitioner or ByteOrderedPartitioner (below). */
+bool partitioned_command(const char *name)
+{
+    static const char *const names[] = { "getendpoints", "describering", "ring", "status",
+                                         "availability", "convert", "token", "join",
+                                         "decommission", "replace", "move", "balance",
+                                         "removenode", "assassinate", "ranges", "check",
+                                         "pending" };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(name, names[i]) == 0)
+            return true;
+    return false;
+}
+
 int main(int argc, char **argv)
 {
     tr_ctx state = { .opt = { .num_tokens = -1, .nodes = -1, .rf = -1, .failures = -1, .top = -1,
@@ -257,7 +272,7 @@ int main(int argc, char **argv)
     if (other && !partitioned_command(cmd->name) && !generate)
         die(EXIT_USAGE, "--partitioner %s works with the token, getendpoints, describering, "
                         "ring, status, availability, convert, join, decommission, replace, "
-                        "move, removenode, assassinate, ranges, balance, check and "
+                        "move, removenode, assassinate, ranges, pending, balance, check and "
                         "generatetokens commands only (so far)",
             ctx->opt.partitioner);
     if ((ctx->opt.layout || ctx->opt.seed_given) && !generate)
@@ -266,10 +281,6 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "generatetokens --layout plans a new cluster: give no input");
     check_plan_options(ctx);
     ctx->progress_on = isatty(STDERR_FILENO) == 1;
-    if (other && strcmp(cmd->name, "token") == 0 && ctx->opt.ninputs > 0)
-        die(EXIT_USAGE, "--partitioner %s: the token command prints tokens only, without a "
-                        "ring input; a key's replicas on such a ring: getendpoints",
-            ctx->opt.partitioner);
     load_cluster(ctx);
     check_dc_lookups(ctx, cmd->name);
     tokenring_partitioner part = tokenring_cluster_partitioner(ctx->cluster);
@@ -278,7 +289,7 @@ int main(int argc, char **argv)
         die(EXIT_USAGE, "%s works on Murmur3Partitioner rings only (so far); the input's "
                         "tokens are %s tokens (token, getendpoints, describering, ring, "
                         "status, availability, convert, join, decommission, replace, move, "
-                        "removenode, assassinate, ranges, balance and check take them; "
+                        "removenode, assassinate, ranges, pending, balance and check take them; "
                         "generatetokens RandomPartitioner's)",
             cmd->name, tokenring_partitioner_name(part));
     cmd->fn(ctx);

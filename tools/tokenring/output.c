@@ -182,6 +182,46 @@ double frac(tokenring_u128 w)
     return (double)w.hi + (double)w.lo / 18446744073709551616.0;
 }
 
+/* The one place the tool knows the size of a partitioner's ring: the text-form calls carry
+ * tokens, not widths. Murmur3's ring is 2^64 values, RandomPartitioner's 2^127;
+ * ByteOrderedPartitioner's ranges have no width (TOKENRING_OWNERSHIP_NO_WIDTHS), so its
+ * fractions count ranges. */
+bool ring_range_width(const tokenring_ring *r, size_t i, tokenring_u128 *w)
+{
+    tokenring_range rg;
+    tokenring_range128 rg128;
+    switch (tokenring_ring_partitioner(r)) {
+    case TOKENRING_PARTITIONER_MURMUR3:
+        if (tokenring_ring_range(&rg, r, i) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "range lookup failed");
+        *w = rg.width;
+        return true;
+    case TOKENRING_PARTITIONER_RANDOM:
+        if (tokenring_ring_range128(&rg128, r, i) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "range lookup failed");
+        *w = rg128.width;
+        return true;
+    default:
+        return false;
+    }
+}
+
+double ring_frac(const tokenring_ring *r, tokenring_u128 w)
+{
+    long double v = (long double)w.hi * 18446744073709551616.0L + (long double)w.lo;
+    switch (tokenring_ring_partitioner(r)) {
+    case TOKENRING_PARTITIONER_MURMUR3:
+        return frac(w);
+    case TOKENRING_PARTITIONER_RANDOM:
+        return (double)(v / 170141183460469231731687303715884105728.0L);
+    default: {
+        size_t n = 0;
+        tokenring_ring_tokens(r, &n);
+        return n ? (double)(v / (long double)n) : 0.0;
+    }
+    }
+}
+
 int lib_exit(int rc)
 {
     return rc == TOKENRING_E_NOMEM ? EXIT_INTERNAL : EXIT_INPUT;
@@ -239,41 +279,78 @@ const char *repl_text(const tokenring_replication *r, char *buf, size_t cap)
     return buf;
 }
 
+/* A token text the library writes into a buffer of the length it asks for (the
+ * TOKENRING_E_BUFSIZE convention), malloc'ed; NULL when the call fails otherwise. */
+#define TEXT_OF(call_with_out_cap_len)                                                     \
+    do {                                                                                  \
+        size_t len = 0;                                                                   \
+        char *out = NULL;                                                                 \
+        size_t cap = 0;                                                                   \
+        int rc = TOKENRING_E_BUFSIZE;                                                     \
+        while (rc == TOKENRING_E_BUFSIZE) {                                               \
+            free(out);                                                                    \
+            cap = len + 1;                                                                \
+            if (!(out = malloc(cap)))                                                     \
+                die(EXIT_INTERNAL, "out of memory");                                      \
+            rc = call_with_out_cap_len;                                                   \
+        }                                                                                 \
+        if (rc != TOKENRING_OK) {                                                         \
+            free(out);                                                                    \
+            return NULL;                                                                  \
+        }                                                                                 \
+        return out;                                                                       \
+    } while (0)
+
 /* Token k of cluster node i as its partitioner writes it, or NULL when its tokens are not
  * known (no topology); the string is malloc'ed. */
 char *cluster_token_text(tr_ctx *ctx, size_t i, size_t k)
 {
-    tokenring_cluster_node_info info;
-    if (tokenring_cluster_node(&info, ctx->cluster, i) != TOKENRING_OK)
-        return NULL;
-    char *out = NULL;
-    size_t len;
-    if (tokenring_cluster_partitioner(ctx->cluster) == TOKENRING_PARTITIONER_MURMUR3) {
-        if (!info.tokens || k >= info.token_count)
+    const tokenring_topology *t = tokenring_cluster_topology(ctx->cluster);
+    if (!t) { /* a listing of counts only; a Murmur3 one may still carry some tokens */
+        tokenring_cluster_node_info info;
+        if (tokenring_cluster_node(&info, ctx->cluster, i) != TOKENRING_OK || !info.tokens ||
+            k >= info.token_count)
             return NULL;
-        if (!(out = malloc(24)))
+        char *out = malloc(24);
+        if (!out)
             die(EXIT_INTERNAL, "out of memory");
         snprintf(out, 24, "%lld", (long long)info.tokens[k]);
         return out;
     }
-    const tokenring_topology *t = tokenring_cluster_topology(ctx->cluster);
-    if (!t)
-        return NULL;
-    if (tokenring_topology_partitioner(t) == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 v;
-        if (tokenring_topology_node_token128(&v, t, i, k) != TOKENRING_OK)
-            return NULL;
-        if (!(out = malloc(TOKENRING_TOKEN128_TEXT_MAX)))
+    TEXT_OF(tokenring_topology_node_token_text(out, cap, &len, t, i, k));
+}
+
+/* The token of key K under partitioner P (with --token: the token given), malloc'ed. */
+char *key_token_text(tr_ctx *ctx, tokenring_partitioner p, const struct key *k)
+{
+    if (ctx->opt.token_mode) { /* the token itself */
+        char *out = strdup(k->token_text);
+        if (!out)
             die(EXIT_INTERNAL, "out of memory");
-        tokenring_token128_format(out, TOKENRING_TOKEN128_TEXT_MAX, &len, v);
         return out;
     }
-    const uint8_t *b;
-    size_t bn;
-    if (tokenring_topology_node_token_bytes(&b, &bn, t, i, k) != TOKENRING_OK)
-        return NULL;
-    if (!(out = malloc(2 * bn + 1)))
-        die(EXIT_INTERNAL, "out of memory");
-    tokenring_byte_token_format(out, 2 * bn + 1, &len, b, bn);
-    return out;
+    TEXT_OF(tokenring_key_token_text(out, cap, &len, p, k->bytes, k->len));
+}
+
+/* Ring token i as the ring's partitioner writes it. */
+void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i)
+{
+    size_t len;
+    int rc = tokenring_ring_token_text(out, cap, &len, r, i);
+    if (rc != TOKENRING_OK)
+        die(EXIT_INTERNAL, "formatting a ring token: %s", tokenring_strerror(rc));
+}
+
+/* The buffer that holds the ring's longest token text. */
+size_t ring_token_text_cap(const tokenring_ring *r)
+{
+    size_t n, cap = 1;
+    tokenring_ring_tokens(r, &n);
+    for (size_t i = 0; i < n; i++) {
+        size_t len = 0;
+        tokenring_ring_token_text(NULL, 0, &len, r, i);
+        if (len + 1 > cap)
+            cap = len + 1;
+    }
+    return cap;
 }

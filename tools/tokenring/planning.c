@@ -166,7 +166,7 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out)
                     "found '%s'", v);
 }
 
-int64_t cassandra_first_token(tr_ctx *ctx)
+static int64_t cassandra_first_token(tr_ctx *ctx)
 {
     if (ctx->opt.first_token) {
         size_t n;
@@ -189,12 +189,13 @@ int64_t cassandra_first_token(tr_ctx *ctx)
 }
 
 /* generatetokens as Cassandra: its offline tool with no input (nodes 127.0.0.1:i, every
- * rack treated as the only one), else bootstrap after bootstrap against the input. */
+ * rack treated as the only one), else bootstrap after bootstrap against the input; node
+ * i's tokens as text in text[i] (T + 1 entries). */
 static int cassandra_generate(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
-                              char **racks, size_t n, int64_t *tokens, tokenring_error *err)
+                              char **racks, size_t n, char ***text, tokenring_error *err)
 {
     uint32_t release = cassandra_release(ctx, NULL);
-    int64_t first = cassandra_first_token(ctx);
+    char *first = cassandra_first_token_text(ctx, tokenring_topology_partitioner(t));
     tokenring_topology *work = NULL;
     int rc = tokenring_topology_clone(&work, t);
     size_t T = (size_t)ctx->opt.num_tokens;
@@ -205,43 +206,73 @@ static int cassandra_generate(tr_ctx *ctx, const tokenring_topology *t, const ch
             snprintf(name, sizeof name, "127.0.0.1:%zu", i);
         else
             snprintf(name, sizeof name, "planned-node-%zu", i);
-        int64_t *mine = tokens + i * T;
-        rc = tokenring_allocate_cassandra(mine, (uint32_t)T, work, name, dc, racks[i], NULL,
-                                          (int32_t)ctx->opt.rf, &first, release,
-                                          ctx->demo ? TOKENRING_CASSANDRA_OFFLINE : 0, err);
-        if (rc == TOKENRING_OK)
-            rc = tokenring_topology_add_node(work, name, dc, racks[i], mine, T, err);
+        tokenring_token_list *list = NULL;
+        rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, work, name, dc, racks[i],
+                                               NULL, (int32_t)ctx->opt.rf, first, release,
+                                               ctx->demo ? TOKENRING_CASSANDRA_OFFLINE : 0,
+                                               NULL, err);
+        if (rc != TOKENRING_OK)
+            break;
+        if (!(text[i] = calloc(T + 1, sizeof *text[i])))
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t j = 0; j < T; j++)
+            if (!(text[i][j] = strdup(tokenring_token_list_get(list, j, NULL))))
+                die(EXIT_INTERNAL, "out of memory");
+        tokenring_token_list_free(list);
+        rc = tokenring_topology_add_node_text(work, name, dc, racks[i],
+                                              (const char *const *)text[i], T, err);
     }
+    free(first);
     progress(ctx, "generatetokens", n, n);
     tokenring_topology_free(work);
     return rc;
 }
 
-/* One token in the partitioner's decimal form (Cassandra's initial_token / toString). */
-static void put_layout_token(tr_ctx *ctx, const tokenring_topology *t, bool random,
-                             size_t node, size_t k, const tokenring_node_info *info,
-                             const tokenring_token128 *t128)
+/* Node i's NUM tokens of a layout in the partitioner's text form (malloc'ed, NUM + 1
+ * entries): seeded, the topology's (tokenring_layout_add_seeded_nodes laid them out);
+ * even, slot i of N (tokenring_layout_even_tokens_text). */
+static char **layout_tokens(tokenring_partitioner p, const tokenring_topology *t, bool seeded,
+                            size_t i, size_t n, uint32_t num)
 {
-    char text[TOKENRING_TOKEN128_TEXT_MAX];
-    if (random) {
-        tokenring_token128 v;
-        size_t len;
-        if (t128)
-            v = t128[k];
-        else if (tokenring_topology_node_token128(&v, t, node, k) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "reading a planned token");
-        if (tokenring_token128_format(text, sizeof text, &len, v) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "formatting a planned token");
-    } else {
-        snprintf(text, sizeof text, "%lld", (long long)info->tokens[k]);
+    char **text = calloc((size_t)num + 1, sizeof *text);
+    if (!text)
+        die(EXIT_INTERNAL, "out of memory");
+    tokenring_token_list *list = NULL;
+    tokenring_error err;
+    memset(&err, 0, sizeof err);
+    if (!seeded &&
+        tokenring_layout_even_tokens_text(&list, p, num, (uint32_t)i, (uint32_t)n, &err) !=
+            TOKENRING_OK)
+        die(EXIT_INTERNAL, "generatetokens --layout even: %s", err.message);
+    for (uint32_t k = 0; k < num; k++) {
+        if (list) {
+            text[k] = strdup(tokenring_token_list_get(list, k, NULL));
+        } else {
+            size_t len = 0;
+            tokenring_topology_node_token_text(NULL, 0, &len, t, i, k);
+            if ((text[k] = malloc(len + 1)) &&
+                tokenring_topology_node_token_text(text[k], len + 1, &len, t, i, k) !=
+                    TOKENRING_OK)
+                die(EXIT_INTERNAL, "reading a planned token");
+        }
+        if (!text[k])
+            die(EXIT_INTERNAL, "out of memory");
     }
-    sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", k ? ", " : "", text);
+    tokenring_token_list_free(list);
+    return text;
+}
+
+static void free_texts(char **text, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        free(text[k]);
+    free(text);
 }
 
 /* generatetokens --layout even|seeded: a new cluster laid out without the allocator. */
 static void generate_layout(tr_ctx *ctx)
 {
-    bool random = ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0;
+    tokenring_partitioner part = tool_partitioner(ctx); /* no input: --partitioner's */
     bool seeded = strcmp(ctx->opt.layout, "seeded") == 0;
     if (ctx->opt.rf >= 1 || ctx->opt.as_cassandra || ctx->opt.node_by_node)
         die(EXIT_USAGE, "generatetokens --layout lays tokens out without the allocator: "
@@ -269,69 +300,28 @@ static void generate_layout(tr_ctx *ctx)
     tokenring_topology *t = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_topology_new_partitioned(&t, random ? TOKENRING_PARTITIONER_RANDOM
-                                                           : TOKENRING_PARTITIONER_MURMUR3);
+    int rc = tokenring_topology_new_partitioned(&t, part);
     const char **dcs = calloc(n, sizeof *dcs);
     if (rc != TOKENRING_OK || !dcs)
         die(EXIT_INTERNAL, "out of memory");
     for (size_t i = 0; i < n; i++)
         dcs[i] = dc;
-    int64_t *even = NULL;
-    tokenring_token128 *even128 = NULL;
     if (seeded) {
         rc = tokenring_layout_add_seeded_nodes(t, seed, num, (const char *const *)names, dcs,
                                                (const char *const *)racks, n, 0, &err);
         if (rc != TOKENRING_OK)
             fail_lib(rc, &err, "generatetokens");
-    } else {
-        /* node i of N takes slot i of N: N * T evenly spaced tokens, interleaved */
-        even = calloc(num, sizeof *even);
-        even128 = calloc(num, sizeof *even128);
-        if (!even || !even128)
-            die(EXIT_INTERNAL, "out of memory");
-    }
-    const char *pname = random ? "RandomPartitioner" : "Murmur3Partitioner";
+    } /* else node i of N takes slot i of N: N * T evenly spaced tokens, interleaved */
+    const char *pname = strrchr(tokenring_partitioner_name(part), '.') + 1;
     if (ctx->opt.emit) {
         /* what each node of the new cluster takes, no allocator involved */
-        char **text = calloc(num + 1, sizeof *text);
-        if (!text)
-            die(EXIT_INTERNAL, "out of memory");
         for (size_t i = 0; i < n; i++) {
-            for (uint32_t k = 0; k < num; k++) {
-                tokenring_token128 v = { 0, 0 };
-                size_t len;
-                if (!(text[k] = malloc(TOKENRING_TOKEN128_TEXT_MAX)))
-                    die(EXIT_INTERNAL, "out of memory");
-                if (seeded && random)
-                    rc = tokenring_topology_node_token128(&v, t, i, k);
-                else if (!seeded)
-                    rc = random ? tokenring_layout_even_tokens128(even128, num, (uint32_t)i,
-                                                                  (uint32_t)n)
-                                : tokenring_layout_even_tokens(even, num, (uint32_t)i,
-                                                               (uint32_t)n);
-                if (rc != TOKENRING_OK)
-                    die(EXIT_INTERNAL, "generatetokens --layout: %s", tokenring_strerror(rc));
-                if (random) {
-                    if (!seeded)
-                        v = even128[k];
-                    rc = tokenring_token128_format(text[k], TOKENRING_TOKEN128_TEXT_MAX, &len, v);
-                } else {
-                    tokenring_node_info info;
-                    memset(&info, 0, sizeof info);
-                    if (seeded)
-                        tokenring_topology_node(&info, t, i);
-                    snprintf(text[k], TOKENRING_TOKEN128_TEXT_MAX, "%lld",
-                             (long long)(seeded ? info.tokens[k] : even[k]));
-                }
-            }
+            char **text = layout_tokens(part, t, seeded, i, n, num);
             char label[32];
             snprintf(label, sizeof label, "node %zu", i);
-            emit_node(ctx, random ? TOKENRING_PARTITIONER_RANDOM : TOKENRING_PARTITIONER_MURMUR3,
-                      seeded ? names[i] : label, dc, racks[i], text, num, NULL);
-            for (uint32_t k = 0; k < num; k++)
-                free(text[k]);
+            emit_node(ctx, part, seeded ? names[i] : label, dc, racks[i], text, num, NULL);
+            free_texts(text, num);
         }
-        free(text);
     } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
@@ -350,17 +340,7 @@ static void generate_layout(tr_ctx *ctx)
                   n, num, pname, dc);
     }
     for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
-        tokenring_node_info info;
-        memset(&info, 0, sizeof info);
-        if (seeded) {
-            tokenring_topology_node(&info, t, i);
-        } else {
-            rc = random ? tokenring_layout_even_tokens128(even128, num, (uint32_t)i, (uint32_t)n)
-                        : tokenring_layout_even_tokens(even, num, (uint32_t)i, (uint32_t)n);
-            if (rc != TOKENRING_OK)
-                die(EXIT_INTERNAL, "generatetokens --layout even: %s", tokenring_strerror(rc));
-            info.tokens = even;
-        }
+        char **text = layout_tokens(part, t, seeded, i, n, num);
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
             if (seeded) {
@@ -378,8 +358,9 @@ static void generate_layout(tr_ctx *ctx)
             sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
         }
         for (size_t k = 0; k < num; k++)
-            put_layout_token(ctx, t, random, i, k, &info, seeded ? NULL : even128);
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", k ? ", " : "", text[k]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
+        free_texts(text, num);
     }
     if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
@@ -394,15 +375,13 @@ static void generate_layout(tr_ctx *ctx)
         free(racks[i]);
     free(racks);
     free(dcs);
-    free(even);
-    free(even128);
     tokenring_topology_free(t);
 }
 
 /* --first-token for a RandomPartitioner ring, else a random token as
  * RandomPartitioner.getRandomToken() draws it: the absolute value of 128 random bits
  * read as a signed integer (0 .. 2^127). */
-tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
+static tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
 {
     tokenring_token128 t = { 0, 0 };
     if (ctx->opt.first_token) {
@@ -432,141 +411,25 @@ tokenring_token128 cassandra_first_token128(tr_ctx *ctx)
     return t;
 }
 
-/* generatetokens --partitioner random --as-cassandra: Cassandra's allocator on a
- * RandomPartitioner ring (tokenring_allocate_cassandra128()), node after node as
- * cassandra_generate(); the ring from --topology, else an empty cluster as Cassandra's
- * generatetokens -p RandomPartitioner. Tokens in decimal. */
-static void generate_random_as_cassandra(tr_ctx *ctx)
+/* The first token as text: Cassandra draws it as its partitioner's getRandomToken() does,
+ * which the library does not model (a Murmur3 long, or RandomPartitioner's 0 .. 2^127);
+ * NULL for ByteOrderedPartitioner, which allocates no tokens. */
+char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p)
 {
-    if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1 || ctx->opt.rf < 1)
-        die(EXIT_USAGE, "generatetokens needs --nodes N, --num-tokens T and --rf RF (each at "
-                        "least 1)");
-    if (ctx->opt.rack && ctx->opt.racks)
-        die(EXIT_USAGE, "generatetokens: give --rack (every new node in one rack) or --racks "
-                        "(nodes per rack), not both");
-    bool offline = ctx->opt.ninputs == 0; /* Cassandra's own offline tool */
-    size_t n = (size_t)ctx->opt.nodes, nr, T = (size_t)ctx->opt.num_tokens;
-    char **racks = rack_plan(ctx, n, &nr);
-    tokenring_topology *t = NULL;
-    if (offline) {
-        if (tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "out of memory");
-    } else {
-        const tokenring_topology *ct = need_topology(ctx);
-        if (tokenring_topology_partitioner(ct) != TOKENRING_PARTITIONER_RANDOM)
-            die(EXIT_USAGE, "generatetokens --partitioner random: the input's tokens are %s "
-                            "tokens", tokenring_partitioner_name(tokenring_topology_partitioner(ct)));
-        if (tokenring_topology_clone(&t, ct) != TOKENRING_OK)
-            die(EXIT_INTERNAL, "out of memory");
-    }
-    const char *dc = ctx->opt.dc ? ctx->opt.dc : offline ? "datacenter1" : NULL;
-    for (size_t i = 0; !dc && i < tokenring_topology_node_count(t); i++) {
-        tokenring_node_info info;
-        tokenring_topology_node(&info, t, i);
-        for (size_t j = 0; j < tokenring_topology_node_count(t); j++) {
-            tokenring_node_info other;
-            tokenring_topology_node(&other, t, j);
-            if (strcmp(other.datacenter, info.datacenter) != 0)
-                die(EXIT_USAGE, "generatetokens: the cluster has several datacenters: give "
-                                "--dc");
-        }
-        dc = info.datacenter;
-    }
-    if (!dc)
-        dc = "datacenter1"; /* an input without nodes */
-    if (!ctx->opt.racks) {
-        const char *rk = join_rack(ctx, offline ? NULL : t, dc, "generatetokens");
-        for (size_t i = 0; i < n; i++) {
-            free(racks[i]);
-            if (!(racks[i] = strdup(rk)))
-                die(EXIT_INTERNAL, "out of memory");
-        }
-    }
-    const char *line = NULL;
-    uint32_t release = cassandra_release(ctx, &line);
-    tokenring_token128 first = cassandra_first_token128(ctx);
-    tokenring_token128 *tokens = calloc(n * T, sizeof *tokens);
-    if (!tokens)
+    if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return NULL;
+    char *out = malloc(TOKENRING_TOKEN128_TEXT_MAX);
+    if (!out)
         die(EXIT_INTERNAL, "out of memory");
-    tokenring_error err;
-    memset(&err, 0, sizeof err);
-    int rc = TOKENRING_OK;
-    for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
-        progress(ctx, "generatetokens", i, n);
-        char name[64];
-        if (offline)
-            snprintf(name, sizeof name, "127.0.0.1:%zu", i);
-        else
-            snprintf(name, sizeof name, "planned-node-%zu", i);
-        tokenring_token128 *mine = tokens + i * T;
-        rc = tokenring_allocate_cassandra128(mine, (uint32_t)T, t, name, dc, racks[i], NULL,
-                                             (int32_t)ctx->opt.rf, &first, release,
-                                             offline ? TOKENRING_CASSANDRA_OFFLINE : 0, &err);
-        if (rc == TOKENRING_OK)
-            rc = tokenring_topology_add_node128(t, name, dc, racks[i], mine, T, &err);
-    }
-    progress(ctx, "generatetokens", n, n);
-    if (rc != TOKENRING_OK)
-        fail_lib(rc, &err, "generatetokens");
-    if (ctx->opt.emit) {
-        char alloc[64], label[32];
-        char **text = calloc(T + 1, sizeof *text);
-        if (!text)
-            die(EXIT_INTERNAL, "out of memory");
-        snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
-                 ctx->opt.rf);
-        for (size_t i = 0; i < n; i++) {
-            for (size_t j = 0; j < T; j++) {
-                size_t len;
-                if (!(text[j] = malloc(TOKENRING_TOKEN128_TEXT_MAX)) ||
-                    tokenring_token128_format(text[j], TOKENRING_TOKEN128_TEXT_MAX, &len,
-                                              tokens[i * T + j]) != TOKENRING_OK)
-                    die(EXIT_INTERNAL, "formatting a token failed");
-            }
-            snprintf(label, sizeof label, "node %zu", i);
-            emit_node(ctx, TOKENRING_PARTITIONER_RANDOM, label, dc, racks[i], text, T, alloc);
-            for (size_t j = 0; j < T; j++)
-                free(text[j]);
-        }
-        free(text);
-    } else if (ctx->opt.json) {
-        sb_puts(&ctx->out, "{\"datacenter\": ");
-        sb_json_str(&ctx->out, dc);
-        sb_puts(&ctx->out, ", \"partitioner\": \"RandomPartitioner\", \"nodes\": [");
+    size_t len;
+    if (p == TOKENRING_PARTITIONER_RANDOM) {
+        if (tokenring_token128_format(out, TOKENRING_TOKEN128_TEXT_MAX, &len,
+                                      cassandra_first_token128(ctx)) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "formatting the first token");
     } else {
-        sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner RandomPartitioner (datacenter %s%s): "
-                        "Cassandra %s's allocator, %s\n",
-                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, offline ? ", empty cluster" : "",
-                  line, offline ? "as its generatetokens tool runs it"
-                                : "as each node gets them bootstrapping in turn");
+        snprintf(out, TOKENRING_TOKEN128_TEXT_MAX, "%lld", (long long)cassandra_first_token(ctx));
     }
-    for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
-        if (ctx->opt.json) {
-            sb_puts(&ctx->out, i ? ",\n " : "\n ");
-            sb_puts(&ctx->out, "{\"rack\": ");
-            sb_json_str(&ctx->out, racks[i]);
-            sb_puts(&ctx->out, ", \"tokens\": [");
-        } else {
-            sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
-        }
-        for (size_t j = 0; j < T; j++) {
-            char text[TOKENRING_TOKEN128_TEXT_MAX];
-            size_t len;
-            if (tokenring_token128_format(text, sizeof text, &len, tokens[i * T + j]) !=
-                TOKENRING_OK)
-                die(EXIT_INTERNAL, "formatting a token failed");
-            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", j ? ", " : "", text);
-        }
-        sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
-    }
-    if (ctx->opt.json && !ctx->opt.emit)
-        sb_puts(&ctx->out, "]}\n");
-    for (size_t i = 0; i < n; i++)
-        free(racks[i]);
-    free(racks);
-    free(tokens);
-    tokenring_topology_free(t);
+    return out;
 }
 
 /* generatetokens -n NODES --num-tokens T --rf RF [--racks 2,2,2] [--dc DC]
@@ -576,22 +439,21 @@ TOOL_COMMAND(cmd_generatetokens)
 {
     check_args(ctx, 0, 0, "--nodes N --num-tokens T (--rf RF | --layout even|seeded) "
                           "[--racks 2,2,2] [--dc DC]");
-    bool random = (ctx->opt.partitioner && strcmp(ctx->opt.partitioner, "random") == 0) ||
-                  (ctx->opt.ninputs > 0 && tokenring_cluster_partitioner(ctx->cluster) ==
-                                               TOKENRING_PARTITIONER_RANDOM);
+    tokenring_partitioner part = tool_partitioner(ctx);
     if (ctx->opt.seed_given && !ctx->opt.layout)
         die(EXIT_USAGE, "--seed: only --layout seeded takes a seed");
-    if (random && !ctx->opt.layout && !ctx->opt.as_cassandra)
+    if (ctx->opt.as_cassandra && ctx->opt.node_by_node)
+        die(EXIT_USAGE, "generatetokens: --node-by-node plans with the library's join plan, "
+                        "--as-cassandra with Cassandra's allocator (node by node too): give "
+                        "one of them");
+    /* the library's plan of all the nodes at once (tokenring_allocate_nodes) has no
+     * text form: Murmur3's only */
+    if (part != TOKENRING_PARTITIONER_MURMUR3 && !ctx->opt.layout && !ctx->opt.as_cassandra &&
+        !ctx->opt.node_by_node)
         die(EXIT_USAGE, "generatetokens --partitioner random needs --as-cassandra (Cassandra's "
-                        "allocator) or --layout even or --layout seeded (the library's own "
-                        "allocator plans Murmur3 tokens only, so far)");
-    if (random && !ctx->opt.layout) {
-        if (ctx->opt.node_by_node)
-            die(EXIT_USAGE, "generatetokens --partitioner random: --node-by-node plans with "
-                            "the library's allocator, which plans Murmur3 tokens only");
-        generate_random_as_cassandra(ctx);
-        return;
-    }
+                        "allocator), --node-by-node (the library's join plan, node after node) "
+                        "or --layout even or --layout seeded (the library's plan of all the "
+                        "nodes at once plans Murmur3 tokens only, so far)");
     if (ctx->opt.layout) {
         if (ctx->opt.nodes < 1 || ctx->opt.num_tokens < 1)
             die(EXIT_USAGE, "generatetokens --layout needs --nodes N and --num-tokens T (each "
@@ -610,7 +472,7 @@ TOOL_COMMAND(cmd_generatetokens)
     tokenring_topology *empty = NULL;
     const tokenring_topology *t = NULL;
     if (ctx->demo) {
-        if (tokenring_topology_new(&empty) != TOKENRING_OK)
+        if (tokenring_topology_new_partitioned(&empty, part) != TOKENRING_OK)
             die(EXIT_INTERNAL, "out of memory");
         t = empty;
     } else {
@@ -628,34 +490,43 @@ TOOL_COMMAND(cmd_generatetokens)
                 die(EXIT_INTERNAL, "out of memory");
         }
     }
-    int64_t *tokens = calloc(n * (size_t)ctx->opt.num_tokens, sizeof *tokens);
-    if (!tokens)
+    size_t T = (size_t)ctx->opt.num_tokens;
+    int64_t *tokens = calloc(n * T, sizeof *tokens);
+    char ***text = calloc(n, sizeof *text); /* node i's tokens as text */
+    if (!tokens || !text)
         die(EXIT_INTERNAL, "out of memory");
     tokenring_error err;
     memset(&err, 0, sizeof err);
     int rc;
     if (ctx->opt.as_cassandra) {
-        rc = cassandra_generate(ctx, t, dc, racks, n, tokens, &err);
+        rc = cassandra_generate(ctx, t, dc, racks, n, text, &err);
     } else if (ctx->opt.node_by_node) {
         /* node by node, so that progress can be shown: each node against the cluster
-         * plus the nodes planned before it */
+         * plus the nodes planned before it; any partitioner the join plan takes */
         tokenring_topology *work = NULL;
         rc = tokenring_topology_clone(&work, t);
         for (size_t i = 0; i < n && rc == TOKENRING_OK; i++) {
             progress(ctx, "generatetokens", i, n);
-            int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
             char name[64];
             snprintf(name, sizeof name, "planned-node-%zu", i);
             /* the library's plan for one join: Cassandra's tokens, or --one-step */
             tokenring_limits lim;
             tool_limits(ctx, &lim, "generatetokens");
-            rc = tokenring_allocate_join_limited(
-                mine, NULL, (uint32_t)ctx->opt.num_tokens, work, name, dc, racks[i], NULL,
-                (int32_t)ctx->opt.rf, cassandra_release(ctx, NULL),
+            tokenring_token_list *list = NULL;
+            rc = tokenring_allocate_join_text(
+                &list, (uint32_t)T, work, name, dc, racks[i], NULL, (int32_t)ctx->opt.rf,
+                cassandra_release(ctx, NULL),
                 ctx->opt.one_step ? TOKENRING_JOIN_BEST_ONE_STEP : 0, &lim, &err);
-            if (rc == TOKENRING_OK)
-                rc = tokenring_topology_add_node(work, name, dc, racks[i], mine,
-                                                 (size_t)ctx->opt.num_tokens, &err);
+            if (rc != TOKENRING_OK)
+                break;
+            if (!(text[i] = calloc(T + 1, sizeof *text[i])))
+                die(EXIT_INTERNAL, "out of memory");
+            for (size_t j = 0; j < T; j++)
+                if (!(text[i][j] = strdup(tokenring_token_list_get(list, j, NULL))))
+                    die(EXIT_INTERNAL, "out of memory");
+            tokenring_token_list_free(list);
+            rc = tokenring_topology_add_node_text(work, name, dc, racks[i],
+                                                  (const char *const *)text[i], T, &err);
         }
         progress(ctx, "generatetokens", n, n);
         tokenring_topology_free(work);
@@ -672,26 +543,39 @@ TOOL_COMMAND(cmd_generatetokens)
     }
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "generatetokens");
+    for (size_t i = 0; i < n; i++) { /* the int64 plans as text */
+        if (text[i])
+            continue;
+        if (!(text[i] = calloc(T + 1, sizeof *text[i])))
+            die(EXIT_INTERNAL, "out of memory");
+        for (size_t j = 0; j < T; j++) {
+            if (!(text[i][j] = malloc(24)))
+                die(EXIT_INTERNAL, "out of memory");
+            snprintf(text[i][j], 24, "%lld", (long long)tokens[i * T + j]);
+        }
+    }
     if (ctx->opt.emit) {
         char alloc[64], label[32];
         snprintf(alloc, sizeof alloc, "allocate_tokens_for_local_replication_factor: %ld",
                  ctx->opt.rf);
         for (size_t i = 0; i < n; i++) {
             snprintf(label, sizeof label, "node %zu", i);
-            emit_node64(ctx, label, dc, racks[i], tokens + i * (size_t)ctx->opt.num_tokens,
-                        (size_t)ctx->opt.num_tokens, alloc);
+            emit_node(ctx, part, label, dc, racks[i], text[i], T, alloc);
         }
     } else if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"datacenter\": ");
         sb_json_str(&ctx->out, dc);
-        sb_puts(&ctx->out, ", \"nodes\": [");
+        sb_printf(&ctx->out, ", \"partitioner\": \"%s\", \"nodes\": [",
+                  strrchr(tokenring_partitioner_name(part), '.') + 1);
     } else {
         const char *line = NULL;
         if (ctx->opt.as_cassandra)
             cassandra_release(ctx, &line);
         sb_printf(&ctx->out, "Generating tokens for %zu nodes with %ld vnodes each for replication "
-                        "factor %ld and partitioner Murmur3Partitioner (datacenter %s%s): %s%s%s\n",
-                  n, ctx->opt.num_tokens, ctx->opt.rf, dc, ctx->demo ? ", empty cluster" : "",
+                        "factor %ld and partitioner %s (datacenter %s%s): %s%s%s\n",
+                  n, ctx->opt.num_tokens, ctx->opt.rf,
+                  strrchr(tokenring_partitioner_name(part), '.') + 1, dc,
+                  ctx->demo ? ", empty cluster" : "",
                   line ? "Cassandra " : "the library's plan",
                   line ? line : (ctx->opt.node_by_node ? ", node by node" : ""),
                   line ? (ctx->demo ? "'s allocator, as its generatetokens tool runs it"
@@ -700,7 +584,6 @@ TOOL_COMMAND(cmd_generatetokens)
                        : "");
     }
     for (size_t i = 0; i < n && !ctx->opt.emit; i++) {
-        const int64_t *mine = tokens + i * (size_t)ctx->opt.num_tokens;
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "\n ");
             sb_puts(&ctx->out, "{\"rack\": ");
@@ -709,16 +592,19 @@ TOOL_COMMAND(cmd_generatetokens)
         } else {
             sb_printf(&ctx->out, "Node %zu rack %s: [", i, racks[i]);
         }
-        for (long j = 0; j < ctx->opt.num_tokens; j++)
-            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%lld\"" : "%s%lld", j ? ", " : "",
-                      (long long)mine[j]);
+        for (size_t j = 0; j < T; j++)
+            sb_printf(&ctx->out, ctx->opt.json ? "%s\"%s\"" : "%s%s", j ? ", " : "",
+                      text[i][j]);
         sb_puts(&ctx->out, ctx->opt.json ? "]}" : "]\n");
     }
     if (ctx->opt.json && !ctx->opt.emit)
         sb_puts(&ctx->out, "]}\n");
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         free(racks[i]);
+        free_texts(text[i], T);
+    }
     free(racks);
+    free(text);
     free(tokens);
     tokenring_topology_free(empty);
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Queries: token, getendpoints, ring, describering, status, demo: what the ring says, in
- * nodetool's layouts. */
+ * nodetool's layouts, on rings of every partitioner (tokens in Cassandra's text form,
+ * through the library's _text calls). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,57 +152,93 @@ static const char *mode_name(enum own_mode m)
     return m == OWN_EFFECTIVE ? "effective" : m == OWN_PRIMARY ? "primary" : "unknown";
 }
 
-/* token KEY... */
+/* token KEY...: each key's token under the partitioner (--partitioner, else the
+ * input's), with its owner when the input is a ring of that partitioner. */
 TOOL_COMMAND(cmd_token)
 {
+    tokenring_partitioner part = tool_partitioner(ctx);
     size_t n;
     struct key *keys = collect_keys(ctx, ctx->opt.args, ctx->opt.nargs, &n);
-    bool with_owner = tokenring_cluster_topology(ctx->cluster) != NULL;
+    bool with_owner = tokenring_cluster_topology(ctx->cluster) != NULL &&
+                      tokenring_cluster_partitioner(ctx->cluster) == part;
     if (with_owner)
         need_ring(ctx);
+    char **text = calloc(n ? n : 1, sizeof *text);
+    uint32_t *range = calloc(n ? n : 1, sizeof *range);
+    if (!text || !range)
+        die(EXIT_INTERNAL, "out of memory");
+    size_t wk = 3, wt = 5;
+    for (size_t i = 0; i < n; i++) {
+        if (!(text[i] = key_token_text(ctx, part, &keys[i])))
+            die(EXIT_INTERNAL, "the token of key '%s' failed", keys[i].label);
+        if (with_owner) {
+            tokenring_error err;
+            memset(&err, 0, sizeof err);
+            int rc = tokenring_ring_search_text(&range[i], ctx->ring, text[i], strlen(text[i]),
+                                                &err);
+            if (rc != TOKENRING_OK)
+                die(lib_exit(rc), "the range of token %s: %s", text[i], err.message);
+        }
+        if (strlen(keys[i].label) > wk)
+            wk = strlen(keys[i].label);
+        if (strlen(text[i]) > wt)
+            wt = strlen(text[i]);
+    }
+    const uint32_t *owners = with_owner ? tokenring_ring_token_nodes(ctx->ring, NULL) : NULL;
+    if (with_owner && !owners)
+        die(EXIT_INTERNAL, "out of memory");
+    size_t nt = 0;
+    if (with_owner)
+        tokenring_ring_tokens(ctx->ring, &nt);
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "[");
         for (size_t i = 0; i < n; i++) {
             sb_puts(&ctx->out, i ? ",\n " : "");
             sb_puts(&ctx->out, "{\"key\": ");
             sb_json_str(&ctx->out, keys[i].label);
-            sb_printf(&ctx->out, ", \"token\": \"%lld\"", (long long)keys[i].token);
+            sb_puts(&ctx->out, ", \"token\": ");
+            sb_json_str(&ctx->out, text[i]);
             if (with_owner) {
-                tokenring_range r;
-                tokenring_ring_range_of(&r, ctx->ring, keys[i].token);
+                size_t cap = ring_token_text_cap(ctx->ring);
+                char *a = malloc(cap), *b = malloc(cap);
+                if (!a || !b)
+                    die(EXIT_INTERNAL, "out of memory");
+                ring_token_text(a, cap, ctx->ring, range[i] ? range[i] - 1 : nt - 1);
+                ring_token_text(b, cap, ctx->ring, range[i]);
                 sb_puts(&ctx->out, ", \"owner\": ");
-                sb_json_str(&ctx->out, node_name(ctx, r.owner));
-                sb_printf(&ctx->out, ", \"range\": [\"%lld\", \"%lld\"]", (long long)r.start,
-                          (long long)r.end);
+                sb_json_str(&ctx->out, node_name(ctx, owners[range[i]]));
+                sb_printf(&ctx->out, ", \"range\": [\"%s\", \"%s\"]", a, b);
+                free(a);
+                free(b);
             }
             sb_puts(&ctx->out, "}");
         }
         sb_puts(&ctx->out, "]\n");
-        free_keys(keys, n);
-        return;
-    }
-    size_t wk = 3;
-    for (size_t i = 0; i < n; i++)
-        if (strlen(keys[i].label) > wk)
-            wk = strlen(keys[i].label);
-    sb_pad(&ctx->out, "Key", wk);
-    sb_puts(&ctx->out, "  ");
-    sb_pad(&ctx->out, "Token", 20);
-    sb_puts(&ctx->out, with_owner ? "  Owner\n" : "\n");
-    for (size_t i = 0; i < n; i++) {
-        char t[32];
-        snprintf(t, sizeof t, "%lld", (long long)keys[i].token);
-        sb_pad(&ctx->out, keys[i].label, wk);
+    } else {
+        /* the layout only: Murmur3's Token column is always as wide as its longest token
+         * can be (20), as the tool has printed it since 1.0; the others' as the longest
+         * shown before an Owner column, unpadded without one */
+        if (part == TOKENRING_PARTITIONER_MURMUR3 || !with_owner)
+            wt = part == TOKENRING_PARTITIONER_MURMUR3 ? 20 : 0;
+        sb_pad(&ctx->out, "Key", wk);
         sb_puts(&ctx->out, "  ");
-        if (with_owner) {
-            uint32_t owner;
-            tokenring_ring_owner(&owner, ctx->ring, keys[i].token);
-            sb_pad(&ctx->out, t, 20);
-            sb_printf(&ctx->out, "  %s\n", node_name(ctx, owner));
-        } else {
-            sb_printf(&ctx->out, "%s\n", t);
+        sb_pad(&ctx->out, "Token", wt);
+        sb_puts(&ctx->out, with_owner ? "  Owner\n" : "\n");
+        for (size_t i = 0; i < n; i++) {
+            sb_pad(&ctx->out, keys[i].label, wk);
+            sb_puts(&ctx->out, "  ");
+            if (with_owner) {
+                sb_pad(&ctx->out, text[i], wt);
+                sb_printf(&ctx->out, "  %s\n", node_name(ctx, owners[range[i]]));
+            } else {
+                sb_printf(&ctx->out, "%s\n", text[i]);
+            }
         }
     }
+    for (size_t i = 0; i < n; i++)
+        free(text[i]);
+    free(text);
+    free(range);
     free_keys(keys, n);
 }
 
@@ -222,16 +259,25 @@ TOOL_COMMAND(cmd_getendpoints)
     order_note(ctx, p);
     if (ctx->opt.json)
         sb_puts(&ctx->out, "[");
+    tokenring_partitioner part = tokenring_ring_partitioner(need_ring(ctx));
     for (size_t i = 0; i < n; i++) {
         tokenring_replicas rep;
-        if (tokenring_placement_replicas(&rep, p, keys[i].token) != TOKENRING_OK)
+        char *tt = key_token_text(ctx, part, &keys[i]);
+        uint32_t range = 0;
+        int rc = !tt ? TOKENRING_E_NOMEM
+                 : ctx->opt.token_mode
+                     ? tokenring_ring_search_text(&range, ctx->ring, tt, strlen(tt), NULL)
+                     : tokenring_placement_replicas_for_key_any(&rep, p, keys[i].bytes,
+                                                                keys[i].len);
+        if (rc == TOKENRING_OK && ctx->opt.token_mode)
+            rc = tokenring_placement_range_replicas(&rep, p, range);
+        if (rc != TOKENRING_OK)
             die(EXIT_INTERNAL, "replica lookup failed");
         if (ctx->opt.json) {
             sb_puts(&ctx->out, i ? ",\n " : "");
             sb_puts(&ctx->out, "{\"key\": ");
             sb_json_str(&ctx->out, keys[i].label);
-            sb_printf(&ctx->out, ", \"token\": \"%lld\", \"endpoints\": [",
-                      (long long)keys[i].token);
+            sb_printf(&ctx->out, ", \"token\": \"%s\", \"endpoints\": [", tt);
             for (uint32_t j = 0; j < rep.count; j++) {
                 sb_puts(&ctx->out, j ? ", " : "");
                 sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
@@ -241,13 +287,14 @@ TOOL_COMMAND(cmd_getendpoints)
                 sb_printf(&ctx->out, "%s%s", j ? ", " : "",
                           rep.transient && rep.transient[j] ? "true" : "false");
             sb_puts(&ctx->out, "]}");
+            free(tt);
             continue;
         }
         if (n > 1)
-            sb_printf(&ctx->out, "%s# %s (token %lld)\n", i ? "\n" : "", keys[i].label,
-                      (long long)keys[i].token);
+            sb_printf(&ctx->out, "%s# %s (token %s)\n", i ? "\n" : "", keys[i].label, tt);
         for (uint32_t j = 0; j < rep.count; j++)
             sb_printf(&ctx->out, "%s\n", node_name(ctx, rep.nodes[j]));
+        free(tt);
     }
     if (ctx->opt.json)
         sb_puts(&ctx->out, "]\n");
@@ -262,28 +309,34 @@ TOOL_COMMAND(cmd_describering)
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
     tokenring_placement *p = build_placement_empty_ok(ctx, r);
     order_note(ctx, p);
-    size_t nt;
+    size_t nt, cap = ring_token_text_cap(ctx->ring);
     tokenring_ring_tokens(ctx->ring, &nt);
-    if (ctx->opt.json)
-        sb_puts(&ctx->out, "{\"keyspace\": ");
+    char *s = malloc(cap), *e = malloc(cap);
+    if (!s || !e)
+        die(EXIT_INTERNAL, "out of memory");
     if (ctx->opt.json) {
+        sb_puts(&ctx->out, "{\"keyspace\": ");
         sb_json_str(&ctx->out, ctx->opt.args[0]);
         sb_puts(&ctx->out, ", \"ranges\": [");
     } else {
         sb_puts(&ctx->out, "Schema Version:unknown\nTokenRange: \n");
     }
     for (size_t i = 0; i < nt; i++) {
-        tokenring_range rg;
         tokenring_replicas rep;
-        if (tokenring_ring_range(&rg, ctx->ring, i) != TOKENRING_OK ||
-            tokenring_placement_range_replicas(&rep, p, i) != TOKENRING_OK)
+        if (tokenring_placement_range_replicas(&rep, p, i) != TOKENRING_OK)
             die(EXIT_INTERNAL, "range lookup failed");
+        ring_token_text(s, cap, ctx->ring, i == 0 ? nt - 1 : i - 1);
+        ring_token_text(e, cap, ctx->ring, i);
         if (ctx->opt.json) {
-            char w[48];
-            u128_str(w, rg.width);
-            sb_printf(&ctx->out, "%s{\"start_token\": \"%lld\", \"end_token\": \"%lld\", "
-                            "\"width\": \"%s\", \"endpoints\": [",
-                      i ? ",\n " : "", (long long)rg.start, (long long)rg.end, w);
+            sb_printf(&ctx->out, "%s{\"start_token\": \"%s\", \"end_token\": \"%s\"",
+                      i ? ",\n " : "", s, e);
+            tokenring_u128 width;
+            if (ring_range_width(ctx->ring, i, &width)) {
+                char w[48];
+                u128_str(w, width);
+                sb_printf(&ctx->out, ", \"width\": \"%s\"", w);
+            }
+            sb_puts(&ctx->out, ", \"endpoints\": [");
             for (uint32_t j = 0; j < rep.count; j++) {
                 sb_puts(&ctx->out, j ? ", " : "");
                 sb_json_str(&ctx->out, node_name(ctx, rep.nodes[j]));
@@ -291,8 +344,7 @@ TOOL_COMMAND(cmd_describering)
             sb_puts(&ctx->out, "]}");
             continue;
         }
-        sb_printf(&ctx->out, "\tTokenRange(start_token:%lld, end_token:%lld, endpoints:[",
-                  (long long)rg.start, (long long)rg.end);
+        sb_printf(&ctx->out, "\tTokenRange(start_token:%s, end_token:%s, endpoints:[", s, e);
         for (int pass = 0; pass < 2; pass++) {
             if (pass)
                 sb_puts(&ctx->out, "], rpc_endpoints:[");
@@ -310,6 +362,8 @@ TOOL_COMMAND(cmd_describering)
     }
     if (ctx->opt.json)
         sb_puts(&ctx->out, "]}\n");
+    free(s);
+    free(e);
     tokenring_placement_free(p);
 }
 
@@ -329,14 +383,35 @@ static void ring_row(tr_ctx *ctx, size_t w, const char *addr, const char *rack, 
 }
 
 struct row {
-    int64_t token;
+    char *token; /* in the partitioner's text form */
     size_t node;
 };
 
-static int cmp_row(const void *a, const void *b)
+/* Sorts rows by token in the partitioner's order (merge sort: the comparison needs the
+ * partitioner, which qsort cannot pass). */
+static void sort_rows(struct row *rows, struct row *tmp, size_t n, tokenring_partitioner p)
 {
-    int64_t x = ((const struct row *)a)->token, y = ((const struct row *)b)->token;
-    return x < y ? -1 : x > y;
+    if (n < 2)
+        return;
+    size_t h = n / 2;
+    sort_rows(rows, tmp, h, p);
+    sort_rows(rows + h, tmp, n - h, p);
+    size_t a = 0, b = h, k = 0;
+    while (a < h || b < n) {
+        int c = 1;
+        if (a < h && b < n && tokenring_token_text_compare(&c, p, rows[a].token, rows[b].token,
+                                                           NULL) != TOKENRING_OK)
+            die(EXIT_INTERNAL, "comparing tokens %s and %s", rows[a].token, rows[b].token);
+        tmp[k++] = a < h && (b == n || c <= 0) ? rows[a++] : rows[b++];
+    }
+    memcpy(rows, tmp, n * sizeof *rows);
+}
+
+static void free_rows(struct row *rows, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(rows[i].token);
+    free(rows);
 }
 
 /* ring [KS] */
@@ -344,6 +419,7 @@ TOOL_COMMAND(cmd_ring)
 {
     check_args(ctx, 0, 1, "[KEYSPACE]");
     struct own o = compute_ownership(ctx, ctx->opt.nargs ? ctx->opt.args[0] : NULL, true);
+    tokenring_partitioner part = tokenring_cluster_partitioner(ctx->cluster);
     size_t n = tokenring_cluster_node_count(ctx->cluster);
     size_t ndc;
     const char **dcs = cluster_dcs(ctx, &ndc);
@@ -358,7 +434,7 @@ TOOL_COMMAND(cmd_ring)
                    ((c && !strchr(c + 1, ':')) || release_before(ctx, 4, 0) ? 0 : 5);
         if (l > w)
             w = l;
-        if (info.token_count > 1)
+        if (info.declared_tokens > 1)
             vnodes = true;
     }
     if (ctx->opt.json)
@@ -372,20 +448,26 @@ TOOL_COMMAND(cmd_ring)
             tokenring_cluster_node_info info;
             tokenring_cluster_node(&info, ctx->cluster, i);
             if (strcmp(info.datacenter, dcs[d]) == 0)
-                nrows += info.token_count;
+                nrows += info.declared_tokens; /* all known: the ring has a topology */
         }
         struct row *rows = calloc(nrows ? nrows : 1, sizeof *rows);
-        if (!rows)
+        struct row *tmp = calloc(nrows ? nrows : 1, sizeof *tmp);
+        if (!rows || !tmp)
             die(EXIT_INTERNAL, "out of memory");
         size_t k = 0;
         for (size_t i = 0; i < n; i++) {
             tokenring_cluster_node_info info;
             tokenring_cluster_node(&info, ctx->cluster, i);
             if (strcmp(info.datacenter, dcs[d]) == 0)
-                for (size_t j = 0; j < info.token_count; j++)
-                    rows[k++] = (struct row){ info.tokens[j], i };
+                for (size_t j = 0; j < info.declared_tokens; j++) {
+                    char *tt = cluster_token_text(ctx, i, j);
+                    if (!tt)
+                        die(EXIT_INTERNAL, "token %zu of node %s: unknown", j, info.name);
+                    rows[k++] = (struct row){ tt, i };
+                }
         }
-        qsort(rows, nrows, sizeof *rows, cmp_row); /* tokens are distinct */
+        sort_rows(rows, tmp, nrows, part); /* tokens are distinct */
+        free(tmp);
         if (ctx->opt.json) {
             sb_puts(&ctx->out, d ? ",\n " : "");
             sb_puts(&ctx->out, "{\"datacenter\": ");
@@ -402,34 +484,31 @@ TOOL_COMMAND(cmd_ring)
                 sb_printf(&ctx->out, ", \"status\": \"%s\", \"state\": \"%s\", \"owns\": ",
                           liveness_word(info.liveness), state_word(info.state));
                 json_own(ctx, &o, rows[a].node);
-                sb_printf(&ctx->out, ", \"token\": \"%lld\"}", (long long)rows[a].token);
+                sb_printf(&ctx->out, ", \"token\": \"%s\"}", rows[a].token);
             }
             sb_puts(&ctx->out, "]}");
-            free(rows);
+            free_rows(rows, nrows);
             continue;
         }
         sb_printf(&ctx->out, "Datacenter: %s\n==========\n", dcs[d]);
         ring_row(ctx, w, "Address", "Rack", "Status", "State", "Load", "Owns", "Token");
         if (nrows > 1) {
-            char t[32];
-            snprintf(t, sizeof t, "%lld", (long long)rows[nrows - 1].token);
-            ring_row(ctx, w, "", "", "", "", "", "", t);
+            ring_row(ctx, w, "", "", "", "", "", "", rows[nrows - 1].token);
         } else {
             sb_puts(&ctx->out, "\n");
         }
         for (size_t a = 0; a < nrows; a++) {
             tokenring_cluster_node_info info;
             tokenring_cluster_node(&info, ctx->cluster, rows[a].node);
-            char t[32], ow[320];
-            snprintf(t, sizeof t, "%lld", (long long)rows[a].token);
+            char ow[320];
             size_t dummy = 0;
             owns_cell(ctx, &o, rows[a].node, true, ow, sizeof ow, &dummy, &dummy);
             const char *load = pasted(ctx, rows[a].node, false);
             ring_row(ctx, w, info.name, info.rack, liveness_word(info.liveness),
-                     state_word(info.state), load ? load : "?", ow, t);
+                     state_word(info.state), load ? load : "?", ow, rows[a].token);
         }
         sb_puts(&ctx->out, "\n");
-        free(rows);
+        free_rows(rows, nrows);
     }
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "]}\n");
@@ -461,6 +540,11 @@ TOOL_COMMAND(cmd_ring)
         else if (o.mode == OWN_PRIMARY)
             sb_puts(&ctx->out, "Note: Ownership information does not include topology; for "
                           "complete information, specify a keyspace\n");
+        if ((tokenring_ring_ownership_flags(ctx->ring) & TOKENRING_OWNERSHIP_DATA_DEPENDENT) &&
+            o.mode != OWN_UNKNOWN) /* the tool's own note: on stderr, stdout is nodetool's */
+            fputs("tokenring: note: ByteOrderedPartitioner's ownership counts sampled keys "
+                  "per range; Owns is its figure for a cluster without data (each token "
+                  "1/N)\n", stderr);
     }
     free(dcs);
     free(o.o);

@@ -71,8 +71,7 @@ TOOL_COMMAND(cmd_assassinate)
     char rb[512], cw[48];
     u128_str(cw, sum.changed_width);
     long double scale = movement_scale_of(m);
-    bool murmur3 = tokenring_movement_partitioner(m) == TOKENRING_PARTITIONER_MURMUR3;
-    double changed = murmur3 ? sum.changed_fraction : movement_frac(scale, sum.changed_width);
+    double changed = movement_frac(scale, sum.changed_width);
     if (ctx->opt.json) {
         sb_puts(&ctx->out, "{\"assassinated\": ");
         sb_json_str(&ctx->out, ctx->opt.args[1]);
@@ -95,7 +94,7 @@ TOOL_COMMAND(cmd_assassinate)
         tokenring_moved_range mr;
         tokenring_movement_get_range(&mr, m, i);
         char *a, *b;
-        movement_bounds(m, i, mr.start, mr.end, &a, &b);
+        movement_bounds(m, i, &a, &b);
         if (ctx->opt.json) {
             char w[48];
             u128_str(w, mr.width);
@@ -149,7 +148,7 @@ TOOL_COMMAND(cmd_ranges)
     size_t count = 0, primary = 0;
     /* tokens as the partitioner writes them; widths in its units (ByteOrdered: a range
      * counts 1) */
-    tokenring_partitioner part = tokenring_ring_partitioner(ctx->ring);
+    bool widths = !(tokenring_ring_ownership_flags(ctx->ring) & TOKENRING_OWNERSHIP_NO_WIDTHS);
     size_t cap = ring_token_text_cap(ctx->ring);
     char *ts = malloc(cap), *te = malloc(cap);
     if (!ts || !te)
@@ -165,15 +164,8 @@ TOOL_COMMAND(cmd_ranges)
         tokenring_range rg;
         tokenring_replicas rep;
         memset(&rg, 0, sizeof rg);
-        if (part == TOKENRING_PARTITIONER_MURMUR3) {
-            tokenring_ring_range(&rg, ctx->ring, i);
-        } else if (part == TOKENRING_PARTITIONER_RANDOM) {
-            tokenring_range128 r128;
-            tokenring_ring_range128(&r128, ctx->ring, i);
-            rg.width = r128.width;
-        } else {
-            rg.width.lo = 1;
-        }
+        if (!ring_range_width(ctx->ring, i, &rg.width))
+            rg.width.lo = 1; /* no widths: a range counts 1 */
         ring_token_text(ts, cap, ctx->ring, i ? i - 1 : nt - 1);
         ring_token_text(te, cap, ctx->ring, i);
         tokenring_placement_range_replicas(&rep, p, i);
@@ -218,13 +210,8 @@ TOOL_COMMAND(cmd_ranges)
         sb_printf(&ctx->out, "# %s replicates %zu of %zu ranges of keyspace %s (%zu as the "
                              "first replica), %.4f%% of the ring: width %s%s\n",
                   node, count, nt, ctx->opt.args[0], primary,
-                  part == TOKENRING_PARTITIONER_MURMUR3 ? frac(total) * 100
-                  : part == TOKENRING_PARTITIONER_RANDOM
-                      ? ((double)total.hi * 18446744073709551616.0 + (double)total.lo) /
-                            170141183460469231731687303715884105728.0 * 100
-                      : (double)count / (double)nt * 100,
-                  w, part == TOKENRING_PARTITIONER_BYTE_ORDERED
-                         ? " (ByteOrderedPartitioner: ranges, tokens have no width)" : "");
+                  ring_frac(ctx->ring, total) * 100, w,
+                  widths ? "" : " (ByteOrderedPartitioner: ranges, tokens have no width)");
     free(ts);
     free(te);
     tokenring_placement_free(p);
@@ -272,31 +259,43 @@ static tokenring_topology *known_nodes(tr_ctx *ctx)
 }
 
 /* Plans the tokens of joining node `name` (dc/rack) on `before`, as Cassandra's
- * bootstrap would; `how` receives the method. */
-static int64_t *plan_pending(tr_ctx *ctx, const tokenring_topology *before,
-                             const tokenring_replication *r, const char *name, const char *dc,
-                             const char *rack, long count, size_t *nt, char *how, size_t howcap)
+ * bootstrap would, in the partitioner's text form; `how` receives the method. */
+static char **plan_pending(tr_ctx *ctx, const tokenring_topology *before,
+                           const tokenring_replication *r, const char *name, const char *dc,
+                           const char *rack, long count, size_t *nt, char *how, size_t howcap)
 {
+    tokenring_partitioner p = tokenring_topology_partitioner(before);
     tokenring_error err;
     memset(&err, 0, sizeof err);
     if (ctx->opt.initial_token) {
         snprintf(how, howcap, "given by --initial-token");
-        return parse_token_list_arg(ctx->opt.initial_token, nt);
+        return parse_token_texts(p, "--initial-token", ctx->opt.initial_token, nt);
     }
     const char *line;
     uint32_t release = cassandra_release(ctx, &line);
     long T = ctx->opt.num_tokens > 0 ? ctx->opt.num_tokens : count > 0 ? count : 16;
-    *nt = (size_t)T;
-    int64_t *tokens = calloc(*nt, sizeof *tokens);
-    if (!tokens)
-        die(EXIT_INTERNAL, "out of memory");
-    int64_t first = cassandra_first_token(ctx);
+    char *first = cassandra_first_token_text(ctx, p);
     bool local = ctx->opt.rf > 0;
-    int rc = tokenring_allocate_cassandra(tokens, (uint32_t)T, before, name, dc, rack,
-                                          local ? NULL : r, local ? (int32_t)ctx->opt.rf : 0,
-                                          &first, release, 0, &err);
+    tokenring_token_list *list = NULL;
+    int rc = tokenring_allocate_cassandra_text(&list, (uint32_t)T, before, name, dc, rack,
+                                               local ? NULL : r,
+                                               local ? (int32_t)ctx->opt.rf : 0, first, release,
+                                               0, NULL, &err);
+    free(first);
+    if (rc == TOKENRING_E_UNSUPPORTED)
+        die(EXIT_USAGE, "pending: the tokens of a %s ring are keys, and Cassandra allocates "
+                        "none: give the joining node's --initial-token T1,T2,...",
+            tokenring_partitioner_name(p));
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "pending: planning the joining node's tokens");
+    *nt = tokenring_token_list_count(list);
+    char **tokens = calloc(*nt + 1, sizeof *tokens);
+    if (!tokens)
+        die(EXIT_INTERNAL, "out of memory");
+    for (size_t i = 0; i < *nt; i++)
+        if (!(tokens[i] = strdup(tokenring_token_list_get(list, i, NULL))))
+            die(EXIT_INTERNAL, "out of memory");
+    tokenring_token_list_free(list);
     if (local)
         snprintf(how, howcap, "planned by Cassandra %s's allocator with "
                               "allocate_tokens_for_local_replication_factor: %ld", line,
@@ -308,7 +307,7 @@ static int64_t *plan_pending(tr_ctx *ctx, const tokenring_topology *before,
 }
 
 static void print_pending(tr_ctx *ctx, const tokenring_movement *m, const char *name,
-                          size_t nt, const int64_t *planned, const char *how, size_t *found)
+                          size_t nt, char *const *planned, const char *how, size_t *found)
 {
     char title[1024], rb[512];
     const tokenring_replication *r = find_keyspace(ctx, ctx->opt.args[0]);
@@ -322,7 +321,7 @@ static void print_pending(tr_ctx *ctx, const tokenring_movement *m, const char *
     if (planned && !ctx->opt.json) {
         sb_printf(&ctx->out, "%s\nTokens: ", title);
         for (size_t i = 0; i < nt; i++)
-            sb_printf(&ctx->out, "%s%lld", i ? "," : "", (long long)planned[i]);
+            sb_printf(&ctx->out, "%s%s", i ? "," : "", planned[i]);
         sb_puts(&ctx->out, "\n");
         print_movement(ctx, m, "");
     } else {
@@ -338,16 +337,17 @@ static void pending_planned(tr_ctx *ctx, const tokenring_topology *before,
 {
     size_t nt = 0;
     char how[512];
-    int64_t *tokens = plan_pending(ctx, before, r, name, dc, rack, count, &nt, how, sizeof how);
+    char **tokens = plan_pending(ctx, before, r, name, dc, rack, count, &nt, how, sizeof how);
     tokenring_movement *m = NULL;
     tokenring_error err;
     memset(&err, 0, sizeof err);
-    int rc = tokenring_movement_join(&m, before, r, name, dc, rack, tokens, nt, NULL, 0, &err);
+    int rc = tokenring_movement_join_text(&m, before, r, name, dc, rack,
+                                          (const char *const *)tokens, nt, NULL, NULL, 0, &err);
     if (rc != TOKENRING_OK)
         fail_lib(rc, &err, "pending");
     print_pending(ctx, m, name, nt, tokens, how, found);
     tokenring_movement_free(m);
-    free(tokens);
+    free_token_texts(tokens, nt);
 }
 
 TOOL_COMMAND(cmd_pending)
@@ -368,7 +368,14 @@ TOOL_COMMAND(cmd_pending)
     const tokenring_topology *t = cn ? tokenring_cluster_topology(ctx->cluster) : NULL;
     if (!t) {
         /* Some tokens are unknown: only joining nodes may lack them, which are then
-         * planned on the ring of the others. */
+         * planned on the ring of the others (read from the listing's Murmur3 tokens: the
+         * cluster gives another partitioner's tokens only as a whole topology) */
+        if (cn && tokenring_cluster_partitioner(ctx->cluster) != TOKENRING_PARTITIONER_MURMUR3)
+            die(EXIT_INPUT, "pending: some node's tokens are unknown; on a %s ring give every "
+                            "node's tokens (a joining node's as Joining rows of nodetool "
+                            "ring, or state=joining in a topology file), or leave the joining "
+                            "node out and name it to plan its tokens: pending KEYSPACE NODE",
+                tokenring_partitioner_name(tokenring_cluster_partitioner(ctx->cluster)));
         for (size_t i = 0; i < cn; i++) {
             tokenring_cluster_node_info c;
             tokenring_cluster_node(&c, ctx->cluster, i);

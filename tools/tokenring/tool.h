@@ -18,16 +18,18 @@
  *   schema_cql.c  the same from CQL (DESCRIBE output, CREATE statements)
  *   schema_store.c  the tables both readers add to and getendpoints looks up
  *   output.c    the output buffer, tables, JSON strings, numbers, progress, exits
- *   queries.c   token, getendpoints, ring, describering, status, demo
- *   partitioners.c  --partitioner random|byteordered: token, and getendpoints,
- *                   describering and ring on a topology file of that partitioner
+ *   queries.c   token, getendpoints, ring, describering, status, demo (every
+ *               partitioner: tokens in Cassandra's text form)
  *   convert.c   convert
  *   changes.c   join, decommission, replace, move
  *   planning.c  generatetokens
  *   migrate.c   migrate-num-tokens
  *   analyses.c  availability, balance
  *   removal.c   removenode, assassinate, ranges, pending
- *   check.c     check: the cluster's layout and a node's settings against it
+ *   check.c     check: the findings collected and printed, the cluster's datacenters
+ *               and racks counted once
+ *   check_cluster.c  check: the cluster's layout (racks, factors, num_tokens, Owns)
+ *   check_node.c     check --yaml/--rackdc: a node's settings against the cluster
  *   config.c    cassandra.yaml's scalar keys and cassandra-rackdc.properties (for check)
  *   suggest.c   "did you mean" for mistyped names, the datacenter lookups
  *   releases.c  the Cassandra releases --cassandra-version knows
@@ -214,6 +216,12 @@ void sb_json_str(strbuf *b, const char *s);
 void u128_str(char buf[48], tokenring_u128 v);
 /* A width as a fraction of the ring, for display only. */
 double frac(tokenring_u128 w);
+/* Ring range i's width in the units of the ring's partitioner (2^64 values for Murmur3,
+ * 2^127 for RandomPartitioner), or false: ByteOrderedPartitioner's ranges have none;
+ * ring_frac: a width as a fraction of the ring (ByteOrdered: a count of ranges over the
+ * ring's). */
+bool ring_range_width(const tokenring_ring *r, size_t i, tokenring_u128 *w);
+double ring_frac(const tokenring_ring *r, tokenring_u128 w);
 const char *liveness_word(int32_t l);
 const char *state_word(int32_t s);
 const char *repl_text(const tokenring_replication *r, char *buf, size_t cap);
@@ -254,12 +262,11 @@ void order_note(tr_ctx *ctx, const tokenring_placement *p);
 /* the --history replayed (NULL without --history) */
 const tokenring_history *tool_history(void);
 void add_keyspace_defs(tr_ctx *ctx); /* the --keyspace definitions into ctx->cluster */
-/* partitioners.c: --partitioner random|byteordered with a topology file: the ring of
- * that partitioner in ctx->ring (tokens read with its fromString), keyspaces from
- * --keyspace; the commands that work on it. */
-/* --first-token for a RandomPartitioner ring, else a random one (planning.c). */
-tokenring_token128 cassandra_first_token128(tr_ctx *ctx);
+/* --first-token, else a random token as partitioner P's getRandomToken() draws it, in
+ * P's text form (malloc'ed; NULL for ByteOrderedPartitioner; planning.c). */
+char *cassandra_first_token_text(tr_ctx *ctx, tokenring_partitioner p);
 
+/* main.c: whether command NAME takes rings of every partitioner. */
 bool partitioned_command(const char *name);
 const tokenring_ring *need_ring(tr_ctx *ctx);
 const tokenring_topology *need_topology(tr_ctx *ctx);
@@ -303,14 +310,13 @@ char *schema_strndup(const char *s, size_t n);
 /* changes.c: a movement as the change commands print it (tables, or JSON with TITLE). */
 void print_movement(tr_ctx *ctx, const tokenring_movement *m, const char *title);
 /* A movement's changed range @p range_index (or a stream's: its range_index) as the
- * partitioner writes its bounds (start, end: the int64 fields, read on Murmur3); the
- * caller frees *a and *b. movement_scale_of: the ring's size in the movement's width
- * units; movement_frac: a width over it. */
-void movement_bounds(const tokenring_movement *m, uint32_t range_index, int64_t start,
-                     int64_t end, char **a, char **b);
+ * partitioner writes its bounds (tokenring_movement_range_bound_text); the caller frees
+ * *a and *b. movement_scale_of: the ring's size in the movement's width units;
+ * movement_frac: a width over it. */
+void movement_bounds(const tokenring_movement *m, uint32_t range_index, char **a, char **b);
 long double movement_scale_of(const tokenring_movement *m);
 double movement_frac(long double scale, tokenring_u128 w);
-/* Ring token i as the ring's partitioner writes it (partitioners.c); token_text_cap:
+/* Ring token i as the ring's partitioner writes it (output.c); ring_token_text_cap:
  * the buffer that holds the longest. */
 void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i);
 /* Token k of cluster node i in its partitioner's text form (malloc'ed), or NULL when the
@@ -318,9 +324,17 @@ void ring_token_text(char *out, size_t cap, const tokenring_ring *r, size_t i);
 char *cluster_token_text(tr_ctx *ctx, size_t i, size_t k);
 size_t ring_token_text_cap(const tokenring_ring *r);
 
-/* As print_movement; JSON also lists the joining node's tokens ("tokens") when given. */
+/* The token of key K under partitioner P in its text form (malloc'ed; with --token the
+ * token given), output.c. */
+struct key;
+char *key_token_text(tr_ctx *ctx, tokenring_partitioner p, const struct key *k);
+/* The partitioner the command works in: --partitioner, else the input's (input.c). */
+tokenring_partitioner tool_partitioner(tr_ctx *ctx);
+
+/* As print_movement; JSON also lists the joining node's tokens ("tokens", in the
+ * partitioner's text form) when given. */
 void print_movement_tokens(tr_ctx *ctx, const tokenring_movement *m, const char *title,
-                           const int64_t *tokens, size_t nt);
+                           char *const *tokens, size_t nt);
 
 /* ------------------------------------------------------------------- keys */
 
@@ -328,7 +342,8 @@ struct key {
     char *label; /* as given */
     uint8_t *bytes;
     size_t len;
-    int64_t token;
+    int64_t token;    /* Murmur3's token of the key (with --token: the token, on Murmur3) */
+    char *token_text; /* with --token: the token in the partitioner's canonical text form */
 };
 
 struct key *collect_keys(tr_ctx *ctx, char **args, size_t nargs, size_t *count);
@@ -339,10 +354,15 @@ struct key *endpoint_keys(tr_ctx *ctx, size_t *count);
 void free_keys(struct key *keys, size_t n);
 char **split_list(const char *s, size_t *count);
 int64_t *parse_token_list_arg(const char *s, size_t *count);
+/* A list of tokens T1,T2,... of partitioner P (FLAG names its option in errors), each read
+ * and written back in P's canonical text form; free with free_token_texts. */
+char **parse_token_texts(tokenring_partitioner p, const char *flag, const char *list,
+                         size_t *count);
+void free_token_texts(char **v, size_t n);
 
 /* --as-cassandra (planning.c): the release line of --cassandra-version (default 5.0) as the
- * library's TOKENRING_CASSANDRA_* value and as text, and the token an empty ring starts at
- * (--first-token, else random as Cassandra's Murmur3Partitioner.getRandomToken()). */
+ * library's TOKENRING_CASSANDRA_* value and as text (the token an empty ring starts at:
+ * cassandra_first_token_text). */
 uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
 /* The rack a new node of datacenter dc joins (planning.c): --rack if given (an existing
  * rack or, on purpose, a new one); else the datacenter's only rack, or "rack1" for a
@@ -350,7 +370,6 @@ uint32_t cassandra_release(tr_ctx *ctx, const char **name_out);
  * lists them. */
 const char *join_rack(tr_ctx *ctx, const tokenring_topology *t, const char *dc,
                       const char *cmd);
-int64_t cassandra_first_token(tr_ctx *ctx);
 /* planning.c: the names of n planned nodes (--names, exactly n, else node1, ... or
  * PREFIX-node1, ...) and their racks (--racks: nodes per rack, or named RAC1=2,...; else
  * one rack), malloc'ed; *nracks_out receives the number of racks. */
@@ -364,13 +383,55 @@ void check_plan_options(tr_ctx *ctx);
 /* One planned node as --emit asks: a cassandra.yaml snippet (partitioner, num_tokens,
  * initial_token, and ALLOCATION, e.g. "allocate_tokens_for_local_replication_factor: 3",
  * when not NULL), its cassandra-rackdc.properties, or its initial_token line; tokens in
- * the partitioner's text form. emit_node64: Murmur3 tokens. */
+ * the partitioner's text form. */
 void emit_node(tr_ctx *ctx, tokenring_partitioner p, const char *label, const char *dc,
                const char *rack, char *const *tokens, size_t nt, const char *allocation);
-void emit_node64(tr_ctx *ctx, const char *label, const char *dc, const char *rack,
-                 const int64_t *tokens, size_t nt, const char *allocation);
 /* --write-topology FILE: AFTER, with the input's keyspaces, as a topology file. */
 void write_topology_after(tr_ctx *ctx, const tokenring_topology *after);
+
+/* ------------------------------------------------------------------ check */
+
+/* check.c: one finding of check (a line `error:`, `warning:` or `ok:` about SUBJECT), the
+ * cluster's datacenters and racks as check counts them, and their lookups. */
+enum sev { SEV_OK, SEV_WARNING, SEV_ERROR };
+
+struct finding {
+    enum sev sev;
+    char *subject, *text;
+};
+
+struct findings {
+    struct finding *f;
+    size_t n, cap;
+};
+
+struct rack {
+    const char *name;
+    size_t nodes;          /* normal, leaving and moving nodes: the ones placement counts */
+    long double eff;       /* effective ownership of the keyspace in hand, of 2^64 */
+};
+
+struct dc {
+    const char *name;
+    struct rack racks[256];
+    size_t nracks, nodes, joining;
+};
+
+void check_add(struct findings *fs, enum sev sev, const char *subject, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+struct dc *check_find_dc(struct dc *dcs, size_t n, const char *name);
+struct rack *check_find_rack(struct dc *d, const char *name);
+/* The token count most of the datacenter's nodes have (0 when none is known). */
+size_t check_usual_tokens(tr_ctx *ctx, const char *dc);
+/* check_cluster.c: the layout (nodes per rack per datacenter, mixed num_tokens), each
+ * keyspace's factor against its datacenters and racks (KEYSPACE... on the command line, or
+ * all), and pasted Owns against the computed one. */
+void check_layout(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc);
+void check_keyspaces(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc);
+void check_owns(tr_ctx *ctx, struct findings *fs);
+/* check_node.c: --yaml / --rackdc (of --node NAME, or of a node about to join) against the
+ * cluster. */
+void check_node(tr_ctx *ctx, struct findings *fs, struct dc *dcs, size_t ndc);
 
 /* refusals.c: dies with Cassandra's message (and what would make it possible) where
  * Cassandra refuses to decommission NODE of T: a joining node, the ring's only node, and

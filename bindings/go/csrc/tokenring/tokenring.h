@@ -13,8 +13,9 @@
  * replica placement (placement.h), ownership (ownership.h), cluster documents and their
  * parsers (parse.h), token layouts (layout.h) and the allocators (allocate.h), analyses
  * (analysis.h: balance.h, movement.h with movement_result.h, availability.h,
- * migration.h) and routers (router.h). Everything the library exports is declared in the
- * headers this file includes, and nothing else is exported.
+ * migration.h) and routers (router.h: router_snapshot.h, router_build.h,
+ * router_holder.h). Everything the library exports is declared in the headers this file
+ * includes, and nothing else is exported.
  */
 #ifndef TOKENRING_TOKENRING_H
 #define TOKENRING_TOKENRING_H
@@ -5582,14 +5583,13 @@ TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *mi
 #ifndef TOKENRING_HISTORY_H
 #define TOKENRING_HISTORY_H
 
-/* ---- include/tokenring/router.h ---- */
+/* ---- include/tokenring/router_snapshot.h ---- */
 /* SPDX-License-Identifier: Apache-2.0 */
 /**
- * @file router.h
- * @brief Routers: the routing state a driver or a proxy needs (nodes, partitioner, every
- *        keyspace's placement) as one immutable snapshot, built from the rows a driver
- *        reads, changed by cluster events, and published to reader threads without locks
- *        (lib/router/: router.c, router_build.c, router_event.c, router_holder.c).
+ * @file router_snapshot.h
+ * @brief A router's snapshot and its lookups: the nodes, the keyspaces and the routes of
+ *        keys and tokens (lib/router.c). Part of the routers (router.h, which includes
+ *        this file).
  *
  * @section router_snapshot Snapshots
  * A ::tokenring_router is an immutable, reference-counted snapshot of:
@@ -5608,94 +5608,12 @@ TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *mi
  * nothing, takes no lock and writes nothing shared. Node indices are those of the
  * snapshot (they shift when a node leaves); tags do not.
  *
- * @section router_build Building
- * A ::tokenring_router_builder takes the rows a driver reads: system.local
- * (tokenring_router_builder_add_local()), system.peers_v2 or system.peers
- * (tokenring_router_builder_add_peer()) and system_schema.keyspaces
- * (tokenring_router_builder_add_keyspace()), as the column values the driver hands over,
- * under the rules the cqlsh reader of parse.h applies (one implementation serves both): a
- * peer without datacenter is refused, a null rack is Cassandra's `UNKNOWN_RACK`, a node
- * whose tokens are unknown (null or empty: a node still bootstrapping) is left out of the
- * snapshot until a #TOKENRING_ROUTER_EVENT_JOINED brings it, LocalStrategy, EverywhereStrategy and
- * MetaStrategy keyspaces are skipped (they place nothing on the ring), any other class
- * but SimpleStrategy and NetworkTopologyStrategy is refused. A parsed
- * ::tokenring_cluster (and so a topology, through tokenring_cluster_add_topology())
- * goes in with tokenring_router_builder_add_cluster().
- *
- * @section router_events Events
- * tokenring_router_apply() makes the next snapshot from the previous one and one
- * ::tokenring_router_event: a node up or down, joined, left, moved or replaced; a
- * keyspace created, altered or dropped; a placement supplied by the caller. It reuses
- * every placement the event cannot change (all of them for up, down and keyspace
- * events) and updates the others incrementally (tokenring_placement_update()). A failing
- * event leaves the previous snapshot as it was, and anything published with it.
- *
- * @section router_placement Placements built elsewhere
- * A caller that computes a keyspace's replicas itself (a Cassandra release whose replica
- * order depends on history, or the ranges `describering` gives) builds a
- * ::tokenring_placement on the snapshot's ring (tokenring_router_ring()) and hands it
- * over with a #TOKENRING_ROUTER_EVENT_PLACEMENT event: the new snapshot takes a reference
- * to it (the caller keeps its own) and routes that keyspace through it. The placement
- * must have been built from the snapshot's ring or a ring with the same nodes in the
- * same order and the same tokens; an event that changes the ring later recomputes it
- * with tokenring_placement_update() from its replication (apply the event, then supply
- * the placement again).
- *
- * @section router_holder Publication
- * A ::tokenring_router_holder publishes the current snapshot to any number of reader
- * threads. Each reader thread registers once (tokenring_router_reader_new()), then per
- * request takes the snapshot with tokenring_router_acquire() and gives it back with
- * tokenring_router_release(), with no lock, no allocation, no atomic read-modify-write and
- * no store to memory another thread reads, as long as the snapshot has not changed
- * since its previous request. A writer swaps in a new snapshot with
- * tokenring_router_holder_swap() at any time; the old one is freed by whichever of the
- * swap and the readers still holding it lets go last.
- *
- * The memory-model argument (C11 atomics; every operation named seq_cst below is
- * memory_order_seq_cst, so all of them are in one total order S):
- * - The holder publishes a small record per swap (the snapshot and a counter
- *   @c readers), never the same record twice. Each reader owns one slot, a word on its
- *   own cache line holding the record it protects (a hazard pointer) and a mark bit.
- * - Acquire, slow path (first request, or the record changed): the reader stores the
- *   record @c p it loaded into its slot (seq_cst exchange, which also returns the record
- *   it protected before, handled as in release), then loads the current record again
- *   (seq_cst) and retries until both loads agree. Only then does it read @c p.
- * - Swap: the writer exchanges the current record (seq_cst), then for every slot adds one
- *   to the old record's @c readers and compare-exchanges the slot from the old record to
- *   the old record with the mark bit set (seq_cst), taking the one back if that fails;
- *   finally it drops its own count of one. Whoever brings @c readers to zero frees the
- *   record and releases its snapshot.
- * - Why no reader reads a freed record: a reader reads @c p only after its second load
- *   returned @c p. That load precedes in S the writer's exchange that removed @c p (a
- *   record is published once, so a load after that exchange cannot return it), so the
- *   reader's slot store precedes the writer's scan of that slot in S, and the scan sees
- *   @c p there (the slot changes only by its reader, who has not moved on): it marks
- *   the slot and counts the reader. The record lives until the reader, finding the mark
- *   when it changes its slot (exchange), takes its count back.
- * - Why nothing leaks: a slot the writer did not mark was not counted, and its reader
- *   gives nothing back; every count taken is given back once, by the writer (failed
- *   compare-exchange, its own count) or by the reader (marked slot).
- * - Happens-before for the free: a reader's reads of the snapshot precede its exchange on
- *   the slot (release); the writer's compare-exchange that reads that value (acquire) or
- *   the reader's own decrement (acq_rel) precede, through the release sequence of
- *   @c readers, the decrement that frees. ThreadSanitizer sees exactly these edges.
- * - Fast path: when the slot already protects the current record (a relaxed load of the
- *   reader's own slot, an acquire load of the current record), the protection has held
- *   since the slot was validated, so acquire returns at once and release keeps the slot
- *   as it is. A release that finds the record changed clears the slot (the slow path).
- *   So an idle reader thread keeps at most one old snapshot alive until its next
- *   tokenring_router_acquire() or tokenring_router_release(), or until it frees its
- *   reader.
- *
- * Threads: a snapshot may be read by any number of threads at once; a builder is an
- * ordinary mutable object (one thread at a time). A holder's swap may be called from any
- * thread, concurrently with readers and with other swaps. A reader is used by one thread
- * at a time and holds one snapshot at a time (tokenring_router_acquire() again without a
- * release gives the current snapshot and drops the old one): a thread that needs two at
- * once registers two readers.
+ * Threads: a snapshot may be read by any number of threads at once; tokenring_router_ref()
+ * and tokenring_router_free() are atomic. Snapshots are made by router_build.h and
+ * published by router_holder.h.
  */
-#ifndef TOKENRING_ROUTER_H
-#define TOKENRING_ROUTER_H
+#ifndef TOKENRING_ROUTER_SNAPSHOT_H
+#define TOKENRING_ROUTER_SNAPSHOT_H
 
 
 #ifdef __cplusplus
@@ -5704,12 +5622,6 @@ extern "C" {
 
 /** An immutable, reference-counted routing snapshot. @since 1.2 */
 typedef struct tokenring_router tokenring_router;
-/** Collects driver rows (or a parsed cluster) to build a router. @since 1.2 */
-typedef struct tokenring_router_builder tokenring_router_builder;
-/** Publishes the current router to reader threads without locks. @since 1.2 */
-typedef struct tokenring_router_holder tokenring_router_holder;
-/** One reader thread's registration with a holder. @since 1.2 */
-typedef struct tokenring_router_reader tokenring_router_reader;
 
 /** Flag for tokenring_router_builder_set_node() and ::tokenring_router_node_info: the node is
  *  down. @since 1.2 */
@@ -5760,145 +5672,6 @@ typedef struct tokenring_route {
     uint64_t reserved[2];     /**< Reserved, zero. */
 } tokenring_route;
 
-/* ------------------------------------------------------------------- builder */
-
-/**
- * Creates an empty builder.
- * @param[out] out receives the builder; free with tokenring_router_builder_free()
- * @param local_dc the local datacenter of the routers it builds (the view of
- *        ::tokenring_route), or NULL for none (every node counts as local)
- * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL @p out, bad name), #TOKENRING_E_RANGE,
- *         #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_builder_new(tokenring_router_builder **out,
-                                               const char *local_dc, tokenring_error *err);
-
-/**
- * Frees a builder.
- * @param builder the builder, or NULL (no-op)
- * @since 1.2
- */
-TOKENRING_API void tokenring_router_builder_free(tokenring_router_builder *builder);
-
-/**
- * Adds the row of system.local. A NULL column is CQL null. Add it before the peers: its
- * partitioner fixes how every token is read (without it, as tokenring_cluster_parse()
- * guesses).
- * @param builder the builder; unchanged on failure
- * @param address the node's address (broadcast_address, or the address the driver
- *        connected to)
- * @param datacenter data_center (null is refused)
- * @param rack rack (null reads as `UNKNOWN_RACK`)
- * @param host_id host_id, or NULL
- * @param partitioner the partitioner column (a Java class name), or NULL
- * @param tokens the tokens column, each token as text in the partitioner's string form
- * @param token_count number of tokens (0: tokens unknown)
- * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_PARSE (null datacenter, a token
- *         that does not read), #TOKENRING_E_EXISTS (node already added, token held by
- *         another node, another partitioner), #TOKENRING_E_RANGE, #TOKENRING_E_UNSUPPORTED
- *         (a partitioner the library does not model), #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_builder_add_local(tokenring_router_builder *builder,
-                                                     const char *address,
-                                                     const char *datacenter, const char *rack,
-                                                     const char *host_id,
-                                                     const char *partitioner,
-                                                     const char *const *tokens,
-                                                     size_t token_count, tokenring_error *err);
-
-/**
- * Adds a row of system.peers_v2 (or system.peers), as tokenring_router_builder_add_local()
- * without the partitioner.
- * @param builder the builder; unchanged on failure
- * @param address peer (or broadcast_address)
- * @param datacenter data_center (null is refused)
- * @param rack rack (null reads as `UNKNOWN_RACK`)
- * @param host_id host_id, or NULL
- * @param tokens the tokens as text
- * @param token_count number of tokens (0: unknown)
- * @param[out] err optional detail
- * @return as tokenring_router_builder_add_local()
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_builder_add_peer(tokenring_router_builder *builder,
-                                                    const char *address,
-                                                    const char *datacenter, const char *rack,
-                                                    const char *host_id,
-                                                    const char *const *tokens,
-                                                    size_t token_count, tokenring_error *err);
-
-/**
- * Adds a row of system_schema.keyspaces: its name and its replication map as keys and
- * values (the map a driver decodes, e.g. {"class": "...NetworkTopologyStrategy",
- * "dc1": "3"}). LocalStrategy, EverywhereStrategy and MetaStrategy keyspaces are
- * recorded as skipped (tokenring_router_skipped_count()) and succeed.
- * @param builder the builder; unchanged on failure
- * @param keyspace the keyspace name
- * @param keys the map's keys (one of them "class")
- * @param values the map's values
- * @param count number of entries
- * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_PARSE (no class, an unknown
- *         class, a bad factor), #TOKENRING_E_RANGE, #TOKENRING_E_EXISTS (keyspace added
- *         twice), #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_builder_add_keyspace(tokenring_router_builder *builder,
-                                                        const char *keyspace,
-                                                        const char *const *keys,
-                                                        const char *const *values,
-                                                        size_t count, tokenring_error *err);
-
-/**
- * Adds every node and keyspace of a parsed cluster (merge rules of
- * tokenring_cluster_parse()). A topology goes in through a cluster
- * (tokenring_cluster_add_topology(), tokenring_cluster_add_keyspace()).
- * @param builder the builder; unchanged on failure
- * @param cluster the cluster (not referenced afterwards)
- * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_EXISTS, #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_builder_add_cluster(tokenring_router_builder *builder,
-                                                       const tokenring_cluster *cluster,
-                                                       tokenring_error *err);
-
-/**
- * Sets the tag and the liveness of a node already added.
- * @param builder the builder
- * @param name the node
- * @param tag the caller's tag, kept by the node in every later snapshot
- * @param flags 0 (up) or #TOKENRING_ROUTER_NODE_DOWN
- * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND, #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_builder_set_node(tokenring_router_builder *builder,
-                                                    const char *name, uint64_t tag,
-                                                    uint32_t flags, tokenring_error *err);
-
-/**
- * Builds a router from what the builder holds (which stays as it is: build again after
- * more rows). Placements are built with #TOKENRING_PLACEMENT_SKIP_EMPTY_DC, as
- * Cassandra places a keyspace naming a datacenter without nodes.
- * @param[out] out receives the router (reference count 1); free with
- *             tokenring_router_free()
- * @param builder the builder
- * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_EMPTY (no node with tokens),
- *         #TOKENRING_E_IMPOSSIBLE (a keyspace with no replica at all; @p err names it),
- *         #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_build(tokenring_router **out,
-                                         const tokenring_router_builder *builder,
-                                         tokenring_error *err);
-
-/* ------------------------------------------------------------------ snapshot */
 
 /**
  * Takes another reference to a router (atomic; thread-safe).
@@ -6055,155 +5828,11 @@ TOKENRING_API size_t tokenring_router_skipped_count(const tokenring_router *rout
 TOKENRING_API int tokenring_router_skipped(const char **name_out, const char **class_out,
                                            const tokenring_router *router, size_t index);
 
-/* -------------------------------------------------------------------- events */
-
-/** Kinds of ::tokenring_router_event. Values are ABI. @since 1.2 */
-typedef enum tokenring_router_event_kind {
-    TOKENRING_ROUTER_EVENT_UP = 1,          /**< @c node is up. */
-    TOKENRING_ROUTER_EVENT_DOWN = 2,       /**< @c node is down. */
-    TOKENRING_ROUTER_EVENT_JOINED = 3,     /**< @c node joined with @c datacenter,
-                                                @c rack, @c host_id, @c tokens, @c tag. */
-    TOKENRING_ROUTER_EVENT_LEFT = 4,       /**< @c node left the ring (removed). */
-    TOKENRING_ROUTER_EVENT_MOVED = 5,      /**< @c node now has @c tokens. */
-    TOKENRING_ROUTER_EVENT_REPLACED = 6,   /**< @c node replaced @c old_node, taking its
-                                                datacenter, rack and tokens (and
-                                                @c host_id, @c tag). */
-    TOKENRING_ROUTER_EVENT_CREATED = 7,    /**< @c keyspace created with the replication
-                                                map @c keys / @c values. */
-    TOKENRING_ROUTER_EVENT_ALTERED = 8,    /**< @c keyspace's replication is now
-                                                @c keys / @c values. */
-    TOKENRING_ROUTER_EVENT_DROPPED = 9,    /**< @c keyspace dropped. */
-    TOKENRING_ROUTER_EVENT_PLACEMENT = 10  /**< @c keyspace is routed through
-                                                @c placement (see
-                                                @ref router_placement). */
-} tokenring_router_event_kind;
-
-/**
- * A change to apply to a router. Zero it, set @c kind and the fields the kind names.
- * @since 1.2
- */
-typedef struct tokenring_router_event {
-    int32_t kind;                 /**< A ::tokenring_router_event_kind. */
-    uint32_t flags;               /**< JOINED, REPLACED: #TOKENRING_ROUTER_NODE_DOWN or 0. */
-    const char *node;             /**< The node (the new one for REPLACED). */
-    const char *old_node;         /**< REPLACED: the node replaced. */
-    const char *datacenter;       /**< JOINED. */
-    const char *rack;             /**< JOINED (NULL reads as `UNKNOWN_RACK`). */
-    const char *host_id;          /**< JOINED, REPLACED: or NULL. */
-    const char *const *tokens;    /**< JOINED, MOVED: tokens as text. */
-    size_t token_count;           /**< Their number. */
-    uint64_t tag;                 /**< JOINED, REPLACED: the new node's tag. */
-    const char *keyspace;         /**< Keyspace events and PLACEMENT. */
-    const char *const *keys;      /**< CREATED, ALTERED: replication map keys. */
-    const char *const *values;    /**< CREATED, ALTERED: replication map values. */
-    size_t count;                 /**< Their number. */
-    const tokenring_placement *placement; /**< PLACEMENT: the placement. */
-    uint64_t reserved[4];         /**< Reserved, zero. */
-} tokenring_router_event;
-
-/**
- * Makes the snapshot that follows @p previous after @p event. @p previous is not
- * modified (readers may keep routing through it). Placements the event cannot change are
- * shared with @p previous; a join, leave, move or replace updates the others with
- * tokenring_placement_update(). A CREATED or ALTERED keyspace whose replication
- * another keyspace already has shares its placement. A dropped keyspace's placement is
- * released with the snapshot when no other keyspace uses it.
- * @param[out] out receives the new router (reference count 1)
- * @param previous the current router
- * @param event the event
- * @param[out] err optional detail
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL, unknown kind, a placement on another
- *         ring), #TOKENRING_E_NOTFOUND (unknown node or keyspace), #TOKENRING_E_EXISTS
- *         (a joining node or a created keyspace already present, a token already held),
- *         #TOKENRING_E_PARSE, #TOKENRING_E_EMPTY (the last node with tokens left),
- *         #TOKENRING_E_IMPOSSIBLE, #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_apply(tokenring_router **out,
-                                         const tokenring_router *previous,
-                                         const tokenring_router_event *event,
-                                         tokenring_error *err);
-
-/* -------------------------------------------------------------------- holder */
-
-/**
- * Creates a holder publishing @p initial (the holder takes its own reference).
- * @param[out] out receives the holder; free with tokenring_router_holder_free()
- * @param initial the first snapshot
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_holder_new(tokenring_router_holder **out,
-                                              const tokenring_router *initial);
-
-/**
- * Frees a holder and drops its reference to the current snapshot. Every reader must
- * have been freed, and no call on the holder may be running.
- * @param holder the holder, or NULL (no-op)
- * @since 1.2
- */
-TOKENRING_API void tokenring_router_holder_free(tokenring_router_holder *holder);
-
-/**
- * Publishes @p next (the holder takes its own reference): later acquires give it. The
- * previous snapshot is released once no reader holds it. Thread-safe, lock-free; it
- * allocates one small record, so it can fail only for memory.
- * @param holder the holder
- * @param next the new snapshot
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM (nothing changed)
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_holder_swap(tokenring_router_holder *holder,
-                                               const tokenring_router *next);
-
-/**
- * A new reference to the current snapshot, for a writer that wants to apply an event to
- * it (tokenring_router_apply()) or keep it. Thread-safe.
- * @param holder the holder
- * @return the router (free with tokenring_router_free()), or NULL for NULL
- * @since 1.2
- */
-TOKENRING_API tokenring_router *tokenring_router_holder_current(tokenring_router_holder *holder);
-
-/**
- * Registers a reader (once per thread; the slot of a freed reader is reused).
- * @param[out] out receives the reader
- * @param holder the holder
- * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM
- * @since 1.2
- */
-TOKENRING_API int tokenring_router_reader_new(tokenring_router_reader **out,
-                                              tokenring_router_holder *holder);
-
-/**
- * Releases what the reader protects and unregisters it.
- * @param reader the reader, or NULL (no-op)
- * @since 1.2
- */
-TOKENRING_API void tokenring_router_reader_free(tokenring_router_reader *reader);
-
-/**
- * Takes the current snapshot: valid until tokenring_router_release() (or the next
- * acquire) on this reader. No lock, no allocation; see @ref router_holder.
- * @param reader the reader
- * @return the snapshot (never NULL for a valid reader)
- * @since 1.2
- */
-TOKENRING_API const tokenring_router *tokenring_router_acquire(tokenring_router_reader *reader);
-
-/**
- * Gives back the snapshot the reader acquired. Keeps the protection while the snapshot
- * is still current (the next acquire then costs two loads); drops it otherwise.
- * @param reader the reader (NULL: no-op)
- * @since 1.2
- */
-TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader);
-
 #ifdef __cplusplus
 }
 #endif
 
-#endif /* TOKENRING_ROUTER_H */
+#endif /* TOKENRING_ROUTER_SNAPSHOT_H */
 
 #ifdef __cplusplus
 extern "C" {
@@ -6476,5 +6105,447 @@ TOKENRING_API int tokenring_router_with_history(tokenring_router **out,
 #endif
 
 #endif /* TOKENRING_HISTORY_H */
+/* ---- include/tokenring/router.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file router.h
+ * @brief Routers: the routing state a driver or a proxy needs (nodes, partitioner, every
+ *        keyspace's placement) as one immutable snapshot, built from the rows a driver
+ *        reads, changed by cluster events, and published to reader threads without locks
+ *        (lib/router/: router.c, router_build.c, router_event.c, router_holder.c).
+ *
+ * The routers in three headers of one concern each, which this file includes (a program
+ * written against router.h before the split still compiles):
+ * - router_snapshot.h: the immutable snapshot and its lookups (@ref router_snapshot);
+ * - router_build.h: building a snapshot from a driver's rows or a cluster, the events that
+ *   make the next one, and placements built elsewhere (@ref router_build,
+ *   @ref router_events, @ref router_placement);
+ * - router_holder.h: publishing it to reader threads without locks, and the
+ *   memory-model argument (@ref router_holder).
+ */
+#ifndef TOKENRING_ROUTER_H
+#define TOKENRING_ROUTER_H
+
+/* ---- include/tokenring/router_build.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file router_build.h
+ * @brief Building a router and changing it: a builder of the rows a driver reads (or a
+ *        parsed cluster), and the events that make the next snapshot from the
+ *        previous one (lib/router_build.c, lib/router_event.c). Part of the routers
+ *        (router.h, which includes this file).
+ *
+ * @section router_build Building
+ * A ::tokenring_router_builder takes the rows a driver reads: system.local
+ * (tokenring_router_builder_add_local()), system.peers_v2 or system.peers
+ * (tokenring_router_builder_add_peer()) and system_schema.keyspaces
+ * (tokenring_router_builder_add_keyspace()), as the column values the driver hands over,
+ * under the rules the cqlsh reader of parse.h applies (one implementation serves both): a
+ * peer without datacenter is refused, a null rack is Cassandra's `UNKNOWN_RACK`, a node
+ * whose tokens are unknown (null or empty: a node still bootstrapping) is left out of the
+ * snapshot until a #TOKENRING_ROUTER_EVENT_JOINED brings it, LocalStrategy, EverywhereStrategy and
+ * MetaStrategy keyspaces are skipped (they place nothing on the ring), any other class
+ * but SimpleStrategy and NetworkTopologyStrategy is refused. A parsed
+ * ::tokenring_cluster (and so a topology, through tokenring_cluster_add_topology())
+ * goes in with tokenring_router_builder_add_cluster().
+ *
+ * @section router_events Events
+ * tokenring_router_apply() makes the next snapshot from the previous one and one
+ * ::tokenring_router_event: a node up or down, joined, left, moved or replaced; a
+ * keyspace created, altered or dropped; a placement supplied by the caller. It reuses
+ * every placement the event cannot change (all of them for up, down and keyspace
+ * events) and updates the others incrementally (tokenring_placement_update()). A failing
+ * event leaves the previous snapshot as it was, and anything published with it.
+ *
+ * @section router_placement Placements built elsewhere
+ * A caller that computes a keyspace's replicas itself (a Cassandra release whose replica
+ * order depends on history, or the ranges `describering` gives) builds a
+ * ::tokenring_placement on the snapshot's ring (tokenring_router_ring()) and hands it
+ * over with a #TOKENRING_ROUTER_EVENT_PLACEMENT event: the new snapshot takes a reference
+ * to it (the caller keeps its own) and routes that keyspace through it. The placement
+ * must have been built from the snapshot's ring or a ring with the same nodes in the
+ * same order and the same tokens; an event that changes the ring later recomputes it
+ * with tokenring_placement_update() from its replication (apply the event, then supply
+ * the placement again).
+ *
+ * Threads: a builder is an ordinary mutable object (one thread at a time);
+ * tokenring_router_apply() only reads its previous snapshot, so readers may keep routing
+ * through it meanwhile.
+ */
+#ifndef TOKENRING_ROUTER_BUILD_H
+#define TOKENRING_ROUTER_BUILD_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Collects driver rows (or a parsed cluster) to build a router. @since 1.2 */
+typedef struct tokenring_router_builder tokenring_router_builder;
+
+/* ------------------------------------------------------------------- builder */
+
+/**
+ * Creates an empty builder.
+ * @param[out] out receives the builder; free with tokenring_router_builder_free()
+ * @param local_dc the local datacenter of the routers it builds (the view of
+ *        ::tokenring_route), or NULL for none (every node counts as local)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL @p out, bad name), #TOKENRING_E_RANGE,
+ *         #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_builder_new(tokenring_router_builder **out,
+                                               const char *local_dc, tokenring_error *err);
+
+/**
+ * Frees a builder.
+ * @param builder the builder, or NULL (no-op)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_router_builder_free(tokenring_router_builder *builder);
+
+/**
+ * Adds the row of system.local. A NULL column is CQL null. Add it before the peers: its
+ * partitioner fixes how every token is read (without it, as tokenring_cluster_parse()
+ * guesses).
+ * @param builder the builder; unchanged on failure
+ * @param address the node's address (broadcast_address, or the address the driver
+ *        connected to)
+ * @param datacenter data_center (null is refused)
+ * @param rack rack (null reads as `UNKNOWN_RACK`)
+ * @param host_id host_id, or NULL
+ * @param partitioner the partitioner column (a Java class name), or NULL
+ * @param tokens the tokens column, each token as text in the partitioner's string form
+ * @param token_count number of tokens (0: tokens unknown)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_PARSE (null datacenter, a token
+ *         that does not read), #TOKENRING_E_EXISTS (node already added, token held by
+ *         another node, another partitioner), #TOKENRING_E_RANGE, #TOKENRING_E_UNSUPPORTED
+ *         (a partitioner the library does not model), #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_builder_add_local(tokenring_router_builder *builder,
+                                                     const char *address,
+                                                     const char *datacenter, const char *rack,
+                                                     const char *host_id,
+                                                     const char *partitioner,
+                                                     const char *const *tokens,
+                                                     size_t token_count, tokenring_error *err);
+
+/**
+ * Adds a row of system.peers_v2 (or system.peers), as tokenring_router_builder_add_local()
+ * without the partitioner.
+ * @param builder the builder; unchanged on failure
+ * @param address peer (or broadcast_address)
+ * @param datacenter data_center (null is refused)
+ * @param rack rack (null reads as `UNKNOWN_RACK`)
+ * @param host_id host_id, or NULL
+ * @param tokens the tokens as text
+ * @param token_count number of tokens (0: unknown)
+ * @param[out] err optional detail
+ * @return as tokenring_router_builder_add_local()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_builder_add_peer(tokenring_router_builder *builder,
+                                                    const char *address,
+                                                    const char *datacenter, const char *rack,
+                                                    const char *host_id,
+                                                    const char *const *tokens,
+                                                    size_t token_count, tokenring_error *err);
+
+/**
+ * Adds a row of system_schema.keyspaces: its name and its replication map as keys and
+ * values (the map a driver decodes, e.g. {"class": "...NetworkTopologyStrategy",
+ * "dc1": "3"}). LocalStrategy, EverywhereStrategy and MetaStrategy keyspaces are
+ * recorded as skipped (tokenring_router_skipped_count()) and succeed.
+ * @param builder the builder; unchanged on failure
+ * @param keyspace the keyspace name
+ * @param keys the map's keys (one of them "class")
+ * @param values the map's values
+ * @param count number of entries
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_PARSE (no class, an unknown
+ *         class, a bad factor), #TOKENRING_E_RANGE, #TOKENRING_E_EXISTS (keyspace added
+ *         twice), #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_builder_add_keyspace(tokenring_router_builder *builder,
+                                                        const char *keyspace,
+                                                        const char *const *keys,
+                                                        const char *const *values,
+                                                        size_t count, tokenring_error *err);
+
+/**
+ * Adds every node and keyspace of a parsed cluster (merge rules of
+ * tokenring_cluster_parse()). A topology goes in through a cluster
+ * (tokenring_cluster_add_topology(), tokenring_cluster_add_keyspace()).
+ * @param builder the builder; unchanged on failure
+ * @param cluster the cluster (not referenced afterwards)
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_EXISTS, #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_builder_add_cluster(tokenring_router_builder *builder,
+                                                       const tokenring_cluster *cluster,
+                                                       tokenring_error *err);
+
+/**
+ * Sets the tag and the liveness of a node already added.
+ * @param builder the builder
+ * @param name the node
+ * @param tag the caller's tag, kept by the node in every later snapshot
+ * @param flags 0 (up) or #TOKENRING_ROUTER_NODE_DOWN
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOTFOUND, #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_builder_set_node(tokenring_router_builder *builder,
+                                                    const char *name, uint64_t tag,
+                                                    uint32_t flags, tokenring_error *err);
+
+/**
+ * Builds a router from what the builder holds (which stays as it is: build again after
+ * more rows). Placements are built with #TOKENRING_PLACEMENT_SKIP_EMPTY_DC, as
+ * Cassandra places a keyspace naming a datacenter without nodes.
+ * @param[out] out receives the router (reference count 1); free with
+ *             tokenring_router_free()
+ * @param builder the builder
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_EMPTY (no node with tokens),
+ *         #TOKENRING_E_IMPOSSIBLE (a keyspace with no replica at all; @p err names it),
+ *         #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_build(tokenring_router **out,
+                                         const tokenring_router_builder *builder,
+                                         tokenring_error *err);
+
+/* -------------------------------------------------------------------- events */
+
+/** Kinds of ::tokenring_router_event. Values are ABI. @since 1.2 */
+typedef enum tokenring_router_event_kind {
+    TOKENRING_ROUTER_EVENT_UP = 1,          /**< @c node is up. */
+    TOKENRING_ROUTER_EVENT_DOWN = 2,       /**< @c node is down. */
+    TOKENRING_ROUTER_EVENT_JOINED = 3,     /**< @c node joined with @c datacenter,
+                                                @c rack, @c host_id, @c tokens, @c tag. */
+    TOKENRING_ROUTER_EVENT_LEFT = 4,       /**< @c node left the ring (removed). */
+    TOKENRING_ROUTER_EVENT_MOVED = 5,      /**< @c node now has @c tokens. */
+    TOKENRING_ROUTER_EVENT_REPLACED = 6,   /**< @c node replaced @c old_node, taking its
+                                                datacenter, rack and tokens (and
+                                                @c host_id, @c tag). */
+    TOKENRING_ROUTER_EVENT_CREATED = 7,    /**< @c keyspace created with the replication
+                                                map @c keys / @c values. */
+    TOKENRING_ROUTER_EVENT_ALTERED = 8,    /**< @c keyspace's replication is now
+                                                @c keys / @c values. */
+    TOKENRING_ROUTER_EVENT_DROPPED = 9,    /**< @c keyspace dropped. */
+    TOKENRING_ROUTER_EVENT_PLACEMENT = 10  /**< @c keyspace is routed through
+                                                @c placement (see
+                                                @ref router_placement). */
+} tokenring_router_event_kind;
+
+/**
+ * A change to apply to a router. Zero it, set @c kind and the fields the kind names.
+ * @since 1.2
+ */
+typedef struct tokenring_router_event {
+    int32_t kind;                 /**< A ::tokenring_router_event_kind. */
+    uint32_t flags;               /**< JOINED, REPLACED: #TOKENRING_ROUTER_NODE_DOWN or 0. */
+    const char *node;             /**< The node (the new one for REPLACED). */
+    const char *old_node;         /**< REPLACED: the node replaced. */
+    const char *datacenter;       /**< JOINED. */
+    const char *rack;             /**< JOINED (NULL reads as `UNKNOWN_RACK`). */
+    const char *host_id;          /**< JOINED, REPLACED: or NULL. */
+    const char *const *tokens;    /**< JOINED, MOVED: tokens as text. */
+    size_t token_count;           /**< Their number. */
+    uint64_t tag;                 /**< JOINED, REPLACED: the new node's tag. */
+    const char *keyspace;         /**< Keyspace events and PLACEMENT. */
+    const char *const *keys;      /**< CREATED, ALTERED: replication map keys. */
+    const char *const *values;    /**< CREATED, ALTERED: replication map values. */
+    size_t count;                 /**< Their number. */
+    const tokenring_placement *placement; /**< PLACEMENT: the placement. */
+    uint64_t reserved[4];         /**< Reserved, zero. */
+} tokenring_router_event;
+
+/**
+ * Makes the snapshot that follows @p previous after @p event. @p previous is not
+ * modified (readers may keep routing through it). Placements the event cannot change are
+ * shared with @p previous; a join, leave, move or replace updates the others with
+ * tokenring_placement_update(). A CREATED or ALTERED keyspace whose replication
+ * another keyspace already has shares its placement. A dropped keyspace's placement is
+ * released with the snapshot when no other keyspace uses it.
+ * @param[out] out receives the new router (reference count 1)
+ * @param previous the current router
+ * @param event the event
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL (NULL, unknown kind, a placement on another
+ *         ring), #TOKENRING_E_NOTFOUND (unknown node or keyspace), #TOKENRING_E_EXISTS
+ *         (a joining node or a created keyspace already present, a token already held),
+ *         #TOKENRING_E_PARSE, #TOKENRING_E_EMPTY (the last node with tokens left),
+ *         #TOKENRING_E_IMPOSSIBLE, #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_apply(tokenring_router **out,
+                                         const tokenring_router *previous,
+                                         const tokenring_router_event *event,
+                                         tokenring_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_ROUTER_BUILD_H */
+/* ---- include/tokenring/router_holder.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file router_holder.h
+ * @brief Publishing a router to reader threads without locks: the holder and its
+ *        readers (lib/router_holder.c). Part of the routers (router.h, which includes
+ *        this file).
+ *
+ * @section router_holder Publication
+ * A ::tokenring_router_holder publishes the current snapshot to any number of reader
+ * threads. Each reader thread registers once (tokenring_router_reader_new()), then per
+ * request takes the snapshot with tokenring_router_acquire() and gives it back with
+ * tokenring_router_release(), with no lock, no allocation, no atomic read-modify-write and
+ * no store to memory another thread reads, as long as the snapshot has not changed
+ * since its previous request. A writer swaps in a new snapshot with
+ * tokenring_router_holder_swap() at any time; the old one is freed by whichever of the
+ * swap and the readers still holding it lets go last.
+ *
+ * The memory-model argument (C11 atomics; every operation named seq_cst below is
+ * memory_order_seq_cst, so all of them are in one total order S):
+ * - The holder publishes a small record per swap (the snapshot and a counter
+ *   @c readers), never the same record twice. Each reader owns one slot, a word on its
+ *   own cache line holding the record it protects (a hazard pointer) and a mark bit.
+ * - Acquire, slow path (first request, or the record changed): the reader stores the
+ *   record @c p it loaded into its slot (seq_cst exchange, which also returns the record
+ *   it protected before, handled as in release), then loads the current record again
+ *   (seq_cst) and retries until both loads agree. Only then does it read @c p.
+ * - Swap: the writer exchanges the current record (seq_cst), then for every slot adds one
+ *   to the old record's @c readers and compare-exchanges the slot from the old record to
+ *   the old record with the mark bit set (seq_cst), taking the one back if that fails;
+ *   finally it drops its own count of one. Whoever brings @c readers to zero frees the
+ *   record and releases its snapshot.
+ * - Why no reader reads a freed record: a reader reads @c p only after its second load
+ *   returned @c p. That load precedes in S the writer's exchange that removed @c p (a
+ *   record is published once, so a load after that exchange cannot return it), so the
+ *   reader's slot store precedes the writer's scan of that slot in S, and the scan sees
+ *   @c p there (the slot changes only by its reader, who has not moved on): it marks
+ *   the slot and counts the reader. The record lives until the reader, finding the mark
+ *   when it changes its slot (exchange), takes its count back.
+ * - Why nothing leaks: a slot the writer did not mark was not counted, and its reader
+ *   gives nothing back; every count taken is given back once, by the writer (failed
+ *   compare-exchange, its own count) or by the reader (marked slot).
+ * - Happens-before for the free: a reader's reads of the snapshot precede its exchange on
+ *   the slot (release); the writer's compare-exchange that reads that value (acquire) or
+ *   the reader's own decrement (acq_rel) precede, through the release sequence of
+ *   @c readers, the decrement that frees. ThreadSanitizer sees exactly these edges.
+ * - Fast path: when the slot already protects the current record (a relaxed load of the
+ *   reader's own slot, an acquire load of the current record), the protection has held
+ *   since the slot was validated, so acquire returns at once and release keeps the slot
+ *   as it is. A release that finds the record changed clears the slot (the slow path).
+ *   So an idle reader thread keeps at most one old snapshot alive until its next
+ *   tokenring_router_acquire() or tokenring_router_release(), or until it frees its
+ *   reader.
+ *
+ * Threads: a holder's swap may be called from any thread, concurrently with readers and
+ * with other swaps. A reader is used by one thread at a time and holds one snapshot at a
+ * time (tokenring_router_acquire() again without a release gives the current snapshot
+ * and drops the old one): a thread that needs two at once registers two readers.
+ */
+#ifndef TOKENRING_ROUTER_HOLDER_H
+#define TOKENRING_ROUTER_HOLDER_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Publishes the current router to reader threads without locks. @since 1.2 */
+typedef struct tokenring_router_holder tokenring_router_holder;
+/** One reader thread's registration with a holder. @since 1.2 */
+typedef struct tokenring_router_reader tokenring_router_reader;
+
+/**
+ * Creates a holder publishing @p initial (the holder takes its own reference).
+ * @param[out] out receives the holder; free with tokenring_router_holder_free()
+ * @param initial the first snapshot
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_holder_new(tokenring_router_holder **out,
+                                              const tokenring_router *initial);
+
+/**
+ * Frees a holder and drops its reference to the current snapshot. Every reader must
+ * have been freed, and no call on the holder may be running.
+ * @param holder the holder, or NULL (no-op)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_router_holder_free(tokenring_router_holder *holder);
+
+/**
+ * Publishes @p next (the holder takes its own reference): later acquires give it. The
+ * previous snapshot is released once no reader holds it. Thread-safe, lock-free; it
+ * allocates one small record, so it can fail only for memory.
+ * @param holder the holder
+ * @param next the new snapshot
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM (nothing changed)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_holder_swap(tokenring_router_holder *holder,
+                                               const tokenring_router *next);
+
+/**
+ * A new reference to the current snapshot, for a writer that wants to apply an event to
+ * it (tokenring_router_apply()) or keep it. Thread-safe.
+ * @param holder the holder
+ * @return the router (free with tokenring_router_free()), or NULL for NULL
+ * @since 1.2
+ */
+TOKENRING_API tokenring_router *tokenring_router_holder_current(tokenring_router_holder *holder);
+
+/**
+ * Registers a reader (once per thread; the slot of a freed reader is reused).
+ * @param[out] out receives the reader
+ * @param holder the holder
+ * @return #TOKENRING_OK, #TOKENRING_E_INVAL, #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_router_reader_new(tokenring_router_reader **out,
+                                              tokenring_router_holder *holder);
+
+/**
+ * Releases what the reader protects and unregisters it.
+ * @param reader the reader, or NULL (no-op)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_router_reader_free(tokenring_router_reader *reader);
+
+/**
+ * Takes the current snapshot: valid until tokenring_router_release() (or the next
+ * acquire) on this reader. No lock, no allocation; see @ref router_holder.
+ * @param reader the reader
+ * @return the snapshot (never NULL for a valid reader)
+ * @since 1.2
+ */
+TOKENRING_API const tokenring_router *tokenring_router_acquire(tokenring_router_reader *reader);
+
+/**
+ * Gives back the snapshot the reader acquired. Keeps the protection while the snapshot
+ * is still current (the next acquire then costs two loads); drops it otherwise.
+ * @param reader the reader (NULL: no-op)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_ROUTER_HOLDER_H */
+
+#endif /* TOKENRING_ROUTER_H */
 
 #endif /* TOKENRING_TOKENRING_H */
