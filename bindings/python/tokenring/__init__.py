@@ -53,6 +53,8 @@ from ._partitioner import (RANDOM_MAX_TOKEN, RANDOM_MIN_TOKEN, Partitioner, byte
                            compare_byte_tokens, compare_random_tokens, format_byte_token,
                            format_random_token, md5, parse_byte_token, parse_random_token,
                            random_token, random_tokens)
+from ._tokentext import (AnyToken, compare_tokens, key_token_text, normalize_token_text,
+                         token_from_text, token_to_text)
 from ._cluster_ring import ClusterRing
 from ._router import Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader
 
@@ -120,6 +122,8 @@ __all__ = [
     "compare_random_tokens", "format_random_token", "parse_random_token",
     "byte_ordered_token", "format_byte_token", "parse_byte_token", "compare_byte_tokens",
     "Partitioner", "partitioner_name", "parse_partitioner",
+    "AnyToken", "token_to_text", "token_from_text", "key_token_text", "normalize_token_text",
+    "compare_tokens",
     "Router", "RouterBuilder", "RouterHolder", "RouterReader", "RouterNode", "Route",
 ]
 
