@@ -559,4 +559,8 @@ TOKENRING_API int tokenring_allocate_join_limited(
 }
 #endif
 
+/* The allocators for every partitioner, tokens as text (a header of their own: this one
+ * is at its size cap). */
+#include "tokenring/allocate_text.h"
+
 #endif /* TOKENRING_ALLOCATE_H */

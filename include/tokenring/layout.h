@@ -324,6 +324,62 @@ TOKENRING_API int tokenring_layout_assign_racks(uint32_t *dc_out, uint32_t *rack
 TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_out,
                                              uint32_t rack);
 
+/* --------------------------------------------- tokens as text, every partitioner */
+
+/**
+ * Evenly spaced tokens of @p partitioner, in text form (see @ref partitioner_text): the
+ * tokens of tokenring_layout_even_tokens() (Murmur3Partitioner) or
+ * tokenring_layout_even_tokens128() (RandomPartitioner), ascending.
+ * ByteOrderedPartitioner has no even layout (its tokens are keys) and is refused.
+ *
+ * Thread-safe. O(@p num_tokens); allocates the list.
+ * @param[out] out receives the list (free it with tokenring_token_list_free());
+ *        unchanged on error
+ * @param partitioner the partitioner
+ * @param num_tokens tokens per node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param slot which of the interleaved slots, 0 .. @p slots - 1
+ * @param slots how many interleaved slots, at least 1
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p out, a @p partitioner outside the
+ *         enum); #TOKENRING_E_RANGE (as the typed calls); #TOKENRING_E_UNSUPPORTED
+ *         (ByteOrderedPartitioner); #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,
+                                                    tokenring_partitioner partitioner,
+                                                    uint32_t num_tokens, uint32_t slot,
+                                                    uint32_t slots, tokenring_error *err);
+
+/**
+ * The @p count seeded tokens of one node for @p partitioner, in text form:
+ * tokenring_layout_seeded_tokens() (Murmur3Partitioner) or
+ * tokenring_layout_seeded_tokens128() (RandomPartitioner), in vnode order, with their
+ * rules (collisions with @p taken resolved, a node called @p identity inside @p taken
+ * not counted). ByteOrderedPartitioner has no seeded layout and is refused.
+ *
+ * Thread-safe as a reader of @p taken. Allocates the list and temporary arrays.
+ * @param[out] out receives the list (free it with tokenring_token_list_free());
+ *        unchanged on error
+ * @param partitioner the partitioner
+ * @param count number of tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param seed the layout seed
+ * @param identity the node's identity, a valid name
+ * @param taken a topology of @p partitioner whose tokens must be avoided, or NULL
+ * @param flags 0 or #TOKENRING_LAYOUT_STRICT
+ * @param[out] err optional detail
+ * @return as the typed calls; #TOKENRING_E_UNSUPPORTED also for ByteOrderedPartitioner
+ *         and for a @p taken of another partitioner; #TOKENRING_E_INVAL also for a
+ *         @p partitioner outside the enum
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_seeded_tokens_text(tokenring_token_list **out,
+                                                      tokenring_partitioner partitioner,
+                                                      size_t count, uint64_t seed,
+                                                      const char *identity,
+                                                      const tokenring_topology *taken,
+                                                      uint32_t flags, tokenring_error *err);
+
+
 #ifdef __cplusplus
 }
 #endif

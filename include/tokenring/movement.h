@@ -393,6 +393,63 @@ TOKENRING_API int tokenring_movement_replace_keys(tokenring_movement **out,
                                                   const uint64_t *sample_offsets,
                                                   size_t sample_count, tokenring_error *err);
 
+/**
+ * Simulates a node joining with tokens in the text form of @p topology's partitioner
+ * (see @ref partitioner_text): one call for tokenring_movement_join() (with
+ * tokenring_movement_compare_keys()'s samples), tokenring_movement_join128() and
+ * tokenring_movement_join_bytes(). @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before the join (any partitioner)
+ * @param replication the replication
+ * @param name the new node's name (must not exist)
+ * @param datacenter its datacenter
+ * @param rack its rack
+ * @param tokens @p token_count NUL-terminated tokens
+ * @param token_count number of tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail (a bad token is named with its position)
+ * @return as tokenring_movement_compare_keys(), plus the errors of
+ *         tokenring_topology_add_node_text()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_join_text(tokenring_movement **out,
+                                               const tokenring_topology *topology,
+                                               const tokenring_replication *replication,
+                                               const char *name, const char *datacenter,
+                                               const char *rack, const char *const *tokens,
+                                               size_t token_count, const uint8_t *sample_keys,
+                                               const uint64_t *sample_offsets,
+                                               size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node moving to new tokens given in the text form of @p topology's
+ * partitioner: one call for tokenring_movement_move() (with samples),
+ * tokenring_movement_move128() and tokenring_movement_move_bytes(). @p topology is not
+ * modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before (any partitioner)
+ * @param replication the replication
+ * @param name the moving node
+ * @param tokens @p token_count NUL-terminated new tokens
+ * @param token_count number of new tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail (a bad token is named with its position)
+ * @return as tokenring_movement_compare_keys(); #TOKENRING_E_NOTFOUND for an unknown
+ *         node; the errors of tokenring_topology_set_tokens_text()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_move_text(tokenring_movement **out,
+                                               const tokenring_topology *topology,
+                                               const tokenring_replication *replication,
+                                               const char *name, const char *const *tokens,
+                                               size_t token_count, const uint8_t *sample_keys,
+                                               const uint64_t *sample_offsets,
+                                               size_t sample_count, tokenring_error *err);
+
 #ifdef __cplusplus
 }
 #endif

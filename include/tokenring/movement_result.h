@@ -277,6 +277,45 @@ TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, siz
                                                         const tokenring_movement *movement,
                                                         size_t index);
 
+/**
+ * A bound of changed range @p index of a result of any partitioner, in its text form
+ * (see @ref partitioner_text): the range tokenring_movement_get_range() reads at the
+ * same index, whose bounds tokenring_movement_range_bounds128() and
+ * tokenring_movement_range_bounds_bytes() give typed.
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param movement the result
+ * @param index the range, 0 .. summary.range_count - 1
+ * @param end 0 for the exclusive lower bound (start), 1 for the inclusive upper bound
+ *        (end)
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p movement or
+ *         @p len_out, NULL @p out with a non-zero @p cap, @p end not 0 or 1);
+ *         #TOKENRING_E_RANGE (@p index past the end)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, size_t *len_out,
+                                                      const tokenring_movement *movement,
+                                                      size_t index, int end);
+
+/**
+ * The token of sample @p index of a result of any partitioner, in its text form (the
+ * token of the key, as tokenring_key_token_text() writes it).
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param movement the result
+ * @param index the sample, 0 .. summary.sample_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p movement or
+ *         @p len_out, NULL @p out with a non-zero @p cap); #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, size_t *len_out,
+                                                       const tokenring_movement *movement,
+                                                       size_t index);
+
 #ifdef __cplusplus
 }
 #endif

@@ -27,7 +27,24 @@
  * with tokenring_byte_token_compare() (unsigned bytes, lexicographically, a proper prefix
  * first) and written as lowercase hex (Cassandra's `Hex.bytesToHex`).
  *
- * Everything here is pure, allocates nothing and may be called from any thread.
+ * @section partitioner_text Tokens in text form, for every partitioner
+ * The calls ending in @c _text (here and in topology.h, ring.h, movement.h,
+ * movement_result.h, layout.h and allocate_text.h) take and give tokens of any
+ * partitioner in Cassandra's own text form (`TokenFactory.toString` / `fromString`):
+ * Murmur3Partitioner a signed decimal (tokenring_token_parse()), RandomPartitioner a
+ * decimal with -1 the minimum (tokenring_token128_parse()), ByteOrderedPartitioner
+ * lowercase hex (read in either case, an odd digit count with a leading 0;
+ * tokenring_byte_token_parse()). The partitioner comes from the object the call works
+ * on, or from an explicit ::tokenring_partitioner argument, so one call serves all three.
+ * An input token array is @c const @c char @c *const @c *tokens with @c token_count
+ * NUL-terminated strings; a rejected token is named in the error message with its
+ * position ("token 3 of 4 (\"12ab\"): not a Murmur3Partitioner token: ..."). A single
+ * output token is written as tokenring_token128_format() writes one (@c out, @c cap,
+ * @c len_out; #TOKENRING_E_BUFSIZE with @c len_out set to the length needed), and a list
+ * of output tokens is a ::tokenring_token_list.
+ *
+ * Everything here except the ::tokenring_token_list is pure, allocates nothing and may be
+ * called from any thread.
  */
 #ifndef TOKENRING_PARTITIONER_H
 #define TOKENRING_PARTITIONER_H
@@ -259,6 +276,120 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
  */
 TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
                                         tokenring_error *err);
+
+/* ------------------------------------------------ tokens of any partitioner, as text */
+
+/**
+ * An immutable list of tokens in text form (see @ref partitioner_text), as the
+ * @c _text calls that produce several tokens return it. Free it with
+ * tokenring_token_list_free(); reading it from several threads at once is safe.
+ * @since 1.2
+ */
+typedef struct tokenring_token_list tokenring_token_list;
+
+/**
+ * The number of tokens in a list.
+ * @param list the list (NULL gives 0)
+ * @return the count
+ * @since 1.2
+ */
+TOKENRING_API size_t tokenring_token_list_count(const tokenring_token_list *list);
+
+/**
+ * Token @p i of a list, in its partitioner's text form.
+ * @param list the list
+ * @param i 0 .. tokenring_token_list_count() - 1
+ * @param[out] len_out receives the text's length without the NUL (may be NULL)
+ * @return the NUL-terminated text, owned by the list and valid until it is freed; NULL
+ *         for a NULL @p list or @p i past the end (@p len_out is then unchanged)
+ * @since 1.2
+ */
+TOKENRING_API const char *tokenring_token_list_get(const tokenring_token_list *list, size_t i,
+                                                   size_t *len_out);
+
+/**
+ * Frees a token list.
+ * @param list the list, or NULL (nothing is done)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_token_list_free(tokenring_token_list *list);
+
+/**
+ * The token of a serialized partition key under @p partitioner, in text form:
+ * tokenring_token() in decimal for Murmur3Partitioner, tokenring_random_token() in
+ * decimal for RandomPartitioner ("-1" for the empty key), the key's bytes in lowercase
+ * hex for ByteOrderedPartitioner (the empty string for the empty key).
+ *
+ * Thread-safe; allocates nothing. O(@p len).
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param partitioner the partitioner
+ * @param key the key bytes (may be NULL when @p len is 0)
+ * @param len the key length
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE (@p cap < length + 1);
+ *         #TOKENRING_E_INVAL (NULL @p len_out, NULL @p out with a non-zero @p cap, NULL
+ *         @p key with a non-zero @p len, a @p partitioner outside the enum);
+ *         #TOKENRING_E_RANGE (a ByteOrderedPartitioner key whose hex text would overflow
+ *         @c size_t)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_key_token_text(char *out, size_t cap, size_t *len_out,
+                                           tokenring_partitioner partitioner, const void *key,
+                                           size_t len);
+
+/**
+ * Reads a token of @p partitioner in text form and writes it back in the canonical form
+ * Cassandra prints (`TokenFactory.toString(fromString(text))`): no '+' sign, no leading
+ * zeros ("-0" is "0"), lowercase hex for ByteOrderedPartitioner (an odd digit count gets
+ * its leading 0). Validates as the partitioner's parse function does: a Murmur3 token in
+ * the signed 64-bit range, a RandomPartitioner token -1 or 0 .. 2^127, any hex string
+ * (the empty string, the minimum token, included) for ByteOrderedPartitioner.
+ *
+ * Thread-safe; allocates nothing.
+ * @param[out] out buffer for the NUL-terminated canonical text (may be NULL when @p cap
+ *        is 0); @p text's length + 2 bytes always suffice
+ * @param cap size of @p out
+ * @param[out] len_out receives the canonical text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param partitioner the partitioner
+ * @param text the token (need not be NUL-terminated)
+ * @param len its length in bytes
+ * @param[out] err optional detail (the column of the offending character and the
+ *        partitioner expected)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE (malformed text); #TOKENRING_E_RANGE (a value
+ *         outside the partitioner's tokens); #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL
+ *         (NULL @p len_out or @p text, NULL @p out with a non-zero @p cap, a
+ *         @p partitioner outside the enum)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *len_out,
+                                                 tokenring_partitioner partitioner,
+                                                 const char *text, size_t len,
+                                                 tokenring_error *err);
+
+/**
+ * Orders two tokens of @p partitioner given in text form, as Cassandra's
+ * `Token.compareTo` does: signed for Murmur3Partitioner, the minimum -1 first for
+ * RandomPartitioner (tokenring_token128_compare()), unsigned bytes with a proper prefix
+ * first for ByteOrderedPartitioner (tokenring_byte_token_compare()).
+ *
+ * Thread-safe; allocates nothing.
+ * @param[out] cmp_out receives -1, 0 or 1 as @p a is below, equal to or above @p b;
+ *        unchanged on error
+ * @param partitioner the partitioner
+ * @param a the first token, NUL-terminated
+ * @param b the second token, NUL-terminated
+ * @param[out] err optional detail (which of the two is bad, and why)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE and #TOKENRING_E_RANGE as
+ *         tokenring_token_text_normalize(); #TOKENRING_E_INVAL (NULL arguments, a
+ *         @p partitioner outside the enum)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partitioner partitioner,
+                                               const char *a, const char *b,
+                                               tokenring_error *err);
 
 #ifdef __cplusplus
 }

@@ -403,6 +403,43 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
                                              size_t *gained_out, const tokenring_ring *before,
                                              const tokenring_ring *after);
 
+/**
+ * Ring token @p index (ascending) in the text form of the ring's partitioner (see
+ * @ref partitioner_text), for every partitioner.
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param ring the ring
+ * @param index 0 .. token count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p ring or
+ *         @p len_out, NULL @p out with a non-zero @p cap); #TOKENRING_E_RANGE (@p index
+ *         past the end)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_out,
+                                            const tokenring_ring *ring, size_t index);
+
+/**
+ * Index of the range holding a token given in the text form of the ring's partitioner:
+ * tokenring_ring_search(), tokenring_ring_search128() or tokenring_ring_search_bytes()
+ * of the parsed token. Not for the routing hot path (it parses the text each time).
+ * O(len + log n), no allocation, thread-safe.
+ * @param[out] index_out receives the range index; unchanged on error
+ * @param ring the ring (any partitioner)
+ * @param token the token's text (need not be NUL-terminated)
+ * @param len its length in bytes
+ * @param[out] err optional detail (why the text is not a token of the partitioner)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE, #TOKENRING_E_RANGE (see
+ *         tokenring_token_text_normalize()); #TOKENRING_E_INVAL (NULL @p index_out,
+ *         @p ring or @p token); #TOKENRING_E_EMPTY (a ring without tokens)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring,
+                                             const char *token, size_t len,
+                                             tokenring_error *err);
+
+
 #ifdef __cplusplus
 }
 #endif

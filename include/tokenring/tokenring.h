@@ -28,6 +28,7 @@
 #include "tokenring/parse.h"
 #include "tokenring/layout.h"
 #include "tokenring/allocate.h"
+#include "tokenring/allocate_text.h"
 #include "tokenring/analysis.h"
 #include "tokenring/balance.h"
 #include "tokenring/movement_result.h"

@@ -351,6 +351,70 @@ TOKENRING_API int tokenring_topology_node_token_bytes(const uint8_t **out, size_
                                                       const tokenring_topology *topology,
                                                       size_t index, size_t k);
 
+/* --------------------------------------------- tokens as text, every partitioner */
+
+/**
+ * Adds a node whose tokens are given in the text form of the topology's partitioner
+ * (see @ref partitioner_text): one call for tokenring_topology_add_node(),
+ * tokenring_topology_add_node128() and tokenring_topology_add_node_bytes(), with their
+ * rules. Every token is read before anything changes; a token that does not parse names
+ * itself, its position and the partitioner expected in @p err ("token 3 of 4
+ * ("12ab"): not a Murmur3Partitioner token: ..."). On failure the topology is unchanged.
+ * @param topology the topology (any partitioner)
+ * @param name the node's unique name
+ * @param datacenter its datacenter
+ * @param rack its rack within the datacenter
+ * @param tokens @p token_count NUL-terminated tokens (at least one, any order)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return as the typed call of the topology's partitioner, plus #TOKENRING_E_PARSE (a
+ *         token that is not in the partitioner's text form) and #TOKENRING_E_RANGE (a
+ *         value outside its tokens); #TOKENRING_E_INVAL also for a NULL @p tokens or a
+ *         NULL token
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_add_node_text(tokenring_topology *topology,
+                                                   const char *name, const char *datacenter,
+                                                   const char *rack, const char *const *tokens,
+                                                   size_t token_count, tokenring_error *err);
+
+/**
+ * Replaces a node's tokens with tokens in the text form of the topology's partitioner:
+ * one call for tokenring_topology_set_tokens(), tokenring_topology_set_tokens128() and
+ * tokenring_topology_set_tokens_bytes(), with their rules and the token errors of
+ * tokenring_topology_add_node_text(). On failure the topology is unchanged.
+ * @param topology the topology (any partitioner)
+ * @param name the node
+ * @param tokens @p token_count NUL-terminated tokens (at least one)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return as the typed call, plus #TOKENRING_E_PARSE and #TOKENRING_E_RANGE for a token
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_set_tokens_text(tokenring_topology *topology,
+                                                     const char *name,
+                                                     const char *const *tokens,
+                                                     size_t token_count, tokenring_error *err);
+
+/**
+ * Token @p k (0-based, ascending in the partitioner's order) of node @p index, in the
+ * text form of the topology's partitioner, for every partitioner.
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param topology the topology
+ * @param index the node index
+ * @param k the token's position among the node's tokens
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p topology or
+ *         @p len_out, NULL @p out with a non-zero @p cap); #TOKENRING_E_RANGE (@p index or
+ *         @p k past the end)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_node_token_text(char *out, size_t cap, size_t *len_out,
+                                                     const tokenring_topology *topology,
+                                                     size_t index, size_t k);
+
 #ifdef __cplusplus
 }
 #endif

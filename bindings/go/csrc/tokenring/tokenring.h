@@ -477,7 +477,24 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
  * with tokenring_byte_token_compare() (unsigned bytes, lexicographically, a proper prefix
  * first) and written as lowercase hex (Cassandra's `Hex.bytesToHex`).
  *
- * Everything here is pure, allocates nothing and may be called from any thread.
+ * @section partitioner_text Tokens in text form, for every partitioner
+ * The calls ending in @c _text (here and in topology.h, ring.h, movement.h,
+ * movement_result.h, layout.h and allocate_text.h) take and give tokens of any
+ * partitioner in Cassandra's own text form (`TokenFactory.toString` / `fromString`):
+ * Murmur3Partitioner a signed decimal (tokenring_token_parse()), RandomPartitioner a
+ * decimal with -1 the minimum (tokenring_token128_parse()), ByteOrderedPartitioner
+ * lowercase hex (read in either case, an odd digit count with a leading 0;
+ * tokenring_byte_token_parse()). The partitioner comes from the object the call works
+ * on, or from an explicit ::tokenring_partitioner argument, so one call serves all three.
+ * An input token array is @c const @c char @c *const @c *tokens with @c token_count
+ * NUL-terminated strings; a rejected token is named in the error message with its
+ * position ("token 3 of 4 (\"12ab\"): not a Murmur3Partitioner token: ..."). A single
+ * output token is written as tokenring_token128_format() writes one (@c out, @c cap,
+ * @c len_out; #TOKENRING_E_BUFSIZE with @c len_out set to the length needed), and a list
+ * of output tokens is a ::tokenring_token_list.
+ *
+ * Everything here except the ::tokenring_token_list is pure, allocates nothing and may be
+ * called from any thread.
  */
 #ifndef TOKENRING_PARTITIONER_H
 #define TOKENRING_PARTITIONER_H
@@ -708,6 +725,120 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
  */
 TOKENRING_API int tokenring_token_parse(int64_t *token_out, const char *text, size_t text_len,
                                         tokenring_error *err);
+
+/* ------------------------------------------------ tokens of any partitioner, as text */
+
+/**
+ * An immutable list of tokens in text form (see @ref partitioner_text), as the
+ * @c _text calls that produce several tokens return it. Free it with
+ * tokenring_token_list_free(); reading it from several threads at once is safe.
+ * @since 1.2
+ */
+typedef struct tokenring_token_list tokenring_token_list;
+
+/**
+ * The number of tokens in a list.
+ * @param list the list (NULL gives 0)
+ * @return the count
+ * @since 1.2
+ */
+TOKENRING_API size_t tokenring_token_list_count(const tokenring_token_list *list);
+
+/**
+ * Token @p i of a list, in its partitioner's text form.
+ * @param list the list
+ * @param i 0 .. tokenring_token_list_count() - 1
+ * @param[out] len_out receives the text's length without the NUL (may be NULL)
+ * @return the NUL-terminated text, owned by the list and valid until it is freed; NULL
+ *         for a NULL @p list or @p i past the end (@p len_out is then unchanged)
+ * @since 1.2
+ */
+TOKENRING_API const char *tokenring_token_list_get(const tokenring_token_list *list, size_t i,
+                                                   size_t *len_out);
+
+/**
+ * Frees a token list.
+ * @param list the list, or NULL (nothing is done)
+ * @since 1.2
+ */
+TOKENRING_API void tokenring_token_list_free(tokenring_token_list *list);
+
+/**
+ * The token of a serialized partition key under @p partitioner, in text form:
+ * tokenring_token() in decimal for Murmur3Partitioner, tokenring_random_token() in
+ * decimal for RandomPartitioner ("-1" for the empty key), the key's bytes in lowercase
+ * hex for ByteOrderedPartitioner (the empty string for the empty key).
+ *
+ * Thread-safe; allocates nothing. O(@p len).
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param partitioner the partitioner
+ * @param key the key bytes (may be NULL when @p len is 0)
+ * @param len the key length
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE (@p cap < length + 1);
+ *         #TOKENRING_E_INVAL (NULL @p len_out, NULL @p out with a non-zero @p cap, NULL
+ *         @p key with a non-zero @p len, a @p partitioner outside the enum);
+ *         #TOKENRING_E_RANGE (a ByteOrderedPartitioner key whose hex text would overflow
+ *         @c size_t)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_key_token_text(char *out, size_t cap, size_t *len_out,
+                                           tokenring_partitioner partitioner, const void *key,
+                                           size_t len);
+
+/**
+ * Reads a token of @p partitioner in text form and writes it back in the canonical form
+ * Cassandra prints (`TokenFactory.toString(fromString(text))`): no '+' sign, no leading
+ * zeros ("-0" is "0"), lowercase hex for ByteOrderedPartitioner (an odd digit count gets
+ * its leading 0). Validates as the partitioner's parse function does: a Murmur3 token in
+ * the signed 64-bit range, a RandomPartitioner token -1 or 0 .. 2^127, any hex string
+ * (the empty string, the minimum token, included) for ByteOrderedPartitioner.
+ *
+ * Thread-safe; allocates nothing.
+ * @param[out] out buffer for the NUL-terminated canonical text (may be NULL when @p cap
+ *        is 0); @p text's length + 2 bytes always suffice
+ * @param cap size of @p out
+ * @param[out] len_out receives the canonical text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param partitioner the partitioner
+ * @param text the token (need not be NUL-terminated)
+ * @param len its length in bytes
+ * @param[out] err optional detail (the column of the offending character and the
+ *        partitioner expected)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE (malformed text); #TOKENRING_E_RANGE (a value
+ *         outside the partitioner's tokens); #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL
+ *         (NULL @p len_out or @p text, NULL @p out with a non-zero @p cap, a
+ *         @p partitioner outside the enum)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *len_out,
+                                                 tokenring_partitioner partitioner,
+                                                 const char *text, size_t len,
+                                                 tokenring_error *err);
+
+/**
+ * Orders two tokens of @p partitioner given in text form, as Cassandra's
+ * `Token.compareTo` does: signed for Murmur3Partitioner, the minimum -1 first for
+ * RandomPartitioner (tokenring_token128_compare()), unsigned bytes with a proper prefix
+ * first for ByteOrderedPartitioner (tokenring_byte_token_compare()).
+ *
+ * Thread-safe; allocates nothing.
+ * @param[out] cmp_out receives -1, 0 or 1 as @p a is below, equal to or above @p b;
+ *        unchanged on error
+ * @param partitioner the partitioner
+ * @param a the first token, NUL-terminated
+ * @param b the second token, NUL-terminated
+ * @param[out] err optional detail (which of the two is bad, and why)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE and #TOKENRING_E_RANGE as
+ *         tokenring_token_text_normalize(); #TOKENRING_E_INVAL (NULL arguments, a
+ *         @p partitioner outside the enum)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partitioner partitioner,
+                                               const char *a, const char *b,
+                                               tokenring_error *err);
 
 #ifdef __cplusplus
 }
@@ -1280,6 +1411,70 @@ TOKENRING_API int tokenring_topology_node_token_bytes(const uint8_t **out, size_
                                                       const tokenring_topology *topology,
                                                       size_t index, size_t k);
 
+/* --------------------------------------------- tokens as text, every partitioner */
+
+/**
+ * Adds a node whose tokens are given in the text form of the topology's partitioner
+ * (see @ref partitioner_text): one call for tokenring_topology_add_node(),
+ * tokenring_topology_add_node128() and tokenring_topology_add_node_bytes(), with their
+ * rules. Every token is read before anything changes; a token that does not parse names
+ * itself, its position and the partitioner expected in @p err ("token 3 of 4
+ * ("12ab"): not a Murmur3Partitioner token: ..."). On failure the topology is unchanged.
+ * @param topology the topology (any partitioner)
+ * @param name the node's unique name
+ * @param datacenter its datacenter
+ * @param rack its rack within the datacenter
+ * @param tokens @p token_count NUL-terminated tokens (at least one, any order)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return as the typed call of the topology's partitioner, plus #TOKENRING_E_PARSE (a
+ *         token that is not in the partitioner's text form) and #TOKENRING_E_RANGE (a
+ *         value outside its tokens); #TOKENRING_E_INVAL also for a NULL @p tokens or a
+ *         NULL token
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_add_node_text(tokenring_topology *topology,
+                                                   const char *name, const char *datacenter,
+                                                   const char *rack, const char *const *tokens,
+                                                   size_t token_count, tokenring_error *err);
+
+/**
+ * Replaces a node's tokens with tokens in the text form of the topology's partitioner:
+ * one call for tokenring_topology_set_tokens(), tokenring_topology_set_tokens128() and
+ * tokenring_topology_set_tokens_bytes(), with their rules and the token errors of
+ * tokenring_topology_add_node_text(). On failure the topology is unchanged.
+ * @param topology the topology (any partitioner)
+ * @param name the node
+ * @param tokens @p token_count NUL-terminated tokens (at least one)
+ * @param token_count number of tokens
+ * @param[out] err optional detail
+ * @return as the typed call, plus #TOKENRING_E_PARSE and #TOKENRING_E_RANGE for a token
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_set_tokens_text(tokenring_topology *topology,
+                                                     const char *name,
+                                                     const char *const *tokens,
+                                                     size_t token_count, tokenring_error *err);
+
+/**
+ * Token @p k (0-based, ascending in the partitioner's order) of node @p index, in the
+ * text form of the topology's partitioner, for every partitioner.
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param topology the topology
+ * @param index the node index
+ * @param k the token's position among the node's tokens
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p topology or
+ *         @p len_out, NULL @p out with a non-zero @p cap); #TOKENRING_E_RANGE (@p index or
+ *         @p k past the end)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_topology_node_token_text(char *out, size_t cap, size_t *len_out,
+                                                     const tokenring_topology *topology,
+                                                     size_t index, size_t k);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1686,6 +1881,43 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
                                              size_t *gained_out, const tokenring_ring *before,
                                              const tokenring_ring *after);
+
+/**
+ * Ring token @p index (ascending) in the text form of the ring's partitioner (see
+ * @ref partitioner_text), for every partitioner.
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param ring the ring
+ * @param index 0 .. token count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p ring or
+ *         @p len_out, NULL @p out with a non-zero @p cap); #TOKENRING_E_RANGE (@p index
+ *         past the end)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_out,
+                                            const tokenring_ring *ring, size_t index);
+
+/**
+ * Index of the range holding a token given in the text form of the ring's partitioner:
+ * tokenring_ring_search(), tokenring_ring_search128() or tokenring_ring_search_bytes()
+ * of the parsed token. Not for the routing hot path (it parses the text each time).
+ * O(len + log n), no allocation, thread-safe.
+ * @param[out] index_out receives the range index; unchanged on error
+ * @param ring the ring (any partitioner)
+ * @param token the token's text (need not be NUL-terminated)
+ * @param len its length in bytes
+ * @param[out] err optional detail (why the text is not a token of the partitioner)
+ * @return #TOKENRING_OK; #TOKENRING_E_PARSE, #TOKENRING_E_RANGE (see
+ *         tokenring_token_text_normalize()); #TOKENRING_E_INVAL (NULL @p index_out,
+ *         @p ring or @p token); #TOKENRING_E_EMPTY (a ring without tokens)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring,
+                                             const char *token, size_t len,
+                                             tokenring_error *err);
+
 
 #ifdef __cplusplus
 }
@@ -3110,6 +3342,62 @@ TOKENRING_API int tokenring_layout_assign_racks(uint32_t *dc_out, uint32_t *rack
 TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_out,
                                              uint32_t rack);
 
+/* --------------------------------------------- tokens as text, every partitioner */
+
+/**
+ * Evenly spaced tokens of @p partitioner, in text form (see @ref partitioner_text): the
+ * tokens of tokenring_layout_even_tokens() (Murmur3Partitioner) or
+ * tokenring_layout_even_tokens128() (RandomPartitioner), ascending.
+ * ByteOrderedPartitioner has no even layout (its tokens are keys) and is refused.
+ *
+ * Thread-safe. O(@p num_tokens); allocates the list.
+ * @param[out] out receives the list (free it with tokenring_token_list_free());
+ *        unchanged on error
+ * @param partitioner the partitioner
+ * @param num_tokens tokens per node (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param slot which of the interleaved slots, 0 .. @p slots - 1
+ * @param slots how many interleaved slots, at least 1
+ * @param[out] err optional detail
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL (NULL @p out, a @p partitioner outside the
+ *         enum); #TOKENRING_E_RANGE (as the typed calls); #TOKENRING_E_UNSUPPORTED
+ *         (ByteOrderedPartitioner); #TOKENRING_E_NOMEM
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,
+                                                    tokenring_partitioner partitioner,
+                                                    uint32_t num_tokens, uint32_t slot,
+                                                    uint32_t slots, tokenring_error *err);
+
+/**
+ * The @p count seeded tokens of one node for @p partitioner, in text form:
+ * tokenring_layout_seeded_tokens() (Murmur3Partitioner) or
+ * tokenring_layout_seeded_tokens128() (RandomPartitioner), in vnode order, with their
+ * rules (collisions with @p taken resolved, a node called @p identity inside @p taken
+ * not counted). ByteOrderedPartitioner has no seeded layout and is refused.
+ *
+ * Thread-safe as a reader of @p taken. Allocates the list and temporary arrays.
+ * @param[out] out receives the list (free it with tokenring_token_list_free());
+ *        unchanged on error
+ * @param partitioner the partitioner
+ * @param count number of tokens (1 .. #TOKENRING_LAYOUT_MAX_TOKENS)
+ * @param seed the layout seed
+ * @param identity the node's identity, a valid name
+ * @param taken a topology of @p partitioner whose tokens must be avoided, or NULL
+ * @param flags 0 or #TOKENRING_LAYOUT_STRICT
+ * @param[out] err optional detail
+ * @return as the typed calls; #TOKENRING_E_UNSUPPORTED also for ByteOrderedPartitioner
+ *         and for a @p taken of another partitioner; #TOKENRING_E_INVAL also for a
+ *         @p partitioner outside the enum
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_layout_seeded_tokens_text(tokenring_token_list **out,
+                                                      tokenring_partitioner partitioner,
+                                                      size_t count, uint64_t seed,
+                                                      const char *identity,
+                                                      const tokenring_topology *taken,
+                                                      uint32_t flags, tokenring_error *err);
+
+
 #ifdef __cplusplus
 }
 #endif
@@ -3674,6 +3962,95 @@ TOKENRING_API int tokenring_allocate_join_limited(
 }
 #endif
 
+/* The allocators for every partitioner, tokens as text (a header of their own: this one
+ * is at its size cap). */
+/* ---- include/tokenring/allocate_text.h ---- */
+/* SPDX-License-Identifier: Apache-2.0 */
+/**
+ * @file allocate_text.h
+ * @brief The allocators of allocate.h for every partitioner, with tokens in text form
+ *        (see @ref partitioner_text); allocate.h includes this file.
+ *
+ * Threads: every function here only reads its inputs and may run concurrently with other
+ * readers of the same objects.
+ */
+#ifndef TOKENRING_ALLOCATE_TEXT_H
+#define TOKENRING_ALLOCATE_TEXT_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/**
+ * The tokens Apache Cassandra gives a node that bootstraps into @p topology, for the
+ * topology's partitioner, in text form: tokenring_allocate_cassandra()
+ * (Murmur3Partitioner) or tokenring_allocate_cassandra128() (RandomPartitioner), with
+ * their rules and results, under @p limits as the @c _limited calls take them.
+ * ByteOrderedPartitioner has no token allocation in Cassandra and is refused.
+ * @param[out] out receives the @p num_tokens tokens, ascending (free the list with
+ *        tokenring_token_list_free()); unchanged on failure
+ * @param num_tokens the new node's num_tokens (1 .. @c limits->max_num_tokens, default
+ *        #TOKENRING_MAX_NUM_TOKENS)
+ * @param topology the current cluster (not modified)
+ * @param name the new node's name (its address); must not be in @p topology
+ * @param datacenter the new node's datacenter
+ * @param rack the new node's rack
+ * @param keyspace the replication of `allocate_tokens_for_keyspace`, or NULL
+ * @param local_rf the local replication factor when @p keyspace is NULL, else 0
+ * @param first_token the token an empty allocation ring starts at, NUL-terminated in the
+ *        partitioner's text form, or NULL (allowed when the ring is not empty)
+ * @param release #TOKENRING_CASSANDRA_4_0, #TOKENRING_CASSANDRA_4_1 or
+ *        #TOKENRING_CASSANDRA_5_0
+ * @param flags 0 or #TOKENRING_CASSANDRA_OFFLINE
+ * @param[in,out] limits budget and num_tokens cap; receives the estimate (NULL: the
+ *        defaults)
+ * @param[out] err optional detail
+ * @return as the typed calls; #TOKENRING_E_PARSE or #TOKENRING_E_RANGE for a bad
+ *         @p first_token (named in @p err); #TOKENRING_E_UNSUPPORTED for
+ *         ByteOrderedPartitioner; #TOKENRING_E_BUDGET
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_cassandra_text(
+    tokenring_token_list **out, uint32_t num_tokens, const tokenring_topology *topology,
+    const char *name, const char *datacenter, const char *rack,
+    const tokenring_replication *keyspace, int32_t local_rf, const char *first_token,
+    uint32_t release, uint32_t flags, tokenring_limits *limits, tokenring_error *err);
+
+/**
+ * The library's join plan for one node, for the topology's partitioner, in text form:
+ * tokenring_allocate_join_limited() with the output of the topology's partitioner
+ * (Murmur3Partitioner or RandomPartitioner), with its rules, limits and results.
+ * ByteOrderedPartitioner has no token allocation and is refused.
+ * @param[out] out receives the @p num_tokens tokens, ascending (free the list with
+ *        tokenring_token_list_free()); unchanged on failure
+ * @param num_tokens as tokenring_allocate_join_limited()
+ * @param topology the current cluster (not modified)
+ * @param name as tokenring_allocate_join()
+ * @param datacenter as tokenring_allocate_join()
+ * @param rack as tokenring_allocate_join()
+ * @param keyspace as tokenring_allocate_join()
+ * @param local_rf as tokenring_allocate_join()
+ * @param release as tokenring_allocate_join()
+ * @param flags 0 or #TOKENRING_JOIN_BEST_ONE_STEP
+ * @param[in,out] limits as tokenring_allocate_join_limited()
+ * @param[out] err optional detail
+ * @return as tokenring_allocate_join_limited(); #TOKENRING_E_UNSUPPORTED for
+ *         ByteOrderedPartitioner
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_allocate_join_text(
+    tokenring_token_list **out, uint32_t num_tokens, const tokenring_topology *topology,
+    const char *name, const char *datacenter, const char *rack,
+    const tokenring_replication *keyspace, int32_t local_rf, uint32_t release,
+    uint32_t flags, tokenring_limits *limits, tokenring_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TOKENRING_ALLOCATE_TEXT_H */
+
 #endif /* TOKENRING_ALLOCATE_H */
 
 #endif /* TOKENRING_LAYOUT_H */
@@ -4083,6 +4460,45 @@ TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, siz
                                                         const tokenring_movement *movement,
                                                         size_t index);
 
+/**
+ * A bound of changed range @p index of a result of any partitioner, in its text form
+ * (see @ref partitioner_text): the range tokenring_movement_get_range() reads at the
+ * same index, whose bounds tokenring_movement_range_bounds128() and
+ * tokenring_movement_range_bounds_bytes() give typed.
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param movement the result
+ * @param index the range, 0 .. summary.range_count - 1
+ * @param end 0 for the exclusive lower bound (start), 1 for the inclusive upper bound
+ *        (end)
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p movement or
+ *         @p len_out, NULL @p out with a non-zero @p cap, @p end not 0 or 1);
+ *         #TOKENRING_E_RANGE (@p index past the end)
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, size_t *len_out,
+                                                      const tokenring_movement *movement,
+                                                      size_t index, int end);
+
+/**
+ * The token of sample @p index of a result of any partitioner, in its text form (the
+ * token of the key, as tokenring_key_token_text() writes it).
+ * @param[out] out buffer for the NUL-terminated text (may be NULL when @p cap is 0)
+ * @param cap size of @p out
+ * @param[out] len_out receives the text's length without the NUL (also on
+ *        #TOKENRING_E_BUFSIZE)
+ * @param movement the result
+ * @param index the sample, 0 .. summary.sample_count - 1
+ * @return #TOKENRING_OK; #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL (NULL @p movement or
+ *         @p len_out, NULL @p out with a non-zero @p cap); #TOKENRING_E_RANGE
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, size_t *len_out,
+                                                       const tokenring_movement *movement,
+                                                       size_t index);
+
 #ifdef __cplusplus
 }
 #endif
@@ -4462,6 +4878,63 @@ TOKENRING_API int tokenring_movement_replace_keys(tokenring_movement **out,
                                                   const uint8_t *sample_keys,
                                                   const uint64_t *sample_offsets,
                                                   size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node joining with tokens in the text form of @p topology's partitioner
+ * (see @ref partitioner_text): one call for tokenring_movement_join() (with
+ * tokenring_movement_compare_keys()'s samples), tokenring_movement_join128() and
+ * tokenring_movement_join_bytes(). @p topology is not modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before the join (any partitioner)
+ * @param replication the replication
+ * @param name the new node's name (must not exist)
+ * @param datacenter its datacenter
+ * @param rack its rack
+ * @param tokens @p token_count NUL-terminated tokens
+ * @param token_count number of tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail (a bad token is named with its position)
+ * @return as tokenring_movement_compare_keys(), plus the errors of
+ *         tokenring_topology_add_node_text()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_join_text(tokenring_movement **out,
+                                               const tokenring_topology *topology,
+                                               const tokenring_replication *replication,
+                                               const char *name, const char *datacenter,
+                                               const char *rack, const char *const *tokens,
+                                               size_t token_count, const uint8_t *sample_keys,
+                                               const uint64_t *sample_offsets,
+                                               size_t sample_count, tokenring_error *err);
+
+/**
+ * Simulates a node moving to new tokens given in the text form of @p topology's
+ * partitioner: one call for tokenring_movement_move() (with samples),
+ * tokenring_movement_move128() and tokenring_movement_move_bytes(). @p topology is not
+ * modified.
+ * @param[out] out receives the result
+ * @param topology the cluster before (any partitioner)
+ * @param replication the replication
+ * @param name the moving node
+ * @param tokens @p token_count NUL-terminated new tokens
+ * @param token_count number of new tokens (at least 1)
+ * @param sample_keys as tokenring_movement_compare_keys()
+ * @param sample_offsets as tokenring_movement_compare_keys()
+ * @param sample_count as tokenring_movement_compare_keys()
+ * @param[out] err optional detail (a bad token is named with its position)
+ * @return as tokenring_movement_compare_keys(); #TOKENRING_E_NOTFOUND for an unknown
+ *         node; the errors of tokenring_topology_set_tokens_text()
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_movement_move_text(tokenring_movement **out,
+                                               const tokenring_topology *topology,
+                                               const tokenring_replication *replication,
+                                               const char *name, const char *const *tokens,
+                                               size_t token_count, const uint8_t *sample_keys,
+                                               const uint64_t *sample_offsets,
+                                               size_t sample_count, tokenring_error *err);
 
 #ifdef __cplusplus
 }
