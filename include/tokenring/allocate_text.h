@@ -22,7 +22,10 @@ extern "C" {
  * The tokens Apache Cassandra gives a node that bootstraps into @p topology, for the
  * topology's partitioner, in text form: tokenring_allocate_cassandra()
  * (Murmur3Partitioner) or tokenring_allocate_cassandra128() (RandomPartitioner), with
- * their rules and results, under @p limits as the @c _limited calls take them.
+ * their rules and results, under @p limits as the @c _limited calls take them: num_tokens
+ * up to @c limits->max_num_tokens, and the budget checked against the estimate of
+ * tokenring_allocate_nodes_limited() for one node over the cluster's tokens (an upper
+ * bound of Cassandra's allocation; the progress callback is not called).
  * ByteOrderedPartitioner has no token allocation in Cassandra and is refused.
  * @param[out] out receives the @p num_tokens tokens, ascending (free the list with
  *        tokenring_token_list_free()); unchanged on failure

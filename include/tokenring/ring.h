@@ -424,7 +424,8 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
  * Index of the range holding a token given in the text form of the ring's partitioner:
  * tokenring_ring_search(), tokenring_ring_search128() or tokenring_ring_search_bytes()
  * of the parsed token. Not for the routing hot path (it parses the text each time).
- * O(len + log n), no allocation, thread-safe.
+ * O(len + log n), thread-safe; allocates only for a ByteOrderedPartitioner token of more
+ * than 256 bytes.
  * @param[out] index_out receives the range index; unchanged on error
  * @param ring the ring (any partitioner)
  * @param token the token's text (need not be NUL-terminated)
@@ -432,7 +433,7 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
  * @param[out] err optional detail (why the text is not a token of the partitioner)
  * @return #TOKENRING_OK; #TOKENRING_E_PARSE, #TOKENRING_E_RANGE (see
  *         tokenring_token_text_normalize()); #TOKENRING_E_INVAL (NULL @p index_out,
- *         @p ring or @p token); #TOKENRING_E_EMPTY (a ring without tokens)
+ *         @p ring or @p token); #TOKENRING_E_NOMEM
  * @since 1.2
  */
 TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring,

@@ -10746,6 +10746,237 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #undef token_of_key64
 #undef tr_key
 
+/* ======== lib/layout_text.c ======== */
+#define allocation_work layout_text_allocation_work
+#define list_of layout_text_list_of
+#define number_partitioner layout_text_number_partitioner
+#define token_array layout_text_token_array
+#line 1 "lib/layout_text.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The layouts (layout.h) and allocators (allocate_text.h) for every partitioner, their
+ * tokens returned as a token list in text form: each calls the typed implementation of
+ * the partitioner and writes its tokens as text (lib/token_text.c has the lists). */
+#include <string.h>
+
+#line 8 "lib/layout_text.c"
+/* ---- lib/token_text.h ---- */
+#line 1 "lib/token_text.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Private helpers of the text-form token calls (lib/token_text.c, lib/layout_text.c):
+ * reading token arrays of any partitioner from text, and the token lists. Never
+ * installed. */
+#ifndef TOKENRING_TOKEN_TEXT_H
+#define TOKENRING_TOKEN_TEXT_H
+
+#line 9 "lib/token_text.h"
+
+/* Tokens read from text, in the typed form of their partitioner: m (Murmur3), r
+ * (RandomPartitioner), or b / blen over one buffer (ByteOrderedPartitioner); n of them.
+ * Arrays of the other partitioners are NULL. */
+typedef struct tr_text_tokens {
+    tokenring_partitioner partitioner;
+    size_t n;
+    int64_t *m;
+    tokenring_token128 *r;
+    const uint8_t **b;
+    size_t *blen;
+    uint8_t *buf;
+} tr_text_tokens;
+
+/* Reads n NUL-terminated tokens of partitioner p (tokens may be NULL only when n is 0);
+ * a bad token fails naming its text, its position (1-based) and the partitioner
+ * expected. On failure nothing is kept. Free with tr_text_tokens_free(). */
+TR_HIDDEN int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
+                                  const char *const *tokens, size_t n, tokenring_error *err);
+TR_HIDDEN void tr_text_tokens_free(tr_text_tokens *t);
+
+/* The Java class name's last part ("Murmur3Partitioner"), for messages; "an unknown
+ * partitioner" outside the enum. */
+TR_HIDDEN const char *tr_partitioner_short(tokenring_partitioner p);
+
+/* A token list of the n tokens, in their partitioner's text form. */
+TR_HIDDEN int tr_token_list_i64(tokenring_token_list **out, const int64_t *t, size_t n,
+                                tokenring_error *err);
+TR_HIDDEN int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t,
+                                 size_t n, tokenring_error *err);
+
+#endif
+#line 9 "lib/layout_text.c"
+
+/* The partitioners with token arithmetic: ByteOrderedPartitioner's tokens are keys, so
+ * it has no layouts and no allocation (Cassandra has none either). */
+static int number_partitioner(tokenring_partitioner p, const char *what, tokenring_error *err)
+{
+    if (p == TOKENRING_PARTITIONER_MURMUR3 || p == TOKENRING_PARTITIONER_RANDOM)
+        return TOKENRING_OK;
+    if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                       "ByteOrderedPartitioner has no %s (its tokens are keys; Cassandra has "
+                       "none either)", what);
+    return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+}
+
+/* Room for n tokens of p (n checked by the caller: 1 .. TOKENRING_LAYOUT_MAX_TOKENS). */
+static void *token_array(tokenring_partitioner p, size_t n)
+{
+    return p == TOKENRING_PARTITIONER_RANDOM ? tr_calloc(n, sizeof(tokenring_token128))
+                                             : tr_calloc(n, sizeof(int64_t));
+}
+
+static int list_of(tokenring_token_list **out, tokenring_partitioner p, const void *tokens,
+                   size_t n, tokenring_error *err)
+{
+    return p == TOKENRING_PARTITIONER_RANDOM ? tr_token_list_t128(out, tokens, n, err)
+                                             : tr_token_list_i64(out, tokens, n, err);
+}
+
+TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,
+                                                    tokenring_partitioner partitioner,
+                                                    uint32_t num_tokens, uint32_t slot,
+                                                    uint32_t slots, tokenring_error *err)
+{
+    if (!out)
+        return tr_fail(err, TOKENRING_E_INVAL, "out is NULL");
+    int rc = number_partitioner(partitioner, "even layout", err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tokenring_token128 one; /* the typed call's own range errors without an array */
+    void *t = num_tokens >= 1 && num_tokens <= TOKENRING_LAYOUT_MAX_TOKENS
+                  ? token_array(partitioner, num_tokens)
+                  : &one;
+    if (!t)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    rc = partitioner == TOKENRING_PARTITIONER_RANDOM
+             ? tokenring_layout_even_tokens128(t, num_tokens, slot, slots)
+             : tokenring_layout_even_tokens(t, num_tokens, slot, slots);
+    if (rc != TOKENRING_OK)
+        rc = tr_fail(err, rc,
+                     "num_tokens %u, slot %u, slots %u: num_tokens must be 1 .. %u, slots at "
+                     "least 1 and slot below slots",
+                     num_tokens, slot, slots, TOKENRING_LAYOUT_MAX_TOKENS);
+    else
+        rc = list_of(out, partitioner, t, num_tokens, err);
+    if (t != &one)
+        tr_free(t);
+    return rc;
+}
+
+TOKENRING_API int tokenring_layout_seeded_tokens_text(tokenring_token_list **out,
+                                                      tokenring_partitioner partitioner,
+                                                      size_t count, uint64_t seed,
+                                                      const char *identity,
+                                                      const tokenring_topology *taken,
+                                                      uint32_t flags, tokenring_error *err)
+{
+    if (!out)
+        return tr_fail(err, TOKENRING_E_INVAL, "out is NULL");
+    int rc = number_partitioner(partitioner, "seeded layout", err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tokenring_token128 one;
+    void *t = count >= 1 && count <= TOKENRING_LAYOUT_MAX_TOKENS ? token_array(partitioner, count)
+                                                                : &one;
+    if (!t)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    rc = partitioner == TOKENRING_PARTITIONER_RANDOM
+             ? tokenring_layout_seeded_tokens128(t, count, seed, identity, taken, flags, err)
+             : tokenring_layout_seeded_tokens(t, count, seed, identity, taken, flags, err);
+    if (rc == TOKENRING_OK)
+        rc = list_of(out, partitioner, t, count, err);
+    if (t != &one)
+        tr_free(t);
+    return rc;
+}
+
+/* The allocators' estimate for one node (tokenring_allocate_nodes_limited()'s model over
+ * the whole cluster's tokens): rf is the keyspace's factor in the datacenter or
+ * local_rf, at least 1 and at most TOKENRING_MAX_RF. */
+static uint64_t allocation_work(const tokenring_topology *topology, const char *datacenter,
+                                uint32_t num_tokens, const tokenring_replication *keyspace,
+                                int32_t local_rf)
+{
+    int32_t rf = local_rf, transient = 0;
+    if (keyspace && tokenring_replication_dc_factor(&rf, &transient, keyspace, datacenter) !=
+                        TOKENRING_OK)
+        rf = 1;
+    rf = rf < 1 ? 1 : rf > TOKENRING_MAX_RF ? TOKENRING_MAX_RF : rf;
+    return tr_allocate_work(topology, NULL, num_tokens, 1, rf);
+}
+
+TOKENRING_API int tokenring_allocate_cassandra_text(
+    tokenring_token_list **out, uint32_t num_tokens, const tokenring_topology *topology,
+    const char *name, const char *datacenter, const char *rack,
+    const tokenring_replication *keyspace, int32_t local_rf, const char *first_token,
+    uint32_t release, uint32_t flags, tokenring_limits *limits, tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
+    if (!out || !topology || !name || !datacenter || !rack)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the Cassandra allocator");
+    tokenring_partitioner p = tokenring_topology_partitioner(topology);
+    int rc = number_partitioner(p, "token allocation", err);
+    if (rc != TOKENRING_OK || (rc = tr_check_num_tokens(err, num_tokens, limits)) != TOKENRING_OK)
+        return rc;
+    tr_text_tokens first;
+    void *t = NULL;
+    if ((rc = tr_text_tokens_read(&first, p, first_token ? &first_token : NULL,
+                                  first_token ? 1 : 0, err)) != TOKENRING_OK)
+        return rc;
+    if ((rc = tr_budget_check(limits,
+                              allocation_work(topology, datacenter, num_tokens, keyspace,
+                                              local_rf),
+                              "Cassandra's token allocation", err)) != TOKENRING_OK)
+        goto done;
+    if (!(t = token_array(p, num_tokens))) {
+        rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+        goto done;
+    }
+    rc = p == TOKENRING_PARTITIONER_RANDOM
+             ? tr_allocate_cassandra128_lim(t, num_tokens, topology, name, datacenter, rack,
+                                            keyspace, local_rf, first.r, release, flags,
+                                            limits, err)
+             : tr_allocate_cassandra_lim(t, num_tokens, topology, name, datacenter, rack,
+                                         keyspace, local_rf, first.m, release, flags, limits,
+                                         err);
+    if (rc == TOKENRING_OK)
+        rc = list_of(out, p, t, num_tokens, err);
+done:
+    tr_free(t);
+    tr_text_tokens_free(&first);
+    return rc;
+}
+
+TOKENRING_API int tokenring_allocate_join_text(
+    tokenring_token_list **out, uint32_t num_tokens, const tokenring_topology *topology,
+    const char *name, const char *datacenter, const char *rack,
+    const tokenring_replication *keyspace, int32_t local_rf, uint32_t release,
+    uint32_t flags, tokenring_limits *limits, tokenring_error *err)
+{
+    if (limits)
+        limits->estimate = 0;
+    if (!out || !topology)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to the allocator");
+    tokenring_partitioner p = tokenring_topology_partitioner(topology);
+    int rc = number_partitioner(p, "token allocation", err);
+    if (rc != TOKENRING_OK || (rc = tr_check_num_tokens(err, num_tokens, limits)) != TOKENRING_OK)
+        return rc;
+    void *t = token_array(p, num_tokens);
+    if (!t)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    bool wide = p == TOKENRING_PARTITIONER_RANDOM;
+    rc = tokenring_allocate_join_limited(wide ? NULL : t, wide ? t : NULL, num_tokens, topology,
+                                         name, datacenter, rack, keyspace, local_rf, release,
+                                         flags, limits, err);
+    if (rc == TOKENRING_OK)
+        rc = list_of(out, p, t, num_tokens, err);
+    tr_free(t);
+    return rc;
+}
+#undef allocation_work
+#undef list_of
+#undef number_partitioner
+#undef token_array
+
 /* ======== lib/migration.c ======== */
 #define budget_entry migration_budget_entry
 #define cql_name migration_cql_name
@@ -28044,81 +28275,681 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef total_check
 
 /* ======== lib/token_text.c ======== */
+#define bad_out token_text_bad_out
+#define bad_partitioner token_text_bad_partitioner
+#define check_hex token_text_check_hex
+#define compare_hex token_text_compare_hex
+#define format_i64 token_text_format_i64
+#define format_t128 token_text_format_t128
+#define hex_at token_text_hex_at
+#define list_alloc token_text_list_alloc
+#define movement_text token_text_movement_text
+#define node_tokens_text token_text_node_tokens_text
+#define not_a_token token_text_not_a_token
+#define partitioner_known token_text_partitioner_known
+#define put_hex token_text_put_hex
+#define put_i64 token_text_put_i64
+#define put_t128 token_text_put_t128
+#define put_text token_text_put_text
+#define read_number token_text_read_number
+#define shown token_text_shown
 #line 1 "lib/token_text.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Tokens of every partitioner in Cassandra's text form (partitioner.h, "Tokens in text
- * form"): the _text calls of the public headers. First commit: declarations only. */
-#line 5 "lib/token_text.c"
-#line 6 "lib/token_text.c"
+ * form"): token lists, the token of a key, normalize and compare, and the _text calls of
+ * topology.h, ring.h, movement.h and movement_result.h. Each reads or writes the text
+ * with the partitioner's own parse and format functions and calls the typed
+ * implementation, so the typed calls and these give the same results. The layouts and
+ * allocators are in layout_text.c. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
 
-size_t tokenring_token_list_count(const tokenring_token_list *list) { (void)list; return 0; }
-const char *tokenring_token_list_get(const tokenring_token_list *list, size_t i, size_t *len_out)
-{ (void)list; (void)i; (void)len_out; return NULL; }
-void tokenring_token_list_free(tokenring_token_list *list) { (void)list; }
-int tokenring_key_token_text(char *out, size_t cap, size_t *len_out, tokenring_partitioner p,
-                             const void *key, size_t len)
-{ (void)out; (void)cap; (void)len_out; (void)p; (void)key; (void)len; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_token_text_normalize(char *out, size_t cap, size_t *len_out, tokenring_partitioner p,
-                                   const char *text, size_t len, tokenring_error *err)
-{ (void)out; (void)cap; (void)len_out; (void)p; (void)text; (void)len; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_token_text_compare(int *cmp_out, tokenring_partitioner p, const char *a,
-                                 const char *b, tokenring_error *err)
-{ (void)cmp_out; (void)p; (void)a; (void)b; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_topology_add_node_text(tokenring_topology *t, const char *name, const char *dc,
-                                     const char *rack, const char *const *tokens, size_t n,
-                                     tokenring_error *err)
-{ (void)t; (void)name; (void)dc; (void)rack; (void)tokens; (void)n; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_topology_set_tokens_text(tokenring_topology *t, const char *name,
-                                       const char *const *tokens, size_t n, tokenring_error *err)
-{ (void)t; (void)name; (void)tokens; (void)n; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_topology_node_token_text(char *out, size_t cap, size_t *len_out,
-                                       const tokenring_topology *t, size_t index, size_t k)
-{ (void)out; (void)cap; (void)len_out; (void)t; (void)index; (void)k; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_ring_token_text(char *out, size_t cap, size_t *len_out, const tokenring_ring *ring,
-                              size_t index)
-{ (void)out; (void)cap; (void)len_out; (void)ring; (void)index; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring, const char *token,
-                               size_t len, tokenring_error *err)
-{ (void)index_out; (void)ring; (void)token; (void)len; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_movement_join_text(tokenring_movement **out, const tokenring_topology *t,
-                                 const tokenring_replication *r, const char *name,
-                                 const char *dc, const char *rack, const char *const *tokens,
-                                 size_t n, const uint8_t *sk, const uint64_t *so, size_t sc,
-                                 tokenring_error *err)
-{ (void)out; (void)t; (void)r; (void)name; (void)dc; (void)rack; (void)tokens; (void)n; (void)sk; (void)so; (void)sc; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_movement_move_text(tokenring_movement **out, const tokenring_topology *t,
-                                 const tokenring_replication *r, const char *name,
-                                 const char *const *tokens, size_t n, const uint8_t *sk,
-                                 const uint64_t *so, size_t sc, tokenring_error *err)
-{ (void)out; (void)t; (void)r; (void)name; (void)tokens; (void)n; (void)sk; (void)so; (void)sc; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_movement_range_bound_text(char *out, size_t cap, size_t *len_out,
-                                        const tokenring_movement *m, size_t index, int end)
-{ (void)out; (void)cap; (void)len_out; (void)m; (void)index; (void)end; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_movement_sample_token_text(char *out, size_t cap, size_t *len_out,
-                                         const tokenring_movement *m, size_t index)
-{ (void)out; (void)cap; (void)len_out; (void)m; (void)index; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_layout_even_tokens_text(tokenring_token_list **out, tokenring_partitioner p,
-                                      uint32_t num_tokens, uint32_t slot, uint32_t slots,
-                                      tokenring_error *err)
-{ (void)out; (void)p; (void)num_tokens; (void)slot; (void)slots; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_layout_seeded_tokens_text(tokenring_token_list **out, tokenring_partitioner p,
-                                        size_t count, uint64_t seed, const char *identity,
-                                        const tokenring_topology *taken, uint32_t flags,
-                                        tokenring_error *err)
-{ (void)out; (void)p; (void)count; (void)seed; (void)identity; (void)taken; (void)flags; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_allocate_cassandra_text(tokenring_token_list **out, uint32_t num_tokens,
-                                      const tokenring_topology *t, const char *name,
-                                      const char *dc, const char *rack,
-                                      const tokenring_replication *ks, int32_t local_rf,
-                                      const char *first_token, uint32_t release, uint32_t flags,
-                                      tokenring_limits *limits, tokenring_error *err)
-{ (void)out; (void)num_tokens; (void)t; (void)name; (void)dc; (void)rack; (void)ks; (void)local_rf; (void)first_token; (void)release; (void)flags; (void)limits; (void)err; return TOKENRING_E_UNSUPPORTED; }
-int tokenring_allocate_join_text(tokenring_token_list **out, uint32_t num_tokens,
-                                 const tokenring_topology *t, const char *name, const char *dc,
-                                 const char *rack, const tokenring_replication *ks,
-                                 int32_t local_rf, uint32_t release, uint32_t flags,
-                                 tokenring_limits *limits, tokenring_error *err)
-{ (void)out; (void)num_tokens; (void)t; (void)name; (void)dc; (void)rack; (void)ks; (void)local_rf; (void)release; (void)flags; (void)limits; (void)err; return TOKENRING_E_UNSUPPORTED; }
+#line 13 "lib/token_text.c"
+
+/* ------------------------------------------------------------------ token lists */
+
+struct tokenring_token_list {
+    size_t count;
+    size_t *offsets; /* count + 1 offsets into text; token i ends with a NUL */
+    char *text;
+};
+
+/* A list of count tokens whose texts take chars bytes with their NULs, in one block
+ * (count is at most TOKENRING_LAYOUT_MAX_TOKENS, so the sizes cannot overflow). */
+static tokenring_token_list *list_alloc(size_t count, size_t chars)
+{
+    tokenring_token_list *l =
+        tr_malloc(sizeof *l + (count + 1) * sizeof(size_t) + chars);
+    if (!l)
+        return NULL;
+    l->count = count;
+    l->offsets = (size_t *)(l + 1);
+    l->text = (char *)(l->offsets + count + 1);
+    l->offsets[0] = 0;
+    return l;
+}
+
+TOKENRING_API size_t tokenring_token_list_count(const tokenring_token_list *list)
+{
+    return list ? list->count : 0;
+}
+
+TOKENRING_API const char *tokenring_token_list_get(const tokenring_token_list *list, size_t i,
+                                                   size_t *len_out)
+{
+    if (!list || i >= list->count)
+        return NULL;
+    if (len_out)
+        *len_out = list->offsets[i + 1] - list->offsets[i] - 1;
+    return list->text + list->offsets[i];
+}
+
+TOKENRING_API void tokenring_token_list_free(tokenring_token_list *list)
+{
+    tr_free(list);
+}
+
+static size_t format_i64(char buf[24], int64_t v)
+{
+    return (size_t)snprintf(buf, 24, "%" PRId64, v);
+}
+
+static size_t format_t128(char buf[TOKENRING_TOKEN128_TEXT_MAX], tokenring_token128 v)
+{
+    size_t len = 0;
+    /* every token the library produces is -1 or 0 .. 2^127, which always formats */
+    (void)tokenring_token128_format(buf, TOKENRING_TOKEN128_TEXT_MAX, &len, v);
+    return len;
+}
+
+int tr_token_list_i64(tokenring_token_list **out, const int64_t *t, size_t n,
+                      tokenring_error *err)
+{
+    char buf[24];
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++)
+        chars += format_i64(buf, t[i]) + 1;
+    tokenring_token_list *l = list_alloc(n, chars);
+    if (!l)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        size_t len = format_i64(l->text + l->offsets[i], t[i]);
+        l->offsets[i + 1] = l->offsets[i] + len + 1;
+    }
+    *out = l;
+    return TOKENRING_OK;
+}
+
+int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t, size_t n,
+                       tokenring_error *err)
+{
+    char buf[TOKENRING_TOKEN128_TEXT_MAX];
+    size_t chars = 0;
+    for (size_t i = 0; i < n; i++)
+        chars += format_t128(buf, t[i]) + 1;
+    tokenring_token_list *l = list_alloc(n, chars);
+    if (!l)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        size_t len = format_t128(l->text + l->offsets[i], t[i]);
+        l->offsets[i + 1] = l->offsets[i] + len + 1;
+    }
+    *out = l;
+    return TOKENRING_OK;
+}
+
+/* ----------------------------------------------------------- reading and writing */
+
+const char *tr_partitioner_short(tokenring_partitioner p)
+{
+    switch (p) {
+    case TOKENRING_PARTITIONER_MURMUR3:
+        return "Murmur3Partitioner";
+    case TOKENRING_PARTITIONER_RANDOM:
+        return "RandomPartitioner";
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        return "ByteOrderedPartitioner";
+    }
+    return "an unknown partitioner";
+}
+
+static bool partitioner_known(tokenring_partitioner p)
+{
+    return p == TOKENRING_PARTITIONER_MURMUR3 || p == TOKENRING_PARTITIONER_RANDOM ||
+           p == TOKENRING_PARTITIONER_BYTE_ORDERED;
+}
+
+static int bad_partitioner(tokenring_error *err, tokenring_partitioner p)
+{
+    return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+}
+
+/* The first 40 bytes of a token's text for a message, bytes outside printable ASCII as
+ * '?', "..." after a longer one. */
+static void shown(char out[48], const char *text, size_t len)
+{
+    size_t n = len > 40 ? 40 : len, i;
+    for (i = 0; i < n; i++)
+        out[i] = text[i] >= 0x20 && text[i] < 0x7f ? text[i] : '?';
+    if (len > n)
+        memcpy(out + i, "...", 3), i += 3;
+    out[i] = '\0';
+}
+
+/* Why `text` is not a token of p, from the parse function's error e, with the token's
+ * position when `of` is non-zero ("token 3 of 4 ("12ab"): not a ..."). */
+static int not_a_token(tokenring_error *err, const tokenring_error *e, tokenring_partitioner p,
+                       const char *text, size_t len, size_t pos, size_t of)
+{
+    char s[48];
+    shown(s, text, len);
+    if (of)
+        return tr_fail_at(err, e->code, 0, e->column,
+                          "token %zu of %zu (\"%s\"): not a %s token: %s", pos, of, s,
+                          tr_partitioner_short(p), e->message);
+    return tr_fail_at(err, e->code, 0, e->column, "\"%s\" is not a %s token: %s", s,
+                      tr_partitioner_short(p), e->message);
+}
+
+/* Checks a ByteOrderedPartitioner token's text (hex digits, any count) without
+ * decoding it. */
+static int check_hex(const char *text, size_t len, tokenring_error *e)
+{
+    size_t n = 0;
+    int rc = tokenring_byte_token_parse(NULL, 0, &n, text, len, e);
+    return rc == TOKENRING_E_BUFSIZE ? TOKENRING_OK : rc;
+}
+
+/* Reads one token of a number partitioner (Murmur3, Random) into m or r. */
+static int read_number(tokenring_partitioner p, const char *text, size_t len, int64_t *m,
+                       tokenring_token128 *r, tokenring_error *e)
+{
+    return p == TOKENRING_PARTITIONER_MURMUR3 ? tokenring_token_parse(m, text, len, e)
+                                              : tokenring_token128_parse(r, text, len, e);
+}
+
+int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
+                        const char *const *tokens, size_t n, tokenring_error *err)
+{
+    memset(out, 0, sizeof *out);
+    out->partitioner = p;
+    if (n == 0)
+        return TOKENRING_OK; /* the typed call judges an empty list */
+    if (!tokens)
+        return tr_fail(err, TOKENRING_E_INVAL, "tokens is NULL");
+    size_t bytes = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!tokens[i])
+            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of %zu is NULL", i + 1, n);
+        bytes += (strlen(tokens[i]) + 1) / 2;
+    }
+    if (p == TOKENRING_PARTITIONER_MURMUR3)
+        out->m = tr_calloc(n, sizeof *out->m);
+    else if (p == TOKENRING_PARTITIONER_RANDOM)
+        out->r = tr_calloc(n, sizeof *out->r);
+    else {
+        out->b = tr_calloc(n, sizeof *out->b);
+        out->blen = tr_calloc(n, sizeof *out->blen);
+        out->buf = tr_malloc(bytes ? bytes : 1);
+    }
+    if (!out->m && !out->r && (!out->b || !out->blen || !out->buf)) {
+        tr_text_tokens_free(out);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    }
+    size_t used = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(tokens[i]);
+        tokenring_error e;
+        memset(&e, 0, sizeof e);
+        int rc;
+        if (out->buf) {
+            rc = tokenring_byte_token_parse(out->buf + used, bytes - used, &out->blen[i],
+                                            tokens[i], len, &e);
+            out->b[i] = out->buf + used;
+            used += out->blen[i];
+        } else
+            rc = read_number(p, tokens[i], len, out->m ? &out->m[i] : NULL,
+                             out->r ? &out->r[i] : NULL, &e);
+        if (rc != TOKENRING_OK) {
+            tr_text_tokens_free(out);
+            return not_a_token(err, &e, p, tokens[i], len, i + 1, n);
+        }
+    }
+    out->n = n;
+    return TOKENRING_OK;
+}
+
+void tr_text_tokens_free(tr_text_tokens *t)
+{
+    tr_free(t->m);
+    tr_free(t->r);
+    tr_free((void *)t->b);
+    tr_free(t->blen);
+    tr_free(t->buf);
+    memset(t, 0, sizeof *t);
+}
+
+/* Copies a token's text to (out, cap, len_out) with the BUFSIZE convention. */
+static int put_text(char *out, size_t cap, size_t *len_out, const char *s, size_t n)
+{
+    *len_out = n;
+    if (cap < n + 1)
+        return TOKENRING_E_BUFSIZE;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return TOKENRING_OK;
+}
+
+static int put_i64(char *out, size_t cap, size_t *len_out, int64_t v)
+{
+    char buf[24];
+    return put_text(out, cap, len_out, buf, format_i64(buf, v));
+}
+
+static int put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v)
+{
+    return tokenring_token128_format(out, cap, len_out, v);
+}
+
+static bool bad_out(char *out, size_t cap, const size_t *len_out)
+{
+    return !len_out || (!out && cap != 0);
+}
+
+/* ------------------------------------------------------ tokens of any partitioner */
+
+TOKENRING_API int tokenring_key_token_text(char *out, size_t cap, size_t *len_out,
+                                           tokenring_partitioner partitioner, const void *key,
+                                           size_t len)
+{
+    if (bad_out(out, cap, len_out) || (!key && len != 0) || !partitioner_known(partitioner))
+        return TOKENRING_E_INVAL;
+    if (partitioner == TOKENRING_PARTITIONER_MURMUR3)
+        return put_i64(out, cap, len_out, tokenring_token(key, len));
+    if (partitioner == TOKENRING_PARTITIONER_RANDOM)
+        return put_t128(out, cap, len_out, tokenring_random_token(key, len));
+    return tokenring_byte_token_format(out, cap, len_out, key, len);
+}
+
+/* The canonical hex of a checked ByteOrderedPartitioner text: lowercase, a leading 0 for
+ * an odd digit count. */
+static int put_hex(char *out, size_t cap, size_t *len_out, const char *text, size_t len)
+{
+    size_t pad = len & 1;
+    *len_out = len + pad;
+    if (cap < len + pad + 1)
+        return TOKENRING_E_BUFSIZE;
+    if (pad)
+        out[0] = '0';
+    for (size_t i = 0; i < len; i++)
+        out[pad + i] = (char)(text[i] >= 'A' && text[i] <= 'F' ? text[i] - 'A' + 'a' : text[i]);
+    out[len + pad] = '\0';
+    return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *len_out,
+                                                 tokenring_partitioner partitioner,
+                                                 const char *text, size_t len,
+                                                 tokenring_error *err)
+{
+    if (bad_out(out, cap, len_out))
+        return tr_fail(err, TOKENRING_E_INVAL, len_out ? "out is NULL but cap is %zu"
+                                                       : "len_out is NULL", cap);
+    if (!text)
+        return tr_fail(err, TOKENRING_E_INVAL, "text is NULL");
+    if (!partitioner_known(partitioner))
+        return bad_partitioner(err, partitioner);
+    tokenring_error e;
+    memset(&e, 0, sizeof e);
+    int64_t m = 0;
+    tokenring_token128 r = { 0, 0 };
+    int rc = partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
+                 ? check_hex(text, len, &e)
+                 : read_number(partitioner, text, len, &m, &r, &e);
+    if (rc != TOKENRING_OK)
+        return not_a_token(err, &e, partitioner, text, len, 0, 0);
+    rc = partitioner == TOKENRING_PARTITIONER_MURMUR3 ? put_i64(out, cap, len_out, m)
+         : partitioner == TOKENRING_PARTITIONER_RANDOM ? put_t128(out, cap, len_out, r)
+                                                        : put_hex(out, cap, len_out, text, len);
+    if (rc == TOKENRING_E_BUFSIZE)
+        return tr_fail(err, rc, "output buffer of %zu bytes is too small: %zu bytes needed",
+                       cap, *len_out + 1);
+    return rc;
+}
+
+/* Digit i of the canonical (even-length) form of a checked hex text of len digits. */
+static int hex_at(const char *text, size_t len, size_t i)
+{
+    if (len & 1) {
+        if (i == 0)
+            return 0;
+        i--;
+    }
+    unsigned char c = (unsigned char)text[i];
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* ByteOrderedPartitioner's order of two checked hex texts, without decoding them: the
+ * canonical digits compared one by one, a proper prefix first. */
+static int compare_hex(const char *a, size_t alen, const char *b, size_t blen)
+{
+    size_t an = alen + (alen & 1), bn = blen + (blen & 1);
+    for (size_t i = 0; i < an && i < bn; i++) {
+        int x = hex_at(a, alen, i), y = hex_at(b, blen, i);
+        if (x != y)
+            return x < y ? -1 : 1;
+    }
+    return (an > bn) - (an < bn);
+}
+
+TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partitioner partitioner,
+                                               const char *a, const char *b,
+                                               tokenring_error *err)
+{
+    if (!cmp_out || !a || !b)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !cmp_out ? "cmp_out"
+                                                             : !a      ? "a"
+                                                                       : "b");
+    if (!partitioner_known(partitioner))
+        return bad_partitioner(err, partitioner);
+    const char *t[2] = { a, b };
+    size_t len[2] = { strlen(a), strlen(b) };
+    int64_t m[2] = { 0, 0 };
+    tokenring_token128 r[2] = { { 0, 0 }, { 0, 0 } };
+    for (int i = 0; i < 2; i++) {
+        tokenring_error e;
+        memset(&e, 0, sizeof e);
+        int rc = partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
+                     ? check_hex(t[i], len[i], &e)
+                     : read_number(partitioner, t[i], len[i], &m[i], &r[i], &e);
+        if (rc != TOKENRING_OK)
+            return not_a_token(err, &e, partitioner, t[i], len[i], (size_t)i + 1, 2);
+    }
+    int c = partitioner == TOKENRING_PARTITIONER_MURMUR3 ? (m[0] > m[1]) - (m[0] < m[1])
+            : partitioner == TOKENRING_PARTITIONER_RANDOM
+                ? tokenring_token128_compare(r[0], r[1])
+                : compare_hex(a, len[0], b, len[1]);
+    *cmp_out = (c > 0) - (c < 0);
+    return TOKENRING_OK;
+}
+
+/* --------------------------------------------------------------------- topology */
+
+/* Adds (name2 NULL: datacenter and rack given) or sets the tokens of a node. */
+static int node_tokens_text(tokenring_topology *topology, const char *name,
+                            const char *datacenter, const char *rack, bool add,
+                            const char *const *tokens, size_t token_count, tokenring_error *err)
+{
+    if (!topology)
+        return tr_fail(err, TOKENRING_E_INVAL, "topology is NULL");
+    tr_text_tokens t;
+    int rc = tr_text_tokens_read(&t, tokenring_topology_partitioner(topology), tokens,
+                                 token_count, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    switch (t.partitioner) {
+    case TOKENRING_PARTITIONER_RANDOM:
+        rc = add ? tokenring_topology_add_node128(topology, name, datacenter, rack, t.r,
+                                                  token_count, err)
+                 : tokenring_topology_set_tokens128(topology, name, t.r, token_count, err);
+        break;
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        rc = add ? tokenring_topology_add_node_bytes(topology, name, datacenter, rack, t.b,
+                                                     t.blen, token_count, err)
+                 : tokenring_topology_set_tokens_bytes(topology, name, t.b, t.blen,
+                                                       token_count, err);
+        break;
+    default:
+        rc = add ? tokenring_topology_add_node(topology, name, datacenter, rack, t.m,
+                                               token_count, err)
+                 : tokenring_topology_set_tokens(topology, name, t.m, token_count, err);
+        break;
+    }
+    tr_text_tokens_free(&t);
+    return rc;
+}
+
+TOKENRING_API int tokenring_topology_add_node_text(tokenring_topology *topology,
+                                                   const char *name, const char *datacenter,
+                                                   const char *rack, const char *const *tokens,
+                                                   size_t token_count, tokenring_error *err)
+{
+    return node_tokens_text(topology, name, datacenter, rack, true, tokens, token_count, err);
+}
+
+TOKENRING_API int tokenring_topology_set_tokens_text(tokenring_topology *topology,
+                                                     const char *name,
+                                                     const char *const *tokens,
+                                                     size_t token_count, tokenring_error *err)
+{
+    return node_tokens_text(topology, name, NULL, NULL, false, tokens, token_count, err);
+}
+
+TOKENRING_API int tokenring_topology_node_token_text(char *out, size_t cap, size_t *len_out,
+                                                     const tokenring_topology *topology,
+                                                     size_t index, size_t k)
+{
+    if (bad_out(out, cap, len_out) || !topology)
+        return TOKENRING_E_INVAL;
+    int rc;
+    switch (tokenring_topology_partitioner(topology)) {
+    case TOKENRING_PARTITIONER_RANDOM: {
+        tokenring_token128 v;
+        rc = tokenring_topology_node_token128(&v, topology, index, k);
+        return rc != TOKENRING_OK ? rc : put_t128(out, cap, len_out, v);
+    }
+    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
+        const uint8_t *b;
+        size_t n;
+        rc = tokenring_topology_node_token_bytes(&b, &n, topology, index, k);
+        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+    }
+    default: {
+        tokenring_node_info info;
+        rc = tokenring_topology_node(&info, topology, index);
+        if (rc != TOKENRING_OK)
+            return rc;
+        if (k >= info.token_count)
+            return TOKENRING_E_RANGE;
+        return put_i64(out, cap, len_out, info.tokens[k]);
+    }
+    }
+}
+
+/* ------------------------------------------------------------------------- ring */
+
+TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_out,
+                                            const tokenring_ring *ring, size_t index)
+{
+    if (bad_out(out, cap, len_out) || !ring)
+        return TOKENRING_E_INVAL;
+    int rc;
+    switch (tokenring_ring_partitioner(ring)) {
+    case TOKENRING_PARTITIONER_RANDOM: {
+        tokenring_token128 v;
+        rc = tokenring_ring_token128(&v, ring, index);
+        return rc != TOKENRING_OK ? rc : put_t128(out, cap, len_out, v);
+    }
+    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
+        const uint8_t *b;
+        size_t n;
+        rc = tokenring_ring_token_bytes(&b, &n, ring, index);
+        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+    }
+    default: {
+        size_t count = 0;
+        const int64_t *t = tokenring_ring_tokens(ring, &count);
+        if (index >= count)
+            return TOKENRING_E_RANGE;
+        return put_i64(out, cap, len_out, t[index]);
+    }
+    }
+}
+
+TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring,
+                                             const char *token, size_t len,
+                                             tokenring_error *err)
+{
+    if (!index_out || !ring || !token)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !index_out ? "index_out"
+                                                             : !ring     ? "ring"
+                                                                         : "token");
+    tokenring_partitioner p = tokenring_ring_partitioner(ring);
+    tokenring_error e;
+    memset(&e, 0, sizeof e);
+    int64_t m = 0;
+    tokenring_token128 r = { 0, 0 };
+    int rc;
+    if (p != TOKENRING_PARTITIONER_BYTE_ORDERED) {
+        if ((rc = read_number(p, token, len, &m, &r, &e)) != TOKENRING_OK)
+            return not_a_token(err, &e, p, token, len, 0, 0);
+        *index_out = p == TOKENRING_PARTITIONER_MURMUR3 ? tokenring_ring_search(ring, m)
+                                                        : tokenring_ring_search128(ring, r);
+        return TOKENRING_OK;
+    }
+    if ((rc = check_hex(token, len, &e)) != TOKENRING_OK)
+        return not_a_token(err, &e, p, token, len, 0, 0);
+    uint8_t small[256], *b = small;
+    size_t n = (len + 1) / 2;
+    if (n > sizeof small && !(b = tr_malloc(n)))
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    (void)tokenring_byte_token_parse(b, n, &n, token, len, NULL);
+    *index_out = tokenring_ring_search_bytes(ring, b, n);
+    if (b != small)
+        tr_free(b);
+    return TOKENRING_OK;
+}
+
+/* --------------------------------------------------------------------- movement */
+
+/* A join (datacenter non-NULL) or a move on a copy of topology, compared with sample
+ * keys: the same steps as the typed calls, with the tokens read as text. */
+static int movement_text(tokenring_movement **out, const tokenring_topology *topology,
+                         const tokenring_replication *replication, const char *name,
+                         const char *datacenter, const char *rack, bool join,
+                         const char *const *tokens, size_t token_count,
+                         const uint8_t *sample_keys, const uint64_t *sample_offsets,
+                         size_t sample_count, tokenring_error *err)
+{
+    if (!out || !topology || !replication || !name)
+        return tr_fail(err, TOKENRING_E_INVAL, "NULL argument to a movement analysis");
+    size_t idx;
+    if (!join && tokenring_topology_find_node(&idx, topology, name) != TOKENRING_OK)
+        return tr_fail(err, TOKENRING_E_NOTFOUND, "unknown node '%s'", name);
+    tokenring_topology *copy = NULL;
+    int rc = tokenring_topology_clone(&copy, topology);
+    if (rc != TOKENRING_OK)
+        return tr_fail(err, rc, "cannot copy the topology");
+    rc = node_tokens_text(copy, name, datacenter, rack, join, tokens, token_count, err);
+    if (rc == TOKENRING_OK)
+        rc = tokenring_movement_compare_keys(out, topology, copy, replication,
+                                             join ? TOKENRING_CHANGE_JOIN
+                                                  : TOKENRING_CHANGE_MOVE,
+                                             sample_keys, sample_offsets, sample_count, err);
+    tokenring_topology_free(copy);
+    return rc;
+}
+
+TOKENRING_API int tokenring_movement_join_text(tokenring_movement **out,
+                                               const tokenring_topology *topology,
+                                               const tokenring_replication *replication,
+                                               const char *name, const char *datacenter,
+                                               const char *rack, const char *const *tokens,
+                                               size_t token_count, const uint8_t *sample_keys,
+                                               const uint64_t *sample_offsets,
+                                               size_t sample_count, tokenring_error *err)
+{
+    return movement_text(out, topology, replication, name, datacenter, rack, true, tokens,
+                         token_count, sample_keys, sample_offsets, sample_count, err);
+}
+
+TOKENRING_API int tokenring_movement_move_text(tokenring_movement **out,
+                                               const tokenring_topology *topology,
+                                               const tokenring_replication *replication,
+                                               const char *name, const char *const *tokens,
+                                               size_t token_count, const uint8_t *sample_keys,
+                                               const uint64_t *sample_offsets,
+                                               size_t sample_count, tokenring_error *err)
+{
+    return movement_text(out, topology, replication, name, NULL, NULL, false, tokens,
+                         token_count, sample_keys, sample_offsets, sample_count, err);
+}
+
+TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, size_t *len_out,
+                                                      const tokenring_movement *movement,
+                                                      size_t index, int end)
+{
+    if (bad_out(out, cap, len_out) || !movement || (end != 0 && end != 1))
+        return TOKENRING_E_INVAL;
+    int rc;
+    switch (tokenring_movement_partitioner(movement)) {
+    case TOKENRING_PARTITIONER_RANDOM: {
+        tokenring_token128 v[2];
+        rc = tokenring_movement_range_bounds128(&v[0], &v[1], movement, index);
+        return rc != TOKENRING_OK ? rc : put_t128(out, cap, len_out, v[end]);
+    }
+    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
+        const uint8_t *b[2];
+        size_t n[2];
+        rc = tokenring_movement_range_bounds_bytes(&b[0], &n[0], &b[1], &n[1], movement,
+                                                   index);
+        return rc != TOKENRING_OK ? rc
+                                  : tokenring_byte_token_format(out, cap, len_out, b[end],
+                                                                n[end]);
+    }
+    default: {
+        tokenring_moved_range r;
+        rc = tokenring_movement_get_range(&r, movement, index);
+        return rc != TOKENRING_OK ? rc : put_i64(out, cap, len_out, end ? r.end : r.start);
+    }
+    }
+}
+
+TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, size_t *len_out,
+                                                       const tokenring_movement *movement,
+                                                       size_t index)
+{
+    if (bad_out(out, cap, len_out) || !movement)
+        return TOKENRING_E_INVAL;
+    int rc;
+    switch (tokenring_movement_partitioner(movement)) {
+    case TOKENRING_PARTITIONER_RANDOM: {
+        tokenring_token128 v;
+        rc = tokenring_movement_sample_token128(&v, movement, index);
+        return rc != TOKENRING_OK ? rc : put_t128(out, cap, len_out, v);
+    }
+    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
+        const uint8_t *b;
+        size_t n;
+        rc = tokenring_movement_sample_token_bytes(&b, &n, movement, index);
+        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+    }
+    default: {
+        tokenring_sample_change s;
+        rc = tokenring_movement_get_sample(&s, movement, index);
+        return rc != TOKENRING_OK ? rc : put_i64(out, cap, len_out, s.token);
+    }
+    }
+}
+#undef bad_out
+#undef bad_partitioner
+#undef check_hex
+#undef compare_hex
+#undef format_i64
+#undef format_t128
+#undef hex_at
+#undef list_alloc
+#undef movement_text
+#undef node_tokens_text
+#undef not_a_token
+#undef partitioner_known
+#undef put_hex
+#undef put_i64
+#undef put_t128
+#undef put_text
+#undef read_number
+#undef shown
 
 /* ======== lib/version.c ======== */
 #line 1 "lib/version.c"

@@ -1903,7 +1903,8 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
  * Index of the range holding a token given in the text form of the ring's partitioner:
  * tokenring_ring_search(), tokenring_ring_search128() or tokenring_ring_search_bytes()
  * of the parsed token. Not for the routing hot path (it parses the text each time).
- * O(len + log n), no allocation, thread-safe.
+ * O(len + log n), thread-safe; allocates only for a ByteOrderedPartitioner token of more
+ * than 256 bytes.
  * @param[out] index_out receives the range index; unchanged on error
  * @param ring the ring (any partitioner)
  * @param token the token's text (need not be NUL-terminated)
@@ -1911,7 +1912,7 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
  * @param[out] err optional detail (why the text is not a token of the partitioner)
  * @return #TOKENRING_OK; #TOKENRING_E_PARSE, #TOKENRING_E_RANGE (see
  *         tokenring_token_text_normalize()); #TOKENRING_E_INVAL (NULL @p index_out,
- *         @p ring or @p token); #TOKENRING_E_EMPTY (a ring without tokens)
+ *         @p ring or @p token); #TOKENRING_E_NOMEM
  * @since 1.2
  */
 TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring,
@@ -3986,7 +3987,10 @@ extern "C" {
  * The tokens Apache Cassandra gives a node that bootstraps into @p topology, for the
  * topology's partitioner, in text form: tokenring_allocate_cassandra()
  * (Murmur3Partitioner) or tokenring_allocate_cassandra128() (RandomPartitioner), with
- * their rules and results, under @p limits as the @c _limited calls take them.
+ * their rules and results, under @p limits as the @c _limited calls take them: num_tokens
+ * up to @c limits->max_num_tokens, and the budget checked against the estimate of
+ * tokenring_allocate_nodes_limited() for one node over the cluster's tokens (an upper
+ * bound of Cassandra's allocation; the progress callback is not called).
  * ByteOrderedPartitioner has no token allocation in Cassandra and is refused.
  * @param[out] out receives the @p num_tokens tokens, ascending (free the list with
  *        tokenring_token_list_free()); unchanged on failure
