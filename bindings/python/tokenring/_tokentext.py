@@ -59,17 +59,18 @@ def _form(partitioner: Union[Partitioner, int, str]) -> Tuple[Partitioner, _Form
     return part, _FORMS[part]
 
 
-def text_of(part: Partitioner, token: Any) -> str:
-    """The text of one token of ``part``: its value in the partitioner's Python form, or
-    already text (a ``str``, passed on for the library to validate)."""
-    if isinstance(token, str):
+def text_of(part: Partitioner, token: Any, text: bool = False) -> str:
+    """The text of one token of ``part`` from its value in the partitioner's Python form,
+    or with ``text`` also from a ``str`` (passed on for the library to validate); the
+    typed methods refuse a ``str`` (TypeError), as they always have."""
+    if text and isinstance(token, str):
         return token
     form = _FORMS[part]
     try:
         return form.to_text(token)
     except TypeError:
         short = partitioner_name(part).rpartition(".")[2]
-        raise TypeError(f"a {short} token is {form.what} (or its text), not "
+        raise TypeError(f"a {short} token is {form.what}, not "
                         f"{type(token).__name__}") from None
 
 
@@ -78,9 +79,11 @@ def value_of(part: Partitioner, text: str) -> AnyToken:
     return _FORMS[part].from_text(text)
 
 
-def c_texts(part: Partitioner, tokens: Iterable[Any]) -> Tuple[Any, int, Any]:
-    """``(const char *const *, count, keep-alive)`` of tokens for a ``_text`` call."""
-    texts = [text_of(part, t) for t in tokens]
+def c_texts(part: Partitioner, tokens: Iterable[Any], text: bool = False
+            ) -> Tuple[Any, int, Any]:
+    """``(const char *const *, count, keep-alive)`` of tokens (values, or with ``text``
+    also their text) for a ``_text`` call."""
+    texts = [text_of(part, t, text) for t in tokens]
     raw = [t.encode("utf-8") for t in texts]
     for t, r in zip(texts, raw):
         if b"\0" in r:
@@ -124,7 +127,7 @@ def token_to_text(token: AnyToken, partitioner: Union[Partitioner, int, str]) ->
     '0abc'
     """
     part, _ = _form(partitioner)
-    return normalize_token_text(text_of(part, token), part)
+    return normalize_token_text(text_of(part, token, True), part)
 
 
 def token_from_text(text: str, partitioner: Union[Partitioner, int, str]) -> AnyToken:
@@ -175,7 +178,7 @@ def compare_tokens(a: Union[AnyToken, str], b: Union[AnyToken, str],
     """-1, 0 or 1 as token ``a`` sorts below, equal to or above ``b`` on ``partitioner``'s
     ring (tokenring_token_text_compare); either may be a value or its text."""
     part, _ = _form(partitioner)
-    ta, tb = text_of(part, a).encode("utf-8"), text_of(part, b).encode("utf-8")
+    ta, tb = text_of(part, a, True).encode("utf-8"), text_of(part, b, True).encode("utf-8")
     out = ffi.new("int *")
     err = new_error()
     check(lib.tokenring_token_text_compare(out, int(part), ta, tb, err), err)

@@ -15,6 +15,14 @@ from ._tokentext import c_texts, text_out, value_of
 __all__ = ["Topology"]
 
 
+def _texts(tokens: Iterable[str]) -> List[str]:
+    out = list(tokens)
+    for t in out:
+        if not isinstance(t, str):
+            raise TypeError(f"a token's text is str, not {type(t).__name__}")
+    return out
+
+
 class Topology(Handle):
     """A mutable set of nodes (name, datacenter, rack, tokens, state). Use it from one
     thread at a time; build immutable :class:`Ring` snapshots from it.
@@ -52,9 +60,9 @@ class Topology(Handle):
     def add_node(self, name: Union[str, bytes], datacenter: Union[str, bytes],
                  rack: Optional[Union[str, bytes]], tokens: Iterable[Any]) -> None:
         """Adds a node in state NORMAL, UP, with tokens of the topology's partitioner in
-        any order: ints (Murmur3, RandomPartitioner), bytes (ByteOrderedPartitioner), or
-        their text form as Cassandra prints it (``"-42"``, ``"0abc"``), all added by one
-        call (tokenring_topology_add_node_text). A missing rack
+        any order: ints (Murmur3, RandomPartitioner) or bytes (ByteOrderedPartitioner),
+        added by one call for every partitioner (tokenring_topology_add_node_text; see
+        :meth:`add_node_text` for tokens as Cassandra prints them). A missing rack
         (None, as a null ``rack`` of ``system.peers`` reads) is :data:`DEFAULT_RACK`,
         the rack Cassandra gives such a node.
 
@@ -70,6 +78,30 @@ class Topology(Handle):
         check(lib.tokenring_topology_add_node_text(self._p(), c_name(name),
                                                    c_name(datacenter, "datacenter"),
                                                    rack_name(rack), arr, n, err), err)
+
+    def add_node_text(self, name: Union[str, bytes], datacenter: Union[str, bytes],
+                      rack: Optional[Union[str, bytes]], tokens: Iterable[str]) -> None:
+        """:meth:`add_node` with the tokens in Cassandra's text form for the topology's
+        partitioner, as ``nodetool ring`` or ``system.peers`` print them: ``"-42"``
+        (Murmur3), ``"-1"`` .. ``"170141183460469231731687303715884105728"``
+        (RandomPartitioner), hex ``"0abc"`` (ByteOrderedPartitioner, either case).
+
+        Raises:
+            ParseError / RangeError: a token that is not one of the partitioner's, named
+            with its position; and :meth:`add_node`'s errors.
+        """
+        err = new_error()
+        arr, n, _keep = c_texts(self.partitioner, _texts(tokens), text=True)
+        check(lib.tokenring_topology_add_node_text(self._p(), c_name(name),
+                                                   c_name(datacenter, "datacenter"),
+                                                   rack_name(rack), arr, n, err), err)
+
+    def set_tokens_text(self, name: Union[str, bytes], tokens: Iterable[str]) -> None:
+        """:meth:`set_tokens` with the tokens in Cassandra's text form (as for
+        :meth:`add_node_text`)."""
+        err = new_error()
+        arr, n, _keep = c_texts(self.partitioner, _texts(tokens), text=True)
+        check(lib.tokenring_topology_set_tokens_text(self._p(), c_name(name), arr, n, err), err)
 
     def add_seeded_nodes(self, seed: int, tokens_per_node: int, names: Sequence[str],
                          datacenters: Optional[Sequence[str]] = None,
