@@ -12,7 +12,7 @@ from ._handle import require
 from ._node import rack_name as _rack_arg
 from ._partitioner import Partitioner, _from_c as _token128
 from ._replication import Replication
-from ._tokentext import list_out, text_of, value_of
+from ._tokentext import list_out, named_text, value_of
 from ._topology import Topology
 
 __all__ = ["seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
@@ -215,8 +215,8 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
     flags = lib.TOKENRING_CASSANDRA_OFFLINE if offline else 0
     err = new_error()
     part = topology.partitioner
-    first = (text_of(part, first_token).encode("utf-8") if first_token is not None
-             else ffi.NULL)
+    first = (named_text(part, first_token, "first_token").encode("ascii")
+             if first_token is not None else ffi.NULL)
     pp = ffi.new("tokenring_token_list **")
     check(lib.tokenring_allocate_cassandra_text(pp, num_tokens, topo, *args, first,
                                                 CASSANDRA_RELEASES[release], flags, ffi.NULL,

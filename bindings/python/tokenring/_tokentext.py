@@ -11,7 +11,7 @@ through these helpers; the Murmur3 lookups keep their int64 paths.
 import operator
 from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
-from ._errors import check, new_error
+from ._errors import TokenRingError, check, new_error
 from ._ffi import ffi, lib
 from ._hash import Key, as_key_bytes
 from ._partitioner import Partitioner, partitioner_name
@@ -72,6 +72,18 @@ def text_of(part: Partitioner, token: Any, text: bool = False) -> str:
         short = partitioner_name(part).rpartition(".")[2]
         raise TypeError(f"a {short} token is {form.what}, not "
                         f"{type(token).__name__}") from None
+
+
+def named_text(part: Partitioner, token: Any, what: str) -> str:
+    """The canonical text of one token argument of ``part``, its errors naming ``what``
+    (e.g. ``first_token``): TypeError for another type, the library's ParseError or
+    RangeError for a value outside the partitioner's tokens."""
+    try:
+        return normalize_token_text(text_of(part, token), part)
+    except TypeError as e:
+        raise TypeError(f"{what}: {e}") from None
+    except TokenRingError as e:
+        raise type(e)(e.code, f"{what} {token!r}: {e.message}") from None
 
 
 def value_of(part: Partitioner, text: str) -> AnyToken:
