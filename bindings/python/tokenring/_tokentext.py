@@ -8,13 +8,17 @@ Every operation that is not on the routing hot path (adding nodes, moves, layout
 allocation, movement, ring token listing) calls one C function for all three partitioners
 through these helpers; the Murmur3 lookups keep their int64 paths.
 """
+import itertools
 import operator
 from typing import Any, Callable, Iterable, List, NamedTuple, Optional, Sequence, Tuple, Union
 
 from ._errors import TokenRingError, check, new_error
 from ._ffi import ffi, lib
-from ._hash import Key, as_key_bytes
+from ._hash import HAVE_NUMPY, Key, as_key_bytes
 from ._partitioner import Partitioner, partitioner_name
+
+if HAVE_NUMPY:
+    import numpy as _np
 
 __all__ = ["AnyToken", "token_to_text", "token_from_text", "key_token_text",
            "normalize_token_text", "compare_tokens"]
@@ -47,9 +51,10 @@ class _Form(NamedTuple):
 
 
 #: The partitioners' Python token forms (the text form is Cassandra's for all three).
+_INT_FORM = _Form("an int", _int_text, int)
 _FORMS = {
-    Partitioner.MURMUR3: _Form("an int", _int_text, int),
-    Partitioner.RANDOM: _Form("an int", _int_text, int),
+    Partitioner.MURMUR3: _INT_FORM,
+    Partitioner.RANDOM: _INT_FORM,
     Partitioner.BYTE_ORDERED: _Form("bytes", _bytes_text, bytes.fromhex),
 }
 
@@ -94,14 +99,32 @@ def value_of(part: Partitioner, text: str) -> AnyToken:
 def c_texts(part: Partitioner, tokens: Iterable[Any], text: bool = False
             ) -> Tuple[Any, int, Any]:
     """``(const char *const *, count, keep-alive)`` of tokens (values, or with ``text``
-    also their text) for a ``_text`` call."""
-    texts = [text_of(part, t, text) for t in tokens]
-    raw = [t.encode("utf-8") for t in texts]
-    for t, r in zip(texts, raw):
-        if b"\0" in r:
-            raise ValueError(f"token text {t!r} contains a NUL byte")
-    keep = [ffi.new("char[]", r) for r in raw]
-    return ffi.new("char *[]", keep or [ffi.NULL]), len(keep), keep
+    also their text) for a ``_text`` call: the texts in one NUL-separated buffer."""
+    if HAVE_NUMPY and isinstance(tokens, _np.ndarray):
+        tokens = tokens.tolist()
+    tokens = list(tokens)
+    texts = None
+    if not text and _FORMS[part] is _INT_FORM and bool not in set(map(type, tokens)):
+        try:  # the common case at C speed: ints (numpy integers, int-likes) to decimal
+            texts = list(map(str, map(operator.index, tokens)))
+        except TypeError:
+            pass  # text_of names the bad one
+    if texts is None:
+        texts = [text_of(part, t, text) for t in tokens]
+    blob = "\0".join(texts).encode("utf-8") + b"\0"
+    if blob.count(b"\0") != max(len(texts), 1):
+        bad = next(t for t in texts if "\0" in t)
+        raise ValueError(f"token text {bad!r} contains a NUL byte")
+    buf = ffi.new("char[]", blob)
+    lens = list(map(len, texts))
+    if len(blob) != sum(lens) + max(len(texts), 1):  # not ASCII: lengths in bytes
+        lens = [len(t.encode("utf-8")) for t in texts]
+    offsets = [0, *itertools.accumulate(n + 1 for n in lens[:-1])]
+    if HAVE_NUMPY:
+        addr = _np.array(offsets, dtype=_np.uint64) + _np.uint64(int(ffi.cast("uintptr_t", buf)))
+        ptrs = ffi.from_buffer("char *[]", addr)
+        return ptrs, len(texts), (buf, addr)
+    return ffi.new("char *[]", [buf + o for o in offsets] or [ffi.NULL]), len(texts), buf
 
 
 def text_out(fn: Callable[..., int], *args: Any) -> str:
