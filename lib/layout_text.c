@@ -30,8 +30,8 @@ static void *token_array(tokenring_partitioner p, size_t n)
 static int list_of(tokenring_token_list **out, tokenring_partitioner p, const void *tokens,
                    size_t n, tokenring_error *err)
 {
-    return p == TOKENRING_PARTITIONER_RANDOM ? tr_token_list_t128(out, tokens, n, err)
-                                             : tr_token_list_i64(out, tokens, n, err);
+    bool wide = p == TOKENRING_PARTITIONER_RANDOM;
+    return tr_token_list_of(out, p, wide ? NULL : tokens, wide ? tokens : NULL, n, err);
 }
 
 TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,

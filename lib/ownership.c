@@ -136,7 +136,7 @@ static float nodetool_fraction_any(const tokenring_ring *ring, size_t i)
     if (ring->token_count == 1)
         return 1.0f;
     if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return float_over_2_127(tr_ring_width128(ring, i));
+        return float_over_2_127(tr_ring_width_any(ring, i));
     return float_one_over(ring->token_count);
 }
 

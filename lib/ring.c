@@ -775,7 +775,7 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
     memset(out, 0, sizeof *out);
     out->end = ring->full->tokens128[index];
     out->start = ring->full->tokens128[index == 0 ? n - 1 : index - 1];
-    out->width = tr_u128_out(tr_ring_width128(ring, index));
+    out->width = tr_u128_out(tr_ring_width_any(ring, index));
     out->index = (uint32_t)index;
     out->owner = tr_ring_owner(ring, index);
     return TOKENRING_OK;

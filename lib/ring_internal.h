@@ -9,6 +9,7 @@
 
 #include "internal.h"
 #include "index.h"
+#include "token.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
 static inline tokenring_u128 tr_u128_out(tr_u128 v)
@@ -116,53 +117,13 @@ struct tr_ring_full {
     uint32_t *tok_off;             /* token_count + 1 offsets into tok_bytes */
 };
 
-/* The 64-bit prefix of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to
- * 0 and the buckets of the index spread over the whole range), saturated for 2^127, as
- * a signed value (sign bit flipped) so that signed order is token order. Monotone:
- * a < b implies prefix(a) <= prefix(b). */
-static inline int64_t tr_prefix128(tokenring_token128 t)
+/* Ring token i as a tr_tok (lib/token.h). */
+static inline tr_tok tr_ring_tok(const struct tokenring_ring *ring, size_t i)
 {
-    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
-    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
-    uint64_t p;
-    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
-        p = 0;
-    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
-        p = UINT64_MAX;
-    else
-        p = hi << 1 | lo >> 63;
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* The 64-bit prefix of a byte token: its first 8 bytes big-endian, zero-padded, sign
- * bit flipped. Monotone in tokenring_byte_token_compare order. */
-static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t p = 0;
-    for (size_t i = 0; i < 8; i++)
-        p = p << 8 | (i < len ? b[i] : 0);
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* Full comparison of a RandomPartitioner token with ring token i. */
-static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
-{
-    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
-    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
-    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
-    if (ahi != bhi)
-        return ahi < bhi ? -1 : 1;
-    return (alo > blo) - (alo < blo);
-}
-
-/* tokenring_byte_token_compare's order (memcmp compares unsigned bytes). */
-static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t m = al < bl ? al : bl;
-    int c = m ? memcmp(a, b, m) : 0;
-    if (c)
-        return c;
-    return (al > bl) - (al < bl);
+    const struct tr_ring_full *f = ring->full;
+    if (!f)
+        return tr_tok_m3(ring->tokens[i]);
+    return tr_tok_at(ring->tokens, f->tokens128, f->tok_bytes, f->tok_off, i);
 }
 
 /* Order of ring a's token i against ring b's token j (rings of one partitioner): the
@@ -189,14 +150,10 @@ static inline int tr_ring_cmp_at(const struct tokenring_ring *a, size_t i,
 {
     if (a->tokens[i] != b->tokens[j])
         return a->tokens[i] < b->tokens[j] ? -1 : 1;
-    if (a->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return tr_cmp128(a->full->tokens128[i], b->full->tokens128[j]);
-    if (a->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED) {
-        const struct tr_ring_full *x = a->full, *y = b->full;
-        return tr_cmp_bytes(x->tok_bytes + x->tok_off[i], x->tok_off[i + 1] - x->tok_off[i],
-                            y->tok_bytes + y->tok_off[j], y->tok_off[j + 1] - y->tok_off[j]);
-    }
-    return 0;
+    if (!a->full) /* Murmur3: the key is the token */
+        return 0;
+    tr_tok x = tr_ring_tok(a, i), y = tr_ring_tok(b, j);
+    return tr_tok_cmp(&x, &y);
 }
 
 /* Owner node of ring token i. */
@@ -232,33 +189,14 @@ static inline tr_u128 tr_ring_width(const struct tokenring_ring *ring, size_t i)
     return (tr_u128)(uint64_t)(end - start);
 }
 
-/* Cassandra's width of range i of a RandomPartitioner ring, RandomPartitioner.
- * describeOwnership's (t_i - t_{i-1} + R) mod R with R = 2^127 (so 0 and 2^127 are one
- * point), or R for a single token. */
-static inline tr_u128 tr_ring_width128(const struct tokenring_ring *ring, size_t i)
-{
-    size_t n = ring->token_count;
-    const tr_u128 R = (tr_u128)1 << 127;
-    if (n == 1)
-        return R;
-    tokenring_token128 a = ring->full->tokens128[i], b = ring->full->tokens128[i == 0 ? n - 1 : i - 1];
-    tr_u128 end = ((tr_u128)a.hi << 64) | a.lo, start = ((tr_u128)b.hi << 64) | b.lo;
-    /* both in 0 .. R: end - start + R is in 0 .. 2R */
-    tr_u128 w = end + R - start;
-    while (w >= R)
-        w -= R;
-    return w;
-}
-
-/* Width of range i in its partitioner's units: Murmur3 over 2^64, RandomPartitioner over
- * 2^127 (tr_ring_width128), 0 for ByteOrderedPartitioner (no token arithmetic). */
+/* Exact width of range i in its partitioner's units (tr_partitioner_ops.size: Murmur3
+ * over 2^64, RandomPartitioner over 2^127 with Cassandra's describeOwnership rule,
+ * ByteOrderedPartitioner 0), the whole ring for a single token. */
 static inline tr_u128 tr_ring_width_any(const struct tokenring_ring *ring, size_t i)
 {
-    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return tr_ring_width128(ring, i);
-    if (ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return 0;
-    return tr_ring_width(ring, i);
+    size_t n = ring->token_count;
+    tr_tok from = tr_ring_tok(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_tok(ring, i);
+    return tr_ops(ring->partitioner)->size(&from, &to);
 }
 
 /* --------------------------------------------------------------- replication */

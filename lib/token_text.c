@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Tokens of every partitioner in Cassandra's text form (partitioner.h, "Tokens in text
  * form"): token lists, the token of a key, normalize and compare, and the _text calls of
- * topology.h, ring.h, movement.h and movement_result.h. Each reads or writes the text
- * with the partitioner's own parse and format functions and calls the typed
+ * topology.h, ring.h, movement.h and movement_result.h. Text is read and written through
+ * the partitioner table (lib/token.h: parse, format, compare, key_token), one path for
+ * every partitioner; the topology, ring and movement calls then call the typed
  * implementation, so the typed calls and these give the same results. The layouts and
  * allocators are in layout_text.c. */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
+#include "token.h"
 #include "token_text.h"
 
 /* ------------------------------------------------------------------ token lists */
@@ -54,49 +54,22 @@ TOKENRING_API void tokenring_token_list_free(tokenring_token_list *list)
     tr_free(list);
 }
 
-static size_t format_i64(char buf[24], int64_t v)
+int tr_token_list_of(tokenring_token_list **out, tokenring_partitioner p, const int64_t *m3,
+                     const tokenring_token128 *t128, size_t n, tokenring_error *err)
 {
-    return (size_t)snprintf(buf, 24, "%" PRId64, v);
-}
-
-static size_t format_t128(char buf[TOKENRING_TOKEN128_TEXT_MAX], tokenring_token128 v)
-{
-    size_t len = 0;
-    /* every token the library produces is -1 or 0 .. 2^127, which always formats */
-    (void)tokenring_token128_format(buf, TOKENRING_TOKEN128_TEXT_MAX, &len, v);
-    return len;
-}
-
-int tr_token_list_i64(tokenring_token_list **out, const int64_t *t, size_t n,
-                      tokenring_error *err)
-{
-    char buf[24];
-    size_t chars = 0;
-    for (size_t i = 0; i < n; i++)
-        chars += format_i64(buf, t[i]) + 1;
-    tokenring_token_list *l = list_alloc(n, chars);
-    if (!l)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    const tr_partitioner_ops *ops = tr_ops(p);
+    size_t chars = 0, len;
     for (size_t i = 0; i < n; i++) {
-        size_t len = format_i64(l->text + l->offsets[i], t[i]);
-        l->offsets[i + 1] = l->offsets[i] + len + 1;
+        tr_tok t = tr_tok_at(m3, t128, NULL, NULL, i);
+        (void)ops->format(NULL, 0, &len, &t); /* the length, TOKENRING_E_BUFSIZE */
+        chars += len + 1;
     }
-    *out = l;
-    return TOKENRING_OK;
-}
-
-int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t, size_t n,
-                       tokenring_error *err)
-{
-    char buf[TOKENRING_TOKEN128_TEXT_MAX];
-    size_t chars = 0;
-    for (size_t i = 0; i < n; i++)
-        chars += format_t128(buf, t[i]) + 1;
     tokenring_token_list *l = list_alloc(n, chars);
     if (!l)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        size_t len = format_t128(l->text + l->offsets[i], t[i]);
+        tr_tok t = tr_tok_at(m3, t128, NULL, NULL, i);
+        (void)ops->format(l->text + l->offsets[i], chars - l->offsets[i], &len, &t);
         l->offsets[i + 1] = l->offsets[i] + len + 1;
     }
     *out = l;
@@ -107,21 +80,8 @@ int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t, 
 
 const char *tr_partitioner_short(tokenring_partitioner p)
 {
-    switch (p) {
-    case TOKENRING_PARTITIONER_MURMUR3:
-        return "Murmur3Partitioner";
-    case TOKENRING_PARTITIONER_RANDOM:
-        return "RandomPartitioner";
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        return "ByteOrderedPartitioner";
-    }
-    return "an unknown partitioner";
-}
-
-static bool partitioner_known(tokenring_partitioner p)
-{
-    return p == TOKENRING_PARTITIONER_MURMUR3 || p == TOKENRING_PARTITIONER_RANDOM ||
-           p == TOKENRING_PARTITIONER_BYTE_ORDERED;
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(p);
+    return ops ? strrchr(ops->name, '.') + 1 : "an unknown partitioner";
 }
 
 static int bad_partitioner(tokenring_error *err, tokenring_partitioner p)
@@ -156,21 +116,46 @@ static int not_a_token(tokenring_error *err, const tokenring_error *e, tokenring
                       tr_partitioner_short(p), e->message);
 }
 
-/* Checks a ByteOrderedPartitioner token's text (hex digits, any count) without
- * decoding it. */
-static int check_hex(const char *text, size_t len, tokenring_error *e)
+/* One token read from text with the partitioner's parse: ByteOrderedPartitioner's bytes
+ * in `small`, or in `heap` for a longer text (free with text_tok_free()). */
+typedef struct text_tok {
+    tr_tok t;
+    uint8_t small[256];
+    uint8_t *heap;
+} text_tok;
+
+/* TOKENRING_OK; the parse error in e; or TOKENRING_E_NOMEM (e says so). */
+static int read_tok(text_tok *tt, const tr_partitioner_ops *ops, const char *text, size_t len,
+                    tokenring_error *e)
 {
-    size_t n = 0;
-    int rc = tokenring_byte_token_parse(NULL, 0, &n, text, len, e);
-    return rc == TOKENRING_E_BUFSIZE ? TOKENRING_OK : rc;
+    uint8_t *buf = tt->small;
+    tt->heap = NULL;
+    if (TR_TOK_PARSE_ROOM(len) > sizeof tt->small &&
+        !(buf = tt->heap = tr_malloc(TR_TOK_PARSE_ROOM(len))))
+        return tr_fail(e, TOKENRING_E_NOMEM, "out of memory");
+    return ops->parse(&tt->t, buf, text, len, e);
 }
 
-/* Reads one token of a number partitioner (Murmur3, Random) into m or r. */
-static int read_number(tokenring_partitioner p, const char *text, size_t len, int64_t *m,
-                       tokenring_token128 *r, tokenring_error *e)
+static void text_tok_free(text_tok *tt)
 {
-    return p == TOKENRING_PARTITIONER_MURMUR3 ? tokenring_token_parse(m, text, len, e)
-                                              : tokenring_token128_parse(r, text, len, e);
+    tr_free(tt->heap);
+    tt->heap = NULL;
+}
+
+/* Reads one token for a call that names it in its errors: not_a_token(), or the
+ * out-of-memory error as it is. */
+static int read_named(text_tok *tt, const tr_partitioner_ops *ops, const char *text,
+                      size_t len, size_t pos, size_t of, tokenring_error *err)
+{
+    tokenring_error e;
+    memset(&e, 0, sizeof e);
+    int rc = read_tok(tt, ops, text, len, &e);
+    if (rc == TOKENRING_OK)
+        return rc;
+    text_tok_free(tt);
+    if (rc == TOKENRING_E_NOMEM)
+        return tr_fail(err, rc, "out of memory");
+    return not_a_token(err, &e, ops->id, text, len, pos, of);
 }
 
 int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
@@ -186,39 +171,35 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
     for (size_t i = 0; i < n; i++) {
         if (!tokens[i])
             return tr_fail(err, TOKENRING_E_INVAL, "token %zu of %zu is NULL", i + 1, n);
-        bytes += (strlen(tokens[i]) + 1) / 2;
+        bytes += TR_TOK_PARSE_ROOM(strlen(tokens[i]));
     }
-    if (p == TOKENRING_PARTITIONER_MURMUR3)
-        out->m = tr_calloc(n, sizeof *out->m);
-    else if (p == TOKENRING_PARTITIONER_RANDOM)
-        out->r = tr_calloc(n, sizeof *out->r);
-    else {
-        out->b = tr_calloc(n, sizeof *out->b);
-        out->blen = tr_calloc(n, sizeof *out->blen);
-        out->buf = tr_malloc(bytes ? bytes : 1);
-    }
-    if (!out->m && !out->r && (!out->b || !out->blen || !out->buf)) {
+    /* every typed form, filled from the tokens read: the typed call takes its own */
+    out->m = tr_calloc(n, sizeof *out->m);
+    out->r = tr_calloc(n, sizeof *out->r);
+    out->b = tr_calloc(n, sizeof *out->b);
+    out->blen = tr_calloc(n, sizeof *out->blen);
+    out->buf = tr_malloc(bytes);
+    if (!out->m || !out->r || !out->b || !out->blen || !out->buf) {
         tr_text_tokens_free(out);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
+    const tr_partitioner_ops *ops = tr_ops(p);
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(tokens[i]);
         tokenring_error e;
         memset(&e, 0, sizeof e);
-        int rc;
-        if (out->buf) {
-            rc = tokenring_byte_token_parse(out->buf + used, bytes - used, &out->blen[i],
-                                            tokens[i], len, &e);
-            out->b[i] = out->buf + used;
-            used += out->blen[i];
-        } else
-            rc = read_number(p, tokens[i], len, out->m ? &out->m[i] : NULL,
-                             out->r ? &out->r[i] : NULL, &e);
+        tr_tok t;
+        int rc = ops->parse(&t, out->buf + used, tokens[i], len, &e);
         if (rc != TOKENRING_OK) {
             tr_text_tokens_free(out);
             return not_a_token(err, &e, p, tokens[i], len, i + 1, n);
         }
+        out->m[i] = t.key;
+        out->r[i] = t.v128;
+        out->b[i] = out->buf + used;
+        out->blen[i] = t.len;
+        used += t.len;
     }
     out->n = n;
     return TOKENRING_OK;
@@ -234,26 +215,22 @@ void tr_text_tokens_free(tr_text_tokens *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Copies a token's text to (out, cap, len_out) with the BUFSIZE convention. */
-static int put_text(char *out, size_t cap, size_t *len_out, const char *s, size_t n)
-{
-    *len_out = n;
-    if (cap < n + 1)
-        return TOKENRING_E_BUFSIZE;
-    memcpy(out, s, n);
-    out[n] = '\0';
-    return TOKENRING_OK;
-}
-
 static int put_i64(char *out, size_t cap, size_t *len_out, int64_t v)
 {
-    char buf[24];
-    return put_text(out, cap, len_out, buf, format_i64(buf, v));
+    tr_tok t = tr_tok_m3(v);
+    return tr_ops(TOKENRING_PARTITIONER_MURMUR3)->format(out, cap, len_out, &t);
 }
 
 static int put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v)
 {
-    return tokenring_token128_format(out, cap, len_out, v);
+    tr_tok t = tr_tok_128(v);
+    return tr_ops(TOKENRING_PARTITIONER_RANDOM)->format(out, cap, len_out, &t);
+}
+
+static int put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b, size_t n)
+{
+    tr_tok t = tr_tok_bytes(b, n);
+    return tr_ops(TOKENRING_PARTITIONER_BYTE_ORDERED)->format(out, cap, len_out, &t);
 }
 
 static bool bad_out(char *out, size_t cap, const size_t *len_out)
@@ -267,29 +244,11 @@ TOKENRING_API int tokenring_key_token_text(char *out, size_t cap, size_t *len_ou
                                            tokenring_partitioner partitioner, const void *key,
                                            size_t len)
 {
-    if (bad_out(out, cap, len_out) || (!key && len != 0) || !partitioner_known(partitioner))
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(partitioner);
+    if (bad_out(out, cap, len_out) || (!key && len != 0) || !ops)
         return TOKENRING_E_INVAL;
-    if (partitioner == TOKENRING_PARTITIONER_MURMUR3)
-        return put_i64(out, cap, len_out, tokenring_token(key, len));
-    if (partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return put_t128(out, cap, len_out, tokenring_random_token(key, len));
-    return tokenring_byte_token_format(out, cap, len_out, key, len);
-}
-
-/* The canonical hex of a checked ByteOrderedPartitioner text: lowercase, a leading 0 for
- * an odd digit count. */
-static int put_hex(char *out, size_t cap, size_t *len_out, const char *text, size_t len)
-{
-    size_t pad = len & 1;
-    *len_out = len + pad;
-    if (cap < len + pad + 1)
-        return TOKENRING_E_BUFSIZE;
-    if (pad)
-        out[0] = '0';
-    for (size_t i = 0; i < len; i++)
-        out[pad + i] = (char)(text[i] >= 'A' && text[i] <= 'F' ? text[i] - 'A' + 'a' : text[i]);
-    out[len + pad] = '\0';
-    return TOKENRING_OK;
+    tr_tok t = ops->key_token(key, len);
+    return ops->format(out, cap, len_out, &t);
 }
 
 TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *len_out,
@@ -302,49 +261,19 @@ TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *
                                                        : "len_out is NULL", cap);
     if (!text)
         return tr_fail(err, TOKENRING_E_INVAL, "text is NULL");
-    if (!partitioner_known(partitioner))
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(partitioner);
+    if (!ops)
         return bad_partitioner(err, partitioner);
-    tokenring_error e;
-    memset(&e, 0, sizeof e);
-    int64_t m = 0;
-    tokenring_token128 r = { 0, 0 };
-    int rc = partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
-                 ? check_hex(text, len, &e)
-                 : read_number(partitioner, text, len, &m, &r, &e);
+    text_tok tt;
+    int rc = read_named(&tt, ops, text, len, 0, 0, err);
     if (rc != TOKENRING_OK)
-        return not_a_token(err, &e, partitioner, text, len, 0, 0);
-    rc = partitioner == TOKENRING_PARTITIONER_MURMUR3 ? put_i64(out, cap, len_out, m)
-         : partitioner == TOKENRING_PARTITIONER_RANDOM ? put_t128(out, cap, len_out, r)
-                                                        : put_hex(out, cap, len_out, text, len);
+        return rc;
+    rc = ops->format(out, cap, len_out, &tt.t);
+    text_tok_free(&tt);
     if (rc == TOKENRING_E_BUFSIZE)
         return tr_fail(err, rc, "output buffer of %zu bytes is too small: %zu bytes needed",
                        cap, *len_out + 1);
     return rc;
-}
-
-/* Digit i of the canonical (even-length) form of a checked hex text of len digits. */
-static int hex_at(const char *text, size_t len, size_t i)
-{
-    if (len & 1) {
-        if (i == 0)
-            return 0;
-        i--;
-    }
-    unsigned char c = (unsigned char)text[i];
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
-/* ByteOrderedPartitioner's order of two checked hex texts, without decoding them: the
- * canonical digits compared one by one, a proper prefix first. */
-static int compare_hex(const char *a, size_t alen, const char *b, size_t blen)
-{
-    size_t an = alen + (alen & 1), bn = blen + (blen & 1);
-    for (size_t i = 0; i < an && i < bn; i++) {
-        int x = hex_at(a, alen, i), y = hex_at(b, blen, i);
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return (an > bn) - (an < bn);
 }
 
 TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partitioner partitioner,
@@ -355,27 +284,20 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !cmp_out ? "cmp_out"
                                                              : !a      ? "a"
                                                                        : "b");
-    if (!partitioner_known(partitioner))
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(partitioner);
+    if (!ops)
         return bad_partitioner(err, partitioner);
-    const char *t[2] = { a, b };
-    size_t len[2] = { strlen(a), strlen(b) };
-    int64_t m[2] = { 0, 0 };
-    tokenring_token128 r[2] = { { 0, 0 }, { 0, 0 } };
-    for (int i = 0; i < 2; i++) {
-        tokenring_error e;
-        memset(&e, 0, sizeof e);
-        int rc = partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
-                     ? check_hex(t[i], len[i], &e)
-                     : read_number(partitioner, t[i], len[i], &m[i], &r[i], &e);
-        if (rc != TOKENRING_OK)
-            return not_a_token(err, &e, partitioner, t[i], len[i], (size_t)i + 1, 2);
+    text_tok x, y;
+    int rc = read_named(&x, ops, a, strlen(a), 1, 2, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if ((rc = read_named(&y, ops, b, strlen(b), 2, 2, err)) == TOKENRING_OK) {
+        int c = ops->compare(&x.t, &y.t);
+        *cmp_out = (c > 0) - (c < 0);
+        text_tok_free(&y);
     }
-    int c = partitioner == TOKENRING_PARTITIONER_MURMUR3 ? (m[0] > m[1]) - (m[0] < m[1])
-            : partitioner == TOKENRING_PARTITIONER_RANDOM
-                ? tokenring_token128_compare(r[0], r[1])
-                : compare_hex(a, len[0], b, len[1]);
-    *cmp_out = (c > 0) - (c < 0);
-    return TOKENRING_OK;
+    text_tok_free(&x);
+    return rc;
 }
 
 /* --------------------------------------------------------------------- topology */
@@ -447,7 +369,7 @@ TOKENRING_API int tokenring_topology_node_token_text(char *out, size_t cap, size
         const uint8_t *b;
         size_t n;
         rc = tokenring_topology_node_token_bytes(&b, &n, topology, index, k);
-        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+        return rc != TOKENRING_OK ? rc : put_bytes(out, cap, len_out, b, n);
     }
     default: {
         tokenring_node_info info;
@@ -479,7 +401,7 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
         const uint8_t *b;
         size_t n;
         rc = tokenring_ring_token_bytes(&b, &n, ring, index);
-        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+        return rc != TOKENRING_OK ? rc : put_bytes(out, cap, len_out, b, n);
     }
     default: {
         size_t count = 0;
@@ -499,29 +421,21 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !index_out ? "index_out"
                                                              : !ring     ? "ring"
                                                                          : "token");
-    tokenring_partitioner p = tokenring_ring_partitioner(ring);
-    tokenring_error e;
-    memset(&e, 0, sizeof e);
-    int64_t m = 0;
-    tokenring_token128 r = { 0, 0 };
-    int rc;
-    if (p != TOKENRING_PARTITIONER_BYTE_ORDERED) {
-        if ((rc = read_number(p, token, len, &m, &r, &e)) != TOKENRING_OK)
-            return not_a_token(err, &e, p, token, len, 0, 0);
-        *index_out = p == TOKENRING_PARTITIONER_MURMUR3 ? tokenring_ring_search(ring, m)
-                                                        : tokenring_ring_search128(ring, r);
-        return TOKENRING_OK;
+    text_tok tt;
+    int rc = read_named(&tt, tr_ops(tokenring_ring_partitioner(ring)), token, len, 0, 0, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    switch (tt.t.p) { /* the typed lookup of the ring's partitioner */
+    case TOKENRING_PARTITIONER_RANDOM:
+        *index_out = tokenring_ring_search128(ring, tt.t.v128);
+        break;
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        *index_out = tokenring_ring_search_bytes(ring, tt.t.b, tt.t.len);
+        break;
+    default:
+        *index_out = tokenring_ring_search(ring, tt.t.key);
     }
-    if ((rc = check_hex(token, len, &e)) != TOKENRING_OK)
-        return not_a_token(err, &e, p, token, len, 0, 0);
-    uint8_t small[256], *b = small;
-    size_t n = (len + 1) / 2;
-    if (n > sizeof small && !(b = tr_malloc(n)))
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    (void)tokenring_byte_token_parse(b, n, &n, token, len, NULL);
-    *index_out = tokenring_ring_search_bytes(ring, b, n);
-    if (b != small)
-        tr_free(b);
+    text_tok_free(&tt);
     return TOKENRING_OK;
 }
 
@@ -599,7 +513,7 @@ TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, siz
         rc = tokenring_movement_range_bounds_bytes(&b[0], &n[0], &b[1], &n[1], movement,
                                                    index);
         return rc != TOKENRING_OK ? rc
-                                  : tokenring_byte_token_format(out, cap, len_out, b[end],
+                                  : put_bytes(out, cap, len_out, b[end],
                                                                 n[end]);
     }
     default: {
@@ -627,7 +541,7 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
         const uint8_t *b;
         size_t n;
         rc = tokenring_movement_sample_token_bytes(&b, &n, movement, index);
-        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+        return rc != TOKENRING_OK ? rc : put_bytes(out, cap, len_out, b, n);
     }
     default: {
         tokenring_sample_change s;

@@ -7,9 +7,9 @@
 
 #include "internal.h"
 
-/* Tokens read from text, in the typed form of their partitioner: m (Murmur3), r
- * (RandomPartitioner), or b / blen over one buffer (ByteOrderedPartitioner); n of them.
- * Arrays of the other partitioners are NULL. */
+/* Tokens read from text with the partitioner's parse (lib/token.h), in every typed form
+ * the typed calls take: m (the 64-bit keys: Murmur3's tokens), r (RandomPartitioner's
+ * values), b / blen over one buffer (ByteOrderedPartitioner's bytes); n of them. */
 typedef struct tr_text_tokens {
     tokenring_partitioner partitioner;
     size_t n;
@@ -31,10 +31,10 @@ TR_HIDDEN void tr_text_tokens_free(tr_text_tokens *t);
  * partitioner" outside the enum. */
 TR_HIDDEN const char *tr_partitioner_short(tokenring_partitioner p);
 
-/* A token list of the n tokens, in their partitioner's text form. */
-TR_HIDDEN int tr_token_list_i64(tokenring_token_list **out, const int64_t *t, size_t n,
-                                tokenring_error *err);
-TR_HIDDEN int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t,
-                                 size_t n, tokenring_error *err);
+/* A token list of n tokens of partitioner p in text form: token i is t128[i] when t128
+ * is given, else m3[i] (the stored columns tr_tok_at() reads). */
+TR_HIDDEN int tr_token_list_of(tokenring_token_list **out, tokenring_partitioner p,
+                               const int64_t *m3, const tokenring_token128 *t128, size_t n,
+                               tokenring_error *err);
 
 #endif

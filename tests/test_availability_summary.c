@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "tokenring/tokenring.h"
+#include "testrng.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -605,6 +606,259 @@ static void large_replication_factors(void **state)
     tokenring_ring_free(ring);
 }
 
+/* ---------------------------------------------- availability on every partitioner */
+
+/* The same ring in three partitioners: Murmur3 token t, RandomPartitioner token
+ * u * 2^63 and the 8 big-endian bytes of u, where u = t with its sign bit flipped (all
+ * three order the same way). Widths then scale exactly: RandomPartitioner's are
+ * Murmur3's times 2^63, and a ByteOrderedPartitioner width counts ranges. */
+static tokenring_topology *same_ring(tokenring_partitioner p, const tokenring_topology *m3)
+{
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, p), TOKENRING_OK);
+    for (size_t i = 0; i < tokenring_topology_node_count(m3); i++) {
+        tokenring_node_info n;
+        assert_int_equal(tokenring_topology_node(&n, m3, i), TOKENRING_OK);
+        tokenring_token128 r[16];
+        uint8_t b[16][8];
+        const uint8_t *bp[16];
+        size_t bl[16];
+        assert_true(n.token_count <= 16);
+        for (size_t k = 0; k < n.token_count; k++) {
+            uint64_t u = (uint64_t)n.tokens[k] ^ UINT64_C(0x8000000000000000);
+            r[k].hi = u >> 1;
+            r[k].lo = (u & 1) << 63;
+            for (int j = 0; j < 8; j++)
+                b[k][j] = (uint8_t)(u >> (56 - 8 * j));
+            bp[k] = b[k];
+            bl[k] = 8;
+        }
+        int rc = p == TOKENRING_PARTITIONER_RANDOM
+                     ? tokenring_topology_add_node128(t, n.name, n.datacenter, n.rack, r,
+                                                      n.token_count, NULL)
+                     : tokenring_topology_add_node_bytes(t, n.name, n.datacenter, n.rack, bp,
+                                                         bl, n.token_count, NULL);
+        assert_int_equal(rc, TOKENRING_OK);
+    }
+    return t;
+}
+
+__extension__ typedef unsigned __int128 u128t;
+
+static u128t w128(tokenring_u128 w)
+{
+    return ((u128t)w.hi << 64) | w.lo;
+}
+
+/* Fractions: equal natively (the widths differ by a power of two); valgrind computes the
+ * library's long double division in double precision, one rounding off. */
+static bool close_to(double a, double b)
+{
+    double d = a > b ? a - b : b - a;
+    return d <= 0x1p-50 * (a > b ? a : b);
+}
+
+static void test_availability_every_partitioner(void **state)
+{
+    (void)state;
+    uint64_t rng = 20261204;
+    for (int round = 0; round < 6; round++) {
+        tokenring_topology *m3 = NULL;
+        assert_int_equal(tokenring_topology_new(&m3), TOKENRING_OK);
+        int nodes = tt_between(&rng, 4, 9), tokens = tt_between(&rng, 1, 6);
+        for (int i = 0; i < nodes; i++) {
+            char name[16], rack[8];
+            snprintf(name, sizeof name, "10.0.0.%d", i + 1);
+            snprintf(rack, sizeof rack, "r%d", tt_between(&rng, 1, 3));
+            int64_t tk[16];
+            for (int k = 0; k < tokens; k++)
+                tk[k] = (int64_t)tt_splitmix64(&rng);
+            assert_int_equal(tokenring_topology_add_node(m3, name, i % 2 ? "dc2" : "dc1", rack,
+                                                         tk, (size_t)tokens, NULL),
+                             TOKENRING_OK);
+        }
+        tokenring_topology *rp = same_ring(TOKENRING_PARTITIONER_RANDOM, m3);
+        tokenring_topology *bo = same_ring(TOKENRING_PARTITIONER_BYTE_ORDERED, m3);
+        tokenring_ring *r[3] = { NULL, NULL, NULL };
+        assert_int_equal(tokenring_ring_build(&r[0], m3, NULL), TOKENRING_OK);
+        assert_int_equal(tokenring_ring_build(&r[1], rp, NULL), TOKENRING_OK);
+        assert_int_equal(tokenring_ring_build(&r[2], bo, NULL), TOKENRING_OK);
+        size_t ranges;
+        tokenring_ring_tokens(r[2], &ranges);
+        tokenring_replication *repl = NULL;
+        const char *rtext = round % 2 ? "NetworkTopologyStrategy:dc1=2,dc2=2" : "SimpleStrategy:3";
+        assert_int_equal(tokenring_replication_parse(&repl, rtext, strlen(rtext), NULL),
+                         TOKENRING_OK);
+        static const int levels[] = { TOKENRING_CL_ONE, TOKENRING_CL_QUORUM, TOKENRING_CL_ALL };
+        for (size_t l = 0; l < 3; l++)
+            for (uint32_t k = 1; k <= 2; k++) {
+                tokenring_availability *a[3] = { NULL, NULL, NULL };
+                for (int p = 0; p < 3; p++)
+                    assert_int_equal(tokenring_availability_build(&a[p], r[p], repl, levels[l],
+                                                                  NULL, k, NULL),
+                                     TOKENRING_OK);
+                size_t n = tokenring_availability_count(a[0]);
+                assert_int_equal(tokenring_availability_count(a[1]), n);
+                assert_int_equal(tokenring_availability_count(a[2]), n);
+                for (size_t i = 0; i < n; i++) {
+                    uint32_t s[3][2];
+                    tokenring_u128 w[3];
+                    double f[3];
+                    for (int p = 0; p < 3; p++)
+                        assert_int_equal(tokenring_availability_get(s[p], &w[p], &f[p], a[p], i),
+                                         TOKENRING_OK);
+                    assert_memory_equal(s[0], s[1], k * sizeof(uint32_t));
+                    assert_memory_equal(s[0], s[2], k * sizeof(uint32_t));
+                    assert_true(w128(w[1]) == w128(w[0]) << 63);
+                    assert_true(close_to(f[1], f[0]));
+                    assert_true(w128(w[2]) >= 1 && w128(w[2]) <= ranges);
+                    assert_true(close_to(f[2], (double)w128(w[2]) / (double)ranges));
+                }
+                for (int p = 0; p < 3; p++)
+                    tokenring_availability_free(a[p]);
+                /* the summary, by node and by rack */
+                for (int unit = TOKENRING_FAIL_NODES; unit <= TOKENRING_FAIL_RACKS; unit++) {
+                    tokenring_availability_summary *sm[3] = { NULL, NULL, NULL };
+                    int rc0 = tokenring_availability_summary_build(&sm[0], r[0], repl, levels[l],
+                                                                   NULL, unit, k, 4, NULL,
+                                                                   NULL, NULL);
+                    for (int p = 1; p < 3; p++)
+                        assert_int_equal(tokenring_availability_summary_build(
+                                             &sm[p], r[p], repl, levels[l], NULL, unit, k, 4,
+                                             NULL, NULL, NULL),
+                                         rc0);
+                    if (rc0 != TOKENRING_OK)
+                        continue; /* k above the racks: refused alike */
+                    tokenring_u128 br[3], tot[3], worst[3];
+                    for (int p = 0; p < 3; p++)
+                        tokenring_availability_summary_counts(&br[p], &tot[p], &worst[p], sm[p]);
+                    assert_true(w128(br[1]) == w128(br[0]) && w128(br[2]) == w128(br[0]));
+                    assert_true(w128(tot[1]) == w128(tot[0]) && w128(tot[2]) == w128(tot[0]));
+                    assert_true(w128(worst[1]) == w128(worst[0]) << 63);
+                    size_t top = tokenring_availability_summary_top_count(sm[0]);
+                    assert_int_equal(tokenring_availability_summary_top_count(sm[1]), top);
+                    for (size_t i = 0; i < top; i++) {
+                        uint32_t u0[2], u1[2];
+                        tokenring_u128 x0, x1;
+                        double f0, f1;
+                        tokenring_availability_summary_top(u0, &x0, &f0, sm[0], i);
+                        tokenring_availability_summary_top(u1, &x1, &f1, sm[1], i);
+                        assert_memory_equal(u0, u1, k * sizeof(uint32_t));
+                        assert_true(w128(x1) == w128(x0) << 63 && close_to(f1, f0));
+                    }
+                    for (int p = 0; p < 3; p++)
+                        tokenring_availability_summary_free(sm[p]);
+                }
+            }
+        tokenring_replication_free(repl);
+        for (int p = 0; p < 3; p++)
+            tokenring_ring_free(r[p]);
+        tokenring_topology_free(m3);
+        tokenring_topology_free(rp);
+        tokenring_topology_free(bo);
+    }
+
+    /* A ByteOrderedPartitioner width counts ranges: three nodes, one token each, rf 1 */
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                     TOKENRING_OK);
+    const char *names[] = { "a", "b", "c" };
+    for (int i = 0; i < 3; i++) {
+        const uint8_t *tok = (const uint8_t *)names[i];
+        size_t len = 1;
+        assert_int_equal(tokenring_topology_add_node_bytes(t, names[i], "dc1", "r1", &tok, &len,
+                                                           1, NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_ring *br = NULL;
+    assert_int_equal(tokenring_ring_build(&br, t, NULL), TOKENRING_OK);
+    tokenring_replication *one = NULL;
+    assert_int_equal(tokenring_replication_simple(&one, 1, 0, NULL), TOKENRING_OK);
+    tokenring_availability *av = NULL;
+    assert_int_equal(tokenring_availability_build(&av, br, one, TOKENRING_CL_ONE, NULL, 1, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_availability_count(av), 3);
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t node;
+        tokenring_u128 w;
+        double f;
+        assert_int_equal(tokenring_availability_get(&node, &w, &f, av, i), TOKENRING_OK);
+        assert_int_equal(node, i);
+        assert_true(w.hi == 0 && w.lo == 1 && f == 1.0 / 3.0);
+    }
+    tokenring_availability_free(av);
+    /* an unreachable level names the range in the partitioner's terms */
+    tokenring_error err;
+    assert_int_equal(tokenring_availability_build(&av, br, one, TOKENRING_CL_TWO, NULL, 1, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "range number 0 (ending at ring token 0)"));
+    tokenring_availability_summary *sm = NULL;
+    assert_int_equal(tokenring_availability_summary_build(&sm, br, one, TOKENRING_CL_TWO, NULL,
+                                                          TOKENRING_FAIL_NODES, 1, 1, NULL,
+                                                          NULL, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "range number"));
+    tokenring_ring_free(br);
+    tokenring_topology_free(t);
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    tokenring_token128 x = { 0, 5 }, y = { 1, 0 };
+    assert_int_equal(tokenring_topology_add_node128(t, "a", "dc1", "r1", &x, 1, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", &y, 1, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&br, t, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_availability_build(&av, br, one, TOKENRING_CL_TWO, NULL, 1, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "range (18446744073709551616, 5]"));
+    assert_int_equal(tokenring_availability_summary_build(&sm, br, one, TOKENRING_CL_TWO, NULL,
+                                                          TOKENRING_FAIL_NODES, 1, 1, NULL,
+                                                          NULL, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_non_null(strstr(err.message, "range (18446744073709551616, 5]"));
+    tokenring_replication_free(one);
+    tokenring_ring_free(br);
+    /* Widths of 2^127: every node of a 3-node ring holds the whole ring at rf 3, so every
+     * pair breaks ALL over all of it (sums of such widths pass 2^128: the walk's bounds
+     * saturate instead of wrapping) */
+    tokenring_token128 z = { 1u << 30, 0 };
+    assert_int_equal(tokenring_topology_add_node128(t, "c", "dc1", "r1", &z, 1, NULL),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&br, t, NULL), TOKENRING_OK);
+    tokenring_replication *three = NULL;
+    assert_int_equal(tokenring_replication_simple(&three, 3, 0, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_availability_summary_build(&sm, br, three, TOKENRING_CL_ALL, NULL,
+                                                          TOKENRING_FAIL_NODES, 2, 4, NULL,
+                                                          NULL, &err),
+                     TOKENRING_OK);
+    tokenring_u128 breaking, total, worst;
+    tokenring_availability_summary_counts(&breaking, &total, &worst, sm);
+    assert_true(w128(breaking) == 3 && w128(total) == 3 && w128(worst) == (u128t)1 << 127);
+    assert_int_equal(tokenring_availability_summary_top_count(sm), 3);
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t pair[2];
+        tokenring_u128 w;
+        double f;
+        assert_int_equal(tokenring_availability_summary_top(pair, &w, &f, sm, i), TOKENRING_OK);
+        assert_true(w128(w) == (u128t)1 << 127 && f == 1.0);
+    }
+    tokenring_availability_summary_free(sm);
+    assert_int_equal(tokenring_availability_build(&av, br, three, TOKENRING_CL_ALL, NULL, 2, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_availability_count(av), 3);
+    for (size_t i = 0; i < 3; i++) {
+        uint32_t pair[2];
+        tokenring_u128 w;
+        double f;
+        assert_int_equal(tokenring_availability_get(pair, &w, &f, av, i), TOKENRING_OK);
+        assert_true(w128(w) == (u128t)1 << 127 && f == 1.0);
+    }
+    tokenring_availability_free(av);
+    tokenring_replication_free(three);
+    tokenring_ring_free(br);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -613,6 +867,7 @@ int main(void)
         cmocka_unit_test(bad_arguments),
         cmocka_unit_test(huge_counts),
         cmocka_unit_test(large_replication_factors),
+        cmocka_unit_test(test_availability_every_partitioner),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

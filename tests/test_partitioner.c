@@ -487,6 +487,64 @@ static void test_byte_tokens(void **state)
     assert_int_equal(tokenring_byte_token_compare(x7f, 0, NULL, 5), 0);
 }
 
+/* ------------------------------------------------- the partitioners' names */
+
+static void test_partitioner_names(void **state)
+{
+    (void)state;
+    assert_string_equal(tokenring_partitioner_name(TOKENRING_PARTITIONER_MURMUR3),
+                        "org.apache.cassandra.dht.Murmur3Partitioner");
+    assert_string_equal(tokenring_partitioner_name(TOKENRING_PARTITIONER_RANDOM),
+                        "org.apache.cassandra.dht.RandomPartitioner");
+    assert_string_equal(tokenring_partitioner_name(TOKENRING_PARTITIONER_BYTE_ORDERED),
+                        "org.apache.cassandra.dht.ByteOrderedPartitioner");
+    assert_null(tokenring_partitioner_name((tokenring_partitioner)3));
+    assert_null(tokenring_partitioner_name((tokenring_partitioner)-1));
+    static const struct { const char *text; int p; } ok[] = {
+        {"org.apache.cassandra.dht.RandomPartitioner", 1}, {"RandomPartitioner", 1},
+        {"random", 1}, {"RANDOM", 1}, {"Random", 1}, {"MURMUR3", 0}, {"ByteOrdered", 2}, {"Murmur3Partitioner", 0}, {"murmur3", 0},
+        {"org.apache.cassandra.dht.ByteOrderedPartitioner", 2}, {"byteordered", 2},
+        {"ByteOrderedPartitioner", 2},
+    };
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        tokenring_partitioner p = (tokenring_partitioner)99;
+        assert_int_equal(tokenring_partitioner_parse(&p, ok[i].text, strlen(ok[i].text), NULL),
+                         TOKENRING_OK);
+        assert_int_equal(p, ok[i].p);
+    }
+    tokenring_partitioner p = TOKENRING_PARTITIONER_RANDOM;
+    tokenring_error err;
+    assert_int_equal(tokenring_partitioner_parse(&p, "OrderPreservingPartitioner", 26, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_partitioner_parse(&p, "org.apache.cassandra.dht.LocalPartitioner",
+                                                 41, &err), TOKENRING_E_UNSUPPORTED);
+    /* class names are case-sensitive, as Cassandra's Class.forName reads them */
+    static const char *const miscased[] = { "randompartitioner", "RANDOMPARTITIONER",
+                                            "org.apache.cassandra.dht.murmur3Partitioner",
+                                            "Org.apache.cassandra.dht.RandomPartitioner",
+                                            "byteorderedpartitioner",
+                                            "orderpreservingpartitioner" };
+    for (size_t i = 0; i < sizeof miscased / sizeof *miscased; i++) {
+        memset(&err, 0, sizeof err);
+        assert_int_equal(tokenring_partitioner_parse(&p, miscased[i], strlen(miscased[i]),
+                                                     &err), TOKENRING_E_PARSE);
+        assert_int_equal(p, TOKENRING_PARTITIONER_RANDOM);
+    }
+    memset(&err, 0, sizeof err);
+    tokenring_partitioner_parse(&p, "randompartitioner", 17, &err);
+    assert_non_null(strstr(err.message, "case-sensitive"));
+    assert_non_null(strstr(err.message, "(RandomPartitioner)"));
+    tokenring_partitioner_parse(&p, "org.apache.cassandra.dht.murmur3Partitioner", 43, &err);
+    assert_non_null(strstr(err.message, "(org.apache.cassandra.dht.Murmur3Partitioner)"));
+    assert_int_equal(tokenring_partitioner_parse(&p, "random2", 7, &err), TOKENRING_E_PARSE);
+    assert_non_null(strstr(err.message, "random2"));
+    assert_int_equal(tokenring_partitioner_parse(&p, "rand", 4, &err), TOKENRING_E_PARSE);
+    assert_int_equal(tokenring_partitioner_parse(&p, "", 0, &err), TOKENRING_E_PARSE);
+    assert_int_equal(p, TOKENRING_PARTITIONER_RANDOM); /* unchanged */
+    assert_int_equal(tokenring_partitioner_parse(NULL, "random", 6, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_partitioner_parse(&p, NULL, 6, NULL), TOKENRING_E_INVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -499,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_token128_order),
         cmocka_unit_test(test_batch_errors),
         cmocka_unit_test(test_byte_tokens),
+        cmocka_unit_test(test_partitioner_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

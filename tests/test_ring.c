@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "testrng.h"
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -1038,6 +1039,342 @@ static void builders_fail_cleanly_on_allocation_failure(void **state)
     assert_int_equal(tokenring_set_allocator(NULL), TOKENRING_OK);
 }
 
+/* ---------------------- RandomPartitioner and ByteOrderedPartitioner rings */
+
+static const tokenring_token128 MIN128 = {UINT64_MAX, UINT64_MAX};
+static const tokenring_token128 MAX128 = {0x8000000000000000ULL, 0};
+
+static tokenring_token128 t128(uint64_t hi, uint64_t lo)
+{
+    tokenring_token128 t = {hi, lo};
+    return t;
+}
+
+static int cmp128(const void *a, const void *b)
+{
+    return tokenring_token128_compare(*(const tokenring_token128 *)a,
+                                      *(const tokenring_token128 *)b);
+}
+
+/* lower_bound over sorted tokens, wrapping to 0 */
+static uint32_t lb128(const tokenring_token128 *s, size_t n, tokenring_token128 t)
+{
+    size_t i = 0;
+    while (i < n && tokenring_token128_compare(s[i], t) < 0)
+        i++;
+    return i == n ? 0 : (uint32_t)i;
+}
+
+static tokenring_token128 random128(uint64_t *rng, int shape)
+{
+    tokenring_token128 t;
+    t.hi = tt_splitmix64(rng) >> 1;
+    t.lo = tt_splitmix64(rng);
+    if (shape == 1) { /* shared 64-bit prefixes: few distinct hi, bit 63 of lo */
+        t.hi = tt_splitmix64(rng) % 4;
+    } else if (shape == 2) {
+        t.hi = 0x7fffffffffffffffULL;
+    }
+    return t;
+}
+
+static void test_ring128_search(void **state)
+{
+    (void)state;
+    uint64_t rng = 2026120201;
+    for (int shape = 0; shape < 3; shape++) {
+        for (int round = 0; round < 20; round++) {
+            tokenring_topology *t = NULL;
+            assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                             TOKENRING_OK);
+            int nodes = tt_between(&rng, 1, 9), per = tt_between(&rng, 1, 40);
+            tokenring_token128 all[9 * 42];
+            size_t n = 0;
+            for (int k = 0; k < nodes; k++) {
+                tokenring_token128 mine[42];
+                int m = 0;
+                while (m < per) {
+                    tokenring_token128 c = random128(&rng, shape);
+                    if (round == 0 && k == 0 && m == 0)
+                        c = t128(0, 0);
+                    if (round == 1 && k == 0 && m == 0)
+                        c = MAX128;
+                    bool seen = false;
+                    for (size_t q = 0; q < n; q++)
+                        seen |= cmp128(&all[q], &c) == 0;
+                    for (int q = 0; q < m; q++)
+                        seen |= cmp128(&mine[q], &c) == 0;
+                    if (!seen)
+                        mine[m++] = c;
+                }
+                char name[16], rack[8];
+                snprintf(name, sizeof name, "n%d", k);
+                snprintf(rack, sizeof rack, "r%d", k % 3);
+                assert_int_equal(tokenring_topology_add_node128(t, name, "dc1", rack, mine,
+                                                                (size_t)m, NULL), TOKENRING_OK);
+                memcpy(all + n, mine, (size_t)m * sizeof *mine);
+                n += (size_t)m;
+            }
+            tokenring_ring *r = NULL;
+            assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+            assert_int_equal(tokenring_ring_partitioner(r), TOKENRING_PARTITIONER_RANDOM);
+            qsort(all, n, sizeof *all, cmp128);
+            size_t count;
+            assert_null(tokenring_ring_tokens(r, &count));
+            assert_int_equal(count, n);
+            const uint32_t *owners = tokenring_ring_token_nodes(r, NULL);
+            for (size_t i = 0; i < n; i++) {
+                tokenring_token128 got;
+                assert_int_equal(tokenring_ring_token128(&got, r, i), TOKENRING_OK);
+                assert_int_equal(cmp128(&got, &all[i]), 0);
+                size_t node = owners[i], k;
+                tokenring_node_info info;
+                assert_int_equal(tokenring_ring_node(&info, r, (uint32_t)node), TOKENRING_OK);
+                assert_null(info.tokens);
+                bool held = false;
+                size_t idx;
+                assert_int_equal(tokenring_topology_find_node(&idx, t, info.name), TOKENRING_OK);
+                for (k = 0; k < info.token_count; k++) {
+                    tokenring_token128 nt;
+                    assert_int_equal(tokenring_topology_node_token128(&nt, t, idx, k), TOKENRING_OK);
+                    held |= cmp128(&nt, &got) == 0;
+                }
+                assert_true(held);
+                /* each ring token, one below and one above */
+                assert_int_equal(tokenring_ring_search128(r, got), i);
+                tokenring_token128 below = got, above = got;
+                if (below.lo-- == 0)
+                    below.hi--;
+                if (++above.lo == 0)
+                    above.hi++;
+                assert_int_equal(tokenring_ring_search128(r, below), lb128(all, n, below));
+                if (tokenring_token128_compare(above, MAX128) <= 0)
+                    assert_int_equal(tokenring_ring_search128(r, above), lb128(all, n, above));
+            }
+            tokenring_token128 edge[] = {MIN128, t128(0, 0), MAX128, t128(0x7fffffffffffffffULL, UINT64_MAX)};
+            for (size_t e = 0; e < 4; e++)
+                assert_int_equal(tokenring_ring_search128(r, edge[e]), lb128(all, n, edge[e]));
+            for (int q = 0; q < 300; q++) {
+                tokenring_token128 k = random128(&rng, shape);
+                assert_int_equal(tokenring_ring_search128(r, k), lb128(all, n, k));
+            }
+            /* ranges: exact widths over 2^127, summing to 2^127 unless 0 and 2^127 both
+             * bound ranges (Cassandra's widths make them one point) */
+            u128 sum = 0;
+            for (size_t i = 0; i < n; i++) {
+                tokenring_range128 rg;
+                assert_int_equal(tokenring_ring_range128(&rg, r, i), TOKENRING_OK);
+                assert_int_equal(rg.index, i);
+                assert_int_equal(rg.owner, owners[i]);
+                assert_int_equal(cmp128(&rg.end, &all[i]), 0);
+                assert_int_equal(cmp128(&rg.start, &all[i ? i - 1 : n - 1]), 0);
+                u128 w = ((u128)rg.width.hi << 64) | rg.width.lo;
+                u128 e = ((u128)all[i].hi << 64) | all[i].lo;
+                u128 s = ((u128)rg.start.hi << 64) | rg.start.lo;
+                u128 R = (u128)1 << 127;
+                u128 want = n == 1 ? R : (e + R - s) % R;
+                assert_true(w == want);
+                sum += w;
+            }
+            u128 R = (u128)1 << 127;
+            bool both = n > 1 && all[0].hi == 0 && all[0].lo == 0 && all[n - 1].hi == MAX128.hi;
+            if (!both)
+                assert_true(sum == R);
+            tokenring_range128 rg;
+            assert_int_equal(tokenring_ring_range128(&rg, r, n), TOKENRING_E_RANGE);
+            /* the Murmur3 calls refuse the ring */
+            uint32_t u;
+            tokenring_range r64;
+            int64_t tk = 0;
+            assert_int_equal(tokenring_ring_search(r, 0), UINT32_MAX);
+            assert_int_equal(tokenring_ring_owner(&u, r, 0), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_range_of(&r64, r, 0), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_range(&r64, r, 0), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_search_batch(&u, r, &tk, 1), TOKENRING_E_UNSUPPORTED);
+            assert_int_equal(tokenring_ring_search_bytes(r, NULL, 0), UINT32_MAX);
+            const uint8_t *bp;
+            size_t bl;
+            assert_int_equal(tokenring_ring_token_bytes(&bp, &bl, r, 0), TOKENRING_E_UNSUPPORTED);
+            tokenring_ring_free(r);
+            tokenring_topology_free(t);
+        }
+    }
+}
+
+typedef struct btok {
+    uint8_t b[20];
+    size_t len;
+} btok;
+
+static int cmpb(const void *a, const void *b)
+{
+    const btok *x = a, *y = b;
+    return tokenring_byte_token_compare(x->b, x->len, y->b, y->len);
+}
+
+static btok random_btok(uint64_t *rng, int shape)
+{
+    btok t;
+    t.len = (size_t)tt_between(rng, shape == 0 ? 0 : 6, shape == 0 ? 12 : 12);
+    for (size_t i = 0; i < t.len; i++)
+        t.b[i] = (uint8_t)tt_splitmix64(rng);
+    if (shape == 1) /* a shared 8-byte prefix, or a prefix of it */
+        for (size_t i = 0; i < t.len && i < 8; i++)
+            t.b[i] = (uint8_t)(i < 6 ? 0x41 : (tt_splitmix64(rng) & 1 ? 0 : 0x41));
+    if (shape == 2) /* values around 0x00 and 0xff */
+        for (size_t i = 0; i < t.len; i++)
+            t.b[i] = tt_splitmix64(rng) & 1 ? 0 : 0xff;
+    return t;
+}
+
+static uint32_t lbb(const btok *s, size_t n, const btok *t)
+{
+    size_t i = 0;
+    while (i < n && cmpb(&s[i], t) < 0)
+        i++;
+    return i == n ? 0 : (uint32_t)i;
+}
+
+static void test_ring_bytes_search(void **state)
+{
+    (void)state;
+    uint64_t rng = 2026120202;
+    for (int shape = 0; shape < 3; shape++) {
+        for (int round = 0; round < 20; round++) {
+            tokenring_topology *t = NULL;
+            assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                             TOKENRING_OK);
+            int nodes = tt_between(&rng, 1, 6), per = tt_between(&rng, 1, 30);
+            btok all[6 * 30];
+            size_t n = 0;
+            for (int k = 0; k < nodes; k++) {
+                const uint8_t *ptr[30];
+                size_t lens[30];
+                int m = 0;
+                for (int tries = 0; m < per && tries < 1000; tries++) {
+                    btok c = random_btok(&rng, shape);
+                    bool seen = false;
+                    for (size_t q = 0; q < n + (size_t)m; q++)
+                        seen |= cmpb(&all[q], &c) == 0;
+                    if (!seen) {
+                        all[n + (size_t)m] = c;
+                        m++;
+                    }
+                }
+                for (int q = 0; q < m; q++) {
+                    ptr[q] = all[n + (size_t)q].b;
+                    lens[q] = all[n + (size_t)q].len;
+                }
+                char name[16];
+                snprintf(name, sizeof name, "n%d", k);
+                assert_int_equal(tokenring_topology_add_node_bytes(t, name, "dc1", "r1", ptr, lens,
+                                                                   (size_t)m, NULL), TOKENRING_OK);
+                n += (size_t)m;
+            }
+            tokenring_ring *r = NULL;
+            assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+            assert_int_equal(tokenring_ring_partitioner(r), TOKENRING_PARTITIONER_BYTE_ORDERED);
+            qsort(all, n, sizeof *all, cmpb);
+            for (size_t i = 0; i < n; i++) {
+                const uint8_t *b;
+                size_t bl;
+                assert_int_equal(tokenring_ring_token_bytes(&b, &bl, r, i), TOKENRING_OK);
+                assert_int_equal(bl, all[i].len);
+                if (bl)
+                    assert_memory_equal(b, all[i].b, bl);
+                assert_int_equal(tokenring_ring_search_bytes(r, all[i].b, all[i].len), i);
+                btok longer = all[i];
+                if (longer.len < 20) {
+                    longer.b[longer.len++] = 0;
+                    assert_int_equal(tokenring_ring_search_bytes(r, longer.b, longer.len),
+                                     lbb(all, n, &longer));
+                }
+            }
+            for (int q = 0; q < 300; q++) {
+                btok k = random_btok(&rng, shape);
+                assert_int_equal(tokenring_ring_search_bytes(r, k.b, k.len), lbb(all, n, &k));
+            }
+            assert_int_equal(tokenring_ring_search_bytes(r, NULL, 0), 0);
+            assert_int_equal(tokenring_ring_search_bytes(r, NULL, 1), UINT32_MAX);
+            assert_int_equal(tokenring_ring_search128(r, MIN128), UINT32_MAX);
+            tokenring_range128 rg;
+            assert_int_equal(tokenring_ring_range128(&rg, r, 0), TOKENRING_E_UNSUPPORTED);
+            tokenring_ring_free(r);
+            tokenring_topology_free(t);
+        }
+    }
+}
+
+/* What does not work on these rings yet refuses them instead of reading int64 tokens
+ * that are not there; ownership of a byte-ordered ring is the no-data figure. */
+static void test_unsupported_and_byte_ownership(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    tokenring_token128 a[] = {t128(1, 0), t128(3, 0)}, b[] = {t128(2, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "a", "dc1", "r1", a, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r2", b, 1, NULL), TOKENRING_OK);
+    tokenring_ring *r = NULL;
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    tokenring_replication *repl = NULL;
+    assert_int_equal(tokenring_replication_simple(&repl, 2, 0, NULL), TOKENRING_OK);
+    /* movement, kept tokens and balance work on such rings since 1.2
+     * (tests/test_movement.c); the allocators still refuse them */
+    tokenring_movement *m = NULL;
+    assert_int_equal(tokenring_movement_decommission(&m, t, repl, "a", NULL, 0, &err),
+                     TOKENRING_OK);
+    tokenring_movement_free(m);
+    size_t kept, lost, gained;
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, r, r), TOKENRING_OK);
+    assert_true(kept == 3 && lost == 0 && gained == 0);
+    tokenring_balance bal;
+    assert_int_equal(tokenring_balance_compute(&bal, NULL, r, NULL, NULL, NULL, &err),
+                     TOKENRING_OK);
+    int64_t out[4];
+    assert_int_equal(tokenring_allocate_tokens(out, 4, t, "dc1", "r1", 2, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_allocate_join(out, 4, t, "n", "dc1", "r1", NULL, 2,
+                                             TOKENRING_CASSANDRA_5_0, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    /* placements and ownership work: widths over 2^127 */
+    tokenring_placement *p = NULL;
+    assert_int_equal(tokenring_placement_build(&p, r, repl, 0, &err), TOKENRING_OK);
+    tokenring_ownership own[2];
+    assert_int_equal(tokenring_ring_ownership(own, 2, r, p), TOKENRING_OK);
+    /* a owns (2^64, 3*2^64] minus b's (2^64, 2*2^64], plus the wrap (3*2^64, 2^64] */
+    assert_true(own[1].primary_width.hi == 1 && own[1].primary_width.lo == 0);
+    assert_true(own[0].primary_width.hi == (UINT64_C(1) << 63) - 1 && own[0].primary_width.lo == 0);
+    assert_true(own[0].effective_width.hi == UINT64_C(1) << 63); /* 2^127: every range */
+    assert_true(own[1].primary == 0x1p-63);
+    assert_true(own[1].nodetool_primary == 0x1p-63f);
+    assert_int_equal(tokenring_ring_ownership_flags(r), 0);
+    tokenring_placement_free(p);
+    tokenring_replication_free(repl);
+    tokenring_ring_free(r);
+    tokenring_topology_free(t);
+
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                     TOKENRING_OK);
+    const uint8_t *ta[] = {(const uint8_t *)"a", (const uint8_t *)"c"}, *tb[] = {(const uint8_t *)"b"};
+    size_t la[] = {1, 1};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "a", "dc1", "r1", ta, la, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", tb, la, 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_build(&r, t, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_ownership(own, 2, r, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_ring_ownership_flags(r),
+                     TOKENRING_OWNERSHIP_NO_WIDTHS | TOKENRING_OWNERSHIP_DATA_DEPENDENT);
+    assert_true(own[0].primary_width.hi == 0 && own[0].primary_width.lo == 0);
+    assert_true(own[0].primary == 0.0);
+    assert_true(own[1].nodetool_primary == 1.0f / 3.0f);               /* 0x3eaaaaab */
+    assert_true(own[0].nodetool_primary == 1.0f / 3.0f + 1.0f / 3.0f); /* summed in float */
+    assert_int_equal(own[0].token_count, 2);
+    tokenring_ring_free(r);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1051,6 +1388,9 @@ int main(void)
         cmocka_unit_test(placement_rules_and_errors),
         cmocka_unit_test(rack_repeats_are_taken_in_walk_order),
         cmocka_unit_test(builders_fail_cleanly_on_allocation_failure),
+        cmocka_unit_test(test_ring128_search),
+        cmocka_unit_test(test_ring_bytes_search),
+        cmocka_unit_test(test_unsupported_and_byte_ownership),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -706,6 +706,166 @@ static void name_index_after_removals_and_renames(void **state)
     tokenring_topology_free(t);
 }
 
+/* ------------------- RandomPartitioner and ByteOrderedPartitioner topologies */
+
+static const tokenring_token128 MIN128 = {UINT64_MAX, UINT64_MAX};
+static const tokenring_token128 MAX128 = {0x8000000000000000ULL, 0};
+
+static tokenring_token128 t128(uint64_t hi, uint64_t lo)
+{
+    tokenring_token128 t = {hi, lo};
+    return t;
+}
+
+static void test_topology128(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, (tokenring_partitioner)3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_new_partitioned(NULL, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_partitioner(t), TOKENRING_PARTITIONER_RANDOM);
+    assert_int_equal(tokenring_topology_partitioner(NULL), TOKENRING_PARTITIONER_MURMUR3);
+    int64_t i64 = 5;
+    assert_int_equal(tokenring_topology_add_node(t, "a", "dc1", "r1", &i64, 1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "RandomPartitioner"));
+    const uint8_t *bp = (const uint8_t *)"x";
+    size_t bl = 1;
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "a", "dc1", "r1", &bp, &bl, 1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    tokenring_token128 a[] = {t128(5, 0), MAX128, t128(0, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "a", "dc1", "r1", a, 3, &err),
+                     TOKENRING_OK);
+    tokenring_node_info info;
+    assert_int_equal(tokenring_topology_node(&info, t, 0), TOKENRING_OK);
+    assert_null(info.tokens);
+    assert_int_equal(info.token_count, 3);
+    tokenring_token128 got;
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 0, 0), TOKENRING_OK);
+    assert_true(got.hi == 0 && got.lo == 0);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 0, 2), TOKENRING_OK);
+    assert_true(got.hi == MAX128.hi && got.lo == 0);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 0, 3), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, 1, 0), TOKENRING_E_RANGE);
+    const uint8_t *bo;
+    size_t bol;
+    assert_int_equal(tokenring_topology_node_token_bytes(&bo, &bol, t, 0, 0),
+                     TOKENRING_E_UNSUPPORTED);
+
+    /* refused tokens; the topology is unchanged after each */
+    tokenring_token128 bad1[] = {t128(1, 1), MIN128};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad1, 2, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "-1"));
+    tokenring_token128 bad2[] = {t128(0x8000000000000000ULL, 1)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad2, 1, &err),
+                     TOKENRING_E_RANGE);
+    tokenring_token128 bad3[] = {t128(7, 7), t128(7, 7)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad3, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "repeated"));
+    tokenring_token128 bad4[] = {t128(7, 7), t128(5, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad4, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "92233720368547758080")); /* 5 * 2^64 */
+    assert_non_null(strstr(err.message, "'a'"));
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", NULL, 1, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", bad4, 0, &err),
+                     TOKENRING_E_EMPTY);
+    assert_int_equal(tokenring_topology_add_node128(t, "a", "dc1", "r1", bad2, 1, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_topology_node_count(t), 1);
+
+    tokenring_token128 b[] = {t128(7, 7), t128(1, 0)};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r2", b, 2, &err),
+                     TOKENRING_OK);
+    /* moves: a keeps one of its own tokens, takes a new one; b's tokens are refused */
+    tokenring_token128 mv[] = {t128(5, 0), t128(9, 9)};
+    assert_int_equal(tokenring_topology_set_tokens128(t, "a", mv, 2, &err), TOKENRING_OK);
+    tokenring_token128 mv2[] = {t128(1, 0)};
+    assert_int_equal(tokenring_topology_set_tokens128(t, "a", mv2, 1, &err), TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_topology_set_tokens128(t, "zz", mv2, 1, &err), TOKENRING_E_NOTFOUND);
+    assert_int_equal(tokenring_topology_set_tokens(t, "a", &i64, 1, &err), TOKENRING_E_UNSUPPORTED);
+    /* a's old tokens are free again */
+    tokenring_token128 c[] = {MAX128, t128(0, 0)};
+    tokenring_topology *copy = NULL;
+    assert_int_equal(tokenring_topology_clone(&copy, t), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node128(t, "c", "dc1", "r3", c, 2, &err),
+                     TOKENRING_OK);
+    /* the clone kept its own tokens and its partitioner */
+    assert_int_equal(tokenring_topology_partitioner(copy), TOKENRING_PARTITIONER_RANDOM);
+    assert_int_equal(tokenring_topology_add_node128(copy, "c", "dc1", "r3", b, 1, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_topology_add_node128(copy, "c", "dc1", "r3", c, 2, &err),
+                     TOKENRING_OK);
+    /* removing a node frees its tokens */
+    assert_int_equal(tokenring_topology_remove_node(t, "b", &err), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node128(t, "d", "dc1", "r3", b, 2, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_replace_node(t, "d", "e", &err), TOKENRING_OK);
+    size_t idx;
+    assert_int_equal(tokenring_topology_find_node(&idx, t, "e"), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node_token128(&got, t, idx, 1), TOKENRING_OK);
+    assert_true(got.hi == 7 && got.lo == 7);
+    tokenring_topology_free(copy);
+    tokenring_topology_free(t);
+}
+
+static void test_topology_bytes(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_new_partitioned(&t, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                     TOKENRING_OK);
+    const uint8_t *tok[] = {(const uint8_t *)"\x61\x62", (const uint8_t *)"", (const uint8_t *)"\xff"};
+    size_t len[] = {2, 0, 1};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "a", "dc1", "r1", tok, len, 3, &err),
+                     TOKENRING_OK);
+    const uint8_t *b;
+    size_t bl;
+    assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, 0, 0), TOKENRING_OK);
+    assert_int_equal(bl, 0);
+    assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, 0, 1), TOKENRING_OK);
+    assert_int_equal(bl, 2);
+    assert_memory_equal(b, "ab", 2);
+    assert_int_equal(tokenring_topology_node_token_bytes(&b, &bl, t, 0, 2), TOKENRING_OK);
+    assert_true(bl == 1 && b[0] == 0xff);
+    tokenring_token128 x = {1, 1};
+    assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", &x, 1, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    /* "ab" vs "ab\0": distinct tokens (a prefix comes first), the same 8-byte prefix */
+    const uint8_t *tok2[] = {(const uint8_t *)"ab\0", (const uint8_t *)"ab"};
+    size_t len2[] = {3, 2};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", tok2, len2, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "6162 of node 'b' is already held by node 'a'"));
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", tok2, len2, 1, &err),
+                     TOKENRING_OK);
+    const uint8_t *nul[] = {NULL};
+    size_t one = 1, big = TOKENRING_BYTE_TOKEN_MAX + 1;
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", nul, &one, 1, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", tok, &big, 1, &err),
+                     TOKENRING_E_RANGE);
+    const uint8_t *dup[] = {(const uint8_t *)"q", (const uint8_t *)"q"};
+    size_t dl[] = {1, 1};
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", dup, dl, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_non_null(strstr(err.message, "repeated"));
+    assert_int_equal(tokenring_topology_set_tokens_bytes(t, "b", dup, dl, 1, &err), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "c", "dc1", "r1", tok2, len2, 1, &err),
+                     TOKENRING_OK); /* b's old token is free */
+    assert_int_equal(tokenring_topology_node_count(t), 3);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -720,6 +880,8 @@ int main(void)
         cmocka_unit_test(mutations_are_atomic_on_allocation_failure),
         cmocka_unit_test(random_operations_match_a_model),
         cmocka_unit_test(name_index_after_removals_and_renames),
+        cmocka_unit_test(test_topology128),
+        cmocka_unit_test(test_topology_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

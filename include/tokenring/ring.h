@@ -424,8 +424,8 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
  * Index of the range holding a token given in the text form of the ring's partitioner:
  * tokenring_ring_search(), tokenring_ring_search128() or tokenring_ring_search_bytes()
  * of the parsed token. Not for the routing hot path (it parses the text each time).
- * O(len + log n), thread-safe; allocates only for a ByteOrderedPartitioner token of more
- * than 256 bytes.
+ * O(len + log n), thread-safe; allocates only for a ByteOrderedPartitioner text of more
+ * than 510 hex digits.
  * @param[out] index_out receives the range index; unchanged on error
  * @param ring the ring (any partitioner)
  * @param token the token's text (need not be NUL-terminated)

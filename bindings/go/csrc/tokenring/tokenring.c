@@ -10770,9 +10770,9 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 
 #line 9 "lib/token_text.h"
 
-/* Tokens read from text, in the typed form of their partitioner: m (Murmur3), r
- * (RandomPartitioner), or b / blen over one buffer (ByteOrderedPartitioner); n of them.
- * Arrays of the other partitioners are NULL. */
+/* Tokens read from text with the partitioner's parse (lib/token.h), in every typed form
+ * the typed calls take: m (the 64-bit keys: Murmur3's tokens), r (RandomPartitioner's
+ * values), b / blen over one buffer (ByteOrderedPartitioner's bytes); n of them. */
 typedef struct tr_text_tokens {
     tokenring_partitioner partitioner;
     size_t n;
@@ -10794,11 +10794,11 @@ TR_HIDDEN void tr_text_tokens_free(tr_text_tokens *t);
  * partitioner" outside the enum. */
 TR_HIDDEN const char *tr_partitioner_short(tokenring_partitioner p);
 
-/* A token list of the n tokens, in their partitioner's text form. */
-TR_HIDDEN int tr_token_list_i64(tokenring_token_list **out, const int64_t *t, size_t n,
-                                tokenring_error *err);
-TR_HIDDEN int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t,
-                                 size_t n, tokenring_error *err);
+/* A token list of n tokens of partitioner p in text form: token i is t128[i] when t128
+ * is given, else m3[i] (the stored columns tr_tok_at() reads). */
+TR_HIDDEN int tr_token_list_of(tokenring_token_list **out, tokenring_partitioner p,
+                               const int64_t *m3, const tokenring_token128 *t128, size_t n,
+                               tokenring_error *err);
 
 #endif
 #line 9 "lib/layout_text.c"
@@ -10826,8 +10826,8 @@ static void *token_array(tokenring_partitioner p, size_t n)
 static int list_of(tokenring_token_list **out, tokenring_partitioner p, const void *tokens,
                    size_t n, tokenring_error *err)
 {
-    return p == TOKENRING_PARTITIONER_RANDOM ? tr_token_list_t128(out, tokens, n, err)
-                                             : tr_token_list_i64(out, tokens, n, err);
+    bool wide = p == TOKENRING_PARTITIONER_RANDOM;
+    return tr_token_list_of(out, p, wide ? NULL : tokens, wide ? tokens : NULL, n, err);
 }
 
 TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,
@@ -12658,6 +12658,206 @@ TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, s
 
 #line 11 "lib/ring_internal.h"
 #line 12 "lib/ring_internal.h"
+/* ---- lib/token.h ---- */
+#line 1 "lib/token.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One token of any partitioner, and one table of operations per partitioner: Cassandra's
+ * IPartitioner / Token.TokenFactory pair (lib/token.c). Never installed; every lib/ file
+ * may include it.
+ *
+ * A token (tr_tok) carries the 64-bit order-preserving key that the ring's index searches
+ * (a < b implies key(a) <= key(b); for Murmur3 the key is the token itself) and, for the
+ * partitioners whose tokens do not fit 64 bits, the full value: RandomPartitioner's
+ * 128-bit integer, ByteOrderedPartitioner's bytes (borrowed, never owned by the tr_tok).
+ *
+ * What stays outside the table, by design: the routing hot path (the ring search and the
+ * replicas of a Murmur3 key) keeps its int64 form, and the stored columns of a topology
+ * or ring keep their compact layout (int64 keys, 16-byte values, bytes with offsets);
+ * tr_tok_at() reads one of them as a tr_tok. */
+#ifndef TOKENRING_TOKEN_H
+#define TOKENRING_TOKEN_H
+
+#include <string.h>
+
+#line 21 "lib/token.h"
+
+/* ------------------------------------------------------------------ the token */
+
+typedef struct tr_tok {
+    int64_t key;             /* order-preserving 64-bit key; Murmur3: the token */
+    tokenring_token128 v128; /* RandomPartitioner: the value, -1 (all ones) the minimum */
+    const uint8_t *b;        /* ByteOrderedPartitioner: the bytes, borrowed (NULL if len 0) */
+    size_t len;              /* ByteOrderedPartitioner: bytes at b (else 0) */
+    int32_t p;               /* tokenring_partitioner */
+} tr_tok;
+
+/* The 64-bit key of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to 0
+ * and the buckets of the index spread over the whole range), saturated for 2^127, as a
+ * signed value (sign bit flipped) so that signed order is token order. Monotone:
+ * a < b implies key(a) <= key(b). */
+static inline int64_t tr_prefix128(tokenring_token128 t)
+{
+    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
+    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
+    uint64_t p;
+    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
+        p = 0;
+    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
+        p = UINT64_MAX;
+    else
+        p = hi << 1 | lo >> 63;
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* The 64-bit key of a byte token: its first 8 bytes big-endian, zero-padded, sign bit
+ * flipped. Monotone in tokenring_byte_token_compare order. */
+static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
+{
+    uint64_t p = 0;
+    for (size_t i = 0; i < 8; i++)
+        p = p << 8 | (i < len ? b[i] : 0);
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* RandomPartitioner order: -1 first, then numeric. */
+static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
+{
+    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
+    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
+    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
+    if (ahi != bhi)
+        return ahi < bhi ? -1 : 1;
+    return (alo > blo) - (alo < blo);
+}
+
+/* ByteOrderedPartitioner order: unsigned bytes, a proper prefix first. */
+static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t m = al < bl ? al : bl;
+    int c = m ? memcmp(a, b, m) : 0;
+    if (c)
+        return c;
+    return (al > bl) - (al < bl);
+}
+
+static inline tr_tok tr_tok_m3(int64_t t)
+{
+    tr_tok r = { t, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 };
+    return r;
+}
+
+static inline tr_tok tr_tok_128(tokenring_token128 v)
+{
+    tr_tok r = { tr_prefix128(v), v, NULL, 0, TOKENRING_PARTITIONER_RANDOM };
+    return r;
+}
+
+/* b borrowed (may be NULL when len is 0). */
+static inline tr_tok tr_tok_bytes(const uint8_t *b, size_t len)
+{
+    tr_tok r = { tr_prefix_bytes(b, len), { 0, 0 }, len ? b : NULL, len,
+                 TOKENRING_PARTITIONER_BYTE_ORDERED };
+    return r;
+}
+
+/* Token i of a stored column: the 128-bit values when t128 is set, else the bytes when
+ * off is set (token i is tb[off[i] .. off[i + 1])), else the Murmur3 tokens m3. */
+static inline tr_tok tr_tok_at(const int64_t *m3, const tokenring_token128 *t128,
+                               const uint8_t *tb, const uint32_t *off, size_t i)
+{
+    if (t128)
+        return tr_tok_128(t128[i]);
+    if (off)
+        return tr_tok_bytes(tb + off[i], off[i + 1] - off[i]);
+    return tr_tok_m3(m3[i]);
+}
+
+/* Order of two tokens of one partitioner: the keys, then the full values. */
+static inline int tr_tok_cmp(const tr_tok *a, const tr_tok *b)
+{
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->p == TOKENRING_PARTITIONER_RANDOM) /* the full value breaks a tie of keys */
+        return tr_cmp128(a->v128, b->v128);
+    if (a->p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return tr_cmp_bytes(a->b, a->len, b->b, b->len);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the partitioner */
+
+/* Room parse() needs in buf for a text of len characters, and midpoint() for tokens l, r. */
+#define TR_TOK_PARSE_ROOM(len) ((len) / 2 + 1)
+#define TR_TOK_MID_ROOM(l, r) (((l)->len > (r)->len ? (l)->len : (r)->len) + 1)
+
+typedef struct tr_partitioner_ops {
+    tokenring_partitioner id;
+    const char *name;       /* Cassandra's class name (tokenring_partitioner_name) */
+    const char *short_name; /* murmur3, random, byteordered */
+    const char *kind;       /* what its tokens are, for messages: "64-bit integers", ... */
+    /* size() counts in units of 2^-width_bits of the ring (the units of
+     * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
+     * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
+    unsigned width_bits;
+    size_t text_max;        /* longest text form, without the NUL */
+    tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
+    /* Token order (tr_tok_cmp): negative, 0 or positive. */
+    int (*compare)(const tr_tok *a, const tr_tok *b);
+    /* Cassandra's midpoint(l, r); l >= r is the wrapping range. ByteOrdered writes the
+     * bytes to buf (TR_TOK_MID_ROOM(l, r) bytes); the others ignore buf (may be NULL). */
+    tr_tok (*midpoint)(const tr_tok *l, const tr_tok *r, uint8_t *buf);
+    /* Exact width of the range (from, to] in units of 2^-width_bits of the ring:
+     * (to - from) modulo the ring, the whole ring (2^width_bits) when from == to. The
+     * RandomPartitioner minimum counts as 0 (as in Cassandra's midpoint). */
+    tr_u128 (*size)(const tr_tok *from, const tr_tok *to);
+    /* Reads Cassandra's text form (TokenFactory.fromString), all of text[0 .. len):
+     * TOKENRING_OK, TOKENRING_E_PARSE (err names the column) or TOKENRING_E_RANGE.
+     * ByteOrdered writes the bytes to buf (TR_TOK_PARSE_ROOM(len) bytes) and out->b
+     * points there; the others ignore buf (may be NULL). */
+    int (*parse)(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                 tokenring_error *err);
+    /* Writes the text form (TokenFactory.toString) and a NUL: TOKENRING_OK, or
+     * TOKENRING_E_BUFSIZE with *len_out the length needed (without the NUL). */
+    int (*format)(char *out, size_t cap, size_t *len_out, const tr_tok *t);
+    /* The token of a partition key (getToken): Murmur3 hash, MD5, or the key's bytes
+     * (borrowed: ByteOrdered's token points into key). key may be NULL when len is 0. */
+    tr_tok (*key_token)(const void *key, size_t len);
+    /* The 64-bit order-preserving key of a token (what tr_tok.key holds). */
+    int64_t (*key64)(const tr_tok *t);
+    /* The topology's hash-table key of a token (tr_tnode.keys): Murmur3's token itself;
+     * a mix of the full value otherwise (distinct tokens may share one). */
+    int64_t (*hash_key)(const tr_tok *t);
+    /* Whether t can be a node's token: TOKENRING_OK, or TOKENRING_E_RANGE with err
+     * naming token `index` of node `node` (RandomPartitioner: 0 .. 2^127, not -1;
+     * ByteOrdered: at most TOKENRING_BYTE_TOKEN_MAX bytes). */
+    int (*check_node_token)(const tr_tok *t, size_t index, const char *node,
+                            tokenring_error *err);
+} tr_partitioner_ops;
+
+/* The table of partitioner p, or NULL when p is not a tokenring_partitioner. */
+TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p);
+
+/* The table of a known-valid partitioner value (a topology's, a ring's). */
+TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p);
+
+/* Stores tokens toks[0 .. n) of partitioner p (ascending) as the columns a topology and a
+ * ring keep beside their 64-bit keys: RandomPartitioner's values in *t128,
+ * ByteOrderedPartitioner's bytes in *tb with n + 1 offsets in *off; the others stay NULL
+ * (Murmur3 has nothing beyond the key). The caller checks that the bytes fit 32-bit
+ * offsets. TOKENRING_OK or TOKENRING_E_NOMEM (nothing allocated then). */
+TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
+                           uint8_t **tb, uint32_t **off);
+
+/* qsort order of tr_tok values (tr_tok_cmp). */
+TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
+
+/* Formats t into buf for a message: the text form, a byte token cut after 32 bytes with
+ * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
+#define TR_TOK_MSG_MAX 80
+TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
+
+#endif
+#line 13 "lib/ring_internal.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
 static inline tokenring_u128 tr_u128_out(tr_u128 v)
@@ -12765,53 +12965,13 @@ struct tr_ring_full {
     uint32_t *tok_off;             /* token_count + 1 offsets into tok_bytes */
 };
 
-/* The 64-bit prefix of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to
- * 0 and the buckets of the index spread over the whole range), saturated for 2^127, as
- * a signed value (sign bit flipped) so that signed order is token order. Monotone:
- * a < b implies prefix(a) <= prefix(b). */
-static inline int64_t tr_prefix128(tokenring_token128 t)
+/* Ring token i as a tr_tok (lib/token.h). */
+static inline tr_tok tr_ring_tok(const struct tokenring_ring *ring, size_t i)
 {
-    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
-    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
-    uint64_t p;
-    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
-        p = 0;
-    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
-        p = UINT64_MAX;
-    else
-        p = hi << 1 | lo >> 63;
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* The 64-bit prefix of a byte token: its first 8 bytes big-endian, zero-padded, sign
- * bit flipped. Monotone in tokenring_byte_token_compare order. */
-static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t p = 0;
-    for (size_t i = 0; i < 8; i++)
-        p = p << 8 | (i < len ? b[i] : 0);
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* Full comparison of a RandomPartitioner token with ring token i. */
-static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
-{
-    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
-    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
-    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
-    if (ahi != bhi)
-        return ahi < bhi ? -1 : 1;
-    return (alo > blo) - (alo < blo);
-}
-
-/* tokenring_byte_token_compare's order (memcmp compares unsigned bytes). */
-static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t m = al < bl ? al : bl;
-    int c = m ? memcmp(a, b, m) : 0;
-    if (c)
-        return c;
-    return (al > bl) - (al < bl);
+    const struct tr_ring_full *f = ring->full;
+    if (!f)
+        return tr_tok_m3(ring->tokens[i]);
+    return tr_tok_at(ring->tokens, f->tokens128, f->tok_bytes, f->tok_off, i);
 }
 
 /* Order of ring a's token i against ring b's token j (rings of one partitioner): the
@@ -12838,14 +12998,10 @@ static inline int tr_ring_cmp_at(const struct tokenring_ring *a, size_t i,
 {
     if (a->tokens[i] != b->tokens[j])
         return a->tokens[i] < b->tokens[j] ? -1 : 1;
-    if (a->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return tr_cmp128(a->full->tokens128[i], b->full->tokens128[j]);
-    if (a->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED) {
-        const struct tr_ring_full *x = a->full, *y = b->full;
-        return tr_cmp_bytes(x->tok_bytes + x->tok_off[i], x->tok_off[i + 1] - x->tok_off[i],
-                            y->tok_bytes + y->tok_off[j], y->tok_off[j + 1] - y->tok_off[j]);
-    }
-    return 0;
+    if (!a->full) /* Murmur3: the key is the token */
+        return 0;
+    tr_tok x = tr_ring_tok(a, i), y = tr_ring_tok(b, j);
+    return tr_tok_cmp(&x, &y);
 }
 
 /* Owner node of ring token i. */
@@ -12881,33 +13037,14 @@ static inline tr_u128 tr_ring_width(const struct tokenring_ring *ring, size_t i)
     return (tr_u128)(uint64_t)(end - start);
 }
 
-/* Cassandra's width of range i of a RandomPartitioner ring, RandomPartitioner.
- * describeOwnership's (t_i - t_{i-1} + R) mod R with R = 2^127 (so 0 and 2^127 are one
- * point), or R for a single token. */
-static inline tr_u128 tr_ring_width128(const struct tokenring_ring *ring, size_t i)
-{
-    size_t n = ring->token_count;
-    const tr_u128 R = (tr_u128)1 << 127;
-    if (n == 1)
-        return R;
-    tokenring_token128 a = ring->full->tokens128[i], b = ring->full->tokens128[i == 0 ? n - 1 : i - 1];
-    tr_u128 end = ((tr_u128)a.hi << 64) | a.lo, start = ((tr_u128)b.hi << 64) | b.lo;
-    /* both in 0 .. R: end - start + R is in 0 .. 2R */
-    tr_u128 w = end + R - start;
-    while (w >= R)
-        w -= R;
-    return w;
-}
-
-/* Width of range i in its partitioner's units: Murmur3 over 2^64, RandomPartitioner over
- * 2^127 (tr_ring_width128), 0 for ByteOrderedPartitioner (no token arithmetic). */
+/* Exact width of range i in its partitioner's units (tr_partitioner_ops.size: Murmur3
+ * over 2^64, RandomPartitioner over 2^127 with Cassandra's describeOwnership rule,
+ * ByteOrderedPartitioner 0), the whole ring for a single token. */
 static inline tr_u128 tr_ring_width_any(const struct tokenring_ring *ring, size_t i)
 {
-    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return tr_ring_width128(ring, i);
-    if (ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return 0;
-    return tr_ring_width(ring, i);
+    size_t n = ring->token_count;
+    tr_tok from = tr_ring_tok(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_tok(ring, i);
+    return tr_ops(ring->partitioner)->size(&from, &to);
 }
 
 /* --------------------------------------------------------------- replication */
@@ -13236,7 +13373,7 @@ static float nodetool_fraction_any(const tokenring_ring *ring, size_t i)
     if (ring->token_count == 1)
         return 1.0f;
     if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return float_over_2_127(tr_ring_width128(ring, i));
+        return float_over_2_127(tr_ring_width_any(ring, i));
     return float_one_over(ring->token_count);
 }
 
@@ -25567,7 +25704,7 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
     memset(out, 0, sizeof *out);
     out->end = ring->full->tokens128[index];
     out->start = ring->full->tokens128[index == 0 ? n - 1 : index - 1];
-    out->width = tr_u128_out(tr_ring_width128(ring, index));
+    out->width = tr_u128_out(tr_ring_width_any(ring, index));
     out->index = (uint32_t)index;
     out->owner = tr_ring_owner(ring, index);
     return TOKENRING_OK;
@@ -27222,6 +27359,465 @@ TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader)
 #undef retire
 #undef slot_dropped
 
+/* ======== lib/token.c ======== */
+#define bop_check token_bop_check
+#define bop_format token_bop_format
+#define bop_hash token_bop_hash
+#define bop_key_token token_bop_key_token
+#define bop_midpoint token_bop_midpoint
+#define bop_parse token_bop_parse
+#define bop_size token_bop_size
+#define cmp_tok token_cmp_tok
+#define floor_half token_floor_half
+#define is_min128 token_is_min128
+#define key_of token_key_of
+#define m3_check token_m3_check
+#define m3_format token_m3_format
+#define m3_key_token token_m3_key_token
+#define m3_midpoint token_m3_midpoint
+#define m3_parse token_m3_parse
+#define m3_size token_m3_size
+#define mix64 token_mix64
+#define ops token_ops
+#define put_text token_put_text
+#define rp_check token_rp_check
+#define rp_format token_rp_format
+#define rp_hash token_rp_hash
+#define rp_key_token token_rp_key_token
+#define rp_midpoint token_rp_midpoint
+#define rp_parse token_rp_parse
+#define rp_size token_rp_size
+#define tok_of128 token_tok_of128
+#define value128 token_value128
+#line 1 "lib/token.c"
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * The partitioner table (lib/token.h): for each of Murmur3Partitioner, RandomPartitioner
+ * and ByteOrderedPartitioner, what Cassandra's IPartitioner and Token.TokenFactory do
+ * with a token: order, midpoint, size of a range, text form, token of a key. The
+ * arithmetic is Cassandra's own (Murmur3Partitioner.midpoint, FBUtilities.midpoint,
+ * ByteOrderedPartitioner's bigForBytes / bytesForBig); the text forms are the public
+ * parse and format functions', so there is one reader and one writer of each.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#line 14 "lib/token.c"
+
+#define TWO_127 ((tr_u128)1 << 127)
+
+static int cmp_tok(const tr_tok *a, const tr_tok *b)
+{
+    return tr_tok_cmp(a, b);
+}
+
+static int64_t key_of(const tr_tok *t)
+{
+    return t->key;
+}
+
+/* A 64-bit finaliser (MurmurHash3's fmix64). */
+static uint64_t mix64(uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
+
+/* ---------------------------------------------------------------- Murmur3 */
+
+static tr_i128 floor_half(tr_i128 x)
+{
+    return x >= 0 ? x / 2 : -((-x + 1) / 2);
+}
+
+/* Murmur3Partitioner.midpoint(): (l + r) / 2, or for the wrapping range (l >= r)
+ * (max - min + l + r) / 2 brought back past max, in BigInteger (floor) arithmetic. */
+static tr_tok m3_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
+{
+    (void)buf;
+    int64_t a = l->key, b = r->key;
+    if (a < b)
+        return tr_tok_m3((int64_t)floor_half((tr_i128)a + b));
+    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + a + b);
+    if (m > INT64_MAX)
+        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
+    return tr_tok_m3((int64_t)m);
+}
+
+static tr_u128 m3_size(const tr_tok *from, const tr_tok *to)
+{
+    uint64_t w = (uint64_t)to->key - (uint64_t)from->key;
+    return w ? (tr_u128)w : (tr_u128)1 << 64;
+}
+
+static int m3_parse(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                    tokenring_error *err)
+{
+    (void)buf;
+    int64_t v = 0;
+    int rc = tokenring_token_parse(&v, text, len, err);
+    if (rc == TOKENRING_OK)
+        *out = tr_tok_m3(v);
+    return rc;
+}
+
+/* Writes text[0 .. n) and a NUL to out, or says how long it is. */
+static int put_text(char *out, size_t cap, size_t *len_out, const char *text, size_t n)
+{
+    *len_out = n;
+    if (cap < n + 1)
+        return TOKENRING_E_BUFSIZE;
+    memcpy(out, text, n);
+    out[n] = '\0';
+    return TOKENRING_OK;
+}
+
+static int m3_format(char *out, size_t cap, size_t *len_out, const tr_tok *t)
+{
+    char text[24];
+    int n = snprintf(text, sizeof text, "%lld", (long long)t->key);
+    return put_text(out, cap, len_out, text, (size_t)n);
+}
+
+static tr_tok m3_key_token(const void *key, size_t len)
+{
+    return tr_tok_m3(tokenring_token(key, len));
+}
+
+static int m3_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
+{
+    (void)t, (void)index, (void)node, (void)err;
+    return TOKENRING_OK;
+}
+
+/* ------------------------------------------------------- RandomPartitioner */
+
+static bool is_min128(tokenring_token128 v)
+{
+    return v.hi == UINT64_MAX && v.lo == UINT64_MAX;
+}
+
+/* The value as a 128-bit integer, the minimum (-1) as 0 (Cassandra's midpoint). */
+static tr_u128 value128(const tr_tok *t)
+{
+    if (is_min128(t->v128))
+        return 0;
+    return ((tr_u128)t->v128.hi << 64) | t->v128.lo;
+}
+
+static tr_tok tok_of128(tr_u128 v)
+{
+    tokenring_token128 t = { (uint64_t)(v >> 64), (uint64_t)v };
+    return tr_tok_128(t);
+}
+
+/* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits, the remainder
+ * dropped); l >= r is the wrapping range of 2^127 + r - l. */
+static tr_tok rp_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
+{
+    (void)buf;
+    tr_u128 a = value128(l), b = value128(r);
+    if (a < b)
+        return tok_of128((a + b) >> 1);
+    return tok_of128((((TWO_127 + b - a) >> 1) + a) % TWO_127);
+}
+
+/* describeOwnership's width: (to - from + R) mod R with R = 2^127 (so 0 and 2^127 are
+ * one point), R when from == to. */
+static tr_u128 rp_size(const tr_tok *from, const tr_tok *to)
+{
+    tr_u128 a = value128(from), b = value128(to);
+    if (a == b)
+        return TWO_127;
+    tr_u128 w = b + TWO_127 - a; /* both in 0 .. R: in 0 .. 2R */
+    while (w >= TWO_127)
+        w -= TWO_127;
+    return w;
+}
+
+static int rp_parse(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                    tokenring_error *err)
+{
+    (void)buf;
+    tokenring_token128 v = { 0, 0 };
+    int rc = tokenring_token128_parse(&v, text, len, err);
+    if (rc == TOKENRING_OK)
+        *out = tr_tok_128(v);
+    return rc;
+}
+
+static int rp_format(char *out, size_t cap, size_t *len_out, const tr_tok *t)
+{
+    char text[TOKENRING_TOKEN128_TEXT_MAX];
+    size_t n;
+    int rc = tokenring_token128_format(text, sizeof text, &n, t->v128);
+    if (rc != TOKENRING_OK) /* not a token (above 2^127): as the bytes would never hold */
+        return rc;
+    return put_text(out, cap, len_out, text, n);
+}
+
+static tr_tok rp_key_token(const void *key, size_t len)
+{
+    return tr_tok_128(tokenring_random_token(key, len));
+}
+
+static int64_t rp_hash(const tr_tok *t)
+{
+    return (int64_t)(mix64(t->v128.hi) ^ t->v128.lo);
+}
+
+static int rp_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
+{
+    tokenring_token128 v = t->v128;
+    if (v.hi < TOKENRING_TOKEN128_MAX_HI || (v.hi == TOKENRING_TOKEN128_MAX_HI && v.lo == 0))
+        return TOKENRING_OK;
+    return tr_fail(err, TOKENRING_E_RANGE,
+                   "token %zu of node '%s' is %s: RandomPartitioner node tokens are 0 .. 2^127",
+                   index, node, is_min128(v) ? "-1 (the minimum token)" : "above 2^127");
+}
+
+/* -------------------------------------------------- ByteOrderedPartitioner */
+
+/* ByteOrderedPartitioner.midpoint(): both tokens as unsigned integers of sigbytes =
+ * max(lengths) bytes (the shorter padded with zeros on the right, bigForBytes),
+ * FBUtilities.midpoint over 8 * sigbytes bits, and the result as sigbytes bytes plus, when
+ * the sum was odd, a byte 0x80 (bytesForBig's remainder bit). Big-endian byte arithmetic
+ * in buf (TR_TOK_MID_ROOM bytes). */
+static tr_tok bop_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
+{
+    size_t n = l->len > r->len ? l->len : r->len;
+#define BYTE_AT(t, i) ((i) < (t)->len ? (t)->b[i] : 0)
+    int c = tr_cmp_bytes(l->b, l->len, r->b, r->len);
+    /* left < right as padded integers is the byte order unless one is the other padded
+     * with zeros (then they are equal as integers: the wrapping case, as in Java). */
+    bool less = false;
+    if (c < 0)
+        for (size_t i = 0; i < n; i++)
+            if (BYTE_AT(l, i) != BYTE_AT(r, i)) {
+                less = true;
+                break;
+            }
+    /* sum = left + right (less), or 2^(8n) + right - left (wrapping), in n + 1 bytes:
+     * buf[0] holds the carry (the bit 8n), buf[1 .. n] the low bytes. */
+    if (less) {
+        unsigned carry = 0;
+        for (size_t i = n; i-- > 0;) {
+            unsigned s = (unsigned)BYTE_AT(l, i) + BYTE_AT(r, i) + carry;
+            buf[i + 1] = (uint8_t)s;
+            carry = s >> 8;
+        }
+        buf[0] = (uint8_t)carry;
+    } else {
+        /* right - left as n bytes with a borrow, then + 2^(8n) */
+        unsigned borrow = 0;
+        for (size_t i = n; i-- > 0;) {
+            int d = (int)BYTE_AT(r, i) - (int)BYTE_AT(l, i) - (int)borrow;
+            borrow = d < 0;
+            buf[i + 1] = (uint8_t)(d + (d < 0 ? 256 : 0));
+        }
+        buf[0] = (uint8_t)(1 - borrow); /* + 2^(8n), less the borrow's 2^(8n) */
+    }
+    bool remainder = n ? (buf[n] & 1) : (buf[0] & 1);
+    /* halve the n + 1 bytes: shift right one bit */
+    for (size_t i = n + 1; i-- > 0;) {
+        unsigned hi = i ? buf[i - 1] & 1 : 0;
+        buf[i] = (uint8_t)(buf[i] >> 1 | hi << 7);
+    }
+    /* buf[1 .. n] holds half (below 2^(8n) when less; distance / 2 otherwise) */
+    if (!less) {
+        /* + left, mod 2^(8n) */
+        unsigned cy = 0;
+        for (size_t i = n; i-- > 0;) {
+            unsigned s = (unsigned)buf[i + 1] + BYTE_AT(l, i) + cy;
+            buf[i + 1] = (uint8_t)s;
+            cy = s >> 8;
+        }
+    }
+#undef BYTE_AT
+    memmove(buf, buf + 1, n);
+    if (remainder)
+        buf[n] = 0x80;
+    return tr_tok_bytes(buf, n + remainder);
+}
+
+static tr_u128 bop_size(const tr_tok *from, const tr_tok *to)
+{
+    (void)from, (void)to;
+    return 0;
+}
+
+static int bop_parse(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                     tokenring_error *err)
+{
+    size_t n = 0;
+    int rc = tokenring_byte_token_parse(buf, TR_TOK_PARSE_ROOM(len), &n, text, len, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    *out = tr_tok_bytes(buf, n);
+    return TOKENRING_OK;
+}
+
+static int bop_format(char *out, size_t cap, size_t *len_out, const tr_tok *t)
+{
+    return tokenring_byte_token_format(out, cap, len_out, t->b, t->len);
+}
+
+static tr_tok bop_key_token(const void *key, size_t len)
+{
+    return tr_tok_bytes(key, len);
+}
+
+static int64_t bop_hash(const tr_tok *t)
+{
+    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+    for (size_t i = 0; i < t->len; i++)
+        h = (h ^ t->b[i]) * 0x100000001b3ULL;
+    return (int64_t)mix64(h ^ t->len);
+}
+
+static int bop_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
+{
+    if (t->len <= TOKENRING_BYTE_TOKEN_MAX)
+        return TOKENRING_OK;
+    return tr_fail(err, TOKENRING_E_RANGE, "token %zu of node '%s' has %zu bytes (at most %d)",
+                   index, node, t->len, TOKENRING_BYTE_TOKEN_MAX);
+}
+
+/* ------------------------------------------------------------------ the table */
+
+static const tr_partitioner_ops ops[3] = {
+    {
+        TOKENRING_PARTITIONER_MURMUR3, "org.apache.cassandra.dht.Murmur3Partitioner",
+        "murmur3", "64-bit integers", 64, 20,
+        { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 },
+        cmp_tok, m3_midpoint, m3_size, m3_parse, m3_format, m3_key_token, key_of, key_of,
+        m3_check,
+    },
+    {
+        TOKENRING_PARTITIONER_RANDOM, "org.apache.cassandra.dht.RandomPartitioner", "random",
+        "128-bit integers", 127, TOKENRING_TOKEN128_TEXT_MAX - 1,
+        { INT64_MIN, { UINT64_MAX, UINT64_MAX }, NULL, 0, TOKENRING_PARTITIONER_RANDOM },
+        cmp_tok, rp_midpoint, rp_size, rp_parse, rp_format, rp_key_token, key_of, rp_hash,
+        rp_check,
+    },
+    {
+        TOKENRING_PARTITIONER_BYTE_ORDERED, "org.apache.cassandra.dht.ByteOrderedPartitioner",
+        "byteordered", "byte strings", 0, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
+        { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_BYTE_ORDERED },
+        cmp_tok, bop_midpoint, bop_size, bop_parse, bop_format, bop_key_token, key_of,
+        bop_hash, bop_check,
+    },
+};
+
+TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p)
+{
+    int i = (int)p;
+    if (i < TOKENRING_PARTITIONER_MURMUR3 || i > TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return NULL;
+    return &ops[i];
+}
+
+TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p)
+{
+    return &ops[p];
+}
+
+TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
+                           uint8_t **tb, uint32_t **off)
+{
+    *t128 = NULL;
+    *tb = NULL;
+    *off = NULL;
+    if (p == TOKENRING_PARTITIONER_RANDOM) { /* the column's layout is the partitioner's */
+        if (!(*t128 = tr_reallocarray(NULL, n ? n : 1, sizeof **t128)))
+            return TOKENRING_E_NOMEM;
+        for (size_t i = 0; i < n; i++)
+            (*t128)[i] = toks[i].v128;
+        return TOKENRING_OK;
+    }
+    if (p != TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return TOKENRING_OK;
+    size_t bytes = 0; /* at most UINT32_MAX: the caller checked */
+    for (size_t i = 0; i < n; i++)
+        bytes += toks[i].len;
+    *off = tr_reallocarray(NULL, n + 1, sizeof **off);
+    *tb = tr_malloc(bytes ? bytes : 1);
+    if (!*off || !*tb) {
+        tr_free(*off);
+        tr_free(*tb);
+        *off = NULL;
+        *tb = NULL;
+        return TOKENRING_E_NOMEM;
+    }
+    size_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        (*off)[i] = (uint32_t)at;
+        if (toks[i].len)
+            memcpy(*tb + at, toks[i].b, toks[i].len);
+        at += toks[i].len;
+    }
+    (*off)[n] = (uint32_t)at;
+    return TOKENRING_OK;
+}
+
+TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b)
+{
+    return tr_tok_cmp(a, b);
+}
+
+TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
+{
+    size_t len;
+    if (t->p == TOKENRING_PARTITIONER_BYTE_ORDERED) {
+        if (t->len == 0) {
+            strcpy(buf, "'' (empty)");
+            return buf;
+        }
+        size_t n = t->len > 32 ? 32 : t->len;
+        tokenring_byte_token_format(buf, TR_TOK_MSG_MAX, &len, t->b, n);
+        if (t->len > n)
+            strcat(buf, "...");
+        return buf;
+    }
+    ops[t->p].format(buf, TR_TOK_MSG_MAX, &len, t);
+    return buf;
+}
+#undef BYTE_AT
+#undef TWO_127
+#undef bop_check
+#undef bop_format
+#undef bop_hash
+#undef bop_key_token
+#undef bop_midpoint
+#undef bop_parse
+#undef bop_size
+#undef cmp_tok
+#undef floor_half
+#undef is_min128
+#undef key_of
+#undef m3_check
+#undef m3_format
+#undef m3_key_token
+#undef m3_midpoint
+#undef m3_parse
+#undef m3_size
+#undef mix64
+#undef ops
+#undef put_text
+#undef rp_check
+#undef rp_format
+#undef rp_hash
+#undef rp_key_token
+#undef rp_midpoint
+#undef rp_parse
+#undef rp_size
+#undef tok_of128
+#undef value128
+
 /* ======== lib/topology.c ======== */
 #define add_node_check topology_add_node_check
 #define add_node_prepared topology_add_node_prepared
@@ -28277,34 +28873,30 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 /* ======== lib/token_text.c ======== */
 #define bad_out token_text_bad_out
 #define bad_partitioner token_text_bad_partitioner
-#define check_hex token_text_check_hex
-#define compare_hex token_text_compare_hex
-#define format_i64 token_text_format_i64
-#define format_t128 token_text_format_t128
-#define hex_at token_text_hex_at
 #define list_alloc token_text_list_alloc
 #define movement_text token_text_movement_text
 #define node_tokens_text token_text_node_tokens_text
 #define not_a_token token_text_not_a_token
-#define partitioner_known token_text_partitioner_known
-#define put_hex token_text_put_hex
+#define put_bytes token_text_put_bytes
 #define put_i64 token_text_put_i64
 #define put_t128 token_text_put_t128
-#define put_text token_text_put_text
-#define read_number token_text_read_number
+#define read_named token_text_read_named
+#define read_tok token_text_read_tok
 #define shown token_text_shown
+#define text_tok token_text_text_tok
+#define text_tok_free token_text_text_tok_free
 #line 1 "lib/token_text.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Tokens of every partitioner in Cassandra's text form (partitioner.h, "Tokens in text
  * form"): token lists, the token of a key, normalize and compare, and the _text calls of
- * topology.h, ring.h, movement.h and movement_result.h. Each reads or writes the text
- * with the partitioner's own parse and format functions and calls the typed
+ * topology.h, ring.h, movement.h and movement_result.h. Text is read and written through
+ * the partitioner table (lib/token.h: parse, format, compare, key_token), one path for
+ * every partitioner; the topology, ring and movement calls then call the typed
  * implementation, so the typed calls and these give the same results. The layouts and
  * allocators are in layout_text.c. */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 
+#line 12 "lib/token_text.c"
 #line 13 "lib/token_text.c"
 
 /* ------------------------------------------------------------------ token lists */
@@ -28350,49 +28942,22 @@ TOKENRING_API void tokenring_token_list_free(tokenring_token_list *list)
     tr_free(list);
 }
 
-static size_t format_i64(char buf[24], int64_t v)
+int tr_token_list_of(tokenring_token_list **out, tokenring_partitioner p, const int64_t *m3,
+                     const tokenring_token128 *t128, size_t n, tokenring_error *err)
 {
-    return (size_t)snprintf(buf, 24, "%" PRId64, v);
-}
-
-static size_t format_t128(char buf[TOKENRING_TOKEN128_TEXT_MAX], tokenring_token128 v)
-{
-    size_t len = 0;
-    /* every token the library produces is -1 or 0 .. 2^127, which always formats */
-    (void)tokenring_token128_format(buf, TOKENRING_TOKEN128_TEXT_MAX, &len, v);
-    return len;
-}
-
-int tr_token_list_i64(tokenring_token_list **out, const int64_t *t, size_t n,
-                      tokenring_error *err)
-{
-    char buf[24];
-    size_t chars = 0;
-    for (size_t i = 0; i < n; i++)
-        chars += format_i64(buf, t[i]) + 1;
-    tokenring_token_list *l = list_alloc(n, chars);
-    if (!l)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
+    const tr_partitioner_ops *ops = tr_ops(p);
+    size_t chars = 0, len;
     for (size_t i = 0; i < n; i++) {
-        size_t len = format_i64(l->text + l->offsets[i], t[i]);
-        l->offsets[i + 1] = l->offsets[i] + len + 1;
+        tr_tok t = tr_tok_at(m3, t128, NULL, NULL, i);
+        (void)ops->format(NULL, 0, &len, &t); /* the length, TOKENRING_E_BUFSIZE */
+        chars += len + 1;
     }
-    *out = l;
-    return TOKENRING_OK;
-}
-
-int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t, size_t n,
-                       tokenring_error *err)
-{
-    char buf[TOKENRING_TOKEN128_TEXT_MAX];
-    size_t chars = 0;
-    for (size_t i = 0; i < n; i++)
-        chars += format_t128(buf, t[i]) + 1;
     tokenring_token_list *l = list_alloc(n, chars);
     if (!l)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        size_t len = format_t128(l->text + l->offsets[i], t[i]);
+        tr_tok t = tr_tok_at(m3, t128, NULL, NULL, i);
+        (void)ops->format(l->text + l->offsets[i], chars - l->offsets[i], &len, &t);
         l->offsets[i + 1] = l->offsets[i] + len + 1;
     }
     *out = l;
@@ -28403,21 +28968,8 @@ int tr_token_list_t128(tokenring_token_list **out, const tokenring_token128 *t, 
 
 const char *tr_partitioner_short(tokenring_partitioner p)
 {
-    switch (p) {
-    case TOKENRING_PARTITIONER_MURMUR3:
-        return "Murmur3Partitioner";
-    case TOKENRING_PARTITIONER_RANDOM:
-        return "RandomPartitioner";
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        return "ByteOrderedPartitioner";
-    }
-    return "an unknown partitioner";
-}
-
-static bool partitioner_known(tokenring_partitioner p)
-{
-    return p == TOKENRING_PARTITIONER_MURMUR3 || p == TOKENRING_PARTITIONER_RANDOM ||
-           p == TOKENRING_PARTITIONER_BYTE_ORDERED;
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(p);
+    return ops ? strrchr(ops->name, '.') + 1 : "an unknown partitioner";
 }
 
 static int bad_partitioner(tokenring_error *err, tokenring_partitioner p)
@@ -28452,21 +29004,46 @@ static int not_a_token(tokenring_error *err, const tokenring_error *e, tokenring
                       tr_partitioner_short(p), e->message);
 }
 
-/* Checks a ByteOrderedPartitioner token's text (hex digits, any count) without
- * decoding it. */
-static int check_hex(const char *text, size_t len, tokenring_error *e)
+/* One token read from text with the partitioner's parse: ByteOrderedPartitioner's bytes
+ * in `small`, or in `heap` for a longer text (free with text_tok_free()). */
+typedef struct text_tok {
+    tr_tok t;
+    uint8_t small[256];
+    uint8_t *heap;
+} text_tok;
+
+/* TOKENRING_OK; the parse error in e; or TOKENRING_E_NOMEM (e says so). */
+static int read_tok(text_tok *tt, const tr_partitioner_ops *ops, const char *text, size_t len,
+                    tokenring_error *e)
 {
-    size_t n = 0;
-    int rc = tokenring_byte_token_parse(NULL, 0, &n, text, len, e);
-    return rc == TOKENRING_E_BUFSIZE ? TOKENRING_OK : rc;
+    uint8_t *buf = tt->small;
+    tt->heap = NULL;
+    if (TR_TOK_PARSE_ROOM(len) > sizeof tt->small &&
+        !(buf = tt->heap = tr_malloc(TR_TOK_PARSE_ROOM(len))))
+        return tr_fail(e, TOKENRING_E_NOMEM, "out of memory");
+    return ops->parse(&tt->t, buf, text, len, e);
 }
 
-/* Reads one token of a number partitioner (Murmur3, Random) into m or r. */
-static int read_number(tokenring_partitioner p, const char *text, size_t len, int64_t *m,
-                       tokenring_token128 *r, tokenring_error *e)
+static void text_tok_free(text_tok *tt)
 {
-    return p == TOKENRING_PARTITIONER_MURMUR3 ? tokenring_token_parse(m, text, len, e)
-                                              : tokenring_token128_parse(r, text, len, e);
+    tr_free(tt->heap);
+    tt->heap = NULL;
+}
+
+/* Reads one token for a call that names it in its errors: not_a_token(), or the
+ * out-of-memory error as it is. */
+static int read_named(text_tok *tt, const tr_partitioner_ops *ops, const char *text,
+                      size_t len, size_t pos, size_t of, tokenring_error *err)
+{
+    tokenring_error e;
+    memset(&e, 0, sizeof e);
+    int rc = read_tok(tt, ops, text, len, &e);
+    if (rc == TOKENRING_OK)
+        return rc;
+    text_tok_free(tt);
+    if (rc == TOKENRING_E_NOMEM)
+        return tr_fail(err, rc, "out of memory");
+    return not_a_token(err, &e, ops->id, text, len, pos, of);
 }
 
 int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
@@ -28482,39 +29059,35 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
     for (size_t i = 0; i < n; i++) {
         if (!tokens[i])
             return tr_fail(err, TOKENRING_E_INVAL, "token %zu of %zu is NULL", i + 1, n);
-        bytes += (strlen(tokens[i]) + 1) / 2;
+        bytes += TR_TOK_PARSE_ROOM(strlen(tokens[i]));
     }
-    if (p == TOKENRING_PARTITIONER_MURMUR3)
-        out->m = tr_calloc(n, sizeof *out->m);
-    else if (p == TOKENRING_PARTITIONER_RANDOM)
-        out->r = tr_calloc(n, sizeof *out->r);
-    else {
-        out->b = tr_calloc(n, sizeof *out->b);
-        out->blen = tr_calloc(n, sizeof *out->blen);
-        out->buf = tr_malloc(bytes ? bytes : 1);
-    }
-    if (!out->m && !out->r && (!out->b || !out->blen || !out->buf)) {
+    /* every typed form, filled from the tokens read: the typed call takes its own */
+    out->m = tr_calloc(n, sizeof *out->m);
+    out->r = tr_calloc(n, sizeof *out->r);
+    out->b = tr_calloc(n, sizeof *out->b);
+    out->blen = tr_calloc(n, sizeof *out->blen);
+    out->buf = tr_malloc(bytes);
+    if (!out->m || !out->r || !out->b || !out->blen || !out->buf) {
         tr_text_tokens_free(out);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
+    const tr_partitioner_ops *ops = tr_ops(p);
     size_t used = 0;
     for (size_t i = 0; i < n; i++) {
         size_t len = strlen(tokens[i]);
         tokenring_error e;
         memset(&e, 0, sizeof e);
-        int rc;
-        if (out->buf) {
-            rc = tokenring_byte_token_parse(out->buf + used, bytes - used, &out->blen[i],
-                                            tokens[i], len, &e);
-            out->b[i] = out->buf + used;
-            used += out->blen[i];
-        } else
-            rc = read_number(p, tokens[i], len, out->m ? &out->m[i] : NULL,
-                             out->r ? &out->r[i] : NULL, &e);
+        tr_tok t;
+        int rc = ops->parse(&t, out->buf + used, tokens[i], len, &e);
         if (rc != TOKENRING_OK) {
             tr_text_tokens_free(out);
             return not_a_token(err, &e, p, tokens[i], len, i + 1, n);
         }
+        out->m[i] = t.key;
+        out->r[i] = t.v128;
+        out->b[i] = out->buf + used;
+        out->blen[i] = t.len;
+        used += t.len;
     }
     out->n = n;
     return TOKENRING_OK;
@@ -28530,26 +29103,22 @@ void tr_text_tokens_free(tr_text_tokens *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Copies a token's text to (out, cap, len_out) with the BUFSIZE convention. */
-static int put_text(char *out, size_t cap, size_t *len_out, const char *s, size_t n)
-{
-    *len_out = n;
-    if (cap < n + 1)
-        return TOKENRING_E_BUFSIZE;
-    memcpy(out, s, n);
-    out[n] = '\0';
-    return TOKENRING_OK;
-}
-
 static int put_i64(char *out, size_t cap, size_t *len_out, int64_t v)
 {
-    char buf[24];
-    return put_text(out, cap, len_out, buf, format_i64(buf, v));
+    tr_tok t = tr_tok_m3(v);
+    return tr_ops(TOKENRING_PARTITIONER_MURMUR3)->format(out, cap, len_out, &t);
 }
 
 static int put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v)
 {
-    return tokenring_token128_format(out, cap, len_out, v);
+    tr_tok t = tr_tok_128(v);
+    return tr_ops(TOKENRING_PARTITIONER_RANDOM)->format(out, cap, len_out, &t);
+}
+
+static int put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b, size_t n)
+{
+    tr_tok t = tr_tok_bytes(b, n);
+    return tr_ops(TOKENRING_PARTITIONER_BYTE_ORDERED)->format(out, cap, len_out, &t);
 }
 
 static bool bad_out(char *out, size_t cap, const size_t *len_out)
@@ -28563,29 +29132,11 @@ TOKENRING_API int tokenring_key_token_text(char *out, size_t cap, size_t *len_ou
                                            tokenring_partitioner partitioner, const void *key,
                                            size_t len)
 {
-    if (bad_out(out, cap, len_out) || (!key && len != 0) || !partitioner_known(partitioner))
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(partitioner);
+    if (bad_out(out, cap, len_out) || (!key && len != 0) || !ops)
         return TOKENRING_E_INVAL;
-    if (partitioner == TOKENRING_PARTITIONER_MURMUR3)
-        return put_i64(out, cap, len_out, tokenring_token(key, len));
-    if (partitioner == TOKENRING_PARTITIONER_RANDOM)
-        return put_t128(out, cap, len_out, tokenring_random_token(key, len));
-    return tokenring_byte_token_format(out, cap, len_out, key, len);
-}
-
-/* The canonical hex of a checked ByteOrderedPartitioner text: lowercase, a leading 0 for
- * an odd digit count. */
-static int put_hex(char *out, size_t cap, size_t *len_out, const char *text, size_t len)
-{
-    size_t pad = len & 1;
-    *len_out = len + pad;
-    if (cap < len + pad + 1)
-        return TOKENRING_E_BUFSIZE;
-    if (pad)
-        out[0] = '0';
-    for (size_t i = 0; i < len; i++)
-        out[pad + i] = (char)(text[i] >= 'A' && text[i] <= 'F' ? text[i] - 'A' + 'a' : text[i]);
-    out[len + pad] = '\0';
-    return TOKENRING_OK;
+    tr_tok t = ops->key_token(key, len);
+    return ops->format(out, cap, len_out, &t);
 }
 
 TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *len_out,
@@ -28598,49 +29149,19 @@ TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *
                                                        : "len_out is NULL", cap);
     if (!text)
         return tr_fail(err, TOKENRING_E_INVAL, "text is NULL");
-    if (!partitioner_known(partitioner))
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(partitioner);
+    if (!ops)
         return bad_partitioner(err, partitioner);
-    tokenring_error e;
-    memset(&e, 0, sizeof e);
-    int64_t m = 0;
-    tokenring_token128 r = { 0, 0 };
-    int rc = partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
-                 ? check_hex(text, len, &e)
-                 : read_number(partitioner, text, len, &m, &r, &e);
+    text_tok tt;
+    int rc = read_named(&tt, ops, text, len, 0, 0, err);
     if (rc != TOKENRING_OK)
-        return not_a_token(err, &e, partitioner, text, len, 0, 0);
-    rc = partitioner == TOKENRING_PARTITIONER_MURMUR3 ? put_i64(out, cap, len_out, m)
-         : partitioner == TOKENRING_PARTITIONER_RANDOM ? put_t128(out, cap, len_out, r)
-                                                        : put_hex(out, cap, len_out, text, len);
+        return rc;
+    rc = ops->format(out, cap, len_out, &tt.t);
+    text_tok_free(&tt);
     if (rc == TOKENRING_E_BUFSIZE)
         return tr_fail(err, rc, "output buffer of %zu bytes is too small: %zu bytes needed",
                        cap, *len_out + 1);
     return rc;
-}
-
-/* Digit i of the canonical (even-length) form of a checked hex text of len digits. */
-static int hex_at(const char *text, size_t len, size_t i)
-{
-    if (len & 1) {
-        if (i == 0)
-            return 0;
-        i--;
-    }
-    unsigned char c = (unsigned char)text[i];
-    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-}
-
-/* ByteOrderedPartitioner's order of two checked hex texts, without decoding them: the
- * canonical digits compared one by one, a proper prefix first. */
-static int compare_hex(const char *a, size_t alen, const char *b, size_t blen)
-{
-    size_t an = alen + (alen & 1), bn = blen + (blen & 1);
-    for (size_t i = 0; i < an && i < bn; i++) {
-        int x = hex_at(a, alen, i), y = hex_at(b, blen, i);
-        if (x != y)
-            return x < y ? -1 : 1;
-    }
-    return (an > bn) - (an < bn);
 }
 
 TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partitioner partitioner,
@@ -28651,27 +29172,20 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !cmp_out ? "cmp_out"
                                                              : !a      ? "a"
                                                                        : "b");
-    if (!partitioner_known(partitioner))
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(partitioner);
+    if (!ops)
         return bad_partitioner(err, partitioner);
-    const char *t[2] = { a, b };
-    size_t len[2] = { strlen(a), strlen(b) };
-    int64_t m[2] = { 0, 0 };
-    tokenring_token128 r[2] = { { 0, 0 }, { 0, 0 } };
-    for (int i = 0; i < 2; i++) {
-        tokenring_error e;
-        memset(&e, 0, sizeof e);
-        int rc = partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
-                     ? check_hex(t[i], len[i], &e)
-                     : read_number(partitioner, t[i], len[i], &m[i], &r[i], &e);
-        if (rc != TOKENRING_OK)
-            return not_a_token(err, &e, partitioner, t[i], len[i], (size_t)i + 1, 2);
+    text_tok x, y;
+    int rc = read_named(&x, ops, a, strlen(a), 1, 2, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if ((rc = read_named(&y, ops, b, strlen(b), 2, 2, err)) == TOKENRING_OK) {
+        int c = ops->compare(&x.t, &y.t);
+        *cmp_out = (c > 0) - (c < 0);
+        text_tok_free(&y);
     }
-    int c = partitioner == TOKENRING_PARTITIONER_MURMUR3 ? (m[0] > m[1]) - (m[0] < m[1])
-            : partitioner == TOKENRING_PARTITIONER_RANDOM
-                ? tokenring_token128_compare(r[0], r[1])
-                : compare_hex(a, len[0], b, len[1]);
-    *cmp_out = (c > 0) - (c < 0);
-    return TOKENRING_OK;
+    text_tok_free(&x);
+    return rc;
 }
 
 /* --------------------------------------------------------------------- topology */
@@ -28743,7 +29257,7 @@ TOKENRING_API int tokenring_topology_node_token_text(char *out, size_t cap, size
         const uint8_t *b;
         size_t n;
         rc = tokenring_topology_node_token_bytes(&b, &n, topology, index, k);
-        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+        return rc != TOKENRING_OK ? rc : put_bytes(out, cap, len_out, b, n);
     }
     default: {
         tokenring_node_info info;
@@ -28775,7 +29289,7 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
         const uint8_t *b;
         size_t n;
         rc = tokenring_ring_token_bytes(&b, &n, ring, index);
-        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+        return rc != TOKENRING_OK ? rc : put_bytes(out, cap, len_out, b, n);
     }
     default: {
         size_t count = 0;
@@ -28795,29 +29309,21 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
         return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", !index_out ? "index_out"
                                                              : !ring     ? "ring"
                                                                          : "token");
-    tokenring_partitioner p = tokenring_ring_partitioner(ring);
-    tokenring_error e;
-    memset(&e, 0, sizeof e);
-    int64_t m = 0;
-    tokenring_token128 r = { 0, 0 };
-    int rc;
-    if (p != TOKENRING_PARTITIONER_BYTE_ORDERED) {
-        if ((rc = read_number(p, token, len, &m, &r, &e)) != TOKENRING_OK)
-            return not_a_token(err, &e, p, token, len, 0, 0);
-        *index_out = p == TOKENRING_PARTITIONER_MURMUR3 ? tokenring_ring_search(ring, m)
-                                                        : tokenring_ring_search128(ring, r);
-        return TOKENRING_OK;
+    text_tok tt;
+    int rc = read_named(&tt, tr_ops(tokenring_ring_partitioner(ring)), token, len, 0, 0, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    switch (tt.t.p) { /* the typed lookup of the ring's partitioner */
+    case TOKENRING_PARTITIONER_RANDOM:
+        *index_out = tokenring_ring_search128(ring, tt.t.v128);
+        break;
+    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+        *index_out = tokenring_ring_search_bytes(ring, tt.t.b, tt.t.len);
+        break;
+    default:
+        *index_out = tokenring_ring_search(ring, tt.t.key);
     }
-    if ((rc = check_hex(token, len, &e)) != TOKENRING_OK)
-        return not_a_token(err, &e, p, token, len, 0, 0);
-    uint8_t small[256], *b = small;
-    size_t n = (len + 1) / 2;
-    if (n > sizeof small && !(b = tr_malloc(n)))
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    (void)tokenring_byte_token_parse(b, n, &n, token, len, NULL);
-    *index_out = tokenring_ring_search_bytes(ring, b, n);
-    if (b != small)
-        tr_free(b);
+    text_tok_free(&tt);
     return TOKENRING_OK;
 }
 
@@ -28895,7 +29401,7 @@ TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, siz
         rc = tokenring_movement_range_bounds_bytes(&b[0], &n[0], &b[1], &n[1], movement,
                                                    index);
         return rc != TOKENRING_OK ? rc
-                                  : tokenring_byte_token_format(out, cap, len_out, b[end],
+                                  : put_bytes(out, cap, len_out, b[end],
                                                                 n[end]);
     }
     default: {
@@ -28923,7 +29429,7 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
         const uint8_t *b;
         size_t n;
         rc = tokenring_movement_sample_token_bytes(&b, &n, movement, index);
-        return rc != TOKENRING_OK ? rc : tokenring_byte_token_format(out, cap, len_out, b, n);
+        return rc != TOKENRING_OK ? rc : put_bytes(out, cap, len_out, b, n);
     }
     default: {
         tokenring_sample_change s;
@@ -28934,22 +29440,18 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
 }
 #undef bad_out
 #undef bad_partitioner
-#undef check_hex
-#undef compare_hex
-#undef format_i64
-#undef format_t128
-#undef hex_at
 #undef list_alloc
 #undef movement_text
 #undef node_tokens_text
 #undef not_a_token
-#undef partitioner_known
-#undef put_hex
+#undef put_bytes
 #undef put_i64
 #undef put_t128
-#undef put_text
-#undef read_number
+#undef read_named
+#undef read_tok
 #undef shown
+#undef text_tok
+#undef text_tok_free
 
 /* ======== lib/version.c ======== */
 #line 1 "lib/version.c"

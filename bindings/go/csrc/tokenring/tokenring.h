@@ -493,8 +493,8 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
  * @c len_out; #TOKENRING_E_BUFSIZE with @c len_out set to the length needed), and a list
  * of output tokens is a ::tokenring_token_list.
  *
- * Everything here except the ::tokenring_token_list is pure, allocates nothing and may be
- * called from any thread.
+ * Everything here may be called from any thread; the calls before the text forms are
+ * pure and allocate nothing.
  */
 #ifndef TOKENRING_PARTITIONER_H
 #define TOKENRING_PARTITIONER_H
@@ -796,7 +796,8 @@ TOKENRING_API int tokenring_key_token_text(char *out, size_t cap, size_t *len_ou
  * the signed 64-bit range, a RandomPartitioner token -1 or 0 .. 2^127, any hex string
  * (the empty string, the minimum token, included) for ByteOrderedPartitioner.
  *
- * Thread-safe; allocates nothing.
+ * Thread-safe; allocates only for a ByteOrderedPartitioner text of more than 510 hex
+ * digits.
  * @param[out] out buffer for the NUL-terminated canonical text (may be NULL when @p cap
  *        is 0); @p text's length + 2 bytes always suffice
  * @param cap size of @p out
@@ -810,7 +811,7 @@ TOKENRING_API int tokenring_key_token_text(char *out, size_t cap, size_t *len_ou
  * @return #TOKENRING_OK; #TOKENRING_E_PARSE (malformed text); #TOKENRING_E_RANGE (a value
  *         outside the partitioner's tokens); #TOKENRING_E_BUFSIZE; #TOKENRING_E_INVAL
  *         (NULL @p len_out or @p text, NULL @p out with a non-zero @p cap, a
- *         @p partitioner outside the enum)
+ *         @p partitioner outside the enum); #TOKENRING_E_NOMEM
  * @since 1.2
  */
 TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *len_out,
@@ -824,7 +825,8 @@ TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *
  * RandomPartitioner (tokenring_token128_compare()), unsigned bytes with a proper prefix
  * first for ByteOrderedPartitioner (tokenring_byte_token_compare()).
  *
- * Thread-safe; allocates nothing.
+ * Thread-safe; allocates only for a ByteOrderedPartitioner text of more than 510 hex
+ * digits.
  * @param[out] cmp_out receives -1, 0 or 1 as @p a is below, equal to or above @p b;
  *        unchanged on error
  * @param partitioner the partitioner
@@ -833,7 +835,7 @@ TOKENRING_API int tokenring_token_text_normalize(char *out, size_t cap, size_t *
  * @param[out] err optional detail (which of the two is bad, and why)
  * @return #TOKENRING_OK; #TOKENRING_E_PARSE and #TOKENRING_E_RANGE as
  *         tokenring_token_text_normalize(); #TOKENRING_E_INVAL (NULL arguments, a
- *         @p partitioner outside the enum)
+ *         @p partitioner outside the enum); #TOKENRING_E_NOMEM
  * @since 1.2
  */
 TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partitioner partitioner,
@@ -1903,8 +1905,8 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
  * Index of the range holding a token given in the text form of the ring's partitioner:
  * tokenring_ring_search(), tokenring_ring_search128() or tokenring_ring_search_bytes()
  * of the parsed token. Not for the routing hot path (it parses the text each time).
- * O(len + log n), thread-safe; allocates only for a ByteOrderedPartitioner token of more
- * than 256 bytes.
+ * O(len + log n), thread-safe; allocates only for a ByteOrderedPartitioner text of more
+ * than 510 hex digits.
  * @param[out] index_out receives the range index; unchanged on error
  * @param ring the ring (any partitioner)
  * @param token the token's text (need not be NUL-terminated)

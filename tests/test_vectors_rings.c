@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* RandomPartitioner and ByteOrderedPartitioner rings against Cassandra 5.0.2's own
- * TokenMetadata, SimpleStrategy, NetworkTopologyStrategy and
- * RandomPartitioner.describeOwnership (tests/data/partitioned_rings.tsv, made by
- * tests/data/gen/rings/PartitionedRingVectors.java): every key's token, range and
- * replicas (tokenring_placement_replicas_for_key_any), every probe token's range and
- * replicas (tokenring_ring_search128 / _search_bytes, then the range's replicas), and
- * the nodetool ownership floats bit for bit. */
+/* Rings of any partitioner against Cassandra 5.0.2's own TokenMetadata, SimpleStrategy,
+ * NetworkTopologyStrategy and RandomPartitioner.describeOwnership
+ * (tests/data/partitioned_rings.tsv, made by tests/data/gen/rings/PartitionedRingVectors.java,
+ * RandomPartitioner and ByteOrderedPartitioner rings): every key's token
+ * (tokenring_key_token_text), range and replicas (tokenring_placement_replicas_for_key_any),
+ * every probe token's range and replicas (tokenring_ring_search_text, then the range's
+ * replicas), and the nodetool ownership floats bit for bit. Tokens are read and written
+ * in Cassandra's text form, so one reader serves every partitioner. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -66,16 +67,7 @@ static void build_ring(state *s)
 static void ring_token_text(char *out, size_t cap, const state *s, uint32_t i)
 {
     size_t len;
-    if (s->part == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 t;
-        assert_int_equal(tokenring_ring_token128(&t, s->ring, i), TOKENRING_OK);
-        assert_int_equal(tokenring_token128_format(out, cap, &len, t), TOKENRING_OK);
-    } else {
-        const uint8_t *b;
-        size_t bl;
-        assert_int_equal(tokenring_ring_token_bytes(&b, &bl, s->ring, i), TOKENRING_OK);
-        assert_int_equal(tokenring_byte_token_format(out, cap, &len, b, bl), TOKENRING_OK);
-    }
+    assert_int_equal(tokenring_ring_token_text(out, cap, &len, s->ring, i), TOKENRING_OK);
 }
 
 static void check_replicas(const state *s, const tokenring_replicas *r, const char *want,
@@ -120,26 +112,14 @@ static void test_vectors(void **unused)
             s.rings++;
         } else if (strcmp(fl[0], "node") == 0) {
             assert_int_equal(n, 5);
-            tokenring_token128 t128[MAXTOK];
-            uint8_t bytes[MAXTOK][64];
-            const uint8_t *ptr[MAXTOK];
-            size_t lens[MAXTOK], count = 0;
+            const char *toks[MAXTOK];
+            size_t count = 0;
             for (char *tok = strtok(fl[4], ","); tok; tok = strtok(NULL, ",")) {
                 assert_true(count < MAXTOK);
-                if (s.part == TOKENRING_PARTITIONER_RANDOM)
-                    assert_int_equal(tokenring_token128_parse(&t128[count], tok, strlen(tok), NULL),
-                                     TOKENRING_OK);
-                else {
-                    assert_int_equal(tokenring_byte_token_parse(bytes[count], sizeof bytes[count],
-                                                                &lens[count], tok, strlen(tok), NULL),
-                                     TOKENRING_OK);
-                    ptr[count] = bytes[count];
-                }
-                count++;
+                toks[count++] = tok;
             }
-            int rc = s.part == TOKENRING_PARTITIONER_RANDOM
-                         ? tokenring_topology_add_node128(s.topo, fl[1], fl[2], fl[3], t128, count, &err)
-                         : tokenring_topology_add_node_bytes(s.topo, fl[1], fl[2], fl[3], ptr, lens, count, &err);
+            int rc = tokenring_topology_add_node_text(s.topo, fl[1], fl[2], fl[3], toks, count,
+                                                      &err);
             if (rc != TOKENRING_OK)
                 fail_msg("node %s: %s", fl[1], err.message);
         } else if (strcmp(fl[0], "repl") == 0) {
@@ -161,14 +141,10 @@ static void test_vectors(void **unused)
             char tt[TOKENRING_TOKEN128_TEXT_MAX + 600];
             size_t len;
             uint32_t range;
-            if (s.part == TOKENRING_PARTITIONER_RANDOM) {
-                tokenring_token128 t = tokenring_random_token(key, klen);
-                assert_int_equal(tokenring_token128_format(tt, sizeof tt, &len, t), TOKENRING_OK);
-                range = tokenring_ring_search128(s.ring, t);
-            } else {
-                assert_int_equal(tokenring_byte_token_format(tt, sizeof tt, &len, key, klen), TOKENRING_OK);
-                range = tokenring_ring_search_bytes(s.ring, key, klen);
-            }
+            assert_int_equal(tokenring_key_token_text(tt, sizeof tt, &len, s.part, key, klen),
+                             TOKENRING_OK);
+            assert_int_equal(tokenring_ring_search_text(&range, s.ring, tt, len, &err),
+                             TOKENRING_OK);
             assert_string_equal(tt, fl[2]);
             ring_token_text(tt, sizeof tt, &s, range);
             assert_string_equal(tt, fl[3]);
@@ -186,17 +162,8 @@ static void test_vectors(void **unused)
         } else if (strcmp(fl[0], "tok") == 0) {
             assert_int_equal(n, 4);
             uint32_t range;
-            if (s.part == TOKENRING_PARTITIONER_RANDOM) {
-                tokenring_token128 t;
-                assert_int_equal(tokenring_token128_parse(&t, fl[1], strlen(fl[1]), NULL), TOKENRING_OK);
-                range = tokenring_ring_search128(s.ring, t);
-            } else {
-                uint8_t b[256];
-                size_t bl;
-                assert_int_equal(tokenring_byte_token_parse(b, sizeof b, &bl, fl[1], strlen(fl[1]), NULL),
-                                 TOKENRING_OK);
-                range = tokenring_ring_search_bytes(s.ring, b, bl);
-            }
+            assert_int_equal(tokenring_ring_search_text(&range, s.ring, fl[1], strlen(fl[1]), &err),
+                             TOKENRING_OK);
             char tt[600];
             ring_token_text(tt, sizeof tt, &s, range);
             if (strcmp(tt, fl[2]) != 0)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Reading Cassandra's RandomPartitioner allocation vectors (alloc128.h). */
+/* Reading Cassandra's allocation vectors of both partitioners (alloc_vectors.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -11,9 +11,24 @@
 
 #include <cmocka.h>
 
-#include "alloc128.h"
+#include "alloc_vectors.h"
 
-size_t a128_split_tabs(char *s, char **f, size_t max)
+#ifndef TEST_DATA_DIR
+#define TEST_DATA_DIR "tests/data"
+#endif
+
+const char *av_data_dir(void)
+{
+    const char *d = getenv("TOKENRING_TEST_DATA");
+    return d && *d ? d : TEST_DATA_DIR;
+}
+
+size_t av_seq_stride(void)
+{
+    const char *quick = getenv("TOKENRING_TEST_QUICK");
+    return quick && *quick && strcmp(quick, "0") != 0 ? 6 : 1;
+}
+size_t av_split_tabs(char *s, char **f, size_t max)
 {
     size_t n = 0;
     f[n++] = s;
@@ -25,7 +40,7 @@ size_t a128_split_tabs(char *s, char **f, size_t max)
     return n;
 }
 
-tokenring_token128 a128_token(const char *s, size_t len)
+tokenring_token128 av_token128(const char *s, size_t len)
 {
     tokenring_token128 t;
     tokenring_error err;
@@ -35,7 +50,7 @@ tokenring_token128 a128_token(const char *s, size_t len)
 }
 
 /* Parses a comma-separated token list; returns the count (the array grows as needed). */
-size_t a128_tokens(const char *s, tokenring_token128 **out, size_t *cap)
+size_t av_tokens128(const char *s, tokenring_token128 **out, size_t *cap)
 {
     size_t n = 0;
     while (*s) {
@@ -45,7 +60,7 @@ size_t a128_tokens(const char *s, tokenring_token128 **out, size_t *cap)
             *out = realloc(*out, *cap * sizeof **out);
             assert_non_null(*out);
         }
-        (*out)[n++] = a128_token(s, len);
+        (*out)[n++] = av_token128(s, len);
         s += len;
         if (*s == ',')
             s++;
@@ -55,7 +70,7 @@ size_t a128_tokens(const char *s, tokenring_token128 **out, size_t *cap)
 
 /* Cassandra does not see joining nodes and may take their tokens: drop such a holder
  * before the join is kept (it is invisible to every later allocation). */
-void a128_drop_joining_holders(tokenring_topology *topo, const tokenring_token128 *tokens,
+void av_drop_joining_holders128(tokenring_topology *topo, const tokenring_token128 *tokens,
                                  size_t n)
 {
     for (size_t i = tokenring_topology_node_count(topo); i-- > 0;) {
@@ -78,7 +93,7 @@ void a128_drop_joining_holders(tokenring_topology *topo, const tokenring_token12
     }
 }
 
-tokenring_replication *a128_mode_replication(const char *mode, int32_t *local_rf)
+tokenring_replication *av_mode_replication(const char *mode, int32_t *local_rf)
 {
     tokenring_replication *ks = NULL;
     tokenring_error err;
@@ -105,3 +120,41 @@ tokenring_replication *a128_mode_replication(const char *mode, int32_t *local_rf
     return ks;
 }
 
+
+/* Parses a comma-separated token list; returns the count (the array grows as needed). */
+size_t av_tokens64(const char *s, int64_t **out, size_t *cap)
+{
+    size_t n = 0;
+    while (*s) {
+        char *end;
+        long long v = strtoll(s, &end, 10);
+        assert_true(end != s);
+        if (n == *cap) {
+            *cap = *cap ? *cap * 2 : 64;
+            *out = realloc(*out, *cap * sizeof **out);
+            assert_non_null(*out);
+        }
+        (*out)[n++] = (int64_t)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return n;
+}
+
+void av_drop_joining_holders64(tokenring_topology *topo, const int64_t *tokens, size_t n)
+{
+    for (size_t i = tokenring_topology_node_count(topo); i-- > 0;) {
+        tokenring_node_info info;
+        assert_int_equal(tokenring_topology_node(&info, topo, i), TOKENRING_OK);
+        if (info.state != TOKENRING_STATE_JOINING)
+            continue;
+        bool holds = false;
+        for (size_t k = 0; k < info.token_count && !holds; k++)
+            for (size_t j = 0; j < n && !holds; j++)
+                holds = info.tokens[k] == tokens[j];
+        if (holds) {
+            char name[TOKENRING_MAX_NAME + 1];
+            snprintf(name, sizeof name, "%s", info.name);
+            assert_int_equal(tokenring_topology_remove_node(topo, name, NULL), TOKENRING_OK);
+        }
+    }
+}
