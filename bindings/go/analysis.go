@@ -139,9 +139,10 @@ type MovementNode struct {
 }
 
 // MovedRange is an elementary range whose replica set changes; node numbers index
-// Movement.Nodes. Start and End are Murmur3 tokens; on a RandomPartitioner result the
+// Movement.Nodes. StartText and EndText are the bounds in the text form of any
+// partitioner; Start and End are Murmur3 tokens; on a RandomPartitioner result the typed
 // bounds are Start128 and End128, on a ByteOrderedPartitioner one StartBytes and
-// EndBytes (the other fields are zero).
+// EndBytes (the other typed fields are zero).
 type MovedRange struct {
 	Start, End           int64
 	Width                U128
@@ -149,6 +150,7 @@ type MovedRange struct {
 	NewReplicas          []uint32
 	Start128, End128     Token128
 	StartBytes, EndBytes []byte
+	StartText, EndText   string
 }
 
 // Stream is one range (Start, End] that Source sends to Destination (on other
@@ -161,12 +163,14 @@ type Stream struct {
 	Strict              bool // the source is the replica losing the range
 }
 
-// SampleChange is what happens to one sample token (Token128 on a RandomPartitioner
-// result, TokenBytes on a ByteOrderedPartitioner one; Token is then 0).
+// SampleChange is what happens to one sample token (TokenText on every result; Token128
+// on a RandomPartitioner result, TokenBytes on a ByteOrderedPartitioner one, Token is
+// then 0).
 type SampleChange struct {
 	Token           int64
 	Token128        Token128
 	TokenBytes      []byte
+	TokenText       string
 	OldReplicas     []uint32
 	NewReplicas     []uint32
 	OldOwner        int
@@ -230,9 +234,6 @@ func movementFromC(m *C.tokenring_movement) (*Movement, error) {
 		}
 		out.Ranges[i] = MovedRange{Start: int64(r.start), End: int64(r.end), Width: u128(r.width),
 			OldReplicas: u32s(r.old_replicas, r.old_count), NewReplicas: u32s(r.new_replicas, r.new_count)}
-		if err := movedBounds(&out.Ranges[i], out.Partitioner, m, i); err != nil {
-			return nil, err
-		}
 	}
 	out.Streams = make([]Stream, int(s.stream_count))
 	for i := range out.Streams {
@@ -253,9 +254,9 @@ func movementFromC(m *C.tokenring_movement) (*Movement, error) {
 			OldReplicas: u32s(sc.old_replicas, sc.old_count), NewReplicas: u32s(sc.new_replicas, sc.new_count),
 			OldOwner: int(sc.old_owner), NewOwner: int(sc.new_owner),
 			OwnerChanged: sc.owner_changed != 0, ReplicasChanged: sc.replicas_changed != 0}
-		if err := sampleToken(&out.Samples[i], out.Partitioner, m, i); err != nil {
-			return nil, err
-		}
+	}
+	if err := out.textTokens(m); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

@@ -296,24 +296,14 @@ func (t *Topology) AllocateJoinLimited(numTokens int, name, datacenter, rack str
 	if lim.Budget < 0 || lim.MaxNumTokens < 0 || lim.MaxNumTokens > LayoutMaxTokens {
 		return nil, nil, goError(CodeRange, "limits: budget %v or max num_tokens %d out of range", lim.Budget, lim.MaxNumTokens)
 	}
-	random := t.Partitioner() == PartitionerRandom
-	var est uint64
-	err = t.cassandraCall(numTokens, name, datacenter, rack, keyspace, localRF, func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int {
-		st := C.int(C.TOKENRING_E_NOMEM) // unless the call runs
-		est, _ = withLimits(context.Background(), lim, func(l *C.tokenring_limits) error {
-			if random {
-				out128 = make([]Token128, numTokens)
-				st = C.tokenring_allocate_join_limited(nil, token128Ptr(out128), C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), C.uint32_t(release), 0, l, detail)
-			} else {
-				out = make([]int64, numTokens)
-				st = C.tokenring_allocate_join_limited((*C.int64_t)(unsafe.Pointer(&out[0])), nil, C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), C.uint32_t(release), 0, l, detail)
-			}
-			return nil
-		})
-		return st
-	})
-	if e, ok := err.(*Error); ok && e.Code == CodeBudget {
-		err = &BudgetError{Err: e, Estimate: est}
+	texts, err := t.AllocateJoinText(numTokens, name, datacenter, rack, keyspace, localRF, release, false, lim)
+	if err != nil {
+		return nil, nil, err
+	}
+	if t.Partitioner() == PartitionerRandom { // the typed outputs of this 1.2 call
+		out128, err = token128sOfTexts(texts)
+	} else {
+		out, err = int64sOfTexts(texts)
 	}
 	if err != nil {
 		return nil, nil, err

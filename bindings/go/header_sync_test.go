@@ -24,6 +24,32 @@ var notWrapped = map[string]string{
 		"which is the same call (the default budget)",
 }
 
+// viaText maps the one _text call of an operation (tokens in text form, every
+// partitioner) to the typed calls of the other partitioners it serves: the binding's
+// Token128 and []byte functions convert to and from the text and call it.
+var viaText = map[string][]string{
+	"tokenring_topology_add_node_text":     {"tokenring_topology_add_node128", "tokenring_topology_add_node_bytes"},
+	"tokenring_topology_set_tokens_text":   {"tokenring_topology_set_tokens128", "tokenring_topology_set_tokens_bytes"},
+	"tokenring_topology_node_token_text":   {"tokenring_topology_node_token128", "tokenring_topology_node_token_bytes"},
+	"tokenring_ring_token_text":            {"tokenring_ring_token128", "tokenring_ring_token_bytes"},
+	"tokenring_movement_join_text":         {"tokenring_movement_join128", "tokenring_movement_join_bytes"},
+	"tokenring_movement_move_text":         {"tokenring_movement_move128", "tokenring_movement_move_bytes"},
+	"tokenring_movement_range_bound_text":  {"tokenring_movement_range_bounds128", "tokenring_movement_range_bounds_bytes"},
+	"tokenring_movement_sample_token_text": {"tokenring_movement_sample_token128", "tokenring_movement_sample_token_bytes"},
+	"tokenring_layout_even_tokens_text":    {"tokenring_layout_even_tokens128"},
+	"tokenring_layout_seeded_tokens_text":  {"tokenring_layout_seeded_tokens128"},
+	"tokenring_allocate_cassandra_text":    {"tokenring_allocate_cassandra128"},
+	"tokenring_allocate_join_text":         {"tokenring_allocate_join128", "tokenring_allocate_join_limited"},
+}
+
+func init() {
+	for text, typed := range viaText {
+		for _, f := range typed {
+			notWrapped[f] = "the binding calls " + text + " (one call for every partitioner, tokens as text)"
+		}
+	}
+}
+
 // notMirrored lists the public macros and enumerators the binding deliberately has no Go
 // constant for, with the reason. Every other one must be referenced as C.NAME from the
 // binding's Go source (constcheck.go pins each Go constant to its C value), so that a new

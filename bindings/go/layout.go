@@ -110,21 +110,6 @@ func SeededToken128(seed uint64, identity string, vnode, attempt uint32) (Token1
 	return token128FromC(tok), check(st)
 }
 
-// SeededTokens128 returns the count RandomPartitioner seeded tokens of the node identity
-// (in vnode order), avoiding the tokens of other nodes of taken (nil for none; otherwise
-// a RandomPartitioner topology, else ErrUnsupported).
-func SeededTokens128(count int, seed uint64, identity string, taken *Topology, flags LayoutFlags) ([]Token128, error) {
-	var out []Token128
-	err := seededCall(count, identity, taken, func(ci *C.char, tp *C.tokenring_topology, detail *C.tokenring_error) C.int {
-		out = make([]Token128, count)
-		return C.tokenring_layout_seeded_tokens128(token128Ptr(out), C.size_t(count), C.uint64_t(seed), ci, tp, C.uint32_t(flags), detail)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // SeededNode describes a node for AddSeededNodes. Empty Datacenter or Rack fields take
 // Cassandra's SimpleSnitch defaults "datacenter1" and "rack1".
 type SeededNode struct {
@@ -190,22 +175,6 @@ func EvenTokens(numTokens, slot, slots int) ([]int64, error) {
 	}
 	out := make([]int64, numTokens)
 	st := C.tokenring_layout_even_tokens((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), C.uint32_t(slot), C.uint32_t(slots))
-	if err := check(st); err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// EvenTokens128 returns numTokens evenly spaced RandomPartitioner tokens of slot slot out
-// of slots interleaved slots: floor((j*slots + slot) * 2^127 / (numTokens*slots)),
-// exactly, ascending. EvenTokens128(1, i, n) is the classic initial_token i * 2^127 / n of
-// node i of n.
-func EvenTokens128(numTokens, slot, slots int) ([]Token128, error) {
-	if numTokens <= 0 || numTokens > LayoutMaxTokens || slots <= 0 || slots > 1<<31 || slot < 0 || slot >= slots {
-		return nil, goError(CodeRange, "even layout of %d tokens, slot %d of %d: out of range", numTokens, slot, slots)
-	}
-	out := make([]Token128, numTokens)
-	st := C.tokenring_layout_even_tokens128(token128Ptr(out), C.uint32_t(numTokens), C.uint32_t(slot), C.uint32_t(slots))
 	if err := check(st); err != nil {
 		return nil, err
 	}
@@ -386,44 +355,6 @@ func (t *Topology) AllocateAsCassandra(numTokens int, name, datacenter, rack str
 	err := t.cassandraCall(numTokens, name, datacenter, rack, keyspace, localRF, func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int {
 		out = make([]int64, numTokens)
 		return C.tokenring_allocate_cassandra((*C.int64_t)(unsafe.Pointer(&out[0])), C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), first, C.uint32_t(release), C.uint32_t(flags), detail)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// AllocateAsCassandra128 is AllocateAsCassandra for a RandomPartitioner topology: the
-// tokens (0 .. 2^127, ascending) Cassandra release gives the node there, bit for bit
-// (see tokenring_allocate_cassandra128). firstToken, when not nil, must be a node token
-// (0 .. 2^127). A Murmur3Partitioner topology takes AllocateAsCassandra; Cassandra has no
-// allocation for ByteOrderedPartitioner (ErrUnsupported for both).
-func (t *Topology) AllocateAsCassandra128(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, firstToken *Token128, release CassandraRelease, flags LayoutFlags) ([]Token128, error) {
-	var first *C.tokenring_token128
-	if firstToken != nil {
-		v := firstToken.c()
-		first = &v
-	}
-	var out []Token128
-	err := t.cassandraCall(numTokens, name, datacenter, rack, keyspace, localRF, func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int {
-		out = make([]Token128, numTokens)
-		return C.tokenring_allocate_cassandra128(token128Ptr(out), C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), first, C.uint32_t(release), C.uint32_t(flags), detail)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// AllocateJoin128 is AllocateJoin for a RandomPartitioner topology: the library's join
-// plan (ascending, 0 .. 2^127) for node name joining, by default the tokens Cassandra
-// release would choose (AllocateAsCassandra128) bit for bit. See
-// tokenring_allocate_join128.
-func (t *Topology) AllocateJoin128(numTokens int, name, datacenter, rack string, keyspace *Replication, localRF int, release CassandraRelease) ([]Token128, error) {
-	var out []Token128
-	err := t.cassandraCall(numTokens, name, datacenter, rack, keyspace, localRF, func(cn, cd, cr *C.char, ks *C.tokenring_replication, detail *C.tokenring_error) C.int {
-		out = make([]Token128, numTokens)
-		return C.tokenring_allocate_join128(token128Ptr(out), C.uint32_t(numTokens), t.ptr, cn, cd, cr, ks, C.int32_t(localRF), C.uint32_t(release), 0, detail)
 	})
 	if err != nil {
 		return nil, err

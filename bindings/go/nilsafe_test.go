@@ -98,6 +98,8 @@ var exportedFuncs = map[string]any{
 	"Token": Token, "Token128FromBig": Token128FromBig, "TokenString": TokenString, "Tokens": Tokens,
 	"TokensKept": TokensKept, "TokensPacked": TokensPacked, "Version": Version, "VersionNumber": VersionNumber,
 	"WithProgress": WithProgress, "ByteOrderedToken": ByteOrderedToken,
+	"CompareTokens": CompareTokens, "EvenTokensText": EvenTokensText, "KeyTokenText": KeyTokenText,
+	"NormalizeToken": NormalizeToken, "SeededTokensText": SeededTokensText,
 }
 
 // zeroArgs gives the zero value of each parameter: nil pointers, slices, maps, funcs and

@@ -13,6 +13,49 @@ import (
 	"unsafe"
 )
 
+// Partitioner is one of Cassandra's partitioners a ring can use (tokenring_partitioner).
+type Partitioner int32
+
+// Partitioners.
+const (
+	PartitionerMurmur3     Partitioner = 0 // Murmur3Partitioner: int64 tokens (the default)
+	PartitionerRandom      Partitioner = 1 // RandomPartitioner: Token128 tokens, 0 .. 2^127
+	PartitionerByteOrdered Partitioner = 2 // ByteOrderedPartitioner: the key's bytes
+)
+
+// ByteTokenMax is the longest ByteOrderedPartitioner node token in bytes
+// (TOKENRING_BYTE_TOKEN_MAX, a partition key's limit).
+const ByteTokenMax = 65535
+
+// Ownership flags (Ring.OwnershipFlags).
+const (
+	OwnershipNoWidths      uint32 = 1 // no token arithmetic: every width is 0 (ByteOrdered)
+	OwnershipDataDependent uint32 = 2 // Cassandra's figure depends on the data; the no-data one is given
+)
+
+// String returns the Java class name ("org.apache.cassandra.dht.RandomPartitioner"), or
+// "Partitioner(N)" outside the enum.
+func (p Partitioner) String() string {
+	s := C.tokenring_partitioner_name(C.tokenring_partitioner(p))
+	if s == nil {
+		return "Partitioner(" + itoa(int64(p)) + ")"
+	}
+	return C.GoString(s)
+}
+
+// ParsePartitioner reads a class name or short class name, exactly as Cassandra reads them
+// (case-sensitive), or murmur3/random/byteordered (case ignored). ErrUnsupported for OrderPreservingPartitioner and LocalPartitioner,
+// ErrParse for anything else.
+func ParsePartitioner(text string) (Partitioner, error) {
+	var detail C.tokenring_error
+	var out C.tokenring_partitioner
+	st := C.tokenring_partitioner_parse(&out, textPtr(text), C.size_t(len(text)), &detail)
+	if err := newError(st, &detail); err != nil {
+		return 0, err
+	}
+	return Partitioner(out), nil
+}
+
 // Token128 is a RandomPartitioner token: 0 .. 2^127, or the minimum token -1 (the empty
 // key's), which is stored as Hi = Lo = 2^64 - 1 (Token128Min). It is a plain value of two
 // uint64 halves, the C type tokenring_token128, rather than a *big.Int: it is exact,

@@ -1,18 +1,23 @@
 # SPDX-License-Identifier: Apache-2.0
-"""allocate_as_cassandra(): the tokens Cassandra's own allocator chose, on every vector of
-tests/data/cassandra_allocation_5.0.2.tsv (made by running Cassandra 5.0.2's classes), and
-the argument checks."""
+"""allocate_as_cassandra() on every partitioner with an allocation: the tokens Cassandra's
+own allocator chose, on every vector of tests/data/cassandra_allocation_5.0.2.tsv
+(Murmur3Partitioner) and cassandra_allocation_random_*.tsv (RandomPartitioner), made by
+running Cassandra's own classes, results computed here from Cassandra's definitions, and
+the argument checks; ByteOrderedPartitioner has no allocation."""
+import math
 import os
+from fractions import Fraction
 
 import pytest
 
 import tokenring
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tests", "data")
+R = 2 ** 127
 
 
-def _replay(path, release):
-    """Replays a vector file; returns (vectors, equal)."""
+def _replay(path, release, partitioner):
+    """Replays a vector file on topologies of ``partitioner``; returns (vectors, equal)."""
     topo = None
     vectors = equal = 0
     with open(path, encoding="utf-8") as f:
@@ -22,7 +27,7 @@ def _replay(path, release):
                 continue
             f_ = line.split("\t")
             if f_[0] == "seq":
-                topo = tokenring.Topology()
+                topo = tokenring.Topology(partitioner=partitioner)
                 continue
             if f_[0] == "node":
                 topo.add_node(f_[1], f_[2], f_[3], [int(t) for t in f_[5].split(",")])
@@ -57,10 +62,24 @@ def _replay(path, release):
     return vectors, equal
 
 
-def test_every_vector_of_cassandra_5_0():
-    vectors, equal = _replay(os.path.join(DATA, "cassandra_allocation_5.0.2.tsv"), "5.0")
-    assert vectors >= 1000
+@pytest.mark.parametrize("partitioner,file,release,at_least", [
+    ("murmur3", "cassandra_allocation_5.0.2.tsv", "5.0", 1000),
+    ("random", "cassandra_allocation_random_5.0.6.tsv", "5.0", 900),
+    ("random", "cassandra_allocation_random_4.1.10.tsv", "4.1", 900),
+    ("random", "cassandra_allocation_random_4.0.19.tsv", "4.0", 900),
+])
+def test_every_vector(partitioner, file, release, at_least):
+    vectors, equal = _replay(os.path.join(DATA, file), release, partitioner)
+    assert vectors >= at_least
     assert equal == vectors
+
+
+def test_byte_ordered_has_no_allocation():
+    bop = tokenring.Topology(partitioner="byteordered")
+    bop.add_node("10.0.0.1", "dc1", "rack1", [b"k"])
+    for call in (tokenring.allocate_as_cassandra, tokenring.allocate_join):
+        with pytest.raises(tokenring.UnsupportedError, match="ByteOrderedPartitioner"):
+            call(bop, 1, "10.0.0.2", "dc1", "rack1", rf=1)
 
 
 def test_worked_example():
@@ -138,3 +157,111 @@ def test_allocate_join_default_is_cassandra_one_step_is_a_choice():
     assert old == sorted(set(old)) and len(old) == 16
     held = {t for n in topo.nodes for t in n.tokens}
     assert not held & (set(one) | set(old))
+
+
+# ------------------------------------------------------------- RandomPartitioner
+
+def _java_random_next_double(seed):
+    """java.util.Random(seed).nextDouble(), from its documented LCG."""
+    mult, mask = 0x5DEECE66D, (1 << 48) - 1
+    s = (seed ^ mult) & mask
+    out = []
+    for bits in (26, 27):
+        s = (s * mult + 0xB) & mask
+        out.append(s >> (48 - bits))
+    return ((out[0] << 27) + out[1]) * 2.0 ** -53
+
+
+def test_split_of_an_empty_ring():
+    # An empty datacenter: Cassandra starts at the random first token F, then splits the
+    # whole ring (F, F] at ratio MIN + 0.075 * Random(0).nextDouble(), MIN = 1 - 1/sqrt(5):
+    # F + (2^127) * BigDecimal.valueOf(ratio), truncated, modulo 2^127.
+    topo = tokenring.Topology(partitioner="random")
+    topo.add_node("10.0.0.1", "dc1", "rack1", [12345])
+    lo = 1.0 - 1.0 / math.sqrt(5)
+    ratio = lo + ((lo + 0.075) - lo) * _java_random_next_double(0)
+    for first in (0, 7, R - 3, R):
+        got = tokenring.allocate_as_cassandra(topo, 2, "10.0.0.2", "dc2", "rack1", rf=3,
+                                              first_token=first)
+        second = (first + int(R * Fraction(repr(ratio)))) % R  # exact, truncated
+        assert got == sorted({first, second})
+
+
+def test_worked_example_random():
+    # three single-token nodes at 0.05, 0.35 and 0.65 of the ring, one rack: with RF 2
+    # Cassandra gives the fourth node the midpoint of the range 0.65 -> 0.05 (0.85),
+    # FBUtilities.midpoint over 127 bits; with RF 1 a point near 0.8167
+    topo = tokenring.Topology(partitioner="random")
+    toks = [int(f * R) for f in (0.05, 0.35, 0.65)]
+    for i, t in enumerate(toks):
+        topo.add_node(f"10.0.0.{i + 1}", "dc1", "rack1", [t])
+    (t2,) = tokenring.allocate_as_cassandra(topo, 1, "10.0.0.4", "dc1", "rack1", rf=2)
+    assert t2 == (((R + toks[0] - toks[2]) >> 1) + toks[2]) % R
+    (t1,) = tokenring.allocate_as_cassandra(topo, 1, "10.0.0.4", "dc1", "rack1", rf=1)
+    assert abs(t1 / R - 0.8167) < 1e-3
+
+
+def test_arguments_random():
+    topo = tokenring.Topology(partitioner="random")
+    topo.add_node("10.0.0.1", "dc1", "rack1", [0])
+    with pytest.raises(TypeError):
+        tokenring.allocate_as_cassandra(topo, 1, "10.0.0.2", "dc1", "rack1")
+    with pytest.raises(tokenring.ExistsError):
+        tokenring.allocate_as_cassandra(topo, 1, "10.0.0.1", "dc1", "rack1", rf=3)
+    with pytest.raises(tokenring.InvalidArgumentError, match="first_token"):
+        tokenring.allocate_as_cassandra(topo, 4, "10.0.0.2", "dc2", "rack1", rf=3)
+    for bad in (-1, R + 1):
+        with pytest.raises(ValueError):
+            tokenring.allocate_as_cassandra(topo, 4, "10.0.0.2", "dc2", "rack1", rf=3,
+                                            first_token=bad)
+    got = tokenring.allocate_as_cassandra(topo, 4, "10.0.0.2", "dc2", "rack1", rf=3,
+                                          first_token=R)
+    assert R in got and len(set(got)) == 4 and all(0 <= t <= R for t in got)
+    bop = tokenring.Topology(partitioner="byteordered")
+    bop.add_node("10.0.0.1", "dc1", "rack1", [b"k"])
+    with pytest.raises(tokenring.UnsupportedError, match="ByteOrderedPartitioner"):
+        tokenring.allocate_as_cassandra(bop, 1, "10.0.0.2", "dc1", "rack1", rf=1)
+
+
+def _judge(topo, name, dc, rack, tokens, rf):
+    """max/mean and min/mean of effective ownership in dc under {dc: rf} once name has
+    joined with tokens (primary while the datacenter has at most rf nodes), as
+    tokenring_allocate_join() documents its rule."""
+    t = tokenring.Topology(partitioner="random")
+    for n in topo.nodes:
+        t.add_node(n.name, n.datacenter, n.rack, n.tokens)
+    t.add_node(name, dc, rack, tokens)
+    b = tokenring.Ring(t).balance({dc: rf}, datacenter=dc)
+    m = b.primary if b.effective.node_count <= rf else b.effective
+    return m.max / m.mean, m.min / m.mean
+
+
+def test_allocate_join_on_random_partitioner():
+    """allocate_join() on a RandomPartitioner topology (tokenring_allocate_join128()):
+    by default Cassandra's own tokens; with one_step=True ints 0 .. 2**127, ascending,
+    none held, and never less balanced than Cassandra's own tokens for the same node,
+    join after join."""
+    rng = __import__("random").Random(22)
+    topo = tokenring.Topology(partitioner="random")
+    for i in range(4):
+        topo.add_node(f"10.0.0.{i + 1}", "dc1", f"r{i % 2}",
+                      sorted(rng.randrange(2**127) for _ in range(8)))
+    better = 0
+    for j in range(6):
+        name, rack = f"10.0.1.{j}", f"r{j % 2}"
+        ours = tokenring.allocate_join(topo, 8, name, "dc1", rack, rf=2, one_step=True)
+        theirs = tokenring.allocate_as_cassandra(topo, 8, name, "dc1", rack, rf=2)
+        assert tokenring.allocate_join(topo, 8, name, "dc1", rack, rf=2) == theirs
+        assert all(isinstance(t, int) and 0 <= t <= 2**127 for t in ours)
+        assert ours == sorted(set(ours))
+        held = {t for n in topo.nodes for t in n.tokens}
+        assert not held & set(ours)
+        a, b = _judge(topo, name, "dc1", rack, ours, 2), _judge(topo, name, "dc1", rack, theirs, 2)
+        assert a[0] <= b[0] and a[1] >= b[1], (a, b)
+        better += a != b
+        topo.add_node(name, "dc1", rack, ours)
+    assert better > 0
+    # the other partitioners' calls refuse it
+    with pytest.raises(tokenring.UnsupportedError):
+        tokenring.allocate_join(tokenring.Topology(partitioner="byteordered"), 4, "n", "dc1",
+                                "r1", rf=1)

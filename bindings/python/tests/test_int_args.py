@@ -85,6 +85,8 @@ def _cases(topo, ring, pl):
         (tokenring.Replication.simple, "rf", lambda X: tokenring.Replication.simple(X), False),
         (tokenring.Replication.simple, "transient", lambda X: tokenring.Replication.simple(3, X), False),
         (Ring.range, "index", lambda X: ring.range(X), False),
+        (Ring.token_text, "index", lambda X: ring.token_text(X), False),
+        (Topology.node_token_texts, "index", lambda X: topo.node_token_texts(X), False),
         (Topology.node, "index", lambda X: topo.node(X), True),  # negative counts from the end
         (type(pl).range_replicas, "index", lambda X: pl.range_replicas(X), False),
         (type(pl).replica_set, "set_id", lambda X: pl.replica_set(X), False),

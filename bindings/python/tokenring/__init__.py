@@ -53,6 +53,8 @@ from ._partitioner import (RANDOM_MAX_TOKEN, RANDOM_MIN_TOKEN, Partitioner, byte
                            compare_byte_tokens, compare_random_tokens, format_byte_token,
                            format_random_token, md5, parse_byte_token, parse_random_token,
                            random_token, random_tokens)
+from ._tokentext import (AnyToken, compare_tokens, key_token_text, normalize_token_text,
+                         token_from_text, token_to_text)
 from ._cluster_ring import ClusterRing
 from ._router import Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader
 
@@ -78,8 +80,9 @@ UNWRAPPED: Dict[str, str] = {
 }
 # The calls without limits are their _limited variants with zeroed limits (the default
 # budget): the Python functions call the variants, which take budget= and the rest.
-for _c, _v in [("tokenring_allocate_join", "tokenring_allocate_join_limited"),
-               ("tokenring_allocate_join128", "tokenring_allocate_join_limited"),
+for _c, _v in [("tokenring_allocate_join", "tokenring_allocate_join_text"),
+               ("tokenring_allocate_join128", "tokenring_allocate_join_text"),
+               ("tokenring_allocate_join_limited", "tokenring_allocate_join_text"),
                ("tokenring_allocate_nodes", "tokenring_allocate_nodes_limited"),
                ("tokenring_availability_build", "tokenring_availability_build_limited"),
                ("tokenring_availability_build_progress",
@@ -90,7 +93,39 @@ for _c, _v in [("tokenring_allocate_join", "tokenring_allocate_join_limited"),
                ("tokenring_migration_plan_progress", "tokenring_migration_plan_limited"),
                ("tokenring_history_replay", "tokenring_history_replay_limited")]:
     UNWRAPPED[_c] = "wrapped through " + _v + " (the same call with limits; budget=)"
-del _c, _v
+# The typed calls of each partitioner (Murmur3 int64, RandomPartitioner token128,
+# ByteOrderedPartitioner bytes): the package calls the one _text call of each operation for
+# every partitioner, converting its ints and bytes to and from the text form (_tokentext).
+for _v, _cs in [
+        ("tokenring_topology_new_partitioned", ["tokenring_topology_new"]),
+        ("tokenring_topology_add_node_text", ["tokenring_topology_add_node",
+                                              "tokenring_topology_add_node128",
+                                              "tokenring_topology_add_node_bytes"]),
+        ("tokenring_topology_set_tokens_text", ["tokenring_topology_set_tokens",
+                                                "tokenring_topology_set_tokens128",
+                                                "tokenring_topology_set_tokens_bytes"]),
+        ("tokenring_topology_node_token_text", ["tokenring_topology_node_token128",
+                                                "tokenring_topology_node_token_bytes"]),
+        ("tokenring_ring_token_text", ["tokenring_ring_token128", "tokenring_ring_token_bytes"]),
+        ("tokenring_ring_search_text", ["tokenring_ring_search128",
+                                        "tokenring_ring_search_bytes"]),
+        ("tokenring_movement_join_text", ["tokenring_movement_join128",
+                                          "tokenring_movement_join_bytes"]),
+        ("tokenring_movement_move_text", ["tokenring_movement_move128",
+                                          "tokenring_movement_move_bytes"]),
+        ("tokenring_movement_range_bound_text", ["tokenring_movement_range_bounds128",
+                                                 "tokenring_movement_range_bounds_bytes"]),
+        ("tokenring_movement_sample_token_text", ["tokenring_movement_sample_token128",
+                                                  "tokenring_movement_sample_token_bytes"]),
+        ("tokenring_layout_even_tokens_text", ["tokenring_layout_even_tokens",
+                                               "tokenring_layout_even_tokens128"]),
+        ("tokenring_layout_seeded_tokens_text", ["tokenring_layout_seeded_tokens",
+                                                 "tokenring_layout_seeded_tokens128"]),
+        ("tokenring_allocate_cassandra_text", ["tokenring_allocate_cassandra",
+                                               "tokenring_allocate_cassandra128"])]:
+    for _c in _cs:
+        UNWRAPPED[_c] = "wrapped through " + _v + " (one call for every partitioner, tokens as text)"
+del _c, _v, _cs
 
 __all__ = [
     "token", "tokens", "tokens_packed", "Rows", "Table", "to_pandas", "to_arrow",
@@ -120,6 +155,8 @@ __all__ = [
     "compare_random_tokens", "format_random_token", "parse_random_token",
     "byte_ordered_token", "format_byte_token", "parse_byte_token", "compare_byte_tokens",
     "Partitioner", "partitioner_name", "parse_partitioner",
+    "AnyToken", "token_to_text", "token_from_text", "key_token_text", "normalize_token_text",
+    "compare_tokens",
     "Router", "RouterBuilder", "RouterHolder", "RouterReader", "RouterNode", "Route",
 ]
 

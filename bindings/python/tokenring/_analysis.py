@@ -11,13 +11,12 @@ from ._progress import Progress, progress_callback
 from ._convert import (U32, KeyOrToken, c_int, c_int32, c_name, c_str, token_array, token_of,
                        u128)
 from ._frames import Rows, row_to_arrow, row_to_pandas
-from ._hash import as_key_bytes
-from ._partitioner import _from_c
 from ._handle import Handle, require
 from ._ownership import Balance, BalanceReport
 from ._partitioner import Partitioner
 from ._replication import Replication, ReplicationLike
 from ._ring import Ring
+from ._tokentext import AnyToken, c_texts, sample_keys, text_out, value_of
 from ._topology import Topology
 
 __all__ = ["Balance", "BalanceReport", "balance", "ChangeKind", "Movement", "MovementSummary",
@@ -92,11 +91,6 @@ class MovementNode(NamedTuple):
     needs_cleanup: bool
 
 
-#: A token of any partitioner: an int (Murmur3, RandomPartitioner) or bytes
-#: (ByteOrderedPartitioner).
-AnyToken = Union[int, bytes]
-
-
 class MovedRange(NamedTuple):
     """A range (start, end] whose replica set changes, with both replica lists; the
     bounds are tokens of the topologies' partitioner (ints, or bytes for
@@ -133,23 +127,26 @@ class SampleChange(NamedTuple):
     replicas_changed: bool
 
 
-def _samples(samples: Iterable[KeyOrToken]) -> Tuple[Any, int]:
-    return token_array([token_of(s) for s in samples])
+def _samples(samples: Iterable[KeyOrToken], part: Partitioner
+             ) -> Tuple[Optional[Tuple[Any, Any, int]], Any, int]:
+    """The samples as packed keys (every partitioner's calls hash them with the
+    partitioner), or, when some are tokens, as Murmur3 tokens (only Murmur3 topologies
+    take token samples)."""
+    samples = list(samples)
+    keys = sample_keys(samples)
+    if keys is not None:
+        return keys, None, 0
+    if part != Partitioner.MURMUR3:
+        bad = next(s for s in samples if not isinstance(s, (str, bytes, bytearray, memoryview)))
+        raise TypeError(f"on a {part.name} topology the samples are partition keys "
+                        f"(bytes or str), not {type(bad).__name__}")
+    arr, n = token_array([token_of(s) for s in samples])
+    return None, arr, n
 
 
-def _sample_keys(samples: Iterable[KeyOrToken], part: Partitioner) -> Tuple[Any, Any, int]:
-    """Packed keys and offsets (tokenring_tokens()'s layout) of sample keys, for the
-    calls that hash them with the topology's partitioner."""
-    raw = []
-    for s in samples:
-        if not isinstance(s, (str, bytes, bytearray, memoryview)):
-            raise TypeError(f"on a {part.name} topology the samples are partition keys "
-                            f"(bytes or str), not {type(s).__name__}")
-        raw.append(as_key_bytes(s))
-    offsets = [0]
-    for r in raw:
-        offsets.append(offsets[-1] + len(r))
-    return ffi.new("uint8_t[]", b"".join(raw) or b"\0"), ffi.new("uint64_t[]", offsets), len(raw)
+def _int64_tokens(tokens: List[Any]) -> Tuple[Any, int]:
+    """Murmur3 tokens (ints or their text) for the int64 calls that take token samples."""
+    return token_array([int(t) if isinstance(t, str) else t for t in tokens])
 
 
 class Movement(Handle):
@@ -181,15 +178,13 @@ class Movement(Handle):
         repl = Replication.of(replication)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        part = before.partitioner
-        if part != Partitioner.MURMUR3:
-            keys, offs, n = _sample_keys(samples, part)
+        keys, arr, n = _samples(samples, before.partitioner)
+        if keys is not None:
             check(lib.tokenring_movement_compare_keys(pp, before._p(), after._p(), repl._p(),
-                                                      int(kind), keys, offs, n, err), err)
-            return cls(pp[0], int(kind))
-        arr, n = _samples(samples)
-        check(lib.tokenring_movement_compare(pp, before._p(), after._p(), repl._p(), int(kind),
-                                             arr, n, err), err)
+                                                      int(kind), *keys, err), err)
+        else:
+            check(lib.tokenring_movement_compare(pp, before._p(), after._p(), repl._p(),
+                                                 int(kind), arr, n, err), err)
         return cls(pp[0], int(kind))
 
     @classmethod
@@ -203,22 +198,15 @@ class Movement(Handle):
         err = new_error()
         part = topology.partitioner
         cn, cd, cr = c_name(name), c_name(datacenter, "datacenter"), c_name(rack, "rack")
-        if part != Partitioner.MURMUR3:
-            keys, offs, n = _sample_keys(samples, part)
-            if part == Partitioner.RANDOM:
-                arr, nt = topology._other_tokens(tokens)
-                check(lib.tokenring_movement_join128(pp, topology._p(), repl._p(), cn, cd, cr,
-                                                     arr, nt, keys, offs, n, err), err)
-            else:
-                ptrs, lens, nt, _keep = topology._other_tokens(tokens)
-                check(lib.tokenring_movement_join_bytes(pp, topology._p(), repl._p(), cn, cd,
-                                                        cr, ptrs, lens, nt, keys, offs, n, err),
-                      err)
-            return cls(pp[0], ChangeKind.JOIN)
-        toks, nt = token_array(tokens)
-        arr, n = _samples(samples)
-        check(lib.tokenring_movement_join(pp, topology._p(), repl._p(), cn, cd, cr,
-                                          toks, nt, arr, n, err), err)
+        tokens = list(tokens)
+        toks, nt, _keep = c_texts(part, tokens)
+        keys, arr, n = _samples(samples, part)
+        if keys is None:  # Murmur3 token samples: the int64 call
+            check(lib.tokenring_movement_join(pp, topology._p(), repl._p(), cn, cd, cr,
+                                              *_int64_tokens(tokens), arr, n, err), err)
+        else:
+            check(lib.tokenring_movement_join_text(pp, topology._p(), repl._p(), cn, cd, cr,
+                                                   toks, nt, *keys, err), err)
         return cls(pp[0], ChangeKind.JOIN)
 
     @classmethod
@@ -228,16 +216,13 @@ class Movement(Handle):
         repl = Replication.of(replication)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        part = topology.partitioner
-        if part != Partitioner.MURMUR3:
-            keys, offs, n = _sample_keys(samples, part)
+        keys, arr, n = _samples(samples, topology.partitioner)
+        if keys is not None:
             check(lib.tokenring_movement_decommission_keys(pp, topology._p(), repl._p(),
-                                                           c_name(name), keys, offs, n, err),
-                  err)
-            return cls(pp[0], ChangeKind.DECOMMISSION)
-        arr, n = _samples(samples)
-        check(lib.tokenring_movement_decommission(pp, topology._p(), repl._p(), c_name(name),
-                                                  arr, n, err), err)
+                                                           c_name(name), *keys, err), err)
+        else:
+            check(lib.tokenring_movement_decommission(pp, topology._p(), repl._p(),
+                                                      c_name(name), arr, n, err), err)
         return cls(pp[0], ChangeKind.DECOMMISSION)
 
     @classmethod
@@ -247,16 +232,15 @@ class Movement(Handle):
         repl = Replication.of(replication)
         pp = ffi.new("tokenring_movement **")
         err = new_error()
-        part = topology.partitioner
-        if part != Partitioner.MURMUR3:
-            keys, offs, n = _sample_keys(samples, part)
+        keys, arr, n = _samples(samples, topology.partitioner)
+        if keys is not None:
             check(lib.tokenring_movement_replace_keys(pp, topology._p(), repl._p(),
-                                                      c_name(old_name), c_name(new_name), keys,
-                                                      offs, n, err), err)
-            return cls(pp[0], ChangeKind.REPLACE)
-        arr, n = _samples(samples)
-        check(lib.tokenring_movement_replace(pp, topology._p(), repl._p(), c_name(old_name),
-                                             c_name(new_name), arr, n, err), err)
+                                                      c_name(old_name), c_name(new_name),
+                                                      *keys, err), err)
+        else:
+            check(lib.tokenring_movement_replace(pp, topology._p(), repl._p(),
+                                                 c_name(old_name), c_name(new_name), arr, n,
+                                                 err), err)
         return cls(pp[0], ChangeKind.REPLACE)
 
     @classmethod
@@ -268,22 +252,15 @@ class Movement(Handle):
         pp = ffi.new("tokenring_movement **")
         err = new_error()
         part = topology.partitioner
-        if part != Partitioner.MURMUR3:
-            keys, offs, n = _sample_keys(samples, part)
-            if part == Partitioner.RANDOM:
-                arr, nt = topology._other_tokens(tokens)
-                check(lib.tokenring_movement_move128(pp, topology._p(), repl._p(), c_name(name),
-                                                     arr, nt, keys, offs, n, err), err)
-            else:
-                ptrs, lens, nt, _keep = topology._other_tokens(tokens)
-                check(lib.tokenring_movement_move_bytes(pp, topology._p(), repl._p(),
-                                                        c_name(name), ptrs, lens, nt, keys,
-                                                        offs, n, err), err)
-            return cls(pp[0], ChangeKind.MOVE)
-        toks, nt = token_array(tokens)
-        arr, n = _samples(samples)
-        check(lib.tokenring_movement_move(pp, topology._p(), repl._p(), c_name(name), toks, nt,
-                                          arr, n, err), err)
+        tokens = list(tokens)
+        toks, nt, _keep = c_texts(part, tokens)
+        keys, arr, n = _samples(samples, part)
+        if keys is None:  # Murmur3 token samples: the int64 call
+            check(lib.tokenring_movement_move(pp, topology._p(), repl._p(), c_name(name),
+                                              *_int64_tokens(tokens), arr, n, err), err)
+        else:
+            check(lib.tokenring_movement_move_text(pp, topology._p(), repl._p(), c_name(name),
+                                                   toks, nt, *keys, err), err)
         return cls(pp[0], ChangeKind.MOVE)
 
     @property
@@ -291,19 +268,26 @@ class Movement(Handle):
         """The partitioner of the topologies compared."""
         return Partitioner(lib.tokenring_movement_partitioner(self._p()))
 
-    def _bounds(self, p: Any, i: int, start: int, end: int) -> Tuple[AnyToken, AnyToken]:
-        """The bounds of changed range ``i`` in the partitioner's form."""
+    def _bounds(self, p: Any, i: int) -> Tuple[AnyToken, AnyToken]:
+        """The bounds of changed range ``i`` as the partitioner's values."""
         part = self.partitioner
-        if part == Partitioner.RANDOM:
-            a, z = ffi.new("tokenring_token128 *"), ffi.new("tokenring_token128 *")
-            check(lib.tokenring_movement_range_bounds128(a, z, p, i))
-            return _from_c(a[0]), _from_c(z[0])
-        if part == Partitioner.BYTE_ORDERED:
-            a, z = ffi.new("const uint8_t **"), ffi.new("const uint8_t **")
-            al, zl = ffi.new("size_t *"), ffi.new("size_t *")
-            check(lib.tokenring_movement_range_bounds_bytes(a, al, z, zl, p, i))
-            return bytes(ffi.buffer(a[0], al[0])), bytes(ffi.buffer(z[0], zl[0]))
-        return start, end
+        return (value_of(part, text_out(lib.tokenring_movement_range_bound_text, p, i, 0)),
+                value_of(part, text_out(lib.tokenring_movement_range_bound_text, p, i, 1)))
+
+    def range_texts(self) -> List[Tuple[str, str]]:
+        """The (start, end] bounds of every changed range (as :attr:`ranges`) in
+        Cassandra's text form (tokenring_movement_range_bound_text)."""
+        p = self._p()
+        return [(text_out(lib.tokenring_movement_range_bound_text, p, i, 0),
+                 text_out(lib.tokenring_movement_range_bound_text, p, i, 1))
+                for i in range(self.summary.range_count)]
+
+    def sample_texts(self) -> List[str]:
+        """The token of every sample (as :attr:`samples`) in Cassandra's text form
+        (tokenring_movement_sample_token_text)."""
+        p = self._p()
+        return [text_out(lib.tokenring_movement_sample_token_text, p, i)
+                for i in range(self.summary.sample_count)]
 
     @property
     def summary(self) -> MovementSummary:
@@ -343,7 +327,7 @@ class Movement(Handle):
         out = []
         for i in range(self.summary.range_count):
             check(lib.tokenring_movement_get_range(r, p, i))
-            start, end = self._bounds(p, i, r.start, r.end)
+            start, end = self._bounds(p, i)
             out.append(MovedRange(start, end, u128(r.width),
                                   self._list(r.old_replicas, r.old_count),
                                   self._list(r.new_replicas, r.new_count)))
@@ -357,7 +341,7 @@ class Movement(Handle):
         out = []
         for i in range(self.summary.stream_count):
             check(lib.tokenring_movement_get_stream(s, p, i))
-            start, end = self._bounds(p, s.range_index, s.start, s.end)
+            start, end = self._bounds(p, s.range_index)
             out.append(Stream(start, end, u128(s.width), self._names[s.source],
                               self._names[s.destination], s.range_index, bool(s.strict)))
         return Rows.of(out, Stream._fields)
@@ -370,23 +354,15 @@ class Movement(Handle):
         out = []
         for i in range(self.summary.sample_count):
             check(lib.tokenring_movement_get_sample(s, p, i))
-            out.append(SampleChange(self._sample_token(p, i, s.token), self._list(s.old_replicas, s.old_count),
+            out.append(SampleChange(self._sample_token(p, i), self._list(s.old_replicas, s.old_count),
                                     self._list(s.new_replicas, s.new_count),
                                     self._names[s.old_owner], self._names[s.new_owner],
                                     bool(s.owner_changed), bool(s.replicas_changed)))
         return Rows.of(out, SampleChange._fields)
 
-    def _sample_token(self, p: Any, i: int, token: int) -> AnyToken:
-        part = self.partitioner
-        if part == Partitioner.RANDOM:
-            t = ffi.new("tokenring_token128 *")
-            check(lib.tokenring_movement_sample_token128(t, p, i))
-            return _from_c(t[0])
-        if part == Partitioner.BYTE_ORDERED:
-            b, n = ffi.new("const uint8_t **"), ffi.new("size_t *")
-            check(lib.tokenring_movement_sample_token_bytes(b, n, p, i))
-            return bytes(ffi.buffer(b[0], n[0])) if n[0] else b""
-        return token
+    def _sample_token(self, p: Any, i: int) -> AnyToken:
+        return value_of(self.partitioner,
+                        text_out(lib.tokenring_movement_sample_token_text, p, i))
 
     @property
     def cleanup(self) -> List[str]:
@@ -623,12 +599,11 @@ def _ring_space(ring: Ring) -> int:
     """The whole ring in the units of its availability widths: 2**64 token values
     (Murmur3), 2**127 (RandomPartitioner), its range count (ByteOrderedPartitioner, whose
     tokens have no width)."""
-    part = ring.partitioner
-    if part == Partitioner.RANDOM:
-        return 2**127
-    if part == Partitioner.BYTE_ORDERED:
-        return max(len(ring), 1)
-    return 2**64
+    return _TOKEN_SPACE.get(ring.partitioner) or max(len(ring), 1)
+
+
+#: The token space of the partitioners with token arithmetic.
+_TOKEN_SPACE = {Partitioner.MURMUR3: 2**64, Partitioner.RANDOM: 2**127}
 
 
 # ----------------------------------------------------------------- migration

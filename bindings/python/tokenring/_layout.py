@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 """Choosing tokens (layout.h): seeded reproducible layouts, evenly spaced tokens and the
 replication-aware allocator for joining nodes."""
-from typing import List, Optional, Sequence, Tuple, Union
+from typing import Any, List, Optional, Sequence, Tuple, Union
 
 from ._budget import Budget, budget_error, new_limits
 from ._errors import check, new_error
@@ -9,10 +9,10 @@ from ._ffi import ffi, lib
 from ._progress import Progress, progress_callback
 from ._convert import U32, U64, c_int, c_int32, c_name
 from ._handle import require
-from ._hash import MAX_TOKEN, MIN_TOKEN
 from ._node import rack_name as _rack_arg
-from ._partitioner import Partitioner, _from_c as _token128, _to_c as _token128_c
+from ._partitioner import Partitioner, _from_c as _token128
 from ._replication import Replication
+from ._tokentext import list_out, named_text, value_of
 from ._topology import Topology
 
 __all__ = ["seeded_token", "seeded_tokens", "add_seeded_nodes", "even_tokens",
@@ -41,17 +41,28 @@ def seeded_token(seed: int, identity: Union[str, bytes], vnode: int, attempt: in
 
 
 def seeded_tokens(count: int, seed: int, identity: Union[str, bytes],
-                  taken: Optional[Topology] = None, strict: bool = False) -> List[int]:
+                  taken: Optional[Topology] = None, strict: bool = False,
+                  partitioner: Union[Partitioner, int, str] = Partitioner.MURMUR3) -> List[Any]:
     """The ``count`` seeded tokens of one node, in vnode order, avoiding the tokens of the
-    other nodes of ``taken`` (collisions rehash, or raise ExistsError when ``strict``)."""
+    other nodes of ``taken`` (a topology of ``partitioner``; collisions rehash, or raise
+    ExistsError when ``strict``). ``partitioner`` RANDOM gives :func:`seeded_tokens128`'s
+    tokens; ByteOrderedPartitioner has none (UnsupportedError)."""
+    part = Partitioner.of(partitioner)
+    return [value_of(part, t) for t in
+            _seeded_texts(count, seed, identity, taken, strict, part, "seeded_tokens()")]
+
+
+def _seeded_texts(count: int, seed: int, identity: Union[str, bytes], taken: Optional[Topology],
+                  strict: bool, part: Partitioner, what: str) -> List[str]:
     count, seed = _count(count, "count"), c_int(seed, "seed", U64)
-    out = ffi.new("int64_t[]", max(count, 1))
+    pp = ffi.new("tokenring_token_list **")
     err = new_error()
     flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
-    taken_p = require(taken, "topology", "seeded_tokens()") if taken is not None else ffi.NULL
-    check(lib.tokenring_layout_seeded_tokens(out, count, seed, c_name(identity, "identity"),
-                                             taken_p, flags, err), err)
-    return list(out[0:count])
+    taken_p = require(taken, "topology", what) if taken is not None else ffi.NULL
+    check(lib.tokenring_layout_seeded_tokens_text(pp, int(part), count, seed,
+                                                  c_name(identity, "identity"), taken_p, flags,
+                                                  err), err)
+    return list_out(pp)
 
 
 def seeded_token128(seed: int, identity: Union[str, bytes], vnode: int,
@@ -71,16 +82,8 @@ def seeded_tokens128(count: int, seed: int, identity: Union[str, bytes],
     """The ``count`` RandomPartitioner seeded tokens of one node, in vnode order, avoiding
     the tokens of the other nodes of ``taken`` (a RandomPartitioner topology, else
     UnsupportedError); collisions rehash, or raise ExistsError when ``strict``."""
-    count, seed = _count(count, "count"), c_int(seed, "seed", U64)
-    out = ffi.new("tokenring_token128[]", max(count, 1))
-    err = new_error()
-    flags = lib.TOKENRING_LAYOUT_STRICT if strict else 0
-    taken_p = (require(taken, "topology", "seeded_tokens128()") if taken is not None
-               else ffi.NULL)
-    check(lib.tokenring_layout_seeded_tokens128(out, count, seed,
-                                                c_name(identity, "identity"), taken_p, flags,
-                                                err), err)
-    return [_token128(out[i]) for i in range(count)]
+    return [int(t) for t in _seeded_texts(count, seed, identity, taken, strict,
+                                          Partitioner.RANDOM, "seeded_tokens128()")]
 
 
 def add_seeded_nodes(topology: Topology, seed: int, tokens_per_node: int,
@@ -92,25 +95,32 @@ def add_seeded_nodes(topology: Topology, seed: int, tokens_per_node: int,
     topology.add_seeded_nodes(seed, tokens_per_node, names, datacenters, racks, strict)
 
 
-def even_tokens(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
+def even_tokens(num_tokens: int, slot: int = 0, slots: int = 1,
+                partitioner: Union[Partitioner, int, str] = Partitioner.MURMUR3) -> List[Any]:
     """Evenly spaced tokens, ascending: MIN_TOKEN + floor((j*slots + slot) * 2**64 /
-    (num_tokens*slots)), exact (``slot``/``slots``: e.g. rack number and rack count)."""
+    (num_tokens*slots)), exact (``slot``/``slots``: e.g. rack number and rack count); with
+    ``partitioner`` RANDOM those of :func:`even_tokens128` (ByteOrderedPartitioner has no
+    token arithmetic: UnsupportedError). One call for every partitioner
+    (tokenring_layout_even_tokens_text)."""
+    part = Partitioner.of(partitioner)
+    return [value_of(part, t) for t in _even_texts(num_tokens, slot, slots, part)]
+
+
+def _even_texts(num_tokens: int, slot: int, slots: int, part: Partitioner) -> List[str]:
     num_tokens = _count(num_tokens)
     slot, slots = c_int(slot, "slot"), c_int(slots, "slots")
-    out = ffi.new("int64_t[]", max(num_tokens, 1))
-    check(lib.tokenring_layout_even_tokens(out, num_tokens, slot, slots))
-    return list(out[0:num_tokens])
+    pp = ffi.new("tokenring_token_list **")
+    err = new_error()
+    check(lib.tokenring_layout_even_tokens_text(pp, int(part), num_tokens, slot, slots, err),
+          err)
+    return list_out(pp)
 
 
 def even_tokens128(num_tokens: int, slot: int = 0, slots: int = 1) -> List[int]:
     """Evenly spaced RandomPartitioner tokens, ascending: floor((j*slots + slot) * 2**127 /
     (num_tokens*slots)), exact; ``even_tokens128(1, i, n)`` is the classic initial_token
     i * 2**127 // n of node i of n."""
-    num_tokens = _count(num_tokens)
-    slot, slots = c_int(slot, "slot"), c_int(slots, "slots")
-    out = ffi.new("tokenring_token128[]", max(num_tokens, 1))
-    check(lib.tokenring_layout_even_tokens128(out, num_tokens, slot, slots))
-    return [_token128(out[i]) for i in range(num_tokens)]
+    return [int(t) for t in _even_texts(num_tokens, slot, slots, Partitioner.RANDOM)]
 
 
 def allocate_tokens(topology: Topology, num_tokens: int, datacenter: str, rack: str,
@@ -204,23 +214,14 @@ def allocate_as_cassandra(topology: Topology, num_tokens: int, name: str, datace
             c_int32(rf if rf is not None else 0, "replication factor"))
     flags = lib.TOKENRING_CASSANDRA_OFFLINE if offline else 0
     err = new_error()
-    if topology.partitioner == Partitioner.RANDOM:
-        if first_token is not None:
-            first_token = c_int(first_token, "first_token", (-2 ** 127, 2 ** 127))
-        if first_token is not None and first_token < 0:
-            raise ValueError(f"first_token {first_token} is not a RandomPartitioner node "
-                             "token (0 .. 2**127)")
-        out = ffi.new("tokenring_token128[]", max(num_tokens, 1))
-        first = _token128_c(first_token) if first_token is not None else ffi.NULL
-        check(lib.tokenring_allocate_cassandra128(out, num_tokens, topo, *args, first,
-                                                  CASSANDRA_RELEASES[release], flags, err), err)
-        return [_token128(out[i]) for i in range(num_tokens)]
-    out = ffi.new("int64_t[]", max(num_tokens, 1))
-    first = (ffi.new("int64_t *", c_int(first_token, "first_token", (MIN_TOKEN, MAX_TOKEN)))
+    part = topology.partitioner
+    first = (named_text(part, first_token, "first_token").encode("ascii")
              if first_token is not None else ffi.NULL)
-    check(lib.tokenring_allocate_cassandra(out, num_tokens, topo, *args, first,
-                                           CASSANDRA_RELEASES[release], flags, err), err)
-    return list(out[0:num_tokens])
+    pp = ffi.new("tokenring_token_list **")
+    check(lib.tokenring_allocate_cassandra_text(pp, num_tokens, topo, *args, first,
+                                                CASSANDRA_RELEASES[release], flags, ffi.NULL,
+                                                err), err)
+    return [value_of(part, t) for t in list_out(pp)]
 
 
 def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: str,
@@ -256,16 +257,10 @@ def allocate_join(topology: Topology, num_tokens: int, name: str, datacenter: st
             CASSANDRA_RELEASES[release], lib.TOKENRING_JOIN_BEST_ONE_STEP if one_step else 0)
     err = new_error()
     lim, _keep = new_limits(budget, max_num_tokens=max_num_tokens)
-    if topology.partitioner == Partitioner.RANDOM:
-        # tokenring_allocate_join128(): ints 0 .. 2**127
-        out128 = ffi.new("tokenring_token128[]", max(num_tokens, 1))
-        budget_error(lib.tokenring_allocate_join_limited(ffi.NULL, out128, num_tokens, topo,
-                                                         *args, lim, err), err, lim)
-        return [_token128(out128[i]) for i in range(num_tokens)]
-    out = ffi.new("int64_t[]", max(num_tokens, 1))
-    budget_error(lib.tokenring_allocate_join_limited(out, ffi.NULL, num_tokens, topo, *args,
-                                                     lim, err), err, lim)
-    return list(out[0:num_tokens])
+    pp = ffi.new("tokenring_token_list **")
+    budget_error(lib.tokenring_allocate_join_text(pp, num_tokens, topo, *args, lim, err), err,
+                 lim)
+    return [value_of(topology.partitioner, t) for t in list_out(pp)]
 
 
 def assign_racks(node_count: int, racks: int = 1, datacenters: int = 1,

@@ -173,14 +173,14 @@ class Cluster(Handle):
         p = self._p()
         info = ffi.new("tokenring_cluster_node_info *")
         out = []
-        other = lib.tokenring_cluster_partitioner(p) != lib.TOKENRING_PARTITIONER_MURMUR3
-        topo = self.topology() if other and not self.tokens_unknown and len(self) else None
+        topo = None
         for i in range(lib.tokenring_cluster_node_count(p)):
             check(lib.tokenring_cluster_node(info, p, i))
             toks = tuple(ffi.unpack(info.tokens, info.token_count)) \
                 if info.token_count and info.tokens != ffi.NULL else ()
-            if topo is not None:
-                # tokens of the other partitioners come from the topology (same order)
+            if info.tokens == ffi.NULL and info.declared_tokens and not self.tokens_unknown:
+                # no int64 array (the other partitioners): the topology's tokens, same order
+                topo = topo if topo is not None else self.topology()
                 toks = topo.node(i).tokens
             out.append(ClusterNode(
                 c_str(info.name), c_str(info.datacenter), c_str(info.rack),

@@ -22,7 +22,8 @@ from ._hash import HAVE_NUMPY
 from ._frames import Rows
 from ._node import Node, node_from_info
 from ._ownership import BalanceReport, Ownership, balance_of, ownership_of
-from ._partitioner import Partitioner, _from_c, _to_c, random_token
+from ._partitioner import Partitioner, _from_c
+from ._tokentext import key_token_text, text_of, text_out, value_of
 from ._placement import Placement
 from ._replication import Replication, ReplicationLike
 
@@ -126,9 +127,10 @@ class Ring(Handle):
             for i in range(len(self._names)):
                 check(lib.tokenring_ring_node(info, p, i))
                 out.append(node_from_info(info))
-            if self._part != Partitioner.MURMUR3:
-                # the ring holds its nodes' tokens by ring position only: a node outside
-                # the ring (JOINING) shows none (its topology has them)
+            if info.tokens == ffi.NULL and len(self):
+                # no int64 token arrays (the other partitioners): the ring holds its
+                # nodes' tokens by ring position only, a node outside the ring (JOINING)
+                # shows none (its topology has them)
                 lists: List[List[Any]] = [[] for _ in out]
                 for i, owner in enumerate(self._owners()):
                     lists[owner].append(self._ring_token(i))
@@ -180,36 +182,43 @@ class Ring(Handle):
         return list(ffi.unpack(ptr, n[0]))
 
     def _ring_token(self, i: int) -> Any:
-        """Ring token i of a Random (int) or ByteOrdered (bytes) ring."""
-        p = self._p()
-        if self._part == Partitioner.RANDOM:
-            t = ffi.new("tokenring_token128 *")
-            check(lib.tokenring_ring_token128(t, p, c_index(i, "ring index")))
-            return _from_c(t[0])
-        b = ffi.new("uint8_t **")
-        n = ffi.new("size_t *")
-        check(lib.tokenring_ring_token_bytes(b, n, p, c_index(i, "ring index")))
-        return bytes(ffi.buffer(b[0], n[0])) if n[0] else b""
+        """Ring token i as the partitioner's Python value."""
+        return value_of(self._part, self.token_text(i))
+
+    def token_text(self, index: int) -> str:
+        """Ring token ``index`` in Cassandra's text form, for any partitioner
+        (tokenring_ring_token_text)."""
+        return text_out(lib.tokenring_ring_token_text, self._p(), c_index(index, "ring index"))
+
+    @property
+    def token_texts(self) -> List[str]:
+        """The sorted ring tokens in Cassandra's text form, as ``nodetool ring`` prints
+        them."""
+        return [self.token_text(i) for i in range(len(self))]
+
+    def search_text(self, token: str) -> int:
+        """Index of the range holding a token given in Cassandra's text form
+        (tokenring_ring_search_text), for any partitioner.
+
+        Raises:
+            ParseError / RangeError: not a token of the ring's partitioner.
+        """
+        if not isinstance(token, str):
+            raise TypeError(f"token text must be str, not {type(token).__name__}")
+        raw = token.encode("utf-8")
+        out = ffi.new("uint32_t *")
+        err = new_error()
+        check(lib.tokenring_ring_search_text(out, self._p(), raw, len(raw), err), err)
+        return int(out[0])
 
     def _search_other(self, key_or_token: Any) -> int:
-        """Range index of a key or token on a Random or ByteOrdered ring: an int is a
-        RandomPartitioner token, bytes/str a key (a ByteOrdered key is its token)."""
-        p = self._p()
-        if isinstance(key_or_token, str):
-            key_or_token = key_or_token.encode("utf-8")
-        if self._part == Partitioner.RANDOM:
-            if isinstance(key_or_token, (bytes, bytearray, memoryview)):
-                key_or_token = random_token(bytes(key_or_token))
-            r = lib.tokenring_ring_search128(p, _to_c(key_or_token)[0])
+        """Range index of a key (bytes/str, hashed with the ring's partitioner) or token
+        (the partitioner's value) off the Murmur3 fast path: one text search."""
+        if isinstance(key_or_token, (str, bytes, bytearray, memoryview)):
+            text = key_token_text(key_or_token, self._part)
         else:
-            if not isinstance(key_or_token, (bytes, bytearray, memoryview)):
-                raise TypeError("a ByteOrderedPartitioner key or token is bytes or str, not "
-                                f"{type(key_or_token).__name__}")
-            b = bytes(key_or_token)
-            r = lib.tokenring_ring_search_bytes(p, b, len(b))
-        if r == 0xFFFFFFFF:
-            raise ValueError("the ring refused the search")
-        return int(r)
+            text = text_of(self._part, key_or_token)
+        return self.search_text(text)
 
     @property
     def ownership_flags(self) -> int:
@@ -224,10 +233,10 @@ class Ring(Handle):
         """The sorted ring tokens (a numpy int64 copy, or a list without numpy). On a
         Random or ByteOrdered ring a list of ints (0 .. 2**127) or of bytes."""
         p = self._p()
-        if self._part != Partitioner.MURMUR3:
-            return [self._ring_token(i) for i in range(len(self))]
         n = ffi.new("size_t *")
         ptr = lib.tokenring_ring_tokens(p, n)
+        if ptr == ffi.NULL and n[0]:  # no int64 tokens: the other partitioners, by text
+            return [self._ring_token(i) for i in range(n[0])]
         if HAVE_NUMPY:
             return _np.frombuffer(ffi.buffer(ptr, 8 * n[0]), dtype=_np.int64).copy()
         return list(ffi.unpack(ptr, n[0]))

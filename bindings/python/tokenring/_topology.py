@@ -3,15 +3,24 @@
 rings are built from (topology.h)."""
 from typing import Any, Iterable, Iterator, List, Optional, Sequence, Tuple, Union
 
-from ._convert import U64, c_index, c_int, c_name, token_array
+from ._convert import U64, c_index, c_int, c_name
 from ._errors import check, new_error
 from ._ffi import ffi, lib
 from ._handle import Handle
 from ._node import Liveness, Node, NodeState, node_from_info, rack_name
-from ._partitioner import Partitioner, _from_c, _to_c
+from ._partitioner import Partitioner
 from ._ring import Ring
+from ._tokentext import c_texts, text_out, value_of
 
 __all__ = ["Topology"]
+
+
+def _texts(tokens: Iterable[str]) -> List[str]:
+    out = list(tokens)
+    for t in out:
+        if not isinstance(t, str):
+            raise TypeError(f"a token's text is str, not {type(t).__name__}")
+    return out
 
 
 class Topology(Handle):
@@ -32,11 +41,7 @@ class Topology(Handle):
         of -2**63 .. 2**63-1 (Murmur3, the default), ints of 0 .. 2**127 (Random), or
         ``bytes`` (ByteOrdered)."""
         pp = ffi.new("tokenring_topology **")
-        part = Partitioner.of(partitioner)
-        if part == Partitioner.MURMUR3:
-            check(lib.tokenring_topology_new(pp))
-        else:
-            check(lib.tokenring_topology_new_partitioned(pp, int(part)))
+        check(lib.tokenring_topology_new_partitioned(pp, int(Partitioner.of(partitioner))))
         self._ptr = ffi.gc(pp[0], lib.tokenring_topology_free)
         for name, dc, rack, toks in nodes:
             self.add_node(name, dc, rack, toks)
@@ -52,56 +57,51 @@ class Topology(Handle):
         """The topology's partitioner."""
         return Partitioner(lib.tokenring_topology_partitioner(self._p()))
 
-    def _other_tokens(self, tokens: Iterable[Any]) -> Tuple[Any, ...]:
-        """C arguments for the tokens of a Random (``tokenring_token128[]``, count) or
-        ByteOrdered (pointers, lengths, count, the buffers kept alive) topology."""
-        toks = list(tokens)
-        if self.partitioner == Partitioner.RANDOM:
-            arr = ffi.new("tokenring_token128[]", max(len(toks), 1))
-            for i, t in enumerate(toks):
-                arr[i] = _to_c(t)[0]
-            return (arr, len(toks))
-        raw = []
-        for t in toks:
-            if not isinstance(t, (bytes, bytearray, memoryview)):
-                raise TypeError("a ByteOrderedPartitioner token is bytes, not "
-                                f"{type(t).__name__}")
-            raw.append(bytes(t))
-        bufs = [ffi.new("uint8_t[]", b or b"\0") for b in raw]
-        ptrs = ffi.new("uint8_t *[]", bufs or [ffi.NULL])
-        lens = ffi.new("size_t[]", [len(b) for b in raw] or [0])
-        return (ptrs, lens, len(toks), bufs)
-
     def add_node(self, name: Union[str, bytes], datacenter: Union[str, bytes],
                  rack: Optional[Union[str, bytes]], tokens: Iterable[Any]) -> None:
-        """Adds a node in state NORMAL, UP. Tokens may come in any order. A missing rack
+        """Adds a node in state NORMAL, UP, with tokens of the topology's partitioner in
+        any order: ints (Murmur3, RandomPartitioner) or bytes (ByteOrderedPartitioner),
+        added by one call for every partitioner (tokenring_topology_add_node_text; see
+        :meth:`add_node_text` for tokens as Cassandra prints them). A missing rack
         (None, as a null ``rack`` of ``system.peers`` reads) is :data:`DEFAULT_RACK`,
         the rack Cassandra gives such a node.
 
         Raises:
             ExistsError: the name exists, a token repeats or is held by another node.
-            EmptyError: no tokens. InvalidArgumentError / RangeError: a bad name or a
-            token outside the Murmur3 range.
+            EmptyError: no tokens. InvalidArgumentError / RangeError / ParseError: a bad
+            name, or a token outside the partitioner's range or not its text.
+            TypeError: a token of another partitioner's type.
         On failure the topology is unchanged.
         """
         err = new_error()
-        part = self.partitioner
-        if part == Partitioner.RANDOM:
-            arr, n = self._other_tokens(tokens)
-            check(lib.tokenring_topology_add_node128(self._p(), c_name(name),
-                                                     c_name(datacenter, "datacenter"),
-                                                     rack_name(rack), arr, n, err), err)
-            return
-        if part == Partitioner.BYTE_ORDERED:
-            ptrs, lens, n, _keep = self._other_tokens(tokens)
-            check(lib.tokenring_topology_add_node_bytes(self._p(), c_name(name),
-                                                        c_name(datacenter, "datacenter"),
-                                                        rack_name(rack), ptrs, lens, n, err), err)
-            return
-        arr, n = token_array(tokens)
-        check(lib.tokenring_topology_add_node(self._p(), c_name(name),
-                                              c_name(datacenter, "datacenter"),
-                                              rack_name(rack), arr, n, err), err)
+        arr, n, _keep = c_texts(self.partitioner, tokens)
+        check(lib.tokenring_topology_add_node_text(self._p(), c_name(name),
+                                                   c_name(datacenter, "datacenter"),
+                                                   rack_name(rack), arr, n, err), err)
+
+    def add_node_text(self, name: Union[str, bytes], datacenter: Union[str, bytes],
+                      rack: Optional[Union[str, bytes]], tokens: Iterable[str]) -> None:
+        """:meth:`add_node` with the tokens in Cassandra's text form for the topology's
+        partitioner, as ``nodetool ring`` or ``system.peers`` print them: ``"-42"``
+        (Murmur3), ``"-1"`` .. ``"170141183460469231731687303715884105728"``
+        (RandomPartitioner), hex ``"0abc"`` (ByteOrderedPartitioner, either case).
+
+        Raises:
+            ParseError / RangeError: a token that is not one of the partitioner's, named
+            with its position; and :meth:`add_node`'s errors.
+        """
+        err = new_error()
+        arr, n, _keep = c_texts(self.partitioner, _texts(tokens), text=True)
+        check(lib.tokenring_topology_add_node_text(self._p(), c_name(name),
+                                                   c_name(datacenter, "datacenter"),
+                                                   rack_name(rack), arr, n, err), err)
+
+    def set_tokens_text(self, name: Union[str, bytes], tokens: Iterable[str]) -> None:
+        """:meth:`set_tokens` with the tokens in Cassandra's text form (as for
+        :meth:`add_node_text`)."""
+        err = new_error()
+        arr, n, _keep = c_texts(self.partitioner, _texts(tokens), text=True)
+        check(lib.tokenring_topology_set_tokens_text(self._p(), c_name(name), arr, n, err), err)
 
     def add_seeded_nodes(self, seed: int, tokens_per_node: int, names: Sequence[str],
                          datacenters: Optional[Sequence[str]] = None,
@@ -147,21 +147,10 @@ class Topology(Handle):
 
     def set_tokens(self, name: Union[str, bytes], tokens: Iterable[Any]) -> None:
         """Gives a node a new set of tokens (a completed move), of the topology's
-        partitioner."""
+        partitioner (as for :meth:`add_node`)."""
         err = new_error()
-        part = self.partitioner
-        if part == Partitioner.RANDOM:
-            arr, n = self._other_tokens(tokens)
-            check(lib.tokenring_topology_set_tokens128(self._p(), c_name(name), arr, n, err),
-                  err)
-            return
-        if part == Partitioner.BYTE_ORDERED:
-            ptrs, lens, n, _keep = self._other_tokens(tokens)
-            check(lib.tokenring_topology_set_tokens_bytes(self._p(), c_name(name), ptrs, lens,
-                                                          n, err), err)
-            return
-        arr, n = token_array(tokens)
-        check(lib.tokenring_topology_set_tokens(self._p(), c_name(name), arr, n, err), err)
+        arr, n, _keep = c_texts(self.partitioner, tokens)
+        check(lib.tokenring_topology_set_tokens_text(self._p(), c_name(name), arr, n, err), err)
 
     def set_state(self, name: Union[str, bytes], state: Union[NodeState, int] = NodeState.NORMAL,
                   liveness: Union[Liveness, int] = Liveness.UP) -> None:
@@ -196,27 +185,27 @@ class Topology(Handle):
             raise IndexError("node index out of range")
         info = ffi.new("tokenring_node_info *")
         check(lib.tokenring_topology_node(info, p, c_index(index, "node index")))
-        return self._full(node_from_info(info), index, info.token_count)
+        return self._full(node_from_info(info), index, info)
 
-    def _full(self, node: Node, index: int, count: int) -> Node:
-        """node with its tokens read by the partitioner's getter (Random, ByteOrdered)."""
-        part = self.partitioner
-        if part == Partitioner.MURMUR3:
+    def _full(self, node: Node, index: int, info: Any) -> Node:
+        """node with its tokens: the node info's int64 array (Murmur3), else read one by
+        one in the text form (the other partitioners' node info has no token array)."""
+        if info.tokens != ffi.NULL or not info.token_count:
             return node
+        return node._replace(tokens=tuple(self.node_token_texts(index, values=True)))
+
+    def node_token_texts(self, index: int, values: bool = False) -> List[Any]:
+        """The tokens (ascending) of node ``index`` in Cassandra's text form
+        (tokenring_topology_node_token_text), for any partitioner; with ``values`` as the
+        partitioner's Python values instead (:attr:`Node.tokens`)."""
         p = self._p()
-        toks: List[Any] = []
-        if part == Partitioner.RANDOM:
-            t = ffi.new("tokenring_token128 *")
-            for k in range(count):
-                check(lib.tokenring_topology_node_token128(t, p, index, k))
-                toks.append(_from_c(t[0]))
-        else:
-            b = ffi.new("uint8_t **")
-            n = ffi.new("size_t *")
-            for k in range(count):
-                check(lib.tokenring_topology_node_token_bytes(b, n, p, index, k))
-                toks.append(bytes(ffi.buffer(b[0], n[0])) if n[0] else b"")
-        return node._replace(tokens=tuple(toks))
+        index = c_index(index, "node index")
+        info = ffi.new("tokenring_node_info *")
+        check(lib.tokenring_topology_node(info, p, index))
+        part = self.partitioner
+        texts = [text_out(lib.tokenring_topology_node_token_text, p, index, k)
+                 for k in range(info.token_count)]
+        return [value_of(part, t) for t in texts] if values else texts
 
     @property
     def nodes(self) -> List[Node]:
@@ -226,7 +215,7 @@ class Topology(Handle):
         out = []
         for i in range(lib.tokenring_topology_node_count(p)):
             check(lib.tokenring_topology_node(info, p, i))
-            out.append(self._full(node_from_info(info), i, info.token_count))
+            out.append(self._full(node_from_info(info), i, info))
         return out
 
     def __iter__(self) -> Iterator[Node]:

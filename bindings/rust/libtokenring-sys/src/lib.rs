@@ -135,6 +135,21 @@ pub struct tokenring_cluster {
 pub struct tokenring_history {
     _private: [u8; 0],
 }
+#[repr(C)]
+pub struct tokenring_movement {
+    _private: [u8; 0],
+}
+/// `tokenring_token_list`: tokens in text form (partitioner.h).
+#[repr(C)]
+pub struct tokenring_token_list {
+    _private: [u8; 0],
+}
+
+/// `tokenring_partitioner` (partitioner.h).
+pub type tokenring_partitioner = c_int;
+pub const TOKENRING_PARTITIONER_MURMUR3: i32 = 0;
+pub const TOKENRING_PARTITIONER_RANDOM: i32 = 1;
+pub const TOKENRING_PARTITIONER_BYTE_ORDERED: i32 = 2;
 
 /// `tokenring_progress_fn`: the progress callback of the long calls (non-zero cancels).
 pub type tokenring_progress_fn = Option<unsafe extern "C" fn(user: *mut c_void, done: u64, total: u64) -> c_int>;
@@ -183,6 +198,16 @@ pub const TOKENRING_E_CANCELLED: c_int = -11;
 pub const TOKENRING_E_BUDGET: c_int = -12;
 pub const TOKENRING_E_BUSY: c_int = -13;
 pub const TOKENRING_E_NOT_PLACED: c_int = -14;
+pub const TOKENRING_E_RANGE: c_int = -5;
+pub const TOKENRING_E_BUFSIZE: c_int = -8;
+
+/// Layout and allocation flags and release lines (layout.h, allocate.h).
+pub const TOKENRING_LAYOUT_STRICT: u32 = 0x1;
+pub const TOKENRING_CASSANDRA_OFFLINE: u32 = 0x1;
+pub const TOKENRING_CASSANDRA_4_0: u32 = 0x0400;
+pub const TOKENRING_CASSANDRA_4_1: u32 = 0x0401;
+pub const TOKENRING_CASSANDRA_5_0: u32 = 0x0500;
+pub const TOKENRING_JOIN_BEST_ONE_STEP: u32 = 0x1;
 
 /// Budgets (common.h): the default in work units, and the calibration's units a second.
 pub const TOKENRING_BUDGET_DEFAULT: u64 = 1000000000;
@@ -464,6 +489,163 @@ extern "C" {
         out: *mut *mut tokenring_router,
         router: *const tokenring_router,
         history: *const tokenring_history,
+        err: *mut tokenring_error,
+    ) -> c_int;
+
+    // Tokens of every partitioner in Cassandra's text form (partitioner.h and the _text
+    // calls of topology.h, ring.h, movement.h, movement_result.h, layout.h,
+    // allocate_text.h).
+    pub fn tokenring_token_list_count(list: *const tokenring_token_list) -> usize;
+    pub fn tokenring_token_list_get(list: *const tokenring_token_list, i: usize, len_out: *mut usize) -> *const c_char;
+    pub fn tokenring_token_list_free(list: *mut tokenring_token_list);
+    pub fn tokenring_key_token_text(
+        out: *mut c_char,
+        cap: usize,
+        len_out: *mut usize,
+        partitioner: tokenring_partitioner,
+        key: *const c_void,
+        len: usize,
+    ) -> c_int;
+    pub fn tokenring_token_text_normalize(
+        out: *mut c_char,
+        cap: usize,
+        len_out: *mut usize,
+        partitioner: tokenring_partitioner,
+        text: *const c_char,
+        len: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_token_text_compare(
+        cmp_out: *mut c_int,
+        partitioner: tokenring_partitioner,
+        a: *const c_char,
+        b: *const c_char,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_topology_new_partitioned(out: *mut *mut tokenring_topology, partitioner: tokenring_partitioner) -> c_int;
+    pub fn tokenring_topology_partitioner(topology: *const tokenring_topology) -> tokenring_partitioner;
+    pub fn tokenring_topology_node_count(topology: *const tokenring_topology) -> usize;
+    pub fn tokenring_topology_add_node_text(
+        topology: *mut tokenring_topology,
+        name: *const c_char,
+        datacenter: *const c_char,
+        rack: *const c_char,
+        tokens: *const *const c_char,
+        token_count: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_topology_set_tokens_text(
+        topology: *mut tokenring_topology,
+        name: *const c_char,
+        tokens: *const *const c_char,
+        token_count: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_topology_node_token_text(
+        out: *mut c_char,
+        cap: usize,
+        len_out: *mut usize,
+        topology: *const tokenring_topology,
+        index: usize,
+        k: usize,
+    ) -> c_int;
+    pub fn tokenring_ring_partitioner(ring: *const tokenring_ring) -> tokenring_partitioner;
+    pub fn tokenring_ring_tokens(ring: *const tokenring_ring, count_out: *mut usize) -> *const i64;
+    pub fn tokenring_ring_token_text(out: *mut c_char, cap: usize, len_out: *mut usize, ring: *const tokenring_ring, index: usize) -> c_int;
+    pub fn tokenring_ring_search_text(
+        index_out: *mut u32,
+        ring: *const tokenring_ring,
+        token: *const c_char,
+        len: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_movement_join_text(
+        out: *mut *mut tokenring_movement,
+        topology: *const tokenring_topology,
+        replication: *const tokenring_replication,
+        name: *const c_char,
+        datacenter: *const c_char,
+        rack: *const c_char,
+        tokens: *const *const c_char,
+        token_count: usize,
+        sample_keys: *const u8,
+        sample_offsets: *const u64,
+        sample_count: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_movement_move_text(
+        out: *mut *mut tokenring_movement,
+        topology: *const tokenring_topology,
+        replication: *const tokenring_replication,
+        name: *const c_char,
+        tokens: *const *const c_char,
+        token_count: usize,
+        sample_keys: *const u8,
+        sample_offsets: *const u64,
+        sample_count: usize,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_movement_free(movement: *mut tokenring_movement);
+    pub fn tokenring_movement_range_bound_text(
+        out: *mut c_char,
+        cap: usize,
+        len_out: *mut usize,
+        movement: *const tokenring_movement,
+        index: usize,
+        end: c_int,
+    ) -> c_int;
+    pub fn tokenring_movement_sample_token_text(
+        out: *mut c_char,
+        cap: usize,
+        len_out: *mut usize,
+        movement: *const tokenring_movement,
+        index: usize,
+    ) -> c_int;
+    pub fn tokenring_layout_even_tokens_text(
+        out: *mut *mut tokenring_token_list,
+        partitioner: tokenring_partitioner,
+        num_tokens: u32,
+        slot: u32,
+        slots: u32,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_layout_seeded_tokens_text(
+        out: *mut *mut tokenring_token_list,
+        partitioner: tokenring_partitioner,
+        count: usize,
+        seed: u64,
+        identity: *const c_char,
+        taken: *const tokenring_topology,
+        flags: u32,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_allocate_cassandra_text(
+        out: *mut *mut tokenring_token_list,
+        num_tokens: u32,
+        topology: *const tokenring_topology,
+        name: *const c_char,
+        datacenter: *const c_char,
+        rack: *const c_char,
+        keyspace: *const tokenring_replication,
+        local_rf: i32,
+        first_token: *const c_char,
+        release: u32,
+        flags: u32,
+        limits: *mut tokenring_limits,
+        err: *mut tokenring_error,
+    ) -> c_int;
+    pub fn tokenring_allocate_join_text(
+        out: *mut *mut tokenring_token_list,
+        num_tokens: u32,
+        topology: *const tokenring_topology,
+        name: *const c_char,
+        datacenter: *const c_char,
+        rack: *const c_char,
+        keyspace: *const tokenring_replication,
+        local_rf: i32,
+        release: u32,
+        flags: u32,
+        limits: *mut tokenring_limits,
         err: *mut tokenring_error,
     ) -> c_int;
 }

@@ -51,7 +51,7 @@ unsafe extern "C" fn on_progress(user: *mut c_void, done: u64, total: u64) -> c_
 
 /// Runs `call` with the C limits of `limits` (its progress through a trampoline), then
 /// stores the estimate back.
-fn with_limits(limits: &mut Limits<'_>, call: impl FnOnce(*mut sys::tokenring_limits) -> c_int) -> (c_int, bool) {
+pub(crate) fn with_limits(limits: &mut Limits<'_>, call: impl FnOnce(*mut sys::tokenring_limits) -> c_int) -> (c_int, bool) {
     let mut c = sys::tokenring_limits {
         budget: limits.budget,
         estimate: 0,

@@ -33,6 +33,18 @@ mod history;
 pub use history::{History, Limits, MetadataLogRow, MetadataNodeRow, BUDGET_DEFAULT, BUDGET_UNLIMITED, WORK_UNITS_PER_SECOND};
 mod router;
 pub use router::{Event, Route, Router, RouterBuilder, RouterHolder, RouterNode, RouterReader, Snapshot, ROUTE_UP_FIRST};
+mod tokens;
+pub use tokens::{compare_tokens, even_tokens_text, key_token_text, normalize_token, seeded_tokens_text, Movement, Partitioner};
+
+/// Cassandra release lines the allocators reproduce (`TOKENRING_CASSANDRA_*`).
+pub mod release {
+    /// The 4.0.x line.
+    pub const CASSANDRA_4_0: u32 = libtokenring_sys::TOKENRING_CASSANDRA_4_0;
+    /// The 4.1.x line.
+    pub const CASSANDRA_4_1: u32 = libtokenring_sys::TOKENRING_CASSANDRA_4_1;
+    /// The 5.0.x line.
+    pub const CASSANDRA_5_0: u32 = libtokenring_sys::TOKENRING_CASSANDRA_5_0;
+}
 
 /// The `tokenring_status` codes an [`Error`] carries (`Error::code`).
 pub mod code {

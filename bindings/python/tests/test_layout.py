@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: Apache-2.0
-"""RandomPartitioner layouts (layout.h, since 1.2) through the binding: even tokens against
-Python's own big-integer arithmetic, seeded tokens against hashlib's MD5 of the documented
-byte string, collisions, and add_seeded_nodes on RandomPartitioner and ByteOrdered
-topologies."""
+"""Layouts (layout.h) of every partitioner through the binding: even tokens of each
+against Python's own big-integer arithmetic, RandomPartitioner's seeded tokens against
+hashlib's MD5 of the documented byte string, collisions, and add_seeded_nodes on
+RandomPartitioner and ByteOrdered topologies."""
 import hashlib
 import struct
 
@@ -23,6 +23,32 @@ def _bytes(seed, identity, vnode, attempt=0):
 def _by_definition(seed, identity, vnode, attempt=0):
     digest = hashlib.md5(_bytes(seed, identity, vnode, attempt)).digest()
     return abs(int.from_bytes(digest, "big", signed=True))
+
+
+# (partitioner, its minimum token, the size of its token space); ByteOrderedPartitioner
+# has no token arithmetic and no even layout
+EVEN = [(tokenring.Partitioner.MURMUR3, tokenring.MIN_TOKEN, 2**64),
+        (tokenring.Partitioner.RANDOM, 0, 2**127)]
+
+
+@pytest.mark.parametrize("part,low,space", EVEN, ids=[p.name for p, _, _ in EVEN])
+def test_even_tokens_exact(part, low, space):
+    for n in (1, 2, 3, 7, 12, 256):
+        assert [tokenring.even_tokens(1, i, n, partitioner=part)[0] for i in range(n)] == \
+            [low + i * space // n for i in range(n)]
+    for num, slot, slots in ((4, 0, 1), (16, 2, 3), (5, 4, 5), (1000, 999, 1000)):
+        want = [low + (j * slots + slot) * space // (num * slots) for j in range(num)]
+        assert tokenring.even_tokens(num, slot, slots, partitioner=part) == want
+    for bad in ((4, 3, 3), (0,), (tokenring.LAYOUT_MAX_TOKENS + 1,)):
+        with pytest.raises(tokenring.RangeError):
+            tokenring.even_tokens(*bad, partitioner=part)
+
+
+def test_even_tokens_byte_ordered_refused():
+    with pytest.raises(tokenring.UnsupportedError):
+        tokenring.even_tokens(4, partitioner="byteordered")
+    with pytest.raises(tokenring.UnsupportedError):
+        tokenring.seeded_tokens(4, 1, "n", partitioner="byteordered")
 
 
 def test_even_tokens128_exact():

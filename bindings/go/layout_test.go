@@ -40,20 +40,54 @@ func seeded128ByDefinition(seed uint64, id string, vnode, attempt uint32) Token1
 	return t
 }
 
-func TestEvenTokens128Exact(t *testing.T) {
-	two127 := new(big.Int).Lsh(big.NewInt(1), 127)
-	cases := []struct{ num, slot, slots int }{{1, 0, 3}, {1, 1, 3}, {1, 2, 3}, {1, 6, 7}, {4, 0, 1}, {16, 2, 3}, {1000, 999, 1000}}
-	for _, c := range cases {
-		toks, err := EvenTokens128(c.num, c.slot, c.slots)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for j, tok := range toks {
-			want := new(big.Int).Mul(big.NewInt(int64(j*c.slots+c.slot)), two127)
-			want.Quo(want, big.NewInt(int64(c.num*c.slots)))
-			if tok.BigInt().Cmp(want) != 0 {
-				t.Fatalf("EvenTokens128(%+v)[%d] = %s, want %s", c, j, tok, want)
+// TestEvenTokensExact: the even layout of each partitioner against the exact formula in
+// math/big (min + floor((j*slots + slot) * space / (numTokens*slots))), through the text
+// call and the partitioner's typed call; ByteOrderedPartitioner has none.
+func TestEvenTokensExact(t *testing.T) {
+	for _, p := range []struct {
+		p          Partitioner
+		min, space *big.Int
+		typed      func(num, slot, slots int) ([]string, error)
+	}{
+		{PartitionerMurmur3, big.NewInt(MinToken), new(big.Int).Lsh(big.NewInt(1), 64), func(num, slot, slots int) ([]string, error) {
+			toks, err := EvenTokens(num, slot, slots)
+			return int64Texts(toks), err
+		}},
+		{PartitionerRandom, big.NewInt(0), new(big.Int).Lsh(big.NewInt(1), 127), func(num, slot, slots int) ([]string, error) {
+			toks, err := EvenTokens128(num, slot, slots)
+			return token128Texts(toks), err
+		}},
+		{PartitionerByteOrdered, nil, nil, nil},
+	} {
+		cases := []struct{ num, slot, slots int }{{1, 0, 3}, {1, 1, 3}, {1, 2, 3}, {1, 6, 7}, {4, 0, 1}, {16, 2, 3}, {1000, 999, 1000}}
+		for _, c := range cases {
+			toks, err := EvenTokensText(p.p, c.num, c.slot, c.slots)
+			if p.typed == nil {
+				if !errors.Is(err, ErrUnsupported) {
+					t.Fatalf("%v: %v", p.p, err)
+				}
+				continue
 			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if typed, err := p.typed(c.num, c.slot, c.slots); err != nil || strings.Join(typed, ",") != strings.Join(toks, ",") {
+				t.Fatalf("%v %+v: typed %v (%v), text %v", p.p, c, typed, err, toks)
+			}
+			for j, tok := range toks {
+				want := new(big.Int).Mul(big.NewInt(int64(j*c.slots+c.slot)), p.space)
+				want.Quo(want, big.NewInt(int64(c.num*c.slots)))
+				want.Add(want, p.min)
+				if tok != want.String() {
+					t.Fatalf("EvenTokensText(%v, %+v)[%d] = %s, want %s", p.p, c, j, tok, want)
+				}
+			}
+		}
+		if _, err := EvenTokensText(p.p, 4, 3, 3); !errors.Is(err, ErrRange) {
+			t.Errorf("%v: slot 3 of 3: %v", p.p, err)
+		}
+		if _, err := EvenTokensText(p.p, 0, 0, 1); !errors.Is(err, ErrRange) {
+			t.Errorf("%v: 0 tokens: %v", p.p, err)
 		}
 	}
 	one, _ := EvenTokens128(1, 1, 3)
@@ -88,7 +122,7 @@ func TestSeededToken128Definition(t *testing.T) {
 	}
 }
 
-func TestSeededTokens128Collisions(t *testing.T) {
+func TestSeededTokensCollisions(t *testing.T) {
 	toks, err := SeededTokens128(3, 1, "10.0.0.1", nil, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -128,7 +162,7 @@ func TestSeededTokens128Collisions(t *testing.T) {
 	}
 }
 
-func TestAddSeededNodesPartitioned(t *testing.T) {
+func TestAddSeededNodesEveryPartitioner(t *testing.T) {
 	topo, err := NewPartitionedTopology(PartitionerRandom)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
-"""Rings of RandomPartitioner and ByteOrderedPartitioner through the binding: Cassandra
-5.0.2's replicas, ranges and ownership floats (tests/data/partitioned_rings.tsv), the
+"""Rings of every partitioner through the binding: Cassandra 5.0.2's replicas, ranges and
+ownership floats on RandomPartitioner and ByteOrderedPartitioner rings
+(tests/data/partitioned_rings.tsv) through the typed and the text calls, the
 Topology(partitioner=...) token rules, lookups by int token, key and bytes."""
 import os
 import struct
@@ -36,9 +37,7 @@ def _blocks():
 
 
 def _parse_token(part, text):
-    if part == tokenring.Partitioner.RANDOM:
-        return tokenring.parse_random_token(text)
-    return tokenring.parse_byte_token(text)
+    return tokenring.token_from_text(text, part)
 
 
 def _names(s):
@@ -59,20 +58,23 @@ def test_cassandra_vectors():
         assert ring.partitioner == part
         tokens = ring.tokens
         assert tokens == sorted(tokens)
+        texts = ring.token_texts
+        assert [_parse_token(part, t) for t in texts] == tokens
         for text, key_rows, tok_rows, own_rows in repls:
             pl = ring.placement(text)
             for key_hex, token, end, reps in key_rows:
                 key = bytes.fromhex(key_hex)
-                if part == tokenring.Partitioner.RANDOM:
-                    assert tokenring.random_token(key) == int(token)
-                    assert pl.replicas(int(token)) == _names(reps)
+                assert tokenring.key_token_text(key, part) == token
+                assert pl.replicas(_parse_token(part, token)) == _names(reps)
                 assert pl.replicas(key) == _names(reps)
                 assert ring.range_of(key).end == _parse_token(part, end)
                 keys += 1
             for token, end, reps in tok_rows:
                 t = _parse_token(part, token)
                 i = ring.range_index(t)
+                assert ring.search_text(token) == i
                 assert tokens[i] == _parse_token(part, end)
+                assert texts[i] == end
                 assert pl.range_replicas(i) == _names(reps)
                 toks += 1
             if own_rows:

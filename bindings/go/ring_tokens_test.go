@@ -14,10 +14,48 @@ import (
 	"testing"
 )
 
-// TestPartitionedRingVectors checks RandomPartitioner and ByteOrderedPartitioner rings
-// against Cassandra 5.0.2's TokenMetadata, strategies and describeOwnership
-// (tests/data/partitioned_rings.tsv): keys, probe tokens and the ownership floats.
-func TestPartitionedRingVectors(t *testing.T) {
+// typedRing holds, per partitioner, the typed forms of the text calls the ring vectors
+// go through: a key's token, a ring token and a search (each must agree with the text).
+var typedRing = map[Partitioner]struct {
+	keyToken func(key []byte) string
+	token    func(r *Ring, i int) (string, error)
+	search   func(r *Ring, text string) (int, error)
+}{
+	PartitionerRandom: {
+		keyToken: func(key []byte) string { return RandomToken(key).String() },
+		token: func(r *Ring, i int) (string, error) {
+			tk, err := r.Token128(i)
+			return tk.String(), err
+		},
+		search: func(r *Ring, text string) (int, error) {
+			v, err := ParseToken128(text)
+			if err != nil {
+				return 0, err
+			}
+			return r.Search128(v)
+		},
+	},
+	PartitionerByteOrdered: {
+		keyToken: func(key []byte) string { return FormatByteToken(ByteOrderedToken(key)) },
+		token: func(r *Ring, i int) (string, error) {
+			b, err := r.TokenBytes(i)
+			return FormatByteToken(b), err
+		},
+		search: func(r *Ring, text string) (int, error) {
+			b, err := ParseByteToken(text)
+			if err != nil {
+				return 0, err
+			}
+			return r.SearchBytes(b)
+		},
+	},
+}
+
+// TestRingVectorsEveryPartitioner checks RandomPartitioner and ByteOrderedPartitioner
+// rings against Cassandra 5.0.2's TokenMetadata, strategies and describeOwnership
+// (tests/data/partitioned_rings.tsv): keys, probe tokens and the ownership floats, through
+// the text calls of every partitioner and the typed calls of each.
+func TestRingVectorsEveryPartitioner(t *testing.T) {
 	f, err := os.Open(filepath.Join(dataDir, "partitioned_rings.tsv"))
 	if err != nil {
 		t.Fatal(err)
@@ -38,18 +76,14 @@ func TestPartitionedRingVectors(t *testing.T) {
 		return strings.Join(s, ",")
 	}
 	endText := func(i int) string {
-		if part == PartitionerRandom {
-			tk, err := ring.Token128(i)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return tk.String()
-		}
-		b, err := ring.TokenBytes(i)
+		s, err := ring.TokenText(i)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return FormatByteToken(b)
+		if typed, err := typedRing[part].token(ring, i); err != nil || typed != s {
+			t.Fatalf("ring token %d: typed %s (%v), text %s", i, typed, err, s)
+		}
+		return s
 	}
 	for sc.Scan() {
 		line := sc.Text()
@@ -67,29 +101,7 @@ func TestPartitionedRingVectors(t *testing.T) {
 			}
 			ring = nil
 		case "node":
-			var t128 []Token128
-			var tb [][]byte
-			for _, s := range strings.Split(fl[4], ",") {
-				if part == PartitionerRandom {
-					v, err := ParseToken128(s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					t128 = append(t128, v)
-				} else {
-					b, err := ParseByteToken(s)
-					if err != nil {
-						t.Fatal(err)
-					}
-					tb = append(tb, b)
-				}
-			}
-			if part == PartitionerRandom {
-				err = topo.AddNode128(fl[1], fl[2], fl[3], t128)
-			} else {
-				err = topo.AddNodeBytes(fl[1], fl[2], fl[3], tb)
-			}
-			if err != nil {
+			if err := topo.AddNodeText(fl[1], fl[2], fl[3], strings.Split(fl[4], ",")); err != nil {
 				t.Fatal(err)
 			}
 		case "repl":
@@ -120,24 +132,23 @@ func TestPartitionedRingVectors(t *testing.T) {
 			if got := endText(int(r.Range)); got != fl[3] {
 				t.Fatalf("key %s: range end %s, Cassandra %s", fl[1], got, fl[3])
 			}
-			if part == PartitionerRandom && RandomToken(key).String() != fl[2] {
-				t.Fatalf("key %s: token %s, Cassandra %s", fl[1], RandomToken(key), fl[2])
+			if got, err := KeyTokenText(part, key); err != nil || got != fl[2] {
+				t.Fatalf("key %s: token %s (%v), Cassandra %s", fl[1], got, err, fl[2])
+			}
+			if got := typedRing[part].keyToken(key); got != fl[2] {
+				t.Fatalf("key %s: typed token %s, Cassandra %s", fl[1], got, fl[2])
 			}
 			if _, err := pl.ReplicasForKey(key); !errors.Is(err, ErrUnsupported) {
 				t.Fatalf("Murmur3 lookup on a %v ring: %v", part, err)
 			}
 			keys++
 		case "tok":
-			var i int
-			if part == PartitionerRandom {
-				v, _ := ParseToken128(fl[1])
-				i, err = ring.Search128(v)
-			} else {
-				b, _ := ParseByteToken(fl[1])
-				i, err = ring.SearchBytes(b)
-			}
+			i, err := ring.SearchText(fl[1])
 			if err != nil {
 				t.Fatal(err)
+			}
+			if typed, err := typedRing[part].search(ring, fl[1]); err != nil || typed != i {
+				t.Fatalf("token %s: typed search %d (%v), text %d", fl[1], typed, err, i)
 			}
 			if got := endText(i); got != fl[2] {
 				t.Fatalf("token %s: range end %s, Cassandra %s", fl[1], got, fl[2])
@@ -170,7 +181,7 @@ func TestPartitionedRingVectors(t *testing.T) {
 	}
 }
 
-func TestPartitionedTopology(t *testing.T) {
+func TestTopologyAndRingTokensEveryPartitioner(t *testing.T) {
 	if p, err := ParsePartitioner("RandomPartitioner"); err != nil || p != PartitionerRandom {
 		t.Fatal(p, err)
 	}

@@ -14,10 +14,11 @@ import (
 )
 
 // Movement analyses on topologies of every partitioner: sample keys hashed with the
-// partitioner, and the tokens of a join or a move in the partitioner's form. Widths are
-// in the ring's units (over 2^127 for RandomPartitioner, one per elementary range for
+// partitioner, and the tokens of a join or a move in Cassandra's text form (one call for
+// every partitioner; the typed 128 and Bytes forms convert to it). Widths are in the
+// ring's units (over 2^127 for RandomPartitioner, one per elementary range for
 // ByteOrderedPartitioner) and fractions over the whole ring in those units; see
-// tokenring_movement_compare_keys in analysis.h.
+// tokenring_movement_compare_keys in movement.h.
 
 // packKeys lays keys out as tokenring_tokens() takes them: the bytes one after the other
 // and len(keys)+1 offsets. Both are plain Go memory without Go pointers, so cgo may pass
@@ -38,48 +39,83 @@ func packKeys(keys [][]byte) (*C.uint8_t, *C.uint64_t, C.size_t, []byte, []uint6
 		C.size_t(len(keys)), blob, offs
 }
 
-// movedBounds fills the bounds of range i of a RandomPartitioner or ByteOrderedPartitioner
-// result.
-func movedBounds(r *MovedRange, p Partitioner, m *C.tokenring_movement, i int) error {
-	switch p {
-	case PartitionerRandom:
-		var a, z C.tokenring_token128
-		if err := check(C.tokenring_movement_range_bounds128(&a, &z, m, C.size_t(i))); err != nil {
+// textTokens fills the text bounds of every changed range and the text token of every
+// sample of a result (any partitioner), and from them the typed fields of its
+// partitioner (Start128/End128 and Token128, or StartBytes/EndBytes and TokenBytes).
+func (out *Movement) textTokens(m *C.tokenring_movement) error {
+	var err error
+	text := func(call func(o *C.char, cp C.size_t, n *C.size_t) C.int) string {
+		if err != nil {
+			return ""
+		}
+		var s string
+		s, err = textOut(nil, call)
+		return s
+	}
+	for i := range out.Ranges {
+		r := &out.Ranges[i]
+		for end, dst := range []*string{&r.StartText, &r.EndText} {
+			*dst = text(func(o *C.char, cp C.size_t, n *C.size_t) C.int {
+				return C.tokenring_movement_range_bound_text(o, cp, n, m, C.size_t(i), C.int(end))
+			})
+		}
+	}
+	for i := range out.Samples {
+		out.Samples[i].TokenText = text(func(o *C.char, cp C.size_t, n *C.size_t) C.int {
+			return C.tokenring_movement_sample_token_text(o, cp, n, m, C.size_t(i))
+		})
+	}
+	form, ok := typedForms[out.Partitioner]
+	if err != nil || !ok {
+		return err
+	}
+	for i := range out.Ranges {
+		if err := form.bounds(&out.Ranges[i]); err != nil {
 			return err
 		}
-		r.Start128 = Token128{uint64(a.hi), uint64(a.lo)}
-		r.End128 = Token128{uint64(z.hi), uint64(z.lo)}
-	case PartitionerByteOrdered:
-		var a, z *C.uint8_t
-		var al, zl C.size_t
-		if err := check(C.tokenring_movement_range_bounds_bytes(&a, &al, &z, &zl, m, C.size_t(i))); err != nil {
+	}
+	for i := range out.Samples {
+		if err := form.sample(&out.Samples[i]); err != nil {
 			return err
 		}
-		r.StartBytes = C.GoBytes(unsafe.Pointer(a), C.int(al))
-		r.EndBytes = C.GoBytes(unsafe.Pointer(z), C.int(zl))
 	}
 	return nil
 }
 
-// sampleToken fills the token of sample i of a RandomPartitioner or ByteOrderedPartitioner
-// result.
-func sampleToken(s *SampleChange, p Partitioner, m *C.tokenring_movement, i int) error {
-	switch p {
-	case PartitionerRandom:
-		var t C.tokenring_token128
-		if err := check(C.tokenring_movement_sample_token128(&t, m, C.size_t(i))); err != nil {
+// typedForms sets the typed token fields of a result of RandomPartitioner and
+// ByteOrderedPartitioner from their text (Murmur3's int64 fields come with the result).
+var typedForms = map[Partitioner]struct {
+	bounds func(*MovedRange) error
+	sample func(*SampleChange) error
+}{
+	PartitionerRandom: {
+		bounds: func(r *MovedRange) (err error) {
+			if r.Start128, err = token128OfText(r.StartText); err == nil {
+				r.End128, err = token128OfText(r.EndText)
+			}
+			return
+		},
+		sample: func(s *SampleChange) (err error) {
+			s.Token128, err = token128OfText(s.TokenText)
+			return
+		},
+	},
+	PartitionerByteOrdered: {
+		bounds: func(r *MovedRange) error {
+			b, err := bytesOfTexts([]string{r.StartText, r.EndText})
+			if err == nil {
+				r.StartBytes, r.EndBytes = b[0], b[1]
+			}
 			return err
-		}
-		s.Token128 = Token128{uint64(t.hi), uint64(t.lo)}
-	case PartitionerByteOrdered:
-		var b *C.uint8_t
-		var n C.size_t
-		if err := check(C.tokenring_movement_sample_token_bytes(&b, &n, m, C.size_t(i))); err != nil {
+		},
+		sample: func(s *SampleChange) error {
+			b, err := bytesOfTexts([]string{s.TokenText})
+			if err == nil {
+				s.TokenBytes = b[0]
+			}
 			return err
-		}
-		s.TokenBytes = C.GoBytes(unsafe.Pointer(b), C.int(n))
-	}
-	return nil
+		},
+	},
 }
 
 // CompareMovementKeys is CompareMovement for topologies of every partitioner (both of the
@@ -134,80 +170,87 @@ func nodeNames(name, datacenter, rack string) (cn, cd, cr []byte, err error) {
 	return
 }
 
-// SimulateJoin128 analyses the node name joining a RandomPartitioner topology with
-// tokens (0 .. 2^127), tracing sampleKeys (may be nil).
-func (t *Topology) SimulateJoin128(repl *Replication, name, datacenter, rack string, tokens []Token128, sampleKeys [][]byte) (*Movement, error) {
+// SimulateJoinText analyses the node name joining datacenter/rack of a topology of any
+// partitioner with tokens in its text form, tracing sampleKeys (may be nil; hashed with
+// the partitioner). The topology is not modified.
+func (t *Topology) SimulateJoinText(repl *Replication, name, datacenter, rack string, tokens []string, sampleKeys [][]byte) (*Movement, error) {
 	cn, cd, cr, err := nodeNames(name, datacenter, rack)
 	if err != nil {
 		return nil, err
 	}
+	toks, free, err := cTexts(tokens)
+	if err != nil {
+		return nil, err
+	}
+	defer free()
 	kp, op, n, blob, offs := packKeys(sampleKeys)
 	defer keepAlive(blob, offs)
 	return t.simulate(repl, func() (C.int, *C.tokenring_movement, *C.tokenring_error) {
 		var m *C.tokenring_movement
 		var detail C.tokenring_error
-		st := C.tokenring_movement_join128(&m, t.ptr, repl.ptr, charp(cn), charp(cd), charp(cr),
-			token128Ptr(tokens), C.size_t(len(tokens)), kp, op, n, &detail)
+		st := C.tokenring_movement_join_text(&m, t.ptr, repl.ptr, charp(cn), charp(cd), charp(cr),
+			toks, C.size_t(len(tokens)), kp, op, n, &detail)
 		return st, m, &detail
 	})
+}
+
+// SimulateMoveText analyses the node name of a topology of any partitioner moving to new
+// tokens in its text form, tracing sampleKeys (may be nil).
+func (t *Topology) SimulateMoveText(repl *Replication, name string, tokens []string, sampleKeys [][]byte) (*Movement, error) {
+	cn, err := cname("node name", name)
+	if err != nil {
+		return nil, err
+	}
+	toks, free, err := cTexts(tokens)
+	if err != nil {
+		return nil, err
+	}
+	defer free()
+	kp, op, n, blob, offs := packKeys(sampleKeys)
+	defer keepAlive(blob, offs)
+	return t.simulate(repl, func() (C.int, *C.tokenring_movement, *C.tokenring_error) {
+		var m *C.tokenring_movement
+		var detail C.tokenring_error
+		st := C.tokenring_movement_move_text(&m, t.ptr, repl.ptr, charp(cn), toks,
+			C.size_t(len(tokens)), kp, op, n, &detail)
+		return st, m, &detail
+	})
+}
+
+// SimulateJoin128 analyses the node name joining a RandomPartitioner topology with
+// tokens (0 .. 2^127), tracing sampleKeys (may be nil): SimulateJoinText.
+func (t *Topology) SimulateJoin128(repl *Replication, name, datacenter, rack string, tokens []Token128, sampleKeys [][]byte) (*Movement, error) {
+	if err := t.expect(PartitionerRandom, "SimulateJoin128"); err != nil {
+		return nil, err
+	}
+	return t.SimulateJoinText(repl, name, datacenter, rack, token128Texts(tokens), sampleKeys)
 }
 
 // SimulateJoinBytes analyses the node name joining a ByteOrderedPartitioner topology with
-// tokens (byte strings), tracing sampleKeys (may be nil).
+// tokens (byte strings), tracing sampleKeys (may be nil): SimulateJoinText.
 func (t *Topology) SimulateJoinBytes(repl *Replication, name, datacenter, rack string, tokens [][]byte, sampleKeys [][]byte) (*Movement, error) {
-	cn, cd, cr, err := nodeNames(name, datacenter, rack)
-	if err != nil {
+	if err := t.expect(PartitionerByteOrdered, "SimulateJoinBytes"); err != nil {
 		return nil, err
 	}
-	block, ptrs, lens := cByteTokens(tokens)
-	defer C.free(block)
-	kp, op, n, blob, offs := packKeys(sampleKeys)
-	defer keepAlive(blob, offs)
-	return t.simulate(repl, func() (C.int, *C.tokenring_movement, *C.tokenring_error) {
-		var m *C.tokenring_movement
-		var detail C.tokenring_error
-		st := C.tokenring_movement_join_bytes(&m, t.ptr, repl.ptr, charp(cn), charp(cd), charp(cr),
-			ptrs, lens, C.size_t(len(tokens)), kp, op, n, &detail)
-		return st, m, &detail
-	})
+	return t.SimulateJoinText(repl, name, datacenter, rack, byteTexts(tokens), sampleKeys)
 }
 
 // SimulateMove128 analyses the node name of a RandomPartitioner topology moving to new
-// tokens, tracing sampleKeys (may be nil).
+// tokens, tracing sampleKeys (may be nil): SimulateMoveText.
 func (t *Topology) SimulateMove128(repl *Replication, name string, tokens []Token128, sampleKeys [][]byte) (*Movement, error) {
-	cn, err := cname("node name", name)
-	if err != nil {
+	if err := t.expect(PartitionerRandom, "SimulateMove128"); err != nil {
 		return nil, err
 	}
-	kp, op, n, blob, offs := packKeys(sampleKeys)
-	defer keepAlive(blob, offs)
-	return t.simulate(repl, func() (C.int, *C.tokenring_movement, *C.tokenring_error) {
-		var m *C.tokenring_movement
-		var detail C.tokenring_error
-		st := C.tokenring_movement_move128(&m, t.ptr, repl.ptr, charp(cn), token128Ptr(tokens),
-			C.size_t(len(tokens)), kp, op, n, &detail)
-		return st, m, &detail
-	})
+	return t.SimulateMoveText(repl, name, token128Texts(tokens), sampleKeys)
 }
 
 // SimulateMoveBytes analyses the node name of a ByteOrderedPartitioner topology moving to
-// new tokens, tracing sampleKeys (may be nil).
+// new tokens, tracing sampleKeys (may be nil): SimulateMoveText.
 func (t *Topology) SimulateMoveBytes(repl *Replication, name string, tokens [][]byte, sampleKeys [][]byte) (*Movement, error) {
-	cn, err := cname("node name", name)
-	if err != nil {
+	if err := t.expect(PartitionerByteOrdered, "SimulateMoveBytes"); err != nil {
 		return nil, err
 	}
-	block, ptrs, lens := cByteTokens(tokens)
-	defer C.free(block)
-	kp, op, n, blob, offs := packKeys(sampleKeys)
-	defer keepAlive(blob, offs)
-	return t.simulate(repl, func() (C.int, *C.tokenring_movement, *C.tokenring_error) {
-		var m *C.tokenring_movement
-		var detail C.tokenring_error
-		st := C.tokenring_movement_move_bytes(&m, t.ptr, repl.ptr, charp(cn), ptrs, lens,
-			C.size_t(len(tokens)), kp, op, n, &detail)
-		return st, m, &detail
-	})
+	return t.SimulateMoveText(repl, name, byteTexts(tokens), sampleKeys)
 }
 
 // SimulateDecommissionKeys is SimulateDecommission on a topology of any partitioner, with
