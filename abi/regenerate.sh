@@ -79,9 +79,12 @@ syms=$out_dir/libtokenring-$version.symbols
 # --no-corpus-path / --no-comp-dir-path drop the library's and the compile directory's
 # paths, --short-locs keeps only file names; --headers-dir with --drop-private-types
 # keeps only types declared in the public headers (opaque handles stay opaque);
-# --type-id-style hash keeps ids stable between freezes.
+# --type-id-style hash keeps ids stable between freezes. --drop-undefined-syms drops the
+# declarations of functions a translation unit only calls: without it libabigail 2.2 keeps
+# the first one it reads and discards the definition read later, and the function's
+# parameter and return types go unrecorded ("not referenced by debug info").
 abidw --no-corpus-path --no-comp-dir-path --short-locs --type-id-style hash \
-      --drop-private-types --headers-dir "$lib_src/include/tokenring" \
+      --drop-private-types --drop-undefined-syms --headers-dir "$lib_src/include/tokenring" \
       --out-file "$abi" "$lib"
 
 nm -D --defined-only "$lib" | awk '$2 != "A" { print $3 }' | LC_ALL=C sort > "$syms"
