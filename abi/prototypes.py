@@ -126,10 +126,12 @@ def check(args):
         return 1
     with tempfile.TemporaryDirectory(prefix='tokenring-prototypes.') as tmp:
         # The compiler must know the builtins, and must tell size_t from uint32_t.
-        probe = ('#include <stddef.h>\n#include <stdint.h>\n'
-                 '_Static_assert(__builtin_types_compatible_p(__typeof__(&probe_f), int (*)(void)), "");\n'
-                 '_Static_assert(!__builtin_types_compatible_p(size_t (*)(void), uint32_t (*)(void)), "");\n')
-        res = compile_c(cc, incs, 'int probe_f(void);\n' + probe, tmp)
+        probe = ('#include <stddef.h>\n#include <stdint.h>\nint probe_f(void);\n'
+                 '_Static_assert(__builtin_types_compatible_p(__typeof__(&probe_f),\n'
+                 '                                            int (*)(void)), "");\n'
+                 '_Static_assert(!__builtin_types_compatible_p(size_t (*)(void),\n'
+                 '                                             uint32_t (*)(void)), "");\n')
+        res = compile_c(cc, incs, probe, tmp)
         if res.returncode != 0:
             print('SKIP: %s has no __builtin_types_compatible_p/__typeof__ (GCC or Clang '
                   'needed):\n%s' % (args.cc, res.stdout))

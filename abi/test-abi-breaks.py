@@ -28,7 +28,8 @@ library incrementally and runs abi/check-abi.py against the temporary baseline:
 must all FAIL, while
   enum-append     a new status code after the last one
   add-right       new node for the next minor inheriting the newest, minor bump, CHANGELOG entry
-must PASS (both abi/check-abi.py and abi/prototypes.py). Exit 0 when every expectation holds, 1 otherwise, 77 without abidiff/abidw.
+must PASS (both abi/check-abi.py and abi/prototypes.py). Exit 0 when every expectation
+holds, 1 otherwise, 77 without abidiff/abidw.
 
 With --objdir BUILDDIR (an existing build of the same sources) only the library sources
 the cases need are built in the copy: those defining the status, allocator and version
@@ -428,7 +429,8 @@ def main():
                 'pass' if expect_ok else 'failure', time.time() - start))
             reasons = [l for l in res.stdout.splitlines()
                        if re.search(r'ABIDIFF_|no longer exported|NEW version node|newer than the '
-                                    r'library|CHANGELOG|allowed|\[C\]|\[D\]|changed from|  - tokenring_\w+: its type', l)]
+                                    r'library|CHANGELOG|allowed|\[C\]|\[D\]|changed from|'
+                                    r'  - tokenring_\w+: its type', l)]
             for l in reasons[:6]:
                 print('        ' + l.strip())
             if not good:
