@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: Apache-2.0
-# Re-freeze the ABI baseline: abi/libtokenring-MAJOR.MINOR.abi and .symbols.
+# Re-freeze the ABI baseline: abi/libtokenring-MAJOR.MINOR.abi, .symbols and .prototypes.h.
 #
 #   abi/regenerate.sh                 clean debugoptimized build in a temporary directory
 #   abi/regenerate.sh BUILDDIR        use (and first bring up to date) an existing build
@@ -8,7 +8,7 @@
 #                                     freeze a given library built from the tree DIR
 #   --force                           freeze even if abi/check-symbols.py disagrees
 #
-# Run it only when a release is cut (see abi/README.md), then commit the two files with
+# Run it only when a release is cut (see abi/README.md), then commit the three files with
 # the version-script node and the CHANGELOG entry of that release. It refuses to freeze a
 # library whose exports, version script and headers disagree (abi/check-symbols.py).
 set -eu
@@ -79,13 +79,22 @@ syms=$out_dir/libtokenring-$version.symbols
 # --no-corpus-path / --no-comp-dir-path drop the library's and the compile directory's
 # paths, --short-locs keeps only file names; --headers-dir with --drop-private-types
 # keeps only types declared in the public headers (opaque handles stay opaque);
-# --type-id-style hash keeps ids stable between freezes.
+# --type-id-style hash keeps ids stable between freezes. --drop-undefined-syms drops the
+# declarations of functions a translation unit only calls: without it libabigail 2.2 keeps
+# the first one it reads and discards the definition read later, and the function's
+# parameter and return types go unrecorded ("not referenced by debug info").
 abidw --no-corpus-path --no-comp-dir-path --short-locs --type-id-style hash \
-      --drop-private-types --headers-dir "$lib_src/include/tokenring" \
+      --drop-private-types --drop-undefined-syms --headers-dir "$lib_src/include/tokenring" \
       --out-file "$abi" "$lib"
 
 nm -D --defined-only "$lib" | awk '$2 != "A" { print $3 }' | LC_ALL=C sort > "$syms"
 
+# The functions' types once more, from the headers: abi/prototypes.py (test `prototypes`)
+# has the compiler check the current declarations against them, independently of abidw.
+python3 "$here/prototypes.py" freeze --include-dir "$lib_src/include/tokenring" \
+    --version "$version" --out "$out_dir/libtokenring-$version.prototypes.h" >/dev/null
+
 echo "froze $(wc -l < "$syms") symbols of libtokenring $version:"
 echo "  $abi"
 echo "  $syms"
+echo "  $out_dir/libtokenring-$version.prototypes.h"

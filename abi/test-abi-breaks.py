@@ -21,10 +21,15 @@ library incrementally and runs abi/check-abi.py against the temporary baseline:
   add-no-log      a new node and a minor bump, but CHANGELOG.md does not mention it
   reserved-carve  a member carved out of tokenring_error's reserved tail (same size):
                   compatible, but it must be reviewed and the baseline re-frozen
+  proto-return    tokenring_ring_node_count() returns uint32_t instead of size_t: checked
+                  with abi/prototypes.py (test `prototypes`) alone, which must fail and
+                  name the function (abidw 2.2 without --drop-undefined-syms recorded no
+                  type for it, and abidiff passed this change)
 must all FAIL, while
   enum-append     a new status code after the last one
   add-right       new node for the next minor inheriting the newest, minor bump, CHANGELOG entry
-must PASS. Exit 0 when every expectation holds, 1 otherwise, 77 without abidiff/abidw.
+must PASS (both abi/check-abi.py and abi/prototypes.py). Exit 0 when every expectation
+holds, 1 otherwise, 77 without abidiff/abidw.
 
 With --objdir BUILDDIR (an existing build of the same sources) only the library sources
 the cases need are built in the copy: those defining the status, allocator and version
@@ -274,6 +279,18 @@ def patch_struct_size(t):
     return 'tokenring_allocator grows by one pointer (tokenring_set_allocator takes it)'
 
 
+def patch_return_type(t):
+    """tokenring_ring_node_count() returns uint32_t: in ring.h, and in its definition if the
+    copy has it (the prototypes check reads the headers only)."""
+    name = 'tokenring_ring_node_count'
+    t.sub('include/tokenring/ring.h', r'\bsize_t(\s+%s\s*\()' % name, r'uint32_t\1')
+    for c in sorted(glob.glob(t.path('lib/*/*.c'))):
+        rel = os.path.relpath(c, t.src)
+        if re.search(r'\bsize_t\s+%s\s*\([^)]*\)\s*\{' % name, t.read(rel)):
+            t.sub(rel, r'\bsize_t(\s+%s\s*\()' % name, r'uint32_t\1')
+    return '%s(): return type size_t -> uint32_t (prototypes check only)' % name
+
+
 def patch_enum_append(t):
     text = t.read('include/tokenring/common.h')
     body = re.search(r'typedef enum tokenring_status \{(.*?)\} tokenring_status;', text, re.S).group(1)
@@ -330,6 +347,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument('--src', default=os.path.dirname(HERE))
     ap.add_argument('--meson', default='meson')
+    ap.add_argument('--cc', default=os.environ.get('CC', 'cc'),
+                    help='C compiler (GCC or Clang) for abi/prototypes.py')
     ap.add_argument('--keep', action='store_true', help='keep the temporary directory')
     ap.add_argument('--objdir', help='a build directory of the same sources: its object '
                     'files tell which sources the cases need (the rest is not built)')
@@ -369,10 +388,23 @@ def main():
                         '--changelog', t.path('CHANGELOG.md'),
                         '--suppressions', os.path.join(HERE, 'suppressions.abignore')])
 
+        def check_protos(_lib):
+            return run([sys.executable, os.path.join(HERE, 'prototypes.py'), 'check',
+                        '--cc', args.cc, '--include', t.path('include'),
+                        '--include', os.path.join(t.build, 'include'),
+                        '--baseline-dir', t.baseline])
+
+        def check_both(lib):
+            res, pres = check(lib), check_protos(lib)
+            if pres.returncode not in (0, 77):
+                res.returncode = res.returncode or pres.returncode
+                res.stdout += pres.stdout
+            return res
+
         with open(glob.glob(os.path.join(t.baseline, '*.abi'))[0], encoding='utf-8') as f:
             frozen_abi = f.read()
 
-        def case(name, expect_ok, patch, needs_type=None):
+        def case(name, expect_ok, patch, needs_type=None, checker=check_both, must_say=None):
             start = time.time()
             if needs_type and ("name='%s'" % needs_type) not in frozen_abi:
                 print('n/a  %-15s %s is not used by any exported function of this build yet'
@@ -385,16 +417,20 @@ def main():
                 failures.append('%s: %s' % (name, e))
                 print('ERROR %-15s %s' % (name, e))
                 return
-            res = check(lib)
+            res = checker(lib)
+            if res.returncode == 77:
+                print('n/a  %-15s %s' % (name, res.stdout.strip()))
+                return
             ok = res.returncode == 0
             verdict = 'passes' if ok else 'FAILS (rc %d)' % res.returncode
-            good = ok == expect_ok
+            good = ok == expect_ok and (must_say is None or must_say in res.stdout)
             print('%s %-15s %-75s check %s, expected %s [%.1fs]' % (
                 'ok  ' if good else 'BAD ', name, what, verdict,
                 'pass' if expect_ok else 'failure', time.time() - start))
             reasons = [l for l in res.stdout.splitlines()
                        if re.search(r'ABIDIFF_|no longer exported|NEW version node|newer than the '
-                                    r'library|CHANGELOG|allowed|\[C\]|\[D\]|changed from', l)]
+                                    r'library|CHANGELOG|allowed|\[C\]|\[D\]|changed from|'
+                                    r'  - tokenring_\w+: its type', l)]
             for l in reasons[:6]:
                 print('        ' + l.strip())
             if not good:
@@ -432,6 +468,9 @@ def main():
         for name, expect_ok, patch, *needs in cases:
             case(name, expect_ok, patch, *needs)
             t.restore()
+        case('proto-return', False, lambda: patch_return_type(t), checker=check_protos,
+             must_say='tokenring_ring_node_count: its type differs')
+        t.restore()
 
         nodes, new_node, new_version = current_nodes(t)
         last_node = max(frozen_nodes, key=lambda n: tuple(int(x) for x in n.split('_')[1].split('.')))
