@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Inputs found by fuzzing, each a bug that was fixed; the inputs themselves are also in
- * fuzz/corpus/<target>/ and replayed by the fuzz suite. */
+/* Replication settings (replication.h) beyond what test_ring.c checks: the factors of one
+ * datacenter (tokenring_replication_dc_factor), and the option names of the CQL map that
+ * cannot name a datacenter. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,36 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+
+static void replication_dc_factor(void **state)
+{
+    (void)state;
+    tokenring_replication *r;
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=3/1,dc2=2", 13, NULL), TOKENRING_OK);
+    int32_t rf = -1, tr = -1;
+    assert_int_equal(tokenring_replication_dc_factor(&rf, &tr, r, "dc1"), TOKENRING_OK);
+    assert_int_equal(rf, 3);
+    assert_int_equal(tr, 1);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, &tr, r, "dc2"), TOKENRING_OK);
+    assert_int_equal(rf, 2);
+    assert_int_equal(tr, 0);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, NULL, r, "dc3"), TOKENRING_OK);
+    assert_int_equal(rf, 0); /* no replica there */
+    rf = 7;
+    assert_int_equal(tokenring_replication_dc_factor(&rf, NULL, r, NULL), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_replication_dc_factor(NULL, NULL, r, "dc1"), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, NULL, NULL, "dc1"), TOKENRING_E_INVAL);
+    assert_int_equal(rf, 7); /* untouched on error */
+    tokenring_replication_free(r);
+    assert_int_equal(tokenring_replication_simple(&r, 2, 1, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_replication_dc_factor(&rf, &tr, r, "anywhere"), TOKENRING_OK);
+    assert_int_equal(rf, 2);
+    assert_int_equal(tr, 1);
+    tokenring_replication_free(r);
+}
+
+/* A fuzz-found bug, fixed: the input is also in fuzz/corpus/replication/ and replayed by
+ * the fuzz suite. */
 
 /* Format then parse again must give the same text. */
 static void round_trips(const tokenring_replication *r)
@@ -68,46 +99,11 @@ static void replication_option_names_are_not_datacenters(void **state)
     tokenring_replication_free(r);
 }
 
-/* fuzz/corpus/analysis/crash-da39a3ee... (the empty input): a movement under a
- * replication whose every factor is 0 did arithmetic on a null replica pool (UBSan). Every
- * replica list is empty: nothing changes, nothing streams, the samples have no replicas. */
-static void movement_with_no_replicas(void **state)
-{
-    (void)state;
-    tokenring_topology *t = NULL;
-    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
-    int64_t a[] = { -100, 100 }, b[] = { 0 };
-    assert_int_equal(tokenring_topology_add_node(t, "n0", "dc1", "r1", a, 2, NULL), TOKENRING_OK);
-    assert_int_equal(tokenring_topology_add_node(t, "n1", "dc1", "r2", b, 1, NULL), TOKENRING_OK);
-    tokenring_replication *r = NULL;
-    assert_int_equal(tokenring_replication_parse(&r, "dc1=0,dc2=0", 11, NULL), TOKENRING_OK);
-    int64_t samples[] = { INT64_MIN, 0, 50 };
-    tokenring_movement *m = NULL;
-    assert_int_equal(tokenring_movement_decommission(&m, t, r, "n1", samples, 3, NULL),
-                     TOKENRING_OK);
-    tokenring_movement_summary s;
-    assert_int_equal(tokenring_movement_get_summary(&s, m), TOKENRING_OK);
-    assert_int_equal(s.range_count, 0);
-    assert_int_equal(s.stream_count, 0);
-    assert_true(s.changed_width.hi == 0 && s.changed_width.lo == 0);
-    assert_int_equal(s.sample_count, 3);
-    for (uint32_t i = 0; i < 3; i++) {
-        tokenring_sample_change c;
-        assert_int_equal(tokenring_movement_get_sample(&c, m, i), TOKENRING_OK);
-        assert_int_equal(c.old_count, 0);
-        assert_int_equal(c.new_count, 0);
-        assert_int_equal(c.replicas_changed, 0);
-    }
-    tokenring_movement_free(m);
-    tokenring_replication_free(r);
-    tokenring_topology_free(t);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(replication_dc_factor),
         cmocka_unit_test(replication_option_names_are_not_datacenters),
-        cmocka_unit_test(movement_with_no_replicas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
