@@ -3,8 +3,9 @@
  * every datacenter it does not migrate keeps its replicas exactly, each keyspace keeps
  * its factor (rf 0) or gets the one asked for, SimpleStrategy keyspaces of a cluster of
  * several datacenters are refused, clients are pinned before any ALTER, a repair follows
- * the rebuild, system_auth keeps the old datacenter at factor 0 until its nodes leave.
- * test_analysis.c checks the tokens and the bad arguments. */
+ * the rebuild, system_auth keeps the old datacenter at factor 0 until its nodes leave;
+ * then the plan's tokens and steps on a seeded ring, every bad argument and the
+ * accessors. test_migration_oom.c fails each of its allocations in turn. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "fixtures.h"
 
 /* Two datacenters: dc1 (3 nodes, racks r1 r2 r3), dc2 (3 nodes, rack r1). */
 static tokenring_topology *two_dcs(void)
@@ -275,6 +277,182 @@ static void quotes_keyspace_names(void **state)
     tokenring_topology_free(t);
 }
 
+/* -------------------------------------------- the plan's tokens and arguments */
+
+static void migration_plan(void **state)
+{
+    (void)state;
+    tokenring_topology *t = demo(6, 8);
+    static const char *names6[] = { "n1", "n2", "n3", "n4", "n5", "n6" };
+    static const char *racks6[] = { "r1", "r2", "r3", "r1", "r2", "r3" };
+    static const char *ks[] = { "shop", "users" };
+    tokenring_replication *r1, *r2;
+    tokenring_replication_parse(&r1, "datacenter1=3", 13, NULL);
+    tokenring_replication_parse(&r2, "SimpleStrategy:2", 16, NULL);
+    const tokenring_replication *reps[] = { r1, r2 };
+    tokenring_migration *m;
+    tokenring_error err;
+    assert_int_equal(tokenring_migration_plan(&m, t, "datacenter1", "dc16", names6, racks6, 6, 16,
+                                              3, ks, reps, 2, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_migration_node_count(m), 6);
+    /* First node of each rack: evenly spaced with rack offsets. */
+    for (uint32_t i = 0; i < 3; i++) {
+        const int64_t *tok;
+        size_t n;
+        const char *name, *rack;
+        assert_int_equal(tokenring_migration_node(&name, &rack, &tok, &n, m, i), 0);
+        assert_int_equal(n, 16);
+        assert_string_equal(name, names6[i]);
+        int64_t even[16];
+        tokenring_layout_even_tokens(even, 16, i, 3);
+        assert_memory_equal(tok, even, sizeof even);
+    }
+    /* Every token distinct and none taken. */
+    tokenring_topology *after;
+    tokenring_topology_clone(&after, t);
+    for (uint32_t i = 0; i < 6; i++) {
+        const int64_t *tok;
+        size_t n;
+        tokenring_migration_node(NULL, NULL, &tok, &n, m, i);
+        assert_int_equal(tokenring_topology_add_node(after, names6[i], "dc16", racks6[i], tok, n,
+                                                     NULL),
+                         TOKENRING_OK);
+    }
+    tokenring_topology_free(after);
+    /* Steps name the keyspaces, datacenters and nodes. */
+    size_t steps = tokenring_migration_step_count(m);
+    assert_true(steps > 10);
+    int alter_add = 0, alter_drop = 0, rebuild = 0, decom = 0;
+    for (size_t i = 0; i < steps; i++) {
+        const char *s = tokenring_migration_step(m, i);
+        assert_non_null(s);
+        if (strstr(s, "ALTER KEYSPACE shop") && strstr(s, "'dc16': '3'") &&
+            strstr(s, "'datacenter1': '3'"))
+            alter_add++;
+        if (strstr(s, "ALTER KEYSPACE users") && strstr(s, "'dc16': '3'") &&
+            strstr(s, "'datacenter1': '2'"))
+            alter_add++;
+        /* Dropping the old datacenter keeps the new one (it was left out before). */
+        if (strcmp(s, "cqlsh: ALTER KEYSPACE shop WITH replication = {'class': "
+                      "'NetworkTopologyStrategy', 'dc16': '3'};") == 0 ||
+            strcmp(s, "cqlsh: ALTER KEYSPACE users WITH replication = {'class': "
+                      "'NetworkTopologyStrategy', 'dc16': '3'};") == 0)
+            alter_drop++;
+        if (strstr(s, "ALTER KEYSPACE") && !strstr(s, "dc16") && !strstr(s, "datacenter1"))
+            fail_msg("a replication with no datacenter: %s", s);
+        if (strstr(s, "nodetool rebuild -- datacenter1"))
+            rebuild++;
+        if (strstr(s, "nodetool decommission"))
+            decom++;
+    }
+    assert_int_equal(alter_add, 2);
+    assert_int_equal(alter_drop, 2);
+    assert_int_equal(rebuild, 6);
+    assert_int_equal(decom, 6);
+    assert_null(tokenring_migration_step(m, steps));
+    tokenring_migration_free(m);
+    /* Errors. */
+    assert_int_equal(tokenring_migration_plan(&m, t, "nowhere", "dc16", names6, racks6, 6, 16, 3,
+                                              ks, reps, 2, &err),
+                     TOKENRING_E_NOTFOUND);
+    assert_int_equal(tokenring_migration_plan(&m, t, "datacenter1", "datacenter1", names6, racks6,
+                                              6, 16, 3, ks, reps, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_migration_plan(&m, t, "datacenter1", "dc16", names6, racks6, 2, 16,
+                                              3, ks, reps, 2, &err),
+                     TOKENRING_E_IMPOSSIBLE);
+    assert_int_equal(tokenring_migration_plan(&m, t, "datacenter1", "dc16", demo_names, racks6, 6,
+                                              16, 3, ks, reps, 2, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_migration_plan(&m, t, "datacenter1", "dc16", names6, racks6, 6, 0, 3,
+                                              ks, reps, 2, &err),
+                     TOKENRING_E_RANGE);
+    tokenring_migration_free(NULL);
+    tokenring_replication_free(r1);
+    tokenring_replication_free(r2);
+    tokenring_topology_free(t);
+}
+
+static void migration_arguments_and_accessors(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    tokenring_migration *m = NULL;
+    const char *names3[] = { "m1", "m2", "m3" };
+    const char *dup[] = { "m1", "m1", "m3" };
+    const char *racks3[] = { "r1", "r2", "r3" };
+    const char *ks[] = { "shop" };
+    const char *noname[] = { "" };
+    const tokenring_replication *reps[] = { f.nts };
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc2", names3, NULL, 3, 16, 3, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_INVAL);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc2", names3, racks3, 3, 16, 3, NULL, NULL, 1,
+                                   err),
+          TOKENRING_E_INVAL);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "", names3, racks3, 3, 16, 3, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_INVAL);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc2", names3, racks3, 3, 0, 3, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_RANGE);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc2", names3, racks3, 3, 16, 0, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_RANGE);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc2", dup, racks3, 3, 16, 3, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_EXISTS);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc2", names3, racks3, 3, 16, 3, noname, reps, 1,
+                                   err),
+          TOKENRING_E_INVAL);
+    FAILS(tokenring_migration_plan(&m, f.t, "dcX", "dc2", names3, racks3, 3, 16, 3, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_NOTFOUND);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc1", names3, racks3, 3, 16, 3, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_EXISTS);
+    FAILS(tokenring_migration_plan(&m, f.t, "dc1", "dc2", names3, racks3, 2, 16, 3, NULL, NULL, 0,
+                                   err),
+          TOKENRING_E_IMPOSSIBLE);
+    assert_null(m);
+
+    tokenring_error err;
+    assert_int_equal(tokenring_migration_plan(&m, f.t, "dc1", "dc2", names3, racks3, 3, 4, 3, ks,
+                                              reps, 1, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_migration_node_count(m), 3);
+    const char *nm = NULL, *rk = NULL;
+    const int64_t *toks = NULL;
+    size_t ntok = 0;
+    assert_int_equal(tokenring_migration_node(&nm, &rk, &toks, &ntok, m, 2), TOKENRING_OK);
+    assert_string_equal(nm, "m3");
+    assert_string_equal(rk, "r3");
+    assert_int_equal(ntok, 4);
+    for (size_t i = 1; i < ntok; i++)
+        assert_true(toks[i - 1] < toks[i]);
+    assert_int_equal(tokenring_migration_node(NULL, NULL, NULL, NULL, m, 0), TOKENRING_OK);
+    assert_int_equal(tokenring_migration_node(&nm, &rk, &toks, &ntok, m, 3), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_migration_node(&nm, &rk, &toks, &ntok, NULL, 0), TOKENRING_E_INVAL);
+    size_t steps = tokenring_migration_step_count(m);
+    assert_true(steps > 0);
+    bool names_keyspace = false;
+    for (size_t i = 0; i < steps; i++) {
+        const char *line = tokenring_migration_step(m, i);
+        assert_non_null(line);
+        names_keyspace |= strstr(line, "shop") != NULL;
+    }
+    assert_true(names_keyspace);
+    assert_null(tokenring_migration_step(m, steps));
+    assert_null(tokenring_migration_step(NULL, 0));
+    assert_int_equal(tokenring_migration_step_count(NULL), 0);
+    assert_int_equal(tokenring_migration_node_count(NULL), 0);
+    tokenring_migration_free(m);
+    tokenring_migration_free(NULL);
+    unmake(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +461,8 @@ int main(void)
         cmocka_unit_test(simple_strategy_in_one_datacenter),
         cmocka_unit_test(quotes_keyspace_names),
         cmocka_unit_test(transient_replicas_need_single_tokens),
+        cmocka_unit_test(migration_plan),
+        cmocka_unit_test(migration_arguments_and_accessors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

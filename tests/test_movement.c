@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* Movement analyses, kept tokens and balance on RandomPartitioner and
- * ByteOrderedPartitioner rings: one ring written in the three partitioners (Murmur3
- * token t, RandomPartitioner u * 2^63, the 8 big-endian bytes of u, u = t with its sign
- * bit flipped) gives the same changed ranges, replica lists and streams in the same
- * order, RandomPartitioner's widths exactly Murmur3's times 2^63 and a
- * ByteOrderedPartitioner width of 1 per elementary range; plus rings with the token
+/* Movement analyses (movement.h: join, decommission, replace, move, compare) and the
+ * tokens a change keeps (tokenring_ring_tokens_kept): on seeded Murmur3 rings, which
+ * ranges move to whom and what streams, exactly; every bad argument and accessor; a
+ * replication of factor 0 everywhere. Then on RandomPartitioner and
+ * ByteOrderedPartitioner rings (with balance there): one ring written in the three
+ * partitioners (Murmur3 token t, RandomPartitioner u * 2^63, the 8 big-endian bytes of
+ * u, u = t with its sign bit flipped) gives the same changed ranges, replica lists and
+ * streams in the same order, RandomPartitioner's widths exactly Murmur3's times 2^63 and
+ * a ByteOrderedPartitioner width of 1 per elementary range; plus rings with the token
  * 2^127, the empty byte token and byte tokens sharing their 8-byte prefix, and bad
- * input refused with the topology untouched. */
+ * input refused with the topology untouched. test_movement_oom.c fails each of their
+ * allocations in turn. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -19,6 +23,7 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
+#include "fixtures.h"
 #include "testrng.h"
 
 __extension__ typedef unsigned __int128 u128;
@@ -1098,6 +1103,380 @@ static void test_crowded_tokens_against_ranks(void **state)
     }
 }
 
+
+/* ------------------------------------------ movement on Murmur3 rings (seeded) */
+
+static void join_moves_primaries_only_to_new_node(void **state)
+{
+    (void)state;
+    tokenring_topology *t = demo(6, 8);
+    int64_t samples[200];
+    sample_tokens(samples, 200);
+    int64_t nt[8];
+    assert_int_equal(tokenring_layout_seeded_tokens(nt, 8, 1, "10.0.0.7", t, 0, NULL), 0);
+    tokenring_replication *r = simple(3);
+    tokenring_movement *m;
+    tokenring_error err;
+    assert_int_equal(tokenring_movement_join(&m, t, r, "10.0.0.7", "datacenter1", "rack1", nt,
+                                             8, samples, 200, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node_count(t), 6); /* input untouched */
+    tokenring_movement_summary s;
+    assert_int_equal(tokenring_movement_get_summary(&s, m), 0);
+    assert_int_equal(s.node_count, 7);
+    assert_int_equal(s.sample_count, 200);
+    assert_true(s.samples_primary_changed > 0);
+    assert_true(s.samples_replicas_changed >= s.samples_primary_changed);
+    const uint32_t newcomer = 6;
+    for (uint32_t i = 0; i < 200; i++) {
+        tokenring_sample_change c;
+        assert_int_equal(tokenring_movement_get_sample(&c, m, i), 0);
+        assert_true(c.token == samples[i]);
+        if (c.owner_changed)
+            assert_int_equal(c.new_owner, newcomer);
+        if (c.replicas_changed) /* the newcomer enters every changed replica set */
+            assert_true(c.new_replicas[0] == newcomer || c.new_replicas[1] == newcomer ||
+                        c.new_replicas[2] == newcomer);
+    }
+    /* No unchanged range changes owner: every range of the old ring that holds no new
+     * token has the same owner afterwards. */
+    tokenring_topology *after;
+    tokenring_topology_clone(&after, t);
+    tokenring_topology_add_node(after, "10.0.0.7", "datacenter1", "rack1", nt, 8, NULL);
+    tokenring_ring *r1, *r2;
+    tokenring_ring_build(&r1, t, NULL);
+    tokenring_ring_build(&r2, after, NULL);
+    size_t n1;
+    tokenring_ring_tokens(r1, &n1);
+    size_t untouched = 0;
+    for (size_t i = 0; i < n1; i++) {
+        tokenring_range rg;
+        tokenring_ring_range(&rg, r1, i);
+        int holds_new = 0;
+        for (int k = 0; k < 8; k++) {
+            tokenring_range nr;
+            tokenring_ring_range_of(&nr, r1, nt[k]);
+            holds_new |= nr.index == rg.index;
+        }
+        uint32_t o2;
+        tokenring_ring_owner(&o2, r2, rg.end);
+        if (!holds_new) {
+            untouched++;
+            assert_int_equal(o2, rg.owner); /* same index: same topology order */
+        }
+    }
+    assert_true(untouched >= n1 - 8);
+    /* What changed primary owner is exactly what the newcomer owns now. */
+    tokenring_movement_node nn;
+    assert_int_equal(tokenring_movement_get_node(&nn, m, newcomer), 0);
+    assert_string_equal(nn.name, "10.0.0.7");
+    assert_true(nn.in_after && !nn.in_before && !nn.needs_cleanup);
+    assert_true(U(s.primary_changed_width) == U(nn.primary_after_width));
+    /* Streams: all to the newcomer, each from the replica losing the range (strict),
+     * together exactly what it gains, which is all it holds. */
+    assert_true(s.stream_count > 0);
+    u128 streamed = 0, lost = 0;
+    for (uint32_t i = 0; i < s.stream_count; i++) {
+        tokenring_stream st;
+        assert_int_equal(tokenring_movement_get_stream(&st, m, i), 0);
+        assert_int_equal(st.destination, newcomer);
+        assert_int_equal(st.strict, 1);
+        tokenring_moved_range mr;
+        assert_int_equal(tokenring_movement_get_range(&mr, m, st.range_index), 0);
+        int src_in_new = 0, src_in_old = 0;
+        for (uint32_t k = 0; k < mr.new_count; k++)
+            src_in_new |= mr.new_replicas[k] == st.source;
+        for (uint32_t k = 0; k < mr.old_count; k++)
+            src_in_old |= mr.old_replicas[k] == st.source;
+        assert_true(src_in_old && !src_in_new);
+        streamed += U(st.width);
+    }
+    assert_true(streamed == U(s.streamed_width));
+    assert_true(streamed == U(nn.gained_width));
+    assert_true(U(nn.gained_width) == U(nn.after_width));
+    assert_true(nn.gained_fraction == 1.0);
+    /* Cleanup: the nodes that lost data; total lost = total gained. */
+    uint32_t cleanup = 0;
+    for (uint32_t i = 0; i < 6; i++) {
+        tokenring_movement_node on;
+        tokenring_movement_get_node(&on, m, i);
+        lost += U(on.lost_width);
+        cleanup += on.needs_cleanup;
+        assert_true(U(on.before_width) - U(on.lost_width) == U(on.after_width));
+    }
+    assert_true(lost == U(nn.gained_width));
+    assert_int_equal(cleanup, s.cleanup_count);
+    assert_true(cleanup > 0);
+    /* Changed width = the token values whose replica set changed = sum of range widths. */
+    u128 changed = 0;
+    for (uint32_t i = 0; i < s.range_count; i++) {
+        tokenring_moved_range mr;
+        tokenring_movement_get_range(&mr, m, i);
+        changed += U(mr.width);
+    }
+    assert_true(changed == U(s.changed_width));
+    assert_int_equal(tokenring_movement_get_range(NULL, m, 0), TOKENRING_E_INVAL);
+    tokenring_moved_range mr;
+    assert_int_equal(tokenring_movement_get_range(&mr, m, s.range_count), TOKENRING_E_RANGE);
+    tokenring_movement_free(m);
+    tokenring_ring_free(r1);
+    tokenring_ring_free(r2);
+    tokenring_topology_free(after);
+    tokenring_replication_free(r);
+    tokenring_topology_free(t);
+}
+
+static void decommission_replace_move(void **state)
+{
+    (void)state;
+    tokenring_topology *t = demo(6, 8);
+    tokenring_replication *r = simple(3);
+    tokenring_movement *m;
+    tokenring_movement_summary s;
+    /* Decommission: the leaving node streams everything it held, strictly. */
+    assert_int_equal(tokenring_movement_decommission(&m, t, r, "10.0.0.3", NULL, 0, NULL), 0);
+    tokenring_movement_get_summary(&s, m);
+    tokenring_movement_node leaving;
+    tokenring_movement_get_node(&leaving, m, 2);
+    assert_true(leaving.in_before && !leaving.in_after);
+    assert_true(U(leaving.lost_width) == U(leaving.before_width));
+    assert_true(U(s.streamed_width) == U(leaving.before_width));
+    for (uint32_t i = 0; i < s.stream_count; i++) {
+        tokenring_stream st;
+        tokenring_movement_get_stream(&st, m, i);
+        assert_int_equal(st.source, 2);
+        assert_int_equal(st.strict, 1);
+    }
+    assert_int_equal(s.cleanup_count, 0);
+    tokenring_movement_free(m);
+    /* Replace: the new node takes exactly the old node's data from other replicas. */
+    assert_int_equal(tokenring_movement_replace(&m, t, r, "10.0.0.3", "10.0.0.9", NULL, 0, NULL),
+                     0);
+    tokenring_movement_get_summary(&s, m);
+    assert_int_equal(s.node_count, 7);
+    tokenring_movement_node fresh;
+    tokenring_movement_get_node(&fresh, m, 6);
+    assert_string_equal(fresh.name, "10.0.0.9");
+    assert_true(U(s.changed_width) == U(leaving.before_width));
+    assert_true(U(fresh.gained_width) == U(leaving.before_width));
+    assert_true(U(fresh.primary_after_width) == U(leaving.primary_before_width));
+    for (uint32_t i = 0; i < s.stream_count; i++) {
+        tokenring_stream st;
+        tokenring_movement_get_stream(&st, m, i);
+        assert_int_not_equal(st.source, 2);
+        assert_int_equal(st.destination, 6);
+        assert_int_equal(st.strict, 0);
+    }
+    assert_int_equal(s.cleanup_count, 0);
+    tokenring_movement_free(m);
+    /* Move: a node takes new tokens; primary ownership moves only to or from it. */
+    int64_t nt[8];
+    tokenring_layout_seeded_tokens(nt, 8, 77, "10.0.0.4", t, 0, NULL);
+    assert_int_equal(tokenring_movement_move(&m, t, r, "10.0.0.4", nt, 8, NULL, 0, NULL), 0);
+    tokenring_movement_get_summary(&s, m);
+    assert_int_equal(s.node_count, 6);
+    assert_true(s.range_count > 0);
+    tokenring_movement_free(m);
+    /* Errors leave nothing behind and name the node. */
+    tokenring_error err;
+    m = (tokenring_movement *)0x1;
+    assert_int_equal(tokenring_movement_decommission(&m, t, r, "nobody", NULL, 0, &err),
+                     TOKENRING_E_NOTFOUND);
+    assert_ptr_equal(m, (tokenring_movement *)0x1); /* *out untouched (common.h) */
+    assert_non_null(strstr(err.message, "nobody"));
+    assert_int_equal(tokenring_movement_replace(&m, t, r, "10.0.0.1", "10.0.0.2", NULL, 0, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_movement_join(&m, t, r, "10.0.0.1", "datacenter1", "rack1", nt, 8,
+                                             NULL, 0, &err),
+                     TOKENRING_E_EXISTS);
+    assert_int_equal(tokenring_movement_compare(&m, t, t, r, 99, NULL, 0, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_movement_compare(&m, t, NULL, r, 0, NULL, 0, &err),
+                     TOKENRING_E_INVAL);
+    tokenring_replication *nts;
+    tokenring_replication_network(&nts);
+    tokenring_replication_set_dc(nts, "elsewhere", 3, 0, NULL);
+    assert_int_equal(tokenring_movement_compare(&m, t, t, nts, 0, NULL, 0, &err),
+                     TOKENRING_E_NOTFOUND);
+    tokenring_replication_free(nts);
+    /* Comparing a topology with itself: nothing moves. */
+    assert_int_equal(tokenring_movement_compare(&m, t, t, r, 0, NULL, 0, NULL), 0);
+    tokenring_movement_get_summary(&s, m);
+    assert_int_equal(s.range_count, 0);
+    assert_int_equal(s.stream_count, 0);
+    assert_true(U(s.changed_width) == 0);
+    tokenring_movement_free(m);
+    tokenring_movement_free(NULL);
+    tokenring_replication_free(r);
+    tokenring_topology_free(t);
+}
+
+/* Argument checks of the movement analyses and their accessors: each bad argument gets
+ * its documented code and a message, accessors refuse NULL and out-of-range indices. */
+
+static void movement_arguments_and_accessors(void **state)
+{
+    (void)state;
+    fixture f;
+    make(&f);
+    tokenring_movement *m = NULL;
+    const int64_t tk[] = { 777 };
+    const int64_t sample[] = { 0, 600000 };
+    FAILS(tokenring_movement_compare(&m, f.t, NULL, f.nts, 0, NULL, 0, err), TOKENRING_E_INVAL);
+    FAILS(tokenring_movement_compare(&m, f.t, f.t, f.nts, 0, NULL, 2, err), TOKENRING_E_INVAL);
+    FAILS(tokenring_movement_compare(&m, f.t, f.t, f.nts, 99, NULL, 0, err), TOKENRING_E_INVAL);
+    FAILS(tokenring_movement_compare(NULL, f.t, f.t, f.nts, 0, NULL, 0, err), TOKENRING_E_INVAL);
+    FAILS(tokenring_movement_join(&m, f.t, f.nts, NULL, "dc1", "r1", tk, 1, NULL, 0, err),
+          TOKENRING_E_INVAL);
+    FAILS(tokenring_movement_join(&m, f.t, f.nts, "n0", "dc1", "r1", tk, 1, NULL, 0, err),
+          TOKENRING_E_EXISTS);
+    FAILS(tokenring_movement_decommission(&m, f.t, f.nts, "ghost", NULL, 0, err),
+          TOKENRING_E_NOTFOUND);
+    FAILS(tokenring_movement_decommission(&m, f.t, NULL, "n0", NULL, 0, err), TOKENRING_E_INVAL);
+    FAILS(tokenring_movement_replace(&m, f.t, f.nts, "n0", NULL, NULL, 0, err), TOKENRING_E_INVAL);
+    FAILS(tokenring_movement_replace(&m, f.t, f.nts, "n0", "n1", NULL, 0, err), TOKENRING_E_EXISTS);
+    FAILS(tokenring_movement_replace(&m, f.t, f.nts, "ghost", "new", NULL, 0, err),
+          TOKENRING_E_NOTFOUND);
+    FAILS(tokenring_movement_move(&m, f.t, f.nts, "ghost", tk, 1, NULL, 0, err),
+          TOKENRING_E_NOTFOUND);
+    FAILS(tokenring_movement_move(&m, f.t, f.nts, "n0", NULL, 1, NULL, 0, err), TOKENRING_E_INVAL);
+    assert_null(m);
+
+    /* a valid join: accessors agree with the summary and refuse bad indices */
+    tokenring_error err;
+    assert_int_equal(tokenring_movement_join(&m, f.t, f.nts, "n9", "dc1", "r1", tk, 1, sample, 2,
+                                             &err),
+                     TOKENRING_OK);
+    tokenring_movement_summary s;
+    assert_int_equal(tokenring_movement_get_summary(&s, m), TOKENRING_OK);
+    assert_int_equal(tokenring_movement_get_summary(NULL, m), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_movement_get_summary(&s, NULL), TOKENRING_E_INVAL);
+    tokenring_movement_node nd;
+    tokenring_moved_range rg;
+    tokenring_stream st;
+    tokenring_sample_change sc;
+    assert_int_equal(tokenring_movement_get_node(&nd, m, 0), TOKENRING_OK);
+    assert_int_equal(tokenring_movement_get_node(&nd, m, 1000), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_movement_get_node(NULL, m, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_movement_get_range(&rg, m, 1000000), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_movement_get_range(NULL, m, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_movement_get_stream(&st, m, 1000000), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_movement_get_stream(&st, NULL, 0), TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_movement_get_sample(&sc, m, 0), TOKENRING_OK);
+    assert_int_equal(tokenring_movement_get_sample(&sc, m, 1), TOKENRING_OK);
+    assert_int_equal(tokenring_movement_get_sample(&sc, m, 2), TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_movement_get_sample(NULL, m, 0), TOKENRING_E_INVAL);
+    tokenring_movement_free(m);
+    tokenring_movement_free(NULL);
+    unmake(&f);
+}
+
+/* ---------------------------------------------------------------- kept tokens */
+
+static void tokens_kept_by_change(void **state)
+{
+    (void)state;
+    tokenring_topology *t = demo(6, 8);
+    tokenring_ring *before = ring_of(t);
+    size_t kept = 99, lost = 99, gained = 99;
+    /* a ring compared with itself keeps everything */
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, before, before),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 48);
+    assert_int_equal(lost, 0);
+    assert_int_equal(gained, 0);
+    /* a join: the new node's tokens are not counted, every old token is kept */
+    tokenring_topology *joined;
+    assert_int_equal(tokenring_topology_clone(&joined, t), TOKENRING_OK);
+    assert_int_equal(tokenring_layout_add_seeded_nodes(joined, 1, 8, demo_names + 6, NULL, NULL,
+                                                       1, 0, NULL),
+                     TOKENRING_OK);
+    tokenring_ring *after = ring_of(joined);
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, before, after),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 48);
+    assert_int_equal(lost, 0);
+    assert_int_equal(gained, 0);
+    /* the other way round it is a decommission: the leaving node's 8 tokens are lost */
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, &lost, &gained, after, before),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 48);
+    assert_int_equal(lost, 8);
+    assert_int_equal(gained, 0);
+    tokenring_ring_free(after);
+    tokenring_topology_free(joined);
+    /* a move of one token of node 10.0.0.2 to a free token: one lost, one gained */
+    tokenring_node_info info;
+    size_t idx;
+    assert_int_equal(tokenring_topology_find_node(&idx, t, "10.0.0.2"), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node(&info, t, idx), TOKENRING_OK);
+    int64_t moved[8];
+    memcpy(moved, info.tokens, sizeof moved);
+    int64_t fresh = moved[0] + 1;
+    moved[0] = fresh; /* the seeded tokens are far apart: fresh is free */
+    tokenring_topology *mv;
+    assert_int_equal(tokenring_topology_clone(&mv, t), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_tokens(mv, "10.0.0.2", moved, 8, NULL),
+                     TOKENRING_OK);
+    after = ring_of(mv);
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, NULL, NULL, before, after),
+                     TOKENRING_OK);
+    assert_int_equal(kept, 47);
+    assert_int_equal(tokenring_ring_tokens_kept(NULL, &lost, &gained, before, after),
+                     TOKENRING_OK);
+    assert_int_equal(lost, 1);
+    assert_int_equal(gained, 1);
+    /* bad input leaves the outputs alone */
+    kept = 5;
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, NULL, NULL, NULL, after),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_ring_tokens_kept(&kept, NULL, NULL, before, NULL),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(kept, 5);
+    tokenring_ring_free(after);
+    tokenring_topology_free(mv);
+    tokenring_ring_free(before);
+    tokenring_topology_free(t);
+}
+
+/* A fuzz-found bug, fixed: the input is also in fuzz/corpus/analysis/ and replayed by
+ * the fuzz suite. */
+
+/* fuzz/corpus/analysis/crash-da39a3ee... (the empty input): a movement under a
+ * replication whose every factor is 0 did arithmetic on a null replica pool (UBSan). Every
+ * replica list is empty: nothing changes, nothing streams, the samples have no replicas. */
+static void movement_with_no_replicas(void **state)
+{
+    (void)state;
+    tokenring_topology *t = NULL;
+    assert_int_equal(tokenring_topology_new(&t), TOKENRING_OK);
+    int64_t a[] = { -100, 100 }, b[] = { 0 };
+    assert_int_equal(tokenring_topology_add_node(t, "n0", "dc1", "r1", a, 2, NULL), TOKENRING_OK);
+    assert_int_equal(tokenring_topology_add_node(t, "n1", "dc1", "r2", b, 1, NULL), TOKENRING_OK);
+    tokenring_replication *r = NULL;
+    assert_int_equal(tokenring_replication_parse(&r, "dc1=0,dc2=0", 11, NULL), TOKENRING_OK);
+    int64_t samples[] = { INT64_MIN, 0, 50 };
+    tokenring_movement *m = NULL;
+    assert_int_equal(tokenring_movement_decommission(&m, t, r, "n1", samples, 3, NULL),
+                     TOKENRING_OK);
+    tokenring_movement_summary s;
+    assert_int_equal(tokenring_movement_get_summary(&s, m), TOKENRING_OK);
+    assert_int_equal(s.range_count, 0);
+    assert_int_equal(s.stream_count, 0);
+    assert_true(s.changed_width.hi == 0 && s.changed_width.lo == 0);
+    assert_int_equal(s.sample_count, 3);
+    for (uint32_t i = 0; i < 3; i++) {
+        tokenring_sample_change c;
+        assert_int_equal(tokenring_movement_get_sample(&c, m, i), TOKENRING_OK);
+        assert_int_equal(c.old_count, 0);
+        assert_int_equal(c.new_count, 0);
+        assert_int_equal(c.replicas_changed, 0);
+    }
+    tokenring_movement_free(m);
+    tokenring_replication_free(r);
+    tokenring_topology_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1106,6 +1485,11 @@ int main(void)
         cmocka_unit_test(test_bytes_edge),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_crowded_tokens_against_ranks),
+        cmocka_unit_test(join_moves_primaries_only_to_new_node),
+        cmocka_unit_test(decommission_replace_move),
+        cmocka_unit_test(movement_arguments_and_accessors),
+        cmocka_unit_test(tokens_kept_by_change),
+        cmocka_unit_test(movement_with_no_replicas),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
