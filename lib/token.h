@@ -137,6 +137,8 @@ typedef struct tr_partitioner_ops {
      * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
      * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
     unsigned width_bits;
+    /* The 64-bit key is the whole token (Murmur3): no full value beside it. */
+    bool key_is_token;
     size_t text_max;        /* longest text form, without the NUL */
     tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
     /* Token order (tr_tok_cmp): negative, 0 or positive. */

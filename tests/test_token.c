@@ -60,6 +60,7 @@ static void test_table(void **state)
         assert_string_equal(o->name, tokenring_partitioner_name((tokenring_partitioner)p));
         assert_string_equal(o->short_name, shorts[p]);
         assert_int_equal(o->width_bits, bits[p]);
+        assert_int_equal(o->key_is_token, p == M3);
         assert_non_null(o->kind);
         assert_int_equal(o->minimum.p, p);
         assert_true(o->minimum.key == INT64_MIN);

@@ -12568,6 +12568,8 @@ typedef struct tr_partitioner_ops {
      * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
      * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
     unsigned width_bits;
+    /* The 64-bit key is the whole token (Murmur3): no full value beside it. */
+    bool key_is_token;
     size_t text_max;        /* longest text form, without the NUL */
     tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
     /* Token order (tr_tok_cmp): negative, 0 or positive. */
@@ -12648,8 +12650,11 @@ typedef struct tr_tnode {
     char *name;
     char *dc;
     char *rack;
-    int64_t *tokens; /* Murmur3: the tokens, ascending. Other partitioners: the hash
-                      * table key (tr_token_key) of each token below, same order */
+    /* keys[k]: the topology's hash-table key of the node's token k (tokens ascending):
+     * tr_partitioner_ops.hash_key, which for Murmur3 is the token itself, so that for
+     * Murmur3 keys ARE the tokens; for the other partitioners a hash, the tokens being in
+     * t128 / tb. Read token k of any partitioner with tr_tnode_tok(). */
+    int64_t *keys;
     size_t token_count;
     int32_t state;
     int32_t liveness;
@@ -12657,6 +12662,12 @@ typedef struct tr_tnode {
     uint8_t *tb;              /* ByteOrderedPartitioner: the tokens' bytes, ascending, */
     uint32_t *tb_off;         /* token_count + 1 offsets into tb (else both NULL) */
 } tr_tnode;
+
+/* Token k of node n as a tr_tok (lib/token.h). */
+static inline tr_tok tr_tnode_tok(const tr_tnode *n, size_t k)
+{
+    return tr_tok_at(n->keys, n->t128, n->tb, n->tb_off, k);
+}
 
 struct tokenring_topology {
     tr_tnode *nodes; /* insertion order */
@@ -24683,12 +24694,10 @@ TOKENRING_API int tokenring_replication_rules(const tokenring_replication *repli
 #define build_node_tokens ring_build_node_tokens
 #define build_other_tokens ring_build_other_tokens
 #define cmp_item ring_cmp_item
-#define cmp_item128 ring_cmp_item128
-#define cmp_item_bytes ring_cmp_item_bytes
+#define cmp_item_tok ring_cmp_item_tok
 #define cmp_ring_bytes ring_cmp_ring_bytes
 #define fill_range ring_fill_range
-#define item128 ring_item128
-#define item_bytes ring_item_bytes
+#define item_tok ring_item_tok
 #define node_meta ring_node_meta
 #define publish_once ring_publish_once
 #define ring_destroy ring_ring_destroy
@@ -24741,91 +24750,52 @@ static void ring_destroy(tokenring_ring *r)
 
 /* ------------------------------------------- RandomPartitioner, ByteOrdered rings */
 
-typedef struct item128 {
-    tokenring_token128 t;
+typedef struct item_tok {
+    tr_tok t;
     uint32_t node;
-} item128;
+} item_tok;
 
-static int cmp_item128(const void *a, const void *b)
+static int cmp_item_tok(const void *a, const void *b)
 {
-    return tr_cmp128(((const item128 *)a)->t, ((const item128 *)b)->t);
+    return tr_tok_cmp(&((const item_tok *)a)->t, &((const item_tok *)b)->t);
 }
 
-typedef struct item_bytes {
-    const uint8_t *b;
-    uint32_t len;
-    uint32_t node;
-} item_bytes;
-
-static int cmp_item_bytes(const void *a, const void *b)
-{
-    const item_bytes *x = a, *y = b;
-    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
-}
-
-/* The sorted full tokens of a RandomPartitioner or ByteOrderedPartitioner ring, their
- * prefixes in r->tokens and their owners in owner (32-bit). */
+/* The sorted full tokens of a ring whose 64-bit keys are not the tokens (RandomPartitioner,
+ * ByteOrderedPartitioner): their keys in r->tokens, the full values in r->full (the
+ * partitioner's column, tr_tok_store) and their owners in owner (32-bit). */
 static int build_other_tokens(tokenring_ring *r, const tokenring_topology *t, uint32_t *owner)
 {
-    size_t n = r->token_count, at = 0;
+    size_t n = r->token_count, at = 0, bytes = 0;
     if (!(r->full = tr_calloc(1, sizeof *r->full)))
         return TOKENRING_E_NOMEM;
-    if (t->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        item128 *it = tr_reallocarray(NULL, n, sizeof *it);
-        r->full->tokens128 = tr_reallocarray(NULL, n, sizeof *r->full->tokens128);
-        if (!it || !r->full->tokens128) {
-            tr_free(it);
-            return TOKENRING_E_NOMEM;
-        }
-        for (size_t i = 0; i < t->count; i++) {
-            const tr_tnode *nd = &t->nodes[i];
-            if (tr_state_in_ring(nd->state))
-                for (size_t k = 0; k < nd->token_count; k++)
-                    it[at++] = (item128){ nd->t128[k], (uint32_t)i };
-        }
-        qsort(it, n, sizeof *it, cmp_item128);
-        for (size_t i = 0; i < n; i++) {
-            r->full->tokens128[i] = it[i].t;
-            r->tokens[i] = tr_prefix128(it[i].t);
-            owner[i] = it[i].node;
-        }
-        tr_free(it);
-        return TOKENRING_OK;
-    }
-    item_bytes *it = tr_reallocarray(NULL, n, sizeof *it);
-    r->full->tok_off = tr_reallocarray(NULL, n + 1, sizeof *r->full->tok_off);
-    if (!it || !r->full->tok_off) {
-        tr_free(it);
-        return TOKENRING_E_NOMEM;
-    }
-    size_t bytes = 0;
+    item_tok *it = tr_reallocarray(NULL, n ? n : 1, sizeof *it);
+    tr_tok *toks = tr_reallocarray(NULL, n ? n : 1, sizeof *toks);
+    int rc = TOKENRING_E_NOMEM;
+    if (!it || !toks)
+        goto done;
     for (size_t i = 0; i < t->count; i++) {
         const tr_tnode *nd = &t->nodes[i];
         if (!tr_state_in_ring(nd->state))
             continue;
         for (size_t k = 0; k < nd->token_count; k++) {
-            uint32_t len = nd->tb_off[k + 1] - nd->tb_off[k];
-            it[at++] = (item_bytes){ nd->tb + nd->tb_off[k], len, (uint32_t)i };
-            bytes += len;
+            it[at] = (item_tok){ tr_tnode_tok(nd, k), (uint32_t)i };
+            bytes += it[at++].t.len;
         }
     }
-    if (bytes > UINT32_MAX || !(r->full->tok_bytes = tr_malloc(bytes ? bytes : 1))) {
-        tr_free(it);
-        return TOKENRING_E_NOMEM;
-    }
-    qsort(it, n, sizeof *it, cmp_item_bytes);
-    size_t off = 0;
+    if (bytes > UINT32_MAX)
+        goto done;
+    qsort(it, n, sizeof *it, cmp_item_tok);
     for (size_t i = 0; i < n; i++) {
-        r->full->tok_off[i] = (uint32_t)off;
-        if (it[i].len)
-            memcpy(r->full->tok_bytes + off, it[i].b, it[i].len);
-        off += it[i].len;
-        r->tokens[i] = tr_prefix_bytes(it[i].b, it[i].len);
+        toks[i] = it[i].t;
+        r->tokens[i] = it[i].t.key;
         owner[i] = it[i].node;
     }
-    r->full->tok_off[n] = (uint32_t)off;
+    rc = tr_tok_store(t->partitioner, toks, n, &r->full->tokens128, &r->full->tok_bytes,
+                      &r->full->tok_off);
+done:
     tr_free(it);
-    return TOKENRING_OK;
+    tr_free(toks);
+    return rc;
 }
 
 /* The first position >= lo whose full token is >= the key's, given that every position
@@ -25010,13 +24980,13 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             m->token_off = rt;
             m->ring_token_count = (uint32_t)n->token_count;
             for (size_t k = 0; k < n->token_count; k++) {
-                r->tokens[rt] = n->tokens[k];
+                r->tokens[rt] = n->keys[k]; /* Murmur3's tokens; the others' are set below */
                 owner[rt] = (uint32_t)i;
                 rt++;
             }
         } else {
             m->token_off = other_at;
-            memcpy(r->other_tokens + other_at, n->tokens, n->token_count * sizeof(int64_t));
+            memcpy(r->other_tokens + other_at, n->keys, n->token_count * sizeof(int64_t));
             other_at += n->token_count;
         }
     }
@@ -25029,7 +24999,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
 
     /* Sorted ring tokens. */
     r->partitioner = t->partitioner;
-    if (t->partitioner != TOKENRING_PARTITIONER_MURMUR3) {
+    if (!tr_ops(t->partitioner)->key_is_token) {
         if (build_other_tokens(r, t, owner) != TOKENRING_OK)
             goto nomem;
     } else if (ring_tokens > 4096) {
@@ -25484,12 +25454,10 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 #undef build_node_tokens
 #undef build_other_tokens
 #undef cmp_item
-#undef cmp_item128
-#undef cmp_item_bytes
+#undef cmp_item_tok
 #undef cmp_ring_bytes
 #undef fill_range
-#undef item128
-#undef item_bytes
+#undef item_tok
 #undef node_meta
 #undef publish_once
 #undef ring_destroy
@@ -27461,21 +27429,21 @@ static int bop_check(const tr_tok *t, size_t index, const char *node, tokenring_
 static const tr_partitioner_ops ops[3] = {
     {
         TOKENRING_PARTITIONER_MURMUR3, "org.apache.cassandra.dht.Murmur3Partitioner",
-        "murmur3", "64-bit integers", 64, 20,
+        "murmur3", "64-bit integers", 64, true, 20,
         { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 },
         cmp_tok, m3_midpoint, m3_size, m3_parse, m3_format, m3_key_token, key_of, key_of,
         m3_check,
     },
     {
         TOKENRING_PARTITIONER_RANDOM, "org.apache.cassandra.dht.RandomPartitioner", "random",
-        "128-bit integers", 127, TOKENRING_TOKEN128_TEXT_MAX - 1,
+        "128-bit integers", 127, false, TOKENRING_TOKEN128_TEXT_MAX - 1,
         { INT64_MIN, { UINT64_MAX, UINT64_MAX }, NULL, 0, TOKENRING_PARTITIONER_RANDOM },
         cmp_tok, rp_midpoint, rp_size, rp_parse, rp_format, rp_key_token, key_of, rp_hash,
         rp_check,
     },
     {
         TOKENRING_PARTITIONER_BYTE_ORDERED, "org.apache.cassandra.dht.ByteOrderedPartitioner",
-        "byteordered", "byte strings", 0, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
+        "byteordered", "byte strings", 0, false, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
         { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_BYTE_ORDERED },
         cmp_tok, bop_midpoint, bop_size, bop_parse, bop_format, bop_key_token, key_of,
         bop_hash, bop_check,
@@ -27590,26 +27558,19 @@ TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
 /* ======== lib/topology.c ======== */
 #define add_node_check topology_add_node_check
 #define add_node_prepared topology_add_node_prepared
-#define bytes_item topology_bytes_item
-#define bytes_text topology_bytes_text
-#define cmp_bytes_item topology_cmp_bytes_item
-#define cmp_t128 topology_cmp_t128
 #define commit_tokens topology_commit_tokens
 #define find_index topology_find_index
 #define holder_other topology_holder_other
-#define key128 topology_key128
-#define key_bytes topology_key_bytes
-#define mix64 topology_mix64
 #define name_hash topology_name_hash
 #define name_put topology_name_put
 #define name_rebuild topology_name_rebuild
 #define name_reserve topology_name_reserve
 #define node_clear topology_node_clear
-#define node_has128 topology_node_has128
-#define node_has_bytes topology_node_has_bytes
+#define node_has topology_node_has
 #define prepare128 topology_prepare128
 #define prepare_bytes topology_prepare_bytes
 #define prepare_tokens topology_prepare_tokens
+#define prepare_toks topology_prepare_toks
 #define prepared topology_prepared
 #define prepared_free topology_prepared_free
 #define set_tokens_check topology_set_tokens_check
@@ -27621,8 +27582,7 @@ TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
 #define tok_insert topology_tok_insert
 #define tok_put topology_tok_put
 #define tok_reserve topology_tok_reserve
-#define token128_ok topology_token128_ok
-#define total_check topology_total_check
+#define tokens_check topology_tokens_check
 #line 1 "lib/topology.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The topology: a mutable set of nodes (name, datacenter, rack, tokens, state).
@@ -27808,15 +27768,13 @@ static bool find_index(const tokenring_topology *t, const char *name, size_t *in
     return false;
 }
 
-/* Copies and sorts tokens; rejects repeats and tokens held by a node other than self
- * (SIZE_MAX for none). On success *out owns the sorted copy. */
-static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
-                          const int64_t *tokens, size_t count, int64_t **out,
-                          tokenring_error *err)
+/* The checks before any token is read: some tokens, not NULL, room in the topology. */
+static int tokens_check(const tokenring_topology *t, const char *name, size_t self,
+                        size_t count, bool null, tokenring_error *err)
 {
     if (count == 0)
         return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL)
+    if (null)
         return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
     size_t others = t->tok_used;
     if (self != SIZE_MAX)
@@ -27824,6 +27782,18 @@ static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
     if (count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count)
         return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
                        MAX_TOTAL_TOKENS);
+    return TOKENRING_OK;
+}
+
+/* Murmur3 (the int64 path: 8-byte sorts on the large topologies). Copies and sorts tokens; rejects repeats and tokens held by a node other than self
+ * (SIZE_MAX for none). On success *out owns the sorted copy. */
+static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
+                          const int64_t *tokens, size_t count, int64_t **out,
+                          tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     int64_t *sorted = tr_malloc(count * sizeof *sorted);
     if (!sorted)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
@@ -27857,7 +27827,7 @@ static void node_clear(tr_tnode *n)
     tr_free(n->name);
     tr_free(n->dc);
     tr_free(n->rack);
-    tr_free(n->tokens);
+    tr_free(n->keys);
     tr_free(n->t128);
     tr_free(n->tb);
     tr_free(n->tb_off);
@@ -27871,14 +27841,14 @@ static void commit_tokens(tokenring_topology *t, size_t index, int64_t *keys,
 {
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i], (uint32_t)index);
+        tok_erase(t, n->keys[i], (uint32_t)index);
     for (size_t i = 0; i < token_count; i++)
         tok_insert(t, keys[i], (uint32_t)index);
-    tr_free(n->tokens);
+    tr_free(n->keys);
     tr_free(n->t128);
     tr_free(n->tb);
     tr_free(n->tb_off);
-    n->tokens = keys;
+    n->keys = keys;
     n->t128 = t128;
     n->tb = tb;
     n->tb_off = tb_off;
@@ -27946,10 +27916,10 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
             b->name = tr_strdup(a->name);
             b->dc = tr_strdup(a->dc);
             b->rack = tr_strdup(a->rack);
-            b->tokens = tr_malloc(a->token_count * sizeof *b->tokens);
-            if (!b->name || !b->dc || !b->rack || !b->tokens)
+            b->keys = tr_malloc(a->token_count * sizeof *b->keys);
+            if (!b->name || !b->dc || !b->rack || !b->keys)
                 goto nomem;
-            memcpy(b->tokens, a->tokens, a->token_count * sizeof *b->tokens);
+            memcpy(b->keys, a->keys, a->token_count * sizeof *b->keys);
             b->token_count = a->token_count;
             if (a->t128) {
                 if (!(b->t128 = tr_malloc(a->token_count * sizeof *b->t128)))
@@ -28015,7 +27985,7 @@ static int add_node_prepared(tokenring_topology *t, const char *name, const char
     n.name = tr_strdup(name);
     n.dc = tr_strdup(datacenter);
     n.rack = tr_strdup(rack);
-    n.tokens = pr->keys;
+    n.keys = pr->keys;
     n.t128 = pr->t128;
     n.tb = pr->tb;
     n.tb_off = pr->tb_off;
@@ -28045,7 +28015,7 @@ static int add_node_prepared(tokenring_topology *t, const char *name, const char
     t->count++;
     name_put(t, index);
     for (size_t i = 0; i < token_count; i++)
-        tok_insert(t, n.tokens[i], index);
+        tok_insert(t, n.keys[i], index);
     return TOKENRING_OK;
 nomem:
     node_clear(&n);
@@ -28063,9 +28033,7 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
                        "the topology's partitioner is %s: its tokens are not %s",
                        tokenring_partitioner_name((tokenring_partitioner)t->partitioner),
-                       partitioner == TOKENRING_PARTITIONER_MURMUR3 ? "64-bit integers"
-                       : partitioner == TOKENRING_PARTITIONER_RANDOM ? "128-bit integers"
-                                                                     : "byte strings");
+                       tr_ops(partitioner)->kind);
     if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
         (rc = tr_check_rack_name(err, "rack", rack)) != TOKENRING_OK)
@@ -28096,36 +28064,14 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
 
 /* ------------------------------------------------- other partitioners' tokens */
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
-
-static int64_t key128(tokenring_token128 v)
-{
-    return (int64_t)(mix64(v.hi) ^ v.lo);
-}
-
-static int64_t key_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ b[i]) * 0x100000001b3ULL;
-    return (int64_t)mix64(h ^ len);
-}
-
-/* Whether node holds the token (binary search of its ascending tokens). */
-static bool node_has128(const tr_tnode *n, tokenring_token128 v)
+/* Whether node n holds token v (binary search of its ascending tokens). */
+static bool node_has(const tr_tnode *n, const tr_tok *v)
 {
     size_t lo = 0, hi = n->token_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = tr_cmp128(n->t128[mid], v);
+        tr_tok m = tr_tnode_tok(n, mid);
+        int c = tr_tok_cmp(&m, v);
         if (c == 0)
             return true;
         if (c < 0)
@@ -28136,25 +28082,9 @@ static bool node_has128(const tr_tnode *n, tokenring_token128 v)
     return false;
 }
 
-static bool node_has_bytes(const tr_tnode *n, const uint8_t *b, size_t len)
-{
-    size_t lo = 0, hi = n->token_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = tr_cmp_bytes(n->tb + n->tb_off[mid], n->tb_off[mid + 1] - n->tb_off[mid], b, len);
-        if (c == 0)
-            return true;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
-}
-
-/* The node other than self holding a token with this key and value, or TOK_EMPTY. */
+/* The node other than self holding token v (whose hash key is key), or TOK_EMPTY. */
 static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t key,
-                             const tokenring_token128 *v, const uint8_t *b, size_t len)
+                             const tr_tok *v)
 {
     if (t->tok_slots == 0)
         return TOK_EMPTY;
@@ -28165,163 +28095,33 @@ static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t k
             return TOK_EMPTY;
         if (t->tok_keys[i] != key || node == self)
             continue;
-        const tr_tnode *n = &t->nodes[node];
-        if (v ? node_has128(n, *v) : node_has_bytes(n, b, len))
+        if (node_has(&t->nodes[node], v))
             return node;
     }
 }
 
-static bool token128_ok(tokenring_token128 v)
+/* Tokens of a partitioner other than Murmur3 (whose int64 path, prepare_tokens, sorts
+ * 8-byte values: the large topologies' path), each already checked as a node token:
+ * sorted, repeats and tokens held by a node other than self (SIZE_MAX: none) refused,
+ * their hash keys and full values stored into pr. toks is the caller's, reordered. */
+static int prepare_toks(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
+                        size_t count, prepared *pr, tokenring_error *err)
 {
-    return v.hi < TOKENRING_TOKEN128_MAX_HI || (v.hi == TOKENRING_TOKEN128_MAX_HI && v.lo == 0);
-}
-
-static int cmp_t128(const void *a, const void *b)
-{
-    return tr_cmp128(*(const tokenring_token128 *)a, *(const tokenring_token128 *)b);
-}
-
-static size_t total_check(const tokenring_topology *t, size_t self, size_t count)
-{
-    size_t others = t->tok_used;
-    if (self != SIZE_MAX)
-        others -= t->nodes[self].token_count;
-    return count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count;
-}
-
-static int prepare128(tokenring_topology *t, const char *name, size_t self,
-                      const tokenring_token128 *tokens, size_t count, prepared *pr,
-                      tokenring_error *err)
-{
-    if (count == 0)
-        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
-    if (total_check(t, self, count))
-        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
-                       MAX_TOTAL_TOKENS);
-    char text[TOKENRING_TOKEN128_TEXT_MAX + 40];
-    size_t len;
-    for (size_t i = 0; i < count; i++) {
-        if (!token128_ok(tokens[i])) {
-            bool min = tokens[i].hi == UINT64_MAX && tokens[i].lo == UINT64_MAX;
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "token %zu of node '%s' is %s: RandomPartitioner node tokens are 0 .. 2^127",
-                           i, name, min ? "-1 (the minimum token)" : "above 2^127");
-        }
-    }
-    tokenring_token128 *sorted = tr_malloc(count * sizeof *sorted);
-    int64_t *keys = tr_malloc(count * sizeof *keys);
-    if (!sorted || !keys) {
-        tr_free(sorted);
-        tr_free(keys);
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    }
-    memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, cmp_t128);
-    for (size_t i = 0; i < count; i++) {
-        keys[i] = key128(sorted[i]);
-        const char *why = NULL;
-        uint32_t holder = TOK_EMPTY;
-        if (i > 0 && tr_cmp128(sorted[i], sorted[i - 1]) == 0)
-            why = "repeated";
-        else if ((holder = holder_other(t, self, keys[i], &sorted[i], NULL, 0)) != TOK_EMPTY)
-            why = "held";
-        if (why) {
-            tokenring_token128_format(text, sizeof text, &len, sorted[i]);
-            tr_free(sorted);
-            tr_free(keys);
-            if (holder == TOK_EMPTY)
-                return tr_fail(err, TOKENRING_E_EXISTS,
-                               "token %s is repeated in the tokens of node '%s'", text, name);
-            return tr_fail(err, TOKENRING_E_EXISTS,
-                           "token %s of node '%s' is already held by node '%s'", text, name,
-                           t->nodes[holder].name);
-        }
-    }
-    pr->keys = keys;
-    pr->t128 = sorted;
-    pr->count = count;
-    return TOKENRING_OK;
-}
-
-typedef struct bytes_item {
-    const uint8_t *b;
-    size_t len;
-} bytes_item;
-
-static int cmp_bytes_item(const void *a, const void *b)
-{
-    const bytes_item *x = a, *y = b;
-    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
-}
-
-/* A token's hex for a message, cut after 32 bytes. */
-static void bytes_text(char *out, size_t cap, const uint8_t *b, size_t len)
-{
-    size_t n = len > 32 ? 32 : len, l;
-    tokenring_byte_token_format(out, cap, &l, b, n);
-    if (len > n)
-        strcat(out, "...");
-    if (len == 0)
-        strcpy(out, "'' (empty)");
-}
-
-static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
-                         const uint8_t *const *tokens, const size_t *lens, size_t count,
-                         prepared *pr, tokenring_error *err)
-{
-    if (count == 0)
-        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL || lens == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
-    if (total_check(t, self, count))
-        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
-                       MAX_TOTAL_TOKENS);
-    size_t total = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (lens[i] > TOKENRING_BYTE_TOKEN_MAX)
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "token %zu of node '%s' has %zu bytes (at most %d)", i, name,
-                           lens[i], TOKENRING_BYTE_TOKEN_MAX);
-        if (lens[i] > 0 && tokens[i] == NULL)
-            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
-        total += lens[i];
-    }
-    if (total > UINT32_MAX)
-        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
-    bytes_item *items = tr_reallocarray(NULL, count, sizeof *items);
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
     int64_t *keys = tr_reallocarray(NULL, count, sizeof *keys);
-    uint32_t *off = tr_reallocarray(NULL, count + 1, sizeof *off);
-    uint8_t *arena = tr_malloc(total ? total : 1);
-    if (!items || !keys || !off || !arena) {
-        tr_free(items);
-        tr_free(keys);
-        tr_free(off);
-        tr_free(arena);
+    if (!keys)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    }
-    for (size_t i = 0; i < count; i++)
-        items[i] = (bytes_item){ tokens[i], lens[i] };
-    qsort(items, count, sizeof *items, cmp_bytes_item);
-    char text[80];
-    size_t at = 0;
+    qsort(toks, count, sizeof *toks, tr_tok_qsort_cmp);
     for (size_t i = 0; i < count; i++) {
-        off[i] = (uint32_t)at;
-        if (items[i].len)
-            memcpy(arena + at, items[i].b, items[i].len);
-        at += items[i].len;
-        keys[i] = key_bytes(items[i].b, items[i].len);
+        keys[i] = o->hash_key(&toks[i]);
         uint32_t holder = TOK_EMPTY;
-        bool repeated = i > 0 && cmp_bytes_item(&items[i], &items[i - 1]) == 0;
+        bool repeated = i > 0 && tr_tok_cmp(&toks[i], &toks[i - 1]) == 0;
         if (!repeated)
-            holder = holder_other(t, self, keys[i], NULL, items[i].b, items[i].len);
+            holder = holder_other(t, self, keys[i], &toks[i]);
         if (repeated || holder != TOK_EMPTY) {
-            bytes_text(text, sizeof text, items[i].b, items[i].len);
-            tr_free(items);
+            char text[TR_TOK_MSG_MAX];
+            tr_tok_msg(text, &toks[i]);
             tr_free(keys);
-            tr_free(off);
-            tr_free(arena);
             if (repeated)
                 return tr_fail(err, TOKENRING_E_EXISTS,
                                "token %s is repeated in the tokens of node '%s'", text, name);
@@ -28330,13 +28130,64 @@ static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
                            t->nodes[holder].name);
         }
     }
-    off[count] = (uint32_t)at;
-    tr_free(items);
+    if (tr_tok_store(t->partitioner, toks, count, &pr->t128, &pr->tb, &pr->tb_off) != 0) {
+        tr_free(keys);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    }
     pr->keys = keys;
-    pr->tb = arena;
-    pr->tb_off = off;
     pr->count = count;
     return TOKENRING_OK;
+}
+
+static int prepare128(tokenring_topology *t, const char *name, size_t self,
+                      const tokenring_token128 *tokens, size_t count, prepared *pr,
+                      tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
+    if (!toks)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count && rc == TOKENRING_OK; i++) {
+        toks[i] = tr_tok_128(tokens[i]);
+        rc = tr_ops(t->partitioner)->check_node_token(&toks[i], i, name, err);
+    }
+    if (rc == TOKENRING_OK)
+        rc = prepare_toks(t, name, self, toks, count, pr, err);
+    tr_free(toks);
+    return rc;
+}
+
+static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
+                         const uint8_t *const *tokens, const size_t *lens, size_t count,
+                         prepared *pr, tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL || lens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        /* the length first: a token over the limit is refused before it is read */
+        tr_tok probe = o->minimum;
+        probe.len = lens[i];
+        if ((rc = o->check_node_token(&probe, i, name, err)) != TOKENRING_OK)
+            return rc;
+        if (lens[i] > 0 && tokens[i] == NULL)
+            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
+        total += lens[i];
+    }
+    if (total > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
+    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
+    if (!toks)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count; i++)
+        toks[i] = tr_tok_bytes(tokens[i], lens[i]);
+    rc = prepare_toks(t, name, self, toks, count, pr, err);
+    tr_free(toks);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, const char *name,
@@ -28475,7 +28326,7 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
         return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i], (uint32_t)index);
+        tok_erase(t, n->keys[i], (uint32_t)index);
     /* Node indices above the removed one move down by one. Without a branch (vectorised;
      * about half the slots are empty, which made the branch mispredict): this loop was
      * most of a node's removal. */
@@ -28582,7 +28433,9 @@ TOKENRING_API int tokenring_topology_node(tokenring_node_info *out,
     out->name = n->name;
     out->datacenter = n->dc;
     out->rack = n->rack;
-    out->tokens = topology->partitioner == TOKENRING_PARTITIONER_MURMUR3 ? n->tokens : NULL;
+    /* the keys are the tokens for Murmur3 only (tr_tnode); the others read theirs with
+     * tokenring_topology_node_token128 / _token_bytes */
+    out->tokens = tr_ops(topology->partitioner)->key_is_token ? n->keys : NULL;
     out->token_count = n->token_count;
     out->state = n->state;
     out->liveness = n->liveness;
@@ -28605,26 +28458,19 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef TOK_EMPTY
 #undef add_node_check
 #undef add_node_prepared
-#undef bytes_item
-#undef bytes_text
-#undef cmp_bytes_item
-#undef cmp_t128
 #undef commit_tokens
 #undef find_index
 #undef holder_other
-#undef key128
-#undef key_bytes
-#undef mix64
 #undef name_hash
 #undef name_put
 #undef name_rebuild
 #undef name_reserve
 #undef node_clear
-#undef node_has128
-#undef node_has_bytes
+#undef node_has
 #undef prepare128
 #undef prepare_bytes
 #undef prepare_tokens
+#undef prepare_toks
 #undef prepared
 #undef prepared_free
 #undef set_tokens_check
@@ -28636,8 +28482,7 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef tok_insert
 #undef tok_put
 #undef tok_reserve
-#undef token128_ok
-#undef total_check
+#undef tokens_check
 
 /* ======== lib/version.c ======== */
 #line 1 "lib/version.c"
