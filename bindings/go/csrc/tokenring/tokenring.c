@@ -13222,11 +13222,9 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 /* ======== lib/parse_cluster.c ======== */
 #define add_cnode parse_cluster_add_cnode
 #define add_vtok parse_cluster_add_vtok
-#define bytes_token128 parse_cluster_bytes_token128
 #define check_name_at parse_cluster_check_name_at
 #define cluster_copy parse_cluster_cluster_copy
 #define cmp_tokpos parse_cluster_cmp_tokpos
-#define cmp_vtok parse_cluster_cmp_vtok
 #define cnode_clear parse_cluster_cnode_clear
 #define hash_add parse_cluster_hash_add
 #define hash_reserve parse_cluster_hash_reserve
@@ -13236,11 +13234,8 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #define rebuild_topology parse_cluster_rebuild_topology
 #define repl_clone parse_cluster_repl_clone
 #define same_str parse_cluster_same_str
-#define same_token parse_cluster_same_token
-#define token128_bytes parse_cluster_token128_bytes
 #define token_room parse_cluster_token_room
 #define tokpos parse_cluster_tokpos
-#define vtok_cmp parse_cluster_vtok_cmp
 #line 1 "lib/parse_cluster.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The cluster document (nodes and keyspaces) that every format reader fills: adding
@@ -13263,13 +13258,16 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 
 #line 10 "lib/parse_internal.h"
 #line 11 "lib/parse_internal.h"
+#line 12 "lib/parse_internal.h"
 
 struct tr_cnode {
     char *name, *dc, *rack, *host_id;   /* host_id may be NULL */
     char *load, *owns;                  /* nodetool's Load and Owns as printed, or NULL */
     int64_t *tokens;                    /* Murmur3: sorted ascending once parsing ends */
-    struct tr_vtok *vtok;               /* the other partitioners (tokens NULL), sorted
-                                           in the partitioner's order */
+    tr_tok *vtok;                       /* the other partitioners (tokens NULL): each token
+                                           read once from its text into its value
+                                           (lib/token.h; a ByteOrdered token's bytes owned
+                                           by the node), sorted in the partitioner's order */
     uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
     size_t ntok, tcap;
     size_t declared;                    /* token count the input declared (0: none) */
@@ -13278,13 +13276,16 @@ struct tr_cnode {
     uint32_t line, column;
 };
 
-/* A token of RandomPartitioner (its value as 16 big-endian bytes, so that byte order is
- * numeric order) or ByteOrderedPartitioner (its bytes): compared as unsigned bytes,
- * lexicographically, a proper prefix first (tokenring_byte_token_compare). */
-struct tr_vtok {
-    uint8_t *p;                         /* may be NULL when n is 0 */
-    uint32_t n;
-};
+/* Token k of node nd as a tr_tok (Murmur3's from its int64). */
+static inline tr_tok tr_cl_tok(const struct tr_cnode *nd, size_t k)
+{
+    return nd->vtok ? nd->vtok[k] : tr_tok_m3(nd->tokens[k]);
+}
+
+/* A copy of token src in dst whose bytes (ByteOrdered) the copy owns: TOKENRING_OK or
+ * TOKENRING_E_NOMEM (dst then has no bytes). tr_cl_tok_free releases them. */
+TR_HIDDEN int tr_cl_tok_copy(tr_tok *dst, const tr_tok *src);
+TR_HIDDEN void tr_cl_tok_free(tr_tok *t);
 
 struct tr_keyspace {
     char *name;
@@ -13370,13 +13371,13 @@ TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
  * token that does not read sets token_text_failed. */
 TR_HIDDEN int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                                    uint32_t line, uint32_t col, tokenring_error *err);
-/* Reads a token's text in partitioner p: a Murmur3 value to murmur3_out (may be NULL);
- * the other partitioners' bytes (RandomPartitioner: 16 big-endian) to bytes_out (may be
- * NULL; room for n / 2 + 16 bytes) and their count to bytes_len. A token that does not
- * read sets token_text_failed, a hex letter hex_letter. */
+/* Reads a token's text in partitioner p into *out (may be NULL: checked only); a
+ * ByteOrdered token's bytes go to buf (TR_TOK_PARSE_ROOM(n) bytes when out is set), which
+ * out->b then points into. A token that does not read sets token_text_failed, a hex
+ * letter hex_letter. */
 TR_HIDDEN int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s,
-                               size_t n, uint32_t line, uint32_t col, int64_t *murmur3_out,
-                               uint8_t *bytes_out, size_t *bytes_len, tokenring_error *err);
+                               size_t n, uint32_t line, uint32_t col, tr_tok *out,
+                               uint8_t *buf, tokenring_error *err);
 /* Checks a token's text as tr_cl_add_token_text() reads it, without adding it; a
  * Murmur3 token's value goes to murmur3_out (may be NULL). */
 TR_HIDDEN int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n,
@@ -13482,7 +13483,7 @@ static void cnode_clear(struct tr_cnode *nd)
     tr_free(nd->tokens);
     if (nd->vtok)
         for (size_t i = 0; i < nd->ntok; i++)
-            tr_free(nd->vtok[i].p);
+            tr_cl_tok_free(&nd->vtok[i]);
     tr_free(nd->vtok);
     tr_free(nd->tok_pos);
     memset(nd, 0, sizeof *nd);
@@ -13699,7 +13700,7 @@ static int token_room(const tokenring_cluster *cl, struct tr_cnode *nd, tokenrin
             return tr_cl_fail_nomem(err);
         nd->tokens = t;
     } else {
-        struct tr_vtok *v = tr_reallocarray(nd->vtok, ncap, sizeof *v);
+        tr_tok *v = tr_reallocarray(nd->vtok, ncap, sizeof *v);
         if (!v)
             return tr_cl_fail_nomem(err);
         nd->vtok = v;
@@ -13730,48 +13731,48 @@ int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t l
     return TOKENRING_OK;
 }
 
-/* Adds a token of another partitioner (bytes copied; RandomPartitioner: 16 bytes). */
-static int add_vtok(tokenring_cluster *cl, size_t idx, const uint8_t *b, size_t n,
-                    uint32_t line, uint32_t col, tokenring_error *err)
+int tr_cl_tok_copy(tr_tok *dst, const tr_tok *src)
+{
+    *dst = *src;
+    dst->b = NULL;
+    if (src->len) {
+        uint8_t *copy = tr_malloc(src->len);
+        if (!copy) {
+            dst->len = 0;
+            return TOKENRING_E_NOMEM;
+        }
+        memcpy(copy, src->b, src->len);
+        dst->b = copy;
+    }
+    return TOKENRING_OK;
+}
+
+void tr_cl_tok_free(tr_tok *t)
+{
+    tr_free((void *)(uintptr_t)t->b); /* the node's own copy (tr_cl_tok_copy) */
+    t->b = NULL;
+}
+
+/* Adds a token of another partitioner (a ByteOrdered token's bytes copied). */
+static int add_vtok(tokenring_cluster *cl, size_t idx, const tr_tok *t, uint32_t line,
+                    uint32_t col, tokenring_error *err)
 {
     struct tr_cnode *nd = &cl->nodes[idx];
     int rc = token_room(cl, nd, err);
     if (rc != TOKENRING_OK)
         return rc;
-    uint8_t *copy = NULL;
-    if (n) {
-        if (!(copy = tr_malloc(n)))
-            return tr_cl_fail_nomem(err);
-        memcpy(copy, b, n);
-    }
-    nd->vtok[nd->ntok] = (struct tr_vtok){ copy, (uint32_t)n };
+    if (tr_cl_tok_copy(&nd->vtok[nd->ntok], t) != TOKENRING_OK)
+        return tr_cl_fail_nomem(err);
     nd->tok_pos[nd->ntok] = ((uint64_t)line << 32) | col;
     nd->ntok++;
     nd->known = true;
     return TOKENRING_OK;
 }
 
-static void token128_bytes(uint8_t out[16], tokenring_token128 t)
-{
-    for (int i = 0; i < 8; i++) {
-        out[i] = (uint8_t)(t.hi >> (56 - 8 * i));
-        out[8 + i] = (uint8_t)(t.lo >> (56 - 8 * i));
-    }
-}
-
-static tokenring_token128 bytes_token128(const uint8_t in[16])
-{
-    tokenring_token128 t = { 0, 0 };
-    for (int i = 0; i < 8; i++) {
-        t.hi = t.hi << 8 | in[i];
-        t.lo = t.lo << 8 | in[8 + i];
-    }
-    return t;
-}
-
+/* One case per partitioner: the messages name each one's text form, as the goldens show. */
 int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s, size_t n,
-                     uint32_t line, uint32_t col, int64_t *murmur3_out, uint8_t *bytes_out,
-                     size_t *bytes_len, tokenring_error *err)
+                     uint32_t line, uint32_t col, tr_tok *out, uint8_t *buf,
+                     tokenring_error *err)
 {
     int rc;
     switch (p) {
@@ -13779,8 +13780,8 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
         int64_t v = 0;
         rc = tr_parse_i64(s, n, &v);
         if (rc == TOKENRING_OK) {
-            if (murmur3_out)
-                *murmur3_out = v;
+            if (out)
+                *out = tr_tok_m3(v);
             return TOKENRING_OK;
         }
         cl->token_text_failed = true;
@@ -13794,15 +13795,13 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
                           (int)(n > 40 ? 40 : n), s);
     }
     case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 t;
+        tokenring_token128 t = { 0, 0 };
         rc = tokenring_token128_parse(&t, s, n, NULL);
         if (rc == TOKENRING_OK && t.hi == UINT64_MAX && t.lo == UINT64_MAX)
             rc = TOKENRING_E_RANGE; /* -1, the minimum token, is no node's token */
         if (rc == TOKENRING_OK) {
-            if (bytes_out) {
-                token128_bytes(bytes_out, t);
-                *bytes_len = 16;
-            }
+            if (out)
+                *out = tr_tok_128(t);
             return TOKENRING_OK;
         }
         cl->token_text_failed = true;
@@ -13822,14 +13821,14 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
             cl->token_text_failed = true;
             return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "expected a token");
         }
-        rc = bytes_out ? tokenring_byte_token_parse(bytes_out, n / 2 + 16, &len, s, n, NULL)
-                       : tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
+        rc = out ? tokenring_byte_token_parse(buf, TR_TOK_PARSE_ROOM(n), &len, s, n, NULL)
+                 : tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
         for (size_t i = 0; i < n && !cl->hex_letter; i++)
             cl->hex_letter = (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F');
-        if (rc == TOKENRING_OK || (rc == TOKENRING_E_BUFSIZE && !bytes_out)) {
+        if (rc == TOKENRING_OK || (rc == TOKENRING_E_BUFSIZE && !out)) {
             if (len <= TOKENRING_BYTE_TOKEN_MAX) {
-                if (bytes_len)
-                    *bytes_len = len;
+                if (out)
+                    *out = tr_tok_bytes(buf, len);
                 return TOKENRING_OK;
             }
             cl->token_text_failed = true;
@@ -13849,25 +13848,31 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
 int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint32_t line,
                            uint32_t col, int64_t *murmur3_out, tokenring_error *err)
 {
-    return tr_cl_read_token(cl, cl->partitioner, s, n, line, col, murmur3_out, NULL, NULL,
-                            err);
+    /* only a token that is its own key (Murmur3) has a value to give back: the others
+     * are checked without a buffer */
+    bool value = murmur3_out && tr_ops(cl->partitioner)->key_is_token;
+    tr_tok t;
+    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, value ? &t : NULL, NULL,
+                              err);
+    if (rc == TOKENRING_OK && value)
+        *murmur3_out = t.key;
+    return rc;
 }
 
 int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                          uint32_t line, uint32_t col, tokenring_error *err)
 {
-    int64_t v = 0;
-    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
-        int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &v, NULL, NULL, err);
-        return rc == TOKENRING_OK ? tr_cl_add_token(cl, idx, v, line, col, err) : rc;
+    tr_tok t;
+    if (tr_ops(cl->partitioner)->key_is_token) { /* Murmur3: kept as int64 */
+        int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &t, NULL, err);
+        return rc == TOKENRING_OK ? tr_cl_add_token(cl, idx, t.key, line, col, err) : rc;
     }
-    uint8_t *b = tr_malloc(n / 2 + 16);
+    uint8_t *b = tr_malloc(TR_TOK_PARSE_ROOM(n));
     if (!b)
         return tr_cl_fail_nomem(err);
-    size_t len = 0;
-    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, NULL, b, &len, err);
+    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &t, b, err);
     if (rc == TOKENRING_OK)
-        rc = add_vtok(cl, idx, b, len, line, col, err);
+        rc = add_vtok(cl, idx, &t, line, col, err);
     tr_free(b);
     return rc;
 }
@@ -13906,21 +13911,15 @@ int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint3
 const char *tr_cl_token_text(const tokenring_cluster *cl, const struct tr_cnode *nd, size_t k,
                              char *buf)
 {
-    size_t len = 0;
-    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
-        snprintf(buf, TR_TOKEN_TEXT_MAX, "%lld", (long long)nd->tokens[k]);
-    } else if (cl->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        if (tokenring_token128_format(buf, TR_TOKEN_TEXT_MAX, &len,
-                                      bytes_token128(nd->vtok[k].p)) != TOKENRING_OK)
-            buf[0] = '\0';
-    } else {
-        size_t n = nd->vtok[k].n, max = (TR_TOKEN_TEXT_MAX - 4) / 2;
-        if (tokenring_byte_token_format(buf, TR_TOKEN_TEXT_MAX, &len, nd->vtok[k].p,
-                                        n > max ? max : n) != TOKENRING_OK)
-            buf[0] = '\0';
-        if (n > max)
-            strcat(buf, "...");
-    }
+    /* a byte token longer than fits is cut, "..." after it */
+    tr_tok t = tr_cl_tok(nd, k);
+    size_t len = 0, max = (TR_TOKEN_TEXT_MAX - 4) / 2, n = t.len;
+    if (n > max)
+        t.len = max;
+    if (tr_ops(cl->partitioner)->format(buf, TR_TOKEN_TEXT_MAX, &len, &t) != TOKENRING_OK)
+        buf[0] = '\0';
+    if (n > max)
+        strcat(buf, "...");
     return buf;
 }
 
@@ -14082,45 +14081,25 @@ static int repl_clone(tokenring_replication **out, const tokenring_replication *
 /* --------------------------------------------------------- finish and merge */
 
 struct tokpos {
-    int64_t token;
-    const struct tr_vtok *vt;           /* the other partitioners */
+    tr_tok t;
     uint64_t pos;
     size_t node;
+    size_t k;                           /* its index in the node's tokens */
 };
-
-static int vtok_cmp(const struct tr_vtok *a, const struct tr_vtok *b)
-{
-    return tokenring_byte_token_compare(a->p, a->n, b->p, b->n);
-}
 
 static int cmp_tokpos(const void *a, const void *b)
 {
     const struct tokpos *x = a, *y = b;
-    if (x->vt) {
-        int c = vtok_cmp(x->vt, y->vt);
-        if (c)
-            return c;
-    } else if (x->token != y->token) {
-        return x->token < y->token ? -1 : 1;
-    }
+    int c = tr_tok_cmp(&x->t, &y->t);
+    if (c)
+        return c;
     return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static int cmp_vtok(const void *a, const void *b)
-{
-    return vtok_cmp(a, b);
-}
-
-static bool same_token(const struct tokpos *a, const struct tokpos *b)
-{
-    return a->vt ? vtok_cmp(a->vt, b->vt) == 0 : a->token == b->token;
 }
 
 /* Sorts each node's tokens and rejects a token given twice, naming the later place. */
 int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
 {
     size_t total = 0;
-    bool murmur = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3;
     for (size_t i = 0; i < cl->n; i++)
         total += cl->nodes[i].ntok;
     if (total > 0) {
@@ -14130,19 +14109,15 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
         size_t k = 0;
         for (size_t i = 0; i < cl->n; i++)
             for (size_t j = 0; j < cl->nodes[i].ntok; j++)
-                all[k++] = (struct tokpos){ murmur ? cl->nodes[i].tokens[j] : 0,
-                                            murmur ? NULL : &cl->nodes[i].vtok[j],
-                                            cl->nodes[i].tok_pos[j], i };
+                all[k++] = (struct tokpos){ tr_cl_tok(&cl->nodes[i], j),
+                                            cl->nodes[i].tok_pos[j], i, j };
         qsort(all, total, sizeof *all, cmp_tokpos);
         for (size_t i = 1; i < total; i++) {
-            if (same_token(&all[i], &all[i - 1])) {
+            if (tr_tok_cmp(&all[i].t, &all[i - 1].t) == 0) {
                 const struct tokpos *a = &all[i - 1], *b = &all[i];
                 const struct tr_cnode *nb = &cl->nodes[b->node];
                 char buf[TR_TOKEN_TEXT_MAX];
-                if (murmur)
-                    snprintf(buf, sizeof buf, "%lld", (long long)b->token);
-                else
-                    tr_cl_token_text(cl, nb, (size_t)(b->vt - nb->vtok), buf);
+                tr_cl_token_text(cl, nb, b->k, buf);
                 int rc = tr_fail_at(err, TOKENRING_E_EXISTS, (uint32_t)(b->pos >> 32),
                                     (uint32_t)b->pos,
                                     "token %s of node %s is already held by node %s "
@@ -14158,10 +14133,10 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
     for (size_t i = 0; i < cl->n; i++) {
         struct tr_cnode *nd = &cl->nodes[i];
         if (nd->ntok > 1) {
-            if (murmur)
+            if (nd->vtok)
+                qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, tr_tok_qsort_cmp);
+            else /* Murmur3's int64 */
                 qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, tr_cmp_i64);
-            else
-                qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, cmp_vtok);
         }
         tr_free(nd->tok_pos);
         nd->tok_pos = NULL;
@@ -14185,7 +14160,7 @@ static int add_cnode(tokenring_topology *t, tokenring_partitioner p, const struc
         if (!tk)
             return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
         for (size_t j = 0; j < nd->ntok; j++)
-            tk[j] = bytes_token128(nd->vtok[j].p);
+            tk[j] = nd->vtok[j].v128;
         rc = tokenring_topology_add_node128(t, nd->name, nd->dc, nd->rack, tk, nd->ntok, err);
         tr_free(tk);
         return rc;
@@ -14198,8 +14173,8 @@ static int add_cnode(tokenring_topology *t, tokenring_partitioner p, const struc
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
     for (size_t j = 0; j < nd->ntok; j++) {
-        ptrs[j] = nd->vtok[j].p;
-        lens[j] = nd->vtok[j].n;
+        ptrs[j] = nd->vtok[j].b;
+        lens[j] = nd->vtok[j].len;
     }
     rc = tokenring_topology_add_node_bytes(t, nd->name, nd->dc, nd->rack, ptrs, lens, nd->ntok,
                                            err);
@@ -14254,7 +14229,7 @@ static int merge_node(struct tr_cnode *dst, struct tr_cnode *src, tokenring_erro
         if (!differ && dst->tokens)
             differ = memcmp(dst->tokens, src->tokens, dst->ntok * sizeof *dst->tokens) != 0;
         for (size_t j = 0; !differ && dst->vtok && j < dst->ntok; j++)
-            differ = vtok_cmp(&dst->vtok[j], &src->vtok[j]) != 0;
+            differ = tr_tok_cmp(&dst->vtok[j], &src->vtok[j]) != 0;
         if (differ)
             return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
                               "node %s has different tokens in an earlier input", dst->name);
@@ -14341,11 +14316,8 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
             if (!d->vtok)
                 return TOKENRING_E_NOMEM;
             for (size_t j = 0; j < s->ntok; j++) {
-                d->vtok[j].n = s->vtok[j].n;
-                if (s->vtok[j].n && !(d->vtok[j].p = tr_malloc(s->vtok[j].n)))
+                if (tr_cl_tok_copy(&d->vtok[j], &s->vtok[j]) != TOKENRING_OK)
                     return TOKENRING_E_NOMEM; /* d->ntok counts the ones to free */
-                if (s->vtok[j].n)
-                    memcpy(d->vtok[j].p, s->vtok[j].p, s->vtok[j].n);
                 d->ntok = j + 1;
             }
         }
@@ -14607,19 +14579,18 @@ TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
             if (staging.partitioner == TOKENRING_PARTITIONER_MURMUR3) {
                 rc = tr_cl_add_token(&staging, idx, info.tokens[j], 0, 0, err);
             } else if (staging.partitioner == TOKENRING_PARTITIONER_RANDOM) {
-                tokenring_token128 t;
-                uint8_t b[16];
+                tokenring_token128 t = { 0, 0 };
                 rc = tokenring_topology_node_token128(&t, topology, i, j);
-                if (rc == TOKENRING_OK) {
-                    token128_bytes(b, t);
-                    rc = add_vtok(&staging, idx, b, 16, 0, 0, err);
-                }
+                tr_tok v = tr_tok_128(t);
+                if (rc == TOKENRING_OK)
+                    rc = add_vtok(&staging, idx, &v, 0, 0, err);
             } else {
                 const uint8_t *b = NULL;
                 size_t bn = 0;
                 rc = tokenring_topology_node_token_bytes(&b, &bn, topology, i, j);
+                tr_tok v = tr_tok_bytes(b, bn);
                 if (rc == TOKENRING_OK)
-                    rc = add_vtok(&staging, idx, b, bn, 0, 0, err);
+                    rc = add_vtok(&staging, idx, &v, 0, 0, err);
             }
         }
         if (rc == TOKENRING_OK) {
@@ -14794,11 +14765,9 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
 }
 #undef add_cnode
 #undef add_vtok
-#undef bytes_token128
 #undef check_name_at
 #undef cluster_copy
 #undef cmp_tokpos
-#undef cmp_vtok
 #undef cnode_clear
 #undef hash_add
 #undef hash_reserve
@@ -14808,11 +14777,8 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
 #undef rebuild_topology
 #undef repl_clone
 #undef same_str
-#undef same_token
-#undef token128_bytes
 #undef token_room
 #undef tokpos
-#undef vtok_cmp
 
 /* ======== lib/parse_cqlsh.c ======== */
 #define cell parse_cqlsh_cell
@@ -15302,7 +15268,6 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
 #define token_value parse_describering_token_value
 #define value parse_describering_value
 #define verify parse_describering_verify
-#define vtok_cmp parse_describering_vtok_cmp
 #line 1 "lib/parse_describering.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reader of `nodetool describering <keyspace>` (Cassandra 2.0 .. 5.0):
@@ -15343,7 +15308,7 @@ struct dr {
      * hold their ranks, so the ring logic below runs on int64 values in ring order. */
     tokenring_partitioner part;
     bool collect;            /* first pass: gather the tokens into keys */
-    struct tr_vtok *keys;
+    tr_tok *keys;            /* ByteOrdered bytes owned here (tr_cl_tok_copy) */
     size_t nkeys, kcap;
     char tkb[6][TR_TOKEN_TEXT_MAX];
     unsigned tki;
@@ -15359,7 +15324,7 @@ static void dr_free(struct dr *d)
     tr_free(d->r);
     tr_free(d->eps);
     for (size_t i = 0; i < d->nkeys; i++)
-        tr_free(d->keys[i].p);
+        tr_cl_tok_free(&d->keys[i]);
     tr_free(d->keys);
 }
 
@@ -15454,12 +15419,6 @@ static int value(cur *c, const char *stop, const char *what, const char **v, siz
     return TOKENRING_OK;
 }
 
-static int vtok_cmp(const void *a, const void *b)
-{
-    const struct tr_vtok *x = a, *y = b;
-    return tokenring_byte_token_compare(x->p, x->n, y->p, y->n);
-}
-
 static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
                        tokenring_error *err)
 {
@@ -15483,20 +15442,19 @@ static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
                           "expected %s (a signed 64-bit integer), found '%.*s'", what,
                           (int)(vn > 40 ? 40 : vn), v);
     }
-    uint8_t *b = tr_malloc(vn / 2 + 16);
+    uint8_t *b = tr_malloc(TR_TOK_PARSE_ROOM(vn));
     if (!b)
         return tr_cl_fail_nomem(err);
-    size_t bn = 0;
-    rc = tr_cl_read_token(d->cl, d->part, v, vn, c->line, col, NULL, b, &bn, err);
+    tr_tok key;
+    rc = tr_cl_read_token(d->cl, d->part, v, vn, c->line, col, &key, b, err);
     if (rc != TOKENRING_OK) {
         tr_free(b);
         return rc;
     }
-    struct tr_vtok key = { b, (uint32_t)bn };
     if (d->collect) {
         if (d->nkeys == d->kcap) {
             size_t ncap = d->kcap ? d->kcap * 2 : 64;
-            struct tr_vtok *k = tr_reallocarray(d->keys, ncap, sizeof *k);
+            tr_tok *k = tr_reallocarray(d->keys, ncap, sizeof *k);
             if (!k) {
                 tr_free(b);
                 return tr_cl_fail_nomem(err);
@@ -15504,11 +15462,15 @@ static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
             d->keys = k;
             d->kcap = ncap;
         }
-        d->keys[d->nkeys++] = key;
+        rc = tr_cl_tok_copy(&d->keys[d->nkeys], &key);
+        tr_free(b);
+        if (rc != TOKENRING_OK)
+            return tr_cl_fail_nomem(err);
+        d->nkeys++;
         *out = 0;
         return TOKENRING_OK;
     }
-    const struct tr_vtok *hit = bsearch(&key, d->keys, d->nkeys, sizeof key, vtok_cmp);
+    const tr_tok *hit = bsearch(&key, d->keys, d->nkeys, sizeof key, tr_tok_qsort_cmp);
     tr_free(b);
     if (!hit) /* cannot happen: the first pass read the same text */
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col, "token changed between passes");
@@ -16028,20 +15990,16 @@ static int ranks_to_tokens(struct dr *d)
         struct tr_cnode *nd = &cl->nodes[i];
         if (!nd->ntok)
             continue;
-        struct tr_vtok *v = tr_calloc(nd->tcap ? nd->tcap : 1, sizeof *v);
+        tr_tok *v = tr_calloc(nd->tcap ? nd->tcap : 1, sizeof *v);
         if (!v)
             return tr_cl_fail_nomem(d->err);
         for (size_t j = 0; j < nd->ntok; j++) {
-            const struct tr_vtok *k = &d->keys[nd->tokens[j]];
-            v[j].n = k->n;
-            if (k->n && !(v[j].p = tr_malloc(k->n))) {
+            if (tr_cl_tok_copy(&v[j], &d->keys[nd->tokens[j]]) != TOKENRING_OK) {
                 for (size_t q = 0; q < j; q++)
-                    tr_free(v[q].p);
+                    tr_cl_tok_free(&v[q]);
                 tr_free(v);
                 return tr_cl_fail_nomem(d->err);
             }
-            if (k->n)
-                memcpy(v[j].p, k->p, k->n);
         }
         tr_free(nd->tokens);
         nd->tokens = NULL;
@@ -16069,11 +16027,11 @@ int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t l
             goto out;
         d.collect = false;
         if (d.nkeys > 1) {
-            qsort(d.keys, d.nkeys, sizeof *d.keys, vtok_cmp);
+            qsort(d.keys, d.nkeys, sizeof *d.keys, tr_tok_qsort_cmp);
             size_t w = 1;
             for (size_t i = 1; i < d.nkeys; i++) {
-                if (vtok_cmp(&d.keys[i], &d.keys[w - 1]) == 0)
-                    tr_free(d.keys[i].p);
+                if (tr_tok_cmp(&d.keys[i], &d.keys[w - 1]) == 0)
+                    tr_cl_tok_free(&d.keys[i]);
                 else
                     d.keys[w++] = d.keys[i];
             }
@@ -16147,7 +16105,6 @@ out:
 #undef token_value
 #undef value
 #undef verify
-#undef vtok_cmp
 
 /* ======== lib/parse_detect.c ======== */
 #define fill_format parse_detect_fill_format
@@ -16610,11 +16567,8 @@ TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t 
             for (size_t i = 0; i < staging.n; i++) {
                 const struct tr_cnode *nd = &staging.nodes[i];
                 for (size_t j = 0; j < nd->ntok; j++, total++) {
-                    const uint8_t *b = nd->vtok[j].p;
-                    bool below = b[8] < 0x80;
-                    for (int k = 0; k < 8 && below; k++)
-                        below = b[k] == 0;
-                    small += below;
+                    tokenring_token128 v = nd->vtok[j].v128; /* below 2^63 */
+                    small += v.hi == 0 && v.lo < (UINT64_C(1) << 63);
                 }
             }
             if (small > total - small) {
@@ -18835,8 +18789,8 @@ static void put_token(textbuf *b, const tokenring_cluster *cl, const struct tr_c
         text_str(b, tr_cl_token_text(cl, nd, j, buf));
     } else {
         static const char hex[] = "0123456789abcdef";
-        for (uint32_t k = 0; k < nd->vtok[j].n; k++) {
-            char d[2] = { hex[nd->vtok[j].p[k] >> 4], hex[nd->vtok[j].p[k] & 15] };
+        for (size_t k = 0; k < nd->vtok[j].len; k++) {
+            char d[2] = { hex[nd->vtok[j].b[k] >> 4], hex[nd->vtok[j].b[k] & 15] };
             text_put(b, d, 2);
         }
     }
@@ -26441,13 +26395,8 @@ static int topo_put(tokenring_topology *t, const tokenring_cluster *cl,
         tokenring_token128 *tk = tr_calloc(nd->ntok, sizeof *tk);
         if (!tk)
             return nomem(err);
-        for (size_t k = 0; k < nd->ntok; k++) {
-            const uint8_t *p = nd->vtok[k].p;
-            for (int j = 0; j < 8; j++) {
-                tk[k].hi = tk[k].hi << 8 | p[j];
-                tk[k].lo = tk[k].lo << 8 | p[8 + j];
-            }
-        }
+        for (size_t k = 0; k < nd->ntok; k++)
+            tk[k] = nd->vtok[k].v128;
         rc = set ? tokenring_topology_set_tokens128(t, nd->name, tk, nd->ntok, err)
                  : tokenring_topology_add_node128(t, nd->name, nd->dc, nd->rack, tk, nd->ntok,
                                                   err);
@@ -26461,8 +26410,8 @@ static int topo_put(tokenring_topology *t, const tokenring_cluster *cl,
             return nomem(err);
         }
         for (size_t k = 0; k < nd->ntok; k++) {
-            p[k] = nd->vtok[k].p;
-            lens[k] = nd->vtok[k].n;
+            p[k] = nd->vtok[k].b;
+            lens[k] = nd->vtok[k].len;
         }
         rc = set ? tokenring_topology_set_tokens_bytes(t, nd->name, p, lens, nd->ntok, err)
                  : tokenring_topology_add_node_bytes(t, nd->name, nd->dc, nd->rack, p, lens,
