@@ -91,21 +91,23 @@ done:
     return rc;
 }
 
-/* The first position >= lo whose full token is >= the key's, given that every position
- * before lo is below it (the index's answer on the prefixes); 0 past the end. */
-uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
+/* The index's answer on the 64-bit keys is the first ring token whose key is >= t's, so
+ * every token before it is below t; among tokens of an equal key (rare: RandomPartitioner
+ * values that share bits 126..63, byte tokens that share 8 bytes), a binary search on the
+ * full values. */
+uint32_t tr_ring_search_tok(const tokenring_ring *ring, const tr_tok *t)
 {
-    int64_t p = tr_prefix128(t);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
+    uint32_t i = tr_index_search(&ring->index, t->key);
+    if (i == 0 && ring->tokens[0] < t->key)
         return 0; /* every token is below: wrap */
-    if (tr_cmp128(ring->full->tokens128[i], t) >= 0)
+    tr_tok r = tr_ring_tok(ring, i);
+    if (tr_tok_cmp(&r, t) >= 0)
         return i;
-    /* equal prefixes (rare): binary search on the full tokens */
     size_t lo = (size_t)i + 1, hi = ring->token_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tr_cmp128(ring->full->tokens128[mid], t) < 0)
+        r = tr_ring_tok(ring, mid);
+        if (tr_tok_cmp(&r, t) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -113,31 +115,21 @@ uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
     return lo == ring->token_count ? 0 : (uint32_t)lo;
 }
 
-static inline int cmp_ring_bytes(const tokenring_ring *ring, size_t i, const uint8_t *b,
-                                 size_t len)
+uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
 {
-    return tr_cmp_bytes(ring->full->tok_bytes + ring->full->tok_off[i], ring->full->tok_off[i + 1] - ring->full->tok_off[i],
-                        b, len);
+    tr_tok v = tr_tok_128(t);
+    return tr_ring_search_tok(ring, &v);
 }
 
 uint32_t tr_ring_search_bytes(const tokenring_ring *ring, const uint8_t *b, size_t len)
 {
-    int64_t p = tr_prefix_bytes(b, len);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
-        return 0;
-    if (cmp_ring_bytes(ring, i, b, len) >= 0)
-        return i;
-    /* keys sharing an 8-byte prefix with ring tokens: binary search on the bytes */
-    size_t lo = (size_t)i + 1, hi = ring->token_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_ring_bytes(ring, mid, b, len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo == ring->token_count ? 0 : (uint32_t)lo;
+    tr_tok v = tr_tok_bytes(b, len);
+    return tr_ring_search_tok(ring, &v);
+}
+
+tr_tok tr_ring_token(const tokenring_ring *ring, size_t i)
+{
+    return tr_ring_tok(ring, i);
 }
 
 /* Sorts (token, node) pairs by token: LSD radix sort on 11-bit digits of the token with

@@ -3028,7 +3028,6 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #define record_bounds analysis_record_bounds
 #define same_set analysis_same_set
 #define sat_add analysis_sat_add
-#define tok_u128 analysis_tok_u128
 #define tokens_kept_other analysis_tokens_kept_other
 #define u128_frac analysis_u128_frac
 #define u128_out analysis_u128_out
@@ -3042,8 +3041,218 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #include <string.h>
 
 #line 9 "lib/analysis.c"
+/* ---- lib/token.h ---- */
+#line 1 "lib/token.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One token of any partitioner, and one table of operations per partitioner: Cassandra's
+ * IPartitioner / Token.TokenFactory pair (lib/token.c). Never installed; every lib/ file
+ * may include it.
+ *
+ * A token (tr_tok) carries the 64-bit order-preserving key that the ring's index searches
+ * (a < b implies key(a) <= key(b); for Murmur3 the key is the token itself) and, for the
+ * partitioners whose tokens do not fit 64 bits, the full value: RandomPartitioner's
+ * 128-bit integer, ByteOrderedPartitioner's bytes (borrowed, never owned by the tr_tok).
+ *
+ * What stays outside the table, by design: the routing hot path (the ring search and the
+ * replicas of a Murmur3 key) keeps its int64 form, and the stored columns of a topology
+ * or ring keep their compact layout (int64 keys, 16-byte values, bytes with offsets);
+ * tr_tok_at() reads one of them as a tr_tok. */
+#ifndef TOKENRING_TOKEN_H
+#define TOKENRING_TOKEN_H
+
+#include <string.h>
+
+#line 21 "lib/token.h"
+
+/* ------------------------------------------------------------------ the token */
+
+typedef struct tr_tok {
+    int64_t key;             /* order-preserving 64-bit key; Murmur3: the token */
+    tokenring_token128 v128; /* RandomPartitioner: the value, -1 (all ones) the minimum */
+    const uint8_t *b;        /* ByteOrderedPartitioner: the bytes, borrowed (NULL if len 0) */
+    size_t len;              /* ByteOrderedPartitioner: bytes at b (else 0) */
+    int32_t p;               /* tokenring_partitioner */
+} tr_tok;
+
+/* The 64-bit key of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to 0
+ * and the buckets of the index spread over the whole range), saturated for 2^127, as a
+ * signed value (sign bit flipped) so that signed order is token order. Monotone:
+ * a < b implies key(a) <= key(b). */
+static inline int64_t tr_prefix128(tokenring_token128 t)
+{
+    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
+    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
+    uint64_t p;
+    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
+        p = 0;
+    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
+        p = UINT64_MAX;
+    else
+        p = hi << 1 | lo >> 63;
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* The 64-bit key of a byte token: its first 8 bytes big-endian, zero-padded, sign bit
+ * flipped. Monotone in tokenring_byte_token_compare order. */
+static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
+{
+    uint64_t p = 0;
+    for (size_t i = 0; i < 8; i++)
+        p = p << 8 | (i < len ? b[i] : 0);
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* RandomPartitioner order: -1 first, then numeric. */
+static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
+{
+    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
+    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
+    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
+    if (ahi != bhi)
+        return ahi < bhi ? -1 : 1;
+    return (alo > blo) - (alo < blo);
+}
+
+/* ByteOrderedPartitioner order: unsigned bytes, a proper prefix first. */
+static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t m = al < bl ? al : bl;
+    int c = m ? memcmp(a, b, m) : 0;
+    if (c)
+        return c;
+    return (al > bl) - (al < bl);
+}
+
+static inline tr_tok tr_tok_m3(int64_t t)
+{
+    tr_tok r = { t, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 };
+    return r;
+}
+
+static inline tr_tok tr_tok_128(tokenring_token128 v)
+{
+    tr_tok r = { tr_prefix128(v), v, NULL, 0, TOKENRING_PARTITIONER_RANDOM };
+    return r;
+}
+
+/* b borrowed (may be NULL when len is 0). */
+static inline tr_tok tr_tok_bytes(const uint8_t *b, size_t len)
+{
+    tr_tok r = { tr_prefix_bytes(b, len), { 0, 0 }, len ? b : NULL, len,
+                 TOKENRING_PARTITIONER_BYTE_ORDERED };
+    return r;
+}
+
+/* Token i of a stored column: the 128-bit values when t128 is set, else the bytes when
+ * off is set (token i is tb[off[i] .. off[i + 1])), else the Murmur3 tokens m3. */
+static inline tr_tok tr_tok_at(const int64_t *m3, const tokenring_token128 *t128,
+                               const uint8_t *tb, const uint32_t *off, size_t i)
+{
+    if (t128)
+        return tr_tok_128(t128[i]);
+    if (off)
+        return tr_tok_bytes(tb + off[i], off[i + 1] - off[i]);
+    return tr_tok_m3(m3[i]);
+}
+
+/* Order of two tokens of one partitioner: the keys, then the full values. */
+static inline int tr_tok_cmp(const tr_tok *a, const tr_tok *b)
+{
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->p == TOKENRING_PARTITIONER_RANDOM) /* the full value breaks a tie of keys */
+        return tr_cmp128(a->v128, b->v128);
+    if (a->p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return tr_cmp_bytes(a->b, a->len, b->b, b->len);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the partitioner */
+
+/* Room parse() needs in buf for a text of len characters, and midpoint() for tokens l, r. */
+#define TR_TOK_PARSE_ROOM(len) ((len) / 2 + 1)
+#define TR_TOK_MID_ROOM(l, r) (((l)->len > (r)->len ? (l)->len : (r)->len) + 1)
+
+typedef struct tr_partitioner_ops {
+    tokenring_partitioner id;
+    const char *name;       /* Cassandra's class name (tokenring_partitioner_name) */
+    const char *short_name; /* murmur3, random, byteordered */
+    const char *kind;       /* what its tokens are, for messages: "64-bit integers", ... */
+    /* size() counts in units of 2^-width_bits of the ring (the units of
+     * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
+     * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
+    unsigned width_bits;
+    /* The 64-bit key is the whole token (Murmur3): no full value beside it. */
+    bool key_is_token;
+    size_t text_max;        /* longest text form, without the NUL */
+    tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
+    /* Token order (tr_tok_cmp): negative, 0 or positive. */
+    int (*compare)(const tr_tok *a, const tr_tok *b);
+    /* Cassandra's midpoint(l, r); l >= r is the wrapping range. ByteOrdered writes the
+     * bytes to buf (TR_TOK_MID_ROOM(l, r) bytes); the others ignore buf (may be NULL). */
+    tr_tok (*midpoint)(const tr_tok *l, const tr_tok *r, uint8_t *buf);
+    /* Exact width of the range (from, to] in units of 2^-width_bits of the ring:
+     * (to - from) modulo the ring, the whole ring (2^width_bits) when from == to. The
+     * RandomPartitioner minimum counts as 0 (as in Cassandra's midpoint). */
+    tr_u128 (*size)(const tr_tok *from, const tr_tok *to);
+    /* Reads Cassandra's text form (TokenFactory.fromString), all of text[0 .. len):
+     * TOKENRING_OK, TOKENRING_E_PARSE (err names the column) or TOKENRING_E_RANGE.
+     * ByteOrdered writes the bytes to buf (TR_TOK_PARSE_ROOM(len) bytes) and out->b
+     * points there; the others ignore buf (may be NULL). */
+    int (*parse)(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                 tokenring_error *err);
+    /* Writes the text form (TokenFactory.toString) and a NUL: TOKENRING_OK, or
+     * TOKENRING_E_BUFSIZE with *len_out the length needed (without the NUL). */
+    int (*format)(char *out, size_t cap, size_t *len_out, const tr_tok *t);
+    /* The token of a partition key (getToken): Murmur3 hash, MD5, or the key's bytes
+     * (borrowed: ByteOrdered's token points into key). key may be NULL when len is 0. */
+    tr_tok (*key_token)(const void *key, size_t len);
+    /* The 64-bit order-preserving key of a token (what tr_tok.key holds). */
+    int64_t (*key64)(const tr_tok *t);
+    /* The topology's hash-table key of a token (tr_tnode.keys): Murmur3's token itself;
+     * a mix of the full value otherwise (distinct tokens may share one). */
+    int64_t (*hash_key)(const tr_tok *t);
+    /* Whether t can be a node's token: TOKENRING_OK, or TOKENRING_E_RANGE with err
+     * naming token `index` of node `node` (RandomPartitioner: 0 .. 2^127, not -1;
+     * ByteOrdered: at most TOKENRING_BYTE_TOKEN_MAX bytes). */
+    int (*check_node_token)(const tr_tok *t, size_t index, const char *node,
+                            tokenring_error *err);
+} tr_partitioner_ops;
+
+/* The table of partitioner p, or NULL when p is not a tokenring_partitioner. */
+TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p);
+
+/* The table of a known-valid partitioner value (a topology's, a ring's). */
+TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p);
+
+/* Stores tokens toks[0 .. n) of partitioner p (ascending) as the columns a topology and a
+ * ring keep beside their 64-bit keys: RandomPartitioner's values in *t128,
+ * ByteOrderedPartitioner's bytes in *tb with n + 1 offsets in *off; the others stay NULL
+ * (Murmur3 has nothing beyond the key). The caller checks that the bytes fit 32-bit
+ * offsets. TOKENRING_OK or TOKENRING_E_NOMEM (nothing allocated then). */
+TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
+                           uint8_t **tb, uint32_t **off);
+
+/* qsort order of tr_tok values (tr_tok_cmp). */
+TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
+
+/* The ring's tokens for the files above the ring core (lib/ring.c): ring token i (below
+ * the ring's token count) as a tr_tok borrowing the ring's storage, and the first ring
+ * token >= t (t of the ring's partitioner), wrapping to 0, by the index on the 64-bit
+ * keys and then the full values. */
+struct tokenring_ring;
+TR_HIDDEN tr_tok tr_ring_token(const struct tokenring_ring *ring, size_t i);
+TR_HIDDEN uint32_t tr_ring_search_tok(const struct tokenring_ring *ring, const tr_tok *t);
+
+/* Formats t into buf for a message: the text form, a byte token cut after 32 bytes with
+ * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
+#define TR_TOK_MSG_MAX 80
+TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
+
+#endif
 #line 10 "lib/analysis.c"
 #line 11 "lib/analysis.c"
+#line 12 "lib/analysis.c"
 
 
 static tokenring_u128 u128_out(tr_u128 v)
@@ -3227,26 +3436,11 @@ static uint32_t dc_id(const char ***names, size_t *count, size_t *cap, const cha
     return (uint32_t)(*count)++;
 }
 
-/* A token of another partitioner at ring position `i`: the compare order of
- * tokenring_token128_compare() / tokenring_byte_token_compare(). */
+/* Ring a's token i against ring b's token j, in the partitioner's order. */
 static int pos_cmp(const tokenring_ring *a, size_t i, const tokenring_ring *b, size_t j)
 {
-    if (tokenring_ring_partitioner(a) == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 x, y;
-        tokenring_ring_token128(&x, a, i);
-        tokenring_ring_token128(&y, b, j);
-        return tokenring_token128_compare(x, y);
-    }
-    const uint8_t *x, *y;
-    size_t xl, yl;
-    tokenring_ring_token_bytes(&x, &xl, a, i);
-    tokenring_ring_token_bytes(&y, &yl, b, j);
-    return tokenring_byte_token_compare(x, xl, y, yl);
-}
-
-static tr_u128 tok_u128(tokenring_token128 t)
-{
-    return ((tr_u128)t.hi << 64) | t.lo;
+    tr_tok x = tr_ring_token(a, i), y = tr_ring_token(b, j);
+    return tr_tok_cmp(&x, &y);
 }
 
 /* One elementary boundary of two rings of another partitioner: the ring and position
@@ -3413,20 +3607,16 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
         if (c >= 0)
             j++;
     }
-    const tr_u128 R = (tr_u128)1 << 127;
-    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (tr_u128)nb;
+    /* the ring's space in the partitioner's units; without token arithmetic
+     * (ByteOrdered) one per elementary range */
+    const tr_partitioner_ops *o = tr_ops(part);
+    m->other->space = o->width_bits ? (tr_u128)1 << o->width_bits : (tr_u128)nb;
     for (size_t k = 0; k < nb; k++) {
         const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
-        tr_u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
-        if (part == TOKENRING_PARTITIONER_RANDOM) {
-            /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
-            tokenring_token128 a = { 0, 0 }, z = { 0, 0 }; /* set by the calls below */
-            tokenring_ring_token128(&a, s->ring, s->at);
-            tokenring_ring_token128(&z, e->ring, e->at);
-            width = R;
-            if (nb > 1) {
-                width = (tok_u128(z) + R - tok_u128(a)) & (R - 1); /* mod 2^127 */
-            }
+        tr_u128 width = 1;
+        if (o->width_bits) { /* as tokenring_range128: the whole ring for one bound */
+            tr_tok a = tr_ring_token(s->ring, s->at), z = tr_ring_token(e->ring, e->at);
+            width = o->size(&a, &z);
         }
         tokenring_replicas ro, rn;
         tokenring_placement_range_replicas(&ro, p1, e->r1);
@@ -3667,17 +3857,13 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
             static const uint8_t none[1];
             const uint8_t *key = smp->keys ? smp->keys + smp->offsets[i] : none;
             size_t len = (size_t)(smp->offsets[i + 1] - smp->offsets[i]);
-            uint32_t x, y;
-            if (part == TOKENRING_PARTITIONER_RANDOM) {
-                m->other->s128[i] = tokenring_random_token(key, len);
-                x = tokenring_ring_search128(r1, m->other->s128[i]);
-                y = tokenring_ring_search128(r2, m->other->s128[i]);
-            } else {
-                if (arena_add(m, &m->other->sspan[i], key, len))
-                    goto nomem;
-                x = tokenring_ring_search_bytes(r1, key, len);
-                y = tokenring_ring_search_bytes(r2, key, len);
-            }
+            tr_tok t = tr_ops(part)->key_token(key, len);
+            uint32_t x = tr_ring_search_tok(r1, &t), y = tr_ring_search_tok(r2, &t);
+            /* the result keeps the sample's token in the partitioner's column */
+            if (m->other->s128)
+                m->other->s128[i] = t.v128;
+            else if (arena_add(m, &m->other->sspan[i], key, len))
+                goto nomem;
             tokenring_placement_range_replicas(&ro, p1, x);
             tokenring_placement_range_replicas(&rn, p2, y);
             o1 = pos1[x];
@@ -4285,7 +4471,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef record_bounds
 #undef same_set
 #undef sat_add
-#undef tok_u128
 #undef tokens_kept_other
 #undef u128_frac
 #undef u128_out
@@ -4305,6 +4490,7 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 
 #line 9 "lib/balance.c"
 #line 10 "lib/balance.c"
+#line 11 "lib/balance.c"
 
 
 static tokenring_u128 tr_u128_out(tr_u128 v)
@@ -4411,10 +4597,9 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
     tokenring_partitioner part = tokenring_ring_partitioner(ring);
     size_t ranges = 0;
     tokenring_ring_tokens(ring, &ranges);
-    tr_u128 space = part == TOKENRING_PARTITIONER_RANDOM         ? (tr_u128)1 << 127
-                 : part == TOKENRING_PARTITIONER_BYTE_ORDERED ? (tr_u128)ranges
-                                                              : (tr_u128)1 << 64;
-    if (part == TOKENRING_PARTITIONER_BYTE_ORDERED) {
+    unsigned bits = tr_ops(part)->width_bits;
+    tr_u128 space = bits ? (tr_u128)1 << bits : (tr_u128)ranges;
+    if (bits == 0) {
         /* no token arithmetic: a node's widths count the ranges it owns (its ring tokens)
          * and the ranges it holds a replica of, full or transient */
         for (size_t i = 0; i < n; i++) {
@@ -4626,6 +4811,7 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 
 #line 9 "lib/availability.c"
 #line 10 "lib/availability.c"
+#line 11 "lib/availability.c"
 
 
 #define NONE UINT32_MAX
@@ -4803,47 +4989,31 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
  * their order do not depend on it: they follow the ring's order alone. */
 static tr_u128 range_width(const tokenring_ring *ring, size_t i)
 {
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_range128 rg;
-        tokenring_ring_range128(&rg, ring, i);
-        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    const tr_partitioner_ops *o = tr_ops(tokenring_ring_partitioner(ring));
+    if (o->width_bits == 0) /* no token arithmetic (ByteOrdered): one per range */
         return 1;
-    default: {
-        tokenring_range rg;
-        tokenring_ring_range(&rg, ring, i);
-        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
-    }
-    }
+    size_t n = 0;
+    tokenring_ring_tokens(ring, &n);
+    tr_tok from = tr_ring_token(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_token(ring, i);
+    return o->size(&from, &to);
 }
 
 /* Range i as "(start, end]" for an error message: Murmur3 and RandomPartitioner tokens in
- * decimal; a ByteOrderedPartitioner range by its number (its tokens can be long). */
+ * their text form; a ByteOrderedPartitioner range by its number (its tokens can be long). */
 static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t i)
 {
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_range128 rg;
-        char a[TOKENRING_TOKEN128_TEXT_MAX], b[TOKENRING_TOKEN128_TEXT_MAX];
-        size_t len;
-        tokenring_ring_range128(&rg, ring, i);
-        tokenring_token128_format(a, sizeof a, &len, rg.start);
-        tokenring_token128_format(b, sizeof b, &len, rg.end);
-        snprintf(buf, cap, "(%s, %s]", a, b);
-        break;
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    const tr_partitioner_ops *o = tr_ops(tokenring_ring_partitioner(ring));
+    if (o->width_bits == 0) {
         snprintf(buf, cap, "number %zu (ending at ring token %zu)", i, i);
-        break;
-    default: {
-        tokenring_range rg;
-        tokenring_ring_range(&rg, ring, i);
-        snprintf(buf, cap, "(%lld, %lld]", (long long)rg.start, (long long)rg.end);
-        break;
+        return;
     }
-    }
+    size_t n = 0, len;
+    tokenring_ring_tokens(ring, &n);
+    tr_tok from = tr_ring_token(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_token(ring, i);
+    char a[TOKENRING_TOKEN128_TEXT_MAX], b[TOKENRING_TOKEN128_TEXT_MAX]; /* both forms fit */
+    o->format(a, sizeof a, &len, &from);
+    o->format(b, sizeof b, &len, &to);
+    snprintf(buf, cap, "(%s, %s]", a, b);
 }
 
 /* The whole ring in range_width()'s units: the denominator of every fraction. */
@@ -4851,14 +5021,10 @@ static tr_u128 ring_space(const tokenring_ring *ring)
 {
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        return (tr_u128)1 << 127;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    unsigned bits = tr_ops(tokenring_ring_partitioner(ring))->width_bits;
+    if (bits == 0)
         return ranges ? ranges : 1;
-    default:
-        return (tr_u128)1 << 64;
-    }
+    return (tr_u128)1 << bits;
 }
 
 static const char *cl_name(int cl)
@@ -12427,207 +12593,6 @@ TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, s
 
 #line 11 "lib/ring_internal.h"
 #line 12 "lib/ring_internal.h"
-/* ---- lib/token.h ---- */
-#line 1 "lib/token.h"
-/* SPDX-License-Identifier: Apache-2.0 */
-/* One token of any partitioner, and one table of operations per partitioner: Cassandra's
- * IPartitioner / Token.TokenFactory pair (lib/token.c). Never installed; every lib/ file
- * may include it.
- *
- * A token (tr_tok) carries the 64-bit order-preserving key that the ring's index searches
- * (a < b implies key(a) <= key(b); for Murmur3 the key is the token itself) and, for the
- * partitioners whose tokens do not fit 64 bits, the full value: RandomPartitioner's
- * 128-bit integer, ByteOrderedPartitioner's bytes (borrowed, never owned by the tr_tok).
- *
- * What stays outside the table, by design: the routing hot path (the ring search and the
- * replicas of a Murmur3 key) keeps its int64 form, and the stored columns of a topology
- * or ring keep their compact layout (int64 keys, 16-byte values, bytes with offsets);
- * tr_tok_at() reads one of them as a tr_tok. */
-#ifndef TOKENRING_TOKEN_H
-#define TOKENRING_TOKEN_H
-
-#include <string.h>
-
-#line 21 "lib/token.h"
-
-/* ------------------------------------------------------------------ the token */
-
-typedef struct tr_tok {
-    int64_t key;             /* order-preserving 64-bit key; Murmur3: the token */
-    tokenring_token128 v128; /* RandomPartitioner: the value, -1 (all ones) the minimum */
-    const uint8_t *b;        /* ByteOrderedPartitioner: the bytes, borrowed (NULL if len 0) */
-    size_t len;              /* ByteOrderedPartitioner: bytes at b (else 0) */
-    int32_t p;               /* tokenring_partitioner */
-} tr_tok;
-
-/* The 64-bit key of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to 0
- * and the buckets of the index spread over the whole range), saturated for 2^127, as a
- * signed value (sign bit flipped) so that signed order is token order. Monotone:
- * a < b implies key(a) <= key(b). */
-static inline int64_t tr_prefix128(tokenring_token128 t)
-{
-    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
-    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
-    uint64_t p;
-    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
-        p = 0;
-    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
-        p = UINT64_MAX;
-    else
-        p = hi << 1 | lo >> 63;
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* The 64-bit key of a byte token: its first 8 bytes big-endian, zero-padded, sign bit
- * flipped. Monotone in tokenring_byte_token_compare order. */
-static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t p = 0;
-    for (size_t i = 0; i < 8; i++)
-        p = p << 8 | (i < len ? b[i] : 0);
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* RandomPartitioner order: -1 first, then numeric. */
-static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
-{
-    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
-    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
-    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
-    if (ahi != bhi)
-        return ahi < bhi ? -1 : 1;
-    return (alo > blo) - (alo < blo);
-}
-
-/* ByteOrderedPartitioner order: unsigned bytes, a proper prefix first. */
-static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t m = al < bl ? al : bl;
-    int c = m ? memcmp(a, b, m) : 0;
-    if (c)
-        return c;
-    return (al > bl) - (al < bl);
-}
-
-static inline tr_tok tr_tok_m3(int64_t t)
-{
-    tr_tok r = { t, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 };
-    return r;
-}
-
-static inline tr_tok tr_tok_128(tokenring_token128 v)
-{
-    tr_tok r = { tr_prefix128(v), v, NULL, 0, TOKENRING_PARTITIONER_RANDOM };
-    return r;
-}
-
-/* b borrowed (may be NULL when len is 0). */
-static inline tr_tok tr_tok_bytes(const uint8_t *b, size_t len)
-{
-    tr_tok r = { tr_prefix_bytes(b, len), { 0, 0 }, len ? b : NULL, len,
-                 TOKENRING_PARTITIONER_BYTE_ORDERED };
-    return r;
-}
-
-/* Token i of a stored column: the 128-bit values when t128 is set, else the bytes when
- * off is set (token i is tb[off[i] .. off[i + 1])), else the Murmur3 tokens m3. */
-static inline tr_tok tr_tok_at(const int64_t *m3, const tokenring_token128 *t128,
-                               const uint8_t *tb, const uint32_t *off, size_t i)
-{
-    if (t128)
-        return tr_tok_128(t128[i]);
-    if (off)
-        return tr_tok_bytes(tb + off[i], off[i + 1] - off[i]);
-    return tr_tok_m3(m3[i]);
-}
-
-/* Order of two tokens of one partitioner: the keys, then the full values. */
-static inline int tr_tok_cmp(const tr_tok *a, const tr_tok *b)
-{
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    if (a->p == TOKENRING_PARTITIONER_RANDOM) /* the full value breaks a tie of keys */
-        return tr_cmp128(a->v128, b->v128);
-    if (a->p == TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return tr_cmp_bytes(a->b, a->len, b->b, b->len);
-    return 0;
-}
-
-/* ------------------------------------------------------------ the partitioner */
-
-/* Room parse() needs in buf for a text of len characters, and midpoint() for tokens l, r. */
-#define TR_TOK_PARSE_ROOM(len) ((len) / 2 + 1)
-#define TR_TOK_MID_ROOM(l, r) (((l)->len > (r)->len ? (l)->len : (r)->len) + 1)
-
-typedef struct tr_partitioner_ops {
-    tokenring_partitioner id;
-    const char *name;       /* Cassandra's class name (tokenring_partitioner_name) */
-    const char *short_name; /* murmur3, random, byteordered */
-    const char *kind;       /* what its tokens are, for messages: "64-bit integers", ... */
-    /* size() counts in units of 2^-width_bits of the ring (the units of
-     * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
-     * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
-    unsigned width_bits;
-    /* The 64-bit key is the whole token (Murmur3): no full value beside it. */
-    bool key_is_token;
-    size_t text_max;        /* longest text form, without the NUL */
-    tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
-    /* Token order (tr_tok_cmp): negative, 0 or positive. */
-    int (*compare)(const tr_tok *a, const tr_tok *b);
-    /* Cassandra's midpoint(l, r); l >= r is the wrapping range. ByteOrdered writes the
-     * bytes to buf (TR_TOK_MID_ROOM(l, r) bytes); the others ignore buf (may be NULL). */
-    tr_tok (*midpoint)(const tr_tok *l, const tr_tok *r, uint8_t *buf);
-    /* Exact width of the range (from, to] in units of 2^-width_bits of the ring:
-     * (to - from) modulo the ring, the whole ring (2^width_bits) when from == to. The
-     * RandomPartitioner minimum counts as 0 (as in Cassandra's midpoint). */
-    tr_u128 (*size)(const tr_tok *from, const tr_tok *to);
-    /* Reads Cassandra's text form (TokenFactory.fromString), all of text[0 .. len):
-     * TOKENRING_OK, TOKENRING_E_PARSE (err names the column) or TOKENRING_E_RANGE.
-     * ByteOrdered writes the bytes to buf (TR_TOK_PARSE_ROOM(len) bytes) and out->b
-     * points there; the others ignore buf (may be NULL). */
-    int (*parse)(tr_tok *out, uint8_t *buf, const char *text, size_t len,
-                 tokenring_error *err);
-    /* Writes the text form (TokenFactory.toString) and a NUL: TOKENRING_OK, or
-     * TOKENRING_E_BUFSIZE with *len_out the length needed (without the NUL). */
-    int (*format)(char *out, size_t cap, size_t *len_out, const tr_tok *t);
-    /* The token of a partition key (getToken): Murmur3 hash, MD5, or the key's bytes
-     * (borrowed: ByteOrdered's token points into key). key may be NULL when len is 0. */
-    tr_tok (*key_token)(const void *key, size_t len);
-    /* The 64-bit order-preserving key of a token (what tr_tok.key holds). */
-    int64_t (*key64)(const tr_tok *t);
-    /* The topology's hash-table key of a token (tr_tnode.keys): Murmur3's token itself;
-     * a mix of the full value otherwise (distinct tokens may share one). */
-    int64_t (*hash_key)(const tr_tok *t);
-    /* Whether t can be a node's token: TOKENRING_OK, or TOKENRING_E_RANGE with err
-     * naming token `index` of node `node` (RandomPartitioner: 0 .. 2^127, not -1;
-     * ByteOrdered: at most TOKENRING_BYTE_TOKEN_MAX bytes). */
-    int (*check_node_token)(const tr_tok *t, size_t index, const char *node,
-                            tokenring_error *err);
-} tr_partitioner_ops;
-
-/* The table of partitioner p, or NULL when p is not a tokenring_partitioner. */
-TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p);
-
-/* The table of a known-valid partitioner value (a topology's, a ring's). */
-TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p);
-
-/* Stores tokens toks[0 .. n) of partitioner p (ascending) as the columns a topology and a
- * ring keep beside their 64-bit keys: RandomPartitioner's values in *t128,
- * ByteOrderedPartitioner's bytes in *tb with n + 1 offsets in *off; the others stay NULL
- * (Murmur3 has nothing beyond the key). The caller checks that the bytes fit 32-bit
- * offsets. TOKENRING_OK or TOKENRING_E_NOMEM (nothing allocated then). */
-TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
-                           uint8_t **tb, uint32_t **off);
-
-/* qsort order of tr_tok values (tr_tok_cmp). */
-TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
-
-/* Formats t into buf for a message: the text form, a byte token cut after 32 bytes with
- * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
-#define TR_TOK_MSG_MAX 80
-TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
-
-#endif
 #line 13 "lib/ring_internal.h"
 
 /* Exact 128-bit arithmetic for widths (2^64 and sums of them). */
@@ -13148,18 +13113,19 @@ static float float_one_over(uint64_t n)
 /* describeOwnership's float for ring token i, by the ring's partitioner. */
 static float nodetool_fraction_any(const tokenring_ring *ring, size_t i)
 {
-    if (ring->partitioner == TOKENRING_PARTITIONER_MURMUR3)
+    unsigned bits = tr_ops(ring->partitioner)->width_bits;
+    if (bits == 64) /* Murmur3's own rule (describeOwnership over longs) */
         return nodetool_fraction(ring, i);
     if (ring->token_count == 1)
         return 1.0f;
-    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
+    if (bits == 127)
         return float_over_2_127(tr_ring_width_any(ring, i));
-    return float_one_over(ring->token_count);
+    return float_one_over(ring->token_count); /* no widths: count / total */
 }
 
 TOKENRING_API uint32_t tokenring_ring_ownership_flags(const tokenring_ring *ring)
 {
-    if (ring && ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    if (ring && tr_ops(ring->partitioner)->width_bits == 0) /* no token arithmetic */
         return TOKENRING_OWNERSHIP_NO_WIDTHS | TOKENRING_OWNERSHIP_DATA_DEPENDENT;
     return 0;
 }
@@ -13181,12 +13147,11 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
         return TOKENRING_E_BUFSIZE;
     memset(out, 0, ring->node_count * sizeof *out);
     /* One float for every token of a byte-ordered ring. */
-    float bop = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
-                    ? nodetool_fraction_any(ring, 0) : 0.0f;
+    bool widths = tr_ops(ring->partitioner)->width_bits != 0;
+    float bop = widths ? 0.0f : nodetool_fraction_any(ring, 0);
     for (size_t i = 0; i < ring->token_count; i++) {
         tr_u128 w = tr_ring_width_any(ring, i);
-        float f = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED ? bop
-                  : nodetool_fraction_any(ring, i);
+        float f = widths ? nodetool_fraction_any(ring, i) : bop;
         tokenring_ownership *o = &out[tr_ring_owner(ring, i)];
         o->primary_width = tr_u128_out(u128_in(o->primary_width) + w);
         o->nodetool_primary = o->nodetool_primary + f;
@@ -13202,7 +13167,8 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
             }
         }
     }
-    double scale = ring->partitioner == TOKENRING_PARTITIONER_RANDOM ? 0x1p-127 : 0x1p-64;
+    /* 2^-width_bits (exact); ByteOrdered's widths are 0 whatever the scale */
+    double scale = tr_ops(ring->partitioner)->width_bits == 127 ? 0x1p-127 : 0x1p-64;
     for (size_t k = 0; k < ring->node_count; k++) {
         out[k].primary = (double)u128_in(out[k].primary_width) * scale;
         out[k].effective = (double)u128_in(out[k].effective_width) * scale;
@@ -20738,19 +20704,12 @@ TOKENRING_API int tokenring_placement_replicas_for_key_any(tokenring_replicas *o
     if (out == NULL || placement == NULL || (key == NULL && len > 0))
         return TOKENRING_E_INVAL;
     const tokenring_ring *ring = placement->ring;
-    uint32_t range;
-    switch (ring->partitioner) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        range = tr_ring_search128(ring, tokenring_random_token(key, len));
-        break;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        range = tr_ring_search_bytes(ring, key, len);
-        break;
-    default:
+    if (!ring->full) { /* Murmur3 hot path: the int64 lookup, as replicas_for_key */
         lookup(out, placement, tokenring_token(key, len));
         return TOKENRING_OK;
     }
-    tr_placement_fill(out, placement, range);
+    tr_tok t = tr_ops(ring->partitioner)->key_token(key, len);
+    tr_placement_fill(out, placement, tr_ring_search_tok(ring, &t));
     return TOKENRING_OK;
 }
 
@@ -24649,7 +24608,6 @@ TOKENRING_API int tokenring_replication_rules(const tokenring_replication *repli
 #define build_other_tokens ring_build_other_tokens
 #define cmp_item ring_cmp_item
 #define cmp_item_tok ring_cmp_item_tok
-#define cmp_ring_bytes ring_cmp_ring_bytes
 #define fill_range ring_fill_range
 #define item_tok ring_item_tok
 #define node_meta ring_node_meta
@@ -24752,21 +24710,23 @@ done:
     return rc;
 }
 
-/* The first position >= lo whose full token is >= the key's, given that every position
- * before lo is below it (the index's answer on the prefixes); 0 past the end. */
-uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
+/* The index's answer on the 64-bit keys is the first ring token whose key is >= t's, so
+ * every token before it is below t; among tokens of an equal key (rare: RandomPartitioner
+ * values that share bits 126..63, byte tokens that share 8 bytes), a binary search on the
+ * full values. */
+uint32_t tr_ring_search_tok(const tokenring_ring *ring, const tr_tok *t)
 {
-    int64_t p = tr_prefix128(t);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
+    uint32_t i = tr_index_search(&ring->index, t->key);
+    if (i == 0 && ring->tokens[0] < t->key)
         return 0; /* every token is below: wrap */
-    if (tr_cmp128(ring->full->tokens128[i], t) >= 0)
+    tr_tok r = tr_ring_tok(ring, i);
+    if (tr_tok_cmp(&r, t) >= 0)
         return i;
-    /* equal prefixes (rare): binary search on the full tokens */
     size_t lo = (size_t)i + 1, hi = ring->token_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tr_cmp128(ring->full->tokens128[mid], t) < 0)
+        r = tr_ring_tok(ring, mid);
+        if (tr_tok_cmp(&r, t) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -24774,31 +24734,21 @@ uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
     return lo == ring->token_count ? 0 : (uint32_t)lo;
 }
 
-static inline int cmp_ring_bytes(const tokenring_ring *ring, size_t i, const uint8_t *b,
-                                 size_t len)
+uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
 {
-    return tr_cmp_bytes(ring->full->tok_bytes + ring->full->tok_off[i], ring->full->tok_off[i + 1] - ring->full->tok_off[i],
-                        b, len);
+    tr_tok v = tr_tok_128(t);
+    return tr_ring_search_tok(ring, &v);
 }
 
 uint32_t tr_ring_search_bytes(const tokenring_ring *ring, const uint8_t *b, size_t len)
 {
-    int64_t p = tr_prefix_bytes(b, len);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
-        return 0;
-    if (cmp_ring_bytes(ring, i, b, len) >= 0)
-        return i;
-    /* keys sharing an 8-byte prefix with ring tokens: binary search on the bytes */
-    size_t lo = (size_t)i + 1, hi = ring->token_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_ring_bytes(ring, mid, b, len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo == ring->token_count ? 0 : (uint32_t)lo;
+    tr_tok v = tr_tok_bytes(b, len);
+    return tr_ring_search_tok(ring, &v);
+}
+
+tr_tok tr_ring_token(const tokenring_ring *ring, size_t i)
+{
+    return tr_ring_tok(ring, i);
 }
 
 /* Sorts (token, node) pairs by token: LSD radix sort on 11-bit digits of the token with
@@ -25409,7 +25359,6 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 #undef build_other_tokens
 #undef cmp_item
 #undef cmp_item_tok
-#undef cmp_ring_bytes
 #undef fill_range
 #undef item_tok
 #undef node_meta
