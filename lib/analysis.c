@@ -738,6 +738,8 @@ static int movement_on_clone(tokenring_movement **out, const tokenring_topology 
     return rc;
 }
 
+/* The typed entry points (int64, 128-bit, bytes) pass their tokens as they came: the
+ * topology's own typed calls check them against its partitioner (the ABI's checks). */
 #define MV_T64(t, n) { TOKENRING_PARTITIONER_MURMUR3, (t), NULL, NULL, NULL, (n) }
 #define MV_T128(t, n) { TOKENRING_PARTITIONER_RANDOM, NULL, (t), NULL, NULL, (n) }
 #define MV_TB(t, l, n) { TOKENRING_PARTITIONER_BYTE_ORDERED, NULL, NULL, (t), (l), (n) }

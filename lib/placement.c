@@ -1150,6 +1150,10 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
 
 /* ------------------------------------------------------------------ reading */
 
+/* The calls that take an int64 token are Murmur3's routing hot path: each refuses a ring of
+ * another partitioner with one predictable branch instead of going through the partitioner
+ * table (replicas_for_key_any is the call of every partitioner). */
+
 TOKENRING_API tokenring_placement *tokenring_placement_ref(const tokenring_placement *placement)
 {
     if (!placement)

@@ -666,6 +666,10 @@ TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenr
 
 /* ------------------------------------------------------- other partitioners */
 
+/* The suffixed calls (X128, X_bytes; above, the int64 ones of Murmur3's hot path) take
+ * their partitioner's own token type, so each first checks that the ring's partitioner is
+ * that one: these checks are the ABI's, not partitioner logic. */
+
 TOKENRING_API tokenring_partitioner tokenring_ring_partitioner(const tokenring_ring *ring)
 {
     return ring ? (tokenring_partitioner)ring->partitioner : TOKENRING_PARTITIONER_MURMUR3;

@@ -478,6 +478,10 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
 
 /* ------------------------------------------------- other partitioners' tokens */
 
+/* The suffixed calls (add_node128, set_tokens_bytes, ...) name the partitioner their token
+ * type belongs to in add_node_check / set_tokens_check: the ABI's type checks. Everything
+ * after them is one path over tr_tok. */
+
 /* Whether node n holds token v (binary search of its ascending tokens). */
 static bool node_has(const tr_tnode *n, const tr_tok *v)
 {

@@ -601,6 +601,8 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                          uint32_t release, uint32_t flags, tokenring_limits *lim,
                          tokenring_error *err);
 
+/* Each entry point takes its partitioner's token type and refuses the others by name (the
+ * ABI's type checks; ByteOrdered has no allocation, as in Cassandra). */
 TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
                                           const tokenring_topology *topology, const char *name,
                                           const char *datacenter, const char *rack,
@@ -3982,6 +3984,8 @@ static int movement_on_clone(tokenring_movement **out, const tokenring_topology 
     return rc;
 }
 
+/* The typed entry points (int64, 128-bit, bytes) pass their tokens as they came: the
+ * topology's own typed calls check them against its partitioner (the ABI's checks). */
 #define MV_T64(t, n) { TOKENRING_PARTITIONER_MURMUR3, (t), NULL, NULL, NULL, (n) }
 #define MV_T128(t, n) { TOKENRING_PARTITIONER_RANDOM, NULL, (t), NULL, NULL, (n) }
 #define MV_TB(t, l, n) { TOKENRING_PARTITIONER_BYTE_ORDERED, NULL, NULL, (t), (l), (n) }
@@ -6646,7 +6650,6 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
 #define cnode cassandra_alloc_cnode
 #define cring cassandra_alloc_cring
 #define ctok cassandra_alloc_ctok
-#define floor_half cassandra_alloc_floor_half
 #define from64 cassandra_alloc_from64
 #define further_start cassandra_alloc_further_start
 #define generate_splits cassandra_alloc_generate_splits
@@ -6663,8 +6666,6 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
 #define jrandom_next cassandra_alloc_jrandom_next
 #define jrandom_next_double cassandra_alloc_jrandom_next_double
 #define jweighted cassandra_alloc_jweighted
-#define midpoint128 cassandra_alloc_midpoint128
-#define midpoint64 cassandra_alloc_midpoint64
 #define no_replication cassandra_alloc_no_replication
 #define owned cassandra_alloc_owned
 #define parse_ipv4 cassandra_alloc_parse_ipv4
@@ -6728,6 +6729,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
 #line 31 "lib/cassandra_alloc.c"
 #line 32 "lib/cassandra_alloc.c"
 #line 33 "lib/cassandra_alloc.c"
+#line 34 "lib/cassandra_alloc.c"
 
 /* Java never fuses a * b + c into one rounding; GCC does by default wherever the target has
  * FMA (-ffp-contract=fast), clang within an expression. Off for every function here (the
@@ -7088,22 +7090,6 @@ static double size64(int64_t from, int64_t to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-static tr_i128 floor_half(tr_i128 x)
-{
-    return x >= 0 ? x / 2 : -((-x + 1) / 2);
-}
-
-/* Murmur3Partitioner.midpoint(); l >= r is the wrapping range. */
-static int64_t midpoint64(int64_t l, int64_t r)
-{
-    if (l < r)
-        return (int64_t)floor_half((tr_i128)l + r);
-    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + l + r);
-    if (m > INT64_MAX)
-        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
-    return (int64_t)m;
-}
-
 /* BigDecimal.valueOf(d) for 0 < d < 1: Double.toString's digits, i.e. the shortest
  * decimal that reads back as d (nearest first), as digits * 10^-scale. */
 static void java_decimal(double d, uint64_t *digits, int *scale)
@@ -7186,15 +7172,6 @@ static double size128(tr_u128 from, tr_u128 to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-/* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
- * wrapping range of 2^127 + r - l. */
-static tr_u128 midpoint128(tr_u128 l, tr_u128 r)
-{
-    if (l < r)
-        return (l + r) >> 1;
-    return (((TWO_127 + r - l) >> 1) + l) % TWO_127;
-}
-
 /* RandomPartitioner.split(l, r, ratio): l + (r - l) * BigDecimal.valueOf(ratio) exactly,
  * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
  * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
@@ -7237,9 +7214,19 @@ static inline double token_size(bool wide, ctok from, ctok to)
     return wide ? size128(from, to) : size64(to64(from), to64(to));
 }
 
-static inline ctok token_midpoint(bool wide, ctok l, ctok r)
+/* The partitioner's midpoint (lib/token.c: Murmur3Partitioner.midpoint,
+ * RandomPartitioner's FBUtilities.midpoint over 127 bits); l >= r is the wrapping range. */
+static ctok token_midpoint(bool wide, ctok l, ctok r)
 {
-    return wide ? midpoint128(l, r) : from64(midpoint64(to64(l), to64(r)));
+    if (wide) {
+        tokenring_token128 a = { (uint64_t)(l >> 64), (uint64_t)l };
+        tokenring_token128 b = { (uint64_t)(r >> 64), (uint64_t)r };
+        tr_tok x = tr_tok_128(a), y = tr_tok_128(b);
+        tr_tok m = tr_ops(TOKENRING_PARTITIONER_RANDOM)->midpoint(&x, &y, NULL);
+        return ((tr_u128)m.v128.hi << 64) | m.v128.lo;
+    }
+    tr_tok x = tr_tok_m3(to64(l)), y = tr_tok_m3(to64(r));
+    return from64(tr_ops(TOKENRING_PARTITIONER_MURMUR3)->midpoint(&x, &y, NULL).key);
 }
 
 static inline ctok token_split(bool wide, ctok l, ctok r, double ratio)
@@ -8302,7 +8289,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef cnode
 #undef cring
 #undef ctok
-#undef floor_half
 #undef from64
 #undef further_start
 #undef generate_splits
@@ -8319,8 +8305,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef jrandom_next
 #undef jrandom_next_double
 #undef jweighted
-#undef midpoint128
-#undef midpoint64
 #undef no_replication
 #undef owned
 #undef parse_ipv4
@@ -18966,8 +18950,6 @@ int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint3
 #define md5_s partitioner_md5_s
 #define md5_t partitioner_md5_t
 #define name_is partitioner_name_is
-#define partitioner_class partitioner_partitioner_class
-#define partitioner_short partitioner_partitioner_short
 #define random_token partitioner_random_token
 #define rotl32 partitioner_rotl32
 #define token128_is_min partitioner_token128_is_min
@@ -18990,6 +18972,7 @@ int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint3
 #include <string.h>
 
 #line 17 "lib/partitioner.c"
+#line 18 "lib/partitioner.c"
 
 /* ------------------------------------------------------------------------- MD5 */
 
@@ -19342,19 +19325,11 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 
 /* ------------------------------------------------------------------ partitioners */
 
-static const char *const partitioner_class[] = {
-    "org.apache.cassandra.dht.Murmur3Partitioner",
-    "org.apache.cassandra.dht.RandomPartitioner",
-    "org.apache.cassandra.dht.ByteOrderedPartitioner",
-};
-static const char *const partitioner_short[] = { "murmur3", "random", "byteordered" };
-
+/* The names are the partitioner table's (lib/token.c). */
 TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
 {
-    int p = (int)partitioner;
-    if (p < TOKENRING_PARTITIONER_MURMUR3 || p > TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return NULL;
-    return partitioner_class[p];
+    const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);
+    return o ? o->name : NULL;
 }
 
 /* Whether text[0 .. len) is name exactly (a Java class name). */
@@ -19389,11 +19364,12 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
     /* Class names as Cassandra reads them (FBUtilities.newPartitioner: a name without a
      * '.' is in org.apache.cassandra.dht; Class.forName is case-sensitive); the short
      * forms are the library's own, any case. */
-    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
-        const char *cls = partitioner_class[p];
+    const tr_partitioner_ops *o;
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
         if (class_is(text, text_len, cls) || class_is(text, text_len, cls + sizeof pkg - 1) ||
-            name_is(text, text_len, partitioner_short[p])) {
-            *out = (tokenring_partitioner)p;
+            name_is(text, text_len, o->short_name)) {
+            *out = o->id;
             return TOKENRING_OK;
         }
     }
@@ -19407,8 +19383,8 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
                            "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
                            "ByteOrderedPartitioner are)", unmodelled[i]);
     }
-    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
-        const char *cls = partitioner_class[p];
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
         if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1))
             return tr_fail(err, TOKENRING_E_PARSE,
                            "unknown partitioner '%.*s': class names are case-sensitive, as "
@@ -19430,8 +19406,6 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
 #undef md5_s
 #undef md5_t
 #undef name_is
-#undef partitioner_class
-#undef partitioner_short
 #undef random_token
 #undef rotl32
 #undef token128_is_min
@@ -20622,6 +20596,10 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
 }
 
 /* ------------------------------------------------------------------ reading */
+
+/* The calls that take an int64 token are Murmur3's routing hot path: each refuses a ring of
+ * another partitioner with one predictable branch instead of going through the partitioner
+ * table (replicas_for_key_any is the call of every partitioner). */
 
 TOKENRING_API tokenring_placement *tokenring_placement_ref(const tokenring_placement *placement)
 {
@@ -25285,6 +25263,10 @@ TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenr
 
 /* ------------------------------------------------------- other partitioners */
 
+/* The suffixed calls (X128, X_bytes; above, the int64 ones of Murmur3's hot path) take
+ * their partitioner's own token type, so each first checks that the ring's partitioner is
+ * that one: these checks are the ABI's, not partitioner logic. */
+
 TOKENRING_API tokenring_partitioner tokenring_ring_partitioner(const tokenring_ring *ring)
 {
     return ring ? (tokenring_partitioner)ring->partitioner : TOKENRING_PARTITIONER_MURMUR3;
@@ -25952,7 +25934,7 @@ TOKENRING_API int tokenring_router_route(tokenring_route *out, const tokenring_r
         return TOKENRING_E_INVAL;
     tokenring_replicas rep;
     int64_t token = 0;
-    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) { /* Murmur3 hot path */
         token = tokenring_token(key, len);
         tokenring_placement_replicas(&rep, g->pl, token);
     } else {
@@ -25986,7 +25968,7 @@ TOKENRING_API int tokenring_router_route_parts(tokenring_route *out,
     }
     tokenring_replicas rep;
     int64_t token = 0;
-    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) { /* Murmur3 hot path */
         token = tr_token_parts(parts, lens, count);
         tokenring_placement_replicas(&rep, g->pl, token);
     } else {
@@ -26017,7 +25999,7 @@ TOKENRING_API int tokenring_router_route_token(tokenring_route *out,
     int rc = lookup_args(out, router, keyspace, flags, &g);
     if (rc != TOKENRING_OK)
         return rc;
-    if (router->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+    if (router->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3) /* an int64 token */
         return TOKENRING_E_UNSUPPORTED;
     tokenring_replicas rep;
     tokenring_placement_replicas(&rep, g->pl, token);
@@ -27961,6 +27943,10 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
 }
 
 /* ------------------------------------------------- other partitioners' tokens */
+
+/* The suffixed calls (add_node128, set_tokens_bytes, ...) name the partitioner their token
+ * type belongs to in add_node_check / set_tokens_check: the ABI's type checks. Everything
+ * after them is one path over tr_tok. */
 
 /* Whether node n holds token v (binary search of its ascending tokens). */
 static bool node_has(const tr_tnode *n, const tr_tok *v)
