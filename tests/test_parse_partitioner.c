@@ -414,6 +414,16 @@ static void test_duplicates_and_merge(void **state)
           TOKENRING_E_EXISTS, 2, 29, "token " TWO127 " of node b is already held by node a");
     fails(0, "node a dc=d rack=r tokens=ab\nnode b dc=d rack=r tokens=AB\n", TOKENRING_E_EXISTS,
           2, 27, "token ab of node b is already held by node a");
+    /* a byte token too long for the message is cut after 46 bytes, "..." after it */
+    char text[512], want[160];
+    char hex[121];
+    for (int i = 0; i < 120; i++)
+        hex[i] = "0123456789abcdef"[i % 16];
+    hex[120] = '\0';
+    snprintf(text, sizeof text, "node a dc=d rack=r tokens=%s\nnode b dc=d rack=r tokens=%s\n",
+             hex, hex);
+    snprintf(want, sizeof want, "token %.92s... of node b is already held by node a", hex);
+    fails(0, text, TOKENRING_E_EXISTS, 2, 27, want);
     /* the same node in two inputs: equal tokens merge, other tokens conflict */
     tokenring_cluster *c = parse_ok(0, "node a dc=d rack=r tokens=ab,cd\n");
     tokenring_error err;

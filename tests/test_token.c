@@ -60,6 +60,7 @@ static void test_table(void **state)
         assert_string_equal(o->name, tokenring_partitioner_name((tokenring_partitioner)p));
         assert_string_equal(o->short_name, shorts[p]);
         assert_int_equal(o->width_bits, bits[p]);
+        assert_int_equal(o->key_is_token, p == M3);
         assert_non_null(o->kind);
         assert_int_equal(o->minimum.p, p);
         assert_true(o->minimum.key == INT64_MIN);
@@ -308,6 +309,55 @@ static void test_columns_and_messages(void **state)
     assert_string_equal(tr_tok_msg(msg, &t), "1");
 }
 
+/* The stored columns: RandomPartitioner's values, ByteOrdered's bytes with offsets (the
+ * empty token included), nothing beside Murmur3's keys; and the qsort order. */
+static void test_store(void **state)
+{
+    (void)state;
+    uint8_t b[4][16];
+    tr_tok t[4];
+    tokenring_token128 *t128;
+    uint8_t *tb;
+    uint32_t *off;
+    static const char *const rp[] = { "9", "-1", "170141183460469231731687303715884105728", "0" };
+    for (int i = 0; i < 4; i++)
+        t[i] = parse_ok(RP, rp[i], b[i]);
+    qsort(t, 4, sizeof *t, tr_tok_qsort_cmp);
+    assert_int_equal(tr_tok_store(RP, t, 4, &t128, &tb, &off), TOKENRING_OK);
+    assert_null(tb);
+    assert_null(off);
+    for (int i = 0; i < 4; i++) {
+        tr_tok back = tr_tok_at(NULL, t128, NULL, NULL, (size_t)i);
+        assert_int_equal(tr_tok_cmp(&back, &t[i]), 0);
+    }
+    assert_true(t128[0].hi == UINT64_MAX && t128[0].lo == UINT64_MAX); /* -1 first */
+    tr_free(t128);
+    static const char *const bop[] = { "0a0b", "", "ff", "0a" };
+    for (int i = 0; i < 4; i++)
+        t[i] = parse_ok(BOP, bop[i], b[i]);
+    qsort(t, 4, sizeof *t, tr_tok_qsort_cmp);
+    assert_int_equal(tr_tok_store(BOP, t, 4, &t128, &tb, &off), TOKENRING_OK);
+    assert_null(t128);
+    static const char *const sorted[] = { "", "0a", "0a0b", "ff" };
+    for (int i = 0; i < 4; i++) {
+        tr_tok back = tr_tok_at(NULL, NULL, tb, off, (size_t)i);
+        assert_text(&back, sorted[i]);
+    }
+    assert_int_equal(off[4], 4);
+    tr_free(tb);
+    tr_free(off);
+    /* no token at all still stores (an empty column) */
+    assert_int_equal(tr_tok_store(BOP, t, 0, &t128, &tb, &off), TOKENRING_OK);
+    assert_int_equal(off[0], 0);
+    tr_free(tb);
+    tr_free(off);
+    t[0] = tr_tok_m3(5);
+    assert_int_equal(tr_tok_store(M3, t, 1, &t128, &tb, &off), TOKENRING_OK);
+    assert_null(t128);
+    assert_null(tb);
+    assert_null(off);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_keys),
         cmocka_unit_test(test_node_tokens),
         cmocka_unit_test(test_columns_and_messages),
+        cmocka_unit_test(test_store),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -840,6 +840,15 @@ static void test_topology_bytes(void **state)
     tokenring_token128 x = {1, 1};
     assert_int_equal(tokenring_topology_add_node128(t, "b", "dc1", "r1", &x, 1, &err),
                      TOKENRING_E_UNSUPPORTED);
+    /* no tokens, NULL tokens: refused before any token is read, nothing added */
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", tok, len, 0, &err),
+                     TOKENRING_E_EMPTY);
+    assert_non_null(strstr(err.message, "node 'b' has no tokens"));
+    assert_int_equal(tokenring_topology_add_node_bytes(t, "b", "dc1", "r1", NULL, len, 1, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_set_tokens_bytes(t, "a", tok, NULL, 1, &err),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_topology_node_count(t), 1);
     /* "ab" vs "ab\0": distinct tokens (a prefix comes first), the same 8-byte prefix */
     const uint8_t *tok2[] = {(const uint8_t *)"ab\0", (const uint8_t *)"ab"};
     size_t len2[] = {3, 2};

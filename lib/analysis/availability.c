@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "token.h"
 #include "tokenring/availability.h"
 
 
@@ -184,47 +185,31 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
  * their order do not depend on it: they follow the ring's order alone. */
 static tr_u128 range_width(const tokenring_ring *ring, size_t i)
 {
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_range128 rg;
-        tokenring_ring_range128(&rg, ring, i);
-        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    const tr_partitioner_ops *o = tr_ops(tokenring_ring_partitioner(ring));
+    if (o->width_bits == 0) /* no token arithmetic (ByteOrdered): one per range */
         return 1;
-    default: {
-        tokenring_range rg;
-        tokenring_ring_range(&rg, ring, i);
-        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
-    }
-    }
+    size_t n = 0;
+    tokenring_ring_tokens(ring, &n);
+    tr_tok from = tr_ring_token(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_token(ring, i);
+    return o->size(&from, &to);
 }
 
 /* Range i as "(start, end]" for an error message: Murmur3 and RandomPartitioner tokens in
- * decimal; a ByteOrderedPartitioner range by its number (its tokens can be long). */
+ * their text form; a ByteOrderedPartitioner range by its number (its tokens can be long). */
 static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t i)
 {
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_range128 rg;
-        char a[TOKENRING_TOKEN128_TEXT_MAX], b[TOKENRING_TOKEN128_TEXT_MAX];
-        size_t len;
-        tokenring_ring_range128(&rg, ring, i);
-        tokenring_token128_format(a, sizeof a, &len, rg.start);
-        tokenring_token128_format(b, sizeof b, &len, rg.end);
-        snprintf(buf, cap, "(%s, %s]", a, b);
-        break;
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    const tr_partitioner_ops *o = tr_ops(tokenring_ring_partitioner(ring));
+    if (o->width_bits == 0) {
         snprintf(buf, cap, "number %zu (ending at ring token %zu)", i, i);
-        break;
-    default: {
-        tokenring_range rg;
-        tokenring_ring_range(&rg, ring, i);
-        snprintf(buf, cap, "(%lld, %lld]", (long long)rg.start, (long long)rg.end);
-        break;
+        return;
     }
-    }
+    size_t n = 0, len;
+    tokenring_ring_tokens(ring, &n);
+    tr_tok from = tr_ring_token(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_token(ring, i);
+    char a[TOKENRING_TOKEN128_TEXT_MAX], b[TOKENRING_TOKEN128_TEXT_MAX]; /* both forms fit */
+    o->format(a, sizeof a, &len, &from);
+    o->format(b, sizeof b, &len, &to);
+    snprintf(buf, cap, "(%s, %s]", a, b);
 }
 
 /* The whole ring in range_width()'s units: the denominator of every fraction. */
@@ -232,14 +217,10 @@ static tr_u128 ring_space(const tokenring_ring *ring)
 {
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        return (tr_u128)1 << 127;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    unsigned bits = tr_ops(tokenring_ring_partitioner(ring))->width_bits;
+    if (bits == 0)
         return ranges ? ranges : 1;
-    default:
-        return (tr_u128)1 << 64;
-    }
+    return (tr_u128)1 << bits;
 }
 
 static const char *cl_name(int cl)

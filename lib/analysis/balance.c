@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "token.h"
 #include "tokenring/balance.h"
 
 
@@ -113,10 +114,9 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
     tokenring_partitioner part = tokenring_ring_partitioner(ring);
     size_t ranges = 0;
     tokenring_ring_tokens(ring, &ranges);
-    tr_u128 space = part == TOKENRING_PARTITIONER_RANDOM         ? (tr_u128)1 << 127
-                 : part == TOKENRING_PARTITIONER_BYTE_ORDERED ? (tr_u128)ranges
-                                                              : (tr_u128)1 << 64;
-    if (part == TOKENRING_PARTITIONER_BYTE_ORDERED) {
+    unsigned bits = tr_ops(part)->width_bits;
+    tr_u128 space = bits ? (tr_u128)1 << bits : (tr_u128)ranges;
+    if (bits == 0) {
         /* no token arithmetic: a node's widths count the ranges it owns (its ring tokens)
          * and the ranges it holds a replica of, full or transient */
         for (size_t i = 0; i < n; i++) {

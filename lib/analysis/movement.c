@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "token.h"
 #include "tokenring/movement.h"
 #include "tokenring/ring.h"
 
@@ -191,26 +192,11 @@ static uint32_t dc_id(const char ***names, size_t *count, size_t *cap, const cha
     return (uint32_t)(*count)++;
 }
 
-/* A token of another partitioner at ring position `i`: the compare order of
- * tokenring_token128_compare() / tokenring_byte_token_compare(). */
+/* Ring a's token i against ring b's token j, in the partitioner's order. */
 static int pos_cmp(const tokenring_ring *a, size_t i, const tokenring_ring *b, size_t j)
 {
-    if (tokenring_ring_partitioner(a) == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 x, y;
-        tokenring_ring_token128(&x, a, i);
-        tokenring_ring_token128(&y, b, j);
-        return tokenring_token128_compare(x, y);
-    }
-    const uint8_t *x, *y;
-    size_t xl, yl;
-    tokenring_ring_token_bytes(&x, &xl, a, i);
-    tokenring_ring_token_bytes(&y, &yl, b, j);
-    return tokenring_byte_token_compare(x, xl, y, yl);
-}
-
-static tr_u128 tok_u128(tokenring_token128 t)
-{
-    return ((tr_u128)t.hi << 64) | t.lo;
+    tr_tok x = tr_ring_token(a, i), y = tr_ring_token(b, j);
+    return tr_tok_cmp(&x, &y);
 }
 
 /* One elementary boundary of two rings of another partitioner: the ring and position
@@ -377,20 +363,16 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
         if (c >= 0)
             j++;
     }
-    const tr_u128 R = (tr_u128)1 << 127;
-    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (tr_u128)nb;
+    /* the ring's space in the partitioner's units; without token arithmetic
+     * (ByteOrdered) one per elementary range */
+    const tr_partitioner_ops *o = tr_ops(part);
+    m->other->space = o->width_bits ? (tr_u128)1 << o->width_bits : (tr_u128)nb;
     for (size_t k = 0; k < nb; k++) {
         const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
-        tr_u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
-        if (part == TOKENRING_PARTITIONER_RANDOM) {
-            /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
-            tokenring_token128 a = { 0, 0 }, z = { 0, 0 }; /* set by the calls below */
-            tokenring_ring_token128(&a, s->ring, s->at);
-            tokenring_ring_token128(&z, e->ring, e->at);
-            width = R;
-            if (nb > 1) {
-                width = (tok_u128(z) + R - tok_u128(a)) & (R - 1); /* mod 2^127 */
-            }
+        tr_u128 width = 1;
+        if (o->width_bits) { /* as tokenring_range128: the whole ring for one bound */
+            tr_tok a = tr_ring_token(s->ring, s->at), z = tr_ring_token(e->ring, e->at);
+            width = o->size(&a, &z);
         }
         tokenring_replicas ro, rn;
         tokenring_placement_range_replicas(&ro, p1, e->r1);
@@ -631,17 +613,13 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
             static const uint8_t none[1];
             const uint8_t *key = smp->keys ? smp->keys + smp->offsets[i] : none;
             size_t len = (size_t)(smp->offsets[i + 1] - smp->offsets[i]);
-            uint32_t x, y;
-            if (part == TOKENRING_PARTITIONER_RANDOM) {
-                m->other->s128[i] = tokenring_random_token(key, len);
-                x = tokenring_ring_search128(r1, m->other->s128[i]);
-                y = tokenring_ring_search128(r2, m->other->s128[i]);
-            } else {
-                if (arena_add(m, &m->other->sspan[i], key, len))
-                    goto nomem;
-                x = tokenring_ring_search_bytes(r1, key, len);
-                y = tokenring_ring_search_bytes(r2, key, len);
-            }
+            tr_tok t = tr_ops(part)->key_token(key, len);
+            uint32_t x = tr_ring_search_tok(r1, &t), y = tr_ring_search_tok(r2, &t);
+            /* the result keeps the sample's token in the partitioner's column */
+            if (m->other->s128)
+                m->other->s128[i] = t.v128;
+            else if (arena_add(m, &m->other->sspan[i], key, len))
+                goto nomem;
             tokenring_placement_range_replicas(&ro, p1, x);
             tokenring_placement_range_replicas(&rn, p2, y);
             o1 = pos1[x];
@@ -760,6 +738,8 @@ static int movement_on_clone(tokenring_movement **out, const tokenring_topology 
     return rc;
 }
 
+/* The typed entry points (int64, 128-bit, bytes) pass their tokens as they came: the
+ * topology's own typed calls check them against its partitioner (the ABI's checks). */
 #define MV_T64(t, n) { TOKENRING_PARTITIONER_MURMUR3, (t), NULL, NULL, NULL, (n) }
 #define MV_T128(t, n) { TOKENRING_PARTITIONER_RANDOM, NULL, (t), NULL, NULL, (n) }
 #define MV_TB(t, l, n) { TOKENRING_PARTITIONER_BYTE_ORDERED, NULL, NULL, (t), (l), (n) }

@@ -226,6 +226,8 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                          uint32_t release, uint32_t flags, tokenring_limits *lim,
                          tokenring_error *err);
 
+/* Each entry point takes its partitioner's token type and refuses the others by name (the
+ * ABI's type checks; ByteOrdered has no allocation, as in Cassandra). */
 TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
                                           const tokenring_topology *topology, const char *name,
                                           const char *datacenter, const char *rack,

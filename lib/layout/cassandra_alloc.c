@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "token.h"
 #include "layout_internal.h"
 #include "tokenring/allocate.h"
 #include "tokenring/layout.h"
@@ -390,22 +391,6 @@ static double size64(int64_t from, int64_t to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-static tr_i128 floor_half(tr_i128 x)
-{
-    return x >= 0 ? x / 2 : -((-x + 1) / 2);
-}
-
-/* Murmur3Partitioner.midpoint(); l >= r is the wrapping range. */
-static int64_t midpoint64(int64_t l, int64_t r)
-{
-    if (l < r)
-        return (int64_t)floor_half((tr_i128)l + r);
-    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + l + r);
-    if (m > INT64_MAX)
-        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
-    return (int64_t)m;
-}
-
 /* BigDecimal.valueOf(d) for 0 < d < 1: Double.toString's digits, i.e. the shortest
  * decimal that reads back as d (nearest first), as digits * 10^-scale. */
 static void java_decimal(double d, uint64_t *digits, int *scale)
@@ -488,15 +473,6 @@ static double size128(tr_u128 from, tr_u128 to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-/* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
- * wrapping range of 2^127 + r - l. */
-static tr_u128 midpoint128(tr_u128 l, tr_u128 r)
-{
-    if (l < r)
-        return (l + r) >> 1;
-    return (((TWO_127 + r - l) >> 1) + l) % TWO_127;
-}
-
 /* RandomPartitioner.split(l, r, ratio): l + (r - l) * BigDecimal.valueOf(ratio) exactly,
  * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
  * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
@@ -539,9 +515,19 @@ static inline double token_size(bool wide, ctok from, ctok to)
     return wide ? size128(from, to) : size64(to64(from), to64(to));
 }
 
-static inline ctok token_midpoint(bool wide, ctok l, ctok r)
+/* The partitioner's midpoint (lib/token.c: Murmur3Partitioner.midpoint,
+ * RandomPartitioner's FBUtilities.midpoint over 127 bits); l >= r is the wrapping range. */
+static ctok token_midpoint(bool wide, ctok l, ctok r)
 {
-    return wide ? midpoint128(l, r) : from64(midpoint64(to64(l), to64(r)));
+    if (wide) {
+        tokenring_token128 a = { (uint64_t)(l >> 64), (uint64_t)l };
+        tokenring_token128 b = { (uint64_t)(r >> 64), (uint64_t)r };
+        tr_tok x = tr_tok_128(a), y = tr_tok_128(b);
+        tr_tok m = tr_ops(TOKENRING_PARTITIONER_RANDOM)->midpoint(&x, &y, NULL);
+        return ((tr_u128)m.v128.hi << 64) | m.v128.lo;
+    }
+    tr_tok x = tr_tok_m3(to64(l)), y = tr_tok_m3(to64(r));
+    return from64(tr_ops(TOKENRING_PARTITIONER_MURMUR3)->midpoint(&x, &y, NULL).key);
 }
 
 static inline ctok token_split(bool wide, ctok l, ctok r, double ratio)

@@ -27,7 +27,7 @@ static void cnode_clear(struct tr_cnode *nd)
     tr_free(nd->tokens);
     if (nd->vtok)
         for (size_t i = 0; i < nd->ntok; i++)
-            tr_free(nd->vtok[i].p);
+            tr_cl_tok_free(&nd->vtok[i]);
     tr_free(nd->vtok);
     tr_free(nd->tok_pos);
     memset(nd, 0, sizeof *nd);
@@ -244,7 +244,7 @@ static int token_room(const tokenring_cluster *cl, struct tr_cnode *nd, tokenrin
             return tr_cl_fail_nomem(err);
         nd->tokens = t;
     } else {
-        struct tr_vtok *v = tr_reallocarray(nd->vtok, ncap, sizeof *v);
+        tr_tok *v = tr_reallocarray(nd->vtok, ncap, sizeof *v);
         if (!v)
             return tr_cl_fail_nomem(err);
         nd->vtok = v;
@@ -275,48 +275,48 @@ int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t l
     return TOKENRING_OK;
 }
 
-/* Adds a token of another partitioner (bytes copied; RandomPartitioner: 16 bytes). */
-static int add_vtok(tokenring_cluster *cl, size_t idx, const uint8_t *b, size_t n,
-                    uint32_t line, uint32_t col, tokenring_error *err)
+int tr_cl_tok_copy(tr_tok *dst, const tr_tok *src)
+{
+    *dst = *src;
+    dst->b = NULL;
+    if (src->len) {
+        uint8_t *copy = tr_malloc(src->len);
+        if (!copy) {
+            dst->len = 0;
+            return TOKENRING_E_NOMEM;
+        }
+        memcpy(copy, src->b, src->len);
+        dst->b = copy;
+    }
+    return TOKENRING_OK;
+}
+
+void tr_cl_tok_free(tr_tok *t)
+{
+    tr_free((void *)(uintptr_t)t->b); /* the node's own copy (tr_cl_tok_copy) */
+    t->b = NULL;
+}
+
+/* Adds a token of another partitioner (a ByteOrdered token's bytes copied). */
+static int add_vtok(tokenring_cluster *cl, size_t idx, const tr_tok *t, uint32_t line,
+                    uint32_t col, tokenring_error *err)
 {
     struct tr_cnode *nd = &cl->nodes[idx];
     int rc = token_room(cl, nd, err);
     if (rc != TOKENRING_OK)
         return rc;
-    uint8_t *copy = NULL;
-    if (n) {
-        if (!(copy = tr_malloc(n)))
-            return tr_cl_fail_nomem(err);
-        memcpy(copy, b, n);
-    }
-    nd->vtok[nd->ntok] = (struct tr_vtok){ copy, (uint32_t)n };
+    if (tr_cl_tok_copy(&nd->vtok[nd->ntok], t) != TOKENRING_OK)
+        return tr_cl_fail_nomem(err);
     nd->tok_pos[nd->ntok] = ((uint64_t)line << 32) | col;
     nd->ntok++;
     nd->known = true;
     return TOKENRING_OK;
 }
 
-static void token128_bytes(uint8_t out[16], tokenring_token128 t)
-{
-    for (int i = 0; i < 8; i++) {
-        out[i] = (uint8_t)(t.hi >> (56 - 8 * i));
-        out[8 + i] = (uint8_t)(t.lo >> (56 - 8 * i));
-    }
-}
-
-static tokenring_token128 bytes_token128(const uint8_t in[16])
-{
-    tokenring_token128 t = { 0, 0 };
-    for (int i = 0; i < 8; i++) {
-        t.hi = t.hi << 8 | in[i];
-        t.lo = t.lo << 8 | in[8 + i];
-    }
-    return t;
-}
-
+/* One case per partitioner: the messages name each one's text form, as the goldens show. */
 int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s, size_t n,
-                     uint32_t line, uint32_t col, int64_t *murmur3_out, uint8_t *bytes_out,
-                     size_t *bytes_len, tokenring_error *err)
+                     uint32_t line, uint32_t col, tr_tok *out, uint8_t *buf,
+                     tokenring_error *err)
 {
     int rc;
     switch (p) {
@@ -324,8 +324,8 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
         int64_t v = 0;
         rc = tr_parse_i64(s, n, &v);
         if (rc == TOKENRING_OK) {
-            if (murmur3_out)
-                *murmur3_out = v;
+            if (out)
+                *out = tr_tok_m3(v);
             return TOKENRING_OK;
         }
         cl->token_text_failed = true;
@@ -339,15 +339,13 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
                           (int)(n > 40 ? 40 : n), s);
     }
     case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 t;
+        tokenring_token128 t = { 0, 0 };
         rc = tokenring_token128_parse(&t, s, n, NULL);
         if (rc == TOKENRING_OK && t.hi == UINT64_MAX && t.lo == UINT64_MAX)
             rc = TOKENRING_E_RANGE; /* -1, the minimum token, is no node's token */
         if (rc == TOKENRING_OK) {
-            if (bytes_out) {
-                token128_bytes(bytes_out, t);
-                *bytes_len = 16;
-            }
+            if (out)
+                *out = tr_tok_128(t);
             return TOKENRING_OK;
         }
         cl->token_text_failed = true;
@@ -367,14 +365,14 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
             cl->token_text_failed = true;
             return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "expected a token");
         }
-        rc = bytes_out ? tokenring_byte_token_parse(bytes_out, n / 2 + 16, &len, s, n, NULL)
-                       : tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
+        rc = out ? tokenring_byte_token_parse(buf, TR_TOK_PARSE_ROOM(n), &len, s, n, NULL)
+                 : tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
         for (size_t i = 0; i < n && !cl->hex_letter; i++)
             cl->hex_letter = (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F');
-        if (rc == TOKENRING_OK || (rc == TOKENRING_E_BUFSIZE && !bytes_out)) {
+        if (rc == TOKENRING_OK || (rc == TOKENRING_E_BUFSIZE && !out)) {
             if (len <= TOKENRING_BYTE_TOKEN_MAX) {
-                if (bytes_len)
-                    *bytes_len = len;
+                if (out)
+                    *out = tr_tok_bytes(buf, len);
                 return TOKENRING_OK;
             }
             cl->token_text_failed = true;
@@ -394,25 +392,31 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
 int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint32_t line,
                            uint32_t col, int64_t *murmur3_out, tokenring_error *err)
 {
-    return tr_cl_read_token(cl, cl->partitioner, s, n, line, col, murmur3_out, NULL, NULL,
-                            err);
+    /* only a token that is its own key (Murmur3) has a value to give back: the others
+     * are checked without a buffer */
+    bool value = murmur3_out && tr_ops(cl->partitioner)->key_is_token;
+    tr_tok t;
+    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, value ? &t : NULL, NULL,
+                              err);
+    if (rc == TOKENRING_OK && value)
+        *murmur3_out = t.key;
+    return rc;
 }
 
 int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                          uint32_t line, uint32_t col, tokenring_error *err)
 {
-    int64_t v = 0;
-    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
-        int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &v, NULL, NULL, err);
-        return rc == TOKENRING_OK ? tr_cl_add_token(cl, idx, v, line, col, err) : rc;
+    tr_tok t;
+    if (tr_ops(cl->partitioner)->key_is_token) { /* Murmur3: kept as int64 */
+        int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &t, NULL, err);
+        return rc == TOKENRING_OK ? tr_cl_add_token(cl, idx, t.key, line, col, err) : rc;
     }
-    uint8_t *b = tr_malloc(n / 2 + 16);
+    uint8_t *b = tr_malloc(TR_TOK_PARSE_ROOM(n));
     if (!b)
         return tr_cl_fail_nomem(err);
-    size_t len = 0;
-    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, NULL, b, &len, err);
+    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &t, b, err);
     if (rc == TOKENRING_OK)
-        rc = add_vtok(cl, idx, b, len, line, col, err);
+        rc = add_vtok(cl, idx, &t, line, col, err);
     tr_free(b);
     return rc;
 }
@@ -451,21 +455,15 @@ int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint3
 const char *tr_cl_token_text(const tokenring_cluster *cl, const struct tr_cnode *nd, size_t k,
                              char *buf)
 {
-    size_t len = 0;
-    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
-        snprintf(buf, TR_TOKEN_TEXT_MAX, "%lld", (long long)nd->tokens[k]);
-    } else if (cl->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        if (tokenring_token128_format(buf, TR_TOKEN_TEXT_MAX, &len,
-                                      bytes_token128(nd->vtok[k].p)) != TOKENRING_OK)
-            buf[0] = '\0';
-    } else {
-        size_t n = nd->vtok[k].n, max = (TR_TOKEN_TEXT_MAX - 4) / 2;
-        if (tokenring_byte_token_format(buf, TR_TOKEN_TEXT_MAX, &len, nd->vtok[k].p,
-                                        n > max ? max : n) != TOKENRING_OK)
-            buf[0] = '\0';
-        if (n > max)
-            strcat(buf, "...");
-    }
+    /* a byte token longer than fits is cut, "..." after it */
+    tr_tok t = tr_cl_tok(nd, k);
+    size_t len = 0, max = (TR_TOKEN_TEXT_MAX - 4) / 2, n = t.len;
+    if (n > max)
+        t.len = max;
+    if (tr_ops(cl->partitioner)->format(buf, TR_TOKEN_TEXT_MAX, &len, &t) != TOKENRING_OK)
+        buf[0] = '\0';
+    if (n > max)
+        strcat(buf, "...");
     return buf;
 }
 
@@ -627,45 +625,25 @@ static int repl_clone(tokenring_replication **out, const tokenring_replication *
 /* --------------------------------------------------------- finish and merge */
 
 struct tokpos {
-    int64_t token;
-    const struct tr_vtok *vt;           /* the other partitioners */
+    tr_tok t;
     uint64_t pos;
     size_t node;
+    size_t k;                           /* its index in the node's tokens */
 };
-
-static int vtok_cmp(const struct tr_vtok *a, const struct tr_vtok *b)
-{
-    return tokenring_byte_token_compare(a->p, a->n, b->p, b->n);
-}
 
 static int cmp_tokpos(const void *a, const void *b)
 {
     const struct tokpos *x = a, *y = b;
-    if (x->vt) {
-        int c = vtok_cmp(x->vt, y->vt);
-        if (c)
-            return c;
-    } else if (x->token != y->token) {
-        return x->token < y->token ? -1 : 1;
-    }
+    int c = tr_tok_cmp(&x->t, &y->t);
+    if (c)
+        return c;
     return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static int cmp_vtok(const void *a, const void *b)
-{
-    return vtok_cmp(a, b);
-}
-
-static bool same_token(const struct tokpos *a, const struct tokpos *b)
-{
-    return a->vt ? vtok_cmp(a->vt, b->vt) == 0 : a->token == b->token;
 }
 
 /* Sorts each node's tokens and rejects a token given twice, naming the later place. */
 int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
 {
     size_t total = 0;
-    bool murmur = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3;
     for (size_t i = 0; i < cl->n; i++)
         total += cl->nodes[i].ntok;
     if (total > 0) {
@@ -675,19 +653,15 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
         size_t k = 0;
         for (size_t i = 0; i < cl->n; i++)
             for (size_t j = 0; j < cl->nodes[i].ntok; j++)
-                all[k++] = (struct tokpos){ murmur ? cl->nodes[i].tokens[j] : 0,
-                                            murmur ? NULL : &cl->nodes[i].vtok[j],
-                                            cl->nodes[i].tok_pos[j], i };
+                all[k++] = (struct tokpos){ tr_cl_tok(&cl->nodes[i], j),
+                                            cl->nodes[i].tok_pos[j], i, j };
         qsort(all, total, sizeof *all, cmp_tokpos);
         for (size_t i = 1; i < total; i++) {
-            if (same_token(&all[i], &all[i - 1])) {
+            if (tr_tok_cmp(&all[i].t, &all[i - 1].t) == 0) {
                 const struct tokpos *a = &all[i - 1], *b = &all[i];
                 const struct tr_cnode *nb = &cl->nodes[b->node];
                 char buf[TR_TOKEN_TEXT_MAX];
-                if (murmur)
-                    snprintf(buf, sizeof buf, "%lld", (long long)b->token);
-                else
-                    tr_cl_token_text(cl, nb, (size_t)(b->vt - nb->vtok), buf);
+                tr_cl_token_text(cl, nb, b->k, buf);
                 int rc = tr_fail_at(err, TOKENRING_E_EXISTS, (uint32_t)(b->pos >> 32),
                                     (uint32_t)b->pos,
                                     "token %s of node %s is already held by node %s "
@@ -703,10 +677,10 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
     for (size_t i = 0; i < cl->n; i++) {
         struct tr_cnode *nd = &cl->nodes[i];
         if (nd->ntok > 1) {
-            if (murmur)
+            if (nd->vtok)
+                qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, tr_tok_qsort_cmp);
+            else /* Murmur3's int64 */
                 qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, tr_cmp_i64);
-            else
-                qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, cmp_vtok);
         }
         tr_free(nd->tok_pos);
         nd->tok_pos = NULL;
@@ -730,7 +704,7 @@ static int add_cnode(tokenring_topology *t, tokenring_partitioner p, const struc
         if (!tk)
             return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
         for (size_t j = 0; j < nd->ntok; j++)
-            tk[j] = bytes_token128(nd->vtok[j].p);
+            tk[j] = nd->vtok[j].v128;
         rc = tokenring_topology_add_node128(t, nd->name, nd->dc, nd->rack, tk, nd->ntok, err);
         tr_free(tk);
         return rc;
@@ -743,8 +717,8 @@ static int add_cnode(tokenring_topology *t, tokenring_partitioner p, const struc
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
     for (size_t j = 0; j < nd->ntok; j++) {
-        ptrs[j] = nd->vtok[j].p;
-        lens[j] = nd->vtok[j].n;
+        ptrs[j] = nd->vtok[j].b;
+        lens[j] = nd->vtok[j].len;
     }
     rc = tokenring_topology_add_node_bytes(t, nd->name, nd->dc, nd->rack, ptrs, lens, nd->ntok,
                                            err);
@@ -799,7 +773,7 @@ static int merge_node(struct tr_cnode *dst, struct tr_cnode *src, tokenring_erro
         if (!differ && dst->tokens)
             differ = memcmp(dst->tokens, src->tokens, dst->ntok * sizeof *dst->tokens) != 0;
         for (size_t j = 0; !differ && dst->vtok && j < dst->ntok; j++)
-            differ = vtok_cmp(&dst->vtok[j], &src->vtok[j]) != 0;
+            differ = tr_tok_cmp(&dst->vtok[j], &src->vtok[j]) != 0;
         if (differ)
             return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
                               "node %s has different tokens in an earlier input", dst->name);
@@ -886,11 +860,8 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
             if (!d->vtok)
                 return TOKENRING_E_NOMEM;
             for (size_t j = 0; j < s->ntok; j++) {
-                d->vtok[j].n = s->vtok[j].n;
-                if (s->vtok[j].n && !(d->vtok[j].p = tr_malloc(s->vtok[j].n)))
+                if (tr_cl_tok_copy(&d->vtok[j], &s->vtok[j]) != TOKENRING_OK)
                     return TOKENRING_E_NOMEM; /* d->ntok counts the ones to free */
-                if (s->vtok[j].n)
-                    memcpy(d->vtok[j].p, s->vtok[j].p, s->vtok[j].n);
                 d->ntok = j + 1;
             }
         }
@@ -1152,19 +1123,18 @@ TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
             if (staging.partitioner == TOKENRING_PARTITIONER_MURMUR3) {
                 rc = tr_cl_add_token(&staging, idx, info.tokens[j], 0, 0, err);
             } else if (staging.partitioner == TOKENRING_PARTITIONER_RANDOM) {
-                tokenring_token128 t;
-                uint8_t b[16];
+                tokenring_token128 t = { 0, 0 };
                 rc = tokenring_topology_node_token128(&t, topology, i, j);
-                if (rc == TOKENRING_OK) {
-                    token128_bytes(b, t);
-                    rc = add_vtok(&staging, idx, b, 16, 0, 0, err);
-                }
+                tr_tok v = tr_tok_128(t);
+                if (rc == TOKENRING_OK)
+                    rc = add_vtok(&staging, idx, &v, 0, 0, err);
             } else {
                 const uint8_t *b = NULL;
                 size_t bn = 0;
                 rc = tokenring_topology_node_token_bytes(&b, &bn, topology, i, j);
+                tr_tok v = tr_tok_bytes(b, bn);
                 if (rc == TOKENRING_OK)
-                    rc = add_vtok(&staging, idx, b, bn, 0, 0, err);
+                    rc = add_vtok(&staging, idx, &v, 0, 0, err);
             }
         }
         if (rc == TOKENRING_OK) {

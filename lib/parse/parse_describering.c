@@ -37,7 +37,7 @@ struct dr {
      * hold their ranks, so the ring logic below runs on int64 values in ring order. */
     tokenring_partitioner part;
     bool collect;            /* first pass: gather the tokens into keys */
-    struct tr_vtok *keys;
+    tr_tok *keys;            /* ByteOrdered bytes owned here (tr_cl_tok_copy) */
     size_t nkeys, kcap;
     char tkb[6][TR_TOKEN_TEXT_MAX];
     unsigned tki;
@@ -53,7 +53,7 @@ static void dr_free(struct dr *d)
     tr_free(d->r);
     tr_free(d->eps);
     for (size_t i = 0; i < d->nkeys; i++)
-        tr_free(d->keys[i].p);
+        tr_cl_tok_free(&d->keys[i]);
     tr_free(d->keys);
 }
 
@@ -148,12 +148,6 @@ static int value(cur *c, const char *stop, const char *what, const char **v, siz
     return TOKENRING_OK;
 }
 
-static int vtok_cmp(const void *a, const void *b)
-{
-    const struct tr_vtok *x = a, *y = b;
-    return tokenring_byte_token_compare(x->p, x->n, y->p, y->n);
-}
-
 static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
                        tokenring_error *err)
 {
@@ -177,20 +171,19 @@ static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
                           "expected %s (a signed 64-bit integer), found '%.*s'", what,
                           (int)(vn > 40 ? 40 : vn), v);
     }
-    uint8_t *b = tr_malloc(vn / 2 + 16);
+    uint8_t *b = tr_malloc(TR_TOK_PARSE_ROOM(vn));
     if (!b)
         return tr_cl_fail_nomem(err);
-    size_t bn = 0;
-    rc = tr_cl_read_token(d->cl, d->part, v, vn, c->line, col, NULL, b, &bn, err);
+    tr_tok key;
+    rc = tr_cl_read_token(d->cl, d->part, v, vn, c->line, col, &key, b, err);
     if (rc != TOKENRING_OK) {
         tr_free(b);
         return rc;
     }
-    struct tr_vtok key = { b, (uint32_t)bn };
     if (d->collect) {
         if (d->nkeys == d->kcap) {
             size_t ncap = d->kcap ? d->kcap * 2 : 64;
-            struct tr_vtok *k = tr_reallocarray(d->keys, ncap, sizeof *k);
+            tr_tok *k = tr_reallocarray(d->keys, ncap, sizeof *k);
             if (!k) {
                 tr_free(b);
                 return tr_cl_fail_nomem(err);
@@ -198,11 +191,15 @@ static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
             d->keys = k;
             d->kcap = ncap;
         }
-        d->keys[d->nkeys++] = key;
+        rc = tr_cl_tok_copy(&d->keys[d->nkeys], &key);
+        tr_free(b);
+        if (rc != TOKENRING_OK)
+            return tr_cl_fail_nomem(err);
+        d->nkeys++;
         *out = 0;
         return TOKENRING_OK;
     }
-    const struct tr_vtok *hit = bsearch(&key, d->keys, d->nkeys, sizeof key, vtok_cmp);
+    const tr_tok *hit = bsearch(&key, d->keys, d->nkeys, sizeof key, tr_tok_qsort_cmp);
     tr_free(b);
     if (!hit) /* cannot happen: the first pass read the same text */
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col, "token changed between passes");
@@ -722,20 +719,16 @@ static int ranks_to_tokens(struct dr *d)
         struct tr_cnode *nd = &cl->nodes[i];
         if (!nd->ntok)
             continue;
-        struct tr_vtok *v = tr_calloc(nd->tcap ? nd->tcap : 1, sizeof *v);
+        tr_tok *v = tr_calloc(nd->tcap ? nd->tcap : 1, sizeof *v);
         if (!v)
             return tr_cl_fail_nomem(d->err);
         for (size_t j = 0; j < nd->ntok; j++) {
-            const struct tr_vtok *k = &d->keys[nd->tokens[j]];
-            v[j].n = k->n;
-            if (k->n && !(v[j].p = tr_malloc(k->n))) {
+            if (tr_cl_tok_copy(&v[j], &d->keys[nd->tokens[j]]) != TOKENRING_OK) {
                 for (size_t q = 0; q < j; q++)
-                    tr_free(v[q].p);
+                    tr_cl_tok_free(&v[q]);
                 tr_free(v);
                 return tr_cl_fail_nomem(d->err);
             }
-            if (k->n)
-                memcpy(v[j].p, k->p, k->n);
         }
         tr_free(nd->tokens);
         nd->tokens = NULL;
@@ -763,11 +756,11 @@ int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t l
             goto out;
         d.collect = false;
         if (d.nkeys > 1) {
-            qsort(d.keys, d.nkeys, sizeof *d.keys, vtok_cmp);
+            qsort(d.keys, d.nkeys, sizeof *d.keys, tr_tok_qsort_cmp);
             size_t w = 1;
             for (size_t i = 1; i < d.nkeys; i++) {
-                if (vtok_cmp(&d.keys[i], &d.keys[w - 1]) == 0)
-                    tr_free(d.keys[i].p);
+                if (tr_tok_cmp(&d.keys[i], &d.keys[w - 1]) == 0)
+                    tr_cl_tok_free(&d.keys[i]);
                 else
                     d.keys[w++] = d.keys[i];
             }

@@ -393,11 +393,8 @@ TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t 
             for (size_t i = 0; i < staging.n; i++) {
                 const struct tr_cnode *nd = &staging.nodes[i];
                 for (size_t j = 0; j < nd->ntok; j++, total++) {
-                    const uint8_t *b = nd->vtok[j].p;
-                    bool below = b[8] < 0x80;
-                    for (int k = 0; k < 8 && below; k++)
-                        below = b[k] == 0;
-                    small += below;
+                    tokenring_token128 v = nd->vtok[j].v128; /* below 2^63 */
+                    small += v.hi == 0 && v.lo < (UINT64_C(1) << 63);
                 }
             }
             if (small > total - small) {

@@ -7,14 +7,17 @@
 #define TOKENRING_PARSE_INTERNAL_H
 
 #include "internal.h"
+#include "token.h"
 #include "tokenring/parse.h"
 
 struct tr_cnode {
     char *name, *dc, *rack, *host_id;   /* host_id may be NULL */
     char *load, *owns;                  /* nodetool's Load and Owns as printed, or NULL */
     int64_t *tokens;                    /* Murmur3: sorted ascending once parsing ends */
-    struct tr_vtok *vtok;               /* the other partitioners (tokens NULL), sorted
-                                           in the partitioner's order */
+    tr_tok *vtok;                       /* the other partitioners (tokens NULL): each token
+                                           read once from its text into its value
+                                           (lib/token.h; a ByteOrdered token's bytes owned
+                                           by the node), sorted in the partitioner's order */
     uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
     size_t ntok, tcap;
     size_t declared;                    /* token count the input declared (0: none) */
@@ -23,13 +26,16 @@ struct tr_cnode {
     uint32_t line, column;
 };
 
-/* A token of RandomPartitioner (its value as 16 big-endian bytes, so that byte order is
- * numeric order) or ByteOrderedPartitioner (its bytes): compared as unsigned bytes,
- * lexicographically, a proper prefix first (tokenring_byte_token_compare). */
-struct tr_vtok {
-    uint8_t *p;                         /* may be NULL when n is 0 */
-    uint32_t n;
-};
+/* Token k of node nd as a tr_tok (Murmur3's from its int64). */
+static inline tr_tok tr_cl_tok(const struct tr_cnode *nd, size_t k)
+{
+    return nd->vtok ? nd->vtok[k] : tr_tok_m3(nd->tokens[k]);
+}
+
+/* A copy of token src in dst whose bytes (ByteOrdered) the copy owns: TOKENRING_OK or
+ * TOKENRING_E_NOMEM (dst then has no bytes). tr_cl_tok_free releases them. */
+TR_HIDDEN int tr_cl_tok_copy(tr_tok *dst, const tr_tok *src);
+TR_HIDDEN void tr_cl_tok_free(tr_tok *t);
 
 struct tr_keyspace {
     char *name;
@@ -115,13 +121,13 @@ TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
  * token that does not read sets token_text_failed. */
 TR_HIDDEN int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                                    uint32_t line, uint32_t col, tokenring_error *err);
-/* Reads a token's text in partitioner p: a Murmur3 value to murmur3_out (may be NULL);
- * the other partitioners' bytes (RandomPartitioner: 16 big-endian) to bytes_out (may be
- * NULL; room for n / 2 + 16 bytes) and their count to bytes_len. A token that does not
- * read sets token_text_failed, a hex letter hex_letter. */
+/* Reads a token's text in partitioner p into *out (may be NULL: checked only); a
+ * ByteOrdered token's bytes go to buf (TR_TOK_PARSE_ROOM(n) bytes when out is set), which
+ * out->b then points into. A token that does not read sets token_text_failed, a hex
+ * letter hex_letter. */
 TR_HIDDEN int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s,
-                               size_t n, uint32_t line, uint32_t col, int64_t *murmur3_out,
-                               uint8_t *bytes_out, size_t *bytes_len, tokenring_error *err);
+                               size_t n, uint32_t line, uint32_t col, tr_tok *out,
+                               uint8_t *buf, tokenring_error *err);
 /* Checks a token's text as tr_cl_add_token_text() reads it, without adding it; a
  * Murmur3 token's value goes to murmur3_out (may be NULL). */
 TR_HIDDEN int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n,

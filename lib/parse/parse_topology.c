@@ -491,8 +491,8 @@ static void put_token(textbuf *b, const tokenring_cluster *cl, const struct tr_c
         text_str(b, tr_cl_token_text(cl, nd, j, buf));
     } else {
         static const char hex[] = "0123456789abcdef";
-        for (uint32_t k = 0; k < nd->vtok[j].n; k++) {
-            char d[2] = { hex[nd->vtok[j].p[k] >> 4], hex[nd->vtok[j].p[k] & 15] };
+        for (size_t k = 0; k < nd->vtok[j].len; k++) {
+            char d[2] = { hex[nd->vtok[j].b[k] >> 4], hex[nd->vtok[j].b[k] & 15] };
             text_put(b, d, 2);
         }
     }

@@ -131,18 +131,19 @@ static float float_one_over(uint64_t n)
 /* describeOwnership's float for ring token i, by the ring's partitioner. */
 static float nodetool_fraction_any(const tokenring_ring *ring, size_t i)
 {
-    if (ring->partitioner == TOKENRING_PARTITIONER_MURMUR3)
+    unsigned bits = tr_ops(ring->partitioner)->width_bits;
+    if (bits == 64) /* Murmur3's own rule (describeOwnership over longs) */
         return nodetool_fraction(ring, i);
     if (ring->token_count == 1)
         return 1.0f;
-    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
+    if (bits == 127)
         return float_over_2_127(tr_ring_width_any(ring, i));
-    return float_one_over(ring->token_count);
+    return float_one_over(ring->token_count); /* no widths: count / total */
 }
 
 TOKENRING_API uint32_t tokenring_ring_ownership_flags(const tokenring_ring *ring)
 {
-    if (ring && ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    if (ring && tr_ops(ring->partitioner)->width_bits == 0) /* no token arithmetic */
         return TOKENRING_OWNERSHIP_NO_WIDTHS | TOKENRING_OWNERSHIP_DATA_DEPENDENT;
     return 0;
 }
@@ -164,12 +165,11 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
         return TOKENRING_E_BUFSIZE;
     memset(out, 0, ring->node_count * sizeof *out);
     /* One float for every token of a byte-ordered ring. */
-    float bop = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
-                    ? nodetool_fraction_any(ring, 0) : 0.0f;
+    bool widths = tr_ops(ring->partitioner)->width_bits != 0;
+    float bop = widths ? 0.0f : nodetool_fraction_any(ring, 0);
     for (size_t i = 0; i < ring->token_count; i++) {
         tr_u128 w = tr_ring_width_any(ring, i);
-        float f = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED ? bop
-                  : nodetool_fraction_any(ring, i);
+        float f = widths ? nodetool_fraction_any(ring, i) : bop;
         tokenring_ownership *o = &out[tr_ring_owner(ring, i)];
         o->primary_width = tr_u128_out(u128_in(o->primary_width) + w);
         o->nodetool_primary = o->nodetool_primary + f;
@@ -185,7 +185,8 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
             }
         }
     }
-    double scale = ring->partitioner == TOKENRING_PARTITIONER_RANDOM ? 0x1p-127 : 0x1p-64;
+    /* 2^-width_bits (exact); ByteOrdered's widths are 0 whatever the scale */
+    double scale = tr_ops(ring->partitioner)->width_bits == 127 ? 0x1p-127 : 0x1p-64;
     for (size_t k = 0; k < ring->node_count; k++) {
         out[k].primary = (double)u128_in(out[k].primary_width) * scale;
         out[k].effective = (double)u128_in(out[k].effective_width) * scale;

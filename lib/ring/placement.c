@@ -1150,6 +1150,10 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
 
 /* ------------------------------------------------------------------ reading */
 
+/* The calls that take an int64 token are Murmur3's routing hot path: each refuses a ring of
+ * another partitioner with one predictable branch instead of going through the partitioner
+ * table (replicas_for_key_any is the call of every partitioner). */
+
 TOKENRING_API tokenring_placement *tokenring_placement_ref(const tokenring_placement *placement)
 {
     if (!placement)
@@ -1231,19 +1235,12 @@ TOKENRING_API int tokenring_placement_replicas_for_key_any(tokenring_replicas *o
     if (out == NULL || placement == NULL || (key == NULL && len > 0))
         return TOKENRING_E_INVAL;
     const tokenring_ring *ring = placement->ring;
-    uint32_t range;
-    switch (ring->partitioner) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        range = tr_ring_search128(ring, tokenring_random_token(key, len));
-        break;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        range = tr_ring_search_bytes(ring, key, len);
-        break;
-    default:
+    if (!ring->full) { /* Murmur3 hot path: the int64 lookup, as replicas_for_key */
         lookup(out, placement, tokenring_token(key, len));
         return TOKENRING_OK;
     }
-    tr_placement_fill(out, placement, range);
+    tr_tok t = tr_ops(ring->partitioner)->key_token(key, len);
+    tr_placement_fill(out, placement, tr_ring_search_tok(ring, &t));
     return TOKENRING_OK;
 }
 

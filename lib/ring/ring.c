@@ -43,108 +43,71 @@ static void ring_destroy(tokenring_ring *r)
 
 /* ------------------------------------------- RandomPartitioner, ByteOrdered rings */
 
-typedef struct item128 {
-    tokenring_token128 t;
+typedef struct item_tok {
+    tr_tok t;
     uint32_t node;
-} item128;
+} item_tok;
 
-static int cmp_item128(const void *a, const void *b)
+static int cmp_item_tok(const void *a, const void *b)
 {
-    return tr_cmp128(((const item128 *)a)->t, ((const item128 *)b)->t);
+    return tr_tok_cmp(&((const item_tok *)a)->t, &((const item_tok *)b)->t);
 }
 
-typedef struct item_bytes {
-    const uint8_t *b;
-    uint32_t len;
-    uint32_t node;
-} item_bytes;
-
-static int cmp_item_bytes(const void *a, const void *b)
-{
-    const item_bytes *x = a, *y = b;
-    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
-}
-
-/* The sorted full tokens of a RandomPartitioner or ByteOrderedPartitioner ring, their
- * prefixes in r->tokens and their owners in owner (32-bit). */
+/* The sorted full tokens of a ring whose 64-bit keys are not the tokens (RandomPartitioner,
+ * ByteOrderedPartitioner): their keys in r->tokens, the full values in r->full (the
+ * partitioner's column, tr_tok_store) and their owners in owner (32-bit). */
 static int build_other_tokens(tokenring_ring *r, const tokenring_topology *t, uint32_t *owner)
 {
-    size_t n = r->token_count, at = 0;
+    size_t n = r->token_count, at = 0, bytes = 0;
     if (!(r->full = tr_calloc(1, sizeof *r->full)))
         return TOKENRING_E_NOMEM;
-    if (t->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        item128 *it = tr_reallocarray(NULL, n, sizeof *it);
-        r->full->tokens128 = tr_reallocarray(NULL, n, sizeof *r->full->tokens128);
-        if (!it || !r->full->tokens128) {
-            tr_free(it);
-            return TOKENRING_E_NOMEM;
-        }
-        for (size_t i = 0; i < t->count; i++) {
-            const tr_tnode *nd = &t->nodes[i];
-            if (tr_state_in_ring(nd->state))
-                for (size_t k = 0; k < nd->token_count; k++)
-                    it[at++] = (item128){ nd->t128[k], (uint32_t)i };
-        }
-        qsort(it, n, sizeof *it, cmp_item128);
-        for (size_t i = 0; i < n; i++) {
-            r->full->tokens128[i] = it[i].t;
-            r->tokens[i] = tr_prefix128(it[i].t);
-            owner[i] = it[i].node;
-        }
-        tr_free(it);
-        return TOKENRING_OK;
-    }
-    item_bytes *it = tr_reallocarray(NULL, n, sizeof *it);
-    r->full->tok_off = tr_reallocarray(NULL, n + 1, sizeof *r->full->tok_off);
-    if (!it || !r->full->tok_off) {
-        tr_free(it);
-        return TOKENRING_E_NOMEM;
-    }
-    size_t bytes = 0;
+    item_tok *it = tr_reallocarray(NULL, n ? n : 1, sizeof *it);
+    tr_tok *toks = tr_reallocarray(NULL, n ? n : 1, sizeof *toks);
+    int rc = TOKENRING_E_NOMEM;
+    if (!it || !toks)
+        goto done;
     for (size_t i = 0; i < t->count; i++) {
         const tr_tnode *nd = &t->nodes[i];
         if (!tr_state_in_ring(nd->state))
             continue;
         for (size_t k = 0; k < nd->token_count; k++) {
-            uint32_t len = nd->tb_off[k + 1] - nd->tb_off[k];
-            it[at++] = (item_bytes){ nd->tb + nd->tb_off[k], len, (uint32_t)i };
-            bytes += len;
+            it[at] = (item_tok){ tr_tnode_tok(nd, k), (uint32_t)i };
+            bytes += it[at++].t.len;
         }
     }
-    if (bytes > UINT32_MAX || !(r->full->tok_bytes = tr_malloc(bytes ? bytes : 1))) {
-        tr_free(it);
-        return TOKENRING_E_NOMEM;
-    }
-    qsort(it, n, sizeof *it, cmp_item_bytes);
-    size_t off = 0;
+    if (bytes > UINT32_MAX)
+        goto done;
+    qsort(it, n, sizeof *it, cmp_item_tok);
     for (size_t i = 0; i < n; i++) {
-        r->full->tok_off[i] = (uint32_t)off;
-        if (it[i].len)
-            memcpy(r->full->tok_bytes + off, it[i].b, it[i].len);
-        off += it[i].len;
-        r->tokens[i] = tr_prefix_bytes(it[i].b, it[i].len);
+        toks[i] = it[i].t;
+        r->tokens[i] = it[i].t.key;
         owner[i] = it[i].node;
     }
-    r->full->tok_off[n] = (uint32_t)off;
+    rc = tr_tok_store(t->partitioner, toks, n, &r->full->tokens128, &r->full->tok_bytes,
+                      &r->full->tok_off);
+done:
     tr_free(it);
-    return TOKENRING_OK;
+    tr_free(toks);
+    return rc;
 }
 
-/* The first position >= lo whose full token is >= the key's, given that every position
- * before lo is below it (the index's answer on the prefixes); 0 past the end. */
-uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
+/* The index's answer on the 64-bit keys is the first ring token whose key is >= t's, so
+ * every token before it is below t; among tokens of an equal key (rare: RandomPartitioner
+ * values that share bits 126..63, byte tokens that share 8 bytes), a binary search on the
+ * full values. */
+uint32_t tr_ring_search_tok(const tokenring_ring *ring, const tr_tok *t)
 {
-    int64_t p = tr_prefix128(t);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
+    uint32_t i = tr_index_search(&ring->index, t->key);
+    if (i == 0 && ring->tokens[0] < t->key)
         return 0; /* every token is below: wrap */
-    if (tr_cmp128(ring->full->tokens128[i], t) >= 0)
+    tr_tok r = tr_ring_tok(ring, i);
+    if (tr_tok_cmp(&r, t) >= 0)
         return i;
-    /* equal prefixes (rare): binary search on the full tokens */
     size_t lo = (size_t)i + 1, hi = ring->token_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tr_cmp128(ring->full->tokens128[mid], t) < 0)
+        r = tr_ring_tok(ring, mid);
+        if (tr_tok_cmp(&r, t) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -152,31 +115,21 @@ uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
     return lo == ring->token_count ? 0 : (uint32_t)lo;
 }
 
-static inline int cmp_ring_bytes(const tokenring_ring *ring, size_t i, const uint8_t *b,
-                                 size_t len)
+uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
 {
-    return tr_cmp_bytes(ring->full->tok_bytes + ring->full->tok_off[i], ring->full->tok_off[i + 1] - ring->full->tok_off[i],
-                        b, len);
+    tr_tok v = tr_tok_128(t);
+    return tr_ring_search_tok(ring, &v);
 }
 
 uint32_t tr_ring_search_bytes(const tokenring_ring *ring, const uint8_t *b, size_t len)
 {
-    int64_t p = tr_prefix_bytes(b, len);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
-        return 0;
-    if (cmp_ring_bytes(ring, i, b, len) >= 0)
-        return i;
-    /* keys sharing an 8-byte prefix with ring tokens: binary search on the bytes */
-    size_t lo = (size_t)i + 1, hi = ring->token_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_ring_bytes(ring, mid, b, len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo == ring->token_count ? 0 : (uint32_t)lo;
+    tr_tok v = tr_tok_bytes(b, len);
+    return tr_ring_search_tok(ring, &v);
+}
+
+tr_tok tr_ring_token(const tokenring_ring *ring, size_t i)
+{
+    return tr_ring_tok(ring, i);
 }
 
 /* Sorts (token, node) pairs by token: LSD radix sort on 11-bit digits of the token with
@@ -312,13 +265,13 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             m->token_off = rt;
             m->ring_token_count = (uint32_t)n->token_count;
             for (size_t k = 0; k < n->token_count; k++) {
-                r->tokens[rt] = n->tokens[k];
+                r->tokens[rt] = n->keys[k]; /* Murmur3's tokens; the others' are set below */
                 owner[rt] = (uint32_t)i;
                 rt++;
             }
         } else {
             m->token_off = other_at;
-            memcpy(r->other_tokens + other_at, n->tokens, n->token_count * sizeof(int64_t));
+            memcpy(r->other_tokens + other_at, n->keys, n->token_count * sizeof(int64_t));
             other_at += n->token_count;
         }
     }
@@ -331,7 +284,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
 
     /* Sorted ring tokens. */
     r->partitioner = t->partitioner;
-    if (t->partitioner != TOKENRING_PARTITIONER_MURMUR3) {
+    if (!tr_ops(t->partitioner)->key_is_token) {
         if (build_other_tokens(r, t, owner) != TOKENRING_OK)
             goto nomem;
     } else if (ring_tokens > 4096) {
@@ -712,6 +665,10 @@ TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenr
 }
 
 /* ------------------------------------------------------- other partitioners */
+
+/* The suffixed calls (X128, X_bytes; above, the int64 ones of Murmur3's hot path) take
+ * their partitioner's own token type, so each first checks that the ring's partitioner is
+ * that one: these checks are the ABI's, not partitioner logic. */
 
 TOKENRING_API tokenring_partitioner tokenring_ring_partitioner(const tokenring_ring *ring)
 {

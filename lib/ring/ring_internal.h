@@ -31,8 +31,11 @@ typedef struct tr_tnode {
     char *name;
     char *dc;
     char *rack;
-    int64_t *tokens; /* Murmur3: the tokens, ascending. Other partitioners: the hash
-                      * table key (tr_token_key) of each token below, same order */
+    /* keys[k]: the topology's hash-table key of the node's token k (tokens ascending):
+     * tr_partitioner_ops.hash_key, which for Murmur3 is the token itself, so that for
+     * Murmur3 keys ARE the tokens; for the other partitioners a hash, the tokens being in
+     * t128 / tb. Read token k of any partitioner with tr_tnode_tok(). */
+    int64_t *keys;
     size_t token_count;
     int32_t state;
     int32_t liveness;
@@ -40,6 +43,12 @@ typedef struct tr_tnode {
     uint8_t *tb;              /* ByteOrderedPartitioner: the tokens' bytes, ascending, */
     uint32_t *tb_off;         /* token_count + 1 offsets into tb (else both NULL) */
 } tr_tnode;
+
+/* Token k of node n as a tr_tok (lib/token.h). */
+static inline tr_tok tr_tnode_tok(const tr_tnode *n, size_t k)
+{
+    return tr_tok_at(n->keys, n->t128, n->tb, n->tb_off, k);
+}
 
 struct tokenring_topology {
     tr_tnode *nodes; /* insertion order */

@@ -182,15 +182,13 @@ static bool find_index(const tokenring_topology *t, const char *name, size_t *in
     return false;
 }
 
-/* Copies and sorts tokens; rejects repeats and tokens held by a node other than self
- * (SIZE_MAX for none). On success *out owns the sorted copy. */
-static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
-                          const int64_t *tokens, size_t count, int64_t **out,
-                          tokenring_error *err)
+/* The checks before any token is read: some tokens, not NULL, room in the topology. */
+static int tokens_check(const tokenring_topology *t, const char *name, size_t self,
+                        size_t count, bool null, tokenring_error *err)
 {
     if (count == 0)
         return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL)
+    if (null)
         return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
     size_t others = t->tok_used;
     if (self != SIZE_MAX)
@@ -198,6 +196,18 @@ static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
     if (count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count)
         return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
                        MAX_TOTAL_TOKENS);
+    return TOKENRING_OK;
+}
+
+/* Murmur3 (the int64 path: 8-byte sorts on the large topologies). Copies and sorts tokens; rejects repeats and tokens held by a node other than self
+ * (SIZE_MAX for none). On success *out owns the sorted copy. */
+static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
+                          const int64_t *tokens, size_t count, int64_t **out,
+                          tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     int64_t *sorted = tr_malloc(count * sizeof *sorted);
     if (!sorted)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
@@ -231,7 +241,7 @@ static void node_clear(tr_tnode *n)
     tr_free(n->name);
     tr_free(n->dc);
     tr_free(n->rack);
-    tr_free(n->tokens);
+    tr_free(n->keys);
     tr_free(n->t128);
     tr_free(n->tb);
     tr_free(n->tb_off);
@@ -245,14 +255,14 @@ static void commit_tokens(tokenring_topology *t, size_t index, int64_t *keys,
 {
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i], (uint32_t)index);
+        tok_erase(t, n->keys[i], (uint32_t)index);
     for (size_t i = 0; i < token_count; i++)
         tok_insert(t, keys[i], (uint32_t)index);
-    tr_free(n->tokens);
+    tr_free(n->keys);
     tr_free(n->t128);
     tr_free(n->tb);
     tr_free(n->tb_off);
-    n->tokens = keys;
+    n->keys = keys;
     n->t128 = t128;
     n->tb = tb;
     n->tb_off = tb_off;
@@ -320,10 +330,10 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
             b->name = tr_strdup(a->name);
             b->dc = tr_strdup(a->dc);
             b->rack = tr_strdup(a->rack);
-            b->tokens = tr_malloc(a->token_count * sizeof *b->tokens);
-            if (!b->name || !b->dc || !b->rack || !b->tokens)
+            b->keys = tr_malloc(a->token_count * sizeof *b->keys);
+            if (!b->name || !b->dc || !b->rack || !b->keys)
                 goto nomem;
-            memcpy(b->tokens, a->tokens, a->token_count * sizeof *b->tokens);
+            memcpy(b->keys, a->keys, a->token_count * sizeof *b->keys);
             b->token_count = a->token_count;
             if (a->t128) {
                 if (!(b->t128 = tr_malloc(a->token_count * sizeof *b->t128)))
@@ -389,7 +399,7 @@ static int add_node_prepared(tokenring_topology *t, const char *name, const char
     n.name = tr_strdup(name);
     n.dc = tr_strdup(datacenter);
     n.rack = tr_strdup(rack);
-    n.tokens = pr->keys;
+    n.keys = pr->keys;
     n.t128 = pr->t128;
     n.tb = pr->tb;
     n.tb_off = pr->tb_off;
@@ -419,7 +429,7 @@ static int add_node_prepared(tokenring_topology *t, const char *name, const char
     t->count++;
     name_put(t, index);
     for (size_t i = 0; i < token_count; i++)
-        tok_insert(t, n.tokens[i], index);
+        tok_insert(t, n.keys[i], index);
     return TOKENRING_OK;
 nomem:
     node_clear(&n);
@@ -437,9 +447,7 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
                        "the topology's partitioner is %s: its tokens are not %s",
                        tokenring_partitioner_name((tokenring_partitioner)t->partitioner),
-                       partitioner == TOKENRING_PARTITIONER_MURMUR3 ? "64-bit integers"
-                       : partitioner == TOKENRING_PARTITIONER_RANDOM ? "128-bit integers"
-                                                                     : "byte strings");
+                       tr_ops(partitioner)->kind);
     if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
         (rc = tr_check_rack_name(err, "rack", rack)) != TOKENRING_OK)
@@ -470,36 +478,18 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
 
 /* ------------------------------------------------- other partitioners' tokens */
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
+/* The suffixed calls (add_node128, set_tokens_bytes, ...) name the partitioner their token
+ * type belongs to in add_node_check / set_tokens_check: the ABI's type checks. Everything
+ * after them is one path over tr_tok. */
 
-static int64_t key128(tokenring_token128 v)
-{
-    return (int64_t)(mix64(v.hi) ^ v.lo);
-}
-
-static int64_t key_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ b[i]) * 0x100000001b3ULL;
-    return (int64_t)mix64(h ^ len);
-}
-
-/* Whether node holds the token (binary search of its ascending tokens). */
-static bool node_has128(const tr_tnode *n, tokenring_token128 v)
+/* Whether node n holds token v (binary search of its ascending tokens). */
+static bool node_has(const tr_tnode *n, const tr_tok *v)
 {
     size_t lo = 0, hi = n->token_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = tr_cmp128(n->t128[mid], v);
+        tr_tok m = tr_tnode_tok(n, mid);
+        int c = tr_tok_cmp(&m, v);
         if (c == 0)
             return true;
         if (c < 0)
@@ -510,25 +500,9 @@ static bool node_has128(const tr_tnode *n, tokenring_token128 v)
     return false;
 }
 
-static bool node_has_bytes(const tr_tnode *n, const uint8_t *b, size_t len)
-{
-    size_t lo = 0, hi = n->token_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = tr_cmp_bytes(n->tb + n->tb_off[mid], n->tb_off[mid + 1] - n->tb_off[mid], b, len);
-        if (c == 0)
-            return true;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
-}
-
-/* The node other than self holding a token with this key and value, or TOK_EMPTY. */
+/* The node other than self holding token v (whose hash key is key), or TOK_EMPTY. */
 static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t key,
-                             const tokenring_token128 *v, const uint8_t *b, size_t len)
+                             const tr_tok *v)
 {
     if (t->tok_slots == 0)
         return TOK_EMPTY;
@@ -539,163 +513,33 @@ static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t k
             return TOK_EMPTY;
         if (t->tok_keys[i] != key || node == self)
             continue;
-        const tr_tnode *n = &t->nodes[node];
-        if (v ? node_has128(n, *v) : node_has_bytes(n, b, len))
+        if (node_has(&t->nodes[node], v))
             return node;
     }
 }
 
-static bool token128_ok(tokenring_token128 v)
+/* Tokens of a partitioner other than Murmur3 (whose int64 path, prepare_tokens, sorts
+ * 8-byte values: the large topologies' path), each already checked as a node token:
+ * sorted, repeats and tokens held by a node other than self (SIZE_MAX: none) refused,
+ * their hash keys and full values stored into pr. toks is the caller's, reordered. */
+static int prepare_toks(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
+                        size_t count, prepared *pr, tokenring_error *err)
 {
-    return v.hi < TOKENRING_TOKEN128_MAX_HI || (v.hi == TOKENRING_TOKEN128_MAX_HI && v.lo == 0);
-}
-
-static int cmp_t128(const void *a, const void *b)
-{
-    return tr_cmp128(*(const tokenring_token128 *)a, *(const tokenring_token128 *)b);
-}
-
-static size_t total_check(const tokenring_topology *t, size_t self, size_t count)
-{
-    size_t others = t->tok_used;
-    if (self != SIZE_MAX)
-        others -= t->nodes[self].token_count;
-    return count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count;
-}
-
-static int prepare128(tokenring_topology *t, const char *name, size_t self,
-                      const tokenring_token128 *tokens, size_t count, prepared *pr,
-                      tokenring_error *err)
-{
-    if (count == 0)
-        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
-    if (total_check(t, self, count))
-        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
-                       MAX_TOTAL_TOKENS);
-    char text[TOKENRING_TOKEN128_TEXT_MAX + 40];
-    size_t len;
-    for (size_t i = 0; i < count; i++) {
-        if (!token128_ok(tokens[i])) {
-            bool min = tokens[i].hi == UINT64_MAX && tokens[i].lo == UINT64_MAX;
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "token %zu of node '%s' is %s: RandomPartitioner node tokens are 0 .. 2^127",
-                           i, name, min ? "-1 (the minimum token)" : "above 2^127");
-        }
-    }
-    tokenring_token128 *sorted = tr_malloc(count * sizeof *sorted);
-    int64_t *keys = tr_malloc(count * sizeof *keys);
-    if (!sorted || !keys) {
-        tr_free(sorted);
-        tr_free(keys);
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    }
-    memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, cmp_t128);
-    for (size_t i = 0; i < count; i++) {
-        keys[i] = key128(sorted[i]);
-        const char *why = NULL;
-        uint32_t holder = TOK_EMPTY;
-        if (i > 0 && tr_cmp128(sorted[i], sorted[i - 1]) == 0)
-            why = "repeated";
-        else if ((holder = holder_other(t, self, keys[i], &sorted[i], NULL, 0)) != TOK_EMPTY)
-            why = "held";
-        if (why) {
-            tokenring_token128_format(text, sizeof text, &len, sorted[i]);
-            tr_free(sorted);
-            tr_free(keys);
-            if (holder == TOK_EMPTY)
-                return tr_fail(err, TOKENRING_E_EXISTS,
-                               "token %s is repeated in the tokens of node '%s'", text, name);
-            return tr_fail(err, TOKENRING_E_EXISTS,
-                           "token %s of node '%s' is already held by node '%s'", text, name,
-                           t->nodes[holder].name);
-        }
-    }
-    pr->keys = keys;
-    pr->t128 = sorted;
-    pr->count = count;
-    return TOKENRING_OK;
-}
-
-typedef struct bytes_item {
-    const uint8_t *b;
-    size_t len;
-} bytes_item;
-
-static int cmp_bytes_item(const void *a, const void *b)
-{
-    const bytes_item *x = a, *y = b;
-    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
-}
-
-/* A token's hex for a message, cut after 32 bytes. */
-static void bytes_text(char *out, size_t cap, const uint8_t *b, size_t len)
-{
-    size_t n = len > 32 ? 32 : len, l;
-    tokenring_byte_token_format(out, cap, &l, b, n);
-    if (len > n)
-        strcat(out, "...");
-    if (len == 0)
-        strcpy(out, "'' (empty)");
-}
-
-static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
-                         const uint8_t *const *tokens, const size_t *lens, size_t count,
-                         prepared *pr, tokenring_error *err)
-{
-    if (count == 0)
-        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL || lens == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
-    if (total_check(t, self, count))
-        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
-                       MAX_TOTAL_TOKENS);
-    size_t total = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (lens[i] > TOKENRING_BYTE_TOKEN_MAX)
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "token %zu of node '%s' has %zu bytes (at most %d)", i, name,
-                           lens[i], TOKENRING_BYTE_TOKEN_MAX);
-        if (lens[i] > 0 && tokens[i] == NULL)
-            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
-        total += lens[i];
-    }
-    if (total > UINT32_MAX)
-        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
-    bytes_item *items = tr_reallocarray(NULL, count, sizeof *items);
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
     int64_t *keys = tr_reallocarray(NULL, count, sizeof *keys);
-    uint32_t *off = tr_reallocarray(NULL, count + 1, sizeof *off);
-    uint8_t *arena = tr_malloc(total ? total : 1);
-    if (!items || !keys || !off || !arena) {
-        tr_free(items);
-        tr_free(keys);
-        tr_free(off);
-        tr_free(arena);
+    if (!keys)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    }
-    for (size_t i = 0; i < count; i++)
-        items[i] = (bytes_item){ tokens[i], lens[i] };
-    qsort(items, count, sizeof *items, cmp_bytes_item);
-    char text[80];
-    size_t at = 0;
+    qsort(toks, count, sizeof *toks, tr_tok_qsort_cmp);
     for (size_t i = 0; i < count; i++) {
-        off[i] = (uint32_t)at;
-        if (items[i].len)
-            memcpy(arena + at, items[i].b, items[i].len);
-        at += items[i].len;
-        keys[i] = key_bytes(items[i].b, items[i].len);
+        keys[i] = o->hash_key(&toks[i]);
         uint32_t holder = TOK_EMPTY;
-        bool repeated = i > 0 && cmp_bytes_item(&items[i], &items[i - 1]) == 0;
+        bool repeated = i > 0 && tr_tok_cmp(&toks[i], &toks[i - 1]) == 0;
         if (!repeated)
-            holder = holder_other(t, self, keys[i], NULL, items[i].b, items[i].len);
+            holder = holder_other(t, self, keys[i], &toks[i]);
         if (repeated || holder != TOK_EMPTY) {
-            bytes_text(text, sizeof text, items[i].b, items[i].len);
-            tr_free(items);
+            char text[TR_TOK_MSG_MAX];
+            tr_tok_msg(text, &toks[i]);
             tr_free(keys);
-            tr_free(off);
-            tr_free(arena);
             if (repeated)
                 return tr_fail(err, TOKENRING_E_EXISTS,
                                "token %s is repeated in the tokens of node '%s'", text, name);
@@ -704,13 +548,64 @@ static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
                            t->nodes[holder].name);
         }
     }
-    off[count] = (uint32_t)at;
-    tr_free(items);
+    if (tr_tok_store(t->partitioner, toks, count, &pr->t128, &pr->tb, &pr->tb_off) != 0) {
+        tr_free(keys);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    }
     pr->keys = keys;
-    pr->tb = arena;
-    pr->tb_off = off;
     pr->count = count;
     return TOKENRING_OK;
+}
+
+static int prepare128(tokenring_topology *t, const char *name, size_t self,
+                      const tokenring_token128 *tokens, size_t count, prepared *pr,
+                      tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
+    if (!toks)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count && rc == TOKENRING_OK; i++) {
+        toks[i] = tr_tok_128(tokens[i]);
+        rc = tr_ops(t->partitioner)->check_node_token(&toks[i], i, name, err);
+    }
+    if (rc == TOKENRING_OK)
+        rc = prepare_toks(t, name, self, toks, count, pr, err);
+    tr_free(toks);
+    return rc;
+}
+
+static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
+                         const uint8_t *const *tokens, const size_t *lens, size_t count,
+                         prepared *pr, tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL || lens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        /* the length first: a token over the limit is refused before it is read */
+        tr_tok probe = o->minimum;
+        probe.len = lens[i];
+        if ((rc = o->check_node_token(&probe, i, name, err)) != TOKENRING_OK)
+            return rc;
+        if (lens[i] > 0 && tokens[i] == NULL)
+            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
+        total += lens[i];
+    }
+    if (total > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
+    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
+    if (!toks)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count; i++)
+        toks[i] = tr_tok_bytes(tokens[i], lens[i]);
+    rc = prepare_toks(t, name, self, toks, count, pr, err);
+    tr_free(toks);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, const char *name,
@@ -849,7 +744,7 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
         return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i], (uint32_t)index);
+        tok_erase(t, n->keys[i], (uint32_t)index);
     /* Node indices above the removed one move down by one. Without a branch (vectorised;
      * about half the slots are empty, which made the branch mispredict): this loop was
      * most of a node's removal. */
@@ -956,7 +851,9 @@ TOKENRING_API int tokenring_topology_node(tokenring_node_info *out,
     out->name = n->name;
     out->datacenter = n->dc;
     out->rack = n->rack;
-    out->tokens = topology->partitioner == TOKENRING_PARTITIONER_MURMUR3 ? n->tokens : NULL;
+    /* the keys are the tokens for Murmur3 only (tr_tnode); the others read theirs with
+     * tokenring_topology_node_token128 / _token_bytes */
+    out->tokens = tr_ops(topology->partitioner)->key_is_token ? n->keys : NULL;
     out->token_count = n->token_count;
     out->state = n->state;
     out->liveness = n->liveness;

@@ -569,7 +569,7 @@ TOKENRING_API int tokenring_router_route(tokenring_route *out, const tokenring_r
         return TOKENRING_E_INVAL;
     tokenring_replicas rep;
     int64_t token = 0;
-    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) { /* Murmur3 hot path */
         token = tokenring_token(key, len);
         tokenring_placement_replicas(&rep, g->pl, token);
     } else {
@@ -603,7 +603,7 @@ TOKENRING_API int tokenring_router_route_parts(tokenring_route *out,
     }
     tokenring_replicas rep;
     int64_t token = 0;
-    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) { /* Murmur3 hot path */
         token = tr_token_parts(parts, lens, count);
         tokenring_placement_replicas(&rep, g->pl, token);
     } else {
@@ -634,7 +634,7 @@ TOKENRING_API int tokenring_router_route_token(tokenring_route *out,
     int rc = lookup_args(out, router, keyspace, flags, &g);
     if (rc != TOKENRING_OK)
         return rc;
-    if (router->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+    if (router->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3) /* an int64 token */
         return TOKENRING_E_UNSUPPORTED;
     tokenring_replicas rep;
     tokenring_placement_replicas(&rep, g->pl, token);

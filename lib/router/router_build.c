@@ -297,13 +297,8 @@ static int topo_put(tokenring_topology *t, const tokenring_cluster *cl,
         tokenring_token128 *tk = tr_calloc(nd->ntok, sizeof *tk);
         if (!tk)
             return nomem(err);
-        for (size_t k = 0; k < nd->ntok; k++) {
-            const uint8_t *p = nd->vtok[k].p;
-            for (int j = 0; j < 8; j++) {
-                tk[k].hi = tk[k].hi << 8 | p[j];
-                tk[k].lo = tk[k].lo << 8 | p[8 + j];
-            }
-        }
+        for (size_t k = 0; k < nd->ntok; k++)
+            tk[k] = nd->vtok[k].v128;
         rc = set ? tokenring_topology_set_tokens128(t, nd->name, tk, nd->ntok, err)
                  : tokenring_topology_add_node128(t, nd->name, nd->dc, nd->rack, tk, nd->ntok,
                                                   err);
@@ -317,8 +312,8 @@ static int topo_put(tokenring_topology *t, const tokenring_cluster *cl,
             return nomem(err);
         }
         for (size_t k = 0; k < nd->ntok; k++) {
-            p[k] = nd->vtok[k].p;
-            lens[k] = nd->vtok[k].n;
+            p[k] = nd->vtok[k].b;
+            lens[k] = nd->vtok[k].len;
         }
         rc = set ? tokenring_topology_set_tokens_bytes(t, nd->name, p, lens, nd->ntok, err)
                  : tokenring_topology_add_node_bytes(t, nd->name, nd->dc, nd->rack, p, lens,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "token.h"
 
 /* ------------------------------------------------------------------------- MD5 */
 
@@ -366,19 +367,11 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 
 /* ------------------------------------------------------------------ partitioners */
 
-static const char *const partitioner_class[] = {
-    "org.apache.cassandra.dht.Murmur3Partitioner",
-    "org.apache.cassandra.dht.RandomPartitioner",
-    "org.apache.cassandra.dht.ByteOrderedPartitioner",
-};
-static const char *const partitioner_short[] = { "murmur3", "random", "byteordered" };
-
+/* The names are the partitioner table's (lib/token.c). */
 TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
 {
-    int p = (int)partitioner;
-    if (p < TOKENRING_PARTITIONER_MURMUR3 || p > TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return NULL;
-    return partitioner_class[p];
+    const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);
+    return o ? o->name : NULL;
 }
 
 /* Whether text[0 .. len) is name exactly (a Java class name). */
@@ -413,11 +406,12 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
     /* Class names as Cassandra reads them (FBUtilities.newPartitioner: a name without a
      * '.' is in org.apache.cassandra.dht; Class.forName is case-sensitive); the short
      * forms are the library's own, any case. */
-    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
-        const char *cls = partitioner_class[p];
+    const tr_partitioner_ops *o;
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
         if (class_is(text, text_len, cls) || class_is(text, text_len, cls + sizeof pkg - 1) ||
-            name_is(text, text_len, partitioner_short[p])) {
-            *out = (tokenring_partitioner)p;
+            name_is(text, text_len, o->short_name)) {
+            *out = o->id;
             return TOKENRING_OK;
         }
     }
@@ -431,8 +425,8 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
                            "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
                            "ByteOrderedPartitioner are)", unmodelled[i]);
     }
-    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
-        const char *cls = partitioner_class[p];
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
         if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1))
             return tr_fail(err, TOKENRING_E_PARSE,
                            "unknown partitioner '%.*s': class names are case-sensitive, as "

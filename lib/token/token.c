@@ -300,21 +300,21 @@ static int bop_check(const tr_tok *t, size_t index, const char *node, tokenring_
 static const tr_partitioner_ops ops[3] = {
     {
         TOKENRING_PARTITIONER_MURMUR3, "org.apache.cassandra.dht.Murmur3Partitioner",
-        "murmur3", "64-bit integers", 64, 20,
+        "murmur3", "64-bit integers", 64, true, 20,
         { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 },
         cmp_tok, m3_midpoint, m3_size, m3_parse, m3_format, m3_key_token, key_of, key_of,
         m3_check,
     },
     {
         TOKENRING_PARTITIONER_RANDOM, "org.apache.cassandra.dht.RandomPartitioner", "random",
-        "128-bit integers", 127, TOKENRING_TOKEN128_TEXT_MAX - 1,
+        "128-bit integers", 127, false, TOKENRING_TOKEN128_TEXT_MAX - 1,
         { INT64_MIN, { UINT64_MAX, UINT64_MAX }, NULL, 0, TOKENRING_PARTITIONER_RANDOM },
         cmp_tok, rp_midpoint, rp_size, rp_parse, rp_format, rp_key_token, key_of, rp_hash,
         rp_check,
     },
     {
         TOKENRING_PARTITIONER_BYTE_ORDERED, "org.apache.cassandra.dht.ByteOrderedPartitioner",
-        "byteordered", "byte strings", 0, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
+        "byteordered", "byte strings", 0, false, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
         { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_BYTE_ORDERED },
         cmp_tok, bop_midpoint, bop_size, bop_parse, bop_format, bop_key_token, key_of,
         bop_hash, bop_check,

@@ -137,6 +137,8 @@ typedef struct tr_partitioner_ops {
      * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
      * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
     unsigned width_bits;
+    /* The 64-bit key is the whole token (Murmur3): no full value beside it. */
+    bool key_is_token;
     size_t text_max;        /* longest text form, without the NUL */
     tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
     /* Token order (tr_tok_cmp): negative, 0 or positive. */
@@ -188,6 +190,14 @@ TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_to
 
 /* qsort order of tr_tok values (tr_tok_cmp). */
 TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
+
+/* The ring's tokens for the files above the ring core (lib/ring.c): ring token i (below
+ * the ring's token count) as a tr_tok borrowing the ring's storage, and the first ring
+ * token >= t (t of the ring's partitioner), wrapping to 0, by the index on the 64-bit
+ * keys and then the full values. */
+struct tokenring_ring;
+TR_HIDDEN tr_tok tr_ring_token(const struct tokenring_ring *ring, size_t i);
+TR_HIDDEN uint32_t tr_ring_search_tok(const struct tokenring_ring *ring, const tr_tok *t);
 
 /* Formats t into buf for a message: the text form, a byte token cut after 32 bytes with
  * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */

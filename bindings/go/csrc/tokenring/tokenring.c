@@ -2482,8 +2482,6 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
 #define md5_s partitioner_md5_s
 #define md5_t partitioner_md5_t
 #define name_is partitioner_name_is
-#define partitioner_class partitioner_partitioner_class
-#define partitioner_short partitioner_partitioner_short
 #define random_token partitioner_random_token
 #define rotl32 partitioner_rotl32
 #define token128_is_min partitioner_token128_is_min
@@ -2506,6 +2504,216 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
 #include <string.h>
 
 #line 17 "lib/token/partitioner.c"
+/* ---- lib/token/token.h ---- */
+#line 1 "lib/token/token.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* One token of any partitioner, and one table of operations per partitioner: Cassandra's
+ * IPartitioner / Token.TokenFactory pair (lib/token/token.c). Never installed; every lib/ file
+ * may include it.
+ *
+ * A token (tr_tok) carries the 64-bit order-preserving key that the ring's index searches
+ * (a < b implies key(a) <= key(b); for Murmur3 the key is the token itself) and, for the
+ * partitioners whose tokens do not fit 64 bits, the full value: RandomPartitioner's
+ * 128-bit integer, ByteOrderedPartitioner's bytes (borrowed, never owned by the tr_tok).
+ *
+ * What stays outside the table, by design: the routing hot path (the ring search and the
+ * replicas of a Murmur3 key) keeps its int64 form, and the stored columns of a topology
+ * or ring keep their compact layout (int64 keys, 16-byte values, bytes with offsets);
+ * tr_tok_at() reads one of them as a tr_tok. */
+#ifndef TOKENRING_TOKEN_H
+#define TOKENRING_TOKEN_H
+
+#include <string.h>
+
+#line 21 "lib/token/token.h"
+
+/* ------------------------------------------------------------------ the token */
+
+typedef struct tr_tok {
+    int64_t key;             /* order-preserving 64-bit key; Murmur3: the token */
+    tokenring_token128 v128; /* RandomPartitioner: the value, -1 (all ones) the minimum */
+    const uint8_t *b;        /* ByteOrderedPartitioner: the bytes, borrowed (NULL if len 0) */
+    size_t len;              /* ByteOrderedPartitioner: bytes at b (else 0) */
+    int32_t p;               /* tokenring_partitioner */
+} tr_tok;
+
+/* The 64-bit key of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to 0
+ * and the buckets of the index spread over the whole range), saturated for 2^127, as a
+ * signed value (sign bit flipped) so that signed order is token order. Monotone:
+ * a < b implies key(a) <= key(b). */
+static inline int64_t tr_prefix128(tokenring_token128 t)
+{
+    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
+    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
+    uint64_t p;
+    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
+        p = 0;
+    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
+        p = UINT64_MAX;
+    else
+        p = hi << 1 | lo >> 63;
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* The 64-bit key of a byte token: its first 8 bytes big-endian, zero-padded, sign bit
+ * flipped. Monotone in tokenring_byte_token_compare order. */
+static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
+{
+    uint64_t p = 0;
+    for (size_t i = 0; i < 8; i++)
+        p = p << 8 | (i < len ? b[i] : 0);
+    return (int64_t)(p ^ (UINT64_C(1) << 63));
+}
+
+/* RandomPartitioner order: -1 first, then numeric. */
+static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
+{
+    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
+    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
+    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
+    if (ahi != bhi)
+        return ahi < bhi ? -1 : 1;
+    return (alo > blo) - (alo < blo);
+}
+
+/* ByteOrderedPartitioner order: unsigned bytes, a proper prefix first. */
+static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
+{
+    size_t m = al < bl ? al : bl;
+    int c = m ? memcmp(a, b, m) : 0;
+    if (c)
+        return c;
+    return (al > bl) - (al < bl);
+}
+
+static inline tr_tok tr_tok_m3(int64_t t)
+{
+    tr_tok r = { t, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 };
+    return r;
+}
+
+static inline tr_tok tr_tok_128(tokenring_token128 v)
+{
+    tr_tok r = { tr_prefix128(v), v, NULL, 0, TOKENRING_PARTITIONER_RANDOM };
+    return r;
+}
+
+/* b borrowed (may be NULL when len is 0). */
+static inline tr_tok tr_tok_bytes(const uint8_t *b, size_t len)
+{
+    tr_tok r = { tr_prefix_bytes(b, len), { 0, 0 }, len ? b : NULL, len,
+                 TOKENRING_PARTITIONER_BYTE_ORDERED };
+    return r;
+}
+
+/* Token i of a stored column: the 128-bit values when t128 is set, else the bytes when
+ * off is set (token i is tb[off[i] .. off[i + 1])), else the Murmur3 tokens m3. */
+static inline tr_tok tr_tok_at(const int64_t *m3, const tokenring_token128 *t128,
+                               const uint8_t *tb, const uint32_t *off, size_t i)
+{
+    if (t128)
+        return tr_tok_128(t128[i]);
+    if (off)
+        return tr_tok_bytes(tb + off[i], off[i + 1] - off[i]);
+    return tr_tok_m3(m3[i]);
+}
+
+/* Order of two tokens of one partitioner: the keys, then the full values. */
+static inline int tr_tok_cmp(const tr_tok *a, const tr_tok *b)
+{
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    if (a->p == TOKENRING_PARTITIONER_RANDOM) /* the full value breaks a tie of keys */
+        return tr_cmp128(a->v128, b->v128);
+    if (a->p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+        return tr_cmp_bytes(a->b, a->len, b->b, b->len);
+    return 0;
+}
+
+/* ------------------------------------------------------------ the partitioner */
+
+/* Room parse() needs in buf for a text of len characters, and midpoint() for tokens l, r. */
+#define TR_TOK_PARSE_ROOM(len) ((len) / 2 + 1)
+#define TR_TOK_MID_ROOM(l, r) (((l)->len > (r)->len ? (l)->len : (r)->len) + 1)
+
+typedef struct tr_partitioner_ops {
+    tokenring_partitioner id;
+    const char *name;       /* Cassandra's class name (tokenring_partitioner_name) */
+    const char *short_name; /* murmur3, random, byteordered */
+    const char *kind;       /* what its tokens are, for messages: "64-bit integers", ... */
+    /* size() counts in units of 2^-width_bits of the ring (the units of
+     * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
+     * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
+    unsigned width_bits;
+    /* The 64-bit key is the whole token (Murmur3): no full value beside it. */
+    bool key_is_token;
+    size_t text_max;        /* longest text form, without the NUL */
+    tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
+    /* Token order (tr_tok_cmp): negative, 0 or positive. */
+    int (*compare)(const tr_tok *a, const tr_tok *b);
+    /* Cassandra's midpoint(l, r); l >= r is the wrapping range. ByteOrdered writes the
+     * bytes to buf (TR_TOK_MID_ROOM(l, r) bytes); the others ignore buf (may be NULL). */
+    tr_tok (*midpoint)(const tr_tok *l, const tr_tok *r, uint8_t *buf);
+    /* Exact width of the range (from, to] in units of 2^-width_bits of the ring:
+     * (to - from) modulo the ring, the whole ring (2^width_bits) when from == to. The
+     * RandomPartitioner minimum counts as 0 (as in Cassandra's midpoint). */
+    tr_u128 (*size)(const tr_tok *from, const tr_tok *to);
+    /* Reads Cassandra's text form (TokenFactory.fromString), all of text[0 .. len):
+     * TOKENRING_OK, TOKENRING_E_PARSE (err names the column) or TOKENRING_E_RANGE.
+     * ByteOrdered writes the bytes to buf (TR_TOK_PARSE_ROOM(len) bytes) and out->b
+     * points there; the others ignore buf (may be NULL). */
+    int (*parse)(tr_tok *out, uint8_t *buf, const char *text, size_t len,
+                 tokenring_error *err);
+    /* Writes the text form (TokenFactory.toString) and a NUL: TOKENRING_OK, or
+     * TOKENRING_E_BUFSIZE with *len_out the length needed (without the NUL). */
+    int (*format)(char *out, size_t cap, size_t *len_out, const tr_tok *t);
+    /* The token of a partition key (getToken): Murmur3 hash, MD5, or the key's bytes
+     * (borrowed: ByteOrdered's token points into key). key may be NULL when len is 0. */
+    tr_tok (*key_token)(const void *key, size_t len);
+    /* The 64-bit order-preserving key of a token (what tr_tok.key holds). */
+    int64_t (*key64)(const tr_tok *t);
+    /* The topology's hash-table key of a token (tr_tnode.keys): Murmur3's token itself;
+     * a mix of the full value otherwise (distinct tokens may share one). */
+    int64_t (*hash_key)(const tr_tok *t);
+    /* Whether t can be a node's token: TOKENRING_OK, or TOKENRING_E_RANGE with err
+     * naming token `index` of node `node` (RandomPartitioner: 0 .. 2^127, not -1;
+     * ByteOrdered: at most TOKENRING_BYTE_TOKEN_MAX bytes). */
+    int (*check_node_token)(const tr_tok *t, size_t index, const char *node,
+                            tokenring_error *err);
+} tr_partitioner_ops;
+
+/* The table of partitioner p, or NULL when p is not a tokenring_partitioner. */
+TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p);
+
+/* The table of a known-valid partitioner value (a topology's, a ring's). */
+TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p);
+
+/* Stores tokens toks[0 .. n) of partitioner p (ascending) as the columns a topology and a
+ * ring keep beside their 64-bit keys: RandomPartitioner's values in *t128,
+ * ByteOrderedPartitioner's bytes in *tb with n + 1 offsets in *off; the others stay NULL
+ * (Murmur3 has nothing beyond the key). The caller checks that the bytes fit 32-bit
+ * offsets. TOKENRING_OK or TOKENRING_E_NOMEM (nothing allocated then). */
+TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
+                           uint8_t **tb, uint32_t **off);
+
+/* qsort order of tr_tok values (tr_tok_cmp). */
+TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
+
+/* The ring's tokens for the files above the ring core (lib/ring.c): ring token i (below
+ * the ring's token count) as a tr_tok borrowing the ring's storage, and the first ring
+ * token >= t (t of the ring's partitioner), wrapping to 0, by the index on the 64-bit
+ * keys and then the full values. */
+struct tokenring_ring;
+TR_HIDDEN tr_tok tr_ring_token(const struct tokenring_ring *ring, size_t i);
+TR_HIDDEN uint32_t tr_ring_search_tok(const struct tokenring_ring *ring, const tr_tok *t);
+
+/* Formats t into buf for a message: the text form, a byte token cut after 32 bytes with
+ * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
+#define TR_TOK_MSG_MAX 80
+TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
+
+#endif
+#line 18 "lib/token/partitioner.c"
 
 /* ------------------------------------------------------------------------- MD5 */
 
@@ -2858,19 +3066,11 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 
 /* ------------------------------------------------------------------ partitioners */
 
-static const char *const partitioner_class[] = {
-    "org.apache.cassandra.dht.Murmur3Partitioner",
-    "org.apache.cassandra.dht.RandomPartitioner",
-    "org.apache.cassandra.dht.ByteOrderedPartitioner",
-};
-static const char *const partitioner_short[] = { "murmur3", "random", "byteordered" };
-
+/* The names are the partitioner table's (lib/token.c). */
 TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
 {
-    int p = (int)partitioner;
-    if (p < TOKENRING_PARTITIONER_MURMUR3 || p > TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return NULL;
-    return partitioner_class[p];
+    const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);
+    return o ? o->name : NULL;
 }
 
 /* Whether text[0 .. len) is name exactly (a Java class name). */
@@ -2905,11 +3105,12 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
     /* Class names as Cassandra reads them (FBUtilities.newPartitioner: a name without a
      * '.' is in org.apache.cassandra.dht; Class.forName is case-sensitive); the short
      * forms are the library's own, any case. */
-    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
-        const char *cls = partitioner_class[p];
+    const tr_partitioner_ops *o;
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
         if (class_is(text, text_len, cls) || class_is(text, text_len, cls + sizeof pkg - 1) ||
-            name_is(text, text_len, partitioner_short[p])) {
-            *out = (tokenring_partitioner)p;
+            name_is(text, text_len, o->short_name)) {
+            *out = o->id;
             return TOKENRING_OK;
         }
     }
@@ -2923,8 +3124,8 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
                            "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
                            "ByteOrderedPartitioner are)", unmodelled[i]);
     }
-    for (int p = TOKENRING_PARTITIONER_MURMUR3; p <= TOKENRING_PARTITIONER_BYTE_ORDERED; p++) {
-        const char *cls = partitioner_class[p];
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
         if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1))
             return tr_fail(err, TOKENRING_E_PARSE,
                            "unknown partitioner '%.*s': class names are case-sensitive, as "
@@ -2946,8 +3147,6 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
 #undef md5_s
 #undef md5_t
 #undef name_is
-#undef partitioner_class
-#undef partitioner_short
 #undef random_token
 #undef rotl32
 #undef token128_is_min
@@ -2997,205 +3196,6 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
 #include <stdio.h>
 #include <string.h>
 
-/* ---- lib/token/token.h ---- */
-#line 1 "lib/token/token.h"
-/* SPDX-License-Identifier: Apache-2.0 */
-/* One token of any partitioner, and one table of operations per partitioner: Cassandra's
- * IPartitioner / Token.TokenFactory pair (lib/token/token.c). Never installed; every lib/ file
- * may include it.
- *
- * A token (tr_tok) carries the 64-bit order-preserving key that the ring's index searches
- * (a < b implies key(a) <= key(b); for Murmur3 the key is the token itself) and, for the
- * partitioners whose tokens do not fit 64 bits, the full value: RandomPartitioner's
- * 128-bit integer, ByteOrderedPartitioner's bytes (borrowed, never owned by the tr_tok).
- *
- * What stays outside the table, by design: the routing hot path (the ring search and the
- * replicas of a Murmur3 key) keeps its int64 form, and the stored columns of a topology
- * or ring keep their compact layout (int64 keys, 16-byte values, bytes with offsets);
- * tr_tok_at() reads one of them as a tr_tok. */
-#ifndef TOKENRING_TOKEN_H
-#define TOKENRING_TOKEN_H
-
-#include <string.h>
-
-#line 21 "lib/token/token.h"
-
-/* ------------------------------------------------------------------ the token */
-
-typedef struct tr_tok {
-    int64_t key;             /* order-preserving 64-bit key; Murmur3: the token */
-    tokenring_token128 v128; /* RandomPartitioner: the value, -1 (all ones) the minimum */
-    const uint8_t *b;        /* ByteOrderedPartitioner: the bytes, borrowed (NULL if len 0) */
-    size_t len;              /* ByteOrderedPartitioner: bytes at b (else 0) */
-    int32_t p;               /* tokenring_partitioner */
-} tr_tok;
-
-/* The 64-bit key of a RandomPartitioner token: bits 126..63 of t + 1 (so -1 maps to 0
- * and the buckets of the index spread over the whole range), saturated for 2^127, as a
- * signed value (sign bit flipped) so that signed order is token order. Monotone:
- * a < b implies key(a) <= key(b). */
-static inline int64_t tr_prefix128(tokenring_token128 t)
-{
-    /* t + 1 as 128 bits: -1 (all ones) wraps to 0 */
-    uint64_t lo = t.lo + 1, hi = t.hi + (lo == 0);
-    uint64_t p;
-    if (t.hi == UINT64_MAX && t.lo == UINT64_MAX)
-        p = 0;
-    else if (hi >> 63) /* t + 1 >= 2^127: only 2^127 itself */
-        p = UINT64_MAX;
-    else
-        p = hi << 1 | lo >> 63;
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* The 64-bit key of a byte token: its first 8 bytes big-endian, zero-padded, sign bit
- * flipped. Monotone in tokenring_byte_token_compare order. */
-static inline int64_t tr_prefix_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t p = 0;
-    for (size_t i = 0; i < 8; i++)
-        p = p << 8 | (i < len ? b[i] : 0);
-    return (int64_t)(p ^ (UINT64_C(1) << 63));
-}
-
-/* RandomPartitioner order: -1 first, then numeric. */
-static inline int tr_cmp128(tokenring_token128 a, tokenring_token128 b)
-{
-    /* -1 is all ones: +1 in 128 bits maps it to 0 and keeps every other order */
-    uint64_t alo = a.lo + 1, ahi = a.hi + (alo == 0);
-    uint64_t blo = b.lo + 1, bhi = b.hi + (blo == 0);
-    if (ahi != bhi)
-        return ahi < bhi ? -1 : 1;
-    return (alo > blo) - (alo < blo);
-}
-
-/* ByteOrderedPartitioner order: unsigned bytes, a proper prefix first. */
-static inline int tr_cmp_bytes(const uint8_t *a, size_t al, const uint8_t *b, size_t bl)
-{
-    size_t m = al < bl ? al : bl;
-    int c = m ? memcmp(a, b, m) : 0;
-    if (c)
-        return c;
-    return (al > bl) - (al < bl);
-}
-
-static inline tr_tok tr_tok_m3(int64_t t)
-{
-    tr_tok r = { t, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 };
-    return r;
-}
-
-static inline tr_tok tr_tok_128(tokenring_token128 v)
-{
-    tr_tok r = { tr_prefix128(v), v, NULL, 0, TOKENRING_PARTITIONER_RANDOM };
-    return r;
-}
-
-/* b borrowed (may be NULL when len is 0). */
-static inline tr_tok tr_tok_bytes(const uint8_t *b, size_t len)
-{
-    tr_tok r = { tr_prefix_bytes(b, len), { 0, 0 }, len ? b : NULL, len,
-                 TOKENRING_PARTITIONER_BYTE_ORDERED };
-    return r;
-}
-
-/* Token i of a stored column: the 128-bit values when t128 is set, else the bytes when
- * off is set (token i is tb[off[i] .. off[i + 1])), else the Murmur3 tokens m3. */
-static inline tr_tok tr_tok_at(const int64_t *m3, const tokenring_token128 *t128,
-                               const uint8_t *tb, const uint32_t *off, size_t i)
-{
-    if (t128)
-        return tr_tok_128(t128[i]);
-    if (off)
-        return tr_tok_bytes(tb + off[i], off[i + 1] - off[i]);
-    return tr_tok_m3(m3[i]);
-}
-
-/* Order of two tokens of one partitioner: the keys, then the full values. */
-static inline int tr_tok_cmp(const tr_tok *a, const tr_tok *b)
-{
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    if (a->p == TOKENRING_PARTITIONER_RANDOM) /* the full value breaks a tie of keys */
-        return tr_cmp128(a->v128, b->v128);
-    if (a->p == TOKENRING_PARTITIONER_BYTE_ORDERED)
-        return tr_cmp_bytes(a->b, a->len, b->b, b->len);
-    return 0;
-}
-
-/* ------------------------------------------------------------ the partitioner */
-
-/* Room parse() needs in buf for a text of len characters, and midpoint() for tokens l, r. */
-#define TR_TOK_PARSE_ROOM(len) ((len) / 2 + 1)
-#define TR_TOK_MID_ROOM(l, r) (((l)->len > (r)->len ? (l)->len : (r)->len) + 1)
-
-typedef struct tr_partitioner_ops {
-    tokenring_partitioner id;
-    const char *name;       /* Cassandra's class name (tokenring_partitioner_name) */
-    const char *short_name; /* murmur3, random, byteordered */
-    const char *kind;       /* what its tokens are, for messages: "64-bit integers", ... */
-    /* size() counts in units of 2^-width_bits of the ring (the units of
-     * tokenring_ownership's widths): 64 (Murmur3), 127 (RandomPartitioner), 0 when the
-     * partitioner has no token arithmetic (ByteOrdered: size() is 0). */
-    unsigned width_bits;
-    size_t text_max;        /* longest text form, without the NUL */
-    tr_tok minimum;         /* the minimum token (Murmur3 INT64_MIN, Random -1, BOP empty) */
-    /* Token order (tr_tok_cmp): negative, 0 or positive. */
-    int (*compare)(const tr_tok *a, const tr_tok *b);
-    /* Cassandra's midpoint(l, r); l >= r is the wrapping range. ByteOrdered writes the
-     * bytes to buf (TR_TOK_MID_ROOM(l, r) bytes); the others ignore buf (may be NULL). */
-    tr_tok (*midpoint)(const tr_tok *l, const tr_tok *r, uint8_t *buf);
-    /* Exact width of the range (from, to] in units of 2^-width_bits of the ring:
-     * (to - from) modulo the ring, the whole ring (2^width_bits) when from == to. The
-     * RandomPartitioner minimum counts as 0 (as in Cassandra's midpoint). */
-    tr_u128 (*size)(const tr_tok *from, const tr_tok *to);
-    /* Reads Cassandra's text form (TokenFactory.fromString), all of text[0 .. len):
-     * TOKENRING_OK, TOKENRING_E_PARSE (err names the column) or TOKENRING_E_RANGE.
-     * ByteOrdered writes the bytes to buf (TR_TOK_PARSE_ROOM(len) bytes) and out->b
-     * points there; the others ignore buf (may be NULL). */
-    int (*parse)(tr_tok *out, uint8_t *buf, const char *text, size_t len,
-                 tokenring_error *err);
-    /* Writes the text form (TokenFactory.toString) and a NUL: TOKENRING_OK, or
-     * TOKENRING_E_BUFSIZE with *len_out the length needed (without the NUL). */
-    int (*format)(char *out, size_t cap, size_t *len_out, const tr_tok *t);
-    /* The token of a partition key (getToken): Murmur3 hash, MD5, or the key's bytes
-     * (borrowed: ByteOrdered's token points into key). key may be NULL when len is 0. */
-    tr_tok (*key_token)(const void *key, size_t len);
-    /* The 64-bit order-preserving key of a token (what tr_tok.key holds). */
-    int64_t (*key64)(const tr_tok *t);
-    /* The topology's hash-table key of a token (tr_tnode.keys): Murmur3's token itself;
-     * a mix of the full value otherwise (distinct tokens may share one). */
-    int64_t (*hash_key)(const tr_tok *t);
-    /* Whether t can be a node's token: TOKENRING_OK, or TOKENRING_E_RANGE with err
-     * naming token `index` of node `node` (RandomPartitioner: 0 .. 2^127, not -1;
-     * ByteOrdered: at most TOKENRING_BYTE_TOKEN_MAX bytes). */
-    int (*check_node_token)(const tr_tok *t, size_t index, const char *node,
-                            tokenring_error *err);
-} tr_partitioner_ops;
-
-/* The table of partitioner p, or NULL when p is not a tokenring_partitioner. */
-TR_HIDDEN const tr_partitioner_ops *tr_partitioner_ops_of(tokenring_partitioner p);
-
-/* The table of a known-valid partitioner value (a topology's, a ring's). */
-TR_HIDDEN const tr_partitioner_ops *tr_ops(int32_t p);
-
-/* Stores tokens toks[0 .. n) of partitioner p (ascending) as the columns a topology and a
- * ring keep beside their 64-bit keys: RandomPartitioner's values in *t128,
- * ByteOrderedPartitioner's bytes in *tb with n + 1 offsets in *off; the others stay NULL
- * (Murmur3 has nothing beyond the key). The caller checks that the bytes fit 32-bit
- * offsets. TOKENRING_OK or TOKENRING_E_NOMEM (nothing allocated then). */
-TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_token128 **t128,
-                           uint8_t **tb, uint32_t **off);
-
-/* qsort order of tr_tok values (tr_tok_cmp). */
-TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
-
-/* Formats t into buf for a message: the text form, a byte token cut after 32 bytes with
- * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
-#define TR_TOK_MSG_MAX 80
-TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
-
-#endif
 #line 14 "lib/token/token.c"
 
 #define TWO_127 ((tr_u128)1 << 127)
@@ -3486,21 +3486,21 @@ static int bop_check(const tr_tok *t, size_t index, const char *node, tokenring_
 static const tr_partitioner_ops ops[3] = {
     {
         TOKENRING_PARTITIONER_MURMUR3, "org.apache.cassandra.dht.Murmur3Partitioner",
-        "murmur3", "64-bit integers", 64, 20,
+        "murmur3", "64-bit integers", 64, true, 20,
         { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_MURMUR3 },
         cmp_tok, m3_midpoint, m3_size, m3_parse, m3_format, m3_key_token, key_of, key_of,
         m3_check,
     },
     {
         TOKENRING_PARTITIONER_RANDOM, "org.apache.cassandra.dht.RandomPartitioner", "random",
-        "128-bit integers", 127, TOKENRING_TOKEN128_TEXT_MAX - 1,
+        "128-bit integers", 127, false, TOKENRING_TOKEN128_TEXT_MAX - 1,
         { INT64_MIN, { UINT64_MAX, UINT64_MAX }, NULL, 0, TOKENRING_PARTITIONER_RANDOM },
         cmp_tok, rp_midpoint, rp_size, rp_parse, rp_format, rp_key_token, key_of, rp_hash,
         rp_check,
     },
     {
         TOKENRING_PARTITIONER_BYTE_ORDERED, "org.apache.cassandra.dht.ByteOrderedPartitioner",
-        "byteordered", "byte strings", 0, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
+        "byteordered", "byte strings", 0, false, (size_t)2 * TOKENRING_BYTE_TOKEN_MAX,
         { INT64_MIN, { 0, 0 }, NULL, 0, TOKENRING_PARTITIONER_BYTE_ORDERED },
         cmp_tok, bop_midpoint, bop_size, bop_parse, bop_format, bop_key_token, key_of,
         bop_hash, bop_check,
@@ -4202,8 +4202,11 @@ typedef struct tr_tnode {
     char *name;
     char *dc;
     char *rack;
-    int64_t *tokens; /* Murmur3: the tokens, ascending. Other partitioners: the hash
-                      * table key (tr_token_key) of each token below, same order */
+    /* keys[k]: the topology's hash-table key of the node's token k (tokens ascending):
+     * tr_partitioner_ops.hash_key, which for Murmur3 is the token itself, so that for
+     * Murmur3 keys ARE the tokens; for the other partitioners a hash, the tokens being in
+     * t128 / tb. Read token k of any partitioner with tr_tnode_tok(). */
+    int64_t *keys;
     size_t token_count;
     int32_t state;
     int32_t liveness;
@@ -4211,6 +4214,12 @@ typedef struct tr_tnode {
     uint8_t *tb;              /* ByteOrderedPartitioner: the tokens' bytes, ascending, */
     uint32_t *tb_off;         /* token_count + 1 offsets into tb (else both NULL) */
 } tr_tnode;
+
+/* Token k of node n as a tr_tok (lib/token.h). */
+static inline tr_tok tr_tnode_tok(const tr_tnode *n, size_t k)
+{
+    return tr_tok_at(n->keys, n->t128, n->tb, n->tb_off, k);
+}
 
 struct tokenring_topology {
     tr_tnode *nodes; /* insertion order */
@@ -4691,18 +4700,19 @@ static float float_one_over(uint64_t n)
 /* describeOwnership's float for ring token i, by the ring's partitioner. */
 static float nodetool_fraction_any(const tokenring_ring *ring, size_t i)
 {
-    if (ring->partitioner == TOKENRING_PARTITIONER_MURMUR3)
+    unsigned bits = tr_ops(ring->partitioner)->width_bits;
+    if (bits == 64) /* Murmur3's own rule (describeOwnership over longs) */
         return nodetool_fraction(ring, i);
     if (ring->token_count == 1)
         return 1.0f;
-    if (ring->partitioner == TOKENRING_PARTITIONER_RANDOM)
+    if (bits == 127)
         return float_over_2_127(tr_ring_width_any(ring, i));
-    return float_one_over(ring->token_count);
+    return float_one_over(ring->token_count); /* no widths: count / total */
 }
 
 TOKENRING_API uint32_t tokenring_ring_ownership_flags(const tokenring_ring *ring)
 {
-    if (ring && ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    if (ring && tr_ops(ring->partitioner)->width_bits == 0) /* no token arithmetic */
         return TOKENRING_OWNERSHIP_NO_WIDTHS | TOKENRING_OWNERSHIP_DATA_DEPENDENT;
     return 0;
 }
@@ -4724,12 +4734,11 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
         return TOKENRING_E_BUFSIZE;
     memset(out, 0, ring->node_count * sizeof *out);
     /* One float for every token of a byte-ordered ring. */
-    float bop = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED
-                    ? nodetool_fraction_any(ring, 0) : 0.0f;
+    bool widths = tr_ops(ring->partitioner)->width_bits != 0;
+    float bop = widths ? 0.0f : nodetool_fraction_any(ring, 0);
     for (size_t i = 0; i < ring->token_count; i++) {
         tr_u128 w = tr_ring_width_any(ring, i);
-        float f = ring->partitioner == TOKENRING_PARTITIONER_BYTE_ORDERED ? bop
-                  : nodetool_fraction_any(ring, i);
+        float f = widths ? nodetool_fraction_any(ring, i) : bop;
         tokenring_ownership *o = &out[tr_ring_owner(ring, i)];
         o->primary_width = tr_u128_out(u128_in(o->primary_width) + w);
         o->nodetool_primary = o->nodetool_primary + f;
@@ -4745,7 +4754,8 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
             }
         }
     }
-    double scale = ring->partitioner == TOKENRING_PARTITIONER_RANDOM ? 0x1p-127 : 0x1p-64;
+    /* 2^-width_bits (exact); ByteOrdered's widths are 0 whatever the scale */
+    double scale = tr_ops(ring->partitioner)->width_bits == 127 ? 0x1p-127 : 0x1p-64;
     for (size_t k = 0; k < ring->node_count; k++) {
         out[k].primary = (double)u128_in(out[k].primary_width) * scale;
         out[k].effective = (double)u128_in(out[k].effective_width) * scale;
@@ -5947,6 +5957,10 @@ TOKENRING_API int tokenring_placement_update(tokenring_placement **out,
 
 /* ------------------------------------------------------------------ reading */
 
+/* The calls that take an int64 token are Murmur3's routing hot path: each refuses a ring of
+ * another partitioner with one predictable branch instead of going through the partitioner
+ * table (replicas_for_key_any is the call of every partitioner). */
+
 TOKENRING_API tokenring_placement *tokenring_placement_ref(const tokenring_placement *placement)
 {
     if (!placement)
@@ -6028,19 +6042,12 @@ TOKENRING_API int tokenring_placement_replicas_for_key_any(tokenring_replicas *o
     if (out == NULL || placement == NULL || (key == NULL && len > 0))
         return TOKENRING_E_INVAL;
     const tokenring_ring *ring = placement->ring;
-    uint32_t range;
-    switch (ring->partitioner) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        range = tr_ring_search128(ring, tokenring_random_token(key, len));
-        break;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        range = tr_ring_search_bytes(ring, key, len);
-        break;
-    default:
+    if (!ring->full) { /* Murmur3 hot path: the int64 lookup, as replicas_for_key */
         lookup(out, placement, tokenring_token(key, len));
         return TOKENRING_OK;
     }
-    tr_placement_fill(out, placement, range);
+    tr_tok t = tr_ops(ring->partitioner)->key_token(key, len);
+    tr_placement_fill(out, placement, tr_ring_search_tok(ring, &t));
     return TOKENRING_OK;
 }
 
@@ -7134,12 +7141,9 @@ TOKENRING_API int tokenring_replication_rules(const tokenring_replication *repli
 #define build_node_tokens ring_build_node_tokens
 #define build_other_tokens ring_build_other_tokens
 #define cmp_item ring_cmp_item
-#define cmp_item128 ring_cmp_item128
-#define cmp_item_bytes ring_cmp_item_bytes
-#define cmp_ring_bytes ring_cmp_ring_bytes
+#define cmp_item_tok ring_cmp_item_tok
 #define fill_range ring_fill_range
-#define item128 ring_item128
-#define item_bytes ring_item_bytes
+#define item_tok ring_item_tok
 #define node_meta ring_node_meta
 #define publish_once ring_publish_once
 #define ring_destroy ring_ring_destroy
@@ -7192,108 +7196,71 @@ static void ring_destroy(tokenring_ring *r)
 
 /* ------------------------------------------- RandomPartitioner, ByteOrdered rings */
 
-typedef struct item128 {
-    tokenring_token128 t;
+typedef struct item_tok {
+    tr_tok t;
     uint32_t node;
-} item128;
+} item_tok;
 
-static int cmp_item128(const void *a, const void *b)
+static int cmp_item_tok(const void *a, const void *b)
 {
-    return tr_cmp128(((const item128 *)a)->t, ((const item128 *)b)->t);
+    return tr_tok_cmp(&((const item_tok *)a)->t, &((const item_tok *)b)->t);
 }
 
-typedef struct item_bytes {
-    const uint8_t *b;
-    uint32_t len;
-    uint32_t node;
-} item_bytes;
-
-static int cmp_item_bytes(const void *a, const void *b)
-{
-    const item_bytes *x = a, *y = b;
-    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
-}
-
-/* The sorted full tokens of a RandomPartitioner or ByteOrderedPartitioner ring, their
- * prefixes in r->tokens and their owners in owner (32-bit). */
+/* The sorted full tokens of a ring whose 64-bit keys are not the tokens (RandomPartitioner,
+ * ByteOrderedPartitioner): their keys in r->tokens, the full values in r->full (the
+ * partitioner's column, tr_tok_store) and their owners in owner (32-bit). */
 static int build_other_tokens(tokenring_ring *r, const tokenring_topology *t, uint32_t *owner)
 {
-    size_t n = r->token_count, at = 0;
+    size_t n = r->token_count, at = 0, bytes = 0;
     if (!(r->full = tr_calloc(1, sizeof *r->full)))
         return TOKENRING_E_NOMEM;
-    if (t->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        item128 *it = tr_reallocarray(NULL, n, sizeof *it);
-        r->full->tokens128 = tr_reallocarray(NULL, n, sizeof *r->full->tokens128);
-        if (!it || !r->full->tokens128) {
-            tr_free(it);
-            return TOKENRING_E_NOMEM;
-        }
-        for (size_t i = 0; i < t->count; i++) {
-            const tr_tnode *nd = &t->nodes[i];
-            if (tr_state_in_ring(nd->state))
-                for (size_t k = 0; k < nd->token_count; k++)
-                    it[at++] = (item128){ nd->t128[k], (uint32_t)i };
-        }
-        qsort(it, n, sizeof *it, cmp_item128);
-        for (size_t i = 0; i < n; i++) {
-            r->full->tokens128[i] = it[i].t;
-            r->tokens[i] = tr_prefix128(it[i].t);
-            owner[i] = it[i].node;
-        }
-        tr_free(it);
-        return TOKENRING_OK;
-    }
-    item_bytes *it = tr_reallocarray(NULL, n, sizeof *it);
-    r->full->tok_off = tr_reallocarray(NULL, n + 1, sizeof *r->full->tok_off);
-    if (!it || !r->full->tok_off) {
-        tr_free(it);
-        return TOKENRING_E_NOMEM;
-    }
-    size_t bytes = 0;
+    item_tok *it = tr_reallocarray(NULL, n ? n : 1, sizeof *it);
+    tr_tok *toks = tr_reallocarray(NULL, n ? n : 1, sizeof *toks);
+    int rc = TOKENRING_E_NOMEM;
+    if (!it || !toks)
+        goto done;
     for (size_t i = 0; i < t->count; i++) {
         const tr_tnode *nd = &t->nodes[i];
         if (!tr_state_in_ring(nd->state))
             continue;
         for (size_t k = 0; k < nd->token_count; k++) {
-            uint32_t len = nd->tb_off[k + 1] - nd->tb_off[k];
-            it[at++] = (item_bytes){ nd->tb + nd->tb_off[k], len, (uint32_t)i };
-            bytes += len;
+            it[at] = (item_tok){ tr_tnode_tok(nd, k), (uint32_t)i };
+            bytes += it[at++].t.len;
         }
     }
-    if (bytes > UINT32_MAX || !(r->full->tok_bytes = tr_malloc(bytes ? bytes : 1))) {
-        tr_free(it);
-        return TOKENRING_E_NOMEM;
-    }
-    qsort(it, n, sizeof *it, cmp_item_bytes);
-    size_t off = 0;
+    if (bytes > UINT32_MAX)
+        goto done;
+    qsort(it, n, sizeof *it, cmp_item_tok);
     for (size_t i = 0; i < n; i++) {
-        r->full->tok_off[i] = (uint32_t)off;
-        if (it[i].len)
-            memcpy(r->full->tok_bytes + off, it[i].b, it[i].len);
-        off += it[i].len;
-        r->tokens[i] = tr_prefix_bytes(it[i].b, it[i].len);
+        toks[i] = it[i].t;
+        r->tokens[i] = it[i].t.key;
         owner[i] = it[i].node;
     }
-    r->full->tok_off[n] = (uint32_t)off;
+    rc = tr_tok_store(t->partitioner, toks, n, &r->full->tokens128, &r->full->tok_bytes,
+                      &r->full->tok_off);
+done:
     tr_free(it);
-    return TOKENRING_OK;
+    tr_free(toks);
+    return rc;
 }
 
-/* The first position >= lo whose full token is >= the key's, given that every position
- * before lo is below it (the index's answer on the prefixes); 0 past the end. */
-uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
+/* The index's answer on the 64-bit keys is the first ring token whose key is >= t's, so
+ * every token before it is below t; among tokens of an equal key (rare: RandomPartitioner
+ * values that share bits 126..63, byte tokens that share 8 bytes), a binary search on the
+ * full values. */
+uint32_t tr_ring_search_tok(const tokenring_ring *ring, const tr_tok *t)
 {
-    int64_t p = tr_prefix128(t);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
+    uint32_t i = tr_index_search(&ring->index, t->key);
+    if (i == 0 && ring->tokens[0] < t->key)
         return 0; /* every token is below: wrap */
-    if (tr_cmp128(ring->full->tokens128[i], t) >= 0)
+    tr_tok r = tr_ring_tok(ring, i);
+    if (tr_tok_cmp(&r, t) >= 0)
         return i;
-    /* equal prefixes (rare): binary search on the full tokens */
     size_t lo = (size_t)i + 1, hi = ring->token_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (tr_cmp128(ring->full->tokens128[mid], t) < 0)
+        r = tr_ring_tok(ring, mid);
+        if (tr_tok_cmp(&r, t) < 0)
             lo = mid + 1;
         else
             hi = mid;
@@ -7301,31 +7268,21 @@ uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
     return lo == ring->token_count ? 0 : (uint32_t)lo;
 }
 
-static inline int cmp_ring_bytes(const tokenring_ring *ring, size_t i, const uint8_t *b,
-                                 size_t len)
+uint32_t tr_ring_search128(const tokenring_ring *ring, tokenring_token128 t)
 {
-    return tr_cmp_bytes(ring->full->tok_bytes + ring->full->tok_off[i], ring->full->tok_off[i + 1] - ring->full->tok_off[i],
-                        b, len);
+    tr_tok v = tr_tok_128(t);
+    return tr_ring_search_tok(ring, &v);
 }
 
 uint32_t tr_ring_search_bytes(const tokenring_ring *ring, const uint8_t *b, size_t len)
 {
-    int64_t p = tr_prefix_bytes(b, len);
-    uint32_t i = tr_index_search(&ring->index, p);
-    if (i == 0 && ring->tokens[0] < p)
-        return 0;
-    if (cmp_ring_bytes(ring, i, b, len) >= 0)
-        return i;
-    /* keys sharing an 8-byte prefix with ring tokens: binary search on the bytes */
-    size_t lo = (size_t)i + 1, hi = ring->token_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (cmp_ring_bytes(ring, mid, b, len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return lo == ring->token_count ? 0 : (uint32_t)lo;
+    tr_tok v = tr_tok_bytes(b, len);
+    return tr_ring_search_tok(ring, &v);
+}
+
+tr_tok tr_ring_token(const tokenring_ring *ring, size_t i)
+{
+    return tr_ring_tok(ring, i);
 }
 
 /* Sorts (token, node) pairs by token: LSD radix sort on 11-bit digits of the token with
@@ -7461,13 +7418,13 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
             m->token_off = rt;
             m->ring_token_count = (uint32_t)n->token_count;
             for (size_t k = 0; k < n->token_count; k++) {
-                r->tokens[rt] = n->tokens[k];
+                r->tokens[rt] = n->keys[k]; /* Murmur3's tokens; the others' are set below */
                 owner[rt] = (uint32_t)i;
                 rt++;
             }
         } else {
             m->token_off = other_at;
-            memcpy(r->other_tokens + other_at, n->tokens, n->token_count * sizeof(int64_t));
+            memcpy(r->other_tokens + other_at, n->keys, n->token_count * sizeof(int64_t));
             other_at += n->token_count;
         }
     }
@@ -7480,7 +7437,7 @@ TOKENRING_API int tokenring_ring_build(tokenring_ring **out, const tokenring_top
 
     /* Sorted ring tokens. */
     r->partitioner = t->partitioner;
-    if (t->partitioner != TOKENRING_PARTITIONER_MURMUR3) {
+    if (!tr_ops(t->partitioner)->key_is_token) {
         if (build_other_tokens(r, t, owner) != TOKENRING_OK)
             goto nomem;
     } else if (ring_tokens > 4096) {
@@ -7862,6 +7819,10 @@ TOKENRING_API int tokenring_ring_search_batch(uint32_t *ranges_out, const tokenr
 
 /* ------------------------------------------------------- other partitioners */
 
+/* The suffixed calls (X128, X_bytes; above, the int64 ones of Murmur3's hot path) take
+ * their partitioner's own token type, so each first checks that the ring's partitioner is
+ * that one: these checks are the ABI's, not partitioner logic. */
+
 TOKENRING_API tokenring_partitioner tokenring_ring_partitioner(const tokenring_ring *ring)
 {
     return ring ? (tokenring_partitioner)ring->partitioner : TOKENRING_PARTITIONER_MURMUR3;
@@ -7935,12 +7896,9 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 #undef build_node_tokens
 #undef build_other_tokens
 #undef cmp_item
-#undef cmp_item128
-#undef cmp_item_bytes
-#undef cmp_ring_bytes
+#undef cmp_item_tok
 #undef fill_range
-#undef item128
-#undef item_bytes
+#undef item_tok
 #undef node_meta
 #undef publish_once
 #undef ring_destroy
@@ -8101,26 +8059,19 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
 /* ======== lib/ring/topology.c ======== */
 #define add_node_check topology_add_node_check
 #define add_node_prepared topology_add_node_prepared
-#define bytes_item topology_bytes_item
-#define bytes_text topology_bytes_text
-#define cmp_bytes_item topology_cmp_bytes_item
-#define cmp_t128 topology_cmp_t128
 #define commit_tokens topology_commit_tokens
 #define find_index topology_find_index
 #define holder_other topology_holder_other
-#define key128 topology_key128
-#define key_bytes topology_key_bytes
-#define mix64 topology_mix64
 #define name_hash topology_name_hash
 #define name_put topology_name_put
 #define name_rebuild topology_name_rebuild
 #define name_reserve topology_name_reserve
 #define node_clear topology_node_clear
-#define node_has128 topology_node_has128
-#define node_has_bytes topology_node_has_bytes
+#define node_has topology_node_has
 #define prepare128 topology_prepare128
 #define prepare_bytes topology_prepare_bytes
 #define prepare_tokens topology_prepare_tokens
+#define prepare_toks topology_prepare_toks
 #define prepared topology_prepared
 #define prepared_free topology_prepared_free
 #define set_tokens_check topology_set_tokens_check
@@ -8132,8 +8083,7 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
 #define tok_insert topology_tok_insert
 #define tok_put topology_tok_put
 #define tok_reserve topology_tok_reserve
-#define token128_ok topology_token128_ok
-#define total_check topology_total_check
+#define tokens_check topology_tokens_check
 #line 1 "lib/ring/topology.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The topology: a mutable set of nodes (name, datacenter, rack, tokens, state).
@@ -8319,15 +8269,13 @@ static bool find_index(const tokenring_topology *t, const char *name, size_t *in
     return false;
 }
 
-/* Copies and sorts tokens; rejects repeats and tokens held by a node other than self
- * (SIZE_MAX for none). On success *out owns the sorted copy. */
-static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
-                          const int64_t *tokens, size_t count, int64_t **out,
-                          tokenring_error *err)
+/* The checks before any token is read: some tokens, not NULL, room in the topology. */
+static int tokens_check(const tokenring_topology *t, const char *name, size_t self,
+                        size_t count, bool null, tokenring_error *err)
 {
     if (count == 0)
         return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL)
+    if (null)
         return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
     size_t others = t->tok_used;
     if (self != SIZE_MAX)
@@ -8335,6 +8283,18 @@ static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
     if (count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count)
         return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
                        MAX_TOTAL_TOKENS);
+    return TOKENRING_OK;
+}
+
+/* Murmur3 (the int64 path: 8-byte sorts on the large topologies). Copies and sorts tokens; rejects repeats and tokens held by a node other than self
+ * (SIZE_MAX for none). On success *out owns the sorted copy. */
+static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
+                          const int64_t *tokens, size_t count, int64_t **out,
+                          tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
     int64_t *sorted = tr_malloc(count * sizeof *sorted);
     if (!sorted)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
@@ -8368,7 +8328,7 @@ static void node_clear(tr_tnode *n)
     tr_free(n->name);
     tr_free(n->dc);
     tr_free(n->rack);
-    tr_free(n->tokens);
+    tr_free(n->keys);
     tr_free(n->t128);
     tr_free(n->tb);
     tr_free(n->tb_off);
@@ -8382,14 +8342,14 @@ static void commit_tokens(tokenring_topology *t, size_t index, int64_t *keys,
 {
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i], (uint32_t)index);
+        tok_erase(t, n->keys[i], (uint32_t)index);
     for (size_t i = 0; i < token_count; i++)
         tok_insert(t, keys[i], (uint32_t)index);
-    tr_free(n->tokens);
+    tr_free(n->keys);
     tr_free(n->t128);
     tr_free(n->tb);
     tr_free(n->tb_off);
-    n->tokens = keys;
+    n->keys = keys;
     n->t128 = t128;
     n->tb = tb;
     n->tb_off = tb_off;
@@ -8457,10 +8417,10 @@ TOKENRING_API int tokenring_topology_clone(tokenring_topology **out,
             b->name = tr_strdup(a->name);
             b->dc = tr_strdup(a->dc);
             b->rack = tr_strdup(a->rack);
-            b->tokens = tr_malloc(a->token_count * sizeof *b->tokens);
-            if (!b->name || !b->dc || !b->rack || !b->tokens)
+            b->keys = tr_malloc(a->token_count * sizeof *b->keys);
+            if (!b->name || !b->dc || !b->rack || !b->keys)
                 goto nomem;
-            memcpy(b->tokens, a->tokens, a->token_count * sizeof *b->tokens);
+            memcpy(b->keys, a->keys, a->token_count * sizeof *b->keys);
             b->token_count = a->token_count;
             if (a->t128) {
                 if (!(b->t128 = tr_malloc(a->token_count * sizeof *b->t128)))
@@ -8526,7 +8486,7 @@ static int add_node_prepared(tokenring_topology *t, const char *name, const char
     n.name = tr_strdup(name);
     n.dc = tr_strdup(datacenter);
     n.rack = tr_strdup(rack);
-    n.tokens = pr->keys;
+    n.keys = pr->keys;
     n.t128 = pr->t128;
     n.tb = pr->tb;
     n.tb_off = pr->tb_off;
@@ -8556,7 +8516,7 @@ static int add_node_prepared(tokenring_topology *t, const char *name, const char
     t->count++;
     name_put(t, index);
     for (size_t i = 0; i < token_count; i++)
-        tok_insert(t, n.tokens[i], index);
+        tok_insert(t, n.keys[i], index);
     return TOKENRING_OK;
 nomem:
     node_clear(&n);
@@ -8574,9 +8534,7 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
                        "the topology's partitioner is %s: its tokens are not %s",
                        tokenring_partitioner_name((tokenring_partitioner)t->partitioner),
-                       partitioner == TOKENRING_PARTITIONER_MURMUR3 ? "64-bit integers"
-                       : partitioner == TOKENRING_PARTITIONER_RANDOM ? "128-bit integers"
-                                                                     : "byte strings");
+                       tr_ops(partitioner)->kind);
     if ((rc = tr_check_name(err, "node", name)) != TOKENRING_OK ||
         (rc = tr_check_name(err, "datacenter", datacenter)) != TOKENRING_OK ||
         (rc = tr_check_rack_name(err, "rack", rack)) != TOKENRING_OK)
@@ -8607,36 +8565,18 @@ TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, cons
 
 /* ------------------------------------------------- other partitioners' tokens */
 
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
-}
+/* The suffixed calls (add_node128, set_tokens_bytes, ...) name the partitioner their token
+ * type belongs to in add_node_check / set_tokens_check: the ABI's type checks. Everything
+ * after them is one path over tr_tok. */
 
-static int64_t key128(tokenring_token128 v)
-{
-    return (int64_t)(mix64(v.hi) ^ v.lo);
-}
-
-static int64_t key_bytes(const uint8_t *b, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ b[i]) * 0x100000001b3ULL;
-    return (int64_t)mix64(h ^ len);
-}
-
-/* Whether node holds the token (binary search of its ascending tokens). */
-static bool node_has128(const tr_tnode *n, tokenring_token128 v)
+/* Whether node n holds token v (binary search of its ascending tokens). */
+static bool node_has(const tr_tnode *n, const tr_tok *v)
 {
     size_t lo = 0, hi = n->token_count;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = tr_cmp128(n->t128[mid], v);
+        tr_tok m = tr_tnode_tok(n, mid);
+        int c = tr_tok_cmp(&m, v);
         if (c == 0)
             return true;
         if (c < 0)
@@ -8647,25 +8587,9 @@ static bool node_has128(const tr_tnode *n, tokenring_token128 v)
     return false;
 }
 
-static bool node_has_bytes(const tr_tnode *n, const uint8_t *b, size_t len)
-{
-    size_t lo = 0, hi = n->token_count;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        int c = tr_cmp_bytes(n->tb + n->tb_off[mid], n->tb_off[mid + 1] - n->tb_off[mid], b, len);
-        if (c == 0)
-            return true;
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return false;
-}
-
-/* The node other than self holding a token with this key and value, or TOK_EMPTY. */
+/* The node other than self holding token v (whose hash key is key), or TOK_EMPTY. */
 static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t key,
-                             const tokenring_token128 *v, const uint8_t *b, size_t len)
+                             const tr_tok *v)
 {
     if (t->tok_slots == 0)
         return TOK_EMPTY;
@@ -8676,163 +8600,33 @@ static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t k
             return TOK_EMPTY;
         if (t->tok_keys[i] != key || node == self)
             continue;
-        const tr_tnode *n = &t->nodes[node];
-        if (v ? node_has128(n, *v) : node_has_bytes(n, b, len))
+        if (node_has(&t->nodes[node], v))
             return node;
     }
 }
 
-static bool token128_ok(tokenring_token128 v)
+/* Tokens of a partitioner other than Murmur3 (whose int64 path, prepare_tokens, sorts
+ * 8-byte values: the large topologies' path), each already checked as a node token:
+ * sorted, repeats and tokens held by a node other than self (SIZE_MAX: none) refused,
+ * their hash keys and full values stored into pr. toks is the caller's, reordered. */
+static int prepare_toks(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
+                        size_t count, prepared *pr, tokenring_error *err)
 {
-    return v.hi < TOKENRING_TOKEN128_MAX_HI || (v.hi == TOKENRING_TOKEN128_MAX_HI && v.lo == 0);
-}
-
-static int cmp_t128(const void *a, const void *b)
-{
-    return tr_cmp128(*(const tokenring_token128 *)a, *(const tokenring_token128 *)b);
-}
-
-static size_t total_check(const tokenring_topology *t, size_t self, size_t count)
-{
-    size_t others = t->tok_used;
-    if (self != SIZE_MAX)
-        others -= t->nodes[self].token_count;
-    return count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count;
-}
-
-static int prepare128(tokenring_topology *t, const char *name, size_t self,
-                      const tokenring_token128 *tokens, size_t count, prepared *pr,
-                      tokenring_error *err)
-{
-    if (count == 0)
-        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
-    if (total_check(t, self, count))
-        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
-                       MAX_TOTAL_TOKENS);
-    char text[TOKENRING_TOKEN128_TEXT_MAX + 40];
-    size_t len;
-    for (size_t i = 0; i < count; i++) {
-        if (!token128_ok(tokens[i])) {
-            bool min = tokens[i].hi == UINT64_MAX && tokens[i].lo == UINT64_MAX;
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "token %zu of node '%s' is %s: RandomPartitioner node tokens are 0 .. 2^127",
-                           i, name, min ? "-1 (the minimum token)" : "above 2^127");
-        }
-    }
-    tokenring_token128 *sorted = tr_malloc(count * sizeof *sorted);
-    int64_t *keys = tr_malloc(count * sizeof *keys);
-    if (!sorted || !keys) {
-        tr_free(sorted);
-        tr_free(keys);
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    }
-    memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, cmp_t128);
-    for (size_t i = 0; i < count; i++) {
-        keys[i] = key128(sorted[i]);
-        const char *why = NULL;
-        uint32_t holder = TOK_EMPTY;
-        if (i > 0 && tr_cmp128(sorted[i], sorted[i - 1]) == 0)
-            why = "repeated";
-        else if ((holder = holder_other(t, self, keys[i], &sorted[i], NULL, 0)) != TOK_EMPTY)
-            why = "held";
-        if (why) {
-            tokenring_token128_format(text, sizeof text, &len, sorted[i]);
-            tr_free(sorted);
-            tr_free(keys);
-            if (holder == TOK_EMPTY)
-                return tr_fail(err, TOKENRING_E_EXISTS,
-                               "token %s is repeated in the tokens of node '%s'", text, name);
-            return tr_fail(err, TOKENRING_E_EXISTS,
-                           "token %s of node '%s' is already held by node '%s'", text, name,
-                           t->nodes[holder].name);
-        }
-    }
-    pr->keys = keys;
-    pr->t128 = sorted;
-    pr->count = count;
-    return TOKENRING_OK;
-}
-
-typedef struct bytes_item {
-    const uint8_t *b;
-    size_t len;
-} bytes_item;
-
-static int cmp_bytes_item(const void *a, const void *b)
-{
-    const bytes_item *x = a, *y = b;
-    return tr_cmp_bytes(x->b, x->len, y->b, y->len);
-}
-
-/* A token's hex for a message, cut after 32 bytes. */
-static void bytes_text(char *out, size_t cap, const uint8_t *b, size_t len)
-{
-    size_t n = len > 32 ? 32 : len, l;
-    tokenring_byte_token_format(out, cap, &l, b, n);
-    if (len > n)
-        strcat(out, "...");
-    if (len == 0)
-        strcpy(out, "'' (empty)");
-}
-
-static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
-                         const uint8_t *const *tokens, const size_t *lens, size_t count,
-                         prepared *pr, tokenring_error *err)
-{
-    if (count == 0)
-        return tr_fail(err, TOKENRING_E_EMPTY, "node '%s' has no tokens", name);
-    if (tokens == NULL || lens == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "tokens of node '%s' is NULL", name);
-    if (total_check(t, self, count))
-        return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
-                       MAX_TOTAL_TOKENS);
-    size_t total = 0;
-    for (size_t i = 0; i < count; i++) {
-        if (lens[i] > TOKENRING_BYTE_TOKEN_MAX)
-            return tr_fail(err, TOKENRING_E_RANGE,
-                           "token %zu of node '%s' has %zu bytes (at most %d)", i, name,
-                           lens[i], TOKENRING_BYTE_TOKEN_MAX);
-        if (lens[i] > 0 && tokens[i] == NULL)
-            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
-        total += lens[i];
-    }
-    if (total > UINT32_MAX)
-        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
-    bytes_item *items = tr_reallocarray(NULL, count, sizeof *items);
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
     int64_t *keys = tr_reallocarray(NULL, count, sizeof *keys);
-    uint32_t *off = tr_reallocarray(NULL, count + 1, sizeof *off);
-    uint8_t *arena = tr_malloc(total ? total : 1);
-    if (!items || !keys || !off || !arena) {
-        tr_free(items);
-        tr_free(keys);
-        tr_free(off);
-        tr_free(arena);
+    if (!keys)
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    }
-    for (size_t i = 0; i < count; i++)
-        items[i] = (bytes_item){ tokens[i], lens[i] };
-    qsort(items, count, sizeof *items, cmp_bytes_item);
-    char text[80];
-    size_t at = 0;
+    qsort(toks, count, sizeof *toks, tr_tok_qsort_cmp);
     for (size_t i = 0; i < count; i++) {
-        off[i] = (uint32_t)at;
-        if (items[i].len)
-            memcpy(arena + at, items[i].b, items[i].len);
-        at += items[i].len;
-        keys[i] = key_bytes(items[i].b, items[i].len);
+        keys[i] = o->hash_key(&toks[i]);
         uint32_t holder = TOK_EMPTY;
-        bool repeated = i > 0 && cmp_bytes_item(&items[i], &items[i - 1]) == 0;
+        bool repeated = i > 0 && tr_tok_cmp(&toks[i], &toks[i - 1]) == 0;
         if (!repeated)
-            holder = holder_other(t, self, keys[i], NULL, items[i].b, items[i].len);
+            holder = holder_other(t, self, keys[i], &toks[i]);
         if (repeated || holder != TOK_EMPTY) {
-            bytes_text(text, sizeof text, items[i].b, items[i].len);
-            tr_free(items);
+            char text[TR_TOK_MSG_MAX];
+            tr_tok_msg(text, &toks[i]);
             tr_free(keys);
-            tr_free(off);
-            tr_free(arena);
             if (repeated)
                 return tr_fail(err, TOKENRING_E_EXISTS,
                                "token %s is repeated in the tokens of node '%s'", text, name);
@@ -8841,13 +8635,64 @@ static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
                            t->nodes[holder].name);
         }
     }
-    off[count] = (uint32_t)at;
-    tr_free(items);
+    if (tr_tok_store(t->partitioner, toks, count, &pr->t128, &pr->tb, &pr->tb_off) != 0) {
+        tr_free(keys);
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    }
     pr->keys = keys;
-    pr->tb = arena;
-    pr->tb_off = off;
     pr->count = count;
     return TOKENRING_OK;
+}
+
+static int prepare128(tokenring_topology *t, const char *name, size_t self,
+                      const tokenring_token128 *tokens, size_t count, prepared *pr,
+                      tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
+    if (!toks)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count && rc == TOKENRING_OK; i++) {
+        toks[i] = tr_tok_128(tokens[i]);
+        rc = tr_ops(t->partitioner)->check_node_token(&toks[i], i, name, err);
+    }
+    if (rc == TOKENRING_OK)
+        rc = prepare_toks(t, name, self, toks, count, pr, err);
+    tr_free(toks);
+    return rc;
+}
+
+static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
+                         const uint8_t *const *tokens, const size_t *lens, size_t count,
+                         prepared *pr, tokenring_error *err)
+{
+    int rc = tokens_check(t, name, self, count, tokens == NULL || lens == NULL, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        /* the length first: a token over the limit is refused before it is read */
+        tr_tok probe = o->minimum;
+        probe.len = lens[i];
+        if ((rc = o->check_node_token(&probe, i, name, err)) != TOKENRING_OK)
+            return rc;
+        if (lens[i] > 0 && tokens[i] == NULL)
+            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
+        total += lens[i];
+    }
+    if (total > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
+    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
+    if (!toks)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count; i++)
+        toks[i] = tr_tok_bytes(tokens[i], lens[i]);
+    rc = prepare_toks(t, name, self, toks, count, pr, err);
+    tr_free(toks);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, const char *name,
@@ -8986,7 +8831,7 @@ TOKENRING_API int tokenring_topology_remove_node(tokenring_topology *topology,
         return tr_fail(err, TOKENRING_E_NOTFOUND, "node '%s' is not in the topology", name);
     tr_tnode *n = &t->nodes[index];
     for (size_t i = 0; i < n->token_count; i++)
-        tok_erase(t, n->tokens[i], (uint32_t)index);
+        tok_erase(t, n->keys[i], (uint32_t)index);
     /* Node indices above the removed one move down by one. Without a branch (vectorised;
      * about half the slots are empty, which made the branch mispredict): this loop was
      * most of a node's removal. */
@@ -9093,7 +8938,9 @@ TOKENRING_API int tokenring_topology_node(tokenring_node_info *out,
     out->name = n->name;
     out->datacenter = n->dc;
     out->rack = n->rack;
-    out->tokens = topology->partitioner == TOKENRING_PARTITIONER_MURMUR3 ? n->tokens : NULL;
+    /* the keys are the tokens for Murmur3 only (tr_tnode); the others read theirs with
+     * tokenring_topology_node_token128 / _token_bytes */
+    out->tokens = tr_ops(topology->partitioner)->key_is_token ? n->keys : NULL;
     out->token_count = n->token_count;
     out->state = n->state;
     out->liveness = n->liveness;
@@ -9116,26 +8963,19 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef TOK_EMPTY
 #undef add_node_check
 #undef add_node_prepared
-#undef bytes_item
-#undef bytes_text
-#undef cmp_bytes_item
-#undef cmp_t128
 #undef commit_tokens
 #undef find_index
 #undef holder_other
-#undef key128
-#undef key_bytes
-#undef mix64
 #undef name_hash
 #undef name_put
 #undef name_rebuild
 #undef name_reserve
 #undef node_clear
-#undef node_has128
-#undef node_has_bytes
+#undef node_has
 #undef prepare128
 #undef prepare_bytes
 #undef prepare_tokens
+#undef prepare_toks
 #undef prepared
 #undef prepared_free
 #undef set_tokens_check
@@ -9147,17 +8987,14 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef tok_insert
 #undef tok_put
 #undef tok_reserve
-#undef token128_ok
-#undef total_check
+#undef tokens_check
 
 /* ======== lib/parse/parse_cluster.c ======== */
 #define add_cnode parse_cluster_add_cnode
 #define add_vtok parse_cluster_add_vtok
-#define bytes_token128 parse_cluster_bytes_token128
 #define check_name_at parse_cluster_check_name_at
 #define cluster_copy parse_cluster_cluster_copy
 #define cmp_tokpos parse_cluster_cmp_tokpos
-#define cmp_vtok parse_cluster_cmp_vtok
 #define cnode_clear parse_cluster_cnode_clear
 #define hash_add parse_cluster_hash_add
 #define hash_reserve parse_cluster_hash_reserve
@@ -9167,11 +9004,8 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #define rebuild_topology parse_cluster_rebuild_topology
 #define repl_clone parse_cluster_repl_clone
 #define same_str parse_cluster_same_str
-#define same_token parse_cluster_same_token
-#define token128_bytes parse_cluster_token128_bytes
 #define token_room parse_cluster_token_room
 #define tokpos parse_cluster_tokpos
-#define vtok_cmp parse_cluster_vtok_cmp
 #line 1 "lib/parse/parse_cluster.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The cluster document (nodes and keyspaces) that every format reader fills: adding
@@ -9194,13 +9028,16 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 
 #line 10 "lib/parse/parse_internal.h"
 #line 11 "lib/parse/parse_internal.h"
+#line 12 "lib/parse/parse_internal.h"
 
 struct tr_cnode {
     char *name, *dc, *rack, *host_id;   /* host_id may be NULL */
     char *load, *owns;                  /* nodetool's Load and Owns as printed, or NULL */
     int64_t *tokens;                    /* Murmur3: sorted ascending once parsing ends */
-    struct tr_vtok *vtok;               /* the other partitioners (tokens NULL), sorted
-                                           in the partitioner's order */
+    tr_tok *vtok;                       /* the other partitioners (tokens NULL): each token
+                                           read once from its text into its value
+                                           (lib/token.h; a ByteOrdered token's bytes owned
+                                           by the node), sorted in the partitioner's order */
     uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
     size_t ntok, tcap;
     size_t declared;                    /* token count the input declared (0: none) */
@@ -9209,13 +9046,16 @@ struct tr_cnode {
     uint32_t line, column;
 };
 
-/* A token of RandomPartitioner (its value as 16 big-endian bytes, so that byte order is
- * numeric order) or ByteOrderedPartitioner (its bytes): compared as unsigned bytes,
- * lexicographically, a proper prefix first (tokenring_byte_token_compare). */
-struct tr_vtok {
-    uint8_t *p;                         /* may be NULL when n is 0 */
-    uint32_t n;
-};
+/* Token k of node nd as a tr_tok (Murmur3's from its int64). */
+static inline tr_tok tr_cl_tok(const struct tr_cnode *nd, size_t k)
+{
+    return nd->vtok ? nd->vtok[k] : tr_tok_m3(nd->tokens[k]);
+}
+
+/* A copy of token src in dst whose bytes (ByteOrdered) the copy owns: TOKENRING_OK or
+ * TOKENRING_E_NOMEM (dst then has no bytes). tr_cl_tok_free releases them. */
+TR_HIDDEN int tr_cl_tok_copy(tr_tok *dst, const tr_tok *src);
+TR_HIDDEN void tr_cl_tok_free(tr_tok *t);
 
 struct tr_keyspace {
     char *name;
@@ -9301,13 +9141,13 @@ TR_HIDDEN int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token,
  * token that does not read sets token_text_failed. */
 TR_HIDDEN int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                                    uint32_t line, uint32_t col, tokenring_error *err);
-/* Reads a token's text in partitioner p: a Murmur3 value to murmur3_out (may be NULL);
- * the other partitioners' bytes (RandomPartitioner: 16 big-endian) to bytes_out (may be
- * NULL; room for n / 2 + 16 bytes) and their count to bytes_len. A token that does not
- * read sets token_text_failed, a hex letter hex_letter. */
+/* Reads a token's text in partitioner p into *out (may be NULL: checked only); a
+ * ByteOrdered token's bytes go to buf (TR_TOK_PARSE_ROOM(n) bytes when out is set), which
+ * out->b then points into. A token that does not read sets token_text_failed, a hex
+ * letter hex_letter. */
 TR_HIDDEN int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s,
-                               size_t n, uint32_t line, uint32_t col, int64_t *murmur3_out,
-                               uint8_t *bytes_out, size_t *bytes_len, tokenring_error *err);
+                               size_t n, uint32_t line, uint32_t col, tr_tok *out,
+                               uint8_t *buf, tokenring_error *err);
 /* Checks a token's text as tr_cl_add_token_text() reads it, without adding it; a
  * Murmur3 token's value goes to murmur3_out (may be NULL). */
 TR_HIDDEN int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n,
@@ -9413,7 +9253,7 @@ static void cnode_clear(struct tr_cnode *nd)
     tr_free(nd->tokens);
     if (nd->vtok)
         for (size_t i = 0; i < nd->ntok; i++)
-            tr_free(nd->vtok[i].p);
+            tr_cl_tok_free(&nd->vtok[i]);
     tr_free(nd->vtok);
     tr_free(nd->tok_pos);
     memset(nd, 0, sizeof *nd);
@@ -9630,7 +9470,7 @@ static int token_room(const tokenring_cluster *cl, struct tr_cnode *nd, tokenrin
             return tr_cl_fail_nomem(err);
         nd->tokens = t;
     } else {
-        struct tr_vtok *v = tr_reallocarray(nd->vtok, ncap, sizeof *v);
+        tr_tok *v = tr_reallocarray(nd->vtok, ncap, sizeof *v);
         if (!v)
             return tr_cl_fail_nomem(err);
         nd->vtok = v;
@@ -9661,48 +9501,48 @@ int tr_cl_add_token(tokenring_cluster *cl, size_t idx, int64_t token, uint32_t l
     return TOKENRING_OK;
 }
 
-/* Adds a token of another partitioner (bytes copied; RandomPartitioner: 16 bytes). */
-static int add_vtok(tokenring_cluster *cl, size_t idx, const uint8_t *b, size_t n,
-                    uint32_t line, uint32_t col, tokenring_error *err)
+int tr_cl_tok_copy(tr_tok *dst, const tr_tok *src)
+{
+    *dst = *src;
+    dst->b = NULL;
+    if (src->len) {
+        uint8_t *copy = tr_malloc(src->len);
+        if (!copy) {
+            dst->len = 0;
+            return TOKENRING_E_NOMEM;
+        }
+        memcpy(copy, src->b, src->len);
+        dst->b = copy;
+    }
+    return TOKENRING_OK;
+}
+
+void tr_cl_tok_free(tr_tok *t)
+{
+    tr_free((void *)(uintptr_t)t->b); /* the node's own copy (tr_cl_tok_copy) */
+    t->b = NULL;
+}
+
+/* Adds a token of another partitioner (a ByteOrdered token's bytes copied). */
+static int add_vtok(tokenring_cluster *cl, size_t idx, const tr_tok *t, uint32_t line,
+                    uint32_t col, tokenring_error *err)
 {
     struct tr_cnode *nd = &cl->nodes[idx];
     int rc = token_room(cl, nd, err);
     if (rc != TOKENRING_OK)
         return rc;
-    uint8_t *copy = NULL;
-    if (n) {
-        if (!(copy = tr_malloc(n)))
-            return tr_cl_fail_nomem(err);
-        memcpy(copy, b, n);
-    }
-    nd->vtok[nd->ntok] = (struct tr_vtok){ copy, (uint32_t)n };
+    if (tr_cl_tok_copy(&nd->vtok[nd->ntok], t) != TOKENRING_OK)
+        return tr_cl_fail_nomem(err);
     nd->tok_pos[nd->ntok] = ((uint64_t)line << 32) | col;
     nd->ntok++;
     nd->known = true;
     return TOKENRING_OK;
 }
 
-static void token128_bytes(uint8_t out[16], tokenring_token128 t)
-{
-    for (int i = 0; i < 8; i++) {
-        out[i] = (uint8_t)(t.hi >> (56 - 8 * i));
-        out[8 + i] = (uint8_t)(t.lo >> (56 - 8 * i));
-    }
-}
-
-static tokenring_token128 bytes_token128(const uint8_t in[16])
-{
-    tokenring_token128 t = { 0, 0 };
-    for (int i = 0; i < 8; i++) {
-        t.hi = t.hi << 8 | in[i];
-        t.lo = t.lo << 8 | in[8 + i];
-    }
-    return t;
-}
-
+/* One case per partitioner: the messages name each one's text form, as the goldens show. */
 int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char *s, size_t n,
-                     uint32_t line, uint32_t col, int64_t *murmur3_out, uint8_t *bytes_out,
-                     size_t *bytes_len, tokenring_error *err)
+                     uint32_t line, uint32_t col, tr_tok *out, uint8_t *buf,
+                     tokenring_error *err)
 {
     int rc;
     switch (p) {
@@ -9710,8 +9550,8 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
         int64_t v = 0;
         rc = tr_parse_i64(s, n, &v);
         if (rc == TOKENRING_OK) {
-            if (murmur3_out)
-                *murmur3_out = v;
+            if (out)
+                *out = tr_tok_m3(v);
             return TOKENRING_OK;
         }
         cl->token_text_failed = true;
@@ -9725,15 +9565,13 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
                           (int)(n > 40 ? 40 : n), s);
     }
     case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 t;
+        tokenring_token128 t = { 0, 0 };
         rc = tokenring_token128_parse(&t, s, n, NULL);
         if (rc == TOKENRING_OK && t.hi == UINT64_MAX && t.lo == UINT64_MAX)
             rc = TOKENRING_E_RANGE; /* -1, the minimum token, is no node's token */
         if (rc == TOKENRING_OK) {
-            if (bytes_out) {
-                token128_bytes(bytes_out, t);
-                *bytes_len = 16;
-            }
+            if (out)
+                *out = tr_tok_128(t);
             return TOKENRING_OK;
         }
         cl->token_text_failed = true;
@@ -9753,14 +9591,14 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
             cl->token_text_failed = true;
             return tr_fail_at(err, TOKENRING_E_PARSE, line, col, "expected a token");
         }
-        rc = bytes_out ? tokenring_byte_token_parse(bytes_out, n / 2 + 16, &len, s, n, NULL)
-                       : tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
+        rc = out ? tokenring_byte_token_parse(buf, TR_TOK_PARSE_ROOM(n), &len, s, n, NULL)
+                 : tokenring_byte_token_parse(NULL, 0, &len, s, n, NULL);
         for (size_t i = 0; i < n && !cl->hex_letter; i++)
             cl->hex_letter = (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F');
-        if (rc == TOKENRING_OK || (rc == TOKENRING_E_BUFSIZE && !bytes_out)) {
+        if (rc == TOKENRING_OK || (rc == TOKENRING_E_BUFSIZE && !out)) {
             if (len <= TOKENRING_BYTE_TOKEN_MAX) {
-                if (bytes_len)
-                    *bytes_len = len;
+                if (out)
+                    *out = tr_tok_bytes(buf, len);
                 return TOKENRING_OK;
             }
             cl->token_text_failed = true;
@@ -9780,25 +9618,31 @@ int tr_cl_read_token(tokenring_cluster *cl, tokenring_partitioner p, const char 
 int tr_cl_check_token_text(tokenring_cluster *cl, const char *s, size_t n, uint32_t line,
                            uint32_t col, int64_t *murmur3_out, tokenring_error *err)
 {
-    return tr_cl_read_token(cl, cl->partitioner, s, n, line, col, murmur3_out, NULL, NULL,
-                            err);
+    /* only a token that is its own key (Murmur3) has a value to give back: the others
+     * are checked without a buffer */
+    bool value = murmur3_out && tr_ops(cl->partitioner)->key_is_token;
+    tr_tok t;
+    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, value ? &t : NULL, NULL,
+                              err);
+    if (rc == TOKENRING_OK && value)
+        *murmur3_out = t.key;
+    return rc;
 }
 
 int tr_cl_add_token_text(tokenring_cluster *cl, size_t idx, const char *s, size_t n,
                          uint32_t line, uint32_t col, tokenring_error *err)
 {
-    int64_t v = 0;
-    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
-        int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &v, NULL, NULL, err);
-        return rc == TOKENRING_OK ? tr_cl_add_token(cl, idx, v, line, col, err) : rc;
+    tr_tok t;
+    if (tr_ops(cl->partitioner)->key_is_token) { /* Murmur3: kept as int64 */
+        int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &t, NULL, err);
+        return rc == TOKENRING_OK ? tr_cl_add_token(cl, idx, t.key, line, col, err) : rc;
     }
-    uint8_t *b = tr_malloc(n / 2 + 16);
+    uint8_t *b = tr_malloc(TR_TOK_PARSE_ROOM(n));
     if (!b)
         return tr_cl_fail_nomem(err);
-    size_t len = 0;
-    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, NULL, b, &len, err);
+    int rc = tr_cl_read_token(cl, cl->partitioner, s, n, line, col, &t, b, err);
     if (rc == TOKENRING_OK)
-        rc = add_vtok(cl, idx, b, len, line, col, err);
+        rc = add_vtok(cl, idx, &t, line, col, err);
     tr_free(b);
     return rc;
 }
@@ -9837,21 +9681,15 @@ int tr_cl_name_partitioner(tokenring_cluster *cl, const char *s, size_t n, uint3
 const char *tr_cl_token_text(const tokenring_cluster *cl, const struct tr_cnode *nd, size_t k,
                              char *buf)
 {
-    size_t len = 0;
-    if (cl->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
-        snprintf(buf, TR_TOKEN_TEXT_MAX, "%lld", (long long)nd->tokens[k]);
-    } else if (cl->partitioner == TOKENRING_PARTITIONER_RANDOM) {
-        if (tokenring_token128_format(buf, TR_TOKEN_TEXT_MAX, &len,
-                                      bytes_token128(nd->vtok[k].p)) != TOKENRING_OK)
-            buf[0] = '\0';
-    } else {
-        size_t n = nd->vtok[k].n, max = (TR_TOKEN_TEXT_MAX - 4) / 2;
-        if (tokenring_byte_token_format(buf, TR_TOKEN_TEXT_MAX, &len, nd->vtok[k].p,
-                                        n > max ? max : n) != TOKENRING_OK)
-            buf[0] = '\0';
-        if (n > max)
-            strcat(buf, "...");
-    }
+    /* a byte token longer than fits is cut, "..." after it */
+    tr_tok t = tr_cl_tok(nd, k);
+    size_t len = 0, max = (TR_TOKEN_TEXT_MAX - 4) / 2, n = t.len;
+    if (n > max)
+        t.len = max;
+    if (tr_ops(cl->partitioner)->format(buf, TR_TOKEN_TEXT_MAX, &len, &t) != TOKENRING_OK)
+        buf[0] = '\0';
+    if (n > max)
+        strcat(buf, "...");
     return buf;
 }
 
@@ -10013,45 +9851,25 @@ static int repl_clone(tokenring_replication **out, const tokenring_replication *
 /* --------------------------------------------------------- finish and merge */
 
 struct tokpos {
-    int64_t token;
-    const struct tr_vtok *vt;           /* the other partitioners */
+    tr_tok t;
     uint64_t pos;
     size_t node;
+    size_t k;                           /* its index in the node's tokens */
 };
-
-static int vtok_cmp(const struct tr_vtok *a, const struct tr_vtok *b)
-{
-    return tokenring_byte_token_compare(a->p, a->n, b->p, b->n);
-}
 
 static int cmp_tokpos(const void *a, const void *b)
 {
     const struct tokpos *x = a, *y = b;
-    if (x->vt) {
-        int c = vtok_cmp(x->vt, y->vt);
-        if (c)
-            return c;
-    } else if (x->token != y->token) {
-        return x->token < y->token ? -1 : 1;
-    }
+    int c = tr_tok_cmp(&x->t, &y->t);
+    if (c)
+        return c;
     return x->pos < y->pos ? -1 : x->pos > y->pos;
-}
-
-static int cmp_vtok(const void *a, const void *b)
-{
-    return vtok_cmp(a, b);
-}
-
-static bool same_token(const struct tokpos *a, const struct tokpos *b)
-{
-    return a->vt ? vtok_cmp(a->vt, b->vt) == 0 : a->token == b->token;
 }
 
 /* Sorts each node's tokens and rejects a token given twice, naming the later place. */
 int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
 {
     size_t total = 0;
-    bool murmur = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3;
     for (size_t i = 0; i < cl->n; i++)
         total += cl->nodes[i].ntok;
     if (total > 0) {
@@ -10061,19 +9879,15 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
         size_t k = 0;
         for (size_t i = 0; i < cl->n; i++)
             for (size_t j = 0; j < cl->nodes[i].ntok; j++)
-                all[k++] = (struct tokpos){ murmur ? cl->nodes[i].tokens[j] : 0,
-                                            murmur ? NULL : &cl->nodes[i].vtok[j],
-                                            cl->nodes[i].tok_pos[j], i };
+                all[k++] = (struct tokpos){ tr_cl_tok(&cl->nodes[i], j),
+                                            cl->nodes[i].tok_pos[j], i, j };
         qsort(all, total, sizeof *all, cmp_tokpos);
         for (size_t i = 1; i < total; i++) {
-            if (same_token(&all[i], &all[i - 1])) {
+            if (tr_tok_cmp(&all[i].t, &all[i - 1].t) == 0) {
                 const struct tokpos *a = &all[i - 1], *b = &all[i];
                 const struct tr_cnode *nb = &cl->nodes[b->node];
                 char buf[TR_TOKEN_TEXT_MAX];
-                if (murmur)
-                    snprintf(buf, sizeof buf, "%lld", (long long)b->token);
-                else
-                    tr_cl_token_text(cl, nb, (size_t)(b->vt - nb->vtok), buf);
+                tr_cl_token_text(cl, nb, b->k, buf);
                 int rc = tr_fail_at(err, TOKENRING_E_EXISTS, (uint32_t)(b->pos >> 32),
                                     (uint32_t)b->pos,
                                     "token %s of node %s is already held by node %s "
@@ -10089,10 +9903,10 @@ int tr_cl_finish(tokenring_cluster *cl, tokenring_error *err)
     for (size_t i = 0; i < cl->n; i++) {
         struct tr_cnode *nd = &cl->nodes[i];
         if (nd->ntok > 1) {
-            if (murmur)
+            if (nd->vtok)
+                qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, tr_tok_qsort_cmp);
+            else /* Murmur3's int64 */
                 qsort(nd->tokens, nd->ntok, sizeof *nd->tokens, tr_cmp_i64);
-            else
-                qsort(nd->vtok, nd->ntok, sizeof *nd->vtok, cmp_vtok);
         }
         tr_free(nd->tok_pos);
         nd->tok_pos = NULL;
@@ -10116,7 +9930,7 @@ static int add_cnode(tokenring_topology *t, tokenring_partitioner p, const struc
         if (!tk)
             return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
         for (size_t j = 0; j < nd->ntok; j++)
-            tk[j] = bytes_token128(nd->vtok[j].p);
+            tk[j] = nd->vtok[j].v128;
         rc = tokenring_topology_add_node128(t, nd->name, nd->dc, nd->rack, tk, nd->ntok, err);
         tr_free(tk);
         return rc;
@@ -10129,8 +9943,8 @@ static int add_cnode(tokenring_topology *t, tokenring_partitioner p, const struc
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
     for (size_t j = 0; j < nd->ntok; j++) {
-        ptrs[j] = nd->vtok[j].p;
-        lens[j] = nd->vtok[j].n;
+        ptrs[j] = nd->vtok[j].b;
+        lens[j] = nd->vtok[j].len;
     }
     rc = tokenring_topology_add_node_bytes(t, nd->name, nd->dc, nd->rack, ptrs, lens, nd->ntok,
                                            err);
@@ -10185,7 +9999,7 @@ static int merge_node(struct tr_cnode *dst, struct tr_cnode *src, tokenring_erro
         if (!differ && dst->tokens)
             differ = memcmp(dst->tokens, src->tokens, dst->ntok * sizeof *dst->tokens) != 0;
         for (size_t j = 0; !differ && dst->vtok && j < dst->ntok; j++)
-            differ = vtok_cmp(&dst->vtok[j], &src->vtok[j]) != 0;
+            differ = tr_tok_cmp(&dst->vtok[j], &src->vtok[j]) != 0;
         if (differ)
             return tr_fail_at(err, TOKENRING_E_EXISTS, src->line, src->column,
                               "node %s has different tokens in an earlier input", dst->name);
@@ -10272,11 +10086,8 @@ static int cluster_copy(tokenring_cluster *dst, const tokenring_cluster *src)
             if (!d->vtok)
                 return TOKENRING_E_NOMEM;
             for (size_t j = 0; j < s->ntok; j++) {
-                d->vtok[j].n = s->vtok[j].n;
-                if (s->vtok[j].n && !(d->vtok[j].p = tr_malloc(s->vtok[j].n)))
+                if (tr_cl_tok_copy(&d->vtok[j], &s->vtok[j]) != TOKENRING_OK)
                     return TOKENRING_E_NOMEM; /* d->ntok counts the ones to free */
-                if (s->vtok[j].n)
-                    memcpy(d->vtok[j].p, s->vtok[j].p, s->vtok[j].n);
                 d->ntok = j + 1;
             }
         }
@@ -10538,19 +10349,18 @@ TOKENRING_API int tokenring_cluster_add_topology(tokenring_cluster *cluster,
             if (staging.partitioner == TOKENRING_PARTITIONER_MURMUR3) {
                 rc = tr_cl_add_token(&staging, idx, info.tokens[j], 0, 0, err);
             } else if (staging.partitioner == TOKENRING_PARTITIONER_RANDOM) {
-                tokenring_token128 t;
-                uint8_t b[16];
+                tokenring_token128 t = { 0, 0 };
                 rc = tokenring_topology_node_token128(&t, topology, i, j);
-                if (rc == TOKENRING_OK) {
-                    token128_bytes(b, t);
-                    rc = add_vtok(&staging, idx, b, 16, 0, 0, err);
-                }
+                tr_tok v = tr_tok_128(t);
+                if (rc == TOKENRING_OK)
+                    rc = add_vtok(&staging, idx, &v, 0, 0, err);
             } else {
                 const uint8_t *b = NULL;
                 size_t bn = 0;
                 rc = tokenring_topology_node_token_bytes(&b, &bn, topology, i, j);
+                tr_tok v = tr_tok_bytes(b, bn);
                 if (rc == TOKENRING_OK)
-                    rc = add_vtok(&staging, idx, b, bn, 0, 0, err);
+                    rc = add_vtok(&staging, idx, &v, 0, 0, err);
             }
         }
         if (rc == TOKENRING_OK) {
@@ -10725,11 +10535,9 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
 }
 #undef add_cnode
 #undef add_vtok
-#undef bytes_token128
 #undef check_name_at
 #undef cluster_copy
 #undef cmp_tokpos
-#undef cmp_vtok
 #undef cnode_clear
 #undef hash_add
 #undef hash_reserve
@@ -10739,11 +10547,8 @@ TOKENRING_API tokenring_partitioner tokenring_cluster_partitioner(
 #undef rebuild_topology
 #undef repl_clone
 #undef same_str
-#undef same_token
-#undef token128_bytes
 #undef token_room
 #undef tokpos
-#undef vtok_cmp
 
 /* ======== lib/parse/parse_cqlsh.c ======== */
 #define cell parse_cqlsh_cell
@@ -11233,7 +11038,6 @@ int tr_parse_cqlsh_text(tokenring_cluster *cl, const char *text, size_t len, uin
 #define token_value parse_describering_token_value
 #define value parse_describering_value
 #define verify parse_describering_verify
-#define vtok_cmp parse_describering_vtok_cmp
 #line 1 "lib/parse/parse_describering.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Reader of `nodetool describering <keyspace>` (Cassandra 2.0 .. 5.0):
@@ -11274,7 +11078,7 @@ struct dr {
      * hold their ranks, so the ring logic below runs on int64 values in ring order. */
     tokenring_partitioner part;
     bool collect;            /* first pass: gather the tokens into keys */
-    struct tr_vtok *keys;
+    tr_tok *keys;            /* ByteOrdered bytes owned here (tr_cl_tok_copy) */
     size_t nkeys, kcap;
     char tkb[6][TR_TOKEN_TEXT_MAX];
     unsigned tki;
@@ -11290,7 +11094,7 @@ static void dr_free(struct dr *d)
     tr_free(d->r);
     tr_free(d->eps);
     for (size_t i = 0; i < d->nkeys; i++)
-        tr_free(d->keys[i].p);
+        tr_cl_tok_free(&d->keys[i]);
     tr_free(d->keys);
 }
 
@@ -11385,12 +11189,6 @@ static int value(cur *c, const char *stop, const char *what, const char **v, siz
     return TOKENRING_OK;
 }
 
-static int vtok_cmp(const void *a, const void *b)
-{
-    const struct tr_vtok *x = a, *y = b;
-    return tokenring_byte_token_compare(x->p, x->n, y->p, y->n);
-}
-
 static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
                        tokenring_error *err)
 {
@@ -11414,20 +11212,19 @@ static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
                           "expected %s (a signed 64-bit integer), found '%.*s'", what,
                           (int)(vn > 40 ? 40 : vn), v);
     }
-    uint8_t *b = tr_malloc(vn / 2 + 16);
+    uint8_t *b = tr_malloc(TR_TOK_PARSE_ROOM(vn));
     if (!b)
         return tr_cl_fail_nomem(err);
-    size_t bn = 0;
-    rc = tr_cl_read_token(d->cl, d->part, v, vn, c->line, col, NULL, b, &bn, err);
+    tr_tok key;
+    rc = tr_cl_read_token(d->cl, d->part, v, vn, c->line, col, &key, b, err);
     if (rc != TOKENRING_OK) {
         tr_free(b);
         return rc;
     }
-    struct tr_vtok key = { b, (uint32_t)bn };
     if (d->collect) {
         if (d->nkeys == d->kcap) {
             size_t ncap = d->kcap ? d->kcap * 2 : 64;
-            struct tr_vtok *k = tr_reallocarray(d->keys, ncap, sizeof *k);
+            tr_tok *k = tr_reallocarray(d->keys, ncap, sizeof *k);
             if (!k) {
                 tr_free(b);
                 return tr_cl_fail_nomem(err);
@@ -11435,11 +11232,15 @@ static int token_value(struct dr *d, cur *c, const char *what, int64_t *out,
             d->keys = k;
             d->kcap = ncap;
         }
-        d->keys[d->nkeys++] = key;
+        rc = tr_cl_tok_copy(&d->keys[d->nkeys], &key);
+        tr_free(b);
+        if (rc != TOKENRING_OK)
+            return tr_cl_fail_nomem(err);
+        d->nkeys++;
         *out = 0;
         return TOKENRING_OK;
     }
-    const struct tr_vtok *hit = bsearch(&key, d->keys, d->nkeys, sizeof key, vtok_cmp);
+    const tr_tok *hit = bsearch(&key, d->keys, d->nkeys, sizeof key, tr_tok_qsort_cmp);
     tr_free(b);
     if (!hit) /* cannot happen: the first pass read the same text */
         return tr_fail_at(err, TOKENRING_E_PARSE, c->line, col, "token changed between passes");
@@ -11959,20 +11760,16 @@ static int ranks_to_tokens(struct dr *d)
         struct tr_cnode *nd = &cl->nodes[i];
         if (!nd->ntok)
             continue;
-        struct tr_vtok *v = tr_calloc(nd->tcap ? nd->tcap : 1, sizeof *v);
+        tr_tok *v = tr_calloc(nd->tcap ? nd->tcap : 1, sizeof *v);
         if (!v)
             return tr_cl_fail_nomem(d->err);
         for (size_t j = 0; j < nd->ntok; j++) {
-            const struct tr_vtok *k = &d->keys[nd->tokens[j]];
-            v[j].n = k->n;
-            if (k->n && !(v[j].p = tr_malloc(k->n))) {
+            if (tr_cl_tok_copy(&v[j], &d->keys[nd->tokens[j]]) != TOKENRING_OK) {
                 for (size_t q = 0; q < j; q++)
-                    tr_free(v[q].p);
+                    tr_cl_tok_free(&v[q]);
                 tr_free(v);
                 return tr_cl_fail_nomem(d->err);
             }
-            if (k->n)
-                memcpy(v[j].p, k->p, k->n);
         }
         tr_free(nd->tokens);
         nd->tokens = NULL;
@@ -12000,11 +11797,11 @@ int tr_parse_describering_text(tokenring_cluster *cl, const char *text, size_t l
             goto out;
         d.collect = false;
         if (d.nkeys > 1) {
-            qsort(d.keys, d.nkeys, sizeof *d.keys, vtok_cmp);
+            qsort(d.keys, d.nkeys, sizeof *d.keys, tr_tok_qsort_cmp);
             size_t w = 1;
             for (size_t i = 1; i < d.nkeys; i++) {
-                if (vtok_cmp(&d.keys[i], &d.keys[w - 1]) == 0)
-                    tr_free(d.keys[i].p);
+                if (tr_tok_cmp(&d.keys[i], &d.keys[w - 1]) == 0)
+                    tr_cl_tok_free(&d.keys[i]);
                 else
                     d.keys[w++] = d.keys[i];
             }
@@ -12078,7 +11875,6 @@ out:
 #undef token_value
 #undef value
 #undef verify
-#undef vtok_cmp
 
 /* ======== lib/parse/parse_detect.c ======== */
 #define fill_format parse_detect_fill_format
@@ -12541,11 +12337,8 @@ TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t 
             for (size_t i = 0; i < staging.n; i++) {
                 const struct tr_cnode *nd = &staging.nodes[i];
                 for (size_t j = 0; j < nd->ntok; j++, total++) {
-                    const uint8_t *b = nd->vtok[j].p;
-                    bool below = b[8] < 0x80;
-                    for (int k = 0; k < 8 && below; k++)
-                        below = b[k] == 0;
-                    small += below;
+                    tokenring_token128 v = nd->vtok[j].v128; /* below 2^63 */
+                    small += v.hi == 0 && v.lo < (UINT64_C(1) << 63);
                 }
             }
             if (small > total - small) {
@@ -14766,8 +14559,8 @@ static void put_token(textbuf *b, const tokenring_cluster *cl, const struct tr_c
         text_str(b, tr_cl_token_text(cl, nd, j, buf));
     } else {
         static const char hex[] = "0123456789abcdef";
-        for (uint32_t k = 0; k < nd->vtok[j].n; k++) {
-            char d[2] = { hex[nd->vtok[j].p[k] >> 4], hex[nd->vtok[j].p[k] & 15] };
+        for (size_t k = 0; k < nd->vtok[j].len; k++) {
+            char d[2] = { hex[nd->vtok[j].b[k] >> 4], hex[nd->vtok[j].b[k] & 15] };
             text_put(b, d, 2);
         }
     }
@@ -15039,6 +14832,7 @@ int tr_parse_tsv_text(tokenring_cluster *cl, const char *text, size_t len, uint3
 
 #line 9 "lib/analysis/availability.c"
 #line 10 "lib/analysis/availability.c"
+#line 11 "lib/analysis/availability.c"
 
 
 #define NONE UINT32_MAX
@@ -15216,47 +15010,31 @@ TOKENRING_API int tokenring_availability_get(uint32_t *nodes_out, tokenring_u128
  * their order do not depend on it: they follow the ring's order alone. */
 static tr_u128 range_width(const tokenring_ring *ring, size_t i)
 {
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_range128 rg;
-        tokenring_ring_range128(&rg, ring, i);
-        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    const tr_partitioner_ops *o = tr_ops(tokenring_ring_partitioner(ring));
+    if (o->width_bits == 0) /* no token arithmetic (ByteOrdered): one per range */
         return 1;
-    default: {
-        tokenring_range rg;
-        tokenring_ring_range(&rg, ring, i);
-        return ((tr_u128)rg.width.hi << 64) | rg.width.lo;
-    }
-    }
+    size_t n = 0;
+    tokenring_ring_tokens(ring, &n);
+    tr_tok from = tr_ring_token(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_token(ring, i);
+    return o->size(&from, &to);
 }
 
 /* Range i as "(start, end]" for an error message: Murmur3 and RandomPartitioner tokens in
- * decimal; a ByteOrderedPartitioner range by its number (its tokens can be long). */
+ * their text form; a ByteOrderedPartitioner range by its number (its tokens can be long). */
 static void range_text(char *buf, size_t cap, const tokenring_ring *ring, size_t i)
 {
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_range128 rg;
-        char a[TOKENRING_TOKEN128_TEXT_MAX], b[TOKENRING_TOKEN128_TEXT_MAX];
-        size_t len;
-        tokenring_ring_range128(&rg, ring, i);
-        tokenring_token128_format(a, sizeof a, &len, rg.start);
-        tokenring_token128_format(b, sizeof b, &len, rg.end);
-        snprintf(buf, cap, "(%s, %s]", a, b);
-        break;
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    const tr_partitioner_ops *o = tr_ops(tokenring_ring_partitioner(ring));
+    if (o->width_bits == 0) {
         snprintf(buf, cap, "number %zu (ending at ring token %zu)", i, i);
-        break;
-    default: {
-        tokenring_range rg;
-        tokenring_ring_range(&rg, ring, i);
-        snprintf(buf, cap, "(%lld, %lld]", (long long)rg.start, (long long)rg.end);
-        break;
+        return;
     }
-    }
+    size_t n = 0, len;
+    tokenring_ring_tokens(ring, &n);
+    tr_tok from = tr_ring_token(ring, i == 0 ? n - 1 : i - 1), to = tr_ring_token(ring, i);
+    char a[TOKENRING_TOKEN128_TEXT_MAX], b[TOKENRING_TOKEN128_TEXT_MAX]; /* both forms fit */
+    o->format(a, sizeof a, &len, &from);
+    o->format(b, sizeof b, &len, &to);
+    snprintf(buf, cap, "(%s, %s]", a, b);
 }
 
 /* The whole ring in range_width()'s units: the denominator of every fraction. */
@@ -15264,14 +15042,10 @@ static tr_u128 ring_space(const tokenring_ring *ring)
 {
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        return (tr_u128)1 << 127;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
+    unsigned bits = tr_ops(tokenring_ring_partitioner(ring))->width_bits;
+    if (bits == 0)
         return ranges ? ranges : 1;
-    default:
-        return (tr_u128)1 << 64;
-    }
+    return (tr_u128)1 << bits;
 }
 
 static const char *cl_name(int cl)
@@ -16890,6 +16664,7 @@ static int summary_build(tokenring_availability_summary **out, const tokenring_r
 
 #line 9 "lib/analysis/balance.c"
 #line 10 "lib/analysis/balance.c"
+#line 11 "lib/analysis/balance.c"
 
 
 static tokenring_u128 tr_u128_out(tr_u128 v)
@@ -16996,10 +16771,9 @@ TOKENRING_API int tokenring_balance_compute(tokenring_balance *primary_out,
     tokenring_partitioner part = tokenring_ring_partitioner(ring);
     size_t ranges = 0;
     tokenring_ring_tokens(ring, &ranges);
-    tr_u128 space = part == TOKENRING_PARTITIONER_RANDOM         ? (tr_u128)1 << 127
-                 : part == TOKENRING_PARTITIONER_BYTE_ORDERED ? (tr_u128)ranges
-                                                              : (tr_u128)1 << 64;
-    if (part == TOKENRING_PARTITIONER_BYTE_ORDERED) {
+    unsigned bits = tr_ops(part)->width_bits;
+    tr_u128 space = bits ? (tr_u128)1 << bits : (tr_u128)ranges;
+    if (bits == 0) {
         /* no token arithmetic: a node's widths count the ranges it owns (its ring tokens)
          * and the ranges it holds a replica of, full or transient */
         for (size_t i = 0; i < n; i++) {
@@ -17080,7 +16854,6 @@ done:
 #define record_bounds movement_record_bounds
 #define same_set movement_same_set
 #define sat_add movement_sat_add
-#define tok_u128 movement_tok_u128
 #define tokens_kept_other movement_tokens_kept_other
 #define u128_frac movement_u128_frac
 #define u128_out movement_u128_out
@@ -17096,6 +16869,7 @@ done:
 #line 9 "lib/analysis/movement.c"
 #line 10 "lib/analysis/movement.c"
 #line 11 "lib/analysis/movement.c"
+#line 12 "lib/analysis/movement.c"
 
 
 static tokenring_u128 u128_out(tr_u128 v)
@@ -17279,26 +17053,11 @@ static uint32_t dc_id(const char ***names, size_t *count, size_t *cap, const cha
     return (uint32_t)(*count)++;
 }
 
-/* A token of another partitioner at ring position `i`: the compare order of
- * tokenring_token128_compare() / tokenring_byte_token_compare(). */
+/* Ring a's token i against ring b's token j, in the partitioner's order. */
 static int pos_cmp(const tokenring_ring *a, size_t i, const tokenring_ring *b, size_t j)
 {
-    if (tokenring_ring_partitioner(a) == TOKENRING_PARTITIONER_RANDOM) {
-        tokenring_token128 x, y;
-        tokenring_ring_token128(&x, a, i);
-        tokenring_ring_token128(&y, b, j);
-        return tokenring_token128_compare(x, y);
-    }
-    const uint8_t *x, *y;
-    size_t xl, yl;
-    tokenring_ring_token_bytes(&x, &xl, a, i);
-    tokenring_ring_token_bytes(&y, &yl, b, j);
-    return tokenring_byte_token_compare(x, xl, y, yl);
-}
-
-static tr_u128 tok_u128(tokenring_token128 t)
-{
-    return ((tr_u128)t.hi << 64) | t.lo;
+    tr_tok x = tr_ring_token(a, i), y = tr_ring_token(b, j);
+    return tr_tok_cmp(&x, &y);
 }
 
 /* One elementary boundary of two rings of another partitioner: the ring and position
@@ -17465,20 +17224,16 @@ static int walk_other_in(tokenring_movement *m, tokenring_partitioner part,
         if (c >= 0)
             j++;
     }
-    const tr_u128 R = (tr_u128)1 << 127;
-    m->other->space = part == TOKENRING_PARTITIONER_RANDOM ? R : (tr_u128)nb;
+    /* the ring's space in the partitioner's units; without token arithmetic
+     * (ByteOrdered) one per elementary range */
+    const tr_partitioner_ops *o = tr_ops(part);
+    m->other->space = o->width_bits ? (tr_u128)1 << o->width_bits : (tr_u128)nb;
     for (size_t k = 0; k < nb; k++) {
         const mv_bound *e = &pb[k], *s = &pb[k == 0 ? nb - 1 : k - 1];
-        tr_u128 width = 1; /* ByteOrderedPartitioner: one per elementary range */
-        if (part == TOKENRING_PARTITIONER_RANDOM) {
-            /* (end - start + 2^127) mod 2^127, as tokenring_range128 (both 0 .. 2^127) */
-            tokenring_token128 a = { 0, 0 }, z = { 0, 0 }; /* set by the calls below */
-            tokenring_ring_token128(&a, s->ring, s->at);
-            tokenring_ring_token128(&z, e->ring, e->at);
-            width = R;
-            if (nb > 1) {
-                width = (tok_u128(z) + R - tok_u128(a)) & (R - 1); /* mod 2^127 */
-            }
+        tr_u128 width = 1;
+        if (o->width_bits) { /* as tokenring_range128: the whole ring for one bound */
+            tr_tok a = tr_ring_token(s->ring, s->at), z = tr_ring_token(e->ring, e->at);
+            width = o->size(&a, &z);
         }
         tokenring_replicas ro, rn;
         tokenring_placement_range_replicas(&ro, p1, e->r1);
@@ -17719,17 +17474,13 @@ static int movement_compare(tokenring_movement **out, const tokenring_topology *
             static const uint8_t none[1];
             const uint8_t *key = smp->keys ? smp->keys + smp->offsets[i] : none;
             size_t len = (size_t)(smp->offsets[i + 1] - smp->offsets[i]);
-            uint32_t x, y;
-            if (part == TOKENRING_PARTITIONER_RANDOM) {
-                m->other->s128[i] = tokenring_random_token(key, len);
-                x = tokenring_ring_search128(r1, m->other->s128[i]);
-                y = tokenring_ring_search128(r2, m->other->s128[i]);
-            } else {
-                if (arena_add(m, &m->other->sspan[i], key, len))
-                    goto nomem;
-                x = tokenring_ring_search_bytes(r1, key, len);
-                y = tokenring_ring_search_bytes(r2, key, len);
-            }
+            tr_tok t = tr_ops(part)->key_token(key, len);
+            uint32_t x = tr_ring_search_tok(r1, &t), y = tr_ring_search_tok(r2, &t);
+            /* the result keeps the sample's token in the partitioner's column */
+            if (m->other->s128)
+                m->other->s128[i] = t.v128;
+            else if (arena_add(m, &m->other->sspan[i], key, len))
+                goto nomem;
             tokenring_placement_range_replicas(&ro, p1, x);
             tokenring_placement_range_replicas(&rn, p2, y);
             o1 = pos1[x];
@@ -17848,6 +17599,8 @@ static int movement_on_clone(tokenring_movement **out, const tokenring_topology 
     return rc;
 }
 
+/* The typed entry points (int64, 128-bit, bytes) pass their tokens as they came: the
+ * topology's own typed calls check them against its partitioner (the ABI's checks). */
 #define MV_T64(t, n) { TOKENRING_PARTITIONER_MURMUR3, (t), NULL, NULL, NULL, (n) }
 #define MV_T128(t, n) { TOKENRING_PARTITIONER_RANDOM, NULL, (t), NULL, NULL, (n) }
 #define MV_TB(t, l, n) { TOKENRING_PARTITIONER_BYTE_ORDERED, NULL, NULL, (t), (l), (n) }
@@ -18337,7 +18090,6 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef record_bounds
 #undef same_set
 #undef sat_add
-#undef tok_u128
 #undef tokens_kept_other
 #undef u128_frac
 #undef u128_out
@@ -18789,6 +18541,8 @@ static int allocate_join(int64_t *tokens_out, tokenring_token128 *out128, uint32
                          uint32_t release, uint32_t flags, tokenring_limits *lim,
                          tokenring_error *err);
 
+/* Each entry point takes its partitioner's token type and refuses the others by name (the
+ * ABI's type checks; ByteOrdered has no allocation, as in Cassandra). */
 TOKENRING_API int tokenring_allocate_join(int64_t *tokens_out, uint32_t num_tokens,
                                           const tokenring_topology *topology, const char *name,
                                           const char *datacenter, const char *rack,
@@ -21211,7 +20965,6 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #define cnode cassandra_alloc_cnode
 #define cring cassandra_alloc_cring
 #define ctok cassandra_alloc_ctok
-#define floor_half cassandra_alloc_floor_half
 #define from64 cassandra_alloc_from64
 #define further_start cassandra_alloc_further_start
 #define generate_splits cassandra_alloc_generate_splits
@@ -21228,8 +20981,6 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #define jrandom_next cassandra_alloc_jrandom_next
 #define jrandom_next_double cassandra_alloc_jrandom_next_double
 #define jweighted cassandra_alloc_jweighted
-#define midpoint128 cassandra_alloc_midpoint128
-#define midpoint64 cassandra_alloc_midpoint64
 #define no_replication cassandra_alloc_no_replication
 #define owned cassandra_alloc_owned
 #define parse_ipv4 cassandra_alloc_parse_ipv4
@@ -21293,6 +21044,7 @@ TOKENRING_API int tokenring_allocate_nodes_progress(int64_t *tokens_out, uint32_
 #line 31 "lib/layout/cassandra_alloc.c"
 #line 32 "lib/layout/cassandra_alloc.c"
 #line 33 "lib/layout/cassandra_alloc.c"
+#line 34 "lib/layout/cassandra_alloc.c"
 
 /* Java never fuses a * b + c into one rounding; GCC does by default wherever the target has
  * FMA (-ffp-contract=fast), clang within an expression. Off for every function here (the
@@ -21653,22 +21405,6 @@ static double size64(int64_t from, int64_t to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-static tr_i128 floor_half(tr_i128 x)
-{
-    return x >= 0 ? x / 2 : -((-x + 1) / 2);
-}
-
-/* Murmur3Partitioner.midpoint(); l >= r is the wrapping range. */
-static int64_t midpoint64(int64_t l, int64_t r)
-{
-    if (l < r)
-        return (int64_t)floor_half((tr_i128)l + r);
-    tr_i128 m = floor_half((tr_i128)INT64_MAX - (tr_i128)INT64_MIN + l + r);
-    if (m > INT64_MAX)
-        m = (tr_i128)INT64_MIN + (m - INT64_MAX);
-    return (int64_t)m;
-}
-
 /* BigDecimal.valueOf(d) for 0 < d < 1: Double.toString's digits, i.e. the shortest
  * decimal that reads back as d (nearest first), as digits * 10^-scale. */
 static void java_decimal(double d, uint64_t *digits, int *scale)
@@ -21751,15 +21487,6 @@ static double size128(tr_u128 from, tr_u128 to)
     return d > 0.0 ? d : d + 1.0;
 }
 
-/* RandomPartitioner.midpoint() (FBUtilities.midpoint over 127 bits); l >= r is the
- * wrapping range of 2^127 + r - l. */
-static tr_u128 midpoint128(tr_u128 l, tr_u128 r)
-{
-    if (l < r)
-        return (l + r) >> 1;
-    return (((TWO_127 + r - l) >> 1) + l) % TWO_127;
-}
-
 /* RandomPartitioner.split(l, r, ratio): l + (r - l) * BigDecimal.valueOf(ratio) exactly,
  * truncated; l >= r wraps: (2^127 + r - l) * ratio + l, truncated, modulo 2^127. The
  * product of a width (at most 2^127) and the ratio's digits (below 10^17) takes three
@@ -21802,9 +21529,19 @@ static inline double token_size(bool wide, ctok from, ctok to)
     return wide ? size128(from, to) : size64(to64(from), to64(to));
 }
 
-static inline ctok token_midpoint(bool wide, ctok l, ctok r)
+/* The partitioner's midpoint (lib/token.c: Murmur3Partitioner.midpoint,
+ * RandomPartitioner's FBUtilities.midpoint over 127 bits); l >= r is the wrapping range. */
+static ctok token_midpoint(bool wide, ctok l, ctok r)
 {
-    return wide ? midpoint128(l, r) : from64(midpoint64(to64(l), to64(r)));
+    if (wide) {
+        tokenring_token128 a = { (uint64_t)(l >> 64), (uint64_t)l };
+        tokenring_token128 b = { (uint64_t)(r >> 64), (uint64_t)r };
+        tr_tok x = tr_tok_128(a), y = tr_tok_128(b);
+        tr_tok m = tr_ops(TOKENRING_PARTITIONER_RANDOM)->midpoint(&x, &y, NULL);
+        return ((tr_u128)m.v128.hi << 64) | m.v128.lo;
+    }
+    tr_tok x = tr_tok_m3(to64(l)), y = tr_tok_m3(to64(r));
+    return from64(tr_ops(TOKENRING_PARTITIONER_MURMUR3)->midpoint(&x, &y, NULL).key);
 }
 
 static inline ctok token_split(bool wide, ctok l, ctok r, double ratio)
@@ -22867,7 +22604,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef cnode
 #undef cring
 #undef ctok
-#undef floor_half
 #undef from64
 #undef further_start
 #undef generate_splits
@@ -22884,8 +22620,6 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #undef jrandom_next
 #undef jrandom_next_double
 #undef jweighted
-#undef midpoint128
-#undef midpoint64
 #undef no_replication
 #undef owned
 #undef parse_ipv4
@@ -25642,7 +25376,7 @@ TOKENRING_API int tokenring_router_route(tokenring_route *out, const tokenring_r
         return TOKENRING_E_INVAL;
     tokenring_replicas rep;
     int64_t token = 0;
-    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) { /* Murmur3 hot path */
         token = tokenring_token(key, len);
         tokenring_placement_replicas(&rep, g->pl, token);
     } else {
@@ -25676,7 +25410,7 @@ TOKENRING_API int tokenring_router_route_parts(tokenring_route *out,
     }
     tokenring_replicas rep;
     int64_t token = 0;
-    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) {
+    if (router->ring->partitioner == TOKENRING_PARTITIONER_MURMUR3) { /* Murmur3 hot path */
         token = tr_token_parts(parts, lens, count);
         tokenring_placement_replicas(&rep, g->pl, token);
     } else {
@@ -25707,7 +25441,7 @@ TOKENRING_API int tokenring_router_route_token(tokenring_route *out,
     int rc = lookup_args(out, router, keyspace, flags, &g);
     if (rc != TOKENRING_OK)
         return rc;
-    if (router->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3)
+    if (router->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3) /* an int64 token */
         return TOKENRING_E_UNSUPPORTED;
     tokenring_replicas rep;
     tokenring_placement_replicas(&rep, g->pl, token);
@@ -26034,13 +25768,8 @@ static int topo_put(tokenring_topology *t, const tokenring_cluster *cl,
         tokenring_token128 *tk = tr_calloc(nd->ntok, sizeof *tk);
         if (!tk)
             return nomem(err);
-        for (size_t k = 0; k < nd->ntok; k++) {
-            const uint8_t *p = nd->vtok[k].p;
-            for (int j = 0; j < 8; j++) {
-                tk[k].hi = tk[k].hi << 8 | p[j];
-                tk[k].lo = tk[k].lo << 8 | p[8 + j];
-            }
-        }
+        for (size_t k = 0; k < nd->ntok; k++)
+            tk[k] = nd->vtok[k].v128;
         rc = set ? tokenring_topology_set_tokens128(t, nd->name, tk, nd->ntok, err)
                  : tokenring_topology_add_node128(t, nd->name, nd->dc, nd->rack, tk, nd->ntok,
                                                   err);
@@ -26054,8 +25783,8 @@ static int topo_put(tokenring_topology *t, const tokenring_cluster *cl,
             return nomem(err);
         }
         for (size_t k = 0; k < nd->ntok; k++) {
-            p[k] = nd->vtok[k].p;
-            lens[k] = nd->vtok[k].n;
+            p[k] = nd->vtok[k].b;
+            lens[k] = nd->vtok[k].len;
         }
         rc = set ? tokenring_topology_set_tokens_bytes(t, nd->name, p, lens, nd->ntok, err)
                  : tokenring_topology_add_node_bytes(t, nd->name, nd->dc, nd->rack, p, lens,
