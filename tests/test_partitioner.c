@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "tokenring/tokenring.h"
-#include "internal.h"
+#include "token.h"
 #include "tsv.h"
 
 static const tokenring_token128 MIN128 = {UINT64_MAX, UINT64_MAX};

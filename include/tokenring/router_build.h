@@ -3,7 +3,7 @@
  * @file router_build.h
  * @brief Building a router and changing it: a builder of the rows a driver reads (or a
  *        parsed cluster), and the events that make the next snapshot from the
- *        previous one (lib/router_build.c, lib/router_event.c). Part of the routers
+ *        previous one (lib/router/router_build.c, lib/router/router_event.c). Part of the routers
  *        (router.h, which includes this file).
  *
  * @section router_build Building

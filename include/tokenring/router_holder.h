@@ -2,7 +2,7 @@
 /**
  * @file router_holder.h
  * @brief Publishing a router to reader threads without locks: the holder and its
- *        readers (lib/router_holder.c). Part of the routers (router.h, which includes
+ *        readers (lib/router/router_holder.c). Part of the routers (router.h, which includes
  *        this file).
  *
  * @section router_holder Publication

@@ -2,7 +2,7 @@
 /**
  * @file router_snapshot.h
  * @brief A router's snapshot and its lookups: the nodes, the keyspaces and the routes of
- *        keys and tokens (lib/router.c). Part of the routers (router.h, which includes
+ *        keys and tokens (lib/router/router.c). Part of the routers (router.h, which includes
  *        this file).
  *
  * @section router_snapshot Snapshots

@@ -12,7 +12,7 @@
 
 #define TR_HIDDEN __attribute__((visibility("hidden")))
 
-/* Memory: every allocation in the library goes through these (lib/alloc.c). */
+/* Memory: every allocation in the library goes through these (lib/base/alloc.c). */
 TR_HIDDEN void *tr_malloc(size_t size);
 TR_HIDDEN void *tr_calloc(size_t n, size_t size);      /* overflow-checked, zeroed */
 TR_HIDDEN void *tr_realloc(void *ptr, size_t size);
@@ -24,7 +24,7 @@ TR_HIDDEN void tr_advise_huge(void *ptr, size_t bytes);
 TR_HIDDEN char *tr_strdup(const char *s);
 TR_HIDDEN char *tr_strndup(const char *s, size_t n);
 
-/* Errors (lib/error.c): fill err (if any) and return code. */
+/* Errors (lib/base/error.c): fill err (if any) and return code. */
 TR_HIDDEN int tr_fail(tokenring_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 TR_HIDDEN int tr_fail_at(tokenring_error *err, int code, uint32_t line, uint32_t column,
@@ -49,7 +49,7 @@ static inline int tr_progress_tick(tr_progress *p, const char *what, tokenring_e
     return tr_progress_report(p, what, err);
 }
 
-/* Budgets (lib/budget.c). Work arithmetic saturates at UINT64_MAX. tr_budget_check()
+/* Budgets (lib/base/budget.c). Work arithmetic saturates at UINT64_MAX. tr_budget_check()
  * stores the estimate in limits (may be NULL: the default budget) and fails with
  * TOKENRING_E_BUDGET, naming what, when it is above the budget. tr_check_num_tokens()
  * checks 1 .. the limits' max_num_tokens (default TOKENRING_MAX_NUM_TOKENS). */
@@ -61,13 +61,7 @@ TR_HIDDEN int tr_budget_check(tokenring_limits *limits, uint64_t estimate, const
 TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
                                   const tokenring_limits *limits);
 
-/* The replication of a router's keyspace (name, len bytes), or NULL (none, or a NULL
- * router) (lib/router_history.c). */
-struct tokenring_router;
-TR_HIDDEN const tokenring_replication *
-tr_router_keyspace_replication(const struct tokenring_router *r, const char *name, size_t len);
-
-/* Processor features beyond the baseline instruction set (lib/cpu.c): TR_CPU_* bits,
+/* Processor features beyond the baseline instruction set (lib/base/cpu.c): TR_CPU_* bits,
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)
 #define TR_CPU_X86 1
@@ -94,9 +88,5 @@ static inline int tr_cmp_i64(const void *a, const void *b)
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
-
-/* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
- * value of the digest read as a signed big-endian 128-bit integer. */
-TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
 
 #endif

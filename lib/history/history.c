@@ -20,8 +20,8 @@
  *   replace: MID / FINISH (the tokens change owner)
  * START steps change the write placement only. A replica is an endpoint, its range and
  * whether it is full or transient ('3/1'). This file holds the history's state, its
- * steps, the text and the public calls; applying a delta is lib/history_delta.c, the
- * concurrent-operations check lib/history_concurrent.c. */
+ * steps, the text and the public calls; applying a delta is lib/history/history_delta.c, the
+ * concurrent-operations check lib/history/history_concurrent.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* How Cassandra 6.0 applies a placement delta (doc/cassandra-6.md), for the history replay
- * (lib/history.c): the kept read placement as sorted ranges with ordered replica lists,
+ * (lib/history/history.c): the kept read placement as sorted ranges with ordered replica lists,
  * and a delta between two canonical placements applied to it as 6.0's
  * PlacementDelta.apply does: every removal (by endpoint: withoutReplica), then every
  * addition appended (withReplica), the additions of one step in the iteration order of

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The state of a replayed history (lib/history.c), shared with the delta application
- * (lib/history_delta.c) and the concurrent-operations check (lib/history_concurrent.c): the nodes, the token map, each replication's read
+/* The state of a replayed history (lib/history/history.c), shared with the delta application
+ * (lib/history/history_delta.c) and the concurrent-operations check (lib/history/history_concurrent.c): the nodes, the token map, each replication's read
  * placement as 6.0 keeps it, and the step runner, which in collect mode plans a step and
  * collects the ranges it would lock instead of applying it. */
 #ifndef TOKENRING_HISTORY_INTERNAL_H
@@ -83,7 +83,7 @@ typedef struct {
     size_t n;
 } field;
 
-/* lib/history_delta.c, the lowest layer of the replay (it calls nothing of history.c or
+/* lib/history/history_delta.c, the lowest layer of the replay (it calls nothing of history.c or
  * history_concurrent.c): the kept placements, 6.0's way of applying a delta to them, and
  * two of them compared (the locks of a planned operation) */
 TR_HIDDEN int tr_hist_nomem(tokenring_error *err);
@@ -107,9 +107,14 @@ TR_HIDDEN char *tr_hist_repl_key(const tokenring_replication *r);
  * the step is planned and its locks collected, nothing applied. */
 TR_HIDDEN int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
                                tokenring_error *err);
-/* lib/history_delta.c. Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
+/* lib/history/history_delta.c. Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
  * other, added to L under replication index repl. */
 TR_HIDDEN int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
                                     tokenring_error *err);
+
+/* The replication of a router's keyspace (name, len bytes), or NULL (none, or a NULL
+ * router) (router_history.c, for history_metadata.c). */
+TR_HIDDEN const tokenring_replication *
+tr_router_keyspace_replication(const tokenring_router *r, const char *name, size_t len);
 
 #endif /* TOKENRING_HISTORY_INTERNAL_H */

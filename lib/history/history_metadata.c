@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Cassandra 6.0's history from what a driver reads (system_views.cluster_metadata_log and
  * cluster_metadata_directory, plus the keyspaces' replications), turned into the history
- * text lib/history.c replays; and a router snapshot routed through a history's
+ * text lib/history/history.c replays; and a router snapshot routed through a history's
  * placements. The rules are listed in include/tokenring/history.h and doc/cassandra-6.md;
  * the entries' text is Transformation.toString() of 6.0-alpha2 (tcm/transformations). */
 #include <stdarg.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "history_internal.h"
 #include "tokenring/history.h"
 
 /* What an entry of the log is to the replay. */

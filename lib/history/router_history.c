@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "history_internal.h"
 #include "ring_internal.h"
 #include "router_internal.h"
 #include "tokenring/history.h"

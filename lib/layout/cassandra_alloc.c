@@ -515,7 +515,7 @@ static inline double token_size(bool wide, ctok from, ctok to)
     return wide ? size128(from, to) : size64(to64(from), to64(to));
 }
 
-/* The partitioner's midpoint (lib/token.c: Murmur3Partitioner.midpoint,
+/* The partitioner's midpoint (lib/token/token.c: Murmur3Partitioner.midpoint,
  * RandomPartitioner's FBUtilities.midpoint over 127 bits); l >= r is the wrapping range. */
 static ctok token_midpoint(bool wide, ctok l, ctok r)
 {

@@ -14,7 +14,7 @@
 /* ---------------------------------------------------------------- murmur3 */
 
 /* The first half of Cassandra's MurmurHash3_x64_128 (signed tail bytes, seed 0): the same
- * function the partitioner uses (lib/murmur3.c, pinned by the token vectors), without the
+ * function the partitioner uses (lib/token/murmur3.c, pinned by the token vectors), without the
  * partitioner's empty-key and minimum-token rules. */
 static int64_t murmur3_h1(const uint8_t *data, size_t len)
 {

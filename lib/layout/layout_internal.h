@@ -30,7 +30,7 @@ TR_HIDDEN int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_token
                                          int rounds, bool halfway, uint32_t *placed_out,
                                          tokenring_error *err);
 
-/* The allocator's cost model, in work units (lib/allocator.c): for each of `count` nodes
+/* The allocator's cost model, in work units (lib/layout/allocator.c): for each of `count` nodes
  * planned into a datacenter of M tokens (M grows by T with each), (T + 16)(M + T), plus,
  * once the datacenter has rf nodes (before, tokens are evenly spaced), T w^2 with
  * w = 1 + rf T / (M + 1), the tokens walked per replica set (a node that takes many
@@ -41,7 +41,7 @@ TR_HIDDEN uint64_t tr_allocate_work(const tokenring_topology *topology, const ch
 
 /* tokenring_allocate_cassandra() / _cassandra128() with num_tokens capped by the limits'
  * max_num_tokens (NULL: Cassandra's TOKENRING_MAX_NUM_TOKENS), for the _limited callers
- * (lib/cassandra_alloc.c). */
+ * (lib/layout/cassandra_alloc.c). */
 TR_HIDDEN int tr_allocate_cassandra_lim(int64_t *tokens_out, uint32_t num_tokens,
                                         const tokenring_topology *topology, const char *name,
                                         const char *datacenter, const char *rack,

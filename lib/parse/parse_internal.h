@@ -16,7 +16,7 @@ struct tr_cnode {
     int64_t *tokens;                    /* Murmur3: sorted ascending once parsing ends */
     tr_tok *vtok;                       /* the other partitioners (tokens NULL): each token
                                            read once from its text into its value
-                                           (lib/token.h; a ByteOrdered token's bytes owned
+                                           (lib/token/token.h; a ByteOrdered token's bytes owned
                                            by the node), sorted in the partitioner's order */
     uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
     size_t ntok, tcap;
@@ -181,7 +181,7 @@ TR_HIDDEN void tr_cl_clear(tokenring_cluster *cl);
 /* Runs fill on a fresh staging cluster (in the partitioner the cluster has or the input
  * names, else trying Murmur3, RandomPartitioner and ByteOrdered in turn as
  * tokenring_cluster_parse() documents), then finishes and merges it into cluster: all
- * or nothing (lib/parse_detect.c). format is the kind of input fill reads (a
+ * or nothing (lib/parse/parse_detect.c). format is the kind of input fill reads (a
  * TOKENRING_INPUT_* value: whether it must share a node with what the cluster holds,
  * and the cluster's record of the formats read); flags the TOKENRING_PARSE_* flags. */
 TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t flags,
@@ -191,7 +191,7 @@ TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t 
 
 /* The rules for rows of system.local, system.peers(_v2) and system_schema.keyspaces,
  * shared by the cqlsh reader (parse_cqlsh.c) and the router builder (router_build.c)
- * (lib/parse_rows.c). A column value: s NULL for CQL null; col its 1-based column in a
+ * (lib/parse/parse_rows.c). A column value: s NULL for CQL null; col its 1-based column in a
  * text, 0 for a row given as values. */
 typedef struct tr_col {
     const char *s;

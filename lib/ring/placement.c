@@ -3,7 +3,7 @@
  * Cassandra's SimpleStrategy and NetworkTopologyStrategy choose them.
  *
  * Each distinct replica list is one row of 32-bit node indices, stored once, in order of
- * first appearance along the ring (lib/ring_internal.h): equal lists are found with a hash
+ * first appearance along the ring (lib/ring/ring_internal.h): equal lists are found with a hash
  * table when the map is built, and the rare ranges that repeat an earlier list are marked
  * in a bitmap, so the set of a range is a rank (no per-range array) and a lookup is a ring
  * search, a rank over cache-resident bits, and one row read.

@@ -44,7 +44,7 @@ typedef struct tr_tnode {
     uint32_t *tb_off;         /* token_count + 1 offsets into tb (else both NULL) */
 } tr_tnode;
 
-/* Token k of node n as a tr_tok (lib/token.h). */
+/* Token k of node n as a tr_tok (lib/token/token.h). */
 static inline tr_tok tr_tnode_tok(const tr_tnode *n, size_t k)
 {
     return tr_tok_at(n->keys, n->t128, n->tb, n->tb_off, k);
@@ -112,7 +112,7 @@ struct tokenring_ring {
     uint32_t rack_count;     /* distinct (dc, rack) pairs, all nodes */
     int32_t partitioner;     /* tokenring_partitioner (in what was padding) */
     char *arena;
-    tr_index index;          /* search index over tokens (lib/index.h) */
+    tr_index index;          /* search index over tokens (lib/ring/index.h) */
     /* RandomPartitioner and ByteOrderedPartitioner rings: `tokens` holds the 64-bit
      * order-preserving prefix of each token (tr_prefix128, tr_prefix_bytes; ascending,
      * not strictly), which the index searches; the full tokens are in `full`. NULL for
@@ -141,13 +141,13 @@ static inline tr_tok tr_ring_tok(const struct tokenring_ring *ring, size_t i)
 static inline int tr_ring_cmp_at(const struct tokenring_ring *a, size_t i,
                                  const struct tokenring_ring *b, size_t j);
 
-/* Search of a RandomPartitioner / ByteOrderedPartitioner ring (lib/ring.c). */
+/* Search of a RandomPartitioner / ByteOrderedPartitioner ring (lib/ring/ring.c). */
 TR_HIDDEN uint32_t tr_ring_search128(const struct tokenring_ring *ring, tokenring_token128 t);
 TR_HIDDEN uint32_t tr_ring_search_bytes(const struct tokenring_ring *ring, const uint8_t *b,
                                         size_t len);
 
 /* First ring token >= token, wrapping to 0. The one place that searches the ring: a radix
- * table on the top token bits (lib/index.h), checked against a plain lower_bound by
+ * table on the top token bits (lib/ring/index.h), checked against a plain lower_bound by
  * tests/test_index.c and by every vector test. */
 static inline uint32_t tr_ring_search(const struct tokenring_ring *ring, int64_t token)
 {

@@ -2,7 +2,7 @@
 /* The Murmur3Partitioner token of a composite partition key hashed from its parts, in
  * one pass and without packing them: the byte stream tokenring_composite_encode() writes
  * (per part a u16 big-endian length, the bytes, a 0x00 end-of-component byte) is fed
- * through Cassandra's MurmurHash3_x64_128 (lib/murmur3.c) 16 bytes at a time, the parts'
+ * through Cassandra's MurmurHash3_x64_128 (lib/token/murmur3.c) 16 bytes at a time, the parts'
  * bytes read in place and only a block that straddles two pieces staged in a small
  * buffer. tests/test_router.c checks it against tokenring_token() of the packed key. */
 #include <string.h>

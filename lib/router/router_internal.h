@@ -94,7 +94,7 @@ TR_HIDDEN int tr_router_make(tokenring_router **out, tr_rspec *spec,
 TR_HIDDEN bool tr_replication_equal(const tokenring_replication *a,
                                     const tokenring_replication *b);
 /* The Murmur3 token of the composite key tokenring_composite_encode packs from the parts,
- * hashed from the parts in place (lib/murmur3_parts.c). */
+ * hashed from the parts in place (lib/router/murmur3_parts.c). */
 TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, size_t count);
 
 /* Row staging shared by the builder and the events (router_build.c): a node row and a

@@ -367,7 +367,7 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 
 /* ------------------------------------------------------------------ partitioners */
 
-/* The names are the partitioner table's (lib/token.c). */
+/* The names are the partitioner table's (lib/token/token.c). */
 TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
 {
     const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);

@@ -191,7 +191,7 @@ TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_to
 /* qsort order of tr_tok values (tr_tok_cmp). */
 TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
 
-/* The ring's tokens for the files above the ring core (lib/ring.c): ring token i (below
+/* The ring's tokens for the files above the ring core (lib/ring/ring.c): ring token i (below
  * the ring's token count) as a tr_tok borrowing the ring's storage, and the first ring
  * token >= t (t of the ring's partitioner), wrapping to 0, by the index on the 64-bit
  * keys and then the full values. */
@@ -203,5 +203,9 @@ TR_HIDDEN uint32_t tr_ring_search_tok(const struct tokenring_ring *ring, const t
  * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
 #define TR_TOK_MSG_MAX 80
 TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
+
+/* RandomPartitioner (partitioner.c): the token of a 16-byte MD5 digest, the absolute value
+ * of the digest read as a signed big-endian 128-bit integer. */
+TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
 
 #endif

@@ -47,7 +47,7 @@
 
 #define TR_HIDDEN __attribute__((visibility("hidden")))
 
-/* Memory: every allocation in the library goes through these (lib/alloc.c). */
+/* Memory: every allocation in the library goes through these (lib/base/alloc.c). */
 TR_HIDDEN void *tr_malloc(size_t size);
 TR_HIDDEN void *tr_calloc(size_t n, size_t size);      /* overflow-checked, zeroed */
 TR_HIDDEN void *tr_realloc(void *ptr, size_t size);
@@ -59,7 +59,7 @@ TR_HIDDEN void tr_advise_huge(void *ptr, size_t bytes);
 TR_HIDDEN char *tr_strdup(const char *s);
 TR_HIDDEN char *tr_strndup(const char *s, size_t n);
 
-/* Errors (lib/error.c): fill err (if any) and return code. */
+/* Errors (lib/base/error.c): fill err (if any) and return code. */
 TR_HIDDEN int tr_fail(tokenring_error *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 TR_HIDDEN int tr_fail_at(tokenring_error *err, int code, uint32_t line, uint32_t column,
@@ -84,7 +84,7 @@ static inline int tr_progress_tick(tr_progress *p, const char *what, tokenring_e
     return tr_progress_report(p, what, err);
 }
 
-/* Budgets (lib/budget.c). Work arithmetic saturates at UINT64_MAX. tr_budget_check()
+/* Budgets (lib/base/budget.c). Work arithmetic saturates at UINT64_MAX. tr_budget_check()
  * stores the estimate in limits (may be NULL: the default budget) and fails with
  * TOKENRING_E_BUDGET, naming what, when it is above the budget. tr_check_num_tokens()
  * checks 1 .. the limits' max_num_tokens (default TOKENRING_MAX_NUM_TOKENS). */
@@ -96,13 +96,7 @@ TR_HIDDEN int tr_budget_check(tokenring_limits *limits, uint64_t estimate, const
 TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
                                   const tokenring_limits *limits);
 
-/* The replication of a router's keyspace (name, len bytes), or NULL (none, or a NULL
- * router) (lib/router_history.c). */
-struct tokenring_router;
-TR_HIDDEN const tokenring_replication *
-tr_router_keyspace_replication(const struct tokenring_router *r, const char *name, size_t len);
-
-/* Processor features beyond the baseline instruction set (lib/cpu.c): TR_CPU_* bits,
+/* Processor features beyond the baseline instruction set (lib/base/cpu.c): TR_CPU_* bits,
  * detected once. TR_CPU_X86 marks builds that have the x86-64 paths that use them. */
 #if defined(__GNUC__) && defined(__x86_64__)
 #define TR_CPU_X86 1
@@ -129,10 +123,6 @@ static inline int tr_cmp_i64(const void *a, const void *b)
     int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
     return (x > y) - (x < y);
 }
-
-/* RandomPartitioner (lib/partitioner.c): the token of a 16-byte MD5 digest, the absolute
- * value of the digest read as a signed big-endian 128-bit integer. */
-TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
 
 #endif
 #line 14 "lib/base/alloc.c"
@@ -2699,7 +2689,7 @@ TR_HIDDEN int tr_tok_store(int32_t p, const tr_tok *toks, size_t n, tokenring_to
 /* qsort order of tr_tok values (tr_tok_cmp). */
 TR_HIDDEN int tr_tok_qsort_cmp(const void *a, const void *b);
 
-/* The ring's tokens for the files above the ring core (lib/ring.c): ring token i (below
+/* The ring's tokens for the files above the ring core (lib/ring/ring.c): ring token i (below
  * the ring's token count) as a tr_tok borrowing the ring's storage, and the first ring
  * token >= t (t of the ring's partitioner), wrapping to 0, by the index on the 64-bit
  * keys and then the full values. */
@@ -2711,6 +2701,10 @@ TR_HIDDEN uint32_t tr_ring_search_tok(const struct tokenring_ring *ring, const t
  * "..." and the empty one as "'' (empty)". buf has TR_TOK_MSG_MAX bytes. */
 #define TR_TOK_MSG_MAX 80
 TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t);
+
+/* RandomPartitioner (partitioner.c): the token of a 16-byte MD5 digest, the absolute value
+ * of the digest read as a signed big-endian 128-bit integer. */
+TR_HIDDEN tokenring_token128 tr_random_token_from_digest(const uint8_t d[16]);
 
 #endif
 #line 18 "lib/token/partitioner.c"
@@ -3066,7 +3060,7 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 
 /* ------------------------------------------------------------------ partitioners */
 
-/* The names are the partitioner table's (lib/token.c). */
+/* The names are the partitioner table's (lib/token/token.c). */
 TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
 {
     const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);
@@ -4215,7 +4209,7 @@ typedef struct tr_tnode {
     uint32_t *tb_off;         /* token_count + 1 offsets into tb (else both NULL) */
 } tr_tnode;
 
-/* Token k of node n as a tr_tok (lib/token.h). */
+/* Token k of node n as a tr_tok (lib/token/token.h). */
 static inline tr_tok tr_tnode_tok(const tr_tnode *n, size_t k)
 {
     return tr_tok_at(n->keys, n->t128, n->tb, n->tb_off, k);
@@ -4283,7 +4277,7 @@ struct tokenring_ring {
     uint32_t rack_count;     /* distinct (dc, rack) pairs, all nodes */
     int32_t partitioner;     /* tokenring_partitioner (in what was padding) */
     char *arena;
-    tr_index index;          /* search index over tokens (lib/index.h) */
+    tr_index index;          /* search index over tokens (lib/ring/index.h) */
     /* RandomPartitioner and ByteOrderedPartitioner rings: `tokens` holds the 64-bit
      * order-preserving prefix of each token (tr_prefix128, tr_prefix_bytes; ascending,
      * not strictly), which the index searches; the full tokens are in `full`. NULL for
@@ -4312,13 +4306,13 @@ static inline tr_tok tr_ring_tok(const struct tokenring_ring *ring, size_t i)
 static inline int tr_ring_cmp_at(const struct tokenring_ring *a, size_t i,
                                  const struct tokenring_ring *b, size_t j);
 
-/* Search of a RandomPartitioner / ByteOrderedPartitioner ring (lib/ring.c). */
+/* Search of a RandomPartitioner / ByteOrderedPartitioner ring (lib/ring/ring.c). */
 TR_HIDDEN uint32_t tr_ring_search128(const struct tokenring_ring *ring, tokenring_token128 t);
 TR_HIDDEN uint32_t tr_ring_search_bytes(const struct tokenring_ring *ring, const uint8_t *b,
                                         size_t len);
 
 /* First ring token >= token, wrapping to 0. The one place that searches the ring: a radix
- * table on the top token bits (lib/index.h), checked against a plain lower_bound by
+ * table on the top token bits (lib/ring/index.h), checked against a plain lower_bound by
  * tests/test_index.c and by every vector test. */
 static inline uint32_t tr_ring_search(const struct tokenring_ring *ring, int64_t token)
 {
@@ -4810,7 +4804,7 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
  * Cassandra's SimpleStrategy and NetworkTopologyStrategy choose them.
  *
  * Each distinct replica list is one row of 32-bit node indices, stored once, in order of
- * first appearance along the ring (lib/ring_internal.h): equal lists are found with a hash
+ * first appearance along the ring (lib/ring/ring_internal.h): equal lists are found with a hash
  * table when the map is built, and the rare ranges that repeat an earlier list are marked
  * in a bitmap, so the set of a range is a rank (no per-range array) and a lookup is a ring
  * search, a rank over cache-resident bits, and one row read.
@@ -9036,7 +9030,7 @@ struct tr_cnode {
     int64_t *tokens;                    /* Murmur3: sorted ascending once parsing ends */
     tr_tok *vtok;                       /* the other partitioners (tokens NULL): each token
                                            read once from its text into its value
-                                           (lib/token.h; a ByteOrdered token's bytes owned
+                                           (lib/token/token.h; a ByteOrdered token's bytes owned
                                            by the node), sorted in the partitioner's order */
     uint64_t *tok_pos;                  /* staging only: (line << 32 | column) per token */
     size_t ntok, tcap;
@@ -9201,7 +9195,7 @@ TR_HIDDEN void tr_cl_clear(tokenring_cluster *cl);
 /* Runs fill on a fresh staging cluster (in the partitioner the cluster has or the input
  * names, else trying Murmur3, RandomPartitioner and ByteOrdered in turn as
  * tokenring_cluster_parse() documents), then finishes and merges it into cluster: all
- * or nothing (lib/parse_detect.c). format is the kind of input fill reads (a
+ * or nothing (lib/parse/parse_detect.c). format is the kind of input fill reads (a
  * TOKENRING_INPUT_* value: whether it must share a node with what the cluster holds,
  * and the cluster's record of the formats read); flags the TOKENRING_PARSE_* flags. */
 TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t flags,
@@ -9211,7 +9205,7 @@ TR_HIDDEN int tr_cluster_stage(tokenring_cluster *cluster, int format, uint32_t 
 
 /* The rules for rows of system.local, system.peers(_v2) and system_schema.keyspaces,
  * shared by the cqlsh reader (parse_cqlsh.c) and the router builder (router_build.c)
- * (lib/parse_rows.c). A column value: s NULL for CQL null; col its 1-based column in a
+ * (lib/parse/parse_rows.c). A column value: s NULL for CQL null; col its 1-based column in a
  * text, 0 for a row given as values. */
 typedef struct tr_col {
     const char *s;
@@ -18291,7 +18285,7 @@ TR_HIDDEN int tr_allocate_join_candidate(int64_t *tokens_out, uint32_t num_token
                                          int rounds, bool halfway, uint32_t *placed_out,
                                          tokenring_error *err);
 
-/* The allocator's cost model, in work units (lib/allocator.c): for each of `count` nodes
+/* The allocator's cost model, in work units (lib/layout/allocator.c): for each of `count` nodes
  * planned into a datacenter of M tokens (M grows by T with each), (T + 16)(M + T), plus,
  * once the datacenter has rf nodes (before, tokens are evenly spaced), T w^2 with
  * w = 1 + rf T / (M + 1), the tokens walked per replica set (a node that takes many
@@ -18302,7 +18296,7 @@ TR_HIDDEN uint64_t tr_allocate_work(const tokenring_topology *topology, const ch
 
 /* tokenring_allocate_cassandra() / _cassandra128() with num_tokens capped by the limits'
  * max_num_tokens (NULL: Cassandra's TOKENRING_MAX_NUM_TOKENS), for the _limited callers
- * (lib/cassandra_alloc.c). */
+ * (lib/layout/cassandra_alloc.c). */
 TR_HIDDEN int tr_allocate_cassandra_lim(int64_t *tokens_out, uint32_t num_tokens,
                                         const tokenring_topology *topology, const char *name,
                                         const char *datacenter, const char *rack,
@@ -21529,7 +21523,7 @@ static inline double token_size(bool wide, ctok from, ctok to)
     return wide ? size128(from, to) : size64(to64(from), to64(to));
 }
 
-/* The partitioner's midpoint (lib/token.c: Murmur3Partitioner.midpoint,
+/* The partitioner's midpoint (lib/token/token.c: Murmur3Partitioner.midpoint,
  * RandomPartitioner's FBUtilities.midpoint over 127 bits); l >= r is the wrapping range. */
 static ctok token_midpoint(bool wide, ctok l, ctok r)
 {
@@ -22697,7 +22691,7 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 /* ---------------------------------------------------------------- murmur3 */
 
 /* The first half of Cassandra's MurmurHash3_x64_128 (signed tail bytes, seed 0): the same
- * function the partitioner uses (lib/murmur3.c, pinned by the token vectors), without the
+ * function the partitioner uses (lib/token/murmur3.c, pinned by the token vectors), without the
  * partitioner's empty-key and minimum-token rules. */
 static int64_t murmur3_h1(const uint8_t *data, size_t len)
 {
@@ -24529,7 +24523,7 @@ TOKENRING_API int tokenring_migration_plan_progress(
 /* The Murmur3Partitioner token of a composite partition key hashed from its parts, in
  * one pass and without packing them: the byte stream tokenring_composite_encode() writes
  * (per part a u16 big-endian length, the bytes, a 0x00 end-of-component byte) is fed
- * through Cassandra's MurmurHash3_x64_128 (lib/murmur3.c) 16 bytes at a time, the parts'
+ * through Cassandra's MurmurHash3_x64_128 (lib/token/murmur3.c) 16 bytes at a time, the parts'
  * bytes read in place and only a block that straddles two pieces staged in a small
  * buffer. tests/test_router.c checks it against tokenring_token() of the packed key. */
 #include <string.h>
@@ -24632,7 +24626,7 @@ TR_HIDDEN int tr_router_make(tokenring_router **out, tr_rspec *spec,
 TR_HIDDEN bool tr_replication_equal(const tokenring_replication *a,
                                     const tokenring_replication *b);
 /* The Murmur3 token of the composite key tokenring_composite_encode packs from the parts,
- * hashed from the parts in place (lib/murmur3_parts.c). */
+ * hashed from the parts in place (lib/router/murmur3_parts.c). */
 TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, size_t count);
 
 /* Row staging shared by the builder and the events (router_build.c): a node row and a
@@ -26474,8 +26468,8 @@ TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader)
  *   replace: MID / FINISH (the tokens change owner)
  * START steps change the write placement only. A replica is an endpoint, its range and
  * whether it is full or transient ('3/1'). This file holds the history's state, its
- * steps, the text and the public calls; applying a delta is lib/history_delta.c, the
- * concurrent-operations check lib/history_concurrent.c. */
+ * steps, the text and the public calls; applying a delta is lib/history/history_delta.c, the
+ * concurrent-operations check lib/history/history_concurrent.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26483,8 +26477,8 @@ TOKENRING_API void tokenring_router_release(tokenring_router_reader *reader)
 /* ---- lib/history/history_internal.h ---- */
 #line 1 "lib/history/history_internal.h"
 /* SPDX-License-Identifier: Apache-2.0 */
-/* The state of a replayed history (lib/history.c), shared with the delta application
- * (lib/history_delta.c) and the concurrent-operations check (lib/history_concurrent.c): the nodes, the token map, each replication's read
+/* The state of a replayed history (lib/history/history.c), shared with the delta application
+ * (lib/history/history_delta.c) and the concurrent-operations check (lib/history/history_concurrent.c): the nodes, the token map, each replication's read
  * placement as 6.0 keeps it, and the step runner, which in collect mode plans a step and
  * collects the ranges it would lock instead of applying it. */
 #ifndef TOKENRING_HISTORY_INTERNAL_H
@@ -26567,7 +26561,7 @@ typedef struct {
     size_t n;
 } field;
 
-/* lib/history_delta.c, the lowest layer of the replay (it calls nothing of history.c or
+/* lib/history/history_delta.c, the lowest layer of the replay (it calls nothing of history.c or
  * history_concurrent.c): the kept placements, 6.0's way of applying a delta to them, and
  * two of them compared (the locks of a planned operation) */
 TR_HIDDEN int tr_hist_nomem(tokenring_error *err);
@@ -26591,10 +26585,15 @@ TR_HIDDEN char *tr_hist_repl_key(const tokenring_replication *r);
  * the step is planned and its locks collected, nothing applied. */
 TR_HIDDEN int tr_hist_run_step(tokenring_history *h, field *f, size_t nf, uint32_t line,
                                tokenring_error *err);
-/* lib/history_delta.c. Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
+/* lib/history/history_delta.c. Collect mode: the ranges of the replicas (endpoint and range) in one map and not in the
  * other, added to L under replication index repl. */
 TR_HIDDEN int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hmap *b,
                                     tokenring_error *err);
+
+/* The replication of a router's keyspace (name, len bytes), or NULL (none, or a NULL
+ * router) (router_history.c, for history_metadata.c). */
+TR_HIDDEN const tokenring_replication *
+tr_router_keyspace_replication(const tokenring_router *r, const char *name, size_t len);
 
 #endif /* TOKENRING_HISTORY_INTERNAL_H */
 #line 30 "lib/history/history.c"
@@ -27818,7 +27817,7 @@ TOKENRING_API int tokenring_history_concurrent(uint32_t *conflicts_out, size_t c
 #line 1 "lib/history/history_delta.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* How Cassandra 6.0 applies a placement delta (doc/cassandra-6.md), for the history replay
- * (lib/history.c): the kept read placement as sorted ranges with ordered replica lists,
+ * (lib/history/history.c): the kept read placement as sorted ranges with ordered replica lists,
  * and a delta between two canonical placements applied to it as 6.0's
  * PlacementDelta.apply does: every removal (by endpoint: withoutReplica), then every
  * addition appended (withReplica), the additions of one step in the iteration order of
@@ -28267,7 +28266,7 @@ int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hm
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Cassandra 6.0's history from what a driver reads (system_views.cluster_metadata_log and
  * cluster_metadata_directory, plus the keyspaces' replications), turned into the history
- * text lib/history.c replays; and a router snapshot routed through a history's
+ * text lib/history/history.c replays; and a router snapshot routed through a history's
  * placements. The rules are listed in include/tokenring/history.h and doc/cassandra-6.md;
  * the entries' text is Transformation.toString() of 6.0-alpha2 (tcm/transformations). */
 #include <stdarg.h>
@@ -28277,6 +28276,7 @@ int tr_hist_collect_locks(struct hlocks *L, size_t repl, const hmap *a, const hm
 
 #line 13 "lib/history/history_metadata.c"
 #line 14 "lib/history/history_metadata.c"
+#line 15 "lib/history/history_metadata.c"
 
 /* What an entry of the log is to the replay. */
 enum act {
@@ -29060,6 +29060,7 @@ TOKENRING_API int tokenring_history_from_metadata(tokenring_history **out,
 #line 10 "lib/history/router_history.c"
 #line 11 "lib/history/router_history.c"
 #line 12 "lib/history/router_history.c"
+#line 13 "lib/history/router_history.c"
 
 const tokenring_replication *tr_router_keyspace_replication(const tokenring_router *r,
                                                             const char *name, size_t len)

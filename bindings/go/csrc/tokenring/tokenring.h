@@ -5588,7 +5588,7 @@ TOKENRING_API const char *tokenring_migration_step(const tokenring_migration *mi
 /**
  * @file router_snapshot.h
  * @brief A router's snapshot and its lookups: the nodes, the keyspaces and the routes of
- *        keys and tokens (lib/router.c). Part of the routers (router.h, which includes
+ *        keys and tokens (lib/router/router.c). Part of the routers (router.h, which includes
  *        this file).
  *
  * @section router_snapshot Snapshots
@@ -6132,7 +6132,7 @@ TOKENRING_API int tokenring_router_with_history(tokenring_router **out,
  * @file router_build.h
  * @brief Building a router and changing it: a builder of the rows a driver reads (or a
  *        parsed cluster), and the events that make the next snapshot from the
- *        previous one (lib/router_build.c, lib/router_event.c). Part of the routers
+ *        previous one (lib/router/router_build.c, lib/router/router_event.c). Part of the routers
  *        (router.h, which includes this file).
  *
  * @section router_build Building
@@ -6400,7 +6400,7 @@ TOKENRING_API int tokenring_router_apply(tokenring_router **out,
 /**
  * @file router_holder.h
  * @brief Publishing a router to reader threads without locks: the holder and its
- *        readers (lib/router_holder.c). Part of the routers (router.h, which includes
+ *        readers (lib/router/router_holder.c). Part of the routers (router.h, which includes
  *        this file).
  *
  * @section router_holder Publication
