@@ -53,7 +53,10 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
     n = dedup(tok, n);
     tr_index idx;
     assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
-    assert_true(tr_index_bytes(&idx) <= 4 * n + 12);
+    /* the radix table, plus on rings of at most 64 tokens the padded copy (AVX2 only) */
+    assert_true(tr_index_bytes(&idx) <=
+                4 * n + 12 + (n <= TR_INDEX_SMALL_MAX ? 8 * ((n + 7) & ~(size_t)7) : 0));
+    assert_true(idx.small == NULL || n <= TR_INDEX_SMALL_MAX);
     static const int64_t edges[] = { INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1,
                                      INT64_MAX };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
@@ -90,6 +93,114 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
     free(q);
     free(got);
     tr_index_free(&idx);
+}
+
+/* Rings of 1 to 64 tokens: the full count (tr_index_search_small, where the processor
+ * has AVX2) and the radix search against lower_bound on every token, its neighbours and
+ * the extremes, on random rings, rings packed at both ends of the token range, and rings of
+ * consecutive tokens (every count of tokens below a probe occurs). */
+static void check_small(const int64_t *tok, size_t n)
+{
+    tr_index idx;
+    assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
+    if ((tr_cpu_features() & TR_CPU_AVX2) && n <= TR_INDEX_SMALL_MAX) {
+        assert_non_null(idx.small);
+        assert_int_equal(idx.small_count % 8, 0);
+        assert_true(idx.small_count >= n && idx.small_count < n + 8);
+        assert_true(tr_index_bytes(&idx) >= 8 * n);
+    } else {
+        assert_null(idx.small);
+    }
+    int64_t probes[(TR_INDEX_SMALL_MAX + 1) * 3 + 4];
+    size_t np = 0;
+    probes[np++] = INT64_MIN;
+    probes[np++] = INT64_MAX;
+    probes[np++] = 0;
+    probes[np++] = -1;
+    for (size_t i = 0; i < n; i++) {
+        probes[np++] = tok[i];
+        probes[np++] = (int64_t)((uint64_t)tok[i] - 1); /* wraps at the extremes: a probe too */
+        probes[np++] = (int64_t)((uint64_t)tok[i] + 1);
+    }
+    for (size_t i = 0; i < np; i++) {
+        uint32_t want = plain(tok, n, probes[i]);
+        assert_int_equal(tr_index_search(&idx, probes[i]), want);
+        if (idx.small)
+            assert_int_equal(tr_index_search_small(&idx, probes[i]), want);
+    }
+    tr_index_free(&idx);
+    assert_null(idx.small);
+}
+
+static void small_rings(void **state)
+{
+    (void)state;
+    int64_t tok[TR_INDEX_SMALL_MAX + 1];
+    for (size_t n = 1; n <= TR_INDEX_SMALL_MAX + 1; n++) {
+        for (int round = 0; round < 4; round++) {
+            size_t m = n;
+            for (size_t i = 0; i < m; i++)
+                tok[i] = (int64_t)rnd();
+            m = dedup(tok, m);
+            check_small(tok, m);
+        }
+        for (size_t i = 0; i < n; i++) /* consecutive, from the minimum */
+            tok[i] = INT64_MIN + (int64_t)i;
+        check_small(tok, n);
+        for (size_t i = 0; i < n; i++) /* consecutive, up to the maximum */
+            tok[i] = INT64_MAX - (int64_t)(n - 1 - i);
+        check_small(tok, n);
+        for (size_t i = 0; i < n; i++) /* around zero, two apart */
+            tok[i] = 2 * ((int64_t)i - (int64_t)n / 2);
+        check_small(tok, n);
+    }
+}
+
+/* The padded copy is a second allocation: when it fails the build fails cleanly (idx
+ * untouched, nothing leaked). */
+static int allocs, fail_at;
+static void *t_malloc(size_t size, void *user)
+{
+    (void)user;
+    return ++allocs == fail_at ? NULL : malloc(size);
+}
+static void *t_realloc(void *ptr, size_t size, void *user)
+{
+    (void)user;
+    return ++allocs == fail_at ? NULL : realloc(ptr, size);
+}
+static void t_free(void *ptr, void *user)
+{
+    (void)user;
+    free(ptr);
+}
+
+static void small_ring_allocation_failure(void **state)
+{
+    (void)state;
+    tokenring_allocator a = { t_malloc, t_realloc, t_free, NULL };
+    assert_int_equal(tokenring_set_allocator(&a), TOKENRING_OK);
+    int64_t tok[48];
+    for (size_t i = 0; i < 48; i++)
+        tok[i] = (int64_t)(i * 1000);
+    int expect_small = (tr_cpu_features() & TR_CPU_AVX2) != 0;
+    for (int k = 1; k <= 3; k++) {
+        tr_index idx;
+        memset(&idx, 0xA5, sizeof idx);
+        allocs = 0;
+        fail_at = k;
+        int rc = tr_index_build(&idx, tok, 48);
+        fail_at = 0;
+        if (k <= 1 + expect_small) {
+            assert_int_equal(rc, TOKENRING_E_NOMEM);
+            assert_int_equal(idx.count, 0xA5A5A5A5u); /* untouched */
+        } else {
+            assert_int_equal(rc, TOKENRING_OK);
+            assert_int_equal(tr_index_search(&idx, 1), 1);
+            tr_index_free(&idx);
+        }
+    }
+    assert_int_equal(tokenring_set_allocator(NULL), TOKENRING_OK);
 }
 
 static void random_rings(void **state)
@@ -132,6 +243,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_rings),
         cmocka_unit_test(crowded_rings),
+        cmocka_unit_test(small_rings),
+        cmocka_unit_test(small_ring_allocation_failure),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -18,8 +18,19 @@ unsigned tr_cpu_features(void)
     if (!k) {
         unsigned a = 0, b = 0, c = 0, d = 0;
         k = 0x80000000u;
-        if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT))
-            k |= TR_CPU_POPCNT;
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            if (c & bit_POPCNT)
+                k |= TR_CPU_POPCNT;
+            /* AVX2: the instructions (leaf 7) and the system saving the YMM registers
+             * (OSXSAVE, then XCR0's SSE and AVX state bits) */
+            unsigned a7 = 0, b7 = 0, c7 = 0, d7 = 0, lo = 0, hi = 0;
+            if ((c & bit_OSXSAVE) && (c & bit_AVX) && __get_cpuid_count(7, 0, &a7, &b7, &c7, &d7) &&
+                (b7 & bit_AVX2)) {
+                __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+                if ((lo & 6) == 6)
+                    k |= TR_CPU_AVX2;
+            }
+        }
         atomic_store_explicit(&known, k, memory_order_relaxed);
     }
     return k & ~0x80000000u;

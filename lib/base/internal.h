@@ -73,6 +73,7 @@ tr_router_keyspace_replication(const struct tokenring_router *r, const char *nam
 #define TR_CPU_X86 1
 #endif
 #define TR_CPU_POPCNT 1u
+#define TR_CPU_AVX2 2u /* AVX2, and the system saves the 256-bit registers */
 TR_HIDDEN unsigned tr_cpu_features(void);
 
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */

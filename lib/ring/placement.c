@@ -1183,6 +1183,12 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
 static inline void lookup(tokenring_replicas *out, const tokenring_placement *p, int64_t token)
 {
     const tr_index *idx = &p->ring->index;
+    if (__builtin_expect(idx->small != NULL, 0)) {
+        /* at most 64 tokens, in L1: count them all (no bucket, no prefetch) */
+        uint32_t range = tr_index_search_small(idx, token);
+        tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
+        return;
+    }
     uint32_t first = *tr_index_bucket(idx, token);
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
