@@ -23,14 +23,12 @@ typedef struct tr_index {
     uint32_t count;        /* number of tokens (>= 1) */
     unsigned shift;        /* 64 - bits */
     /* Rings of at most TR_INDEX_SMALL_MAX tokens on a processor with AVX2: the tokens
-     * again, padded with INT64_MAX to a multiple of 8 (small_count), for
-     * tr_index_search_small; NULL otherwise. */
+     * again, then eight INT64_MAX, for tr_index_search_small; NULL otherwise. */
     int64_t *small;
-    uint32_t small_count;
 } tr_index;
 
-/* Up to 64 tokens (one to eight cache lines) a lookup counts all tokens below the key
- * (no bucket, no dependent read) where the processor can do it four at a time. */
+/* Up to 64 tokens (one to eight cache lines, always in L1) a lookup counts the bucket's
+ * tokens with AVX2 instead of eight scalar compares (8 bytes per token more). */
 #define TR_INDEX_SMALL_MAX 64
 
 /* Builds the index over count >= 1 strictly ascending tokens (borrowed: they must outlive
@@ -93,9 +91,9 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
-/* tr_index_search on a ring whose index has `small` (the caller checks): the number of
- * tokens below t, counted four at a time with AVX2 without a branch on the data (the
- * padding never counts: no token is above INT64_MAX), wrapping to 0. Not inline: only a
+/* tr_index_search on a ring whose index has `small` (the caller checks): the bucket's
+ * tokens below t counted four at a time with AVX2, without a branch on the data (a bucket
+ * of more than eight tokens takes tr_index_search), wrapping to 0. Not inline: only a
  * function compiled for AVX2 may use it, and the library is built for the baseline. */
 TR_HIDDEN uint32_t tr_index_search_small(const tr_index *idx, int64_t t);
 

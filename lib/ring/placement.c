@@ -1180,7 +1180,9 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
  * from the search. Inlined into both entry points, so that a routed key costs one call into
  * the library: on a large ring a lookup waits on memory, and the fewer instructions each
  * takes, the more lookups the processor keeps in flight at once. */
-static inline void lookup(tokenring_replicas *out, const tokenring_placement *p, int64_t token)
+__attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
+                                                        const tokenring_placement *p,
+                                                        int64_t token)
 {
     const tr_index *idx = &p->ring->index;
     if (__builtin_expect(idx->small != NULL, 0)) {
