@@ -91,11 +91,42 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
-/* tr_index_search on a ring whose index has `small` (the caller checks): the bucket's
- * tokens below t counted four at a time with AVX2, without a branch on the data (a bucket
- * of more than eight tokens takes tr_index_search), wrapping to 0. Not inline: only a
- * function compiled for AVX2 may use it, and the library is built for the baseline. */
-TR_HIDDEN uint32_t tr_index_search_small(const tr_index *idx, int64_t t);
+#if defined(TR_CPU_X86)
+#include <immintrin.h>
+
+/* tr_index_search on a ring whose index has `small` (the caller checks), inlined only into
+ * functions compiled for AVX2 (the library is built for the baseline; the callers check
+ * that small is set, which it is only where the processor has AVX2): the bucket, then its
+ * at most eight tokens compared four at a time (two compares, two sign masks, a popcount,
+ * where the scalar count is eight compares and adds), wrapping to 0. The copy's eight
+ * INT64_MAX after the last token stand for the tokens past the bucket (above t either way)
+ * and never count, so no bucket needs the scalar search's last-eight fixup; a bucket of
+ * more than eight tokens (uneven tokens) takes tr_index_search. Measured against counting
+ * all tokens (up to 16 compares, no bucket read): 1.50x against 1.36x the strongest
+ * baseline on 48 tokens, paired runs. */
+__attribute__((target("avx2,popcnt"))) static inline uint32_t
+tr_index_search_small(const tr_index *idx, int64_t t)
+{
+    const uint32_t *bk = tr_index_bucket(idx, t);
+    uint32_t lo = bk[0];
+    if (__builtin_expect(bk[1] - lo > 8, 0))
+        return tr_index_search(idx, t);
+    __m256i key = _mm256_set1_epi64x(t);
+    const int64_t *q = idx->small + lo;
+    unsigned m0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(key, _mm256_loadu_si256((const __m256i *)(const void *)q))));
+    unsigned m1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(key, _mm256_loadu_si256((const __m256i *)(const void *)(q + 4)))));
+    lo += (uint32_t)__builtin_popcount(m0 | m1 << 4);
+    return lo == idx->count ? 0 : lo;
+}
+
+/* tr_index_search_small as a call, for callers built for the baseline. */
+TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
+/* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
+TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
+                                           size_t count, uint32_t *out);
+#endif
 
 /* tr_index_search for each of count tokens into out[], in groups whose memory reads
  * overlap (prefetch every bucket of a group, then every bucket's first token, then

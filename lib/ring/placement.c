@@ -1185,12 +1185,17 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
                                                         int64_t token)
 {
     const tr_index *idx = &p->ring->index;
+#if defined(TR_CPU_X86)
     if (__builtin_expect(idx->small != NULL, 0)) {
-        /* at most 64 tokens, in L1: count them all (no bucket, no prefetch) */
-        uint32_t range = tr_index_search_small(idx, token);
+        /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
+         * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
+         * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3
+         * against 9.7-10.2 ns on 48 tokens, paired runs) */
+        uint32_t range = tr_index_search_small_call(idx, token);
         tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
     }
+#endif
     uint32_t first = *tr_index_bucket(idx, token);
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
@@ -1304,6 +1309,28 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
      * bitmap (cached). */
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
+#if defined(TR_CPU_X86)
+    if (idx->small) {
+        /* at most 64 tokens, in L1: no misses to overlap; hash a group, search all its
+         * keys in one call, then read their sets */
+        for (size_t g = 0; g < count; g += GROUP) {
+            size_t m = count - g < GROUP ? count - g : GROUP;
+            int64_t tok[GROUP];
+            uint32_t range[GROUP];
+            for (size_t j = 0; j < m; j++) {
+                size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
+                tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
+            }
+            tr_index_search_small_batch(idx, tok, m, range);
+            for (size_t j = 0; j < m; j++) {
+                if (tokens_out)
+                    tokens_out[g + j] = tok[j];
+                set_ids_out[g + j] = tr_token_set(placement, range[j], tok[j]);
+            }
+        }
+        return TOKENRING_OK;
+    }
+#endif
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
