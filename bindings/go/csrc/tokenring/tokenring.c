@@ -108,6 +108,7 @@ tr_router_keyspace_replication(const struct tokenring_router *r, const char *nam
 #define TR_CPU_X86 1
 #endif
 #define TR_CPU_POPCNT 1u
+#define TR_CPU_AVX2 2u /* AVX2, and the system saves the 256-bit registers */
 TR_HIDDEN unsigned tr_cpu_features(void);
 
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */
@@ -383,8 +384,19 @@ unsigned tr_cpu_features(void)
     if (!k) {
         unsigned a = 0, b = 0, c = 0, d = 0;
         k = 0x80000000u;
-        if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT))
-            k |= TR_CPU_POPCNT;
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            if (c & bit_POPCNT)
+                k |= TR_CPU_POPCNT;
+            /* AVX2: the instructions (leaf 7) and the system saving the YMM registers
+             * (OSXSAVE, then XCR0's SSE and AVX state bits) */
+            unsigned a7 = 0, b7 = 0, c7 = 0, d7 = 0, lo = 0, hi = 0;
+            if ((c & bit_OSXSAVE) && (c & bit_AVX) && __get_cpuid_count(7, 0, &a7, &b7, &c7, &d7) &&
+                (b7 & bit_AVX2)) {
+                __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+                if ((lo & 6) == 6)
+                    k |= TR_CPU_AVX2;
+            }
+        }
         atomic_store_explicit(&known, k, memory_order_relaxed);
     }
     return k & ~0x80000000u;
@@ -4016,7 +4028,14 @@ typedef struct tr_index {
     uint32_t *first;       /* 2^bits + 1 entries */
     uint32_t count;        /* number of tokens (>= 1) */
     unsigned shift;        /* 64 - bits */
+    /* Rings of at most TR_INDEX_SMALL_MAX tokens on a processor with AVX2: the tokens
+     * again, then eight INT64_MAX, for tr_index_search_small; NULL otherwise. */
+    int64_t *small;
 } tr_index;
+
+/* Up to 64 tokens (one to eight cache lines, always in L1) a lookup counts the bucket's
+ * tokens with AVX2 instead of eight scalar compares (8 bytes per token more). */
+#define TR_INDEX_SMALL_MAX 64
 
 /* Builds the index over count >= 1 strictly ascending tokens (borrowed: they must outlive
  * the index). Returns TOKENRING_OK or TOKENRING_E_NOMEM (idx untouched). */
@@ -4078,6 +4097,43 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
+#if defined(TR_CPU_X86)
+#include <immintrin.h>
+
+/* tr_index_search on a ring whose index has `small` (the caller checks), inlined only into
+ * functions compiled for AVX2 (the library is built for the baseline; the callers check
+ * that small is set, which it is only where the processor has AVX2): the bucket, then its
+ * at most eight tokens compared four at a time (two compares, two sign masks, a popcount,
+ * where the scalar count is eight compares and adds), wrapping to 0. The copy's eight
+ * INT64_MAX after the last token stand for the tokens past the bucket (above t either way)
+ * and never count, so no bucket needs the scalar search's last-eight fixup; a bucket of
+ * more than eight tokens (uneven tokens) takes tr_index_search. Measured against counting
+ * all tokens (up to 16 compares, no bucket read): 1.50x against 1.36x the strongest
+ * baseline on 48 tokens, paired runs. */
+__attribute__((target("avx2,popcnt"))) static inline uint32_t
+tr_index_search_small(const tr_index *idx, int64_t t)
+{
+    const uint32_t *bk = tr_index_bucket(idx, t);
+    uint32_t lo = bk[0];
+    if (__builtin_expect(bk[1] - lo > 8, 0))
+        return tr_index_search(idx, t);
+    __m256i key = _mm256_set1_epi64x(t);
+    const int64_t *q = idx->small + lo;
+    unsigned m0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(key, _mm256_loadu_si256((const __m256i *)(const void *)q))));
+    unsigned m1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(key, _mm256_loadu_si256((const __m256i *)(const void *)(q + 4)))));
+    lo += (uint32_t)__builtin_popcount(m0 | m1 << 4);
+    return lo == idx->count ? 0 : lo;
+}
+
+/* tr_index_search_small as a call, for callers built for the baseline. */
+TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
+/* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
+TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
+                                           size_t count, uint32_t *out);
+#endif
+
 /* tr_index_search for each of count tokens into out[], in groups whose memory reads
  * overlap (prefetch every bucket of a group, then every bucket's first token, then
  * search). Same answers as tr_index_search, token by token. */
@@ -4110,6 +4166,17 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         first[b] = (uint32_t)i;
     }
     first[buckets] = (uint32_t)count;
+    int64_t *small = NULL;
+    if (count <= TR_INDEX_SMALL_MAX && (tr_cpu_features() & TR_CPU_AVX2)) {
+        small = tr_reallocarray(NULL, count + 8, sizeof *small);
+        if (!small) {
+            tr_free(first);
+            return TOKENRING_E_NOMEM;
+        }
+        for (size_t k = 0; k < count + 8; k++)
+            small[k] = k < count ? tokens[k] : INT64_MAX;
+    }
+    idx->small = small;
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -4122,13 +4189,33 @@ void tr_index_free(tr_index *idx)
     if (idx) {
         tr_free(idx->first);
         idx->first = NULL;
+        tr_free(idx->small);
+        idx->small = NULL;
     }
 }
 
 size_t tr_index_bytes(const tr_index *idx)
 {
-    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
+    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t) +
+           (idx->small ? ((size_t)idx->count + 8) * sizeof(int64_t) : 0);
 }
+
+#if defined(TR_CPU_X86)
+__attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
+                                                                           int64_t t)
+{
+    return tr_index_search_small(idx, t);
+}
+
+__attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
+                                                                        const int64_t *tokens,
+                                                                        size_t count,
+                                                                        uint32_t *out)
+{
+    for (size_t i = 0; i < count; i++)
+        out[i] = tr_index_search_small(idx, tokens[i]);
+}
+#endif
 
 void tr_index_search_batch(const tr_index *idx, const int64_t *tokens, size_t count,
                            uint32_t *out)
@@ -4773,7 +4860,6 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #define events_in placement_events_in
 #define find_dc placement_find_dc
 #define finish placement_finish
-#define lookup placement_lookup
 #define nearest_unused_rack placement_nearest_unused_rack
 #define next_stamp placement_next_stamp
 #define no_replica placement_no_replica
@@ -5977,9 +6063,22 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
  * from the search. Inlined into both entry points, so that a routed key costs one call into
  * the library: on a large ring a lookup waits on memory, and the fewer instructions each
  * takes, the more lookups the processor keeps in flight at once. */
-static inline void lookup(tokenring_replicas *out, const tokenring_placement *p, int64_t token)
+__attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
+                                                        const tokenring_placement *p,
+                                                        int64_t token)
 {
     const tr_index *idx = &p->ring->index;
+#if defined(TR_CPU_X86)
+    if (__builtin_expect(idx->small != NULL, 0)) {
+        /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
+         * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
+         * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3
+         * against 9.7-10.2 ns on 48 tokens, paired runs) */
+        uint32_t range = tr_index_search_small_call(idx, token);
+        tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
+        return;
+    }
+#endif
     uint32_t first = *tr_index_bucket(idx, token);
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
@@ -6093,6 +6192,28 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
      * bitmap (cached). */
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
+#if defined(TR_CPU_X86)
+    if (idx->small) {
+        /* at most 64 tokens, in L1: no misses to overlap; hash a group, search all its
+         * keys in one call, then read their sets */
+        for (size_t g = 0; g < count; g += GROUP) {
+            size_t m = count - g < GROUP ? count - g : GROUP;
+            int64_t tok[GROUP];
+            uint32_t range[GROUP];
+            for (size_t j = 0; j < m; j++) {
+                size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
+                tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
+            }
+            tr_index_search_small_batch(idx, tok, m, range);
+            for (size_t j = 0; j < m; j++) {
+                if (tokens_out)
+                    tokens_out[g + j] = tok[j];
+                set_ids_out[g + j] = tr_token_set(placement, range[j], tok[j]);
+            }
+        }
+        return TOKENRING_OK;
+    }
+#endif
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
@@ -6143,7 +6264,6 @@ TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
 #undef events_in
 #undef find_dc
 #undef finish
-#undef lookup
 #undef nearest_unused_rack
 #undef next_stamp
 #undef no_replica
