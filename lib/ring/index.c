@@ -24,17 +24,8 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         first[b] = (uint32_t)i;
     }
     first[buckets] = (uint32_t)count;
-    int64_t *small = NULL;
-    if (count <= TR_INDEX_SMALL_MAX && (tr_cpu_features() & TR_CPU_AVX2)) {
-        small = tr_reallocarray(NULL, count + 8, sizeof *small);
-        if (!small) {
-            tr_free(first);
-            return TOKENRING_E_NOMEM;
-        }
-        for (size_t k = 0; k < count + 8; k++)
-            small[k] = k < count ? tokens[k] : INT64_MAX;
-    }
-    idx->small = small;
+    idx->small = count >= 8 && count <= TR_INDEX_SMALL_MAX &&
+                 (tr_cpu_features() & TR_CPU_AVX2) != 0;
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -47,15 +38,12 @@ void tr_index_free(tr_index *idx)
     if (idx) {
         tr_free(idx->first);
         idx->first = NULL;
-        tr_free(idx->small);
-        idx->small = NULL;
     }
 }
 
 size_t tr_index_bytes(const tr_index *idx)
 {
-    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t) +
-           (idx->small ? ((size_t)idx->count + 8) * sizeof(int64_t) : 0);
+    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
 }
 
 #if defined(TR_CPU_X86)

@@ -1186,7 +1186,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
 {
     const tr_index *idx = &p->ring->index;
 #if defined(TR_CPU_X86)
-    if (__builtin_expect(idx->small != NULL, 0)) {
+    if (__builtin_expect(idx->small, 0)) {
         /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
          * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
          * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3

@@ -4018,23 +4018,24 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#line 19 "lib/ring/index.h"
+#line 20 "lib/ring/index.h"
 
 typedef struct tr_index {
     const int64_t *tokens; /* borrowed: the ring's sorted tokens */
     uint32_t *first;       /* 2^bits + 1 entries */
     uint32_t count;        /* number of tokens (>= 1) */
     unsigned shift;        /* 64 - bits */
-    /* Rings of at most TR_INDEX_SMALL_MAX tokens on a processor with AVX2: the tokens
-     * again, then eight INT64_MAX, for tr_index_search_small; NULL otherwise. */
-    int64_t *small;
+    /* 8 to TR_INDEX_SMALL_MAX tokens on a processor with AVX2: lookups take
+     * tr_index_search_small */
+    bool small;
 } tr_index;
 
-/* Up to 64 tokens (one to eight cache lines, always in L1) a lookup counts the bucket's
- * tokens with AVX2 instead of eight scalar compares (8 bytes per token more). */
+/* On 8 to 64 tokens (one to eight cache lines, always in L1) a lookup counts the bucket's
+ * tokens with AVX2 instead of eight scalar compares. */
 #define TR_INDEX_SMALL_MAX 64
 
 /* Builds the index over count >= 1 strictly ascending tokens (borrowed: they must outlive
@@ -4101,15 +4102,14 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
 #include <immintrin.h>
 
 /* tr_index_search on a ring whose index has `small` (the caller checks), inlined only into
- * functions compiled for AVX2 (the library is built for the baseline; the callers check
- * that small is set, which it is only where the processor has AVX2): the bucket, then its
- * at most eight tokens compared four at a time (two compares, two sign masks, a popcount,
- * where the scalar count is eight compares and adds), wrapping to 0. The copy's eight
- * INT64_MAX after the last token stand for the tokens past the bucket (above t either way)
- * and never count, so no bucket needs the scalar search's last-eight fixup; a bucket of
- * more than eight tokens (uneven tokens) takes tr_index_search. Measured against counting
- * all tokens (up to 16 compares, no bucket read): 1.50x against 1.36x the strongest
- * baseline on 48 tokens, paired runs. */
+ * functions compiled for AVX2 (the library is built for the baseline; small is set only
+ * where the processor has AVX2): the bucket, then its at most eight tokens compared four at
+ * a time (two compares, two sign masks, a popcount, where the scalar count is eight
+ * compares and adds), wrapping to 0. As in tr_index_search, the ring's last buckets count
+ * the last eight tokens instead; a bucket of more than eight tokens (uneven tokens) takes
+ * tr_index_search. Measured against counting all tokens (up to 16 compares over a copy
+ * padded to a multiple of 8, no bucket read): 1.50x against 1.36x the strongest baseline
+ * on 48 tokens, paired runs. */
 __attribute__((target("avx2,popcnt"))) static inline uint32_t
 tr_index_search_small(const tr_index *idx, int64_t t)
 {
@@ -4117,8 +4117,10 @@ tr_index_search_small(const tr_index *idx, int64_t t)
     uint32_t lo = bk[0];
     if (__builtin_expect(bk[1] - lo > 8, 0))
         return tr_index_search(idx, t);
+    if (lo + 8 > idx->count)
+        lo = idx->count - 8; /* the tokens from there to lo are below t: same count */
     __m256i key = _mm256_set1_epi64x(t);
-    const int64_t *q = idx->small + lo;
+    const int64_t *q = idx->tokens + lo;
     unsigned m0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
         _mm256_cmpgt_epi64(key, _mm256_loadu_si256((const __m256i *)(const void *)q))));
     unsigned m1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
@@ -4166,17 +4168,8 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         first[b] = (uint32_t)i;
     }
     first[buckets] = (uint32_t)count;
-    int64_t *small = NULL;
-    if (count <= TR_INDEX_SMALL_MAX && (tr_cpu_features() & TR_CPU_AVX2)) {
-        small = tr_reallocarray(NULL, count + 8, sizeof *small);
-        if (!small) {
-            tr_free(first);
-            return TOKENRING_E_NOMEM;
-        }
-        for (size_t k = 0; k < count + 8; k++)
-            small[k] = k < count ? tokens[k] : INT64_MAX;
-    }
-    idx->small = small;
+    idx->small = count >= 8 && count <= TR_INDEX_SMALL_MAX &&
+                 (tr_cpu_features() & TR_CPU_AVX2) != 0;
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -4189,15 +4182,12 @@ void tr_index_free(tr_index *idx)
     if (idx) {
         tr_free(idx->first);
         idx->first = NULL;
-        tr_free(idx->small);
-        idx->small = NULL;
     }
 }
 
 size_t tr_index_bytes(const tr_index *idx)
 {
-    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t) +
-           (idx->small ? ((size_t)idx->count + 8) * sizeof(int64_t) : 0);
+    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
 }
 
 #if defined(TR_CPU_X86)
@@ -6069,7 +6059,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
 {
     const tr_index *idx = &p->ring->index;
 #if defined(TR_CPU_X86)
-    if (__builtin_expect(idx->small != NULL, 0)) {
+    if (__builtin_expect(idx->small, 0)) {
         /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
          * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
          * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3
