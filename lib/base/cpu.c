@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the processor offers beyond the baseline instruction set the library is built for.
  * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
- * 2008 has one (POPCNT). The process asks the processor once; each placement records the
- * answer when it is built and its lookups branch on it (a branch that never changes
- * direction). Elsewhere the answer is "none". */
+ * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring of at most
+ * 64 tokens counts its tokens with it). The process asks the processor once; each
+ * placement or index records the answer when it is built and its lookups branch on it (a
+ * branch that never changes direction). Elsewhere the answer is "none". */
 #include "internal.h"
 
 #if defined(TR_CPU_X86)

@@ -367,10 +367,11 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the processor offers beyond the baseline instruction set the library is built for.
  * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
- * 2008 has one (POPCNT). The process asks the processor once; each placement records the
- * answer when it is built and its lookups branch on it (a branch that never changes
- * direction). Elsewhere the answer is "none". */
-#line 8 "lib/base/cpu.c"
+ * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring of at most
+ * 64 tokens counts its tokens with it). The process asks the processor once; each
+ * placement or index records the answer when it is built and its lookups branch on it (a
+ * branch that never changes direction). Elsewhere the answer is "none". */
+#line 9 "lib/base/cpu.c"
 
 #if defined(TR_CPU_X86)
 #include <cpuid.h>
@@ -4014,7 +4015,8 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
  * plus eight branch-free comparisons on neighbouring tokens; crowded buckets (uneven
  * layouts) first narrow by binary search, so the worst case stays O(log n). With
  * bits = floor(log2 n) - 1 (at least 1), memory is (2^bits + 1) * 4 bytes: at most 2 bytes
- * per token (plus 12 on tiny rings). */
+ * per token (plus 12 on tiny rings). On rings of 8 to 64 tokens, where the processor has
+ * AVX2, tr_index_search_small counts the eight tokens four at a time (no memory added). */
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
@@ -4022,7 +4024,7 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
 #include <stddef.h>
 #include <stdint.h>
 
-#line 20 "lib/ring/index.h"
+#line 21 "lib/ring/index.h"
 
 typedef struct tr_index {
     const int64_t *tokens; /* borrowed: the ring's sorted tokens */
@@ -16723,7 +16725,7 @@ static int summary_sets(sum_state *st, const tokenring_ring *ring, const char *w
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     for (size_t i = 0; i < ranges; i++) {
-        tokenring_replicas rep;
+        tokenring_replicas rep = { 0 }; /* i < ranges: always filled */
         tokenring_placement_range_replicas(&rep, st->pl, i);
         s->w[rep.set_id] += range_width(ring, i);
     }
@@ -29518,7 +29520,7 @@ static int placement_on(tokenring_placement **out, const tokenring_history *h,
         return rc;
     size_t n = rr->token_count, total = 0;
     for (size_t i = 0; i < n; i++) {
-        tokenring_replicas r;
+        tokenring_replicas r = { 0 }; /* i < n: always filled */
         tokenring_placement_range_replicas(&r, hp, i);
         total += r.count;
     }
