@@ -48,6 +48,20 @@ static size_t dedup(int64_t *tok, size_t n)
     return m;
 }
 
+#if defined(TR_CPU_X86)
+/* tr_index_search_small is inlined only into AVX2 functions: the test has one, and checks
+ * the out-of-line and batch calls with it */
+__attribute__((target("avx2,popcnt"))) static uint32_t small_one(const tr_index *idx, int64_t t)
+{
+    uint32_t batch;
+    tr_index_search_small_batch(idx, &t, 1, &batch);
+    uint32_t one = tr_index_search_small(idx, t);
+    assert_int_equal(one, batch);
+    assert_int_equal(tr_index_search_small_call(idx, t), one);
+    return one;
+}
+#endif
+
 static void check_ring(int64_t *tok, size_t n, size_t probes)
 {
     n = dedup(tok, n);
@@ -70,6 +84,23 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
         int64_t t = (int64_t)rnd();
         assert_int_equal(tr_index_search(&idx, t), plain(tok, n, t));
     }
+#if defined(TR_CPU_X86)
+    /* the AVX2 count on any ring of 8 tokens or more (route_keys uses it on every ring):
+     * every token and its neighbours, and random probes */
+    if ((tr_cpu_features() & TR_CPU_AVX2) && n >= 8) {
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(small_one(&idx, tok[i]), i);
+            if (tok[i] != INT64_MIN)
+                assert_int_equal(small_one(&idx, tok[i] - 1), plain(tok, n, tok[i] - 1));
+            if (tok[i] != INT64_MAX)
+                assert_int_equal(small_one(&idx, tok[i] + 1), plain(tok, n, tok[i] + 1));
+        }
+        for (size_t i = 0; i < probes; i++) {
+            int64_t t = (int64_t)rnd();
+            assert_int_equal(small_one(&idx, t), plain(tok, n, t));
+        }
+    }
+#endif
     /* The batched search, over counts that end inside and on a group boundary: the ring's
      * own tokens, their neighbours and random probes, interleaved. */
     size_t bn = probes < 4000 ? probes : 4000;
@@ -98,20 +129,6 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
  * extremes, on random rings (buckets of 0 to 8 tokens, the last buckets' last-eight count),
  * rings of consecutive tokens at both ends of the token range and around zero (one crowded
  * bucket: the fallback). */
-#if defined(TR_CPU_X86)
-/* tr_index_search_small is inlined only into AVX2 functions: the test has one, and checks
- * the out-of-line and batch calls with it */
-__attribute__((target("avx2,popcnt"))) static uint32_t small_one(const tr_index *idx, int64_t t)
-{
-    uint32_t batch;
-    tr_index_search_small_batch(idx, &t, 1, &batch);
-    uint32_t one = tr_index_search_small(idx, t);
-    assert_int_equal(one, batch);
-    assert_int_equal(tr_index_search_small_call(idx, t), one);
-    return one;
-}
-#endif
-
 static void check_small(const int64_t *tok, size_t n)
 {
     tr_index idx;

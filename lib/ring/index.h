@@ -96,9 +96,9 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
 #if defined(TR_CPU_X86)
 #include <immintrin.h>
 
-/* tr_index_search on a ring whose index has `small` (the caller checks), inlined only into
- * functions compiled for AVX2 (the library is built for the baseline; small is set only
- * where the processor has AVX2): the bucket, then its at most eight tokens compared four at
+/* tr_index_search on a ring of at least 8 tokens where the processor has AVX2 (the caller
+ * checks: idx->small, or tr_cpu_features() and count >= 8), inlined only into functions
+ * compiled for AVX2 (the library is built for the baseline): the bucket, then its at most eight tokens compared four at
  * a time (two compares, two sign masks, a popcount, where the scalar count is eight
  * compares and adds), wrapping to 0. As in tr_index_search, the ring's last buckets count
  * the last eight tokens instead; a bucket of more than eight tokens (uneven tokens) takes

