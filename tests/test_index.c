@@ -48,12 +48,27 @@ static size_t dedup(int64_t *tok, size_t n)
     return m;
 }
 
+#if defined(TR_CPU_X86)
+/* tr_index_search_small is inlined only into AVX2 functions: the test has one, and checks
+ * the out-of-line and batch calls with it */
+__attribute__((target("avx2,popcnt"))) static uint32_t small_one(const tr_index *idx, int64_t t)
+{
+    uint32_t batch;
+    tr_index_search_small_batch(idx, &t, 1, &batch);
+    uint32_t one = tr_index_search_small(idx, t);
+    assert_int_equal(one, batch);
+    assert_int_equal(tr_index_search_small_call(idx, t), one);
+    return one;
+}
+#endif
+
 static void check_ring(int64_t *tok, size_t n, size_t probes)
 {
     n = dedup(tok, n);
     tr_index idx;
     assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
     assert_true(tr_index_bytes(&idx) <= 4 * n + 12);
+    assert_true(!idx.small || (n >= 8 && n <= TR_INDEX_SMALL_MAX));
     static const int64_t edges[] = { INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1,
                                      INT64_MAX };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
@@ -69,6 +84,23 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
         int64_t t = (int64_t)rnd();
         assert_int_equal(tr_index_search(&idx, t), plain(tok, n, t));
     }
+#if defined(TR_CPU_X86)
+    /* the AVX2 count on any ring of 8 tokens or more (route_keys uses it on every ring):
+     * every token and its neighbours, and random probes */
+    if ((tr_cpu_features() & TR_CPU_AVX2) && n >= 8) {
+        for (size_t i = 0; i < n; i++) {
+            assert_int_equal(small_one(&idx, tok[i]), i);
+            if (tok[i] != INT64_MIN)
+                assert_int_equal(small_one(&idx, tok[i] - 1), plain(tok, n, tok[i] - 1));
+            if (tok[i] != INT64_MAX)
+                assert_int_equal(small_one(&idx, tok[i] + 1), plain(tok, n, tok[i] + 1));
+        }
+        for (size_t i = 0; i < probes; i++) {
+            int64_t t = (int64_t)rnd();
+            assert_int_equal(small_one(&idx, t), plain(tok, n, t));
+        }
+    }
+#endif
     /* The batched search, over counts that end inside and on a group boundary: the ring's
      * own tokens, their neighbours and random probes, interleaved. */
     size_t bn = probes < 4000 ? probes : 4000;
@@ -90,6 +122,64 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
     free(q);
     free(got);
     tr_index_free(&idx);
+}
+
+/* Rings of 1 to 65 tokens: the AVX2 count (tr_index_search_small, where the processor has
+ * AVX2) and the radix search against lower_bound on every token, its neighbours and the
+ * extremes, on random rings (buckets of 0 to 8 tokens, the last buckets' last-eight count),
+ * rings of consecutive tokens at both ends of the token range and around zero (one crowded
+ * bucket: the fallback). */
+static void check_small(const int64_t *tok, size_t n)
+{
+    tr_index idx;
+    assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
+    /* the AVX2 count on 8 to 64 tokens where the processor has it, else the scalar search */
+    assert_int_equal(idx.small, (tr_cpu_features() & TR_CPU_AVX2) && n >= 8 &&
+                                    n <= TR_INDEX_SMALL_MAX);
+    int64_t probes[(TR_INDEX_SMALL_MAX + 1) * 3 + 4];
+    size_t np = 0;
+    probes[np++] = INT64_MIN;
+    probes[np++] = INT64_MAX;
+    probes[np++] = 0;
+    probes[np++] = -1;
+    for (size_t i = 0; i < n; i++) {
+        probes[np++] = tok[i];
+        probes[np++] = (int64_t)((uint64_t)tok[i] - 1); /* wraps at the extremes: a probe too */
+        probes[np++] = (int64_t)((uint64_t)tok[i] + 1);
+    }
+    for (size_t i = 0; i < np; i++) {
+        uint32_t want = plain(tok, n, probes[i]);
+        assert_int_equal(tr_index_search(&idx, probes[i]), want);
+#if defined(TR_CPU_X86)
+        if (idx.small)
+            assert_int_equal(small_one(&idx, probes[i]), want);
+#endif
+    }
+    tr_index_free(&idx);
+}
+
+static void small_rings(void **state)
+{
+    (void)state;
+    int64_t tok[TR_INDEX_SMALL_MAX + 1];
+    for (size_t n = 1; n <= TR_INDEX_SMALL_MAX + 1; n++) {
+        for (int round = 0; round < 4; round++) {
+            size_t m = n;
+            for (size_t i = 0; i < m; i++)
+                tok[i] = (int64_t)rnd();
+            m = dedup(tok, m);
+            check_small(tok, m);
+        }
+        for (size_t i = 0; i < n; i++) /* consecutive, from the minimum */
+            tok[i] = INT64_MIN + (int64_t)i;
+        check_small(tok, n);
+        for (size_t i = 0; i < n; i++) /* consecutive, up to the maximum */
+            tok[i] = INT64_MAX - (int64_t)(n - 1 - i);
+        check_small(tok, n);
+        for (size_t i = 0; i < n; i++) /* around zero, two apart */
+            tok[i] = 2 * ((int64_t)i - (int64_t)n / 2);
+        check_small(tok, n);
+    }
 }
 
 static void random_rings(void **state)
@@ -132,6 +222,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(random_rings),
         cmocka_unit_test(crowded_rings),
+        cmocka_unit_test(small_rings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

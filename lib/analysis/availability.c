@@ -1562,7 +1562,7 @@ static int summary_sets(sum_state *st, const tokenring_ring *ring, const char *w
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     for (size_t i = 0; i < ranges; i++) {
-        tokenring_replicas rep;
+        tokenring_replicas rep = { 0 }; /* i < ranges: always filled */
         tokenring_placement_range_replicas(&rep, st->pl, i);
         s->w[rep.set_id] += range_width(ring, i);
     }

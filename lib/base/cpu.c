@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the processor offers beyond the baseline instruction set the library is built for.
  * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
- * 2008 has one (POPCNT). The process asks the processor once; each placement records the
- * answer when it is built and its lookups branch on it (a branch that never changes
- * direction). Elsewhere the answer is "none". */
+ * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring of at most
+ * 64 tokens counts its tokens with it). The process asks the processor once; each
+ * placement or index records the answer when it is built and its lookups branch on it (a
+ * branch that never changes direction). Elsewhere the answer is "none". */
 #include "internal.h"
 
 #if defined(TR_CPU_X86)
@@ -18,8 +19,19 @@ unsigned tr_cpu_features(void)
     if (!k) {
         unsigned a = 0, b = 0, c = 0, d = 0;
         k = 0x80000000u;
-        if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT))
-            k |= TR_CPU_POPCNT;
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            if (c & bit_POPCNT)
+                k |= TR_CPU_POPCNT;
+            /* AVX2: the instructions (leaf 7) and the system saving the YMM registers
+             * (OSXSAVE, then XCR0's SSE and AVX state bits) */
+            unsigned a7 = 0, b7 = 0, c7 = 0, d7 = 0, lo = 0, hi = 0;
+            if ((c & bit_OSXSAVE) && (c & bit_AVX) && __get_cpuid_count(7, 0, &a7, &b7, &c7, &d7) &&
+                (b7 & bit_AVX2)) {
+                __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+                if ((lo & 6) == 6)
+                    k |= TR_CPU_AVX2;
+            }
+        }
         atomic_store_explicit(&known, k, memory_order_relaxed);
     }
     return k & ~0x80000000u;

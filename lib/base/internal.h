@@ -67,6 +67,7 @@ TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #define TR_CPU_X86 1
 #endif
 #define TR_CPU_POPCNT 1u
+#define TR_CPU_AVX2 2u /* AVX2, and the system saves the 256-bit registers */
 TR_HIDDEN unsigned tr_cpu_features(void);
 
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */

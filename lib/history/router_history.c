@@ -87,7 +87,7 @@ static int placement_on(tokenring_placement **out, const tokenring_history *h,
         return rc;
     size_t n = rr->token_count, total = 0;
     for (size_t i = 0; i < n; i++) {
-        tokenring_replicas r;
+        tokenring_replicas r = { 0 }; /* i < n: always filled */
         tokenring_placement_range_replicas(&r, hp, i);
         total += r.count;
     }

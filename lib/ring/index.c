@@ -24,6 +24,8 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         first[b] = (uint32_t)i;
     }
     first[buckets] = (uint32_t)count;
+    idx->small = count >= 8 && count <= TR_INDEX_SMALL_MAX &&
+                 (tr_cpu_features() & TR_CPU_AVX2) != 0;
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -43,6 +45,23 @@ size_t tr_index_bytes(const tr_index *idx)
 {
     return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
 }
+
+#if defined(TR_CPU_X86)
+__attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
+                                                                           int64_t t)
+{
+    return tr_index_search_small(idx, t);
+}
+
+__attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
+                                                                        const int64_t *tokens,
+                                                                        size_t count,
+                                                                        uint32_t *out)
+{
+    for (size_t i = 0; i < count; i++)
+        out[i] = tr_index_search_small(idx, tokens[i]);
+}
+#endif
 
 void tr_index_search_batch(const tr_index *idx, const int64_t *tokens, size_t count,
                            uint32_t *out)

@@ -1184,9 +1184,22 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
  * from the search. Inlined into both entry points, so that a routed key costs one call into
  * the library: on a large ring a lookup waits on memory, and the fewer instructions each
  * takes, the more lookups the processor keeps in flight at once. */
-static inline void lookup(tokenring_replicas *out, const tokenring_placement *p, int64_t token)
+__attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
+                                                        const tokenring_placement *p,
+                                                        int64_t token)
 {
     const tr_index *idx = &p->ring->index;
+#if defined(TR_CPU_X86)
+    if (__builtin_expect(idx->small, 0)) {
+        /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
+         * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
+         * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3
+         * against 9.7-10.2 ns on 48 tokens, paired runs) */
+        uint32_t range = tr_index_search_small_call(idx, token);
+        tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
+        return;
+    }
+#endif
     uint32_t first = *tr_index_bucket(idx, token);
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
@@ -1293,6 +1306,32 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
      * bitmap (cached). */
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
+#if defined(TR_CPU_X86)
+    if (idx->small) {
+        /* at most 64 tokens, in L1: no misses to overlap; hash a group, search all its
+         * keys in one call, then read their sets */
+        for (size_t g = 0; g < count; g += GROUP) {
+            size_t m = count - g < GROUP ? count - g : GROUP;
+            int64_t tok[GROUP];
+            uint32_t range[GROUP];
+            for (size_t j = 0; j < m; j++) {
+                size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
+                tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
+            }
+            tr_index_search_small_batch(idx, tok, m, range);
+            for (size_t j = 0; j < m; j++) {
+                if (tokens_out)
+                    tokens_out[g + j] = tok[j];
+                set_ids_out[g + j] = tr_token_set(placement, range[j], tok[j]);
+            }
+        }
+        return TOKENRING_OK;
+    }
+    /* the search stage as one AVX2 call per group where the processor has it (the same
+     * count as on small rings): 20 instructions fewer per key, 1.02-1.05x -> 1.06-1.12x
+     * the strongest batched baseline on 96x256 and 1000x16 (paired runs) */
+    bool simd = idx->count >= 8 && (tr_cpu_features() & TR_CPU_AVX2);
+#endif
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
@@ -1303,9 +1342,16 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         }
         for (size_t j = 0; j < m; j++)
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
+        uint32_t range[GROUP];
+#if defined(TR_CPU_X86)
+        if (simd)
+            tr_index_search_small_batch(idx, tok, m, range);
+        else
+#endif
+            for (size_t j = 0; j < m; j++)
+                range[j] = tr_ring_search(placement->ring, tok[j]);
         for (size_t j = 0; j < m; j++) {
-            uint32_t set = tr_token_set(placement, tr_ring_search(placement->ring, tok[j]),
-                                        tok[j]);
+            uint32_t set = tr_token_set(placement, range[j], tok[j]);
             /* the caller reads the row next (tokenring_placement_set) */
             TR_PREFETCH(placement->rows + tr_row_off(placement, set));
             if (tokens_out)

@@ -102,6 +102,7 @@ TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #define TR_CPU_X86 1
 #endif
 #define TR_CPU_POPCNT 1u
+#define TR_CPU_AVX2 2u /* AVX2, and the system saves the 256-bit registers */
 TR_HIDDEN unsigned tr_cpu_features(void);
 
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */
@@ -356,10 +357,11 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the processor offers beyond the baseline instruction set the library is built for.
  * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
- * 2008 has one (POPCNT). The process asks the processor once; each placement records the
- * answer when it is built and its lookups branch on it (a branch that never changes
- * direction). Elsewhere the answer is "none". */
-#line 8 "lib/base/cpu.c"
+ * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring of at most
+ * 64 tokens counts its tokens with it). The process asks the processor once; each
+ * placement or index records the answer when it is built and its lookups branch on it (a
+ * branch that never changes direction). Elsewhere the answer is "none". */
+#line 9 "lib/base/cpu.c"
 
 #if defined(TR_CPU_X86)
 #include <cpuid.h>
@@ -373,8 +375,19 @@ unsigned tr_cpu_features(void)
     if (!k) {
         unsigned a = 0, b = 0, c = 0, d = 0;
         k = 0x80000000u;
-        if (__get_cpuid(1, &a, &b, &c, &d) && (c & bit_POPCNT))
-            k |= TR_CPU_POPCNT;
+        if (__get_cpuid(1, &a, &b, &c, &d)) {
+            if (c & bit_POPCNT)
+                k |= TR_CPU_POPCNT;
+            /* AVX2: the instructions (leaf 7) and the system saving the YMM registers
+             * (OSXSAVE, then XCR0's SSE and AVX state bits) */
+            unsigned a7 = 0, b7 = 0, c7 = 0, d7 = 0, lo = 0, hi = 0;
+            if ((c & bit_OSXSAVE) && (c & bit_AVX) && __get_cpuid_count(7, 0, &a7, &b7, &c7, &d7) &&
+                (b7 & bit_AVX2)) {
+                __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+                if ((lo & 6) == 6)
+                    k |= TR_CPU_AVX2;
+            }
+        }
         atomic_store_explicit(&known, k, memory_order_relaxed);
     }
     return k & ~0x80000000u;
@@ -3996,21 +4009,30 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
  * plus eight branch-free comparisons on neighbouring tokens; crowded buckets (uneven
  * layouts) first narrow by binary search, so the worst case stays O(log n). With
  * bits = floor(log2 n) - 1 (at least 1), memory is (2^bits + 1) * 4 bytes: at most 2 bytes
- * per token (plus 12 on tiny rings). */
+ * per token (plus 12 on tiny rings). On rings of 8 to 64 tokens, where the processor has
+ * AVX2, tr_index_search_small counts the eight tokens four at a time (no memory added). */
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#line 19 "lib/ring/index.h"
+#line 21 "lib/ring/index.h"
 
 typedef struct tr_index {
     const int64_t *tokens; /* borrowed: the ring's sorted tokens */
     uint32_t *first;       /* 2^bits + 1 entries */
     uint32_t count;        /* number of tokens (>= 1) */
     unsigned shift;        /* 64 - bits */
+    /* 8 to TR_INDEX_SMALL_MAX tokens on a processor with AVX2: lookups take
+     * tr_index_search_small */
+    bool small;
 } tr_index;
+
+/* On 8 to 64 tokens (one to eight cache lines, always in L1) a lookup counts the bucket's
+ * tokens with AVX2 instead of eight scalar compares. */
+#define TR_INDEX_SMALL_MAX 64
 
 /* Builds the index over count >= 1 strictly ascending tokens (borrowed: they must outlive
  * the index). Returns TOKENRING_OK or TOKENRING_E_NOMEM (idx untouched). */
@@ -4072,6 +4094,44 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
+#if defined(TR_CPU_X86)
+#include <immintrin.h>
+
+/* tr_index_search on a ring of at least 8 tokens where the processor has AVX2 (the caller
+ * checks: idx->small, or tr_cpu_features() and count >= 8), inlined only into functions
+ * compiled for AVX2 (the library is built for the baseline): the bucket, then its at most eight tokens compared four at
+ * a time (two compares, two sign masks, a popcount, where the scalar count is eight
+ * compares and adds), wrapping to 0. As in tr_index_search, the ring's last buckets count
+ * the last eight tokens instead; a bucket of more than eight tokens (uneven tokens) takes
+ * tr_index_search. Measured against counting all tokens (up to 16 compares over a copy
+ * padded to a multiple of 8, no bucket read): 1.50x against 1.36x the strongest baseline
+ * on 48 tokens, paired runs. */
+__attribute__((target("avx2,popcnt"))) static inline uint32_t
+tr_index_search_small(const tr_index *idx, int64_t t)
+{
+    const uint32_t *bk = tr_index_bucket(idx, t);
+    uint32_t lo = bk[0];
+    if (__builtin_expect(bk[1] - lo > 8, 0))
+        return tr_index_search(idx, t);
+    if (lo + 8 > idx->count)
+        lo = idx->count - 8; /* the tokens from there to lo are below t: same count */
+    __m256i key = _mm256_set1_epi64x(t);
+    const int64_t *q = idx->tokens + lo;
+    unsigned m0 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(key, _mm256_loadu_si256((const __m256i *)(const void *)q))));
+    unsigned m1 = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(
+        _mm256_cmpgt_epi64(key, _mm256_loadu_si256((const __m256i *)(const void *)(q + 4)))));
+    lo += (uint32_t)__builtin_popcount(m0 | m1 << 4);
+    return lo == idx->count ? 0 : lo;
+}
+
+/* tr_index_search_small as a call, for callers built for the baseline. */
+TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
+/* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
+TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
+                                           size_t count, uint32_t *out);
+#endif
+
 /* tr_index_search for each of count tokens into out[], in groups whose memory reads
  * overlap (prefetch every bucket of a group, then every bucket's first token, then
  * search). Same answers as tr_index_search, token by token. */
@@ -4104,6 +4164,8 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         first[b] = (uint32_t)i;
     }
     first[buckets] = (uint32_t)count;
+    idx->small = count >= 8 && count <= TR_INDEX_SMALL_MAX &&
+                 (tr_cpu_features() & TR_CPU_AVX2) != 0;
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -4123,6 +4185,23 @@ size_t tr_index_bytes(const tr_index *idx)
 {
     return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
 }
+
+#if defined(TR_CPU_X86)
+__attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
+                                                                           int64_t t)
+{
+    return tr_index_search_small(idx, t);
+}
+
+__attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
+                                                                        const int64_t *tokens,
+                                                                        size_t count,
+                                                                        uint32_t *out)
+{
+    for (size_t i = 0; i < count; i++)
+        out[i] = tr_index_search_small(idx, tokens[i]);
+}
+#endif
 
 void tr_index_search_batch(const tr_index *idx, const int64_t *tokens, size_t count,
                            uint32_t *out)
@@ -4777,7 +4856,6 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #define events_in placement_events_in
 #define find_dc placement_find_dc
 #define finish placement_finish
-#define lookup placement_lookup
 #define nearest_unused_rack placement_nearest_unused_rack
 #define next_stamp placement_next_stamp
 #define no_replica placement_no_replica
@@ -5985,9 +6063,22 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
  * from the search. Inlined into both entry points, so that a routed key costs one call into
  * the library: on a large ring a lookup waits on memory, and the fewer instructions each
  * takes, the more lookups the processor keeps in flight at once. */
-static inline void lookup(tokenring_replicas *out, const tokenring_placement *p, int64_t token)
+__attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
+                                                        const tokenring_placement *p,
+                                                        int64_t token)
 {
     const tr_index *idx = &p->ring->index;
+#if defined(TR_CPU_X86)
+    if (__builtin_expect(idx->small, 0)) {
+        /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
+         * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
+         * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3
+         * against 9.7-10.2 ns on 48 tokens, paired runs) */
+        uint32_t range = tr_index_search_small_call(idx, token);
+        tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
+        return;
+    }
+#endif
     uint32_t first = *tr_index_bucket(idx, token);
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
@@ -6094,6 +6185,32 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
      * bitmap (cached). */
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
+#if defined(TR_CPU_X86)
+    if (idx->small) {
+        /* at most 64 tokens, in L1: no misses to overlap; hash a group, search all its
+         * keys in one call, then read their sets */
+        for (size_t g = 0; g < count; g += GROUP) {
+            size_t m = count - g < GROUP ? count - g : GROUP;
+            int64_t tok[GROUP];
+            uint32_t range[GROUP];
+            for (size_t j = 0; j < m; j++) {
+                size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
+                tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
+            }
+            tr_index_search_small_batch(idx, tok, m, range);
+            for (size_t j = 0; j < m; j++) {
+                if (tokens_out)
+                    tokens_out[g + j] = tok[j];
+                set_ids_out[g + j] = tr_token_set(placement, range[j], tok[j]);
+            }
+        }
+        return TOKENRING_OK;
+    }
+    /* the search stage as one AVX2 call per group where the processor has it (the same
+     * count as on small rings): 20 instructions fewer per key, 1.02-1.05x -> 1.06-1.12x
+     * the strongest batched baseline on 96x256 and 1000x16 (paired runs) */
+    bool simd = idx->count >= 8 && (tr_cpu_features() & TR_CPU_AVX2);
+#endif
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
@@ -6104,9 +6221,16 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
         }
         for (size_t j = 0; j < m; j++)
             TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
+        uint32_t range[GROUP];
+#if defined(TR_CPU_X86)
+        if (simd)
+            tr_index_search_small_batch(idx, tok, m, range);
+        else
+#endif
+            for (size_t j = 0; j < m; j++)
+                range[j] = tr_ring_search(placement->ring, tok[j]);
         for (size_t j = 0; j < m; j++) {
-            uint32_t set = tr_token_set(placement, tr_ring_search(placement->ring, tok[j]),
-                                        tok[j]);
+            uint32_t set = tr_token_set(placement, range[j], tok[j]);
             /* the caller reads the row next (tokenring_placement_set) */
             TR_PREFETCH(placement->rows + tr_row_off(placement, set));
             if (tokens_out)
@@ -6144,7 +6268,6 @@ TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
 #undef events_in
 #undef find_dc
 #undef finish
-#undef lookup
 #undef nearest_unused_rack
 #undef next_stamp
 #undef no_replica
@@ -16381,7 +16504,7 @@ static int summary_sets(sum_state *st, const tokenring_ring *ring, const char *w
     size_t ranges;
     tokenring_ring_tokens(ring, &ranges);
     for (size_t i = 0; i < ranges; i++) {
-        tokenring_replicas rep;
+        tokenring_replicas rep = { 0 }; /* i < ranges: always filled */
         tokenring_placement_range_replicas(&rep, st->pl, i);
         s->w[rep.set_id] += range_width(ring, i);
     }
@@ -29138,7 +29261,7 @@ static int placement_on(tokenring_placement **out, const tokenring_history *h,
         return rc;
     size_t n = rr->token_count, total = 0;
     for (size_t i = 0; i < n; i++) {
-        tokenring_replicas r;
+        tokenring_replicas r = { 0 }; /* i < n: always filled */
         tokenring_placement_range_replicas(&r, hp, i);
         total += r.count;
     }
