@@ -163,13 +163,9 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
             return tr_fail(err, TOKENRING_E_INVAL, "token %zu of %zu is NULL", i + 1, n);
         bytes += TR_TOK_PARSE_ROOM(strlen(tokens[i]));
     }
-    /* every typed form, filled from the tokens read: the typed call takes its own */
-    out->m = tr_calloc(n, sizeof *out->m);
-    out->r = tr_calloc(n, sizeof *out->r);
-    out->b = tr_calloc(n, sizeof *out->b);
-    out->blen = tr_calloc(n, sizeof *out->blen);
+    out->t = tr_calloc(n, sizeof *out->t);
     out->buf = tr_malloc(bytes);
-    if (!out->m || !out->r || !out->b || !out->blen || !out->buf) {
+    if (!out->t || !out->buf) {
         tr_text_tokens_free(out);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
@@ -179,17 +175,12 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
         size_t len = strlen(tokens[i]);
         tokenring_error e;
         memset(&e, 0, sizeof e);
-        tr_tok t;
-        int rc = ops->parse(&t, out->buf + used, tokens[i], len, &e);
+        int rc = ops->parse(&out->t[i], out->buf + used, tokens[i], len, &e);
         if (rc != TOKENRING_OK) {
             tr_text_tokens_free(out);
             return not_a_token(err, &e, p, tokens[i], len, i + 1, n);
         }
-        out->m[i] = t.key;
-        out->r[i] = t.v128;
-        out->b[i] = out->buf + used;
-        out->blen[i] = t.len;
-        used += t.len;
+        used += out->t[i].len;
     }
     out->n = n;
     return TOKENRING_OK;
@@ -197,10 +188,7 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
 
 void tr_text_tokens_free(tr_text_tokens *t)
 {
-    tr_free(t->m);
-    tr_free(t->r);
-    tr_free((void *)t->b);
-    tr_free(t->blen);
+    tr_free(t->t);
     tr_free(t->buf);
     memset(t, 0, sizeof *t);
 }

@@ -25,16 +25,12 @@ TR_HIDDEN int tr_text_tok_read(tr_text_tok *tt, const tr_partitioner_ops *ops,
                                tokenring_error *err);
 TR_HIDDEN void tr_text_tok_free(tr_text_tok *tt);
 
-/* Tokens read from text with the partitioner's parse (lib/token/token.h), in every typed form
- * the typed calls take: m (the 64-bit keys: Murmur3's tokens), r (RandomPartitioner's
- * values), b / blen over one buffer (ByteOrderedPartitioner's bytes); n of them. */
+/* Tokens read from text with the partitioner's parse (lib/token/token.h): t[0 .. n)
+ * (NULL when n is 0), ByteOrderedPartitioner's bytes in buf. */
 typedef struct tr_text_tokens {
     tokenring_partitioner partitioner;
     size_t n;
-    int64_t *m;
-    tokenring_token128 *r;
-    const uint8_t **b;
-    size_t *blen;
+    tr_tok *t;
     uint8_t *buf;
 } tr_text_tokens;
 
