@@ -889,7 +889,8 @@ static void typed_calls_refuse_before_reading_tokens(void **state)
     const int64_t one = 5;
     const tokenring_token128 one128 = { 0, 5 };
     const uint8_t *one_bytes[] = { (const uint8_t *)"q" };
-    size_t one_len = 1;
+    size_t one_len = 1, len = 0;
+    char buf[8];
     const size_t n = SIZE_MAX;
     char *before = dump(m);
     tokenring_error err;
@@ -918,6 +919,15 @@ static void typed_calls_refuse_before_reading_tokens(void **state)
                      TOKENRING_OK);
     assert_int_equal(tokenring_topology_set_tokens_bytes(b, "X", one_bytes, &one_len, n, &err),
                      TOKENRING_E_RANGE);
+    /* a NULL byte token of length 0 is the empty token */
+    const uint8_t *empty[] = { NULL };
+    size_t zero = 0;
+    assert_int_equal(tokenring_topology_add_node_bytes(b, "E", "dc1", "r1", empty, &zero, 1,
+                                                       &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node_token_text(buf, sizeof buf, &len, b, 1, 0),
+                     TOKENRING_OK);
+    assert_int_equal(len, 0);
     /* the call's partitioner first, even with no tokens */
     assert_int_equal(tokenring_topology_add_node128(m, "X", "dc1", "r1", NULL, 0, &err),
                      TOKENRING_E_UNSUPPORTED);
@@ -927,7 +937,7 @@ static void typed_calls_refuse_before_reading_tokens(void **state)
     assert_int_equal(tokenring_topology_set_tokens(b, "X", NULL, 0, &err),
                      TOKENRING_E_UNSUPPORTED);
     assert_int_equal(tokenring_topology_node_count(r), 1);
-    assert_int_equal(tokenring_topology_node_count(b), 1);
+    assert_int_equal(tokenring_topology_node_count(b), 2);
     tokenring_topology_free(m);
     tokenring_topology_free(r);
     tokenring_topology_free(b);

@@ -193,24 +193,6 @@ void tr_text_tokens_free(tr_text_tokens *t)
     memset(t, 0, sizeof *t);
 }
 
-int tr_text_put_i64(char *out, size_t cap, size_t *len_out, int64_t v)
-{
-    tr_tok t = tr_tok_m3(v);
-    return tr_ops(TOKENRING_PARTITIONER_MURMUR3)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v)
-{
-    tr_tok t = tr_tok_128(v);
-    return tr_ops(TOKENRING_PARTITIONER_RANDOM)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b, size_t n)
-{
-    tr_tok t = tr_tok_bytes(b, n);
-    return tr_ops(TOKENRING_PARTITIONER_BYTE_ORDERED)->format(out, cap, len_out, &t);
-}
-
 bool tr_text_bad_out(char *out, size_t cap, const size_t *len_out)
 {
     return !len_out || (!out && cap != 0);

@@ -3679,13 +3679,6 @@ TR_HIDDEN int tr_token_list_of(tokenring_token_list **out, tokenring_partitioner
                                const int64_t *m3, const tokenring_token128 *t128, size_t n,
                                tokenring_error *err);
 
-/* One token written as text into the caller's buffer, with the public BUFSIZE convention
- * (len_out gets the length without the NUL, also when cap is too small): a Murmur3 token,
- * a RandomPartitioner value, ByteOrdered bytes. */
-TR_HIDDEN int tr_text_put_i64(char *out, size_t cap, size_t *len_out, int64_t v);
-TR_HIDDEN int tr_text_put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v);
-TR_HIDDEN int tr_text_put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b,
-                                size_t n);
 /* True when an output buffer's arguments are invalid (NULL len_out, NULL out with cap). */
 TR_HIDDEN bool tr_text_bad_out(char *out, size_t cap, const size_t *len_out);
 
@@ -3872,24 +3865,6 @@ void tr_text_tokens_free(tr_text_tokens *t)
     tr_free(t->t);
     tr_free(t->buf);
     memset(t, 0, sizeof *t);
-}
-
-int tr_text_put_i64(char *out, size_t cap, size_t *len_out, int64_t v)
-{
-    tr_tok t = tr_tok_m3(v);
-    return tr_ops(TOKENRING_PARTITIONER_MURMUR3)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v)
-{
-    tr_tok t = tr_tok_128(v);
-    return tr_ops(TOKENRING_PARTITIONER_RANDOM)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b, size_t n)
-{
-    tr_tok t = tr_tok_bytes(b, n);
-    return tr_ops(TOKENRING_PARTITIONER_BYTE_ORDERED)->format(out, cap, len_out, &t);
 }
 
 bool tr_text_bad_out(char *out, size_t cap, const size_t *len_out)
@@ -16867,6 +16842,7 @@ done:
 #define mv_sample movement_mv_sample
 #define mv_samples movement_mv_samples
 #define mv_span movement_mv_span
+#define mv_tok movement_mv_tok
 #define mv_tokens movement_mv_tokens
 #define pick_source movement_pick_source
 #define pool_add movement_pool_add
@@ -16887,9 +16863,29 @@ done:
 #include <string.h>
 
 #line 9 "lib/analysis/movement.c"
+/* ---- lib/analysis/movement_internal.h ---- */
+#line 1 "lib/analysis/movement_internal.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The tokens of a movement result as tr_tok (analysis/movement.c), for its _text calls
+ * (analysis/movement_text.c). Never installed. */
+#ifndef TOKENRING_MOVEMENT_INTERNAL_H
+#define TOKENRING_MOVEMENT_INTERNAL_H
+
+#line 8 "lib/analysis/movement_internal.h"
+#line 9 "lib/analysis/movement_internal.h"
+
+/* Bound `end` (0: start, 1: end) of moved range index, borrowing the result's storage:
+ * TOKENRING_OK, or TOKENRING_E_RANGE past the last range. */
+TR_HIDDEN int tr_movement_bound_tok(tr_tok *out, const tokenring_movement *m, size_t index,
+                                    int end);
+/* The token of sample index: TOKENRING_OK, or TOKENRING_E_RANGE past the last sample. */
+TR_HIDDEN int tr_movement_sample_tok(tr_tok *out, const tokenring_movement *m, size_t index);
+
+#endif
 #line 10 "lib/analysis/movement.c"
 #line 11 "lib/analysis/movement.c"
 #line 12 "lib/analysis/movement.c"
+#line 13 "lib/analysis/movement.c"
 
 
 static tokenring_u128 u128_out(tr_u128 v)
@@ -17950,6 +17946,37 @@ TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, siz
     return TOKENRING_OK;
 }
 
+/* Stored token i of a result's ranges' bounds or of its samples: m3 on Murmur3 (laid out
+ * as in 1.0), else the 128-bit value or the bytes of its span. */
+static tr_tok mv_tok(const tokenring_movement *m, int64_t m3, bool sample, size_t i)
+{
+    const struct mv_other *o = m->other;
+    if (!o)
+        return tr_tok_m3(m3);
+    if (o->partitioner == TOKENRING_PARTITIONER_RANDOM)
+        return tr_tok_128((sample ? o->s128 : o->t128)[i]);
+    const struct mv_span *sp = sample ? o->sspan : o->span;
+    return tr_tok_bytes(o->arena + sp[i].off, sp[i].len);
+}
+
+TR_HIDDEN int tr_movement_bound_tok(tr_tok *out, const tokenring_movement *m, size_t index,
+                                    int end)
+{
+    if (index >= m->range_count)
+        return TOKENRING_E_RANGE;
+    const mv_range *r = &m->ranges[index];
+    *out = mv_tok(m, end ? r->end : r->start, false, 2 * index + (size_t)end);
+    return TOKENRING_OK;
+}
+
+TR_HIDDEN int tr_movement_sample_tok(tr_tok *out, const tokenring_movement *m, size_t index)
+{
+    if (index >= m->sample_count)
+        return TOKENRING_E_RANGE;
+    *out = mv_tok(m, m->samples[index].token, true, index);
+    return TOKENRING_OK;
+}
+
 /* ---------------------------------------------------------------- kept tokens */
 
 static bool in_ring_state(int32_t state)
@@ -18103,6 +18130,7 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef mv_sample
 #undef mv_samples
 #undef mv_span
+#undef mv_tok
 #undef mv_tokens
 #undef pick_source
 #undef pool_add
@@ -18120,10 +18148,12 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #line 1 "lib/analysis/movement_text.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The _text calls of movement.h and movement_result.h (partitioner.h, "Tokens in text
- * form"): tokens read and written through the partitioner table (token/token_text.c),
- * then the typed movement calls, so the typed calls and these give the same results. */
-#line 6 "lib/analysis/movement_text.c"
+ * form"): tokens read through the topology's _text calls, and written with the partitioner
+ * table's format from the result's tokens as tr_tok, so the typed calls and these give
+ * the same results. No partitioner switch here. */
 #line 7 "lib/analysis/movement_text.c"
+#line 8 "lib/analysis/movement_text.c"
+#line 9 "lib/analysis/movement_text.c"
 
 /* --------------------------------------------------------------------- movement */
 
@@ -18188,28 +18218,9 @@ TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, siz
 {
     if (tr_text_bad_out(out, cap, len_out) || !movement || (end != 0 && end != 1))
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_movement_partitioner(movement)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v[2];
-        rc = tokenring_movement_range_bounds128(&v[0], &v[1], movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v[end]);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b[2];
-        size_t n[2];
-        rc = tokenring_movement_range_bounds_bytes(&b[0], &n[0], &b[1], &n[1], movement,
-                                                   index);
-        return rc != TOKENRING_OK ? rc
-                                  : tr_text_put_bytes(out, cap, len_out, b[end],
-                                                                n[end]);
-    }
-    default: {
-        tokenring_moved_range r;
-        rc = tokenring_movement_get_range(&r, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_i64(out, cap, len_out, end ? r.end : r.start);
-    }
-    }
+    tr_tok t;
+    int rc = tr_movement_bound_tok(&t, movement, index, end);
+    return rc != TOKENRING_OK ? rc : tr_ops(t.p)->format(out, cap, len_out, &t);
 }
 
 TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, size_t *len_out,
@@ -18218,25 +18229,9 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
 {
     if (tr_text_bad_out(out, cap, len_out) || !movement)
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_movement_partitioner(movement)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v;
-        rc = tokenring_movement_sample_token128(&v, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b;
-        size_t n;
-        rc = tokenring_movement_sample_token_bytes(&b, &n, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_bytes(out, cap, len_out, b, n);
-    }
-    default: {
-        tokenring_sample_change s;
-        rc = tokenring_movement_get_sample(&s, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_i64(out, cap, len_out, s.token);
-    }
-    }
+    tr_tok t;
+    int rc = tr_movement_sample_tok(&t, movement, index);
+    return rc != TOKENRING_OK ? rc : tr_ops(t.p)->format(out, cap, len_out, &t);
 }
 #undef movement_text
 
