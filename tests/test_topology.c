@@ -875,6 +875,74 @@ static void test_topology_bytes(void **state)
     tokenring_topology_free(t);
 }
 
+/* The typed calls build their tokens for one implementation: a count over what a
+ * topology holds is refused before any token is read (the arrays here hold one), and the
+ * partitioner of the call before its tokens; nothing changes. */
+static void typed_calls_refuse_before_reading_tokens(void **state)
+{
+    (void)state;
+    tokenring_topology *m = sample(), *r = NULL, *b = NULL;
+    assert_int_equal(tokenring_topology_new_partitioned(&r, TOKENRING_PARTITIONER_RANDOM),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_new_partitioned(&b, TOKENRING_PARTITIONER_BYTE_ORDERED),
+                     TOKENRING_OK);
+    const int64_t one = 5;
+    const tokenring_token128 one128 = { 0, 5 };
+    const uint8_t *one_bytes[] = { (const uint8_t *)"q" };
+    size_t one_len = 1, len = 0;
+    char buf[8];
+    const size_t n = SIZE_MAX;
+    char *before = dump(m);
+    tokenring_error err;
+    assert_int_equal(tokenring_topology_add_node(m, "X", "dc1", "r1", &one, n, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "too many tokens (at most"));
+    assert_int_equal(tokenring_topology_set_tokens(m, "B", &one, n, &err), TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "too many tokens"));
+    char *after = dump(m);
+    assert_string_equal(before, after);
+    free(before);
+    free(after);
+    assert_int_equal(tokenring_topology_add_node128(r, "X", "dc1", "r1", &one128, n, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "too many tokens"));
+    assert_int_equal(tokenring_topology_add_node_bytes(b, "X", "dc1", "r1", one_bytes, &one_len,
+                                                       n, &err),
+                     TOKENRING_E_RANGE);
+    assert_non_null(strstr(err.message, "too many tokens"));
+    assert_int_equal(tokenring_topology_add_node128(r, "X", "dc1", "r1", &one128, 1, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_tokens128(r, "X", &one128, n, &err),
+                     TOKENRING_E_RANGE);
+    assert_int_equal(tokenring_topology_add_node_bytes(b, "X", "dc1", "r1", one_bytes, &one_len,
+                                                       1, &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_set_tokens_bytes(b, "X", one_bytes, &one_len, n, &err),
+                     TOKENRING_E_RANGE);
+    /* a NULL byte token of length 0 is the empty token */
+    const uint8_t *empty[] = { NULL };
+    size_t zero = 0;
+    assert_int_equal(tokenring_topology_add_node_bytes(b, "E", "dc1", "r1", empty, &zero, 1,
+                                                       &err),
+                     TOKENRING_OK);
+    assert_int_equal(tokenring_topology_node_token_text(buf, sizeof buf, &len, b, 1, 0),
+                     TOKENRING_OK);
+    assert_int_equal(len, 0);
+    /* the call's partitioner first, even with no tokens */
+    assert_int_equal(tokenring_topology_add_node128(m, "X", "dc1", "r1", NULL, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_non_null(strstr(err.message, "its tokens are not 128-bit integers"));
+    assert_int_equal(tokenring_topology_set_tokens_bytes(r, "X", NULL, NULL, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_topology_set_tokens(b, "X", NULL, 0, &err),
+                     TOKENRING_E_UNSUPPORTED);
+    assert_int_equal(tokenring_topology_node_count(r), 1);
+    assert_int_equal(tokenring_topology_node_count(b), 2);
+    tokenring_topology_free(m);
+    tokenring_topology_free(r);
+    tokenring_topology_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -891,6 +959,7 @@ int main(void)
         cmocka_unit_test(name_index_after_removals_and_renames),
         cmocka_unit_test(test_topology128),
         cmocka_unit_test(test_topology_bytes),
+        cmocka_unit_test(typed_calls_refuse_before_reading_tokens),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

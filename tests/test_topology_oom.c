@@ -93,6 +93,33 @@ static void topology_set_state(void **state)
     tokenring_topology_free(ctx.topology);
 }
 
+/* More tokens than the typed calls build on the stack: their tr_tok array is allocated. */
+#define MANY 40
+
+static int op_add_node_many(void *vctx, void **made)
+{
+    (void)made;
+    int64_t tok[MANY];
+    for (int i = 0; i < MANY; i++)
+        tok[i] = 987654321LL * (i + 1) + 11;
+    tokenring_error err;
+    int rc = tokenring_topology_add_node(((oom_ctx *)vctx)->topology, "10.0.9.9", "dc3", "rx",
+                                         tok, MANY, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_set_tokens_many(void *vctx, void **made)
+{
+    (void)made;
+    int64_t tok[MANY];
+    for (int i = 0; i < MANY; i++)
+        tok[i] = -987654321LL * (i + 1) - 7;
+    return tokenring_topology_set_tokens(((oom_ctx *)vctx)->topology, "10.0.1.2", tok, MANY,
+                                         NULL);
+}
+
 static void topology_ops(void **state)
 {
     (void)state;
@@ -104,6 +131,8 @@ static void topology_ops(void **state)
         { "topology_remove_node", op_remove_node },
         { "topology_replace_node", op_replace_node },
         { "topology_set_tokens", op_set_tokens },
+        { "topology_add_node (40 tokens)", op_add_node_many },
+        { "topology_set_tokens (40 tokens)", op_set_tokens_many },
         { "topology_clone", op_clone },
         { "ring_build", op_ring_build },
     };
@@ -213,6 +242,63 @@ static int op_set_tokens_bytes(void *vctx, void **made)
                                                lens, 2, NULL);
 }
 
+static int op_add_node128_many(void *vctx, void **made)
+{
+    (void)made;
+    tokenring_token128 tok[MANY];
+    for (int i = 0; i < MANY; i++)
+        tok[i] = (tokenring_token128){ (uint64_t)i + 1, UINT64_C(0x1234567) * (uint64_t)i };
+    tokenring_error err;
+    int rc = tokenring_topology_add_node128(((oom_ctx *)vctx)->topology, "10.0.9.9", "dc2",
+                                            "rx", tok, MANY, &err);
+    if (rc != TOKENRING_OK)
+        assert_int_equal(err.code, rc);
+    return rc;
+}
+
+static int op_set_tokens128_many(void *vctx, void **made)
+{
+    (void)made;
+    tokenring_token128 tok[MANY];
+    for (int i = 0; i < MANY; i++)
+        tok[i] = (tokenring_token128){ (uint64_t)i + 100, 77 };
+    return tokenring_topology_set_tokens128(((oom_ctx *)vctx)->topology, "10.0.2.2", tok, MANY,
+                                            NULL);
+}
+
+static int op_add_node_bytes_many(void *vctx, void **made)
+{
+    (void)made;
+    uint8_t bytes[MANY][2];
+    const uint8_t *tok[MANY];
+    size_t lens[MANY];
+    for (int i = 0; i < MANY; i++) {
+        bytes[i][0] = 'z';
+        bytes[i][1] = (uint8_t)i;
+        tok[i] = bytes[i];
+        lens[i] = 2;
+    }
+    return tokenring_topology_add_node_bytes(((oom_ctx *)vctx)->topology, "10.0.9.9", "dc2",
+                                             "rx", tok, lens, MANY, NULL);
+}
+
+static int op_set_tokens_bytes_many(void *vctx, void **made)
+{
+    (void)made;
+    uint8_t bytes[MANY][3];
+    const uint8_t *tok[MANY];
+    size_t lens[MANY];
+    for (int i = 0; i < MANY; i++) {
+        bytes[i][0] = 'y';
+        bytes[i][1] = 'y';
+        bytes[i][2] = (uint8_t)i;
+        tok[i] = bytes[i];
+        lens[i] = 3;
+    }
+    return tokenring_topology_set_tokens_bytes(((oom_ctx *)vctx)->topology, "10.0.2.2", tok,
+                                               lens, MANY, NULL);
+}
+
 static int op_seeded_tokens128(void *vctx, void **made)
 {
     (void)made;
@@ -249,12 +335,19 @@ static void topology_partitioned_ops(void **state)
     } cases[] = {
         { "topology_add_node128", TOKENRING_PARTITIONER_RANDOM, op_add_node128 },
         { "topology_set_tokens128", TOKENRING_PARTITIONER_RANDOM, op_set_tokens128 },
+        { "topology_add_node128 (40 tokens)", TOKENRING_PARTITIONER_RANDOM, op_add_node128_many },
+        { "topology_set_tokens128 (40 tokens)", TOKENRING_PARTITIONER_RANDOM,
+          op_set_tokens128_many },
         { "topology_clone (random)", TOKENRING_PARTITIONER_RANDOM, op_clone },
         { "ring_build (random)", TOKENRING_PARTITIONER_RANDOM, op_ring_build },
         { "layout_seeded_tokens128", TOKENRING_PARTITIONER_RANDOM, op_seeded_tokens128 },
         { "layout_add_seeded_nodes (random)", TOKENRING_PARTITIONER_RANDOM, op_add_seeded128 },
         { "topology_add_node_bytes", TOKENRING_PARTITIONER_BYTE_ORDERED, op_add_node_bytes },
         { "topology_set_tokens_bytes", TOKENRING_PARTITIONER_BYTE_ORDERED, op_set_tokens_bytes },
+        { "topology_add_node_bytes (40 tokens)", TOKENRING_PARTITIONER_BYTE_ORDERED,
+          op_add_node_bytes_many },
+        { "topology_set_tokens_bytes (40 tokens)", TOKENRING_PARTITIONER_BYTE_ORDERED,
+          op_set_tokens_bytes_many },
         { "topology_clone (bytes)", TOKENRING_PARTITIONER_BYTE_ORDERED, op_clone },
         { "ring_build (bytes)", TOKENRING_PARTITIONER_BYTE_ORDERED, op_ring_build },
     };

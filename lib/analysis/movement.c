@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "movement_internal.h"
 #include "token.h"
 #include "tokenring/movement.h"
 #include "tokenring/ring.h"
@@ -1066,6 +1067,37 @@ TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, siz
         return TOKENRING_E_RANGE;
     *out = m->other->arena + m->other->sspan[index].off;
     *len_out = m->other->sspan[index].len;
+    return TOKENRING_OK;
+}
+
+/* Stored token i of a result's ranges' bounds or of its samples: m3 on Murmur3 (laid out
+ * as in 1.0), else the 128-bit value or the bytes of its span. */
+static tr_tok mv_tok(const tokenring_movement *m, int64_t m3, bool sample, size_t i)
+{
+    const struct mv_other *o = m->other;
+    if (!o)
+        return tr_tok_m3(m3);
+    if (o->partitioner == TOKENRING_PARTITIONER_RANDOM)
+        return tr_tok_128((sample ? o->s128 : o->t128)[i]);
+    const struct mv_span *sp = sample ? o->sspan : o->span;
+    return tr_tok_bytes(o->arena + sp[i].off, sp[i].len);
+}
+
+TR_HIDDEN int tr_movement_bound_tok(tr_tok *out, const tokenring_movement *m, size_t index,
+                                    int end)
+{
+    if (index >= m->range_count)
+        return TOKENRING_E_RANGE;
+    const mv_range *r = &m->ranges[index];
+    *out = mv_tok(m, end ? r->end : r->start, false, 2 * index + (size_t)end);
+    return TOKENRING_OK;
+}
+
+TR_HIDDEN int tr_movement_sample_tok(tr_tok *out, const tokenring_movement *m, size_t index)
+{
+    if (index >= m->sample_count)
+        return TOKENRING_E_RANGE;
+    *out = mv_tok(m, m->samples[index].token, true, index);
     return TOKENRING_OK;
 }
 

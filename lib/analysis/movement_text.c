@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The _text calls of movement.h and movement_result.h (partitioner.h, "Tokens in text
- * form"): tokens read and written through the partitioner table (token/token_text.c),
- * then the typed movement calls, so the typed calls and these give the same results. */
+ * form"): tokens read through the topology's _text calls, and written with the partitioner
+ * table's format from the result's tokens as tr_tok, so the typed calls and these give
+ * the same results. No partitioner switch here. */
+#include "movement_internal.h"
 #include "token.h"
 #include "token_text.h"
 
@@ -68,28 +70,9 @@ TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, siz
 {
     if (tr_text_bad_out(out, cap, len_out) || !movement || (end != 0 && end != 1))
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_movement_partitioner(movement)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v[2];
-        rc = tokenring_movement_range_bounds128(&v[0], &v[1], movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v[end]);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b[2];
-        size_t n[2];
-        rc = tokenring_movement_range_bounds_bytes(&b[0], &n[0], &b[1], &n[1], movement,
-                                                   index);
-        return rc != TOKENRING_OK ? rc
-                                  : tr_text_put_bytes(out, cap, len_out, b[end],
-                                                                n[end]);
-    }
-    default: {
-        tokenring_moved_range r;
-        rc = tokenring_movement_get_range(&r, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_i64(out, cap, len_out, end ? r.end : r.start);
-    }
-    }
+    tr_tok t;
+    int rc = tr_movement_bound_tok(&t, movement, index, end);
+    return rc != TOKENRING_OK ? rc : tr_ops(t.p)->format(out, cap, len_out, &t);
 }
 
 TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, size_t *len_out,
@@ -98,23 +81,7 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
 {
     if (tr_text_bad_out(out, cap, len_out) || !movement)
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_movement_partitioner(movement)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v;
-        rc = tokenring_movement_sample_token128(&v, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b;
-        size_t n;
-        rc = tokenring_movement_sample_token_bytes(&b, &n, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_bytes(out, cap, len_out, b, n);
-    }
-    default: {
-        tokenring_sample_change s;
-        rc = tokenring_movement_get_sample(&s, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_i64(out, cap, len_out, s.token);
-    }
-    }
+    tr_tok t;
+    int rc = tr_movement_sample_tok(&t, movement, index);
+    return rc != TOKENRING_OK ? rc : tr_ops(t.p)->format(out, cap, len_out, &t);
 }

@@ -135,13 +135,14 @@ TOKENRING_API int tokenring_allocate_cassandra_text(
         rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
         goto done;
     }
+    const tr_tok *f = first.t; /* NULL without a first token */
     rc = p == TOKENRING_PARTITIONER_RANDOM
              ? tr_allocate_cassandra128_lim(t, num_tokens, topology, name, datacenter, rack,
-                                            keyspace, local_rf, first.r, release, flags,
-                                            limits, err)
+                                            keyspace, local_rf, f ? &f->v128 : NULL, release,
+                                            flags, limits, err)
              : tr_allocate_cassandra_lim(t, num_tokens, topology, name, datacenter, rack,
-                                         keyspace, local_rf, first.m, release, flags, limits,
-                                         err);
+                                         keyspace, local_rf, f ? &f->key : NULL, release,
+                                         flags, limits, err);
     if (rc == TOKENRING_OK)
         rc = list_of(out, p, t, num_tokens, err);
 done:

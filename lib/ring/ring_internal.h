@@ -67,6 +67,20 @@ struct tokenring_topology {
     int32_t partitioner; /* tokenring_partitioner */
 };
 
+/* The implementation of tokenring_topology_add_node / _set_tokens for every partitioner
+ * (ring/topology.c): the typed calls (X, X128, X_bytes) and the _text calls build tr_tok
+ * arrays and call these. partitioner is the one the caller's tokens belong to (all of
+ * toks are of it), refused with the public messages when it is not the topology's.
+ * toks may be NULL (refused as the caller's NULL tokens) and is the caller's scratch:
+ * sorted in place. The checks, messages and all-or-nothing behaviour of topology.h. */
+TR_HIDDEN int tr_topology_add_node_toks(tokenring_topology *topology, const char *name,
+                                        const char *datacenter, const char *rack,
+                                        int32_t partitioner, tr_tok *toks, size_t count,
+                                        tokenring_error *err);
+TR_HIDDEN int tr_topology_set_tokens_toks(tokenring_topology *topology, const char *name,
+                                          int32_t partitioner, tr_tok *toks, size_t count,
+                                          tokenring_error *err);
+
 /* ---------------------------------------------------------------------- ring */
 
 typedef struct tr_rnode {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The _text calls of topology.h and ring.h (partitioner.h, "Tokens in text form"): tokens
- * read and written through the partitioner table (token/token_text.c), then the typed
- * implementation, so the typed calls and these give the same results. */
-#include "token.h"
+ * read and written through the partitioner table (token/token_text.c) and the one
+ * implementation over tr_tok that the typed calls (X, X128, X_bytes) wrap too, so both
+ * give the same results. No partitioner switch here. */
+#include "ring_internal.h"
 #include "token_text.h"
 
 /* --------------------------------------------------------------------- topology */
@@ -19,24 +20,10 @@ static int node_tokens_text(tokenring_topology *topology, const char *name,
                                  token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    switch (t.partitioner) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        rc = add ? tokenring_topology_add_node128(topology, name, datacenter, rack, t.r,
-                                                  token_count, err)
-                 : tokenring_topology_set_tokens128(topology, name, t.r, token_count, err);
-        break;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        rc = add ? tokenring_topology_add_node_bytes(topology, name, datacenter, rack, t.b,
-                                                     t.blen, token_count, err)
-                 : tokenring_topology_set_tokens_bytes(topology, name, t.b, t.blen,
-                                                       token_count, err);
-        break;
-    default:
-        rc = add ? tokenring_topology_add_node(topology, name, datacenter, rack, t.m,
-                                               token_count, err)
-                 : tokenring_topology_set_tokens(topology, name, t.m, token_count, err);
-        break;
-    }
+    rc = add ? tr_topology_add_node_toks(topology, name, datacenter, rack, t.partitioner, t.t,
+                                         token_count, err)
+             : tr_topology_set_tokens_toks(topology, name, t.partitioner, t.t, token_count,
+                                           err);
     tr_text_tokens_free(&t);
     return rc;
 }
@@ -63,29 +50,10 @@ TOKENRING_API int tokenring_topology_node_token_text(char *out, size_t cap, size
 {
     if (tr_text_bad_out(out, cap, len_out) || !topology)
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_topology_partitioner(topology)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v;
-        rc = tokenring_topology_node_token128(&v, topology, index, k);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b;
-        size_t n;
-        rc = tokenring_topology_node_token_bytes(&b, &n, topology, index, k);
-        return rc != TOKENRING_OK ? rc : tr_text_put_bytes(out, cap, len_out, b, n);
-    }
-    default: {
-        tokenring_node_info info;
-        rc = tokenring_topology_node(&info, topology, index);
-        if (rc != TOKENRING_OK)
-            return rc;
-        if (k >= info.token_count)
-            return TOKENRING_E_RANGE;
-        return tr_text_put_i64(out, cap, len_out, info.tokens[k]);
-    }
-    }
+    if (index >= topology->count || k >= topology->nodes[index].token_count)
+        return TOKENRING_E_RANGE;
+    tr_tok tok = tr_tnode_tok(&topology->nodes[index], k);
+    return tr_ops(topology->partitioner)->format(out, cap, len_out, &tok);
 }
 
 /* ------------------------------------------------------------------------- ring */
@@ -95,27 +63,10 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
 {
     if (tr_text_bad_out(out, cap, len_out) || !ring)
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v;
-        rc = tokenring_ring_token128(&v, ring, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b;
-        size_t n;
-        rc = tokenring_ring_token_bytes(&b, &n, ring, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_bytes(out, cap, len_out, b, n);
-    }
-    default: {
-        size_t count = 0;
-        const int64_t *t = tokenring_ring_tokens(ring, &count);
-        if (index >= count)
-            return TOKENRING_E_RANGE;
-        return tr_text_put_i64(out, cap, len_out, t[index]);
-    }
-    }
+    if (index >= ring->token_count)
+        return TOKENRING_E_RANGE;
+    tr_tok tok = tr_ring_token(ring, index);
+    return tr_ops(ring->partitioner)->format(out, cap, len_out, &tok);
 }
 
 TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring,
@@ -127,19 +78,10 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
                                                              : !ring     ? "ring"
                                                                          : "token");
     tr_text_tok tt;
-    int rc = tr_text_tok_read(&tt, tr_ops(tokenring_ring_partitioner(ring)), token, len, 0, 0, err);
+    int rc = tr_text_tok_read(&tt, tr_ops(ring->partitioner), token, len, 0, 0, err);
     if (rc != TOKENRING_OK)
         return rc;
-    switch (tt.t.p) { /* the typed lookup of the ring's partitioner */
-    case TOKENRING_PARTITIONER_RANDOM:
-        *index_out = tokenring_ring_search128(ring, tt.t.v128);
-        break;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        *index_out = tokenring_ring_search_bytes(ring, tt.t.b, tt.t.len);
-        break;
-    default:
-        *index_out = tokenring_ring_search(ring, tt.t.key);
-    }
+    *index_out = tr_ring_search_tok(ring, &tt.t);
     tr_text_tok_free(&tt);
     return TOKENRING_OK;
 }

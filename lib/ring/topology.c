@@ -199,43 +199,6 @@ static int tokens_check(const tokenring_topology *t, const char *name, size_t se
     return TOKENRING_OK;
 }
 
-/* Murmur3 (the int64 path: 8-byte sorts on the large topologies). Copies and sorts tokens; rejects repeats and tokens held by a node other than self
- * (SIZE_MAX for none). On success *out owns the sorted copy. */
-static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
-                          const int64_t *tokens, size_t count, int64_t **out,
-                          tokenring_error *err)
-{
-    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    int64_t *sorted = tr_malloc(count * sizeof *sorted);
-    if (!sorted)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, tr_cmp_i64);
-    for (size_t i = 1; i < count; i++) {
-        if (sorted[i] == sorted[i - 1]) {
-            int64_t tok = sorted[i];
-            tr_free(sorted);
-            return tr_fail(err, TOKENRING_E_EXISTS, "token %lld is repeated in the tokens of node '%s'",
-                           (long long)tok, name);
-        }
-    }
-    for (size_t i = 0; i < count; i++) {
-        size_t slot = tok_find(t, sorted[i]);
-        if (slot != SIZE_MAX && t->tok_nodes[slot] != self) {
-            int64_t tok = sorted[i];
-            const char *holder = t->nodes[t->tok_nodes[slot]].name;
-            tr_free(sorted);
-            return tr_fail(err, TOKENRING_E_EXISTS,
-                           "token %lld of node '%s' is already held by node '%s'",
-                           (long long)tok, name, holder);
-        }
-    }
-    *out = sorted;
-    return TOKENRING_OK;
-}
-
 static void node_clear(tr_tnode *n)
 {
     tr_free(n->name);
@@ -460,27 +423,13 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
     return TOKENRING_OK;
 }
 
-TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
-                                              const char *datacenter, const char *rack,
-                                              const int64_t *tokens, size_t token_count,
-                                              tokenring_error *err)
-{
-    tokenring_topology *t = topology;
-    int rc = add_node_check(t, name, datacenter, rack, TOKENRING_PARTITIONER_MURMUR3, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare_tokens(t, name, SIZE_MAX, tokens, token_count, &pr.keys, err)) != 0)
-        return rc;
-    pr.count = token_count;
-    return add_node_prepared(t, name, datacenter, rack, &pr, err);
-}
+/* ------------------------------------------------------- one path over tr_tok */
 
-/* ------------------------------------------------- other partitioners' tokens */
-
-/* The suffixed calls (add_node128, set_tokens_bytes, ...) name the partitioner their token
- * type belongs to in add_node_check / set_tokens_check: the ABI's type checks. Everything
- * after them is one path over tr_tok. */
+/* tr_topology_add_node_toks and tr_topology_set_tokens_toks hold the implementation; the
+ * typed public calls (add_node, add_node128, add_node_bytes, set_tokens*) and the _text
+ * calls (ring_text.c) only build tr_tok arrays for them. Each names the partitioner its
+ * tokens belong to, checked against the topology's in add_node_check / set_tokens_check:
+ * the ABI's type checks. */
 
 /* Whether node n holds token v (binary search of its ascending tokens). */
 static bool node_has(const tr_tnode *n, const tr_tok *v)
@@ -518,12 +467,66 @@ static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t k
     }
 }
 
-/* Tokens of a partitioner other than Murmur3 (whose int64 path, prepare_tokens, sorts
- * 8-byte values: the large topologies' path), each already checked as a node token:
- * sorted, repeats and tokens held by a node other than self (SIZE_MAX: none) refused,
- * their hash keys and full values stored into pr. toks is the caller's, reordered. */
-static int prepare_toks(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
-                        size_t count, prepared *pr, tokenring_error *err)
+/* Each token as a node token (the partitioner's range; a byte token's length before its
+ * bytes are read, then its pointer), and the bytes' total. */
+static int toks_check(const tokenring_topology *t, const char *name, const tr_tok *toks,
+                      size_t count, tokenring_error *err)
+{
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        int rc = o->check_node_token(&toks[i], i, name, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        if (toks[i].len > 0 && toks[i].b == NULL)
+            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
+        total += toks[i].len;
+    }
+    if (total > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
+    return TOKENRING_OK;
+}
+
+/* A partitioner whose 64-bit key is the token (Murmur3): the keys copied and sorted as
+ * 8-byte values (the large topologies' path: a third of the time of sorting tr_tok),
+ * repeats and tokens held by a node other than self refused. */
+static int prepare_keys(tokenring_topology *t, const char *name, size_t self,
+                        const tr_tok *toks, size_t count, prepared *pr, tokenring_error *err)
+{
+    int64_t *sorted = tr_reallocarray(NULL, count, sizeof *sorted);
+    if (!sorted)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count; i++)
+        sorted[i] = toks[i].key;
+    qsort(sorted, count, sizeof *sorted, tr_cmp_i64);
+    for (size_t i = 1; i < count; i++) {
+        if (sorted[i] == sorted[i - 1]) {
+            long long tok = (long long)sorted[i];
+            tr_free(sorted);
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "token %lld is repeated in the tokens of node '%s'", tok, name);
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t slot = tok_find(t, sorted[i]);
+        if (slot != SIZE_MAX && t->tok_nodes[slot] != self) {
+            long long tok = (long long)sorted[i];
+            tr_free(sorted);
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "token %lld of node '%s' is already held by node '%s'", tok, name,
+                           t->nodes[t->tok_nodes[slot]].name);
+        }
+    }
+    pr->keys = sorted;
+    pr->count = count;
+    return TOKENRING_OK;
+}
+
+/* A partitioner with full values beside the keys: toks sorted in place, repeats and
+ * tokens held by a node other than self refused, their hash keys and full values stored
+ * into pr. */
+static int prepare_values(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
+                          size_t count, prepared *pr, tokenring_error *err)
 {
     const tr_partitioner_ops *o = tr_ops(t->partitioner);
     int64_t *keys = tr_reallocarray(NULL, count, sizeof *keys);
@@ -557,54 +560,112 @@ static int prepare_toks(tokenring_topology *t, const char *name, size_t self, tr
     return TOKENRING_OK;
 }
 
-static int prepare128(tokenring_topology *t, const char *name, size_t self,
-                      const tokenring_token128 *tokens, size_t count, prepared *pr,
-                      tokenring_error *err)
+/* The tokens of a node (self: its index, SIZE_MAX for a new one) checked, sorted and
+ * stored into pr, ready to commit; nothing kept on failure. */
+static int prepare(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
+                   size_t count, prepared *pr, tokenring_error *err)
 {
-    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    int rc = tokens_check(t, name, self, count, toks == NULL, err);
+    if (rc == TOKENRING_OK)
+        rc = toks_check(t, name, toks, count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
-    if (!toks)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    for (size_t i = 0; i < count && rc == TOKENRING_OK; i++) {
-        toks[i] = tr_tok_128(tokens[i]);
-        rc = tr_ops(t->partitioner)->check_node_token(&toks[i], i, name, err);
-    }
-    if (rc == TOKENRING_OK)
-        rc = prepare_toks(t, name, self, toks, count, pr, err);
-    tr_free(toks);
-    return rc;
+    return tr_ops(t->partitioner)->key_is_token
+               ? prepare_keys(t, name, self, toks, count, pr, err)
+               : prepare_values(t, name, self, toks, count, pr, err);
 }
 
-static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
-                         const uint8_t *const *tokens, const size_t *lens, size_t count,
-                         prepared *pr, tokenring_error *err)
+TR_HIDDEN int tr_topology_add_node_toks(tokenring_topology *topology, const char *name,
+                                        const char *datacenter, const char *rack,
+                                        int32_t partitioner, tr_tok *toks, size_t count,
+                                        tokenring_error *err)
 {
-    int rc = tokens_check(t, name, self, count, tokens == NULL || lens == NULL, err);
+    int rc = add_node_check(topology, name, datacenter, rack, partitioner, err);
     if (rc != TOKENRING_OK)
         return rc;
-    const tr_partitioner_ops *o = tr_ops(t->partitioner);
-    size_t total = 0;
-    for (size_t i = 0; i < count; i++) {
-        /* the length first: a token over the limit is refused before it is read */
-        tr_tok probe = o->minimum;
-        probe.len = lens[i];
-        if ((rc = o->check_node_token(&probe, i, name, err)) != TOKENRING_OK)
-            return rc;
-        if (lens[i] > 0 && tokens[i] == NULL)
-            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
-        total += lens[i];
+    prepared pr = { 0 };
+    if ((rc = prepare(topology, name, SIZE_MAX, toks, count, &pr, err)) != TOKENRING_OK)
+        return rc;
+    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
+}
+
+/* ------------------------------------------------- the typed calls: tr_tok arrays */
+
+/* Up to TOKS_SMALL tokens are built on the caller's stack, more in an allocation. */
+#define TOKS_SMALL 32
+
+/* Where the tr_tok form of count typed tokens goes: NULL when tokens is NULL (the
+ * implementation refuses them before reading any); small when they fit in it, or when
+ * there are more than a topology holds (refused before any is read: small stays unread);
+ * else an allocation. *fill says whether to build the tokens there. */
+static int toks_room(tr_tok **toks, bool *fill, tr_tok small[TOKS_SMALL], const void *tokens,
+                     size_t count, tokenring_error *err)
+{
+    *toks = NULL;
+    *fill = false;
+    if (tokens == NULL)
+        return TOKENRING_OK;
+    if (count <= TOKS_SMALL || count > MAX_TOTAL_TOKENS) {
+        *toks = small;
+        *fill = count <= TOKS_SMALL;
+        return TOKENRING_OK;
     }
-    if (total > UINT32_MAX)
-        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
-    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
-    if (!toks)
+    if (!(*toks = tr_reallocarray(NULL, count, sizeof **toks)))
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    *fill = true;
+    return TOKENRING_OK;
+}
+
+static void toks_done(tr_tok *toks, const tr_tok small[TOKS_SMALL])
+{
+    if (toks != small)
+        tr_free(toks);
+}
+
+/* The tr_tok form of the typed token arrays (tokens non-NULL, count of them); a byte
+ * token the implementation refuses (too long, or NULL) is kept unread: its pointer and
+ * length only. */
+static void build_m3(tr_tok *toks, const int64_t *tokens, size_t count)
+{
     for (size_t i = 0; i < count; i++)
-        toks[i] = tr_tok_bytes(tokens[i], lens[i]);
-    rc = prepare_toks(t, name, self, toks, count, pr, err);
-    tr_free(toks);
+        toks[i] = tr_tok_m3(tokens[i]);
+}
+
+static void build_128(tr_tok *toks, const tokenring_token128 *tokens, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        toks[i] = tr_tok_128(tokens[i]);
+}
+
+static void build_bytes(tr_tok *toks, const uint8_t *const *tokens, const size_t *lens,
+                        size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (lens[i] <= TOKENRING_BYTE_TOKEN_MAX && (tokens[i] || lens[i] == 0)) {
+            toks[i] = tr_tok_bytes(tokens[i], lens[i]);
+        } else {
+            tr_tok unread = { 0, { 0, 0 }, tokens[i], lens[i],
+                              TOKENRING_PARTITIONER_BYTE_ORDERED };
+            toks[i] = unread;
+        }
+    }
+}
+
+TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
+                                              const char *datacenter, const char *rack,
+                                              const int64_t *tokens, size_t token_count,
+                                              tokenring_error *err)
+{
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (fill)
+        build_m3(toks, tokens, token_count);
+    rc = tr_topology_add_node_toks(topology, name, datacenter, rack,
+                                       TOKENRING_PARTITIONER_MURMUR3, toks, token_count, err);
+    toks_done(toks, small);
     return rc;
 }
 
@@ -613,14 +674,17 @@ TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, c
                                                  const tokenring_token128 *tokens,
                                                  size_t token_count, tokenring_error *err)
 {
-    int rc = add_node_check(topology, name, datacenter, rack, TOKENRING_PARTITIONER_RANDOM,
-                            err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare128(topology, name, SIZE_MAX, tokens, token_count, &pr, err)) != 0)
-        return rc;
-    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
+    if (fill)
+        build_128(toks, tokens, token_count);
+    rc = tr_topology_add_node_toks(topology, name, datacenter, rack,
+                                       TOKENRING_PARTITIONER_RANDOM, toks, token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology,
@@ -630,14 +694,18 @@ TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology
                                                     const size_t *lens, size_t token_count,
                                                     tokenring_error *err)
 {
-    int rc = add_node_check(topology, name, datacenter, rack,
-                            TOKENRING_PARTITIONER_BYTE_ORDERED, err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, lens ? tokens : NULL, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare_bytes(topology, name, SIZE_MAX, tokens, lens, token_count, &pr, err)) != 0)
-        return rc;
-    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
+    if (fill)
+        build_bytes(toks, tokens, lens, token_count);
+    rc = tr_topology_add_node_toks(topology, name, datacenter, rack,
+                                       TOKENRING_PARTITIONER_BYTE_ORDERED, toks, token_count,
+                                       err);
+    toks_done(toks, small);
+    return rc;
 }
 
 /* The checks of every set_tokens form: the topology's partitioner, the node. */
@@ -658,16 +726,40 @@ static int set_tokens_check(tokenring_topology *t, const char *name, int partiti
     return TOKENRING_OK;
 }
 
-static int set_tokens_prepared(tokenring_topology *t, const char *name, size_t index,
-                               prepared *pr, tokenring_error *err)
+TR_HIDDEN int tr_topology_set_tokens_toks(tokenring_topology *topology, const char *name,
+                                          int32_t partitioner, tr_tok *toks, size_t count,
+                                          tokenring_error *err)
 {
-    if (tok_reserve(t, t->tok_used + pr->count) != TOKENRING_OK) {
-        prepared_free(pr);
+    size_t index = 0;
+    int rc = set_tokens_check(topology, name, partitioner, &index, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    prepared pr = { 0 };
+    if ((rc = prepare(topology, name, index, toks, count, &pr, err)) != TOKENRING_OK)
+        return rc;
+    if (tok_reserve(topology, topology->tok_used + pr.count) != TOKENRING_OK) {
+        prepared_free(&pr);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory moving node '%s'", name);
     }
-    commit_tokens(t, index, pr->keys, pr->t128, pr->tb, pr->tb_off, pr->count);
-    memset(pr, 0, sizeof *pr);
+    commit_tokens(topology, index, pr.keys, pr.t128, pr.tb, pr.tb_off, pr.count);
     return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, const char *name,
+                                                const int64_t *tokens, size_t token_count,
+                                                tokenring_error *err)
+{
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (fill)
+        build_m3(toks, tokens, token_count);
+    rc = tr_topology_set_tokens_toks(topology, name, TOKENRING_PARTITIONER_MURMUR3, toks,
+                                     token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_set_tokens128(tokenring_topology *topology,
@@ -675,14 +767,17 @@ TOKENRING_API int tokenring_topology_set_tokens128(tokenring_topology *topology,
                                                    const tokenring_token128 *tokens,
                                                    size_t token_count, tokenring_error *err)
 {
-    size_t index = 0;
-    int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_RANDOM, &index, err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare128(topology, name, index, tokens, token_count, &pr, err)) != 0)
-        return rc;
-    return set_tokens_prepared(topology, name, index, &pr, err);
+    if (fill)
+        build_128(toks, tokens, token_count);
+    rc = tr_topology_set_tokens_toks(topology, name, TOKENRING_PARTITIONER_RANDOM, toks,
+                                     token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_set_tokens_bytes(tokenring_topology *topology,
@@ -691,14 +786,17 @@ TOKENRING_API int tokenring_topology_set_tokens_bytes(tokenring_topology *topolo
                                                       const size_t *lens, size_t token_count,
                                                       tokenring_error *err)
 {
-    size_t index = 0;
-    int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_BYTE_ORDERED, &index, err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, lens ? tokens : NULL, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare_bytes(topology, name, index, tokens, lens, token_count, &pr, err)) != 0)
-        return rc;
-    return set_tokens_prepared(topology, name, index, &pr, err);
+    if (fill)
+        build_bytes(toks, tokens, lens, token_count);
+    rc = tr_topology_set_tokens_toks(topology, name, TOKENRING_PARTITIONER_BYTE_ORDERED, toks,
+                                     token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_node_token128(tokenring_token128 *out,
@@ -787,27 +885,6 @@ TOKENRING_API int tokenring_topology_replace_node(tokenring_topology *topology,
     name_rebuild(t); /* the node's slot follows its new name */
     n->state = TOKENRING_STATE_NORMAL;
     n->liveness = TOKENRING_UP;
-    return TOKENRING_OK;
-}
-
-TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, const char *name,
-                                                const int64_t *tokens, size_t token_count,
-                                                tokenring_error *err)
-{
-    tokenring_topology *t = topology;
-    size_t index = 0;
-    int rc0 = set_tokens_check(t, name, TOKENRING_PARTITIONER_MURMUR3, &index, err);
-    if (rc0 != TOKENRING_OK)
-        return rc0;
-    int64_t *sorted = NULL;
-    int rc = prepare_tokens(t, name, index, tokens, token_count, &sorted, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    if (tok_reserve(t, t->tok_used + token_count) != TOKENRING_OK) {
-        tr_free(sorted);
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory moving node '%s'", name);
-    }
-    commit_tokens(t, index, sorted, NULL, NULL, NULL, token_count);
     return TOKENRING_OK;
 }
 

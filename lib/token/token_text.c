@@ -163,13 +163,9 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
             return tr_fail(err, TOKENRING_E_INVAL, "token %zu of %zu is NULL", i + 1, n);
         bytes += TR_TOK_PARSE_ROOM(strlen(tokens[i]));
     }
-    /* every typed form, filled from the tokens read: the typed call takes its own */
-    out->m = tr_calloc(n, sizeof *out->m);
-    out->r = tr_calloc(n, sizeof *out->r);
-    out->b = tr_calloc(n, sizeof *out->b);
-    out->blen = tr_calloc(n, sizeof *out->blen);
+    out->t = tr_calloc(n, sizeof *out->t);
     out->buf = tr_malloc(bytes);
-    if (!out->m || !out->r || !out->b || !out->blen || !out->buf) {
+    if (!out->t || !out->buf) {
         tr_text_tokens_free(out);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
@@ -179,17 +175,12 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
         size_t len = strlen(tokens[i]);
         tokenring_error e;
         memset(&e, 0, sizeof e);
-        tr_tok t;
-        int rc = ops->parse(&t, out->buf + used, tokens[i], len, &e);
+        int rc = ops->parse(&out->t[i], out->buf + used, tokens[i], len, &e);
         if (rc != TOKENRING_OK) {
             tr_text_tokens_free(out);
             return not_a_token(err, &e, p, tokens[i], len, i + 1, n);
         }
-        out->m[i] = t.key;
-        out->r[i] = t.v128;
-        out->b[i] = out->buf + used;
-        out->blen[i] = t.len;
-        used += t.len;
+        used += out->t[i].len;
     }
     out->n = n;
     return TOKENRING_OK;
@@ -197,30 +188,9 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
 
 void tr_text_tokens_free(tr_text_tokens *t)
 {
-    tr_free(t->m);
-    tr_free(t->r);
-    tr_free((void *)t->b);
-    tr_free(t->blen);
+    tr_free(t->t);
     tr_free(t->buf);
     memset(t, 0, sizeof *t);
-}
-
-int tr_text_put_i64(char *out, size_t cap, size_t *len_out, int64_t v)
-{
-    tr_tok t = tr_tok_m3(v);
-    return tr_ops(TOKENRING_PARTITIONER_MURMUR3)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v)
-{
-    tr_tok t = tr_tok_128(v);
-    return tr_ops(TOKENRING_PARTITIONER_RANDOM)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b, size_t n)
-{
-    tr_tok t = tr_tok_bytes(b, n);
-    return tr_ops(TOKENRING_PARTITIONER_BYTE_ORDERED)->format(out, cap, len_out, &t);
 }
 
 bool tr_text_bad_out(char *out, size_t cap, const size_t *len_out)

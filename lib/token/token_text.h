@@ -25,16 +25,12 @@ TR_HIDDEN int tr_text_tok_read(tr_text_tok *tt, const tr_partitioner_ops *ops,
                                tokenring_error *err);
 TR_HIDDEN void tr_text_tok_free(tr_text_tok *tt);
 
-/* Tokens read from text with the partitioner's parse (lib/token/token.h), in every typed form
- * the typed calls take: m (the 64-bit keys: Murmur3's tokens), r (RandomPartitioner's
- * values), b / blen over one buffer (ByteOrderedPartitioner's bytes); n of them. */
+/* Tokens read from text with the partitioner's parse (lib/token/token.h): t[0 .. n)
+ * (NULL when n is 0), ByteOrderedPartitioner's bytes in buf. */
 typedef struct tr_text_tokens {
     tokenring_partitioner partitioner;
     size_t n;
-    int64_t *m;
-    tokenring_token128 *r;
-    const uint8_t **b;
-    size_t *blen;
+    tr_tok *t;
     uint8_t *buf;
 } tr_text_tokens;
 
@@ -55,13 +51,6 @@ TR_HIDDEN int tr_token_list_of(tokenring_token_list **out, tokenring_partitioner
                                const int64_t *m3, const tokenring_token128 *t128, size_t n,
                                tokenring_error *err);
 
-/* One token written as text into the caller's buffer, with the public BUFSIZE convention
- * (len_out gets the length without the NUL, also when cap is too small): a Murmur3 token,
- * a RandomPartitioner value, ByteOrdered bytes. */
-TR_HIDDEN int tr_text_put_i64(char *out, size_t cap, size_t *len_out, int64_t v);
-TR_HIDDEN int tr_text_put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v);
-TR_HIDDEN int tr_text_put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b,
-                                size_t n);
 /* True when an output buffer's arguments are invalid (NULL len_out, NULL out with cap). */
 TR_HIDDEN bool tr_text_bad_out(char *out, size_t cap, const size_t *len_out);
 

@@ -3666,16 +3666,12 @@ TR_HIDDEN int tr_text_tok_read(tr_text_tok *tt, const tr_partitioner_ops *ops,
                                tokenring_error *err);
 TR_HIDDEN void tr_text_tok_free(tr_text_tok *tt);
 
-/* Tokens read from text with the partitioner's parse (lib/token/token.h), in every typed form
- * the typed calls take: m (the 64-bit keys: Murmur3's tokens), r (RandomPartitioner's
- * values), b / blen over one buffer (ByteOrderedPartitioner's bytes); n of them. */
+/* Tokens read from text with the partitioner's parse (lib/token/token.h): t[0 .. n)
+ * (NULL when n is 0), ByteOrderedPartitioner's bytes in buf. */
 typedef struct tr_text_tokens {
     tokenring_partitioner partitioner;
     size_t n;
-    int64_t *m;
-    tokenring_token128 *r;
-    const uint8_t **b;
-    size_t *blen;
+    tr_tok *t;
     uint8_t *buf;
 } tr_text_tokens;
 
@@ -3696,13 +3692,6 @@ TR_HIDDEN int tr_token_list_of(tokenring_token_list **out, tokenring_partitioner
                                const int64_t *m3, const tokenring_token128 *t128, size_t n,
                                tokenring_error *err);
 
-/* One token written as text into the caller's buffer, with the public BUFSIZE convention
- * (len_out gets the length without the NUL, also when cap is too small): a Murmur3 token,
- * a RandomPartitioner value, ByteOrdered bytes. */
-TR_HIDDEN int tr_text_put_i64(char *out, size_t cap, size_t *len_out, int64_t v);
-TR_HIDDEN int tr_text_put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v);
-TR_HIDDEN int tr_text_put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b,
-                                size_t n);
 /* True when an output buffer's arguments are invalid (NULL len_out, NULL out with cap). */
 TR_HIDDEN bool tr_text_bad_out(char *out, size_t cap, const size_t *len_out);
 
@@ -3861,13 +3850,9 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
             return tr_fail(err, TOKENRING_E_INVAL, "token %zu of %zu is NULL", i + 1, n);
         bytes += TR_TOK_PARSE_ROOM(strlen(tokens[i]));
     }
-    /* every typed form, filled from the tokens read: the typed call takes its own */
-    out->m = tr_calloc(n, sizeof *out->m);
-    out->r = tr_calloc(n, sizeof *out->r);
-    out->b = tr_calloc(n, sizeof *out->b);
-    out->blen = tr_calloc(n, sizeof *out->blen);
+    out->t = tr_calloc(n, sizeof *out->t);
     out->buf = tr_malloc(bytes);
-    if (!out->m || !out->r || !out->b || !out->blen || !out->buf) {
+    if (!out->t || !out->buf) {
         tr_text_tokens_free(out);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
     }
@@ -3877,17 +3862,12 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
         size_t len = strlen(tokens[i]);
         tokenring_error e;
         memset(&e, 0, sizeof e);
-        tr_tok t;
-        int rc = ops->parse(&t, out->buf + used, tokens[i], len, &e);
+        int rc = ops->parse(&out->t[i], out->buf + used, tokens[i], len, &e);
         if (rc != TOKENRING_OK) {
             tr_text_tokens_free(out);
             return not_a_token(err, &e, p, tokens[i], len, i + 1, n);
         }
-        out->m[i] = t.key;
-        out->r[i] = t.v128;
-        out->b[i] = out->buf + used;
-        out->blen[i] = t.len;
-        used += t.len;
+        used += out->t[i].len;
     }
     out->n = n;
     return TOKENRING_OK;
@@ -3895,30 +3875,9 @@ int tr_text_tokens_read(tr_text_tokens *out, tokenring_partitioner p,
 
 void tr_text_tokens_free(tr_text_tokens *t)
 {
-    tr_free(t->m);
-    tr_free(t->r);
-    tr_free((void *)t->b);
-    tr_free(t->blen);
+    tr_free(t->t);
     tr_free(t->buf);
     memset(t, 0, sizeof *t);
-}
-
-int tr_text_put_i64(char *out, size_t cap, size_t *len_out, int64_t v)
-{
-    tr_tok t = tr_tok_m3(v);
-    return tr_ops(TOKENRING_PARTITIONER_MURMUR3)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_t128(char *out, size_t cap, size_t *len_out, tokenring_token128 v)
-{
-    tr_tok t = tr_tok_128(v);
-    return tr_ops(TOKENRING_PARTITIONER_RANDOM)->format(out, cap, len_out, &t);
-}
-
-int tr_text_put_bytes(char *out, size_t cap, size_t *len_out, const uint8_t *b, size_t n)
-{
-    tr_tok t = tr_tok_bytes(b, n);
-    return tr_ops(TOKENRING_PARTITIONER_BYTE_ORDERED)->format(out, cap, len_out, &t);
 }
 
 bool tr_text_bad_out(char *out, size_t cap, const size_t *len_out)
@@ -4310,6 +4269,20 @@ struct tokenring_topology {
     size_t tok_used;
     int32_t partitioner; /* tokenring_partitioner */
 };
+
+/* The implementation of tokenring_topology_add_node / _set_tokens for every partitioner
+ * (ring/topology.c): the typed calls (X, X128, X_bytes) and the _text calls build tr_tok
+ * arrays and call these. partitioner is the one the caller's tokens belong to (all of
+ * toks are of it), refused with the public messages when it is not the topology's.
+ * toks may be NULL (refused as the caller's NULL tokens) and is the caller's scratch:
+ * sorted in place. The checks, messages and all-or-nothing behaviour of topology.h. */
+TR_HIDDEN int tr_topology_add_node_toks(tokenring_topology *topology, const char *name,
+                                        const char *datacenter, const char *rack,
+                                        int32_t partitioner, tr_tok *toks, size_t count,
+                                        tokenring_error *err);
+TR_HIDDEN int tr_topology_set_tokens_toks(tokenring_topology *topology, const char *name,
+                                          int32_t partitioner, tr_tok *toks, size_t count,
+                                          tokenring_error *err);
 
 /* ---------------------------------------------------------------------- ring */
 
@@ -8028,10 +8001,11 @@ TOKENRING_API int tokenring_ring_range128(tokenring_range128 *out, const tokenri
 #line 1 "lib/ring/ring_text.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The _text calls of topology.h and ring.h (partitioner.h, "Tokens in text form"): tokens
- * read and written through the partitioner table (token/token_text.c), then the typed
- * implementation, so the typed calls and these give the same results. */
-#line 6 "lib/ring/ring_text.c"
+ * read and written through the partitioner table (token/token_text.c) and the one
+ * implementation over tr_tok that the typed calls (X, X128, X_bytes) wrap too, so both
+ * give the same results. No partitioner switch here. */
 #line 7 "lib/ring/ring_text.c"
+#line 8 "lib/ring/ring_text.c"
 
 /* --------------------------------------------------------------------- topology */
 
@@ -8047,24 +8021,10 @@ static int node_tokens_text(tokenring_topology *topology, const char *name,
                                  token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    switch (t.partitioner) {
-    case TOKENRING_PARTITIONER_RANDOM:
-        rc = add ? tokenring_topology_add_node128(topology, name, datacenter, rack, t.r,
-                                                  token_count, err)
-                 : tokenring_topology_set_tokens128(topology, name, t.r, token_count, err);
-        break;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        rc = add ? tokenring_topology_add_node_bytes(topology, name, datacenter, rack, t.b,
-                                                     t.blen, token_count, err)
-                 : tokenring_topology_set_tokens_bytes(topology, name, t.b, t.blen,
-                                                       token_count, err);
-        break;
-    default:
-        rc = add ? tokenring_topology_add_node(topology, name, datacenter, rack, t.m,
-                                               token_count, err)
-                 : tokenring_topology_set_tokens(topology, name, t.m, token_count, err);
-        break;
-    }
+    rc = add ? tr_topology_add_node_toks(topology, name, datacenter, rack, t.partitioner, t.t,
+                                         token_count, err)
+             : tr_topology_set_tokens_toks(topology, name, t.partitioner, t.t, token_count,
+                                           err);
     tr_text_tokens_free(&t);
     return rc;
 }
@@ -8091,29 +8051,10 @@ TOKENRING_API int tokenring_topology_node_token_text(char *out, size_t cap, size
 {
     if (tr_text_bad_out(out, cap, len_out) || !topology)
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_topology_partitioner(topology)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v;
-        rc = tokenring_topology_node_token128(&v, topology, index, k);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b;
-        size_t n;
-        rc = tokenring_topology_node_token_bytes(&b, &n, topology, index, k);
-        return rc != TOKENRING_OK ? rc : tr_text_put_bytes(out, cap, len_out, b, n);
-    }
-    default: {
-        tokenring_node_info info;
-        rc = tokenring_topology_node(&info, topology, index);
-        if (rc != TOKENRING_OK)
-            return rc;
-        if (k >= info.token_count)
-            return TOKENRING_E_RANGE;
-        return tr_text_put_i64(out, cap, len_out, info.tokens[k]);
-    }
-    }
+    if (index >= topology->count || k >= topology->nodes[index].token_count)
+        return TOKENRING_E_RANGE;
+    tr_tok tok = tr_tnode_tok(&topology->nodes[index], k);
+    return tr_ops(topology->partitioner)->format(out, cap, len_out, &tok);
 }
 
 /* ------------------------------------------------------------------------- ring */
@@ -8123,27 +8064,10 @@ TOKENRING_API int tokenring_ring_token_text(char *out, size_t cap, size_t *len_o
 {
     if (tr_text_bad_out(out, cap, len_out) || !ring)
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_ring_partitioner(ring)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v;
-        rc = tokenring_ring_token128(&v, ring, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b;
-        size_t n;
-        rc = tokenring_ring_token_bytes(&b, &n, ring, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_bytes(out, cap, len_out, b, n);
-    }
-    default: {
-        size_t count = 0;
-        const int64_t *t = tokenring_ring_tokens(ring, &count);
-        if (index >= count)
-            return TOKENRING_E_RANGE;
-        return tr_text_put_i64(out, cap, len_out, t[index]);
-    }
-    }
+    if (index >= ring->token_count)
+        return TOKENRING_E_RANGE;
+    tr_tok tok = tr_ring_token(ring, index);
+    return tr_ops(ring->partitioner)->format(out, cap, len_out, &tok);
 }
 
 TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenring_ring *ring,
@@ -8155,19 +8079,10 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
                                                              : !ring     ? "ring"
                                                                          : "token");
     tr_text_tok tt;
-    int rc = tr_text_tok_read(&tt, tr_ops(tokenring_ring_partitioner(ring)), token, len, 0, 0, err);
+    int rc = tr_text_tok_read(&tt, tr_ops(ring->partitioner), token, len, 0, 0, err);
     if (rc != TOKENRING_OK)
         return rc;
-    switch (tt.t.p) { /* the typed lookup of the ring's partitioner */
-    case TOKENRING_PARTITIONER_RANDOM:
-        *index_out = tokenring_ring_search128(ring, tt.t.v128);
-        break;
-    case TOKENRING_PARTITIONER_BYTE_ORDERED:
-        *index_out = tokenring_ring_search_bytes(ring, tt.t.b, tt.t.len);
-        break;
-    default:
-        *index_out = tokenring_ring_search(ring, tt.t.key);
-    }
+    *index_out = tr_ring_search_tok(ring, &tt.t);
     tr_text_tok_free(&tt);
     return TOKENRING_OK;
 }
@@ -8176,6 +8091,9 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
 /* ======== lib/ring/topology.c ======== */
 #define add_node_check topology_add_node_check
 #define add_node_prepared topology_add_node_prepared
+#define build_128 topology_build_128
+#define build_bytes topology_build_bytes
+#define build_m3 topology_build_m3
 #define commit_tokens topology_commit_tokens
 #define find_index topology_find_index
 #define holder_other topology_holder_other
@@ -8185,14 +8103,12 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
 #define name_reserve topology_name_reserve
 #define node_clear topology_node_clear
 #define node_has topology_node_has
-#define prepare128 topology_prepare128
-#define prepare_bytes topology_prepare_bytes
-#define prepare_tokens topology_prepare_tokens
-#define prepare_toks topology_prepare_toks
+#define prepare topology_prepare
+#define prepare_keys topology_prepare_keys
+#define prepare_values topology_prepare_values
 #define prepared topology_prepared
 #define prepared_free topology_prepared_free
 #define set_tokens_check topology_set_tokens_check
-#define set_tokens_prepared topology_set_tokens_prepared
 #define tok_erase topology_tok_erase
 #define tok_find topology_tok_find
 #define tok_find_node topology_tok_find_node
@@ -8201,6 +8117,9 @@ TOKENRING_API int tokenring_ring_search_text(uint32_t *index_out, const tokenrin
 #define tok_put topology_tok_put
 #define tok_reserve topology_tok_reserve
 #define tokens_check topology_tokens_check
+#define toks_check topology_toks_check
+#define toks_done topology_toks_done
+#define toks_room topology_toks_room
 #line 1 "lib/ring/topology.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The topology: a mutable set of nodes (name, datacenter, rack, tokens, state).
@@ -8400,43 +8319,6 @@ static int tokens_check(const tokenring_topology *t, const char *name, size_t se
     if (count > MAX_TOTAL_TOKENS || others > MAX_TOTAL_TOKENS - count)
         return tr_fail(err, TOKENRING_E_RANGE, "too many tokens (at most %zu in a topology)",
                        MAX_TOTAL_TOKENS);
-    return TOKENRING_OK;
-}
-
-/* Murmur3 (the int64 path: 8-byte sorts on the large topologies). Copies and sorts tokens; rejects repeats and tokens held by a node other than self
- * (SIZE_MAX for none). On success *out owns the sorted copy. */
-static int prepare_tokens(tokenring_topology *t, const char *name, size_t self,
-                          const int64_t *tokens, size_t count, int64_t **out,
-                          tokenring_error *err)
-{
-    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    int64_t *sorted = tr_malloc(count * sizeof *sorted);
-    if (!sorted)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    memcpy(sorted, tokens, count * sizeof *sorted);
-    qsort(sorted, count, sizeof *sorted, tr_cmp_i64);
-    for (size_t i = 1; i < count; i++) {
-        if (sorted[i] == sorted[i - 1]) {
-            int64_t tok = sorted[i];
-            tr_free(sorted);
-            return tr_fail(err, TOKENRING_E_EXISTS, "token %lld is repeated in the tokens of node '%s'",
-                           (long long)tok, name);
-        }
-    }
-    for (size_t i = 0; i < count; i++) {
-        size_t slot = tok_find(t, sorted[i]);
-        if (slot != SIZE_MAX && t->tok_nodes[slot] != self) {
-            int64_t tok = sorted[i];
-            const char *holder = t->nodes[t->tok_nodes[slot]].name;
-            tr_free(sorted);
-            return tr_fail(err, TOKENRING_E_EXISTS,
-                           "token %lld of node '%s' is already held by node '%s'",
-                           (long long)tok, name, holder);
-        }
-    }
-    *out = sorted;
     return TOKENRING_OK;
 }
 
@@ -8664,27 +8546,13 @@ static int add_node_check(tokenring_topology *t, const char *name, const char *d
     return TOKENRING_OK;
 }
 
-TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
-                                              const char *datacenter, const char *rack,
-                                              const int64_t *tokens, size_t token_count,
-                                              tokenring_error *err)
-{
-    tokenring_topology *t = topology;
-    int rc = add_node_check(t, name, datacenter, rack, TOKENRING_PARTITIONER_MURMUR3, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare_tokens(t, name, SIZE_MAX, tokens, token_count, &pr.keys, err)) != 0)
-        return rc;
-    pr.count = token_count;
-    return add_node_prepared(t, name, datacenter, rack, &pr, err);
-}
+/* ------------------------------------------------------- one path over tr_tok */
 
-/* ------------------------------------------------- other partitioners' tokens */
-
-/* The suffixed calls (add_node128, set_tokens_bytes, ...) name the partitioner their token
- * type belongs to in add_node_check / set_tokens_check: the ABI's type checks. Everything
- * after them is one path over tr_tok. */
+/* tr_topology_add_node_toks and tr_topology_set_tokens_toks hold the implementation; the
+ * typed public calls (add_node, add_node128, add_node_bytes, set_tokens*) and the _text
+ * calls (ring_text.c) only build tr_tok arrays for them. Each names the partitioner its
+ * tokens belong to, checked against the topology's in add_node_check / set_tokens_check:
+ * the ABI's type checks. */
 
 /* Whether node n holds token v (binary search of its ascending tokens). */
 static bool node_has(const tr_tnode *n, const tr_tok *v)
@@ -8722,12 +8590,66 @@ static uint32_t holder_other(const tokenring_topology *t, size_t self, int64_t k
     }
 }
 
-/* Tokens of a partitioner other than Murmur3 (whose int64 path, prepare_tokens, sorts
- * 8-byte values: the large topologies' path), each already checked as a node token:
- * sorted, repeats and tokens held by a node other than self (SIZE_MAX: none) refused,
- * their hash keys and full values stored into pr. toks is the caller's, reordered. */
-static int prepare_toks(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
-                        size_t count, prepared *pr, tokenring_error *err)
+/* Each token as a node token (the partitioner's range; a byte token's length before its
+ * bytes are read, then its pointer), and the bytes' total. */
+static int toks_check(const tokenring_topology *t, const char *name, const tr_tok *toks,
+                      size_t count, tokenring_error *err)
+{
+    const tr_partitioner_ops *o = tr_ops(t->partitioner);
+    size_t total = 0;
+    for (size_t i = 0; i < count; i++) {
+        int rc = o->check_node_token(&toks[i], i, name, err);
+        if (rc != TOKENRING_OK)
+            return rc;
+        if (toks[i].len > 0 && toks[i].b == NULL)
+            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
+        total += toks[i].len;
+    }
+    if (total > UINT32_MAX)
+        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
+    return TOKENRING_OK;
+}
+
+/* A partitioner whose 64-bit key is the token (Murmur3): the keys copied and sorted as
+ * 8-byte values (the large topologies' path: a third of the time of sorting tr_tok),
+ * repeats and tokens held by a node other than self refused. */
+static int prepare_keys(tokenring_topology *t, const char *name, size_t self,
+                        const tr_tok *toks, size_t count, prepared *pr, tokenring_error *err)
+{
+    int64_t *sorted = tr_reallocarray(NULL, count, sizeof *sorted);
+    if (!sorted)
+        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    for (size_t i = 0; i < count; i++)
+        sorted[i] = toks[i].key;
+    qsort(sorted, count, sizeof *sorted, tr_cmp_i64);
+    for (size_t i = 1; i < count; i++) {
+        if (sorted[i] == sorted[i - 1]) {
+            long long tok = (long long)sorted[i];
+            tr_free(sorted);
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "token %lld is repeated in the tokens of node '%s'", tok, name);
+        }
+    }
+    for (size_t i = 0; i < count; i++) {
+        size_t slot = tok_find(t, sorted[i]);
+        if (slot != SIZE_MAX && t->tok_nodes[slot] != self) {
+            long long tok = (long long)sorted[i];
+            tr_free(sorted);
+            return tr_fail(err, TOKENRING_E_EXISTS,
+                           "token %lld of node '%s' is already held by node '%s'", tok, name,
+                           t->nodes[t->tok_nodes[slot]].name);
+        }
+    }
+    pr->keys = sorted;
+    pr->count = count;
+    return TOKENRING_OK;
+}
+
+/* A partitioner with full values beside the keys: toks sorted in place, repeats and
+ * tokens held by a node other than self refused, their hash keys and full values stored
+ * into pr. */
+static int prepare_values(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
+                          size_t count, prepared *pr, tokenring_error *err)
 {
     const tr_partitioner_ops *o = tr_ops(t->partitioner);
     int64_t *keys = tr_reallocarray(NULL, count, sizeof *keys);
@@ -8761,54 +8683,112 @@ static int prepare_toks(tokenring_topology *t, const char *name, size_t self, tr
     return TOKENRING_OK;
 }
 
-static int prepare128(tokenring_topology *t, const char *name, size_t self,
-                      const tokenring_token128 *tokens, size_t count, prepared *pr,
-                      tokenring_error *err)
+/* The tokens of a node (self: its index, SIZE_MAX for a new one) checked, sorted and
+ * stored into pr, ready to commit; nothing kept on failure. */
+static int prepare(tokenring_topology *t, const char *name, size_t self, tr_tok *toks,
+                   size_t count, prepared *pr, tokenring_error *err)
 {
-    int rc = tokens_check(t, name, self, count, tokens == NULL, err);
+    int rc = tokens_check(t, name, self, count, toks == NULL, err);
+    if (rc == TOKENRING_OK)
+        rc = toks_check(t, name, toks, count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
-    if (!toks)
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
-    for (size_t i = 0; i < count && rc == TOKENRING_OK; i++) {
-        toks[i] = tr_tok_128(tokens[i]);
-        rc = tr_ops(t->partitioner)->check_node_token(&toks[i], i, name, err);
-    }
-    if (rc == TOKENRING_OK)
-        rc = prepare_toks(t, name, self, toks, count, pr, err);
-    tr_free(toks);
-    return rc;
+    return tr_ops(t->partitioner)->key_is_token
+               ? prepare_keys(t, name, self, toks, count, pr, err)
+               : prepare_values(t, name, self, toks, count, pr, err);
 }
 
-static int prepare_bytes(tokenring_topology *t, const char *name, size_t self,
-                         const uint8_t *const *tokens, const size_t *lens, size_t count,
-                         prepared *pr, tokenring_error *err)
+TR_HIDDEN int tr_topology_add_node_toks(tokenring_topology *topology, const char *name,
+                                        const char *datacenter, const char *rack,
+                                        int32_t partitioner, tr_tok *toks, size_t count,
+                                        tokenring_error *err)
 {
-    int rc = tokens_check(t, name, self, count, tokens == NULL || lens == NULL, err);
+    int rc = add_node_check(topology, name, datacenter, rack, partitioner, err);
     if (rc != TOKENRING_OK)
         return rc;
-    const tr_partitioner_ops *o = tr_ops(t->partitioner);
-    size_t total = 0;
-    for (size_t i = 0; i < count; i++) {
-        /* the length first: a token over the limit is refused before it is read */
-        tr_tok probe = o->minimum;
-        probe.len = lens[i];
-        if ((rc = o->check_node_token(&probe, i, name, err)) != TOKENRING_OK)
-            return rc;
-        if (lens[i] > 0 && tokens[i] == NULL)
-            return tr_fail(err, TOKENRING_E_INVAL, "token %zu of node '%s' is NULL", i, name);
-        total += lens[i];
+    prepared pr = { 0 };
+    if ((rc = prepare(topology, name, SIZE_MAX, toks, count, &pr, err)) != TOKENRING_OK)
+        return rc;
+    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
+}
+
+/* ------------------------------------------------- the typed calls: tr_tok arrays */
+
+/* Up to TOKS_SMALL tokens are built on the caller's stack, more in an allocation. */
+#define TOKS_SMALL 32
+
+/* Where the tr_tok form of count typed tokens goes: NULL when tokens is NULL (the
+ * implementation refuses them before reading any); small when they fit in it, or when
+ * there are more than a topology holds (refused before any is read: small stays unread);
+ * else an allocation. *fill says whether to build the tokens there. */
+static int toks_room(tr_tok **toks, bool *fill, tr_tok small[TOKS_SMALL], const void *tokens,
+                     size_t count, tokenring_error *err)
+{
+    *toks = NULL;
+    *fill = false;
+    if (tokens == NULL)
+        return TOKENRING_OK;
+    if (count <= TOKS_SMALL || count > MAX_TOTAL_TOKENS) {
+        *toks = small;
+        *fill = count <= TOKS_SMALL;
+        return TOKENRING_OK;
     }
-    if (total > UINT32_MAX)
-        return tr_fail(err, TOKENRING_E_RANGE, "the tokens of node '%s' exceed 4 GiB", name);
-    tr_tok *toks = tr_reallocarray(NULL, count, sizeof *toks);
-    if (!toks)
+    if (!(*toks = tr_reallocarray(NULL, count, sizeof **toks)))
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory copying %zu tokens", count);
+    *fill = true;
+    return TOKENRING_OK;
+}
+
+static void toks_done(tr_tok *toks, const tr_tok small[TOKS_SMALL])
+{
+    if (toks != small)
+        tr_free(toks);
+}
+
+/* The tr_tok form of the typed token arrays (tokens non-NULL, count of them); a byte
+ * token the implementation refuses (too long, or NULL) is kept unread: its pointer and
+ * length only. */
+static void build_m3(tr_tok *toks, const int64_t *tokens, size_t count)
+{
     for (size_t i = 0; i < count; i++)
-        toks[i] = tr_tok_bytes(tokens[i], lens[i]);
-    rc = prepare_toks(t, name, self, toks, count, pr, err);
-    tr_free(toks);
+        toks[i] = tr_tok_m3(tokens[i]);
+}
+
+static void build_128(tr_tok *toks, const tokenring_token128 *tokens, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        toks[i] = tr_tok_128(tokens[i]);
+}
+
+static void build_bytes(tr_tok *toks, const uint8_t *const *tokens, const size_t *lens,
+                        size_t count)
+{
+    for (size_t i = 0; i < count; i++) {
+        if (lens[i] <= TOKENRING_BYTE_TOKEN_MAX && (tokens[i] || lens[i] == 0)) {
+            toks[i] = tr_tok_bytes(tokens[i], lens[i]);
+        } else {
+            tr_tok unread = { 0, { 0, 0 }, tokens[i], lens[i],
+                              TOKENRING_PARTITIONER_BYTE_ORDERED };
+            toks[i] = unread;
+        }
+    }
+}
+
+TOKENRING_API int tokenring_topology_add_node(tokenring_topology *topology, const char *name,
+                                              const char *datacenter, const char *rack,
+                                              const int64_t *tokens, size_t token_count,
+                                              tokenring_error *err)
+{
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (fill)
+        build_m3(toks, tokens, token_count);
+    rc = tr_topology_add_node_toks(topology, name, datacenter, rack,
+                                       TOKENRING_PARTITIONER_MURMUR3, toks, token_count, err);
+    toks_done(toks, small);
     return rc;
 }
 
@@ -8817,14 +8797,17 @@ TOKENRING_API int tokenring_topology_add_node128(tokenring_topology *topology, c
                                                  const tokenring_token128 *tokens,
                                                  size_t token_count, tokenring_error *err)
 {
-    int rc = add_node_check(topology, name, datacenter, rack, TOKENRING_PARTITIONER_RANDOM,
-                            err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare128(topology, name, SIZE_MAX, tokens, token_count, &pr, err)) != 0)
-        return rc;
-    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
+    if (fill)
+        build_128(toks, tokens, token_count);
+    rc = tr_topology_add_node_toks(topology, name, datacenter, rack,
+                                       TOKENRING_PARTITIONER_RANDOM, toks, token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology,
@@ -8834,14 +8817,18 @@ TOKENRING_API int tokenring_topology_add_node_bytes(tokenring_topology *topology
                                                     const size_t *lens, size_t token_count,
                                                     tokenring_error *err)
 {
-    int rc = add_node_check(topology, name, datacenter, rack,
-                            TOKENRING_PARTITIONER_BYTE_ORDERED, err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, lens ? tokens : NULL, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare_bytes(topology, name, SIZE_MAX, tokens, lens, token_count, &pr, err)) != 0)
-        return rc;
-    return add_node_prepared(topology, name, datacenter, rack, &pr, err);
+    if (fill)
+        build_bytes(toks, tokens, lens, token_count);
+    rc = tr_topology_add_node_toks(topology, name, datacenter, rack,
+                                       TOKENRING_PARTITIONER_BYTE_ORDERED, toks, token_count,
+                                       err);
+    toks_done(toks, small);
+    return rc;
 }
 
 /* The checks of every set_tokens form: the topology's partitioner, the node. */
@@ -8862,16 +8849,40 @@ static int set_tokens_check(tokenring_topology *t, const char *name, int partiti
     return TOKENRING_OK;
 }
 
-static int set_tokens_prepared(tokenring_topology *t, const char *name, size_t index,
-                               prepared *pr, tokenring_error *err)
+TR_HIDDEN int tr_topology_set_tokens_toks(tokenring_topology *topology, const char *name,
+                                          int32_t partitioner, tr_tok *toks, size_t count,
+                                          tokenring_error *err)
 {
-    if (tok_reserve(t, t->tok_used + pr->count) != TOKENRING_OK) {
-        prepared_free(pr);
+    size_t index = 0;
+    int rc = set_tokens_check(topology, name, partitioner, &index, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    prepared pr = { 0 };
+    if ((rc = prepare(topology, name, index, toks, count, &pr, err)) != TOKENRING_OK)
+        return rc;
+    if (tok_reserve(topology, topology->tok_used + pr.count) != TOKENRING_OK) {
+        prepared_free(&pr);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory moving node '%s'", name);
     }
-    commit_tokens(t, index, pr->keys, pr->t128, pr->tb, pr->tb_off, pr->count);
-    memset(pr, 0, sizeof *pr);
+    commit_tokens(topology, index, pr.keys, pr.t128, pr.tb, pr.tb_off, pr.count);
     return TOKENRING_OK;
+}
+
+TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, const char *name,
+                                                const int64_t *tokens, size_t token_count,
+                                                tokenring_error *err)
+{
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
+    if (rc != TOKENRING_OK)
+        return rc;
+    if (fill)
+        build_m3(toks, tokens, token_count);
+    rc = tr_topology_set_tokens_toks(topology, name, TOKENRING_PARTITIONER_MURMUR3, toks,
+                                     token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_set_tokens128(tokenring_topology *topology,
@@ -8879,14 +8890,17 @@ TOKENRING_API int tokenring_topology_set_tokens128(tokenring_topology *topology,
                                                    const tokenring_token128 *tokens,
                                                    size_t token_count, tokenring_error *err)
 {
-    size_t index = 0;
-    int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_RANDOM, &index, err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, tokens, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare128(topology, name, index, tokens, token_count, &pr, err)) != 0)
-        return rc;
-    return set_tokens_prepared(topology, name, index, &pr, err);
+    if (fill)
+        build_128(toks, tokens, token_count);
+    rc = tr_topology_set_tokens_toks(topology, name, TOKENRING_PARTITIONER_RANDOM, toks,
+                                     token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_set_tokens_bytes(tokenring_topology *topology,
@@ -8895,14 +8909,17 @@ TOKENRING_API int tokenring_topology_set_tokens_bytes(tokenring_topology *topolo
                                                       const size_t *lens, size_t token_count,
                                                       tokenring_error *err)
 {
-    size_t index = 0;
-    int rc = set_tokens_check(topology, name, TOKENRING_PARTITIONER_BYTE_ORDERED, &index, err);
+    tr_tok small[TOKS_SMALL], *toks;
+    bool fill;
+    int rc = toks_room(&toks, &fill, small, lens ? tokens : NULL, token_count, err);
     if (rc != TOKENRING_OK)
         return rc;
-    prepared pr = { 0 };
-    if ((rc = prepare_bytes(topology, name, index, tokens, lens, token_count, &pr, err)) != 0)
-        return rc;
-    return set_tokens_prepared(topology, name, index, &pr, err);
+    if (fill)
+        build_bytes(toks, tokens, lens, token_count);
+    rc = tr_topology_set_tokens_toks(topology, name, TOKENRING_PARTITIONER_BYTE_ORDERED, toks,
+                                     token_count, err);
+    toks_done(toks, small);
+    return rc;
 }
 
 TOKENRING_API int tokenring_topology_node_token128(tokenring_token128 *out,
@@ -8994,27 +9011,6 @@ TOKENRING_API int tokenring_topology_replace_node(tokenring_topology *topology,
     return TOKENRING_OK;
 }
 
-TOKENRING_API int tokenring_topology_set_tokens(tokenring_topology *topology, const char *name,
-                                                const int64_t *tokens, size_t token_count,
-                                                tokenring_error *err)
-{
-    tokenring_topology *t = topology;
-    size_t index = 0;
-    int rc0 = set_tokens_check(t, name, TOKENRING_PARTITIONER_MURMUR3, &index, err);
-    if (rc0 != TOKENRING_OK)
-        return rc0;
-    int64_t *sorted = NULL;
-    int rc = prepare_tokens(t, name, index, tokens, token_count, &sorted, err);
-    if (rc != TOKENRING_OK)
-        return rc;
-    if (tok_reserve(t, t->tok_used + token_count) != TOKENRING_OK) {
-        tr_free(sorted);
-        return tr_fail(err, TOKENRING_E_NOMEM, "out of memory moving node '%s'", name);
-    }
-    commit_tokens(t, index, sorted, NULL, NULL, NULL, token_count);
-    return TOKENRING_OK;
-}
-
 TOKENRING_API int tokenring_topology_set_state(tokenring_topology *topology, const char *name,
                                                tokenring_node_state state,
                                                tokenring_liveness liveness,
@@ -9077,9 +9073,13 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
     return TOKENRING_OK;
 }
 #undef MAX_TOTAL_TOKENS
+#undef TOKS_SMALL
 #undef TOK_EMPTY
 #undef add_node_check
 #undef add_node_prepared
+#undef build_128
+#undef build_bytes
+#undef build_m3
 #undef commit_tokens
 #undef find_index
 #undef holder_other
@@ -9089,14 +9089,12 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef name_reserve
 #undef node_clear
 #undef node_has
-#undef prepare128
-#undef prepare_bytes
-#undef prepare_tokens
-#undef prepare_toks
+#undef prepare
+#undef prepare_keys
+#undef prepare_values
 #undef prepared
 #undef prepared_free
 #undef set_tokens_check
-#undef set_tokens_prepared
 #undef tok_erase
 #undef tok_find
 #undef tok_find_node
@@ -9105,6 +9103,9 @@ TOKENRING_API int tokenring_topology_find_node(size_t *index_out,
 #undef tok_put
 #undef tok_reserve
 #undef tokens_check
+#undef toks_check
+#undef toks_done
+#undef toks_room
 
 /* ======== lib/parse/parse_cluster.c ======== */
 #define add_cnode parse_cluster_add_cnode
@@ -16964,6 +16965,7 @@ done:
 #define mv_sample movement_mv_sample
 #define mv_samples movement_mv_samples
 #define mv_span movement_mv_span
+#define mv_tok movement_mv_tok
 #define mv_tokens movement_mv_tokens
 #define pick_source movement_pick_source
 #define pool_add movement_pool_add
@@ -16984,9 +16986,29 @@ done:
 #include <string.h>
 
 #line 9 "lib/analysis/movement.c"
+/* ---- lib/analysis/movement_internal.h ---- */
+#line 1 "lib/analysis/movement_internal.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* The tokens of a movement result as tr_tok (analysis/movement.c), for its _text calls
+ * (analysis/movement_text.c). Never installed. */
+#ifndef TOKENRING_MOVEMENT_INTERNAL_H
+#define TOKENRING_MOVEMENT_INTERNAL_H
+
+#line 8 "lib/analysis/movement_internal.h"
+#line 9 "lib/analysis/movement_internal.h"
+
+/* Bound `end` (0: start, 1: end) of moved range index, borrowing the result's storage:
+ * TOKENRING_OK, or TOKENRING_E_RANGE past the last range. */
+TR_HIDDEN int tr_movement_bound_tok(tr_tok *out, const tokenring_movement *m, size_t index,
+                                    int end);
+/* The token of sample index: TOKENRING_OK, or TOKENRING_E_RANGE past the last sample. */
+TR_HIDDEN int tr_movement_sample_tok(tr_tok *out, const tokenring_movement *m, size_t index);
+
+#endif
 #line 10 "lib/analysis/movement.c"
 #line 11 "lib/analysis/movement.c"
 #line 12 "lib/analysis/movement.c"
+#line 13 "lib/analysis/movement.c"
 
 
 static tokenring_u128 u128_out(tr_u128 v)
@@ -18047,6 +18069,37 @@ TOKENRING_API int tokenring_movement_sample_token_bytes(const uint8_t **out, siz
     return TOKENRING_OK;
 }
 
+/* Stored token i of a result's ranges' bounds or of its samples: m3 on Murmur3 (laid out
+ * as in 1.0), else the 128-bit value or the bytes of its span. */
+static tr_tok mv_tok(const tokenring_movement *m, int64_t m3, bool sample, size_t i)
+{
+    const struct mv_other *o = m->other;
+    if (!o)
+        return tr_tok_m3(m3);
+    if (o->partitioner == TOKENRING_PARTITIONER_RANDOM)
+        return tr_tok_128((sample ? o->s128 : o->t128)[i]);
+    const struct mv_span *sp = sample ? o->sspan : o->span;
+    return tr_tok_bytes(o->arena + sp[i].off, sp[i].len);
+}
+
+TR_HIDDEN int tr_movement_bound_tok(tr_tok *out, const tokenring_movement *m, size_t index,
+                                    int end)
+{
+    if (index >= m->range_count)
+        return TOKENRING_E_RANGE;
+    const mv_range *r = &m->ranges[index];
+    *out = mv_tok(m, end ? r->end : r->start, false, 2 * index + (size_t)end);
+    return TOKENRING_OK;
+}
+
+TR_HIDDEN int tr_movement_sample_tok(tr_tok *out, const tokenring_movement *m, size_t index)
+{
+    if (index >= m->sample_count)
+        return TOKENRING_E_RANGE;
+    *out = mv_tok(m, m->samples[index].token, true, index);
+    return TOKENRING_OK;
+}
+
 /* ---------------------------------------------------------------- kept tokens */
 
 static bool in_ring_state(int32_t state)
@@ -18200,6 +18253,7 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #undef mv_sample
 #undef mv_samples
 #undef mv_span
+#undef mv_tok
 #undef mv_tokens
 #undef pick_source
 #undef pool_add
@@ -18217,10 +18271,12 @@ TOKENRING_API int tokenring_ring_tokens_kept(size_t *kept_out, size_t *lost_out,
 #line 1 "lib/analysis/movement_text.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The _text calls of movement.h and movement_result.h (partitioner.h, "Tokens in text
- * form"): tokens read and written through the partitioner table (token/token_text.c),
- * then the typed movement calls, so the typed calls and these give the same results. */
-#line 6 "lib/analysis/movement_text.c"
+ * form"): tokens read through the topology's _text calls, and written with the partitioner
+ * table's format from the result's tokens as tr_tok, so the typed calls and these give
+ * the same results. No partitioner switch here. */
 #line 7 "lib/analysis/movement_text.c"
+#line 8 "lib/analysis/movement_text.c"
+#line 9 "lib/analysis/movement_text.c"
 
 /* --------------------------------------------------------------------- movement */
 
@@ -18285,28 +18341,9 @@ TOKENRING_API int tokenring_movement_range_bound_text(char *out, size_t cap, siz
 {
     if (tr_text_bad_out(out, cap, len_out) || !movement || (end != 0 && end != 1))
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_movement_partitioner(movement)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v[2];
-        rc = tokenring_movement_range_bounds128(&v[0], &v[1], movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v[end]);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b[2];
-        size_t n[2];
-        rc = tokenring_movement_range_bounds_bytes(&b[0], &n[0], &b[1], &n[1], movement,
-                                                   index);
-        return rc != TOKENRING_OK ? rc
-                                  : tr_text_put_bytes(out, cap, len_out, b[end],
-                                                                n[end]);
-    }
-    default: {
-        tokenring_moved_range r;
-        rc = tokenring_movement_get_range(&r, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_i64(out, cap, len_out, end ? r.end : r.start);
-    }
-    }
+    tr_tok t;
+    int rc = tr_movement_bound_tok(&t, movement, index, end);
+    return rc != TOKENRING_OK ? rc : tr_ops(t.p)->format(out, cap, len_out, &t);
 }
 
 TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, size_t *len_out,
@@ -18315,25 +18352,9 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
 {
     if (tr_text_bad_out(out, cap, len_out) || !movement)
         return TOKENRING_E_INVAL;
-    int rc;
-    switch (tokenring_movement_partitioner(movement)) {
-    case TOKENRING_PARTITIONER_RANDOM: {
-        tokenring_token128 v;
-        rc = tokenring_movement_sample_token128(&v, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_t128(out, cap, len_out, v);
-    }
-    case TOKENRING_PARTITIONER_BYTE_ORDERED: {
-        const uint8_t *b;
-        size_t n;
-        rc = tokenring_movement_sample_token_bytes(&b, &n, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_bytes(out, cap, len_out, b, n);
-    }
-    default: {
-        tokenring_sample_change s;
-        rc = tokenring_movement_get_sample(&s, movement, index);
-        return rc != TOKENRING_OK ? rc : tr_text_put_i64(out, cap, len_out, s.token);
-    }
-    }
+    tr_tok t;
+    int rc = tr_movement_sample_tok(&t, movement, index);
+    return rc != TOKENRING_OK ? rc : tr_ops(t.p)->format(out, cap, len_out, &t);
 }
 #undef movement_text
 
@@ -23685,13 +23706,14 @@ TOKENRING_API int tokenring_allocate_cassandra_text(
         rc = tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
         goto done;
     }
+    const tr_tok *f = first.t; /* NULL without a first token */
     rc = p == TOKENRING_PARTITIONER_RANDOM
              ? tr_allocate_cassandra128_lim(t, num_tokens, topology, name, datacenter, rack,
-                                            keyspace, local_rf, first.r, release, flags,
-                                            limits, err)
+                                            keyspace, local_rf, f ? &f->v128 : NULL, release,
+                                            flags, limits, err)
              : tr_allocate_cassandra_lim(t, num_tokens, topology, name, datacenter, rack,
-                                         keyspace, local_rf, first.m, release, flags, limits,
-                                         err);
+                                         keyspace, local_rf, f ? &f->key : NULL, release,
+                                         flags, limits, err);
     if (rc == TOKENRING_OK)
         rc = list_of(out, p, t, num_tokens, err);
 done:
