@@ -582,26 +582,68 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
 
 /* --------------------------------------------------------------- even layout */
 
+/* The one even layout, over the partitioner table: token j of slot s of S, T tokens each,
+ * is the ring's start plus floor((j S + s) 2^W / (T S)) units of 2^-W of the ring, W the
+ * table's width_bits (the units of its size()). p = j S + s < d = T S <= 2^48, so with
+ * 2^W = a d + b (b < d) the offset is p a + floor(p b / d) exactly, where p a < 2^W and
+ * p b < d^2 (at most 2^96 within the layouts' cap, below 2^128 for any uint32 shape):
+ * no product overflows 128 bits, for W = 64 or 127. */
+static void even_setup(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                       uint32_t slot, uint32_t slots)
+{
+    tr_u128 ring = (tr_u128)1 << ops->width_bits;
+    e->ops = ops;
+    e->d = (tr_u128)num_tokens * slots;
+    e->a = ring / e->d;
+    e->b = ring % e->d;
+    e->slot = slot;
+    e->slots = slots;
+}
+
+int tr_even_init(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                 uint32_t slot, uint32_t slots)
+{
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
+        slot >= slots)
+        return TOKENRING_E_RANGE;
+    even_setup(e, ops, num_tokens, slot, slots);
+    return TOKENRING_OK;
+}
+
+/* The token `off` units past the ring's start, the point size() counts from: Murmur3's
+ * minimum (its key is the token), RandomPartitioner's value 0 (its minimum -1 counts
+ * as 0). */
+static tr_tok tok_at_offset(const tr_partitioner_ops *ops, tr_u128 off)
+{
+    if (ops->key_is_token)
+        return tr_tok_m3((int64_t)((uint64_t)ops->minimum.key + (uint64_t)off));
+    return tr_tok_128(token_of_key128(off));
+}
+
+tr_tok tr_even_tok(const tr_even *e, uint32_t j)
+{
+    tr_u128 p = (tr_u128)j * e->slots + e->slot;
+    return tok_at_offset(e->ops, p * e->a + p * e->b / e->d);
+}
+
+void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
+{
+    tr_even e; /* the callers checked the shape (num_tokens may pass the layouts' cap) */
+    even_setup(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; j < num_tokens; j++)
+        out[j] = tr_even_tok(&e, j).key;
+}
+
 TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                                uint32_t slot, uint32_t slots)
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    tr_layout_even(tokens_out, num_tokens, slot, slots);
-    return TOKENRING_OK;
-}
-
-void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
-{
-    tr_u128 denom = (tr_u128)num_tokens * slots;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_u128 p = (tr_u128)j * slots + slot;
-        tr_u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
-        out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
-    }
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).key;
+    return rc;
 }
 
 TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out,
@@ -610,20 +652,11 @@ TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    /* floor(p * 2^127 / d) with p < d <= 2^48: p << 127 does not fit 128 bits, so with
-     * 2^127 = A * d + B (B < d) it is p * A + floor(p * B / d), where p * A < 2^127 and
-     * p * B < d^2 <= 2^96. */
-    tr_key d = (tr_key)num_tokens * slots;
-    tr_key r = (tr_key)1 << 127;
-    tr_key a = r / d, b = r % d;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_key p = (tr_key)j * slots + slot;
-        tokens_out[j] = token_of_key128(p * a + p * b / d);
-    }
-    return TOKENRING_OK;
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_RANDOM), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).v128;
+    return rc;
 }
 
 /* ------------------------------------------------------------ racks of new nodes */

@@ -18404,6 +18404,7 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
 #define TOKENRING_LAYOUT_INTERNAL_H
 
 #line 8 "lib/layout/layout_internal.h"
+#line 9 "lib/layout/layout_internal.h"
 
 /* The token count per node and replication factor of an allocation or migration plan:
  * TOKENRING_OK, or TOKENRING_E_RANGE with a message when either is out of range. */
@@ -18457,6 +18458,20 @@ TR_HIDDEN int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint3
                                            const tokenring_token128 *first_token,
                                            uint32_t release, uint32_t flags,
                                            const tokenring_limits *lim, tokenring_error *err);
+
+/* The even layout of every partitioner with token arithmetic (width_bits > 0), over its
+ * table (lib/layout/layout.c): tr_even_init() checks the shape (TOKENRING_E_RANGE unless
+ * num_tokens is 1 .. TOKENRING_LAYOUT_MAX_TOKENS, slots at least 1 and slot below slots),
+ * tr_even_tok() gives token j (below num_tokens). tokenring_layout_even_tokens(), _tokens128()
+ * and _tokens_text() read their tokens from it. */
+typedef struct tr_even {
+    const tr_partitioner_ops *ops;
+    tr_u128 a, b, d;
+    uint32_t slot, slots;
+} tr_even;
+TR_HIDDEN int tr_even_init(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                           uint32_t slot, uint32_t slots);
+TR_HIDDEN tr_tok tr_even_tok(const tr_even *e, uint32_t j);
 
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,
@@ -22793,6 +22808,7 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #define add_node_keys layout_add_node_keys
 #define cmp_key layout_cmp_key
 #define collect_taken_keys layout_collect_taken_keys
+#define even_setup layout_even_setup
 #define in_list layout_in_list
 #define key_hash layout_key_hash
 #define key_hash_add layout_key_hash_add
@@ -22815,6 +22831,7 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #define seeded_node_keys layout_seeded_node_keys
 #define seeded_token layout_seeded_token
 #define seeded_token128 layout_seeded_token128
+#define tok_at_offset layout_tok_at_offset
 #define token_of_key128 layout_token_of_key128
 #define token_of_key64 layout_token_of_key64
 #define tr_key layout_tr_key
@@ -23403,26 +23420,68 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
 
 /* --------------------------------------------------------------- even layout */
 
+/* The one even layout, over the partitioner table: token j of slot s of S, T tokens each,
+ * is the ring's start plus floor((j S + s) 2^W / (T S)) units of 2^-W of the ring, W the
+ * table's width_bits (the units of its size()). p = j S + s < d = T S <= 2^48, so with
+ * 2^W = a d + b (b < d) the offset is p a + floor(p b / d) exactly, where p a < 2^W and
+ * p b < d^2 (at most 2^96 within the layouts' cap, below 2^128 for any uint32 shape):
+ * no product overflows 128 bits, for W = 64 or 127. */
+static void even_setup(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                       uint32_t slot, uint32_t slots)
+{
+    tr_u128 ring = (tr_u128)1 << ops->width_bits;
+    e->ops = ops;
+    e->d = (tr_u128)num_tokens * slots;
+    e->a = ring / e->d;
+    e->b = ring % e->d;
+    e->slot = slot;
+    e->slots = slots;
+}
+
+int tr_even_init(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                 uint32_t slot, uint32_t slots)
+{
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
+        slot >= slots)
+        return TOKENRING_E_RANGE;
+    even_setup(e, ops, num_tokens, slot, slots);
+    return TOKENRING_OK;
+}
+
+/* The token `off` units past the ring's start, the point size() counts from: Murmur3's
+ * minimum (its key is the token), RandomPartitioner's value 0 (its minimum -1 counts
+ * as 0). */
+static tr_tok tok_at_offset(const tr_partitioner_ops *ops, tr_u128 off)
+{
+    if (ops->key_is_token)
+        return tr_tok_m3((int64_t)((uint64_t)ops->minimum.key + (uint64_t)off));
+    return tr_tok_128(token_of_key128(off));
+}
+
+tr_tok tr_even_tok(const tr_even *e, uint32_t j)
+{
+    tr_u128 p = (tr_u128)j * e->slots + e->slot;
+    return tok_at_offset(e->ops, p * e->a + p * e->b / e->d);
+}
+
+void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
+{
+    tr_even e; /* the callers checked the shape (num_tokens may pass the layouts' cap) */
+    even_setup(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; j < num_tokens; j++)
+        out[j] = tr_even_tok(&e, j).key;
+}
+
 TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                                uint32_t slot, uint32_t slots)
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    tr_layout_even(tokens_out, num_tokens, slot, slots);
-    return TOKENRING_OK;
-}
-
-void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
-{
-    tr_u128 denom = (tr_u128)num_tokens * slots;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_u128 p = (tr_u128)j * slots + slot;
-        tr_u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
-        out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
-    }
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).key;
+    return rc;
 }
 
 TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out,
@@ -23431,20 +23490,11 @@ TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    /* floor(p * 2^127 / d) with p < d <= 2^48: p << 127 does not fit 128 bits, so with
-     * 2^127 = A * d + B (B < d) it is p * A + floor(p * B / d), where p * A < 2^127 and
-     * p * B < d^2 <= 2^96. */
-    tr_key d = (tr_key)num_tokens * slots;
-    tr_key r = (tr_key)1 << 127;
-    tr_key a = r / d, b = r % d;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_key p = (tr_key)j * slots + slot;
-        tokens_out[j] = token_of_key128(p * a + p * b / d);
-    }
-    return TOKENRING_OK;
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_RANDOM), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).v128;
+    return rc;
 }
 
 /* ------------------------------------------------------------ racks of new nodes */
@@ -23537,6 +23587,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #undef add_node_keys
 #undef cmp_key
 #undef collect_taken_keys
+#undef even_setup
 #undef in_list
 #undef key_hash
 #undef key_hash_add
@@ -23559,6 +23610,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #undef seeded_node_keys
 #undef seeded_token
 #undef seeded_token128
+#undef tok_at_offset
 #undef token_of_key128
 #undef token_of_key64
 #undef tr_key
@@ -23578,17 +23630,18 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #line 8 "lib/layout/layout_text.c"
 #line 9 "lib/layout/layout_text.c"
 
-/* The partitioners with token arithmetic: ByteOrderedPartitioner's tokens are keys, so
- * it has no layouts and no allocation (Cassandra has none either). */
+/* The partitioners with token arithmetic (a table with width_bits): ByteOrderedPartitioner's
+ * tokens are keys, so it has no layouts and no allocation (Cassandra has none either). */
 static int number_partitioner(tokenring_partitioner p, const char *what, tokenring_error *err)
 {
-    if (p == TOKENRING_PARTITIONER_MURMUR3 || p == TOKENRING_PARTITIONER_RANDOM)
-        return TOKENRING_OK;
-    if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(p);
+    if (!ops)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+    if (ops->width_bits == 0)
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "ByteOrderedPartitioner has no %s (its tokens are keys; Cassandra has "
-                       "none either)", what);
-    return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+                       "%s has no %s (its tokens are keys; Cassandra has none either)",
+                       tr_partitioner_short(p), what);
+    return TOKENRING_OK;
 }
 
 /* Room for n tokens of p (n checked by the caller: 1 .. TOKENRING_LAYOUT_MAX_TOKENS). */
@@ -23615,24 +23668,31 @@ TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,
     int rc = number_partitioner(partitioner, "even layout", err);
     if (rc != TOKENRING_OK)
         return rc;
-    tokenring_token128 one; /* the typed call's own range errors without an array */
-    void *t = num_tokens >= 1 && num_tokens <= TOKENRING_LAYOUT_MAX_TOKENS
-                  ? token_array(partitioner, num_tokens)
-                  : &one;
-    if (!t)
+    const tr_partitioner_ops *ops = tr_ops(partitioner);
+    tr_even e;
+    if (tr_even_init(&e, ops, num_tokens, slot, slots) != TOKENRING_OK)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "num_tokens %u, slot %u, slots %u: num_tokens must be 1 .. %u, slots "
+                       "at least 1 and slot below slots",
+                       num_tokens, slot, slots, TOKENRING_LAYOUT_MAX_TOKENS);
+    /* the table's stored form: the 64-bit keys, and the full values unless the key is
+     * the token */
+    int64_t *keys = tr_calloc(num_tokens, sizeof *keys);
+    tokenring_token128 *v = ops->key_is_token ? NULL : tr_calloc(num_tokens, sizeof *v);
+    if (!keys || (!ops->key_is_token && !v)) {
+        tr_free(keys);
+        tr_free(v);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    rc = partitioner == TOKENRING_PARTITIONER_RANDOM
-             ? tokenring_layout_even_tokens128(t, num_tokens, slot, slots)
-             : tokenring_layout_even_tokens(t, num_tokens, slot, slots);
-    if (rc != TOKENRING_OK)
-        rc = tr_fail(err, rc,
-                     "num_tokens %u, slot %u, slots %u: num_tokens must be 1 .. %u, slots at "
-                     "least 1 and slot below slots",
-                     num_tokens, slot, slots, TOKENRING_LAYOUT_MAX_TOKENS);
-    else
-        rc = list_of(out, partitioner, t, num_tokens, err);
-    if (t != &one)
-        tr_free(t);
+    }
+    for (uint32_t j = 0; j < num_tokens; j++) {
+        tr_tok t = tr_even_tok(&e, j);
+        keys[j] = t.key;
+        if (v)
+            v[j] = t.v128;
+    }
+    rc = tr_token_list_of(out, partitioner, keys, v, num_tokens, err);
+    tr_free(keys);
+    tr_free(v);
     return rc;
 }
 
