@@ -403,6 +403,62 @@ static tokenring_token128 by_definition128(uint64_t seed, const char *id, size_t
     return tokenring_random_token(buf, n);
 }
 
+/* The three forms of the even layout are one layout: the Murmur3 tokens, the
+ * RandomPartitioner tokens and the text lists of both agree token by token, on several
+ * shapes (including the cap and the last slot of many). */
+static void even_tokens_forms_agree(void **state)
+{
+    (void)state;
+    static const struct { uint32_t n, slot, slots; } shapes[] = {
+        { 1, 0, 1 }, { 4, 0, 1 }, { 16, 2, 3 }, { 7, 6, 7 }, { 256, 5, 12 },
+        { 3, 65534, 65535 }, { TOKENRING_LAYOUT_MAX_TOKENS, 1, 2 },
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        uint32_t n = shapes[i].n;
+        int64_t *m3 = calloc(n, sizeof *m3);
+        tokenring_token128 *rp = calloc(n, sizeof *rp);
+        assert_non_null(m3);
+        assert_non_null(rp);
+        assert_int_equal(tokenring_layout_even_tokens(m3, n, shapes[i].slot, shapes[i].slots),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_layout_even_tokens128(rp, n, shapes[i].slot,
+                                                         shapes[i].slots),
+                         TOKENRING_OK);
+        tokenring_token_list *lm = NULL, *lr = NULL;
+        tokenring_error err;
+        assert_int_equal(tokenring_layout_even_tokens_text(&lm, TOKENRING_PARTITIONER_MURMUR3, n,
+                                                           shapes[i].slot, shapes[i].slots,
+                                                           &err),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_layout_even_tokens_text(&lr, TOKENRING_PARTITIONER_RANDOM, n,
+                                                           shapes[i].slot, shapes[i].slots,
+                                                           &err),
+                         TOKENRING_OK);
+        assert_int_equal(tokenring_token_list_count(lm), n);
+        assert_int_equal(tokenring_token_list_count(lr), n);
+        for (uint32_t j = 0; j < n; j++) {
+            char want[TOKENRING_TOKEN128_TEXT_MAX];
+            size_t len;
+            snprintf(want, sizeof want, "%lld", (long long)m3[j]);
+            assert_string_equal(tokenring_token_list_get(lm, j, &len), want);
+            assert_int_equal(len, strlen(want));
+            assert_int_equal(tokenring_token128_format(want, sizeof want, &len, rp[j]),
+                             TOKENRING_OK);
+            assert_string_equal(tokenring_token_list_get(lr, j, &len), want);
+            /* the same fraction of the ring: the Murmur3 offset from the minimum,
+             * floor(p 2^64 / d), is the RandomPartitioner value floor(p 2^127 / d) without
+             * its low 63 bits (floor of a floor) */
+            uint64_t off64 = (uint64_t)m3[j] ^ 0x8000000000000000ULL;
+            uint64_t top = rp[j].hi << 1 | rp[j].lo >> 63;
+            assert_true(top == off64);
+        }
+        tokenring_token_list_free(lm);
+        tokenring_token_list_free(lr);
+        free(m3);
+        free(rp);
+    }
+}
+
 static void even_tokens128_exact(void **state)
 {
     (void)state;
@@ -761,6 +817,7 @@ int main(void)
         cmocka_unit_test(assign_racks_bad_input),
         cmocka_unit_test(rack_names),
         cmocka_unit_test(even_tokens128_exact),
+        cmocka_unit_test(even_tokens_forms_agree),
         cmocka_unit_test(seeded_token128_pinned_values),
         cmocka_unit_test(seeded_tokens128_vnodes_and_collisions),
         cmocka_unit_test(add_seeded_nodes_random),

@@ -11,17 +11,7 @@
 #define LAYOUT_TAG "tokenring-layout-v1"
 #define LAYOUT_TAG_LEN 19u
 
-/* ---------------------------------------------------------------- murmur3 */
-
-/* The first half of Cassandra's MurmurHash3_x64_128 (signed tail bytes, seed 0): the same
- * function the partitioner uses (lib/token/murmur3.c, pinned by the token vectors), without the
- * partitioner's empty-key and minimum-token rules. */
-static int64_t murmur3_h1(const uint8_t *data, size_t len)
-{
-    int64_t h[2];
-    tokenring_murmur3_cassandra(h, data, len, 0);
-    return h[0];
-}
+/* ------------------------------------------------------------ seeded tokens */
 
 static void put_be32(uint8_t *p, uint32_t v)
 {
@@ -61,23 +51,15 @@ static size_t seeded_bytes(uint8_t buf[LAYOUT_BUF], uint64_t seed, const char *i
     return n;
 }
 
-static int64_t seeded_token(uint64_t seed, const char *identity, size_t len, uint32_t vnode,
-                            uint32_t attempt)
+/* The one seeded token: the partitioner's token of the bytes (its key_token). The string
+ * is never empty (nor 25 .. 31 bytes), so Murmur3's is the hash with the minimum mapped
+ * to the maximum, RandomPartitioner's never the minimum -1. */
+static tr_tok seeded_tok(const tr_partitioner_ops *ops, uint64_t seed, const char *identity,
+                         size_t len, uint32_t vnode, uint32_t attempt)
 {
     uint8_t buf[LAYOUT_BUF];
     size_t n = seeded_bytes(buf, seed, identity, len, vnode, attempt);
-    int64_t h = murmur3_h1(buf, n);
-    return h == TOKENRING_MIN_TOKEN ? TOKENRING_MAX_TOKEN : h;
-}
-
-/* RandomPartitioner's token of the same bytes: never the minimum -1, since the string is
- * never empty. */
-static tokenring_token128 seeded_token128(uint64_t seed, const char *identity, size_t len,
-                                          uint32_t vnode, uint32_t attempt)
-{
-    uint8_t buf[LAYOUT_BUF];
-    size_t n = seeded_bytes(buf, seed, identity, len, vnode, attempt);
-    return tokenring_random_token(buf, n);
+    return ops->key_token(buf, n);
 }
 
 TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t seed,
@@ -88,7 +70,8 @@ TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t see
         return TOKENRING_E_INVAL;
     if (identity_len > TOKENRING_MAX_NAME)
         return TOKENRING_E_RANGE;
-    *token_out = seeded_token(seed, identity, identity_len, vnode, attempt);
+    *token_out = seeded_tok(tr_ops(TOKENRING_PARTITIONER_MURMUR3), seed, identity,
+                            identity_len, vnode, attempt).key;
     return TOKENRING_OK;
 }
 
@@ -101,7 +84,8 @@ TOKENRING_API int tokenring_layout_seeded_token128(tokenring_token128 *token_out
         return TOKENRING_E_INVAL;
     if (identity_len > TOKENRING_MAX_NAME)
         return TOKENRING_E_RANGE;
-    *token_out = seeded_token128(seed, identity, identity_len, vnode, attempt);
+    *token_out = seeded_tok(tr_ops(TOKENRING_PARTITIONER_RANDOM), seed, identity,
+                            identity_len, vnode, attempt).v128;
     return TOKENRING_OK;
 }
 
@@ -133,6 +117,22 @@ static tokenring_token128 token_of_key128(tr_key k)
 {
     tokenring_token128 t = { (uint64_t)(k >> 64), (uint64_t)k };
     return t;
+}
+
+/* The key of a token: its offset from the ring's start, the point the table's size()
+ * counts from (Murmur3's minimum; RandomPartitioner's value 0, its minimum -1 never a
+ * layout's token). */
+static tr_key key_of_tok(const tr_partitioner_ops *ops, const tr_tok *t)
+{
+    return ops->key_is_token ? key_of64(t->key) : key_of128(t->v128);
+}
+
+/* The token `off` units past the ring's start: key_of_tok()'s inverse. */
+static tr_tok tok_at_offset(const tr_partitioner_ops *ops, tr_u128 off)
+{
+    if (ops->key_is_token)
+        return tr_tok_m3((int64_t)((uint64_t)ops->minimum.key + (uint64_t)off));
+    return tr_tok_128(token_of_key128(off));
 }
 
 /* A sorted array of distinct keys, with (optionally) the topology node index of each. */
@@ -309,22 +309,20 @@ static bool in_list(const tr_key *keys, size_t n, tr_key k)
     return false;
 }
 
-/* The token of a key as text, in the partitioner's decimal form. */
-static void key_text(char *buf, size_t cap, tokenring_partitioner part, tr_key k)
+/* The token of a key as text, in the partitioner's text form (buf holds any). */
+static void key_text(char *buf, size_t cap, const tr_partitioner_ops *ops, tr_key k)
 {
-    if (part == TOKENRING_PARTITIONER_RANDOM) {
-        size_t len;
-        tokenring_token128_format(buf, cap, &len, token_of_key128(k));
-    } else {
-        snprintf(buf, cap, "%lld", (long long)token_of_key64(k));
-    }
+    size_t len;
+    tr_tok t = tok_at_offset(ops, k);
+    ops->format(buf, cap, &len, &t);
 }
 
-/* Lays out one node: out[v] is the key of vnode v. `part` chooses the token function
- * (Murmur3 or RandomPartitioner). `own` (sorted copy of the keys chosen so far, capacity
- * count) makes the check between vnodes O(log count). */
+/* Lays out one node: out[v] is the key of vnode v. `ops` is the partitioner's table
+ * (Murmur3 or RandomPartitioner), its key_token the token function. `own` (sorted copy
+ * of the keys chosen so far, capacity count) makes the check between vnodes
+ * O(log count). */
 static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *identity,
-                       tokenring_partitioner part, const key_set *taken,
+                       const tr_partitioner_ops *ops, const key_set *taken,
                        const key_hash *extra, const tokenring_topology *topo, uint32_t flags,
                        tokenring_error *err)
 {
@@ -339,10 +337,8 @@ static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *ide
     for (size_t v = 0; v < count; v++) {
         uint32_t attempt = 0;
         for (;;) {
-            tr_key t = part == TOKENRING_PARTITIONER_RANDOM
-                           ? key_of128(seeded_token128(seed, identity, len, (uint32_t)v,
-                                                       attempt))
-                           : key_of64(seeded_token(seed, identity, len, (uint32_t)v, attempt));
+            tr_tok tok = seeded_tok(ops, seed, identity, len, (uint32_t)v, attempt);
+            tr_key t = key_of_tok(ops, &tok);
             size_t pos;
             bool clash_other = taken && key_set_find(taken, t, &pos);
             bool clash_extra = extra && key_hash_has(extra, t);
@@ -355,7 +351,7 @@ static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *ide
             }
             if (flags & TOKENRING_LAYOUT_STRICT) {
                 char text[TOKENRING_TOKEN128_TEXT_MAX];
-                key_text(text, sizeof text, part, t);
+                key_text(text, sizeof text, ops, t);
                 tr_free(own.keys);
                 if (clash_other) {
                     tokenring_node_info info;
@@ -411,7 +407,8 @@ static int seeded_node_keys(tr_key **keys_out, bool have_out, size_t count, uint
     if (rc == TOKENRING_OK && (rc = collect_taken_keys(&set, taken, identity)) != TOKENRING_OK)
         rc = tr_fail(err, rc, "out of memory reading the tokens of the topology");
     if (rc == TOKENRING_OK)
-        rc = layout_node(keys, count, seed, identity, part, &set, NULL, taken, flags, err);
+        rc = layout_node(keys, count, seed, identity, tr_ops(part), &set, NULL, taken, flags,
+                         err);
     key_set_free(&set);
     if (rc == TOKENRING_OK)
         *keys_out = keys;
@@ -431,8 +428,9 @@ TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t cou
                               err);
     if (rc != TOKENRING_OK)
         return rc;
+    const tr_partitioner_ops *ops = tr_ops(TOKENRING_PARTITIONER_MURMUR3);
     for (size_t v = 0; v < count; v++)
-        tokens_out[v] = token_of_key64(keys[v]);
+        tokens_out[v] = tok_at_offset(ops, keys[v]).key;
     tr_free(keys);
     return TOKENRING_OK;
 }
@@ -449,8 +447,9 @@ TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_o
                               "tokenring_layout_seeded_tokens128", err);
     if (rc != TOKENRING_OK)
         return rc;
+    const tr_partitioner_ops *ops = tr_ops(TOKENRING_PARTITIONER_RANDOM);
     for (size_t v = 0; v < count; v++)
-        tokens_out[v] = token_of_key128(keys[v]);
+        tokens_out[v] = tok_at_offset(ops, keys[v]).v128;
     tr_free(keys);
     return TOKENRING_OK;
 }
@@ -549,8 +548,8 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
     /* Plan every node first (against the topology and the nodes planned before it). */
     for (size_t i = 0; i < count; i++) {
         tr_key *out = all + i * tokens_per_node;
-        rc = layout_node(out, tokens_per_node, seed, names[i], part, &taken, &extra, topology,
-                         flags, err);
+        rc = layout_node(out, tokens_per_node, seed, names[i], tr_ops(part), &taken, &extra,
+                         topology, flags, err);
         if (rc != TOKENRING_OK)
             break;
         for (size_t j = 0; j < tokens_per_node; j++)
@@ -582,26 +581,58 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
 
 /* --------------------------------------------------------------- even layout */
 
+/* The one even layout, over the partitioner table: token j of slot s of S, T tokens each,
+ * is the ring's start plus floor((j S + s) 2^W / (T S)) units of 2^-W of the ring, W the
+ * table's width_bits (the units of its size()). p = j S + s < d = T S <= 2^48, so with
+ * 2^W = a d + b (b < d) the offset is p a + floor(p b / d) exactly, where p a < 2^W and
+ * p b < d^2 (at most 2^96 within the layouts' cap, below 2^128 for any uint32 shape):
+ * no product overflows 128 bits, for W = 64 or 127. */
+static void even_setup(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                       uint32_t slot, uint32_t slots)
+{
+    tr_u128 ring = (tr_u128)1 << ops->width_bits;
+    e->ops = ops;
+    e->d = (tr_u128)num_tokens * slots;
+    e->a = ring / e->d;
+    e->b = ring % e->d;
+    e->slot = slot;
+    e->slots = slots;
+}
+
+int tr_even_init(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                 uint32_t slot, uint32_t slots)
+{
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
+        slot >= slots)
+        return TOKENRING_E_RANGE;
+    even_setup(e, ops, num_tokens, slot, slots);
+    return TOKENRING_OK;
+}
+
+tr_tok tr_even_tok(const tr_even *e, uint32_t j)
+{
+    tr_u128 p = (tr_u128)j * e->slots + e->slot;
+    return tok_at_offset(e->ops, p * e->a + p * e->b / e->d);
+}
+
+void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
+{
+    tr_even e; /* the callers checked the shape (num_tokens may pass the layouts' cap) */
+    even_setup(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; j < num_tokens; j++)
+        out[j] = tr_even_tok(&e, j).key;
+}
+
 TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                                uint32_t slot, uint32_t slots)
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    tr_layout_even(tokens_out, num_tokens, slot, slots);
-    return TOKENRING_OK;
-}
-
-void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
-{
-    tr_u128 denom = (tr_u128)num_tokens * slots;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_u128 p = (tr_u128)j * slots + slot;
-        tr_u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
-        out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
-    }
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).key;
+    return rc;
 }
 
 TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out,
@@ -610,20 +641,11 @@ TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    /* floor(p * 2^127 / d) with p < d <= 2^48: p << 127 does not fit 128 bits, so with
-     * 2^127 = A * d + B (B < d) it is p * A + floor(p * B / d), where p * A < 2^127 and
-     * p * B < d^2 <= 2^96. */
-    tr_key d = (tr_key)num_tokens * slots;
-    tr_key r = (tr_key)1 << 127;
-    tr_key a = r / d, b = r % d;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_key p = (tr_key)j * slots + slot;
-        tokens_out[j] = token_of_key128(p * a + p * b / d);
-    }
-    return TOKENRING_OK;
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_RANDOM), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).v128;
+    return rc;
 }
 
 /* ------------------------------------------------------------ racks of new nodes */

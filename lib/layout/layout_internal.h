@@ -5,6 +5,7 @@
 #define TOKENRING_LAYOUT_INTERNAL_H
 
 #include "internal.h"
+#include "token.h"
 
 /* The token count per node and replication factor of an allocation or migration plan:
  * TOKENRING_OK, or TOKENRING_E_RANGE with a message when either is out of range. */
@@ -58,6 +59,20 @@ TR_HIDDEN int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint3
                                            const tokenring_token128 *first_token,
                                            uint32_t release, uint32_t flags,
                                            const tokenring_limits *lim, tokenring_error *err);
+
+/* The even layout of every partitioner with token arithmetic (width_bits > 0), over its
+ * table (lib/layout/layout.c): tr_even_init() checks the shape (TOKENRING_E_RANGE unless
+ * num_tokens is 1 .. TOKENRING_LAYOUT_MAX_TOKENS, slots at least 1 and slot below slots),
+ * tr_even_tok() gives token j (below num_tokens). tokenring_layout_even_tokens(), _tokens128()
+ * and _tokens_text() read their tokens from it. */
+typedef struct tr_even {
+    const tr_partitioner_ops *ops;
+    tr_u128 a, b, d;
+    uint32_t slot, slots;
+} tr_even;
+TR_HIDDEN int tr_even_init(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                           uint32_t slot, uint32_t slots);
+TR_HIDDEN tr_tok tr_even_tok(const tr_even *e, uint32_t j);
 
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,

@@ -7,17 +7,18 @@
 #include "layout_internal.h"
 #include "token_text.h"
 
-/* The partitioners with token arithmetic: ByteOrderedPartitioner's tokens are keys, so
- * it has no layouts and no allocation (Cassandra has none either). */
+/* The partitioners with token arithmetic (a table with width_bits): ByteOrderedPartitioner's
+ * tokens are keys, so it has no layouts and no allocation (Cassandra has none either). */
 static int number_partitioner(tokenring_partitioner p, const char *what, tokenring_error *err)
 {
-    if (p == TOKENRING_PARTITIONER_MURMUR3 || p == TOKENRING_PARTITIONER_RANDOM)
-        return TOKENRING_OK;
-    if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(p);
+    if (!ops)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+    if (ops->width_bits == 0)
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "ByteOrderedPartitioner has no %s (its tokens are keys; Cassandra has "
-                       "none either)", what);
-    return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+                       "%s has no %s (its tokens are keys; Cassandra has none either)",
+                       tr_partitioner_short(p), what);
+    return TOKENRING_OK;
 }
 
 /* Room for n tokens of p (n checked by the caller: 1 .. TOKENRING_LAYOUT_MAX_TOKENS). */
@@ -44,24 +45,31 @@ TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,
     int rc = number_partitioner(partitioner, "even layout", err);
     if (rc != TOKENRING_OK)
         return rc;
-    tokenring_token128 one; /* the typed call's own range errors without an array */
-    void *t = num_tokens >= 1 && num_tokens <= TOKENRING_LAYOUT_MAX_TOKENS
-                  ? token_array(partitioner, num_tokens)
-                  : &one;
-    if (!t)
+    const tr_partitioner_ops *ops = tr_ops(partitioner);
+    tr_even e;
+    if (tr_even_init(&e, ops, num_tokens, slot, slots) != TOKENRING_OK)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "num_tokens %u, slot %u, slots %u: num_tokens must be 1 .. %u, slots "
+                       "at least 1 and slot below slots",
+                       num_tokens, slot, slots, TOKENRING_LAYOUT_MAX_TOKENS);
+    /* the table's stored form: the 64-bit keys, and the full values unless the key is
+     * the token */
+    int64_t *keys = tr_calloc(num_tokens, sizeof *keys);
+    tokenring_token128 *v = ops->key_is_token ? NULL : tr_calloc(num_tokens, sizeof *v);
+    if (!keys || (!ops->key_is_token && !v)) {
+        tr_free(keys);
+        tr_free(v);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    rc = partitioner == TOKENRING_PARTITIONER_RANDOM
-             ? tokenring_layout_even_tokens128(t, num_tokens, slot, slots)
-             : tokenring_layout_even_tokens(t, num_tokens, slot, slots);
-    if (rc != TOKENRING_OK)
-        rc = tr_fail(err, rc,
-                     "num_tokens %u, slot %u, slots %u: num_tokens must be 1 .. %u, slots at "
-                     "least 1 and slot below slots",
-                     num_tokens, slot, slots, TOKENRING_LAYOUT_MAX_TOKENS);
-    else
-        rc = list_of(out, partitioner, t, num_tokens, err);
-    if (t != &one)
-        tr_free(t);
+    }
+    for (uint32_t j = 0; j < num_tokens; j++) {
+        tr_tok t = tr_even_tok(&e, j);
+        keys[j] = t.key;
+        if (v)
+            v[j] = t.v128;
+    }
+    rc = tr_token_list_of(out, partitioner, keys, v, num_tokens, err);
+    tr_free(keys);
+    tr_free(v);
     return rc;
 }
 

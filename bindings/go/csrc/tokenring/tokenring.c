@@ -18404,6 +18404,7 @@ TOKENRING_API int tokenring_movement_sample_token_text(char *out, size_t cap, si
 #define TOKENRING_LAYOUT_INTERNAL_H
 
 #line 8 "lib/layout/layout_internal.h"
+#line 9 "lib/layout/layout_internal.h"
 
 /* The token count per node and replication factor of an allocation or migration plan:
  * TOKENRING_OK, or TOKENRING_E_RANGE with a message when either is out of range. */
@@ -18457,6 +18458,20 @@ TR_HIDDEN int tr_allocate_cassandra128_lim(tokenring_token128 *tokens_out, uint3
                                            const tokenring_token128 *first_token,
                                            uint32_t release, uint32_t flags,
                                            const tokenring_limits *lim, tokenring_error *err);
+
+/* The even layout of every partitioner with token arithmetic (width_bits > 0), over its
+ * table (lib/layout/layout.c): tr_even_init() checks the shape (TOKENRING_E_RANGE unless
+ * num_tokens is 1 .. TOKENRING_LAYOUT_MAX_TOKENS, slots at least 1 and slot below slots),
+ * tr_even_tok() gives token j (below num_tokens). tokenring_layout_even_tokens(), _tokens128()
+ * and _tokens_text() read their tokens from it. */
+typedef struct tr_even {
+    const tr_partitioner_ops *ops;
+    tr_u128 a, b, d;
+    uint32_t slot, slots;
+} tr_even;
+TR_HIDDEN int tr_even_init(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                           uint32_t slot, uint32_t slots);
+TR_HIDDEN tr_tok tr_even_tok(const tr_even *e, uint32_t j);
 
 /* tokenring_layout_even_tokens() without the checks. */
 TR_HIDDEN void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot,
@@ -22793,6 +22808,7 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #define add_node_keys layout_add_node_keys
 #define cmp_key layout_cmp_key
 #define collect_taken_keys layout_collect_taken_keys
+#define even_setup layout_even_setup
 #define in_list layout_in_list
 #define key_hash layout_key_hash
 #define key_hash_add layout_key_hash_add
@@ -22801,20 +22817,20 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #define key_hash_init layout_key_hash_init
 #define key_of128 layout_key_of128
 #define key_of64 layout_key_of64
+#define key_of_tok layout_key_of_tok
 #define key_set layout_key_set
 #define key_set_find layout_key_set_find
 #define key_set_free layout_key_set_free
 #define key_set_insert layout_key_set_insert
 #define key_text layout_key_text
 #define layout_node layout_layout_node
-#define murmur3_h1 layout_murmur3_h1
 #define node_key layout_node_key
 #define put_be32 layout_put_be32
 #define put_be64 layout_put_be64
 #define seeded_bytes layout_seeded_bytes
 #define seeded_node_keys layout_seeded_node_keys
-#define seeded_token layout_seeded_token
-#define seeded_token128 layout_seeded_token128
+#define seeded_tok layout_seeded_tok
+#define tok_at_offset layout_tok_at_offset
 #define token_of_key128 layout_token_of_key128
 #define token_of_key64 layout_token_of_key64
 #define tr_key layout_tr_key
@@ -22832,17 +22848,7 @@ TOKENRING_API int tokenring_allocate_cassandra128(tokenring_token128 *tokens_out
 #define LAYOUT_TAG "tokenring-layout-v1"
 #define LAYOUT_TAG_LEN 19u
 
-/* ---------------------------------------------------------------- murmur3 */
-
-/* The first half of Cassandra's MurmurHash3_x64_128 (signed tail bytes, seed 0): the same
- * function the partitioner uses (lib/token/murmur3.c, pinned by the token vectors), without the
- * partitioner's empty-key and minimum-token rules. */
-static int64_t murmur3_h1(const uint8_t *data, size_t len)
-{
-    int64_t h[2];
-    tokenring_murmur3_cassandra(h, data, len, 0);
-    return h[0];
-}
+/* ------------------------------------------------------------ seeded tokens */
 
 static void put_be32(uint8_t *p, uint32_t v)
 {
@@ -22882,23 +22888,15 @@ static size_t seeded_bytes(uint8_t buf[LAYOUT_BUF], uint64_t seed, const char *i
     return n;
 }
 
-static int64_t seeded_token(uint64_t seed, const char *identity, size_t len, uint32_t vnode,
-                            uint32_t attempt)
+/* The one seeded token: the partitioner's token of the bytes (its key_token). The string
+ * is never empty (nor 25 .. 31 bytes), so Murmur3's is the hash with the minimum mapped
+ * to the maximum, RandomPartitioner's never the minimum -1. */
+static tr_tok seeded_tok(const tr_partitioner_ops *ops, uint64_t seed, const char *identity,
+                         size_t len, uint32_t vnode, uint32_t attempt)
 {
     uint8_t buf[LAYOUT_BUF];
     size_t n = seeded_bytes(buf, seed, identity, len, vnode, attempt);
-    int64_t h = murmur3_h1(buf, n);
-    return h == TOKENRING_MIN_TOKEN ? TOKENRING_MAX_TOKEN : h;
-}
-
-/* RandomPartitioner's token of the same bytes: never the minimum -1, since the string is
- * never empty. */
-static tokenring_token128 seeded_token128(uint64_t seed, const char *identity, size_t len,
-                                          uint32_t vnode, uint32_t attempt)
-{
-    uint8_t buf[LAYOUT_BUF];
-    size_t n = seeded_bytes(buf, seed, identity, len, vnode, attempt);
-    return tokenring_random_token(buf, n);
+    return ops->key_token(buf, n);
 }
 
 TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t seed,
@@ -22909,7 +22907,8 @@ TOKENRING_API int tokenring_layout_seeded_token(int64_t *token_out, uint64_t see
         return TOKENRING_E_INVAL;
     if (identity_len > TOKENRING_MAX_NAME)
         return TOKENRING_E_RANGE;
-    *token_out = seeded_token(seed, identity, identity_len, vnode, attempt);
+    *token_out = seeded_tok(tr_ops(TOKENRING_PARTITIONER_MURMUR3), seed, identity,
+                            identity_len, vnode, attempt).key;
     return TOKENRING_OK;
 }
 
@@ -22922,7 +22921,8 @@ TOKENRING_API int tokenring_layout_seeded_token128(tokenring_token128 *token_out
         return TOKENRING_E_INVAL;
     if (identity_len > TOKENRING_MAX_NAME)
         return TOKENRING_E_RANGE;
-    *token_out = seeded_token128(seed, identity, identity_len, vnode, attempt);
+    *token_out = seeded_tok(tr_ops(TOKENRING_PARTITIONER_RANDOM), seed, identity,
+                            identity_len, vnode, attempt).v128;
     return TOKENRING_OK;
 }
 
@@ -22954,6 +22954,22 @@ static tokenring_token128 token_of_key128(tr_key k)
 {
     tokenring_token128 t = { (uint64_t)(k >> 64), (uint64_t)k };
     return t;
+}
+
+/* The key of a token: its offset from the ring's start, the point the table's size()
+ * counts from (Murmur3's minimum; RandomPartitioner's value 0, its minimum -1 never a
+ * layout's token). */
+static tr_key key_of_tok(const tr_partitioner_ops *ops, const tr_tok *t)
+{
+    return ops->key_is_token ? key_of64(t->key) : key_of128(t->v128);
+}
+
+/* The token `off` units past the ring's start: key_of_tok()'s inverse. */
+static tr_tok tok_at_offset(const tr_partitioner_ops *ops, tr_u128 off)
+{
+    if (ops->key_is_token)
+        return tr_tok_m3((int64_t)((uint64_t)ops->minimum.key + (uint64_t)off));
+    return tr_tok_128(token_of_key128(off));
 }
 
 /* A sorted array of distinct keys, with (optionally) the topology node index of each. */
@@ -23130,22 +23146,20 @@ static bool in_list(const tr_key *keys, size_t n, tr_key k)
     return false;
 }
 
-/* The token of a key as text, in the partitioner's decimal form. */
-static void key_text(char *buf, size_t cap, tokenring_partitioner part, tr_key k)
+/* The token of a key as text, in the partitioner's text form (buf holds any). */
+static void key_text(char *buf, size_t cap, const tr_partitioner_ops *ops, tr_key k)
 {
-    if (part == TOKENRING_PARTITIONER_RANDOM) {
-        size_t len;
-        tokenring_token128_format(buf, cap, &len, token_of_key128(k));
-    } else {
-        snprintf(buf, cap, "%lld", (long long)token_of_key64(k));
-    }
+    size_t len;
+    tr_tok t = tok_at_offset(ops, k);
+    ops->format(buf, cap, &len, &t);
 }
 
-/* Lays out one node: out[v] is the key of vnode v. `part` chooses the token function
- * (Murmur3 or RandomPartitioner). `own` (sorted copy of the keys chosen so far, capacity
- * count) makes the check between vnodes O(log count). */
+/* Lays out one node: out[v] is the key of vnode v. `ops` is the partitioner's table
+ * (Murmur3 or RandomPartitioner), its key_token the token function. `own` (sorted copy
+ * of the keys chosen so far, capacity count) makes the check between vnodes
+ * O(log count). */
 static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *identity,
-                       tokenring_partitioner part, const key_set *taken,
+                       const tr_partitioner_ops *ops, const key_set *taken,
                        const key_hash *extra, const tokenring_topology *topo, uint32_t flags,
                        tokenring_error *err)
 {
@@ -23160,10 +23174,8 @@ static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *ide
     for (size_t v = 0; v < count; v++) {
         uint32_t attempt = 0;
         for (;;) {
-            tr_key t = part == TOKENRING_PARTITIONER_RANDOM
-                           ? key_of128(seeded_token128(seed, identity, len, (uint32_t)v,
-                                                       attempt))
-                           : key_of64(seeded_token(seed, identity, len, (uint32_t)v, attempt));
+            tr_tok tok = seeded_tok(ops, seed, identity, len, (uint32_t)v, attempt);
+            tr_key t = key_of_tok(ops, &tok);
             size_t pos;
             bool clash_other = taken && key_set_find(taken, t, &pos);
             bool clash_extra = extra && key_hash_has(extra, t);
@@ -23176,7 +23188,7 @@ static int layout_node(tr_key *out, size_t count, uint64_t seed, const char *ide
             }
             if (flags & TOKENRING_LAYOUT_STRICT) {
                 char text[TOKENRING_TOKEN128_TEXT_MAX];
-                key_text(text, sizeof text, part, t);
+                key_text(text, sizeof text, ops, t);
                 tr_free(own.keys);
                 if (clash_other) {
                     tokenring_node_info info;
@@ -23232,7 +23244,8 @@ static int seeded_node_keys(tr_key **keys_out, bool have_out, size_t count, uint
     if (rc == TOKENRING_OK && (rc = collect_taken_keys(&set, taken, identity)) != TOKENRING_OK)
         rc = tr_fail(err, rc, "out of memory reading the tokens of the topology");
     if (rc == TOKENRING_OK)
-        rc = layout_node(keys, count, seed, identity, part, &set, NULL, taken, flags, err);
+        rc = layout_node(keys, count, seed, identity, tr_ops(part), &set, NULL, taken, flags,
+                         err);
     key_set_free(&set);
     if (rc == TOKENRING_OK)
         *keys_out = keys;
@@ -23252,8 +23265,9 @@ TOKENRING_API int tokenring_layout_seeded_tokens(int64_t *tokens_out, size_t cou
                               err);
     if (rc != TOKENRING_OK)
         return rc;
+    const tr_partitioner_ops *ops = tr_ops(TOKENRING_PARTITIONER_MURMUR3);
     for (size_t v = 0; v < count; v++)
-        tokens_out[v] = token_of_key64(keys[v]);
+        tokens_out[v] = tok_at_offset(ops, keys[v]).key;
     tr_free(keys);
     return TOKENRING_OK;
 }
@@ -23270,8 +23284,9 @@ TOKENRING_API int tokenring_layout_seeded_tokens128(tokenring_token128 *tokens_o
                               "tokenring_layout_seeded_tokens128", err);
     if (rc != TOKENRING_OK)
         return rc;
+    const tr_partitioner_ops *ops = tr_ops(TOKENRING_PARTITIONER_RANDOM);
     for (size_t v = 0; v < count; v++)
-        tokens_out[v] = token_of_key128(keys[v]);
+        tokens_out[v] = tok_at_offset(ops, keys[v]).v128;
     tr_free(keys);
     return TOKENRING_OK;
 }
@@ -23370,8 +23385,8 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
     /* Plan every node first (against the topology and the nodes planned before it). */
     for (size_t i = 0; i < count; i++) {
         tr_key *out = all + i * tokens_per_node;
-        rc = layout_node(out, tokens_per_node, seed, names[i], part, &taken, &extra, topology,
-                         flags, err);
+        rc = layout_node(out, tokens_per_node, seed, names[i], tr_ops(part), &taken, &extra,
+                         topology, flags, err);
         if (rc != TOKENRING_OK)
             break;
         for (size_t j = 0; j < tokens_per_node; j++)
@@ -23403,26 +23418,58 @@ TOKENRING_API int tokenring_layout_add_seeded_nodes(tokenring_topology *topology
 
 /* --------------------------------------------------------------- even layout */
 
+/* The one even layout, over the partitioner table: token j of slot s of S, T tokens each,
+ * is the ring's start plus floor((j S + s) 2^W / (T S)) units of 2^-W of the ring, W the
+ * table's width_bits (the units of its size()). p = j S + s < d = T S <= 2^48, so with
+ * 2^W = a d + b (b < d) the offset is p a + floor(p b / d) exactly, where p a < 2^W and
+ * p b < d^2 (at most 2^96 within the layouts' cap, below 2^128 for any uint32 shape):
+ * no product overflows 128 bits, for W = 64 or 127. */
+static void even_setup(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                       uint32_t slot, uint32_t slots)
+{
+    tr_u128 ring = (tr_u128)1 << ops->width_bits;
+    e->ops = ops;
+    e->d = (tr_u128)num_tokens * slots;
+    e->a = ring / e->d;
+    e->b = ring % e->d;
+    e->slot = slot;
+    e->slots = slots;
+}
+
+int tr_even_init(tr_even *e, const tr_partitioner_ops *ops, uint32_t num_tokens,
+                 uint32_t slot, uint32_t slots)
+{
+    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
+        slot >= slots)
+        return TOKENRING_E_RANGE;
+    even_setup(e, ops, num_tokens, slot, slots);
+    return TOKENRING_OK;
+}
+
+tr_tok tr_even_tok(const tr_even *e, uint32_t j)
+{
+    tr_u128 p = (tr_u128)j * e->slots + e->slot;
+    return tok_at_offset(e->ops, p * e->a + p * e->b / e->d);
+}
+
+void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
+{
+    tr_even e; /* the callers checked the shape (num_tokens may pass the layouts' cap) */
+    even_setup(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; j < num_tokens; j++)
+        out[j] = tr_even_tok(&e, j).key;
+}
+
 TOKENRING_API int tokenring_layout_even_tokens(int64_t *tokens_out, uint32_t num_tokens,
                                                uint32_t slot, uint32_t slots)
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    tr_layout_even(tokens_out, num_tokens, slot, slots);
-    return TOKENRING_OK;
-}
-
-void tr_layout_even(int64_t *out, uint32_t num_tokens, uint32_t slot, uint32_t slots)
-{
-    tr_u128 denom = (tr_u128)num_tokens * slots;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_u128 p = (tr_u128)j * slots + slot;
-        tr_u128 off = (p << 64) / denom; /* p < denom <= 2^48, so p << 64 fits */
-        out[j] = (int64_t)((uint64_t)TOKENRING_MIN_TOKEN + (uint64_t)off);
-    }
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_MURMUR3), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).key;
+    return rc;
 }
 
 TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out,
@@ -23431,20 +23478,11 @@ TOKENRING_API int tokenring_layout_even_tokens128(tokenring_token128 *tokens_out
 {
     if (!tokens_out)
         return TOKENRING_E_INVAL;
-    if (num_tokens == 0 || num_tokens > TOKENRING_LAYOUT_MAX_TOKENS || slots == 0 ||
-        slot >= slots)
-        return TOKENRING_E_RANGE;
-    /* floor(p * 2^127 / d) with p < d <= 2^48: p << 127 does not fit 128 bits, so with
-     * 2^127 = A * d + B (B < d) it is p * A + floor(p * B / d), where p * A < 2^127 and
-     * p * B < d^2 <= 2^96. */
-    tr_key d = (tr_key)num_tokens * slots;
-    tr_key r = (tr_key)1 << 127;
-    tr_key a = r / d, b = r % d;
-    for (uint32_t j = 0; j < num_tokens; j++) {
-        tr_key p = (tr_key)j * slots + slot;
-        tokens_out[j] = token_of_key128(p * a + p * b / d);
-    }
-    return TOKENRING_OK;
+    tr_even e;
+    int rc = tr_even_init(&e, tr_ops(TOKENRING_PARTITIONER_RANDOM), num_tokens, slot, slots);
+    for (uint32_t j = 0; rc == TOKENRING_OK && j < num_tokens; j++)
+        tokens_out[j] = tr_even_tok(&e, j).v128;
+    return rc;
 }
 
 /* ------------------------------------------------------------ racks of new nodes */
@@ -23537,6 +23575,7 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #undef add_node_keys
 #undef cmp_key
 #undef collect_taken_keys
+#undef even_setup
 #undef in_list
 #undef key_hash
 #undef key_hash_add
@@ -23545,20 +23584,20 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #undef key_hash_init
 #undef key_of128
 #undef key_of64
+#undef key_of_tok
 #undef key_set
 #undef key_set_find
 #undef key_set_free
 #undef key_set_insert
 #undef key_text
 #undef layout_node
-#undef murmur3_h1
 #undef node_key
 #undef put_be32
 #undef put_be64
 #undef seeded_bytes
 #undef seeded_node_keys
-#undef seeded_token
-#undef seeded_token128
+#undef seeded_tok
+#undef tok_at_offset
 #undef token_of_key128
 #undef token_of_key64
 #undef tr_key
@@ -23578,17 +23617,18 @@ TOKENRING_API int tokenring_layout_rack_name(char *out, size_t cap, size_t *len_
 #line 8 "lib/layout/layout_text.c"
 #line 9 "lib/layout/layout_text.c"
 
-/* The partitioners with token arithmetic: ByteOrderedPartitioner's tokens are keys, so
- * it has no layouts and no allocation (Cassandra has none either). */
+/* The partitioners with token arithmetic (a table with width_bits): ByteOrderedPartitioner's
+ * tokens are keys, so it has no layouts and no allocation (Cassandra has none either). */
 static int number_partitioner(tokenring_partitioner p, const char *what, tokenring_error *err)
 {
-    if (p == TOKENRING_PARTITIONER_MURMUR3 || p == TOKENRING_PARTITIONER_RANDOM)
-        return TOKENRING_OK;
-    if (p == TOKENRING_PARTITIONER_BYTE_ORDERED)
+    const tr_partitioner_ops *ops = tr_partitioner_ops_of(p);
+    if (!ops)
+        return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+    if (ops->width_bits == 0)
         return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                       "ByteOrderedPartitioner has no %s (its tokens are keys; Cassandra has "
-                       "none either)", what);
-    return tr_fail(err, TOKENRING_E_INVAL, "unknown partitioner %d", (int)p);
+                       "%s has no %s (its tokens are keys; Cassandra has none either)",
+                       tr_partitioner_short(p), what);
+    return TOKENRING_OK;
 }
 
 /* Room for n tokens of p (n checked by the caller: 1 .. TOKENRING_LAYOUT_MAX_TOKENS). */
@@ -23615,24 +23655,31 @@ TOKENRING_API int tokenring_layout_even_tokens_text(tokenring_token_list **out,
     int rc = number_partitioner(partitioner, "even layout", err);
     if (rc != TOKENRING_OK)
         return rc;
-    tokenring_token128 one; /* the typed call's own range errors without an array */
-    void *t = num_tokens >= 1 && num_tokens <= TOKENRING_LAYOUT_MAX_TOKENS
-                  ? token_array(partitioner, num_tokens)
-                  : &one;
-    if (!t)
+    const tr_partitioner_ops *ops = tr_ops(partitioner);
+    tr_even e;
+    if (tr_even_init(&e, ops, num_tokens, slot, slots) != TOKENRING_OK)
+        return tr_fail(err, TOKENRING_E_RANGE,
+                       "num_tokens %u, slot %u, slots %u: num_tokens must be 1 .. %u, slots "
+                       "at least 1 and slot below slots",
+                       num_tokens, slot, slots, TOKENRING_LAYOUT_MAX_TOKENS);
+    /* the table's stored form: the 64-bit keys, and the full values unless the key is
+     * the token */
+    int64_t *keys = tr_calloc(num_tokens, sizeof *keys);
+    tokenring_token128 *v = ops->key_is_token ? NULL : tr_calloc(num_tokens, sizeof *v);
+    if (!keys || (!ops->key_is_token && !v)) {
+        tr_free(keys);
+        tr_free(v);
         return tr_fail(err, TOKENRING_E_NOMEM, "out of memory");
-    rc = partitioner == TOKENRING_PARTITIONER_RANDOM
-             ? tokenring_layout_even_tokens128(t, num_tokens, slot, slots)
-             : tokenring_layout_even_tokens(t, num_tokens, slot, slots);
-    if (rc != TOKENRING_OK)
-        rc = tr_fail(err, rc,
-                     "num_tokens %u, slot %u, slots %u: num_tokens must be 1 .. %u, slots at "
-                     "least 1 and slot below slots",
-                     num_tokens, slot, slots, TOKENRING_LAYOUT_MAX_TOKENS);
-    else
-        rc = list_of(out, partitioner, t, num_tokens, err);
-    if (t != &one)
-        tr_free(t);
+    }
+    for (uint32_t j = 0; j < num_tokens; j++) {
+        tr_tok t = tr_even_tok(&e, j);
+        keys[j] = t.key;
+        if (v)
+            v[j] = t.v128;
+    }
+    rc = tr_token_list_of(out, partitioner, keys, v, num_tokens, err);
+    tr_free(keys);
+    tr_free(v);
     return rc;
 }
 
