@@ -119,6 +119,38 @@ static bool same_word(const tr_word *a, const tr_word *b)
     return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
 }
 
+/* One row of `nodetool ring` (either layout) for node idx: a new node takes the row's
+ * status, state, Load (the words l0 .. l1; none when l0 is NULL or they are one "?") and
+ * Owns; a known node must repeat its status and state. Then the row's token: Murmur3's
+ * value as token_word read it, the other partitioners' text. */
+static int ring_row(tokenring_cluster *cl, size_t idx, bool created, int32_t stv, int32_t live,
+                    const tr_word *l0, const tr_word *l1, const tr_word *owns,
+                    const tr_word *st, const tr_word *state, uint32_t ln, const tr_word *tok,
+                    int64_t token, tokenring_error *err)
+{
+    int rc;
+    struct tr_cnode *nd = &cl->nodes[idx];
+    if (created) {
+        nd->state = stv;
+        nd->liveness = live;
+        if (l0 && !(l0 == l1 && word_is(l0, "?")) &&
+            (rc = tr_cl_set_column(cl, idx, false, l0->s, (size_t)(l1->s + l1->n - l0->s),
+                                   err)) != TOKENRING_OK)
+            return rc;
+        if (!word_is(owns, "?") &&
+            (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
+            return rc;
+    } else if (nd->state != stv || nd->liveness != live) {
+        return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
+                          "node %s is '%.*s %.*s' here but had another status or state on "
+                          "line %u", nd->name, (int)st->n, st->s, (int)state->n, state->s,
+                          (unsigned)nd->line);
+    }
+    return cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
+               ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
+               : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
+}
+
 /* Shared by both formats: "Datacenter: <name>". Returns the name span. */
 static int dc_header(const char *line, size_t n, uint32_t ln, const char **dc, size_t *dc_len,
                      uint32_t *dc_col, tokenring_error *err)
@@ -322,28 +354,9 @@ static int legacy_ring(tokenring_cluster *cl, const char *text, size_t len, uint
                         dcw->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
-        struct tr_cnode *nd = &cl->nodes[idx];
-        if (created) {
-            nd->state = stv;
-            nd->liveness = live;
-            const tr_word *l0 = &w[5], *l1 = &w[nw - 3];
-            if (!(l0 == l1 && word_is(l0, "?")) &&
-                (rc = tr_cl_set_column(cl, idx, false, l0->s,
-                                       (size_t)(l1->s + l1->n - l0->s), err)) != TOKENRING_OK)
-                return rc;
-            if (!word_is(owns, "?") &&
-                (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
-                return rc;
-        } else if (nd->state != stv || nd->liveness != live) {
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
-                              "node %s is '%.*s %.*s' here but had another status or state "
-                              "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
-                              state->s, (unsigned)nd->line);
-        }
-        rc = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
-                 ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
-                 : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
-        if (rc != TOKENRING_OK)
+        /* Load: the words between State and Owns */
+        if ((rc = ring_row(cl, idx, created, stv, live, &w[5], &w[nw - 3], owns, st, state,
+                           ln, tok, token, err)) != TOKENRING_OK)
             return rc;
         rows++;
         if (wrap.s && same_word(tok, &wrap))
@@ -496,30 +509,9 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
                         rack->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
-        struct tr_cnode *nd = &cl->nodes[idx];
-        if (created) {
-            nd->state = stv;
-            nd->liveness = live;
-            /* Load: the words between State and Owns ("105.3 KiB", "?") */
-            const tr_word *l0 = &w[4], *l1 = &w[nw - 3];
-            if (nw >= 7 && !(l0 == l1 && word_is(l0, "?")) &&
-                (rc = tr_cl_set_column(cl, idx, false, l0->s,
-                                       (size_t)(l1->s + l1->n - l0->s), err)) != TOKENRING_OK)
-                return rc;
-            if (!word_is(owns, "?") &&
-                (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
-                return rc;
-        } else if (nd->state != stv || nd->liveness != live) {
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
-                              "node %s is '%.*s %.*s' here but had another status or state "
-                              "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
-                              state->s, (unsigned)nd->line);
-        }
-        /* Murmur3: the value token_word read; the others: their bytes */
-        rc = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
-                 ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
-                 : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
-        if (rc != TOKENRING_OK)
+        /* Load: the words between State and Owns ("105.3 KiB", "?"), when there are any */
+        if ((rc = ring_row(cl, idx, created, stv, live, nw >= 7 ? &w[4] : NULL, &w[nw - 3],
+                           owns, st, state, ln, tok, token, err)) != TOKENRING_OK)
             return rc;
         dc.rows++;
         if (dc.have_wrap && same_word(tok, &dc.wrap))

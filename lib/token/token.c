@@ -5,7 +5,9 @@
  * with a token: order, midpoint, size of a range, text form, token of a key. The
  * arithmetic is Cassandra's own (Murmur3Partitioner.midpoint, FBUtilities.midpoint,
  * ByteOrderedPartitioner's bigForBytes / bytesForBig); the text forms are the public
- * parse and format functions', so there is one reader and one writer of each.
+ * parse and format functions', so there is one reader and one writer of each. The
+ * partitioners' names (tokenring_partitioner_name, tokenring_partitioner_parse) are read
+ * from the table here, so partitioner.c (the tokens' arithmetic) never reads it back.
  */
 #include <stdio.h>
 #include <string.h>
@@ -393,4 +395,79 @@ TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
     }
     ops[t->p].format(buf, TR_TOK_MSG_MAX, &len, t);
     return buf;
+}
+
+/* ------------------------------------------------------------------ partitioners */
+
+/* The names are the table's (above). */
+TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
+{
+    const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);
+    return o ? o->name : NULL;
+}
+
+/* Whether text[0 .. len) is name exactly (a Java class name). */
+static bool class_is(const char *text, size_t len, const char *name)
+{
+    return strlen(name) == len && memcmp(text, name, len) == 0;
+}
+
+/* Whether text[0 .. len) is name, ASCII case ignored. */
+static bool name_is(const char *text, size_t len, const char *name)
+{
+    if (strlen(name) != len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char a = (unsigned char)text[i], b = (unsigned char)name[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (unsigned char)(a - 'A' + 'a');
+        if (b >= 'A' && b <= 'Z')
+            b = (unsigned char)(b - 'A' + 'a');
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const char *text,
+                                              size_t text_len, tokenring_error *err)
+{
+    if (out == NULL || text == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", out ? "text" : "out");
+    static const char pkg[] = "org.apache.cassandra.dht.";
+    /* Class names as Cassandra reads them (FBUtilities.newPartitioner: a name without a
+     * '.' is in org.apache.cassandra.dht; Class.forName is case-sensitive); the short
+     * forms are the library's own, any case. */
+    const tr_partitioner_ops *o;
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
+        if (class_is(text, text_len, cls) || class_is(text, text_len, cls + sizeof pkg - 1) ||
+            name_is(text, text_len, o->short_name)) {
+            *out = o->id;
+            return TOKENRING_OK;
+        }
+    }
+    static const char *const unmodelled[] = { "OrderPreservingPartitioner", "LocalPartitioner" };
+    for (size_t i = 0; i < 2; i++) {
+        size_t l = strlen(unmodelled[i]);
+        if (class_is(text, text_len, unmodelled[i]) ||
+            (text_len == sizeof pkg - 1 + l && class_is(text, sizeof pkg - 1, pkg) &&
+             class_is(text + sizeof pkg - 1, l, unmodelled[i])))
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
+                           "ByteOrderedPartitioner are)", unmodelled[i]);
+    }
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
+        if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1))
+            return tr_fail(err, TOKENRING_E_PARSE,
+                           "unknown partitioner '%.*s': class names are case-sensitive, as "
+                           "in Cassandra (%s)", (int)text_len, text,
+                           text_len == strlen(cls) ? cls : cls + sizeof pkg - 1);
+    }
+    int shown = text_len > 100 ? 100 : (int)text_len;
+    return tr_fail(err, TOKENRING_E_PARSE,
+                   "unknown partitioner '%.*s' (expected Murmur3Partitioner, RandomPartitioner, "
+                   "ByteOrderedPartitioner, their class names, or murmur3, random, byteordered)",
+                   shown, text);
 }

@@ -29,6 +29,7 @@
  *   check.c     check: the findings collected and printed, the cluster's datacenters
  *               and racks counted once
  *   check_cluster.c  check: the cluster's layout (racks, factors, num_tokens, Owns)
+ *   check_findings.c check: what its three files share (findings, datacenter and rack lookups)
  *   check_node.c     check --yaml/--rackdc: a node's settings against the cluster
  *   config.c    cassandra.yaml's scalar keys and cassandra-rackdc.properties (for check)
  *   suggest.c   "did you mean" for mistyped names, the datacenter lookups

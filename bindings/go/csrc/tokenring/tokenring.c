@@ -2476,7 +2476,6 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
 #undef signed_word
 
 /* ======== lib/token/partitioner.c ======== */
-#define class_is partitioner_class_is
 #define column_of partitioner_column_of
 #define hex_digit partitioner_hex_digit
 #define load_le32 partitioner_load_le32
@@ -2484,7 +2483,6 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
 #define md5_digest partitioner_md5_digest
 #define md5_s partitioner_md5_s
 #define md5_t partitioner_md5_t
-#define name_is partitioner_name_is
 #define random_token partitioner_random_token
 #define rotl32 partitioner_rotl32
 #define token128_is_min partitioner_token128_is_min
@@ -3070,82 +3068,6 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
                            hex_digit((unsigned char)text[j + 1]));
     return TOKENRING_OK;
 }
-
-/* ------------------------------------------------------------------ partitioners */
-
-/* The names are the partitioner table's (lib/token/token.c). */
-TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
-{
-    const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);
-    return o ? o->name : NULL;
-}
-
-/* Whether text[0 .. len) is name exactly (a Java class name). */
-static bool class_is(const char *text, size_t len, const char *name)
-{
-    return strlen(name) == len && memcmp(text, name, len) == 0;
-}
-
-/* Whether text[0 .. len) is name, ASCII case ignored. */
-static bool name_is(const char *text, size_t len, const char *name)
-{
-    if (strlen(name) != len)
-        return false;
-    for (size_t i = 0; i < len; i++) {
-        unsigned char a = (unsigned char)text[i], b = (unsigned char)name[i];
-        if (a >= 'A' && a <= 'Z')
-            a = (unsigned char)(a - 'A' + 'a');
-        if (b >= 'A' && b <= 'Z')
-            b = (unsigned char)(b - 'A' + 'a');
-        if (a != b)
-            return false;
-    }
-    return true;
-}
-
-TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const char *text,
-                                              size_t text_len, tokenring_error *err)
-{
-    if (out == NULL || text == NULL)
-        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", out ? "text" : "out");
-    static const char pkg[] = "org.apache.cassandra.dht.";
-    /* Class names as Cassandra reads them (FBUtilities.newPartitioner: a name without a
-     * '.' is in org.apache.cassandra.dht; Class.forName is case-sensitive); the short
-     * forms are the library's own, any case. */
-    const tr_partitioner_ops *o;
-    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
-        const char *cls = o->name;
-        if (class_is(text, text_len, cls) || class_is(text, text_len, cls + sizeof pkg - 1) ||
-            name_is(text, text_len, o->short_name)) {
-            *out = o->id;
-            return TOKENRING_OK;
-        }
-    }
-    static const char *const unmodelled[] = { "OrderPreservingPartitioner", "LocalPartitioner" };
-    for (size_t i = 0; i < 2; i++) {
-        size_t l = strlen(unmodelled[i]);
-        if (class_is(text, text_len, unmodelled[i]) ||
-            (text_len == sizeof pkg - 1 + l && class_is(text, sizeof pkg - 1, pkg) &&
-             class_is(text + sizeof pkg - 1, l, unmodelled[i])))
-            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
-                           "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
-                           "ByteOrderedPartitioner are)", unmodelled[i]);
-    }
-    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
-        const char *cls = o->name;
-        if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1))
-            return tr_fail(err, TOKENRING_E_PARSE,
-                           "unknown partitioner '%.*s': class names are case-sensitive, as "
-                           "in Cassandra (%s)", (int)text_len, text,
-                           text_len == strlen(cls) ? cls : cls + sizeof pkg - 1);
-    }
-    int shown = text_len > 100 ? 100 : (int)text_len;
-    return tr_fail(err, TOKENRING_E_PARSE,
-                   "unknown partitioner '%.*s' (expected Murmur3Partitioner, RandomPartitioner, "
-                   "ByteOrderedPartitioner, their class names, or murmur3, random, byteordered)",
-                   shown, text);
-}
-#undef class_is
 #undef column_of
 #undef hex_digit
 #undef load_le32
@@ -3153,7 +3075,6 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
 #undef md5_digest
 #undef md5_s
 #undef md5_t
-#undef name_is
 #undef random_token
 #undef rotl32
 #undef token128_is_min
@@ -3168,6 +3089,7 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
 #define bop_midpoint token_bop_midpoint
 #define bop_parse token_bop_parse
 #define bop_size token_bop_size
+#define class_is token_class_is
 #define cmp_tok token_cmp_tok
 #define floor_half token_floor_half
 #define is_min128 token_is_min128
@@ -3179,6 +3101,7 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
 #define m3_parse token_m3_parse
 #define m3_size token_m3_size
 #define mix64 token_mix64
+#define name_is token_name_is
 #define ops token_ops
 #define put_text token_put_text
 #define rp_check token_rp_check
@@ -3198,12 +3121,14 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
  * with a token: order, midpoint, size of a range, text form, token of a key. The
  * arithmetic is Cassandra's own (Murmur3Partitioner.midpoint, FBUtilities.midpoint,
  * ByteOrderedPartitioner's bigForBytes / bytesForBig); the text forms are the public
- * parse and format functions', so there is one reader and one writer of each.
+ * parse and format functions', so there is one reader and one writer of each. The
+ * partitioners' names (tokenring_partitioner_name, tokenring_partitioner_parse) are read
+ * from the table here, so partitioner.c (the tokens' arithmetic) never reads it back.
  */
 #include <stdio.h>
 #include <string.h>
 
-#line 14 "lib/token/token.c"
+#line 16 "lib/token/token.c"
 
 #define TWO_127 ((tr_u128)1 << 127)
 
@@ -3587,6 +3512,81 @@ TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
     ops[t->p].format(buf, TR_TOK_MSG_MAX, &len, t);
     return buf;
 }
+
+/* ------------------------------------------------------------------ partitioners */
+
+/* The names are the table's (above). */
+TOKENRING_API const char *tokenring_partitioner_name(tokenring_partitioner partitioner)
+{
+    const tr_partitioner_ops *o = tr_partitioner_ops_of(partitioner);
+    return o ? o->name : NULL;
+}
+
+/* Whether text[0 .. len) is name exactly (a Java class name). */
+static bool class_is(const char *text, size_t len, const char *name)
+{
+    return strlen(name) == len && memcmp(text, name, len) == 0;
+}
+
+/* Whether text[0 .. len) is name, ASCII case ignored. */
+static bool name_is(const char *text, size_t len, const char *name)
+{
+    if (strlen(name) != len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        unsigned char a = (unsigned char)text[i], b = (unsigned char)name[i];
+        if (a >= 'A' && a <= 'Z')
+            a = (unsigned char)(a - 'A' + 'a');
+        if (b >= 'A' && b <= 'Z')
+            b = (unsigned char)(b - 'A' + 'a');
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const char *text,
+                                              size_t text_len, tokenring_error *err)
+{
+    if (out == NULL || text == NULL)
+        return tr_fail(err, TOKENRING_E_INVAL, "%s is NULL", out ? "text" : "out");
+    static const char pkg[] = "org.apache.cassandra.dht.";
+    /* Class names as Cassandra reads them (FBUtilities.newPartitioner: a name without a
+     * '.' is in org.apache.cassandra.dht; Class.forName is case-sensitive); the short
+     * forms are the library's own, any case. */
+    const tr_partitioner_ops *o;
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
+        if (class_is(text, text_len, cls) || class_is(text, text_len, cls + sizeof pkg - 1) ||
+            name_is(text, text_len, o->short_name)) {
+            *out = o->id;
+            return TOKENRING_OK;
+        }
+    }
+    static const char *const unmodelled[] = { "OrderPreservingPartitioner", "LocalPartitioner" };
+    for (size_t i = 0; i < 2; i++) {
+        size_t l = strlen(unmodelled[i]);
+        if (class_is(text, text_len, unmodelled[i]) ||
+            (text_len == sizeof pkg - 1 + l && class_is(text, sizeof pkg - 1, pkg) &&
+             class_is(text + sizeof pkg - 1, l, unmodelled[i])))
+            return tr_fail(err, TOKENRING_E_UNSUPPORTED,
+                           "%s is not modelled (Murmur3Partitioner, RandomPartitioner and "
+                           "ByteOrderedPartitioner are)", unmodelled[i]);
+    }
+    for (int p = 0; (o = tr_partitioner_ops_of((tokenring_partitioner)p)) != NULL; p++) {
+        const char *cls = o->name;
+        if (name_is(text, text_len, cls) || name_is(text, text_len, cls + sizeof pkg - 1))
+            return tr_fail(err, TOKENRING_E_PARSE,
+                           "unknown partitioner '%.*s': class names are case-sensitive, as "
+                           "in Cassandra (%s)", (int)text_len, text,
+                           text_len == strlen(cls) ? cls : cls + sizeof pkg - 1);
+    }
+    int shown = text_len > 100 ? 100 : (int)text_len;
+    return tr_fail(err, TOKENRING_E_PARSE,
+                   "unknown partitioner '%.*s' (expected Murmur3Partitioner, RandomPartitioner, "
+                   "ByteOrderedPartitioner, their class names, or murmur3, random, byteordered)",
+                   shown, text);
+}
 #undef BYTE_AT
 #undef TWO_127
 #undef bop_check
@@ -3596,6 +3596,7 @@ TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
 #undef bop_midpoint
 #undef bop_parse
 #undef bop_size
+#undef class_is
 #undef cmp_tok
 #undef floor_half
 #undef is_min128
@@ -3607,6 +3608,7 @@ TR_HIDDEN const char *tr_tok_msg(char buf[TR_TOK_MSG_MAX], const tr_tok *t)
 #undef m3_parse
 #undef m3_size
 #undef mix64
+#undef name_is
 #undef ops
 #undef put_text
 #undef rp_check
@@ -12666,6 +12668,7 @@ int tr_parse_i64(const char *s, size_t n, int64_t *out)
 #define parse_state_word parse_nodetool_parse_state_word
 #define ring_dc parse_nodetool_ring_dc
 #define ring_dc_end parse_nodetool_ring_dc_end
+#define ring_row parse_nodetool_ring_row
 #define same_word parse_nodetool_same_word
 #define scol parse_nodetool_scol
 #define skip_ws parse_nodetool_skip_ws
@@ -12794,6 +12797,38 @@ static int token_word(tokenring_cluster *cl, const tr_word *w, uint32_t line, in
 static bool same_word(const tr_word *a, const tr_word *b)
 {
     return a->n == b->n && memcmp(a->s, b->s, a->n) == 0;
+}
+
+/* One row of `nodetool ring` (either layout) for node idx: a new node takes the row's
+ * status, state, Load (the words l0 .. l1; none when l0 is NULL or they are one "?") and
+ * Owns; a known node must repeat its status and state. Then the row's token: Murmur3's
+ * value as token_word read it, the other partitioners' text. */
+static int ring_row(tokenring_cluster *cl, size_t idx, bool created, int32_t stv, int32_t live,
+                    const tr_word *l0, const tr_word *l1, const tr_word *owns,
+                    const tr_word *st, const tr_word *state, uint32_t ln, const tr_word *tok,
+                    int64_t token, tokenring_error *err)
+{
+    int rc;
+    struct tr_cnode *nd = &cl->nodes[idx];
+    if (created) {
+        nd->state = stv;
+        nd->liveness = live;
+        if (l0 && !(l0 == l1 && word_is(l0, "?")) &&
+            (rc = tr_cl_set_column(cl, idx, false, l0->s, (size_t)(l1->s + l1->n - l0->s),
+                                   err)) != TOKENRING_OK)
+            return rc;
+        if (!word_is(owns, "?") &&
+            (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
+            return rc;
+    } else if (nd->state != stv || nd->liveness != live) {
+        return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
+                          "node %s is '%.*s %.*s' here but had another status or state on "
+                          "line %u", nd->name, (int)st->n, st->s, (int)state->n, state->s,
+                          (unsigned)nd->line);
+    }
+    return cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
+               ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
+               : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
 }
 
 /* Shared by both formats: "Datacenter: <name>". Returns the name span. */
@@ -12999,28 +13034,9 @@ static int legacy_ring(tokenring_cluster *cl, const char *text, size_t len, uint
                         dcw->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
-        struct tr_cnode *nd = &cl->nodes[idx];
-        if (created) {
-            nd->state = stv;
-            nd->liveness = live;
-            const tr_word *l0 = &w[5], *l1 = &w[nw - 3];
-            if (!(l0 == l1 && word_is(l0, "?")) &&
-                (rc = tr_cl_set_column(cl, idx, false, l0->s,
-                                       (size_t)(l1->s + l1->n - l0->s), err)) != TOKENRING_OK)
-                return rc;
-            if (!word_is(owns, "?") &&
-                (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
-                return rc;
-        } else if (nd->state != stv || nd->liveness != live) {
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
-                              "node %s is '%.*s %.*s' here but had another status or state "
-                              "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
-                              state->s, (unsigned)nd->line);
-        }
-        rc = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
-                 ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
-                 : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
-        if (rc != TOKENRING_OK)
+        /* Load: the words between State and Owns */
+        if ((rc = ring_row(cl, idx, created, stv, live, &w[5], &w[nw - 3], owns, st, state,
+                           ln, tok, token, err)) != TOKENRING_OK)
             return rc;
         rows++;
         if (wrap.s && same_word(tok, &wrap))
@@ -13173,30 +13189,9 @@ int tr_parse_ring_text(tokenring_cluster *cl, const char *text, size_t len, uint
                         rack->col, rack->col, &idx, &created, err);
         if (rc != TOKENRING_OK)
             return rc;
-        struct tr_cnode *nd = &cl->nodes[idx];
-        if (created) {
-            nd->state = stv;
-            nd->liveness = live;
-            /* Load: the words between State and Owns ("105.3 KiB", "?") */
-            const tr_word *l0 = &w[4], *l1 = &w[nw - 3];
-            if (nw >= 7 && !(l0 == l1 && word_is(l0, "?")) &&
-                (rc = tr_cl_set_column(cl, idx, false, l0->s,
-                                       (size_t)(l1->s + l1->n - l0->s), err)) != TOKENRING_OK)
-                return rc;
-            if (!word_is(owns, "?") &&
-                (rc = tr_cl_set_column(cl, idx, true, owns->s, owns->n, err)) != TOKENRING_OK)
-                return rc;
-        } else if (nd->state != stv || nd->liveness != live) {
-            return tr_fail_at(err, TOKENRING_E_PARSE, ln, st->col,
-                              "node %s is '%.*s %.*s' here but had another status or state "
-                              "on line %u", nd->name, (int)st->n, st->s, (int)state->n,
-                              state->s, (unsigned)nd->line);
-        }
-        /* Murmur3: the value token_word read; the others: their bytes */
-        rc = cl->partitioner == TOKENRING_PARTITIONER_MURMUR3
-                 ? tr_cl_add_token(cl, idx, token, ln, tok->col, err)
-                 : tr_cl_add_token_text(cl, idx, tok->s, tok->n, ln, tok->col, err);
-        if (rc != TOKENRING_OK)
+        /* Load: the words between State and Owns ("105.3 KiB", "?"), when there are any */
+        if ((rc = ring_row(cl, idx, created, stv, live, nw >= 7 ? &w[4] : NULL, &w[nw - 3],
+                           owns, st, state, ln, tok, token, err)) != TOKENRING_OK)
             return rc;
         dc.rows++;
         if (dc.have_wrap && same_word(tok, &dc.wrap))
@@ -13509,6 +13504,7 @@ int tr_parse_status_text(tokenring_cluster *cl, const char *text, size_t len, ui
 #undef parse_state_word
 #undef ring_dc
 #undef ring_dc_end
+#undef ring_row
 #undef same_word
 #undef scol
 #undef skip_ws
