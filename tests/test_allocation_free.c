@@ -54,6 +54,9 @@ static int op_readers(void *vctx, void **made)
     uint32_t node;
     assert_int_equal(tokenring_tokens(toks, keys, off, 4), TOKENRING_OK);
     assert_int_equal(tokenring_placement_route_keys(toks, ids, p, keys, off, 4), TOKENRING_OK);
+    tokenring_replicas reps[4];
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, toks, p, keys, off, 4),
+                     TOKENRING_OK);
     assert_int_equal(tokenring_ring_search_batch(ranges, ring, OOM_SAMPLES, OOM_NSAMPLES),
                      TOKENRING_OK);
     for (size_t i = 0; i < OOM_NSAMPLES; i++) {

@@ -2,7 +2,8 @@
 /* Differential test of the three ways the library answers "who holds this token/key":
  *   - the fast lookup path: tokenring_ring_search / tokenring_ring_search_batch,
  *     tokenring_placement_replicas, tokenring_placement_replicas_for_key and the batched
- *     tokenring_placement_route_keys + tokenring_placement_set;
+ *     tokenring_placement_route_keys + tokenring_placement_set, and
+ *     tokenring_placement_route_keys_replicas;
  *   - the precomputed replica map: tokenring_placement_range_replicas for every range;
  *   - an independent model written here from the spec (section 4's first_index as a
  *     linear scan and a lower bound, section 5's single ring walk with plain arrays and string compares,
@@ -470,6 +471,31 @@ static void check_world(uint64_t seed)
         assert_int_equal(x.set_id, set_ids[k]);
         assert_int_equal(tokenring_placement_set(&s, p, set_ids[k]), TOKENRING_OK);
         same(w, &by_range[i], &s, "routed key", seed, k);
+    }
+    /* routed to their replicas in one call: every field as the single-key call gives it
+     * (the key's own range, not its set's first), in chunks of every size 1..KEYS */
+    static tokenring_replicas reps[KEYS];
+    int64_t rtok[KEYS];
+    for (int from = 0; from < KEYS;) {
+        int chunk = between(1, KEYS - from);
+        assert_int_equal(tokenring_placement_route_keys_replicas(reps + from, rtok + from, p,
+                                                                 packed, off + from, (size_t)chunk),
+                         TOKENRING_OK);
+        from += chunk;
+    }
+    for (int k = 0; k < KEYS; k++) {
+        tokenring_replicas x;
+        assert_int_equal(tokenring_placement_replicas_for_key(&x, p, packed + off[k],
+                                                              (size_t)(off[k + 1] - off[k])),
+                         TOKENRING_OK);
+        assert_int_equal(rtok[k], one[k]);
+        assert_ptr_equal(reps[k].nodes, x.nodes);
+        assert_ptr_equal(reps[k].transient, x.transient);
+        assert_int_equal(reps[k].count, x.count);
+        assert_int_equal(reps[k].range_index, x.range_index);
+        assert_int_equal(reps[k].set_id, x.set_id);
+        assert_int_equal(reps[k].reserved, 0);
+        same(w, &by_range[first_index(w, one[k])], &reps[k], "routed replicas", seed, k);
     }
 
     /* ownership: exact widths, summed range by range */

@@ -224,6 +224,13 @@ static void upper_part_of_range_0(void **state)
                                                             (const uint8_t *)key, offs, 1),
                              TOKENRING_OK);
             assert_int_equal(sid, hi.set_id);
+            tokenring_replicas rk; /* the batch of replicas: the wrap set too */
+            assert_int_equal(tokenring_placement_route_keys_replicas(&rk, NULL, p,
+                                                                     (const uint8_t *)key, offs, 1),
+                             TOKENRING_OK);
+            assert_int_equal(rk.set_id, hi.set_id);
+            assert_int_equal(rk.range_index, hi.range_index);
+            assert_ptr_equal(rk.nodes, hi.nodes);
             break;
         }
     }

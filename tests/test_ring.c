@@ -243,6 +243,44 @@ static void toy_owner_ranges_and_replicas(void **state)
     assert_int_equal(tokenring_placement_route_keys(toks, sets, NULL, packed, offsets, 3),
                      TOKENRING_E_INVAL);
 
+    /* the same keys routed to their replicas: what the single-key calls give, field by
+     * field; the errors of route_keys, with nothing written */
+    tokenring_replicas reps[4];
+    int64_t rtoks[4];
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, rtoks, p, packed, offsets, 4),
+                     TOKENRING_OK);
+    for (int i = 0; i < 4; i++) {
+        tokenring_replicas y;
+        assert_int_equal(tokenring_placement_replicas(&y, p, rtoks[i]), TOKENRING_OK);
+        assert_int_equal(rtoks[i], i == 0 ? 10 : i == 1 ? 50 : i == 2 ? 95 : TOKENRING_MIN_TOKEN);
+        assert_ptr_equal(reps[i].nodes, y.nodes);
+        assert_int_equal(reps[i].count, y.count);
+        assert_int_equal(reps[i].range_index, y.range_index);
+        assert_int_equal(reps[i].set_id, y.set_id);
+    }
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, NULL, p, packed, offsets, 3),
+                     TOKENRING_OK);
+    memset(reps, 0x5a, sizeof reps);
+    rtoks[0] = 777;
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, rtoks, p, packed, bad_offsets, 3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(rtoks[0], 777); /* nothing written */
+    assert_int_equal(reps[0].count, 0x5a5a5a5a);
+    assert_int_equal(tokenring_placement_route_keys_replicas(NULL, rtoks, p, packed, offsets, 3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, rtoks, p, NULL, offsets, 3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, rtoks, p, packed, NULL, 3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, rtoks, NULL, packed, offsets, 3),
+                     TOKENRING_E_INVAL);
+    assert_int_equal(tokenring_placement_route_keys_replicas(NULL, NULL, p, NULL, NULL, 0),
+                     TOKENRING_OK); /* nothing to route */
+    assert_int_equal(tokenring_placement_route_keys_replicas(reps, rtoks, p, NULL, empty_offsets, 2),
+                     TOKENRING_OK);
+    assert_int_equal(rtoks[1], TOKENRING_MIN_TOKEN);
+    assert_int_equal(reps[1].range_index, 0);
+
     /* Ownership on the literal toy ring (spec section 6.4). */
     tokenring_ownership own[3];
     assert_int_equal(tokenring_ring_ownership(own, 3, r, p), TOKENRING_OK);

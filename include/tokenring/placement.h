@@ -217,6 +217,35 @@ TOKENRING_API int tokenring_placement_route_keys(int64_t *tokens_out, uint32_t *
                                                  size_t count);
 
 /**
+ * Routes many keys in one call to their replicas: for each key (packed as in
+ * tokenring_tokens()) exactly what tokenring_placement_replicas_for_key() gives it (its
+ * replica nodes and transient flags, the key's own range and its set id), without a
+ * second call per key. Each @c nodes points into the placement (no copy, valid while it
+ * lives). The keys are hashed and searched in groups whose memory reads overlap, and each
+ * key's replica row is prefetched as it is routed, so a caller that reads the nodes right
+ * after the call finds them in the cache: route a few hundred keys per call (64-1,024
+ * measured; doc/performance.md), not a whole table. Unlike tokenring_placement_route_keys()
+ * + tokenring_placement_set(), @c range_index is the key's range, not its set's first.
+ * Murmur3 rings only; no allocation, thread-safe.
+ * @param[out] out receives @p count replica lists
+ * @param[out] tokens_out receives @p count tokens (may be NULL)
+ * @param placement the placement
+ * @param keys packed key bytes (NULL only when every key is empty)
+ * @param offsets @p count + 1 non-decreasing offsets into @p keys
+ * @param count number of keys (0: nothing is read or written)
+ * @return #TOKENRING_OK; #TOKENRING_E_INVAL for a NULL placement, a NULL @p out or
+ *         @p offsets with @p count > 0, decreasing offsets or NULL @p keys with bytes;
+ *         #TOKENRING_E_UNSUPPORTED on a ring of another partitioner. On an error nothing
+ *         is written.
+ * @since 1.2
+ */
+TOKENRING_API int tokenring_placement_route_keys_replicas(tokenring_replicas *out,
+                                                          int64_t *tokens_out,
+                                                          const tokenring_placement *placement,
+                                                          const uint8_t *keys,
+                                                          const uint64_t *offsets, size_t count);
+
+/**
  * Number of distinct replica sets.
  * @param placement the placement (NULL gives 0)
  * @return the count
