@@ -56,7 +56,7 @@ def c_figures():
             v = [float(x) for x in cells[1:]]
             c[ring] = {"single": v[0], "bf": v[1], "eyt": v[2], "st": v[3], "text": v[4],
                        "batch": v[7], "bf_batch": v[8], "eyt_batch": v[9], "st_batch": v[10],
-                       "floor": v[12]}
+                       "floor": v[12], "sets": v[23] if len(v) > 23 else None}
     return c
 
 
@@ -194,8 +194,11 @@ def main():
         best_b = min(r["bf_batch"], r["eyt_batch"], r["st_batch"])
         add("C", f"route {ring}: `tokenring_placement_replicas_for_key`", r["single"], None,
             "hash + fastest of branchless lower_bound / Eytzinger / S-tree + flat row", best)
-        add("C", f"route {ring}: `tokenring_placement_route_keys` + `_set`", r["batch"], None,
-            "same, batched 16 keys level by level", best_b)
+        add("C", f"route {ring}: `tokenring_placement_route_keys_replicas`, 256 keys a call",
+            r["batch"], None, "same, batched 16 keys level by level", best_b)
+        if r["sets"] is not None:
+            add("C", f"route {ring}: `tokenring_placement_route_keys` + `_set` (whole batch)",
+                r["sets"], None, "same, batched 16 keys level by level", best_b)
     have_arrow = python_figures(c["tokens"])
     have_go = go_figures()
     print(f"# Per-key cost in every language (16-byte keys; ns per key, thread CPU time; "
