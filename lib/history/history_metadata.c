@@ -667,9 +667,10 @@ static int same_moment(const conv *c, const tokenring_history *h, tokenring_erro
             tokenring_ring_node(&info, ring, v);
         bool same = info.token_count == d->token_count;
         for (size_t t = 0; same && t < d->token_count; t++) {
-            int64_t x;
-            parse_cstr_i64(d->tokens[t], &x);
+            int64_t x = 0;
             same = false;
+            if (!parse_cstr_i64(d->tokens[t], &x))
+                break; /* checked when the rows were read; not the same if it were not */
             for (size_t u = 0; u < info.token_count && !same; u++)
                 same = info.tokens[u] == x;
         }

@@ -248,7 +248,8 @@ static tr_tok bop_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
         }
     }
 #undef BYTE_AT
-    memmove(buf, buf + 1, n);
+    if (n > 0) /* (also keeps gcc -O3 from seeing an unbounded move) */
+        memmove(buf, buf + 1, n);
     if (remainder)
         buf[n] = 0x80;
     return tr_tok_bytes(buf, n + remainder);
