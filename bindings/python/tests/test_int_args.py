@@ -46,6 +46,7 @@ def _cases(topo, ring, pl):
         (t.murmur3, "seed", lambda X: t.murmur3(b"a", X), False),
         (t.tokens_packed, "count", lambda X: t.tokens_packed(b"abc", [0, 1, 3], X), True),
         (pl.route_packed, "count", lambda X: pl.route_packed(b"abc", [0, 1, 3], X), True),
+        (pl.route_ranges_packed, "count", lambda X: pl.route_ranges_packed(b"abc", [0, 1, 3], X), True),
         (t.seeded_token, "seed", lambda X: t.seeded_token(X, "a", 0), False),
         (t.seeded_token, "vnode", lambda X: t.seeded_token(1, "a", X), False),
         (t.seeded_token, "attempt", lambda X: t.seeded_token(1, "a", 0, X), False),
@@ -187,10 +188,12 @@ KEYS = b"abcdef"
 GOOD = [0, 1, 3, 6]
 
 
-@pytest.mark.parametrize("route", [False, True])
+@pytest.mark.parametrize("route", [False, True, "ranges"])
 def test_packed_offsets_refused(env, route):
     pl = env[2]
-    call = (lambda o: pl.route_packed(KEYS, o)) if route else (lambda o: tokenring.tokens_packed(KEYS, o))
+    call = (lambda o: pl.route_packed(KEYS, o)) if route is True else \
+        (lambda o: pl.route_ranges_packed(KEYS, o)) if route else \
+        (lambda o: tokenring.tokens_packed(KEYS, o))
     want = tokenring.tokens_packed(KEYS, GOOD)
     for ok in (GOOD, tuple(GOOD), np.array(GOOD, dtype=np.uint64), np.array(GOOD, dtype=np.int32),
                np.array(GOOD, dtype=np.int64), range(0, 7, 3), [np.uint64(o) for o in GOOD]):

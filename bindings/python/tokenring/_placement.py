@@ -30,6 +30,25 @@ _TOKEN_RANGE = re.compile(
     r"TokenRange\(start_token:(-?\d+), end_token:(-?\d+), endpoints:\[([^\]]*)\]")
 
 
+# Keys per C call of Placement.route_ranges: the library prefetches each key's replica row
+# as it routes it, for a caller reading the rows right after (64-1,024 measured).
+_ROUTE_CHUNK = 1024
+_REPLICAS_DTYPE = None
+
+
+def _replicas_dtype() -> Any:
+    """A numpy structured dtype with the layout of C's tokenring_replicas (its offsets and
+    size read from cffi), to read the fields of a whole buffer of them at once."""
+    global _REPLICAS_DTYPE
+    if _REPLICAS_DTYPE is None:
+        names = ["range_index", "set_id"]
+        _REPLICAS_DTYPE = _np.dtype({
+            "names": names, "formats": [_np.uint32] * len(names),
+            "offsets": [ffi.offsetof("tokenring_replicas", f) for f in names],
+            "itemsize": ffi.sizeof("tokenring_replicas")})
+    return _REPLICAS_DTYPE
+
+
 class Placement(Handle):
     """The replica map of one ring under one replication: lookups are a search plus a
     pointer into shared memory. Thread-safe to query. Usually obtained from
@@ -327,6 +346,68 @@ class Placement(Handle):
         sc = ffi.new("uint32_t[]", n)
         check(lib.tokenring_placement_route_keys(tc, sc, p, _u8(data), offsets, n))
         return list(tc), list(sc)
+
+    def route_ranges(self, keys: Union[Sequence[Key], Any], type: Any = None,
+                     nulls: str = "error") -> Tuple[Any, Any, Any]:
+        """Routes many keys to their own ranges: ``(tokens, ranges, set_ids)``, numpy
+        int64/uint32/uint32 arrays (lists without numpy). ``ranges[i]`` is the index of
+        key ``i``'s range (what :meth:`Ring.range_index` gives its token; read it with
+        :meth:`Ring.range` or :meth:`range_replicas`), what a bulk loader or a Spark job
+        groups keys by; ``set_ids[i]`` is the id of its replica set, as :meth:`route`
+        gives it. ``keys``, ``type`` and ``nulls`` as for :meth:`route` (with
+        ``nulls="null"`` the three arrays are masked where a key is null). Murmur3 rings
+        only (UnsupportedError otherwise)."""
+        if isinstance(keys, (str, bytes, bytearray, memoryview)):
+            raise TypeError(f"route_ranges() takes a column or sequence of keys, not a "
+                            f"bare {builtins_type(keys).__name__}: wrap one key in a list")
+        if HAVE_NUMPY and (type is not None or nulls != "error" or is_column(keys)):
+            return tokens_of_parts(packed_parts(keys, type, nulls), self.route_ranges_packed)
+        data, offsets, n = pack_keys(keys)
+        return self.route_ranges_packed(data, offsets, n)
+
+    def route_ranges_packed(self, data: Union[bytes, bytearray, memoryview, Any],
+                            offsets: Any, count: int = -1) -> Tuple[Any, Any, Any]:
+        """:meth:`route_ranges` for keys already packed back to back (key ``i`` is
+        ``data[offsets[i]:offsets[i + 1]]``), without copying them. ``offsets`` as for
+        :func:`tokens_packed`. The keys go to C ``_ROUTE_CHUNK`` at a time
+        (``tokenring_placement_route_keys_replicas``)."""
+        offsets, n = packed_offsets(offsets, count)
+        check_packed(data, offsets, n)
+        p = self._p()
+        keys = _u8(data)
+        offs = _offsets_ptr(offsets)
+        call = lib.tokenring_placement_route_keys_replicas
+        step = _ROUTE_CHUNK
+        out = ffi.new("tokenring_replicas[]", min(n, step) or 1)
+        if HAVE_NUMPY:
+            toks = _np.empty(n, dtype=_np.int64)
+            ranges = _np.empty(n, dtype=_np.uint32)
+            sets = _np.empty(n, dtype=_np.uint32)
+            rows = _np.frombuffer(ffi.buffer(out), dtype=_replicas_dtype())
+            with ffi.from_buffer("int64_t[]", toks, require_writable=True) as t:
+                for i in range(0, n, step):
+                    k = min(step, n - i)
+                    rc = call(out, t + i, p, keys, offs + i, k)
+                    if rc:
+                        check(rc)
+                    ranges[i:i + k] = rows["range_index"][:k]
+                    sets[i:i + k] = rows["set_id"][:k]
+            if n == 0:  # the call's checks (a ring of another partitioner) still apply
+                check(call(out, ffi.NULL, p, keys, offs, 0))
+            return toks, ranges, sets
+        tc = ffi.new("int64_t[]", n)
+        ranges_l: List[int] = []
+        sets_l: List[int] = []
+        for i in range(0, n, step):
+            k = min(step, n - i)
+            check(call(out, tc + i, p, keys, offsets + i, k))
+            for j in range(k):
+                r = out[j]
+                ranges_l.append(r.range_index)
+                sets_l.append(r.set_id)
+        if n == 0:
+            check(call(out, ffi.NULL, p, keys, offsets, 0))
+        return list(tc), ranges_l, sets_l
 
     def route_replicas(self, keys: Union[Sequence[Key], Any], type: Any = None,
                        nulls: str = "error") -> Union[List[Tuple[str, ...]], "_np.ndarray"]:

@@ -304,6 +304,14 @@ extern "C" {
         key: *const c_void,
         len: usize,
     ) -> c_int;
+    pub fn tokenring_placement_route_keys_replicas(
+        out: *mut tokenring_replicas,
+        tokens_out: *mut i64,
+        placement: *const tokenring_placement,
+        keys: *const u8,
+        offsets: *const u64,
+        count: usize,
+    ) -> c_int;
     pub fn tokenring_placement_order(placement: *const tokenring_placement) -> c_int;
     pub fn tokenring_ring_ref(ring: *const tokenring_ring) -> *mut tokenring_ring;
 
