@@ -50,39 +50,49 @@ static size_t dedup(int64_t *tok, size_t n)
 
 #if defined(TR_CPU_X86)
 /* tr_index_search_small is inlined only into AVX2 functions: the test has one, and checks
- * the out-of-line and batch calls with it */
+ * the batch call with it */
 __attribute__((target("avx2,popcnt"))) static uint32_t small_one(const tr_index *idx, int64_t t)
 {
     uint32_t batch;
     tr_index_search_small_batch(idx, &t, 1, &batch);
     uint32_t one = tr_index_search_small(idx, t);
     assert_int_equal(one, batch);
-    assert_int_equal(tr_index_search_small_call(idx, t), one);
     return one;
 }
 #endif
+
+/* Every search of the index for t: the dispatcher, the buckets and (where built) the tiny
+ * table agree. */
+static uint32_t search_all(const tr_index *idx, int64_t t)
+{
+    uint32_t r = tr_index_search(idx, t);
+    assert_int_equal(tr_index_search_bucket(idx, t), r);
+    if (idx->tiny)
+        assert_int_equal(tr_index_search_tiny(idx, t), r);
+    return r;
+}
 
 static void check_ring(int64_t *tok, size_t n, size_t probes)
 {
     n = dedup(tok, n);
     tr_index idx;
     assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
-    assert_true(tr_index_bytes(&idx) <= 4 * n + 12);
-    assert_true(!idx.small || (n >= 8 && n <= TR_INDEX_SMALL_MAX));
+    assert_true(tr_index_bytes(&idx) <= 4 * n + 12 + (n <= TR_INDEX_TINY_MAX ? 256 : 0));
+    assert_true((idx.tiny != NULL) == (n <= TR_INDEX_TINY_MAX));
     static const int64_t edges[] = { INT64_MIN, INT64_MIN + 1, -1, 0, 1, INT64_MAX - 1,
                                      INT64_MAX };
     for (size_t i = 0; i < sizeof edges / sizeof edges[0]; i++)
-        assert_int_equal(tr_index_search(&idx, edges[i]), plain(tok, n, edges[i]));
+        assert_int_equal(search_all(&idx, edges[i]), plain(tok, n, edges[i]));
     for (size_t i = 0; i < n; i++) {
-        assert_int_equal(tr_index_search(&idx, tok[i]), i);
+        assert_int_equal(search_all(&idx, tok[i]), i);
         if (tok[i] != INT64_MIN)
-            assert_int_equal(tr_index_search(&idx, tok[i] - 1), plain(tok, n, tok[i] - 1));
+            assert_int_equal(search_all(&idx, tok[i] - 1), plain(tok, n, tok[i] - 1));
         if (tok[i] != INT64_MAX)
-            assert_int_equal(tr_index_search(&idx, tok[i] + 1), plain(tok, n, tok[i] + 1));
+            assert_int_equal(search_all(&idx, tok[i] + 1), plain(tok, n, tok[i] + 1));
     }
     for (size_t i = 0; i < probes; i++) {
         int64_t t = (int64_t)rnd();
-        assert_int_equal(tr_index_search(&idx, t), plain(tok, n, t));
+        assert_int_equal(search_all(&idx, t), plain(tok, n, t));
     }
 #if defined(TR_CPU_X86)
     /* the AVX2 count on any ring of 8 tokens or more (route_keys uses it on every ring):
@@ -124,19 +134,20 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
     tr_index_free(&idx);
 }
 
-/* Rings of 1 to 65 tokens: the AVX2 count (tr_index_search_small, where the processor has
- * AVX2) and the radix search against lower_bound on every token, its neighbours and the
- * extremes, on random rings (buckets of 0 to 8 tokens, the last buckets' last-eight count),
- * rings of consecutive tokens at both ends of the token range and around zero (one crowded
- * bucket: the fallback). */
+/* Rings of 1 to 65 tokens: the tiny table (at most 64 tokens, every processor), the radix
+ * search and the AVX2 count (tr_index_search_small, where the processor has AVX2) against
+ * lower_bound on every token, its neighbours and the extremes, on random rings (tiny
+ * buckets of 0, 1 or more tokens; radix buckets of 0 to 8, the last buckets' last-eight
+ * count), tokens on the tiny buckets' first and last values, and rings of consecutive
+ * tokens at both ends of the token range and around zero (one crowded bucket: the
+ * fallbacks). */
 static void check_small(const int64_t *tok, size_t n)
 {
     tr_index idx;
     assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
-    /* the AVX2 count on 8 to 64 tokens where the processor has it, else the scalar search */
-    assert_int_equal(idx.small, (tr_cpu_features() & TR_CPU_AVX2) && n >= 8 &&
-                                    n <= TR_INDEX_SMALL_MAX);
-    int64_t probes[(TR_INDEX_SMALL_MAX + 1) * 3 + 4];
+    /* the tiny table on at most 64 tokens, on every processor */
+    assert_int_equal(idx.tiny != NULL, n <= TR_INDEX_TINY_MAX);
+    int64_t probes[(TR_INDEX_TINY_MAX + 1) * 3 + 4];
     size_t np = 0;
     probes[np++] = INT64_MIN;
     probes[np++] = INT64_MAX;
@@ -149,9 +160,9 @@ static void check_small(const int64_t *tok, size_t n)
     }
     for (size_t i = 0; i < np; i++) {
         uint32_t want = plain(tok, n, probes[i]);
-        assert_int_equal(tr_index_search(&idx, probes[i]), want);
+        assert_int_equal(search_all(&idx, probes[i]), want);
 #if defined(TR_CPU_X86)
-        if (idx.small)
+        if ((tr_cpu_features() & TR_CPU_AVX2) && n >= 8)
             assert_int_equal(small_one(&idx, probes[i]), want);
 #endif
     }
@@ -161,8 +172,8 @@ static void check_small(const int64_t *tok, size_t n)
 static void small_rings(void **state)
 {
     (void)state;
-    int64_t tok[TR_INDEX_SMALL_MAX + 1];
-    for (size_t n = 1; n <= TR_INDEX_SMALL_MAX + 1; n++) {
+    int64_t tok[TR_INDEX_TINY_MAX + 1];
+    for (size_t n = 1; n <= TR_INDEX_TINY_MAX + 1; n++) {
         for (int round = 0; round < 4; round++) {
             size_t m = n;
             for (size_t i = 0; i < m; i++)
@@ -170,6 +181,12 @@ static void small_rings(void **state)
             m = dedup(tok, m);
             check_small(tok, m);
         }
+        for (size_t i = 0; i < n; i++) { /* on tiny bucket edges: first or last value */
+            uint64_t b = (uint64_t)(i * 256 / n);
+            uint64_t edge = i % 2 ? UINT64_C(0x00FFFFFFFFFFFFFF) : 0;
+            tok[i] = (int64_t)((b << 56 | edge) ^ (UINT64_C(1) << 63));
+        }
+        check_small(tok, dedup(tok, n));
         for (size_t i = 0; i < n; i++) /* consecutive, from the minimum */
             tok[i] = INT64_MIN + (int64_t)i;
         check_small(tok, n);

@@ -24,8 +24,28 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         first[b] = (uint32_t)i;
     }
     first[buckets] = (uint32_t)count;
-    idx->small = count >= 8 && count <= TR_INDEX_SMALL_MAX &&
-                 (tr_cpu_features() & TR_CPU_AVX2) != 0;
+    /* rings of at most 64 tokens: entry b is the first token at or after bucket b's start
+     * on the top 8 bits, with 0x80 when the bucket holds two tokens or more */
+    uint8_t *tiny = NULL;
+    if (count <= TR_INDEX_TINY_MAX) {
+        tiny = tr_malloc((size_t)1 << TR_INDEX_TINY_BITS);
+        if (!tiny) {
+            tr_free(first);
+            return TOKENRING_E_NOMEM;
+        }
+        size_t at = 0;
+        for (size_t b = 0; b < ((size_t)1 << TR_INDEX_TINY_BITS); b++) {
+            while (at < count &&
+                   (((uint64_t)tokens[at] ^ (UINT64_C(1) << 63)) >> (64 - TR_INDEX_TINY_BITS)) < b)
+                at++;
+            size_t in = at; /* tokens in bucket b */
+            while (in < count &&
+                   (((uint64_t)tokens[in] ^ (UINT64_C(1) << 63)) >> (64 - TR_INDEX_TINY_BITS)) == b)
+                in++;
+            tiny[b] = (uint8_t)(at | (in - at > 1 ? 0x80 : 0));
+        }
+    }
+    idx->tiny = tiny;
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -38,21 +58,18 @@ void tr_index_free(tr_index *idx)
     if (idx) {
         tr_free(idx->first);
         idx->first = NULL;
+        tr_free(idx->tiny);
+        idx->tiny = NULL;
     }
 }
 
 size_t tr_index_bytes(const tr_index *idx)
 {
-    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
+    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t) +
+           (idx->tiny ? (size_t)1 << TR_INDEX_TINY_BITS : 0);
 }
 
 #if defined(TR_CPU_X86)
-__attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
-                                                                           int64_t t)
-{
-    return tr_index_search_small(idx, t);
-}
-
 __attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
                                                                         const int64_t *tokens,
                                                                         size_t count,

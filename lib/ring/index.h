@@ -8,8 +8,10 @@
  * plus eight branch-free comparisons on neighbouring tokens; crowded buckets (uneven
  * layouts) first narrow by binary search, so the worst case stays O(log n). With
  * bits = floor(log2 n) - 1 (at least 1), memory is (2^bits + 1) * 4 bytes: at most 2 bytes
- * per token (plus 12 on tiny rings). On rings of 8 to 64 tokens, where the processor has
- * AVX2, tr_index_search_small counts the eight tokens four at a time (no memory added). */
+ * per token (plus 12 on tiny rings). A ring of at most 64 tokens also has a 256-byte table
+ * on the token's top 8 bits (tr_index_search_tiny: one read and one compare). Batches on
+ * larger rings, where the processor has AVX2, count a bucket's eight tokens four at a
+ * time (tr_index_search_small). */
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
@@ -24,14 +26,16 @@ typedef struct tr_index {
     uint32_t *first;       /* 2^bits + 1 entries */
     uint32_t count;        /* number of tokens (>= 1) */
     unsigned shift;        /* 64 - bits */
-    /* 8 to TR_INDEX_SMALL_MAX tokens on a processor with AVX2: lookups take
-     * tr_index_search_small */
-    bool small;
+    /* rings of at most TR_INDEX_TINY_MAX tokens: 2^TR_INDEX_TINY_BITS entries for
+     * tr_index_search_tiny (else NULL) */
+    uint8_t *tiny;
 } tr_index;
 
-/* On 8 to 64 tokens (one to eight cache lines, always in L1) a lookup counts the bucket's
- * tokens with AVX2 instead of eight scalar compares. */
-#define TR_INDEX_SMALL_MAX 64
+/* Rings of at most 64 tokens (one to eight cache lines, in L1): a lookup is instructions,
+ * not memory, and a 256-byte table on the token's top 8 bits answers most keys with one
+ * read and one compare. */
+#define TR_INDEX_TINY_MAX 64
+#define TR_INDEX_TINY_BITS 8
 
 /* Builds the index over count >= 1 strictly ascending tokens (borrowed: they must outlive
  * the index). Returns TOKENRING_OK or TOKENRING_E_NOMEM (idx untouched). */
@@ -55,8 +59,9 @@ static inline const uint32_t *tr_index_bucket(const tr_index *idx, int64_t t)
 #endif
 
 /* Index of the first token >= t, wrapping to 0 past the largest (Cassandra's
- * firstTokenIndex). */
-static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
+ * firstTokenIndex), by the radix buckets (any ring; tr_index_search takes the tiny table
+ * first where there is one). */
+static inline uint32_t tr_index_search_bucket(const tr_index *idx, int64_t t)
 {
     const uint32_t *b = tr_index_bucket(idx, t);
     uint32_t lo = b[0], hi = b[1];
@@ -93,25 +98,49 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
+/* tr_index_search on a ring of at most 64 tokens (idx->tiny): one table read on the
+ * token's top 8 bits gives the first token at or after the bucket's start, e; when the
+ * bucket holds at most one token the answer is e, or e + 1 past that token (one compare,
+ * no branch on the data), wrapping to 0 past the last token; a bucket of two tokens or
+ * more (flag 0x80; on 48 random tokens about one key in 60) takes tr_index_search. */
+static inline uint32_t tr_index_search_tiny(const tr_index *idx, int64_t t)
+{
+    uint64_t u = (uint64_t)t ^ (UINT64_C(1) << 63);
+    uint32_t e = idx->tiny[u >> (64 - TR_INDEX_TINY_BITS)];
+    if (__builtin_expect(e & 0x80, 0))
+        return tr_index_search_bucket(idx, t);
+    uint32_t n = idx->count;
+    uint32_t r = e + (uint32_t)(idx->tokens[e < n ? e : n - 1] < t);
+    return r >= n ? 0 : r;
+}
+
+/* Index of the first token >= t, wrapping to 0 past the largest (Cassandra's
+ * firstTokenIndex): the tiny table on rings of at most 64 tokens, else the buckets. */
+static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
+{
+    if (__builtin_expect(idx->tiny != NULL, 0))
+        return tr_index_search_tiny(idx, t);
+    return tr_index_search_bucket(idx, t);
+}
+
 #if defined(TR_CPU_X86)
 #include <immintrin.h>
 
-/* tr_index_search on a ring of at least 8 tokens where the processor has AVX2 (the caller
- * checks: idx->small, or tr_cpu_features() and count >= 8), inlined only into functions
- * compiled for AVX2 (the library is built for the baseline): the bucket, then its at most eight tokens compared four at
- * a time (two compares, two sign masks, a popcount, where the scalar count is eight
- * compares and adds), wrapping to 0. As in tr_index_search, the ring's last buckets count
- * the last eight tokens instead; a bucket of more than eight tokens (uneven tokens) takes
- * tr_index_search. Measured against counting all tokens (up to 16 compares over a copy
- * padded to a multiple of 8, no bucket read): 1.50x against 1.36x the strongest baseline
- * on 48 tokens, paired runs. */
+/* tr_index_search_bucket on a ring of at least 8 tokens where the processor has AVX2 (the
+ * caller checks tr_cpu_features() and the count), inlined only into functions compiled for
+ * AVX2 (the library is built for the baseline): the bucket, then its at most eight tokens
+ * compared four at a time (two compares, two sign masks, a popcount, where the scalar count
+ * is eight compares and adds), wrapping to 0. As in tr_index_search_bucket, the ring's last
+ * buckets count the last eight tokens instead; a bucket of more than eight tokens (uneven
+ * tokens) takes tr_index_search_bucket. The batches' search stage on rings past 64 tokens
+ * (tr_index_search_small_batch). */
 __attribute__((target("avx2,popcnt"))) static inline uint32_t
 tr_index_search_small(const tr_index *idx, int64_t t)
 {
     const uint32_t *bk = tr_index_bucket(idx, t);
     uint32_t lo = bk[0];
     if (__builtin_expect(bk[1] - lo > 8, 0))
-        return tr_index_search(idx, t);
+        return tr_index_search_bucket(idx, t);
     if (lo + 8 > idx->count)
         lo = idx->count - 8; /* the tokens from there to lo are below t: same count */
     __m256i key = _mm256_set1_epi64x(t);
@@ -124,8 +153,6 @@ tr_index_search_small(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
-/* tr_index_search_small as a call, for callers built for the baseline. */
-TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
 /* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
 TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
                                            size_t count, uint32_t *out);

@@ -1189,17 +1189,13 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
                                                         int64_t token)
 {
     const tr_index *idx = &p->ring->index;
-#if defined(TR_CPU_X86)
-    if (__builtin_expect(idx->small, 0)) {
-        /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
-         * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
-         * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3
-         * against 9.7-10.2 ns on 48 tokens, paired runs) */
-        uint32_t range = tr_index_search_small_call(idx, token);
+    if (__builtin_expect(idx->tiny != NULL, 0)) {
+        /* at most 64 tokens (in L1): the tiny table and one compare (lib/ring/index.h), no
+         * row prefetch */
+        uint32_t range = tr_index_search_tiny(idx, token);
         tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
     }
-#endif
     uint32_t first = *tr_index_bucket(idx, token);
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
@@ -1210,7 +1206,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
         TR_PREFETCH(row + 128);
         TR_PREFETCH(row + 192);
     }
-    uint32_t range = tr_index_search(idx, token);
+    uint32_t range = tr_index_search_bucket(idx, token);
     tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
 }
 
@@ -1297,10 +1293,9 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
 {
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
-#if defined(TR_CPU_X86)
-    if (idx->small) {
-        /* at most 64 tokens, in L1: no misses to overlap; hash a group, search all its
-         * keys in one call, then read their sets */
+    if (idx->tiny) {
+        /* at most 64 tokens, in L1: no misses to overlap; hash a group, search its keys in
+         * the tiny table, then read their sets */
         for (size_t g = 0; g < count; g += GROUP) {
             size_t m = count - g < GROUP ? count - g : GROUP;
             int64_t tok[GROUP];
@@ -1309,7 +1304,8 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
                 size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
                 tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
             }
-            tr_index_search_small_batch(idx, tok, m, range);
+            for (size_t j = 0; j < m; j++)
+                range[j] = tr_index_search_tiny(idx, tok[j]);
             for (size_t j = 0; j < m; j++) {
                 if (tokens_out)
                     tokens_out[g + j] = tok[j];
@@ -1322,10 +1318,11 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
         }
         return;
     }
-    /* the search stage as one AVX2 call per group where the processor has it (the same
-     * count as on small rings): 20 instructions fewer per key, 1.02-1.05x -> 1.06-1.12x
-     * the strongest batched baseline on 96x256 and 1000x16 (paired runs) */
-    bool simd = idx->count >= 8 && (tr_cpu_features() & TR_CPU_AVX2);
+#if defined(TR_CPU_X86)
+    /* the search stage as one AVX2 call per group where the processor has it (rings past
+     * 64 tokens here): 20 instructions fewer per key, 1.02-1.05x -> 1.06-1.12x the
+     * strongest batched baseline on 96x256 and 1000x16 (paired runs) */
+    bool simd = (tr_cpu_features() & TR_CPU_AVX2) != 0;
 #endif
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
