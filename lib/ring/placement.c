@@ -1324,6 +1324,10 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
      * strongest batched baseline on 96x256 and 1000x16 (paired runs) */
     bool simd = (tr_cpu_features() & TR_CPU_AVX2) != 0;
 #endif
+    const bool plain = !placement->row_off && !placement->row_flags &&
+                       placement->wrap_set == UINT32_MAX;
+    const uint32_t *rows = placement->rows;
+    const uint32_t stride = placement->stride;
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
@@ -1342,12 +1346,34 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
 #endif
             for (size_t j = 0; j < m; j++)
                 range[j] = tr_ring_search(placement->ring, tok[j]);
+        if (tokens_out)
+            for (size_t j = 0; j < m; j++)
+                tokens_out[g + j] = tok[j];
+        if (plain) {
+            /* rows of one length, no transient replica, no wrap set: the common case, with
+             * the placement's fields read once per group */
+            for (size_t j = 0; j < m; j++) {
+                uint32_t set = tr_range_set(placement, range[j]);
+                const uint32_t *row = rows + (size_t)set * stride;
+                TR_PREFETCH(row); /* the caller reads the row next */
+                if (reps) {
+                    tokenring_replicas *o = &reps[g + j];
+                    o->nodes = row;
+                    o->transient = NULL;
+                    o->count = stride;
+                    o->range_index = range[j];
+                    o->set_id = set;
+                    o->reserved = 0;
+                } else {
+                    set_ids_out[g + j] = set;
+                }
+            }
+            continue;
+        }
         for (size_t j = 0; j < m; j++) {
             uint32_t set = tr_token_set(placement, range[j], tok[j]);
             /* the caller reads the row next */
             TR_PREFETCH(placement->rows + tr_row_off(placement, set));
-            if (tokens_out)
-                tokens_out[g + j] = tok[j];
             if (reps)
                 tr_placement_fill_row(&reps[g + j], placement, range[j], set);
             else
