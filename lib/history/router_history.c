@@ -102,7 +102,7 @@ static int placement_on(tokenring_placement **out, const tokenring_history *h,
     } else {
         size_t at = 0;
         for (size_t i = 0; i < n; i++) {
-            tokenring_replicas r;
+            tokenring_replicas r = { 0 }; /* i < n: always filled */
             tokenring_placement_range_replicas(&r, hp, i);
             off[i] = (uint32_t)at;
             for (uint32_t k = 0; k < r.count; k++)
