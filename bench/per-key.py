@@ -12,7 +12,8 @@ next to that ecosystem's own fastest way (issue 34). Not a test: prints one Mark
           over a numpy buffer + offsets, tokens_packed over an Arrow binary column's buffers,
           each next to a loop over cassandra-driver's C murmur3 (cassandra.murmur3.murmur3);
   Go      go test -bench in bindings/go: Token per key, KeyBatch.TokensInto, hash + replicas
-          single (one cgo call) and batched, next to a pure-Go Murmur3 (+ sort.Search).
+          single (one cgo call) and batched (RouteKeys + Sets(), RouteKeysReplicas), next
+          to a pure-Go Murmur3 (+ sort.Search).
 
 Every side is timed in thread CPU time; Python pairs are interleaved pass by pass (the side
 that runs first alternates), 7 passes over 100,000 fixed random 16-byte keys, median and
@@ -179,6 +180,9 @@ def go_figures():
     add("Go", "route 1000x256: `RouteKeys` + `Sets()` per key",
         med["Replicas/1000x256/key-batch"], mn["Replicas/1000x256/key-batch"], gr,
         med["Replicas/1000x256/key-go-murmur3+sort.Search"])
+    add("Go", "route 1000x256: `RouteKeysReplicas` per key (nodes shared from `Sets()`)",
+        med["Replicas/1000x256/key-batch-replicas"], mn["Replicas/1000x256/key-batch-replicas"],
+        gr, med["Replicas/1000x256/key-go-murmur3+sort.Search"])
     return True
 
 

@@ -274,6 +274,48 @@ func BenchmarkReplicas(b *testing.B) {
 				sink += acc
 			})
 		})
+		b.Run(br.name+"/key-batch-replicas", func(b *testing.B) {
+			dst := make([]Replicas, 0, n)
+			measure(b, br, ctiming.KeyReplicasBatch, func() {
+				var err error
+				if dst, err = br.p.RouteKeysReplicas(dst[:0], nil, br.keys); err != nil {
+					b.Fatal(err)
+				}
+				var acc uint64
+				for i := range dst {
+					for _, r := range dst[i].Nodes {
+						acc += uint64(r)
+					}
+				}
+				sink += acc
+			})
+		})
+		b.Run(br.name+"/key-batch-replicas-256", func(b *testing.B) {
+			var chunks []*KeyBatch
+			for i := 0; i < n; i += 256 {
+				c := NewKeyBatch(256, 256*16)
+				for j := i; j < i+256 && j < n; j++ {
+					c.Add(br.keys.Key(j))
+				}
+				chunks = append(chunks, c)
+			}
+			dst := make([]Replicas, 0, 256)
+			measure(b, br, ctiming.KeyReplicasBatch, func() {
+				var acc uint64
+				var err error
+				for _, c := range chunks {
+					if dst, err = br.p.RouteKeysReplicas(dst[:0], nil, c); err != nil {
+						b.Fatal(err)
+					}
+					for i := range dst {
+						for _, r := range dst[i].Nodes {
+							acc += uint64(r)
+						}
+					}
+				}
+				sink += acc
+			})
+		})
 		b.Run(br.name+"/key-go-murmur3+sort.Search", func(b *testing.B) {
 			measure(b, br, ctiming.KeyBatch, func() {
 				var acc uint64

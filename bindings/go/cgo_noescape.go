@@ -35,6 +35,8 @@ package tokenring
 #cgo nocallback tokenring_placement_key_set_id
 #cgo noescape tokenring_placement_route_keys
 #cgo nocallback tokenring_placement_route_keys
+#cgo noescape tokenring_placement_route_keys_replicas
+#cgo nocallback tokenring_placement_route_keys_replicas
 #cgo noescape tokenring_placement_range_replicas
 #cgo nocallback tokenring_placement_range_replicas
 #cgo noescape tokenring_placement_set

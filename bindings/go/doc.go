@@ -114,5 +114,6 @@
 //
 // AppendReplicas, AppendReplicasForKey and AppendReplicaNames append to a caller's
 // slice, so a reused dst[:0] avoids allocating; RouteKeys and RouteTokens fill
-// caller-provided slices for a whole batch, and Set returns shared replica sets.
+// caller-provided slices for a whole batch, RouteKeysReplicas appends each key's replicas
+// (shared, read-only) to a reused dst[:0], and Set returns shared replica sets.
 package tokenring

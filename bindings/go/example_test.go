@@ -143,6 +143,34 @@ func ExamplePlacement_RouteKeys() {
 	// 3 true
 }
 
+func ExamplePlacement_RouteKeysReplicas() {
+	topo, ring := toyRing()
+	defer topo.Close()
+	defer ring.Close()
+	repl, _ := tokenring.NewSimpleStrategy(2, 0)
+	defer repl.Close()
+	p, _ := tokenring.BuildPlacement(ring, repl, 0)
+	defer p.Close()
+
+	batch := tokenring.NewKeyBatch(2, 16)
+	batch.AddString("alice")
+	batch.AddString("bob")
+	// A call into C per 256 keys; reuse routed[:0] for the next batch.
+	var routed []tokenring.Replicas
+	routed, err := p.RouteKeysReplicas(routed[:0], nil, batch)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i, r := range routed { // r.Nodes is shared, read-only
+		one, _ := p.ReplicasForKey(batch.Key(i))
+		fmt.Println(string(batch.Key(i)), "range", r.Range, p.NodeName(int(r.Nodes[0])), p.NodeName(int(r.Nodes[1])),
+			r.Range == one.Range && r.SetID == one.SetID)
+	}
+	// Output:
+	// alice range 0 A B true
+	// bob range 0 A B true
+}
+
 func ExamplePlacement_Ownership() {
 	topo, ring := toyRing()
 	defer topo.Close()

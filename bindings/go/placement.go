@@ -98,6 +98,8 @@ type Placement struct {
 	loaded     atomic.Bool // tables ready
 	sets       []Replicas
 	rangeSets  []uint32 // set id per range
+	setNodes   []uint32 // the node lists of every set, packed in set id order (sets[i].Nodes point into it)
+	setStarts  []uint32 // sets[i].Nodes is setNodes[setStarts[i]:setStarts[i+1]]
 
 	replText string   // the replication, formatted, for EmptyDatacenters after Update
 	emptyDCs []string // datacenters of the replication without nodes in the ring
@@ -450,10 +452,12 @@ func (p *Placement) loadTables(pp *C.tokenring_placement) {
 		}
 		// Pack the node lists into one backing array (fewer objects for the GC).
 		flat := make([]uint32, 0, total)
+		starts := make([]uint32, n+1)
 		for i := range sets {
 			start := len(flat)
 			flat = append(flat, sets[i].Nodes...)
 			sets[i].Nodes = flat[start:len(flat):len(flat)]
+			starts[i+1] = uint32(len(flat))
 		}
 		ring := C.tokenring_placement_ring(pp)
 		var nt C.size_t
@@ -464,7 +468,7 @@ func (p *Placement) loadTables(pp *C.tokenring_placement) {
 				rs[i] = uint32(c.set_id)
 			}
 		}
-		p.sets, p.rangeSets = sets, rs
+		p.sets, p.rangeSets, p.setNodes, p.setStarts = sets, rs, flat, starts
 		p.loaded.Store(true)
 	})
 }
@@ -536,6 +540,100 @@ func (p *Placement) RouteKeys(tokens []int64, setIDs []uint32, keys *KeyBatch) e
 	p.release()
 	runtime.KeepAlive(keys)
 	return check(st)
+}
+
+// routeChunk is the number of keys RouteKeysReplicas routes per call into C: the C call
+// prefetches each key's replica row, so a chunk of a few hundred keys (64-1,024 measured)
+// keeps the rows in the cache and the scratch buffer small.
+const routeChunk = 256
+
+// routeBuf is RouteKeysReplicas' scratch buffer for a chunk of C replica lists, allocated
+// as words without pointers: what C writes into it are pointers to C memory, which the
+// garbage collector need not scan, nor cgo's pointer check on every call.
+type routeBuf [routeChunk * unsafe.Sizeof(C.tokenring_replicas{}) / 8]uint64
+
+// routeBufs recycles the scratch buffers.
+var routeBufs = sync.Pool{New: func() any { return new(routeBuf) }}
+
+// RouteKeysReplicas routes a batch of keys to their replicas and appends one Replicas per
+// key to dst, in the batch's order, returning the extended slice: for each key exactly
+// what ReplicasForKey gives (Range is the key's own range, not its set's first range as
+// in Set and Sets; SetID its replica set). Nodes and Transient are not copied: they are
+// the slices of the placement's table of distinct sets (see Sets), shared with every
+// caller, and must not be modified; they stay valid after Close. tokens may be nil; else
+// it must hold at least keys.Len() entries (ErrBufSize otherwise) and receives each key's
+// token. The keys are routed in chunks of a few hundred per call into C, read in place.
+// Nil keys give ErrInvalid, a ring of another partitioner than Murmur3 ErrUnsupported.
+// On an error dst is returned unchanged and nothing is written to tokens. With enough
+// capacity in dst it allocates nothing: reuse dst[:0] across batches.
+func (p *Placement) RouteKeysReplicas(dst []Replicas, tokens []int64, keys *KeyBatch) ([]Replicas, error) {
+	if keys == nil {
+		return dst, goError(CodeInvalid, "nil *tokenring.KeyBatch of keys")
+	}
+	keys.init()
+	k, _, n, err := packed(keys.buf, keys.offsets)
+	if err != nil {
+		return dst, err
+	}
+	if tokens != nil && len(tokens) < n {
+		return dst, goError(CodeBufSize, "output holds %d tokens for %d keys", len(tokens), n)
+	}
+	pp, err := p.acquire()
+	if err != nil {
+		return dst, err
+	}
+	p.loadTables(pp)
+	if n == 0 {
+		p.release()
+		return dst, nil
+	}
+	raw := routeBufs.Get().(*routeBuf)
+	buf := (*[routeChunk]C.tokenring_replicas)(unsafe.Pointer(raw))
+	orig, sets, flat, starts, start := dst, p.sets, p.setNodes, p.setStarts, len(dst)
+	if cap(dst)-start < n {
+		grown := make([]Replicas, start, start+n)
+		copy(grown, dst)
+		dst = grown
+	}
+	var st C.int
+	for off := 0; off < n; off += routeChunk {
+		m := n - off
+		if m > routeChunk {
+			m = routeChunk
+		}
+		var tp *C.int64_t
+		if tokens != nil {
+			tp = (*C.int64_t)(unsafe.Pointer(&tokens[off]))
+		}
+		st = C.tokenring_placement_route_keys_replicas(&buf[0], tp, pp, k,
+			(*C.uint64_t)(unsafe.Pointer(&keys.offsets[off])), C.size_t(m))
+		if st != C.TOKENRING_OK {
+			// Only the first chunk can fail (the partitioner; a KeyBatch's offsets never
+			// decrease), and C writes nothing on an error.
+			break
+		}
+		for i := range buf[:m] {
+			// Nodes as Sets() has them, from the small table of starts rather than the
+			// sets' headers (a cache miss less per key on a large ring).
+			c := &buf[i]
+			id := c.set_id
+			r := Replicas{Nodes: flat[starts[id]:starts[id+1]:starts[id+1]], Range: int(c.range_index), SetID: int(id)}
+			if c.transient != nil {
+				r.Transient = sets[id].Transient
+			}
+			dst = append(dst, r)
+		}
+	}
+	p.release()
+	routeBufs.Put(raw)
+	runtime.KeepAlive(keys)
+	if err := check(st); err != nil {
+		for i := range dst[start:] {
+			dst[start+i] = Replicas{}
+		}
+		return orig, err
+	}
+	return dst, nil
 }
 
 // RouteTokens writes into setIDs the replica-set id of each token, with one call into C

@@ -29,6 +29,7 @@ const (
 	KeyBatch            = C.OP_KEY_BATCH
 	TokenReplicasSingle = C.OP_TOKEN_REPLICAS_SINGLE
 	TokenReplicasBatch  = C.OP_TOKEN_REPLICAS_BATCH
+	KeyReplicasBatch    = C.OP_KEY_REPLICAS_BATCH
 )
 
 // Setup builds ring index (0 or 1) in C and returns a checksum of its tokens and key
