@@ -3364,7 +3364,8 @@ static tr_tok bop_midpoint(const tr_tok *l, const tr_tok *r, uint8_t *buf)
         }
     }
 #undef BYTE_AT
-    memmove(buf, buf + 1, n);
+    if (n > 0) /* (also keeps gcc -O3 from seeing an unbounded move) */
+        memmove(buf, buf + 1, n);
     if (remainder)
         buf[n] = 0x80;
     return tr_tok_bytes(buf, n + remainder);
@@ -3970,8 +3971,10 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
  * plus eight branch-free comparisons on neighbouring tokens; crowded buckets (uneven
  * layouts) first narrow by binary search, so the worst case stays O(log n). With
  * bits = floor(log2 n) - 1 (at least 1), memory is (2^bits + 1) * 4 bytes: at most 2 bytes
- * per token (plus 12 on tiny rings). On rings of 8 to 64 tokens, where the processor has
- * AVX2, tr_index_search_small counts the eight tokens four at a time (no memory added). */
+ * per token (plus 12 on tiny rings). A ring of at most 64 tokens also has a 256-byte table
+ * on the token's top 8 bits (tr_index_search_tiny: one read and one compare). Batches on
+ * larger rings, where the processor has AVX2, count a bucket's eight tokens four at a
+ * time (tr_index_search_small). */
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
@@ -3979,21 +3982,23 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
 #include <stddef.h>
 #include <stdint.h>
 
-#line 21 "lib/ring/index.h"
+#line 23 "lib/ring/index.h"
 
 typedef struct tr_index {
     const int64_t *tokens; /* borrowed: the ring's sorted tokens */
     uint32_t *first;       /* 2^bits + 1 entries */
     uint32_t count;        /* number of tokens (>= 1) */
     unsigned shift;        /* 64 - bits */
-    /* 8 to TR_INDEX_SMALL_MAX tokens on a processor with AVX2: lookups take
-     * tr_index_search_small */
-    bool small;
+    /* rings of at most TR_INDEX_TINY_MAX tokens: 2^TR_INDEX_TINY_BITS entries for
+     * tr_index_search_tiny (else NULL) */
+    uint8_t *tiny;
 } tr_index;
 
-/* On 8 to 64 tokens (one to eight cache lines, always in L1) a lookup counts the bucket's
- * tokens with AVX2 instead of eight scalar compares. */
-#define TR_INDEX_SMALL_MAX 64
+/* Rings of at most 64 tokens (one to eight cache lines, in L1): a lookup is instructions,
+ * not memory, and a 256-byte table on the token's top 8 bits answers most keys with one
+ * read and one compare. */
+#define TR_INDEX_TINY_MAX 64
+#define TR_INDEX_TINY_BITS 8
 
 /* Builds the index over count >= 1 strictly ascending tokens (borrowed: they must outlive
  * the index). Returns TOKENRING_OK or TOKENRING_E_NOMEM (idx untouched). */
@@ -4017,8 +4022,9 @@ static inline const uint32_t *tr_index_bucket(const tr_index *idx, int64_t t)
 #endif
 
 /* Index of the first token >= t, wrapping to 0 past the largest (Cassandra's
- * firstTokenIndex). */
-static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
+ * firstTokenIndex), by the radix buckets (any ring; tr_index_search takes the tiny table
+ * first where there is one). */
+static inline uint32_t tr_index_search_bucket(const tr_index *idx, int64_t t)
 {
     const uint32_t *b = tr_index_bucket(idx, t);
     uint32_t lo = b[0], hi = b[1];
@@ -4055,25 +4061,49 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
+/* tr_index_search on a ring of at most 64 tokens (idx->tiny): one table read on the
+ * token's top 8 bits gives the first token at or after the bucket's start, e; when the
+ * bucket holds at most one token the answer is e, or e + 1 past that token (one compare,
+ * no branch on the data), wrapping to 0 past the last token; a bucket of two tokens or
+ * more (flag 0x80; on 48 random tokens about one key in 60) takes tr_index_search. */
+static inline uint32_t tr_index_search_tiny(const tr_index *idx, int64_t t)
+{
+    uint64_t u = (uint64_t)t ^ (UINT64_C(1) << 63);
+    uint32_t e = idx->tiny[u >> (64 - TR_INDEX_TINY_BITS)];
+    if (__builtin_expect(e & 0x80, 0))
+        return tr_index_search_bucket(idx, t);
+    uint32_t n = idx->count;
+    uint32_t r = e + (uint32_t)(idx->tokens[e < n ? e : n - 1] < t);
+    return r >= n ? 0 : r;
+}
+
+/* Index of the first token >= t, wrapping to 0 past the largest (Cassandra's
+ * firstTokenIndex): the tiny table on rings of at most 64 tokens, else the buckets. */
+static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
+{
+    if (__builtin_expect(idx->tiny != NULL, 0))
+        return tr_index_search_tiny(idx, t);
+    return tr_index_search_bucket(idx, t);
+}
+
 #if defined(TR_CPU_X86)
 #include <immintrin.h>
 
-/* tr_index_search on a ring of at least 8 tokens where the processor has AVX2 (the caller
- * checks: idx->small, or tr_cpu_features() and count >= 8), inlined only into functions
- * compiled for AVX2 (the library is built for the baseline): the bucket, then its at most eight tokens compared four at
- * a time (two compares, two sign masks, a popcount, where the scalar count is eight
- * compares and adds), wrapping to 0. As in tr_index_search, the ring's last buckets count
- * the last eight tokens instead; a bucket of more than eight tokens (uneven tokens) takes
- * tr_index_search. Measured against counting all tokens (up to 16 compares over a copy
- * padded to a multiple of 8, no bucket read): 1.50x against 1.36x the strongest baseline
- * on 48 tokens, paired runs. */
+/* tr_index_search_bucket on a ring of at least 8 tokens where the processor has AVX2 (the
+ * caller checks tr_cpu_features() and the count), inlined only into functions compiled for
+ * AVX2 (the library is built for the baseline): the bucket, then its at most eight tokens
+ * compared four at a time (two compares, two sign masks, a popcount, where the scalar count
+ * is eight compares and adds), wrapping to 0. As in tr_index_search_bucket, the ring's last
+ * buckets count the last eight tokens instead; a bucket of more than eight tokens (uneven
+ * tokens) takes tr_index_search_bucket. The batches' search stage on rings past 64 tokens
+ * (tr_index_search_small_batch). */
 __attribute__((target("avx2,popcnt"))) static inline uint32_t
 tr_index_search_small(const tr_index *idx, int64_t t)
 {
     const uint32_t *bk = tr_index_bucket(idx, t);
     uint32_t lo = bk[0];
     if (__builtin_expect(bk[1] - lo > 8, 0))
-        return tr_index_search(idx, t);
+        return tr_index_search_bucket(idx, t);
     if (lo + 8 > idx->count)
         lo = idx->count - 8; /* the tokens from there to lo are below t: same count */
     __m256i key = _mm256_set1_epi64x(t);
@@ -4086,8 +4116,6 @@ tr_index_search_small(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
-/* tr_index_search_small as a call, for callers built for the baseline. */
-TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
 /* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
 TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
                                            size_t count, uint32_t *out);
@@ -4125,8 +4153,28 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         first[b] = (uint32_t)i;
     }
     first[buckets] = (uint32_t)count;
-    idx->small = count >= 8 && count <= TR_INDEX_SMALL_MAX &&
-                 (tr_cpu_features() & TR_CPU_AVX2) != 0;
+    /* rings of at most 64 tokens: entry b is the first token at or after bucket b's start
+     * on the top 8 bits, with 0x80 when the bucket holds two tokens or more */
+    uint8_t *tiny = NULL;
+    if (count <= TR_INDEX_TINY_MAX) {
+        tiny = tr_malloc((size_t)1 << TR_INDEX_TINY_BITS);
+        if (!tiny) {
+            tr_free(first);
+            return TOKENRING_E_NOMEM;
+        }
+        size_t at = 0;
+        for (size_t b = 0; b < ((size_t)1 << TR_INDEX_TINY_BITS); b++) {
+            while (at < count &&
+                   (((uint64_t)tokens[at] ^ (UINT64_C(1) << 63)) >> (64 - TR_INDEX_TINY_BITS)) < b)
+                at++;
+            size_t in = at; /* tokens in bucket b */
+            while (in < count &&
+                   (((uint64_t)tokens[in] ^ (UINT64_C(1) << 63)) >> (64 - TR_INDEX_TINY_BITS)) == b)
+                in++;
+            tiny[b] = (uint8_t)(at | (in - at > 1 ? 0x80 : 0));
+        }
+    }
+    idx->tiny = tiny;
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -4139,21 +4187,18 @@ void tr_index_free(tr_index *idx)
     if (idx) {
         tr_free(idx->first);
         idx->first = NULL;
+        tr_free(idx->tiny);
+        idx->tiny = NULL;
     }
 }
 
 size_t tr_index_bytes(const tr_index *idx)
 {
-    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t);
+    return ((size_t)1 << (64 - idx->shift)) * sizeof(uint32_t) + sizeof(uint32_t) +
+           (idx->tiny ? (size_t)1 << TR_INDEX_TINY_BITS : 0);
 }
 
 #if defined(TR_CPU_X86)
-__attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
-                                                                           int64_t t)
-{
-    return tr_index_search_small(idx, t);
-}
-
 __attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
                                                                         const int64_t *tokens,
                                                                         size_t count,
@@ -6044,17 +6089,13 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
                                                         int64_t token)
 {
     const tr_index *idx = &p->ring->index;
-#if defined(TR_CPU_X86)
-    if (__builtin_expect(idx->small, 0)) {
-        /* at most 64 tokens (in L1) and AVX2: the bucket's tokens counted with AVX2
-         * (lib/ring/index.h), no row prefetch. One call to the count alone: the fill
-         * inlined here measured faster than a whole out-of-line small lookup (9.0-9.3
-         * against 9.7-10.2 ns on 48 tokens, paired runs) */
-        uint32_t range = tr_index_search_small_call(idx, token);
+    if (__builtin_expect(idx->tiny != NULL, 0)) {
+        /* at most 64 tokens (in L1): the tiny table and one compare (lib/ring/index.h), no
+         * row prefetch */
+        uint32_t range = tr_index_search_tiny(idx, token);
         tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
     }
-#endif
     uint32_t first = *tr_index_bucket(idx, token);
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
@@ -6065,7 +6106,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
         TR_PREFETCH(row + 128);
         TR_PREFETCH(row + 192);
     }
-    uint32_t range = tr_index_search(idx, token);
+    uint32_t range = tr_index_search_bucket(idx, token);
     tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
 }
 
@@ -6152,60 +6193,71 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
 {
     enum { GROUP = 16 };
     const tr_index *idx = &placement->ring->index;
+    /* at most 64 tokens (in L1): no misses to overlap, so no prefetch stages; the tiny
+     * table searches */
+    const bool tiny = idx->tiny != NULL;
 #if defined(TR_CPU_X86)
-    if (idx->small) {
-        /* at most 64 tokens, in L1: no misses to overlap; hash a group, search all its
-         * keys in one call, then read their sets */
-        for (size_t g = 0; g < count; g += GROUP) {
-            size_t m = count - g < GROUP ? count - g : GROUP;
-            int64_t tok[GROUP];
-            uint32_t range[GROUP];
-            for (size_t j = 0; j < m; j++) {
-                size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
-                tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
-            }
-            tr_index_search_small_batch(idx, tok, m, range);
-            for (size_t j = 0; j < m; j++) {
-                if (tokens_out)
-                    tokens_out[g + j] = tok[j];
-                uint32_t set = tr_token_set(placement, range[j], tok[j]);
-                if (reps)
-                    tr_placement_fill_row(&reps[g + j], placement, range[j], set);
-                else
-                    set_ids_out[g + j] = set;
-            }
-        }
-        return;
-    }
-    /* the search stage as one AVX2 call per group where the processor has it (the same
-     * count as on small rings): 20 instructions fewer per key, 1.02-1.05x -> 1.06-1.12x
-     * the strongest batched baseline on 96x256 and 1000x16 (paired runs) */
-    bool simd = idx->count >= 8 && (tr_cpu_features() & TR_CPU_AVX2);
+    /* the search stage as one AVX2 call per group where the processor has it (rings past
+     * 64 tokens here): 20 instructions fewer per key, 1.02-1.05x -> 1.06-1.12x the
+     * strongest batched baseline on 96x256 and 1000x16 (paired runs) */
+    const bool simd = (tr_cpu_features() & TR_CPU_AVX2) != 0;
 #endif
+    /* rows of one length, no transient replica, no wrap set (the common case): the
+     * answers are read with the placement's fields read once */
+    const bool plain = !placement->row_off && !placement->row_flags &&
+                       placement->wrap_set == UINT32_MAX;
+    const uint32_t *rows = placement->rows;
+    const uint32_t stride = placement->stride;
     for (size_t g = 0; g < count; g += GROUP) {
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
+        uint32_t range[GROUP];
         for (size_t j = 0; j < m; j++) {
             size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
             tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
-            TR_PREFETCH(tr_index_bucket(idx, tok[j]));
+            if (!tiny)
+                TR_PREFETCH(tr_index_bucket(idx, tok[j]));
         }
-        for (size_t j = 0; j < m; j++)
-            TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
-        uint32_t range[GROUP];
-#if defined(TR_CPU_X86)
-        if (simd)
-            tr_index_search_small_batch(idx, tok, m, range);
-        else
-#endif
+        if (tiny) {
             for (size_t j = 0; j < m; j++)
-                range[j] = tr_ring_search(placement->ring, tok[j]);
+                range[j] = tr_index_search_tiny(idx, tok[j]);
+        } else {
+            for (size_t j = 0; j < m; j++)
+                TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
+#if defined(TR_CPU_X86)
+            if (simd)
+                tr_index_search_small_batch(idx, tok, m, range);
+            else
+#endif
+                for (size_t j = 0; j < m; j++)
+                    range[j] = tr_index_search_bucket(idx, tok[j]);
+        }
+        if (tokens_out)
+            for (size_t j = 0; j < m; j++)
+                tokens_out[g + j] = tok[j];
+        if (plain) {
+            for (size_t j = 0; j < m; j++) {
+                uint32_t set = tr_range_set(placement, range[j]);
+                const uint32_t *row = rows + (size_t)set * stride;
+                TR_PREFETCH(row); /* the caller reads the row next */
+                if (reps) {
+                    tokenring_replicas *o = &reps[g + j];
+                    o->nodes = row;
+                    o->transient = NULL;
+                    o->count = stride;
+                    o->range_index = range[j];
+                    o->set_id = set;
+                    o->reserved = 0;
+                } else {
+                    set_ids_out[g + j] = set;
+                }
+            }
+            continue;
+        }
         for (size_t j = 0; j < m; j++) {
             uint32_t set = tr_token_set(placement, range[j], tok[j]);
             /* the caller reads the row next */
             TR_PREFETCH(placement->rows + tr_row_off(placement, set));
-            if (tokens_out)
-                tokens_out[g + j] = tok[j];
             if (reps)
                 tr_placement_fill_row(&reps[g + j], placement, range[j], set);
             else
@@ -29165,9 +29217,10 @@ static int same_moment(const conv *c, const tokenring_history *h, tokenring_erro
             tokenring_ring_node(&info, ring, v);
         bool same = info.token_count == d->token_count;
         for (size_t t = 0; same && t < d->token_count; t++) {
-            int64_t x;
-            parse_cstr_i64(d->tokens[t], &x);
+            int64_t x = 0;
             same = false;
+            if (!parse_cstr_i64(d->tokens[t], &x))
+                break; /* checked when the rows were read; not the same if it were not */
             for (size_t u = 0; u < info.token_count && !same; u++)
                 same = info.tokens[u] == x;
         }
@@ -29386,7 +29439,7 @@ static int placement_on(tokenring_placement **out, const tokenring_history *h,
     } else {
         size_t at = 0;
         for (size_t i = 0; i < n; i++) {
-            tokenring_replicas r;
+            tokenring_replicas r = { 0 }; /* i < n: always filled */
             tokenring_placement_range_replicas(&r, hp, i);
             off[i] = (uint32_t)at;
             for (uint32_t k = 0; k < r.count; k++)
