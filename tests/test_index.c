@@ -50,13 +50,14 @@ static size_t dedup(int64_t *tok, size_t n)
 
 #if defined(TR_CPU_X86)
 /* tr_index_search_small is inlined only into AVX2 functions: the test has one, and checks
- * the batch call with it */
+ * the out-of-line and batch calls with it */
 __attribute__((target("avx2,popcnt"))) static uint32_t small_one(const tr_index *idx, int64_t t)
 {
     uint32_t batch;
     tr_index_search_small_batch(idx, &t, 1, &batch);
     uint32_t one = tr_index_search_small(idx, t);
     assert_int_equal(one, batch);
+    assert_int_equal(tr_index_search_small_call(idx, t), one);
     return one;
 }
 #endif
@@ -145,8 +146,14 @@ static void check_small(const int64_t *tok, size_t n)
 {
     tr_index idx;
     assert_int_equal(tr_index_build(&idx, tok, n), TOKENRING_OK);
-    /* the tiny table on at most 64 tokens, on every processor */
+    /* the tiny table on at most 64 tokens, on every processor; the AVX2 count (the
+     * single-key lookup past 64 tokens, the batches) on 8 tokens or more where there is AVX2 */
     assert_int_equal(idx.tiny != NULL, n <= TR_INDEX_TINY_MAX);
+#if defined(TR_CPU_X86)
+    assert_int_equal(idx.avx2, n >= 8 && (tr_cpu_features() & TR_CPU_AVX2) != 0);
+#else
+    assert_false(idx.avx2);
+#endif
     int64_t probes[(TR_INDEX_TINY_MAX + 1) * 3 + 4];
     size_t np = 0;
     probes[np++] = INT64_MIN;

@@ -46,6 +46,11 @@ int tr_index_build(tr_index *idx, const int64_t *tokens, size_t count)
         }
     }
     idx->tiny = tiny;
+#if defined(TR_CPU_X86)
+    idx->avx2 = count >= 8 && (tr_cpu_features() & TR_CPU_AVX2) != 0;
+#else
+    idx->avx2 = false;
+#endif
     idx->tokens = tokens;
     idx->first = first;
     idx->count = (uint32_t)count;
@@ -70,6 +75,12 @@ size_t tr_index_bytes(const tr_index *idx)
 }
 
 #if defined(TR_CPU_X86)
+__attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
+                                                                           int64_t t)
+{
+    return tr_index_search_small(idx, t);
+}
+
 __attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
                                                                         const int64_t *tokens,
                                                                         size_t count,

@@ -29,6 +29,8 @@ typedef struct tr_index {
     /* rings of at most TR_INDEX_TINY_MAX tokens: 2^TR_INDEX_TINY_BITS entries for
      * tr_index_search_tiny (else NULL) */
     uint8_t *tiny;
+    /* at least 8 tokens and a processor with AVX2: tr_index_search_small may be used */
+    bool avx2;
 } tr_index;
 
 /* Rings of at most 64 tokens (one to eight cache lines, in L1): a lookup is instructions,
@@ -153,6 +155,8 @@ tr_index_search_small(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
+/* tr_index_search_small as a call, for callers built for the baseline. */
+TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
 /* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
 TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
                                            size_t count, uint32_t *out);
