@@ -756,6 +756,7 @@ static bool finish(tokenring_placement *p, rowbuf *rb)
             set = NULL;
         }
     }
+    p->plain = !p->row_off && !p->row_flags && p->wrap_set == UINT32_MAX;
     ok = true;
 out:
     tr_free(slot);
@@ -955,6 +956,7 @@ int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring
     if (ok && upper) {
         p->wrap_set = tr_range_set(p, (uint32_t)n);
         p->range_count = (uint32_t)n;
+        p->plain = false;
     }
     rowbuf_free(&rb);
     if (!ok) {
@@ -1193,7 +1195,10 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
         /* at most 64 tokens (in L1): the tiny table and one compare (lib/ring/index.h), no
          * row prefetch */
         uint32_t range = tr_index_search_tiny(idx, token);
-        tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
+        if (__builtin_expect(p->plain, 1))
+            tr_placement_fill_plain(out, p, range);
+        else
+            tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
     }
     uint32_t first = *tr_index_bucket(idx, token);
@@ -1215,7 +1220,10 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
 #else
     uint32_t range = tr_index_search_bucket(idx, token);
 #endif
-    tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
+    if (__builtin_expect(p->plain, 1))
+        tr_placement_fill_plain(out, p, range);
+    else
+        tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
 }
 
 TOKENRING_API int tokenring_placement_replicas(tokenring_replicas *out,
@@ -1312,8 +1320,7 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
 #endif
     /* rows of one length, no transient replica, no wrap set (the common case): the
      * answers are read with the placement's fields read once */
-    const bool plain = !placement->row_off && !placement->row_flags &&
-                       placement->wrap_set == UINT32_MAX;
+    const bool plain = placement->plain;
     const uint32_t *rows = placement->rows;
     const uint32_t stride = placement->stride;
     for (size_t g = 0; g < count; g += GROUP) {

@@ -261,6 +261,8 @@ struct tokenring_placement {
                            of range 0's (given lists, Cassandra 6.0's (t_last, min]);
                            UINT32_MAX: none */
     bool hw_popcnt;                     /* the processor has POPCNT (tr_popcount64) */
+    bool plain; /* rows of one length (stride), no transient replica, no wrap set: the
+                   lookups' common case (tr_placement_fill_plain) */
     uint32_t range_count;
     uint32_t stride;       /* replicas per set when every row has the same length */
     uint32_t *row_off;     /* otherwise set_count + 1 offsets into rows (else NULL) */
@@ -400,6 +402,19 @@ static inline void tr_placement_fill_row(tokenring_replicas *out,
             }
     }
     out->count = count;
+    out->range_index = range;
+    out->set_id = set;
+    out->reserved = 0;
+}
+
+/* Fills out with range `range`'s set, on a plain placement (p->plain). */
+static inline void tr_placement_fill_plain(tokenring_replicas *out,
+                                           const struct tokenring_placement *p, uint32_t range)
+{
+    uint32_t set = tr_range_set(p, range);
+    out->nodes = p->rows + (size_t)set * p->stride;
+    out->transient = NULL;
+    out->count = p->stride;
     out->range_index = range;
     out->set_id = set;
     out->reserved = 0;
