@@ -565,7 +565,10 @@ var routeBufs = sync.Pool{New: func() any { return new(routeBuf) }}
 // token. The keys are routed in chunks of a few hundred per call into C, read in place.
 // Nil keys give ErrInvalid, a ring of another partitioner than Murmur3 ErrUnsupported.
 // On an error dst is returned unchanged and nothing is written to tokens. With enough
-// capacity in dst it allocates nothing: reuse dst[:0] across batches.
+// capacity in dst it allocates nothing: reuse dst[:0] across batches. When the key's own
+// range is not needed, RouteKeys with Sets costs less per key from Go (the Go side reads
+// its own copy of the sets, which this call's prefetch of the C rows does not warm;
+// doc/go-benchmark.md).
 func (p *Placement) RouteKeysReplicas(dst []Replicas, tokens []int64, keys *KeyBatch) ([]Replicas, error) {
 	if keys == nil {
 		return dst, goError(CodeInvalid, "nil *tokenring.KeyBatch of keys")
