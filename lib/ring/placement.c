@@ -1186,6 +1186,14 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
  * from the search. Inlined into both entry points, so that a routed key costs one call into
  * the library: on a large ring a lookup waits on memory, and the fewer instructions each
  * takes, the more lookups the processor keeps in flight at once. */
+/* The answer for range `range` of a plain placement. */
+static inline void fill_plain(tokenring_replicas *out, const tokenring_placement *p,
+                              uint32_t range)
+{
+    uint32_t set = tr_range_set(p, range);
+    tr_placement_fill_plain(out, p->rows + (size_t)set * p->stride, p->stride, range, set);
+}
+
 __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
                                                         const tokenring_placement *p,
                                                         int64_t token)
@@ -1196,7 +1204,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
          * row prefetch */
         uint32_t range = tr_index_search_tiny(idx, token);
         if (__builtin_expect(p->plain, 1))
-            tr_placement_fill_plain(out, p, range);
+            fill_plain(out, p, range);
         else
             tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
@@ -1221,7 +1229,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
     uint32_t range = tr_index_search_bucket(idx, token);
 #endif
     if (__builtin_expect(p->plain, 1))
-        tr_placement_fill_plain(out, p, range);
+        fill_plain(out, p, range);
     else
         tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
 }
@@ -1355,17 +1363,10 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
                 uint32_t set = tr_range_set(placement, range[j]);
                 const uint32_t *row = rows + (size_t)set * stride;
                 TR_PREFETCH(row); /* the caller reads the row next */
-                if (reps) {
-                    tokenring_replicas *o = &reps[g + j];
-                    o->nodes = row;
-                    o->transient = NULL;
-                    o->count = stride;
-                    o->range_index = range[j];
-                    o->set_id = set;
-                    o->reserved = 0;
-                } else {
+                if (reps)
+                    tr_placement_fill_plain(&reps[g + j], row, stride, range[j], set);
+                else
                     set_ids_out[g + j] = set;
-                }
             }
             continue;
         }

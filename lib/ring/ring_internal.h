@@ -407,14 +407,14 @@ static inline void tr_placement_fill_row(tokenring_replicas *out,
     out->reserved = 0;
 }
 
-/* Fills out with range `range`'s set, on a plain placement (p->plain). */
-static inline void tr_placement_fill_plain(tokenring_replicas *out,
-                                           const struct tokenring_placement *p, uint32_t range)
+/* Fills out with set `set`, reported for range `range`, on a plain placement (p->plain):
+ * its row and the stride, which a batch reads once for many keys. */
+static inline void tr_placement_fill_plain(tokenring_replicas *out, const uint32_t *row,
+                                           uint32_t stride, uint32_t range, uint32_t set)
 {
-    uint32_t set = tr_range_set(p, range);
-    out->nodes = p->rows + (size_t)set * p->stride;
+    out->nodes = row;
     out->transient = NULL;
-    out->count = p->stride;
+    out->count = stride;
     out->range_index = range;
     out->set_id = set;
     out->reserved = 0;

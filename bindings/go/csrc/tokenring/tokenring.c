@@ -4672,14 +4672,14 @@ static inline void tr_placement_fill_row(tokenring_replicas *out,
     out->reserved = 0;
 }
 
-/* Fills out with range `range`'s set, on a plain placement (p->plain). */
-static inline void tr_placement_fill_plain(tokenring_replicas *out,
-                                           const struct tokenring_placement *p, uint32_t range)
+/* Fills out with set `set`, reported for range `range`, on a plain placement (p->plain):
+ * its row and the stride, which a batch reads once for many keys. */
+static inline void tr_placement_fill_plain(tokenring_replicas *out, const uint32_t *row,
+                                           uint32_t stride, uint32_t range, uint32_t set)
 {
-    uint32_t set = tr_range_set(p, range);
-    out->nodes = p->rows + (size_t)set * p->stride;
+    out->nodes = row;
     out->transient = NULL;
-    out->count = p->stride;
+    out->count = stride;
     out->range_index = range;
     out->set_id = set;
     out->reserved = 0;
@@ -4904,6 +4904,7 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #define dc_plan placement_dc_plan
 #define empty_dc placement_empty_dc
 #define events_in placement_events_in
+#define fill_plain placement_fill_plain
 #define find_dc placement_find_dc
 #define finish placement_finish
 #define nearest_unused_rack placement_nearest_unused_rack
@@ -6116,6 +6117,14 @@ TOKENRING_API const tokenring_ring *tokenring_placement_ring(const tokenring_pla
  * from the search. Inlined into both entry points, so that a routed key costs one call into
  * the library: on a large ring a lookup waits on memory, and the fewer instructions each
  * takes, the more lookups the processor keeps in flight at once. */
+/* The answer for range `range` of a plain placement. */
+static inline void fill_plain(tokenring_replicas *out, const tokenring_placement *p,
+                              uint32_t range)
+{
+    uint32_t set = tr_range_set(p, range);
+    tr_placement_fill_plain(out, p->rows + (size_t)set * p->stride, p->stride, range, set);
+}
+
 __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
                                                         const tokenring_placement *p,
                                                         int64_t token)
@@ -6126,7 +6135,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
          * row prefetch */
         uint32_t range = tr_index_search_tiny(idx, token);
         if (__builtin_expect(p->plain, 1))
-            tr_placement_fill_plain(out, p, range);
+            fill_plain(out, p, range);
         else
             tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
@@ -6151,7 +6160,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
     uint32_t range = tr_index_search_bucket(idx, token);
 #endif
     if (__builtin_expect(p->plain, 1))
-        tr_placement_fill_plain(out, p, range);
+        fill_plain(out, p, range);
     else
         tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
 }
@@ -6285,17 +6294,10 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
                 uint32_t set = tr_range_set(placement, range[j]);
                 const uint32_t *row = rows + (size_t)set * stride;
                 TR_PREFETCH(row); /* the caller reads the row next */
-                if (reps) {
-                    tokenring_replicas *o = &reps[g + j];
-                    o->nodes = row;
-                    o->transient = NULL;
-                    o->count = stride;
-                    o->range_index = range[j];
-                    o->set_id = set;
-                    o->reserved = 0;
-                } else {
+                if (reps)
+                    tr_placement_fill_plain(&reps[g + j], row, stride, range[j], set);
+                else
                     set_ids_out[g + j] = set;
-                }
             }
             continue;
         }
@@ -6382,6 +6384,7 @@ TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
 #undef dc_plan
 #undef empty_dc
 #undef events_in
+#undef fill_plain
 #undef find_dc
 #undef finish
 #undef nearest_unused_rack
