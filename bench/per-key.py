@@ -14,15 +14,23 @@ next to that ecosystem's own fastest way (issue 34). Not a test: prints one Mark
   Go      go test -bench in bindings/go: Token per key, KeyBatch.TokensInto, hash + replicas
           single (one cgo call) and batched (RouteKeys + Sets(), RouteKeysReplicas), next
           to a pure-Go Murmur3 (+ sort.Search).
+  Rust    cargo run --release in bench/rust (its own crate, outside the binding's
+          workspace): libtokenring::token per key next to the ScyllaDB Rust driver's
+          Murmur3Partitioner (crate `scylla`); Placement::route_key,
+          replica_names_for_key, route_keys and route_keys_packed on a 1000x256 ring built
+          as bench-ring builds it, next to the driver's Murmur3 + partition_point over the
+          sorted tokens + a flat replica table; pairs interleaved pass by pass as Python's.
 
 Every side is timed in thread CPU time; Python pairs are interleaved pass by pass (the side
 that runs first alternates), 7 passes over 100,000 fixed random 16-byte keys, median and
 minimum shown (Python batches also back to back, warm, as C's batch runs); C and Go figures are the medians their own benchmarks print (C: per-pass
 ratios; Go: median of 3 runs of 10 passes). "vs C batch" divides by tokenring_tokens'
-ns/key of the same run.
+ns/key of the same run (Rust's route batches: tokenring_placement_route_keys_replicas' ns/key
+on bench-ring's 1000x256 ring, the batch they wrap).
 
 Usage: python3 bench/per-key.py [BUILD_DIR]    (default: build; the venv's python, with
-       cffi, numpy, cassandra-driver and pyarrow; Go 1.19+ on PATH for the Go rows)
+       cffi, numpy, cassandra-driver and pyarrow; Go 1.19+ on PATH for the Go rows; cargo
+       for the Rust rows, which fetches the bench crate's dependencies once)
 """
 import os
 import re
@@ -36,11 +44,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build"))
 N_KEYS, PASSES = 100_000, 7
 
-rows = []  # (language, call, ns median, ns min, fastest way, its ns, vs C batch?, warm ns)
+rows = []  # (language, call, ns median, ns min, fastest way, its ns, vs C batch?, warm ns,
+#             C batch ns to divide by: None for tokenring_tokens)
 
 
-def add(lang, call, med, mn, way, way_ns, batch=False, warm=None):
-    rows.append((lang, call, med, mn, way, way_ns, batch, warm))
+def add(lang, call, med, mn, way, way_ns, batch=False, warm=None, c_ref=None):
+    rows.append((lang, call, med, mn, way, way_ns, batch, warm, c_ref))
 
 
 # ------------------------------------------------------------------------------------ C
@@ -186,6 +195,51 @@ def go_figures():
     return True
 
 
+# --------------------------------------------------------------------------------- Rust
+def rust_figures(c):
+    """The Rust rows from bench/rust; None when done, else why there are none."""
+    home_cargo = os.path.expanduser("~/.cargo/bin/cargo")
+    cargo = shutil.which("cargo") or (home_cargo if os.path.exists(home_cargo) else None)
+    if cargo is None:
+        return "cargo not found"
+    crate = os.path.join(ROOT, "bench", "rust")
+    env = dict(os.environ, CARGO_TARGET_DIR=os.path.join(BUILD, "cargo-bench"))
+    run = subprocess.run([cargo, "run", "--release", "-q", "--locked", "--manifest-path",
+                          os.path.join(crate, "Cargo.toml")], env=env, capture_output=True,
+                         text=True)
+    if run.returncode != 0:
+        return "bench/rust failed: " + " ".join(run.stderr.strip().splitlines()[-3:])
+    with open(os.path.join(crate, "Cargo.lock")) as f:
+        m = re.search(r'name = "scylla"\nversion = "([^"]+)"', f.read())
+    scylla = f"scylla {m.group(1)}" if m else "scylla"
+    p = {}
+    for line in run.stdout.splitlines():
+        cells = line.split("\t")
+        if cells[0] == "pair":
+            p[cells[1]] = (float(cells[2]), float(cells[3]), float(cells[5]), float(cells[6]))
+        elif cells[0] == "clock" and cells[1] != "thread-cpu":
+            print(f"(Rust rows in {cells[1]} time, not thread CPU time)", file=sys.stderr)
+    hm = f"`scylla` driver's `Murmur3Partitioner.hash_one` per key ({scylla})"
+    med, mn, peer, peer_mn = p["token"]
+    add("Rust", "scalar: `libtokenring::token`", med, mn, hm, peer)
+    add("Rust", f"peer: `Murmur3Partitioner.hash_one(key).value()` ({scylla}, the ScyllaDB "
+        "Rust driver)", peer, peer_mn, hm, peer)
+    rm = (f"pure Rust: `{scylla}` Murmur3 + `partition_point` + flat replica table")
+    c_route = c["1000x256"]["batch"]
+    for name, call, batch in (
+            ("route_key", "`Placement::route_key` per key", False),
+            ("replica_names_for_key", "`Placement::replica_names_for_key` per key "
+             "(a `Vec<&str>` of names)", False),
+            ("route_keys", "`Placement::route_keys(&keys)` (whole batch; vs C batch: "
+             "`tokenring_placement_route_keys_replicas` 1000x256)", True),
+            ("route_keys_packed", "`Placement::route_keys_packed` into a reused vector "
+             "(vs C batch: `tokenring_placement_route_keys_replicas` 1000x256)", True)):
+        med, mn, peer, _ = p[f"{name}/1000x256"]
+        add("Rust", f"route 1000x256: {call}", med, mn, rm, peer, batch=batch,
+            c_ref=c_route if batch else None)
+    return None
+
+
 def main():
     c = c_figures()
     add("C", "scalar: `tokenring_token`", c["token"], None,
@@ -205,13 +259,15 @@ def main():
                 r["sets"], None, "same, batched 16 keys level by level", best_b)
     have_arrow = python_figures(c["tokens"])
     have_go = go_figures()
+    no_rust = rust_figures(c)
     print(f"# Per-key cost in every language (16-byte keys; ns per key, thread CPU time; "
           f"C batch = tokenring_tokens {c['tokens']:.2f} ns/key)\n")
     print("| language | call | ns/key (median) | min | ecosystem's fastest way | its ns/key | "
           "ours / fastest | batch / C batch | warm ns/key (back to back) | warm / C batch |")
     print("|---|---|---:|---:|---|---:|---:|---:|---:|---:|")
-    for lang, call, med, mn, way, way_ns, batch, warm in rows:
-        vs_c = f"{med / c['tokens']:.2f}" if batch and "route" not in call else ""
+    for lang, call, med, mn, way, way_ns, batch, warm, c_ref in rows:
+        vs_c = f"{med / c_ref:.2f}" if batch and c_ref is not None else \
+            f"{med / c['tokens']:.2f}" if batch and "route" not in call else ""
         w = f"{warm:.1f} | {warm / c['tokens']:.2f}" if warm is not None and batch else " | "
         print(f"| {lang} | {call} | {med:.1f} | {'' if mn is None else f'{mn:.1f}'} | {way} | "
               f"{way_ns:.1f} | {med / way_ns:.2f} | {vs_c} | {w} |")
@@ -219,6 +275,8 @@ def main():
         print("\n(pyarrow not installed: no Arrow row)")
     if not have_go:
         print("\n(go not found: no Go rows)")
+    if no_rust:
+        print(f"\n({no_rust}: no Rust rows)")
 
 
 if __name__ == "__main__":
