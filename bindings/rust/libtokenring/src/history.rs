@@ -128,7 +128,7 @@ unsafe impl Sync for History {}
 impl History {
     fn adopt(ptr: *mut sys::tokenring_history) -> History {
         let r = unsafe { sys::tokenring_history_ring(ptr) };
-        let ring = if r.is_null() { None } else { Some(Ring { ptr: unsafe { sys::tokenring_ring_ref(r) } }) };
+        let ring = if r.is_null() { None } else { Some(Ring::adopt(unsafe { sys::tokenring_ring_ref(r) })) };
         History { ptr, ring }
     }
 

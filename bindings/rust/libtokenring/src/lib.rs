@@ -166,7 +166,7 @@ impl Topology {
         let mut ptr = ptr::null_mut();
         let mut err = new_err();
         check(unsafe { sys::tokenring_ring_build(&mut ptr, self.ptr, &mut err) }, Some(&err))?;
-        Ok(Ring { ptr })
+        Ok(Ring::adopt(ptr))
     }
 }
 
@@ -179,6 +179,9 @@ impl Drop for Topology {
 /// An immutable token ring, built from a [`Topology`] (or a [`History`]'s).
 pub struct Ring {
     pub(crate) ptr: *mut sys::tokenring_ring,
+    /// Every node's name, read once when the ring is adopted: the names of a replica list
+    /// are then a table lookup each, not a call into C and a UTF-8 check.
+    names: Vec<Box<str>>,
 }
 
 // ring.h: a ring never changes after it is built; any number of threads may query it.
@@ -186,6 +189,22 @@ unsafe impl Send for Ring {}
 unsafe impl Sync for Ring {}
 
 impl Ring {
+    /// Takes ownership of a ring (one reference) and reads its node names.
+    pub(crate) fn adopt(ptr: *mut sys::tokenring_ring) -> Ring {
+        let n = unsafe { sys::tokenring_ring_node_count(ptr) };
+        let names = (0..n as u32).map(|i| Ring::read_name(ptr, i).unwrap_or("").into()).collect();
+        Ring { ptr, names }
+    }
+
+    fn read_name<'a>(ptr: *mut sys::tokenring_ring, index: u32) -> Result<&'a str> {
+        let mut info = sys::tokenring_node_info {
+            name: ptr::null(), datacenter: ptr::null(), rack: ptr::null(), tokens: ptr::null(),
+            token_count: 0, state: 0, liveness: 0, dc_index: 0, rack_index: 0, reserved: [0; 2],
+        };
+        check(unsafe { sys::tokenring_ring_node_brief(&mut info, ptr, index) }, None)?;
+        Ok(unsafe { CStr::from_ptr(info.name) }.to_str().unwrap_or(""))
+    }
+
     /// Number of nodes.
     pub fn node_count(&self) -> usize {
         unsafe { sys::tokenring_ring_node_count(self.ptr) }
@@ -193,12 +212,10 @@ impl Ring {
 
     /// Name of node `index` (as replica lists number them).
     pub fn node_name(&self, index: u32) -> Result<&str> {
-        let mut info = sys::tokenring_node_info {
-            name: ptr::null(), datacenter: ptr::null(), rack: ptr::null(), tokens: ptr::null(),
-            token_count: 0, state: 0, liveness: 0, dc_index: 0, rack_index: 0, reserved: [0; 2],
-        };
-        check(unsafe { sys::tokenring_ring_node_brief(&mut info, self.ptr, index) }, None)?;
-        Ok(unsafe { CStr::from_ptr(info.name) }.to_str().unwrap_or(""))
+        match self.names.get(index as usize) {
+            Some(name) => Ok(name),
+            None => Ring::read_name(self.ptr, index), // the library's error for the index
+        }
     }
 
     /// The replica placement of a replication strategy over this ring.
@@ -294,7 +311,8 @@ unsafe impl Sync for Placement<'_> {}
 impl Placement<'_> {
     fn names(&self, r: &sys::tokenring_replicas) -> Vec<&str> {
         let nodes = if r.count == 0 { &[][..] } else { unsafe { std::slice::from_raw_parts(r.nodes, r.count as usize) } };
-        nodes.iter().map(|&n| self.ring.node_name(n).unwrap_or("")).collect()
+        let names = &self.ring.names;
+        nodes.iter().map(|&n| names.get(n as usize).map_or("", |s| s)).collect()
     }
 
     fn empty() -> sys::tokenring_replicas {
