@@ -1393,12 +1393,7 @@ static int route_check(const void *out, const tokenring_placement *placement,
         return TOKENRING_E_UNSUPPORTED;
     if (count == 0)
         return 1;
-    if (out == NULL || offsets == NULL)
-        return TOKENRING_E_INVAL;
-    for (size_t i = 0; i < count; i++)
-        if (offsets[i + 1] < offsets[i])
-            return TOKENRING_E_INVAL;
-    if (keys == NULL && offsets[count] != offsets[0])
+    if (out == NULL || offsets == NULL || !tr_packed_keys_ok(keys, offsets, count))
         return TOKENRING_E_INVAL;
     return TOKENRING_OK;
 }

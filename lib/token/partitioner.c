@@ -160,12 +160,7 @@ TOKENRING_API int tokenring_random_tokens(tokenring_token128 *tokens_out, const 
 {
     if (count == 0)
         return TOKENRING_OK;
-    if (tokens_out == NULL || offsets == NULL)
-        return TOKENRING_E_INVAL;
-    for (size_t i = 0; i < count; i++)
-        if (offsets[i + 1] < offsets[i])
-            return TOKENRING_E_INVAL;
-    if (keys == NULL && offsets[count] != offsets[0])
+    if (tokens_out == NULL || offsets == NULL || !tr_packed_keys_ok(keys, offsets, count))
         return TOKENRING_E_INVAL;
     for (size_t i = 0; i < count; i++) {
         size_t len = (size_t)(offsets[i + 1] - offsets[i]);
