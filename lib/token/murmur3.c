@@ -384,11 +384,21 @@ TOKENRING_API int tokenring_tokens(int64_t *tokens_out, const uint8_t *keys,
         return TOKENRING_OK;
     if (tokens_out == NULL || offsets == NULL)
         return TOKENRING_E_INVAL;
-    /* validate everything before writing anything */
-    if (!tr_packed_keys_ok(keys, offsets, count))
+    /* Validate everything before writing anything: the offsets must not decrease (checked
+     * four at a time), and keys may be NULL only when every key is empty. */
+    size_t i = 0;
+    for (; count - i >= 4; i += 4)
+        if (offsets[i + 1] < offsets[i] || offsets[i + 2] < offsets[i + 1] ||
+            offsets[i + 3] < offsets[i + 2] || offsets[i + 4] < offsets[i + 3])
+            return TOKENRING_E_INVAL;
+    for (; i < count; i++)
+        if (offsets[i + 1] < offsets[i])
+            return TOKENRING_E_INVAL;
+    if (offsets[count] > (uint64_t)SIZE_MAX)
         return TOKENRING_E_INVAL;
-    size_t i;
     if (keys == NULL) {
+        if (offsets[count] != offsets[0])
+            return TOKENRING_E_INVAL;
         for (i = 0; i < count; i++)
             tokens_out[i] = TOKENRING_MIN_TOKEN;
         return TOKENRING_OK;

@@ -106,18 +106,13 @@ TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 TR_HIDDEN unsigned tr_cpu_features(void);
 
 /* Packed keys (count > 0 keys, key i at keys + offsets[i] .. offsets[i + 1], offsets not
- * NULL), as every batch call takes them: the offsets do not decrease (checked four at a
- * time), fit in memory, and keys is NULL only when every key is empty. A batch checks
+ * NULL), as every batch call takes them: the offsets do not decrease, fit in memory,
+ * and keys is NULL only when every key is empty. A batch checks
  * this before it writes anything. */
 static inline bool tr_packed_keys_ok(const uint8_t *keys, const uint64_t *offsets,
                                      size_t count)
 {
-    size_t i = 0;
-    for (; count - i >= 4; i += 4)
-        if (offsets[i + 1] < offsets[i] || offsets[i + 2] < offsets[i + 1] ||
-            offsets[i + 3] < offsets[i + 2] || offsets[i + 4] < offsets[i + 3])
-            return false;
-    for (; i < count; i++)
+    for (size_t i = 0; i < count; i++)
         if (offsets[i + 1] < offsets[i])
             return false;
     return offsets[count] <= (uint64_t)SIZE_MAX && (keys != NULL || offsets[count] == offsets[0]);
@@ -2424,11 +2419,21 @@ TOKENRING_API int tokenring_tokens(int64_t *tokens_out, const uint8_t *keys,
         return TOKENRING_OK;
     if (tokens_out == NULL || offsets == NULL)
         return TOKENRING_E_INVAL;
-    /* validate everything before writing anything */
-    if (!tr_packed_keys_ok(keys, offsets, count))
+    /* Validate everything before writing anything: the offsets must not decrease (checked
+     * four at a time), and keys may be NULL only when every key is empty. */
+    size_t i = 0;
+    for (; count - i >= 4; i += 4)
+        if (offsets[i + 1] < offsets[i] || offsets[i + 2] < offsets[i + 1] ||
+            offsets[i + 3] < offsets[i + 2] || offsets[i + 4] < offsets[i + 3])
+            return TOKENRING_E_INVAL;
+    for (; i < count; i++)
+        if (offsets[i + 1] < offsets[i])
+            return TOKENRING_E_INVAL;
+    if (offsets[count] > (uint64_t)SIZE_MAX)
         return TOKENRING_E_INVAL;
-    size_t i;
     if (keys == NULL) {
+        if (offsets[count] != offsets[0])
+            return TOKENRING_E_INVAL;
         for (i = 0; i < count; i++)
             tokens_out[i] = TOKENRING_MIN_TOKEN;
         return TOKENRING_OK;
