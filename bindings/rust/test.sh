@@ -19,6 +19,10 @@ fi
 export TOKENRING_TEST_DATA="$here/../../tests/data"
 cd "$here"
 echo "rust: $("$CARGO" --version)"
+# The workspace's Cargo.lock is committed (format 3, which cargo 1.63 reads, chosen by cargo
+# from rust-version): the tests and the packaging use the versions it pins, whatever the
+# registry's index lists as newest that day (a view of it once listed a cc dependency for
+# the tests that the packaging step could not find).
 # Older toolchains (Debian 12's cargo is Rust 1.63) resolve without regard to rust-version:
 # hold the cc crate at a release that still builds there.
 rminor=$(rustc --version 2>/dev/null | sed -n 's/^rustc 1\.\([0-9]*\).*/\1/p')
