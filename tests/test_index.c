@@ -54,10 +54,11 @@ static size_t dedup(int64_t *tok, size_t n)
 __attribute__((target("avx2,popcnt"))) static uint32_t small_one(const tr_index *idx, int64_t t)
 {
     uint32_t batch;
-    tr_index_search_small_batch(idx, &t, 1, &batch);
+    const uint32_t *bk = tr_index_bucket(idx, t);
+    tr_index_search_small_batch(idx, &t, &bk, 1, &batch);
     uint32_t one = tr_index_search_small(idx, t);
     assert_int_equal(one, batch);
-    assert_int_equal(tr_index_search_small_call(idx, t), one);
+    assert_int_equal(tr_index_search_small_call(idx, tr_index_bucket(idx, t), t), one);
     return one;
 }
 #endif

@@ -76,18 +76,18 @@ size_t tr_index_bytes(const tr_index *idx)
 
 #if defined(TR_CPU_X86)
 __attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
+                                                                           const uint32_t *bk,
                                                                            int64_t t)
 {
-    return tr_index_search_small(idx, t);
+    return tr_index_search_small_at(idx, bk, t);
 }
 
-__attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
-                                                                        const int64_t *tokens,
-                                                                        size_t count,
-                                                                        uint32_t *out)
+__attribute__((target("avx2,popcnt"))) void
+tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
+                            const uint32_t *const *buckets, size_t count, uint32_t *out)
 {
     for (size_t i = 0; i < count; i++)
-        out[i] = tr_index_search_small(idx, tokens[i]);
+        out[i] = tr_index_search_small_at(idx, buckets[i], tokens[i]);
 }
 #endif
 

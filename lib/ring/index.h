@@ -137,9 +137,8 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
  * tokens) takes tr_index_search_bucket. The batches' search stage on rings past 64 tokens
  * (tr_index_search_small_batch). */
 __attribute__((target("avx2,popcnt"))) static inline uint32_t
-tr_index_search_small(const tr_index *idx, int64_t t)
+tr_index_search_small_at(const tr_index *idx, const uint32_t *bk, int64_t t)
 {
-    const uint32_t *bk = tr_index_bucket(idx, t);
     uint32_t lo = bk[0];
     if (__builtin_expect(bk[1] - lo > 8, 0))
         return tr_index_search_bucket(idx, t);
@@ -155,11 +154,21 @@ tr_index_search_small(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
-/* tr_index_search_small as a call, for callers built for the baseline. */
-TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
-/* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
+__attribute__((target("avx2,popcnt"))) static inline uint32_t
+tr_index_search_small(const tr_index *idx, int64_t t)
+{
+    return tr_index_search_small_at(idx, tr_index_bucket(idx, t), t);
+}
+
+/* tr_index_search_small as a call, for callers built for the baseline, given t's bucket
+ * entry (tr_index_bucket: the single-key lookup has read it already for its prefetch). */
+TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, const uint32_t *bk,
+                                              int64_t t);
+/* tr_index_search_small for each of count tokens into out[] (one call for many keys), given
+ * each token's bucket entry (tr_index_bucket: a batch has read them for its prefetches). */
 TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
-                                           size_t count, uint32_t *out);
+                                           const uint32_t *const *buckets, size_t count,
+                                           uint32_t *out);
 #endif
 
 /* tr_index_search for each of count tokens into out[], in groups whose memory reads

@@ -1209,7 +1209,8 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
             tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
     }
-    uint32_t first = *tr_index_bucket(idx, token);
+    const uint32_t *bk = tr_index_bucket(idx, token);
+    uint32_t first = *bk;
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
         uint32_t set = p->repeat_bits ? first - p->repeat_rank[first >> 6] : first;
@@ -1223,7 +1224,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
     /* the AVX2 count out of line where there is AVX2: as many instructions as the scalar
      * count inline, but fewer operations (1000x16 single 1.52-1.56x -> 1.63-1.65x the
      * strongest baseline, 96x256 1.82-1.88x -> 1.97-2.08x; paired runs) */
-    uint32_t range = idx->avx2 ? tr_index_search_small_call(idx, token)
+    uint32_t range = idx->avx2 ? tr_index_search_small_call(idx, bk, token)
                                : tr_index_search_bucket(idx, token);
 #else
     uint32_t range = tr_index_search_bucket(idx, token);
@@ -1335,21 +1336,24 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
         uint32_t range[GROUP];
+        const uint32_t *bk[GROUP]; /* each key's bucket entry, read by all three stages */
         for (size_t j = 0; j < m; j++) {
             size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
             tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
-            if (!tiny)
-                TR_PREFETCH(tr_index_bucket(idx, tok[j]));
+            if (!tiny) {
+                bk[j] = tr_index_bucket(idx, tok[j]);
+                TR_PREFETCH(bk[j]);
+            }
         }
         if (tiny) {
             for (size_t j = 0; j < m; j++)
                 range[j] = tr_index_search_tiny(idx, tok[j]);
         } else {
             for (size_t j = 0; j < m; j++)
-                TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
+                TR_PREFETCH(idx->tokens + *bk[j]);
 #if defined(TR_CPU_X86)
             if (simd)
-                tr_index_search_small_batch(idx, tok, m, range);
+                tr_index_search_small_batch(idx, tok, bk, m, range);
             else
 #endif
                 for (size_t j = 0; j < m; j++)

@@ -4108,9 +4108,8 @@ static inline uint32_t tr_index_search(const tr_index *idx, int64_t t)
  * tokens) takes tr_index_search_bucket. The batches' search stage on rings past 64 tokens
  * (tr_index_search_small_batch). */
 __attribute__((target("avx2,popcnt"))) static inline uint32_t
-tr_index_search_small(const tr_index *idx, int64_t t)
+tr_index_search_small_at(const tr_index *idx, const uint32_t *bk, int64_t t)
 {
-    const uint32_t *bk = tr_index_bucket(idx, t);
     uint32_t lo = bk[0];
     if (__builtin_expect(bk[1] - lo > 8, 0))
         return tr_index_search_bucket(idx, t);
@@ -4126,11 +4125,21 @@ tr_index_search_small(const tr_index *idx, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
-/* tr_index_search_small as a call, for callers built for the baseline. */
-TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, int64_t t);
-/* tr_index_search_small for each of count tokens into out[] (one call for many keys). */
+__attribute__((target("avx2,popcnt"))) static inline uint32_t
+tr_index_search_small(const tr_index *idx, int64_t t)
+{
+    return tr_index_search_small_at(idx, tr_index_bucket(idx, t), t);
+}
+
+/* tr_index_search_small as a call, for callers built for the baseline, given t's bucket
+ * entry (tr_index_bucket: the single-key lookup has read it already for its prefetch). */
+TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, const uint32_t *bk,
+                                              int64_t t);
+/* tr_index_search_small for each of count tokens into out[] (one call for many keys), given
+ * each token's bucket entry (tr_index_bucket: a batch has read them for its prefetches). */
 TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
-                                           size_t count, uint32_t *out);
+                                           const uint32_t *const *buckets, size_t count,
+                                           uint32_t *out);
 #endif
 
 /* tr_index_search for each of count tokens into out[], in groups whose memory reads
@@ -4217,18 +4226,18 @@ size_t tr_index_bytes(const tr_index *idx)
 
 #if defined(TR_CPU_X86)
 __attribute__((target("avx2,popcnt"))) uint32_t tr_index_search_small_call(const tr_index *idx,
+                                                                           const uint32_t *bk,
                                                                            int64_t t)
 {
-    return tr_index_search_small(idx, t);
+    return tr_index_search_small_at(idx, bk, t);
 }
 
-__attribute__((target("avx2,popcnt"))) void tr_index_search_small_batch(const tr_index *idx,
-                                                                        const int64_t *tokens,
-                                                                        size_t count,
-                                                                        uint32_t *out)
+__attribute__((target("avx2,popcnt"))) void
+tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
+                            const uint32_t *const *buckets, size_t count, uint32_t *out)
 {
     for (size_t i = 0; i < count; i++)
-        out[i] = tr_index_search_small(idx, tokens[i]);
+        out[i] = tr_index_search_small_at(idx, buckets[i], tokens[i]);
 }
 #endif
 
@@ -6148,7 +6157,8 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
             tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
         return;
     }
-    uint32_t first = *tr_index_bucket(idx, token);
+    const uint32_t *bk = tr_index_bucket(idx, token);
+    uint32_t first = *bk;
     if (first < p->range_count) {
         /* about the first range's set: exact but for the repeats inside its bitmap word */
         uint32_t set = p->repeat_bits ? first - p->repeat_rank[first >> 6] : first;
@@ -6162,7 +6172,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
     /* the AVX2 count out of line where there is AVX2: as many instructions as the scalar
      * count inline, but fewer operations (1000x16 single 1.52-1.56x -> 1.63-1.65x the
      * strongest baseline, 96x256 1.82-1.88x -> 1.97-2.08x; paired runs) */
-    uint32_t range = idx->avx2 ? tr_index_search_small_call(idx, token)
+    uint32_t range = idx->avx2 ? tr_index_search_small_call(idx, bk, token)
                                : tr_index_search_bucket(idx, token);
 #else
     uint32_t range = tr_index_search_bucket(idx, token);
@@ -6274,21 +6284,24 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
         size_t m = count - g < GROUP ? count - g : GROUP;
         int64_t tok[GROUP];
         uint32_t range[GROUP];
+        const uint32_t *bk[GROUP]; /* each key's bucket entry, read by all three stages */
         for (size_t j = 0; j < m; j++) {
             size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
             tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
-            if (!tiny)
-                TR_PREFETCH(tr_index_bucket(idx, tok[j]));
+            if (!tiny) {
+                bk[j] = tr_index_bucket(idx, tok[j]);
+                TR_PREFETCH(bk[j]);
+            }
         }
         if (tiny) {
             for (size_t j = 0; j < m; j++)
                 range[j] = tr_index_search_tiny(idx, tok[j]);
         } else {
             for (size_t j = 0; j < m; j++)
-                TR_PREFETCH(idx->tokens + *tr_index_bucket(idx, tok[j]));
+                TR_PREFETCH(idx->tokens + *bk[j]);
 #if defined(TR_CPU_X86)
             if (simd)
-                tr_index_search_small_batch(idx, tok, m, range);
+                tr_index_search_small_batch(idx, tok, bk, m, range);
             else
 #endif
                 for (size_t j = 0; j < m; j++)
