@@ -49,14 +49,14 @@ static size_t dedup(int64_t *tok, size_t n)
 }
 
 #if defined(TR_CPU_X86)
-/* tr_index_search_small is inlined only into AVX2 functions: the test has one, and checks
+/* tr_index_search_small_at is inlined only into AVX2 functions: the test has one, and checks
  * the out-of-line and batch calls with it */
 __attribute__((target("avx2,popcnt"))) static uint32_t small_one(const tr_index *idx, int64_t t)
 {
     uint32_t batch;
     const uint32_t *bk = tr_index_bucket(idx, t);
     tr_index_search_small_batch(idx, &t, &bk, 1, &batch);
-    uint32_t one = tr_index_search_small(idx, t);
+    uint32_t one = tr_index_search_small_at(idx, bk, t);
     assert_int_equal(one, batch);
     assert_int_equal(tr_index_search_small_call(idx, tr_index_bucket(idx, t), t), one);
     return one;
@@ -137,7 +137,7 @@ static void check_ring(int64_t *tok, size_t n, size_t probes)
 }
 
 /* Rings of 1 to 65 tokens: the tiny table (at most 64 tokens, every processor), the radix
- * search and the AVX2 count (tr_index_search_small, where the processor has AVX2) against
+ * search and the AVX2 count (tr_index_search_small_at, where the processor has AVX2) against
  * lower_bound on every token, its neighbours and the extremes, on random rings (tiny
  * buckets of 0, 1 or more tokens; radix buckets of 0 to 8, the last buckets' last-eight
  * count), tokens on the tiny buckets' first and last values, and rings of consecutive

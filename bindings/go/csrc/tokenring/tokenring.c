@@ -3982,7 +3982,7 @@ TOKENRING_API int tokenring_token_text_compare(int *cmp_out, tokenring_partition
  * per token (plus 12 on tiny rings). A ring of at most 64 tokens also has a 256-byte table
  * on the token's top 8 bits (tr_index_search_tiny: one read and one compare). Batches on
  * larger rings, where the processor has AVX2, count a bucket's eight tokens four at a
- * time (tr_index_search_small). */
+ * time (tr_index_search_small_at). */
 #ifndef TOKENRING_INDEX_H
 #define TOKENRING_INDEX_H
 
@@ -4000,7 +4000,7 @@ typedef struct tr_index {
     /* rings of at most TR_INDEX_TINY_MAX tokens: 2^TR_INDEX_TINY_BITS entries for
      * tr_index_search_tiny (else NULL) */
     uint8_t *tiny;
-    /* at least 8 tokens and a processor with AVX2: tr_index_search_small may be used */
+    /* at least 8 tokens and a processor with AVX2: tr_index_search_small_at may be used */
     bool avx2;
 } tr_index;
 
@@ -4125,17 +4125,11 @@ tr_index_search_small_at(const tr_index *idx, const uint32_t *bk, int64_t t)
     return lo == idx->count ? 0 : lo;
 }
 
-__attribute__((target("avx2,popcnt"))) static inline uint32_t
-tr_index_search_small(const tr_index *idx, int64_t t)
-{
-    return tr_index_search_small_at(idx, tr_index_bucket(idx, t), t);
-}
-
-/* tr_index_search_small as a call, for callers built for the baseline, given t's bucket
+/* tr_index_search_small_at as a call, for callers built for the baseline, given t's bucket
  * entry (tr_index_bucket: the single-key lookup has read it already for its prefetch). */
 TR_HIDDEN uint32_t tr_index_search_small_call(const tr_index *idx, const uint32_t *bk,
                                               int64_t t);
-/* tr_index_search_small for each of count tokens into out[] (one call for many keys), given
+/* tr_index_search_small_at for each of count tokens into out[] (one call for many keys), given
  * each token's bucket entry (tr_index_bucket: a batch has read them for its prefetches). */
 TR_HIDDEN void tr_index_search_small_batch(const tr_index *idx, const int64_t *tokens,
                                            const uint32_t *const *buckets, size_t count,
