@@ -558,8 +558,8 @@ static NOINLINE uint64_t w_route_stree_batch(const work *w)
         size_t m = w->nkeys - g < G ? w->nkeys - g : G;
         int64_t t[G];
         size_t k[G], res[G];
+        tokenring_tokens(t, w->keys, w->offs + g, m);
         for (size_t j = 0; j < m; j++) {
-            t[j] = tokenring_token(w->keys + (g + j) * w->klen, w->klen);
             k[j] = 0;
             res[j] = w->ntok;
         }
@@ -586,7 +586,9 @@ static NOINLINE uint64_t w_route_stree_batch(const work *w)
     return acc;
 }
 
-/* The batched baselines: 16 keys at a time, hashed, then searched level by level across
+/* The batched baselines: 16 keys at a time, hashed with the library's batch call
+ * (tokenring_tokens: what a batch's author calls, and eight keys at a time where the
+ * processor has AVX-512, as the library's own batch), then searched level by level across
  * the group (every key's step k before any key's step k + 1), so the misses of 16 keys
  * overlap, as the library's batch does; then each row is read. */
 enum { BGROUP = 16 };
@@ -597,8 +599,8 @@ static NOINLINE uint64_t w_route_bf_batch(const work *w)
         size_t m = w->nkeys - g < BGROUP ? w->nkeys - g : BGROUP;
         int64_t t[BGROUP];
         const int64_t *base[BGROUP];
+        tokenring_tokens(t, w->keys, w->offs + g, m);
         for (size_t j = 0; j < m; j++) {
-            t[j] = tokenring_token(w->keys + (g + j) * w->klen, w->klen);
             base[j] = w->sorted;
         }
         size_t len = w->ntok;
@@ -629,8 +631,8 @@ static NOINLINE uint64_t w_route_eyt_batch(const work *w)
         size_t m = w->nkeys - g < BGROUP ? w->nkeys - g : BGROUP;
         int64_t t[BGROUP];
         size_t k[BGROUP];
+        tokenring_tokens(t, w->keys, w->offs + g, m);
         for (size_t j = 0; j < m; j++) {
-            t[j] = tokenring_token(w->keys + (g + j) * w->klen, w->klen);
             k[j] = 1;
         }
         for (int live = 1; live;) {
@@ -705,17 +707,19 @@ static NOINLINE uint64_t w_route_floor_dep(const work *w)
     return acc;
 }
 
-/* The batched floor: 16 keys hashed and their rows prefetched, then read (no search):
- * what a batch that reads each key's row cannot go below. */
+/* The batched floor: 16 keys hashed (the library's batch hash, as the batched baselines)
+ * and their rows prefetched, then read (no search): what a batch that reads each key's
+ * row cannot go below. */
 static NOINLINE uint64_t w_route_floor_batch(const work *w)
 {
     uint64_t acc = 0;
     for (size_t g = 0; g < w->nkeys; g += BGROUP) {
         size_t m = w->nkeys - g < BGROUP ? w->nkeys - g : BGROUP;
         const uint32_t *rp[BGROUP];
+        int64_t tk[BGROUP];
+        tokenring_tokens(tk, w->keys, w->offs + g, m);
         for (size_t j = 0; j < m; j++) {
-            uint64_t t = (uint64_t)tokenring_token(w->keys + (g + j) * w->klen, w->klen);
-            __extension__ unsigned __int128 wide = (unsigned __int128)t * w->ntok;
+            __extension__ unsigned __int128 wide = (unsigned __int128)(uint64_t)tk[j] * w->ntok;
             rp[j] = w->flat + (size_t)(wide >> 64) * w->width;
             __builtin_prefetch(rp[j]);
         }

@@ -360,6 +360,80 @@ static void exact_size_keys_of_every_length(void **state)
     free(want);
 }
 
+/* Runs of keys of one length, which the batch hashes eight at a time where the processor
+ * has AVX-512 (lib/token/murmur3.c), for every length 0..300 and a few long ones: each
+ * batch in a heap buffer of exactly its size (the first key at its start, the last at its
+ * end), lane by lane all-high, all-low, alternating and random bytes; then the same keys
+ * with one key's length changed (a broken run, hashed one by one) at each lane position,
+ * and a batch that starts one key off the runs. Every token equals tokenring_token's. */
+static void check_batch(const uint8_t *packed, const uint64_t *off, size_t count)
+{
+    int64_t *out = malloc(count * sizeof *out);
+    assert_non_null(out);
+    assert_int_equal(tokenring_tokens(out, packed, off, count), TOKENRING_OK);
+    for (size_t i = 0; i < count; i++) {
+        size_t len = (size_t)(off[i + 1] - off[i]);
+        int64_t want = tokenring_token(len ? packed + off[i] : NULL, len);
+        if (out[i] != want)
+            fail_msg("key %zu of %zu (len %zu): got %" PRId64 " want %" PRId64, i, count, len,
+                     out[i], want);
+        assert_int_equal(want, ref_token(len ? packed + off[i] : (const uint8_t *)"", len));
+    }
+    free(out);
+}
+
+static void batch_runs_of_one_length(void **state)
+{
+    (void)state;
+    static const size_t extra[] = { 511, 512, 513, 1000, 1024, 1031 };
+    size_t nlens = 301 + sizeof extra / sizeof extra[0];
+    for (size_t li = 0; li < nlens; li++) {
+        size_t len = li < 301 ? li : extra[li - 301];
+        size_t count = len > 300 ? 17 : 29; /* three runs and a rest; two and one */
+        for (int broken = -1; broken < 9; broken++) {
+            /* broken < 0: runs intact; 0..7: key `broken` one byte longer; 8: one key of
+             * another length first, so the batch's eights straddle the runs */
+            size_t total = len * count + (broken >= 0 ? 1 : 0);
+            uint8_t *packed = malloc(total ? total : 1);
+            uint64_t *off = malloc((count + 1) * sizeof *off);
+            assert_non_null(packed);
+            assert_non_null(off);
+            off[0] = 0;
+            for (size_t i = 0; i < count; i++)
+                off[i + 1] = off[i] + len + ((broken < 8 && (int)i == broken) || (broken == 8 && i == 0) ? 1 : 0);
+            assert_int_equal(off[count], total);
+            for (size_t i = 0; i < count; i++)
+                for (uint64_t j = off[i]; j < off[i + 1]; j++) {
+                    uint8_t r = (uint8_t)rng();
+                    packed[j] = i % 4 == 0 ? (uint8_t)(r | 0x80) : i % 4 == 1 ? (uint8_t)(r & 0x7F)
+                                : i % 4 == 2 ? (uint8_t)(j % 2 ? r | 0x80 : r & 0x7F) : r;
+                }
+            check_batch(packed, off, count);
+            free(packed);
+            free(off);
+        }
+    }
+    /* the raw minimum (raw_minimum_becomes_maximum's key) in each lane of a run of eight
+     * 16-byte keys: the maximum there, every other lane its own token */
+    uint8_t minkey[16];
+    assert_int_equal(tsv_hex_decode("653cbefb85ec3111b4e38fa9bc7cbcae", 32, minkey, 16), 16);
+    for (size_t lane = 0; lane < 8; lane++) {
+        uint8_t packed[8 * 16];
+        uint64_t off[9];
+        int64_t out[8];
+        for (size_t i = 0; i < 8; i++) {
+            off[i] = 16 * i;
+            for (size_t j = 0; j < 16; j++)
+                packed[16 * i + j] = i == lane ? minkey[j] : (uint8_t)rng();
+        }
+        off[8] = 128;
+        assert_int_equal(tokenring_tokens(out, packed, off, 8), TOKENRING_OK);
+        for (size_t i = 0; i < 8; i++)
+            assert_int_equal(out[i], i == lane ? TOKENRING_MAX_TOKEN
+                                               : tokenring_token(packed + 16 * i, 16));
+    }
+}
+
 /* The batch validates its offsets several at a time: a decrease at any position of
  * batches of 1..13 keys is refused with nothing written, and all-empty batches of every
  * size accept NULL keys. */
@@ -464,6 +538,7 @@ int main(void)
         cmocka_unit_test(fast_path_matches_reference_on_random_keys),
         cmocka_unit_test(every_sign_pattern_of_short_tails),
         cmocka_unit_test(exact_size_keys_of_every_length),
+        cmocka_unit_test(batch_runs_of_one_length),
         cmocka_unit_test(batch_decrease_anywhere_writes_nothing),
         cmocka_unit_test(batch_bad_arguments_write_nothing),
         cmocka_unit_test(single_key_bad_arguments),

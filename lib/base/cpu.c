@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* What the processor offers beyond the baseline instruction set the library is built for.
  * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
- * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring of at most
- * 64 tokens counts its tokens with it). The process asks the processor once; each
+ * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring past 64
+ * tokens counts a bucket's tokens with it); batches of keys of one length are hashed eight
+ * at a time where there is AVX-512 (lib/token/murmur3.c). The process asks the processor once; each
  * placement or index records the answer when it is built and its lookups branch on it (a
  * branch that never changes direction). Elsewhere the answer is "none". */
 #include "internal.h"
@@ -30,6 +31,10 @@ unsigned tr_cpu_features(void)
                 __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
                 if ((lo & 6) == 6)
                     k |= TR_CPU_AVX2;
+                /* AVX-512 F and DQ (64-bit multiplies), and XCR0's opmask and upper ZMM
+                 * state bits */
+                if ((b7 & bit_AVX512F) && (b7 & bit_AVX512DQ) && (lo & 0xe6) == 0xe6)
+                    k |= TR_CPU_AVX512;
             }
         }
         atomic_store_explicit(&known, k, memory_order_relaxed);

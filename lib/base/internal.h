@@ -68,6 +68,7 @@ TR_HIDDEN int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
 #endif
 #define TR_CPU_POPCNT 1u
 #define TR_CPU_AVX2 2u /* AVX2, and the system saves the 256-bit registers */
+#define TR_CPU_AVX512 4u /* AVX-512 F and DQ, and the system saves the 512-bit registers */
 TR_HIDDEN unsigned tr_cpu_features(void);
 
 /* Packed keys (count > 0 keys, key i at keys + offsets[i] .. offsets[i + 1], offsets not
@@ -82,6 +83,12 @@ static inline bool tr_packed_keys_ok(const uint8_t *keys, const uint64_t *offset
             return false;
     return offsets[count] <= (uint64_t)SIZE_MAX && (keys != NULL || offsets[count] == offsets[0]);
 }
+
+/* The Murmur3 tokens of count packed keys into out (lib/token/murmur3.c), as
+ * tokenring_token gives them one by one; the keys already checked (tr_packed_keys_ok).
+ * Where the processor has AVX-512, eight keys of one length at a time. */
+TR_HIDDEN void tr_tokens_packed(int64_t *out, const uint8_t *keys, const uint64_t *offsets,
+                                size_t count);
 
 /* Names: non-empty, valid UTF-8, at most TOKENRING_MAX_NAME bytes, no NUL inside. */
 TR_HIDDEN int tr_check_name(tokenring_error *err, const char *what, const char *name);

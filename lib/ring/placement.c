@@ -1337,14 +1337,12 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
         int64_t tok[GROUP];
         uint32_t range[GROUP];
         const uint32_t *bk[GROUP]; /* each key's bucket entry, read by all three stages */
-        for (size_t j = 0; j < m; j++) {
-            size_t i = g + j, len = (size_t)(offsets[i + 1] - offsets[i]);
-            tok[j] = tokenring_token(len ? keys + offsets[i] : NULL, len);
-            if (!tiny) {
+        tr_tokens_packed(tok, keys, offsets + g, m);
+        if (!tiny)
+            for (size_t j = 0; j < m; j++) {
                 bk[j] = tr_index_bucket(idx, tok[j]);
                 TR_PREFETCH(bk[j]);
             }
-        }
         if (tiny) {
             for (size_t j = 0; j < m; j++)
                 range[j] = tr_index_search_tiny(idx, tok[j]);

@@ -44,6 +44,10 @@
 
 #include "internal.h"
 
+#if defined(TR_CPU_X86)
+#include <immintrin.h>
+#endif
+
 #define C1 0x87c37b91114253d5ULL
 #define C2 0x4cf5ad432745937fULL
 #define BYTES_01 0x0101010101010101ULL
@@ -377,6 +381,191 @@ TOKENRING_API int64_t tokenring_token(const void *key, size_t len)
     return token_of(key, len);
 }
 
+/* One key of a batch (not NULL): the batch loop's layout of the hash. */
+ALWAYS_INLINE int64_t batch_token(const uint8_t *key, size_t len)
+{
+    hash128 h;
+    switch (murmur3(key, len, 0, &h, false)) {
+    case HASH_DONE: return min_to_max(h.h1);
+    case HASH_25_31: return min_to_max(murmur3_25_31(key, len, 0).h1);
+    default: return TOKENRING_MIN_TOKEN;
+    }
+}
+
+/* The tokens of count keys one by one, each end offset carried to the next key. */
+ALWAYS_INLINE void tokens_scalar(int64_t *out, const uint8_t *keys, const uint64_t *offsets,
+                                 size_t count)
+{
+    size_t start = count ? (size_t)offsets[0] : 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t stop = (size_t)offsets[i + 1];
+        out[i] = batch_token(keys + start, stop - start);
+        start = stop;
+    }
+}
+
+#if defined(TR_CPU_X86)
+/* Eight keys at a time with AVX-512 (F for the 64-bit lanes and rotates, DQ for the 64-bit
+ * multiply): lane j hashes key j of a run of eight keys of one length (8 bytes or more).
+ * The same arithmetic as BLOCK, tail() and finish(), lane by lane; tests/test_hash.c
+ * compares every length 0..300 with the single-key call, in runs and broken runs.
+ * The lanes' words come from scalar loads (x86-64 is little-endian, as the words are):
+ * AVX-512 gathers measured 2.2x slower here than the scalar loads. */
+#define X8 __attribute__((target("avx512f,avx512dq")))
+
+X8 static inline __m512i x8_mix_k1(__m512i k)
+{
+    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C1));
+    k = _mm512_rol_epi64(k, 31);
+    return _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C2));
+}
+
+X8 static inline __m512i x8_mix_k2(__m512i k)
+{
+    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C2));
+    k = _mm512_rol_epi64(k, 33);
+    return _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C1));
+}
+
+/* h * 5 + c */
+X8 static inline __m512i x8_mul5_add(__m512i h, uint64_t c)
+{
+    return _mm512_add_epi64(_mm512_add_epi64(_mm512_slli_epi64(h, 2), h),
+                            _mm512_set1_epi64((long long)c));
+}
+
+X8 static inline __m512i x8_fmix(__m512i k)
+{
+    k = _mm512_xor_si512(k, _mm512_srli_epi64(k, 33));
+    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)0xff51afd7ed558ccdULL));
+    k = _mm512_xor_si512(k, _mm512_srli_epi64(k, 33));
+    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)0xc4ceb9fe1a85ec53ULL));
+    return _mm512_xor_si512(k, _mm512_srli_epi64(k, 33));
+}
+
+/* The 8 bytes at p + j * n in lane j (eight keys of length n one after the other). Loads,
+ * not a gather: AVX-512 gathers measured 2.2x slower here. */
+X8 static inline __m512i x8_words(const uint8_t *p, size_t n)
+{
+    if (n == 8)
+        return _mm512_loadu_si512((const void *)p);
+    return _mm512_set_epi64((long long)load64(p + 7 * n), (long long)load64(p + 6 * n),
+                            (long long)load64(p + 5 * n), (long long)load64(p + 4 * n),
+                            (long long)load64(p + 3 * n), (long long)load64(p + 2 * n),
+                            (long long)load64(p + n), (long long)load64(p));
+}
+
+/* signed_word() lane by lane, the parity of the sign bits below each byte by three
+ * shift-XOR steps instead of a multiply. */
+X8 static inline __m512i x8_signed_word(__m512i x)
+{
+    const __m512i ones = _mm512_set1_epi64((long long)BYTES_01);
+    __m512i q = _mm512_and_si512(_mm512_slli_epi64(x, 1), ones);
+    q = _mm512_xor_si512(q, _mm512_slli_epi64(q, 8));
+    q = _mm512_xor_si512(q, _mm512_slli_epi64(q, 16));
+    q = _mm512_xor_si512(q, _mm512_slli_epi64(q, 32));
+    q = _mm512_and_si512(q, ones);
+    return _mm512_xor_si512(x, _mm512_sub_epi64(_mm512_slli_epi64(q, 8), q));
+}
+
+/* The tail word of m bytes (1 <= m <= 8) ending at p + j * n, in lane j, as tail_lane()
+ * gives it: the 8 bytes ending there (key bytes: n >= 8), shifted down. */
+X8 static inline __m512i x8_tail_word(const uint8_t *end, size_t n, size_t m)
+{
+    __m512i w = _mm512_srl_epi64(x8_words(end - 8, n), _mm_cvtsi64_si128((long long)(8 * (8 - m))));
+    return x8_signed_word(w);
+}
+
+/* One 16-byte block of each lane into (h1, h2). */
+#define X8_BLOCK(k1, k2)                                                                    \
+    do {                                                                                    \
+        h1 = _mm512_xor_si512(h1, x8_mix_k1(k1));                                           \
+        h1 = _mm512_rol_epi64(h1, 27);                                                      \
+        h1 = _mm512_add_epi64(h1, h2);                                                      \
+        h1 = x8_mul5_add(h1, 0x52dce729);                                                   \
+        h2 = _mm512_xor_si512(h2, x8_mix_k2(k2));                                           \
+        h2 = _mm512_rol_epi64(h2, 31);                                                      \
+        h2 = _mm512_add_epi64(h2, h1);                                                      \
+        h2 = x8_mul5_add(h2, 0x38495ab5);                                                   \
+    } while (0)
+
+/* The tokens of the eight keys at keys + off[0..7], when they have one length n >= 8 (so
+ * they lie one after the other, key j at keys + off[0] + j * n, and every tail word can
+ * be read as the 8 key bytes ending at its end): true; false (nothing written) otherwise
+ * (shorter keys: the scalar code's byte loads). */
+X8 static inline bool tokens_x8(int64_t *out, const uint8_t *keys, const uint64_t *off)
+{
+    __m512i start = _mm512_loadu_si512((const void *)off);
+    __m512i lens = _mm512_sub_epi64(_mm512_loadu_si512((const void *)(off + 1)), start);
+    size_t n = (size_t)(off[1] - off[0]);
+    if (n < 8 || _mm512_cmpneq_epi64_mask(lens, _mm512_set1_epi64((long long)n)) != 0)
+        return false;
+    const uint8_t *p = keys + off[0];
+    __m512i h1 = _mm512_setzero_si512(), h2 = _mm512_setzero_si512();
+    size_t blocks = n >> 4;
+    if (n == 16) {
+        /* 128 bytes: two loads, the words of each half gathered by one permute each */
+        __m512i a = _mm512_loadu_si512((const void *)p);
+        __m512i b = _mm512_loadu_si512((const void *)(p + 64));
+        __m512i k1 = _mm512_permutex2var_epi64(a, _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0), b);
+        __m512i k2 = _mm512_permutex2var_epi64(a, _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1), b);
+        X8_BLOCK(k1, k2);
+    } else {
+        for (size_t b = 0; b < blocks; b++) {
+            __m512i k1 = x8_words(p + 16 * b, n), k2 = x8_words(p + 16 * b + 8, n);
+            X8_BLOCK(k1, k2);
+        }
+    }
+    size_t t = n & 15;
+    if (t) {
+        /* the last t bytes: a second word when t > 8 (the last t - 8), a first of up to 8 */
+        const uint8_t *tail_at = p + 16 * blocks;
+        if (t > 8)
+            h2 = _mm512_xor_si512(h2, x8_mix_k2(x8_tail_word(p + n, n, t - 8)));
+        size_t m = t < 8 ? t : 8;
+        h1 = _mm512_xor_si512(h1, x8_mix_k1(x8_tail_word(tail_at + m, n, m)));
+    }
+    __m512i vn = _mm512_set1_epi64((long long)n);
+    h1 = _mm512_xor_si512(h1, vn);
+    h2 = _mm512_xor_si512(h2, vn);
+    h1 = _mm512_add_epi64(h1, h2);
+    h2 = _mm512_add_epi64(h2, h1);
+    h1 = _mm512_add_epi64(x8_fmix(h1), x8_fmix(h2));
+    /* the partitioner's rule: the minimum becomes the maximum */
+    __mmask8 min = _mm512_cmpeq_epi64_mask(h1, _mm512_set1_epi64(INT64_MIN));
+    h1 = _mm512_mask_mov_epi64(h1, min, _mm512_set1_epi64(INT64_MAX));
+    _mm512_storeu_si512((void *)out, h1);
+    return true;
+}
+
+/* Every full eight of count keys (one call: the eights inline); the number done. */
+X8 static size_t tokens_avx512(int64_t *out, const uint8_t *keys, const uint64_t *offsets,
+                               size_t count)
+{
+    size_t i = 0;
+    for (; count - i >= 8; i += 8)
+        if (!tokens_x8(out + i, keys, offsets + i))
+            tokens_scalar(out + i, keys, offsets + i, 8);
+    return i;
+}
+#endif
+
+void tr_tokens_packed(int64_t *out, const uint8_t *keys, const uint64_t *offsets, size_t count)
+{
+    size_t i = 0;
+    if (keys == NULL) { /* every key empty (checked) */
+        for (; i < count; i++)
+            out[i] = TOKENRING_MIN_TOKEN;
+        return;
+    }
+#if defined(TR_CPU_X86)
+    /* runs of eight keys of one length eight at a time, any other eight one by one */
+    if (count >= 8 && (tr_cpu_features() & TR_CPU_AVX512))
+        i = tokens_avx512(out, keys, offsets, count);
+#endif
+    tokens_scalar(out + i, keys, offsets + i, count - i);
+}
+
 TOKENRING_API int tokenring_tokens(int64_t *tokens_out, const uint8_t *keys,
                                    const uint64_t *offsets, size_t count)
 {
@@ -396,25 +585,9 @@ TOKENRING_API int tokenring_tokens(int64_t *tokens_out, const uint8_t *keys,
             return TOKENRING_E_INVAL;
     if (offsets[count] > (uint64_t)SIZE_MAX)
         return TOKENRING_E_INVAL;
-    if (keys == NULL) {
-        if (offsets[count] != offsets[0])
-            return TOKENRING_E_INVAL;
-        for (i = 0; i < count; i++)
-            tokens_out[i] = TOKENRING_MIN_TOKEN;
-        return TOKENRING_OK;
-    }
-    size_t start = (size_t)offsets[0];
-    for (i = 0; i < count; i++) {
-        size_t stop = (size_t)offsets[i + 1], len = stop - start;
-        const uint8_t *key = keys + start;
-        start = stop;
-        hash128 h;
-        switch (murmur3(key, len, 0, &h, false)) {
-        case HASH_DONE: tokens_out[i] = min_to_max(h.h1); break;
-        case HASH_25_31: tokens_out[i] = min_to_max(murmur3_25_31(key, len, 0).h1); break;
-        default: tokens_out[i] = TOKENRING_MIN_TOKEN; break;
-        }
-    }
+    if (keys == NULL && offsets[count] != offsets[0])
+        return TOKENRING_E_INVAL;
+    tr_tokens_packed(tokens_out, keys, offsets, count);
     return TOKENRING_OK;
 }
 
