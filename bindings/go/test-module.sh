@@ -29,7 +29,10 @@ unset PKG_CONFIG_PATH LD_LIBRARY_PATH LIBRARY_PATH C_INCLUDE_PATH CPATH CGO_CFLA
 export PKG_CONFIG=/bin/false
 export CGO_ENABLED=1 GOTOOLCHAIN=local GOFLAGS=-mod=mod
 cache=$tmp/go-cache
-[ $# -ge 1 ] && cache=$(cd "$1" && pwd)/go-cache
+# Go's build cache does not see a change of the bundled source (bundle.c includes
+# csrc/tokenring/tokenring.c): a cache of its own per version of that file.
+bundle=$(sha256sum "$here/csrc/tokenring/tokenring.c" | cut -c1-16)
+[ $# -ge 1 ] && cache=$(cd "$1" && pwd)/go-cache-$bundle
 export GOCACHE="${TOKENRING_GOCACHE:-$cache}"
 [ -n "${HOME:-}" ] || export HOME="$tmp"
 

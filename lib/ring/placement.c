@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "murmur3_core.h"
 #include "ring_internal.h"
 
 typedef struct {
@@ -1255,7 +1256,7 @@ TOKENRING_API int tokenring_placement_replicas_for_key(tokenring_replicas *out,
         return TOKENRING_E_INVAL;
     /* the check after the hash, where the ring is read anyway: before it, the compiler
      * keeps a register across the call (a few instructions per key more) */
-    int64_t token = tokenring_token(key, len);
+    int64_t token = m3_token_of((const uint8_t *)key, len); /* inline: one call per key */
     if (__builtin_expect(placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3, 0))
         return TOKENRING_E_UNSUPPORTED;
     lookup(out, placement, token);

@@ -2033,17 +2033,6 @@ TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out
 #undef valid_type
 
 /* ======== lib/token/murmur3.c ======== */
-#define finish murmur3_finish
-#define fmix64 murmur3_fmix64
-#define hash128 murmur3_hash128
-#define hash_result murmur3_hash_result
-#define load32 murmur3_load32
-#define load64 murmur3_load64
-#define min_to_max murmur3_min_to_max
-#define mix_k1 murmur3_mix_k1
-#define mix_k2 murmur3_mix_k2
-#define rotl64 murmur3_rotl64
-#define signed_word murmur3_signed_word
 #line 1 "lib/token/murmur3.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
@@ -2060,7 +2049,7 @@ TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out
  *     loop iteration, then the tail (one jump table, skipped when len % 16 == 0).
  *   - tails: up to four bytes are sign-extending byte loads; five or more are one word
  *     load (the 8 bytes ending at the key's end when at least 8 bytes precede it, else two
- *     overlapping 4-byte loads) corrected by signed_word(): a multiply computes the parity
+ *     overlapping 4-byte loads) corrected by m3_signed_word(): a multiply computes the parity
  *     of the sign bits below each byte, a shift and a subtraction spread it to 0x00/0xFF.
  *   - the token: NULL first (one predictable branch), the empty key is the jump table's
  *     default, and the MIN -> MAX rule is one compare with a never-taken branch.
@@ -2090,35 +2079,47 @@ TOKENRING_API int tokenring_hex_decode(uint8_t *out, size_t cap, size_t *len_out
 #include <string.h>
 
 #line 46 "lib/token/murmur3.c"
+/* ---- lib/token/murmur3_core.h ---- */
+#line 1 "lib/token/murmur3_core.h"
+/* SPDX-License-Identifier: Apache-2.0 */
+/* Cassandra's MurmurHash3_x64_128 and the Murmur3Partitioner token of one key, as inline
+ * code (private): murmur3.c builds tokenring_token() and the batches on it, and the
+ * single-key routing calls (lib/ring/placement.c) inline m3_token_of() so that a routed key
+ * makes one call into the library, not two. The layout of the work and its measurements
+ * are described at the top of murmur3.c. */
+#ifndef TR_MURMUR3_CORE_H
+#define TR_MURMUR3_CORE_H
 
-#if defined(TR_CPU_X86)
-#include <immintrin.h>
-#endif
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
 
-#define C1 0x87c37b91114253d5ULL
-#define C2 0x4cf5ad432745937fULL
-#define BYTES_01 0x0101010101010101ULL
+#line 15 "lib/token/murmur3_core.h"
 
-#define ALWAYS_INLINE __attribute__((always_inline)) static inline
+#define M3_C1 0x87c37b91114253d5ULL
+#define M3_C2 0x4cf5ad432745937fULL
+#define M3_BYTES_01 0x0101010101010101ULL
+
+#define M3_INLINE __attribute__((always_inline)) static inline
 
 /* clang's own rotate: from the shift-or form, clang folds the shifts into the multiplies
  * before it (two multiplies per rotated product). */
 #if defined(__has_builtin)
 #if __has_builtin(__builtin_rotateleft64)
-#define HAVE_ROTATELEFT64 1
+#define M3_HAVE_ROTATELEFT64 1
 #endif
 #endif
 
-static inline uint64_t rotl64(uint64_t x, unsigned r)
+static inline uint64_t m3_rotl64(uint64_t x, unsigned r)
 {
-#ifdef HAVE_ROTATELEFT64
+#ifdef M3_HAVE_ROTATELEFT64
     return __builtin_rotateleft64(x, r);
 #else
     return (x << r) | (x >> (64 - r));
 #endif
 }
 
-static inline uint64_t fmix64(uint64_t k)
+static inline uint64_t m3_fmix64(uint64_t k)
 {
     k ^= k >> 33;
     k *= 0xff51afd7ed558ccdULL;
@@ -2128,7 +2129,7 @@ static inline uint64_t fmix64(uint64_t k)
     return k;
 }
 
-static inline uint64_t load64(const uint8_t *p)
+static inline uint64_t m3_load64(const uint8_t *p)
 {
     uint64_t v;
     memcpy(&v, p, sizeof v);
@@ -2138,7 +2139,7 @@ static inline uint64_t load64(const uint8_t *p)
     return v;
 }
 
-static inline uint64_t load32(const uint8_t *p)
+static inline uint64_t m3_load32(const uint8_t *p)
 {
     uint32_t v;
     memcpy(&v, p, sizeof v);
@@ -2149,7 +2150,7 @@ static inline uint64_t load32(const uint8_t *p)
 }
 
 /* Java widens a (signed) byte to long by sign extension. */
-#define SB(p, i) ((uint64_t)(int64_t)(int8_t)(p)[i])
+#define M3_SB(p, i) ((uint64_t)(int64_t)(int8_t)(p)[i])
 
 /* Java reads tail bytes as signed and sign-extends each to 64 bits before shifting it
  * into place and XORing it in. For a word x holding the tail bytes unsigned (zero above
@@ -2158,9 +2159,9 @@ static inline uint64_t load32(const uint8_t *p)
  * bottom of the byte above it; multiplying by 0x0101..01 gives each byte the count of sign
  * bits below it (at most 7: no carries between bytes); the low bit of each count is its
  * parity, and (q << 8) - q turns each such bit into 0xFF. */
-static inline uint64_t signed_word(uint64_t x)
+static inline uint64_t m3_signed_word(uint64_t x)
 {
-    uint64_t s = (x << 1) & BYTES_01, q = (s * BYTES_01) & BYTES_01;
+    uint64_t s = (x << 1) & M3_BYTES_01, q = (s * M3_BYTES_01) & M3_BYTES_01;
     return x ^ ((q << 8) - q);
 }
 
@@ -2176,156 +2177,156 @@ static inline uint64_t signed_word(uint64_t x)
  * wherever this is inlined): byte by byte for up to four bytes; else one word load,
  * either the 8 bytes ending at p + m (when the caller allows reading up to 7 bytes
  * before p: they are still key bytes) or two overlapping 4-byte loads. */
-ALWAYS_INLINE uint64_t tail_lane(const uint8_t *p, size_t m, bool may_read_before)
+M3_INLINE uint64_t m3_tail_lane(const uint8_t *p, size_t m, bool may_read_before)
 {
     switch (m) {
-    case 1: return SB(p, 0);
-    case 2: return SB(p, 0) ^ SB(p, 1) << 8;
-    case 3: return SB(p, 0) ^ SB(p, 1) << 8 ^ SB(p, 2) << 16;
-    case 4: return SB(p, 0) ^ SB(p, 1) << 8 ^ SB(p, 2) << 16 ^ SB(p, 3) << 24;
+    case 1: return M3_SB(p, 0);
+    case 2: return M3_SB(p, 0) ^ M3_SB(p, 1) << 8;
+    case 3: return M3_SB(p, 0) ^ M3_SB(p, 1) << 8 ^ M3_SB(p, 2) << 16;
+    case 4: return M3_SB(p, 0) ^ M3_SB(p, 1) << 8 ^ M3_SB(p, 2) << 16 ^ M3_SB(p, 3) << 24;
     default:
         if (may_read_before)
-            return signed_word(load64(p + m - 8) >> (8 * (8 - m)));
-        return signed_word(load32(p) | load32(p + m - 4) << (8 * (m - 4)));
+            return m3_signed_word(m3_load64(p + m - 8) >> (8 * (8 - m)));
+        return m3_signed_word(m3_load32(p) | m3_load32(p + m - 4) << (8 * (m - 4)));
     }
 }
 
-static inline uint64_t mix_k1(uint64_t k1)
+static inline uint64_t m3_mix_k1(uint64_t k1)
 {
-    k1 *= C1;
-    k1 = rotl64(k1, 31);
-    return k1 * C2;
+    k1 *= M3_C1;
+    k1 = m3_rotl64(k1, 31);
+    return k1 * M3_C2;
 }
 
-static inline uint64_t mix_k2(uint64_t k2)
+static inline uint64_t m3_mix_k2(uint64_t k2)
 {
-    k2 *= C2;
-    k2 = rotl64(k2, 33);
-    return k2 * C1;
+    k2 *= M3_C2;
+    k2 = m3_rotl64(k2, 33);
+    return k2 * M3_C1;
 }
 
 /* One 16-byte block into (h1, h2). */
-#define BLOCK(p)                                                                            \
+#define M3_BLOCK(p)                                                                            \
     do {                                                                                    \
-        h1 ^= mix_k1(load64(p));                                                            \
-        h1 = rotl64(h1, 27);                                                                \
+        h1 ^= m3_mix_k1(m3_load64(p));                                                            \
+        h1 = m3_rotl64(h1, 27);                                                                \
         h1 += h2;                                                                           \
         h1 = h1 * 5 + 0x52dce729;                                                           \
-        h2 ^= mix_k2(load64((p) + 8));                                                      \
-        h2 = rotl64(h2, 31);                                                                \
+        h2 ^= m3_mix_k2(m3_load64((p) + 8));                                                      \
+        h2 = m3_rotl64(h2, 31);                                                                \
         h2 += h1;                                                                           \
         h2 = h2 * 5 + 0x38495ab5;                                                           \
     } while (0)
 
 /* The tail: the last t bytes (1 <= t <= 15, a constant wherever this is inlined),
  * starting at p. */
-ALWAYS_INLINE void tail(const uint8_t *p, size_t t, bool may_read_before, uint64_t *h1,
+M3_INLINE void m3_tail(const uint8_t *p, size_t t, bool may_read_before, uint64_t *h1,
                         uint64_t *h2)
 {
     if (t > 8)
-        *h2 ^= mix_k2(tail_lane(p + 8, t - 8, true));
-    *h1 ^= mix_k1(t >= 8 ? signed_word(load64(p)) : tail_lane(p, t, may_read_before));
+        *h2 ^= m3_mix_k2(m3_tail_lane(p + 8, t - 8, true));
+    *h1 ^= m3_mix_k1(t >= 8 ? m3_signed_word(m3_load64(p)) : m3_tail_lane(p, t, may_read_before));
 }
 
-typedef struct hash128 {
+typedef struct m3_hash128 {
     uint64_t h1, h2;
-} hash128;
+} m3_hash128;
 
-static inline hash128 finish(uint64_t h1, uint64_t h2, size_t n)
+static inline m3_hash128 m3_finish(uint64_t h1, uint64_t h2, size_t n)
 {
     h1 ^= (uint64_t)n;
     h2 ^= (uint64_t)n;
     h1 += h2;
     h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
+    h1 = m3_fmix64(h1);
+    h2 = m3_fmix64(h2);
     h1 += h2;
     h2 += h1;
-    return (hash128){ h1, h2 };
+    return (m3_hash128){ h1, h2 };
 }
 
 /* Keys of 25..31 bytes: one block and a two-word tail, out of line (inline, these
  * register-hungry cases made every call save and restore a register). */
-ALWAYS_INLINE hash128 murmur3_25_31_inline(const uint8_t *p, size_t n, uint64_t seed)
+M3_INLINE m3_hash128 m3_25_31_inline(const uint8_t *p, size_t n, uint64_t seed)
 {
     uint64_t h1 = seed, h2 = seed;
-    BLOCK(p);
+    M3_BLOCK(p);
     switch (n) {
-    case 25: tail(p + 16, 9, true, &h1, &h2); break;
-    case 26: tail(p + 16, 10, true, &h1, &h2); break;
-    case 27: tail(p + 16, 11, true, &h1, &h2); break;
-    case 28: tail(p + 16, 12, true, &h1, &h2); break;
-    case 29: tail(p + 16, 13, true, &h1, &h2); break;
-    case 30: tail(p + 16, 14, true, &h1, &h2); break;
-    default: tail(p + 16, 15, true, &h1, &h2); break;
+    case 25: m3_tail(p + 16, 9, true, &h1, &h2); break;
+    case 26: m3_tail(p + 16, 10, true, &h1, &h2); break;
+    case 27: m3_tail(p + 16, 11, true, &h1, &h2); break;
+    case 28: m3_tail(p + 16, 12, true, &h1, &h2); break;
+    case 29: m3_tail(p + 16, 13, true, &h1, &h2); break;
+    case 30: m3_tail(p + 16, 14, true, &h1, &h2); break;
+    default: m3_tail(p + 16, 15, true, &h1, &h2); break;
     }
-    return finish(h1, h2, n);
+    return m3_finish(h1, h2, n);
 }
 
-__attribute__((noinline)) static hash128 murmur3_25_31(const uint8_t *p, size_t n,
+__attribute__((noinline, unused)) static m3_hash128 m3_25_31(const uint8_t *p, size_t n,
                                                        uint64_t seed)
 {
-    return murmur3_25_31_inline(p, n, seed);
+    return m3_25_31_inline(p, n, seed);
 }
 
 /* Jump-table cases: one specialised straight-line copy per length. Keys of 1..15 bytes
  * are all tail; 16..31 bytes are one block and a tail. */
-#define TAIL_CASE(T)                                                                        \
+#define M3_TAIL_CASE(T)                                                                        \
     case T:                                                                                 \
-        tail(p, T, false, &h1, &h2);                                                        \
+        m3_tail(p, T, false, &h1, &h2);                                                        \
         break;                                                                              \
     case 16 + T:                                                                            \
         if (T > 8)                                                                          \
-            return HASH_25_31;                                                              \
-        BLOCK(p);                                                                           \
-        tail(p + 16, T, true, &h1, &h2);                                                    \
+            return M3_HASH_25_31;                                                              \
+        M3_BLOCK(p);                                                                           \
+        m3_tail(p + 16, T, true, &h1, &h2);                                                    \
         break
-#define SHORT_CASES                                                                         \
-    TAIL_CASE(1);                                                                           \
-    TAIL_CASE(2);                                                                           \
-    TAIL_CASE(3);                                                                           \
-    TAIL_CASE(4);                                                                           \
-    TAIL_CASE(5);                                                                           \
-    TAIL_CASE(6);                                                                           \
-    TAIL_CASE(7);                                                                           \
-    TAIL_CASE(8);                                                                           \
-    TAIL_CASE(9);                                                                           \
-    TAIL_CASE(10);                                                                          \
-    TAIL_CASE(11);                                                                          \
-    TAIL_CASE(12);                                                                          \
-    TAIL_CASE(13);                                                                          \
-    TAIL_CASE(14);                                                                          \
-    TAIL_CASE(15);                                                                          \
+#define M3_SHORT_CASES                                                                         \
+    M3_TAIL_CASE(1);                                                                           \
+    M3_TAIL_CASE(2);                                                                           \
+    M3_TAIL_CASE(3);                                                                           \
+    M3_TAIL_CASE(4);                                                                           \
+    M3_TAIL_CASE(5);                                                                           \
+    M3_TAIL_CASE(6);                                                                           \
+    M3_TAIL_CASE(7);                                                                           \
+    M3_TAIL_CASE(8);                                                                           \
+    M3_TAIL_CASE(9);                                                                           \
+    M3_TAIL_CASE(10);                                                                          \
+    M3_TAIL_CASE(11);                                                                          \
+    M3_TAIL_CASE(12);                                                                          \
+    M3_TAIL_CASE(13);                                                                          \
+    M3_TAIL_CASE(14);                                                                          \
+    M3_TAIL_CASE(15);                                                                          \
     case 16:                                                                                \
-        BLOCK(p);                                                                           \
+        M3_BLOCK(p);                                                                           \
         break
 
 /* The tail of a long key, after its blocks: the last t bytes at p (1..15). */
-#define LONG_TAIL_CASE(T)                                                                   \
+#define M3_LONG_TAIL_CASE(T)                                                                   \
     case T:                                                                                 \
-        tail(p, T, true, &h1, &h2);                                                         \
+        m3_tail(p, T, true, &h1, &h2);                                                         \
         break
-#define LONG_TAIL_CASES                                                                     \
-    LONG_TAIL_CASE(1);                                                                      \
-    LONG_TAIL_CASE(2);                                                                      \
-    LONG_TAIL_CASE(3);                                                                      \
-    LONG_TAIL_CASE(4);                                                                      \
-    LONG_TAIL_CASE(5);                                                                      \
-    LONG_TAIL_CASE(6);                                                                      \
-    LONG_TAIL_CASE(7);                                                                      \
-    LONG_TAIL_CASE(8);                                                                      \
-    LONG_TAIL_CASE(9);                                                                      \
-    LONG_TAIL_CASE(10);                                                                     \
-    LONG_TAIL_CASE(11);                                                                     \
-    LONG_TAIL_CASE(12);                                                                     \
-    LONG_TAIL_CASE(13);                                                                     \
-    LONG_TAIL_CASE(14);                                                                     \
-    LONG_TAIL_CASE(15)
+#define M3_LONG_TAIL_CASES                                                                     \
+    M3_LONG_TAIL_CASE(1);                                                                      \
+    M3_LONG_TAIL_CASE(2);                                                                      \
+    M3_LONG_TAIL_CASE(3);                                                                      \
+    M3_LONG_TAIL_CASE(4);                                                                      \
+    M3_LONG_TAIL_CASE(5);                                                                      \
+    M3_LONG_TAIL_CASE(6);                                                                      \
+    M3_LONG_TAIL_CASE(7);                                                                      \
+    M3_LONG_TAIL_CASE(8);                                                                      \
+    M3_LONG_TAIL_CASE(9);                                                                      \
+    M3_LONG_TAIL_CASE(10);                                                                     \
+    M3_LONG_TAIL_CASE(11);                                                                     \
+    M3_LONG_TAIL_CASE(12);                                                                     \
+    M3_LONG_TAIL_CASE(13);                                                                     \
+    M3_LONG_TAIL_CASE(14);                                                                     \
+    M3_LONG_TAIL_CASE(15)
 
-enum hash_result { HASH_EMPTY, HASH_DONE, HASH_25_31 };
+enum m3_hash_result { M3_HASH_EMPTY, M3_HASH_DONE, M3_HASH_25_31 };
 
 /* Keys of 32 bytes or more into (*h1_io, *h2_io). */
-ALWAYS_INLINE void murmur3_long(const uint8_t *p, size_t n, uint64_t *h1_io, uint64_t *h2_io)
+M3_INLINE void m3_long(const uint8_t *p, size_t n, uint64_t *h1_io, uint64_t *h2_io)
 {
     uint64_t h1 = *h1_io, h2 = *h2_io;
     /* The blocks: the first one, one more if that leaves an odd count, then two per
@@ -2333,20 +2334,20 @@ ALWAYS_INLINE void murmur3_long(const uint8_t *p, size_t n, uint64_t *h1_io, uin
      * instructions at 256 bytes but two data-dependent branches: 8-9% slower than the
      * reference on keys of random lengths up to 300 or 1000 bytes, against 2% now.) */
     const uint8_t *end = p + (n & ~(size_t)15);
-    BLOCK(p);
+    M3_BLOCK(p);
     p += 16;
     if (!(n & 16)) {
-        BLOCK(p);
+        M3_BLOCK(p);
         p += 16;
     }
     for (; p < end; p += 32) {
-        BLOCK(p);
-        BLOCK(p + 16);
+        M3_BLOCK(p);
+        M3_BLOCK(p + 16);
     }
     if (n & 15) {
         p = end;
         switch (n & 15) {
-            LONG_TAIL_CASES;
+            M3_LONG_TAIL_CASES;
         default: break;
         }
     }
@@ -2354,35 +2355,35 @@ ALWAYS_INLINE void murmur3_long(const uint8_t *p, size_t n, uint64_t *h1_io, uin
     *h2_io = h2;
 }
 
-/* Cassandra's MurmurHash3_x64_128 of the n bytes at p into *out: HASH_DONE; HASH_EMPTY for
- * n == 0 (reads nothing); HASH_25_31 for 25..31 bytes, which the caller hashes with
- * murmur3_25_31(). *out is set only for HASH_DONE. short_likely lays the code out for
+/* Cassandra's MurmurHash3_x64_128 of the n bytes at p into *out: M3_HASH_DONE; M3_HASH_EMPTY for
+ * n == 0 (reads nothing); M3_HASH_25_31 for 25..31 bytes, which the caller hashes with
+ * m3_25_31(). *out is set only for M3_HASH_DONE. short_likely lays the code out for
  * keys under 32 bytes (the single-key call: it also spares two register moves there; the
  * batch loop is faster without it). */
-ALWAYS_INLINE enum hash_result murmur3(const uint8_t *p, size_t n, uint64_t seed, hash128 *out,
+M3_INLINE enum m3_hash_result m3_hash(const uint8_t *p, size_t n, uint64_t seed, m3_hash128 *out,
                                        bool short_likely)
 {
     uint64_t h1 = seed, h2 = seed;
     /* (the same test twice: the hint in a conditional expression is lost) */
     if (short_likely) {
         if (__builtin_expect(n >= 32, 0)) {
-            murmur3_long(p, n, &h1, &h2);
+            m3_long(p, n, &h1, &h2);
         } else {
             switch (n) {
-                SHORT_CASES;
-            default: return HASH_EMPTY; /* n == 0 */
+                M3_SHORT_CASES;
+            default: return M3_HASH_EMPTY; /* n == 0 */
             }
         }
     } else if (n >= 32) {
-        murmur3_long(p, n, &h1, &h2);
+        m3_long(p, n, &h1, &h2);
     } else {
         switch (n) {
-            SHORT_CASES;
-        default: return HASH_EMPTY; /* n == 0 */
+            M3_SHORT_CASES;
+        default: return M3_HASH_EMPTY; /* n == 0 */
         }
     }
-    *out = finish(h1, h2, n);
-    return HASH_DONE;
+    *out = m3_finish(h1, h2, n);
+    return M3_HASH_DONE;
 }
 
 /* GCOVR_EXCL_BR_STOP */
@@ -2390,7 +2391,7 @@ ALWAYS_INLINE enum hash_result murmur3(const uint8_t *p, size_t n, uint64_t seed
 /* The partitioner's rule: Cassandra never returns Long.MIN_VALUE; a raw minimum becomes
  * the maximum. The conversion is two's complement reinterpretation (implementation-
  * defined in C11, exact on every supported compiler). */
-static inline int64_t min_to_max(uint64_t h1)
+static inline int64_t m3_min_to_max(uint64_t h1)
 {
     int64_t t = (int64_t)h1, unused;
     /* t - 1 overflows exactly when t is the minimum: a compare and a never-taken branch */
@@ -2400,47 +2401,54 @@ static inline int64_t min_to_max(uint64_t h1)
 }
 
 /* Out of line so that the hot path does not keep the constant in a register. */
-__attribute__((cold, noinline)) static int64_t min_token(void)
+__attribute__((cold, noinline)) static int64_t m3_min_token(void)
 {
     return TOKENRING_MIN_TOKEN;
 }
 
-__attribute__((noinline)) static int64_t token_25_31(const uint8_t *p, size_t n)
+__attribute__((noinline)) static int64_t m3_token_25_31(const uint8_t *p, size_t n)
 {
-    return min_to_max(murmur3_25_31_inline(p, n, 0).h1);
+    return m3_min_to_max(m3_25_31_inline(p, n, 0).h1);
 }
 
 /* The token of a key (NULL or empty: the minimum). */
-ALWAYS_INLINE int64_t token_of(const uint8_t *p, size_t n)
+M3_INLINE int64_t m3_token_of(const uint8_t *p, size_t n)
 {
-    hash128 h;
+    m3_hash128 h;
     if (__builtin_expect(p == NULL, 0))
-        return min_token();
-    switch (murmur3(p, n, 0, &h, true)) {
-    case HASH_DONE: return min_to_max(h.h1);
-    case HASH_25_31: return token_25_31(p, n);
-    default: return min_token();
+        return m3_min_token();
+    switch (m3_hash(p, n, 0, &h, true)) {
+    case M3_HASH_DONE: return m3_min_to_max(h.h1);
+    case M3_HASH_25_31: return m3_token_25_31(p, n);
+    default: return m3_min_token();
     }
 }
 
+#endif
+#line 47 "lib/token/murmur3.c"
+
+#if defined(TR_CPU_X86)
+#include <immintrin.h>
+#endif
+
 TOKENRING_API int64_t tokenring_token(const void *key, size_t len)
 {
-    return token_of(key, len);
+    return m3_token_of(key, len);
 }
 
 /* One key of a batch (not NULL): the batch loop's layout of the hash. */
-ALWAYS_INLINE int64_t batch_token(const uint8_t *key, size_t len)
+M3_INLINE int64_t batch_token(const uint8_t *key, size_t len)
 {
-    hash128 h;
-    switch (murmur3(key, len, 0, &h, false)) {
-    case HASH_DONE: return min_to_max(h.h1);
-    case HASH_25_31: return min_to_max(murmur3_25_31(key, len, 0).h1);
+    m3_hash128 h;
+    switch (m3_hash(key, len, 0, &h, false)) {
+    case M3_HASH_DONE: return m3_min_to_max(h.h1);
+    case M3_HASH_25_31: return m3_min_to_max(m3_25_31(key, len, 0).h1);
     default: return TOKENRING_MIN_TOKEN;
     }
 }
 
 /* The tokens of count keys one by one, each end offset carried to the next key. */
-ALWAYS_INLINE void tokens_scalar(int64_t *out, const uint8_t *keys, const uint64_t *offsets,
+M3_INLINE void tokens_scalar(int64_t *out, const uint8_t *keys, const uint64_t *offsets,
                                  size_t count)
 {
     size_t start = count ? (size_t)offsets[0] : 0;
@@ -2454,7 +2462,7 @@ ALWAYS_INLINE void tokens_scalar(int64_t *out, const uint8_t *keys, const uint64
 #if defined(TR_CPU_X86)
 /* Eight keys at a time with AVX-512 (F for the 64-bit lanes and rotates, DQ for the 64-bit
  * multiply): lane j hashes key j of a run of eight keys of one length (8 bytes or more).
- * The same arithmetic as BLOCK, tail() and finish(), lane by lane; tests/test_hash.c
+ * The same arithmetic as M3_BLOCK, m3_tail() and m3_finish(), lane by lane; tests/test_hash.c
  * compares every length 0..300 with the single-key call, in runs and broken runs.
  * The lanes' words come from scalar loads (x86-64 is little-endian, as the words are):
  * AVX-512 gathers measured 2.2x slower here than the scalar loads. */
@@ -2462,16 +2470,16 @@ ALWAYS_INLINE void tokens_scalar(int64_t *out, const uint8_t *keys, const uint64
 
 X8 static inline __m512i x8_mix_k1(__m512i k)
 {
-    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C1));
+    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)M3_C1));
     k = _mm512_rol_epi64(k, 31);
-    return _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C2));
+    return _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)M3_C2));
 }
 
 X8 static inline __m512i x8_mix_k2(__m512i k)
 {
-    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C2));
+    k = _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)M3_C2));
     k = _mm512_rol_epi64(k, 33);
-    return _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)C1));
+    return _mm512_mullo_epi64(k, _mm512_set1_epi64((long long)M3_C1));
 }
 
 /* h * 5 + c */
@@ -2496,17 +2504,17 @@ X8 static inline __m512i x8_words(const uint8_t *p, size_t n)
 {
     if (n == 8)
         return _mm512_loadu_si512((const void *)p);
-    return _mm512_set_epi64((long long)load64(p + 7 * n), (long long)load64(p + 6 * n),
-                            (long long)load64(p + 5 * n), (long long)load64(p + 4 * n),
-                            (long long)load64(p + 3 * n), (long long)load64(p + 2 * n),
-                            (long long)load64(p + n), (long long)load64(p));
+    return _mm512_set_epi64((long long)m3_load64(p + 7 * n), (long long)m3_load64(p + 6 * n),
+                            (long long)m3_load64(p + 5 * n), (long long)m3_load64(p + 4 * n),
+                            (long long)m3_load64(p + 3 * n), (long long)m3_load64(p + 2 * n),
+                            (long long)m3_load64(p + n), (long long)m3_load64(p));
 }
 
-/* signed_word() lane by lane, the parity of the sign bits below each byte by three
+/* m3_signed_word() lane by lane, the parity of the sign bits below each byte by three
  * shift-XOR steps instead of a multiply. */
 X8 static inline __m512i x8_signed_word(__m512i x)
 {
-    const __m512i ones = _mm512_set1_epi64((long long)BYTES_01);
+    const __m512i ones = _mm512_set1_epi64((long long)M3_BYTES_01);
     __m512i q = _mm512_and_si512(_mm512_slli_epi64(x, 1), ones);
     q = _mm512_xor_si512(q, _mm512_slli_epi64(q, 8));
     q = _mm512_xor_si512(q, _mm512_slli_epi64(q, 16));
@@ -2515,7 +2523,7 @@ X8 static inline __m512i x8_signed_word(__m512i x)
     return _mm512_xor_si512(x, _mm512_sub_epi64(_mm512_slli_epi64(q, 8), q));
 }
 
-/* The tail word of m bytes (1 <= m <= 8) ending at p + j * n, in lane j, as tail_lane()
+/* The tail word of m bytes (1 <= m <= 8) ending at p + j * n, in lane j, as m3_tail_lane()
  * gives it: the 8 bytes ending there (key bytes: n >= 8), shifted down. */
 X8 static inline __m512i x8_tail_word(const uint8_t *end, size_t n, size_t m)
 {
@@ -2643,37 +2651,15 @@ TOKENRING_API int tokenring_murmur3_cassandra(int64_t out[2], const void *key, s
 {
     if (out == NULL || (key == NULL && len != 0))
         return TOKENRING_E_INVAL;
-    hash128 h = finish(seed, seed, 0);
-    if (murmur3(key, len, seed, &h, false) == HASH_25_31)
-        h = murmur3_25_31(key, len, seed);
+    m3_hash128 h = m3_finish(seed, seed, 0);
+    if (m3_hash(key, len, seed, &h, false) == M3_HASH_25_31)
+        h = m3_25_31(key, len, seed);
     out[0] = (int64_t)h.h1;
     out[1] = (int64_t)h.h2;
     return TOKENRING_OK;
 }
-#undef ALWAYS_INLINE
-#undef BLOCK
-#undef BYTES_01
-#undef C1
-#undef C2
-#undef HAVE_ROTATELEFT64
-#undef LONG_TAIL_CASE
-#undef LONG_TAIL_CASES
-#undef SB
-#undef SHORT_CASES
-#undef TAIL_CASE
 #undef X8
 #undef X8_BLOCK
-#undef finish
-#undef fmix64
-#undef hash128
-#undef hash_result
-#undef load32
-#undef load64
-#undef min_to_max
-#undef mix_k1
-#undef mix_k2
-#undef rotl64
-#undef signed_word
 
 /* ======== lib/token/partitioner.c ======== */
 #define column_of partitioner_column_of
@@ -5154,6 +5140,7 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #include <string.h>
 
 #line 28 "lib/ring/placement.c"
+#line 29 "lib/ring/placement.c"
 
 typedef struct {
     uint32_t repl;        /* index of the datacenter in the replication */
@@ -6384,7 +6371,7 @@ TOKENRING_API int tokenring_placement_replicas_for_key(tokenring_replicas *out,
         return TOKENRING_E_INVAL;
     /* the check after the hash, where the ring is read anyway: before it, the compiler
      * keeps a register across the call (a few instructions per key more) */
-    int64_t token = tokenring_token(key, len);
+    int64_t token = m3_token_of((const uint8_t *)key, len); /* inline: one call per key */
     if (__builtin_expect(placement->ring->partitioner != TOKENRING_PARTITIONER_MURMUR3, 0))
         return TOKENRING_E_UNSUPPORTED;
     lookup(out, placement, token);
