@@ -283,6 +283,14 @@ struct tokenring_placement {
      * lookup. NULL otherwise (the rank above is then the only way). */
     uint32_t *range_set;
     uint32_t *set_first;
+    /* Plain placements of at most TR_INDEX_TINY_MAX ranges (the rings the index's tiny
+     * table searches): each range's set and its row's offset in rows, read by the lookups
+     * instead of the set rank and the stride's multiply (tiny_plain; 192 bytes). A set id
+     * is below the range count (<= 64); tiny_plain also needs range count x stride to fit
+     * the 16-bit offsets. */
+    bool tiny_plain;
+    uint8_t tiny_set[TR_INDEX_TINY_MAX];
+    uint16_t tiny_off[TR_INDEX_TINY_MAX];
 };
 
 #define TR_SET_TABLES_MAX 4096

@@ -4732,6 +4732,14 @@ struct tokenring_placement {
      * lookup. NULL otherwise (the rank above is then the only way). */
     uint32_t *range_set;
     uint32_t *set_first;
+    /* Plain placements of at most TR_INDEX_TINY_MAX ranges (the rings the index's tiny
+     * table searches): each range's set and its row's offset in rows, read by the lookups
+     * instead of the set rank and the stride's multiply (tiny_plain; 192 bytes). A set id
+     * is below the range count (<= 64); tiny_plain also needs range count x stride to fit
+     * the 16-bit offsets. */
+    bool tiny_plain;
+    uint8_t tiny_set[TR_INDEX_TINY_MAX];
+    uint16_t tiny_off[TR_INDEX_TINY_MAX];
 };
 
 #define TR_SET_TABLES_MAX 4096
@@ -5873,6 +5881,12 @@ static bool finish(tokenring_placement *p, rowbuf *rb)
         }
     }
     p->plain = !p->row_off && !p->row_flags && p->wrap_set == UINT32_MAX;
+    p->tiny_plain = p->plain && n <= TR_INDEX_TINY_MAX && n * p->stride <= UINT16_MAX;
+    for (size_t r = 0; p->tiny_plain && r < n; r++) {
+        uint32_t s = tr_range_set(p, (uint32_t)r);
+        p->tiny_set[r] = (uint8_t)s;
+        p->tiny_off[r] = (uint16_t)(s * p->stride);
+    }
     ok = true;
 out:
     tr_free(slot);
@@ -6073,6 +6087,7 @@ int tr_placement_from_rows(tokenring_placement **out, const tokenring_ring *ring
         p->wrap_set = tr_range_set(p, (uint32_t)n);
         p->range_count = (uint32_t)n;
         p->plain = false;
+        p->tiny_plain = false;
     }
     rowbuf_free(&rb);
     if (!ok) {
@@ -6319,7 +6334,10 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
         /* at most 64 tokens (in L1): the tiny table and one compare (lib/ring/index.h), no
          * row prefetch */
         uint32_t range = tr_index_search_tiny(idx, token);
-        if (__builtin_expect(p->plain, 1))
+        if (__builtin_expect(p->tiny_plain, 1))
+            tr_placement_fill_plain(out, p->rows + p->tiny_off[range], p->stride, range,
+                                    p->tiny_set[range]);
+        else if (p->plain)
             fill_plain(out, p, range);
         else
             tr_placement_fill_row(out, p, range, tr_token_set(p, range, token));
@@ -6445,7 +6463,7 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
 #endif
     /* rows of one length, no transient replica, no wrap set (the common case): the
      * answers are read with the placement's fields read once */
-    const bool plain = placement->plain;
+    const bool plain = placement->plain, tiny_plain = placement->tiny_plain;
     const uint32_t *rows = placement->rows;
     const uint32_t stride = placement->stride;
     for (size_t g = 0; g < count; g += GROUP) {
@@ -6476,6 +6494,17 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
         if (tokens_out)
             for (size_t j = 0; j < m; j++)
                 tokens_out[g + j] = tok[j];
+        if (tiny_plain) { /* in L1: no prefetch */
+            for (size_t j = 0; j < m; j++) {
+                uint32_t set = placement->tiny_set[range[j]];
+                if (reps)
+                    tr_placement_fill_plain(&reps[g + j], rows + placement->tiny_off[range[j]],
+                                            stride, range[j], set);
+                else
+                    set_ids_out[g + j] = set;
+            }
+            continue;
+        }
         if (plain) {
             for (size_t j = 0; j < m; j++) {
                 uint32_t set = tr_range_set(placement, range[j]);
