@@ -18,7 +18,15 @@
  *   - the token: NULL first (one predictable branch), the empty key is the jump table's
  *     default, and the MIN -> MAX rule is one compare with a never-taken branch.
  *   - tokenring_tokens() validates the offsets four at a time before writing anything,
- *     then hashes with the same inlined code, carrying each end offset to the next key.
+ *     then hashes with the same inlined code, carrying each end offset to the next key;
+ *     where the processor has AVX-512, each run of eight keys of one length (8 bytes or
+ *     more) is hashed eight lanes at a time (tr_tokens_packed, tokens_x8 below; the route
+ *     batches of lib/ring/placement.c hash their groups with it too).
+ *   - the code of one key is inline in murmur3_core.h, which the single-key routing call
+ *     (tokenring_placement_replicas_for_key) inlines as well.
+ *
+ * The figures below are of the scalar code (callgrind has no AVX-512); the eight-lane
+ * batch's are in doc/performance.md ("This round (2026-12-05, night)").
  *
  * Measured (gcc 12 -O3, x86-64; bench/bench_ring.c's reference MurmurHash3_x64_128 is
  * compiled into the bench, non-inlined): callgrind instructions per key, with the bench's
