@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* Batch hashing: the batch call over an arbitrary split of the input must agree with the
- * one-key call on every piece, and with the raw hash plus the partitioner's rules. */
+ * one-key call on every piece, and with the raw hash plus the partitioner's rules; and over
+ * an even split into 8-24 keys of one length (the runs the batch hashes eight at a time
+ * where the processor has AVX-512), with the one-key call on every key. */
 #include "fuzz_common.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -36,5 +38,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         else
             FUZZ_CHECK(one == raw[0]);
     }
+    /* 8-24 keys of one length (a whole number of them; the rest of the input unused) */
+    size_t count = 8 + data[0] % 17, each = len / count;
+    uint64_t even[25];
+    for (size_t i = 0; i <= count; i++)
+        even[i] = (uint64_t)(i * each);
+    int64_t runs[24];
+    FUZZ_CHECK(tokenring_tokens(runs, len ? keys : NULL, even, count) == TOKENRING_OK);
+    for (size_t i = 0; i < count; i++)
+        FUZZ_CHECK(runs[i] == tokenring_token(each ? keys + i * each : NULL, each));
     return 0;
 }
