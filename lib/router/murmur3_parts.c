@@ -2,38 +2,14 @@
 /* The Murmur3Partitioner token of a composite partition key hashed from its parts, in
  * one pass and without packing them: the byte stream tokenring_composite_encode() writes
  * (per part a u16 big-endian length, the bytes, a 0x00 end-of-component byte) is fed
- * through Cassandra's MurmurHash3_x64_128 (lib/token/murmur3.c) 16 bytes at a time, the parts'
- * bytes read in place and only a block that straddles two pieces staged in a small
- * buffer. tests/test_router.c checks it against tokenring_token() of the packed key. */
+ * through Cassandra's MurmurHash3_x64_128 (lib/token/murmur3_core.h's blocks, tail mix and
+ * finish) 16 bytes at a time, the parts' bytes read in place and only a block that
+ * straddles two pieces staged in a small buffer. tests/test_router.c checks it against
+ * tokenring_token() of the packed key. */
 #include <string.h>
 
+#include "murmur3_core.h"
 #include "router_internal.h"
-
-#define C1 0x87c37b91114253d5ULL
-#define C2 0x4cf5ad432745937fULL
-
-static inline uint64_t rotl64(uint64_t x, unsigned r)
-{
-    return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t fmix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
 
 typedef struct stream {
     uint64_t h1, h2;
@@ -41,23 +17,13 @@ typedef struct stream {
     size_t nbuf, total;
 } stream;
 
+/* One 16-byte block into (h1, h2): murmur3_core.h's. */
 static inline void block(stream *s, const uint8_t *p)
 {
-    uint64_t k1 = load64(p), k2 = load64(p + 8);
-    k1 *= C1;
-    k1 = rotl64(k1, 31);
-    k1 *= C2;
-    s->h1 ^= k1;
-    s->h1 = rotl64(s->h1, 27);
-    s->h1 += s->h2;
-    s->h1 = s->h1 * 5 + 0x52dce729;
-    k2 *= C2;
-    k2 = rotl64(k2, 33);
-    k2 *= C1;
-    s->h2 ^= k2;
-    s->h2 = rotl64(s->h2, 31);
-    s->h2 += s->h1;
-    s->h2 = s->h2 * 5 + 0x38495ab5;
+    uint64_t h1 = s->h1, h2 = s->h2;
+    M3_BLOCK(p);
+    s->h1 = h1;
+    s->h2 = h2;
 }
 
 static void feed(stream *s, const uint8_t *p, size_t n)
@@ -93,26 +59,11 @@ static int64_t finish(stream *s)
         k2 ^= SB(i - 1) << (8 * (i - 9));
     for (size_t i = t < 8 ? t : 8; i > 0; i--)
         k1 ^= SB(i - 1) << (8 * (i - 1));
-    if (t > 8) {
-        k2 *= C2;
-        k2 = rotl64(k2, 33);
-        k2 *= C1;
-        s->h2 ^= k2;
-    }
-    if (t > 0) {
-        k1 *= C1;
-        k1 = rotl64(k1, 31);
-        k1 *= C2;
-        s->h1 ^= k1;
-    }
-    uint64_t h1 = s->h1 ^ s->total, h2 = s->h2 ^ s->total;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 += h2;
-    int64_t token = (int64_t)h1;
-    return token == TOKENRING_MIN_TOKEN ? TOKENRING_MAX_TOKEN : token;
+    if (t > 8)
+        s->h2 ^= m3_mix_k2(k2);
+    if (t > 0)
+        s->h1 ^= m3_mix_k1(k1);
+    return m3_min_to_max(m3_finish(s->h1, s->h2, s->total).h1);
 }
 
 TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, size_t count)

@@ -318,12 +318,12 @@ static inline int64_t m3_min_to_max(uint64_t h1)
 }
 
 /* Out of line so that the hot path does not keep the constant in a register. */
-__attribute__((cold, noinline)) static int64_t m3_min_token(void)
+__attribute__((cold, noinline, unused)) static int64_t m3_min_token(void)
 {
     return TOKENRING_MIN_TOKEN;
 }
 
-__attribute__((noinline)) static int64_t m3_token_25_31(const uint8_t *p, size_t n)
+__attribute__((noinline, unused)) static int64_t m3_token_25_31(const uint8_t *p, size_t n)
 {
     return m3_min_to_max(m3_25_31_inline(p, n, 0).h1);
 }

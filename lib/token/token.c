@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "murmur3_core.h"
 #include "token.h"
 
 #define TWO_127 ((tr_u128)1 << 127)
@@ -24,17 +25,6 @@ static int cmp_tok(const tr_tok *a, const tr_tok *b)
 static int64_t key_of(const tr_tok *t)
 {
     return t->key;
-}
-
-/* A 64-bit finaliser (MurmurHash3's fmix64). */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
 }
 
 /* ---------------------------------------------------------------- Murmur3 */
@@ -177,7 +167,7 @@ static tr_tok rp_key_token(const void *key, size_t len)
 
 static int64_t rp_hash(const tr_tok *t)
 {
-    return (int64_t)(mix64(t->v128.hi) ^ t->v128.lo);
+    return (int64_t)(m3_fmix64(t->v128.hi) ^ t->v128.lo);
 }
 
 static int rp_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
@@ -287,7 +277,7 @@ static int64_t bop_hash(const tr_tok *t)
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
     for (size_t i = 0; i < t->len; i++)
         h = (h ^ t->b[i]) * 0x100000001b3ULL;
-    return (int64_t)mix64(h ^ t->len);
+    return (int64_t)m3_fmix64(h ^ t->len);
 }
 
 static int bop_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)

@@ -2409,12 +2409,12 @@ static inline int64_t m3_min_to_max(uint64_t h1)
 }
 
 /* Out of line so that the hot path does not keep the constant in a register. */
-__attribute__((cold, noinline)) static int64_t m3_min_token(void)
+__attribute__((cold, noinline, unused)) static int64_t m3_min_token(void)
 {
     return TOKENRING_MIN_TOKEN;
 }
 
-__attribute__((noinline)) static int64_t m3_token_25_31(const uint8_t *p, size_t n)
+__attribute__((noinline, unused)) static int64_t m3_token_25_31(const uint8_t *p, size_t n)
 {
     return m3_min_to_max(m3_25_31_inline(p, n, 0).h1);
 }
@@ -3289,7 +3289,6 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 #define m3_midpoint token_m3_midpoint
 #define m3_parse token_m3_parse
 #define m3_size token_m3_size
-#define mix64 token_mix64
 #define name_is token_name_is
 #define ops token_ops
 #define put_text token_put_text
@@ -3318,6 +3317,7 @@ TOKENRING_API int tokenring_byte_token_parse(uint8_t *out, size_t cap, size_t *l
 #include <string.h>
 
 #line 16 "lib/token/token.c"
+#line 17 "lib/token/token.c"
 
 #define TWO_127 ((tr_u128)1 << 127)
 
@@ -3329,17 +3329,6 @@ static int cmp_tok(const tr_tok *a, const tr_tok *b)
 static int64_t key_of(const tr_tok *t)
 {
     return t->key;
-}
-
-/* A 64-bit finaliser (MurmurHash3's fmix64). */
-static uint64_t mix64(uint64_t x)
-{
-    x ^= x >> 33;
-    x *= 0xff51afd7ed558ccdULL;
-    x ^= x >> 33;
-    x *= 0xc4ceb9fe1a85ec53ULL;
-    x ^= x >> 33;
-    return x;
 }
 
 /* ---------------------------------------------------------------- Murmur3 */
@@ -3482,7 +3471,7 @@ static tr_tok rp_key_token(const void *key, size_t len)
 
 static int64_t rp_hash(const tr_tok *t)
 {
-    return (int64_t)(mix64(t->v128.hi) ^ t->v128.lo);
+    return (int64_t)(m3_fmix64(t->v128.hi) ^ t->v128.lo);
 }
 
 static int rp_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
@@ -3592,7 +3581,7 @@ static int64_t bop_hash(const tr_tok *t)
     uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
     for (size_t i = 0; i < t->len; i++)
         h = (h ^ t->b[i]) * 0x100000001b3ULL;
-    return (int64_t)mix64(h ^ t->len);
+    return (int64_t)m3_fmix64(h ^ t->len);
 }
 
 static int bop_check(const tr_tok *t, size_t index, const char *node, tokenring_error *err)
@@ -3797,7 +3786,6 @@ TOKENRING_API int tokenring_partitioner_parse(tokenring_partitioner *out, const 
 #undef m3_midpoint
 #undef m3_parse
 #undef m3_size
-#undef mix64
 #undef name_is
 #undef ops
 #undef put_text
@@ -25066,20 +25054,19 @@ TOKENRING_API int tokenring_migration_plan_progress(
 #define block murmur3_parts_block
 #define feed murmur3_parts_feed
 #define finish murmur3_parts_finish
-#define fmix64 murmur3_parts_fmix64
-#define load64 murmur3_parts_load64
-#define rotl64 murmur3_parts_rotl64
 #define stream murmur3_parts_stream
 #line 1 "lib/router/murmur3_parts.c"
 /* SPDX-License-Identifier: Apache-2.0 */
 /* The Murmur3Partitioner token of a composite partition key hashed from its parts, in
  * one pass and without packing them: the byte stream tokenring_composite_encode() writes
  * (per part a u16 big-endian length, the bytes, a 0x00 end-of-component byte) is fed
- * through Cassandra's MurmurHash3_x64_128 (lib/token/murmur3.c) 16 bytes at a time, the parts'
- * bytes read in place and only a block that straddles two pieces staged in a small
- * buffer. tests/test_router.c checks it against tokenring_token() of the packed key. */
+ * through Cassandra's MurmurHash3_x64_128 (lib/token/murmur3_core.h's blocks, tail mix and
+ * finish) 16 bytes at a time, the parts' bytes read in place and only a block that
+ * straddles two pieces staged in a small buffer. tests/test_router.c checks it against
+ * tokenring_token() of the packed key. */
 #include <string.h>
 
+#line 12 "lib/router/murmur3_parts.c"
 /* ---- lib/router/router_internal.h ---- */
 #line 1 "lib/router/router_internal.h"
 /* SPDX-License-Identifier: Apache-2.0 */
@@ -25206,33 +25193,7 @@ TR_HIDDEN int tr_router_topo_set_tokens(tokenring_topology *t,
                                         const struct tr_cnode *nd, tokenring_error *err);
 
 #endif
-#line 11 "lib/router/murmur3_parts.c"
-
-#define C1 0x87c37b91114253d5ULL
-#define C2 0x4cf5ad432745937fULL
-
-static inline uint64_t rotl64(uint64_t x, unsigned r)
-{
-    return (x << r) | (x >> (64 - r));
-}
-
-static inline uint64_t fmix64(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdULL;
-    k ^= k >> 33;
-    k *= 0xc4ceb9fe1a85ec53ULL;
-    k ^= k >> 33;
-    return k;
-}
-
-static inline uint64_t load64(const uint8_t *p)
-{
-    uint64_t v = 0;
-    for (int i = 7; i >= 0; i--)
-        v = v << 8 | p[i];
-    return v;
-}
+#line 13 "lib/router/murmur3_parts.c"
 
 typedef struct stream {
     uint64_t h1, h2;
@@ -25240,23 +25201,13 @@ typedef struct stream {
     size_t nbuf, total;
 } stream;
 
+/* One 16-byte block into (h1, h2): murmur3_core.h's. */
 static inline void block(stream *s, const uint8_t *p)
 {
-    uint64_t k1 = load64(p), k2 = load64(p + 8);
-    k1 *= C1;
-    k1 = rotl64(k1, 31);
-    k1 *= C2;
-    s->h1 ^= k1;
-    s->h1 = rotl64(s->h1, 27);
-    s->h1 += s->h2;
-    s->h1 = s->h1 * 5 + 0x52dce729;
-    k2 *= C2;
-    k2 = rotl64(k2, 33);
-    k2 *= C1;
-    s->h2 ^= k2;
-    s->h2 = rotl64(s->h2, 31);
-    s->h2 += s->h1;
-    s->h2 = s->h2 * 5 + 0x38495ab5;
+    uint64_t h1 = s->h1, h2 = s->h2;
+    M3_BLOCK(p);
+    s->h1 = h1;
+    s->h2 = h2;
 }
 
 static void feed(stream *s, const uint8_t *p, size_t n)
@@ -25292,26 +25243,11 @@ static int64_t finish(stream *s)
         k2 ^= SB(i - 1) << (8 * (i - 9));
     for (size_t i = t < 8 ? t : 8; i > 0; i--)
         k1 ^= SB(i - 1) << (8 * (i - 1));
-    if (t > 8) {
-        k2 *= C2;
-        k2 = rotl64(k2, 33);
-        k2 *= C1;
-        s->h2 ^= k2;
-    }
-    if (t > 0) {
-        k1 *= C1;
-        k1 = rotl64(k1, 31);
-        k1 *= C2;
-        s->h1 ^= k1;
-    }
-    uint64_t h1 = s->h1 ^ s->total, h2 = s->h2 ^ s->total;
-    h1 += h2;
-    h2 += h1;
-    h1 = fmix64(h1);
-    h2 = fmix64(h2);
-    h1 += h2;
-    int64_t token = (int64_t)h1;
-    return token == TOKENRING_MIN_TOKEN ? TOKENRING_MAX_TOKEN : token;
+    if (t > 8)
+        s->h2 ^= m3_mix_k2(k2);
+    if (t > 0)
+        s->h1 ^= m3_mix_k1(k1);
+    return m3_min_to_max(m3_finish(s->h1, s->h2, s->total).h1);
 }
 
 TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, size_t count)
@@ -25327,15 +25263,10 @@ TR_HIDDEN int64_t tr_token_parts(const void *const *parts, const size_t *lens, s
     }
     return s.total == 0 ? TOKENRING_MIN_TOKEN : finish(&s);
 }
-#undef C1
-#undef C2
 #undef SB
 #undef block
 #undef feed
 #undef finish
-#undef fmix64
-#undef load64
-#undef rotl64
 #undef stream
 
 /* ======== lib/router/router.c ======== */
