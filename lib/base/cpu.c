@@ -3,9 +3,9 @@
  * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
  * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring past 64
  * tokens counts a bucket's tokens with it); batches of keys of one length are hashed eight
- * at a time where there is AVX-512 (lib/token/murmur3.c). The process asks the processor once; each
- * placement or index records the answer when it is built and its lookups branch on it (a
- * branch that never changes direction). Elsewhere the answer is "none". */
+ * at a time where there is AVX-512 (lib/token/murmur3.c). The process asks the processor
+ * once; each placement or index records the answer when it is built and its lookups branch
+ * on it (a branch that never changes direction). Elsewhere the answer is "none". */
 #include "internal.h"
 
 #if defined(TR_CPU_X86)

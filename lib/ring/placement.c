@@ -1202,6 +1202,14 @@ static inline void fill_plain(tokenring_replicas *out, const tokenring_placement
     tr_placement_fill_plain(out, p->rows + (size_t)set * p->stride, p->stride, range, set);
 }
 
+/* The answer for range `range` of a placement with the tiny tables (p->tiny_plain). */
+static inline void fill_tiny(tokenring_replicas *out, const tokenring_placement *p,
+                             uint32_t range)
+{
+    tr_placement_fill_plain(out, p->rows + p->tiny_off[range], p->stride, range,
+                            p->tiny_set[range]);
+}
+
 __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
                                                         const tokenring_placement *p,
                                                         int64_t token)
@@ -1212,8 +1220,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
          * row prefetch */
         uint32_t range = tr_index_search_tiny(idx, token);
         if (__builtin_expect(p->tiny_plain, 1))
-            tr_placement_fill_plain(out, p->rows + p->tiny_off[range], p->stride, range,
-                                    p->tiny_set[range]);
+            fill_tiny(out, p, range);
         else if (p->plain)
             fill_plain(out, p, range);
         else
@@ -1373,12 +1380,10 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
                 tokens_out[g + j] = tok[j];
         if (tiny_plain) { /* in L1: no prefetch */
             for (size_t j = 0; j < m; j++) {
-                uint32_t set = placement->tiny_set[range[j]];
                 if (reps)
-                    tr_placement_fill_plain(&reps[g + j], rows + placement->tiny_off[range[j]],
-                                            stride, range[j], set);
+                    fill_tiny(&reps[g + j], placement, range[j]);
                 else
-                    set_ids_out[g + j] = set;
+                    set_ids_out[g + j] = placement->tiny_set[range[j]];
             }
             continue;
         }

@@ -379,9 +379,9 @@ int tr_check_num_tokens(tokenring_error *err, uint32_t num_tokens,
  * On x86-64 the baseline has no popcount instruction; nearly every processor sold since
  * 2008 has one (POPCNT), and most since 2013 AVX2 (the search index of a ring past 64
  * tokens counts a bucket's tokens with it); batches of keys of one length are hashed eight
- * at a time where there is AVX-512 (lib/token/murmur3.c). The process asks the processor once; each
- * placement or index records the answer when it is built and its lookups branch on it (a
- * branch that never changes direction). Elsewhere the answer is "none". */
+ * at a time where there is AVX-512 (lib/token/murmur3.c). The process asks the processor
+ * once; each placement or index records the answer when it is built and its lookups branch
+ * on it (a branch that never changes direction). Elsewhere the answer is "none". */
 #line 10 "lib/base/cpu.c"
 
 #if defined(TR_CPU_X86)
@@ -5093,6 +5093,7 @@ TOKENRING_API int tokenring_ring_ownership(tokenring_ownership *out, size_t cap,
 #define empty_dc placement_empty_dc
 #define events_in placement_events_in
 #define fill_plain placement_fill_plain
+#define fill_tiny placement_fill_tiny
 #define find_dc placement_find_dc
 #define finish placement_finish
 #define nearest_unused_rack placement_nearest_unused_rack
@@ -6321,6 +6322,14 @@ static inline void fill_plain(tokenring_replicas *out, const tokenring_placement
     tr_placement_fill_plain(out, p->rows + (size_t)set * p->stride, p->stride, range, set);
 }
 
+/* The answer for range `range` of a placement with the tiny tables (p->tiny_plain). */
+static inline void fill_tiny(tokenring_replicas *out, const tokenring_placement *p,
+                             uint32_t range)
+{
+    tr_placement_fill_plain(out, p->rows + p->tiny_off[range], p->stride, range,
+                            p->tiny_set[range]);
+}
+
 __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out,
                                                         const tokenring_placement *p,
                                                         int64_t token)
@@ -6331,8 +6340,7 @@ __attribute__((always_inline)) static inline void lookup(tokenring_replicas *out
          * row prefetch */
         uint32_t range = tr_index_search_tiny(idx, token);
         if (__builtin_expect(p->tiny_plain, 1))
-            tr_placement_fill_plain(out, p->rows + p->tiny_off[range], p->stride, range,
-                                    p->tiny_set[range]);
+            fill_tiny(out, p, range);
         else if (p->plain)
             fill_plain(out, p, range);
         else
@@ -6492,12 +6500,10 @@ __attribute__((always_inline)) static inline void route_batch(int64_t *tokens_ou
                 tokens_out[g + j] = tok[j];
         if (tiny_plain) { /* in L1: no prefetch */
             for (size_t j = 0; j < m; j++) {
-                uint32_t set = placement->tiny_set[range[j]];
                 if (reps)
-                    tr_placement_fill_plain(&reps[g + j], rows + placement->tiny_off[range[j]],
-                                            stride, range[j], set);
+                    fill_tiny(&reps[g + j], placement, range[j]);
                 else
-                    set_ids_out[g + j] = set;
+                    set_ids_out[g + j] = placement->tiny_set[range[j]];
             }
             continue;
         }
@@ -6592,6 +6598,7 @@ TOKENRING_API int tokenring_placement_set(tokenring_replicas *out,
 #undef empty_dc
 #undef events_in
 #undef fill_plain
+#undef fill_tiny
 #undef find_dc
 #undef finish
 #undef nearest_unused_rack
